@@ -1,0 +1,90 @@
+# flipsim — one top-level Makefile. Targets: all test run bench deps asan clean.
+# Source lists are explicit; dependencies come from -MMD.
+
+CC      ?= cc
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP -I simcore -I campaigns -I engine
+LDLIBS  += -ljansson -lm
+BUILD   ?= build
+
+SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c \
+               simcore/sem_int.c simcore/sem_fp.c simcore/sem_cmp.c simcore/mem.c \
+               simcore/sm.c simcore/gpu.c simcore/config.c
+CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run.c
+ENGINE_SRC  := engine/main.c engine/exec.c
+TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
+               tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
+               tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c \
+               tests/simcore/test_due.c tests/campaigns/test_campaigns.c
+EXAMPLE_BIN := $(BUILD)/examples/iterate
+
+SIMCORE_OBJ := $(SIMCORE_SRC:%.c=$(BUILD)/%.o)
+CAMP_OBJ    := $(CAMP_SRC:%.c=$(BUILD)/%.o)
+ENGINE_OBJ  := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ    := $(TEST_SRC:%.c=$(BUILD)/%.o)
+
+# Floating-point semantics change the rounding mode at run time.
+$(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o: CFLAGS += -frounding-math
+
+.PHONY: all test run bench deps asan clean unit ptx-tests e2e-tests
+all: $(BUILD)/flipsim $(BUILD)/libsimcore.a
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/libsimcore.a: $(SIMCORE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/flipsim: $(ENGINE_OBJ) $(CAMP_OBJ) $(BUILD)/libsimcore.a
+	$(CC) $(CFLAGS) -o $@ $(ENGINE_OBJ) $(CAMP_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/unit-tests: $(TEST_OBJ) $(CAMP_OBJ) $(BUILD)/libsimcore.a
+	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(CAMP_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lcriterion $(LDLIBS)
+
+$(BUILD)/examples/iterate: examples/iterate/iterate.c $(BUILD)/libsimcore.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
+
+# deps: install the four libraries with apt-get when any is missing.
+DEPS_PKGS := libuv1-dev libjansson-dev libsqlite3-dev libcriterion-dev
+deps:
+	@missing=""; for p in $(DEPS_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+unit: $(BUILD)/unit-tests
+	$(BUILD)/unit-tests --jobs 2
+
+ptx-tests: $(BUILD)/flipsim
+	bash tests/ptx/run.sh $(BUILD)/flipsim $(BUILD)
+
+e2e-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
+	bash tests/e2e.sh $(BUILD)
+
+test: deps
+	$(MAKE) unit ptx-tests e2e-tests
+
+run: deps
+	$(MAKE) $(BUILD)/flipsim
+	$(BUILD)/flipsim exec examples/vadd/vadd.json --stats
+
+bench: deps
+	$(MAKE) $(BUILD)/flipsim
+	bash tests/bench.sh $(BUILD)/flipsim
+
+asan: deps
+	$(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	        LDFLAGS="-fsanitize=address,undefined" unit ptx-tests e2e-tests
+
+clean:
+	rm -rf build build-asan
+
+-include $(SIMCORE_OBJ:.o=.d) $(CAMP_OBJ:.o=.d) $(ENGINE_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

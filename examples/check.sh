@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# check.sh — runs the examples on the simulator and checks every output byte
+# for byte against the examples' C references (examples/README.md).
+# Usage: examples/check.sh BUILD, where BUILD holds flipsim and examples/iterate
+# (`make` builds both). The gen/ref tools are built into BUILD/examples/.
+# Prints PASS or FAIL per check; exits 1 if any check fails, 2 on bad usage.
+set -u
+
+if [ $# -ne 1 ]; then
+	echo "usage: $0 BUILD" >&2
+	exit 2
+fi
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "$1" 2>/dev/null && pwd) || { echo "check.sh: no such directory: $1" >&2; exit 2; }
+cd "$root" || exit 2
+
+flipsim=$build/flipsim
+bin=$build/examples
+cc=${CC:-cc}
+mkdir -p "$bin" || exit 2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/flipsim-check.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+# check NAME CMD [ARG...]: runs CMD; PASS with the last line it printed (the
+# reference's verdict), or FAIL followed by everything it printed.
+check() {
+	local name=$1
+	shift
+	if "$@" >"$tmp/out" 2>&1; then
+		echo "PASS $name$(tail -n 1 "$tmp/out" | sed 's/^./: &/')"
+	else
+		echo "FAIL $name (exit status $?)"
+		sed 's/^/    /' "$tmp/out"
+		failures=$((failures + 1))
+	fi
+}
+
+build_tool() { # EXAMPLE TOOL
+	"$cc" -std=c11 -O2 -Wall -Wextra -Werror -o "$bin/$1_$2" "examples/$1/$2.c" -lm
+}
+
+# exec_dump JSON DUMPDIR: one simulated run, outputs written to DUMPDIR.
+exec_dump() {
+	mkdir -p "$2" && "$flipsim" exec "$1" --dump "$2"
+}
+
+vadd_default() {
+	exec_dump examples/vadd/vadd.json "$tmp/vadd" &&
+		"$bin/vadd_ref" --random 65536 1 "$tmp/vadd"
+}
+
+# 10007 elements: not a multiple of the block, so the bounds check matters.
+vadd_odd() {
+	"$bin/vadd_gen" 10007 7 "$tmp/vadd_odd" &&
+		exec_dump "$tmp/vadd_odd/vadd.json" "$tmp/vadd_odd/out" &&
+		"$bin/vadd_ref" --files 10007 "$tmp/vadd_odd" "$tmp/vadd_odd/out"
+}
+
+scalarprod_default() {
+	exec_dump examples/scalarprod/scalarprod.json "$tmp/sp" &&
+		"$bin/scalarprod_ref" --random 256 4096 1 "$tmp/sp"
+}
+
+# 300 pairs on 128 CTAs: uneven grid-stride trip counts (3 or 2 pairs per
+# CTA); 999 elements: threads' strided loops run 3 or 4 times.
+scalarprod_odd() {
+	"$bin/scalarprod_gen" 300 999 5 "$tmp/sp_odd" &&
+		exec_dump "$tmp/sp_odd/scalarprod.json" "$tmp/sp_odd/out" &&
+		"$bin/scalarprod_ref" --files 300 999 "$tmp/sp_odd" "$tmp/sp_odd/out"
+}
+
+iterate() {
+	if [ ! -x "$bin/iterate" ]; then
+		echo "$bin/iterate is missing: make BUILD=$1 $1/examples/iterate"
+		return 1
+	fi
+	"$bin/iterate" examples/iterate/iterate.ptx
+}
+
+for ex in vadd scalarprod; do
+	for tool in gen ref; do
+		check "build $ex/$tool" build_tool $ex $tool
+	done
+done
+if [ ! -x "$flipsim" ]; then
+	echo "FAIL $flipsim is missing: make BUILD=$1"
+	failures=$((failures + 1))
+else
+	check "vadd 65536 (vadd.json)" vadd_default
+	check "vadd 10007 (gen)" vadd_odd
+	check "scalarprod 256x4096 (scalarprod.json)" scalarprod_default
+	check "scalarprod 300x999 (gen)" scalarprod_odd
+fi
+check "iterate" iterate "$1"
+
+if [ "$failures" -ne 0 ]; then
+	echo "examples: $failures check(s) failed"
+	exit 1
+fi
+echo "examples: all checks passed"
+exit 0

@@ -1,0 +1,283 @@
+/* iterate — the host-API example: a C program that drives the simulated GPU
+ * through simcore.h alone, with host logic between launches. It takes a few
+ * implicit time steps of the 1-D heat equation, each solved by Jacobi sweeps
+ * (iterate.cu) until the largest change read back falls below a tolerance,
+ * then checks the field against the same arithmetic on the CPU, byte for byte.
+ * Usage and exit statuses: examples/README.md ("iterate"). */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "simcore.h"
+
+enum {
+	NPTS = 1024,       /* grid points, boundaries included */
+	BLOCK = 256,       /* threads per CTA */
+	NSTEPS = 4,        /* implicit time steps */
+	MAX_ITERS = 1000,  /* Jacobi sweeps per time step at most */
+};
+
+/* r = dt/h^2. Not a power of two, so r * s rounds and the check sees whether
+ * the multiply-add was fused. Jacobi shrinks the error by about 2r/(1+2r) =
+ * 0.87 per sweep: a time step converges to TOL in under a hundred sweeps. */
+static const float R = 3.3f;
+static const float TOL = 1e-5f;
+
+/* A simulated hang ends as a DUE timeout rather than running forever. The
+ * budget is far above what the whole run needs (a few hundred launches of
+ * four CTAs each), whether the simulator counts it per launch or in all. */
+static const uint64_t CYCLE_BUDGET = 100000000;
+
+static const char DEFAULT_PTX[] = "examples/iterate/iterate.ptx";
+
+/* Exit statuses (examples/README.md). */
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BADINPUT = 2, EXIT_DUE = 3 };
+
+/* The field at t = 0: fixed boundaries 1 and 0.25, a hot patch inside. */
+static void field_init(float *u)
+{
+	for (int i = 0; i < NPTS; i++)
+		u[i] = (i >= NPTS / 4 && i < NPTS / 2) ? 1.0f : 0.0f;
+	u[0] = 1.0f;
+	u[NPTS - 1] = 0.25f;
+}
+
+/* The buffers rotate: `old` holds the previous time step and stays put while
+ * the sweeps alternate between the other two; the converged sweep's output
+ * becomes `old` of the next step. With indices 0..2, the buffer that is
+ * neither a nor b is 3 - a - b. */
+static int third(int a, int b) { return 3 - a - b; }
+
+/* ---- the CPU reference: the kernels' float arithmetic, operation by
+ * operation as iterate.ptx does it (fma.rn.f32 then mul.f32; sub, abs). */
+
+static void jacobi_cpu(const float *uold, const float *u, float *unew, float inv)
+{
+	unew[0] = u[0];
+	unew[NPTS - 1] = u[NPTS - 1];
+	for (int i = 1; i < NPTS - 1; i++)
+		unew[i] = fmaf(u[i - 1] + u[i + 1], R, uold[i]) * inv;
+}
+
+static float maxchange_cpu(const float *u, const float *unew)
+{
+	float m = 0.0f;
+	for (int i = 0; i < NPTS; i++) {
+		float d = fabsf(unew[i] - u[i]);
+		if (d > m)
+			m = d;
+	}
+	return m;
+}
+
+static void solve_cpu(float *field, int iters[NSTEPS], float inv)
+{
+	static float buf[3][NPTS];
+	int old = 0;
+
+	memcpy(buf[old], field, sizeof buf[old]);
+	for (int step = 0; step < NSTEPS; step++) {
+		int src = old, dst = (old + 1) % 3, k = 0;
+
+		while (k < MAX_ITERS) {
+			jacobi_cpu(buf[old], buf[src], buf[dst], inv);
+			float change = maxchange_cpu(buf[src], buf[dst]);
+			k++;
+			src = dst;
+			dst = third(old, src);
+			if (change < TOL)
+				break;
+		}
+		iters[step] = k;
+		old = src;
+	}
+	memcpy(field, buf[old], sizeof buf[old]);
+}
+
+/* ---- the simulated GPU ---------------------------------------------------- */
+
+typedef struct solver {
+	sc_gpu_t *gpu;
+	sc_module_t *mod;
+	uint64_t buf[3];   /* device fields, rotated as in solve_cpu */
+	int nbuf;          /* how many of buf are allocated */
+	uint64_t maxbits;  /* device word: bit pattern of the largest change */
+	int have_maxbits;
+	const char *what;  /* the call that failed, for the message */
+} solver_t;
+
+#define TRY(s, call, name)                                                \
+	do {                                                                  \
+		int e_ = (call);                                                  \
+		if (e_ != 0) {                                                    \
+			(s)->what = (name);                                           \
+			return e_;                                                    \
+		}                                                                 \
+	} while (0)
+
+/* Runs the time steps on the GPU: field in, field out, sweeps per step in
+ * iters. Returns 0 or an SC_E* code, naming the failing call in s->what. */
+static int solve_gpu(solver_t *s, float *field, int iters[NSTEPS], float inv)
+{
+	const sc_dim3_t grid = {(NPTS + BLOCK - 1) / BLOCK, 1, 1};
+	const sc_dim3_t block = {BLOCK, 1, 1};
+	const uint64_t bytes = sizeof(float) * NPTS;
+	int32_t n = NPTS;
+	float r = R;
+	int old = 0;
+
+	TRY(s, sc_memcpy_htod(s->gpu, s->buf[old], field, bytes), "copy the field in");
+	for (int step = 0; step < NSTEPS; step++) {
+		int src = old, dst = (old + 1) % 3, k = 0;
+
+		while (k < MAX_ITERS) {
+			uint32_t bits;
+			float change;
+			void *jargs[] = {&s->buf[old], &s->buf[src], &s->buf[dst], &r, &inv, &n};
+			void *margs[] = {&s->buf[src], &s->buf[dst], &s->maxbits, &n};
+
+			TRY(s, sc_launch(s->gpu, s->mod, "jacobi", grid, block, 0, jargs),
+			    "launch jacobi");
+			TRY(s, sc_memset(s->gpu, s->maxbits, 0, sizeof bits), "clear the max change");
+			TRY(s, sc_launch(s->gpu, s->mod, "maxchange", grid, block, 0, margs),
+			    "launch maxchange");
+			TRY(s, sc_memcpy_dtoh(s->gpu, &bits, s->maxbits, sizeof bits),
+			    "read the max change");
+			memcpy(&change, &bits, sizeof change);
+			k++;
+			src = dst;
+			dst = third(old, src);
+			if (change < TOL)
+				break;
+		}
+		iters[step] = k;
+		old = src;
+	}
+	TRY(s, sc_synchronize(s->gpu), "synchronize");
+	TRY(s, sc_memcpy_dtoh(s->gpu, field, s->buf[old], bytes), "copy the field out");
+	return 0;
+}
+
+/* Prints why `err` happened; returns the exit status it maps to. */
+static int report(const sc_gpu_t *gpu, int err, const char *what)
+{
+	if (gpu && (err == SC_EDUE || err == SC_ESTICKY)) {
+		const sc_status_t *st = sc_gpu_status(gpu);
+		fprintf(stderr,
+		        "iterate: %s: DUE %s in kernel %s at pc %u, cycle %llu "
+		        "(sm %d, warp %d, lane %d, address 0x%llx): %s\n",
+		        what, sc_due_name(st->reason), st->kernel, (unsigned)st->pc,
+		        (unsigned long long)st->cycle, (int)st->sm, (int)st->warp, (int)st->lane,
+		        (unsigned long long)st->addr, st->detail);
+		return EXIT_DUE;
+	}
+	const char *msg = gpu ? sc_gpu_errmsg(gpu) : "";
+	fprintf(stderr, "iterate: %s: %s%s%s\n", what, sc_strerror(err), *msg ? ": " : "", msg);
+	/* The PTX is the program's only input: an unreadable, unparsable or
+	 * mismatching module (no such kernel, too big to launch) is bad input. */
+	if (err == SC_EIO || err == SC_EPARSE || err == SC_ENOTFOUND || err == SC_ELAUNCH)
+		return EXIT_BADINPUT;
+	return EXIT_FAIL;
+}
+
+static int compare(const float *gpu, const int *gpu_iters, const float *cpu, const int *cpu_iters)
+{
+	int ok = 1;
+
+	for (int step = 0; step < NSTEPS; step++)
+		if (gpu_iters[step] != cpu_iters[step]) {
+			printf("iterate: FAIL: time step %d took %d sweeps on the GPU, %d on the CPU\n",
+			       step, gpu_iters[step], cpu_iters[step]);
+			ok = 0;
+		}
+	for (int i = 0; i < NPTS; i++)
+		if (memcmp(&gpu[i], &cpu[i], sizeof(float)) != 0) {
+			uint32_t g, c;
+			memcpy(&g, &gpu[i], sizeof g);
+			memcpy(&c, &cpu[i], sizeof c);
+			printf("iterate: FAIL: u[%d] = %.9g (0x%08x) on the GPU, %.9g (0x%08x) on the CPU\n",
+			       i, gpu[i], (unsigned)g, cpu[i], (unsigned)c);
+			ok = 0;
+			break;
+		}
+	return ok;
+}
+
+int main(int argc, char **argv)
+{
+	const char *ptx = argc > 1 ? argv[1] : DEFAULT_PTX;
+	sc_gpu_config_t cfg;
+	sc_options_t opt = {.cycle_budget = CYCLE_BUDGET};
+	solver_t s = {.gpu = NULL, .nbuf = 0, .have_maxbits = 0, .what = ""};
+	static float gpu_field[NPTS], cpu_field[NPTS];
+	int gpu_iters[NSTEPS], cpu_iters[NSTEPS], err, status = EXIT_FAIL;
+	/* Rounded to float once on the host, as the kernel receives it. */
+	float inv = 1.0f / (1.0f + 2.0f * R);
+	char msg[256];
+
+	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
+		fprintf(stderr, "usage: iterate [PTXFILE]  (default %s)\n", DEFAULT_PTX);
+		return EXIT_BADINPUT;
+	}
+
+	sc_config_gtx480(&cfg);
+	if ((err = sc_config_check(&cfg, msg, sizeof msg)) != 0) {
+		fprintf(stderr, "iterate: GTX480 preset: %s: %s\n", sc_strerror(err), msg);
+		return EXIT_FAIL;
+	}
+	if ((err = sc_gpu_create(&cfg, &opt, &s.gpu)) != 0)
+		return report(NULL, err, "create the GPU");
+	if ((err = sc_module_load_file(s.gpu, ptx, &s.mod)) != 0) {
+		status = report(s.gpu, err, ptx);
+		goto out;
+	}
+	for (; s.nbuf < 3; s.nbuf++)
+		if ((err = sc_malloc(s.gpu, sizeof(float) * NPTS, &s.buf[s.nbuf])) != 0) {
+			status = report(s.gpu, err, "allocate a field");
+			goto out;
+		}
+	if ((err = sc_malloc(s.gpu, sizeof(uint32_t), &s.maxbits)) != 0) {
+		status = report(s.gpu, err, "allocate the max-change word");
+		goto out;
+	}
+	s.have_maxbits = 1;
+
+	field_init(gpu_field);
+	if ((err = solve_gpu(&s, gpu_field, gpu_iters, inv)) != 0) {
+		status = report(s.gpu, err, s.what);
+		goto out;
+	}
+	field_init(cpu_field);
+	solve_cpu(cpu_field, cpu_iters, inv);
+
+	sc_gpu_stats_t st;
+	int total = 0;
+	sc_gpu_stats(s.gpu, &st);
+	printf("iterate: %d points, r = %g, %d time steps, Jacobi sweeps:", NPTS, (double)R, NSTEPS);
+	for (int step = 0; step < NSTEPS; step++) {
+		printf(" %d", gpu_iters[step]);
+		total += gpu_iters[step];
+	}
+	printf(" (%d in all; tolerance %g, cap %d per step)\n", total, (double)TOL, MAX_ITERS);
+	printf("iterate: %u launches, %llu cycles, %llu thread-instructions, "
+	       "%llu warp-instructions, IPC %.3f\n",
+	       (unsigned)st.launches, (unsigned long long)st.cycles,
+	       (unsigned long long)st.thread_insts, (unsigned long long)st.warp_insts,
+	       st.cycles ? (double)st.thread_insts / (double)st.cycles : 0.0);
+	if (compare(gpu_field, gpu_iters, cpu_field, cpu_iters)) {
+		printf("iterate: OK (field matches the CPU byte for byte)\n");
+		status = EXIT_OK;
+	} else {
+		status = EXIT_FAIL;
+	}
+
+out:
+	/* The GPU frees what is left with it; freeing explicitly shows the API. */
+	if (s.have_maxbits)
+		sc_free(s.gpu, s.maxbits);
+	while (s.nbuf > 0)
+		sc_free(s.gpu, s.buf[--s.nbuf]);
+	sc_gpu_destroy(s.gpu);
+	return status;
+}

@@ -1,0 +1,460 @@
+/* The simulated GPU and its CUDA-runtime-like host API (simcore.h):
+ * device memory, module loading, occupancy, CTA dispatch to SMs as they
+ * free up, and the cycle loop that steps every SM with work, skipping idle
+ * cycles. Design: sc_int.h ("Machine state"), DESIGN.md. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sc_int.h"
+
+static int fail(sc_gpu_t *g, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(sc_gpu_t *g, int rc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(g->errmsg, sizeof g->errmsg, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static void sms_free(sc_gpu_t *g)
+{
+	if (!g->sms)
+		return;
+	for (uint32_t i = 0; i < g->cfg.num_sms; i++) {
+		sc_sm_t *sm = &g->sms[i];
+		if (sm->warps)
+			for (uint32_t w = 0; w < g->cfg.max_warps_per_sm; w++) {
+				free(sm->warps[w].stk);
+				free(sm->warps[w].ib);
+			}
+		free(sm->warps);
+		free(sm->ctas);
+		free(sm->rf);
+		free(sm->pf);
+		free(sm->smem);
+		free(sm->last);
+		free(sm->ready_mem);
+		free(sm->local_mem);
+		free(sm->call_mem);
+	}
+	free(g->sms);
+	g->sms = NULL;
+}
+
+int sc_gpu_create(const sc_gpu_config_t *cfg, const sc_options_t *opt, sc_gpu_t **out)
+{
+	char msg[256];
+	if (!cfg || !out || sc_config_check(cfg, msg, sizeof msg))
+		return SC_EINVAL;
+	sc_gpu_t *g = calloc(1, sizeof *g);
+	if (!g)
+		return SC_ENOMEM;
+	g->cfg = *cfg;
+	if (opt)
+		g->opt = *opt;
+	g->sms = calloc(cfg->num_sms, sizeof *g->sms);
+	if (!g->sms)
+		goto nomem;
+	for (uint32_t i = 0; i < cfg->num_sms; i++) {
+		sc_sm_t *sm = &g->sms[i];
+		sm->id = i;
+		sm->next = UINT64_MAX;
+		sm->warps = calloc(cfg->max_warps_per_sm, sizeof *sm->warps);
+		sm->ctas = calloc(cfg->max_ctas_per_sm, sizeof *sm->ctas);
+		sm->rf = calloc(cfg->regs_per_sm, sizeof *sm->rf);
+		sm->smem = calloc(cfg->smem_per_sm ? cfg->smem_per_sm : 1, 1);
+		sm->last = calloc(cfg->schedulers_per_sm, sizeof *sm->last);
+		if (!sm->warps || !sm->ctas || !sm->rf || !sm->smem || !sm->last)
+			goto nomem;
+		for (uint32_t c = 0; c < cfg->max_ctas_per_sm; c++)
+			sm->ctas[c].slot = c;
+		for (uint32_t w = 0; w < cfg->max_warps_per_sm; w++) {
+			sm->warps[w].stk = calloc(cfg->simt_stack_depth, sizeof(sc_simt_t));
+			sm->warps[w].ib = calloc(cfg->ib_entries, sizeof(sc_ibent_t));
+			sm->warps[w].slot = w;
+			if (!sm->warps[w].stk || !sm->warps[w].ib)
+				goto nomem;
+		}
+	}
+	*out = g;
+	return 0;
+nomem:
+	sc_gpu_destroy(g);
+	return SC_ENOMEM;
+}
+
+void sc_gpu_destroy(sc_gpu_t *g)
+{
+	if (!g)
+		return;
+	sms_free(g);
+	while (g->mods) {
+		sc_module_t *n = g->mods->next;
+		sc__module_free(g->mods);
+		g->mods = n;
+	}
+	sc__gmem_release(&g->gmem);
+	free(g->stats);
+	free(g->run.params);
+	free(g);
+}
+
+const char *sc_gpu_errmsg(const sc_gpu_t *g) { return g ? g->errmsg : ""; }
+const sc_status_t *sc_gpu_status(const sc_gpu_t *g) { return &g->status; }
+int sc_synchronize(sc_gpu_t *g) { return g->status.reason == SC_DUE_NONE ? 0 : SC_EDUE; }
+
+int sc__gpu_alloc_var(sc_gpu_t *g, uint64_t bytes, const void *init, uint64_t *addr)
+{
+	int rc = sc__gmem_alloc(&g->gmem, bytes, addr);
+	if (rc)
+		return rc;
+	if (init)
+		memcpy(sc__gmem_find(&g->gmem, *addr, bytes ? bytes : 1), init, bytes);
+	return 0;
+}
+
+int sc_module_load_text(sc_gpu_t *g, const char *name, const char *text, sc_module_t **out)
+{
+	if (!g || !text || !out)
+		return SC_EINVAL;
+	sc_module_t *m;
+	int rc = sc__ptx_load(g, name ? name : "<ptx>", text, &m, g->errmsg, sizeof g->errmsg);
+	if (rc)
+		return rc;
+	m->next = g->mods;
+	g->mods = m;
+	*out = m;
+	g->errmsg[0] = 0;
+	return 0;
+}
+
+int sc_module_load_file(sc_gpu_t *g, const char *path, sc_module_t **out)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return fail(g, SC_EIO, "%s: cannot open: %s", path, strerror(errno));
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (len + 65536 + 1 > cap) {
+			cap = cap ? cap * 2 : 131072;
+			char *nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return SC_ENOMEM;
+			}
+			buf = nb;
+		}
+		size_t n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	bool err = ferror(f);
+	fclose(f);
+	if (err) {
+		free(buf);
+		return fail(g, SC_EIO, "%s: read error", path);
+	}
+	buf[len] = 0;
+	if (strlen(buf) != len) {
+		free(buf);
+		return fail(g, SC_EPARSE, "%s: not a PTX text file (contains NUL bytes)", path);
+	}
+	int rc = sc_module_load_text(g, path, buf, out);
+	free(buf);
+	return rc;
+}
+
+int sc_malloc(sc_gpu_t *g, uint64_t bytes, uint64_t *dptr)
+{
+	if (!g || !dptr)
+		return SC_EINVAL;
+	int rc = sc__gmem_alloc(&g->gmem, bytes, dptr);
+	if (rc)
+		return fail(g, rc, "cannot allocate %llu bytes", (unsigned long long)bytes);
+	return 0;
+}
+
+int sc_free(sc_gpu_t *g, uint64_t dptr)
+{
+	if (sc__gmem_free(&g->gmem, dptr))
+		return fail(g, SC_EINVAL, "0x%llx is not an allocation", (unsigned long long)dptr);
+	return 0;
+}
+
+static uint8_t *host_range(sc_gpu_t *g, uint64_t addr, uint64_t bytes)
+{
+	if (bytes == 0)
+		return NULL;
+	uint8_t *p = sc__gmem_find(&g->gmem, addr, bytes);
+	if (!p)
+		fail(g, SC_EINVAL, "[0x%llx, +%llu) is not inside one allocation", (unsigned long long)addr,
+		     (unsigned long long)bytes);
+	return p;
+}
+
+int sc_memcpy_htod(sc_gpu_t *g, uint64_t dst, const void *src, uint64_t bytes)
+{
+	if (!bytes)
+		return 0;
+	uint8_t *p = host_range(g, dst, bytes);
+	if (!p)
+		return SC_EINVAL;
+	memcpy(p, src, bytes);
+	return 0;
+}
+
+int sc_memcpy_dtoh(sc_gpu_t *g, void *dst, uint64_t src, uint64_t bytes)
+{
+	if (!bytes)
+		return 0;
+	uint8_t *p = host_range(g, src, bytes);
+	if (!p)
+		return SC_EINVAL;
+	memcpy(dst, p, bytes);
+	return 0;
+}
+
+int sc_memset(sc_gpu_t *g, uint64_t dst, int value, uint64_t bytes)
+{
+	if (!bytes)
+		return 0;
+	uint8_t *p = host_range(g, dst, bytes);
+	if (!p)
+		return SC_EINVAL;
+	memset(p, value, bytes);
+	return 0;
+}
+
+static const sc_func_t *find_kernel(const sc_module_t *m, const char *name)
+{
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		if (m->funcs[i].is_entry && !strcmp(m->funcs[i].name, name))
+			return &m->funcs[i];
+	return NULL;
+}
+
+int sc_kernel_params(const sc_module_t *m, const char *kernel, uint32_t *nparams, const uint32_t **sizes)
+{
+	const sc_func_t *f = m ? find_kernel(m, kernel) : NULL;
+	if (!f)
+		return SC_ENOTFOUND;
+	*nparams = f->nparams;
+	*sizes = f->param_size;
+	return 0;
+}
+
+void sc_gpu_stats(const sc_gpu_t *g, sc_gpu_stats_t *out) { *out = g->totals; }
+uint32_t sc_launch_count(const sc_gpu_t *g) { return g->nstats; }
+const sc_launch_stats_t *sc_launch_stats(const sc_gpu_t *g, uint32_t i) { return i < g->nstats ? &g->stats[i] : NULL; }
+
+/* Per-launch SM storage sized by the kernel's needs. */
+static int sms_prepare(sc_gpu_t *g)
+{
+	sc_run_t *r = &g->run;
+	uint32_t mw = g->cfg.max_warps_per_sm;
+	for (uint32_t i = 0; i < g->cfg.num_sms; i++) {
+		sc_sm_t *sm = &g->sms[i];
+		free(sm->pf);
+		free(sm->ready_mem);
+		free(sm->local_mem);
+		free(sm->call_mem);
+		sm->pf = calloc((size_t)mw * (r->preds ? r->preds : 1), sizeof *sm->pf);
+		sm->ready_mem = calloc((size_t)mw * (r->regs + r->preds + 1), sizeof *sm->ready_mem);
+		sm->local_mem = calloc((size_t)r->ctas_per_sm * r->nwarps * 32 * r->local + 1, 1);
+		sm->call_mem = calloc((size_t)mw * (r->mod->max_call_depth + 1), sizeof *sm->call_mem);
+		if (!sm->pf || !sm->ready_mem || !sm->local_mem || !sm->call_mem)
+			return SC_ENOMEM;
+		for (uint32_t w = 0; w < mw; w++)
+			sm->warps[w].state = SC_W_IDLE;
+		for (uint32_t c = 0; c < g->cfg.max_ctas_per_sm; c++)
+			sm->ctas[c].used = false;
+		for (uint32_t s = 0; s < g->cfg.schedulers_per_sm; s++)
+			sm->last[s] = UINT32_MAX;
+		sm->nctas = 0;
+		sm->next = UINT64_MAX;
+	}
+	return 0;
+}
+
+static void dispatch(sc_gpu_t *g, uint64_t now)
+{
+	sc_run_t *r = &g->run;
+	uint32_t n = g->cfg.num_sms, full = 0;
+	while (r->next_cta < r->total_ctas && full < n) {
+		sc_sm_t *sm = &g->sms[r->next_sm];
+		r->next_sm = (r->next_sm + 1) % n;
+		if (sm->nctas >= r->ctas_per_sm) {
+			full++;
+			continue;
+		}
+		full = 0;
+		for (uint32_t c = 0; c < r->ctas_per_sm; c++)
+			if (!sm->ctas[c].used) {
+				sc__cta_start(g, sm, &sm->ctas[c], r->next_cta++, now);
+				break;
+			}
+	}
+}
+
+static uint32_t occupancy(const sc_gpu_config_t *c, const sc_run_t *r, const char **limiter)
+{
+	struct { uint32_t v; const char *why; } lim[5] = {
+		{c->max_ctas_per_sm, "ctas"},
+		{c->max_threads_per_sm / (r->nwarps * 32), "threads"},
+		{c->max_warps_per_sm / r->nwarps, "warps"},
+		{r->regs ? (uint32_t)(c->regs_per_sm / ((uint64_t)r->regs * r->nwarps * 32)) : UINT32_MAX, "registers"},
+		{r->smem ? c->smem_per_sm / r->smem : UINT32_MAX, "shared"},
+	};
+	uint32_t best = 0;
+	for (int i = 1; i < 5; i++)
+		if (lim[i].v < lim[best].v)
+			best = (uint32_t)i;
+	*limiter = lim[best].why;
+	return lim[best].v;
+}
+
+int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, sc_dim3_t block, uint32_t dyn_smem,
+              void *const *args)
+{
+	if (!g || !m || !kernel)
+		return SC_EINVAL;
+	if (g->status.reason != SC_DUE_NONE)
+		return fail(g, SC_ESTICKY, "an earlier launch ended in a DUE (%s)", sc_due_name(g->status.reason));
+	const sc_func_t *f = find_kernel(m, kernel);
+	if (!f)
+		return fail(g, SC_ENOTFOUND, "no kernel '%s' in %s", kernel, m->name);
+	uint32_t bd[3] = {block.x, block.y, block.z}, gd[3] = {grid.x, grid.y, grid.z};
+	for (int d = 0; d < 3; d++)
+		if (!bd[d] || !gd[d])
+			return fail(g, SC_ELAUNCH, "grid and block dimensions must be at least 1");
+	if (bd[0] > 1024 || bd[1] > 1024 || bd[2] > 64 || gd[0] > 2147483647u || gd[1] > 65535 || gd[2] > 65535)
+		return fail(g, SC_ELAUNCH, "block (%u,%u,%u) or grid (%u,%u,%u) exceeds the CUDA limits", bd[0], bd[1],
+		            bd[2], gd[0], gd[1], gd[2]);
+	uint64_t nthreads = (uint64_t)bd[0] * bd[1] * bd[2];
+	if (nthreads > g->cfg.max_threads_per_cta)
+		return fail(g, SC_ELAUNCH, "%llu threads per block exceeds the GPU's %u", (unsigned long long)nthreads,
+		            g->cfg.max_threads_per_cta);
+	if (f->reqntid[0] && (f->reqntid[0] != bd[0] || (f->reqntid[1] ? f->reqntid[1] : 1) != bd[1] ||
+	                      (f->reqntid[2] ? f->reqntid[2] : 1) != bd[2]))
+		return fail(g, SC_ELAUNCH, "kernel '%s' requires a block of %u,%u,%u (.reqntid)", kernel, f->reqntid[0],
+		            f->reqntid[1], f->reqntid[2]);
+	if (f->maxntid[0]) {
+		uint64_t mx = (uint64_t)f->maxntid[0] * (f->maxntid[1] ? f->maxntid[1] : 1) * (f->maxntid[2] ? f->maxntid[2] : 1);
+		if (nthreads > mx)
+			return fail(g, SC_ELAUNCH, "kernel '%s' allows at most %llu threads per block (.maxntid)", kernel,
+			            (unsigned long long)mx);
+	}
+	sc_run_t *r = &g->run;
+	free(r->params);
+	memset(r, 0, sizeof *r);
+	r->mod = m;
+	r->fn = f;
+	memcpy(r->grid, gd, sizeof gd);
+	memcpy(r->block, bd, sizeof bd);
+	r->nthreads = (uint32_t)nthreads;
+	r->nwarps = (r->nthreads + 31) / 32;
+	r->regs = f->regs_total;
+	r->preds = f->preds_total;
+	r->dyn_smem = dyn_smem;
+	uint32_t st = f->smem_static;
+	if (dyn_smem)
+		st = (st + f->dyn_smem_align - 1) / f->dyn_smem_align * f->dyn_smem_align + dyn_smem;
+	r->smem = (st + 15) / 16 * 16;
+	r->local = (f->local_total + 7) / 8 * 8;
+	r->launch_index = g->nstats;
+	if (r->smem > g->cfg.max_smem_per_cta)
+		return fail(g, SC_ELAUNCH, "kernel '%s' needs %u bytes of shared memory per block; the GPU allows %u", kernel,
+		            r->smem, g->cfg.max_smem_per_cta);
+	const char *limiter;
+	r->ctas_per_sm = occupancy(&g->cfg, r, &limiter);
+	if (r->ctas_per_sm == 0)
+		return fail(g, SC_ELAUNCH,
+		            "kernel '%s' cannot fit one block of %u threads on an SM (%u registers per thread, %u bytes of "
+		            "shared memory; limited by %s)",
+		            kernel, r->nthreads, r->regs, r->smem, limiter);
+	r->param_bytes = f->param_bytes;
+	r->params = calloc(1, f->param_bytes + 1);
+	if (!r->params)
+		return SC_ENOMEM;
+	for (uint32_t i = 0; i < f->nparams; i++) {
+		if (!args || !args[i])
+			return fail(g, SC_EINVAL, "argument %u of '%s' is missing", i, kernel);
+		memcpy(r->params + f->param_off[i], args[i], f->param_size[i]);
+	}
+	r->total_ctas = (uint64_t)gd[0] * gd[1] * gd[2];
+	if (sms_prepare(g))
+		return SC_ENOMEM;
+
+	uint64_t start = g->cycle, now = start;
+	dispatch(g, now);
+	uint64_t done_seen = 0;
+	while (!r->halt) {
+		if (r->done_ctas != done_seen) {
+			done_seen = r->done_ctas;
+			dispatch(g, now);
+		}
+		if (r->done_ctas == r->total_ctas)
+			break;
+		uint64_t next = UINT64_MAX;
+		for (uint32_t i = 0; i < g->cfg.num_sms; i++)
+			if (g->sms[i].next < next)
+				next = g->sms[i].next;
+		if (next == UINT64_MAX) {
+			sc__due(g, SC_DUE_BARRIER_DEADLOCK, NULL, NULL, -1, 0, 0, "no warp can make progress");
+			break;
+		}
+		if (g->opt.cycle_budget && next > g->opt.cycle_budget) {
+			g->cycle = g->opt.cycle_budget;
+			sc__due(g, SC_DUE_TIMEOUT, NULL, NULL, -1, 0, 0, "the cycle budget of %llu cycles is exhausted",
+			        (unsigned long long)g->opt.cycle_budget);
+			break;
+		}
+		now = next;
+		g->cycle = now;
+		for (uint32_t i = 0; i < g->cfg.num_sms && !r->halt; i++)
+			if (g->sms[i].next == now)
+				sc__sm_cycle(g, &g->sms[i], now);
+	}
+	g->cycle = now;
+
+	if (g->nstats == g->stats_cap) {
+		uint32_t cap = g->stats_cap ? g->stats_cap * 2 : 16;
+		sc_launch_stats_t *ns = realloc(g->stats, cap * sizeof *ns);
+		if (!ns)
+			return SC_ENOMEM;
+		g->stats = ns;
+		g->stats_cap = cap;
+	}
+	sc_launch_stats_t *s = &g->stats[g->nstats++];
+	memset(s, 0, sizeof *s);
+	snprintf(s->kernel, sizeof s->kernel, "%s", f->name);
+	s->grid = grid;
+	s->block = block;
+	s->regs_per_thread = r->regs;
+	s->preds_per_thread = r->preds;
+	s->smem_per_cta = r->smem;
+	s->local_per_thread = r->local;
+	s->ctas_per_sm = r->ctas_per_sm;
+	s->limiter = limiter;
+	s->occupancy = (double)(r->ctas_per_sm * r->nwarps) / g->cfg.max_warps_per_sm;
+	s->start_cycle = start;
+	s->end_cycle = now;
+	s->cycles = now - start;
+	s->warp_insts = r->warp_insts;
+	s->thread_insts = r->thread_insts;
+	g->totals.cycles += s->cycles;
+	g->totals.warp_insts += r->warp_insts;
+	g->totals.thread_insts += r->thread_insts;
+	g->totals.launches++;
+	if (r->halt)
+		return fail(g, SC_EDUE, "kernel '%s' stopped: %s (%s)", kernel, sc_due_name(g->status.reason),
+		            g->status.detail);
+	return 0;
+}

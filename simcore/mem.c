@@ -1,0 +1,89 @@
+/* Simulated global memory: a sorted list of allocations, each backed by its
+ * own host buffer, with guard gaps between them so that an overrun lands
+ * outside every allocation (DUE illegal_address). See sc_int.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sc_int.h"
+
+#define ALLOC_ALIGN 256ull
+#define ALLOC_GAP 4096ull
+
+int sc__gmem_alloc(sc_gmem_t *g, uint64_t bytes, uint64_t *base)
+{
+	if (bytes == 0)
+		bytes = 1;
+	if (bytes > (1ull << 40))
+		return SC_EINVAL;
+	if (g->n == g->cap) {
+		uint32_t cap = g->cap ? g->cap * 2 : 16;
+		sc_alloc_t *a = realloc(g->a, cap * sizeof *a);
+		if (!a)
+			return SC_ENOMEM;
+		g->a = a;
+		g->cap = cap;
+	}
+	uint8_t *data = calloc(1, bytes);
+	if (!data)
+		return SC_ENOMEM;
+	if (g->next_base == 0)
+		g->next_base = SC_GLOBAL_BASE;
+	/* Addresses only grow, so the array stays sorted by appending. */
+	uint64_t b = g->next_base;
+	g->next_base = (b + bytes + ALLOC_GAP + ALLOC_ALIGN - 1) & ~(ALLOC_ALIGN - 1);
+	g->a[g->n++] = (sc_alloc_t){b, bytes, data};
+	*base = b;
+	return 0;
+}
+
+static int find_index(const sc_gmem_t *g, uint64_t addr)
+{
+	uint32_t lo = 0, hi = g->n;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (g->a[mid].base + g->a[mid].size <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < g->n && addr >= g->a[lo].base)
+		return (int)lo;
+	return -1;
+}
+
+int sc__gmem_free(sc_gmem_t *g, uint64_t base)
+{
+	int i = find_index(g, base);
+	if (i < 0 || g->a[i].base != base)
+		return SC_EINVAL;
+	free(g->a[i].data);
+	memmove(&g->a[i], &g->a[i + 1], (g->n - (uint32_t)i - 1) * sizeof g->a[0]);
+	g->n--;
+	g->hint = 0;
+	return 0;
+}
+
+void sc__gmem_release(sc_gmem_t *g)
+{
+	for (uint32_t i = 0; i < g->n; i++)
+		free(g->a[i].data);
+	free(g->a);
+	memset(g, 0, sizeof *g);
+}
+
+uint8_t *sc__gmem_find(sc_gmem_t *g, uint64_t addr, uint64_t bytes)
+{
+	if (g->hint < g->n) {
+		const sc_alloc_t *a = &g->a[g->hint];
+		if (addr >= a->base && addr - a->base <= a->size && bytes <= a->size - (addr - a->base))
+			return a->data + (addr - a->base);
+	}
+	int i = find_index(g, addr);
+	if (i < 0)
+		return NULL;
+	const sc_alloc_t *a = &g->a[i];
+	if (bytes > a->size - (addr - a->base))
+		return NULL;
+	g->hint = (uint32_t)i;
+	return a->data + (addr - a->base);
+}

@@ -1,0 +1,2393 @@
+/* PTX front end: parses a module as nvcc emits it, checks it, and lowers
+ * every instruction once to the sc_insn_t encoding (sc_int.h). Symbols and
+ * labels are resolved through fixups once the whole module is read, then
+ * registers are relocated and reconvergence points computed (cfg.c). */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sc_int.h"
+
+/* gpu.c: allocate a module variable in global memory, copy its initial data. */
+int sc__gpu_alloc_var(sc_gpu_t *gpu, uint64_t bytes, const void *init, uint64_t *addr);
+
+typedef struct reg {
+	const char *name;    /* prefix for ranges */
+	uint32_t nlen;
+	uint32_t count;      /* 0: single register; else a %name<count> range */
+	uint8_t type;        /* SC_T_* */
+	uint32_t first;      /* function-relative slot or predicate index */
+	uint32_t depth;      /* block depth of the declaration */
+} reg_t;
+
+typedef struct sym {
+	char *name;
+	uint8_t space;       /* SC_SP_* */
+	uint32_t size, align;
+	uint8_t *init;       /* initial bytes (NULL = zero) */
+	bool is_extern_shared;
+	bool is_func;        /* a function name (call target) */
+	int32_t func;        /* function index for is_func */
+	int32_t owner;       /* function that declared it, -1 for module scope */
+	bool bound;          /* call-site .param bound to a callee slot */
+	uint64_t addr;       /* address in its space (after layout) */
+	uint32_t depth;
+	bool used_by_func;   /* shared var referenced from a .func */
+	bool *used_by;       /* shared var: used_by[kernel function index] */
+} sym_t;
+
+typedef struct label {
+	const char *name;
+	uint32_t len, pc;
+} label_t;
+
+/* fixups applied after parsing */
+enum { FX_IMM, FX_POOL, FX_LABEL, FX_CALL };
+typedef struct fixup {
+	uint8_t kind;
+	bool generic;        /* address wanted in the generic space */
+	uint32_t pc, pool;   /* instruction, pool entry for FX_POOL */
+	sym_t *sym;
+	int64_t addend;
+	const char *lname;   /* FX_LABEL */
+	uint32_t llen, line, col;
+	int32_t func;
+} fixup_t;
+
+typedef struct P {
+	sc_gpu_t *gpu;
+	const char *name;
+	sc_tok_t *t;
+	uint32_t nt, i;
+	char *msg;
+	size_t msgsz;
+	int err;
+	sc_module_t *m;
+	uint32_t code_cap, pool_cap;
+	/* symbols */
+	sym_t **syms;
+	uint32_t nsyms, syms_cap;
+	/* current function */
+	int32_t fn;
+	reg_t *regs;
+	uint32_t nregs, regs_cap;
+	uint32_t depth;
+	label_t *labels;
+	uint32_t nlabels, labels_cap;
+	uint32_t label_floor; /* labels of the current function start here */
+	fixup_t *fx;
+	uint32_t nfx, fx_cap;
+	uint32_t funcs_cap;
+	/* symbols referenced by the current function (for layout) */
+	uint32_t line, col;
+} P;
+
+#define GROW(arr, n, cap)                                                     \
+	do {                                                                      \
+		if ((n) >= (cap)) {                                                   \
+			uint32_t nc_ = (cap) ? (cap) * 2 : 32;                            \
+			void *np_ = realloc((arr), nc_ * sizeof *(arr));                  \
+			if (!np_) {                                                       \
+				p->err = SC_ENOMEM;                                           \
+				return -1;                                                    \
+			}                                                                 \
+			(arr) = np_;                                                      \
+			(cap) = nc_;                                                      \
+		}                                                                     \
+	} while (0)
+
+static int perr(P *p, const sc_tok_t *k, const char *fmt, ...)
+{
+	if (p->err)
+		return -1;
+	int n = snprintf(p->msg, p->msgsz, "%s:%u:%u: ", p->name, k->line, k->col);
+	va_list ap;
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < p->msgsz)
+		vsnprintf(p->msg + n, p->msgsz - (size_t)n, fmt, ap);
+	va_end(ap);
+	p->err = SC_EPARSE;
+	return -1;
+}
+
+static sc_tok_t *peek(P *p) { return &p->t[p->i]; }
+static sc_tok_t *next(P *p) { sc_tok_t *k = &p->t[p->i]; if (k->kind != SC_TK_EOF) p->i++; return k; }
+static bool is_punct(const sc_tok_t *k, char c) { return k->kind == SC_TK_PUNCT && k->punct == c; }
+static bool tok_is(const sc_tok_t *k, const char *s) { return strlen(s) == k->len && memcmp(k->p, s, k->len) == 0; }
+
+static const char *tokstr(const sc_tok_t *k)
+{
+	static char buf[96];
+	if (k->kind == SC_TK_EOF)
+		return "end of file";
+	uint32_t n = k->len < sizeof buf - 1 ? k->len : sizeof buf - 1;
+	memcpy(buf, k->p, n);
+	buf[n] = 0;
+	return buf;
+}
+
+static int expect(P *p, char c)
+{
+	sc_tok_t *k = next(p);
+	if (!is_punct(k, c))
+		return perr(p, k, "expected '%c', found '%s'", c, tokstr(k));
+	return 0;
+}
+
+static char *tokdup(const sc_tok_t *k)
+{
+	char *s = malloc(k->len + 1);
+	if (s) {
+		memcpy(s, k->p, k->len);
+		s[k->len] = 0;
+	}
+	return s;
+}
+
+static int type_of(const char *s, uint32_t n)
+{
+	for (int t = 1; t < SC_T__COUNT; t++)
+		if (strlen(sc__type_names[t]) == n && memcmp(sc__type_names[t], s, n) == 0)
+			return t;
+	return -1;
+}
+
+static int tok_type(const sc_tok_t *k)
+{
+	if (k->kind != SC_TK_DIRECTIVE)
+		return -1;
+	return type_of(k->p + 1, k->len - 1);
+}
+
+static unsigned type_bytes(int t) { return t == SC_T_PRED ? 1 : sc__type_bits((unsigned)t) / 8; }
+
+static int get_int(P *p, uint64_t *v)
+{
+	sc_tok_t *k = next(p);
+	bool neg = false;
+	if (is_punct(k, '-')) {
+		neg = true;
+		k = next(p);
+	}
+	if (k->kind != SC_TK_INT)
+		return perr(p, k, "expected an integer, found '%s'", tokstr(k));
+	*v = neg ? (uint64_t)-(int64_t)k->bits : k->bits;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- pool */
+static int pool_add(P *p, uint64_t v, bool dedupe, uint32_t *idx)
+{
+	sc_module_t *m = p->m;
+	if (dedupe)
+		for (uint32_t i = 0; i < m->npool; i++)
+			if (m->pool[i] == v) {
+				*idx = i;
+				return 0;
+			}
+	if (m->npool >= 0xfff)
+		return perr(p, &p->t[p->i ? p->i - 1 : 0], "too many distinct constants in the module (limit 4095)");
+	GROW(m->pool, m->npool, p->pool_cap);
+	m->pool[m->npool] = v;
+	*idx = m->npool++;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- symbols */
+static sym_t *sym_find(P *p, const char *s, uint32_t n)
+{
+	/* innermost first: function-scope symbols of the current function, then module */
+	for (uint32_t i = p->nsyms; i-- > 0;) {
+		sym_t *y = p->syms[i];
+		if (y->owner != -1 && y->owner != p->fn)
+			continue;
+		if (strlen(y->name) == n && memcmp(y->name, s, n) == 0)
+			return y;
+	}
+	return NULL;
+}
+
+static sym_t *sym_new(P *p, const sc_tok_t *k)
+{
+	if (p->nsyms >= p->syms_cap) {
+		uint32_t nc = p->syms_cap ? p->syms_cap * 2 : 64;
+		sym_t **ns = realloc(p->syms, nc * sizeof *ns);
+		if (!ns) {
+			p->err = SC_ENOMEM;
+			return NULL;
+		}
+		p->syms = ns;
+		p->syms_cap = nc;
+	}
+	sym_t *y = calloc(1, sizeof *y);
+	if (!y || !(y->name = tokdup(k))) {
+		free(y);
+		p->err = SC_ENOMEM;
+		return NULL;
+	}
+	y->owner = p->fn;
+	y->depth = p->depth;
+	y->func = -1;
+	p->syms[p->nsyms++] = y;
+	return y;
+}
+
+static void sym_free(sym_t *y)
+{
+	if (y) {
+		free(y->name);
+		free(y->init);
+		free(y->used_by);
+		free(y);
+	}
+}
+
+/* ---------------------------------------------------------------- registers */
+static reg_t *reg_find(P *p, const sc_tok_t *k, uint32_t *idx)
+{
+	for (uint32_t i = p->nregs; i-- > 0;) {
+		reg_t *r = &p->regs[i];
+		if (r->count == 0) {
+			if (r->nlen == k->len && memcmp(r->name, k->p, k->len) == 0) {
+				*idx = 0;
+				return r;
+			}
+		} else if (k->len > r->nlen && memcmp(r->name, k->p, r->nlen) == 0) {
+			uint32_t v = 0, j = r->nlen;
+			if (k->len - j > 9)
+				continue;
+			for (; j < k->len && isdigit((unsigned char)k->p[j]); j++)
+				v = v * 10 + (uint32_t)(k->p[j] - '0');
+			if (j == k->len && v < r->count && !(k->p[r->nlen] == '0' && k->len - r->nlen > 1)) {
+				*idx = v;
+				return r;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- operands */
+enum { O_NONE, O_REG, O_NOTPRED, O_INT, O_F32, O_F64, O_FLOAT, O_SYM, O_ADDR, O_VEC, O_SINK, O_SREG, O_PAIR };
+typedef struct popnd {
+	uint8_t kind;
+	reg_t *reg;
+	uint32_t ridx;
+	sym_t *sym;
+	int64_t off;
+	uint64_t bits;
+	double fval;
+	int sreg;
+	uint32_t nvec;
+	struct popnd *vec; /* O_VEC elements, O_PAIR: [0] | [1] */
+	const sc_tok_t *tok;
+	const sc_tok_t *label; /* O_SYM not yet known: maybe a label */
+} popnd_t;
+
+static int parse_sreg(const sc_tok_t *k)
+{
+	for (int s = 0; s < SC_SR__COUNT; s++)
+		if (strlen(sc__sreg_names[s]) + 1 == k->len && memcmp(sc__sreg_names[s], k->p + 1, k->len - 1) == 0)
+			return s;
+	/* %tid without component means .x in some PTX; not emitted by nvcc */
+	return -1;
+}
+
+static int parse_simple(P *p, popnd_t *o);
+
+static int parse_addr(P *p, popnd_t *o)
+{
+	/* after '[' : reg | sym | int, optional + int / +-int / - int */
+	sc_tok_t *k = next(p);
+	o->kind = O_ADDR;
+	o->tok = k;
+	if (k->kind == SC_TK_REG) {
+		uint32_t idx;
+		reg_t *r = reg_find(p, k, &idx);
+		if (!r)
+			return perr(p, k, "undeclared register '%s'", tokstr(k));
+		if (r->type == SC_T_PRED)
+			return perr(p, k, "predicate '%s' used as an address", tokstr(k));
+		o->reg = r;
+		o->ridx = idx;
+	} else if (k->kind == SC_TK_IDENT) {
+		sym_t *y = sym_find(p, k->p, k->len);
+		if (!y || y->is_func)
+			return perr(p, k, "unknown variable '%s' in address", tokstr(k));
+		o->sym = y;
+	} else if (k->kind == SC_TK_INT) {
+		o->off = (int64_t)k->bits;
+	} else {
+		return perr(p, k, "expected a register, variable or integer address, found '%s'", tokstr(k));
+	}
+	while (is_punct(peek(p), '+') || is_punct(peek(p), '-')) {
+		bool neg = next(p)->punct == '-';
+		if (is_punct(peek(p), '-')) {
+			next(p);
+			neg = !neg;
+		}
+		sc_tok_t *n = next(p);
+		if (n->kind != SC_TK_INT)
+			return perr(p, n, "expected an integer offset, found '%s'", tokstr(n));
+		o->off += neg ? -(int64_t)n->bits : (int64_t)n->bits;
+	}
+	return expect(p, ']');
+}
+
+static int parse_simple(P *p, popnd_t *o)
+{
+	sc_tok_t *k = next(p);
+	memset(o, 0, sizeof *o);
+	o->tok = k;
+	if (is_punct(k, '!')) {
+		if (parse_simple(p, o))
+			return -1;
+		if (o->kind != O_REG || o->reg->type != SC_T_PRED)
+			return perr(p, k, "'!' applies only to predicates");
+		o->kind = O_NOTPRED;
+		return 0;
+	}
+	if (is_punct(k, '-')) {
+		sc_tok_t *n = next(p);
+		if (n->kind == SC_TK_INT) {
+			o->kind = O_INT;
+			o->bits = (uint64_t)-(int64_t)n->bits;
+		} else if (n->kind == SC_TK_FLOAT) {
+			o->kind = O_FLOAT;
+			o->fval = -n->fval;
+		} else {
+			return perr(p, n, "expected a number after '-', found '%s'", tokstr(n));
+		}
+		return 0;
+	}
+	switch (k->kind) {
+	case SC_TK_REG: {
+		int s = parse_sreg(k);
+		uint32_t idx;
+		reg_t *r = reg_find(p, k, &idx);
+		if (r) {
+			o->kind = O_REG;
+			o->reg = r;
+			o->ridx = idx;
+		} else if (s >= 0) {
+			o->kind = O_SREG;
+			o->sreg = s;
+		} else {
+			return perr(p, k, "undeclared register '%s'", tokstr(k));
+		}
+		return 0;
+	}
+	case SC_TK_INT: o->kind = O_INT; o->bits = k->bits; return 0;
+	case SC_TK_F32: o->kind = O_F32; o->bits = k->bits; return 0;
+	case SC_TK_F64: o->kind = O_F64; o->bits = k->bits; return 0;
+	case SC_TK_FLOAT: o->kind = O_FLOAT; o->fval = k->fval; return 0;
+	case SC_TK_IDENT: {
+		if (tok_is(k, "_")) {
+			o->kind = O_SINK;
+			return 0;
+		}
+		sym_t *y = sym_find(p, k->p, k->len);
+		o->kind = O_SYM;
+		o->sym = y;
+		o->label = k;
+		if (y && (is_punct(peek(p), '+'))) {
+			next(p);
+			sc_tok_t *n = next(p);
+			if (n->kind != SC_TK_INT)
+				return perr(p, n, "expected an integer offset, found '%s'", tokstr(n));
+			o->off = (int64_t)n->bits;
+		}
+		return 0;
+	}
+	case SC_TK_PUNCT:
+		if (k->punct == '[')
+			return parse_addr(p, o);
+		if (k->punct == '{') {
+			popnd_t *v = calloc(4, sizeof *v);
+			if (!v) {
+				p->err = SC_ENOMEM;
+				return -1;
+			}
+			o->kind = O_VEC;
+			o->vec = v;
+			for (;;) {
+				if (o->nvec == 4) {
+					return perr(p, k, "vector operand with more than 4 elements");
+				}
+				if (parse_simple(p, &v[o->nvec]))
+					return -1;
+				if (v[o->nvec].kind != O_REG && v[o->nvec].kind != O_SINK && v[o->nvec].kind != O_INT &&
+				    v[o->nvec].kind != O_F32 && v[o->nvec].kind != O_F64)
+					return perr(p, v[o->nvec].tok, "vector elements must be registers, '_' or constants");
+				o->nvec++;
+				sc_tok_t *s = next(p);
+				if (is_punct(s, '}'))
+					break;
+				if (!is_punct(s, ','))
+					return perr(p, s, "expected ',' or '}' in vector operand, found '%s'", tokstr(s));
+			}
+			return 0;
+		}
+		break;
+	default: break;
+	}
+	return perr(p, k, "expected an operand, found '%s'", tokstr(k));
+}
+
+static void popnd_free(popnd_t *o)
+{
+	if (o->kind == O_VEC || o->kind == O_PAIR)
+		free(o->vec);
+}
+
+/* ---------------------------------------------------------------- encoding helpers */
+typedef struct L { /* one instruction being lowered */
+	sc_insn_t in;
+	uint32_t nops;
+	const sc_tok_t *mn;
+	popnd_t *o;
+	uint32_t no;
+} L;
+
+static int add_fixup(P *p, fixup_t f)
+{
+	GROW(p->fx, p->nfx, p->fx_cap);
+	p->fx[p->nfx++] = f;
+	return 0;
+}
+
+static int reg_opnd(P *p, const popnd_t *o, uint16_t *out)
+{
+	reg_t *r = o->reg;
+	if (r->type == SC_T_PRED) {
+		*out = SC_OPND(o->kind == O_NOTPRED ? SC_K_PREDN : SC_K_PRED, r->first + o->ridx);
+		return 0;
+	}
+	unsigned bits = sc__type_bits(r->type);
+	if (bits > 64)
+		return perr(p, o->tok, "128-bit registers are not supported");
+	uint32_t slot = r->first + o->ridx * (bits == 64 ? 2 : 1);
+	*out = SC_OPND(bits == 64 ? SC_K_R64 : SC_K_R32, slot);
+	return 0;
+}
+
+/* Immediate bits of a literal for an operand of type t. */
+static int imm_bits(P *p, const popnd_t *o, int t, uint64_t *v)
+{
+	bool f32 = t == SC_T_F32, f64 = t == SC_T_F64;
+	switch (o->kind) {
+	case O_INT:
+		if (f32) {
+			float f = (float)(int64_t)o->bits;
+			uint32_t u;
+			memcpy(&u, &f, 4);
+			*v = u;
+		} else if (f64) {
+			double d = (double)(int64_t)o->bits;
+			memcpy(v, &d, 8);
+		} else {
+			*v = o->bits;
+		}
+		return 0;
+	case O_F32:
+		if (f64) {
+			uint32_t u = (uint32_t)o->bits;
+			float f;
+			memcpy(&f, &u, 4);
+			double d = f;
+			memcpy(v, &d, 8);
+		} else {
+			*v = o->bits;
+		}
+		return 0;
+	case O_F64:
+		if (f32) {
+			double d;
+			memcpy(&d, &o->bits, 8);
+			float f = (float)d;
+			uint32_t u;
+			memcpy(&u, &f, 4);
+			*v = u;
+		} else {
+			*v = o->bits;
+		}
+		return 0;
+	case O_FLOAT:
+		if (f64) {
+			memcpy(v, &o->fval, 8);
+		} else {
+			float f = (float)o->fval;
+			uint32_t u;
+			memcpy(&u, &f, 4);
+			*v = u;
+		}
+		return 0;
+	}
+	return perr(p, o->tok, "expected a constant");
+}
+
+/* Encodes operand o (a register, constant, special register or variable
+ * address) as operand slot `slot` of the instruction; t is the type a
+ * constant is read as. */
+static int enc_value(P *p, L *l, uint32_t slot, const popnd_t *o, int t)
+{
+	uint16_t *dst = &l->in.opnd[slot];
+	uint32_t idx;
+	uint64_t v;
+	switch (o->kind) {
+	case O_REG:
+	case O_NOTPRED:
+		return reg_opnd(p, o, dst);
+	case O_SINK:
+		*dst = SC_OPND(SC_K_NONE, 0);
+		return 0;
+	case O_SREG:
+		*dst = SC_OPND(SC_K_SREG, (uint32_t)o->sreg);
+		return 0;
+	case O_INT: case O_F32: case O_F64: case O_FLOAT:
+		if (imm_bits(p, o, t, &v) || pool_add(p, v, true, &idx))
+			return -1;
+		*dst = SC_OPND(SC_K_IMM, idx);
+		return 0;
+	case O_SYM:
+		if (!o->sym || o->sym->is_func)
+			return perr(p, o->tok, "unknown symbol '%s'", tokstr(o->tok));
+		if (pool_add(p, 0, false, &idx))
+			return -1;
+		*dst = SC_OPND(SC_K_IMM, idx);
+		return add_fixup(p, (fixup_t){.kind = FX_POOL, .pool = idx, .sym = o->sym, .addend = o->off,
+		                              .line = o->tok->line, .col = o->tok->col, .func = p->fn});
+	}
+	return perr(p, o->tok, "operand '%s' is not a value here", tokstr(o->tok));
+}
+
+static void note_shared_use(P *p, sym_t *y)
+{
+	if (y->space != SC_SP_SHARED || p->fn < 0)
+		return;
+	if (!p->m->funcs[p->fn].is_entry)
+		y->used_by_func = true;
+}
+
+/* Encodes an address operand into slot `slot` and imm. `space` is the
+ * instruction's state space (SC_SP_GENERIC when none was written). */
+static int enc_addr(P *p, L *l, uint32_t slot, const popnd_t *o, int *space)
+{
+	if (o->kind != O_ADDR)
+		return perr(p, o->tok, "expected an address in brackets, found '%s'", tokstr(o->tok));
+	uint16_t base = SC_OPND(SC_K_ADDR, SC_NOREG);
+	if (o->reg) {
+		popnd_t r = *o;
+		r.kind = O_REG;
+		uint16_t ro;
+		if (reg_opnd(p, &r, &ro))
+			return -1;
+		base = SC_OPND(SC_OPND_KIND(ro) == SC_K_R64 ? SC_K_ADDR : SC_K_ADDR32, SC_OPND_IDX(ro));
+	}
+	l->in.opnd[slot] = base;
+	l->in.imm = (uint64_t)o->off;
+	if (o->sym) {
+		sym_t *y = o->sym;
+		int sp = y->space;
+		if (*space == SC_SP_GENERIC && sp != SC_SP_GENERIC) {
+			/* a variable named in a generic access: use its generic address */
+		} else if (*space == SC_SP_PARAM && sp == SC_SP_LOCAL) {
+			/* function parameters live in the thread's local frame */
+			*space = SC_SP_LOCAL;
+		} else if (*space != sp) {
+			return perr(p, o->tok, "variable '%s' is not in the %s state space", y->name,
+			            *space == SC_SP_GLOBAL ? "global" : *space == SC_SP_SHARED ? "shared" :
+			            *space == SC_SP_LOCAL ? "local" : *space == SC_SP_CONST ? "const" : "param");
+		}
+		note_shared_use(p, y);
+		return add_fixup(p, (fixup_t){.kind = FX_IMM, .generic = *space == SC_SP_GENERIC, .pc = p->m->ncode,
+		                              .sym = y, .addend = o->off, .line = o->tok->line,
+		                              .col = o->tok->col, .func = p->fn});
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- modifiers */
+typedef struct mods {
+	int types[3];
+	int ntypes;
+	int rnd;
+	uint16_t flags;
+	int space;
+	int vec;
+	const sc_tok_t *k;
+	char word[24][40];   /* remaining words, to be consumed by the op */
+	bool used[24];
+	int nword;
+} mods_t;
+
+static bool is_ignored_qualifier(const char *w)
+{
+	static const char *const q[] = {
+		"ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "relaxed", "acquire", "release",
+		"acq_rel", "sc", "weak", "mmio", "cta", "gpu", "sys", "cluster", "aligned", "sync",
+		"noftz", NULL};
+	for (int i = 0; q[i]; i++)
+		if (!strcmp(w, q[i]))
+			return true;
+	return !strncmp(w, "L1::", 4) || !strncmp(w, "L2::", 4);
+}
+
+static int split_mods(P *p, const sc_tok_t *k, char *base, size_t bsz, mods_t *m)
+{
+	memset(m, 0, sizeof *m);
+	m->k = k;
+	m->space = SC_SP_NONE;
+	const char *s = k->p, *e = k->p + k->len;
+	const char *d = memchr(s, '.', k->len);
+	size_t bl = (size_t)((d ? d : e) - s);
+	if (bl >= bsz)
+		return perr(p, k, "unknown instruction '%s'", tokstr(k));
+	memcpy(base, s, bl);
+	base[bl] = 0;
+	while (d && d < e) {
+		const char *w = d + 1;
+		const char *nd = w;
+		while (nd < e && *nd != '.')
+			nd++;
+		size_t wl = (size_t)(nd - w);
+		char word[40];
+		if (wl >= sizeof word || wl == 0)
+			return perr(p, k, "malformed modifier in '%s'", tokstr(k));
+		memcpy(word, w, wl);
+		word[wl] = 0;
+		int t = type_of(word, (uint32_t)wl);
+		static const char *const rn[] = {"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi"};
+		int r = -1;
+		for (int i = 1; i < SC_RND__COUNT; i++)
+			if (!strcmp(word, rn[i]))
+				r = i;
+		if (t > 0) {
+			if (m->ntypes == 3)
+				return perr(p, k, "too many types in '%s'", tokstr(k));
+			m->types[m->ntypes++] = t;
+		} else if (r > 0) {
+			m->rnd = r;
+		} else if (!strcmp(word, "ftz")) {
+			m->flags |= SC_MOD_FTZ;
+		} else if (!strcmp(word, "sat")) {
+			m->flags |= SC_MOD_SAT;
+		} else if (!strcmp(word, "approx")) {
+			m->flags |= SC_MOD_APPROX;
+		} else if (!strcmp(word, "full")) {
+			m->flags |= SC_MOD_FULL;
+		} else if (!strcmp(word, "cc")) {
+			m->flags |= SC_MOD_CC_OUT;
+		} else if (!strcmp(word, "uni")) {
+			m->flags |= SC_MOD_UNI;
+		} else if (!strcmp(word, "volatile")) {
+			m->flags |= SC_MOD_VOLATILE;
+		} else if (!strcmp(word, "global")) {
+			m->space = SC_SP_GLOBAL;
+		} else if (!strcmp(word, "shared") || !strcmp(word, "shared::cta")) {
+			m->space = SC_SP_SHARED;
+		} else if (!strcmp(word, "local")) {
+			m->space = SC_SP_LOCAL;
+		} else if (!strcmp(word, "const")) {
+			m->space = SC_SP_CONST;
+		} else if (!strcmp(word, "param")) {
+			m->space = SC_SP_PARAM;
+		} else if (!strcmp(word, "v2")) {
+			m->vec = 2;
+		} else if (!strcmp(word, "v4")) {
+			m->vec = 4;
+		} else {
+			if (m->nword == 24)
+				return perr(p, k, "too many modifiers in '%s'", tokstr(k));
+			strcpy(m->word[m->nword++], word);
+		}
+		d = nd;
+	}
+	return 0;
+}
+
+/* Consumes word w if present. */
+static bool take(mods_t *m, const char *w)
+{
+	for (int i = 0; i < m->nword; i++)
+		if (!m->used[i] && !strcmp(m->word[i], w)) {
+			m->used[i] = true;
+			return true;
+		}
+	return false;
+}
+
+static int take_one(mods_t *m, const char *const *list)
+{
+	for (int j = 0; list[j]; j++)
+		if (take(m, list[j]))
+			return j;
+	return -1;
+}
+
+/* Every modifier must have been understood by the op. */
+static int mods_done(P *p, mods_t *m, bool memory_like)
+{
+	for (int i = 0; i < m->nword; i++) {
+		if (m->used[i])
+			continue;
+		if (memory_like && is_ignored_qualifier(m->word[i]))
+			continue;
+		return perr(p, m->k, "unsupported modifier '.%s' in '%s'", m->word[i], tokstr(m->k));
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- instructions */
+static int emit(P *p, L *l)
+{
+	sc_module_t *m = p->m;
+	GROW(m->code, m->ncode, p->code_cap);
+	if (m->ncode >= (1u << 24))
+		return perr(p, l->mn, "module too large");
+	uint32_t *nl = realloc(m->line, p->code_cap * sizeof *nl);
+	if (!nl) {
+		p->err = SC_ENOMEM;
+		return -1;
+	}
+	m->line = nl;
+	m->line[m->ncode] = l->mn->line;
+	m->code[m->ncode++] = l->in;
+	return 0;
+}
+
+static int need_ops(P *p, L *l, uint32_t lo, uint32_t hi)
+{
+	if (l->no < lo || l->no > hi) {
+		if (lo == hi)
+			return perr(p, l->mn, "'%s' takes %u operands, found %u", tokstr(l->mn), lo, l->no);
+		return perr(p, l->mn, "'%s' takes %u to %u operands, found %u", tokstr(l->mn), lo, hi, l->no);
+	}
+	return 0;
+}
+
+static int need_type(P *p, L *l, mods_t *m, int n)
+{
+	if (m->ntypes != n)
+		return perr(p, l->mn, "'%s' needs %d type modifier%s", tokstr(l->mn), n, n == 1 ? "" : "s");
+	return 0;
+}
+
+static bool is_dst_reg(const popnd_t *o) { return o->kind == O_REG || o->kind == O_SINK; }
+
+/* d, a, b, ... : one destination then sources, all with type t. */
+static int ops_dst_src(P *p, L *l, int t, uint32_t nsrc_min, uint32_t nsrc_max)
+{
+	if (need_ops(p, l, 1 + nsrc_min, 1 + nsrc_max))
+		return -1;
+	if (!is_dst_reg(&l->o[0]))
+		return perr(p, l->o[0].tok, "destination must be a register");
+	for (uint32_t i = 0; i < l->no; i++)
+		if (enc_value(p, l, i, &l->o[i], t))
+			return -1;
+	l->in.nops = SC_NOPS_MAKE(1, l->no - 1);
+	return 0;
+}
+
+static int lower_bra(P *p, L *l, mods_t *m)
+{
+	if (mods_done(p, m, false) || need_ops(p, l, 1, 1))
+		return -1;
+	const popnd_t *o = &l->o[0];
+	if (o->kind != O_SYM || (o->sym && !o->sym->is_func && o->sym->space != SC_SP_NONE))
+		return perr(p, o->tok, "expected a label after 'bra', found '%s'", tokstr(o->tok));
+	l->in.imm = ((uint64_t)SC_PC_NONE << 32);
+	return add_fixup(p, (fixup_t){.kind = FX_LABEL, .pc = p->m->ncode, .lname = o->tok->p,
+	                              .llen = o->tok->len, .line = o->tok->line, .col = o->tok->col,
+	                              .func = p->fn});
+}
+
+static int lower_ldst(P *p, L *l, mods_t *m, int op)
+{
+	int space = m->space == SC_SP_NONE ? SC_SP_GENERIC : m->space;
+	if (take(m, "nc") && space != SC_SP_GLOBAL)
+		return perr(p, l->mn, "'.nc' applies only to ld.global");
+	if (mods_done(p, m, true) || need_type(p, l, m, 1) || need_ops(p, l, 2, 2))
+		return -1;
+	int t = m->types[0];
+	if (t == SC_T_PRED || sc__type_bits((unsigned)t) > 64)
+		return perr(p, l->mn, "'%s': type not supported for memory access", tokstr(l->mn));
+	int vec = m->vec ? m->vec : 1;
+	const popnd_t *addr = op == SC_OP_LD ? &l->o[1] : &l->o[0];
+	const popnd_t *val = op == SC_OP_LD ? &l->o[0] : &l->o[1];
+	uint32_t nval = 1;
+	if (vec > 1) {
+		if (val->kind != O_VEC || val->nvec != (uint32_t)vec)
+			return perr(p, val->tok, "'.v%d' needs a vector operand of %d elements", vec, vec);
+		nval = (uint32_t)vec;
+	} else if (val->kind == O_VEC) {
+		return perr(p, val->tok, "vector operand without '.v2'/'.v4'");
+	}
+	if (op == SC_OP_LD) {
+		for (uint32_t i = 0; i < nval; i++) {
+			const popnd_t *e = vec > 1 ? &val->vec[i] : val;
+			if (!is_dst_reg(e))
+				return perr(p, e->tok, "load destination must be a register");
+			if (enc_value(p, l, i, e, t))
+				return -1;
+		}
+		if (enc_addr(p, l, nval, addr, &space))
+			return -1;
+		l->in.nops = SC_NOPS_MAKE(nval, 1);
+	} else {
+		if (enc_addr(p, l, 0, addr, &space))
+			return -1;
+		for (uint32_t i = 0; i < nval; i++)
+			if (enc_value(p, l, 1 + i, vec > 1 ? &val->vec[i] : val, t))
+				return -1;
+		l->in.nops = SC_NOPS_MAKE(0, 1 + nval);
+		if (space == SC_SP_CONST || (space == SC_SP_PARAM && p->m->funcs[p->fn].is_entry))
+			return perr(p, l->mn, "store to a read-only state space");
+	}
+	l->in.type = (uint8_t)t;
+	l->in.aux = SC_AUX_MAKE(space, vec == 4 ? 2 : vec == 2 ? 1 : 0, 0);
+	l->in.mods = m->flags & SC_MOD_VOLATILE;
+	return 0;
+}
+
+static int lower_atom(P *p, L *l, mods_t *m, int op)
+{
+	static const char *const aops[] = {"add", "inc", "dec", "min", "max", "and", "or", "xor", "exch", "cas", NULL};
+	int space = m->space == SC_SP_NONE ? SC_SP_GENERIC : m->space;
+	int a = take_one(m, aops);
+	if (a < 0)
+		return perr(p, l->mn, "'%s' needs an operation (.add .inc .dec .min .max .and .or .xor .exch .cas)",
+		            tokstr(l->mn));
+	if (space != SC_SP_GENERIC && space != SC_SP_GLOBAL && space != SC_SP_SHARED)
+		return perr(p, l->mn, "atomics apply to global, shared or generic addresses");
+	if (mods_done(p, m, true) || need_type(p, l, m, 1))
+		return -1;
+	int t = m->types[0];
+	if (t == SC_T_F16 || t == SC_T_BF16 || t == SC_T_F16X2 || t == SC_T_BF16X2 || sc__type_bits((unsigned)t) < 32 ||
+	    sc__type_bits((unsigned)t) > 64)
+		return perr(p, l->mn, "'%s': unsupported atomic type", tokstr(l->mn));
+	bool isfloat = t == SC_T_F32 || t == SC_T_F64;
+	if (isfloat && a != SC_ATOM_ADD && a != SC_ATOM_EXCH && a != SC_ATOM_MIN && a != SC_ATOM_MAX)
+		return perr(p, l->mn, "'%s': operation not defined for floating point", tokstr(l->mn));
+	uint32_t nsrc = a == SC_ATOM_CAS ? 2 : 1;
+	uint32_t base = op == SC_OP_ATOM ? 1 : 0;
+	if (need_ops(p, l, base + 1 + nsrc, base + 1 + nsrc))
+		return -1;
+	if (op == SC_OP_ATOM && enc_value(p, l, 0, &l->o[0], t))
+		return -1;
+	if (enc_addr(p, l, base, &l->o[base], &space))
+		return -1;
+	for (uint32_t i = 0; i < nsrc; i++)
+		if (enc_value(p, l, base + 1 + i, &l->o[base + 1 + i], t))
+			return -1;
+	l->in.type = (uint8_t)t;
+	l->in.sub = (uint8_t)a;
+	l->in.aux = SC_AUX_MAKE(space, 0, 0);
+	l->in.nops = SC_NOPS_MAKE(base, 1 + nsrc);
+	return 0;
+}
+
+static int lower_call(P *p, L *l, mods_t *m)
+{
+	if (mods_done(p, m, false))
+		return -1;
+	/* operands were parsed specially: o[0] = ret list (O_VEC of syms) or none,
+	 * o[1] = function symbol, o[2] = argument list */
+	const popnd_t *fo = &l->o[1];
+	if (!fo->sym || !fo->sym->is_func)
+		return perr(p, fo->tok, "call target '%s' is not a known function (indirect calls are not supported)",
+		            tokstr(fo->tok));
+	sc_func_t *f = &p->m->funcs[fo->sym->func];
+	const popnd_t *rets = &l->o[0], *args = &l->o[2];
+	if (rets->nvec != f->nrets)
+		return perr(p, fo->tok, "'%s' returns %u values, the call expects %u", f->name, f->nrets, rets->nvec);
+	if (args->nvec != f->nparams)
+		return perr(p, fo->tok, "'%s' takes %u parameters, the call passes %u", f->name, f->nparams, args->nvec);
+	/* Bind the call-site .param variables to the callee's frame slots. */
+	for (int pass = 0; pass < 2; pass++) {
+		const popnd_t *lst = pass ? args : rets;
+		for (uint32_t i = 0; i < lst->nvec; i++) {
+			sym_t *y = lst->vec[i].sym;
+			if (lst->vec[i].kind != O_SYM || !y || y->space != SC_SP_PARAM || y->owner != p->fn)
+				return perr(p, lst->vec[i].tok, "call arguments must be .param variables declared at the call");
+			uint32_t size = pass ? f->param_size[i] : f->ret_size[i];
+			if (y->size < size)
+				return perr(p, lst->vec[i].tok, "'%s' is %u bytes; '%s' expects %u", y->name, y->size, f->name, size);
+			y->space = SC_SP_LOCAL;
+			y->bound = true;
+			y->func = fo->sym->func;
+			y->addr = pass ? f->param_off[i] : f->ret_off[i]; /* frame-relative; relocated later */
+		}
+	}
+	l->in.nops = SC_NOPS_MAKE(0, 0);
+	l->in.mods = m->flags & SC_MOD_UNI;
+	return add_fixup(p, (fixup_t){.kind = FX_CALL, .pc = p->m->ncode, .sym = fo->sym, .line = fo->tok->line,
+	                              .col = fo->tok->col, .func = p->fn});
+}
+
+static int lower_insn(P *p, L *l)
+{
+	char base[32];
+	mods_t m;
+	if (split_mods(p, l->mn, base, sizeof base, &m))
+		return -1;
+	int op = -1;
+	if (!strcmp(base, "barrier"))
+		op = SC_OP_BAR;
+	else if (!strcmp(base, "fence"))
+		op = SC_OP_MEMBAR;
+	else
+		for (int i = 1; i < SC_OP__COUNT; i++)
+			if (!strcmp(base, sc__ops[i].name))
+				op = i;
+	if (op < 0)
+		return perr(p, l->mn, "unsupported instruction '%s'", tokstr(l->mn));
+	sc_insn_t *in = &l->in;
+	in->op = (uint8_t)op;
+	in->mods = (uint16_t)(m.flags | (uint16_t)m.rnd);
+	if (m.space != SC_SP_NONE && sc__ops[op].unit != SC_U_MEM && op != SC_OP_CVTA)
+		return perr(p, l->mn, "state space not allowed on '%s'", base);
+	if (m.vec && op != SC_OP_LD && op != SC_OP_ST && op != SC_OP_MOV)
+		return perr(p, l->mn, "vector modifier not allowed on '%s'", base);
+	int t = m.ntypes ? m.types[0] : SC_T_NONE;
+	in->type = (uint8_t)t;
+	unsigned unit = sc__ops[op].unit;
+	bool isf = sc__type_is_float((unsigned)t);
+
+	/* Flags each family accepts. */
+	uint16_t allowed = SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_SAT;
+	switch (op) {
+	case SC_OP_ADD: case SC_OP_SUB: {
+		if (isf)
+			allowed = SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_SAT;
+		else
+			allowed = SC_MOD_SAT | SC_MOD_CC_OUT;
+		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 2, 2))
+			return -1;
+		break;
+	}
+	case SC_OP_MUL: case SC_OP_MAD: {
+		static const char *const mm[] = {"lo", "hi", "wide", NULL};
+		int k = take_one(&m, mm);
+		if (!isf) {
+			if (k < 0)
+				return perr(p, l->mn, "'%s' needs .lo, .hi or .wide", tokstr(l->mn));
+			in->sub = (uint8_t)k;
+			allowed = SC_MOD_SAT | SC_MOD_CC_OUT;
+		} else if (k >= 0) {
+			return perr(p, l->mn, "'.%s' is not allowed on floating-point '%s'", mm[k], base);
+		} else {
+			allowed = SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_SAT;
+		}
+		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) ||
+		    ops_dst_src(p, l, t, op == SC_OP_MUL ? 2 : 3, op == SC_OP_MUL ? 2 : 3))
+			return -1;
+		if (!isf && in->sub == SC_MUL_WIDE && op == SC_OP_MAD) {
+			/* c is the wide type */
+			static const uint8_t wide[SC_T__COUNT] = {[SC_T_U16] = SC_T_U32, [SC_T_S16] = SC_T_S32,
+			                                         [SC_T_U32] = SC_T_U64, [SC_T_S32] = SC_T_S64};
+			if (l->o[3].kind != O_REG && wide[t]) {
+				uint32_t idx;
+				uint64_t v;
+				if (imm_bits(p, &l->o[3], wide[t], &v) || pool_add(p, v, true, &idx))
+					return -1;
+				in->opnd[3] = SC_OPND(SC_K_IMM, idx);
+			}
+		}
+		break;
+	}
+	case SC_OP_DIV:
+		allowed = isf ? (SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_APPROX | SC_MOD_FULL) : 0;
+		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 2, 2))
+			return -1;
+		if (isf && t == SC_T_F32 && !m.rnd && !(m.flags & (SC_MOD_APPROX | SC_MOD_FULL)))
+			return perr(p, l->mn, "div.f32 needs .approx, .full or a rounding modifier");
+		break;
+	case SC_OP_ABS: case SC_OP_NEG: case SC_OP_NOT: case SC_OP_CNOT: case SC_OP_POPC:
+	case SC_OP_CLZ: case SC_OP_BREV: case SC_OP_RCP: case SC_OP_SQRT: case SC_OP_RSQRT:
+	case SC_OP_SIN: case SC_OP_COS: case SC_OP_LG2: case SC_OP_EX2: case SC_OP_TANH:
+		allowed = isf ? (SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_APPROX | SC_MOD_SAT) : 0;
+		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 1, 1))
+			return -1;
+		break;
+	case SC_OP_MIN: case SC_OP_MAX: case SC_OP_COPYSIGN: case SC_OP_AND: case SC_OP_OR:
+	case SC_OP_XOR: case SC_OP_SHL: case SC_OP_SHR: case SC_OP_REM:
+		allowed = isf ? SC_MOD_FTZ : 0;
+		if (need_type(p, l, &m, 1) || mods_done(p, &m, false))
+			return -1;
+		if (op == SC_OP_SHL || op == SC_OP_SHR) {
+			/* the shift amount is always .u32 */
+			if (ops_dst_src(p, l, t, 2, 2) || enc_value(p, l, 2, &l->o[2], SC_T_U32))
+				return -1;
+		} else if (ops_dst_src(p, l, t, 2, 2)) {
+			return -1;
+		}
+		break;
+	case SC_OP_FMA:
+		allowed = SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_SAT;
+		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 3, 3))
+			return -1;
+		break;
+	case SC_OP_MUL24: case SC_OP_MAD24: {
+		static const char *const mm[] = {"lo", "hi", NULL};
+		int k = take_one(&m, mm);
+		if (k < 0)
+			return perr(p, l->mn, "'%s' needs .lo or .hi", tokstr(l->mn));
+		in->sub = (uint8_t)k;
+		allowed = SC_MOD_SAT;
+		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) ||
+		    ops_dst_src(p, l, t, op == SC_OP_MUL24 ? 2 : 3, op == SC_OP_MUL24 ? 2 : 3))
+			return -1;
+		break;
+	}
+	case SC_OP_SAD:
+		allowed = 0;
+		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 3, 3))
+			return -1;
+		break;
+	case SC_OP_BFE: case SC_OP_BFI: case SC_OP_PRMT: case SC_OP_LOP3: case SC_OP_BFIND: case SC_OP_SHF: {
+		allowed = 0;
+		if (op == SC_OP_PRMT) {
+			static const char *const pm[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16", NULL};
+			int k = take_one(&m, pm);
+			in->sub = (uint8_t)(k < 0 ? SC_PRMT_DEFAULT : k + 1);
+		} else if (op == SC_OP_BFIND) {
+			in->sub = take(&m, "shiftamt") ? SC_BFIND_SHIFTAMT : 0;
+		} else if (op == SC_OP_SHF) {
+			bool lft = take(&m, "l"), rgt = take(&m, "r");
+			bool cl = take(&m, "clamp"), wr = take(&m, "wrap");
+			if (lft == rgt || cl == wr)
+				return perr(p, l->mn, "shf needs one of .l/.r and one of .clamp/.wrap");
+			in->sub = (uint8_t)((rgt ? SC_SHF_R : 0) | (cl ? SC_SHF_CLAMP : 0));
+		}
+		uint32_t ns = op == SC_OP_BFE ? 3 : op == SC_OP_BFI || op == SC_OP_LOP3 ? 4 : op == SC_OP_BFIND ? 1 : 3;
+		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, ns, ns))
+			return -1;
+		/* position/length/selector operands are u32 */
+		for (uint32_t i = (op == SC_OP_BFE ? 2 : op == SC_OP_BFI ? 3 : op == SC_OP_LOP3 ? 4 : op == SC_OP_SHF ? 3 : 99);
+		     i <= ns; i++)
+			if (enc_value(p, l, i, &l->o[i], SC_T_U32))
+				return -1;
+		break;
+	}
+	case SC_OP_SETP: case SC_OP_SET: {
+		static const char *const cmps[] = {
+#define X(name, text) text,
+			SC_CMP_LIST(X)
+#undef X
+			NULL};
+		static const char *const bools[] = {"and", "or", "xor", NULL};
+		int c = take_one(&m, cmps);
+		int b = take_one(&m, bools);
+		if (c < 0)
+			return perr(p, l->mn, "'%s' needs a comparison (.eq .ne .lt ...)", tokstr(l->mn));
+		allowed = SC_MOD_FTZ;
+		int nt = op == SC_OP_SETP ? 1 : 2;
+		if (need_type(p, l, &m, nt) || mods_done(p, &m, false))
+			return -1;
+		int ct = m.types[nt - 1];
+		in->sub = (uint8_t)c;
+		in->stype = (uint8_t)ct;
+		in->type = op == SC_OP_SETP ? SC_T_PRED : (uint8_t)m.types[0];
+		in->aux = SC_AUX_MAKE(0, 0, b < 0 ? 0 : b + 1);
+		uint32_t need = 3 + (b >= 0);
+		if (need_ops(p, l, need, need))
+			return -1;
+		popnd_t *d = &l->o[0];
+		uint32_t slot = 0;
+		if (op == SC_OP_SETP && d->kind == O_PAIR) {
+			if (enc_value(p, l, 0, &d->vec[0], SC_T_PRED) || enc_value(p, l, 1, &d->vec[1], SC_T_PRED))
+				return -1;
+			slot = 2;
+			in->nops = SC_NOPS_MAKE(2, need - 1);
+		} else {
+			if (!is_dst_reg(d) || enc_value(p, l, 0, d, in->type))
+				return -1;
+			slot = 1;
+			in->nops = SC_NOPS_MAKE(1, need - 1);
+		}
+		if (op == SC_OP_SETP && SC_OPND_KIND(in->opnd[0]) != SC_K_PRED)
+			return perr(p, d->tok, "setp writes a predicate");
+		for (uint32_t i = 1; i < need; i++)
+			if (enc_value(p, l, slot + i - 1, &l->o[i], i == 3 ? SC_T_PRED : ct))
+				return -1;
+		if (b >= 0 && SC_OPND_KIND(in->opnd[slot + 2]) != SC_K_PRED && SC_OPND_KIND(in->opnd[slot + 2]) != SC_K_PREDN)
+			return perr(p, l->o[3].tok, "the combining operand must be a predicate");
+		break;
+	}
+	case SC_OP_SELP:
+		allowed = 0;
+		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 3, 3))
+			return -1;
+		if (SC_OPND_KIND(in->opnd[3]) != SC_K_PRED && SC_OPND_KIND(in->opnd[3]) != SC_K_PREDN)
+			return perr(p, l->o[3].tok, "selp's selector must be a predicate");
+		break;
+	case SC_OP_SLCT:
+		allowed = SC_MOD_FTZ;
+		if (need_type(p, l, &m, 2) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 3, 3))
+			return -1;
+		in->stype = (uint8_t)m.types[1];
+		if (enc_value(p, l, 3, &l->o[3], m.types[1]))
+			return -1;
+		break;
+	case SC_OP_TESTP: {
+		static const char *const cls[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal", NULL};
+		int c = take_one(&m, cls);
+		if (c < 0)
+			return perr(p, l->mn, "testp needs a class (.finite .infinite .number .notanumber .normal .subnormal)");
+		allowed = 0;
+		in->sub = (uint8_t)c;
+		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 1, 1))
+			return -1;
+		in->stype = (uint8_t)t;
+		in->type = SC_T_PRED;
+		break;
+	}
+	case SC_OP_CVT:
+		allowed = SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_SAT;
+		if (need_type(p, l, &m, 2) || mods_done(p, &m, false) || need_ops(p, l, 2, 3))
+			return -1;
+		in->stype = (uint8_t)m.types[1];
+		if (!is_dst_reg(&l->o[0]) || enc_value(p, l, 0, &l->o[0], t))
+			return -1;
+		for (uint32_t i = 1; i < l->no; i++)
+			if (enc_value(p, l, i, &l->o[i], m.types[1]))
+				return -1;
+		in->nops = SC_NOPS_MAKE(1, l->no - 1);
+		break;
+	case SC_OP_MOV: {
+		allowed = 0;
+		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || need_ops(p, l, 2, 2))
+			return -1;
+		popnd_t *d = &l->o[0], *s = &l->o[1];
+		if (m.vec)
+			return perr(p, l->mn, "mov with .v2/.v4 is not supported");
+		if (d->kind == O_VEC) {
+			if (s->kind == O_VEC)
+				return perr(p, d->tok, "mov cannot have vectors on both sides");
+			for (uint32_t i = 0; i < d->nvec; i++)
+				if (enc_value(p, l, i, &d->vec[i], t))
+					return -1;
+			if (enc_value(p, l, d->nvec, s, t))
+				return -1;
+			in->nops = SC_NOPS_MAKE(d->nvec, 1);
+		} else if (s->kind == O_VEC) {
+			if (!is_dst_reg(d) || enc_value(p, l, 0, d, t))
+				return -1;
+			for (uint32_t i = 0; i < s->nvec; i++)
+				if (enc_value(p, l, 1 + i, &s->vec[i], t))
+					return -1;
+			in->nops = SC_NOPS_MAKE(1, s->nvec);
+		} else {
+			if (!is_dst_reg(d))
+				return perr(p, d->tok, "destination must be a register");
+			if (s->kind == O_SYM && s->sym && s->sym->is_func)
+				return perr(p, s->tok, "function addresses are not supported");
+			if (s->kind == O_SYM && s->sym)
+				note_shared_use(p, s->sym);
+			if (enc_value(p, l, 0, d, t) || enc_value(p, l, 1, s, t))
+				return -1;
+			in->nops = SC_NOPS_MAKE(1, 1);
+		}
+		break;
+	}
+	case SC_OP_CVTA: {
+		allowed = 0;
+		bool to = take(&m, "to");
+		if (m.space == SC_SP_NONE || m.space == SC_SP_GENERIC)
+			return perr(p, l->mn, "cvta needs a state space");
+		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 1, 1))
+			return -1;
+		if (l->o[1].kind == O_SYM && l->o[1].sym)
+			note_shared_use(p, l->o[1].sym);
+		in->sub = to ? SC_CVTA_FROM_GENERIC : SC_CVTA_TO_GENERIC;
+		in->aux = SC_AUX_MAKE(m.space, 0, 0);
+		break;
+	}
+	case SC_OP_LD: case SC_OP_ST:
+		allowed = SC_MOD_VOLATILE;
+		if (lower_ldst(p, l, &m, op))
+			return -1;
+		break;
+	case SC_OP_ATOM: case SC_OP_RED:
+		allowed = 0;
+		if (lower_atom(p, l, &m, op))
+			return -1;
+		break;
+	case SC_OP_BRA:
+		allowed = SC_MOD_UNI;
+		if (lower_bra(p, l, &m))
+			return -1;
+		break;
+	case SC_OP_CALL:
+		allowed = SC_MOD_UNI;
+		if (lower_call(p, l, &m))
+			return -1;
+		break;
+	case SC_OP_RET: case SC_OP_EXIT: case SC_OP_TRAP: case SC_OP_NOP:
+		allowed = SC_MOD_UNI;
+		if (mods_done(p, &m, false) || need_ops(p, l, 0, 0))
+			return -1;
+		if (op == SC_OP_RET && p->m->funcs[p->fn].is_entry)
+			in->op = SC_OP_EXIT; /* returning from a kernel ends the thread */
+		break;
+	case SC_OP_MEMBAR: {
+		allowed = 0;
+		(void)(take(&m, "gl") || take(&m, "cta") || take(&m, "sys") || take(&m, "gpu"));
+		if (take(&m, "proxy") || take(&m, "mbarrier_init"))
+			return perr(p, l->mn, "'%s' is not supported", tokstr(l->mn));
+		if (mods_done(p, &m, true) || need_ops(p, l, 0, 0))
+			return -1;
+		break;
+	}
+	case SC_OP_BAR: {
+		allowed = 0;
+		if (take(&m, "warp")) {
+			if (!take(&m, "sync") || mods_done(p, &m, false) || need_ops(p, l, 1, 1))
+				return -1;
+			in->sub = SC_BAR_WARP_SYNC;
+			if (enc_value(p, l, 0, &l->o[0], SC_T_U32))
+				return -1;
+			in->nops = SC_NOPS_MAKE(0, 1);
+			break;
+		}
+		bool red = take(&m, "red");
+		bool arrive = take(&m, "arrive");
+		bool sync = take(&m, "sync");
+		(void)take(&m, "aligned");
+		if (red) {
+			static const char *const ro[] = {"popc", "and", "or", NULL};
+			int r = take_one(&m, ro);
+			if (r < 0 || arrive)
+				return perr(p, l->mn, "bar.red needs .popc, .and or .or");
+			in->sub = (uint8_t)(SC_BAR_RED_POPC + r);
+			if (mods_done(p, &m, false) || need_ops(p, l, 3, 4))
+				return -1;
+			if (enc_value(p, l, 0, &l->o[0], r == 0 ? SC_T_U32 : SC_T_PRED) ||
+			    enc_value(p, l, 1, &l->o[1], SC_T_U32))
+				return -1;
+			if (l->no == 4 && enc_value(p, l, 2, &l->o[2], SC_T_U32))
+				return -1;
+			if (l->no == 3)
+				in->opnd[2] = SC_OPND(SC_K_NONE, 0);
+			if (enc_value(p, l, 3, &l->o[l->no - 1], SC_T_PRED))
+				return -1;
+			in->nops = SC_NOPS_MAKE(1, 3);
+		} else {
+			if (arrive == sync && !(sync && !arrive))
+				return perr(p, l->mn, "'%s' needs .sync, .arrive or .red", tokstr(l->mn));
+			in->sub = arrive ? SC_BAR_ARRIVE : SC_BAR_SYNC;
+			if (mods_done(p, &m, false) || need_ops(p, l, 1, 2))
+				return -1;
+			if (enc_value(p, l, 0, &l->o[0], SC_T_U32))
+				return -1;
+			if (l->no == 2 && enc_value(p, l, 1, &l->o[1], SC_T_U32))
+				return -1;
+			in->nops = SC_NOPS_MAKE(0, l->no);
+		}
+		break;
+	}
+	case SC_OP_SHFL: {
+		static const char *const sm[] = {"up", "down", "bfly", "idx", NULL};
+		int k = take_one(&m, sm);
+		if (k < 0 || !take(&m, "sync"))
+			return perr(p, l->mn, "expected shfl.sync.{up,down,bfly,idx}.b32");
+		allowed = 0;
+		in->sub = (uint8_t)k;
+		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || need_ops(p, l, 5, 5))
+			return -1;
+		popnd_t *d = &l->o[0];
+		if (d->kind == O_PAIR) {
+			if (enc_value(p, l, 0, &d->vec[0], t) || enc_value(p, l, 1, &d->vec[1], SC_T_PRED))
+				return -1;
+		} else {
+			if (enc_value(p, l, 0, d, t))
+				return -1;
+			in->opnd[1] = SC_OPND(SC_K_NONE, 0);
+		}
+		for (uint32_t i = 1; i < 5; i++)
+			if (enc_value(p, l, 1 + i, &l->o[i], i == 1 ? t : SC_T_U32))
+				return -1;
+		in->nops = SC_NOPS_MAKE(2, 4);
+		break;
+	}
+	case SC_OP_VOTE: {
+		static const char *const vm[] = {"all", "any", "uni", "ballot", NULL};
+		int k = take_one(&m, vm);
+		if (k < 0 || !take(&m, "sync"))
+			return perr(p, l->mn, "expected vote.sync.{all,any,uni,ballot}");
+		allowed = 0;
+		in->sub = (uint8_t)k;
+		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || need_ops(p, l, 3, 3))
+			return -1;
+		if ((k == SC_VOTE_BALLOT) != (t == SC_T_B32))
+			return perr(p, l->mn, "vote.ballot takes .b32, the others .pred");
+		if (enc_value(p, l, 0, &l->o[0], t) || enc_value(p, l, 1, &l->o[1], SC_T_PRED) ||
+		    enc_value(p, l, 2, &l->o[2], SC_T_U32))
+			return -1;
+		in->nops = SC_NOPS_MAKE(1, 2);
+		break;
+	}
+	case SC_OP_ACTIVEMASK:
+		allowed = 0;
+		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 0, 0))
+			return -1;
+		break;
+	default:
+		return perr(p, l->mn, "unsupported instruction '%s'", tokstr(l->mn));
+	}
+	if (in->mods & ~(allowed | SC_MOD_VOLATILE) & ~(op == SC_OP_LD || op == SC_OP_ST ? 0 : SC_MOD_VOLATILE))
+		return perr(p, l->mn, "modifier not allowed on '%s'", tokstr(l->mn));
+	if ((in->mods & SC_MOD_VOLATILE) && op != SC_OP_LD && op != SC_OP_ST)
+		return perr(p, l->mn, "'.volatile' applies to ld/st only");
+	(void)unit;
+	return 0;
+}
+
+/* Carry-in forms: addc/subc/madc are add/sub/mad with SC_MOD_CC_IN. */
+static const char *carry_alias(const sc_tok_t *k, char *buf, size_t bsz)
+{
+	static const char *const al[][2] = {{"addc", "add"}, {"subc", "sub"}, {"madc", "mad"}};
+	for (int i = 0; i < 3; i++) {
+		size_t n = strlen(al[i][0]);
+		if (k->len >= n && memcmp(k->p, al[i][0], n) == 0 && (k->len == n || k->p[n] == '.')) {
+			snprintf(buf, bsz, "%s%.*s", al[i][1], (int)(k->len - n), k->p + n);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+static int parse_instruction(P *p)
+{
+	L l;
+	memset(&l, 0, sizeof l);
+	popnd_t ops[8];
+	memset(ops, 0, sizeof ops);
+	l.o = ops;
+	sc_tok_t *k = next(p);
+	if (is_punct(k, '@')) {
+		bool neg = false;
+		sc_tok_t *g = next(p);
+		if (is_punct(g, '!')) {
+			neg = true;
+			g = next(p);
+		}
+		uint32_t idx;
+		reg_t *r = g->kind == SC_TK_REG ? reg_find(p, g, &idx) : NULL;
+		if (!r || r->type != SC_T_PRED)
+			return perr(p, g, "expected a predicate register after '@', found '%s'", tokstr(g));
+		l.in.guard = (uint16_t)(SC_GUARD_ON | (neg ? SC_GUARD_NEG : 0) | (r->first + idx));
+		k = next(p);
+	}
+	if (k->kind != SC_TK_IDENT)
+		return perr(p, k, "expected an instruction, found '%s'", tokstr(k));
+	sc_tok_t alias;
+	char abuf[96];
+	bool cc_in = false;
+	if (carry_alias(k, abuf, sizeof abuf)) {
+		alias = *k;
+		alias.p = abuf;
+		alias.len = (uint32_t)strlen(abuf);
+		cc_in = true;
+	}
+	l.mn = k;
+	bool is_call = k->len >= 4 && memcmp(k->p, "call", 4) == 0 && (k->len == 4 || k->p[4] == '.');
+	int rc = -1;
+	if (is_call) {
+		/* call[.uni] [(rets),] func [, (args)] [, prototype] ; */
+		ops[0].kind = O_VEC;
+		ops[2].kind = O_VEC;
+		ops[0].vec = calloc(8, sizeof(popnd_t));
+		ops[2].vec = calloc(32, sizeof(popnd_t));
+		if (!ops[0].vec || !ops[2].vec) {
+			p->err = SC_ENOMEM;
+			goto out;
+		}
+		for (int part = 0; part < 3; part += 2) {
+			popnd_t *lst = &ops[part];
+			if (part == 0 && !is_punct(peek(p), '('))
+				goto func_name;
+			if (part == 2) {
+				if (!is_punct(peek(p), ','))
+					break;
+				next(p);
+			}
+			if (expect(p, '('))
+				goto out;
+			while (!is_punct(peek(p), ')')) {
+				if (lst->nvec == (part ? 32u : 8u)) {
+					perr(p, peek(p), "too many call arguments");
+					goto out;
+				}
+				if (parse_simple(p, &lst->vec[lst->nvec]))
+					goto out;
+				lst->nvec++;
+				if (is_punct(peek(p), ','))
+					next(p);
+				else if (!is_punct(peek(p), ')'))
+					goto bad_call;
+			}
+			next(p);
+			if (part == 2)
+				break;
+			if (!is_punct(peek(p), ','))
+				goto bad_call;
+			next(p);
+		func_name: {
+			sc_tok_t *f = next(p);
+			if (f->kind != SC_TK_IDENT)
+				goto bad_call;
+			ops[1].kind = O_SYM;
+			ops[1].tok = f;
+			ops[1].sym = sym_find(p, f->p, f->len);
+		}
+		}
+		if (is_punct(peek(p), ',')) {
+			perr(p, peek(p), "indirect calls through prototypes are not supported");
+			goto out;
+		}
+		l.no = 3;
+		if (expect(p, ';'))
+			goto out;
+		rc = 0;
+		goto lowered;
+	bad_call:
+		perr(p, peek(p), "malformed call: expected 'call (rets), func, (args);'");
+		goto out;
+	}
+	/* operands */
+	if (!is_punct(peek(p), ';')) {
+		for (;;) {
+			if (l.no == 8) {
+				perr(p, k, "too many operands");
+				goto out;
+			}
+			popnd_t *o = &ops[l.no];
+			if (parse_simple(p, o))
+				goto out;
+			if (is_punct(peek(p), '|')) {
+				sc_tok_t *bar = next(p);
+				popnd_t *v = calloc(2, sizeof *v);
+				if (!v) {
+					p->err = SC_ENOMEM;
+					goto out;
+				}
+				v[0] = *o;
+				o->kind = O_PAIR;
+				o->vec = v;
+				o->nvec = 2;
+				o->tok = bar;
+				if (parse_simple(p, &v[1]))
+					goto out;
+			}
+			l.no++;
+			sc_tok_t *s = next(p);
+			if (is_punct(s, ';'))
+				break;
+			if (!is_punct(s, ',')) {
+				perr(p, s, "expected ',' or ';' after an operand, found '%s'", tokstr(s));
+				goto out;
+			}
+		}
+	} else {
+		next(p);
+	}
+	rc = 0;
+lowered:
+	if (cc_in)
+		l.mn = &alias;
+	rc = lower_insn(p, &l);
+	if (cc_in) {
+		l.mn = k;
+		l.in.mods |= SC_MOD_CC_IN;
+	}
+	if (!rc && (l.in.mods & (SC_MOD_CC_IN | SC_MOD_CC_OUT)) && sc__type_is_float(l.in.type))
+		rc = perr(p, k, "carry modifiers apply to integer types only");
+	if (!rc)
+		rc = emit(p, &l);
+out:
+	for (uint32_t i = 0; i < 8; i++)
+		popnd_free(&ops[i]);
+	if (is_call) {
+		/* vec arrays of the call lists were freed by popnd_free (kind O_VEC) */
+	}
+	return p->err ? -1 : rc;
+}
+
+/* ---------------------------------------------------------------- declarations */
+static int parse_align(P *p, uint32_t *align)
+{
+	if (peek(p)->kind == SC_TK_DIRECTIVE && tok_is(peek(p), ".align")) {
+		next(p);
+		uint64_t a;
+		if (get_int(p, &a))
+			return -1;
+		if (a == 0 || (a & (a - 1)) || a > 4096)
+			return perr(p, &p->t[p->i - 1], "alignment must be a power of two up to 4096");
+		*align = (uint32_t)a;
+	}
+	return 0;
+}
+
+static int parse_init_values(P *p, sym_t *y, int t)
+{
+	/* = value | = { v, v, ... } (nested braces flattened) */
+	unsigned eb = type_bytes(t);
+	y->init = calloc(1, y->size ? y->size : 1);
+	if (!y->init) {
+		p->err = SC_ENOMEM;
+		return -1;
+	}
+	uint32_t n = 0, depth = 0;
+	do {
+		sc_tok_t *k = peek(p);
+		if (is_punct(k, '{')) {
+			next(p);
+			depth++;
+			continue;
+		}
+		if (is_punct(k, '}')) {
+			next(p);
+			if (depth == 0)
+				return perr(p, k, "unbalanced '}' in initializer");
+			depth--;
+			if (depth && is_punct(peek(p), ','))
+				next(p);
+			continue;
+		}
+		popnd_t o;
+		if (parse_simple(p, &o))
+			return -1;
+		if (o.kind == O_SYM)
+			return perr(p, k, "address initializers are not supported");
+		uint64_t v;
+		if (imm_bits(p, &o, t, &v))
+			return -1;
+		if ((n + 1) * eb > y->size)
+			return perr(p, k, "too many initializers for '%s'", y->name);
+		memcpy(y->init + n * eb, &v, eb);
+		n++;
+		if (is_punct(peek(p), ','))
+			next(p);
+	} while (depth > 0);
+	return 0;
+}
+
+/* [.align N] [.v2|.v4] .type name [ '[' N? ']' ]* [= init] */
+static int parse_var(P *p, int space, bool is_extern, sym_t **out)
+{
+	uint32_t align = 0;
+	if (parse_align(p, &align))
+		return -1;
+	int vec = 1;
+	if (tok_is(peek(p), ".v2") || tok_is(peek(p), ".v4")) {
+		vec = peek(p)->p[2] - '0';
+		next(p);
+	}
+	if (parse_align(p, &align))
+		return -1;
+	sc_tok_t *tk = next(p);
+	int t = tok_type(tk);
+	if (t <= 0 || t == SC_T_PRED)
+		return perr(p, tk, "expected a data type, found '%s'", tokstr(tk));
+	if (t == SC_T_B128)
+		return perr(p, tk, ".b128 variables are not supported");
+	sc_tok_t *nk = next(p);
+	if (nk->kind != SC_TK_IDENT)
+		return perr(p, nk, "expected a variable name, found '%s'", tokstr(nk));
+	uint64_t count = 1;
+	bool unsized = false;
+	while (is_punct(peek(p), '[')) {
+		next(p);
+		if (is_punct(peek(p), ']')) {
+			unsized = true;
+			next(p);
+			continue;
+		}
+		uint64_t d;
+		if (get_int(p, &d) || expect(p, ']'))
+			return -1;
+		count *= d;
+		if (count > (1ull << 31))
+			return perr(p, nk, "variable '%s' is too large", tokstr(nk));
+	}
+	sym_t *y = sym_new(p, nk);
+	if (!y)
+		return -1;
+	y->space = (uint8_t)space;
+	uint64_t size = count * vec * type_bytes(t);
+	y->size = (uint32_t)size;
+	y->align = align ? align : type_bytes(t) * (uint32_t)vec;
+	if (unsized) {
+		if (!(space == SC_SP_SHARED && is_extern))
+			return perr(p, nk, "unsized array '%s' (only .extern .shared may be unsized)", y->name);
+		y->is_extern_shared = true;
+		y->size = 0;
+	}
+	if (is_punct(peek(p), '=')) {
+		next(p);
+		if (space != SC_SP_GLOBAL && space != SC_SP_CONST)
+			return perr(p, nk, "only .global and .const variables may have initializers");
+		if (parse_init_values(p, y, t))
+			return -1;
+	}
+	if (out)
+		*out = y;
+	return expect(p, ';');
+}
+
+static int parse_reg_decl(P *p)
+{
+	sc_func_t *f = &p->m->funcs[p->fn];
+	int vec = 1;
+	if (tok_is(peek(p), ".v2") || tok_is(peek(p), ".v4"))
+		return perr(p, peek(p), "vector registers are not supported");
+	sc_tok_t *tk = next(p);
+	int t = tok_type(tk);
+	if (t <= 0)
+		return perr(p, tk, "expected a register type, found '%s'", tokstr(tk));
+	if (t == SC_T_B128)
+		return perr(p, tk, ".b128 registers are not supported");
+	for (;;) {
+		sc_tok_t *nk = next(p);
+		if (nk->kind != SC_TK_REG && nk->kind != SC_TK_IDENT)
+			return perr(p, nk, "expected a register name, found '%s'", tokstr(nk));
+		uint32_t count = 0;
+		if (is_punct(peek(p), '<')) {
+			next(p);
+			uint64_t c;
+			if (get_int(p, &c) || expect(p, '>'))
+				return -1;
+			if (c == 0 || c > 100000)
+				return perr(p, nk, "bad register count");
+			count = (uint32_t)c;
+		}
+		GROW(p->regs, p->nregs, p->regs_cap);
+		reg_t *r = &p->regs[p->nregs++];
+		r->name = nk->p;
+		r->nlen = nk->len;
+		r->count = count;
+		r->type = (uint8_t)t;
+		r->depth = p->depth;
+		uint32_t n = count ? count : 1;
+		if (t == SC_T_PRED) {
+			r->first = f->npreds;
+			f->npreds += n;
+		} else {
+			r->first = f->nregs;
+			f->nregs += n * (sc__type_bits((unsigned)t) == 64 ? 2 : 1) * (uint32_t)vec;
+		}
+		if (f->nregs > 0xfff || f->npreds > 0xfff)
+			return perr(p, nk, "too many registers in '%s' for the instruction encoding (limit 4095 slots)", f->name);
+		sc_tok_t *s = next(p);
+		if (is_punct(s, ';'))
+			return 0;
+		if (!is_punct(s, ','))
+			return perr(p, s, "expected ',' or ';', found '%s'", tokstr(s));
+	}
+}
+
+static int parse_body(P *p)
+{
+	sc_func_t *f = &p->m->funcs[p->fn];
+	p->depth = 1;
+	while (p->depth > 0) {
+		sc_tok_t *k = peek(p);
+		if (k->kind == SC_TK_EOF)
+			return perr(p, k, "unexpected end of file in the body of '%s'", f->name);
+		if (is_punct(k, '{')) {
+			next(p);
+			p->depth++;
+			continue;
+		}
+		if (is_punct(k, '}')) {
+			next(p);
+			/* leaving a block drops its registers */
+			while (p->nregs && p->regs[p->nregs - 1].depth >= p->depth)
+				p->nregs--;
+			p->depth--;
+			continue;
+		}
+		if (k->kind == SC_TK_DIRECTIVE) {
+			next(p);
+			if (tok_is(k, ".reg")) {
+				if (parse_reg_decl(p))
+					return -1;
+			} else if (tok_is(k, ".local") || tok_is(k, ".shared") || tok_is(k, ".param") ||
+			           tok_is(k, ".const") || tok_is(k, ".global")) {
+				int sp = tok_is(k, ".local") ? SC_SP_LOCAL : tok_is(k, ".shared") ? SC_SP_SHARED :
+				         tok_is(k, ".param") ? SC_SP_PARAM : tok_is(k, ".const") ? SC_SP_CONST : SC_SP_GLOBAL;
+				sym_t *y;
+				if (parse_var(p, sp, false, &y))
+					return -1;
+				if (sp == SC_SP_SHARED || sp == SC_SP_CONST || sp == SC_SP_GLOBAL)
+					y->owner = p->fn;
+			} else if (tok_is(k, ".pragma")) {
+				sc_tok_t *s = next(p);
+				if (s->kind != SC_TK_STRING || expect(p, ';'))
+					return perr(p, s, "expected .pragma \"...\";");
+			} else if (tok_is(k, ".loc") || tok_is(k, ".file")) {
+				uint32_t line = k->line;
+				while (peek(p)->line == line && peek(p)->kind != SC_TK_EOF)
+					next(p);
+			} else {
+				return perr(p, k, "unsupported directive '%s' in a function body", tokstr(k));
+			}
+			continue;
+		}
+		if (k->kind == SC_TK_IDENT && is_punct(&p->t[p->i + 1], ':') ) {
+			next(p);
+			next(p);
+			for (uint32_t i = p->label_floor; i < p->nlabels; i++)
+				if (p->labels[i].len == k->len && !memcmp(p->labels[i].name, k->p, k->len))
+					return perr(p, k, "label '%s' defined twice", tokstr(k));
+			GROW(p->labels, p->nlabels, p->labels_cap);
+			p->labels[p->nlabels++] = (label_t){k->p, k->len, p->m->ncode};
+			continue;
+		}
+		if (parse_instruction(p))
+			return -1;
+	}
+	return 0;
+}
+
+/* Parameter list: ( .param [.align N] [.ptr ...] .type name [ [N] ], ... ) */
+static int parse_params(P *p, sc_func_t *f, bool rets, bool kernel)
+{
+	if (expect(p, '('))
+		return -1;
+	uint32_t cap = 0;
+	uint32_t *n = rets ? &f->nrets : &f->nparams;
+	uint32_t **sz = rets ? &f->ret_size : &f->param_size;
+	uint32_t **off = rets ? &f->ret_off : &f->param_off;
+	while (!is_punct(peek(p), ')')) {
+		sc_tok_t *k = next(p);
+		if (!tok_is(k, ".param") && !(kernel && tok_is(k, ".reg")))
+			return perr(p, k, "expected .param, found '%s'", tokstr(k));
+		if (tok_is(k, ".reg"))
+			return perr(p, k, ".reg parameters are not supported");
+		uint32_t align = 0;
+		if (parse_align(p, &align))
+			return -1;
+		sc_tok_t *tk = next(p);
+		int t = tok_type(tk);
+		if (t <= 0 || t == SC_T_PRED)
+			return perr(p, tk, "expected a parameter type, found '%s'", tokstr(tk));
+		while (tok_is(peek(p), ".ptr") || tok_is(peek(p), ".global") || tok_is(peek(p), ".shared") ||
+		       tok_is(peek(p), ".const") || tok_is(peek(p), ".local") || tok_is(peek(p), ".align")) {
+			if (tok_is(peek(p), ".align")) {
+				uint32_t a2;
+				if (parse_align(p, &a2))
+					return -1;
+			} else {
+				next(p);
+			}
+		}
+		sc_tok_t *nk = next(p);
+		if (nk->kind != SC_TK_IDENT)
+			return perr(p, nk, "expected a parameter name, found '%s'", tokstr(nk));
+		uint64_t count = 1;
+		if (is_punct(peek(p), '[')) {
+			next(p);
+			if (get_int(p, &count) || expect(p, ']'))
+				return -1;
+		}
+		uint32_t bytes = (uint32_t)(count * type_bytes(t));
+		if (!align)
+			align = type_bytes(t);
+		if (*n >= cap) {
+			cap = cap ? cap * 2 : 8;
+			uint32_t *a = realloc(*sz, cap * sizeof *a), *b;
+			if (!a) {
+				p->err = SC_ENOMEM;
+				return -1;
+			}
+			*sz = a;
+			b = realloc(*off, cap * sizeof *b);
+			if (!b) {
+				p->err = SC_ENOMEM;
+				return -1;
+			}
+			*off = b;
+		}
+		uint32_t o = (f->param_bytes + align - 1) & ~(align - 1);
+		(*sz)[*n] = bytes;
+		(*off)[*n] = o;
+		f->param_bytes = o + bytes;
+		(*n)++;
+		sym_t *y = sym_new(p, nk);
+		if (!y)
+			return -1;
+		y->space = kernel ? SC_SP_PARAM : SC_SP_LOCAL;
+		y->size = bytes;
+		y->align = align;
+		y->addr = o;
+		y->bound = !kernel; /* frame-relative offset, relocated with the frame */
+		y->func = p->fn;
+		if (is_punct(peek(p), ','))
+			next(p);
+		else if (!is_punct(peek(p), ')'))
+			return perr(p, peek(p), "expected ',' or ')', found '%s'", tokstr(peek(p)));
+	}
+	next(p);
+	return 0;
+}
+
+static int parse_function(P *p, bool is_entry, bool is_extern)
+{
+	sc_module_t *m = p->m;
+	GROW(m->funcs, m->nfuncs, p->funcs_cap);
+	sc_func_t *f = &m->funcs[m->nfuncs];
+	memset(f, 0, sizeof *f);
+	f->is_entry = is_entry;
+	int32_t idx = (int32_t)m->nfuncs;
+	sc_tok_t *rk = NULL;
+	p->fn = idx;
+	p->nregs = 0;
+	/* .func (rets) name (params) */
+	if (!is_entry && is_punct(peek(p), '(')) {
+		rk = peek(p);
+		/* return values are declared before the name; parse them into the frame */
+		if (parse_params(p, f, true, false))
+			return -1;
+	}
+	sc_tok_t *nk = next(p);
+	if (nk->kind != SC_TK_IDENT)
+		return perr(p, nk, "expected a function name, found '%s'", tokstr(nk));
+	(void)rk;
+	/* A prototype or earlier declaration of the same function? */
+	int32_t prev = -1;
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		if (!strncmp(m->funcs[i].name, nk->p, nk->len) && strlen(m->funcs[i].name) == nk->len)
+			prev = (int32_t)i;
+	f->name = tokdup(nk);
+	if (!f->name) {
+		p->err = SC_ENOMEM;
+		return -1;
+	}
+	m->nfuncs++;
+	if (is_punct(peek(p), '(') && parse_params(p, f, false, is_entry))
+		return -1;
+	/* performance directives */
+	for (;;) {
+		sc_tok_t *k = peek(p);
+		if (k->kind != SC_TK_DIRECTIVE)
+			break;
+		next(p);
+		uint32_t *dst = tok_is(k, ".maxntid") ? f->maxntid : tok_is(k, ".reqntid") ? f->reqntid : NULL;
+		if (dst) {
+			for (int d = 0; d < 3; d++) {
+				uint64_t v;
+				if (get_int(p, &v))
+					return -1;
+				dst[d] = (uint32_t)v;
+				if (!is_punct(peek(p), ','))
+					break;
+				next(p);
+			}
+		} else if (tok_is(k, ".minnctapersm") || tok_is(k, ".maxnreg") || tok_is(k, ".maxnctapersm")) {
+			uint64_t v;
+			if (get_int(p, &v))
+				return -1;
+			if (tok_is(k, ".minnctapersm"))
+				f->minnctapersm = (uint32_t)v;
+		} else if (tok_is(k, ".noreturn")) {
+		} else if (tok_is(k, ".pragma")) {
+			sc_tok_t *s = next(p);
+			if (s->kind != SC_TK_STRING || expect(p, ';'))
+				return perr(p, s, "expected .pragma \"...\";");
+		} else {
+			return perr(p, k, "unsupported directive '%s' before a function body", tokstr(k));
+		}
+	}
+	sym_t *fs = NULL;
+	if (prev >= 0) {
+		/* the earlier entry was a declaration; this one replaces it */
+		for (uint32_t i = 0; i < p->nsyms; i++)
+			if (p->syms[i]->is_func && p->syms[i]->func == prev)
+				fs = p->syms[i];
+	}
+	if (!fs) {
+		int32_t save = p->fn;
+		p->fn = -1;
+		fs = sym_new(p, nk);
+		p->fn = save;
+		if (!fs)
+			return -1;
+		fs->is_func = true;
+		fs->owner = -1;
+	}
+	if (is_punct(peek(p), ';')) {
+		next(p);
+		f->entry_pc = f->end_pc = UINT32_MAX; /* declaration only */
+		fs->func = prev >= 0 && m->funcs[prev].entry_pc != UINT32_MAX ? prev : idx;
+		(void)is_extern;
+		p->fn = -1;
+		return 0;
+	}
+	if (prev >= 0 && m->funcs[prev].entry_pc != UINT32_MAX)
+		return perr(p, nk, "function '%s' defined twice", f->name);
+	fs->func = idx;
+	if (expect(p, '{'))
+		return -1;
+	f->entry_pc = m->ncode;
+	p->label_floor = p->nlabels;
+	if (parse_body(p))
+		return -1;
+	/* Kernels end with exit; functions with one ret that every ret reaches. */
+	L l;
+	memset(&l, 0, sizeof l);
+	l.mn = &p->t[p->i - 1];
+	l.in.op = is_entry ? SC_OP_EXIT : SC_OP_RET;
+	bool ends = m->ncode > f->entry_pc && !m->code[m->ncode - 1].guard &&
+	            m->code[m->ncode - 1].op == l.in.op;
+	if (!ends && emit(p, &l))
+		return -1;
+	f->end_pc = m->ncode;
+	if (!is_entry)
+		for (uint32_t pc = f->entry_pc; pc + 1 < f->end_pc; pc++)
+			if (m->code[pc].op == SC_OP_RET) {
+				m->code[pc].op = SC_OP_BRA;
+				m->code[pc].imm = ((uint64_t)SC_PC_NONE << 32) | (f->end_pc - 1);
+			}
+	/* resolve label fixups of this function now (labels are function-local) */
+	for (uint32_t i = 0; i < p->nfx; i++) {
+		fixup_t *x = &p->fx[i];
+		if (x->kind != FX_LABEL || x->func != idx)
+			continue;
+		bool found = false;
+		for (uint32_t j = p->label_floor; j < p->nlabels; j++)
+			if (p->labels[j].len == x->llen && !memcmp(p->labels[j].name, x->lname, x->llen)) {
+				m->code[x->pc].imm = ((uint64_t)SC_PC_NONE << 32) | p->labels[j].pc;
+				found = true;
+			}
+		if (!found) {
+			sc_tok_t t = {.line = x->line, .col = x->col};
+			char nm[80];
+			snprintf(nm, sizeof nm, "%.*s", (int)(x->llen < 70 ? x->llen : 70), x->lname);
+			return perr(p, &t, "unknown label '%s'", nm);
+		}
+		x->kind = 0xff; /* done */
+	}
+	p->nlabels = p->label_floor;
+	p->fn = -1;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- layout */
+static uint32_t align_up(uint32_t v, uint32_t a) { return a ? (v + a - 1) / a * a : v; }
+
+static int layout(P *p)
+{
+	sc_module_t *m = p->m;
+	uint32_t nf = m->nfuncs;
+	/* Call graph: which functions each function calls (FX_CALL fixups). */
+	bool *calls = calloc((size_t)nf * nf + 1, 1);
+	if (!calls) {
+		p->err = SC_ENOMEM;
+		return -1;
+	}
+	for (uint32_t i = 0; i < p->nfx; i++)
+		if (p->fx[i].kind == FX_CALL)
+			calls[(size_t)p->fx[i].func * nf + (uint32_t)p->fx[i].sym->func] = true;
+	/* transitive closure; a function reaching itself is recursion */
+	for (uint32_t k = 0; k < nf; k++)
+		for (uint32_t i = 0; i < nf; i++)
+			if (calls[(size_t)i * nf + k])
+				for (uint32_t j = 0; j < nf; j++)
+					if (calls[(size_t)k * nf + j])
+						calls[(size_t)i * nf + j] = true;
+	for (uint32_t i = 0; i < nf; i++)
+		if (calls[(size_t)i * nf + i]) {
+			sc_tok_t t = {.line = 1, .col = 1};
+			free(calls);
+			return perr(p, &t, "function '%s' is recursive; recursion is not supported", m->funcs[i].name);
+		}
+	for (uint32_t i = 0; i < nf; i++)
+		if (m->funcs[i].entry_pc == UINT32_MAX)
+			for (uint32_t j = 0; j < nf; j++)
+				if (calls[(size_t)j * nf + i]) {
+					sc_tok_t t = {.line = 1, .col = 1};
+					free(calls);
+					return perr(p, &t, "function '%s' is declared but never defined", m->funcs[i].name);
+				}
+	m->max_call_depth = nf + 1;
+
+	/* Registers: kernels from 0; functions above every kernel. */
+	uint32_t kmax = 0, kpmax = 0;
+	for (uint32_t i = 0; i < nf; i++)
+		if (m->funcs[i].is_entry) {
+			kmax = kmax > m->funcs[i].nregs ? kmax : m->funcs[i].nregs;
+			kpmax = kpmax > m->funcs[i].npreds ? kpmax : m->funcs[i].npreds;
+		}
+	uint32_t rb = kmax, pb = kpmax;
+	uint32_t klocal = 0;
+	/* locals of each function: own .local symbols */
+	for (uint32_t s = 0; s < p->nsyms; s++) {
+		sym_t *y = p->syms[s];
+		if (y->space == SC_SP_LOCAL && !y->bound && y->owner >= 0) {
+			sc_func_t *f = &m->funcs[y->owner];
+			uint32_t o = align_up(f->local_own, y->align);
+			y->addr = o; /* relative to the function's local area */
+			f->local_own = o + y->size;
+		}
+	}
+	for (uint32_t i = 0; i < nf; i++)
+		if (m->funcs[i].is_entry)
+			klocal = klocal > m->funcs[i].local_own ? klocal : m->funcs[i].local_own;
+	uint32_t fo = align_up(klocal, 16);
+	for (uint32_t i = 0; i < nf; i++) {
+		sc_func_t *f = &m->funcs[i];
+		if (f->is_entry)
+			continue;
+		f->reg_base = rb;
+		f->pred_base = pb;
+		rb += f->nregs;
+		pb += f->npreds;
+		f->frame_off = fo;
+		f->frame_bytes = align_up(f->param_bytes, 16) + f->local_own;
+		fo = align_up(fo + f->frame_bytes, 16);
+	}
+	if (rb > 0xfff || pb > 0xfff) {
+		sc_tok_t t = {.line = 1, .col = 1};
+		free(calls);
+		return perr(p, &t, "the module needs %u register slots; the encoding holds 4095", rb);
+	}
+	m->nregs_all = rb;
+	m->npreds_all = pb;
+	m->local_all = fo;
+	for (uint32_t i = 0; i < nf; i++) {
+		sc_func_t *f = &m->funcs[i];
+		if (!f->is_entry)
+			continue;
+		f->regs_total = f->nregs;
+		f->preds_total = f->npreds;
+		f->local_total = f->local_own;
+		for (uint32_t j = 0; j < nf; j++)
+			if (calls[(size_t)i * nf + j]) {
+				sc_func_t *g = &m->funcs[j];
+				f->uses_funcs = true;
+				if (g->reg_base + g->nregs > f->regs_total)
+					f->regs_total = g->reg_base + g->nregs;
+				if (g->pred_base + g->npreds > f->preds_total)
+					f->preds_total = g->pred_base + g->npreds;
+				if (g->frame_off + g->frame_bytes > f->local_total)
+					f->local_total = g->frame_off + g->frame_bytes;
+			}
+	}
+
+	/* Shared variables: those used by functions first, from 0, for all
+	 * kernels; then each kernel's own, after them. */
+	uint32_t common = 0;
+	for (uint32_t s = 0; s < p->nsyms; s++) {
+		sym_t *y = p->syms[s];
+		if (y->space == SC_SP_SHARED && !y->is_extern_shared && y->used_by_func) {
+			common = align_up(common, y->align);
+			y->addr = common;
+			common += y->size;
+		}
+	}
+	/* which kernel uses which shared symbol: from fixups */
+	for (uint32_t i = 0; i < nf; i++) {
+		sc_func_t *f = &m->funcs[i];
+		if (!f->is_entry)
+			continue;
+		uint32_t end = f->uses_funcs ? common : 0;
+		uint32_t dyn_align = 16;
+		for (uint32_t s = 0; s < p->nsyms; s++) {
+			sym_t *y = p->syms[s];
+			if (y->space != SC_SP_SHARED || y->used_by_func)
+				continue;
+			bool used = false;
+			for (uint32_t x = 0; x < p->nfx && !used; x++)
+				used = p->fx[x].sym == y && p->fx[x].func == (int32_t)i &&
+				       (p->fx[x].kind == FX_IMM || p->fx[x].kind == FX_POOL);
+			if (!used)
+				continue;
+			if (y->is_extern_shared) {
+				dyn_align = dyn_align > y->align ? dyn_align : y->align;
+				continue;
+			}
+			end = align_up(end, y->align);
+			/* record the per-kernel address in the fixups of this kernel */
+			for (uint32_t x = 0; x < p->nfx; x++)
+				if (p->fx[x].sym == y && p->fx[x].func == (int32_t)i)
+					p->fx[x].addend += end, p->fx[x].generic |= 0, p->fx[x].llen = 1; /* llen=1: addr folded */
+			end += y->size;
+		}
+		f->smem_static = end;
+		f->dyn_smem_align = dyn_align;
+	}
+	/* extern shared starts after the kernel's static shared data */
+	for (uint32_t x = 0; x < p->nfx; x++) {
+		fixup_t *fx = &p->fx[x];
+		if ((fx->kind == FX_IMM || fx->kind == FX_POOL) && fx->sym->is_extern_shared) {
+			if (fx->func < 0 || !m->funcs[fx->func].is_entry) {
+				sc_tok_t t = {.line = fx->line, .col = fx->col};
+				free(calls);
+				return perr(p, &t, "dynamic shared memory used from a device function is not supported");
+			}
+			sc_func_t *f = &m->funcs[fx->func];
+			fx->addend += align_up(f->smem_static, f->dyn_smem_align);
+			fx->llen = 1;
+		}
+	}
+
+	/* .const bank and .global variables */
+	uint32_t cb = 0;
+	for (uint32_t s = 0; s < p->nsyms; s++) {
+		sym_t *y = p->syms[s];
+		if (y->space == SC_SP_CONST) {
+			cb = align_up(cb, y->align);
+			y->addr = cb;
+			cb += y->size;
+		}
+	}
+	m->cbank_size = cb;
+	m->cbank = calloc(1, cb ? cb : 1);
+	if (!m->cbank) {
+		free(calls);
+		p->err = SC_ENOMEM;
+		return -1;
+	}
+	for (uint32_t s = 0; s < p->nsyms; s++) {
+		sym_t *y = p->syms[s];
+		if (y->space == SC_SP_CONST && y->init)
+			memcpy(m->cbank + y->addr, y->init, y->size);
+		if (y->space == SC_SP_GLOBAL) {
+			int rc = sc__gpu_alloc_var(p->gpu, y->size, y->init, &y->addr);
+			if (rc) {
+				free(calls);
+				p->err = rc;
+				snprintf(p->msg, p->msgsz, "%s: cannot allocate global variable '%s'", p->name, y->name);
+				return -1;
+			}
+		}
+	}
+	free(calls);
+	return 0;
+}
+
+static uint64_t sym_address(const P *p, const fixup_t *x)
+{
+	const sym_t *y = x->sym;
+	const sc_module_t *m = p->m;
+	uint64_t a;
+	if (y->space == SC_SP_SHARED && x->llen == 1)
+		a = 0; /* per-kernel address folded into the addend */
+	else
+		a = y->addr;
+	if (y->space == SC_SP_LOCAL) {
+		int32_t f = y->bound ? y->func : y->owner;
+		const sc_func_t *fn = &m->funcs[f];
+		if (!fn->is_entry)
+			a += fn->frame_off + (y->bound ? 0 : align_up(fn->param_bytes, 16));
+	}
+	a += (uint64_t)x->addend;
+	if (x->generic) {
+		switch (y->space) {
+		case SC_SP_SHARED: a += SC_SHARED_WIN; break;
+		case SC_SP_LOCAL: a += SC_LOCAL_WIN; break;
+		case SC_SP_CONST: a += SC_CONST_WIN; break;
+		case SC_SP_PARAM: a += SC_PARAM_WIN; break;
+		default: break;
+		}
+	}
+	return a;
+}
+
+static int apply_fixups(P *p)
+{
+	sc_module_t *m = p->m;
+	for (uint32_t i = 0; i < p->nfx; i++) {
+		fixup_t *x = &p->fx[i];
+		switch (x->kind) {
+		case FX_IMM:
+			m->code[x->pc].imm = sym_address(p, x);
+			break;
+		case FX_POOL: {
+			/* mov %rd, var gives the address in the variable's own space */
+			fixup_t y = *x;
+			y.generic = false;
+			m->pool[x->pool] = sym_address(p, &y);
+			break;
+		}
+		case FX_CALL: {
+			sc_func_t *f = &m->funcs[x->sym->func];
+			m->code[x->pc].imm = ((uint64_t)SC_PC_NONE << 32) | f->entry_pc;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	/* relocate function registers */
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
+		sc_func_t *f = &m->funcs[i];
+		if (f->is_entry || f->entry_pc == UINT32_MAX)
+			continue;
+		for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++) {
+			sc_insn_t *in = &m->code[pc];
+			for (int o = 0; o < 6; o++) {
+				unsigned k = SC_OPND_KIND(in->opnd[o]), idx = SC_OPND_IDX(in->opnd[o]);
+				if (k == SC_K_R32 || k == SC_K_R64 || ((k == SC_K_ADDR || k == SC_K_ADDR32) && idx != SC_NOREG))
+					in->opnd[o] = SC_OPND(k, idx + f->reg_base);
+				else if (k == SC_K_PRED || k == SC_K_PREDN)
+					in->opnd[o] = SC_OPND(k, idx + f->pred_base);
+			}
+			if (in->guard & SC_GUARD_ON)
+				in->guard = (uint16_t)((in->guard & ~0x0fffu) | (SC_GUARD_REG(in->guard) + f->pred_base));
+		}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- module */
+static int parse_module(P *p)
+{
+	bool seen_version = false, seen_target = false;
+	for (;;) {
+		sc_tok_t *k = peek(p);
+		if (k->kind == SC_TK_EOF)
+			break;
+		if (k->kind != SC_TK_DIRECTIVE)
+			return perr(p, k, "expected a directive, found '%s'", tokstr(k));
+		next(p);
+		if (tok_is(k, ".version")) {
+			sc_tok_t *v = next(p);
+			if (v->kind != SC_TK_FLOAT && v->kind != SC_TK_INT)
+				return perr(p, v, "expected a version number, found '%s'", tokstr(v));
+			if (v->kind == SC_TK_FLOAT && (v->fval < 6.0 || v->fval >= 10.0))
+				return perr(p, v, "PTX ISA version %s is not supported (6.0 to 9.x)", tokstr(v));
+			seen_version = true;
+		} else if (tok_is(k, ".target")) {
+			for (;;) {
+				sc_tok_t *t = next(p);
+				if (t->kind != SC_TK_IDENT)
+					return perr(p, t, "expected a target, found '%s'", tokstr(t));
+				if (t->len > 3 && !memcmp(t->p, "sm_", 3)) {
+					int sm = atoi(t->p + 3);
+					if (sm < 30)
+						return perr(p, t, "target '%s' is not supported (sm_30 and later)", tokstr(t));
+				} else if (!tok_is(t, "texmode_independent") && !tok_is(t, "debug") &&
+				           !(t->len > 8 && !memcmp(t->p, "compute_", 8))) {
+					return perr(p, t, "unknown target '%s'", tokstr(t));
+				}
+				if (tok_is(t, "debug"))
+					return perr(p, t, "debug targets (.target debug) are not supported");
+				if (!is_punct(peek(p), ','))
+					break;
+				next(p);
+			}
+			seen_target = true;
+		} else if (tok_is(k, ".address_size")) {
+			uint64_t v;
+			if (get_int(p, &v))
+				return -1;
+			if (v != 64)
+				return perr(p, k, "only .address_size 64 is supported");
+		} else if (tok_is(k, ".file") || tok_is(k, ".loc")) {
+			uint32_t line = k->line;
+			while (peek(p)->line == line && peek(p)->kind != SC_TK_EOF)
+				next(p);
+		} else if (tok_is(k, ".pragma")) {
+			sc_tok_t *s = next(p);
+			if (s->kind != SC_TK_STRING || expect(p, ';'))
+				return perr(p, s, "expected .pragma \"...\";");
+		} else {
+			bool is_extern = false;
+			while (tok_is(k, ".visible") || tok_is(k, ".weak") || tok_is(k, ".extern") || tok_is(k, ".common")) {
+				is_extern |= tok_is(k, ".extern");
+				k = next(p);
+			}
+			if (!seen_version || !seen_target)
+				return perr(p, k, "'.version' and '.target' must come first");
+			if (tok_is(k, ".entry") || tok_is(k, ".func")) {
+				if (parse_function(p, tok_is(k, ".entry"), is_extern))
+					return -1;
+			} else if (tok_is(k, ".global") || tok_is(k, ".const") || tok_is(k, ".shared")) {
+				int sp = tok_is(k, ".global") ? SC_SP_GLOBAL : tok_is(k, ".const") ? SC_SP_CONST : SC_SP_SHARED;
+				p->fn = -1;
+				if (parse_var(p, sp, is_extern, NULL))
+					return -1;
+			} else {
+				return perr(p, k, "unsupported directive '%s'", tokstr(k));
+			}
+		}
+	}
+	if (!seen_version || !seen_target) {
+		sc_tok_t *k = peek(p);
+		return perr(p, k, "not a PTX module: '.version' and '.target' are missing");
+	}
+	bool any = false;
+	for (uint32_t i = 0; i < p->m->nfuncs; i++)
+		any |= p->m->funcs[i].is_entry;
+	if (!any)
+		return perr(p, peek(p), "the module defines no kernel (.entry)");
+	return 0;
+}
+
+void sc__module_free(sc_module_t *m)
+{
+	if (!m)
+		return;
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
+		free(m->funcs[i].name);
+		free(m->funcs[i].param_size);
+		free(m->funcs[i].param_off);
+		free(m->funcs[i].ret_size);
+		free(m->funcs[i].ret_off);
+	}
+	free(m->funcs);
+	free(m->code);
+	free(m->line);
+	free(m->pool);
+	free(m->cbank);
+	free(m->name);
+	free(m);
+}
+
+int sc__ptx_load(sc_gpu_t *gpu, const char *name, const char *text, sc_module_t **out, char *msg,
+                 size_t msgsz)
+{
+	P p;
+	memset(&p, 0, sizeof p);
+	p.gpu = gpu;
+	p.name = name;
+	p.msg = msg;
+	p.msgsz = msgsz;
+	p.fn = -1;
+	msg[0] = 0;
+	int rc = sc__ptx_lex(name, text, &p.t, &p.nt, msg, msgsz);
+	if (rc)
+		return rc;
+	p.m = calloc(1, sizeof *p.m);
+	if (!p.m || !(p.m->name = strdup(name))) {
+		p.err = SC_ENOMEM;
+		goto done;
+	}
+	if (parse_module(&p) || layout(&p) || apply_fixups(&p))
+		goto done;
+	sc__cfg_reconverge(p.m);
+done:
+	rc = p.err;
+	if (rc == SC_ENOMEM && !msg[0])
+		snprintf(msg, msgsz, "%s: out of memory", name);
+	for (uint32_t i = 0; i < p.nsyms; i++)
+		sym_free(p.syms[i]);
+	free(p.syms);
+	free(p.regs);
+	free(p.labels);
+	free(p.fx);
+	free(p.t);
+	if (rc) {
+		sc__module_free(p.m);
+		return rc;
+	}
+	*out = p.m;
+	return 0;
+}

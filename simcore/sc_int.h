@@ -1,0 +1,611 @@
+/* simcore internals: the decoded instruction format, the instruction table,
+ * the module representation and the machine state.
+ * Design: ../shared/DESIGN.md ("The simulator"). Everything here is private
+ * to simcore/; the public API is simcore.h. */
+#ifndef SC_INT_H
+#define SC_INT_H
+
+#include <assert.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "simcore.h"
+
+/* ======================================================================
+ * Instruction encoding (what the instruction buffer holds)
+ *
+ * Every PTX instruction is lowered once to one fixed 256-bit word, the
+ * sc_insn_t below, stored little-endian exactly as laid out (no bitfields,
+ * so the layout is the same on every compiler). The instruction buffer of a
+ * warp holds copies of these words; a fault flips bits in a copy, and what
+ * issues is what the (possibly flipped) bits decode to: sc__insn_check()
+ * rejects words that do not decode (DUE invalid_instruction).
+ *
+ *  255        240 239     224 223                                    128
+ * +-------------+-----------+------------------------------------------+
+ * |  reserved=0 |   guard   |  opnd[5] opnd[4] ... opnd[0] (16 b each)  |
+ * +-------------+-----------+------------------------------------------+
+ *  127                                                               64
+ * +-------------------------------------------------------------------+
+ * |  imm: memory offset | branch target (31..0) + reconvergence pc   |
+ * |       (63..32) | call target | immediate operand of ld/st etc.   |
+ * +-------------------------------------------------------------------+
+ *  63    60 59    56 55   48 47          32 31    24 23   16 15    8 7    0
+ * +--------+--------+-------+--------------+--------+-------+-------+------+
+ * |  nsrc  |  ndst  |  aux  |     mods     |  sub   | stype | type  |  op  |
+ * +--------+--------+-------+--------------+--------+-------+-------+------+
+ *
+ *  op     opcode (SC_OP_*)                 type/stype  SC_T_* (stype: source
+ *  sub    per-op selector (see enums)      type of cvt/setp/set/slct)
+ *  mods   bits 3..0 rounding (SC_RND_*), 4 ftz, 5 sat, 6 cc_in, 7 cc_out,
+ *         8 approx, 9 full, 10 uni, 11 volatile, 15..12 reserved (0)
+ *  aux    bits 2..0 state space (SC_SP_*), 4..3 log2 vector width,
+ *         6..5 boolean combiner of setp/set (SC_BOOL_*), 7 reserved (0)
+ *  guard  bit 15 guarded, bit 14 negated, bits 11..0 predicate register
+ *         (bits 13..12 reserved, 0)
+ *  opnd   bits 15..12 kind (SC_K_*), bits 11..0 index:
+ *         R32/R64: first 32-bit slot; PRED/PREDN: predicate register;
+ *         IMM: entry of the module's constant pool; SREG: SC_SR_*;
+ *         ADDR: base register slot (R64; 0xfff = none), offset in imm.
+ *         Destinations come first (ndst of them), then sources.
+ * ====================================================================== */
+
+typedef struct sc_insn {
+	uint8_t op, type, stype, sub;
+	uint16_t mods;
+	uint8_t aux;
+	uint8_t nops; /* ndst in bits 3..0, nsrc in bits 7..4 */
+	uint64_t imm;
+	uint16_t opnd[6];
+	uint16_t guard;
+	uint16_t reserved;
+} sc_insn_t;
+
+_Static_assert(sizeof(sc_insn_t) == 32, "sc_insn_t must be 256 bits");
+_Static_assert(offsetof(sc_insn_t, imm) == 8, "imm at byte 8");
+_Static_assert(offsetof(sc_insn_t, opnd) == 16, "operands at byte 16");
+_Static_assert(offsetof(sc_insn_t, guard) == 28, "guard at byte 28");
+
+#define SC_MOD_RND_MASK 0x000fu
+#define SC_MOD_FTZ 0x0010u
+#define SC_MOD_SAT 0x0020u
+#define SC_MOD_CC_IN 0x0040u
+#define SC_MOD_CC_OUT 0x0080u
+#define SC_MOD_APPROX 0x0100u
+#define SC_MOD_FULL 0x0200u
+#define SC_MOD_UNI 0x0400u
+#define SC_MOD_VOLATILE 0x0800u
+#define SC_MOD_RESERVED 0xf000u
+
+#define SC_AUX_SPACE(a) ((a) & 7u)
+#define SC_AUX_VEC(a) (1u << (((a) >> 3) & 3u)) /* 1, 2 or 4 (8 invalid) */
+#define SC_AUX_BOOL(a) (((a) >> 5) & 3u)
+#define SC_AUX_MAKE(space, vlog2, boolop) ((uint8_t)((space) | ((vlog2) << 3) | ((boolop) << 5)))
+
+#define SC_NDST(in) ((in)->nops & 15u)
+#define SC_NSRC(in) ((in)->nops >> 4)
+#define SC_NOPS_MAKE(ndst, nsrc) ((uint8_t)((ndst) | ((nsrc) << 4)))
+
+#define SC_GUARD_ON 0x8000u
+#define SC_GUARD_NEG 0x4000u
+#define SC_GUARD_REG(g) ((g) & 0x0fffu)
+
+#define SC_OPND_KIND(o) ((unsigned)(o) >> 12)
+#define SC_OPND_IDX(o) ((unsigned)(o) & 0x0fffu)
+#define SC_OPND(kind, idx) ((uint16_t)(((kind) << 12) | (idx)))
+#define SC_NOREG 0x0fffu /* ADDR without base register */
+
+/* Branch immediates: target in the low 32 bits, reconvergence pc above. */
+#define SC_BR_TARGET(imm) ((uint32_t)(imm))
+#define SC_BR_RPC(imm) ((uint32_t)((imm) >> 32))
+#define SC_PC_NONE 0xffffffffu /* no reconvergence point (path exits) */
+
+/* Operand kinds. */
+enum {
+	SC_K_NONE = 0, /* absent, or the sink "_" as a destination */
+	SC_K_R32,      /* one 32-bit slot (also holds .b8/.b16 registers) */
+	SC_K_R64,      /* two consecutive slots: low word first */
+	SC_K_PRED,     /* predicate register */
+	SC_K_PREDN,    /* negated predicate source (!%p) */
+	SC_K_IMM,      /* constant-pool entry (64-bit raw bits) */
+	SC_K_SREG,     /* special register */
+	SC_K_ADDR,     /* [base + imm]: base is an R64 slot or SC_NOREG */
+	SC_K_ADDR32,   /* [base + imm]: base is an R32 slot */
+	SC_K__COUNT
+};
+
+/* Data types. Widths in bits via sc__type_bits(). */
+#define SC_TYPE_LIST(X)                                                    \
+	X(NONE, "", 0) X(PRED, "pred", 1)                                      \
+	X(B8, "b8", 8) X(B16, "b16", 16) X(B32, "b32", 32) X(B64, "b64", 64)   \
+	X(U8, "u8", 8) X(U16, "u16", 16) X(U32, "u32", 32) X(U64, "u64", 64)   \
+	X(S8, "s8", 8) X(S16, "s16", 16) X(S32, "s32", 32) X(S64, "s64", 64)   \
+	X(F16, "f16", 16) X(F16X2, "f16x2", 32) X(BF16, "bf16", 16)            \
+	X(BF16X2, "bf16x2", 32) X(F32, "f32", 32) X(F64, "f64", 64)            \
+	X(B128, "b128", 128)
+
+enum {
+#define X(name, text, bits) SC_T_##name,
+	SC_TYPE_LIST(X)
+#undef X
+	SC_T__COUNT
+};
+
+/* Rounding modifiers (mods bits 3..0). */
+enum {
+	SC_RND_NONE = 0, SC_RND_RN, SC_RND_RZ, SC_RND_RM, SC_RND_RP,
+	SC_RND_RNI, SC_RND_RZI, SC_RND_RMI, SC_RND_RPI, SC_RND__COUNT
+};
+
+/* State spaces (aux bits 2..0). */
+enum {
+	SC_SP_NONE = 0, SC_SP_GENERIC, SC_SP_GLOBAL, SC_SP_SHARED,
+	SC_SP_LOCAL, SC_SP_CONST, SC_SP_PARAM, SC_SP__COUNT
+};
+
+/* Boolean combiners of setp/set (aux bits 6..5). */
+enum { SC_BOOL_NONE = 0, SC_BOOL_AND, SC_BOOL_OR, SC_BOOL_XOR };
+
+/* sub: mul/mad variant. */
+enum { SC_MUL_LO = 0, SC_MUL_HI, SC_MUL_WIDE };
+
+/* sub: comparison of setp/set/slct(n/a). */
+#define SC_CMP_LIST(X)                                                     \
+	X(EQ, "eq") X(NE, "ne") X(LT, "lt") X(LE, "le") X(GT, "gt") X(GE, "ge") \
+	X(LO, "lo") X(LS, "ls") X(HI, "hi") X(HS, "hs")                          \
+	X(EQU, "equ") X(NEU, "neu") X(LTU, "ltu") X(LEU, "leu") X(GTU, "gtu")   \
+	X(GEU, "geu") X(NUM, "num") X(NAN, "nan")
+enum {
+#define X(name, text) SC_CMP_##name,
+	SC_CMP_LIST(X)
+#undef X
+	SC_CMP__COUNT
+};
+
+/* sub: atom/red operation. */
+#define SC_ATOM_LIST(X)                                                    \
+	X(ADD, "add") X(INC, "inc") X(DEC, "dec") X(MIN, "min") X(MAX, "max")  \
+	X(AND, "and") X(OR, "or") X(XOR, "xor") X(EXCH, "exch") X(CAS, "cas")
+enum {
+#define X(name, text) SC_ATOM_##name,
+	SC_ATOM_LIST(X)
+#undef X
+	SC_ATOM__COUNT
+};
+
+/* sub: shfl mode, vote mode, bar kind, shf mode, prmt mode, testp class,
+ * cvta direction, bfind .shiftamt. */
+enum { SC_SHFL_UP = 0, SC_SHFL_DOWN, SC_SHFL_BFLY, SC_SHFL_IDX };
+enum { SC_VOTE_ALL = 0, SC_VOTE_ANY, SC_VOTE_UNI, SC_VOTE_BALLOT };
+enum {
+	SC_BAR_SYNC = 0, SC_BAR_ARRIVE, SC_BAR_RED_POPC, SC_BAR_RED_AND,
+	SC_BAR_RED_OR, SC_BAR_WARP_SYNC
+};
+/* shf: bit 0 = right (else left), bit 1 = clamp (else wrap). */
+#define SC_SHF_R 1u
+#define SC_SHF_CLAMP 2u
+enum {
+	SC_PRMT_DEFAULT = 0, SC_PRMT_F4E, SC_PRMT_B4E, SC_PRMT_RC8,
+	SC_PRMT_ECL, SC_PRMT_ECR, SC_PRMT_RC16
+};
+enum {
+	SC_TESTP_FINITE = 0, SC_TESTP_INFINITE, SC_TESTP_NUMBER,
+	SC_TESTP_NOTANUMBER, SC_TESTP_NORMAL, SC_TESTP_SUBNORMAL
+};
+enum { SC_CVTA_TO_GENERIC = 0, SC_CVTA_FROM_GENERIC = 1 }; /* space in aux */
+#define SC_BFIND_SHIFTAMT 1u
+
+/* Special registers. */
+#define SC_SREG_LIST(X)                                                    \
+	X(TID_X, "tid.x") X(TID_Y, "tid.y") X(TID_Z, "tid.z")                  \
+	X(NTID_X, "ntid.x") X(NTID_Y, "ntid.y") X(NTID_Z, "ntid.z")            \
+	X(CTAID_X, "ctaid.x") X(CTAID_Y, "ctaid.y") X(CTAID_Z, "ctaid.z")      \
+	X(NCTAID_X, "nctaid.x") X(NCTAID_Y, "nctaid.y") X(NCTAID_Z, "nctaid.z") \
+	X(LANEID, "laneid") X(WARPID, "warpid") X(NWARPID, "nwarpid")          \
+	X(SMID, "smid") X(NSMID, "nsmid") X(GRIDID, "gridid")                  \
+	X(LANEMASK_EQ, "lanemask_eq") X(LANEMASK_LE, "lanemask_le")            \
+	X(LANEMASK_LT, "lanemask_lt") X(LANEMASK_GE, "lanemask_ge")            \
+	X(LANEMASK_GT, "lanemask_gt") X(CLOCK, "clock") X(CLOCK_HI, "clock_hi") \
+	X(CLOCK64, "clock64") X(DYN_SMEM, "dynamic_smem_size")                 \
+	X(TOTAL_SMEM, "total_smem_size")
+enum {
+#define X(name, text) SC_SR_##name,
+	SC_SREG_LIST(X)
+#undef X
+	SC_SR__COUNT
+};
+
+/* Execution units: which part of the simulator carries out an opcode.
+ *   NUM  integer or floating point by type (sc__sem_int / sc__sem_fp)
+ *   INT  sc__sem_int       FP  sc__sem_fp      CMP sc__sem_cmp
+ *   MOV, MEM, CTL, WARP    carried out by sm.c itself */
+enum {
+	SC_U_NUM, SC_U_INT, SC_U_FP, SC_U_CMP, SC_U_MOV, SC_U_MEM, SC_U_CTL, SC_U_WARP
+};
+
+/* The instruction table: one row per PTX opcode —
+ * X(enum name, mnemonic, unit, latency class). Lowering (ptx_lower.c)
+ * accepts modifiers per opcode; semantics are in sem_*.c and sm.c. */
+#define SC_OP_LIST(X)                                                      \
+	X(INVALID, "<invalid>", CTL, BRANCH)                                   \
+	/* integer or float by type */                                         \
+	X(ADD, "add", NUM, INT)     /* d = a + b (.cc/addc via mods) */        \
+	X(SUB, "sub", NUM, INT)     /* d = a - b (.cc/subc via mods) */        \
+	X(MUL, "mul", NUM, IMUL)    /* d = a * b (.lo/.hi/.wide in sub) */     \
+	X(MAD, "mad", NUM, IMUL)    /* d = a * b + c */                        \
+	X(DIV, "div", NUM, IMUL)    /* d = a / b */                            \
+	X(ABS, "abs", NUM, INT)     /* d = |a| */                              \
+	X(NEG, "neg", NUM, INT)     /* d = -a */                               \
+	X(MIN, "min", NUM, INT)     /* d = min(a, b) */                        \
+	X(MAX, "max", NUM, INT)     /* d = max(a, b) */                        \
+	/* integer and bit operations */                                       \
+	X(REM, "rem", INT, IMUL)    /* d = a % b */                            \
+	X(MUL24, "mul24", INT, IMUL) /* 24x24 multiply, .lo/.hi */             \
+	X(MAD24, "mad24", INT, IMUL)                                           \
+	X(SAD, "sad", INT, INT)     /* d = |a - b| + c */                      \
+	X(POPC, "popc", INT, INT)   /* d(u32) = population count of a */       \
+	X(CLZ, "clz", INT, INT)     /* d(u32) = leading zeros of a */          \
+	X(BREV, "brev", INT, INT)   /* d = bit reverse of a */                 \
+	X(BFE, "bfe", INT, INT)     /* d = a[b +: c], sign/zero extended */    \
+	X(BFI, "bfi", INT, INT)     /* d = b with a inserted at [c +: e] */    \
+	X(BFIND, "bfind", INT, INT) /* d = index of most significant bit */    \
+	X(PRMT, "prmt", INT, INT)   /* d = bytes of {b,a} selected by c */     \
+	X(SHF, "shf", INT, INT)     /* funnel shift of {b:a} by c */           \
+	X(SHL, "shl", INT, INT)                                                \
+	X(SHR, "shr", INT, INT)                                                \
+	X(AND, "and", INT, INT)                                                \
+	X(OR, "or", INT, INT)                                                  \
+	X(XOR, "xor", INT, INT)                                                \
+	X(NOT, "not", INT, INT)                                                \
+	X(CNOT, "cnot", INT, INT)   /* d = (a == 0) */                         \
+	X(LOP3, "lop3", INT, INT)   /* d = LUT e (imm) applied to a, b, c */    \
+	/* floating point only */                                              \
+	X(FMA, "fma", FP, FP32)     /* d = a * b + c, one rounding */          \
+	X(RCP, "rcp", FP, SFU)                                                 \
+	X(SQRT, "sqrt", FP, SFU)                                               \
+	X(RSQRT, "rsqrt", FP, SFU)                                             \
+	X(SIN, "sin", FP, SFU)                                                 \
+	X(COS, "cos", FP, SFU)                                                 \
+	X(LG2, "lg2", FP, SFU)                                                 \
+	X(EX2, "ex2", FP, SFU)                                                 \
+	X(TANH, "tanh", FP, SFU)                                               \
+	X(COPYSIGN, "copysign", FP, FP32) /* d = |b| with the sign of a */     \
+	/* comparisons, selects, conversions */                                \
+	X(SETP, "setp", CMP, INT)   /* p|q = a cmp b (combined with c) */      \
+	X(SET, "set", CMP, INT)     /* d = a cmp b ? all-ones/1.0 : 0 */       \
+	X(SELP, "selp", CMP, INT)   /* d = c ? a : b */                        \
+	X(SLCT, "slct", CMP, INT)   /* d = c >= 0 ? a : b */                   \
+	X(TESTP, "testp", CMP, FP32) /* p = class test of a */                 \
+	X(CVT, "cvt", CMP, CVT)     /* d(type) = a(stype) converted */         \
+	/* moves */                                                            \
+	X(MOV, "mov", MOV, INT)     /* copy, pack {a,b,..} or unpack */        \
+	X(CVTA, "cvta", MOV, INT)   /* address to/from generic */              \
+	/* memory */                                                           \
+	X(LD, "ld", MEM, GLOBAL)                                               \
+	X(ST, "st", MEM, GLOBAL)                                               \
+	X(ATOM, "atom", MEM, ATOMIC)                                           \
+	X(RED, "red", MEM, ATOMIC)                                             \
+	/* control */                                                          \
+	X(BRA, "bra", CTL, BRANCH)                                             \
+	X(CALL, "call", CTL, BRANCH)                                           \
+	X(RET, "ret", CTL, BRANCH)                                             \
+	X(EXIT, "exit", CTL, BRANCH)                                           \
+	X(TRAP, "trap", CTL, BRANCH)                                           \
+	X(BAR, "bar", CTL, BRANCH)  /* bar.sync/arrive/red, barrier.sync */    \
+	X(MEMBAR, "membar", CTL, INT) /* membar and fence: ordering only */    \
+	X(NOP, "nop", CTL, INT)                                                \
+	/* warp-level */                                                       \
+	X(SHFL, "shfl", WARP, WARP) /* d|p = lane value by mode */             \
+	X(VOTE, "vote", WARP, WARP)                                            \
+	X(ACTIVEMASK, "activemask", WARP, WARP)
+
+enum {
+#define X(name, text, unit, lat) SC_OP_##name,
+	SC_OP_LIST(X)
+#undef X
+	SC_OP__COUNT
+};
+
+typedef struct sc_opinfo {
+	const char *name;
+	uint8_t unit;
+	uint8_t lat;
+} sc_opinfo_t;
+
+extern const sc_opinfo_t sc__ops[SC_OP__COUNT];
+extern const char *const sc__type_names[SC_T__COUNT];
+extern const uint8_t sc__type_bits_tab[SC_T__COUNT];
+extern const char *const sc__sreg_names[SC_SR__COUNT];
+
+static inline unsigned sc__type_bits(unsigned t) { return t < SC_T__COUNT ? sc__type_bits_tab[t] : 0; }
+static inline bool sc__type_is_float(unsigned t)
+{
+	return t == SC_T_F16 || t == SC_T_F16X2 || t == SC_T_BF16 || t == SC_T_BF16X2 ||
+	       t == SC_T_F32 || t == SC_T_F64;
+}
+static inline bool sc__type_is_signed(unsigned t) { return t >= SC_T_S8 && t <= SC_T_S64; }
+
+/* ======================================================================
+ * Semantics interface (sem_int.c, sem_fp.c, sem_cmp.c)
+ *
+ * The dispatcher in sm.c reads each source operand into a lane array as raw
+ * bits, zero-extended from the register (R32: 32 bits, R64: 64 bits, PRED:
+ * 0/1, IMM: the pool's 64 bits as written in the PTX, SREG: its value), calls
+ * the unit's function, then writes d (and d2) back truncated to the
+ * destination register: R32 keeps the low 32 bits, R64 all 64, PRED bit 0.
+ * Results of types narrower than 32 bits must be returned zero-extended.
+ * Sources a, b, c, e are the instruction's sources in PTX order (e is the
+ * fourth: bfi's len, lop3's third input ... see the opcode comments).
+ * Only lanes in `mask` are read or written. `cc` holds each lane's carry
+ * flag (bit = lane) for .cc/addc chains: read with SC_MOD_CC_IN, set with
+ * SC_MOD_CC_OUT.
+ * Each function returns 0, or -1 for an opcode/type/modifier combination it
+ * does not define (the caller turns that into a DUE invalid_instruction, so
+ * lowering must never produce such a combination from valid PTX).
+ * ====================================================================== */
+typedef struct sc_alu {
+	const sc_insn_t *in;
+	uint32_t mask;
+	uint32_t cc;
+	uint64_t a[32], b[32], c[32], e[32];
+	uint64_t d[32], d2[32];
+} sc_alu_t;
+
+int sc__sem_int(sc_alu_t *x); /* unit INT, and NUM with an integer/bit type */
+int sc__sem_fp(sc_alu_t *x);  /* unit FP, and NUM with a floating type */
+int sc__sem_cmp(sc_alu_t *x); /* unit CMP: setp set selp slct testp cvt */
+
+/* f16/bf16 helpers shared by sem_fp.c and sem_cmp.c (in sem_fp.c). */
+float sc__half_to_float(uint16_t h);
+uint16_t sc__float_to_half(float f, int rnd);   /* rnd: SC_RND_RN/RZ/RM/RP */
+uint16_t sc__double_to_half(double f, int rnd);
+float sc__bf16_to_float(uint16_t h);
+uint16_t sc__float_to_bf16(float f, int rnd);
+uint16_t sc__double_to_bf16(double f, int rnd);
+
+/* Checks that an encoded word decodes to an executable instruction of a
+ * module with `nregs` slots, `npreds` predicates, `npool` constants and
+ * `ncode` instructions. Returns 0, or -1 when it does not decode. */
+int sc__insn_check(const sc_insn_t *in, uint32_t nregs, uint32_t npreds, uint32_t npool,
+                   uint32_t ncode);
+
+/* ======================================================================
+ * Modules (ptx_parse.c builds them; gpu.c owns them)
+ *
+ * A module's code is one flat array of sc_insn_t; a pc is an index into
+ * it. Each function (.entry or .func) occupies [entry_pc, end_pc). Register
+ * slots: every function numbers its own registers from 0 in declaration
+ * order (64-bit registers take two slots); at the end of parsing, kernels
+ * keep base 0 and each .func gets a module-wide base above every kernel's
+ * slots, so code shared by several kernels addresses the same slots.
+ * Predicates are numbered the same way. Per-thread local memory holds, in
+ * order, the kernel's own .local variables, then every .func's frame
+ * (its formal .param arguments and return values, then its .local data).
+ * ====================================================================== */
+
+/* Address windows of the generic address space (bytes). Global allocations
+ * start at SC_GLOBAL_BASE; shared, local, const and param addresses are
+ * offsets in their own spaces and appear in generic space at these bases. */
+#define SC_SHARED_WIN 0x10000000ull
+#define SC_LOCAL_WIN 0x20000000ull
+#define SC_CONST_WIN 0x30000000ull
+#define SC_PARAM_WIN 0x38000000ull
+#define SC_WIN_SIZE 0x01000000ull
+#define SC_GLOBAL_BASE 0x100000000ull
+
+typedef struct sc_func {
+	char *name;
+	bool is_entry;
+	uint32_t entry_pc, end_pc;
+	uint32_t nregs, npreds;        /* own slots / predicates */
+	uint32_t reg_base, pred_base;  /* module-wide base after relocation */
+	/* kernel parameters (is_entry) or formal params + return values */
+	uint32_t nparams;
+	uint32_t *param_size, *param_off;
+	uint32_t param_bytes;
+	uint32_t nrets;
+	uint32_t *ret_size, *ret_off;
+	uint32_t local_own;            /* bytes of own .local data */
+	uint32_t frame_off;            /* .func: offset of its frame in local memory */
+	uint32_t frame_bytes;          /* .func: params + rets + own locals */
+	uint32_t smem_static;          /* kernel: static shared bytes */
+	uint32_t dyn_smem_align;       /* kernel: alignment of extern .shared */
+	bool uses_funcs;               /* kernel: reaches any .func */
+	uint32_t maxntid[3], reqntid[3], minnctapersm;
+	/* totals for a kernel, over everything it can call */
+	uint32_t regs_total, preds_total, local_total;
+} sc_func_t;
+
+struct sc_module {
+	char *name;
+	sc_insn_t *code;
+	uint32_t ncode;
+	uint32_t *line;                /* source line of each instruction */
+	uint64_t *pool;
+	uint32_t npool;
+	sc_func_t *funcs;
+	uint32_t nfuncs;
+	uint8_t *cbank;                /* .const bank */
+	uint32_t cbank_size;
+	uint32_t nregs_all, npreds_all;/* slots used by the whole module */
+	uint32_t local_all;            /* bytes: largest kernel local + all frames */
+	uint32_t max_call_depth;
+	struct sc_module *next;
+};
+
+/* Parses and lowers PTX text into a module whose global variables are
+ * allocated through `gpu`. Returns 0 or SC_EPARSE/SC_ENOMEM with the
+ * message (NAME:LINE:COL: ...) in msg. */
+int sc__ptx_load(sc_gpu_t *gpu, const char *name, const char *text, sc_module_t **out, char *msg,
+                 size_t msgsz);
+void sc__module_free(sc_module_t *m);
+
+/* Immediate post-dominator reconvergence (cfg.c): fills the reconvergence
+ * pc of every conditional branch of each function. Returns 0. */
+int sc__cfg_reconverge(sc_module_t *m);
+
+/* ---- global memory (mem.c) ---- */
+typedef struct sc_alloc {
+	uint64_t base, size;
+	uint8_t *data;
+} sc_alloc_t;
+
+typedef struct sc_gmem {
+	sc_alloc_t *a;       /* sorted by base */
+	uint32_t n, cap;
+	uint64_t next_base;
+	uint32_t hint;       /* index of the last allocation found */
+} sc_gmem_t;
+
+int sc__gmem_alloc(sc_gmem_t *g, uint64_t bytes, uint64_t *base);
+int sc__gmem_free(sc_gmem_t *g, uint64_t base);
+void sc__gmem_release(sc_gmem_t *g);
+/* Host pointer for [addr, addr+bytes) inside one allocation, or NULL. */
+uint8_t *sc__gmem_find(sc_gmem_t *g, uint64_t addr, uint64_t bytes);
+
+/* ---- PTX tokens (ptx_lex.c) ---- */
+enum {
+	SC_TK_EOF = 0, SC_TK_IDENT, SC_TK_DIRECTIVE, SC_TK_REG, SC_TK_INT,
+	SC_TK_F32, SC_TK_F64, SC_TK_FLOAT, SC_TK_STRING, SC_TK_PUNCT
+};
+
+typedef struct sc_tok {
+	uint8_t kind;
+	char punct;         /* SC_TK_PUNCT: the character */
+	uint32_t len;
+	const char *p;      /* text of the token (not terminated) */
+	uint32_t line, col;
+	uint64_t bits;      /* INT value (two's complement), F32/F64 raw bits */
+	double fval;        /* SC_TK_FLOAT (decimal literal) */
+} sc_tok_t;
+
+/* Splits text into tokens (comments dropped, SC_TK_EOF last). Returns 0,
+ * or SC_EPARSE with "NAME:LINE:COL: ..." in msg, or SC_ENOMEM. */
+int sc__ptx_lex(const char *name, const char *text, sc_tok_t **toks, uint32_t *ntoks, char *msg,
+                size_t msgsz);
+
+/* ======================================================================
+ * Machine state (sm.c runs it, gpu.c owns it)
+ *
+ * Per SM: a physical register file of regs_per_sm 32-bit words; CTA slot k
+ * of a launch owns words [k * W * R * 32, (k + 1) * W * R * 32), with W warps
+ * per CTA and R slots per thread; register r of lane l of the warp in slot
+ * s is rf[(s * R + r) * 32 + l]. The predicate file holds one 32-bit word
+ * (one bit per lane) per predicate per warp slot. Shared memory: CTA slot k
+ * owns [k * S, k * S + S) for S bytes per CTA. These are the fault targets.
+ * ====================================================================== */
+enum { SC_W_IDLE = 0, SC_W_ACTIVE, SC_W_BAR, SC_W_DONE };
+
+typedef struct sc_simt {
+	uint32_t pc, rpc, mask;
+} sc_simt_t;
+
+typedef struct sc_ibent {
+	sc_insn_t insn;
+	uint8_t valid;
+} sc_ibent_t;
+
+struct sc_cta;
+
+typedef struct sc_warp {
+	uint8_t state;
+	bool ib_dirty;          /* a fault touched the IB: check words before issue */
+	uint8_t bar_id, bar_kind;
+	uint16_t bar_dst;       /* bar.red destination operand */
+	uint32_t bar_mask;      /* lanes that executed the bar.red */
+	uint32_t slot;          /* warp slot in the SM */
+	uint32_t wid;           /* warp index in its CTA */
+	uint32_t live;          /* lanes not exited */
+	uint32_t cc;            /* carry flag per lane */
+	uint32_t sp;            /* SIMT stack entries in use */
+	sc_simt_t *stk;
+	uint32_t ncalls;
+	uint32_t *calls;        /* return pcs */
+	uint32_t ib_pc;         /* pc held by ib[0] */
+	sc_ibent_t *ib;
+	uint32_t *rf;           /* register 0 of lane 0 */
+	uint32_t *pf;           /* predicate 0 */
+	uint64_t *ready;        /* scoreboard: cycle each slot, then each predicate, is readable */
+	uint64_t next;          /* earliest cycle of the next issue */
+	uint64_t age;           /* dispatch order (GTO) */
+	uint8_t *local;         /* lane 0's local memory; lane l at local + l * local_size */
+	struct sc_cta *cta;
+} sc_warp_t;
+
+typedef struct sc_bar {
+	uint32_t arrived;       /* warps */
+	uint32_t expected;      /* warps; 0 = every live warp of the CTA */
+	uint32_t popc;
+	bool all, any;
+} sc_bar_t;
+
+typedef struct sc_cta {
+	bool used;
+	uint32_t slot;
+	uint32_t ctaid[3];
+	uint32_t nwarps, nthreads, done;
+	uint32_t smem_off;
+	uint8_t *local;
+	sc_bar_t bar[16];
+} sc_cta_t;
+
+typedef struct sc_sm {
+	uint32_t id;
+	uint32_t *rf;
+	uint32_t *pf;
+	uint8_t *smem;
+	sc_warp_t *warps;       /* max_warps_per_sm */
+	sc_cta_t *ctas;         /* max_ctas_per_sm */
+	uint32_t nctas;         /* resident */
+	uint32_t *last;         /* per scheduler: last warp slot issued */
+	uint64_t next;          /* next cycle with work, UINT64_MAX when none */
+	uint64_t *ready_mem;
+	uint8_t *local_mem;
+	uint32_t *call_mem;
+} sc_sm_t;
+
+/* The launch in progress. */
+typedef struct sc_run {
+	const sc_module_t *mod;
+	const sc_func_t *fn;
+	uint32_t grid[3], block[3];
+	uint32_t nthreads, nwarps;      /* per CTA */
+	uint32_t regs, preds;           /* per thread */
+	uint32_t smem;                  /* per CTA, static + dynamic */
+	uint32_t dyn_smem;
+	uint32_t local;                 /* bytes per thread */
+	uint32_t ctas_per_sm;
+	uint64_t total_ctas, next_cta, done_ctas;
+	uint8_t *params;
+	uint32_t param_bytes;
+	uint32_t launch_index;
+	uint32_t next_sm;               /* round-robin dispatch pointer */
+	uint64_t warp_insts, thread_insts;
+	uint64_t age;
+	bool halt;                      /* a DUE stopped the launch */
+} sc_run_t;
+
+struct sc_gpu {
+	sc_gpu_config_t cfg;
+	sc_options_t opt;
+	sc_gmem_t gmem;
+	sc_module_t *mods;
+	sc_sm_t *sms;
+	uint64_t cycle;                 /* GPU clock, over all launches */
+	sc_status_t status;
+	char errmsg[512];
+	sc_launch_stats_t *stats;
+	uint32_t nstats, stats_cap;
+	sc_gpu_stats_t totals;
+	sc_run_t run;
+	sc_alu_t alu;                   /* scratch for the semantics units */
+};
+
+/* sm.c */
+void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now);
+void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uint64_t now);
+void sc__due(sc_gpu_t *g, sc_due_t reason, const sc_sm_t *sm, const sc_warp_t *w, int lane, uint32_t pc,
+             uint64_t addr, const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+
+#endif

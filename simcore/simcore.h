@@ -1,0 +1,200 @@
+/* simcore — the embedded streaming-multiprocessor simulator as a library.
+ * Design: ../shared/DESIGN.md ("The simulator"); internal layouts in sc_int.h.
+ * Ownership: the caller owns every sc_gpu_t it creates (sc_gpu_destroy) and
+ * the modules loaded into it are owned by the GPU and freed with it. Strings
+ * returned by the library stay valid until the owning object is destroyed. */
+#ifndef SIMCORE_H
+#define SIMCORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SC_VERSION "0.1.0"
+
+/* ---- errors: 0 on success, a negative code otherwise ------------------- */
+#define SC_ERR_LIST(X)                                                    \
+	X(NOMEM, -1, "out of memory")                                         \
+	X(INVAL, -2, "invalid argument")                                      \
+	X(PARSE, -3, "invalid or unsupported PTX")                            \
+	X(NOTFOUND, -4, "no such kernel")                                     \
+	X(LAUNCH, -5, "launch configuration exceeds the GPU's resources")     \
+	X(DUE, -6, "the simulated program stopped with a detected error")     \
+	X(IO, -7, "cannot read or write a file")                              \
+	X(STICKY, -8, "an earlier launch ended in a DUE; the GPU is unusable")
+
+enum {
+#define X(name, code, text) SC_E##name = code,
+	SC_ERR_LIST(X)
+#undef X
+};
+
+/* Returns a static description of an SC_E* code. */
+const char *sc_strerror(int err);
+
+/* ---- abnormal ends of the simulated program (DUE reasons) -------------- */
+#define SC_DUE_LIST(X)                                                    \
+	X(NONE, "none")                                                       \
+	X(ILLEGAL_ADDRESS, "illegal_address")                                 \
+	X(MISALIGNED_ADDRESS, "misaligned_address")                           \
+	X(WRONG_SPACE, "wrong_state_space")                                   \
+	X(INVALID_INSTRUCTION, "invalid_instruction")                         \
+	X(INVALID_PC, "invalid_pc")                                           \
+	X(SIMT_OVERFLOW, "simt_stack_overflow")                               \
+	X(SIMT_UNDERFLOW, "simt_stack_underflow")                             \
+	X(BARRIER_DEADLOCK, "barrier_deadlock")                               \
+	X(TIMEOUT, "timeout")                                                 \
+	X(TRAP, "trap")
+
+typedef enum {
+#define X(name, text) SC_DUE_##name,
+	SC_DUE_LIST(X)
+#undef X
+	SC_DUE__COUNT
+} sc_due_t;
+
+/* Returns the stable lower-case name of a DUE reason ("illegal_address"). */
+const char *sc_due_name(sc_due_t reason);
+
+/* Where and why the simulated program stopped; reason NONE while healthy. */
+typedef struct sc_status {
+	sc_due_t reason;
+	uint64_t cycle;   /* GPU cycle of the event */
+	int32_t sm;       /* SM index, -1 when not tied to one */
+	int32_t warp;     /* warp slot within the SM, -1 when none */
+	int32_t lane;     /* lane, -1 when the whole warp */
+	uint32_t pc;      /* instruction index in the module */
+	uint64_t addr;    /* offending address for memory reasons */
+	char kernel[64];  /* kernel running when it happened */
+	char detail[160]; /* one human-readable line */
+} sc_status_t;
+
+/* ---- GPU configuration -------------------------------------------------- */
+typedef enum { SC_SCHED_LRR = 0, SC_SCHED_GTO = 1 } sc_sched_t;
+
+/* Latency classes: cycles from issue until the result may be read. */
+#define SC_LAT_LIST(X)                                                    \
+	X(INT, "int")         /* integer/logic ALU */                         \
+	X(IMUL, "imul")       /* integer multiply, mad, div, rem */           \
+	X(FP32, "fp32")                                                       \
+	X(FP64, "fp64")                                                       \
+	X(SFU, "sfu")         /* rcp sqrt rsqrt sin cos lg2 ex2, f32 div */   \
+	X(CVT, "cvt")         /* conversions */                               \
+	X(SHARED, "shared")                                                   \
+	X(GLOBAL, "global")                                                   \
+	X(LOCAL, "local")                                                     \
+	X(CONST, "const")     /* .const and .param */                         \
+	X(ATOMIC, "atomic")                                                   \
+	X(BRANCH, "branch")   /* control transfer: also refetch penalty */    \
+	X(WARP, "warp")       /* shfl, vote, activemask */
+
+typedef enum {
+#define X(name, text) SC_LAT_##name,
+	SC_LAT_LIST(X)
+#undef X
+	SC_LAT__COUNT
+} sc_lat_t;
+
+typedef struct sc_gpu_config {
+	char name[64];
+	uint32_t num_sms;
+	uint32_t warp_size;            /* must be 32 */
+	uint32_t max_threads_per_sm;
+	uint32_t max_ctas_per_sm;
+	uint32_t max_warps_per_sm;
+	uint32_t max_threads_per_cta;
+	uint32_t regs_per_sm;          /* 32-bit registers in the SM's file */
+	uint32_t max_regs_per_thread;  /* limit a kernel may not exceed */
+	uint32_t smem_per_sm;          /* bytes of shared memory per SM */
+	uint32_t max_smem_per_cta;     /* bytes a single CTA may use */
+	uint32_t preds_per_thread;     /* predicate registers per thread */
+	uint32_t ib_entries;           /* instruction-buffer entries per warp */
+	uint32_t simt_stack_depth;     /* SIMT reconvergence entries per warp */
+	uint32_t schedulers_per_sm;
+	sc_sched_t scheduler;
+	uint32_t latency[SC_LAT__COUNT];
+	double clock_mhz;              /* core clock, for MITF */
+} sc_gpu_config_t;
+
+/* Fills *cfg with the built-in GTX480 configuration (GUFI Table II). */
+void sc_config_gtx480(sc_gpu_config_t *cfg);
+
+/* Checks a configuration; returns 0 or SC_EINVAL with a message in msg. */
+int sc_config_check(const sc_gpu_config_t *cfg, char *msg, size_t msgsz);
+
+/* ---- the simulated GPU and its host API --------------------------------- */
+typedef struct sc_gpu sc_gpu_t;
+typedef struct sc_module sc_module_t;
+
+typedef struct sc_dim3 { uint32_t x, y, z; } sc_dim3_t;
+
+typedef struct sc_options {
+	uint64_t cycle_budget;  /* 0 = unlimited; above it a launch ends as DUE timeout */
+} sc_options_t;
+
+/* Creates a GPU from a checked configuration; *out owned by the caller. */
+int sc_gpu_create(const sc_gpu_config_t *cfg, const sc_options_t *opt, sc_gpu_t **out);
+void sc_gpu_destroy(sc_gpu_t *gpu);
+
+/* The last error message (file:line:col for PTX), "" when none. */
+const char *sc_gpu_errmsg(const sc_gpu_t *gpu);
+
+/* Parses, checks and lowers a PTX module. `name` is used in messages
+ * (normally the file path). Module variables are allocated on the GPU.
+ * The module is owned by the GPU. */
+int sc_module_load_text(sc_gpu_t *gpu, const char *name, const char *text, sc_module_t **out);
+int sc_module_load_file(sc_gpu_t *gpu, const char *path, sc_module_t **out);
+
+/* Device memory. Addresses are 64-bit device addresses in the global space. */
+int sc_malloc(sc_gpu_t *gpu, uint64_t bytes, uint64_t *dptr);
+int sc_free(sc_gpu_t *gpu, uint64_t dptr);
+int sc_memcpy_htod(sc_gpu_t *gpu, uint64_t dst, const void *src, uint64_t bytes);
+int sc_memcpy_dtoh(sc_gpu_t *gpu, void *dst, uint64_t src, uint64_t bytes);
+int sc_memset(sc_gpu_t *gpu, uint64_t dst, int value, uint64_t bytes);
+
+/* Launches `kernel` and simulates it to completion (launches are
+ * synchronous). args[i] points to the value of the kernel's i-th parameter,
+ * of the size the PTX declares (as cudaLaunchKernel). Returns 0, a host-side
+ * error (SC_ENOTFOUND, SC_ELAUNCH, SC_EINVAL), or SC_EDUE when the simulated
+ * program stopped abnormally: sc_gpu_status() says why, and every later
+ * launch returns SC_ESTICKY, as a CUDA context stays broken. */
+int sc_launch(sc_gpu_t *gpu, sc_module_t *mod, const char *kernel, sc_dim3_t grid,
+              sc_dim3_t block, uint32_t dyn_smem, void *const *args);
+
+/* Returns 0 when no launch has failed, SC_EDUE otherwise. */
+int sc_synchronize(sc_gpu_t *gpu);
+
+/* The structured status of the last abnormal stop (reason NONE if none). */
+const sc_status_t *sc_gpu_status(const sc_gpu_t *gpu);
+
+/* Per-launch statistics. */
+typedef struct sc_launch_stats {
+	char kernel[64];
+	sc_dim3_t grid, block;
+	uint32_t regs_per_thread;   /* 32-bit registers per thread */
+	uint32_t preds_per_thread;
+	uint32_t smem_per_cta;      /* static + dynamic bytes */
+	uint32_t local_per_thread;  /* bytes */
+	uint32_t ctas_per_sm;       /* occupancy limit */
+	const char *limiter;        /* "threads", "ctas", "warps", "registers", "shared" */
+	double occupancy;           /* resident warps / max warps per SM at the limit */
+	uint64_t start_cycle, end_cycle, cycles;
+	uint64_t warp_insts, thread_insts;
+} sc_launch_stats_t;
+
+/* Totals over all launches so far. */
+typedef struct sc_gpu_stats {
+	uint64_t cycles;            /* GPU cycles spent in kernels */
+	uint64_t warp_insts, thread_insts;
+	uint32_t launches;
+} sc_gpu_stats_t;
+
+void sc_gpu_stats(const sc_gpu_t *gpu, sc_gpu_stats_t *out);
+/* Number of launches recorded and the i-th one's statistics (NULL if out of range). */
+uint32_t sc_launch_count(const sc_gpu_t *gpu);
+const sc_launch_stats_t *sc_launch_stats(const sc_gpu_t *gpu, uint32_t i);
+
+/* Kernel parameter layout, for hosts that build argument lists (workloads). */
+int sc_kernel_params(const sc_module_t *mod, const char *kernel, uint32_t *nparams,
+                     const uint32_t **sizes);
+
+#endif

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# bench.sh — simulator throughput on the examples (`make bench`). For vadd and
+# scalarprod at two sizes each it generates the workload with the example's
+# gen, runs `FLIPSIM exec W.json --stats` RUNS times and prints one table row:
+# simulated cycles and instructions, the median host seconds spent simulating
+# and the rates they give. Then it builds and times examples/iterate once.
+# Needs bash, coreutils, awk and a C compiler; no jq, no python.
+# Usage: tests/bench.sh FLIPSIM. Exits 1 if any run fails, 2 on bad usage.
+set -u
+
+RUNS=${RUNS:-5}
+
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+	echo "usage: $0 FLIPSIM  (the flipsim executable, e.g. build/flipsim)" >&2
+	exit 2
+fi
+root=$(cd "$(dirname "$0")/.." && pwd)
+flipsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+build=$(dirname "$flipsim")
+cd "$root" || exit 2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/flipsim-bench.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+# stat_of KEY FILE: the number after the first "KEY": in FILE (flipsim's --stats
+# JSON, one line or many).
+stat_of() {
+	awk -v key="\"$1\"" '
+		{ buf = buf $0 " " }
+		END {
+			i = index(buf, key)
+			if (i == 0) exit 1
+			rest = substr(buf, i + length(key))
+			if (!match(rest, /^[ \t]*:[ \t]*[-+0-9.eE]+/)) exit 1
+			v = substr(rest, RSTART, RLENGTH)
+			sub(/^[ \t]*:[ \t]*/, "", v)
+			print v
+		}' "$2"
+}
+
+# now: seconds since the epoch with nanoseconds (GNU date).
+now() { date +%s.%N; }
+
+for ex in vadd scalarprod; do
+	if ! ${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -o "$tmp/${ex}_gen" \
+		"examples/$ex/gen.c" -lm; then
+		echo "bench: cannot build examples/$ex/gen.c" >&2
+		exit 1
+	fi
+done
+
+# bench EXAMPLE SIZE-LABEL GEN-ARGS...: one table row.
+bench() {
+	local ex=$1 label=$2 dir=$tmp/$1-$2
+	shift 2
+	if ! "$tmp/${ex}_gen" "$@" 1 "$dir" >"$tmp/err" 2>&1; then
+		echo "bench: $ex $label: gen failed:" >&2
+		cat "$tmp/err" >&2
+		failed=1
+		return
+	fi
+	local secs="" cyc="" wi="" ti="" r c w t s
+	for r in $(seq "$RUNS"); do
+		if ! "$flipsim" exec "$dir/$ex.json" --stats >"$tmp/stats" 2>"$tmp/err"; then
+			echo "bench: $ex $label: run $r failed:" >&2
+			cat "$tmp/err" >&2
+			failed=1
+			return
+		fi
+		if ! c=$(stat_of cycles "$tmp/stats") || ! w=$(stat_of warp_instructions "$tmp/stats") ||
+			! t=$(stat_of thread_instructions "$tmp/stats") || ! s=$(stat_of sim_seconds "$tmp/stats"); then
+			echo "bench: $ex $label: --stats lacks a key; it printed:" >&2
+			cat "$tmp/stats" >&2
+			failed=1
+			return
+		fi
+		if [ -z "$cyc" ]; then
+			cyc=$c wi=$w ti=$t
+		elif [ "$c $w $t" != "$cyc $wi $ti" ]; then
+			echo "bench: $ex $label: not deterministic: run 1 gave $cyc cycles," \
+				"$wi warp- and $ti thread-instructions, run $r $c, $w, $t" >&2
+			failed=1
+			return
+		fi
+		secs="$secs$s
+"
+	done
+	local med
+	med=$(printf '%s' "$secs" | sort -g | sed -n "$(((RUNS + 1) / 2))p")
+	awk -v ex="$ex" -v size="$label" -v c="$cyc" -v t="$ti" -v w="$wi" -v s="$med" 'BEGIN {
+		if (s > 0)
+			printf "%-11s %-10s %12s %14s %12s %10.4f %10.1f %10.2f\n",
+			       ex, size, c, t, w, s, t / s / 1e6, w / s / 1e6
+		else
+			printf "%-11s %-10s %12s %14s %12s %10.4f %10s %10s\n",
+			       ex, size, c, t, w, s, "-", "-"
+	}'
+}
+
+printf '%-11s %-10s %12s %14s %12s %10s %10s %10s\n' example size cycles thread-insts \
+	warp-insts "sim s" "M thr/s" "M warp/s"
+bench vadd 65536 65536
+bench vadd 1048576 1048576
+bench scalarprod 256x4096 256 4096
+bench scalarprod 1024x4096 1024 4096
+echo "(sim s: median of $RUNS runs of host seconds spent simulating; M: millions of" \
+	"instructions per second)"
+
+# The host-API example: build it as the Makefile does, run it once.
+case $build in
+"$root"/*) mkbuild=${build#"$root"/} ;;
+*) mkbuild=$build ;;
+esac
+echo
+if ! make -s BUILD="$mkbuild" "$mkbuild/examples/iterate" >"$tmp/err" 2>&1; then
+	echo "bench: cannot build $mkbuild/examples/iterate:" >&2
+	cat "$tmp/err" >&2
+	exit 1
+fi
+t0=$(now)
+"$build/examples/iterate" examples/iterate/iterate.ptx >"$tmp/out" 2>&1
+rc=$?
+t1=$(now)
+cat "$tmp/out"
+awk -v a="$t0" -v b="$t1" -v rc="$rc" 'BEGIN { printf "iterate: %.3f s wall, exit status %d\n", b - a, rc }'
+[ "$rc" -eq 0 ] || failed=1
+
+exit "$failed"
