@@ -20,7 +20,8 @@ TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
 EXAMPLE_BIN := $(BUILD)/examples/iterate
 
 SIMCORE_OBJ := $(SIMCORE_SRC:%.c=$(BUILD)/%.o)
-CAMP_OBJ    := $(CAMP_SRC:%.c=$(BUILD)/%.o)
+CAMP_OBJ    := $(CAMP_SRC:%.c=$(BUILD)/%.o) $(BUILD)/campaigns/gpus_embed.o
+GPU_PRESETS := $(sort $(wildcard campaigns/gpus/*.json))
 ENGINE_OBJ  := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ    := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
@@ -32,6 +33,14 @@ all: $(BUILD)/flipsim $(BUILD)/libsimcore.a
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+# GPU presets are compiled into the binary (campaigns/embed.sh).
+$(BUILD)/campaigns/gpus_embed.c: campaigns/embed.sh $(GPU_PRESETS)
+	@mkdir -p $(dir $@)
+	sh campaigns/embed.sh $@ $(GPU_PRESETS)
+
+$(BUILD)/campaigns/gpus_embed.o: $(BUILD)/campaigns/gpus_embed.c
 	$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/libsimcore.a: $(SIMCORE_OBJ)

@@ -66,6 +66,7 @@ int sc_gpu_create(const sc_gpu_config_t *cfg, const sc_options_t *opt, sc_gpu_t 
 		sm->warps = calloc(cfg->max_warps_per_sm, sizeof *sm->warps);
 		sm->ctas = calloc(cfg->max_ctas_per_sm, sizeof *sm->ctas);
 		sm->rf = calloc(cfg->regs_per_sm, sizeof *sm->rf);
+		sm->rf_words = cfg->regs_per_sm;
 		sm->smem = calloc(cfg->smem_per_sm ? cfg->smem_per_sm : 1, 1);
 		sm->last = calloc(cfg->schedulers_per_sm, sizeof *sm->last);
 		if (!sm->warps || !sm->ctas || !sm->rf || !sm->smem || !sm->last)
@@ -374,6 +375,19 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 		            r->smem, g->cfg.max_smem_per_cta);
 	const char *limiter;
 	r->ctas_per_sm = occupancy(&g->cfg, r, &limiter);
+	uint64_t cta_regs = (uint64_t)r->regs * r->nwarps * 32;
+	if (r->ctas_per_sm == 0 && !strcmp(limiter, "registers")) {
+		/* ptx mode gives every virtual register its own slot, and nvcc's
+		 * PTX can name more registers than one block's worth of the file.
+		 * Such a kernel still runs, one block per SM, in a file extended
+		 * to hold that block (reported as limiter "registers+"). */
+		sc_run_t tmp = *r;
+		tmp.regs = 0;
+		if (occupancy(&g->cfg, &tmp, &limiter) > 0) {
+			r->ctas_per_sm = 1;
+			limiter = "registers+";
+		}
+	}
 	if (r->ctas_per_sm == 0)
 		return fail(g, SC_ELAUNCH,
 		            "kernel '%s' cannot fit one block of %u threads on an SM (%u registers per thread, %u bytes of "
@@ -389,6 +403,19 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 		memcpy(r->params + f->param_off[i], args[i], f->param_size[i]);
 	}
 	r->total_ctas = (uint64_t)gd[0] * gd[1] * gd[2];
+	for (uint32_t i = 0; i < g->cfg.num_sms; i++) {
+		sc_sm_t *sm = &g->sms[i];
+		uint64_t want = cta_regs > g->cfg.regs_per_sm ? cta_regs : g->cfg.regs_per_sm;
+		if (want != sm->rf_words) {
+			uint32_t *nrf = realloc(sm->rf, want * sizeof *nrf);
+			if (!nrf)
+				return SC_ENOMEM;
+			if (want > sm->rf_words)
+				memset(nrf + sm->rf_words, 0, (want - sm->rf_words) * sizeof *nrf);
+			sm->rf = nrf;
+			sm->rf_words = (uint32_t)want;
+		}
+	}
 	if (sms_prepare(g))
 		return SC_ENOMEM;
 

@@ -32,6 +32,7 @@ int sc__ptx_lex(const char *name, const char *text, sc_tok_t **toks, uint32_t *n
 					p++;
 			} else if (p[0] == '/' && p[1] == '*') {
 				const char *q = p + 2;
+				uint32_t cline = line, ccol = (uint32_t)(p - bol) + 1; /* where it opens */
 				while (*q && !(q[0] == '*' && q[1] == '/')) {
 					if (*q == '\n') {
 						line++;
@@ -40,8 +41,7 @@ int sc__ptx_lex(const char *name, const char *text, sc_tok_t **toks, uint32_t *n
 					q++;
 				}
 				if (!*q) {
-					snprintf(msg, msgsz, "%s:%u:%u: unterminated comment", name, line,
-					         (unsigned)(p - bol) + 1);
+					snprintf(msg, msgsz, "%s:%u:%u: unterminated comment", name, cline, ccol);
 					goto fail;
 				}
 				p = q + 2;

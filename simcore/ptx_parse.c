@@ -67,6 +67,7 @@ typedef struct P {
 	int err;
 	sc_module_t *m;
 	uint32_t code_cap, pool_cap;
+	uint8_t *pool_sym;   /* pool entry i holds a symbol address (not shared) */
 	/* symbols */
 	sym_t **syms;
 	uint32_t nsyms, syms_cap;
@@ -182,15 +183,27 @@ static int get_int(P *p, uint64_t *v)
 static int pool_add(P *p, uint64_t v, bool dedupe, uint32_t *idx)
 {
 	sc_module_t *m = p->m;
+	/* entries of symbol addresses are placeholders until the fixups run:
+	 * a literal must never share one */
 	if (dedupe)
 		for (uint32_t i = 0; i < m->npool; i++)
-			if (m->pool[i] == v) {
+			if (m->pool[i] == v && !p->pool_sym[i]) {
 				*idx = i;
 				return 0;
 			}
 	if (m->npool >= 0xfff)
 		return perr(p, &p->t[p->i ? p->i - 1 : 0], "too many distinct constants in the module (limit 4095)");
+	uint32_t cap = p->pool_cap;
 	GROW(m->pool, m->npool, p->pool_cap);
+	if (p->pool_cap != cap) {
+		uint8_t *ns = realloc(p->pool_sym, p->pool_cap);
+		if (!ns) {
+			p->err = SC_ENOMEM;
+			return -1;
+		}
+		p->pool_sym = ns;
+	}
+	p->pool_sym[m->npool] = !dedupe;
 	m->pool[m->npool] = v;
 	*idx = m->npool++;
 	return 0;
@@ -304,9 +317,11 @@ static int parse_addr(P *p, popnd_t *o)
 	sc_tok_t *k = next(p);
 	o->kind = O_ADDR;
 	o->tok = k;
-	if (k->kind == SC_TK_REG) {
-		uint32_t idx;
-		reg_t *r = reg_find(p, k, &idx);
+	uint32_t idx;
+	reg_t *r = k->kind == SC_TK_IDENT ? reg_find(p, k, &idx) : NULL; /* register without '%' */
+	if (k->kind == SC_TK_REG || r) {
+		if (!r)
+			r = reg_find(p, k, &idx);
 		if (!r)
 			return perr(p, k, "undeclared register '%s'", tokstr(k));
 		if (r->type == SC_T_PRED)
@@ -387,6 +402,15 @@ static int parse_simple(P *p, popnd_t *o)
 	case SC_TK_IDENT: {
 		if (tok_is(k, "_")) {
 			o->kind = O_SINK;
+			return 0;
+		}
+		/* registers may be named without '%' (".reg .pred p;" in inline asm) */
+		uint32_t ridx;
+		reg_t *r = reg_find(p, k, &ridx);
+		if (r) {
+			o->kind = O_REG;
+			o->reg = r;
+			o->ridx = ridx;
 			return 0;
 		}
 		sym_t *y = sym_find(p, k->p, k->len);
@@ -778,6 +802,13 @@ static int need_type(P *p, L *l, mods_t *m, int n)
 
 static bool is_dst_reg(const popnd_t *o) { return o->kind == O_REG || o->kind == O_SINK; }
 
+static int need_dst(P *p, const popnd_t *o)
+{
+	if (!is_dst_reg(o))
+		return perr(p, o->tok, "destination must be a register");
+	return 0;
+}
+
 /* d, a, b, ... : one destination then sources, all with type t. */
 static int ops_dst_src(P *p, L *l, int t, uint32_t nsrc_min, uint32_t nsrc_max)
 {
@@ -844,7 +875,9 @@ static int lower_ldst(P *p, L *l, mods_t *m, int op)
 			if (enc_value(p, l, 1 + i, vec > 1 ? &val->vec[i] : val, t))
 				return -1;
 		l->in.nops = SC_NOPS_MAKE(0, 1 + nval);
-		if (space == SC_SP_CONST || (space == SC_SP_PARAM && p->m->funcs[p->fn].is_entry))
+		/* call-site .param variables (func -1 until a call binds them) are writable */
+		bool callsite = addr->sym && addr->sym->space == SC_SP_PARAM && addr->sym->func < 0;
+		if (space == SC_SP_CONST || (space == SC_SP_PARAM && p->m->funcs[p->fn].is_entry && !callsite))
 			return perr(p, l->mn, "store to a read-only state space");
 	}
 	l->in.type = (uint8_t)t;
@@ -948,7 +981,7 @@ static int lower_insn(P *p, L *l)
 	sc_insn_t *in = &l->in;
 	in->op = (uint8_t)op;
 	in->mods = (uint16_t)(m.flags | (uint16_t)m.rnd);
-	if (m.space != SC_SP_NONE && sc__ops[op].unit != SC_U_MEM && op != SC_OP_CVTA)
+	if (m.space != SC_SP_NONE && sc__ops[op].unit != SC_U_MEM && op != SC_OP_CVTA && op != SC_OP_ISSPACEP)
 		return perr(p, l->mn, "state space not allowed on '%s'", base);
 	if (m.vec && op != SC_OP_LD && op != SC_OP_ST && op != SC_OP_MOV)
 		return perr(p, l->mn, "vector modifier not allowed on '%s'", base);
@@ -1104,7 +1137,7 @@ static int lower_insn(P *p, L *l)
 			slot = 2;
 			in->nops = SC_NOPS_MAKE(2, need - 1);
 		} else {
-			if (!is_dst_reg(d) || enc_value(p, l, 0, d, in->type))
+			if (need_dst(p, d) || enc_value(p, l, 0, d, in->type))
 				return -1;
 			slot = 1;
 			in->nops = SC_NOPS_MAKE(1, need - 1);
@@ -1151,7 +1184,7 @@ static int lower_insn(P *p, L *l)
 		if (need_type(p, l, &m, 2) || mods_done(p, &m, false) || need_ops(p, l, 2, 3))
 			return -1;
 		in->stype = (uint8_t)m.types[1];
-		if (!is_dst_reg(&l->o[0]) || enc_value(p, l, 0, &l->o[0], t))
+		if (need_dst(p, &l->o[0]) || enc_value(p, l, 0, &l->o[0], t))
 			return -1;
 		for (uint32_t i = 1; i < l->no; i++)
 			if (enc_value(p, l, i, &l->o[i], m.types[1]))
@@ -1175,7 +1208,7 @@ static int lower_insn(P *p, L *l)
 				return -1;
 			in->nops = SC_NOPS_MAKE(d->nvec, 1);
 		} else if (s->kind == O_VEC) {
-			if (!is_dst_reg(d) || enc_value(p, l, 0, d, t))
+			if (need_dst(p, d) || enc_value(p, l, 0, d, t))
 				return -1;
 			for (uint32_t i = 0; i < s->nvec; i++)
 				if (enc_value(p, l, 1 + i, &s->vec[i], t))
@@ -1207,6 +1240,18 @@ static int lower_insn(P *p, L *l)
 		in->aux = SC_AUX_MAKE(m.space, 0, 0);
 		break;
 	}
+	case SC_OP_ISSPACEP:
+		allowed = 0;
+		if (m.space == SC_SP_NONE || m.space == SC_SP_GENERIC || mods_done(p, &m, false) || need_ops(p, l, 2, 2))
+			return perr(p, l->mn, "expected isspacep.{global,shared,local,const,param} p, a");
+		if (enc_value(p, l, 0, &l->o[0], SC_T_PRED) || enc_value(p, l, 1, &l->o[1], SC_T_U64))
+			return -1;
+		if (SC_OPND_KIND(in->opnd[0]) != SC_K_PRED)
+			return perr(p, l->o[0].tok, "isspacep writes a predicate");
+		in->type = SC_T_PRED;
+		in->aux = SC_AUX_MAKE(m.space, 0, 0);
+		in->nops = SC_NOPS_MAKE(1, 1);
+		break;
 	case SC_OP_LD: case SC_OP_ST:
 		allowed = SC_MOD_VOLATILE;
 		if (lower_ldst(p, l, &m, op))
@@ -1317,6 +1362,11 @@ static int lower_insn(P *p, L *l)
 	case SC_OP_VOTE: {
 		static const char *const vm[] = {"all", "any", "uni", "ballot", NULL};
 		int k = take_one(&m, vm);
+		if (k < 0 && (m.flags & SC_MOD_UNI)) { /* split_mods read ".uni" as the flag */
+			k = SC_VOTE_UNI;
+			m.flags &= (uint16_t)~SC_MOD_UNI;
+			in->mods &= (uint16_t)~SC_MOD_UNI;
+		}
 		if (k < 0 || !take(&m, "sync"))
 			return perr(p, l->mn, "expected vote.sync.{all,any,uni,ballot}");
 		allowed = 0;
@@ -1377,7 +1427,7 @@ static int parse_instruction(P *p)
 			g = next(p);
 		}
 		uint32_t idx;
-		reg_t *r = g->kind == SC_TK_REG ? reg_find(p, g, &idx) : NULL;
+		reg_t *r = g->kind == SC_TK_REG || g->kind == SC_TK_IDENT ? reg_find(p, g, &idx) : NULL;
 		if (!r || r->type != SC_T_PRED)
 			return perr(p, g, "expected a predicate register after '@', found '%s'", tokstr(g));
 		l.in.guard = (uint16_t)(SC_GUARD_ON | (neg ? SC_GUARD_NEG : 0) | (r->first + idx));
@@ -1439,6 +1489,10 @@ static int parse_instruction(P *p)
 			next(p);
 		func_name: {
 			sc_tok_t *f = next(p);
+			if (f->kind == SC_TK_REG) {
+				perr(p, f, "indirect call through '%s' is not supported", tokstr(f));
+				goto out;
+			}
 			if (f->kind != SC_TK_IDENT)
 				goto bad_call;
 			ops[1].kind = O_SYM;
@@ -2003,7 +2057,17 @@ static int layout(P *p)
 						calls[(size_t)i * nf + j] = true;
 	for (uint32_t i = 0; i < nf; i++)
 		if (calls[(size_t)i * nf + i]) {
+			/* report the call in i that closes the cycle */
 			sc_tok_t t = {.line = 1, .col = 1};
+			for (uint32_t x = 0; x < p->nfx; x++) {
+				const fixup_t *c = &p->fx[x];
+				if (c->kind == FX_CALL && c->func == (int32_t)i &&
+				    (c->sym->func == (int32_t)i || calls[(size_t)c->sym->func * nf + i])) {
+					t.line = c->line;
+					t.col = c->col;
+					break;
+				}
+			}
 			free(calls);
 			return perr(p, &t, "function '%s' is recursive; recursion is not supported", m->funcs[i].name);
 		}
@@ -2012,10 +2076,28 @@ static int layout(P *p)
 			for (uint32_t j = 0; j < nf; j++)
 				if (calls[(size_t)j * nf + i]) {
 					sc_tok_t t = {.line = 1, .col = 1};
+					for (uint32_t x = 0; x < p->nfx; x++)
+						if (p->fx[x].kind == FX_CALL && p->fx[x].sym->func == (int32_t)i) {
+							t.line = p->fx[x].line;
+							t.col = p->fx[x].col;
+							break;
+						}
 					free(calls);
 					return perr(p, &t, "function '%s' is declared but never defined", m->funcs[i].name);
 				}
 	m->max_call_depth = nf + 1;
+	/* A call parsed before its callee's definition bound its .param
+	 * variables to the declaration's frame: move them to the definition's. */
+	for (uint32_t s = 0; s < p->nsyms; s++) {
+		sym_t *y = p->syms[s];
+		if (!y->bound || y->func < 0 || m->funcs[y->func].entry_pc != UINT32_MAX)
+			continue;
+		for (uint32_t j = 0; j < nf; j++)
+			if (m->funcs[j].entry_pc != UINT32_MAX && !strcmp(m->funcs[j].name, m->funcs[y->func].name)) {
+				y->func = (int32_t)j;
+				break;
+			}
+	}
 
 	/* Registers: kernels from 0; functions above every kernel. */
 	uint32_t kmax = 0, kpmax = 0;
@@ -2208,6 +2290,10 @@ static int apply_fixups(P *p)
 		switch (x->kind) {
 		case FX_IMM:
 			m->code[x->pc].imm = sym_address(p, x);
+			/* a call-site .param accessed before the call bound it to the
+			 * callee's frame: the access goes to local memory */
+			if (x->sym->bound && x->sym->space == SC_SP_LOCAL && SC_AUX_SPACE(m->code[x->pc].aux) == SC_SP_PARAM)
+				m->code[x->pc].aux = (uint8_t)((m->code[x->pc].aux & ~7u) | SC_SP_LOCAL);
 			break;
 		case FX_POOL: {
 			/* mov %rd, var gives the address in the variable's own space */
@@ -2286,10 +2372,11 @@ static int parse_module(P *p)
 			seen_target = true;
 		} else if (tok_is(k, ".address_size")) {
 			uint64_t v;
+			sc_tok_t *vk = peek(p);
 			if (get_int(p, &v))
 				return -1;
 			if (v != 64)
-				return perr(p, k, "only .address_size 64 is supported");
+				return perr(p, vk, "only .address_size 64 is supported");
 		} else if (tok_is(k, ".file") || tok_is(k, ".loc")) {
 			uint32_t line = k->line;
 			while (peek(p)->line == line && peek(p)->kind != SC_TK_EOF)
@@ -2370,8 +2457,11 @@ int sc__ptx_load(sc_gpu_t *gpu, const char *name, const char *text, sc_module_t 
 		p.err = SC_ENOMEM;
 		goto done;
 	}
-	if (parse_module(&p) || layout(&p) || apply_fixups(&p))
+	if (parse_module(&p) || layout(&p) || apply_fixups(&p)) {
+		if (!p.err) /* a failure path without a message must not pass as success */
+			perr(&p, &p.t[p.i ? p.i - 1 : 0], "invalid PTX near '%s'", tokstr(&p.t[p.i ? p.i - 1 : 0]));
 		goto done;
+	}
 	sc__cfg_reconverge(p.m);
 done:
 	rc = p.err;
@@ -2383,6 +2473,7 @@ done:
 	free(p.regs);
 	free(p.labels);
 	free(p.fx);
+	free(p.pool_sym);
 	free(p.t);
 	if (rc) {
 		sc__module_free(p.m);

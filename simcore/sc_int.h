@@ -281,6 +281,7 @@ enum {
 	/* moves */                                                            \
 	X(MOV, "mov", MOV, INT)     /* copy, pack {a,b,..} or unpack */        \
 	X(CVTA, "cvta", MOV, INT)   /* address to/from generic */              \
+	X(ISSPACEP, "isspacep", MOV, INT) /* p = generic address a is in space */ \
 	/* memory */                                                           \
 	X(LD, "ld", MEM, GLOBAL)                                               \
 	X(ST, "st", MEM, GLOBAL)                                               \
@@ -553,6 +554,7 @@ typedef struct sc_cta {
 typedef struct sc_sm {
 	uint32_t id;
 	uint32_t *rf;
+	uint32_t rf_words;      /* regs_per_sm, or more in ptx mode (see gpu.c) */
 	uint32_t *pf;
 	uint8_t *smem;
 	sc_warp_t *warps;       /* max_warps_per_sm */

@@ -682,6 +682,21 @@ static bool ex_mov(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, 
 				x->d[l] &= 0xffffffffu;
 		return wr(w, in->opnd[0], exec, x->d);
 	}
+	if (in->op == SC_OP_ISSPACEP) {
+		if (nd != 1 || ns != 1)
+			return false;
+		rd(g, sm, w, in->opnd[1], exec, x->a);
+		int sp = SC_AUX_SPACE(in->aux);
+		FOR_LANES(l, exec) {
+			uint64_t a = x->a[l];
+			int in_sp = a >= SC_SHARED_WIN && a < SC_SHARED_WIN + SC_WIN_SIZE ? SC_SP_SHARED
+			            : a >= SC_LOCAL_WIN && a < SC_LOCAL_WIN + SC_WIN_SIZE ? SC_SP_LOCAL
+			            : a >= SC_CONST_WIN && a < SC_CONST_WIN + SC_WIN_SIZE ? SC_SP_CONST
+			            : a >= SC_PARAM_WIN && a < SC_PARAM_WIN + SC_WIN_SIZE ? SC_SP_PARAM : SC_SP_GLOBAL;
+			x->d[l] = in_sp == sp;
+		}
+		return wr(w, in->opnd[0], exec, x->d);
+	}
 	if (nd == 1 && ns == 1) {
 		rd(g, sm, w, in->opnd[1], exec, x->a);
 		return wr(w, in->opnd[0], exec, x->a);

@@ -1,0 +1,286 @@
+/* Running a declarative workload on the simulator through simcore.h alone:
+ * PTX, buffers, launches with their arguments, outputs, and the line between
+ * bad input (an error) and a DUE of the simulated program (a result).
+ * Format: ../shared/DESIGN.md ("Workload JSON"). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "campaigns.h"
+
+/* Scalars are stored little-endian and handed to sc_launch as host values. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "campaigns/camp_run.c assumes a little-endian host"
+#endif
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Maps a simulator error that is not about the input to a campaigns code. */
+static int sim_error(const camp_workload_t *w, sc_gpu_t *gpu, int rc, const char *what,
+                     char *err, size_t errsz)
+{
+	const char *m = sc_gpu_errmsg(gpu);
+	snprintf(err, errsz, "%s: %s: %s%s%s", w->path, what, sc_strerror(rc), *m ? ": " : "",
+	         m);
+	return rc == SC_ENOMEM ? CAMP_ENOMEM : CAMP_ESIM;
+}
+
+/* Checks every launch's arguments against the kernel's parameters before
+ * anything runs, so a mistake in the last launch costs no simulation. */
+static int check_launches(const camp_workload_t *w, sc_module_t *mod, char *err, size_t errsz)
+{
+	for (uint32_t li = 0; li < w->nlaunches; li++) {
+		const camp_launch_t *l = &w->launches[li];
+		uint32_t n = 0;
+		const uint32_t *sizes = NULL;
+		int rc = sc_kernel_params(mod, l->kernel, &n, &sizes);
+		if (rc == SC_ENOTFOUND) {
+			snprintf(err, errsz, "%s: at $.launches[%u].kernel: no kernel '%s' in %s",
+			         w->path, li, l->kernel, w->ptx);
+			return CAMP_EINPUT;
+		}
+		if (rc) {
+			snprintf(err, errsz, "%s: at $.launches[%u].kernel: %s", w->path, li,
+			         sc_strerror(rc));
+			return CAMP_ESIM;
+		}
+		if (n != l->nargs) {
+			snprintf(err, errsz, "%s: at $.launches[%u].args: kernel '%s' takes %u "
+			         "parameter%s, the workload passes %u", w->path, li, l->kernel, n,
+			         n == 1 ? "" : "s", l->nargs);
+			return CAMP_EINPUT;
+		}
+		for (uint32_t ai = 0; ai < n; ai++) {
+			const camp_arg_t *a = &l->args[ai];
+			uint32_t want = a->kind == CAMP_ARG_BUFFER ? 8 : camp_type_size(a->type);
+			if (sizes[ai] == want)
+				continue;
+			if (a->kind == CAMP_ARG_BUFFER)
+				snprintf(err, errsz, "%s: at $.launches[%u].args[%u]: buffer '%s' is "
+				         "passed as an 8-byte pointer, but parameter %u of kernel '%s' "
+				         "is %u bytes", w->path, li, ai, w->buffers[a->buffer].name, ai,
+				         l->kernel, sizes[ai]);
+			else
+				snprintf(err, errsz, "%s: at $.launches[%u].args[%u]: %s is %u bytes, "
+				         "but parameter %u of kernel '%s' is %u bytes", w->path, li, ai,
+				         camp_type_name(a->type), want, ai, l->kernel, sizes[ai]);
+			return CAMP_EINPUT;
+		}
+	}
+	return 0;
+}
+
+/* Allocates and initialises every buffer; dptr[i] valid where alloc[i]. */
+static int setup_buffers(const camp_workload_t *w, sc_gpu_t *gpu, uint64_t *dptr,
+                         uint8_t *alloc, char *err, size_t errsz)
+{
+	for (uint32_t i = 0; i < w->nbuffers; i++) {
+		const camp_buffer_t *b = &w->buffers[i];
+		uint64_t bytes = b->count * camp_type_size(b->type);
+		int rc = sc_malloc(gpu, bytes, &dptr[i]);
+		if (rc)
+			return sim_error(w, gpu, rc, b->name, err, errsz);
+		alloc[i] = 1;
+		if (b->init == CAMP_INIT_ZERO) {
+			rc = sc_memset(gpu, dptr[i], 0, bytes);
+			if (rc)
+				return sim_error(w, gpu, rc, b->name, err, errsz);
+			continue;
+		}
+		void *host = malloc(bytes ? (size_t)bytes : 1);
+		if (!host) {
+			snprintf(err, errsz, "%s: buffer '%s': out of memory", w->path, b->name);
+			return CAMP_ENOMEM;
+		}
+		rc = camp_buffer_fill(w, b, host, err, errsz);
+		if (rc == 0) {
+			int src = sc_memcpy_htod(gpu, dptr[i], host, bytes);
+			if (src)
+				rc = sim_error(w, gpu, src, b->name, err, errsz);
+		}
+		free(host);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* One launch of l, repeat index `iter`. Returns 0, 1 for a DUE, or an error. */
+static int launch_once(const camp_workload_t *w, uint32_t li, uint32_t iter, sc_gpu_t *gpu,
+                       sc_module_t *mod, const uint64_t *dptr, camp_result_t *res,
+                       char *err, size_t errsz)
+{
+	const camp_launch_t *l = &w->launches[li];
+	uint64_t *store = calloc(l->nargs ? l->nargs : 1, sizeof *store);
+	void **argv = calloc(l->nargs ? l->nargs : 1, sizeof *argv);
+	if (!store || !argv) {
+		free(store);
+		free(argv);
+		snprintf(err, errsz, "%s: out of memory", w->path);
+		return CAMP_ENOMEM;
+	}
+
+	for (uint32_t ai = 0; ai < l->nargs; ai++) {
+		const camp_arg_t *a = &l->args[ai];
+		uint8_t *p = (uint8_t *)&store[ai];
+		if (a->kind == CAMP_ARG_BUFFER) {
+			memcpy(p, &dptr[a->buffer], 8);
+		} else if (a->kind == CAMP_ARG_SCALAR) {
+			memcpy(p, a->bytes, camp_type_size(a->type));
+		} else if (a->type == CAMP_T_F32) {
+			float f = (float)iter;
+			memcpy(p, &f, 4);
+		} else if (a->type == CAMP_T_F64) {
+			double d = (double)iter;
+			memcpy(p, &d, 8);
+		} else {
+			uint64_t x = iter;  /* fits: checked when loading */
+			memcpy(p, &x, camp_type_size(a->type));
+		}
+		argv[ai] = p;
+	}
+
+	double t0 = now_seconds();
+	int rc = sc_launch(gpu, mod, l->kernel, l->grid, l->block, l->shared, argv);
+	res->sim_seconds += now_seconds() - t0;
+	free(store);
+	free(argv);
+	res->launches_run++;
+	switch (rc) {
+	case 0:
+		return 0;
+	case SC_EDUE:
+		res->due = 1;
+		res->status = *sc_gpu_status(gpu);
+		return 1;
+	case SC_ELAUNCH:
+	case SC_EINVAL:
+	case SC_ENOTFOUND: {
+		const char *m = sc_gpu_errmsg(gpu);
+		snprintf(err, errsz, "%s: at $.launches[%u]: kernel '%s', grid [%u, %u, %u], "
+		         "block [%u, %u, %u], shared %u: %s", w->path, li, l->kernel, l->grid.x,
+		         l->grid.y, l->grid.z, l->block.x, l->block.y, l->block.z, l->shared,
+		         *m ? m : sc_strerror(rc));
+		return CAMP_EINPUT;
+	}
+	default:
+		return sim_error(w, gpu, rc, l->kernel, err, errsz);
+	}
+}
+
+static int copy_outputs(const camp_workload_t *w, sc_gpu_t *gpu, const uint64_t *dptr,
+                        camp_result_t *res, char *err, size_t errsz)
+{
+	res->outputs = calloc(w->noutputs, sizeof *res->outputs);
+	if (!res->outputs) {
+		snprintf(err, errsz, "%s: out of memory", w->path);
+		return CAMP_ENOMEM;
+	}
+	for (uint32_t i = 0; i < w->noutputs; i++) {
+		const camp_buffer_t *b = &w->buffers[w->outputs[i]];
+		camp_output_t *o = &res->outputs[res->noutputs++];
+		o->buffer = w->outputs[i];
+		o->bytes = b->count * camp_type_size(b->type);
+		o->data = malloc((size_t)o->bytes);
+		if (!o->data) {
+			snprintf(err, errsz, "%s: output '%s': out of memory", w->path, b->name);
+			return CAMP_ENOMEM;
+		}
+		int rc = sc_memcpy_dtoh(gpu, o->data, dptr[w->outputs[i]], o->bytes);
+		if (rc)
+			return sim_error(w, gpu, rc, b->name, err, errsz);
+	}
+	return 0;
+}
+
+int camp_workload_run(const camp_workload_t *w, sc_gpu_t *gpu, camp_result_t **out,
+                      char *err, size_t errsz)
+{
+	char dummy[1];
+	sc_module_t *mod = NULL;
+	uint64_t *dptr = NULL;
+	uint8_t *alloc = NULL;
+	camp_result_t *res = NULL;
+	int rc;
+
+	*out = NULL;
+	if (!err) {
+		err = dummy;
+		errsz = sizeof dummy;
+	}
+	err[0] = '\0';
+
+	rc = sc_module_load_file(gpu, w->ptx, &mod);
+	if (rc) {
+		const char *m = sc_gpu_errmsg(gpu);
+		if (rc == SC_EPARSE || rc == SC_EIO) {
+			/* The simulator's message names the PTX file, line and column. */
+			if (*m)
+				snprintf(err, errsz, "%s", m);
+			else
+				snprintf(err, errsz, "%s: %s", w->ptx, sc_strerror(rc));
+			rc = CAMP_EINPUT;
+		} else {
+			rc = sim_error(w, gpu, rc, w->ptx, err, errsz);
+		}
+		goto done;
+	}
+	if ((rc = check_launches(w, mod, err, errsz)))
+		goto done;
+
+	res = calloc(1, sizeof *res);
+	dptr = calloc(w->nbuffers, sizeof *dptr);
+	alloc = calloc(w->nbuffers, 1);
+	if (!res || !dptr || !alloc) {
+		snprintf(err, errsz, "%s: out of memory", w->path);
+		rc = CAMP_ENOMEM;
+		goto done;
+	}
+	res->status.reason = SC_DUE_NONE;
+	if ((rc = setup_buffers(w, gpu, dptr, alloc, err, errsz)))
+		goto done;
+
+	for (uint32_t li = 0; li < w->nlaunches && !res->due; li++) {
+		for (uint32_t it = 0; it < w->launches[li].repeat; it++) {
+			rc = launch_once(w, li, it, gpu, mod, dptr, res, err, errsz);
+			if (rc == 1)
+				break;
+			if (rc)
+				goto done;
+		}
+	}
+	rc = 0;
+	/* After a DUE the context is broken, as in CUDA: there is nothing to copy. */
+	if (!res->due)
+		rc = copy_outputs(w, gpu, dptr, res, err, errsz);
+
+done:
+	for (uint32_t i = 0; alloc && i < w->nbuffers; i++)
+		if (alloc[i])
+			sc_free(gpu, dptr[i]);
+	free(alloc);
+	free(dptr);
+	if (rc) {
+		camp_result_destroy(res);
+		return rc;
+	}
+	*out = res;
+	return 0;
+}
+
+void camp_result_destroy(camp_result_t *r)
+{
+	if (!r)
+		return;
+	for (uint32_t i = 0; i < r->noutputs; i++)
+		free(r->outputs[i].data);
+	free(r->outputs);
+	free(r);
+}

@@ -1,0 +1,182 @@
+/* campaigns — GPU-config and workload JSON: loading, validation, GPU presets,
+ * and running a declarative workload on the simulator.
+ * Design: ../shared/DESIGN.md ("Workload JSON", "Campaign JSON").
+ * Ownership: every camp_*_t returned through an out-pointer belongs to the
+ * caller and is freed with its camp_*_destroy (NULL is a no-op); jansson
+ * objects never leave this folder. Error messages go to caller-supplied
+ * buffers as one line, naming the file and the JSON path or line:column. */
+#ifndef CAMPAIGNS_H
+#define CAMPAIGNS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "simcore.h"
+
+/* ---- errors: 0 on success, a negative code otherwise ------------------- */
+#define CAMP_ERR_LIST(X)                                                  \
+	X(NOMEM, -1, "out of memory")                                         \
+	X(INPUT, -2, "invalid input")  /* bad JSON, PTX, kernel, launch... */ \
+	X(IO, -3, "cannot read or write a file")                              \
+	X(SIM, -4, "unexpected simulator error")
+
+enum {
+#define X(name, code, text) CAMP_E##name = code,
+	CAMP_ERR_LIST(X)
+#undef X
+};
+
+/* Returns a static description of a CAMP_E* code. */
+const char *camp_strerror(int err);
+
+/* ---- GPU configurations -------------------------------------------------- */
+
+/* Loads a GPU configuration into *out. `name_or_path` is a file path when it
+ * contains '/' or ends in ".json", otherwise the name of a built-in preset
+ * (embedded in the binary, so it works from any directory). Every key of
+ * sc_gpu_config_t is required, plus "name" and "sources"; unknown keys are
+ * rejected; the result has passed sc_config_check. Returns 0, CAMP_EINPUT
+ * (message in err), or CAMP_ENOMEM. */
+int camp_gpu_load(const char *name_or_path, sc_gpu_config_t *out, char *err, size_t errsz);
+
+/* The preset names, NULL-terminated, in a fixed order; static storage. */
+const char *const *camp_gpu_names(void);
+
+/* ---- workloads ---------------------------------------------------------- */
+
+/* Element types of buffers and scalar arguments: X(enum, name, bytes, is_float, is_signed). */
+#define CAMP_TYPE_LIST(X)                                                 \
+	X(U8, "u8", 1, 0, 0)                                                  \
+	X(I8, "i8", 1, 0, 1)                                                  \
+	X(U16, "u16", 2, 0, 0)                                                \
+	X(I16, "i16", 2, 0, 1)                                                \
+	X(U32, "u32", 4, 0, 0)                                                \
+	X(I32, "i32", 4, 0, 1)                                                \
+	X(U64, "u64", 8, 0, 0)                                                \
+	X(I64, "i64", 8, 0, 1)                                                \
+	X(F32, "f32", 4, 1, 1)                                                \
+	X(F64, "f64", 8, 1, 1)
+
+typedef enum {
+#define X(name, text, bytes, fl, sg) CAMP_T_##name,
+	CAMP_TYPE_LIST(X)
+#undef X
+	CAMP_T__COUNT
+} camp_type_t;
+
+/* The type's name ("f32") and size in bytes. */
+const char *camp_type_name(camp_type_t t);
+uint32_t camp_type_size(camp_type_t t);
+
+typedef enum {
+	CAMP_INIT_ZERO,    /* no "init" */
+	CAMP_INIT_FILE,    /* {"file": P}: raw little-endian bytes */
+	CAMP_INIT_VALUES,  /* {"values": [...]} */
+	CAMP_INIT_IOTA,    /* {"iota": {"start": S, "step": D}} */
+	CAMP_INIT_RANDOM   /* {"random": {"seed": N, "min": A, "max": B}} */
+} camp_init_t;
+
+/* Integer iota and random bounds are kept as 64-bit two's-complement
+ * patterns (`u`); float ones as doubles (`f`). */
+typedef union camp_num {
+	uint64_t u;
+	double f;
+} camp_num_t;
+
+typedef struct camp_buffer {
+	char *name;
+	camp_type_t type;
+	uint64_t count;        /* elements, >= 1 */
+	camp_init_t init;
+	char *file;            /* FILE: path resolved against the JSON's folder */
+	uint8_t *values;       /* VALUES: count elements, little-endian, converted */
+	camp_num_t start, step;     /* IOTA */
+	uint64_t seed;              /* RANDOM */
+	camp_num_t min, max;        /* RANDOM, defaults already applied */
+} camp_buffer_t;
+
+typedef enum {
+	CAMP_ARG_BUFFER,  /* "name": the buffer's 8-byte device address */
+	CAMP_ARG_SCALAR,  /* {"type": value} */
+	CAMP_ARG_ITER     /* {"type": "$iter"}: the launch's repeat index */
+} camp_arg_kind_t;
+
+typedef struct camp_arg {
+	camp_arg_kind_t kind;
+	uint32_t buffer;       /* BUFFER: index into buffers */
+	camp_type_t type;      /* SCALAR, ITER */
+	uint8_t bytes[8];      /* SCALAR: the value, little-endian, type-sized */
+} camp_arg_t;
+
+typedef struct camp_launch {
+	char *kernel;
+	sc_dim3_t grid, block;  /* missing dimensions are 1 */
+	uint32_t shared;        /* dynamic shared memory, bytes */
+	uint32_t repeat;        /* >= 1 */
+	uint32_t nargs;
+	camp_arg_t *args;
+} camp_launch_t;
+
+typedef struct camp_workload {
+	char *path;             /* the JSON file as given (used in messages) */
+	char *name;
+	char *ptx;              /* resolved against the JSON's folder */
+	uint32_t nbuffers;      /* in file order */
+	camp_buffer_t *buffers;
+	uint32_t nlaunches;
+	camp_launch_t *launches;
+	uint32_t noutputs;
+	uint32_t *outputs;      /* buffer indices, in file order */
+} camp_workload_t;
+
+/* Parses and validates a workload JSON file (format: DESIGN.md). Checks
+ * everything that does not need the PTX: types, ranges, value counts and
+ * representability, init file sizes, buffer references, that the PTX file is
+ * readable. Returns 0 and *out (caller owns; camp_workload_destroy),
+ * CAMP_EINPUT with a message "FILE:LINE:COL: ..." (syntax) or
+ * "FILE: at $.json.path: ..." (content), or CAMP_ENOMEM. */
+int camp_workload_load(const char *path, camp_workload_t **out, char *err, size_t errsz);
+void camp_workload_destroy(camp_workload_t *w);
+
+/* Returns the buffer named `name`, or NULL. */
+const camp_buffer_t *camp_workload_buffer(const camp_workload_t *w, const char *name);
+
+/* Writes buffer b's initial contents (count * element size bytes,
+ * little-endian) to dst. The random generator is xoshiro256** seeded through
+ * splitmix64 (tests/ptx/ref_common.h documents it). Returns 0, or CAMP_EIO /
+ * CAMP_EINPUT when an init file cannot be read or changed size since
+ * loading (message in err). */
+int camp_buffer_fill(const camp_workload_t *w, const camp_buffer_t *b, void *dst,
+                     char *err, size_t errsz);
+
+/* ---- running a workload -------------------------------------------------- */
+
+typedef struct camp_output {
+	uint32_t buffer;        /* index into the workload's buffers */
+	uint64_t bytes;
+	uint8_t *data;
+} camp_output_t;
+
+typedef struct camp_result {
+	int due;                /* 1 when a launch stopped with SC_EDUE */
+	sc_status_t status;     /* where and why (reason NONE when !due) */
+	uint32_t launches_run;  /* sc_launch calls made, repeats counted */
+	double sim_seconds;     /* host time spent inside sc_launch */
+	uint32_t noutputs;      /* the workload's outputs; 0 after a DUE */
+	camp_output_t *outputs;
+} camp_result_t;
+
+/* Runs a workload on `gpu` (which should be fresh: statistics accumulate):
+ * loads the PTX, allocates and initialises every buffer, performs each launch
+ * `repeat` times in order, and copies the outputs back. A DUE of the simulated
+ * program is a result, not an error: the remaining launches are skipped and
+ * the result says why. Returns 0 and *out (caller owns; camp_result_destroy);
+ * CAMP_EINPUT for bad input (PTX that does not parse, unknown kernel,
+ * argument count or size mismatch, launch configuration the GPU cannot hold),
+ * message in err naming the file; CAMP_ENOMEM; CAMP_EIO; CAMP_ESIM. Every
+ * device buffer it allocated is freed before it returns. */
+int camp_workload_run(const camp_workload_t *w, sc_gpu_t *gpu, camp_result_t **out,
+                      char *err, size_t errsz);
+void camp_result_destroy(camp_result_t *r);
+
+#endif

@@ -1,0 +1,391 @@
+/* `flipsim exec`: run a workload once and report it — a human summary,
+ * statistics as JSON (--stats), or the output buffers as raw files (--dump).
+ * Format of workloads: ../shared/DESIGN.md ("Workload JSON"). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "campaigns.h"
+#include "eng_int.h"
+#include "simcore.h"
+
+void eng_exec_help(FILE *out)
+{
+	const char *const *names = camp_gpu_names();
+	fputs("usage: flipsim exec W.json [--gpu NAME|FILE] [--dump DIR] [--stats]\n"
+	      "                           [--cycle-budget N]\n"
+	      "\n"
+	      "Runs the workload W.json (PTX, buffers, launches, outputs) once on the\n"
+	      "simulator. Without --stats or --dump it prints a short summary.\n"
+	      "\n"
+	      "options:\n"
+	      "  --gpu NAME|FILE     GPU configuration: a preset name, or a JSON file (a value\n"
+	      "                      containing '/' or ending in .json); default gtx480.\n"
+	      "                      presets:", out);
+	for (size_t i = 0; names[i]; i++)
+		fprintf(out, "%s %s", i ? "," : "", names[i]);
+	fputs("\n"
+	      "  --dump DIR          write each output buffer to DIR/<name>.bin (raw,\n"
+	      "                      little-endian); DIR is created if missing. Nothing is\n"
+	      "                      written when the program ends in a DUE.\n"
+	      "  --stats             print statistics as JSON on stdout: cycles, instructions,\n"
+	      "                      IPC, host time in launches, status, the DUE if any, and\n"
+	      "                      per-launch occupancy and counts\n"
+	      "  --cycle-budget N    end a launch that runs past N GPU cycles as a DUE\n"
+	      "                      'timeout' (default 0: unlimited)\n"
+	      "  -h, --help          print this help and exit\n"
+	      "\n"
+	      "exit status:\n"
+	      "  0  success\n"
+	      "  1  internal failure (out of memory, cannot write the dump)\n"
+	      "  2  bad input (command line, JSON, PTX, unknown kernel or GPU, launch too large)\n"
+	      "  3  the simulated program ended in a DUE (reason and location on stderr;\n"
+	      "     --stats still printed)\n", out);
+}
+
+typedef struct opts {
+	const char *workload;
+	const char *gpu;
+	const char *dump;
+	int stats;
+	uint64_t cycle_budget;
+} opts_t;
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		unsigned d = (unsigned)(*s - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Matches "--name" or "--name=value"; *val gets the inline value or NULL. */
+static int match(const char *arg, const char *name, const char **val)
+{
+	size_t n = strlen(name);
+	if (strncmp(arg, name, n))
+		return 0;
+	if (arg[n] == '\0') {
+		*val = NULL;
+		return 1;
+	}
+	if (arg[n] == '=') {
+		*val = arg + n + 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Returns -1 to go on, or an exit status (help printed, or a usage error). */
+static int parse_args(int argc, char **argv, opts_t *o)
+{
+	int no_more_options = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val;
+		if (no_more_options || a[0] != '-' || a[1] == '\0') {
+			if (o->workload)
+				return eng_usage_error("exec", "unexpected argument '%s' (one workload "
+				                       "at a time)", a);
+			o->workload = a;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			no_more_options = 1;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			eng_exec_help(stdout);
+			return ENG_EXIT_OK;
+		} else if (match(a, "--stats", &val)) {
+			if (val)
+				return eng_usage_error("exec", "option '--stats' takes no value");
+			o->stats = 1;
+		} else if (match(a, "--gpu", &val) || match(a, "--dump", &val) ||
+		           match(a, "--cycle-budget", &val)) {
+			const char *name = a[2] == 'g' ? "--gpu" : a[2] == 'd' ? "--dump"
+			                                                       : "--cycle-budget";
+			if (!val) {
+				if (i + 1 >= argc)
+					return eng_usage_error("exec", "option '%s' needs a value", name);
+				val = argv[++i];
+			}
+			if (!*val)
+				return eng_usage_error("exec", "option '%s' needs a non-empty value", name);
+			if (a[2] == 'g') {
+				o->gpu = val;
+			} else if (a[2] == 'd') {
+				o->dump = val;
+			} else if (parse_u64(val, &o->cycle_budget)) {
+				return eng_usage_error("exec", "option '--cycle-budget': expected a "
+				                       "non-negative integer, got '%s'", val);
+			}
+		} else {
+			return eng_usage_error("exec", "unknown option '%s'", a);
+		}
+	}
+	if (!o->workload)
+		return eng_usage_error("exec", "missing the workload file (W.json)");
+	return -1;
+}
+
+/* ---- reporting ---------------------------------------------------------- */
+
+static json_t *dim3(sc_dim3_t d)
+{
+	return json_pack("[III]", (json_int_t)d.x, (json_int_t)d.y, (json_int_t)d.z);
+}
+
+/* json_int_t is signed 64-bit: counters stay far below 2^63. */
+#define JI(x) ((json_int_t)(x))
+
+static json_t *due_json(const sc_status_t *s)
+{
+	return json_pack("{s:s, s:s, s:I, s:i, s:i, s:i, s:I, s:I, s:s}",
+	                 "reason", sc_due_name(s->reason), "kernel", s->kernel,
+	                 "cycle", JI(s->cycle), "sm", (int)s->sm, "warp", (int)s->warp,
+	                 "lane", (int)s->lane, "pc", JI(s->pc), "addr", JI(s->addr),
+	                 "detail", s->detail);
+}
+
+static json_t *launch_json(const sc_launch_stats_t *l)
+{
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	int bad = 0;
+	bad |= json_object_set_new(o, "kernel", json_string(l->kernel));
+	bad |= json_object_set_new(o, "grid", dim3(l->grid));
+	bad |= json_object_set_new(o, "block", dim3(l->block));
+	bad |= json_object_set_new(o, "registers_per_thread", json_integer(JI(l->regs_per_thread)));
+	bad |= json_object_set_new(o, "shared_per_cta", json_integer(JI(l->smem_per_cta)));
+	bad |= json_object_set_new(o, "ctas_per_sm", json_integer(JI(l->ctas_per_sm)));
+	bad |= json_object_set_new(o, "limiter", l->limiter ? json_string(l->limiter) : json_null());
+	bad |= json_object_set_new(o, "occupancy", json_real(l->occupancy));
+	bad |= json_object_set_new(o, "start_cycle", json_integer(JI(l->start_cycle)));
+	bad |= json_object_set_new(o, "end_cycle", json_integer(JI(l->end_cycle)));
+	bad |= json_object_set_new(o, "cycles", json_integer(JI(l->cycles)));
+	bad |= json_object_set_new(o, "warp_instructions", json_integer(JI(l->warp_insts)));
+	bad |= json_object_set_new(o, "thread_instructions", json_integer(JI(l->thread_insts)));
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* Builds the --stats object in the documented key order; NULL if out of memory. */
+static json_t *stats_json(const camp_workload_t *w, const sc_gpu_config_t *cfg,
+                          sc_gpu_t *gpu, const camp_result_t *r)
+{
+	sc_gpu_stats_t t;
+	sc_gpu_stats(gpu, &t);
+	json_t *o = json_object(), *launches = json_array();
+	int bad = !o || !launches;
+	if (!bad) {
+		bad |= json_object_set_new(o, "workload", json_string(w->name));
+		bad |= json_object_set_new(o, "gpu", json_string(cfg->name));
+		bad |= json_object_set_new(o, "cycles", json_integer(JI(t.cycles)));
+		bad |= json_object_set_new(o, "warp_instructions", json_integer(JI(t.warp_insts)));
+		bad |= json_object_set_new(o, "thread_instructions", json_integer(JI(t.thread_insts)));
+		bad |= json_object_set_new(o, "ipc", json_real(t.cycles ? (double)t.thread_insts /
+		                                                                 (double)t.cycles
+		                                                           : 0.0));
+		bad |= json_object_set_new(o, "sim_seconds", json_real(r->sim_seconds));
+		bad |= json_object_set_new(o, "status", json_string(r->due
+		                                                    ? sc_due_name(r->status.reason)
+		                                                    : "ok"));
+		if (r->due)
+			bad |= json_object_set_new(o, "due", due_json(&r->status));
+		uint32_t n = sc_launch_count(gpu);
+		for (uint32_t i = 0; i < n && !bad; i++) {
+			const sc_launch_stats_t *l = sc_launch_stats(gpu, i);
+			if (l)
+				bad |= json_array_append_new(launches, launch_json(l));
+		}
+		bad |= json_object_set(o, "launches", launches);
+	}
+	json_decref(launches);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static void print_due(const sc_status_t *s)
+{
+	char where[256];
+	size_t off = (size_t)snprintf(where, sizeof where, "cycle %" PRIu64, s->cycle);
+	if (s->sm >= 0 && off < sizeof where)
+		off += (size_t)snprintf(where + off, sizeof where - off, ", sm %d", (int)s->sm);
+	if (s->warp >= 0 && off < sizeof where)
+		off += (size_t)snprintf(where + off, sizeof where - off, ", warp %d", (int)s->warp);
+	if (s->lane >= 0 && off < sizeof where)
+		off += (size_t)snprintf(where + off, sizeof where - off, ", lane %d", (int)s->lane);
+	if (off < sizeof where)
+		off += (size_t)snprintf(where + off, sizeof where - off, ", pc %" PRIu32, s->pc);
+	if ((s->reason == SC_DUE_ILLEGAL_ADDRESS || s->reason == SC_DUE_MISALIGNED_ADDRESS ||
+	     s->reason == SC_DUE_WRONG_SPACE) && off < sizeof where)
+		snprintf(where + off, sizeof where - off, ", address 0x%" PRIx64, s->addr);
+	eng_errorf("DUE %s in kernel '%s' (%s)%s%s", sc_due_name(s->reason), s->kernel, where,
+	           s->detail[0] ? ": " : "", s->detail);
+}
+
+static void print_summary(const camp_workload_t *w, const sc_gpu_config_t *cfg,
+                          sc_gpu_t *gpu, const camp_result_t *r)
+{
+	sc_gpu_stats_t t;
+	sc_gpu_stats(gpu, &t);
+	printf("%s on %s: %s\n", w->name, cfg->name,
+	       r->due ? sc_due_name(r->status.reason) : "ok");
+	printf("  %" PRIu32 " launch%s, %" PRIu64 " cycles, %" PRIu64 " warp instructions, %"
+	       PRIu64 " thread instructions, IPC %.3f\n", r->launches_run,
+	       r->launches_run == 1 ? "" : "es", t.cycles, t.warp_insts, t.thread_insts,
+	       t.cycles ? (double)t.thread_insts / (double)t.cycles : 0.0);
+	printf("  %.3f s of host time inside launches\n", r->sim_seconds);
+}
+
+/* mkdir -p */
+static int make_dirs(const char *dir)
+{
+	char *p = strdup(dir);
+	if (!p)
+		return ENOMEM;
+	for (char *s = p + 1;; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		char saved = *s;
+		*s = '\0';
+		if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+			int e = errno;
+			free(p);
+			return e;
+		}
+		*s = saved;
+		if (!saved)
+			break;
+	}
+	struct stat st;
+	int e = stat(p, &st) != 0 ? errno : !S_ISDIR(st.st_mode) ? ENOTDIR : 0;
+	free(p);
+	return e;
+}
+
+static int write_dump(const char *dir, const camp_workload_t *w, const camp_result_t *r)
+{
+	int e = make_dirs(dir);
+	if (e) {
+		eng_errorf("cannot create directory %s: %s", dir, strerror(e));
+		return ENG_EXIT_INTERNAL;
+	}
+	for (uint32_t i = 0; i < r->noutputs; i++) {
+		const camp_output_t *o = &r->outputs[i];
+		size_t n = strlen(dir) + strlen(w->buffers[o->buffer].name) + 8;
+		char *path = malloc(n);
+		if (!path) {
+			eng_errorf("out of memory");
+			return ENG_EXIT_INTERNAL;
+		}
+		snprintf(path, n, "%s/%s.bin", dir, w->buffers[o->buffer].name);
+		FILE *f = fopen(path, "wb");
+		int ok = f && fwrite(o->data, 1, (size_t)o->bytes, f) == o->bytes;
+		e = errno;
+		if (f && fclose(f) != 0 && ok) {
+			ok = 0;
+			e = errno;
+		}
+		if (!ok) {
+			eng_errorf("cannot write %s: %s", path, strerror(e));
+			free(path);
+			return ENG_EXIT_INTERNAL;
+		}
+		free(path);
+	}
+	return ENG_EXIT_OK;
+}
+
+/* ---- the command -------------------------------------------------------- */
+
+static int status_of(int camp_rc)
+{
+	return camp_rc == CAMP_EINPUT ? ENG_EXIT_INPUT : ENG_EXIT_INTERNAL;
+}
+
+int eng_exec_main(int argc, char **argv)
+{
+	opts_t o = {0};
+	char err[1024];
+	sc_gpu_config_t cfg;
+	camp_workload_t *w = NULL;
+	sc_gpu_t *gpu = NULL;
+	camp_result_t *r = NULL;
+	int status, rc;
+
+	if ((status = parse_args(argc, argv, &o)) >= 0)
+		return status;
+
+	if ((rc = camp_gpu_load(o.gpu ? o.gpu : "gtx480", &cfg, err, sizeof err))) {
+		eng_errorf("%s", err);
+		return status_of(rc);
+	}
+	if ((rc = camp_workload_load(o.workload, &w, err, sizeof err))) {
+		eng_errorf("%s", err);
+		return status_of(rc);
+	}
+	sc_options_t so = {.cycle_budget = o.cycle_budget};
+	if ((rc = sc_gpu_create(&cfg, &so, &gpu))) {
+		eng_errorf("cannot create the GPU '%s': %s", cfg.name, sc_strerror(rc));
+		status = rc == SC_EINVAL ? ENG_EXIT_INPUT : ENG_EXIT_INTERNAL;
+		goto done;
+	}
+	if ((rc = camp_workload_run(w, gpu, &r, err, sizeof err))) {
+		eng_errorf("%s", err);
+		status = status_of(rc);
+		goto done;
+	}
+
+	status = ENG_EXIT_OK;
+	if (r->due) {
+		print_due(&r->status);
+		status = ENG_EXIT_DUE;
+	}
+	if (o.stats) {
+		json_t *j = stats_json(w, &cfg, gpu, r);
+		if (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+		                                    JSON_REAL_PRECISION(12)) != 0) {
+			eng_errorf("cannot print the statistics");
+			status = ENG_EXIT_INTERNAL;
+		}
+		putchar('\n');
+		json_decref(j);
+	}
+	if (o.dump && !r->due) {
+		int s = write_dump(o.dump, w, r);
+		if (s)
+			status = s;
+	}
+	if (!o.stats && !o.dump)
+		print_summary(w, &cfg, gpu, r);
+	if (fflush(stdout) != 0) {
+		eng_errorf("cannot write to stdout: %s", strerror(errno));
+		status = ENG_EXIT_INTERNAL;
+	}
+
+done:
+	camp_result_destroy(r);
+	sc_gpu_destroy(gpu);
+	camp_workload_destroy(w);
+	return status;
+}

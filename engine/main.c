@@ -1,0 +1,89 @@
+/* The flipsim command line: dispatches to one command per source file.
+ * Commands and exit statuses are listed in eng_int.h and in --help. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "eng_int.h"
+#include "simcore.h"
+
+static const struct {
+	const char *name;
+	const char *summary;
+	int (*main)(int argc, char **argv);
+	void (*help)(FILE *out);
+} commands[] = {
+	{"exec", "run a workload once on the simulator; dump outputs or print statistics",
+	 eng_exec_main, eng_exec_help},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+void eng_errorf(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("flipsim: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int eng_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fputs("flipsim: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (cmd)
+		fprintf(stderr, "try 'flipsim %s --help'\n", cmd);
+	else
+		fputs("try 'flipsim --help'\n", stderr);
+	return ENG_EXIT_INPUT;
+}
+
+static void help(FILE *out)
+{
+	fputs("usage: flipsim COMMAND [ARGS...]\n"
+	      "       flipsim --help | --version\n"
+	      "\n"
+	      "Statistical fault injection on an embedded GPU SM simulator.\n"
+	      "\n"
+	      "commands:\n", out);
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fputs("\n"
+	      "options:\n"
+	      "  -h, --help     print this help and exit\n"
+	      "  --version      print the version and exit\n"
+	      "\n"
+	      "Run 'flipsim COMMAND --help' for a command's arguments.\n"
+	      "\n"
+	      "exit status:\n"
+	      "  0  success\n"
+	      "  1  internal failure (out of memory, cannot write results)\n"
+	      "  2  bad input (command line, JSON, PTX, unknown kernel or GPU, launch too large)\n"
+	      "  3  the simulated program ended in a DUE\n", out);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return eng_usage_error(NULL, "missing command");
+	const char *a = argv[1];
+	if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		help(stdout);
+		return ENG_EXIT_OK;
+	}
+	if (!strcmp(a, "--version")) {
+		printf("flipsim %s\n", SC_VERSION);
+		return ENG_EXIT_OK;
+	}
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (!strcmp(a, commands[i].name))
+			return commands[i].main(argc - 1, argv + 1);
+	if (a[0] == '-')
+		return eng_usage_error(NULL, "unknown option '%s'", a);
+	return eng_usage_error(NULL, "unknown command '%s'", a);
+}
