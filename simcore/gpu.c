@@ -37,6 +37,7 @@ static void sms_free(sc_gpu_t *g)
 		free(sm->pf);
 		free(sm->smem);
 		free(sm->last);
+		free(sm->wnext);
 		free(sm->ready_mem);
 		free(sm->local_mem);
 		free(sm->call_mem);
@@ -69,7 +70,8 @@ int sc_gpu_create(const sc_gpu_config_t *cfg, const sc_options_t *opt, sc_gpu_t 
 		sm->rf_words = cfg->regs_per_sm;
 		sm->smem = calloc(cfg->smem_per_sm ? cfg->smem_per_sm : 1, 1);
 		sm->last = calloc(cfg->schedulers_per_sm, sizeof *sm->last);
-		if (!sm->warps || !sm->ctas || !sm->rf || !sm->smem || !sm->last)
+		sm->wnext = malloc(cfg->max_warps_per_sm * sizeof *sm->wnext);
+		if (!sm->warps || !sm->ctas || !sm->rf || !sm->smem || !sm->last || !sm->wnext)
 			goto nomem;
 		for (uint32_t c = 0; c < cfg->max_ctas_per_sm; c++)
 			sm->ctas[c].slot = c;
@@ -272,8 +274,10 @@ static int sms_prepare(sc_gpu_t *g)
 		sm->call_mem = calloc((size_t)mw * (r->mod->max_call_depth + 1), sizeof *sm->call_mem);
 		if (!sm->pf || !sm->ready_mem || !sm->local_mem || !sm->call_mem)
 			return SC_ENOMEM;
-		for (uint32_t w = 0; w < mw; w++)
+		for (uint32_t w = 0; w < mw; w++) {
 			sm->warps[w].state = SC_W_IDLE;
+			sm->wnext[w] = UINT64_MAX;
+		}
 		for (uint32_t c = 0; c < g->cfg.max_ctas_per_sm; c++)
 			sm->ctas[c].used = false;
 		for (uint32_t s = 0; s < g->cfg.schedulers_per_sm; s++)

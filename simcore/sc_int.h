@@ -528,7 +528,6 @@ typedef struct sc_warp {
 	uint32_t *rf;           /* register 0 of lane 0 */
 	uint32_t *pf;           /* predicate 0 */
 	uint64_t *ready;        /* scoreboard: cycle each slot, then each predicate, is readable */
-	uint64_t next;          /* earliest cycle of the next issue */
 	uint64_t age;           /* dispatch order (GTO) */
 	uint8_t *local;         /* lane 0's local memory; lane l at local + l * local_size */
 	struct sc_cta *cta;
@@ -561,6 +560,9 @@ typedef struct sc_sm {
 	sc_cta_t *ctas;         /* max_ctas_per_sm */
 	uint32_t nctas;         /* resident */
 	uint32_t *last;         /* per scheduler: last warp slot issued */
+	uint64_t *wnext;        /* per warp slot: earliest issue cycle, UINT64_MAX
+	                         * unless SC_W_ACTIVE (kept apart from sc_warp_t so
+	                         * that the scheduler's scans stay in cache) */
 	uint64_t next;          /* next cycle with work, UINT64_MAX when none */
 	uint64_t *ready_mem;
 	uint8_t *local_mem;

@@ -305,15 +305,36 @@ static bool resolve(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, int spa
 
 static uint64_t load_ext(const uint8_t *p, unsigned type)
 {
-	switch (type) {
-	case SC_T_S8: return (uint64_t)(int64_t)(int8_t)p[0];
-	case SC_T_S16: { int16_t v; memcpy(&v, p, 2); return (uint64_t)(int64_t)v; }
-	case SC_T_S32: { int32_t v; memcpy(&v, p, 4); return (uint64_t)(int64_t)v; }
+	switch (sc__type_bits(type)) {
+	case 8:
+		return type == SC_T_S8 ? (uint64_t)(int64_t)(int8_t)p[0] : p[0];
+	case 16: {
+		uint16_t v;
+		memcpy(&v, p, 2);
+		return type == SC_T_S16 ? (uint64_t)(int64_t)(int16_t)v : v;
 	}
-	unsigned bytes = sc__type_bits(type) / 8;
-	uint64_t v = 0;
-	memcpy(&v, p, bytes);
-	return v;
+	case 32: {
+		uint32_t v;
+		memcpy(&v, p, 4);
+		return type == SC_T_S32 ? (uint64_t)(int64_t)(int32_t)v : v;
+	}
+	default: {
+		uint64_t v;
+		memcpy(&v, p, 8);
+		return v;
+	}
+	}
+}
+
+/* Fixed-size stores: a variable-length memcpy costs a call per lane. */
+static void store_bytes(uint8_t *p, uint64_t v, unsigned bytes)
+{
+	switch (bytes) {
+	case 1: p[0] = (uint8_t)v; break;
+	case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+	case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+	default: memcpy(p, &v, 8); break;
+	}
 }
 
 static uint32_t mem_latency(const sc_gpu_t *g, int space)
@@ -365,7 +386,7 @@ static uint32_t ex_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 				return 0;
 			resolved = ref.space;
 			for (unsigned e = 0; e < n; e++)
-				memcpy(ref.p + e * bytes, &v[e][l], bytes);
+				store_bytes(ref.p + e * bytes, v[e][l], bytes);
 		}
 	}
 	return mem_latency(g, resolved);
@@ -513,7 +534,7 @@ static void bar_release(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, unsigned id, ui
 			wr(w, w->bar_dst, w->bar_mask, v);
 		}
 		w->state = SC_W_ACTIVE;
-		w->next = now + 1;
+		sm->wnext[w->slot] = now + 1;
 	}
 	memset(b, 0, sizeof *b);
 	b->all = true;
@@ -592,6 +613,7 @@ static void ex_bar(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, 
 	}
 	if (kind != SC_BAR_ARRIVE) {
 		w->state = SC_W_BAR;
+		sm->wnext[w->slot] = UINT64_MAX;
 		w->bar_id = (uint8_t)id;
 		w->bar_kind = (uint8_t)kind;
 	}
@@ -745,6 +767,7 @@ static uint32_t alu_latency(const sc_gpu_t *g, const sc_insn_t *in)
 static void cta_finish_warp(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
 {
 	w->state = SC_W_DONE;
+	sm->wnext[w->slot] = UINT64_MAX;
 	sc_cta_t *cta = w->cta;
 	cta->done++;
 	if (cta->done == cta->nwarps) {
@@ -957,7 +980,7 @@ scheduled:
 		uint64_t t = ready_time(g, w, now);
 		if (transfer || (w->sp && w->stk[w->sp - 1].pc != pc + 1))
 			t = t > now + g->cfg.latency[SC_LAT_BRANCH] ? t : now + g->cfg.latency[SC_LAT_BRANCH];
-		w->next = t;
+		sm->wnext[w->slot] = t;
 	}
 	return;
 bad:
@@ -1000,7 +1023,7 @@ void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uin
 		w->pf = sm->pf + (size_t)slot * r->preds;
 		w->ready = sm->ready_mem + (size_t)slot * per;
 		memset(w->ready, 0, per * sizeof *w->ready);
-		w->next = now + 1;
+		sm->wnext[slot] = now + 1;
 		w->age = r->age++;
 		w->local = cta->local + (size_t)i * 32 * r->local;
 		w->cta = cta;
@@ -1013,32 +1036,36 @@ void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uin
 static sc_warp_t *pick(sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslots, uint64_t now)
 {
 	uint32_t ns = g->cfg.schedulers_per_sm;
+	const uint64_t *wn = sm->wnext;
 	if (s >= nslots)
 		return NULL;
 	uint32_t cnt = (nslots - s + ns - 1) / ns; /* warps of this scheduler */
 	if (g->cfg.scheduler == SC_SCHED_GTO) {
-		sc_warp_t *lw = &sm->warps[sm->last[s]];
-		if (sm->last[s] < nslots && lw->state == SC_W_ACTIVE && lw->next <= now)
-			return lw;
+		if (sm->last[s] < nslots && wn[sm->last[s]] <= now)
+			return &sm->warps[sm->last[s]];
 		sc_warp_t *best = NULL;
 		for (uint32_t k = 0; k < cnt; k++) {
-			sc_warp_t *w = &sm->warps[s + k * ns];
-			if (w->state == SC_W_ACTIVE && w->next <= now && (!best || w->age < best->age))
-				best = w;
+			uint32_t slot = s + k * ns;
+			if (wn[slot] <= now && (!best || sm->warps[slot].age < best->age))
+				best = &sm->warps[slot];
 		}
 		if (best)
 			sm->last[s] = best->slot;
 		return best;
 	}
 	uint32_t start = sm->last[s] < nslots ? (sm->last[s] - s) / ns + 1 : 0;
-	for (uint32_t k = 0; k < cnt; k++) {
-		uint32_t idx = (start + k) % cnt;
-		sc_warp_t *w = &sm->warps[s + idx * ns];
-		if (w->state == SC_W_ACTIVE && w->next <= now) {
-			sm->last[s] = w->slot;
-			return w;
+	if (start >= cnt)
+		start = 0;
+	for (uint32_t k = start; k < cnt; k++)
+		if (wn[s + k * ns] <= now) {
+			sm->last[s] = s + k * ns;
+			return &sm->warps[s + k * ns];
 		}
-	}
+	for (uint32_t k = 0; k < start; k++)
+		if (wn[s + k * ns] <= now) {
+			sm->last[s] = s + k * ns;
+			return &sm->warps[s + k * ns];
+		}
 	return NULL;
 }
 
@@ -1054,11 +1081,8 @@ void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
 		}
 	}
 	uint64_t next = UINT64_MAX;
-	for (uint32_t i = 0; i < nslots; i++) {
-		const sc_warp_t *w = &sm->warps[i];
-		if (w->state == SC_W_ACTIVE && w->next < next)
-			next = w->next;
-	}
+	for (uint32_t i = 0; i < nslots; i++)
+		next = sm->wnext[i] < next ? sm->wnext[i] : next;
 	sm->next = next > now ? next : now + 1;
 	if (next == UINT64_MAX)
 		sm->next = UINT64_MAX;
