@@ -99,7 +99,7 @@ static int setup_buffers(const camp_workload_t *w, sc_gpu_t *gpu, uint64_t *dptr
 			snprintf(err, errsz, "%s: buffer '%s': out of memory", w->path, b->name);
 			return CAMP_ENOMEM;
 		}
-		rc = camp_buffer_fill(w, b, host, err, errsz);
+		rc = camp_buffer_fill(b, host, err, errsz);
 		if (rc == 0) {
 			int src = sc_memcpy_htod(gpu, dptr[i], host, bytes);
 			if (src)

@@ -869,8 +869,7 @@ static int fill_file(const camp_buffer_t *b, uint8_t *dst, uint64_t bytes, char 
 	return 0;
 }
 
-int camp_buffer_fill(const camp_workload_t *w, const camp_buffer_t *b, void *dst, char *err,
-                     size_t errsz)
+int camp_buffer_fill(const camp_buffer_t *b, void *dst, char *err, size_t errsz)
 {
 	char dummy[1];
 	unsigned sz = types[b->type].bytes;
@@ -878,7 +877,6 @@ int camp_buffer_fill(const camp_workload_t *w, const camp_buffer_t *b, void *dst
 	uint8_t *d = dst;
 	rng_t r;
 
-	(void)w;
 	if (!err) {
 		err = dummy;
 		errsz = sizeof dummy;

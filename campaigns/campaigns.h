@@ -146,8 +146,7 @@ const camp_buffer_t *camp_workload_buffer(const camp_workload_t *w, const char *
  * splitmix64 (tests/ptx/ref_common.h documents it). Returns 0, or CAMP_EIO /
  * CAMP_EINPUT when an init file cannot be read or changed size since
  * loading (message in err). */
-int camp_buffer_fill(const camp_workload_t *w, const camp_buffer_t *b, void *dst,
-                     char *err, size_t errsz);
+int camp_buffer_fill(const camp_buffer_t *b, void *dst, char *err, size_t errsz);
 
 /* ---- running a workload -------------------------------------------------- */
 

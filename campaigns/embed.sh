@@ -11,7 +11,7 @@ tmp=$out.tmp
 	echo '#include <stddef.h>'
 	i=0
 	for f in "$@"; do
-		printf 'static const char preset%d[] = {' "$i"
+		printf 'static const unsigned char preset%d[] = {' "$i"
 		od -An -v -tx1 "$f" | sed 's/[0-9a-f][0-9a-f]/0x&,/g' | tr -d ' \n'
 		printf '0x00};\n'
 		i=$((i + 1))
@@ -21,7 +21,7 @@ tmp=$out.tmp
 	printf 'NULL};\n'
 	printf 'const char *const camp__gpu_json[] = {'
 	i=0
-	for f in "$@"; do printf 'preset%d, ' "$i"; i=$((i + 1)); done
+	for f in "$@"; do printf '(const char *)preset%d, ' "$i"; i=$((i + 1)); done
 	printf 'NULL};\n'
 	printf 'const size_t camp__gpu_json_size[] = {'
 	i=0

@@ -442,7 +442,8 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 			break;
 		}
 		if (g->opt.cycle_budget && next > g->opt.cycle_budget) {
-			g->cycle = g->opt.cycle_budget;
+			now = g->opt.cycle_budget;
+			g->cycle = now;
 			sc__due(g, SC_DUE_TIMEOUT, NULL, NULL, -1, 0, 0, "the cycle budget of %llu cycles is exhausted",
 			        (unsigned long long)g->opt.cycle_budget);
 			break;

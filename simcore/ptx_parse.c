@@ -49,6 +49,7 @@ enum { FX_IMM, FX_POOL, FX_LABEL, FX_CALL };
 typedef struct fixup {
 	uint8_t kind;
 	bool generic;        /* address wanted in the generic space */
+	bool folded;         /* shared variable: per-kernel address already in addend */
 	uint32_t pc, pool;   /* instruction, pool entry for FX_POOL */
 	sym_t *sym;
 	int64_t addend;
@@ -987,7 +988,6 @@ static int lower_insn(P *p, L *l)
 		return perr(p, l->mn, "vector modifier not allowed on '%s'", base);
 	int t = m.ntypes ? m.types[0] : SC_T_NONE;
 	in->type = (uint8_t)t;
-	unsigned unit = sc__ops[op].unit;
 	bool isf = sc__type_is_float((unsigned)t);
 
 	/* Flags each family accepts. */
@@ -1393,7 +1393,6 @@ static int lower_insn(P *p, L *l)
 		return perr(p, l->mn, "modifier not allowed on '%s'", tokstr(l->mn));
 	if ((in->mods & SC_MOD_VOLATILE) && op != SC_OP_LD && op != SC_OP_ST)
 		return perr(p, l->mn, "'.volatile' applies to ld/st only");
-	(void)unit;
 	return 0;
 }
 
@@ -1566,9 +1565,6 @@ lowered:
 out:
 	for (uint32_t i = 0; i < 8; i++)
 		popnd_free(&ops[i]);
-	if (is_call) {
-		/* vec arrays of the call lists were freed by popnd_free (kind O_VEC) */
-	}
 	return p->err ? -1 : rc;
 }
 
@@ -2198,7 +2194,10 @@ static int layout(P *p)
 			/* record the per-kernel address in the fixups of this kernel */
 			for (uint32_t x = 0; x < p->nfx; x++)
 				if (p->fx[x].sym == y && p->fx[x].func == (int32_t)i)
-					p->fx[x].addend += end, p->fx[x].generic |= 0, p->fx[x].llen = 1; /* llen=1: addr folded */
+				{
+					p->fx[x].addend += end;
+					p->fx[x].folded = true;
+				}
 			end += y->size;
 		}
 		f->smem_static = end;
@@ -2215,7 +2214,7 @@ static int layout(P *p)
 			}
 			sc_func_t *f = &m->funcs[fx->func];
 			fx->addend += align_up(f->smem_static, f->dyn_smem_align);
-			fx->llen = 1;
+			fx->folded = true;
 		}
 	}
 
@@ -2258,11 +2257,7 @@ static uint64_t sym_address(const P *p, const fixup_t *x)
 {
 	const sym_t *y = x->sym;
 	const sc_module_t *m = p->m;
-	uint64_t a;
-	if (y->space == SC_SP_SHARED && x->llen == 1)
-		a = 0; /* per-kernel address folded into the addend */
-	else
-		a = y->addr;
+	uint64_t a = y->space == SC_SP_SHARED && x->folded ? 0 : y->addr;
 	if (y->space == SC_SP_LOCAL) {
 		int32_t f = y->bound ? y->func : y->owner;
 		const sc_func_t *fn = &m->funcs[f];

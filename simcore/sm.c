@@ -880,20 +880,33 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
 				next_pc = target;
 				break;
 			}
-			if (UNLIKELY(w->sp + 2 > g->cfg.simt_stack_depth)) {
+			/* Paths that reconverge where the top entry does (or nowhere)
+			 * reuse it, and a path that starts at the reconvergence point
+			 * needs no entry: its lanes wait in the entry that resumes
+			 * there. So a loop whose lanes leave one by one holds one
+			 * entry, not one per divergent iteration. */
+			uint32_t reff = rpc == SC_PC_NONE ? top->rpc : rpc;
+			bool reuse = reff == top->rpc;
+			sc_simt_t path[2];
+			uint32_t np = 0;
+			if (rpc == SC_PC_NONE || target != rpc)
+				path[np++] = (sc_simt_t){target, reff, taken};
+			if (rpc == SC_PC_NONE || pc + 1 != rpc)
+				path[np++] = (sc_simt_t){pc + 1, reff, nt};
+			uint32_t need = reuse ? (np ? np - 1 : 0) : np;
+			if (UNLIKELY(w->sp + need > g->cfg.simt_stack_depth)) {
 				sc__due(g, SC_DUE_SIMT_OVERFLOW, sm, w, -1, pc, 0, "divergence deeper than %u SIMT entries",
 				        g->cfg.simt_stack_depth);
 				return;
 			}
-			if (rpc == SC_PC_NONE) {
-				top->mask = taken;
-				top->pc = target;
-				w->stk[w->sp++] = (sc_simt_t){pc + 1, top->rpc, nt};
-			} else {
+			if (!reuse)
 				top->pc = rpc;
-				w->stk[w->sp++] = (sc_simt_t){target, rpc, taken};
-				w->stk[w->sp++] = (sc_simt_t){pc + 1, rpc, nt};
-			}
+			else if (np)
+				*top = path[0];
+			else
+				top->pc = reff; /* every lane is at the reconvergence point */
+			for (uint32_t k = reuse ? 1 : 0; k < np; k++)
+				w->stk[w->sp++] = path[k];
 			if (!simt_pop(g, sm, w, pc))
 				return;
 			goto scheduled;

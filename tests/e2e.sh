@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# e2e.sh — end-to-end checks of the flipsim CLI: help and version, usage
+# errors, bad inputs (exit 2), DUEs of the simulated program (exit 3), --dump
+# and --stats; then the examples' own checks (examples/check.sh).
+# Usage: tests/e2e.sh BUILD, where BUILD holds the flipsim binary.
+# Prints PASS or FAIL per check; exits 1 if any check fails, 2 on bad usage.
+# Fixtures: tests/campaigns/data/ (e2e/ holds the kernels and their .cu).
+set -u
+
+if [ $# -ne 1 ]; then
+	echo "usage: $0 BUILD" >&2
+	exit 2
+fi
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "$1" 2>/dev/null && pwd) || { echo "e2e.sh: no such directory: $1" >&2; exit 2; }
+flipsim=$build/flipsim
+[ -x "$flipsim" ] || { echo "e2e.sh: no flipsim binary in $build" >&2; exit 2; }
+cd "$root" || exit 2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/flipsim-e2e.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+data=tests/campaigns/data
+e2e=$data/e2e
+failures=0
+passes=0
+
+pass() { echo "PASS $1"; passes=$((passes + 1)); }
+fail() {
+	echo "FAIL $1"
+	[ -s "$tmp/out" ] && sed 's/^/    stdout: /' "$tmp/out" | head -n 20
+	[ -s "$tmp/err" ] && sed 's/^/    stderr: /' "$tmp/err" | head -n 20
+	failures=$((failures + 1))
+}
+
+# check NAME STATUS OUT ERR CMD...: runs CMD; wants exit status STATUS, the
+# text OUT in stdout and ERR in stderr (an empty OUT or ERR is not checked).
+# A failing status must come with a stderr whose first line starts
+# "flipsim: ".
+check() {
+	local name=$1 want=$2 outf=$3 errf=$4 why=""
+	shift 4
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	local got=$?
+	[ "$got" -eq "$want" ] || why="exit status $got, expected $want"
+	if [ -n "$outf" ] && ! grep -qF -- "$outf" "$tmp/out"; then
+		why="${why:+$why; }stdout lacks \"$outf\""
+	fi
+	if [ -n "$errf" ] && ! grep -qF -- "$errf" "$tmp/err"; then
+		why="${why:+$why; }stderr lacks \"$errf\""
+	fi
+	if [ "$want" -ne 0 ] && ! head -n 1 "$tmp/err" | grep -q '^flipsim: '; then
+		why="${why:+$why; }stderr does not start with \"flipsim: \""
+	fi
+	if [ -z "$why" ]; then pass "$name"; else fail "$name: $why"; fi
+}
+
+# size_is NAME FILE BYTES
+size_is() {
+	local got
+	got=$(wc -c <"$2" 2>/dev/null | tr -d ' ')
+	if [ "$got" = "$3" ]; then pass "$1"; else : >"$tmp/out"; : >"$tmp/err"; fail "$1: $2 holds '${got:-no file}' bytes, expected $3"; fi
+}
+
+# ---- help and version -------------------------------------------------------
+check "--help" 0 "usage: flipsim COMMAND" "" "$flipsim" --help
+check "--help lists exit statuses" 0 "3  the simulated program ended in a DUE" "" "$flipsim" --help
+check "--version" 0 "flipsim " "" "$flipsim" --version
+check "exec --help" 0 "--cycle-budget N" "" "$flipsim" exec --help
+check "exec --help lists presets" 0 "gtx480" "" "$flipsim" exec --help
+
+# ---- usage errors -------------------------------------------------------------
+check "no command" 2 "" "try 'flipsim --help'" "$flipsim"
+check "unknown command" 2 "" "unknown command 'frobnicate'" "$flipsim" frobnicate
+check "unknown top-level option" 2 "" "unknown option '--frob'" "$flipsim" --frob
+check "exec: unknown option" 2 "" "unknown option '--frob'" "$flipsim" exec "$e2e/ok.json" --frob
+check "exec: usage hint" 2 "" "try 'flipsim exec --help'" "$flipsim" exec "$e2e/ok.json" --frob
+check "exec: missing workload" 2 "" "missing the workload" "$flipsim" exec
+check "exec: extra argument" 2 "" "unexpected argument 'more.json'" "$flipsim" exec "$e2e/ok.json" more.json
+check "exec: --gpu without value" 2 "" "option '--gpu' needs a value" "$flipsim" exec "$e2e/ok.json" --gpu
+check "exec: bad --cycle-budget" 2 "" "expected a non-negative integer, got '12x'" "$flipsim" exec "$e2e/ok.json" --cycle-budget 12x
+check "exec: negative --cycle-budget" 2 "" "got '-5'" "$flipsim" exec "$e2e/ok.json" --cycle-budget=-5
+check "exec: overflowing --cycle-budget" 2 "" "expected a non-negative integer" "$flipsim" exec "$e2e/ok.json" --cycle-budget 18446744073709551616
+check "exec: --stats takes no value" 2 "" "takes no value" "$flipsim" exec "$e2e/ok.json" --stats=yes
+
+# ---- bad input: exit 2 ------------------------------------------------------
+check "missing workload file" 2 "" "nonexistent.json: cannot read" "$flipsim" exec "$tmp/nonexistent.json"
+check "JSON syntax error names file:line:col" 2 "" "bad_syntax.json:4:11:" "$flipsim" exec "$data/bad_syntax.json"
+check "unknown key" 2 "" "at \$: unknown key 'tolerance'" "$flipsim" exec "$data/bad_unknown_top.json"
+check "unknown buffer names the JSON path" 2 "" "at \$.launches[0].args[2]: unknown buffer 'q'" "$flipsim" exec "$data/bad_arg_unknown_buffer.json"
+check "bad PTX names the .ptx file and line" 2 "" "$e2e/bad.ptx:13:" "$flipsim" exec "$e2e/bad_ptx.json"
+check "unknown kernel" 2 "" "no kernel 'nosuch'" "$flipsim" exec "$e2e/unknown_kernel.json"
+check "launch too large" 2 "" "at \$.launches[0]: kernel 'trapper'" "$flipsim" exec "$e2e/too_big.json"
+check "wrong argument count" 2 "" "takes 2 parameters, the workload passes 1" "$flipsim" exec "$e2e/arg_count.json"
+check "wrong scalar size" 2 "" "i64 is 8 bytes, but parameter 1 of kernel 'oob' is 4 bytes" "$flipsim" exec "$e2e/arg_size.json"
+check "unknown GPU" 2 "" "unknown GPU 'gtx999' (known: " "$flipsim" exec "$e2e/ok.json" --gpu gtx999
+check "bad GPU file names the JSON path" 2 "" "at \$.latency.fp32: expected an integer in 1..100000" "$flipsim" exec "$e2e/ok.json" --gpu "$data/gpu_latency_range.json"
+check "GPU file syntax error" 2 "" "gpu_syntax.json:3:17:" "$flipsim" exec "$e2e/ok.json" --gpu "$data/gpu_syntax.json"
+
+# ---- DUEs of the simulated program: exit 3 -----------------------------------
+check "out-of-bounds store is illegal_address" 3 "" "illegal_address" "$flipsim" exec "$e2e/oob.json"
+check "DUE names the kernel" 3 "" "in kernel 'oob'" "$flipsim" exec "$e2e/oob.json"
+check "trap" 3 "" "DUE trap" "$flipsim" exec "$e2e/trap.json"
+check "infinite loop with --cycle-budget is timeout" 3 "" "timeout" "$flipsim" exec "$e2e/spin.json" --cycle-budget 100000
+check "DUE still honours --stats" 3 "\"status\": \"illegal_address\"" "illegal_address" "$flipsim" exec "$e2e/oob.json" --stats
+check "DUE --stats has the due object" 3 "\"due\": {" "" "$flipsim" exec "$e2e/oob.json" --stats
+check "DUE with --dump" 3 "" "trap" "$flipsim" exec "$e2e/trap.json" --dump "$tmp/due-dump"
+if [ -z "$(ls -A "$tmp/due-dump" 2>/dev/null)" ]; then pass "DUE --dump writes nothing"; else fail "DUE --dump writes nothing: $(ls "$tmp/due-dump")"; fi
+
+# ---- a successful run ---------------------------------------------------------
+check "summary" 0 "e2e_ok on gtx480: ok" "" "$flipsim" exec "$e2e/ok.json"
+check "--dump" 0 "" "" "$flipsim" exec "$e2e/ok.json" --dump "$tmp/dump/nested"
+size_is "--dump out32.bin size (1000 x u32)" "$tmp/dump/nested/out32.bin" 4000
+size_is "--dump out64.bin size (1000 x u64)" "$tmp/dump/nested/out64.bin" 8000
+if [ ! -e "$tmp/dump/nested/unused.bin" ]; then pass "--dump writes only outputs"; else fail "--dump writes only outputs"; fi
+# The last of two launches passed $iter = 1, so out32[i] = i.
+last=$(od -An -tu4 -j 3996 -N 4 "$tmp/dump/nested/out32.bin" 2>/dev/null | tr -d ' ')
+if [ "$last" = "999" ]; then pass "--dump contents (\$iter)"; else fail "--dump contents: out32[999] = '$last', expected 999"; fi
+: >"$tmp/file"
+check "--dump into a file's path fails with 1" 1 "" "cannot create directory" "$flipsim" exec "$e2e/ok.json" --dump "$tmp/file/sub"
+
+check "--stats" 0 "\"status\": \"ok\"" "" "$flipsim" exec "$e2e/ok.json" --stats
+for key in workload gpu cycles warp_instructions thread_instructions ipc sim_seconds status \
+	launches kernel grid block registers_per_thread shared_per_cta ctas_per_sm limiter \
+	occupancy start_cycle end_cycle; do
+	if grep -qF "\"$key\":" "$tmp/out"; then pass "--stats has \"$key\""; else fail "--stats has \"$key\""; fi
+done
+if [ "$(grep -c '"kernel": "fill"' "$tmp/out")" = "2" ]; then pass "--stats lists each repeat"; else fail "--stats lists each repeat"; fi
+
+for gpu in gtx480 tesla_c2050 quadro_fx5800 v100 h100; do
+	check "--gpu $gpu" 0 "e2e_ok on $gpu: ok" "" "$flipsim" exec "$e2e/ok.json" --gpu "$gpu"
+done
+check "--gpu FILE" 0 "e2e_ok on h100: ok" "" "$flipsim" exec "$e2e/ok.json" --gpu campaigns/gpus/h100.json
+# Presets are inside the binary: they work from any directory.
+check "presets from another directory" 0 "on v100: ok" "" \
+	sh -c 'cd "$1" && "$2" exec "$3" --gpu v100' sh "$tmp" "$flipsim" "$root/$e2e/ok.json"
+
+echo "e2e: $passes passed, $failures failed"
+
+# ---- the examples -------------------------------------------------------------
+if [ -f examples/check.sh ]; then
+	if bash examples/check.sh "$build"; then
+		echo "PASS examples/check.sh"
+	else
+		echo "FAIL examples/check.sh"
+		failures=$((failures + 1))
+	fi
+fi
+
+[ "$failures" -eq 0 ] || exit 1
+exit 0
