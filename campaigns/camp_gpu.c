@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "campaigns.h"
+#include "camp_int.h"
 
 /* The presets, generated at build time from the JSON files in campaigns/gpus/ into
  * $(BUILD)/campaigns/gpus_embed.c by the Makefile (od + sed): parallel
@@ -41,16 +41,18 @@ typedef struct ctx {
 	size_t errsz;
 } ctx_t;
 
-static int fail(ctx_t *c, const char *path, const char *fmt, ...)
+int camp__fail_at(char *err, size_t errsz, const char *file, const char *path, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	snprintf(c->err, c->errsz, "%s: at %s: %s", c->file, path, msg);
+	snprintf(err, errsz, "%s: at %s: %s", file, path, msg);
 	return CAMP_EINPUT;
 }
+
+#define fail(c, path, ...) camp__fail_at((c)->err, (c)->errsz, (c)->file, (path), __VA_ARGS__)
 
 /* The uint32 fields, in the order the files list them. */
 #define U32_KEYS(X)                                                       \

@@ -14,7 +14,7 @@
 
 #include <jansson.h>
 
-#include "campaigns.h"
+#include "camp_int.h"
 
 /* Buffers hold at most this many bytes each (the simulator's memory is host
  * memory; larger inputs are surely mistakes). */
@@ -128,16 +128,7 @@ typedef struct ctx {
 	camp_workload_t *w;
 } ctx_t;
 
-static int fail(ctx_t *c, const char *path, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	snprintf(c->err, c->errsz, "%s: at %s: %s", c->file, path, msg);
-	return CAMP_EINPUT;
-}
+#define fail(c, path, ...) camp__fail_at((c)->err, (c)->errsz, (c)->file, (path), __VA_ARGS__)
 
 static int nomem(ctx_t *c)
 {
