@@ -1,0 +1,58 @@
+/* Helpers for the simcore Criterion suites (test_parse.c ... test_due.c):
+ * a GPU built from the gtx480 preset with optional tweaks, PTX loaded from
+ * a string, buffers, and launches that hand back the rc and the status.
+ * Ownership: an h_ctx_t owns its GPU (h_fini); everything else is the GPU's. */
+#ifndef TEST_HARNESS_H
+#define TEST_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "simcore.h"
+
+/* The three lines every hand-written PTX snippet starts with. */
+#define H_PTX_HEAD ".version 7.0\n.target sm_75\n.address_size 64\n"
+
+#define H_DIM(x, y, z) ((sc_dim3_t){(x), (y), (z)})
+#define H_D1(x) H_DIM((x), 1, 1)
+/* Kernel argument list: H_ARGS(&a, &b) */
+#define H_ARGS(...) ((void *const[]){__VA_ARGS__})
+
+typedef struct h_ctx {
+	sc_gpu_config_t cfg; /* gtx480 after h_init; tweak before the first load */
+	sc_options_t opt;    /* cycle budget */
+	sc_gpu_t *gpu;       /* created by the first h_load */
+	sc_module_t *mod;    /* the last module loaded */
+} h_ctx_t;
+
+/* gtx480 configuration, no cycle budget, no GPU yet. */
+void h_init(h_ctx_t *h);
+/* Creates the GPU now from h->cfg and h->opt (asserts success). */
+void h_start(h_ctx_t *h);
+void h_fini(h_ctx_t *h);
+
+/* Loads PTX text (module name "t.ptx"); returns the rc, and on error the
+ * message is sc_gpu_errmsg(h->gpu). h_load_ok asserts success. */
+int h_load(h_ctx_t *h, const char *ptx);
+sc_module_t *h_load_ok(h_ctx_t *h, const char *ptx);
+
+/* Device buffer of `bytes`, filled from init (or zeros when NULL). */
+uint64_t h_alloc(h_ctx_t *h, uint64_t bytes, const void *init);
+void h_read(h_ctx_t *h, void *dst, uint64_t src, uint64_t bytes);
+
+/* Launches `kernel` of the last module; returns the rc of sc_launch. */
+int h_launch(h_ctx_t *h, const char *kernel, sc_dim3_t grid, sc_dim3_t block, uint32_t dyn_smem,
+             void *const *args);
+/* Launch that must succeed (asserts rc 0, printing the message otherwise). */
+void h_launch_ok(h_ctx_t *h, const char *kernel, sc_dim3_t grid, sc_dim3_t block, uint32_t dyn_smem,
+                 void *const *args);
+const sc_status_t *h_status(const h_ctx_t *h);
+/* Statistics of the last launch. */
+const sc_launch_stats_t *h_last(const h_ctx_t *h);
+
+/* One-call form for kernels of the shape k(u32 *out): loads ptx, runs it
+ * with `out` of n u32 zeros, and copies the result to out. Asserts success. */
+void h_run_u32(h_ctx_t *h, const char *ptx, const char *kernel, sc_dim3_t grid, sc_dim3_t block,
+               uint32_t *out, uint32_t n);
+
+#endif

@@ -1,0 +1,97 @@
+/* The helpers declared in harness.h, shared by the simcore suites. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "harness.h"
+
+void h_init(h_ctx_t *h)
+{
+	memset(h, 0, sizeof *h);
+	sc_config_gtx480(&h->cfg);
+}
+
+void h_start(h_ctx_t *h)
+{
+	if (h->gpu)
+		return;
+	char msg[256];
+	int rc = sc_config_check(&h->cfg, msg, sizeof msg);
+	cr_assert_eq(rc, 0, "bad test configuration: %s", msg);
+	rc = sc_gpu_create(&h->cfg, &h->opt, &h->gpu);
+	cr_assert_eq(rc, 0, "sc_gpu_create: %s", sc_strerror(rc));
+}
+
+void h_fini(h_ctx_t *h)
+{
+	sc_gpu_destroy(h->gpu);
+	h->gpu = NULL;
+	h->mod = NULL;
+}
+
+int h_load(h_ctx_t *h, const char *ptx)
+{
+	h_start(h);
+	sc_module_t *m = NULL;
+	int rc = sc_module_load_text(h->gpu, "t.ptx", ptx, &m);
+	if (rc == 0)
+		h->mod = m;
+	return rc;
+}
+
+sc_module_t *h_load_ok(h_ctx_t *h, const char *ptx)
+{
+	int rc = h_load(h, ptx);
+	cr_assert_eq(rc, 0, "PTX load failed (%s): %s", sc_strerror(rc), sc_gpu_errmsg(h->gpu));
+	return h->mod;
+}
+
+uint64_t h_alloc(h_ctx_t *h, uint64_t bytes, const void *init)
+{
+	h_start(h);
+	uint64_t d = 0;
+	cr_assert_eq(sc_malloc(h->gpu, bytes, &d), 0, "sc_malloc(%llu)", (unsigned long long)bytes);
+	if (init)
+		cr_assert_eq(sc_memcpy_htod(h->gpu, d, init, bytes), 0);
+	else
+		cr_assert_eq(sc_memset(h->gpu, d, 0, bytes), 0);
+	return d;
+}
+
+void h_read(h_ctx_t *h, void *dst, uint64_t src, uint64_t bytes)
+{
+	cr_assert_eq(sc_memcpy_dtoh(h->gpu, dst, src, bytes), 0, "%s", sc_gpu_errmsg(h->gpu));
+}
+
+int h_launch(h_ctx_t *h, const char *kernel, sc_dim3_t grid, sc_dim3_t block, uint32_t dyn_smem,
+             void *const *args)
+{
+	cr_assert(h->gpu && h->mod, "h_launch before a module was loaded");
+	return sc_launch(h->gpu, h->mod, kernel, grid, block, dyn_smem, args);
+}
+
+void h_launch_ok(h_ctx_t *h, const char *kernel, sc_dim3_t grid, sc_dim3_t block, uint32_t dyn_smem,
+                 void *const *args)
+{
+	int rc = h_launch(h, kernel, grid, block, dyn_smem, args);
+	const sc_status_t *s = h_status(h);
+	cr_assert_eq(rc, 0, "launch of %s: %s: %s [due %s pc %u sm %d warp %d lane %d: %s]", kernel, sc_strerror(rc),
+	             sc_gpu_errmsg(h->gpu), sc_due_name(s->reason), s->pc, s->sm, s->warp, s->lane, s->detail);
+}
+
+const sc_status_t *h_status(const h_ctx_t *h) { return sc_gpu_status(h->gpu); }
+
+const sc_launch_stats_t *h_last(const h_ctx_t *h)
+{
+	uint32_t n = sc_launch_count(h->gpu);
+	cr_assert(n > 0, "no launch recorded");
+	return sc_launch_stats(h->gpu, n - 1);
+}
+
+void h_run_u32(h_ctx_t *h, const char *ptx, const char *kernel, sc_dim3_t grid, sc_dim3_t block,
+               uint32_t *out, uint32_t n)
+{
+	h_load_ok(h, ptx);
+	uint64_t d = h_alloc(h, (uint64_t)n * 4, NULL);
+	h_launch_ok(h, kernel, grid, block, 0, H_ARGS(&d));
+	h_read(h, out, d, (uint64_t)n * 4);
+}

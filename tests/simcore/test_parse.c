@@ -1,0 +1,470 @@
+/* The PTX front end (simcore/ptx_lex.c, ptx_parse.c): a whole nvcc module
+ * run end to end against a host model, hand-written snippets of the forms
+ * nvcc emits, a table of bad inputs that must fail with "name:LINE:COL:" of
+ * the offending token, and every committed PTX file of the repository. */
+#include <criterion/criterion.h>
+#include <glob.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+
+/* ======================================================================
+ * A whole nvcc module: tests/simcore/data/parse_full.ptx (from
+ * parse_full.cu): .func calls with params and return values, a .local
+ * depot, .const/.global variables with initializers and .align, static and
+ * .extern .shared, .pragma, .maxntid/.minnctapersm, inline-asm blocks with
+ * scoped .reg, multi-line call statements in { // callseq } blocks.
+ * ====================================================================== */
+
+static const float pf_coef[4] = {0.5f, 1.5f, -2.0f, 4.0f};
+static const int pf_table[5] = {3, 1, 4, 1, 5};
+
+static int pf_mix(int a, int b, float c) { return (a * 31) ^ (b + 7) ^ (int)c; }
+
+static int pf_walk(int n, int seed)
+{
+	int buf[16], s = 0;
+	for (int k = 0; k < 16; k++)
+		buf[k] = seed * k + pf_table[k % 5];
+	for (int k = 0; k < n; k++)
+		s += buf[(k * 7 + seed) & 15];
+	return s;
+}
+
+static int pf_full(int t, int n)
+{
+	int v = 3 * (63 - t) + (((t + 1) & 63) + 100);
+	v += t > 31 ? 1 : 2;
+	if (t & 1) {
+		float c = pf_coef[t & 3] * (float)t;
+		v += pf_mix(t, n, c);
+	} else {
+		v -= pf_walk(t & 15, n);
+	}
+	return v;
+}
+
+Test(parse, nvcc_module)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h_start(&h);
+	sc_module_t *m = NULL;
+	int rc = sc_module_load_file(h.gpu, "tests/simcore/data/parse_full.ptx", &m);
+	cr_assert_eq(rc, 0, "load: %s", sc_gpu_errmsg(h.gpu));
+	h.mod = m;
+
+	uint32_t np;
+	const uint32_t *sizes;
+	cr_assert_eq(sc_kernel_params(m, "_Z4fullPii", &np, &sizes), 0);
+	cr_assert_eq(np, 2);
+	cr_expect_eq(sizes[0], 8);
+	cr_expect_eq(sizes[1], 4);
+	cr_expect_eq(sc_kernel_params(m, "_Z3mixiif", &np, &sizes), SC_ENOTFOUND, ".func is not a kernel");
+
+	int n = 5;
+	uint64_t out = h_alloc(&h, 64 * 4, NULL);
+	/* three CTAs: every CTA writes the same out[], counter[] sees them all */
+	h_launch_ok(&h, "_Z4fullPii", H_D1(3), H_D1(64), 256, H_ARGS(&out, &n));
+	int got[64];
+	h_read(&h, got, out, sizeof got);
+	for (int t = 0; t < 64; t++)
+		cr_expect_eq(got[t], pf_full(t, n), "thread %d: got %d, want %d", t, got[t], pf_full(t, n));
+
+	const sc_launch_stats_t *s = h_last(&h);
+	cr_expect_eq(s->smem_per_cta, 512, "256 B static + 256 B dynamic, got %u", s->smem_per_cta);
+	cr_expect_geq(s->local_per_thread, 64, "walk's 64-byte depot");
+
+	uint64_t dump = h_alloc(&h, 9 * 4, NULL);
+	h_launch_ok(&h, "_Z4dumpPj", H_D1(1), H_D1(32), 0, H_ARGS(&dump));
+	uint32_t d[9];
+	h_read(&h, d, dump, sizeof d);
+	for (int i = 0; i < 4; i++)
+		cr_expect_eq(d[i], 3 * 64 / 4, "counter[%d] = %u", i, d[i]);
+	for (int i = 0; i < 5; i++)
+		cr_expect_eq(d[4 + i], (uint32_t)pf_table[i], "table[%d] = %u", i, d[4 + i]);
+
+	/* .maxntid 256 */
+	cr_expect_eq(h_launch(&h, "_Z4fullPii", H_D1(1), H_D1(288), 256, H_ARGS(&out, &n)), SC_ELAUNCH);
+	h_fini(&h);
+}
+
+/* ======================================================================
+ * Hand-written forms
+ * ====================================================================== */
+
+/* Variables with initializers and alignment; literals in every notation. */
+Test(parse, variables_and_literals)
+{
+	static const char ptx[] = H_PTX_HEAD
+		"/* a block comment\n"
+		"   over two lines */\n"
+		".global .align 64 .b8 aligned[4];\n"
+		".global .u32 gv[2][2] = {{7, 8}, {9, 0x10}};\n"
+		".const .align 8 .f32 cf[3] = {1.5, 0f40000000, -3};\n"
+		".const .f64 cd = 0d3FF8000000000000;\n"
+		".global .s16 gs[2] = {-2, 017};\n"
+		".visible .entry k(.param .u64 out)\n"
+		"{\n"
+		"	.reg .b32 %r<12>;\n"
+		"	.reg .b64 %rd<4>;\n"
+		"	.reg .f32 %f<4>;\n"
+		"	.reg .f64 %fd<2>;\n"
+		"	ld.param.u64 %rd1, [out];\n"
+		"	mov.u64 %rd2, aligned;\n"
+		"	cvt.u32.u64 %r1, %rd2;\n"
+		"	and.b32 %r1, %r1, 63;      // 0 when 64-byte aligned\n"
+		"	st.global.u32 [%rd1], %r1;\n"
+		"	ld.global.u32 %r2, [gv+4];\n"
+		"	ld.global.u32 %r3, [gv+12];\n"
+		"	st.global.u32 [%rd1+4], %r2;\n"
+		"	st.global.u32 [%rd1+8], %r3;\n"
+		"	ld.const.f32 %f1, [cf];\n"
+		"	ld.const.f32 %f2, [cf+4];\n"
+		"	ld.const.f32 %f3, [cf+8];\n"
+		"	add.f32 %f1, %f1, %f2;\n"
+		"	add.f32 %f1, %f1, %f3;     // 1.5 + 2 - 3\n"
+		"	st.global.f32 [%rd1+12], %f1;\n"
+		"	ld.const.f64 %fd1, [cd];\n"
+		"	cvt.rzi.s32.f64 %r4, %fd1; // 1.5 -> 1\n"
+		"	st.global.u32 [%rd1+16], %r4;\n"
+		"	ld.global.s16 %r5, [gs];\n"
+		"	st.global.u32 [%rd1+20], %r5;\n"
+		"	ld.global.s16 %r5, [gs+2];\n"
+		"	st.global.u32 [%rd1+24], %r5;\n"
+		"	mov.u32 %r6, 0b1011;\n"
+		"	add.u32 %r6, %r6, 0xFFU;\n"
+		"	add.s32 %r6, %r6, -1;\n"
+		"	st.global.u32 [%rd1+28], %r6;\n"
+		"	mov.b32 %r7, 0f3F800000;\n"
+		"	st.global.u32 [%rd1+32], %r7;\n"
+		"	ret;\n"
+		"}\n";
+	h_ctx_t h;
+	h_init(&h);
+	uint32_t o[9];
+	h_run_u32(&h, ptx, "k", H_D1(1), H_D1(1), o, 9);
+	cr_expect_eq(o[0], 0, ".align 64 variable at an address with low bits %u", o[0]);
+	cr_expect_eq(o[1], 8);
+	cr_expect_eq(o[2], 16);
+	float f;
+	memcpy(&f, &o[3], 4);
+	cr_expect_eq(f, 0.5f, "const f32 sum %g", (double)f);
+	cr_expect_eq(o[4], 1);
+	cr_expect_eq((int32_t)o[5], -2);
+	cr_expect_eq(o[6], 15, "octal 017");
+	cr_expect_eq(o[7], 11 + 255 - 1);
+	cr_expect_eq(o[8], 0x3f800000u);
+	h_fini(&h);
+}
+
+/* Registers declared in a { } block are gone after it; sibling blocks may
+ * reuse the name, and an inner block shadows an outer register. */
+Test(parse, block_scoped_registers)
+{
+	static const char ptx[] = H_PTX_HEAD
+		".visible .entry k(.param .u64 out)\n"
+		"{\n"
+		"	.reg .b32 %r<3>;\n"
+		"	.reg .b32 %t;\n"
+		"	.reg .b64 %rd1;\n"
+		"	ld.param.u64 %rd1, [out];\n"
+		"	mov.u32 %t, 5;\n"
+		"	{\n"
+		"	.reg .b32 %t;\n"
+		"	mov.u32 %t, 40;\n"
+		"	add.u32 %r1, %t, 1;\n"
+		"	}\n"
+		"	{\n"
+		"	.reg .pred %t;\n"
+		"	setp.eq.u32 %t, %r1, 41;\n"
+		"	selp.u32 %r2, 100, 200, %t;\n"
+		"	}\n"
+		"	add.u32 %r1, %r1, %t;\n"
+		"	st.global.v2.u32 [%rd1], {%r1, %r2};\n"
+		"	ret;\n"
+		"}\n";
+	h_ctx_t h;
+	h_init(&h);
+	uint32_t o[2];
+	h_run_u32(&h, ptx, "k", H_D1(1), H_D1(1), o, 2);
+	cr_expect_eq(o[0], 46, "inner %%t shadows, outer %%t survives: got %u", o[0]);
+	cr_expect_eq(o[1], 100);
+
+	static const char bad[] = H_PTX_HEAD
+		".visible .entry k()\n"
+		"{\n"
+		"	{\n"
+		"	.reg .b32 %in;\n"
+		"	mov.u32 %in, 1;\n"
+		"	}\n"
+		"	mov.u32 %in, 2;\n"
+		"	ret;\n"
+		"}\n";
+	cr_expect_eq(h_load(&h, bad), SC_EPARSE);
+	cr_expect(strstr(sc_gpu_errmsg(h.gpu), "t.ptx:10:10:") != NULL, "got '%s'", sc_gpu_errmsg(h.gpu));
+	h_fini(&h);
+}
+
+/* Inline asm may name registers without '%': as operands, guards and
+ * addresses. */
+Test(parse, plain_register_names)
+{
+	static const char ptx[] = H_PTX_HEAD
+		".visible .entry k(.param .u64 out)\n"
+		"{\n"
+		"	.reg .b32 %r<3>;\n"
+		"	.reg .b64 %rd<3>;\n"
+		"	ld.param.u64 %rd1, [out];\n"
+		"	mov.u32 %r1, %tid.x;\n"
+		"	mul.wide.u32 %rd2, %r1, 4;\n"
+		"	// begin inline asm\n"
+		"	{\n"
+		"	.reg .pred p;\n"
+		"	.reg .b64 a;\n"
+		"	.reg .b32 v;\n"
+		"	add.s64 a, %rd1, %rd2;\n"
+		"	setp.lt.u32 p, %r1, 3;\n"
+		"	mov.u32 v, 7;\n"
+		"	@p mov.u32 v, 9;\n"
+		"	@!p add.u32 v, v, %r1;\n"
+		"	st.global.u32 [a], v;\n"
+		"	}\n"
+		"	// end inline asm\n"
+		"	ret;\n"
+		"}\n";
+	h_ctx_t h;
+	h_init(&h);
+	uint32_t o[8];
+	h_run_u32(&h, ptx, "k", H_D1(1), H_D1(8), o, 8);
+	for (uint32_t t = 0; t < 8; t++)
+		cr_expect_eq(o[t], t < 3 ? 9 : 7 + t, "thread %u: %u", t, o[t]);
+	h_fini(&h);
+}
+
+/* .reqntid fixes the block shape; .maxntid bounds it. */
+Test(parse, reqntid_maxntid)
+{
+	static const char ptx[] = H_PTX_HEAD
+		".visible .entry fixed(.param .u64 out)\n"
+		".reqntid 32, 2\n"
+		"{\n"
+		"	.reg .b32 %r1;\n"
+		"	.reg .b64 %rd<3>;\n"
+		"	ld.param.u64 %rd1, [out];\n"
+		"	mov.u32 %r1, %ntid.y;\n"
+		"	st.global.u32 [%rd1], %r1;\n"
+		"	ret;\n"
+		"}\n"
+		".visible .entry bounded(.param .u64 out)\n"
+		".maxntid 64, 2, 1\n"
+		".minnctapersm 4\n"
+		"{\n"
+		"	ret;\n"
+		"}\n";
+	h_ctx_t h;
+	h_init(&h);
+	h_load_ok(&h, ptx);
+	uint64_t d = h_alloc(&h, 4, NULL);
+	h_launch_ok(&h, "fixed", H_D1(1), H_DIM(32, 2, 1), 0, H_ARGS(&d));
+	uint32_t v;
+	h_read(&h, &v, d, 4);
+	cr_expect_eq(v, 2);
+	cr_expect_eq(h_launch(&h, "fixed", H_D1(1), H_DIM(64, 1, 1), 0, H_ARGS(&d)), SC_ELAUNCH);
+	cr_expect_eq(h_launch(&h, "fixed", H_D1(1), H_DIM(32, 1, 2), 0, H_ARGS(&d)), SC_ELAUNCH);
+	h_launch_ok(&h, "bounded", H_D1(1), H_DIM(128, 1, 1), 0, H_ARGS(&d));
+	cr_expect_eq(h_launch(&h, "bounded", H_D1(1), H_DIM(129, 1, 1), 0, H_ARGS(&d)), SC_ELAUNCH);
+	cr_expect_eq(h_launch(&h, "nosuch", H_D1(1), H_D1(1), 0, H_ARGS(&d)), SC_ENOTFOUND);
+	h_fini(&h);
+}
+
+/* A .func declared before use and defined later, a call in the one-line
+ * form without return values, labels on the instruction's line, predicated
+ * ret, and .pragma before and inside a body. */
+Test(parse, func_forms)
+{
+	static const char ptx[] = H_PTX_HEAD
+		".pragma \"nounroll\";\n"
+		".func store(.param .b64 p, .param .b32 v);\n"
+		".visible .entry k(.param .u64 out)\n"
+		"{\n"
+		"	.reg .b32 %r<3>;\n"
+		"	.reg .b64 %rd<3>;\n"
+		"	.reg .pred %p1;\n"
+		"	ld.param.u64 %rd1, [out];\n"
+		"	mov.u32 %r1, %tid.x;\n"
+		"	mul.wide.u32 %rd2, %r1, 4;\n"
+		"	add.s64 %rd2, %rd1, %rd2;\n"
+		"	mul.lo.u32 %r2, %r1, %r1;\n"
+		"	{ .param .b64 a0; .param .b32 a1;\n"
+		"	st.param.b64 [a0], %rd2; st.param.b32 [a1], %r2;\n"
+		"	call.uni store, (a0, a1);\n"
+		"	}\n"
+		"	ret;\n"
+		"}\n"
+		".func store(.param .b64 p, .param .b32 v)\n"
+		"{\n"
+		"	.reg .b32 %r<2>;\n"
+		"	.reg .b64 %rd1;\n"
+		"	.reg .pred %p1;\n"
+		"	ld.param.b64 %rd1, [p];\n"
+		"	ld.param.b32 %r1, [v];\n"
+		"	setp.gt.u32 %p1, %r1, 100;\n"
+		"$skip_$1: .pragma \"nounroll\";\n"
+		"	@%p1 ret;\n"
+		"	st.global.u32 [%rd1], %r1;\n"
+		"	ret;\n"
+		"}\n";
+	h_ctx_t h;
+	h_init(&h);
+	uint32_t o[32];
+	h_run_u32(&h, ptx, "k", H_D1(1), H_D1(32), o, 32);
+	for (uint32_t t = 0; t < 32; t++)
+		cr_expect_eq(o[t], t * t > 100 ? 0 : t * t, "thread %u: %u", t, o[t]);
+	h_fini(&h);
+}
+
+/* ======================================================================
+ * Bad input: each must fail with SC_EPARSE and "t.ptx:LINE:COL: ..." of
+ * the offending token. The body line (line 7 in K) starts with a tab, so
+ * its first token is at column 2.
+ * ====================================================================== */
+
+#define K(pre, line) H_PTX_HEAD pre ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<4>;\n" line "\n\tret;\n}\n"
+
+typedef struct bad {
+	const char *what, *ptx, *where, *msg;
+} bad_t;
+
+static const bad_t bad_cases[] = {
+	{"unknown instruction", K("", "\tfrob.b32 %r1, %r2;"), "t.ptx:7:2:", "unsupported instruction 'frob.b32'"},
+	{"unknown modifier", K("", "\tadd.zz.s32 %r1, %r2, %r3;"), "t.ptx:7:2:", "unsupported modifier '.zz'"},
+	{"missing type", K("", "\tadd %r1, %r2, %r3;"), "t.ptx:7:2:", "type modifier"},
+	{"too few operands", K("", "\tadd.s32 %r1, %r2;"), "t.ptx:7:2:", "takes 3 operands, found 2"},
+	{"too many operands", K("", "\tnot.b32 %r1, %r2, %r3;"), "t.ptx:7:2:", "takes 2 operands, found 3"},
+	{"undeclared register", K("", "\tadd.s32 %r1, %q2, %r3;"), "t.ptx:7:15:", "undeclared register '%q2'"},
+	{"register out of range", K("", "\tadd.s32 %r1, %r4, %r3;"), "t.ptx:7:15:", "undeclared register '%r4'"},
+	{"undefined label", K("", "\tbra L_nowhere;"), "t.ptx:7:6:", "unknown label 'L_nowhere'"},
+	{"label defined twice", K("", "L1:\nL1:"), "t.ptx:8:1:", "label 'L1' defined twice"},
+	{"unknown variable", K("", "\tld.global.u32 %r1, [nosuch];"), "t.ptx:7:22:", "unknown variable 'nosuch'"},
+	{"unknown symbol operand", K("", "\tmov.u32 %r1, nosuch;"), "t.ptx:7:15:", "unknown symbol 'nosuch'"},
+	{"variable in the wrong space", K(".global .u32 g;\n", "\tld.shared.u32 %r1, [g];"), "t.ptx:8:22:",
+	 "variable 'g' is not in the shared state space"},
+	{"store to .const", K(".const .u32 c;\n", "\tst.const.u32 [c], %r1;"), "t.ptx:8:2:", "store to a read-only state space"},
+	{"store to kernel params", K("", "\tst.param.u64 [p], 0;"), "t.ptx:7:2:", "store to a read-only state space"},
+	{"predicate as address", K("", "\t.reg .pred %p;\n\tld.global.u32 %r1, [%p];"), "t.ptx:8:22:", "predicate '%p' used as an address"},
+	{"setp into a register", K("", "\tsetp.eq.u32 %r1, %r2, %r3;"), "t.ptx:7:14:", "setp writes a predicate"},
+	{"guard not a predicate", K("", "\t@%r1 bra L;\nL:"), "t.ptx:7:3:", "expected a predicate register after '@'"},
+	{"missing semicolon", K("", "\tadd.s32 %r1, %r2, %r3\n\tadd.s32 %r1, %r2, %r3;"), "t.ptx:8:2:",
+	 "expected ',' or ';' after an operand, found 'add.s32'"},
+	{"unterminated comment", K("", "\t/* never closed"), "t.ptx:7:2:", "unterminated comment"},
+	{"unterminated string", K("", "\t.pragma \"nounroll;"), "t.ptx:7:10:", "unterminated string"},
+	{"malformed 0f literal", K("", "\tmov.b32 %r1, 0f3F80;"), "t.ptx:7:15:", "malformed 0f literal"},
+	{"malformed 0d literal", K("", "\tmov.b64 %r1, 0d3FF0;"), "t.ptx:7:15:", "malformed 0d literal"},
+	{"malformed number", K("", "\tmov.b32 %r1, 12ab;"), "t.ptx:7:15:", "malformed number"},
+	{"stray character", K("", "\tmov.b32 %r1, #1;"), "t.ptx:7:15:", "unexpected character '#'"},
+	{"unsupported directive in a body", K("", "\t.section .debug_info { }"), "t.ptx:7:2:", "unsupported directive '.section'"},
+	{"unsupported module directive", H_PTX_HEAD ".section .debug_abbrev { }\n", "t.ptx:4:1:", "unsupported directive '.section'"},
+	{".b128 register", K("", "\t.reg .b128 %q;"), "t.ptx:7:7:", ".b128 registers are not supported"},
+	{".b128 variable", K(".global .b128 g;\n", ""), "t.ptx:4:9:", ".b128 variables are not supported"},
+	{"vector register", K("", "\t.reg .v4 .b32 %v;"), "t.ptx:7:7:", "vector registers are not supported"},
+	{"missing .version", ".target sm_75\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n", "t.ptx:3:10:",
+	 "'.version' and '.target' must come first"},
+	{"missing .target", ".version 7.0\n.address_size 64\n.entry k()\n{\n\tret;\n}\n", "t.ptx:3:1:",
+	 "'.version' and '.target' must come first"},
+	{"empty module", "// nothing\n", "t.ptx:2:1:", "'.version' and '.target' are missing"},
+	{"old PTX version", ".version 5.0\n.target sm_75\n", "t.ptx:1:10:", "PTX ISA version 5.0 is not supported"},
+	{"old target", ".version 7.0\n.target sm_20\n", "t.ptx:2:9:", "target 'sm_20' is not supported"},
+	{"bad .address_size", ".version 7.0\n.target sm_75\n.address_size 32\n", "t.ptx:3:15:", "only .address_size 64"},
+	{"no kernel", H_PTX_HEAD ".func f()\n{\n\tret;\n}\n", "t.ptx:8:1:", "defines no kernel"},
+	{"kernel defined twice", H_PTX_HEAD ".entry k()\n{\n\tret;\n}\n.entry k()\n{\n\tret;\n}\n", "t.ptx:8:8:",
+	 "function 'k' defined twice"},
+	{"unexpected end of file", H_PTX_HEAD ".entry k()\n{\n\tret;\n", "t.ptx:7:1:", "unexpected end of file"},
+	{"initializer on .shared", H_PTX_HEAD ".shared .u32 s = 1;\n", "t.ptx:4:14:", "only .global and .const variables"},
+	{"too many initializers", H_PTX_HEAD ".global .u32 g[2] = {1, 2, 3};\n", "t.ptx:4:28:", "too many initializers for 'g'"},
+	{"unsized non-extern array", H_PTX_HEAD ".global .u32 g[];\n", "t.ptx:4:14:", "unsized array 'g'"},
+	{"bad alignment", H_PTX_HEAD ".global .align 3 .u32 g;\n", "t.ptx:4:16:", "alignment must be a power of two"},
+	{"recursion",
+	 H_PTX_HEAD ".func f()\n{\n\tcall.uni f, ();\n\tret;\n}\n.entry k()\n{\n\tcall.uni f, ();\n\tret;\n}\n",
+	 "t.ptx:6:11:", "recursive"},
+	{"mutual recursion",
+	 H_PTX_HEAD ".func g();\n.func f()\n{\n\tcall.uni g, ();\n\tret;\n}\n.func g()\n{\n\tcall.uni f, ();\n\tret;\n}\n"
+	 ".entry k()\n{\n\tcall.uni f, ();\n\tret;\n}\n",
+	 "t.ptx:7:11:", "function 'f' is recursive"},
+	{"called but never defined", H_PTX_HEAD ".func f();\n.entry k()\n{\n\tcall.uni f, ();\n\tret;\n}\n", "t.ptx:7:11:",
+	 "declared but never defined"},
+	{"indirect call through a register",
+	 K("", "\t.reg .b64 %rd1;\n\t{ .param .b32 a;\n\tcall.uni %rd1, (a);\n\t}"), "t.ptx:9:11:", "indirect call"},
+	{"call prototype", K("", "\tproto: .callprototype _ (.param .b32 _);"), "t.ptx:7:9:",
+	 "unsupported directive '.callprototype'"},
+	{"call of a non-function", K(".global .u32 g;\n", "\tcall.uni g, ();"), "t.ptx:8:11:", "not a known function"},
+	{"call argument count", H_PTX_HEAD ".func f(.param .b32 a)\n{\n\tret;\n}\n.entry k()\n{\n\tcall.uni f, ();\n\tret;\n}\n",
+	 "t.ptx:10:11:", "'f' takes 1 parameters, the call passes 0"},
+	{"mul without .lo", K("", "\tmul.s32 %r1, %r2, %r3;"), "t.ptx:7:2:", "needs .lo, .hi or .wide"},
+	{"div.f32 without rounding", K("", "\t.reg .f32 %f<3>;\n\tdiv.f32 %f1, %f2, %f2;"), "t.ptx:8:2:", "div.f32 needs"},
+	{"float carry", K("", "\t.reg .f32 %f<3>;\n\tadd.cc.f32 %f1, %f2, %f2;"), "t.ptx:8:2:", "modifier not allowed"},
+	{"shfl without .sync", K("", "\tshfl.up.b32 %r1, %r2, 1, 0, -1;"), "t.ptx:7:2:", "shfl.sync"},
+	{"state space on add", K("", "\tadd.global.s32 %r1, %r2, %r3;"), "t.ptx:7:2:", "state space not allowed"},
+	{"atomic on .local", K("", "\t.local .u32 l;\n\tatom.local.add.u32 %r1, [l], 1;"), "t.ptx:8:2:",
+	 "atomics apply to global, shared or generic"},
+	{"bra to a variable", K(".global .u32 g;\n", "\tbra g;"), "t.ptx:8:6:", "expected a label after 'bra'"},
+	{"ld.v2 with a scalar", K("", "\tld.global.v2.u32 %r1, [%r2];"), "t.ptx:7:19:", "'.v2' needs a vector operand"},
+};
+
+Test(parse, bad_input_table)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h_start(&h);
+	for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+		const bad_t *c = &bad_cases[i];
+		sc_module_t *m = NULL;
+		int rc = sc_module_load_text(h.gpu, "t.ptx", c->ptx, &m);
+		const char *msg = sc_gpu_errmsg(h.gpu);
+		cr_expect_eq(rc, SC_EPARSE, "%s: rc %d (%s), message '%s'", c->what, rc, sc_strerror(rc), msg);
+		cr_expect(strncmp(msg, c->where, strlen(c->where)) == 0, "%s: message '%s' does not start with '%s'",
+		          c->what, msg, c->where);
+		cr_expect(strstr(msg, c->msg) != NULL, "%s: message '%s' lacks '%s'", c->what, msg, c->msg);
+	}
+	/* a failed load leaves the GPU usable */
+	h_load_ok(&h, K("", ""));
+	h_fini(&h);
+}
+
+/* A file that does not exist or is not text. */
+Test(parse, load_file_errors)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h_start(&h);
+	sc_module_t *m;
+	cr_expect_eq(sc_module_load_file(h.gpu, "tests/simcore/data/no_such_file.ptx", &m), SC_EIO);
+	cr_expect(strstr(sc_gpu_errmsg(h.gpu), "no_such_file.ptx") != NULL);
+	h_fini(&h);
+}
+
+/* Every committed PTX file parses: the conformance cases and the examples. */
+Test(parse, repository_ptx_files)
+{
+	static const char *const patterns[] = {"tests/ptx/*/*.ptx", "examples/*/*.ptx"};
+	size_t total = 0;
+	for (size_t p = 0; p < 2; p++) {
+		glob_t g;
+		memset(&g, 0, sizeof g);
+		int grc = glob(patterns[p], 0, NULL, &g);
+		cr_assert(grc == 0 || grc == GLOB_NOMATCH);
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			h_ctx_t h;
+			h_init(&h);
+			h_start(&h);
+			sc_module_t *m = NULL;
+			int rc = sc_module_load_file(h.gpu, g.gl_pathv[i], &m);
+			cr_expect_eq(rc, 0, "%s: %s", g.gl_pathv[i], sc_gpu_errmsg(h.gpu));
+			h_fini(&h);
+			total++;
+		}
+		globfree(&g);
+	}
+	cr_expect_geq(total, 3, "found only %zu PTX files (run from the repository root)", total);
+}
