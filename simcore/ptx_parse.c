@@ -962,6 +962,102 @@ static int lower_call(P *p, L *l, mods_t *m)
 	                              .col = fo->tok->col, .func = p->fn});
 }
 
+
+/* ---------------------------------------------------------------- operand types */
+/* PTX's type-checking rules: a register operand must have the size of the
+ * type the instruction reads or writes there (any type of that size), a
+ * predicate where a predicate is expected and nowhere else; ld, st and cvt
+ * also accept integer data registers wider than the instruction type. */
+enum { CK_SKIP = -1 };
+
+static int check_one(P *p, const L *l, const popnd_t *o, int t, bool wider)
+{
+	if (t == CK_SKIP)
+		return 0;
+	if (o->kind == O_VEC || o->kind == O_PAIR) {
+		for (uint32_t i = 0; i < o->nvec; i++)
+			if (check_one(p, l, &o->vec[i], t, wider))
+				return -1;
+		return 0;
+	}
+	if (o->kind != O_REG && o->kind != O_NOTPRED)
+		return 0;
+	bool rp = o->reg->type == SC_T_PRED;
+	if ((t == SC_T_PRED) != rp)
+		return perr(p, o->tok, "'%s' %s a predicate here; '%s' expects %s", tokstr(o->tok), rp ? "is" : "is not",
+		            tokstr(l->mn), t == SC_T_PRED ? "a predicate" : "a data register");
+	if (rp)
+		return 0;
+	unsigned rb = sc__type_bits(o->reg->type), tb = sc__type_bits((unsigned)t);
+	if (rb == tb || (wider && rb > tb && !sc__type_is_float((unsigned)t)))
+		return 0;
+	char name[96];
+	snprintf(name, sizeof name, "%s", tokstr(o->tok));
+	return perr(p, o->tok, "register '%s' is %u-bit; '%s' expects a %u-bit operand here", name, rb, tokstr(l->mn), tb);
+}
+
+static int check_operands(P *p, const L *l)
+{
+	const sc_insn_t *in = &l->in;
+	int t = in->type, st = in->stype, w[8];
+	bool wider = false;
+	for (int i = 0; i < 8; i++)
+		w[i] = t;
+	static const uint8_t wide[SC_T__COUNT] = {[SC_T_U16] = SC_T_U32, [SC_T_S16] = SC_T_S32,
+	                                         [SC_T_U32] = SC_T_U64, [SC_T_S32] = SC_T_S64,
+	                                         [SC_T_U64] = SC_T_B128, [SC_T_S64] = SC_T_B128};
+	switch (in->op) {
+	case SC_OP_MUL: case SC_OP_MAD:
+		if (!sc__type_is_float((unsigned)t) && in->sub == SC_MUL_WIDE)
+			w[0] = w[3] = wide[t] ? wide[t] : CK_SKIP;
+		break;
+	case SC_OP_POPC: case SC_OP_CLZ: case SC_OP_BFIND: w[0] = SC_T_U32; break;
+	case SC_OP_SHL: case SC_OP_SHR: w[2] = SC_T_U32; break;
+	case SC_OP_BFE: w[2] = w[3] = SC_T_U32; break;
+	case SC_OP_BFI: w[3] = w[4] = SC_T_U32; break;
+	case SC_OP_SHF: w[3] = SC_T_U32; break;
+	case SC_OP_SETP: w[0] = SC_T_PRED; w[1] = w[2] = st; w[3] = SC_T_PRED; break;
+	case SC_OP_SET: w[1] = w[2] = st; w[3] = SC_T_PRED; break;
+	case SC_OP_SELP: w[3] = SC_T_PRED; break;
+	case SC_OP_SLCT: w[3] = st; break;
+	case SC_OP_TESTP: w[0] = SC_T_PRED; w[1] = st; break;
+	case SC_OP_CVT: w[1] = w[2] = st; wider = true; break;
+	case SC_OP_MOV:
+		if (l->o[0].kind == O_VEC && l->o[0].nvec)
+			w[0] = sc__type_bits((unsigned)t) / l->o[0].nvec == 32 ? SC_T_B32 : sc__type_bits((unsigned)t) / l->o[0].nvec == 16 ? SC_T_B16 : CK_SKIP;
+		if (l->o[1].kind == O_VEC && l->o[1].nvec)
+			w[1] = sc__type_bits((unsigned)t) / l->o[1].nvec == 32 ? SC_T_B32 : sc__type_bits((unsigned)t) / l->o[1].nvec == 16 ? SC_T_B16 : CK_SKIP;
+		break;
+	case SC_OP_LD: case SC_OP_ST: wider = true; break;
+	case SC_OP_ATOM: case SC_OP_RED: break;
+	case SC_OP_SHFL: w[2] = w[3] = w[4] = SC_T_B32; break;
+	case SC_OP_VOTE: w[1] = SC_T_PRED; w[2] = SC_T_B32; break;
+	case SC_OP_CVTA: break;
+	default:
+		if (sc__ops[in->op].unit == SC_U_CTL || in->op == SC_OP_ISSPACEP || in->op == SC_OP_ACTIVEMASK)
+			return 0;
+		break;
+	}
+	if (in->op == SC_OP_LOP3)
+		w[4] = CK_SKIP;
+	for (uint32_t i = 0; i < l->no && i < 8; i++) {
+		const popnd_t *o = &l->o[i];
+		if (o->kind == O_ADDR)
+			continue;
+		int want = w[i];
+		if (in->op == SC_OP_SHFL && i == 0 && o->kind == O_PAIR) {
+			if (check_one(p, l, &o->vec[0], t, false) || check_one(p, l, &o->vec[1], SC_T_PRED, false))
+				return -1;
+			continue;
+		}
+		if (want == SC_T_B128)
+			want = CK_SKIP;
+		if (check_one(p, l, o, want, wider))
+			return -1;
+	}
+	return 0;
+}
+
 static int lower_insn(P *p, L *l)
 {
 	char base[32];
@@ -1393,7 +1489,7 @@ static int lower_insn(P *p, L *l)
 		return perr(p, l->mn, "modifier not allowed on '%s'", tokstr(l->mn));
 	if ((in->mods & SC_MOD_VOLATILE) && op != SC_OP_LD && op != SC_OP_ST)
 		return perr(p, l->mn, "'.volatile' applies to ld/st only");
-	return 0;
+	return check_operands(p, l);
 }
 
 /* Carry-in forms: addc/subc/madc are add/sub/mad with SC_MOD_CC_IN. */

@@ -410,6 +410,22 @@ static const bad_t bad_cases[] = {
 	 "atomics apply to global, shared or generic"},
 	{"bra to a variable", K(".global .u32 g;\n", "\tbra g;"), "t.ptx:8:6:", "expected a label after 'bra'"},
 	{"ld.v2 with a scalar", K("", "\tld.global.v2.u32 %r1, [%r2];"), "t.ptx:7:19:", "'.v2' needs a vector operand"},
+	{"64-bit register in a 32-bit add", K("", "\t.reg .b64 %rd1;\n\tadd.s32 %rd1, %r1, %r2;"), "t.ptx:8:10:",
+	 "register '%rd1' is 64-bit; 'add.s32' expects a 32-bit operand"},
+	{"32-bit source of a 64-bit op", K("", "\t.reg .b64 %rd<3>;\n\tadd.s64 %rd1, %rd2, %r1;"), "t.ptx:8:22:",
+	 "register '%r1' is 32-bit"},
+	{"f32 register in an f64 op", K("", "\t.reg .f32 %f1;\n\t.reg .f64 %fd1;\n\tadd.f64 %fd1, %fd1, %f1;"),
+	 "t.ptx:9:22:", "expects a 64-bit operand"},
+	{"predicate as data", K("", "\t.reg .pred %p1;\n\tadd.s32 %r1, %p1, %r2;"), "t.ptx:8:15:",
+	 "'%p1' is a predicate here"},
+	{"data register as the selector of selp", K("", "\tselp.b32 %r1, %r2, %r3, %r1;"), "t.ptx:7:26:",
+	 "selector must be a predicate"},
+	{"mul.wide destination too narrow", K("", "\tmul.wide.s32 %r1, %r2, %r3;"), "t.ptx:7:15:",
+	 "expects a 64-bit operand"},
+	{"narrow cvt source register", K("", "\t.reg .b16 %rs1;\n\tcvt.u32.u64 %r1, %rs1;"), "t.ptx:8:19:",
+	 "register '%rs1' is 16-bit; 'cvt.u32.u64' expects a 64-bit operand"},
+	{"float ld into a wider register", K("", "\t.reg .f64 %fd1;\n\t.reg .b64 %rd1;\n\tld.global.f32 %fd1, [%rd1];"),
+	 "t.ptx:9:16:", "expects a 32-bit operand"},
 };
 
 Test(parse, bad_input_table)
