@@ -152,11 +152,11 @@ static json_t *dim3(sc_dim3_t d)
 
 static json_t *due_json(const sc_status_t *s)
 {
-	return json_pack("{s:s, s:s, s:I, s:i, s:i, s:i, s:I, s:I, s:s}",
+	return json_pack("{s:s, s:s, s:I, s:i, s:i, s:i, s:I, s:I, s:I, s:s}",
 	                 "reason", sc_due_name(s->reason), "kernel", s->kernel,
 	                 "cycle", JI(s->cycle), "sm", (int)s->sm, "warp", (int)s->warp,
-	                 "lane", (int)s->lane, "pc", JI(s->pc), "addr", JI(s->addr),
-	                 "detail", s->detail);
+	                 "lane", (int)s->lane, "pc", JI(s->pc), "ptx_line", JI(s->line),
+	                 "addr", JI(s->addr), "detail", s->detail);
 }
 
 static json_t *launch_json(const sc_launch_stats_t *l)
@@ -236,6 +236,8 @@ static void print_due(const sc_status_t *s)
 		off += (size_t)snprintf(where + off, sizeof where - off, ", lane %d", (int)s->lane);
 	if (off < sizeof where)
 		off += (size_t)snprintf(where + off, sizeof where - off, ", pc %" PRIu32, s->pc);
+	if (s->line && off < sizeof where)
+		off += (size_t)snprintf(where + off, sizeof where - off, " (PTX line %" PRIu32 ")", s->line);
 	if ((s->reason == SC_DUE_ILLEGAL_ADDRESS || s->reason == SC_DUE_MISALIGNED_ADDRESS ||
 	     s->reason == SC_DUE_WRONG_SPACE) && off < sizeof where)
 		snprintf(where + off, sizeof where - off, ", address 0x%" PRIx64, s->addr);

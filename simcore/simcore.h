@@ -63,6 +63,7 @@ typedef struct sc_status {
 	int32_t warp;     /* warp slot within the SM, -1 when none */
 	int32_t lane;     /* lane, -1 when the whole warp */
 	uint32_t pc;      /* instruction index in the module */
+	uint32_t line;    /* PTX source line of that instruction, 0 if unknown */
 	uint64_t addr;    /* offending address for memory reasons */
 	char kernel[64];  /* kernel running when it happened */
 	char detail[160]; /* one human-readable line */

@@ -29,6 +29,8 @@ void sc__due(sc_gpu_t *g, sc_due_t reason, const sc_sm_t *sm, const sc_warp_t *w
 	s->lane = lane;
 	s->pc = pc;
 	s->addr = addr;
+	if (g->run.mod && pc < g->run.mod->ncode && (sm || w))
+		s->line = g->run.mod->line[pc];
 	if (g->run.fn)
 		snprintf(s->kernel, sizeof s->kernel, "%s", g->run.fn->name);
 	va_list ap;

@@ -129,6 +129,11 @@ Test(due, illegal_address_global)
 	cr_expect_eq(s->warp % 2, 1, "thread 37 is in the CTA's second warp (slot %d)", s->warp);
 	cr_expect_eq(s->lane, 5);
 	cr_expect_geq(s->sm, 0);
+	/* the status names the PTX source line of the faulting load */
+	uint32_t line = 1;
+	for (const char *c = mem_ptx; c < strstr(mem_ptx, "ld.global.u32"); c++)
+		line += *c == '\n';
+	cr_expect_eq(s->line, line, "line %u, expected %u", s->line, line);
 	h_fini(&h);
 }
 
