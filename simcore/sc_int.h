@@ -604,6 +604,7 @@ struct sc_gpu {
 	sc_gpu_stats_t totals;
 	sc_run_t run;
 	sc_alu_t alu;                   /* scratch for the semantics units */
+	uint64_t vec[4][32];            /* scratch: the elements of a vector ld/st */
 };
 
 /* sm.c */

@@ -361,7 +361,7 @@ static uint32_t ex_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 		uint16_t ao = in->opnd[n];
 		if (UNLIKELY(n == 0 || n > 4 || SC_NSRC(in) != 1))
 			goto bad;
-		uint64_t (*v)[32] = (uint64_t (*)[32])g->alu.a; /* a, b, c, e hold up to 4 values */
+		uint64_t (*v)[32] = g->vec;
 		FOR_LANES(l, exec) {
 			memref_t ref;
 			uint64_t a = lane_addr(w, in, ao, l);
@@ -378,7 +378,7 @@ static uint32_t ex_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 		unsigned n = SC_NSRC(in) - 1;
 		if (UNLIKELY(SC_NDST(in) != 0 || n == 0 || n > 4))
 			goto bad;
-		uint64_t (*v)[32] = (uint64_t (*)[32])g->alu.a;
+		uint64_t (*v)[32] = g->vec;
 		for (unsigned e = 0; e < n; e++)
 			rd(g, sm, w, in->opnd[1 + e], exec, v[e]);
 		FOR_LANES(l, exec) {
@@ -480,7 +480,7 @@ static uint32_t ex_atom(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 	}
 	if (base == 1 && !wr(w, in->opnd[0], exec, d))
 		goto bad;
-	return g->cfg.latency[SC_LAT_ATOMIC] + (resolved == SC_SP_SHARED ? 0 : 0);
+	return g->cfg.latency[resolved == SC_SP_SHARED ? SC_LAT_SHARED : SC_LAT_ATOMIC];
 bad:
 	sc__due(g, SC_DUE_INVALID_INSTRUCTION, sm, w, -1, pc, 0, "malformed %s", sc__ops[in->op].name);
 	return 0;
