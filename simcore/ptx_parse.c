@@ -1292,8 +1292,31 @@ static int lower_insn(P *p, L *l)
 		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || need_ops(p, l, 2, 2))
 			return -1;
 		popnd_t *d = &l->o[0], *s = &l->o[1];
-		if (m.vec)
-			return perr(p, l->mn, "mov with .v2/.v4 is not supported");
+		if (m.vec) {
+			/* mov.v2/.v4 {d...}, {a...}: one scalar move per element; the
+			 * last one is the instruction returned to the caller */
+			if (d->kind != O_VEC || s->kind != O_VEC || d->nvec != (uint32_t)m.vec || s->nvec != (uint32_t)m.vec)
+				return perr(p, l->mn, "mov.v%d needs vectors of %d elements on both sides", m.vec, m.vec);
+			for (uint32_t i = 0; i < d->nvec; i++) {
+				if (!is_dst_reg(&d->vec[i]))
+					return perr(p, d->vec[i].tok, "destination must be a register");
+				if (check_one(p, l, &d->vec[i], t, false) || check_one(p, l, &s->vec[i], t, false))
+					return -1;
+				L e = *l;
+				memset(e.in.opnd, 0, sizeof e.in.opnd);
+				if (enc_value(p, &e, 0, &d->vec[i], t) || enc_value(p, &e, 1, &s->vec[i], t))
+					return -1;
+				e.in.nops = SC_NOPS_MAKE(1, 1);
+				if (i + 1 < d->nvec) {
+					if (emit(p, &e))
+						return -1;
+				} else {
+					l->in = e.in;
+				}
+			}
+			l->no = 0; /* operands checked element by element above */
+			break;
+		}
 		if (d->kind == O_VEC) {
 			if (s->kind == O_VEC)
 				return perr(p, d->tok, "mov cannot have vectors on both sides");

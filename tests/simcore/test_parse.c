@@ -484,3 +484,38 @@ Test(parse, repository_ptx_files)
 	}
 	cr_expect_geq(total, 3, "found only %zu PTX files (run from the repository root)", total);
 }
+
+/* mov.v2/.v4 with brace-enclosed elements lowers to one move per element. */
+Test(parse, mov_vector)
+{
+	static const char ptx[] = H_PTX_HEAD
+		".visible .entry k(.param .u64 out)\n"
+		"{\n"
+		"	.reg .b32 %r<9>;\n"
+		"	.reg .b64 %rd<4>;\n"
+		"	mov.u32 %r1, %tid.x;\n"
+		"	add.u32 %r2, %r1, 100;\n"
+		"	mul.lo.u32 %r3, %r1, 3;\n"
+		"	xor.b32 %r4, %r1, 7;\n"
+		"	mov.v4.u32 {%r5, %r6, %r7, %r8}, {%r4, %r3, %r2, %r1};\n"
+		"	mov.v2.b32 {%r1, %r2}, {%r6, %r5};\n"
+		"	sub.u32 %r8, %r8, %r1;\n"
+		"	add.u32 %r8, %r8, %r2;\n"
+		"	add.u32 %r8, %r8, %r7;\n"
+		"	ld.param.u64 %rd1, [out];\n"
+		"	cvta.to.global.u64 %rd1, %rd1;\n"
+		"	mov.u32 %r5, %tid.x;\n"
+		"	mul.wide.u32 %rd3, %r5, 4;\n"
+		"	add.s64 %rd1, %rd1, %rd3;\n"
+		"	st.global.u32 [%rd1], %r8;\n"
+		"	ret;\n"
+		"}\n";
+	h_ctx_t h;
+	h_init(&h);
+	uint32_t o[32];
+	h_run_u32(&h, ptx, "k", H_D1(1), H_D1(32), o, 32);
+	/* r8 = t - 3t + (t ^ 7) + (t + 100) */
+	for (uint32_t t = 0; t < 32; t++)
+		cr_expect_eq(o[t], t - 3 * t + (t ^ 7) + t + 100, "thread %u: %u", t, o[t]);
+	h_fini(&h);
+}
