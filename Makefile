@@ -10,13 +10,13 @@ BUILD   ?= build
 
 SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c \
                simcore/sem_int.c simcore/sem_fp.c simcore/sem_cmp.c simcore/mem.c \
-               simcore/sm.c simcore/gpu.c simcore/config.c
+               simcore/sm.c simcore/gpu.c simcore/config.c simcore/fault.c
 CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run.c
 ENGINE_SRC  := engine/main.c engine/exec.c
 TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
                tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
                tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c \
-               tests/simcore/test_due.c tests/campaigns/test_campaigns.c
+               tests/simcore/test_due.c tests/simcore/test_fault.c tests/campaigns/test_campaigns.c
 EXAMPLE_BIN := $(BUILD)/examples/iterate
 
 SIMCORE_OBJ := $(SIMCORE_SRC:%.c=$(BUILD)/%.o)

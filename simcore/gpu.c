@@ -10,6 +10,8 @@
 
 #include "sc_int.h"
 
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
 static int fail(sc_gpu_t *g, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(sc_gpu_t *g, int rc, const char *fmt, ...)
 {
@@ -55,6 +57,7 @@ int sc_gpu_create(const sc_gpu_config_t *cfg, const sc_options_t *opt, sc_gpu_t 
 	if (!g)
 		return SC_ENOMEM;
 	g->cfg = *cfg;
+	g->pause_at = UINT64_MAX;
 	if (opt)
 		g->opt = *opt;
 	g->sms = calloc(cfg->num_sms, sizeof *g->sms);
@@ -441,6 +444,14 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 			sc__due(g, SC_DUE_BARRIER_DEADLOCK, NULL, NULL, -1, 0, 0, "no warp can make progress");
 			break;
 		}
+		while (UNLIKELY(g->pause_fn != NULL) && next >= g->pause_at && !r->halt) {
+			uint64_t at = g->pause_at;
+			g->cycle = at > now ? at : now;
+			uint64_t again = g->pause_fn(g, g->pause_ctx, at);
+			g->pause_at = again > at ? again : UINT64_MAX;
+		}
+		if (r->halt)
+			break;
 		if (g->opt.cycle_budget && next > g->opt.cycle_budget) {
 			now = g->opt.cycle_budget;
 			g->cycle = now;

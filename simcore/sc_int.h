@@ -604,8 +604,21 @@ struct sc_gpu {
 	sc_gpu_stats_t totals;
 	sc_run_t run;
 	sc_alu_t alu;                   /* scratch for the semantics units */
+	/* fault injection (fault.c) */
+	uint64_t pause_at;              /* next pause point, UINT64_MAX when none */
+	sc_pause_fn pause_fn;
+	void *pause_ctx;
+	struct {
+		bool armed, applied;
+		uint32_t sm, lane, bit;
+		uint64_t cycle;
+	} fu;                           /* a functional-unit fault waiting for its cycle */
 	uint64_t vec[4][32];            /* scratch: the elements of a vector ld/st */
 };
+
+/* fault.c: corrupts the result the instruction just wrote, when an armed
+ * FU fault waits for this SM and cycle. */
+void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint64_t now);
 
 /* sm.c */
 void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now);

@@ -198,4 +198,66 @@ const sc_launch_stats_t *sc_launch_stats(const sc_gpu_t *gpu, uint32_t i);
 int sc_kernel_params(const sc_module_t *mod, const char *kernel, uint32_t *nparams,
                      const uint32_t **sizes);
 
+/* ---- fault injection (DESIGN.md "Principles"; layouts in sc_int.h) -----
+ * A target is a bit space per SM. Bit `loc` of target t in SM s names one
+ * physical bit; fields restrict SIMT and IB targets to parts of an entry.
+ * Every function here acts on the state at the current pause point. */
+#define SC_TARGET_LIST(X)                                                 \
+	X(REGFILE, "regfile") X(PRED, "pred") X(SMEM, "smem") X(SIMT, "simt") \
+	X(IBUFFER, "ibuffer") X(FU, "fu")
+
+typedef enum {
+#define X(name, text) SC_TGT_##name,
+	SC_TARGET_LIST(X)
+#undef X
+	SC_TGT__COUNT
+} sc_target_t;
+
+/* Fields (0 = all of them). */
+#define SC_F_SIMT_PC 1u
+#define SC_F_SIMT_RPC 2u
+#define SC_F_SIMT_MASK 4u
+#define SC_F_IB_VALID 1u
+#define SC_F_IB_INSTR 2u
+
+const char *sc_target_name(sc_target_t t);
+/* Bits per SM of target t restricted to `fields`; *word_bits gets the width
+ * of one word (adjacent multi-bit faults stay inside a word). 0 if invalid. */
+uint64_t sc_target_bits(const sc_gpu_config_t *cfg, sc_target_t t, unsigned fields, uint32_t *word_bits);
+
+/* Flips nbits consecutive bits from bit `loc` of target t in SM `sm` now.
+ * Returns 1 when the location is in use (allocated to a resident CTA, a
+ * live SIMT entry, a live warp's buffer entry) and was flipped, 0 when it is
+ * not in use (nothing changes: the fault is masked by construction), and
+ * SC_EINVAL for arguments outside the space. For SC_TGT_FU the fault is
+ * armed for the current cycle: it corrupts bit (loc % 64) of lane (loc / 64)
+ * of the result of an instruction that issues on `sm` in this cycle, and
+ * sc_fu_applied() says afterwards whether one did. */
+int sc_inject(sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits);
+/* Live sampling: maps a uniform 64-bit draw onto the bits of t in use in
+ * SM `sm` now and flips nbits there (whole word-aligned groups). Returns 1,
+ * or 0 when nothing is in use. */
+int sc_inject_live(sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, uint64_t draw, uint32_t nbits);
+/* Bits of t in use in SM `sm` now (for live-sampling derating). */
+uint64_t sc_target_live_bits(const sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm);
+/* 1 when an armed FU fault found a result to corrupt, 0 when it did not. */
+int sc_fu_applied(const sc_gpu_t *gpu);
+
+/* Pause points: `fn` is called once the simulation reaches cycle `at` (before
+ * any event at or after it is processed; idle cycles may be skipped over,
+ * which does not change the state) with the cycle; it returns the next
+ * cycle to pause at, or UINT64_MAX for none. The runner forks here. */
+typedef uint64_t (*sc_pause_fn)(sc_gpu_t *gpu, void *ctx, uint64_t cycle);
+void sc_set_pause(sc_gpu_t *gpu, uint64_t at, sc_pause_fn fn, void *ctx);
+void sc_set_cycle_budget(sc_gpu_t *gpu, uint64_t budget);
+uint64_t sc_gpu_cycle(const sc_gpu_t *gpu);
+
+/* A 64-bit hash of the whole state that can influence the rest of the run:
+ * the clock, the launch in progress, every resident CTA's registers,
+ * predicates, shared and local memory, warp state (SIMT stack, call stack,
+ * valid instruction-buffer words, scoreboard relative to now), scheduler
+ * state, and all of global memory. Equal hashes at the same pause point of
+ * two runs of the same workload mean equal futures (up to a 2^-64 chance). */
+uint64_t sc_state_hash(const sc_gpu_t *gpu);
+
 #endif

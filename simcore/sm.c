@@ -966,6 +966,8 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
 	default:
 		goto bad;
 	}
+	if (UNLIKELY(g->fu.armed))
+		sc__fu_apply(g, sm, w, in, exec, now);
 	/* scoreboard: destinations become readable after the latency */
 	if (lat > 1) {
 		unsigned nd = SC_NDST(in);
@@ -991,6 +993,13 @@ scheduled_ib:
 		}
 	}
 scheduled:
+	if (w->sp && w->stk[w->sp - 1].pc != w->ib_pc) {
+		/* control left the fetched sequence: the buffer is flushed now, so
+		 * that what it holds is exactly what will issue */
+		for (uint32_t k = 0; k < g->cfg.ib_entries; k++)
+			w->ib[k].valid = 0;
+		w->ib_pc = w->stk[w->sp - 1].pc;
+	}
 	if (w->state == SC_W_ACTIVE) {
 		uint64_t t = ready_time(g, w, now);
 		if (transfer || (w->sp && w->stk[w->sp - 1].pc != pc + 1))
@@ -1017,6 +1026,14 @@ void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uin
 	cta->smem_off = cta->slot * r->smem;
 	cta->local = sm->local_mem + (size_t)cta->slot * r->nwarps * 32 * r->local;
 	memset(cta->bar, 0, sizeof cta->bar);
+	/* A CTA's registers, predicates, shared and local memory start at zero,
+	 * as fresh threads do in GPGPU-Sim: nothing left by an earlier CTA can
+	 * reach this one, which keeps the state hash (fault.c) exact. */
+	uint32_t first = cta->slot * r->nwarps;
+	memset(sm->rf + (size_t)first * r->regs * 32, 0, (size_t)r->nwarps * r->regs * 32 * sizeof *sm->rf);
+	memset(sm->pf + (size_t)first * r->preds, 0, (size_t)r->nwarps * r->preds * sizeof *sm->pf);
+	memset(sm->smem + cta->smem_off, 0, r->smem);
+	memset(cta->local, 0, (size_t)r->nwarps * 32 * r->local);
 	uint32_t per = r->regs + r->preds;
 	for (uint32_t i = 0; i < r->nwarps; i++) {
 		uint32_t slot = cta->slot * r->nwarps + i;

@@ -1,0 +1,359 @@
+/* Fault targets, injection, pause points and the full-state hash used for
+ * exact early termination. Bit layouts of the targets (per SM):
+ *
+ *   regfile  regs_per_sm words x 32 bits: word w is physical register w
+ *            (see "Machine state" in sc_int.h for who owns which word)
+ *   pred     max_warps x preds_per_thread words x 32 lanes: word
+ *            slot * preds_per_thread + p is predicate p of warp slot `slot`
+ *   smem     smem_per_sm bytes x 8 bits
+ *   simt     max_warps x simt_stack_depth entries, each the selected fields
+ *            of {pc, rpc, mask} (32 bits each, in that order)
+ *   ibuffer  max_warps x ib_entries entries, each the selected fields of
+ *            {valid (1 bit), instr (256 bits: the sc_insn_t word)}
+ *   fu       32 lanes x 64 bits of the result written in the fault's cycle
+ *
+ * A location is in use when it belongs to a resident CTA (regfile, pred,
+ * smem), a live warp's stack entry below its top (simt) or a live warp's
+ * buffer entry (ibuffer: valid bits of every entry, words of valid ones).
+ * CTAs start with zeroed registers, predicates, shared and local memory
+ * (sc__cta_start), so nothing outside these can influence the future: the
+ * state hash covers exactly what is in use, and faults elsewhere are
+ * masked by construction. */
+#include <string.h>
+
+#include "sc_int.h"
+
+const char *sc_target_name(sc_target_t t)
+{
+	static const char *const n[SC_TGT__COUNT] = {
+#define X(name, text) [SC_TGT_##name] = text,
+		SC_TARGET_LIST(X)
+#undef X
+	};
+	return (unsigned)t < SC_TGT__COUNT ? n[t] : "unknown";
+}
+
+static unsigned simt_fields(unsigned f) { return f ? f & 7u : 7u; }
+static unsigned ib_fields(unsigned f) { return f ? f & 3u : 3u; }
+
+static uint32_t simt_entry_bits(unsigned f) { return 32u * (uint32_t)__builtin_popcount(simt_fields(f)); }
+static uint32_t ib_entry_bits(unsigned f)
+{
+	f = ib_fields(f);
+	return ((f & SC_F_IB_VALID) ? 1u : 0u) + ((f & SC_F_IB_INSTR) ? 256u : 0u);
+}
+
+uint64_t sc_target_bits(const sc_gpu_config_t *c, sc_target_t t, unsigned fields, uint32_t *word_bits)
+{
+	uint32_t wb = 32;
+	uint64_t n = 0;
+	switch (t) {
+	case SC_TGT_REGFILE: n = (uint64_t)c->regs_per_sm * 32; break;
+	case SC_TGT_PRED: n = (uint64_t)c->max_warps_per_sm * c->preds_per_thread * 32; break;
+	case SC_TGT_SMEM: n = (uint64_t)c->smem_per_sm * 8; wb = 8; break;
+	case SC_TGT_SIMT: n = (uint64_t)c->max_warps_per_sm * c->simt_stack_depth * simt_entry_bits(fields); break;
+	case SC_TGT_IBUFFER:
+		n = (uint64_t)c->max_warps_per_sm * c->ib_entries * ib_entry_bits(fields);
+		wb = ib_fields(fields) == SC_F_IB_VALID ? 1 : 32;
+		if (ib_fields(fields) == 3u)
+			wb = 1; /* 257-bit entries: only single bits stay inside a word */
+		break;
+	case SC_TGT_FU: n = 32 * 64; wb = 64; break;
+	default: return 0;
+	}
+	if (word_bits)
+		*word_bits = wb;
+	return n;
+}
+
+/* ---------------------------------------------------------------- in use */
+static bool warp_live(const sc_warp_t *w) { return w->state == SC_W_ACTIVE || w->state == SC_W_BAR; }
+
+static const sc_cta_t *cta_of_slot(const sc_gpu_t *g, const sc_sm_t *sm, uint32_t slot)
+{
+	if (slot >= g->run.ctas_per_sm || !sm->ctas[slot].used)
+		return NULL;
+	return &sm->ctas[slot];
+}
+
+/* A located bit: where it lives in memory, or NULL when not in use. */
+typedef struct bitref {
+	uint8_t *byte;     /* byte holding the bit */
+	uint32_t bit;      /* bit within it */
+	sc_warp_t *warp;   /* owning warp (IB faults mark it dirty) */
+} bitref_t;
+
+static bool locate(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, uint64_t loc, bitref_t *out)
+{
+	const sc_gpu_config_t *c = &g->cfg;
+	const sc_run_t *r = &g->run;
+	memset(out, 0, sizeof *out);
+	switch (t) {
+	case SC_TGT_REGFILE: {
+		uint64_t word = loc / 32;
+		uint64_t cta_words = (uint64_t)r->nwarps * r->regs * 32;
+		if (!r->fn || !cta_words || !cta_of_slot(g, sm, (uint32_t)(word / cta_words)) || word >= sm->rf_words)
+			return false;
+		out->byte = (uint8_t *)&sm->rf[word] + (loc % 32) / 8;
+		out->bit = loc % 8;
+		return true;
+	}
+	case SC_TGT_PRED: {
+		uint64_t word = loc / 32;
+		uint32_t slot = (uint32_t)(word / c->preds_per_thread), p = (uint32_t)(word % c->preds_per_thread);
+		if (!r->fn || p >= r->preds || !r->nwarps || !cta_of_slot(g, sm, slot / r->nwarps))
+			return false;
+		out->byte = (uint8_t *)&sm->pf[(size_t)slot * r->preds + p] + (loc % 32) / 8;
+		out->bit = loc % 8;
+		return true;
+	}
+	case SC_TGT_SMEM: {
+		uint64_t b = loc / 8;
+		if (!r->fn || !r->smem || !cta_of_slot(g, sm, (uint32_t)(b / r->smem)))
+			return false;
+		out->byte = &sm->smem[b];
+		out->bit = loc % 8;
+		return true;
+	}
+	case SC_TGT_SIMT: {
+		uint32_t eb = simt_entry_bits(fields);
+		uint64_t e = loc / eb, off = loc % eb;
+		uint32_t slot = (uint32_t)(e / c->simt_stack_depth), ent = (uint32_t)(e % c->simt_stack_depth);
+		sc_warp_t *w = &sm->warps[slot];
+		if (!r->fn || slot >= c->max_warps_per_sm || !warp_live(w) || ent >= w->sp)
+			return false;
+		/* the off-th selected field bit */
+		unsigned f = simt_fields(fields), k = (unsigned)(off / 32);
+		uint32_t *field = NULL;
+		for (unsigned i = 0, seen = 0; i < 3; i++)
+			if (f & (1u << i) && seen++ == k)
+				field = i == 0 ? &w->stk[ent].pc : i == 1 ? &w->stk[ent].rpc : &w->stk[ent].mask;
+		out->byte = (uint8_t *)field + (off % 32) / 8;
+		out->bit = off % 8;
+		out->warp = w;
+		return true;
+	}
+	case SC_TGT_IBUFFER: {
+		uint32_t eb = ib_entry_bits(fields);
+		uint64_t e = loc / eb, off = loc % eb;
+		uint32_t slot = (uint32_t)(e / c->ib_entries), ent = (uint32_t)(e % c->ib_entries);
+		sc_warp_t *w = &sm->warps[slot];
+		if (!r->fn || slot >= c->max_warps_per_sm || !warp_live(w))
+			return false;
+		unsigned f = ib_fields(fields);
+		if ((f & SC_F_IB_VALID) && off == 0) {
+			out->byte = &w->ib[ent].valid;
+			out->bit = 0;
+		} else {
+			if (f & SC_F_IB_VALID)
+				off--;
+			if (!w->ib[ent].valid)
+				return false; /* the word of an invalid entry is refetched before use */
+			out->byte = (uint8_t *)&w->ib[ent].insn + off / 8;
+			out->bit = off % 8;
+		}
+		out->warp = w;
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+static int flip(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, uint64_t loc, uint32_t nbits)
+{
+	bitref_t refs[64];
+	if (nbits == 0 || nbits > 64)
+		return SC_EINVAL;
+	/* all bits must be in use; an adjacent-bit fault lies inside one word */
+	for (uint32_t i = 0; i < nbits; i++)
+		if (!locate(g, t, fields, sm, loc + i, &refs[i]))
+			return 0;
+	for (uint32_t i = 0; i < nbits; i++) {
+		*refs[i].byte ^= (uint8_t)(1u << refs[i].bit);
+		if (refs[i].warp && t == SC_TGT_IBUFFER)
+			refs[i].warp->ib_dirty = true;
+	}
+	return 1;
+}
+
+int sc_inject(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits)
+{
+	uint32_t wb;
+	uint64_t n = sc_target_bits(&g->cfg, t, fields, &wb);
+	if (sm >= g->cfg.num_sms || !n || loc >= n || nbits == 0 || loc + nbits > n)
+		return SC_EINVAL;
+	if (t == SC_TGT_FU) {
+		g->fu.armed = true;
+		g->fu.applied = false;
+		g->fu.sm = sm;
+		g->fu.lane = (uint32_t)(loc / 64);
+		g->fu.bit = (uint32_t)(loc % 64);
+		g->fu.cycle = g->cycle;
+		return 1;
+	}
+	return flip(g, t, fields, &g->sms[sm], loc, nbits);
+}
+
+int sc_fu_applied(const sc_gpu_t *g) { return g->fu.applied; }
+
+/* Live bits: the in-use locations, counted in target-space order. */
+uint64_t sc_target_live_bits(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t smi)
+{
+	sc_gpu_t *g = (sc_gpu_t *)cg; /* locate() does not modify anything */
+	uint32_t wb;
+	uint64_t n = sc_target_bits(&g->cfg, t, fields, &wb);
+	if (smi >= g->cfg.num_sms || t == SC_TGT_FU)
+		return t == SC_TGT_FU ? n : 0;
+	uint64_t live = 0;
+	bitref_t ref;
+	/* step word by word: use is decided per word (per entry field) */
+	for (uint64_t b = 0; b < n; b += wb)
+		if (locate(g, t, fields, &g->sms[smi], b, &ref))
+			live += wb;
+	return live;
+}
+
+int sc_inject_live(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, uint64_t draw, uint32_t nbits)
+{
+	uint32_t wb;
+	uint64_t n = sc_target_bits(&g->cfg, t, fields, &wb);
+	if (smi >= g->cfg.num_sms || !n || nbits == 0 || nbits > wb)
+		return SC_EINVAL;
+	if (t == SC_TGT_FU)
+		return sc_inject(g, t, fields, smi, draw % n, nbits);
+	uint64_t live = sc_target_live_bits(g, t, fields, smi);
+	if (!live)
+		return 0;
+	/* the draw picks a word among the live ones, then a start inside it */
+	uint64_t words = live / wb, k = draw % words;
+	uint32_t start = (uint32_t)((draw / words) % (wb - nbits + 1));
+	bitref_t ref;
+	for (uint64_t b = 0; b < n; b += wb)
+		if (locate(g, t, fields, &g->sms[smi], b, &ref) && k-- == 0)
+			return flip(g, t, fields, &g->sms[smi], b + start, nbits);
+	return 0;
+}
+
+void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint64_t now)
+{
+	if (now > g->fu.cycle) {
+		g->fu.armed = false; /* its cycle passed with nothing to corrupt */
+		return;
+	}
+	if (sm->id != g->fu.sm || now != g->fu.cycle || !(exec >> g->fu.lane & 1u) || SC_NDST(in) == 0)
+		return;
+	uint16_t o = in->opnd[0];
+	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o), b = g->fu.bit, l = g->fu.lane;
+	if (k == SC_K_R32 && b < 32)
+		w->rf[(size_t)i * 32 + l] ^= 1u << b;
+	else if (k == SC_K_R64 && b < 64)
+		w->rf[(size_t)(i + b / 32) * 32 + l] ^= 1u << (b % 32);
+	else if (k == SC_K_PRED && b == 0)
+		w->pf[i] ^= 1u << l;
+	else
+		return; /* the bit is outside this result: the datapath bit is idle */
+	g->fu.armed = false;
+	g->fu.applied = true;
+}
+
+/* ---------------------------------------------------------------- pauses */
+void sc_set_pause(sc_gpu_t *g, uint64_t at, sc_pause_fn fn, void *ctx)
+{
+	g->pause_at = fn ? at : UINT64_MAX;
+	g->pause_fn = fn;
+	g->pause_ctx = ctx;
+}
+
+void sc_set_cycle_budget(sc_gpu_t *g, uint64_t budget) { g->opt.cycle_budget = budget; }
+uint64_t sc_gpu_cycle(const sc_gpu_t *g) { return g->cycle; }
+
+/* ---------------------------------------------------------------- hash */
+typedef struct hasher { uint64_t h; } hasher_t;
+
+static inline void hmix(hasher_t *s, uint64_t v)
+{
+	uint64_t h = s->h ^ (v * 0x9e3779b97f4a7c15ull);
+	h = (h << 31) | (h >> 33);
+	s->h = h * 0xbf58476d1ce4e5b9ull;
+}
+
+static void hbytes(hasher_t *s, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t v;
+		memcpy(&v, b + i, 8);
+		hmix(s, v);
+	}
+	uint64_t tail = 0;
+	memcpy(&tail, b + i, n - i);
+	hmix(s, tail ^ ((uint64_t)n << 56));
+}
+
+uint64_t sc_state_hash(const sc_gpu_t *g)
+{
+	const sc_run_t *r = &g->run;
+	const sc_gpu_config_t *c = &g->cfg;
+	hasher_t s = {0x6a09e667f3bcc908ull};
+	uint64_t now = g->cycle;
+	hmix(&s, now);
+	hmix(&s, (uint64_t)(r->fn ? r->fn - r->mod->funcs : -1));
+	hmix(&s, r->launch_index);
+	hmix(&s, r->next_cta);
+	hmix(&s, r->done_ctas);
+	hmix(&s, r->next_sm);
+	hmix(&s, r->age);
+	hmix(&s, g->status.reason);
+	for (uint32_t i = 0; i < c->num_sms && r->fn; i++) {
+		const sc_sm_t *sm = &g->sms[i];
+		hmix(&s, sm->nctas);
+		hmix(&s, sm->next == UINT64_MAX ? UINT64_MAX : sm->next - now);
+		hbytes(&s, sm->last, c->schedulers_per_sm * sizeof *sm->last);
+		for (uint32_t k = 0; k < r->ctas_per_sm; k++) {
+			const sc_cta_t *cta = &sm->ctas[k];
+			hmix(&s, cta->used);
+			if (!cta->used)
+				continue;
+			hbytes(&s, cta->ctaid, sizeof cta->ctaid);
+			hmix(&s, cta->done);
+			hbytes(&s, cta->bar, sizeof cta->bar);
+			hbytes(&s, sm->smem + cta->smem_off, r->smem);
+			hbytes(&s, cta->local, (size_t)r->nwarps * 32 * r->local);
+			for (uint32_t wi = 0; wi < r->nwarps; wi++) {
+				uint32_t slot = k * r->nwarps + wi;
+				const sc_warp_t *w = &sm->warps[slot];
+				hmix(&s, w->state);
+				hmix(&s, sm->wnext[slot] == UINT64_MAX ? UINT64_MAX : sm->wnext[slot] - now);
+				if (w->state == SC_W_DONE)
+					continue;
+				hmix(&s, w->live);
+				hmix(&s, w->cc);
+				hmix(&s, w->age);
+				hmix(&s, (uint64_t)w->bar_id << 32 | (uint64_t)w->bar_kind << 16 | w->bar_dst);
+				hmix(&s, w->bar_mask);
+				hmix(&s, w->ib_dirty);
+				hbytes(&s, w->stk, w->sp * sizeof *w->stk);
+				hmix(&s, w->sp);
+				hbytes(&s, w->calls, w->ncalls * sizeof *w->calls);
+				hmix(&s, w->ncalls);
+				hmix(&s, w->ib_pc);
+				for (uint32_t e = 0; e < c->ib_entries; e++) {
+					hmix(&s, w->ib[e].valid);
+					if (w->ib[e].valid)
+						hbytes(&s, &w->ib[e].insn, sizeof w->ib[e].insn);
+				}
+				hbytes(&s, w->rf, (size_t)r->regs * 32 * sizeof *w->rf);
+				hbytes(&s, w->pf, (size_t)r->preds * sizeof *w->pf);
+				for (uint32_t j = 0; j < r->regs + r->preds; j++)
+					hmix(&s, w->ready[j] > now ? w->ready[j] - now : 0);
+			}
+		}
+	}
+	for (uint32_t a = 0; a < g->gmem.n; a++) {
+		hmix(&s, g->gmem.a[a].base);
+		hbytes(&s, g->gmem.a[a].data, g->gmem.a[a].size);
+	}
+	return s.h;
+}

@@ -1,0 +1,312 @@
+/* Fault targets, injection, pause points and the state hash (fault.c).
+ * One warp of 32 threads runs on SM 0, CTA slot 0, warp slot 0, so every
+ * location below is computed from the layouts documented in fault.c. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "harness.h"
+
+/* %r<6> are slots 0..5 and %rd<4> slots 6..13: 14 registers per thread.
+ * r1 = tid is written first, then r2 counts a 50-iteration loop, then
+ * out[tid] = r1 + r2 (the address comes from a fresh %tid). r5 is never used. */
+static const char ptx[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 out)\n"
+	"{\n"
+	"	.reg .b32 %r<6>;\n"
+	"	.reg .b64 %rd<4>;\n"
+	"	.reg .pred %p<2>;\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	mov.u32 %r2, 0;\n"
+	"L:\n"
+	"	add.u32 %r2, %r2, 1;\n"
+	"	setp.lt.u32 %p1, %r2, 50;\n"
+	"	@%p1 bra L;\n"
+	"	add.u32 %r3, %r1, %r2;\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	cvta.to.global.u64 %rd1, %rd1;\n"
+	"	mov.u32 %r4, %tid.x;\n"
+	"	mul.wide.u32 %rd2, %r4, 4;\n"
+	"	add.s64 %rd3, %rd1, %rd2;\n"
+	"	st.global.u32 [%rd3], %r3;\n"
+	"	ret;\n"
+	"}\n";
+
+#define REGS 14
+#define RF_LOC(slot, reg, lane, bit) (((((uint64_t)(slot) * REGS + (reg)) * 32 + (lane)) * 32) + (bit))
+
+typedef struct plan {
+	uint64_t at;
+	sc_target_t t;
+	unsigned fields;
+	uint32_t sm;
+	uint64_t loc;
+	uint32_t nbits;
+	int rc;           /* what sc_inject returned */
+	uint64_t hash;    /* state hash at the pause, before injecting */
+	uint64_t after;   /* and after */
+	uint64_t live[2]; /* live regfile bits of SM 0 and SM 1 */
+	bool inject;
+} plan_t;
+
+static uint64_t on_pause(sc_gpu_t *g, void *ctx, uint64_t cycle)
+{
+	plan_t *p = ctx;
+	cr_assert_eq(cycle, p->at);
+	cr_assert_eq(sc_gpu_cycle(g), p->at);
+	p->hash = sc_state_hash(g);
+	p->live[0] = sc_target_live_bits(g, SC_TGT_REGFILE, 0, 0);
+	p->live[1] = sc_target_live_bits(g, SC_TGT_REGFILE, 0, 1);
+	if (p->inject)
+		p->rc = sc_inject(g, p->t, p->fields, p->sm, p->loc, p->nbits);
+	p->after = sc_state_hash(g);
+	return UINT64_MAX;
+}
+
+/* Runs k on one warp with the plan; returns the launch rc, out[] filled. */
+static int run(h_ctx_t *h, plan_t *p, uint32_t out[32])
+{
+	h_init(h);
+	h_load_ok(h, ptx);
+	uint64_t d = h_alloc(h, 32 * 4, NULL);
+	if (p)
+		sc_set_pause(h->gpu, p->at, on_pause, p);
+	int rc = h_launch(h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d));
+	if (rc == 0)
+		h_read(h, out, d, 32 * 4);
+	return rc;
+}
+
+Test(fault, target_sizes_follow_the_config)
+{
+	sc_gpu_config_t c;
+	sc_config_gtx480(&c);
+	uint32_t wb;
+	cr_expect_eq(sc_target_bits(&c, SC_TGT_REGFILE, 0, &wb), 32768ull * 32);
+	cr_expect_eq(wb, 32);
+	cr_expect_eq(sc_target_bits(&c, SC_TGT_SMEM, 0, &wb), 49152ull * 8);
+	cr_expect_eq(wb, 8);
+	cr_expect_eq(sc_target_bits(&c, SC_TGT_PRED, 0, NULL), 48ull * 8 * 32);
+	cr_expect_eq(sc_target_bits(&c, SC_TGT_SIMT, 0, NULL), 48ull * 32 * 96);
+	cr_expect_eq(sc_target_bits(&c, SC_TGT_SIMT, SC_F_SIMT_MASK, NULL), 48ull * 32 * 32);
+	cr_expect_eq(sc_target_bits(&c, SC_TGT_IBUFFER, SC_F_IB_VALID, NULL), 48ull * 2);
+	cr_expect_eq(sc_target_bits(&c, SC_TGT_IBUFFER, 0, NULL), 48ull * 2 * 257);
+	cr_expect_eq(sc_target_bits(&c, SC_TGT_FU, 0, NULL), 32ull * 64);
+	cr_expect_str_eq(sc_target_name(SC_TGT_IBUFFER), "ibuffer");
+}
+
+Test(fault, register_flip_reaches_the_output)
+{
+	h_ctx_t h;
+	uint32_t out[32];
+	plan_t p = {.at = 500, .t = SC_TGT_REGFILE, .loc = RF_LOC(0, 1, 5, 3), .nbits = 1, .inject = true};
+	cr_assert_eq(run(&h, &p, out), 0);
+	cr_expect_eq(p.rc, 1, "r1 of lane 5 is allocated");
+	cr_expect_neq(p.hash, p.after, "the flip changes the state hash");
+	cr_expect_eq(p.live[0], (uint64_t)REGS * 32 * 32, "one warp's registers are live on SM 0");
+	cr_expect_eq(p.live[1], 0, "SM 1 is idle");
+	for (uint32_t t = 0; t < 32; t++)
+		cr_expect_eq(out[t], (t == 5 ? 5u ^ 8u : t) + 50, "out[%u] = %u", t, out[t]);
+	h_fini(&h);
+}
+
+Test(fault, adjacent_bits_flip_together)
+{
+	h_ctx_t h;
+	uint32_t out[32];
+	plan_t p = {.at = 500, .t = SC_TGT_REGFILE, .loc = RF_LOC(0, 1, 7, 4), .nbits = 3, .inject = true};
+	cr_assert_eq(run(&h, &p, out), 0);
+	cr_expect_eq(p.rc, 1);
+	cr_expect_eq(out[7], (7u ^ 0x70u) + 50);
+	h_fini(&h);
+}
+
+Test(fault, unallocated_register_is_unused)
+{
+	h_ctx_t h;
+	uint32_t out[32];
+	/* warp slot 1 belongs to CTA slot 1, which is not resident */
+	plan_t p = {.at = 500, .t = SC_TGT_REGFILE, .loc = RF_LOC(1, 1, 5, 3), .nbits = 1, .inject = true};
+	cr_assert_eq(run(&h, &p, out), 0);
+	cr_expect_eq(p.rc, 0);
+	cr_expect_eq(p.hash, p.after, "nothing changed");
+	for (uint32_t t = 0; t < 32; t++)
+		cr_expect_eq(out[t], t + 50);
+	plan_t q = {.at = 500, .t = SC_TGT_REGFILE, .sm = 3, .loc = RF_LOC(0, 1, 5, 3), .nbits = 1, .inject = true};
+	h_fini(&h);
+	cr_assert_eq(run(&h, &q, out), 0);
+	cr_expect_eq(q.rc, 0, "SM 3 holds no CTA");
+	h_fini(&h);
+}
+
+Test(fault, out_of_range_is_an_error)
+{
+	h_ctx_t h;
+	uint32_t out[32];
+	plan_t p = {.at = 500, .t = SC_TGT_REGFILE, .loc = 32768ull * 32, .nbits = 1, .inject = true};
+	cr_assert_eq(run(&h, &p, out), 0);
+	cr_expect_eq(p.rc, SC_EINVAL);
+	h_fini(&h);
+	plan_t q = {.at = 500, .t = SC_TGT_REGFILE, .sm = 15, .loc = 0, .nbits = 1, .inject = true};
+	cr_assert_eq(run(&h, &q, out), 0);
+	cr_expect_eq(q.rc, SC_EINVAL);
+	h_fini(&h);
+}
+
+Test(fault, state_hash_is_deterministic_and_exact)
+{
+	h_ctx_t h;
+	uint32_t out[32];
+	plan_t a = {.at = 700}, b = {.at = 700};
+	cr_assert_eq(run(&h, &a, out), 0);
+	h_fini(&h);
+	cr_assert_eq(run(&h, &b, out), 0);
+	h_fini(&h);
+	cr_expect_eq(a.hash, b.hash, "same workload, same pause: same hash");
+	plan_t c = {.at = 701};
+	cr_assert_eq(run(&h, &c, out), 0);
+	h_fini(&h);
+	/* flipping the same bit twice restores the golden state and hash */
+	plan_t d = {.at = 700, .t = SC_TGT_REGFILE, .loc = RF_LOC(0, 3, 9, 0), .nbits = 1, .inject = true};
+	h_init(&h);
+	h_load_ok(&h, ptx);
+	uint64_t dd = h_alloc(&h, 32 * 4, NULL);
+	sc_set_pause(h.gpu, d.at, on_pause, &d);
+	cr_assert_eq(h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&dd)), 0);
+	cr_expect_eq(d.hash, a.hash);
+	cr_expect_neq(d.after, a.hash);
+	h_fini(&h);
+}
+
+/* A fault in a register the program never reads again is masked, and the
+ * state re-joins the golden run once the CTA is gone: in a second launch
+ * the hashes are equal again, which is what early termination relies on. */
+typedef struct two {
+	uint64_t inject_at, check_at;
+	bool inject;
+	int rc;
+	uint64_t hash;
+} two_t;
+
+static uint64_t on_two(sc_gpu_t *g, void *ctx, uint64_t cycle)
+{
+	two_t *p = ctx;
+	if (cycle == p->inject_at) {
+		if (p->inject)
+			p->rc = sc_inject(g, SC_TGT_REGFILE, 0, 0, RF_LOC(0, 5, 2, 1), 1);
+		return p->check_at;
+	}
+	p->hash = sc_state_hash(g);
+	return UINT64_MAX;
+}
+
+Test(fault, dead_fault_rejoins_the_golden_state)
+{
+	uint64_t hashes[2];
+	for (int faulty = 0; faulty < 2; faulty++) {
+		h_ctx_t h;
+		h_init(&h);
+		h_load_ok(&h, ptx);
+		uint64_t d = h_alloc(&h, 32 * 4, NULL);
+		two_t p = {.inject_at = 300, .inject = faulty};
+		h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d));
+		uint64_t end = sc_gpu_cycle(h.gpu);
+		h_fini(&h);
+		h_init(&h);
+		h_load_ok(&h, ptx);
+		d = h_alloc(&h, 32 * 4, NULL);
+		p.check_at = end + 400; /* inside the second launch */
+		sc_set_pause(h.gpu, p.inject_at, on_two, &p);
+		h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d));
+		h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d));
+		if (faulty)
+			cr_expect_eq(p.rc, 1, "r5 is allocated, though never used");
+		cr_expect_neq(p.hash, 0);
+		hashes[faulty] = p.hash;
+		h_fini(&h);
+	}
+	cr_expect_eq(hashes[0], hashes[1]);
+}
+
+/* Lane 5 leaves the active mask of the warp's only SIMT entry: it never
+ * executes again, so the stack empties while the lane has not exited,
+ * which the model reports as a SIMT-stack DUE rather than a silent loss. */
+Test(fault, simt_mask_bit_loses_a_lane)
+{
+	h_ctx_t h;
+	uint32_t out[32];
+	/* entry 0 of warp slot 0, mask field only: bit 5 is lane 5 */
+	plan_t p = {.at = 500, .t = SC_TGT_SIMT, .fields = SC_F_SIMT_MASK, .loc = 5, .nbits = 1, .inject = true};
+	cr_expect_eq(run(&h, &p, out), SC_EDUE);
+	cr_expect_eq(p.rc, 1);
+	cr_expect_eq(h_status(&h)->reason, SC_DUE_SIMT_UNDERFLOW);
+	h_fini(&h);
+	/* entry 1 does not exist (no divergence): not in use */
+	plan_t q = {.at = 500, .t = SC_TGT_SIMT, .fields = SC_F_SIMT_MASK, .loc = 32 + 5, .nbits = 1, .inject = true};
+	cr_assert_eq(run(&h, &q, out), 0);
+	cr_expect_eq(q.rc, 0);
+	h_fini(&h);
+}
+
+Test(fault, ibuffer_word_that_does_not_decode_is_a_due)
+{
+	/* entry 0, both fields: bit 0 is valid, bits 1.. the word; bit 7 of the
+	 * opcode byte makes the opcode 128 or more, which does not decode. The
+	 * entry holds a word only while the warp has fetched ahead: after a
+	 * taken branch it is empty until the next issue refills it. */
+	int used = 0;
+	for (uint64_t at = 480; at < 560; at++) {
+		h_ctx_t h;
+		uint32_t out[32];
+		plan_t p = {.at = at, .t = SC_TGT_IBUFFER, .loc = 1 + 7, .nbits = 1, .inject = true};
+		int rc = run(&h, &p, out);
+		if (p.rc == 1) {
+			used++;
+			cr_expect_eq(rc, SC_EDUE, "cycle %llu", (unsigned long long)at);
+			cr_expect_eq(h_status(&h)->reason, SC_DUE_INVALID_INSTRUCTION);
+		} else {
+			cr_expect_eq(p.rc, 0);
+			cr_expect_eq(rc, 0, "an empty entry is refetched: masked");
+		}
+		h_fini(&h);
+	}
+	cr_expect_gt(used, 0);
+	h_ctx_t h;
+	uint32_t out[32];
+	/* the valid bit of a live warp's entry is always in use */
+	plan_t q = {.at = 500, .t = SC_TGT_IBUFFER, .fields = SC_F_IB_VALID, .loc = 0, .nbits = 1, .inject = true};
+	cr_assert_eq(run(&h, &q, out), 0, "an invalidated entry is refetched");
+	cr_expect_eq(q.rc, 1);
+	for (uint32_t t = 0; t < 32; t++)
+		cr_expect_eq(out[t], t + 50);
+	h_fini(&h);
+}
+
+Test(fault, fu_fault_corrupts_a_result_of_its_cycle_only)
+{
+	int applied = 0, idle = 0, changed = 0;
+	for (uint64_t at = 300; at < 420; at++) {
+		h_ctx_t h;
+		uint32_t out[32];
+		/* lane 5, bit 0: the loop counter, or a predicate, or an address */
+		plan_t p = {.at = at, .t = SC_TGT_FU, .loc = 5 * 64 + 0, .nbits = 1, .inject = true};
+		int rc = run(&h, &p, out);
+		cr_expect_eq(p.rc, 1);
+		if (sc_fu_applied(h.gpu)) {
+			applied++;
+			bool same = rc == 0;
+			for (uint32_t t = 0; t < 32 && same; t++)
+				same = out[t] == t + 50;
+			changed += !same;
+		} else {
+			idle++;
+			cr_expect_eq(rc, 0);
+			for (uint32_t t = 0; t < 32; t++)
+				cr_expect_eq(out[t], t + 50, "no result corrupted: golden output");
+		}
+		h_fini(&h);
+	}
+	/* one warp issues every ~22 cycles: most cycles have nothing to corrupt */
+	cr_expect_gt(applied, 0);
+	cr_expect_gt(idle, applied);
+	cr_expect_gt(changed, 0, "corrupting the loop counter changes the trip count");
+}
