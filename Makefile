@@ -4,23 +4,31 @@
 CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP -I simcore -I campaigns -I engine
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP -I simcore -I campaigns -I engine \
+           -I masks -I parser -I db
 LDLIBS  += -ljansson -lm
 BUILD   ?= build
 
 SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c \
                simcore/sem_int.c simcore/sem_fp.c simcore/sem_cmp.c simcore/mem.c \
                simcore/sm.c simcore/gpu.c simcore/config.c simcore/fault.c
-CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run.c
-ENGINE_SRC  := engine/main.c engine/exec.c
+CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run.c campaigns/camp_campaign.c
+MASKS_SRC   := masks/mask.c masks/stats.c
+PARSER_SRC  := parser/classify.c
+ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/runner.c engine/plan.c
 TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
                tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
                tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c \
-               tests/simcore/test_due.c tests/simcore/test_fault.c tests/campaigns/test_campaigns.c
+               tests/simcore/test_due.c tests/simcore/test_fault.c tests/campaigns/test_campaigns.c \
+               tests/campaigns/test_campaign.c tests/masks/test_masks.c tests/parser/test_classify.c \
+               tests/engine/test_runner.c
 EXAMPLE_BIN := $(BUILD)/examples/iterate
 
 SIMCORE_OBJ := $(SIMCORE_SRC:%.c=$(BUILD)/%.o)
 CAMP_OBJ    := $(CAMP_SRC:%.c=$(BUILD)/%.o) $(BUILD)/campaigns/gpus_embed.o
+# everything but simcore and main(): linked into flipsim and the unit tests
+CORE_OBJ    := $(CAMP_OBJ) $(MASKS_SRC:%.c=$(BUILD)/%.o) $(PARSER_SRC:%.c=$(BUILD)/%.o) \
+               $(filter-out $(BUILD)/engine/main.o,$(ENGINE_SRC:%.c=$(BUILD)/%.o))
 GPU_PRESETS := $(sort $(wildcard campaigns/gpus/*.json))
 ENGINE_OBJ  := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ    := $(TEST_SRC:%.c=$(BUILD)/%.o)
@@ -47,11 +55,11 @@ $(BUILD)/libsimcore.a: $(SIMCORE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/flipsim: $(ENGINE_OBJ) $(CAMP_OBJ) $(BUILD)/libsimcore.a
-	$(CC) $(CFLAGS) -o $@ $(ENGINE_OBJ) $(CAMP_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) $(LDLIBS)
+$(BUILD)/flipsim: $(BUILD)/engine/main.o $(CORE_OBJ) $(BUILD)/libsimcore.a
+	$(CC) $(CFLAGS) -o $@ $(BUILD)/engine/main.o $(CORE_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/unit-tests: $(TEST_OBJ) $(CAMP_OBJ) $(BUILD)/libsimcore.a
-	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(CAMP_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lcriterion $(LDLIBS)
+$(BUILD)/unit-tests: $(TEST_OBJ) $(CORE_OBJ) $(BUILD)/libsimcore.a
+	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(CORE_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lcriterion $(LDLIBS)
 
 $(BUILD)/examples/iterate: examples/iterate/iterate.c $(BUILD)/libsimcore.a
 	@mkdir -p $(dir $@)
@@ -96,4 +104,4 @@ asan: deps
 clean:
 	rm -rf build build-asan
 
--include $(SIMCORE_OBJ:.o=.d) $(CAMP_OBJ:.o=.d) $(ENGINE_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(SIMCORE_OBJ:.o=.d) $(CORE_OBJ:.o=.d) $(ENGINE_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

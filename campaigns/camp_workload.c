@@ -741,9 +741,43 @@ static int parse_outputs(ctx_t *c, json_t *v)
 	return 0;
 }
 
+/* "tolerance": {"<output>": rel, ...}: how far a float output may move, relative
+ * to the golden value, and still count as correct (the classifier applies it). */
+static int parse_tolerance(ctx_t *c, json_t *v)
+{
+	camp_workload_t *w = c->w;
+	const char *k;
+	json_t *x;
+	if (!json_is_object(v))
+		return fail(c, "$.tolerance", "expected an object {\"<output buffer>\": relative "
+		            "tolerance, ...}");
+	json_object_foreach(v, k, x) {
+		path_t p;
+		int b = find_buffer(w, k);
+		at(p, "$.tolerance.%s", k);
+		if (b < 0)
+			return unknown_buffer(c, p, k);
+		uint32_t j;
+		for (j = 0; j < w->noutputs && w->outputs[j] != (uint32_t)b; j++)
+			;
+		if (j == w->noutputs)
+			return fail(c, p, "buffer '%s' is not an output (tolerances apply to outputs)",
+			            k);
+		if (!types[w->buffers[b].type].is_float)
+			return fail(c, p, "buffer '%s' is %s: tolerances apply only to f32 and f64 "
+			            "outputs (integers compare exactly)", k,
+			            types[w->buffers[b].type].name);
+		if (!json_is_number(x) || !(number_value(x) >= 0) || !isfinite(number_value(x)))
+			return fail(c, p, "expected a number >= 0 (relative tolerance; 0 = exact)");
+		w->buffers[b].tolerance = number_value(x);
+	}
+	return 0;
+}
+
 static int parse_workload(ctx_t *c, json_t *root)
 {
-	static const char *const keys[] = {"name", "ptx", "buffers", "launches", "outputs", NULL};
+	static const char *const keys[] = {"name", "ptx", "buffers", "launches", "outputs",
+	                                   "tolerance", NULL};
 	camp_workload_t *w = c->w;
 	json_t *name, *ptx, *buffers, *launches, *outputs;
 	int rc;
@@ -771,7 +805,8 @@ static int parse_workload(ctx_t *c, json_t *root)
 	if ((rc = parse_buffers(c, buffers)) || (rc = parse_launches(c, launches)) ||
 	    (rc = parse_outputs(c, outputs)))
 		return rc;
-	return 0;
+	json_t *tol = json_object_get(root, "tolerance");
+	return tol ? parse_tolerance(c, tol) : 0;
 }
 
 int camp_workload_load(const char *path, camp_workload_t **out, char *err, size_t errsz)

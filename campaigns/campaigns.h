@@ -1,5 +1,5 @@
-/* campaigns — GPU-config and workload JSON: loading, validation, GPU presets,
- * and running a declarative workload on the simulator.
+/* campaigns — GPU-config, workload and campaign JSON: loading, validation,
+ * GPU presets, and running a declarative workload on the simulator.
  * Design: ../shared/DESIGN.md ("Workload JSON", "Campaign JSON").
  * Ownership: every camp_*_t returned through an out-pointer belongs to the
  * caller and is freed with its camp_*_destroy (NULL is a no-op); jansson
@@ -93,6 +93,7 @@ typedef struct camp_buffer {
 	camp_num_t start, step;     /* IOTA */
 	uint64_t seed;              /* RANDOM */
 	camp_num_t min, max;        /* RANDOM, defaults already applied */
+	double tolerance;           /* "tolerance": relative, f32/f64 outputs only; 0 = exact */
 } camp_buffer_t;
 
 typedef enum {
@@ -177,5 +178,105 @@ typedef struct camp_result {
 int camp_workload_run(const camp_workload_t *w, sc_gpu_t *gpu, camp_result_t **out,
                       char *err, size_t errsz);
 void camp_result_destroy(camp_result_t *r);
+
+/* ---- campaigns ----------------------------------------------------------- */
+
+/* Target structures: X(enum, name, what). The names are the JSON values. */
+#define CAMP_TARGET_LIST(X)                                                \
+	X(REGFILE, "regfile", "physical register file")                       \
+	X(PRED, "pred", "predicate register file")                            \
+	X(SMEM, "smem", "shared memory")                                      \
+	X(SIMT, "simt", "SIMT reconvergence stacks (fields pc, rpc, mask)")   \
+	X(IBUFFER, "ibuffer", "instruction buffers (fields valid, instr)")    \
+	X(FU, "fu", "functional-unit results")
+
+typedef enum {
+#define X(name, text, what) CAMP_TARGET_##name,
+	CAMP_TARGET_LIST(X)
+#undef X
+	CAMP_TARGET__COUNT
+} camp_target_t;
+
+/* Field bits of camp_campaign_t.fields: SIMT stack entries and instruction-
+ * buffer entries. Other targets have no fields (fields == 0). */
+enum {
+	CAMP_FIELD_PC = 1, CAMP_FIELD_RPC = 2, CAMP_FIELD_MASK = 4,  /* simt */
+	CAMP_FIELD_VALID = 1, CAMP_FIELD_INSTR = 2                   /* ibuffer */
+};
+
+typedef enum { CAMP_REGS_PTX, CAMP_REGS_ALLOC } camp_regs_t;
+
+typedef enum {
+	CAMP_SCOPE_APPLICATION,  /* GUFI mode 2: every kernel invocation */
+	CAMP_SCOPE_KERNEL        /* GUFI mode 1: one invocation of one kernel */
+} camp_scope_t;
+
+typedef enum {
+	CAMP_MODEL_SINGLE,    /* one bit */
+	CAMP_MODEL_ADJACENT,  /* k adjacent bits of one word at one cycle */
+	CAMP_MODEL_MULTI      /* k single-bit faults spread in time */
+} camp_model_t;
+
+typedef enum {
+	CAMP_SAMPLING_PHYSICAL,  /* uniform over the whole structure */
+	CAMP_SAMPLING_LIVE       /* allocated parts only, then derated */
+} camp_sampling_t;
+
+/* A loaded campaign, every default filled in (each field says its default).
+ * Required JSON keys: workload, target. */
+typedef struct camp_campaign {
+	char *path;                /* the campaign file as given (used in messages) */
+	char *name;                /* default: the file's base name without ".json" */
+	char *workload_path;       /* absolute, symbolic links resolved */
+	camp_workload_t *workload; /* loaded from workload_path; owned */
+	char *gpu_source;          /* preset name (default gtx480) or the file's resolved path */
+	sc_gpu_config_t gpu;
+	camp_regs_t regs;          /* only PTX for now: "alloc" is rejected */
+	camp_target_t target;
+	uint32_t fields;           /* CAMP_FIELD_* bits, default all; 0 for other targets */
+	camp_scope_t scope;        /* default APPLICATION */
+	char *kernel;              /* SCOPE_KERNEL: the kernel's name; NULL otherwise */
+	uint32_t invocation;       /* SCOPE_KERNEL: which launch of it, from 0 */
+	uint64_t injections;       /* 1..10^7 (default 2000), or 0: compute from margin */
+	double confidence;         /* (0, 1), default 0.95; sample size and intervals */
+	double margin;             /* (0, 1) when injections == 0; 0 otherwise */
+	camp_model_t model;        /* default SINGLE */
+	uint32_t model_k;          /* bits (ADJACENT), faults (MULTI); 1 for SINGLE */
+	camp_sampling_t sampling;  /* default PHYSICAL */
+	uint64_t seed;             /* default 1 */
+	double fit_per_bit;        /* intrinsic FIT per bit, > 0, default 0.001 */
+	double timeout_factor;     /* cycle budget = factor x golden cycles; 1.5..10000, 3 */
+	double watchdog_seconds;   /* wall clock per experiment, (0, 604800], default 60 */
+	/* The resolved definition as compact JSON with sorted keys: the workload
+	 * by absolute path and FNV-1a digests of its JSON, PTX and input files,
+	 * the GPU as a full object. The same experiment definition always gives
+	 * the same bytes; `hash` is its 64-bit FNV-1a in 16 lower-case hex digits. */
+	char *canonical;
+	char hash[17];
+} camp_campaign_t;
+
+/* Parses and validates a campaign JSON file (format: DESIGN.md "Campaign
+ * JSON", README), loads its workload (relative to the campaign file) and GPU
+ * (a preset, or a file relative to the campaign file), checks the scope
+ * against the workload's launches, and builds the canonical text. Returns 0
+ * and *out (caller owns; camp_campaign_destroy), CAMP_EINPUT with a message
+ * "FILE:LINE:COL: ..." (syntax) or "FILE: at $.path: ..." (content; errors of
+ * the workload or GPU file follow, naming that file), or CAMP_ENOMEM. */
+int camp_campaign_load(const char *path, camp_campaign_t **out, char *err, size_t errsz);
+void camp_campaign_destroy(camp_campaign_t *c);
+
+/* Names as the JSON writes them ("regfile", "adjacent", "live", "ptx"),
+ * static; "?" for values out of range. */
+const char *camp_target_name(camp_target_t t);
+const char *camp_model_name(camp_model_t m);
+const char *camp_sampling_name(camp_sampling_t s);
+const char *camp_regs_name(camp_regs_t r);
+
+/* The name of field bit `bit` (one CAMP_FIELD_*) of target t ("rpc"), or NULL
+ * when t has no such field. */
+const char *camp_field_name(camp_target_t t, uint32_t bit);
+
+/* Parse a target name into *t: 0, or CAMP_EINPUT when unknown. */
+int camp_target_parse(const char *name, camp_target_t *t);
 
 #endif

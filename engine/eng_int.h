@@ -25,6 +25,97 @@ void eng_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * returns ENG_EXIT_INPUT. */
 int eng_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* ---- golden run (golden.c) ---- */
+#include "campaigns.h"
+
+#define ENG_MAX_CKPT 4096
+
+typedef struct eng_ckpt {
+	uint64_t cycle, hash;
+} eng_ckpt_t;
+
+/* A fault-free run: what experiments are compared against. */
+typedef struct eng_golden {
+	sc_gpu_config_t cfg;
+	camp_result_t *res;          /* outputs */
+	sc_gpu_stats_t totals;
+	uint64_t cycles;             /* GPU clock at the end */
+	uint32_t nlaunch;
+	sc_launch_stats_t *launch;   /* per kernel invocation */
+	uint64_t ck_interval;        /* checkpoint every this many cycles (0: none) */
+	uint32_t nck;
+	eng_ckpt_t ck[ENG_MAX_CKPT]; /* state hash at each checkpoint */
+	double wall;                 /* host seconds */
+} eng_golden_t;
+
+/* Runs w fault-free on a fresh GPU, hashing the state every ck_interval
+ * cycles. Returns 0, or an exit status with the message in err
+ * (ENG_EXIT_DUE when the fault-free run itself ends in a DUE). Free with
+ * eng_golden_free whatever it returns. */
+int eng_golden_run(const camp_workload_t *w, const sc_gpu_config_t *cfg, uint64_t ck_interval, eng_golden_t *g,
+                   char *err, size_t errsz);
+void eng_golden_free(eng_golden_t *g);
+double eng_df_reg(const sc_gpu_config_t *c, const sc_launch_stats_t *l);
+double eng_df_smem(const sc_gpu_config_t *c, const sc_launch_stats_t *l);
+uint64_t eng_output_digest(const camp_result_t *r);
+uint64_t eng_fnv1a(const void *p, size_t n, uint64_t h);
+double eng_now(void);
+
+int eng_profile_main(int argc, char **argv);
+
+/* ---- fork-at-cycle runner (runner.c) ---- */
+#include "masks.h"
+#include "parser.h"
+
+typedef struct eng_exp {        /* one experiment: a stored mask */
+	uint64_t idx;
+	uint32_t nfaults;
+	mask_fault_t f[MASK_MAX_FAULTS]; /* sorted by cycle */
+} eng_exp_t;
+
+typedef struct eng_outcome {
+	uint64_t idx;
+	cls_outcome_t outcome;
+	char reason[96];
+	uint64_t cycles;            /* cycles the experiment simulated */
+	bool early;
+	double wall;                /* host seconds */
+} eng_outcome_t;
+
+typedef struct eng_runner_opts {
+	const camp_campaign_t *campaign;
+	uint64_t ck_interval;       /* golden checkpoints for early termination */
+	bool no_fork;               /* re-simulate from cycle 0 per experiment */
+	bool no_early;              /* never stop early */
+	void (*emit)(const eng_outcome_t *o, void *ctx);
+	void *ctx;
+} eng_runner_opts_t;
+
+/* ---- planning (plan.c) ---- */
+typedef struct eng_plan {
+	mask_interval_t *busy;       /* the sampled kernel invocations */
+	uint32_t nbusy;
+	int32_t kernel_launch;       /* mode 1: the launch index; else -1 */
+	uint64_t busy_cycles;
+	mask_space_t space;
+	mask_model_t model;
+	uint64_t n;                  /* injections */
+} eng_plan_t;
+
+/* The sampled space and sample size of campaign c given its golden run.
+ * Returns 0 or an exit status with err. */
+int eng_plan_space(const camp_campaign_t *c, const eng_golden_t *g, eng_plan_t *p, char *err, size_t errsz);
+void eng_plan_free(eng_plan_t *p);
+/* Experiment `index` of the campaign (its mask). 0 or -1. */
+int eng_plan_mask(const eng_plan_t *p, uint64_t seed, uint64_t index, eng_exp_t *e);
+/* Sorts by first activation cycle, then index (the order runners need). */
+void eng_exps_sort(eng_exp_t *e, uint64_t n);
+
+/* Runs experiments (sorted by first activation cycle) and emits one outcome
+ * each, in no particular order. Returns 0 or an exit status with err. */
+int eng_runner(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp, char *err, size_t errsz);
+void eng_profile_help(FILE *out);
+
 /* `flipsim exec`: argv[0] is "exec". Returns the exit status. */
 int eng_exec_main(int argc, char **argv);
 void eng_exec_help(FILE *out);

@@ -15,33 +15,10 @@ static const struct {
 } commands[] = {
 	{"exec", "run a workload once on the simulator; dump outputs or print statistics",
 	 eng_exec_main, eng_exec_help},
+	{"profile", "golden run: per-invocation occupancy, derating factors, IPC, output digests",
+	 eng_profile_main, eng_profile_help},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
-
-void eng_errorf(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("flipsim: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-int eng_usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-	fputs("flipsim: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	if (cmd)
-		fprintf(stderr, "try 'flipsim %s --help'\n", cmd);
-	else
-		fputs("try 'flipsim --help'\n", stderr);
-	return ENG_EXIT_INPUT;
-}
 
 static void help(FILE *out)
 {

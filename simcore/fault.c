@@ -197,6 +197,21 @@ int sc_inject(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm, uint64_t
 
 int sc_fu_applied(const sc_gpu_t *g) { return g->fu.applied; }
 
+int sc_target_in_use(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t smi, uint64_t loc, uint32_t nbits)
+{
+	sc_gpu_t *g = (sc_gpu_t *)cg; /* locate() only reads */
+	uint64_t n = sc_target_bits(&g->cfg, t, fields, NULL);
+	if (smi >= g->cfg.num_sms || !n || loc >= n || nbits == 0 || nbits > 64 || loc + nbits > n)
+		return SC_EINVAL;
+	if (t == SC_TGT_FU)
+		return 1;
+	bitref_t ref;
+	for (uint32_t i = 0; i < nbits; i++)
+		if (!locate(g, t, fields, &g->sms[smi], loc + i, &ref))
+			return 0;
+	return 1;
+}
+
 /* Live bits: the in-use locations, counted in target-space order. */
 uint64_t sc_target_live_bits(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t smi)
 {

@@ -238,6 +238,10 @@ int sc_inject(sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, uint64
  * SM `sm` now and flips nbits there (whole word-aligned groups). Returns 1,
  * or 0 when nothing is in use. */
 int sc_inject_live(sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, uint64_t draw, uint32_t nbits);
+/* 1 when sc_inject would flip (every bit of the range is in use), 0 when
+ * not, SC_EINVAL outside the space; changes nothing. FU: always 1 (whether
+ * a result issues in the cycle is only known by simulating it). */
+int sc_target_in_use(const sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits);
 /* Bits of t in use in SM `sm` now (for live-sampling derating). */
 uint64_t sc_target_live_bits(const sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm);
 /* 1 when an armed FU fault found a result to corrupt, 0 when it did not. */

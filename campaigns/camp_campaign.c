@@ -1,0 +1,820 @@
+/* Campaign JSON: parsing and validation into camp_campaign_t (defaults
+ * filled, workload and GPU loaded), and the canonical text and hash that
+ * identify an experiment definition. Format: ../shared/DESIGN.md ("Campaign
+ * JSON") and the README; modes 1 and 2 are GUFI's (scope kernel/application). */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "camp_int.h"
+
+#define MAX_INJECTIONS 10000000
+#define MAX_NAME 127
+#define DEFAULT_INJECTIONS 2000
+#define DEFAULT_CONFIDENCE 0.95
+#define DEFAULT_SEED 1
+#define DEFAULT_FIT_PER_BIT 0.001
+#define DEFAULT_TIMEOUT_FACTOR 3.0
+#define MIN_TIMEOUT_FACTOR 1.5
+#define MAX_TIMEOUT_FACTOR 10000.0   /* keeps factor x cycles far inside uint64 */
+#define DEFAULT_WATCHDOG 60.0
+#define MAX_WATCHDOG 604800.0        /* a week: longer is surely a typo */
+#define CANONICAL_FORMAT 1           /* bump when the canonical layout changes */
+
+/* The engine hands targets and field bits straight to simcore's injector. */
+#define X(name, text, what) \
+	_Static_assert((int)CAMP_TARGET_##name == (int)SC_TGT_##name, "target order: " text);
+CAMP_TARGET_LIST(X)
+#undef X
+_Static_assert(CAMP_FIELD_PC == SC_F_SIMT_PC && CAMP_FIELD_RPC == SC_F_SIMT_RPC &&
+               CAMP_FIELD_MASK == SC_F_SIMT_MASK && CAMP_FIELD_VALID == SC_F_IB_VALID &&
+               CAMP_FIELD_INSTR == SC_F_IB_INSTR, "field bits follow simcore.h");
+
+/* ---- names -------------------------------------------------------------- */
+
+static const char *const target_names[CAMP_TARGET__COUNT] = {
+#define X(name, text, what) [CAMP_TARGET_##name] = text,
+	CAMP_TARGET_LIST(X)
+#undef X
+};
+
+static const char *const model_names[] = {"single", "adjacent", "multi"};
+static const char *const sampling_names[] = {"physical", "live"};
+static const char *const regs_names[] = {"ptx", "alloc"};
+
+/* Field names by bit position, per target; NULL-terminated. */
+static const char *const simt_fields[] = {"pc", "rpc", "mask", NULL};
+static const char *const ibuffer_fields[] = {"valid", "instr", NULL};
+
+static const char *const *target_fields(camp_target_t t)
+{
+	return t == CAMP_TARGET_SIMT ? simt_fields : t == CAMP_TARGET_IBUFFER ? ibuffer_fields
+	                                                                      : NULL;
+}
+
+#define NAME_OF(table, i) \
+	((unsigned)(i) < sizeof table / sizeof table[0] ? table[i] : "?")
+
+const char *camp_target_name(camp_target_t t)
+{
+	return NAME_OF(target_names, t);
+}
+
+const char *camp_model_name(camp_model_t m)
+{
+	return NAME_OF(model_names, m);
+}
+
+const char *camp_sampling_name(camp_sampling_t s)
+{
+	return NAME_OF(sampling_names, s);
+}
+
+const char *camp_regs_name(camp_regs_t r)
+{
+	return NAME_OF(regs_names, r);
+}
+
+const char *camp_field_name(camp_target_t t, uint32_t bit)
+{
+	const char *const *f = target_fields(t);
+	for (unsigned i = 0; f && f[i]; i++)
+		if (bit == 1u << i)
+			return f[i];
+	return NULL;
+}
+
+int camp_target_parse(const char *name, camp_target_t *t)
+{
+	for (int i = 0; i < CAMP_TARGET__COUNT; i++)
+		if (!strcmp(name, target_names[i])) {
+			*t = (camp_target_t)i;
+			return 0;
+		}
+	return CAMP_EINPUT;
+}
+
+/* ---- FNV-1a, 64 bits ---------------------------------------------------- */
+
+#define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
+#define FNV_PRIME UINT64_C(0x100000001b3)
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= FNV_PRIME;
+	}
+	return h;
+}
+
+static void hex64(char out[17], uint64_t h)
+{
+	snprintf(out, 17, "%016" PRIx64, h);
+}
+
+/* ---- parsing context and messages --------------------------------------- */
+
+typedef struct ctx {
+	const char *file;  /* the campaign file as given */
+	char *err;
+	size_t errsz;
+	camp_campaign_t *c;
+} ctx_t;
+
+#define fail(x, path, ...) camp__fail_at((x)->err, (x)->errsz, (x)->file, (path), __VA_ARGS__)
+
+static int nomem(ctx_t *x)
+{
+	snprintf(x->err, x->errsz, "%s: out of memory", x->file);
+	return CAMP_ENOMEM;
+}
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
+/* "a, b or c" from a NULL-terminated list, into buf. */
+static const char *or_list(const char *const *names, char *buf, size_t n)
+{
+	size_t off = 0, k = 0;
+	while (names[k])
+		k++;
+	buf[0] = '\0';
+	for (size_t i = 0; i < k && off < n; i++)
+		off += (size_t)snprintf(buf + off, n - off, "%s%s",
+		                        i == 0 ? "" : i + 1 == k ? " or " : ", ", names[i]);
+	return buf;
+}
+
+/* Rejects keys of `obj` not in the NULL-terminated `known` (the workload
+ * loader's wording). */
+static int check_keys(ctx_t *x, const char *path, json_t *obj, const char *const *known)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach(obj, k, v) {
+		size_t i;
+		for (i = 0; known[i] && strcmp(k, known[i]); i++)
+			;
+		if (!known[i]) {
+			char list[300] = "";
+			size_t off = 0;
+			for (size_t j = 0; known[j] && off < sizeof list; j++)
+				off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
+				                        j ? ", " : "", known[j]);
+			return fail(x, path, "unknown key '%s' (expected %s)", k, list);
+		}
+	}
+	return 0;
+}
+
+static int require(ctx_t *x, const char *path, json_t *obj, const char *key, json_t **out)
+{
+	*out = json_object_get(obj, key);
+	if (!*out)
+		return fail(x, path, "missing key '%s'", key);
+	return 0;
+}
+
+/* Index of string v in the NULL-terminated names, or -1 (also for non-strings). */
+static int lookup(json_t *v, const char *const *names, size_t n)
+{
+	if (!json_is_string(v))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(json_string_value(v), names[i]))
+			return (int)i;
+	return -1;
+}
+
+static double number_value(json_t *v)
+{
+	return json_is_integer(v) ? (double)json_integer_value(v) : json_real_value(v);
+}
+
+/* Wraps the message of a nested loader (workload, GPU): "FILE: at PATH: inner". */
+static int nested(ctx_t *x, const char *path, int rc, const char *inner)
+{
+	if (rc == CAMP_ENOMEM)
+		return nomem(x);
+	snprintf(x->err, x->errsz, "%s: at %s: %s", x->file, path, inner);
+	return rc ? rc : CAMP_EINPUT;
+}
+
+/* ---- paths -------------------------------------------------------------- */
+
+/* p joined to the folder of the campaign file (absolute p stays). */
+static char *relative_to(const char *file, const char *p)
+{
+	const char *slash = strrchr(file, '/');
+	if (p[0] == '/' || !slash)
+		return xstrdup(p);
+	size_t dn = (size_t)(slash - file) + 1, pn = strlen(p) + 1;
+	char *r = malloc(dn + pn);
+	if (r) {
+		memcpy(r, file, dn);
+		memcpy(r + dn, p, pn);
+	}
+	return r;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* The file's base name without ".json" (the default campaign name). */
+static char *default_name(const char *file)
+{
+	const char *slash = strrchr(file, '/');
+	const char *base = slash ? slash + 1 : file;
+	size_t n = strlen(base);
+	if (n > 5 && ends_with(base, ".json"))
+		n -= 5;
+	char *r = malloc(n + 1);
+	if (r) {
+		memcpy(r, base, n);
+		r[n] = '\0';
+	}
+	return r;
+}
+
+/* FNV-1a of a whole file's bytes, as 16 hex digits. */
+static int digest_file(ctx_t *x, const char *jpath, const char *file, char out[17])
+{
+	FILE *f = fopen(file, "rb");
+	if (!f)
+		return fail(x, jpath, "cannot read '%s': %s", file, strerror(errno));
+	unsigned char buf[65536];
+	uint64_t h = FNV_OFFSET;
+	size_t got;
+	while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+		h = fnv1a(h, buf, got);
+	int bad = ferror(f);
+	fclose(f);
+	if (bad)
+		return fail(x, jpath, "cannot read '%s': read error", file);
+	hex64(out, h);
+	return 0;
+}
+
+/* ---- keys ---------------------------------------------------------------- */
+
+static int parse_name(ctx_t *x, json_t *v)
+{
+	if (!v)
+		return (x->c->name = default_name(x->file)) ? 0 : nomem(x);
+	size_t n = json_is_string(v) ? json_string_length(v) : 0;
+	const char *s = json_is_string(v) ? json_string_value(v) : "";
+	int ok = n >= 1 && n <= MAX_NAME && strlen(s) == n;
+	for (size_t i = 0; ok && i < n; i++)
+		ok = (unsigned char)s[i] >= 0x20 && s[i] != 0x7f;
+	if (!ok)
+		return fail(x, "$.name", "expected a string of 1..%d characters, no control "
+		            "characters", MAX_NAME);
+	return (x->c->name = xstrdup(s)) ? 0 : nomem(x);
+}
+
+static int parse_workload_key(ctx_t *x, json_t *v)
+{
+	camp_campaign_t *c = x->c;
+	if (!json_is_string(v) || json_string_length(v) == 0)
+		return fail(x, "$.workload", "expected the path of a workload JSON file (host "
+		            "executables as workloads are not available yet)");
+	const char *s = json_string_value(v);
+	if (!ends_with(s, ".json"))
+		return fail(x, "$.workload", "'%s' is not a workload JSON file (*.json); host "
+		            "executables as workloads are not available yet", s);
+	char *joined = relative_to(x->file, s);
+	if (!joined)
+		return nomem(x);
+	c->workload_path = realpath(joined, NULL);
+	if (!c->workload_path) {
+		int e = errno;
+		int rc = e == ENOMEM ? nomem(x) : fail(x, "$.workload", "cannot read '%s': %s",
+		                                        joined, strerror(e));
+		free(joined);
+		return rc;
+	}
+	free(joined);
+	char inner[1024];
+	int rc = camp_workload_load(c->workload_path, &c->workload, inner, sizeof inner);
+	return rc ? nested(x, "$.workload", rc, inner) : 0;
+}
+
+static int is_gpu_path(const char *s)
+{
+	return strchr(s, '/') != NULL || ends_with(s, ".json");
+}
+
+static int parse_gpu(ctx_t *x, json_t *v)
+{
+	camp_campaign_t *c = x->c;
+	const char *s = "gtx480";
+	if (v) {
+		if (!json_is_string(v) || json_string_length(v) == 0)
+			return fail(x, "$.gpu", "expected a GPU preset name or a GPU config file");
+		s = json_string_value(v);
+	}
+	if (is_gpu_path(s)) {
+		char *joined = relative_to(x->file, s);
+		if (!joined)
+			return nomem(x);
+		/* An unresolvable path stays as joined: the loader says why it cannot read. */
+		c->gpu_source = realpath(joined, NULL);
+		if (c->gpu_source)
+			free(joined);
+		else
+			c->gpu_source = joined;
+	} else if (!(c->gpu_source = xstrdup(s))) {
+		return nomem(x);
+	}
+	char inner[1024];
+	int rc = camp_gpu_load(c->gpu_source, &c->gpu, inner, sizeof inner);
+	return rc ? nested(x, "$.gpu", rc, inner) : 0;
+}
+
+static int parse_regs(ctx_t *x, json_t *v)
+{
+	int i = v ? lookup(v, regs_names, 2) : CAMP_REGS_PTX;
+	if (i < 0)
+		return fail(x, "$.regs", "expected \"ptx\" or \"alloc\"");
+	if (i == CAMP_REGS_ALLOC)
+		return fail(x, "$.regs", "regs 'alloc' is not available yet (issue 4)");
+	x->c->regs = (camp_regs_t)i;
+	return 0;
+}
+
+static int parse_target(ctx_t *x, json_t *v)
+{
+	static const char *const names[CAMP_TARGET__COUNT + 1] = {
+#define X(name, text, what) text,
+		CAMP_TARGET_LIST(X)
+#undef X
+		NULL};
+	char list[128];
+	int i = lookup(v, names, CAMP_TARGET__COUNT);
+	if (i < 0)
+		return fail(x, "$.target", "expected one of %s", or_list(names, list, sizeof list));
+	x->c->target = (camp_target_t)i;
+	return 0;
+}
+
+static int parse_fields(ctx_t *x, json_t *v)
+{
+	camp_campaign_t *c = x->c;
+	const char *const *names = target_fields(c->target);
+	char list[64], p[64];
+	if (!names) {
+		if (v)
+			return fail(x, "$.fields", "target '%s' has no fields (only simt and ibuffer "
+			            "do)", target_names[c->target]);
+		c->fields = 0;
+		return 0;
+	}
+	unsigned n = 0;
+	while (names[n])
+		n++;
+	if (!v) {
+		c->fields = (1u << n) - 1;
+		return 0;
+	}
+	if (!json_is_array(v) || json_array_size(v) == 0)
+		return fail(x, "$.fields", "expected a non-empty array of field names (%s: %s)",
+		            target_names[c->target], or_list(names, list, sizeof list));
+	c->fields = 0;
+	for (size_t i = 0; i < json_array_size(v); i++) {
+		json_t *e = json_array_get(v, i);
+		int f = lookup(e, names, n);
+		snprintf(p, sizeof p, "$.fields[%zu]", i);
+		if (f < 0)
+			return fail(x, p, "expected a field of target %s: %s", target_names[c->target],
+			            or_list(names, list, sizeof list));
+		if (c->fields & (1u << f))
+			return fail(x, p, "field '%s' is listed twice", names[f]);
+		c->fields |= 1u << f;
+	}
+	return 0;
+}
+
+/* Mode 1 names a kernel the workload launches and one of its invocations
+ * (repeats counted), so both are checked against the launch list here. */
+static int parse_scope(ctx_t *x, json_t *v)
+{
+	static const char *const keys[] = {"kernel", "invocation", NULL};
+	static const char *const expect = "expected \"application\" or {\"kernel\": NAME, "
+	                                  "\"invocation\": I}";
+	camp_campaign_t *c = x->c;
+	const camp_workload_t *w = c->workload;
+	json_t *kernel, *inv;
+	int rc;
+
+	c->scope = CAMP_SCOPE_APPLICATION;
+	if (!v)
+		return 0;
+	if (json_is_string(v)) {
+		if (strcmp(json_string_value(v), "application"))
+			return fail(x, "$.scope", "%s", expect);
+		return 0;
+	}
+	if (!json_is_object(v))
+		return fail(x, "$.scope", "%s", expect);
+	if ((rc = check_keys(x, "$.scope", v, keys)) ||
+	    (rc = require(x, "$.scope", v, "kernel", &kernel)))
+		return rc;
+	if (!json_is_string(kernel) || json_string_length(kernel) == 0)
+		return fail(x, "$.scope.kernel", "expected a kernel name (a non-empty string)");
+	const char *k = json_string_value(kernel);
+	uint64_t count = 0;
+	for (uint32_t i = 0; i < w->nlaunches; i++)
+		if (!strcmp(w->launches[i].kernel, k))
+			count += w->launches[i].repeat;
+	if (count == 0) {
+		char list[300] = "";
+		size_t off = 0;
+		for (uint32_t i = 0; i < w->nlaunches && off < sizeof list; i++) {
+			uint32_t j;
+			for (j = 0; j < i && strcmp(w->launches[j].kernel, w->launches[i].kernel); j++)
+				;
+			if (j == i)
+				off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
+				                        off ? ", " : "", w->launches[i].kernel);
+		}
+		return fail(x, "$.scope.kernel", "the workload does not launch kernel '%s' "
+		            "(launched: %s)", k, list);
+	}
+	c->invocation = 0;
+	if ((inv = json_object_get(v, "invocation"))) {
+		if (!json_is_integer(inv) || json_integer_value(inv) < 0 ||
+		    (uint64_t)json_integer_value(inv) >= count ||
+		    json_integer_value(inv) > (json_int_t)UINT32_MAX)
+			return fail(x, "$.scope.invocation", "expected an integer in 0..%" PRIu64
+			            " (the workload launches '%s' %" PRIu64 " time%s)", count - 1, k,
+			            count, count == 1 ? "" : "s");
+		c->invocation = (uint32_t)json_integer_value(inv);
+	}
+	if (!(c->kernel = xstrdup(k)))
+		return nomem(x);
+	c->scope = CAMP_SCOPE_KERNEL;
+	return 0;
+}
+
+/* A number in the open interval (0, 1). */
+static int get_fraction(ctx_t *x, const char *path, json_t *v, double *out)
+{
+	if (!json_is_number(v) || !(number_value(v) > 0 && number_value(v) < 1))
+		return fail(x, path, "expected a number in (0, 1), exclusive");
+	*out = number_value(v);
+	return 0;
+}
+
+static int parse_size(ctx_t *x, json_t *root)
+{
+	camp_campaign_t *c = x->c;
+	json_t *inj = json_object_get(root, "injections");
+	json_t *conf = json_object_get(root, "confidence");
+	json_t *margin = json_object_get(root, "margin");
+	int rc;
+
+	c->confidence = DEFAULT_CONFIDENCE;
+	if (conf && (rc = get_fraction(x, "$.confidence", conf, &c->confidence)))
+		return rc;
+	if (inj && margin)
+		return fail(x, "$", "give either \"injections\" or \"margin\" (with "
+		            "\"confidence\"), not both");
+	c->margin = 0;
+	if (margin) {
+		c->injections = 0;  /* computed by the engine (Leveugle) */
+		return get_fraction(x, "$.margin", margin, &c->margin);
+	}
+	c->injections = DEFAULT_INJECTIONS;
+	if (inj) {
+		if (!json_is_integer(inj) || json_integer_value(inj) < 1 ||
+		    json_integer_value(inj) > MAX_INJECTIONS)
+			return fail(x, "$.injections", "expected an integer in 1..%d", MAX_INJECTIONS);
+		c->injections = (uint64_t)json_integer_value(inj);
+	}
+	return 0;
+}
+
+static int parse_model(ctx_t *x, json_t *v)
+{
+	static const char *const single_keys[] = {"kind", NULL};
+	static const char *const adjacent_keys[] = {"kind", "bits", NULL};
+	static const char *const multi_keys[] = {"kind", "faults", NULL};
+	static const char *const expect = "expected {\"kind\": \"single\"}, {\"kind\": "
+	                                  "\"adjacent\", \"bits\": K} or {\"kind\": \"multi\", "
+	                                  "\"faults\": K}";
+	camp_campaign_t *c = x->c;
+	json_t *kind, *k;
+	int rc;
+
+	c->model = CAMP_MODEL_SINGLE;
+	c->model_k = 1;
+	if (!v)
+		return 0;
+	if (!json_is_object(v))
+		return fail(x, "$.fault_model", "%s", expect);
+	if ((rc = require(x, "$.fault_model", v, "kind", &kind)))
+		return rc;
+	int m = lookup(kind, model_names, 3);
+	if (m < 0)
+		return fail(x, "$.fault_model.kind", "expected \"single\", \"adjacent\" or "
+		            "\"multi\"");
+	c->model = (camp_model_t)m;
+	switch (c->model) {
+	case CAMP_MODEL_SINGLE:
+		return check_keys(x, "$.fault_model", v, single_keys);
+	case CAMP_MODEL_ADJACENT:
+		if ((rc = check_keys(x, "$.fault_model", v, adjacent_keys)) ||
+		    (rc = require(x, "$.fault_model", v, "bits", &k)))
+			return rc;
+		if (!json_is_integer(k) || json_integer_value(k) < 2 || json_integer_value(k) > 32)
+			return fail(x, "$.fault_model.bits", "expected an integer in 2..32 (adjacent "
+			            "bits of one word)");
+		break;
+	case CAMP_MODEL_MULTI:
+		if ((rc = check_keys(x, "$.fault_model", v, multi_keys)) ||
+		    (rc = require(x, "$.fault_model", v, "faults", &k)))
+			return rc;
+		if (!json_is_integer(k) || json_integer_value(k) < 2 || json_integer_value(k) > 8)
+			return fail(x, "$.fault_model.faults", "expected an integer in 2..8 (single-bit "
+			            "faults spread in time)");
+		break;
+	}
+	c->model_k = (uint32_t)json_integer_value(k);
+	return 0;
+}
+
+static int parse_scalars(ctx_t *x, json_t *root)
+{
+	camp_campaign_t *c = x->c;
+	json_t *v;
+
+	c->sampling = CAMP_SAMPLING_PHYSICAL;
+	if ((v = json_object_get(root, "sampling"))) {
+		int i = lookup(v, sampling_names, 2);
+		if (i < 0)
+			return fail(x, "$.sampling", "expected \"physical\" or \"live\"");
+		c->sampling = (camp_sampling_t)i;
+	}
+	c->seed = DEFAULT_SEED;
+	if ((v = json_object_get(root, "seed"))) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return fail(x, "$.seed", "expected an integer in 0..%" PRId64, INT64_MAX);
+		c->seed = (uint64_t)json_integer_value(v);
+	}
+	c->fit_per_bit = DEFAULT_FIT_PER_BIT;
+	if ((v = json_object_get(root, "fit_per_bit"))) {
+		if (!json_is_number(v) || !(number_value(v) > 0) || !isfinite(number_value(v)))
+			return fail(x, "$.fit_per_bit", "expected a number > 0 (FIT per bit)");
+		c->fit_per_bit = number_value(v);
+	}
+	c->timeout_factor = DEFAULT_TIMEOUT_FACTOR;
+	if ((v = json_object_get(root, "timeout_factor"))) {
+		if (!json_is_number(v) || !(number_value(v) >= MIN_TIMEOUT_FACTOR &&
+		                            number_value(v) <= MAX_TIMEOUT_FACTOR))
+			return fail(x, "$.timeout_factor", "expected a number in %g..%g (cycle budget "
+			            "= factor x golden cycles)", MIN_TIMEOUT_FACTOR, MAX_TIMEOUT_FACTOR);
+		c->timeout_factor = number_value(v);
+	}
+	c->watchdog_seconds = DEFAULT_WATCHDOG;
+	if ((v = json_object_get(root, "watchdog_seconds"))) {
+		if (!json_is_number(v) || !(number_value(v) > 0 && number_value(v) <= MAX_WATCHDOG))
+			return fail(x, "$.watchdog_seconds", "expected a number of seconds in (0, %g]",
+			            MAX_WATCHDOG);
+		c->watchdog_seconds = number_value(v);
+	}
+	return 0;
+}
+
+/* ---- canonical text ------------------------------------------------------ */
+
+/* json_object_set_new that remembers a failure, so building reads straight. */
+static void put(json_t *obj, const char *key, json_t *v, int *bad)
+{
+	if (!v || json_object_set_new(obj, key, v))
+		*bad = 1;
+}
+
+/* The GPU as an object with the keys of a GPU config file (no "sources"). */
+static json_t *gpu_object(const sc_gpu_config_t *g, int *bad)
+{
+	static const char *const lat[SC_LAT__COUNT] = {
+#define X(name, text) [SC_LAT_##name] = text,
+		SC_LAT_LIST(X)
+#undef X
+	};
+	json_t *o = json_object(), *l = json_object();
+	if (!o || !l) {
+		json_decref(o);
+		json_decref(l);
+		*bad = 1;
+		return NULL;
+	}
+	put(o, "name", json_string(g->name), bad);
+#define U32(f) put(o, #f, json_integer(g->f), bad);
+	U32(num_sms) U32(warp_size) U32(max_threads_per_sm) U32(max_ctas_per_sm)
+	U32(max_warps_per_sm) U32(max_threads_per_cta) U32(regs_per_sm)
+	U32(max_regs_per_thread) U32(smem_per_sm) U32(max_smem_per_cta)
+	U32(preds_per_thread) U32(ib_entries) U32(simt_stack_depth) U32(schedulers_per_sm)
+#undef U32
+	put(o, "scheduler", json_string(g->scheduler == SC_SCHED_GTO ? "gto" : "lrr"), bad);
+	for (int i = 0; i < SC_LAT__COUNT; i++)
+		put(l, lat[i], json_integer(g->latency[i]), bad);
+	put(o, "latency", l, bad);
+	put(o, "clock_mhz", json_real(g->clock_mhz), bad);
+	return o;
+}
+
+/* The workload: absolute path and digests of every file the run reads. */
+static int workload_object(ctx_t *x, json_t **out)
+{
+	const camp_workload_t *w = x->c->workload;
+	char h[17];
+	int bad = 0, rc;
+	json_t *o = json_object(), *in = json_object();
+	*out = o;
+	if (!o || !in) {
+		json_decref(in);
+		return nomem(x);
+	}
+	put(o, "path", json_string(x->c->workload_path), &bad);
+	if ((rc = digest_file(x, "$.workload", w->path, h)))
+		goto fail;
+	put(o, "json_fnv1a64", json_string(h), &bad);
+	if ((rc = digest_file(x, "$.workload", w->ptx, h)))
+		goto fail;
+	put(o, "ptx_fnv1a64", json_string(h), &bad);
+	for (uint32_t i = 0; i < w->nbuffers; i++) {
+		if (w->buffers[i].init != CAMP_INIT_FILE)
+			continue;
+		if ((rc = digest_file(x, "$.workload", w->buffers[i].file, h)))
+			goto fail;
+		put(in, w->buffers[i].name, json_string(h), &bad);
+	}
+	put(o, "inputs_fnv1a64", in, &bad);
+	return bad ? nomem(x) : 0;
+fail:
+	json_decref(in);
+	return rc;
+}
+
+static int build_canonical(ctx_t *x)
+{
+	camp_campaign_t *c = x->c;
+	int bad = 0, rc;
+	json_t *root = json_object(), *wl = NULL, *v;
+	if (!root)
+		return nomem(x);
+	if ((rc = workload_object(x, &wl))) {
+		json_decref(wl);
+		json_decref(root);
+		return rc;
+	}
+	put(root, "format", json_integer(CANONICAL_FORMAT), &bad);
+	put(root, "name", json_string(c->name), &bad);
+	put(root, "workload", wl, &bad);
+	put(root, "gpu", gpu_object(&c->gpu, &bad), &bad);
+	put(root, "regs", json_string(regs_names[c->regs]), &bad);
+	put(root, "target", json_string(target_names[c->target]), &bad);
+	if ((v = json_array())) {
+		const char *const *names = target_fields(c->target);
+		for (unsigned i = 0; names && names[i]; i++)
+			if ((c->fields & (1u << i)) && json_array_append_new(v, json_string(names[i])))
+				bad = 1;
+	}
+	put(root, "fields", v, &bad);
+	if (c->scope == CAMP_SCOPE_KERNEL) {
+		v = json_object();
+		if (v) {
+			put(v, "kernel", json_string(c->kernel), &bad);
+			put(v, "invocation", json_integer(c->invocation), &bad);
+		}
+	} else {
+		v = json_string("application");
+	}
+	put(root, "scope", v, &bad);
+	put(root, "injections", c->injections ? json_integer((json_int_t)c->injections)
+	                                      : json_null(), &bad);
+	put(root, "confidence", json_real(c->confidence), &bad);
+	put(root, "margin", c->injections ? json_null() : json_real(c->margin), &bad);
+	if ((v = json_object())) {
+		put(v, "kind", json_string(model_names[c->model]), &bad);
+		if (c->model == CAMP_MODEL_ADJACENT)
+			put(v, "bits", json_integer(c->model_k), &bad);
+		else if (c->model == CAMP_MODEL_MULTI)
+			put(v, "faults", json_integer(c->model_k), &bad);
+	}
+	put(root, "fault_model", v, &bad);
+	put(root, "sampling", json_string(sampling_names[c->sampling]), &bad);
+	put(root, "seed", json_integer((json_int_t)c->seed), &bad);
+	put(root, "fit_per_bit", json_real(c->fit_per_bit), &bad);
+	put(root, "timeout_factor", json_real(c->timeout_factor), &bad);
+	put(root, "watchdog_seconds", json_real(c->watchdog_seconds), &bad);
+	if (!bad)
+		c->canonical = json_dumps(root, JSON_SORT_KEYS | JSON_COMPACT);
+	json_decref(root);
+	if (bad || !c->canonical)
+		return nomem(x);
+	hex64(c->hash, fnv1a(FNV_OFFSET, c->canonical, strlen(c->canonical)));
+	return 0;
+}
+
+/* ---- the file -------------------------------------------------------------- */
+
+static int parse_campaign(ctx_t *x, json_t *root)
+{
+	static const char *const keys[] = {
+		"name", "workload", "gpu", "regs", "target", "fields", "scope", "injections",
+		"confidence", "margin", "fault_model", "sampling", "seed", "fit_per_bit",
+		"timeout_factor", "watchdog_seconds", NULL};
+	json_t *workload, *target;
+	int rc;
+
+	if (!json_is_object(root))
+		return fail(x, "$", "expected an object");
+	if ((rc = check_keys(x, "$", root, keys)) ||
+	    (rc = require(x, "$", root, "workload", &workload)) ||
+	    (rc = require(x, "$", root, "target", &target)))
+		return rc;
+	/* Cheap checks first, so a typo is not hidden behind loading the workload. */
+	if ((rc = parse_name(x, json_object_get(root, "name"))) ||
+	    (rc = parse_regs(x, json_object_get(root, "regs"))) ||
+	    (rc = parse_target(x, target)) ||
+	    (rc = parse_fields(x, json_object_get(root, "fields"))) ||
+	    (rc = parse_size(x, root)) ||
+	    (rc = parse_model(x, json_object_get(root, "fault_model"))) ||
+	    (rc = parse_scalars(x, root)) ||
+	    (rc = parse_workload_key(x, workload)) ||
+	    (rc = parse_gpu(x, json_object_get(root, "gpu"))) ||
+	    (rc = parse_scope(x, json_object_get(root, "scope"))))
+		return rc;
+	return build_canonical(x);
+}
+
+int camp_campaign_load(const char *path, camp_campaign_t **out, char *err, size_t errsz)
+{
+	char dummy[1];
+	ctx_t x = {path, err ? err : dummy, err ? errsz : sizeof dummy, NULL};
+	json_error_t je;
+	int rc;
+
+	*out = NULL;
+	if (x.errsz)
+		x.err[0] = '\0';
+	/* Opened here, not by json_load_file, to tell a missing file from bad JSON. */
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(x.err, x.errsz, "%s: cannot read: %s", path, strerror(errno));
+		return CAMP_EINPUT;
+	}
+	json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+	fclose(f);
+	if (!root) {
+		snprintf(x.err, x.errsz, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+		return CAMP_EINPUT;
+	}
+	x.c = calloc(1, sizeof *x.c);
+	if (!x.c || !(x.c->path = xstrdup(path))) {
+		rc = nomem(&x);
+		goto fail;
+	}
+	if ((rc = parse_campaign(&x, root)))
+		goto fail;
+	json_decref(root);
+	*out = x.c;
+	return 0;
+fail:
+	json_decref(root);
+	camp_campaign_destroy(x.c);
+	return rc;
+}
+
+void camp_campaign_destroy(camp_campaign_t *c)
+{
+	if (!c)
+		return;
+	camp_workload_destroy(c->workload);
+	free(c->canonical);
+	free(c->kernel);
+	free(c->gpu_source);
+	free(c->workload_path);
+	free(c->name);
+	free(c->path);
+	free(c);
+}

@@ -1,0 +1,198 @@
+/* The golden (fault-free) run of a workload: outputs, statistics, the
+ * per-invocation profile GUFI's method needs (occupancy, df_reg, df_smem)
+ * and full-state hashes at checkpoints for exact early termination; and
+ * the `flipsim profile` command that prints it. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "campaigns.h"
+#include "eng_int.h"
+
+uint64_t eng_fnv1a(const void *p, size_t n, uint64_t h)
+{
+	const uint8_t *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+double eng_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint64_t on_checkpoint(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
+{
+	eng_golden_t *g = ctx;
+	if (g->nck < ENG_MAX_CKPT) {
+		g->ck[g->nck].cycle = cycle;
+		g->ck[g->nck].hash = sc_state_hash(gpu);
+		g->nck++;
+	}
+	return cycle + g->ck_interval;
+}
+
+void eng_golden_free(eng_golden_t *g)
+{
+	if (!g)
+		return;
+	camp_result_destroy(g->res);
+	free(g->launch);
+	memset(g, 0, sizeof *g);
+}
+
+int eng_golden_run(const camp_workload_t *w, const sc_gpu_config_t *cfg, uint64_t ck_interval, eng_golden_t *g,
+                   char *err, size_t errsz)
+{
+	memset(g, 0, sizeof *g);
+	g->cfg = *cfg;
+	g->ck_interval = ck_interval;
+	sc_gpu_t *gpu;
+	int rc = sc_gpu_create(cfg, NULL, &gpu);
+	if (rc) {
+		snprintf(err, errsz, "cannot create the GPU: %s", sc_strerror(rc));
+		return ENG_EXIT_INTERNAL;
+	}
+	if (ck_interval)
+		sc_set_pause(gpu, ck_interval, on_checkpoint, g);
+	double t0 = eng_now();
+	rc = camp_workload_run(w, gpu, &g->res, err, errsz);
+	g->wall = eng_now() - t0;
+	if (rc) {
+		sc_gpu_destroy(gpu);
+		return rc == CAMP_EINPUT ? ENG_EXIT_INPUT : ENG_EXIT_INTERNAL;
+	}
+	sc_gpu_stats(gpu, &g->totals);
+	g->cycles = sc_gpu_cycle(gpu);
+	g->nlaunch = sc_launch_count(gpu);
+	g->launch = calloc(g->nlaunch ? g->nlaunch : 1, sizeof *g->launch);
+	if (!g->launch) {
+		sc_gpu_destroy(gpu);
+		snprintf(err, errsz, "out of memory");
+		return ENG_EXIT_INTERNAL;
+	}
+	for (uint32_t i = 0; i < g->nlaunch; i++)
+		g->launch[i] = *sc_launch_stats(gpu, i);
+	sc_gpu_destroy(gpu);
+	if (g->res->due) {
+		snprintf(err, errsz, "the fault-free run ends in a DUE (%s in kernel '%s': %s): nothing to inject into",
+		         sc_due_name(g->res->status.reason), g->res->status.kernel, g->res->status.detail);
+		return ENG_EXIT_DUE;
+	}
+	return 0;
+}
+
+double eng_df_reg(const sc_gpu_config_t *c, const sc_launch_stats_t *l)
+{
+	uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z;
+	double v = (double)l->regs_per_thread * threads * l->ctas_per_sm / c->regs_per_sm;
+	return v > 1 ? 1 : v;
+}
+
+double eng_df_smem(const sc_gpu_config_t *c, const sc_launch_stats_t *l)
+{
+	double v = c->smem_per_sm ? (double)l->smem_per_cta * l->ctas_per_sm / c->smem_per_sm : 0;
+	return v > 1 ? 1 : v;
+}
+
+uint64_t eng_output_digest(const camp_result_t *r)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (uint32_t i = 0; i < r->noutputs; i++)
+		h = eng_fnv1a(r->outputs[i].data, r->outputs[i].bytes, h);
+	return h;
+}
+
+/* ---------------------------------------------------------------- profile */
+void eng_profile_help(FILE *out)
+{
+	fputs("usage: flipsim profile W.json [--gpu NAME|FILE]\n"
+	      "\n"
+	      "Runs the workload fault-free (the golden run) and prints, per kernel\n"
+	      "invocation: kernel, launch index, start and end cycle, grid, block,\n"
+	      "registers per thread, threads per SM, CTAs per SM, shared memory per\n"
+	      "CTA and GUFI's derating factors df_reg and df_smem; then the whole\n"
+	      "application: cycles, thread-instructions, IPC and a digest (FNV-1a) of\n"
+	      "each output buffer.\n"
+	      "\n"
+	      "  df_reg  = registers per thread x threads per SM / registers per SM\n"
+	      "  df_smem = shared memory per CTA x CTAs per SM / shared memory per SM\n"
+	      "\n"
+	      "options:\n"
+	      "  --gpu NAME|FILE   GPU preset or configuration file (default gtx480)\n"
+	      "  -h, --help        print this help and exit\n"
+	      "\n"
+	      "exit status: 0 success, 1 internal failure, 2 bad input, 3 the run ends in a DUE\n",
+	      out);
+}
+
+int eng_profile_main(int argc, char **argv)
+{
+	static const struct option opts[] = {{"gpu", required_argument, NULL, 'g'},
+	                                     {"help", no_argument, NULL, 'h'},
+	                                     {NULL, 0, NULL, 0}};
+	const char *gpu_name = "gtx480";
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'g': gpu_name = optarg; break;
+		case 'h': eng_profile_help(stdout); return ENG_EXIT_OK;
+		default: return eng_usage_error("profile", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return eng_usage_error("profile", optind >= argc ? "missing workload file" : "too many arguments");
+	char err[1024];
+	sc_gpu_config_t cfg;
+	if (camp_gpu_load(gpu_name, &cfg, err, sizeof err)) {
+		eng_errorf("%s", err);
+		return ENG_EXIT_INPUT;
+	}
+	camp_workload_t *w;
+	if (camp_workload_load(argv[optind], &w, err, sizeof err)) {
+		eng_errorf("%s", err);
+		return ENG_EXIT_INPUT;
+	}
+	eng_golden_t g;
+	int rc = eng_golden_run(w, &cfg, 0, &g, err, sizeof err);
+	if (rc && rc != ENG_EXIT_DUE) {
+		eng_errorf("%s", err);
+		eng_golden_free(&g);
+		camp_workload_destroy(w);
+		return rc;
+	}
+	printf("%s on %s\n\n", w->name, cfg.name);
+	printf("%-24s %6s %10s %10s %14s %12s %5s %7s %5s %8s %7s %7s\n", "kernel", "launch", "start", "end", "grid",
+	       "block", "regs", "thr/SM", "CTA/SM", "smem/CTA", "df_reg", "df_smem");
+	for (uint32_t i = 0; i < g.nlaunch; i++) {
+		const sc_launch_stats_t *l = &g.launch[i];
+		char grid[32], block[32];
+		snprintf(grid, sizeof grid, "%u,%u,%u", l->grid.x, l->grid.y, l->grid.z);
+		snprintf(block, sizeof block, "%u,%u,%u", l->block.x, l->block.y, l->block.z);
+		uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z * l->ctas_per_sm;
+		printf("%-24.24s %6u %10" PRIu64 " %10" PRIu64 " %14s %12s %5u %7" PRIu64 " %5u %8u %7.4f %7.4f\n", l->kernel,
+		       i, l->start_cycle, l->end_cycle, grid, block, l->regs_per_thread, threads, l->ctas_per_sm,
+		       l->smem_per_cta, eng_df_reg(&cfg, l), eng_df_smem(&cfg, l));
+	}
+	printf("\napplication: %" PRIu64 " cycles, %" PRIu64 " thread-instructions, IPC %.3f\n", g.totals.cycles,
+	       g.totals.thread_insts, g.totals.cycles ? (double)g.totals.thread_insts / g.totals.cycles : 0.0);
+	if (rc == ENG_EXIT_DUE) {
+		eng_errorf("%s", err);
+	} else {
+		for (uint32_t i = 0; i < g.res->noutputs; i++) {
+			const camp_output_t *o = &g.res->outputs[i];
+			printf("output %-16s %12" PRIu64 " bytes  fnv1a %016" PRIx64 "\n", w->buffers[o->buffer].name, o->bytes,
+			       eng_fnv1a(o->data, o->bytes, 0xcbf29ce484222325ull));
+		}
+	}
+	eng_golden_free(&g);
+	camp_workload_destroy(w);
+	return rc;
+}

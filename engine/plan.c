@@ -1,0 +1,86 @@
+/* From a campaign and its golden run to the experiments: the sampled space
+ * (GUFI mode 1: one kernel invocation; mode 2: every invocation, uniform
+ * over the cycles the GPU is busy), the sample size (the campaign's count,
+ * or Leveugle's formula over the whole fault population), and the masks,
+ * each generated from (seed, index) alone. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "eng_int.h"
+
+int eng_plan_space(const camp_campaign_t *c, const eng_golden_t *g, eng_plan_t *p, char *err, size_t errsz)
+{
+	memset(p, 0, sizeof *p);
+	p->busy = calloc(g->nlaunch ? g->nlaunch : 1, sizeof *p->busy);
+	if (!p->busy) {
+		snprintf(err, errsz, "out of memory");
+		return ENG_EXIT_INTERNAL;
+	}
+	uint32_t seen = 0;
+	p->kernel_launch = -1;
+	for (uint32_t i = 0; i < g->nlaunch; i++) {
+		const sc_launch_stats_t *l = &g->launch[i];
+		if (c->scope == CAMP_SCOPE_KERNEL) {
+			if (strcmp(l->kernel, c->kernel) || seen++ != c->invocation)
+				continue;
+			p->kernel_launch = (int32_t)i;
+		}
+		if (l->end_cycle > l->start_cycle)
+			p->busy[p->nbusy++] = (mask_interval_t){l->start_cycle, l->end_cycle};
+	}
+	if (c->scope == CAMP_SCOPE_KERNEL && p->nbusy == 0) {
+		snprintf(err, errsz, "%s: kernel '%s' has no invocation %u in the golden run", c->path, c->kernel,
+		         c->invocation);
+		free(p->busy);
+		p->busy = NULL;
+		return ENG_EXIT_INPUT;
+	}
+	uint32_t word_bits = 0;
+	p->space.busy = p->busy;
+	p->space.nbusy = p->nbusy;
+	p->space.num_sms = c->gpu.num_sms;
+	p->space.bits_per_sm = sc_target_bits(&c->gpu, (sc_target_t)c->target, c->fields, &word_bits);
+	p->space.word_bits = word_bits;
+	p->space.live = c->sampling == CAMP_SAMPLING_LIVE;
+	p->model.kind = c->model == CAMP_MODEL_ADJACENT ? MASK_ADJACENT : c->model == CAMP_MODEL_MULTI ? MASK_MULTI : MASK_SINGLE;
+	p->model.k = c->model_k;
+	for (uint32_t i = 0; i < p->nbusy; i++)
+		p->busy_cycles += p->busy[i].end - p->busy[i].start;
+	/* the population of faults: every bit of every SM at every busy cycle */
+	double population = (double)p->busy_cycles * c->gpu.num_sms * (double)p->space.bits_per_sm;
+	if (c->injections) {
+		p->n = c->injections;
+	} else if (mask_sample_size(c->confidence, c->margin, population, 0.5, &p->n)) {
+		snprintf(err, errsz, "%s: cannot compute a sample size from confidence %g and margin %g", c->path,
+		         c->confidence, c->margin);
+		return ENG_EXIT_INPUT;
+	}
+	return 0;
+}
+
+void eng_plan_free(eng_plan_t *p)
+{
+	free(p->busy);
+	memset(p, 0, sizeof *p);
+}
+
+int eng_plan_mask(const eng_plan_t *p, uint64_t seed, uint64_t index, eng_exp_t *e)
+{
+	mask_t m;
+	if (mask_generate(&p->space, &p->model, seed, index, &m))
+		return -1;
+	e->idx = index;
+	e->nfaults = m.nfaults;
+	memcpy(e->f, m.f, sizeof e->f);
+	return 0;
+}
+
+static int by_cycle(const void *a, const void *b)
+{
+	const eng_exp_t *x = a, *y = b;
+	if (x->f[0].cycle != y->f[0].cycle)
+		return x->f[0].cycle < y->f[0].cycle ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+void eng_exps_sort(eng_exp_t *e, uint64_t n) { qsort(e, n, sizeof *e, by_cycle); }

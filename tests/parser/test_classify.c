@@ -1,0 +1,769 @@
+/* The outcome classifier (parser/classify.c): the table of cases in
+ * tests/parser/cases.txt (its syntax is described at the top of that file;
+ * one Criterion test per case), a check that the table covers every
+ * simulator DUE reason, and direct tests of what the table cannot express:
+ * name tables, saturation, odd sizes, truncation, unaligned data, asserts. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <criterion/redirect.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parser.h"
+
+#define CASES "tests/parser/cases.txt"
+
+/* ---- the case table: data ------------------------------------------------ */
+
+#define T_MAXOUT 8
+#define T_MAXBYTES 512
+#define T_MAXTEXT 256
+
+typedef struct t_out {
+	char name[32];
+	cls_elem_t elem;
+	double tol;
+	uint8_t data[T_MAXBYTES];
+	uint32_t bytes;
+} t_out_t;
+
+typedef struct t_run {
+	t_out_t out[T_MAXOUT];
+	uint32_t nout;
+	char text[2][T_MAXTEXT];  /* stdout, stderr */
+	uint32_t textlen[2];
+	bool has_text[2];         /* false: passed as NULL + 0 */
+	sc_due_t due;
+	int signal;
+	bool watchdog, unused, early;
+	int exit_status;
+} t_run_t;
+
+typedef struct t_case {
+	unsigned line;            /* of the block's first line */
+	char title[160];          /* the last comment before it */
+	t_run_t run[2];           /* golden, faulty */
+	bool has_expect;
+	cls_outcome_t outcome;
+	char reason[96];
+	uint64_t first;
+	uint32_t ndiff;
+} t_case_t;
+
+typedef struct t_table {
+	t_case_t *cases;
+	size_t n, cap;
+	const char *path;         /* the file being read */
+	char err[512];            /* "PATH:LINE: message" after a failure */
+} t_table_t;
+
+/* ---- the case table: lexing one line ------------------------------------- */
+
+typedef enum { K_END, K_WORD, K_STR, K_LBR, K_RBR, K_BAD } kind_t;
+
+typedef struct tok {
+	kind_t kind;
+	char text[T_MAXTEXT];
+	uint32_t len;
+} tok_t;
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Commas separate like blanks. On K_BAD, t->text holds the complaint. */
+static kind_t lex(const char **pp, tok_t *t)
+{
+	const char *p = *pp;
+	while (*p == ' ' || *p == '\t' || *p == ',' || *p == '\r' || *p == '\n')
+		p++;
+	t->len = 0;
+	t->text[0] = 0;
+	if (!*p)
+		t->kind = K_END;
+	else if (*p == '[' || *p == ']')
+		t->kind = *p++ == '[' ? K_LBR : K_RBR;
+	else if (*p == '"') {
+		t->kind = K_STR;
+		for (p++; *p != '"'; p++) {
+			int c = (unsigned char)*p;
+			if (!c) {
+				*pp = p;
+				snprintf(t->text, sizeof t->text, "unterminated string");
+				return t->kind = K_BAD;
+			}
+			if (c == '\\') {
+				switch (*++p) {
+				case 'n': c = '\n'; break;
+				case 't': c = '\t'; break;
+				case '"': c = '"'; break;
+				case '\\': c = '\\'; break;
+				case 'x':
+					if (hexval(p[1]) < 0 || hexval(p[2]) < 0) {
+						snprintf(t->text, sizeof t->text, "\\x needs two hex digits");
+						return t->kind = K_BAD;
+					}
+					c = hexval(p[1]) * 16 + hexval(p[2]);
+					p += 2;
+					break;
+				default:
+					snprintf(t->text, sizeof t->text, "unknown escape \\%c", *p ? *p : '0');
+					return t->kind = K_BAD;
+				}
+			}
+			if (t->len + 1 >= sizeof t->text) {
+				snprintf(t->text, sizeof t->text, "string longer than %zu bytes",
+				         sizeof t->text - 1);
+				return t->kind = K_BAD;
+			}
+			t->text[t->len++] = (char)c;
+		}
+		p++;
+		t->text[t->len] = 0;
+	} else {
+		t->kind = K_WORD;
+		while (*p && !strchr(" \t\r\n,[]\"", *p)) {
+			if (t->len + 1 < sizeof t->text)
+				t->text[t->len++] = *p;
+			p++;
+		}
+		t->text[t->len] = 0;
+	}
+	*pp = p;
+	return t->kind;
+}
+
+/* ---- the case table: parsing --------------------------------------------- */
+
+static const struct {
+	const char *name;
+	int sig;
+} sig_names[] = {
+	{"SIGSEGV", SIGSEGV}, {"SIGABRT", SIGABRT}, {"SIGBUS", SIGBUS}, {"SIGFPE", SIGFPE},
+	{"SIGKILL", SIGKILL}, {"SIGILL", SIGILL},   {"SIGTERM", SIGTERM},
+};
+
+static bool parse_int(const char *s, long lo, long hi, long *v)
+{
+	char *end;
+	errno = 0;
+	long x = strtol(s, &end, 0);
+	if (!*s || *end || errno || x < lo || x > hi)
+		return false;
+	*v = x;
+	return true;
+}
+
+static bool parse_u64(const char *s, int base, uint64_t *v)
+{
+	char *end;
+	errno = 0;
+	if (!*s || *s == '-' || *s == '+')
+		return false;
+	unsigned long long x = strtoull(s, &end, base);
+	if (*end || errno)
+		return false;
+	*v = x;
+	return true;
+}
+
+/* Writes "PATH:LINE: message" into tb->err; returns -1. */
+static int fail(t_table_t *tb, unsigned line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(t_table_t *tb, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+	int k = snprintf(tb->err, sizeof tb->err, "%s:%u: ", tb->path, line);
+	va_start(ap, fmt);
+	vsnprintf(tb->err + k, sizeof tb->err - (size_t)k, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+#define FAIL(...) return fail(tb, line, __VA_ARGS__)
+
+/* One element of an f32/f64 output: a number for strtod or b:HEX bits. */
+static int parse_elem(t_table_t *tb, unsigned line, t_out_t *o, const char *w)
+{
+	uint32_t esz = o->elem == CLS_T_F32 ? 4 : o->elem == CLS_T_F64 ? 8 : 1;
+	uint64_t bits;
+	if (o->bytes + esz > T_MAXBYTES)
+		FAIL("output %s longer than %d bytes", o->name, T_MAXBYTES);
+	if (o->elem == CLS_T_RAW) {
+		const char *h = strncmp(w, "0x", 2) == 0 ? w + 2 : w;
+		if (strlen(h) > 2 || !parse_u64(h, 16, &bits))
+			FAIL("expected a hex byte (ff or 0xff), got '%s'", w);
+		o->data[o->bytes++] = (uint8_t)bits;
+		return 0;
+	}
+	if (strncmp(w, "b:", 2) == 0) {
+		if (strlen(w + 2) > 2 * esz || !parse_u64(w + 2, 16, &bits))
+			FAIL("expected b: and at most %u hex digits, got '%s'", 2 * esz, w);
+	} else {
+		char *end;
+		double d = strtod(w, &end);
+		if (!*w || *end)
+			FAIL("expected a number or b:HEX, got '%s'", w);
+		if (o->elem == CLS_T_F32) {
+			float f = (float)d;
+			uint32_t b32;
+			memcpy(&b32, &f, 4);
+			bits = b32;
+		} else
+			memcpy(&bits, &d, 8);
+	}
+	if (esz == 4) {
+		uint32_t b32 = (uint32_t)bits;
+		memcpy(o->data + o->bytes, &b32, 4);
+	} else
+		memcpy(o->data + o->bytes, &bits, 8);
+	o->bytes += esz;
+	return 0;
+}
+
+/* `out NAME TYPE [tol=X] [ELEM...]`, after the word "out". */
+static int parse_out(t_table_t *tb, unsigned line, t_run_t *r, const char **p)
+{
+	tok_t t;
+	if (r->nout == T_MAXOUT)
+		FAIL("more than %d outputs", T_MAXOUT);
+	t_out_t *o = &r->out[r->nout++];
+	memset(o, 0, sizeof *o);
+	if (lex(p, &t) != K_WORD || t.len >= sizeof o->name)
+		FAIL("expected an output name after 'out'");
+	memcpy(o->name, t.text, t.len + 1);
+	if (lex(p, &t) != K_WORD)
+		FAIL("expected raw, f32 or f64 after 'out %s'", o->name);
+	if (strcmp(t.text, "raw") == 0)
+		o->elem = CLS_T_RAW;
+	else if (strcmp(t.text, "f32") == 0)
+		o->elem = CLS_T_F32;
+	else if (strcmp(t.text, "f64") == 0)
+		o->elem = CLS_T_F64;
+	else
+		FAIL("expected raw, f32 or f64, got '%s'", t.text);
+	kind_t k = lex(p, &t);
+	if (k == K_WORD && strncmp(t.text, "tol=", 4) == 0) {
+		char *end;
+		o->tol = strtod(t.text + 4, &end);
+		if (!t.text[4] || *end || !(o->tol >= 0))
+			FAIL("expected tol=NUMBER >= 0, got '%s'", t.text);
+		if (o->elem == CLS_T_RAW)
+			FAIL("tol= applies to f32 and f64 outputs only");
+		k = lex(p, &t);
+	}
+	if (k != K_LBR)
+		FAIL("expected '[' to open the elements of output %s", o->name);
+	while ((k = lex(p, &t)) == K_WORD)
+		if (parse_elem(tb, line, o, t.text))
+			return -1;
+	if (k != K_RBR)
+		FAIL("expected an element or ']' in output %s", o->name);
+	return 0;
+}
+
+/* The items of one golden:/faulty:/both: line, from p, into r. */
+static int parse_items(t_table_t *tb, unsigned line, t_run_t *r, const char *p)
+{
+	tok_t t;
+	long v;
+	for (;;) {
+		kind_t k = lex(&p, &t);
+		if (k == K_END)
+			return 0;
+		if (k == K_BAD)
+			FAIL("%s", t.text);
+		if (k != K_WORD)
+			FAIL("expected an item (out, stdout, due=, ...)");
+		const char *w = t.text;
+		if (strcmp(w, "out") == 0) {
+			if (parse_out(tb, line, r, &p))
+				return -1;
+		} else if (strcmp(w, "stdout") == 0 || strcmp(w, "stderr") == 0) {
+			int i = w[3] == 'e';
+			kind_t k2 = lex(&p, &t);
+			if (k2 == K_BAD)
+				FAIL("%s", t.text);
+			if (k2 != K_STR)
+				FAIL("expected a \"string\" after %s", i ? "stderr" : "stdout");
+			memcpy(r->text[i], t.text, t.len);
+			r->textlen[i] = t.len;
+			r->has_text[i] = true;
+		} else if (strncmp(w, "due=", 4) == 0) {
+			int d;
+			for (d = 0; d < SC_DUE__COUNT; d++)
+				if (strcmp(w + 4, sc_due_name((sc_due_t)d)) == 0)
+					break;
+			if (d == SC_DUE__COUNT)
+				FAIL("unknown DUE reason '%s'", w + 4);
+			r->due = (sc_due_t)d;
+		} else if (strncmp(w, "signal=", 7) == 0) {
+			size_t i;
+			for (i = 0; i < sizeof sig_names / sizeof sig_names[0]; i++)
+				if (strcmp(w + 7, sig_names[i].name) == 0)
+					break;
+			if (i < sizeof sig_names / sizeof sig_names[0])
+				r->signal = sig_names[i].sig;
+			else if (parse_int(w + 7, 1, 1000, &v))
+				r->signal = (int)v;
+			else
+				FAIL("expected signal=NAME or signal=N (1..1000), got '%s'", w);
+		} else if (strncmp(w, "exit=", 5) == 0) {
+			if (!parse_int(w + 5, 0, 255, &v))
+				FAIL("expected exit=N (0..255), got '%s'", w);
+			r->exit_status = (int)v;
+		} else if (strcmp(w, "watchdog") == 0)
+			r->watchdog = true;
+		else if (strcmp(w, "unused") == 0)
+			r->unused = true;
+		else if (strcmp(w, "early") == 0)
+			r->early = true;
+		else
+			FAIL("unknown item '%s'", w);
+	}
+}
+
+/* `OUTCOME REASON [first=N] [ndiff=N]` */
+static int parse_expect(t_table_t *tb, unsigned line, t_case_t *c, const char *p)
+{
+	tok_t t;
+	uint64_t v;
+	if (c->has_expect)
+		FAIL("a second expect: line");
+	c->has_expect = true;
+	if (lex(&p, &t) != K_WORD || cls_outcome_parse(t.text, &c->outcome) != 0)
+		FAIL("expected masked, sdc or due after 'expect:'");
+	kind_t k = lex(&p, &t);
+	if ((k != K_WORD && k != K_STR) || t.len >= sizeof c->reason)
+		FAIL("expected a reason after the outcome");
+	memcpy(c->reason, t.text, t.len + 1);
+	while ((k = lex(&p, &t)) == K_WORD) {
+		if (strncmp(t.text, "first=", 6) == 0 && parse_u64(t.text + 6, 10, &v))
+			c->first = v;
+		else if (strncmp(t.text, "ndiff=", 6) == 0 && parse_u64(t.text + 6, 10, &v) &&
+		         v <= UINT32_MAX)
+			c->ndiff = (uint32_t)v;
+		else
+			FAIL("expected first=N or ndiff=N, got '%s'", t.text);
+	}
+	if (k != K_END)
+		FAIL("unexpected text after the reason");
+	return 0;
+}
+
+static int finish_case(t_table_t *tb, t_case_t *c)
+{
+	unsigned line = c->line;
+	if (!c->has_expect)
+		FAIL("block has no expect: line");
+	tb->n++;
+	return 0;
+}
+
+static void table_free(t_table_t *tb)
+{
+	free(tb->cases);
+	tb->cases = NULL;
+	tb->n = tb->cap = 0;
+}
+
+/* Reads the whole table; returns 0, or -1 with tb->err set. */
+static int table_load(t_table_t *tb, const char *path)
+{
+	memset(tb, 0, sizeof *tb);
+	tb->path = path;
+	FILE *fp = fopen(path, "r");
+	if (!fp) {
+		snprintf(tb->err, sizeof tb->err, "%s: %s (run from the repository root)", path,
+		         strerror(errno));
+		return -1;
+	}
+	char *buf = NULL, title[160] = "";
+	size_t bufsz = 0;
+	unsigned line = 0;
+	t_case_t *c = NULL;  /* the block being read */
+	int rc = 0;
+	while (getline(&buf, &bufsz, fp) >= 0) {
+		line++;
+		const char *p = buf + strspn(buf, " \t");
+		if (*p == '\n' || *p == '\r' || !*p) {
+			if (c && (rc = finish_case(tb, c)) != 0)
+				goto done;
+			c = NULL;
+			continue;
+		}
+		if (*p == '#') {
+			p += 1 + strspn(p + 1, " \t");
+			snprintf(title, sizeof title, "%.*s", (int)strcspn(p, "\r\n"), p);
+			continue;
+		}
+		if (!c) {
+			if (tb->n == tb->cap) {
+				size_t cap = tb->cap ? 2 * tb->cap : 32;
+				t_case_t *nc = realloc(tb->cases, cap * sizeof *nc);
+				if (!nc) {
+					snprintf(tb->err, sizeof tb->err, "out of memory");
+					rc = -1;
+					goto done;
+				}
+				tb->cases = nc;
+				tb->cap = cap;
+			}
+			c = &tb->cases[tb->n];
+			memset(c, 0, sizeof *c);
+			c->line = line;
+			memcpy(c->title, title, sizeof title);
+		}
+		size_t key = strcspn(p, ": \t\r\n");
+		const char *rest = p + key + 1;
+		if (p[key] != ':') {
+			rc = fail(tb, line, "expected golden:, faulty:, both: or expect:");
+		} else if (key == 6 && strncmp(p, "golden", 6) == 0)
+			rc = parse_items(tb, line, &c->run[0], rest);
+		else if (key == 6 && strncmp(p, "faulty", 6) == 0)
+			rc = parse_items(tb, line, &c->run[1], rest);
+		else if (key == 4 && strncmp(p, "both", 4) == 0) {
+			rc = parse_items(tb, line, &c->run[0], rest);
+			if (!rc)
+				rc = parse_items(tb, line, &c->run[1], rest);
+		} else if (key == 6 && strncmp(p, "expect", 6) == 0)
+			rc = parse_expect(tb, line, c, rest);
+		else {
+			rc = fail(tb, line, "unknown key '%.*s:'", (int)key, p);
+		}
+		if (rc)
+			goto done;
+	}
+	if (c)
+		rc = finish_case(tb, c);
+done:
+	free(buf);
+	fclose(fp);
+	return rc;
+}
+
+/* ---- the case table: running --------------------------------------------- */
+
+/* A cls_run_t viewing r; bufs must hold T_MAXOUT. */
+static void to_run(const t_run_t *r, cls_buffer_t *bufs, cls_run_t *out)
+{
+	for (uint32_t i = 0; i < r->nout; i++)
+		bufs[i] = (cls_buffer_t){r->out[i].name, r->out[i].data, r->out[i].bytes,
+		                         r->out[i].elem, r->out[i].tol};
+	*out = (cls_run_t){
+		.out = bufs,
+		.nout = r->nout,
+		.stdout_text = r->has_text[0] ? r->text[0] : NULL,
+		.stdout_len = r->textlen[0],
+		.stderr_text = r->has_text[1] ? r->text[1] : NULL,
+		.stderr_len = r->textlen[1],
+		.due = r->due,
+		.signal = r->signal,
+		.host_timeout = r->watchdog,
+		.exit_status = r->exit_status,
+		.unused = r->unused,
+		.early = r->early,
+	};
+}
+
+static void run_case(const t_case_t *c, cls_verdict_t *v)
+{
+	cls_buffer_t gb[T_MAXOUT], fb[T_MAXOUT];
+	cls_run_t g, f;
+	to_run(&c->run[0], gb, &g);
+	to_run(&c->run[1], fb, &f);
+	memset(v, 0xa5, sizeof *v);  /* the classifier must set every field */
+	cls_classify(&g, &f, v);
+}
+
+typedef struct case_param {
+	size_t index;
+} case_param_t;
+
+static void free_params(struct criterion_test_params *crp)
+{
+	cr_free(crp->params);
+}
+
+/* One test per case. An unreadable table gives no parameters here; the
+ * table_is_sound test below reports why. */
+ParameterizedTestParameters(cases, table)
+{
+	t_table_t tb;
+	size_t n = table_load(&tb, CASES) == 0 ? tb.n : 0;
+	table_free(&tb);
+	case_param_t *p = n ? cr_malloc(n * sizeof *p) : NULL;
+	if (!p)
+		n = 0;
+	for (size_t i = 0; i < n; i++)
+		p[i].index = i;
+	return cr_make_param_array(case_param_t, p, n, free_params);
+}
+
+ParameterizedTest(case_param_t *prm, cases, table)
+{
+	t_table_t tb;
+	cr_assert(table_load(&tb, CASES) == 0, "%s", tb.err);
+	cr_assert(prm->index < tb.n);
+	const t_case_t *c = &tb.cases[prm->index];
+	cls_verdict_t v;
+	run_case(c, &v);
+	bool ok = v.outcome == c->outcome && strcmp(v.reason, c->reason) == 0 &&
+	          v.first_diff == c->first && v.ndiff == c->ndiff;
+	cr_expect(ok, "%s:%u (%s):\n  got  %s \"%s\" first=%llu ndiff=%u\n  want %s \"%s\" first=%llu ndiff=%u",
+	          CASES, c->line, c->title, cls_outcome_name(v.outcome), v.reason,
+	          (unsigned long long)v.first_diff, v.ndiff, cls_outcome_name(c->outcome),
+	          c->reason, (unsigned long long)c->first, c->ndiff);
+	table_free(&tb);
+}
+
+/* The table parses, is large enough, and names every simulator DUE reason
+ * and every masked reason in some expectation, so a new SC_DUE reason fails
+ * here until a case for it is added. */
+Test(cases, table_is_sound)
+{
+	t_table_t tb;
+	cr_assert(table_load(&tb, CASES) == 0, "%s", tb.err);
+	cr_expect(tb.n >= 30, "only %zu cases", tb.n);
+	const char *need[SC_DUE__COUNT + 8];
+	size_t nneed = 0;
+	for (int d = 1; d < SC_DUE__COUNT; d++)
+		need[nneed++] = sc_due_name((sc_due_t)d);
+	const char *fixed[] = {"no_effect", "unused", "early", "watchdog", "exit_status",
+	                       "stdout", "stderr"};
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		need[nneed++] = fixed[i];
+	for (size_t i = 0; i < nneed; i++) {
+		bool found = false;
+		for (size_t j = 0; j < tb.n && !found; j++)
+			found = strcmp(tb.cases[j].reason, need[i]) == 0;
+		cr_expect(found, "no case in %s expects reason '%s'", CASES, need[i]);
+	}
+	table_free(&tb);
+}
+
+/* The table parser rejects what it does not understand, naming the line. */
+Test(cases, parser_errors)
+{
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{"golden: out c f32 [1.0\nexpect: masked no_effect\n", ":1: expected an element or ']'"},
+		{"golden: out c i32 [1]\nexpect: masked no_effect\n", ":1: expected raw, f32 or f64"},
+		{"golden: out c raw [100]\nexpect: masked no_effect\n", ":1: expected a hex byte"},
+		{"faulty: due=oops\nexpect: due oops\n", ":1: unknown DUE reason 'oops'"},
+		{"faulty: signal=SIGNOPE\nexpect: due x\n", ":1: expected signal=NAME"},
+		{"faulty: watchdog\n", ":1: block has no expect: line"},
+		{"faulty: watchdog\nexpect: bad watchdog\n", ":2: expected masked, sdc or due"},
+		{"faulty: stdout \"a\nexpect: masked no_effect\n", ":1: unterminated string"},
+		{"faulty: exit=1\nresult: due exit_status\n", ":2: unknown key 'result:'"},
+		{"golden: out c raw tol=0.1 [00]\nexpect: masked no_effect\n", ":1: tol= applies"},
+	};
+	char path[] = "/tmp/flipsim_cases_XXXXXX";
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		int fd = mkstemp(path);
+		cr_assert(fd >= 0);
+		FILE *fp = fdopen(fd, "w");
+		fputs(bad[i].text, fp);
+		fclose(fp);
+		t_table_t tb;
+		int rc = table_load(&tb, path);
+		remove(path);
+		strcpy(path, "/tmp/flipsim_cases_XXXXXX");
+		cr_expect(rc == -1 && strstr(tb.err, bad[i].want), "case %zu: got '%s', want '%s'", i,
+		          tb.err, bad[i].want);
+		table_free(&tb);
+	}
+}
+
+/* ---- direct tests ---------------------------------------------------------- */
+
+static cls_verdict_t classify(const cls_run_t *g, const cls_run_t *f)
+{
+	cls_verdict_t v;
+	memset(&v, 0xa5, sizeof v);
+	cls_classify(g, f, &v);
+	return v;
+}
+
+Test(classify, outcome_names)
+{
+	static const char *const names[] = {"masked", "sdc", "due"};
+	for (int i = 0; i < 3; i++) {
+		cls_outcome_t o = (cls_outcome_t)-1;
+		cr_expect_str_eq(cls_outcome_name((cls_outcome_t)i), names[i]);
+		cr_expect_eq(cls_outcome_parse(names[i], &o), 0);
+		cr_expect_eq(o, (cls_outcome_t)i);
+	}
+	cls_outcome_t o = CLS_SDC;
+	cr_expect_eq(cls_outcome_parse("DUE", &o), 0);
+	cr_expect_eq(o, CLS_DUE);
+	cr_expect_eq(cls_outcome_parse("Masked", &o), 0);
+	cr_expect_eq(o, CLS_MASKED);
+	o = CLS_SDC;
+	cr_expect_eq(cls_outcome_parse("", &o), CLS_EINVAL);
+	cr_expect_eq(cls_outcome_parse("mask", &o), CLS_EINVAL);
+	cr_expect_eq(cls_outcome_parse("sdcx", &o), CLS_EINVAL);
+	cr_expect_eq(cls_outcome_parse(NULL, &o), CLS_EINVAL);
+	cr_expect_eq(o, CLS_SDC, "a failed parse leaves *o alone");
+	cr_expect_str_eq(cls_outcome_name((cls_outcome_t)7), "unknown");
+	cr_expect_str_eq(cls_strerror(CLS_EINVAL), "invalid argument");
+	cr_expect_str_eq(cls_strerror(0), "success");
+}
+
+/* Straight from the enum, so a reason added to SC_DUE_LIST is covered even
+ * before the table has a case for it. */
+Test(classify, every_due_reason)
+{
+	cls_run_t g = {0};
+	for (int d = 1; d < SC_DUE__COUNT; d++) {
+		cls_run_t f = {.due = (sc_due_t)d};
+		cls_verdict_t v = classify(&g, &f);
+		cr_expect_eq(v.outcome, CLS_DUE);
+		cr_expect_str_eq(v.reason, sc_due_name((sc_due_t)d));
+		cr_expect_eq(v.first_diff, 0);
+		cr_expect_eq(v.ndiff, 0);
+	}
+}
+
+/* ndiff saturates: a size difference of 2^33 elements, none of which is
+ * read (the common part is empty). */
+Test(classify, ndiff_saturates)
+{
+	static const uint8_t byte = 0;
+	cls_buffer_t gb = {"huge", &byte, UINT64_C(1) << 33, CLS_T_RAW, 0};
+	cls_buffer_t fb = {"huge", &byte, 0, CLS_T_RAW, 0};
+	cls_run_t g = {.out = &gb, .nout = 1}, f = {.out = &fb, .nout = 1};
+	cls_verdict_t v = classify(&g, &f);
+	cr_expect_eq(v.outcome, CLS_SDC);
+	cr_expect_str_eq(v.reason, "output:huge");
+	cr_expect_eq(v.first_diff, 0);
+	cr_expect_eq(v.ndiff, UINT32_MAX);
+}
+
+/* A buffer whose size is not a multiple of its element size is compared
+ * as bytes, so first_diff counts bytes and the tolerance is not applied. */
+Test(classify, odd_size_compares_raw)
+{
+	float a[2] = {1.0f, 2.0f}, b[2] = {1.0f, 2.0001f};
+	cls_buffer_t gb = {"c", (const uint8_t *)a, 7, CLS_T_F32, 0.1};
+	cls_buffer_t fb = {"c", (const uint8_t *)b, 7, CLS_T_F32, 0.1};
+	cls_run_t g = {.out = &gb, .nout = 1}, f = {.out = &fb, .nout = 1};
+	cls_verdict_t v = classify(&g, &f);
+	cr_expect_eq(v.outcome, CLS_SDC);
+	cr_expect_geq(v.first_diff, 4);
+	cr_expect_lt(v.first_diff, 7);
+	/* the same values at a whole-element size are within tolerance */
+	gb.bytes = fb.bytes = 8;
+	v = classify(&g, &f);
+	cr_expect_eq(v.outcome, CLS_MASKED);
+}
+
+/* rel_tol means nothing for RAW buffers: bytes compare exactly. */
+Test(classify, raw_ignores_tolerance)
+{
+	uint8_t a[2] = {100, 200}, b[2] = {100, 201};
+	cls_buffer_t gb = {"m", a, 2, CLS_T_RAW, 0.5};
+	cls_buffer_t fb = {"m", b, 2, CLS_T_RAW, 0.5};
+	cls_run_t g = {.out = &gb, .nout = 1}, f = {.out = &fb, .nout = 1};
+	cls_verdict_t v = classify(&g, &f);
+	cr_expect_eq(v.outcome, CLS_SDC);
+	cr_expect_eq(v.first_diff, 1);
+	cr_expect_eq(v.ndiff, 1);
+}
+
+/* Data need not be aligned to its element size. */
+Test(classify, unaligned_data)
+{
+	uint8_t ga[1 + 3 * 8], fa[1 + 3 * 8];
+	double gv[3] = {1.0, 2.0, 3.0}, fv[3] = {1.0, 2.0 + 1e-9, 3.5};
+	memcpy(ga + 1, gv, sizeof gv);
+	memcpy(fa + 1, fv, sizeof fv);
+	cls_buffer_t gb = {"d", ga + 1, sizeof gv, CLS_T_F64, 1e-6};
+	cls_buffer_t fb = {"d", fa + 1, sizeof fv, CLS_T_F64, 1e-6};
+	cls_run_t g = {.out = &gb, .nout = 1}, f = {.out = &fb, .nout = 1};
+	cls_verdict_t v = classify(&g, &f);
+	cr_expect_eq(v.outcome, CLS_SDC);
+	cr_expect_eq(v.first_diff, 2);
+	cr_expect_eq(v.ndiff, 1);
+}
+
+/* A long output name is cut to fit, still NUL-terminated. */
+Test(classify, long_name_truncated)
+{
+	char name[200];
+	memset(name, 'n', sizeof name - 1);
+	name[sizeof name - 1] = 0;
+	uint8_t a = 0, b = 1;
+	cls_buffer_t gb = {name, &a, 1, CLS_T_RAW, 0}, fb = {name, &b, 1, CLS_T_RAW, 0};
+	cls_run_t g = {.out = &gb, .nout = 1}, f = {.out = &fb, .nout = 1};
+	cls_verdict_t v = classify(&g, &f);
+	cr_expect_eq(v.outcome, CLS_SDC);
+	cr_expect_eq(strlen(v.reason), sizeof v.reason - 1);
+	cr_expect_eq(strncmp(v.reason, "output:nnnn", 11), 0);
+}
+
+/* Realistic sizes: one flipped bit among 64 Ki floats, within and beyond
+ * tolerance. */
+Test(classify, large_buffer)
+{
+	enum { N = 65536 };
+	float *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
+	cr_assert(a && b);
+	for (int i = 0; i < N; i++)
+		a[i] = b[i] = (float)i * 0.5f - 100.0f;
+	uint32_t bits;
+	memcpy(&bits, &b[40000], 4);
+	bits ^= 1u;  /* lowest mantissa bit */
+	memcpy(&b[40000], &bits, 4);
+	cls_buffer_t gb = {"c", (uint8_t *)a, N * 4, CLS_T_F32, 0};
+	cls_buffer_t fb = {"c", (uint8_t *)b, N * 4, CLS_T_F32, 0};
+	cls_run_t g = {.out = &gb, .nout = 1}, f = {.out = &fb, .nout = 1};
+	cls_verdict_t v = classify(&g, &f);
+	cr_expect_eq(v.outcome, CLS_SDC);
+	cr_expect_eq(v.first_diff, 40000);
+	cr_expect_eq(v.ndiff, 1);
+	gb.rel_tol = 1e-6;
+	v = classify(&g, &f);
+	cr_expect_eq(v.outcome, CLS_MASKED);
+	cr_expect_str_eq(v.reason, "no_effect");
+	cr_expect_eq(v.first_diff, 0);
+	cr_expect_eq(v.ndiff, 0);
+	free(a);
+	free(b);
+}
+
+/* The tolerance comes from the golden buffer, not the faulty one. */
+Test(classify, tolerance_from_golden)
+{
+	float a = 1.0f, b = 1.001f;
+	cls_buffer_t gb = {"c", (uint8_t *)&a, 4, CLS_T_F32, 0.01};
+	cls_buffer_t fb = {"c", (uint8_t *)&b, 4, CLS_T_F32, 0};
+	cls_run_t g = {.out = &gb, .nout = 1}, f = {.out = &fb, .nout = 1};
+	cr_expect_eq(classify(&g, &f).outcome, CLS_MASKED);
+	gb.rel_tol = 0;
+	fb.rel_tol = 0.01;
+	cr_expect_eq(classify(&g, &f).outcome, CLS_SDC);
+}
+
+#ifndef NDEBUG
+/* A golden run that did not finish normally is the caller's bug. */
+Test(classify, golden_due_asserts, .signal = SIGABRT, .init = cr_redirect_stderr)
+{
+	cls_run_t g = {.due = SC_DUE_TRAP}, f = {0};
+	cls_verdict_t v;
+	cls_classify(&g, &f, &v);
+}
+#endif
