@@ -85,7 +85,7 @@ check "exec: --stats takes no value" 2 "" "takes no value" "$flipsim" exec "$e2e
 # ---- bad input: exit 2 ------------------------------------------------------
 check "missing workload file" 2 "" "nonexistent.json: cannot read" "$flipsim" exec "$tmp/nonexistent.json"
 check "JSON syntax error names file:line:col" 2 "" "bad_syntax.json:4:11:" "$flipsim" exec "$data/bad_syntax.json"
-check "unknown key" 2 "" "at \$: unknown key 'tolerance'" "$flipsim" exec "$data/bad_unknown_top.json"
+check "unknown key" 2 "" "at \$: unknown key 'tolerances'" "$flipsim" exec "$data/bad_unknown_top.json"
 check "unknown buffer names the JSON path" 2 "" "at \$.launches[0].args[2]: unknown buffer 'q'" "$flipsim" exec "$data/bad_arg_unknown_buffer.json"
 check "bad PTX names the .ptx file and line" 2 "" "$e2e/bad.ptx:13:" "$flipsim" exec "$e2e/bad_ptx.json"
 check "unknown kernel" 2 "" "no kernel 'nosuch'" "$flipsim" exec "$e2e/unknown_kernel.json"

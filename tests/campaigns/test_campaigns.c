@@ -459,7 +459,7 @@ static const struct {
 	{"bad_duplicate_key.json", "bad_duplicate_key.json:3:", "duplicate object key"},
 	{"bad_not_object.json", "at $:", "expected an object"},
 	{"bad_absent.json", "bad_absent.json: cannot read", "No such file"},
-	{"bad_unknown_top.json", "at $:", "unknown key 'tolerance'"},
+	{"bad_unknown_top.json", "at $:", "unknown key 'tolerances'"},
 	{"bad_missing_ptx.json", "at $:", "missing key 'ptx'"},
 	{"bad_ptx_missing_file.json", "at $.ptx:", "data/nope.ptx"},
 	{"bad_name_type.json", "at $.name:", "expected a non-empty string"},
