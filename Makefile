@@ -6,7 +6,7 @@ OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP -I simcore -I campaigns -I engine \
            -I masks -I parser -I db
-LDLIBS  += -ljansson -lm
+LDLIBS  += -luv -lsqlite3 -ljansson -lm
 BUILD   ?= build
 
 SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c \
@@ -15,7 +15,9 @@ SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c
 CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run.c campaigns/camp_campaign.c
 MASKS_SRC   := masks/mask.c masks/stats.c
 PARSER_SRC  := parser/classify.c
-ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/runner.c engine/plan.c
+DB_SRC      := db/db.c db/report.c
+ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/runner.c engine/plan.c \
+               engine/worker.c engine/run.c engine/query.c
 TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
                tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
                tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c \
@@ -27,7 +29,7 @@ EXAMPLE_BIN := $(BUILD)/examples/iterate
 SIMCORE_OBJ := $(SIMCORE_SRC:%.c=$(BUILD)/%.o)
 CAMP_OBJ    := $(CAMP_SRC:%.c=$(BUILD)/%.o) $(BUILD)/campaigns/gpus_embed.o
 # everything but simcore and main(): linked into flipsim and the unit tests
-CORE_OBJ    := $(CAMP_OBJ) $(MASKS_SRC:%.c=$(BUILD)/%.o) $(PARSER_SRC:%.c=$(BUILD)/%.o) \
+CORE_OBJ    := $(CAMP_OBJ) $(MASKS_SRC:%.c=$(BUILD)/%.o) $(PARSER_SRC:%.c=$(BUILD)/%.o) $(DB_SRC:%.c=$(BUILD)/%.o) \
                $(filter-out $(BUILD)/engine/main.o,$(ENGINE_SRC:%.c=$(BUILD)/%.o))
 GPU_PRESETS := $(sort $(wildcard campaigns/gpus/*.json))
 ENGINE_OBJ  := $(ENGINE_SRC:%.c=$(BUILD)/%.o)

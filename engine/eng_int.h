@@ -28,10 +28,11 @@ int eng_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* ---- golden run (golden.c) ---- */
 #include "campaigns.h"
 
-#define ENG_MAX_CKPT 4096
+#define ENG_MAX_CKPT 1024
 
 typedef struct eng_ckpt {
-	uint64_t cycle, hash;
+	uint64_t cycle;
+	uint64_t *part;              /* sc_state_hash_part for every part */
 } eng_ckpt_t;
 
 /* A fault-free run: what experiments are compared against. */
@@ -43,8 +44,8 @@ typedef struct eng_golden {
 	uint32_t nlaunch;
 	sc_launch_stats_t *launch;   /* per kernel invocation */
 	uint64_t ck_interval;        /* checkpoint every this many cycles (0: none) */
-	uint32_t nck;
-	eng_ckpt_t ck[ENG_MAX_CKPT]; /* state hash at each checkpoint */
+	uint32_t nck, nparts;
+	eng_ckpt_t ck[ENG_MAX_CKPT]; /* state hashes at each checkpoint */
 	double wall;                 /* host seconds */
 } eng_golden_t;
 
@@ -115,6 +116,20 @@ void eng_exps_sort(eng_exp_t *e, uint64_t n);
  * each, in no particular order. Returns 0 or an exit status with err. */
 int eng_runner(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp, char *err, size_t errsz);
 void eng_profile_help(FILE *out);
+
+/* ---- commands (run.c, worker.c, query.c) ---- */
+int eng_run_main(int argc, char **argv);
+void eng_run_help(FILE *out);
+int eng_worker_main(int argc, char **argv);
+void eng_worker_help(FILE *out);
+int eng_status_main(int argc, char **argv);
+void eng_status_help(FILE *out);
+int eng_report_main(int argc, char **argv);
+void eng_report_help(FILE *out);
+int eng_sample_size_main(int argc, char **argv);
+void eng_sample_size_help(FILE *out);
+/* Golden checkpoint spacing for a run of this many cycles. */
+uint64_t eng_ck_interval(uint64_t golden_cycles);
 
 /* `flipsim exec`: argv[0] is "exec". Returns the exit status. */
 int eng_exec_main(int argc, char **argv);

@@ -30,8 +30,14 @@ static uint64_t on_checkpoint(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 {
 	eng_golden_t *g = ctx;
 	if (g->nck < ENG_MAX_CKPT) {
+		g->nparts = sc_state_parts(gpu);
+		uint64_t *part = malloc(g->nparts * sizeof *part);
+		if (!part)
+			return UINT64_MAX; /* fewer checkpoints: only less early termination */
+		for (uint32_t i = 0; i < g->nparts; i++)
+			part[i] = sc_state_hash_part(gpu, i);
 		g->ck[g->nck].cycle = cycle;
-		g->ck[g->nck].hash = sc_state_hash(gpu);
+		g->ck[g->nck].part = part;
 		g->nck++;
 	}
 	return cycle + g->ck_interval;
@@ -43,6 +49,8 @@ void eng_golden_free(eng_golden_t *g)
 		return;
 	camp_result_destroy(g->res);
 	free(g->launch);
+	for (uint32_t i = 0; i < g->nck; i++)
+		free(g->ck[i].part);
 	memset(g, 0, sizeof *g);
 }
 

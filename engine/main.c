@@ -17,6 +17,12 @@ static const struct {
 	 eng_exec_main, eng_exec_help},
 	{"profile", "golden run: per-invocation occupancy, derating factors, IPC, output digests",
 	 eng_profile_main, eng_profile_help},
+	{"run", "run fault-injection campaigns into a SQLite database (resumable)", eng_run_main, eng_run_help},
+	{"status", "progress of the campaigns in a database, running or stopped", eng_status_main, eng_status_help},
+	{"report", "AVF, FIT and MITF tables of a database (text, CSV or JSON)", eng_report_main, eng_report_help},
+	{"sample-size", "injections needed for a margin and confidence (Leveugle et al.)", eng_sample_size_main,
+	 eng_sample_size_help},
+	{"worker", "internal: the runner process that 'run' starts", eng_worker_main, eng_worker_help},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

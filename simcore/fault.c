@@ -307,68 +307,89 @@ static void hbytes(hasher_t *s, const void *p, size_t n)
 	hmix(s, tail ^ ((uint64_t)n << 56));
 }
 
-uint64_t sc_state_hash(const sc_gpu_t *g)
+/* Part 0: the clock and the launch in progress; parts 1..num_sms: each SM;
+ * the last part: global memory. */
+uint32_t sc_state_parts(const sc_gpu_t *g) { return g->cfg.num_sms + 2; }
+
+static void hash_sm(const sc_gpu_t *g, const sc_sm_t *sm, hasher_t *s)
 {
 	const sc_run_t *r = &g->run;
 	const sc_gpu_config_t *c = &g->cfg;
-	hasher_t s = {0x6a09e667f3bcc908ull};
 	uint64_t now = g->cycle;
-	hmix(&s, now);
-	hmix(&s, (uint64_t)(r->fn ? r->fn - r->mod->funcs : -1));
-	hmix(&s, r->launch_index);
-	hmix(&s, r->next_cta);
-	hmix(&s, r->done_ctas);
-	hmix(&s, r->next_sm);
-	hmix(&s, r->age);
-	hmix(&s, g->status.reason);
-	for (uint32_t i = 0; i < c->num_sms && r->fn; i++) {
-		const sc_sm_t *sm = &g->sms[i];
-		hmix(&s, sm->nctas);
-		hmix(&s, sm->next == UINT64_MAX ? UINT64_MAX : sm->next - now);
-		hbytes(&s, sm->last, c->schedulers_per_sm * sizeof *sm->last);
-		for (uint32_t k = 0; k < r->ctas_per_sm; k++) {
-			const sc_cta_t *cta = &sm->ctas[k];
-			hmix(&s, cta->used);
-			if (!cta->used)
+	if (!r->fn)
+		return;
+	hmix(s, sm->nctas);
+	hmix(s, sm->next == UINT64_MAX ? UINT64_MAX : sm->next - now);
+	hbytes(s, sm->last, c->schedulers_per_sm * sizeof *sm->last);
+	for (uint32_t k = 0; k < r->ctas_per_sm; k++) {
+		const sc_cta_t *cta = &sm->ctas[k];
+		hmix(s, cta->used);
+		if (!cta->used)
+			continue;
+		hbytes(s, cta->ctaid, sizeof cta->ctaid);
+		hmix(s, cta->done);
+		hbytes(s, cta->bar, sizeof cta->bar);
+		hbytes(s, sm->smem + cta->smem_off, r->smem);
+		hbytes(s, cta->local, (size_t)r->nwarps * 32 * r->local);
+		for (uint32_t wi = 0; wi < r->nwarps; wi++) {
+			uint32_t slot = k * r->nwarps + wi;
+			const sc_warp_t *w = &sm->warps[slot];
+			hmix(s, w->state);
+			hmix(s, sm->wnext[slot] == UINT64_MAX ? UINT64_MAX : sm->wnext[slot] - now);
+			if (w->state == SC_W_DONE)
 				continue;
-			hbytes(&s, cta->ctaid, sizeof cta->ctaid);
-			hmix(&s, cta->done);
-			hbytes(&s, cta->bar, sizeof cta->bar);
-			hbytes(&s, sm->smem + cta->smem_off, r->smem);
-			hbytes(&s, cta->local, (size_t)r->nwarps * 32 * r->local);
-			for (uint32_t wi = 0; wi < r->nwarps; wi++) {
-				uint32_t slot = k * r->nwarps + wi;
-				const sc_warp_t *w = &sm->warps[slot];
-				hmix(&s, w->state);
-				hmix(&s, sm->wnext[slot] == UINT64_MAX ? UINT64_MAX : sm->wnext[slot] - now);
-				if (w->state == SC_W_DONE)
-					continue;
-				hmix(&s, w->live);
-				hmix(&s, w->cc);
-				hmix(&s, w->age);
-				hmix(&s, (uint64_t)w->bar_id << 32 | (uint64_t)w->bar_kind << 16 | w->bar_dst);
-				hmix(&s, w->bar_mask);
-				hmix(&s, w->ib_dirty);
-				hbytes(&s, w->stk, w->sp * sizeof *w->stk);
-				hmix(&s, w->sp);
-				hbytes(&s, w->calls, w->ncalls * sizeof *w->calls);
-				hmix(&s, w->ncalls);
-				hmix(&s, w->ib_pc);
-				for (uint32_t e = 0; e < c->ib_entries; e++) {
-					hmix(&s, w->ib[e].valid);
-					if (w->ib[e].valid)
-						hbytes(&s, &w->ib[e].insn, sizeof w->ib[e].insn);
-				}
-				hbytes(&s, w->rf, (size_t)r->regs * 32 * sizeof *w->rf);
-				hbytes(&s, w->pf, (size_t)r->preds * sizeof *w->pf);
-				for (uint32_t j = 0; j < r->regs + r->preds; j++)
-					hmix(&s, w->ready[j] > now ? w->ready[j] - now : 0);
+			hmix(s, w->live);
+			hmix(s, w->cc);
+			hmix(s, w->age);
+			hmix(s, (uint64_t)w->bar_id << 32 | (uint64_t)w->bar_kind << 16 | w->bar_dst);
+			hmix(s, w->bar_mask);
+			hmix(s, w->ib_dirty);
+			hbytes(s, w->stk, w->sp * sizeof *w->stk);
+			hmix(s, w->sp);
+			hbytes(s, w->calls, w->ncalls * sizeof *w->calls);
+			hmix(s, w->ncalls);
+			hmix(s, w->ib_pc);
+			for (uint32_t e = 0; e < c->ib_entries; e++) {
+				hmix(s, w->ib[e].valid);
+				if (w->ib[e].valid)
+					hbytes(s, &w->ib[e].insn, sizeof w->ib[e].insn);
 			}
+			hbytes(s, w->rf, (size_t)r->regs * 32 * sizeof *w->rf);
+			hbytes(s, w->pf, (size_t)r->preds * sizeof *w->pf);
+			for (uint32_t j = 0; j < r->regs + r->preds; j++)
+				hmix(s, w->ready[j] > now ? w->ready[j] - now : 0);
 		}
 	}
-	for (uint32_t a = 0; a < g->gmem.n; a++) {
-		hmix(&s, g->gmem.a[a].base);
-		hbytes(&s, g->gmem.a[a].data, g->gmem.a[a].size);
+}
+
+uint64_t sc_state_hash_part(const sc_gpu_t *g, uint32_t part)
+{
+	const sc_run_t *r = &g->run;
+	hasher_t s = {0x6a09e667f3bcc908ull ^ part};
+	if (part == 0) {
+		hmix(&s, g->cycle);
+		hmix(&s, (uint64_t)(r->fn ? r->fn - r->mod->funcs : -1));
+		hmix(&s, r->launch_index);
+		hmix(&s, r->next_cta);
+		hmix(&s, r->done_ctas);
+		hmix(&s, r->next_sm);
+		hmix(&s, r->age);
+		hmix(&s, g->status.reason);
+	} else if (part <= g->cfg.num_sms) {
+		hash_sm(g, &g->sms[part - 1], &s);
+	} else {
+		for (uint32_t a = 0; a < g->gmem.n; a++) {
+			hmix(&s, g->gmem.a[a].base);
+			hbytes(&s, g->gmem.a[a].data, g->gmem.a[a].size);
+		}
 	}
+	return s.h;
+}
+
+uint64_t sc_state_hash(const sc_gpu_t *g)
+{
+	hasher_t s = {0};
+	for (uint32_t i = 0; i < sc_state_parts(g); i++)
+		hmix(&s, sc_state_hash_part(g, i));
 	return s.h;
 }

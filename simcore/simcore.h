@@ -263,5 +263,10 @@ uint64_t sc_gpu_cycle(const sc_gpu_t *gpu);
  * state, and all of global memory. Equal hashes at the same pause point of
  * two runs of the same workload mean equal futures (up to a 2^-64 chance). */
 uint64_t sc_state_hash(const sc_gpu_t *gpu);
+/* The same state in parts, to compare piece by piece and stop at the first
+ * difference: part 0 the clock and launch, 1..num_sms each SM, the last
+ * global memory. sc_state_hash combines them. */
+uint32_t sc_state_parts(const sc_gpu_t *gpu);
+uint64_t sc_state_hash_part(const sc_gpu_t *gpu, uint32_t part);
 
 #endif

@@ -1,0 +1,1258 @@
+/* db.c — opening and migrating the results database, the writer for
+ * campaigns, golden runs, kernels, masks and experiments, and the progress
+ * queries. The schema (migration step 1 below) is summarised in db_int.h;
+ * the metrics it computes are defined in ../shared/DESIGN.md ("Metrics"). */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "db_int.h"
+
+/* ---- schema ---------------------------------------------------------------
+ * Version 1. Every uint64 of the C API is stored as the int64 with the same
+ * bits; the CHECKs on cycles, counts and indices hold because those stay
+ * below 2^63. The application_id is set by db.c in the same transaction. */
+static const char SCHEMA_V1[] =
+	"CREATE TABLE campaigns (\n"
+	"  id           INTEGER PRIMARY KEY,\n"
+	"  name         TEXT NOT NULL,\n"
+	"  workload     TEXT NOT NULL,\n"
+	"  gpu          TEXT NOT NULL,\n"
+	"  regs         TEXT NOT NULL CHECK (regs IN ('ptx', 'alloc')),\n"
+	"  config       TEXT NOT NULL CHECK (json_valid(config)),\n"
+	"  config_hash  TEXT NOT NULL UNIQUE CHECK (config_hash <> ''),\n"
+	"  tool_version TEXT NOT NULL,\n"
+	"  seed         INTEGER NOT NULL,           -- uint64 bit pattern\n"
+	"  target       TEXT NOT NULL CHECK (target IN\n"
+	"                 ('regfile', 'pred', 'smem', 'simt', 'ibuffer', 'fu')),\n"
+	"  sampling     TEXT NOT NULL CHECK (sampling IN ('physical', 'live')),\n"
+	"  fit_per_bit  REAL NOT NULL CHECK (fit_per_bit >= 0),\n"
+	"  confidence   REAL NOT NULL CHECK (confidence > 0 AND confidence < 1),\n"
+	"  z            REAL NOT NULL CHECK (z > 0), -- normal quantile of confidence\n"
+	"  n_masks      INTEGER NOT NULL CHECK (n_masks >= 0),\n"
+	"  created      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))\n"
+	") STRICT;\n"
+	"\n"
+	"CREATE TABLE golden (\n"
+	"  campaign_id   INTEGER PRIMARY KEY REFERENCES campaigns(id) ON DELETE CASCADE,\n"
+	"  cycles        INTEGER NOT NULL CHECK (cycles >= 0),\n"
+	"  thread_insts  INTEGER NOT NULL CHECK (thread_insts >= 0),\n"
+	"  warp_insts    INTEGER NOT NULL CHECK (warp_insts >= 0),\n"
+	"  ipc           REAL NOT NULL CHECK (ipc >= 0),\n"
+	"  clock_mhz     REAL NOT NULL CHECK (clock_mhz > 0),\n"
+	"  num_sms       INTEGER NOT NULL CHECK (num_sms > 0),\n"
+	"  bits_per_sm   INTEGER NOT NULL CHECK (bits_per_sm >= 0),\n"
+	"  output_digest TEXT NOT NULL,\n"
+	"  wall_seconds  REAL NOT NULL CHECK (wall_seconds >= 0)\n"
+	") STRICT;\n"
+	"\n"
+	"CREATE TABLE kernels (\n"
+	"  campaign_id     INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,\n"
+	"  launch_index    INTEGER NOT NULL CHECK (launch_index >= 0),\n"
+	"  kernel          TEXT NOT NULL,\n"
+	"  start_cycle     INTEGER NOT NULL CHECK (start_cycle >= 0),\n"
+	"  end_cycle       INTEGER NOT NULL CHECK (end_cycle >= start_cycle),\n"
+	"  grid            TEXT NOT NULL CHECK (grid GLOB '[0-9]*,[0-9]*,[0-9]*'),\n"
+	"  block           TEXT NOT NULL CHECK (block GLOB '[0-9]*,[0-9]*,[0-9]*'),\n"
+	"  regs_per_thread INTEGER NOT NULL CHECK (regs_per_thread >= 0),\n"
+	"  threads_per_sm  INTEGER NOT NULL CHECK (threads_per_sm >= 0),\n"
+	"  ctas_per_sm     INTEGER NOT NULL CHECK (ctas_per_sm >= 0),\n"
+	"  smem_per_cta    INTEGER NOT NULL CHECK (smem_per_cta >= 0),\n"
+	"  df_reg          REAL NOT NULL CHECK (df_reg BETWEEN 0 AND 1),\n"
+	"  df_smem         REAL NOT NULL CHECK (df_smem BETWEEN 0 AND 1),\n"
+	"  PRIMARY KEY (campaign_id, launch_index)\n"
+	") STRICT, WITHOUT ROWID;\n"
+	"CREATE INDEX kernels_by_start ON kernels(campaign_id, start_cycle);\n"
+	"\n"
+	"CREATE TABLE masks (\n"
+	"  campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,\n"
+	"  idx         INTEGER NOT NULL CHECK (idx >= 0),\n"
+	"  cycle       INTEGER NOT NULL CHECK (cycle >= 0),\n"
+	"  sm          INTEGER NOT NULL CHECK (sm >= 0),\n"
+	"  loc         INTEGER NOT NULL,             -- uint64 bit pattern\n"
+	"  nbits       INTEGER NOT NULL CHECK (nbits >= 1),\n"
+	"  extra       TEXT CHECK (extra IS NULL OR json_valid(extra)),\n"
+	"  kernel      INTEGER,                      -- launch_index holding cycle\n"
+	"  PRIMARY KEY (campaign_id, idx),\n"
+	"  FOREIGN KEY (campaign_id, kernel) REFERENCES kernels(campaign_id, launch_index)\n"
+	") STRICT, WITHOUT ROWID;\n"
+	"CREATE INDEX masks_by_cycle ON masks(campaign_id, cycle, idx);\n"
+	"\n"
+	"CREATE TABLE experiments (\n"
+	"  campaign_id INTEGER NOT NULL,\n"
+	"  idx         INTEGER NOT NULL,\n"
+	"  outcome     TEXT NOT NULL CHECK (outcome IN ('masked', 'sdc', 'due')),\n"
+	"  reason      TEXT,\n"
+	"  cycles      INTEGER NOT NULL CHECK (cycles >= 0),\n"
+	"  early       INTEGER NOT NULL CHECK (early IN (0, 1)),\n"
+	"  wall        REAL NOT NULL CHECK (wall >= 0),\n"
+	"  worker      INTEGER NOT NULL,\n"
+	"  PRIMARY KEY (campaign_id, idx),\n"
+	"  FOREIGN KEY (campaign_id, idx) REFERENCES masks(campaign_id, idx) ON DELETE CASCADE\n"
+	") STRICT, WITHOUT ROWID;\n"
+	"\n"
+	/* df of a whole campaign: 1 for physical sampling; for live sampling the
+	 * target's df weighted by each invocation's share of cycles (NULL without
+	 * invocations). */
+	"CREATE VIEW campaign_df AS\n"
+	"SELECT c.id AS campaign_id,\n"
+	"       CASE WHEN c.sampling = 'physical' OR c.target NOT IN ('regfile', 'pred', 'smem')\n"
+	"            THEN 1.0\n"
+	"            ELSE (SELECT sum(CASE c.target WHEN 'smem' THEN k.df_smem ELSE k.df_reg END\n"
+	"                             * (k.end_cycle - k.start_cycle))\n"
+	"                         / sum(k.end_cycle - k.start_cycle)\n"
+	"                    FROM kernels k WHERE k.campaign_id = c.id)\n"
+	"       END AS df\n"
+	"  FROM campaigns c;\n"
+	"\n"
+	/* One 'all' row per campaign (n = 0 before any experiment) and one row
+	 * per kernel invocation that masks fall in. avf_lo/avf_hi: Wilson score
+	 * interval at the campaign's confidence (z stored with the campaign). */
+	"CREATE VIEW avf AS\n"
+	"WITH counts AS (\n"
+	"  SELECT c.id AS campaign_id, 'all' AS kernel, NULL AS launch_index,\n"
+	"         count(e.idx) AS n,\n"
+	"         coalesce(sum(e.outcome = 'masked'), 0) AS masked,\n"
+	"         coalesce(sum(e.outcome = 'sdc'), 0) AS sdc,\n"
+	"         coalesce(sum(e.outcome = 'due'), 0) AS due\n"
+	"    FROM campaigns c LEFT JOIN experiments e ON e.campaign_id = c.id\n"
+	"   GROUP BY c.id\n"
+	"  UNION ALL\n"
+	"  SELECT m.campaign_id, CAST(m.kernel AS TEXT), m.kernel,\n"
+	"         count(e.idx),\n"
+	"         coalesce(sum(e.outcome = 'masked'), 0),\n"
+	"         coalesce(sum(e.outcome = 'sdc'), 0),\n"
+	"         coalesce(sum(e.outcome = 'due'), 0)\n"
+	"    FROM masks m LEFT JOIN experiments e\n"
+	"         ON e.campaign_id = m.campaign_id AND e.idx = m.idx\n"
+	"   WHERE m.kernel IS NOT NULL\n"
+	"   GROUP BY m.campaign_id, m.kernel\n"
+	"),\n"
+	"rated AS (\n"
+	"  SELECT ct.*, c.name AS campaign, c.target, c.confidence, c.z,\n"
+	"         CAST(ct.sdc + ct.due AS REAL) / nullif(ct.n, 0) AS p,\n"
+	"         c.z * c.z / nullif(ct.n, 0) AS zzn,\n"
+	"         CASE WHEN ct.launch_index IS NULL THEN d.df\n"
+	"              WHEN c.sampling = 'physical' THEN 1.0\n"
+	"              WHEN c.target = 'smem' THEN k.df_smem\n"
+	"              WHEN c.target IN ('regfile', 'pred') THEN k.df_reg\n"
+	"              ELSE 1.0 END AS df,\n"
+	"         k.kernel AS kernel_name\n"
+	"    FROM counts ct\n"
+	"    JOIN campaigns c ON c.id = ct.campaign_id\n"
+	"    JOIN campaign_df d ON d.campaign_id = ct.campaign_id\n"
+	"    LEFT JOIN kernels k ON k.campaign_id = ct.campaign_id\n"
+	"                       AND k.launch_index = ct.launch_index\n"
+	"),\n"
+	"wilson AS (\n"
+	"  SELECT r.*,\n"
+	"         (r.p + r.zzn / 2) / (1 + r.zzn) AS centre,\n"
+	"         r.z / (1 + r.zzn) * sqrt(r.p * (1 - r.p) / r.n + r.zzn / (4 * r.n)) AS half\n"
+	"    FROM rated r\n"
+	")\n"
+	"SELECT campaign_id, campaign, target, kernel, launch_index, kernel_name,\n"
+	"       n, masked, sdc, due, confidence,\n"
+	"       p AS avf,\n"
+	"       max(0.0, centre - half) AS avf_lo,\n"
+	"       min(1.0, centre + half) AS avf_hi,\n"
+	"       df,\n"
+	"       df * p AS avf_derated,\n"
+	"       df * max(0.0, centre - half) AS avf_derated_lo,\n"
+	"       df * min(1.0, centre + half) AS avf_derated_hi\n"
+	"  FROM wilson;\n"
+	"\n"
+	/* FIT of each campaign's structure over the whole GPU. */
+	"CREATE VIEW fit AS\n"
+	"SELECT a.campaign_id, a.campaign, c.workload, c.gpu, c.regs, c.target, c.sampling,\n"
+	"       a.n, g.num_sms * g.bits_per_sm AS bits, c.fit_per_bit,\n"
+	"       a.avf, a.df, a.avf_derated,\n"
+	"       a.avf_derated * c.fit_per_bit * (g.num_sms * g.bits_per_sm) AS fit,\n"
+	"       a.avf_derated_lo * c.fit_per_bit * (g.num_sms * g.bits_per_sm) AS fit_lo,\n"
+	"       a.avf_derated_hi * c.fit_per_bit * (g.num_sms * g.bits_per_sm) AS fit_hi,\n"
+	"       g.ipc, g.clock_mhz\n"
+	"  FROM avf a\n"
+	"  JOIN campaigns c ON c.id = a.campaign_id\n"
+	"  LEFT JOIN golden g ON g.campaign_id = a.campaign_id\n"
+	" WHERE a.kernel = 'all';\n"
+	"\n"
+	/* GPU FIT per (workload, gpu, regs): the newest campaign (highest id)
+	 * with a FIT for each target, summed. fit_lo/fit_hi sum the structures'
+	 * interval bounds (a conservative range, not a confidence interval). */
+	"CREATE VIEW fit_gpu AS\n"
+	"SELECT workload, gpu, regs,\n"
+	"       count(*) AS structures,\n"
+	"       group_concat(target, ' ') AS targets,\n"
+	"       group_concat(campaign_id, ' ') AS campaigns,\n"
+	"       sum(fit) AS fit_total, sum(fit_lo) AS fit_lo, sum(fit_hi) AS fit_hi,\n"
+	"       avg(ipc) AS ipc, avg(clock_mhz) AS clock_mhz\n"
+	"  FROM (SELECT f.*, row_number() OVER (PARTITION BY workload, gpu, regs, target\n"
+	"                                       ORDER BY campaign_id DESC) AS newest\n"
+	"          FROM fit f WHERE f.fit IS NOT NULL\n"
+	"         ORDER BY workload, gpu, regs, target)\n"
+	" WHERE newest = 1\n"
+	" GROUP BY workload, gpu, regs;\n"
+	"\n"
+	/* MITF in instructions = IPC × clock (Hz) × 3600 × 1e9 / FIT (FIT counts
+	 * failures per 1e9 hours); NULL when no failure was observed. */
+	"CREATE VIEW mitf AS\n"
+	"SELECT workload, gpu, regs, targets, ipc, clock_mhz, fit_total,\n"
+	"       ipc / fit_total AS ipc_per_fit,\n"
+	"       ipc * clock_mhz * 1e6 * 3600 * 1e9 / fit_total AS mitf\n"
+	"  FROM fit_gpu;\n";
+
+/* Step v brings the schema from version v-1 to v. Released steps never
+ * change; a new version appends one. */
+static const char *const migrations[] = {
+	NULL,
+	SCHEMA_V1,
+};
+_Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION + 1,
+               "one migration step per schema version");
+
+/* ---- errors --------------------------------------------------------------- */
+
+const char *db_strerror(int err)
+{
+	switch (err) {
+	case 0: return "success";
+#define X(name, code, text) case code: return text;
+	DB_ERR_LIST(X)
+#undef X
+	}
+	return "unknown error";
+}
+
+int db__fail(db_t *db, int code, const char *fmt, ...)
+{
+	int off = snprintf(db->msg, sizeof db->msg, "%s: ", db->path);
+	if (off < 0 || (size_t)off >= sizeof db->msg)
+		return code;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(db->msg + off, sizeof db->msg - (size_t)off, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int db__sqlerr(db_t *db, int rc, const char *what)
+{
+	int code;
+	switch (rc & 0xff) {
+	case SQLITE_NOMEM: code = DB_ENOMEM; break;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED: code = DB_EBUSY; break;
+	case SQLITE_READONLY: code = DB_EREADONLY; break;
+	case SQLITE_CONSTRAINT:
+	case SQLITE_MISMATCH:
+	case SQLITE_RANGE:
+	case SQLITE_TOOBIG: code = DB_EINVAL; break;
+	case SQLITE_NOTADB: code = DB_ENOTDB; break;
+	case SQLITE_IOERR:
+	case SQLITE_FULL:
+	case SQLITE_CANTOPEN:
+	case SQLITE_PERM:
+	case SQLITE_CORRUPT:
+	case SQLITE_PROTOCOL: code = DB_EIO; break;
+	default: code = DB_ESQL; break;
+	}
+	const char *detail = db->sql ? sqlite3_errmsg(db->sql) : sqlite3_errstr(rc);
+	if (code == DB_EBUSY)
+		return db__fail(db, code, "%s: %s (another process held a lock past the busy timeout)",
+		                what, detail);
+	return db__fail(db, code, "%s: %s", what, detail);
+}
+
+const char *db_errmsg(const db_t *db)
+{
+	return db ? db->msg : "";
+}
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+static int64_t i64(uint64_t v)
+{
+	int64_t r;
+	memcpy(&r, &v, sizeof r);
+	return r;
+}
+
+static uint64_t u64(int64_t v)
+{
+	uint64_t r;
+	memcpy(&r, &v, sizeof r);
+	return r;
+}
+
+static double col_real_or_nan(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+static int exec(db_t *db, const char *sql, const char *what)
+{
+	int rc = sqlite3_exec(db->sql, sql, NULL, NULL, NULL);
+	return rc == SQLITE_OK ? 0 : db__sqlerr(db, rc, what);
+}
+
+static int prepare(db_t *db, const char *sql, sqlite3_stmt **st)
+{
+	int rc = sqlite3_prepare_v2(db->sql, sql, -1, st, NULL);
+	return rc == SQLITE_OK ? 0 : db__sqlerr(db, rc, "preparing a statement");
+}
+
+/* Reads the single integer a statement such as "PRAGMA user_version"
+ * returns. */
+static int query_int(db_t *db, const char *sql, int64_t *v)
+{
+	sqlite3_stmt *st = NULL;
+	int err = prepare(db, sql, &st);
+	if (err)
+		return err;
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*v = sqlite3_column_int64(st, 0);
+	else
+		err = db__sqlerr(db, rc == SQLITE_DONE ? SQLITE_ERROR : rc, "reading the database header");
+	sqlite3_finalize(st);
+	return err;
+}
+
+/* Starts a write transaction; read-only handles fail at once. */
+static int begin_write(db_t *db)
+{
+	if (db->readonly)
+		return db__fail(db, DB_EREADONLY, "opened read-only; cannot store results");
+	return exec(db, "BEGIN IMMEDIATE", "starting a write transaction");
+}
+
+static int commit(db_t *db)
+{
+	return exec(db, "COMMIT", "committing");
+}
+
+static void rollback(db_t *db)
+{
+	if (!sqlite3_get_autocommit(db->sql))
+		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* Rejects a NULL handle or bad arguments before any work. */
+static int check_args(db_t *db, bool ok)
+{
+	if (!db)
+		return DB_EINVAL;
+	if (!ok)
+		return db__fail(db, DB_EINVAL, "invalid argument");
+	return 0;
+}
+
+/* ---- the normal quantile ------------------------------------------------------ */
+
+double db_z_of_confidence(double c)
+{
+	if (!(c > 0 && c < 1))
+		return NAN;
+	/* Solve erfc(z/√2) = 1 - c by bisection: erfc is monotone, and 200
+	 * halvings of [0, 40] reach the last bit of a double. */
+	double lo = 0, hi = 40, tail = 1 - c;
+	for (int i = 0; i < 200 && lo < hi; i++) {
+		double mid = 0.5 * (lo + hi);
+		if (mid == lo || mid == hi)
+			break;
+		if (erfc(mid * 0.70710678118654752440) > tail)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+/* SQLite builds without the math functions still evaluate the views. */
+static void sql_sqrt(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	double x = sqlite3_value_double(argv[0]);
+	if (x < 0)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_double(ctx, sqrt(x));
+}
+
+static int ensure_sqrt(db_t *db)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db->sql, "SELECT sqrt(4.0)", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	int rc = sqlite3_create_function(db->sql, "sqrt", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+	                                 NULL, sql_sqrt, NULL, NULL);
+	return rc == SQLITE_OK ? 0 : db__sqlerr(db, rc, "registering sqrt");
+}
+
+/* ---- opening ------------------------------------------------------------------ */
+
+typedef struct {
+	int64_t app_id;
+	int64_t version;
+	int64_t objects; /* rows of sqlite_schema */
+} ident_t;
+
+static int identify(db_t *db, ident_t *id)
+{
+	int err = query_int(db, "PRAGMA application_id", &id->app_id);
+	if (err == DB_ENOTDB)
+		return db__fail(db, DB_ENOTDB, "not a flipsim database (not an SQLite file)");
+	if (!err)
+		err = query_int(db, "PRAGMA user_version", &id->version);
+	if (!err)
+		err = query_int(db, "SELECT count(*) FROM sqlite_master", &id->objects);
+	return err;
+}
+
+/* 1: ours, 0: empty (ours to initialise), <0: refused with a message. */
+static int judge(db_t *db, const ident_t *id)
+{
+	if (id->app_id == DB_APPLICATION_ID) {
+		if (id->version > DB_SCHEMA_VERSION)
+			return db__fail(db, DB_ENEWER,
+			                "written by a newer flipsim (schema %" PRId64 "; this one reads up to %d)",
+			                id->version, DB_SCHEMA_VERSION);
+		return 1;
+	}
+	if (id->app_id == 0 && id->version == 0 && id->objects == 0)
+		return 0;
+	return db__fail(db, DB_ENOTDB, "not a flipsim database (application_id 0x%08" PRIx32 ")",
+	                (uint32_t)id->app_id);
+}
+
+static int set_journal_wal(db_t *db)
+{
+	sqlite3_stmt *st = NULL;
+	int err = prepare(db, "PRAGMA journal_mode=WAL", &st);
+	if (err)
+		return err;
+	int rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		err = db__sqlerr(db, rc, "switching to WAL");
+	} else if (sqlite3_stricmp((const char *)sqlite3_column_text(st, 0), "wal") != 0) {
+		err = db__fail(db, DB_EIO, "cannot switch to WAL (journal mode stays %s)",
+		               (const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+/* Brings an empty or older database to DB_SCHEMA_VERSION in one write
+ * transaction that re-reads the header first, in case another process got
+ * there in between. */
+static int migrate(db_t *db)
+{
+	int err = begin_write(db);
+	if (err)
+		return err;
+	ident_t id = {0};
+	err = identify(db, &id);
+	if (!err) {
+		int verdict = judge(db, &id);
+		err = verdict < 0 ? verdict : 0;
+	}
+	if (!err && id.version < DB_SCHEMA_VERSION && id.app_id != DB_APPLICATION_ID) {
+		char sql[64];
+		snprintf(sql, sizeof sql, "PRAGMA application_id = %d", DB_APPLICATION_ID);
+		err = exec(db, sql, "setting the application_id");
+	}
+	for (int64_t v = id.version + 1; !err && v <= DB_SCHEMA_VERSION; v++) {
+		char sql[64];
+		err = exec(db, migrations[v], "creating the schema");
+		snprintf(sql, sizeof sql, "PRAGMA user_version = %" PRId64, v);
+		if (!err)
+			err = exec(db, sql, "setting the schema version");
+	}
+	if (!err)
+		err = commit(db);
+	if (err)
+		rollback(db);
+	return err;
+}
+
+int db_open(const char *path, bool create, db_t **out, char *err, size_t errsz)
+{
+	int code = 0;
+	db_t *db = NULL;
+	if (err && errsz)
+		err[0] = '\0';
+	if (!out || !path || !*path) {
+		if (err && errsz)
+			snprintf(err, errsz, "db_open: no path");
+		return DB_EINVAL;
+	}
+	*out = NULL;
+	db = calloc(1, sizeof *db);
+	if (!db || !(db->path = strdup(path))) {
+		code = DB_ENOMEM;
+		if (err && errsz)
+			snprintf(err, errsz, "%s: out of memory", path);
+		goto fail;
+	}
+
+	struct stat sb;
+	bool exists = stat(path, &sb) == 0;
+	if (!exists && (!create || errno != ENOENT)) {
+		int e = errno;
+		code = db__fail(db, e == ENOENT ? DB_ENOTFOUND : DB_EIO, "%s", strerror(e));
+		goto fail_msg;
+	}
+	if (exists && S_ISDIR(sb.st_mode)) {
+		code = db__fail(db, DB_EIO, "is a directory");
+		goto fail_msg;
+	}
+
+	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	int rc = sqlite3_open_v2(path, &db->sql, flags, NULL);
+	if (rc != SQLITE_OK) {
+		code = db__sqlerr(db, rc, "cannot open");
+		goto fail_msg;
+	}
+	sqlite3_extended_result_codes(db->sql, 1);
+	sqlite3_busy_timeout(db->sql, 5000);
+	db->readonly = sqlite3_db_readonly(db->sql, "main") == 1;
+
+	/* Judge the file by reading only: nothing is written to a file that is
+	 * not ours or too new. */
+	ident_t id;
+	if ((code = identify(db, &id)))
+		goto fail_msg;
+	int verdict = judge(db, &id);
+	if (verdict < 0) {
+		code = verdict;
+		goto fail_msg;
+	}
+	bool old = id.version < DB_SCHEMA_VERSION;
+	if (verdict == 0 && !create) {
+		code = db__fail(db, DB_ENOTDB, "not a flipsim database (empty)");
+		goto fail_msg;
+	}
+	if (db->readonly && (create || old)) {
+		if (create)
+			code = db__fail(db, DB_EREADONLY, "read-only (no write permission); results cannot be stored");
+		else
+			code = db__fail(db, DB_EREADONLY, "read-only, and its schema %" PRId64
+			                " needs upgrading to %d", id.version, DB_SCHEMA_VERSION);
+		goto fail_msg;
+	}
+	if ((code = ensure_sqrt(db)))
+		goto fail_msg;
+	if ((code = exec(db, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON",
+	                 "configuring the connection")))
+		goto fail_msg;
+	if (!db->readonly && (create || old)) {
+		int64_t wal = 0;
+		if ((code = query_int(db, "SELECT journal_mode = 'wal' FROM pragma_journal_mode", &wal)))
+			goto fail_msg;
+		if (!wal && (code = set_journal_wal(db)))
+			goto fail_msg;
+	}
+	if (old) {
+		if ((code = migrate(db)))
+			goto fail_msg;
+	} else if (create) {
+		/* Fail now, not hours later, when results could not be stored. */
+		if ((code = begin_write(db)) || (code = commit(db))) {
+			rollback(db);
+			goto fail_msg;
+		}
+	}
+	*out = db;
+	return 0;
+
+fail_msg:
+	if (err && errsz)
+		snprintf(err, errsz, "%s", db->msg);
+fail:
+	db_close(db);
+	return code;
+}
+
+void db_close(db_t *db)
+{
+	if (!db)
+		return;
+	sqlite3_close_v2(db->sql);
+	free(db->path);
+	free(db);
+}
+
+int db_set_busy_timeout(db_t *db, int ms)
+{
+	if (!db || ms < 0)
+		return DB_EINVAL;
+	sqlite3_busy_timeout(db->sql, ms);
+	return 0;
+}
+
+/* ---- campaigns -------------------------------------------------------------------- */
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+int db_campaign_get_or_create(db_t *db, const db_campaign_t *c, int64_t *id, bool *existed)
+{
+	int err = check_args(db, c && id && c->config && c->config_hash);
+	if (err)
+		return err;
+	double z = db_z_of_confidence(c->confidence);
+	if (!isfinite(z))
+		return db__fail(db, DB_EINVAL, "campaign %s: confidence %g is not in (0,1)",
+		                c->name ? c->name : "?", c->confidence);
+	sqlite3_stmt *ins = NULL, *sel = NULL;
+	if ((err = begin_write(db)))
+		return err;
+	err = prepare(db,
+	              "INSERT INTO campaigns (name, workload, gpu, regs, config, config_hash,"
+	              " tool_version, seed, target, sampling, fit_per_bit, confidence, z, n_masks)"
+	              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+	              " ON CONFLICT (config_hash) DO NOTHING",
+	              &ins);
+	if (err)
+		goto fail;
+	bind_text(ins, 1, c->name);
+	bind_text(ins, 2, c->workload);
+	bind_text(ins, 3, c->gpu);
+	bind_text(ins, 4, c->regs);
+	bind_text(ins, 5, c->config);
+	bind_text(ins, 6, c->config_hash);
+	bind_text(ins, 7, c->tool_version);
+	sqlite3_bind_int64(ins, 8, i64(c->seed));
+	bind_text(ins, 9, c->target);
+	bind_text(ins, 10, c->sampling);
+	sqlite3_bind_double(ins, 11, c->fit_per_bit);
+	sqlite3_bind_double(ins, 12, c->confidence);
+	sqlite3_bind_double(ins, 13, z);
+	sqlite3_bind_int64(ins, 14, i64(c->n_masks));
+	int rc = sqlite3_step(ins);
+	if (rc != SQLITE_DONE) {
+		err = db__sqlerr(db, rc, "storing the campaign");
+		goto fail;
+	}
+	bool made = sqlite3_changes(db->sql) == 1;
+	if (made) {
+		*id = sqlite3_last_insert_rowid(db->sql);
+	} else {
+		if ((err = prepare(db, "SELECT id, config FROM campaigns WHERE config_hash = ?1", &sel)))
+			goto fail;
+		bind_text(sel, 1, c->config_hash);
+		rc = sqlite3_step(sel);
+		if (rc != SQLITE_ROW) {
+			err = db__sqlerr(db, rc == SQLITE_DONE ? SQLITE_ERROR : rc, "finding the campaign");
+			goto fail;
+		}
+		*id = sqlite3_column_int64(sel, 0);
+		if (strcmp((const char *)sqlite3_column_text(sel, 1), c->config) != 0) {
+			err = db__fail(db, DB_ECONFLICT,
+			               "campaign %" PRId64 " has config_hash %s but another configuration",
+			               *id, c->config_hash);
+			goto fail;
+		}
+	}
+	if ((err = commit(db)))
+		goto fail;
+	sqlite3_finalize(ins);
+	sqlite3_finalize(sel);
+	if (existed)
+		*existed = !made;
+	return 0;
+
+fail:
+	sqlite3_finalize(ins);
+	sqlite3_finalize(sel);
+	rollback(db);
+	return err;
+}
+
+/* ---- golden run and kernels ----------------------------------------------------------- */
+
+int db_golden_put(db_t *db, int64_t campaign, const db_golden_t *g)
+{
+	int err = check_args(db, g != NULL);
+	if (err)
+		return err;
+	if (!memchr(g->output_digest, '\0', sizeof g->output_digest))
+		return db__fail(db, DB_EINVAL, "golden run: output digest is not terminated");
+	sqlite3_stmt *ins = NULL;
+	db_golden_t old;
+	if ((err = begin_write(db)))
+		return err;
+	if ((err = prepare(db,
+	                   "INSERT INTO golden (campaign_id, cycles, thread_insts, warp_insts, ipc,"
+	                   " clock_mhz, num_sms, bits_per_sm, output_digest, wall_seconds)"
+	                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+	                   " ON CONFLICT (campaign_id) DO NOTHING",
+	                   &ins)))
+		goto fail;
+	sqlite3_bind_int64(ins, 1, campaign);
+	sqlite3_bind_int64(ins, 2, i64(g->cycles));
+	sqlite3_bind_int64(ins, 3, i64(g->thread_insts));
+	sqlite3_bind_int64(ins, 4, i64(g->warp_insts));
+	sqlite3_bind_double(ins, 5, g->ipc);
+	sqlite3_bind_double(ins, 6, g->clock_mhz);
+	sqlite3_bind_int64(ins, 7, g->num_sms);
+	sqlite3_bind_int64(ins, 8, i64(g->bits_per_sm));
+	bind_text(ins, 9, g->output_digest);
+	sqlite3_bind_double(ins, 10, g->wall_seconds);
+	int rc = sqlite3_step(ins);
+	if (rc != SQLITE_DONE) {
+		err = db__sqlerr(db, rc, "storing the golden run");
+		goto fail;
+	}
+	if (sqlite3_changes(db->sql) == 0) {
+		if ((err = db_golden_get(db, campaign, &old)))
+			goto fail;
+		if (old.cycles != g->cycles || old.thread_insts != g->thread_insts ||
+		    old.warp_insts != g->warp_insts || old.ipc != g->ipc ||
+		    old.clock_mhz != g->clock_mhz || old.num_sms != g->num_sms ||
+		    old.bits_per_sm != g->bits_per_sm ||
+		    strcmp(old.output_digest, g->output_digest) != 0) {
+			err = db__fail(db, DB_ECONFLICT,
+			               "campaign %" PRId64 ": this golden run (%" PRIu64 " cycles, digest %s)"
+			               " differs from the stored one (%" PRIu64 " cycles, digest %s)",
+			               campaign, g->cycles, g->output_digest, old.cycles, old.output_digest);
+			goto fail;
+		}
+	}
+	if ((err = commit(db)))
+		goto fail;
+	sqlite3_finalize(ins);
+	return 0;
+
+fail:
+	sqlite3_finalize(ins);
+	rollback(db);
+	return err;
+}
+
+int db_golden_get(db_t *db, int64_t campaign, db_golden_t *g)
+{
+	int err = check_args(db, g != NULL);
+	if (err)
+		return err;
+	sqlite3_stmt *st = NULL;
+	if ((err = prepare(db,
+	                   "SELECT cycles, thread_insts, warp_insts, ipc, clock_mhz, num_sms,"
+	                   " bits_per_sm, output_digest, wall_seconds FROM golden WHERE campaign_id = ?1",
+	                   &st)))
+		return err;
+	sqlite3_bind_int64(st, 1, campaign);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		memset(g, 0, sizeof *g);
+		g->cycles = u64(sqlite3_column_int64(st, 0));
+		g->thread_insts = u64(sqlite3_column_int64(st, 1));
+		g->warp_insts = u64(sqlite3_column_int64(st, 2));
+		g->ipc = sqlite3_column_double(st, 3);
+		g->clock_mhz = sqlite3_column_double(st, 4);
+		g->num_sms = (uint32_t)sqlite3_column_int64(st, 5);
+		g->bits_per_sm = u64(sqlite3_column_int64(st, 6));
+		snprintf(g->output_digest, sizeof g->output_digest, "%s",
+		         (const char *)sqlite3_column_text(st, 7));
+		g->wall_seconds = sqlite3_column_double(st, 8);
+	} else if (rc == SQLITE_DONE) {
+		err = db__fail(db, DB_ENOTFOUND, "campaign %" PRId64 " has no golden run", campaign);
+	} else {
+		err = db__sqlerr(db, rc, "reading the golden run");
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+static void dim3_text(char *buf, size_t sz, const uint32_t d[3])
+{
+	snprintf(buf, sz, "%" PRIu32 ",%" PRIu32 ",%" PRIu32, d[0], d[1], d[2]);
+}
+
+int db_kernels_put(db_t *db, int64_t campaign, const db_kernel_t *k, uint32_t n)
+{
+	int err = check_args(db, k || n == 0);
+	if (err)
+		return err;
+	sqlite3_stmt *ins = NULL, *sel = NULL;
+	if ((err = begin_write(db)))
+		return err;
+	if ((err = prepare(db,
+	                   "INSERT INTO kernels (campaign_id, launch_index, kernel, start_cycle,"
+	                   " end_cycle, grid, block, regs_per_thread, threads_per_sm, ctas_per_sm,"
+	                   " smem_per_cta, df_reg, df_smem)"
+	                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+	                   " ON CONFLICT (campaign_id, launch_index) DO NOTHING",
+	                   &ins)) ||
+	    (err = prepare(db,
+	                   "SELECT count(*) FROM kernels WHERE campaign_id = ?1 AND launch_index = ?2"
+	                   " AND kernel = ?3 AND start_cycle = ?4 AND end_cycle = ?5 AND grid = ?6"
+	                   " AND block = ?7 AND regs_per_thread = ?8 AND threads_per_sm = ?9"
+	                   " AND ctas_per_sm = ?10 AND smem_per_cta = ?11 AND df_reg = ?12"
+	                   " AND df_smem = ?13",
+	                   &sel)))
+		goto fail;
+	for (uint32_t i = 0; i < n; i++) {
+		char grid[40], block[40];
+		dim3_text(grid, sizeof grid, k[i].grid);
+		dim3_text(block, sizeof block, k[i].block);
+		for (int pass = 0; pass < 2; pass++) {
+			sqlite3_stmt *st = pass ? sel : ins;
+			sqlite3_reset(st);
+			sqlite3_bind_int64(st, 1, campaign);
+			sqlite3_bind_int64(st, 2, k[i].launch_index);
+			bind_text(st, 3, k[i].kernel);
+			sqlite3_bind_int64(st, 4, i64(k[i].start_cycle));
+			sqlite3_bind_int64(st, 5, i64(k[i].end_cycle));
+			bind_text(st, 6, grid);
+			bind_text(st, 7, block);
+			sqlite3_bind_int64(st, 8, k[i].regs_per_thread);
+			sqlite3_bind_int64(st, 9, k[i].threads_per_sm);
+			sqlite3_bind_int64(st, 10, k[i].ctas_per_sm);
+			sqlite3_bind_int64(st, 11, k[i].smem_per_cta);
+			sqlite3_bind_double(st, 12, k[i].df_reg);
+			sqlite3_bind_double(st, 13, k[i].df_smem);
+			int rc = sqlite3_step(st);
+			if (pass == 0 && rc != SQLITE_DONE) {
+				err = db__sqlerr(db, rc, "storing a kernel invocation");
+				goto fail;
+			}
+			if (pass == 0 && sqlite3_changes(db->sql) == 1)
+				break;
+			if (pass == 1 && (rc != SQLITE_ROW || sqlite3_column_int64(st, 0) != 1)) {
+				err = rc != SQLITE_ROW
+				          ? db__sqlerr(db, rc, "comparing a kernel invocation")
+				          : db__fail(db, DB_ECONFLICT,
+				                     "campaign %" PRId64 ": kernel invocation %" PRIu32
+				                     " (%s) differs from the stored one",
+				                     campaign, k[i].launch_index, k[i].kernel);
+				goto fail;
+			}
+		}
+	}
+	if ((err = commit(db)))
+		goto fail;
+	sqlite3_finalize(ins);
+	sqlite3_finalize(sel);
+	return 0;
+
+fail:
+	sqlite3_finalize(ins);
+	sqlite3_finalize(sel);
+	rollback(db);
+	return err;
+}
+
+/* ---- masks ---------------------------------------------------------------------------- */
+
+int db_masks_put(db_t *db, int64_t campaign, const db_mask_t *m, uint64_t n)
+{
+	int err = check_args(db, m || n == 0);
+	if (err)
+		return err;
+	sqlite3_stmt *ins = NULL, *sel = NULL;
+	if ((err = begin_write(db)))
+		return err;
+	/* The kernel is the lowest launch index whose [start, end) holds the
+	 * cycle (launches of one program do not overlap; if they ever did, the
+	 * earlier launch wins). */
+	if ((err = prepare(db,
+	                   "INSERT INTO masks (campaign_id, idx, cycle, sm, loc, nbits, extra, kernel)"
+	                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
+	                   "  (SELECT min(launch_index) FROM kernels WHERE campaign_id = ?1"
+	                   "    AND start_cycle <= ?3 AND ?3 < end_cycle))"
+	                   " ON CONFLICT (campaign_id, idx) DO NOTHING",
+	                   &ins)) ||
+	    (err = prepare(db,
+	                   "SELECT count(*) FROM masks WHERE campaign_id = ?1 AND idx = ?2"
+	                   " AND cycle = ?3 AND sm = ?4 AND loc = ?5 AND nbits = ?6 AND extra IS ?7",
+	                   &sel)))
+		goto fail;
+	for (uint64_t i = 0; i < n; i++) {
+		for (int pass = 0; pass < 2; pass++) {
+			sqlite3_stmt *st = pass ? sel : ins;
+			sqlite3_reset(st);
+			sqlite3_bind_int64(st, 1, campaign);
+			sqlite3_bind_int64(st, 2, i64(m[i].idx));
+			sqlite3_bind_int64(st, 3, i64(m[i].cycle));
+			sqlite3_bind_int64(st, 4, m[i].sm);
+			sqlite3_bind_int64(st, 5, i64(m[i].loc));
+			sqlite3_bind_int64(st, 6, m[i].nbits);
+			bind_text(st, 7, m[i].extra);
+			int rc = sqlite3_step(st);
+			if (pass == 0 && rc != SQLITE_DONE) {
+				char what[64];
+				snprintf(what, sizeof what, "storing mask %" PRIu64, m[i].idx);
+				err = db__sqlerr(db, rc, what);
+				goto fail;
+			}
+			if (pass == 0 && sqlite3_changes(db->sql) == 1)
+				break;
+			if (pass == 1 && (rc != SQLITE_ROW || sqlite3_column_int64(st, 0) != 1)) {
+				err = rc != SQLITE_ROW
+				          ? db__sqlerr(db, rc, "comparing a mask")
+				          : db__fail(db, DB_ECONFLICT,
+				                     "campaign %" PRId64 ": mask %" PRIu64
+				                     " differs from the stored one (was the mask generator changed?)",
+				                     campaign, m[i].idx);
+				goto fail;
+			}
+		}
+	}
+	if ((err = commit(db)))
+		goto fail;
+	sqlite3_finalize(ins);
+	sqlite3_finalize(sel);
+	return 0;
+
+fail:
+	sqlite3_finalize(ins);
+	sqlite3_finalize(sel);
+	rollback(db);
+	return err;
+}
+
+#define PENDING_WHERE                                                        \
+	" FROM masks m WHERE m.campaign_id = ?1 AND NOT EXISTS"                 \
+	" (SELECT 1 FROM experiments e WHERE e.campaign_id = m.campaign_id"     \
+	"  AND e.idx = m.idx)"
+
+int db_masks_pending(db_t *db, int64_t campaign, db_mask_t **out, uint64_t *n)
+{
+	int err = check_args(db, out && n);
+	if (err)
+		return err;
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *cnt = NULL, *sel = NULL;
+	db_mask_t *arr = NULL;
+	/* One read transaction: the count and the rows see the same snapshot. */
+	if ((err = exec(db, "BEGIN", "starting a read transaction")))
+		return err;
+	if ((err = prepare(db,
+	                   "SELECT count(*), coalesce(sum(length(CAST(m.extra AS BLOB)) + 1), 0)"
+	                   PENDING_WHERE,
+	                   &cnt)) ||
+	    (err = prepare(db,
+	                   "SELECT m.idx, m.cycle, m.sm, m.loc, m.nbits, m.extra, m.kernel"
+	                   PENDING_WHERE " ORDER BY m.cycle, m.idx",
+	                   &sel)))
+		goto fail;
+	sqlite3_bind_int64(cnt, 1, campaign);
+	int rc = sqlite3_step(cnt);
+	if (rc != SQLITE_ROW) {
+		err = db__sqlerr(db, rc, "counting pending masks");
+		goto fail;
+	}
+	uint64_t count = (uint64_t)sqlite3_column_int64(cnt, 0);
+	uint64_t strbytes = (uint64_t)sqlite3_column_int64(cnt, 1);
+	if (count == 0)
+		goto done;
+	if (count > (SIZE_MAX - strbytes) / sizeof *arr ||
+	    !(arr = malloc((size_t)count * sizeof *arr + (size_t)strbytes))) {
+		err = db__fail(db, DB_ENOMEM, "out of memory for %" PRIu64 " pending masks", count);
+		goto fail;
+	}
+	char *strs = (char *)(arr + count), *strend = strs + strbytes;
+	uint64_t i = 0;
+	sqlite3_bind_int64(sel, 1, campaign);
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW && i < count) {
+		db_mask_t *mk = &arr[i++];
+		mk->idx = u64(sqlite3_column_int64(sel, 0));
+		mk->cycle = u64(sqlite3_column_int64(sel, 1));
+		mk->sm = (uint32_t)sqlite3_column_int64(sel, 2);
+		mk->loc = u64(sqlite3_column_int64(sel, 3));
+		mk->nbits = (uint32_t)sqlite3_column_int64(sel, 4);
+		mk->extra = NULL;
+		if (sqlite3_column_type(sel, 5) != SQLITE_NULL) {
+			const unsigned char *s = sqlite3_column_text(sel, 5);
+			size_t len = (size_t)sqlite3_column_bytes(sel, 5);
+			if (!s || len + 1 > (size_t)(strend - strs)) {
+				err = db__fail(db, DB_ESQL, "pending masks changed while read");
+				goto fail;
+			}
+			memcpy(strs, s, len + 1);
+			mk->extra = strs;
+			strs += len + 1;
+		}
+		mk->kernel = sqlite3_column_type(sel, 6) == SQLITE_NULL ? -1 : sqlite3_column_int64(sel, 6);
+	}
+	if (rc != SQLITE_DONE || i != count) {
+		err = rc == SQLITE_ROW || rc == SQLITE_DONE
+		          ? db__fail(db, DB_ESQL, "pending masks changed while read")
+		          : db__sqlerr(db, rc, "reading pending masks");
+		goto fail;
+	}
+done:
+	if ((err = commit(db)))
+		goto fail;
+	sqlite3_finalize(cnt);
+	sqlite3_finalize(sel);
+	*out = arr;
+	*n = count;
+	return 0;
+
+fail:
+	free(arr);
+	sqlite3_finalize(cnt);
+	sqlite3_finalize(sel);
+	rollback(db);
+	return err;
+}
+
+/* ---- experiments ------------------------------------------------------------------------ */
+
+static const char *const outcome_names[] = {"masked", "sdc", "due"};
+
+int db_experiments_put(db_t *db, int64_t campaign, const db_experiment_t *e, uint32_t n,
+                       uint32_t *inserted)
+{
+	int err = check_args(db, e || n == 0);
+	if (err)
+		return err;
+	if (inserted)
+		*inserted = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if ((unsigned)e[i].outcome > DB_DUE)
+			return db__fail(db, DB_EINVAL, "experiment %" PRIu64 ": outcome %d is not one of"
+			                " masked, sdc, due", e[i].idx, (int)e[i].outcome);
+	sqlite3_stmt *ins = NULL;
+	uint32_t fresh = 0;
+	if ((err = begin_write(db)))
+		return err;
+	if ((err = prepare(db,
+	                   "INSERT INTO experiments (campaign_id, idx, outcome, reason, cycles, early,"
+	                   " wall, worker) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+	                   " ON CONFLICT (campaign_id, idx) DO NOTHING",
+	                   &ins)))
+		goto fail;
+	for (uint32_t i = 0; i < n; i++) {
+		sqlite3_reset(ins);
+		sqlite3_bind_int64(ins, 1, campaign);
+		sqlite3_bind_int64(ins, 2, i64(e[i].idx));
+		bind_text(ins, 3, outcome_names[e[i].outcome]);
+		bind_text(ins, 4, e[i].reason);
+		sqlite3_bind_int64(ins, 5, i64(e[i].cycles));
+		sqlite3_bind_int(ins, 6, e[i].early ? 1 : 0);
+		sqlite3_bind_double(ins, 7, e[i].wall);
+		sqlite3_bind_int(ins, 8, e[i].worker);
+		int rc = sqlite3_step(ins);
+		if (rc == SQLITE_CONSTRAINT_FOREIGNKEY) {
+			err = db__fail(db, DB_EINVAL, "experiment %" PRIu64 ": campaign %" PRId64
+			               " has no such mask", e[i].idx, campaign);
+			goto fail;
+		}
+		if (rc != SQLITE_DONE) {
+			char what[64];
+			snprintf(what, sizeof what, "storing experiment %" PRIu64, e[i].idx);
+			err = db__sqlerr(db, rc, what);
+			goto fail;
+		}
+		fresh += (uint32_t)sqlite3_changes(db->sql);
+	}
+	if ((err = commit(db)))
+		goto fail;
+	sqlite3_finalize(ins);
+	if (inserted)
+		*inserted = fresh;
+	return 0;
+
+fail:
+	sqlite3_finalize(ins);
+	rollback(db);
+	return err;
+}
+
+/* ---- progress --------------------------------------------------------------------------- */
+
+/* The body of db_progress, inside the caller's read transaction. */
+static int progress_read(db_t *db, int64_t campaign, db_progress_t *p)
+{
+	sqlite3_stmt *st = NULL;
+	int err = prepare(db,
+	                  "SELECT c.n_masks,"
+	                  " (SELECT count(*) FROM masks m WHERE m.campaign_id = c.id),"
+	                  " count(e.idx),"
+	                  " coalesce(sum(e.outcome = 'masked'), 0),"
+	                  " coalesce(sum(e.outcome = 'sdc'), 0),"
+	                  " coalesce(sum(e.outcome = 'due'), 0),"
+	                  " coalesce(sum(e.early), 0),"
+	                  " coalesce(sum(e.reason = '" DB_REASON_UNUSED "'), 0),"
+	                  " coalesce(sum(e.wall), 0.0)"
+	                  " FROM campaigns c LEFT JOIN experiments e ON e.campaign_id = c.id"
+	                  " WHERE c.id = ?1 GROUP BY c.id",
+	                  &st);
+	if (err)
+		return err;
+	sqlite3_bind_int64(st, 1, campaign);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		err = db__fail(db, DB_ENOTFOUND, "no campaign %" PRId64, campaign);
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		err = db__sqlerr(db, rc, "reading progress");
+		goto out;
+	}
+	p->n_masks = u64(sqlite3_column_int64(st, 0));
+	p->stored = u64(sqlite3_column_int64(st, 1));
+	p->done = u64(sqlite3_column_int64(st, 2));
+	p->masked = u64(sqlite3_column_int64(st, 3));
+	p->sdc = u64(sqlite3_column_int64(st, 4));
+	p->due = u64(sqlite3_column_int64(st, 5));
+	p->early = u64(sqlite3_column_int64(st, 6));
+	p->unused = u64(sqlite3_column_int64(st, 7));
+	p->wall = sqlite3_column_double(st, 8);
+	sqlite3_finalize(st);
+	st = NULL;
+
+	/* The interval comes from the view, so status and report agree. */
+	if ((err = prepare(db,
+	                   "SELECT avf, avf_lo, avf_hi, df, avf_derated FROM avf"
+	                   " WHERE campaign_id = ?1 AND kernel = 'all'",
+	                   &st)))
+		return err;
+	sqlite3_bind_int64(st, 1, campaign);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		err = db__sqlerr(db, rc == SQLITE_DONE ? SQLITE_ERROR : rc, "reading the AVF");
+		goto out;
+	}
+	p->avf = col_real_or_nan(st, 0);
+	p->avf_lo = col_real_or_nan(st, 1);
+	p->avf_hi = col_real_or_nan(st, 2);
+	p->df = col_real_or_nan(st, 3);
+	p->avf_derated = col_real_or_nan(st, 4);
+out:
+	sqlite3_finalize(st);
+	return err;
+}
+
+int db_progress(db_t *db, int64_t campaign, db_progress_t *p)
+{
+	int err = check_args(db, p != NULL);
+	if (err)
+		return err;
+	memset(p, 0, sizeof *p);
+	if ((err = exec(db, "BEGIN", "starting a read transaction")))
+		return err;
+	err = progress_read(db, campaign, p);
+	if (!err)
+		err = commit(db);
+	if (err)
+		rollback(db);
+	return err;
+}
+
+static char *dup_col(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+	return strdup(s ? (const char *)s : "");
+}
+
+void db_campaigns_free(db_campaign_info_t *list, size_t n)
+{
+	if (!list)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		db_campaign_info_t *c = &list[i];
+		free(c->name);
+		free(c->workload);
+		free(c->gpu);
+		free(c->regs);
+		free(c->target);
+		free(c->sampling);
+		free(c->config_hash);
+		free(c->tool_version);
+		free(c->created);
+	}
+	free(list);
+}
+
+int db_campaigns_list(db_t *db, db_campaign_info_t **out, size_t *n)
+{
+	int err = check_args(db, out && n);
+	if (err)
+		return err;
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *st = NULL;
+	db_campaign_info_t *list = NULL;
+	size_t len = 0, cap = 0;
+	if ((err = exec(db, "BEGIN", "starting a read transaction")))
+		return err;
+	if ((err = prepare(db,
+	                   "SELECT id, name, workload, gpu, regs, target, sampling, config_hash,"
+	                   " tool_version, created, seed, fit_per_bit, confidence"
+	                   " FROM campaigns ORDER BY id",
+	                   &st)))
+		goto fail;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (len == cap) {
+			size_t ncap = cap ? 2 * cap : 8;
+			db_campaign_info_t *grown = realloc(list, ncap * sizeof *list);
+			if (!grown) {
+				err = db__fail(db, DB_ENOMEM, "out of memory listing campaigns");
+				goto fail;
+			}
+			list = grown;
+			cap = ncap;
+		}
+		db_campaign_info_t *c = &list[len];
+		memset(c, 0, sizeof *c);
+		len++;
+		c->id = sqlite3_column_int64(st, 0);
+		c->name = dup_col(st, 1);
+		c->workload = dup_col(st, 2);
+		c->gpu = dup_col(st, 3);
+		c->regs = dup_col(st, 4);
+		c->target = dup_col(st, 5);
+		c->sampling = dup_col(st, 6);
+		c->config_hash = dup_col(st, 7);
+		c->tool_version = dup_col(st, 8);
+		c->created = dup_col(st, 9);
+		c->seed = u64(sqlite3_column_int64(st, 10));
+		c->fit_per_bit = sqlite3_column_double(st, 11);
+		c->confidence = sqlite3_column_double(st, 12);
+		if (!c->name || !c->workload || !c->gpu || !c->regs || !c->target || !c->sampling ||
+		    !c->config_hash || !c->tool_version || !c->created) {
+			err = db__fail(db, DB_ENOMEM, "out of memory listing campaigns");
+			goto fail;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		err = db__sqlerr(db, rc, "listing campaigns");
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	for (size_t i = 0; i < len; i++)
+		if ((err = progress_read(db, list[i].id, &list[i].progress)))
+			goto fail;
+	if ((err = commit(db)))
+		goto fail;
+	*out = list;
+	*n = len;
+	return 0;
+
+fail:
+	sqlite3_finalize(st);
+	db_campaigns_free(list, len);
+	rollback(db);
+	return err;
+}

@@ -1,0 +1,243 @@
+/* db — the SQLite results database: schema and migrations, the batched
+ * writer for masks and experiments, progress queries, and the AVF, FIT and
+ * MITF views with their report. Design: ../shared/DESIGN.md ("Metrics",
+ * "Principles"); the schema is documented in db_int.h and db/README.md.
+ * Ownership: strings in input structs belong to the caller and are copied
+ * before the call returns; arrays returned through out-pointers belong to the
+ * caller (free() or the matching db_*_free, as each function says). A db_t is
+ * used by one thread at a time. */
+#ifndef DB_H
+#define DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- errors: 0 on success, a negative code otherwise -------------------
+ * The one-line message of the last failure on a handle is db_errmsg(db);
+ * db_open and db_report write theirs to a caller-supplied buffer. Messages
+ * start with the database path ("R.db: ..."). */
+#define DB_ERR_LIST(X)                                                   \
+	X(NOMEM, -1, "out of memory")                                        \
+	X(INVAL, -2, "invalid argument or constraint violated")             \
+	X(NOTDB, -3, "not a flipsim database")                               \
+	X(NEWER, -4, "written by a newer flipsim")                           \
+	X(READONLY, -5, "the database is read-only")                         \
+	X(BUSY, -6, "the database is locked by another process")             \
+	X(NOTFOUND, -7, "no such file or record")                            \
+	X(CONFLICT, -8, "differs from what the database already holds")      \
+	X(IO, -9, "cannot read or write the database")                       \
+	X(SQL, -10, "unexpected SQLite error")
+
+enum {
+#define X(name, code, text) DB_E##name = code,
+	DB_ERR_LIST(X)
+#undef X
+};
+
+/* Returns a static description of a DB_E* code. */
+const char *db_strerror(int err);
+
+/* The database's identity and the schema version this build writes. The
+ * application_id is 'FLPS' in ASCII. */
+#define DB_APPLICATION_ID 0x464C5053
+#define DB_SCHEMA_VERSION 1
+
+/* The reason an engine stores for a fault that hit an unallocated resource
+ * and was classified Masked without simulation; db_progress counts them. */
+#define DB_REASON_UNUSED "unused"
+
+/* Longest output digest (hex text) golden rows hold, NUL included. */
+#define DB_DIGEST_MAX 129
+
+typedef struct db db_t;
+
+typedef enum { DB_MASKED = 0, DB_SDC = 1, DB_DUE = 2 } db_outcome_t;
+typedef enum { DB_TEXT = 0, DB_CSV = 1, DB_JSON = 2 } db_format_t;
+
+/* ---- records ------------------------------------------------------------
+ * uint64_t values are stored as the int64 with the same bit pattern (SQLite
+ * integers are signed 64-bit): seed and mask loc may read negative in SQL;
+ * cycles, counts and indices are always below 2^63 and read as they are. */
+
+/* A campaign. Its identity is config_hash: the same resolved configuration
+ * is the same campaign, which is how a re-run resumes. workload, gpu and regs
+ * group campaigns into one GPU-level FIT and MITF (views fit_gpu, mitf). */
+typedef struct {
+	const char *name;         /* display name */
+	const char *workload;     /* workload name */
+	const char *gpu;          /* GPU configuration name */
+	const char *regs;         /* register mode: "ptx" | "alloc" */
+	const char *config;       /* canonical resolved configuration, JSON text */
+	const char *config_hash;  /* digest of config (hex text), unique */
+	const char *tool_version; /* flipsim version that created it */
+	uint64_t seed;
+	const char *target;       /* "regfile" "pred" "smem" "simt" "ibuffer" "fu" */
+	const char *sampling;     /* "physical" | "live" */
+	double fit_per_bit;       /* intrinsic FIT per bit, e.g. 0.001 */
+	double confidence;        /* of the Wilson intervals, in (0,1), e.g. 0.95 */
+	uint64_t n_masks;         /* planned number of injections */
+} db_campaign_t;
+
+/* The fault-free run of a campaign. */
+typedef struct {
+	uint64_t cycles;
+	uint64_t thread_insts;
+	uint64_t warp_insts;
+	double ipc;          /* thread instructions per cycle, whole GPU */
+	double clock_mhz;
+	uint32_t num_sms;
+	uint64_t bits_per_sm; /* size of the target structure per SM, all fields */
+	char output_digest[DB_DIGEST_MAX];
+	double wall_seconds;
+} db_golden_t;
+
+/* One kernel invocation of the golden run. */
+typedef struct {
+	uint32_t launch_index; /* order of the launch in the program, from 0 */
+	const char *kernel;    /* entry name */
+	uint64_t start_cycle;  /* it ran in [start_cycle, end_cycle) */
+	uint64_t end_cycle;
+	uint32_t grid[3];
+	uint32_t block[3];
+	uint32_t regs_per_thread;
+	uint32_t threads_per_sm;
+	uint32_t ctas_per_sm;
+	uint32_t smem_per_cta; /* bytes */
+	double df_reg;         /* regs_per_thread × threads / regfile size per SM */
+	double df_smem;        /* smem_per_cta × ctas / shared memory per SM */
+} db_kernel_t;
+
+/* One fault mask: where and when to flip. */
+typedef struct {
+	uint64_t idx;       /* 0 .. n_masks-1 within the campaign */
+	uint64_t cycle;     /* activation cycle */
+	uint32_t sm;
+	uint64_t loc;       /* location within the target structure of that SM */
+	uint32_t nbits;     /* adjacent bits flipped, >= 1 */
+	const char *extra;  /* JSON of further faults (multi-cycle models) or NULL */
+	int64_t kernel;     /* output only: launch_index whose [start,end) holds
+	                       cycle, or -1 (db_masks_put derives it) */
+} db_mask_t;
+
+/* One experiment: the outcome of one mask. */
+typedef struct {
+	uint64_t idx;          /* the mask */
+	db_outcome_t outcome;
+	const char *reason;    /* classifier reason, or NULL */
+	uint64_t cycles;       /* cycles the experiment simulated */
+	bool early;            /* stopped early on re-joining the golden state */
+	double wall;           /* seconds */
+	int32_t worker;
+} db_experiment_t;
+
+/* Where a campaign stands. AVF fields are NaN until done > 0; df and
+ * avf_derated are NaN also when live sampling lacks kernel invocations. */
+typedef struct {
+	uint64_t n_masks;  /* planned (the campaign's n_masks) */
+	uint64_t stored;   /* masks in the database */
+	uint64_t done;     /* experiments */
+	uint64_t masked, sdc, due;
+	uint64_t early;    /* of done, stopped early */
+	uint64_t unused;   /* of done, reason DB_REASON_UNUSED */
+	double wall;       /* sum of experiment wall seconds */
+	double avf, avf_lo, avf_hi; /* (sdc+due)/done and its Wilson interval */
+	double df, avf_derated;     /* see view avf */
+} db_progress_t;
+
+/* A campaign as db_campaigns_list returns it. */
+typedef struct {
+	int64_t id;
+	char *name, *workload, *gpu, *regs, *target, *sampling;
+	char *config_hash, *tool_version, *created;
+	uint64_t seed;
+	double fit_per_bit, confidence;
+	db_progress_t progress;
+} db_campaign_info_t;
+
+/* ---- opening ------------------------------------------------------------ */
+
+/* Opens the results database at path into *out (caller closes with
+ * db_close). create=true: the file is created when missing, brought to the
+ * current schema, switched to WAL, and must be writable now (a read-only or
+ * locked file fails here, not hours later). create=false: the file must
+ * exist; it is opened for writing when the OS allows, read-only otherwise
+ * (writes then fail with DB_EREADONLY). A file that is not a flipsim
+ * database (DB_ENOTDB) or was written by a newer schema (DB_ENEWER) is
+ * refused and left untouched. Returns 0 or a DB_E* code with the message in
+ * err (may be NULL). */
+int db_open(const char *path, bool create, db_t **out, char *err, size_t errsz);
+
+/* Closes the database; NULL is a no-op. */
+void db_close(db_t *db);
+
+/* The message of the last failure on db ("" after none); owned by db, valid
+ * until the next call on it. */
+const char *db_errmsg(const db_t *db);
+
+/* Sets how long a statement waits for another process's lock before it
+ * fails with DB_EBUSY (5000 ms by default). Returns 0 or DB_EINVAL. */
+int db_set_busy_timeout(db_t *db, int ms);
+
+/* The two-sided standard-normal quantile z of a confidence level c in (0,1):
+ * P(|Z| <= z) = c (1.959964 for 0.95). NaN outside (0,1). */
+double db_z_of_confidence(double c);
+
+/* ---- writing (each call is one transaction) ----------------------------- */
+
+/* Finds the campaign whose config_hash is c->config_hash, or inserts it.
+ * Sets *id and *existed. An existing campaign with the same hash but another
+ * config text is DB_ECONFLICT. Returns 0 or a DB_E* code. */
+int db_campaign_get_or_create(db_t *db, const db_campaign_t *c, int64_t *id, bool *existed);
+
+/* Stores the campaign's golden run. Storing it again is accepted when the
+ * deterministic fields (everything but wall_seconds) agree, DB_ECONFLICT
+ * otherwise; the first row is kept. Returns 0 or a DB_E* code. */
+int db_golden_put(db_t *db, int64_t campaign, const db_golden_t *g);
+
+/* Reads the golden run into *g. Returns 0, DB_ENOTFOUND, or a DB_E* code. */
+int db_golden_get(db_t *db, int64_t campaign, db_golden_t *g);
+
+/* Stores n kernel invocations; idempotent like db_golden_put (all fields
+ * must agree). Store them before the masks, which refer to them. */
+int db_kernels_put(db_t *db, int64_t campaign, const db_kernel_t *k, uint32_t n);
+
+/* Stores n masks in one transaction, deriving each one's kernel from the
+ * stored invocations (m[i].kernel is ignored). Idempotent: a mask already
+ * stored with the same fields is skipped; one with other fields is
+ * DB_ECONFLICT and nothing is stored. Returns 0 or a DB_E* code. */
+int db_masks_put(db_t *db, int64_t campaign, const db_mask_t *m, uint64_t n);
+
+/* The masks with no experiment yet, ordered by cycle then idx, into a new
+ * array *out of *n entries (NULL when none). The extra strings live in the
+ * same allocation: free(*out) releases everything. Returns 0 or a DB_E*. */
+int db_masks_pending(db_t *db, int64_t campaign, db_mask_t **out, uint64_t *n);
+
+/* Stores n experiments in one transaction, exactly once: an experiment whose
+ * mask already has one is skipped. *inserted (may be NULL) receives how many
+ * were new. An experiment without its mask is DB_EINVAL and nothing is
+ * stored. Returns 0 or a DB_E* code. */
+int db_experiments_put(db_t *db, int64_t campaign, const db_experiment_t *e, uint32_t n,
+                       uint32_t *inserted);
+
+/* ---- reading -------------------------------------------------------------- */
+
+/* Fills *p with the campaign's progress. Returns 0, DB_ENOTFOUND or DB_E*. */
+int db_progress(db_t *db, int64_t campaign, db_progress_t *p);
+
+/* Every campaign, oldest first, with its progress: a new array *out of *n
+ * entries (NULL when none), released with db_campaigns_free. */
+int db_campaigns_list(db_t *db, db_campaign_info_t **out, size_t *n);
+
+/* Frees an array from db_campaigns_list; NULL is a no-op. */
+void db_campaigns_free(db_campaign_info_t *list, size_t n);
+
+/* Prints the avf, fit and mitf views to out. DB_TEXT: aligned tables, AVF in
+ * percent with its Wilson interval; DB_CSV: one header+rows block per view
+ * (every column), blocks separated by a blank line; DB_JSON: one object
+ * {"avf":[...], "fit":[...], "mitf":[...]} of row objects. Returns 0 or a
+ * DB_E* code with the message in err (may be NULL). */
+int db_report(db_t *db, int format, FILE *out, char *err, size_t errsz);
+
+#endif

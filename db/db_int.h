@@ -1,0 +1,65 @@
+/* db internals shared by db.c (open, migrations, writer, queries) and
+ * report.c (the avf/fit/mitf report).
+ *
+ * File identity. PRAGMA application_id = DB_APPLICATION_ID ('FLPS');
+ * PRAGMA user_version = schema version. A file with another application_id,
+ * or with id 0 and any schema object, is not ours; one with a higher
+ * user_version is refused unread. Version 0 with no objects is an empty file
+ * that create=true initialises.
+ *
+ * Connection settings: journal_mode=WAL (persistent, set once by a writer),
+ * synchronous=NORMAL, foreign_keys=ON, busy_timeout=5000 ms.
+ *
+ * Migrations: the table `migrations` in db.c lists steps 1..DB_SCHEMA_VERSION;
+ * opening applies the missing ones in order, each followed by
+ * PRAGMA user_version = step, all inside one BEGIN IMMEDIATE transaction
+ * that re-checks the version (two processes may open a new file at once).
+ * A step never changes once released; later versions append steps.
+ *
+ * Schema version 1 (all tables STRICT; uint64 as int64 bit pattern):
+ *
+ *   table        key                      rows
+ *   -----------  -----------------------  ----------------------------------
+ *   campaigns    id                       one per resolved config (config_hash
+ *                                         UNIQUE); z = normal quantile of
+ *                                         confidence, computed in C
+ *   golden       campaign_id              the fault-free run
+ *   kernels      (campaign_id,            kernel invocations of the golden
+ *                 launch_index)           run, [start_cycle, end_cycle)
+ *   masks        (campaign_id, idx)       faults; kernel = invocation whose
+ *                                         interval holds cycle, or NULL
+ *   experiments  (campaign_id, idx)       at most one outcome per mask
+ *                 -> masks
+ *
+ *   view         one row per
+ *   -----------  -----------------------------------------------------------
+ *   campaign_df  campaign: time-weighted derating factor (1 when physical)
+ *   avf          campaign × kernel ('all' + each launch_index with masks)
+ *   fit          campaign (whole-campaign AVF × FIT/bit × bits)
+ *   fit_gpu      (workload, gpu, regs): Σ FIT over the newest campaign with
+ *                experiments of each target
+ *   mitf         (workload, gpu, regs): IPC, FIT, IPC/FIT, MITF
+ */
+#ifndef DB_INT_H
+#define DB_INT_H
+
+#include <sqlite3.h>
+
+#include "db.h"
+
+struct db {
+	sqlite3 *sql;
+	char *path;
+	bool readonly;   /* opened without write permission */
+	char msg[512];   /* last failure, "path: what" */
+};
+
+/* Records a failure "path: <fmt>" on db and returns code. */
+int db__fail(db_t *db, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Maps an SQLite result code to a DB_E* code and records
+ * "path: <what>: <sqlite message>". Returns the DB_E* code. */
+int db__sqlerr(db_t *db, int rc, const char *what);
+
+#endif

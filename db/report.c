@@ -1,0 +1,365 @@
+/* report.c — prints the avf, fit and mitf views as aligned text, CSV or
+ * JSON. The numbers come from the views alone (db.c, schema step 1), so the
+ * report, `flipsim status` and a user's own SQL agree. */
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db_int.h"
+
+/* How the text format shows a column (CSV and JSON print every column of
+ * the view as stored). */
+typedef enum {
+	K_STR,      /* text as is */
+	K_INT,      /* integer */
+	K_PCT,      /* fraction as "7.00%" */
+	K_PCT_IV,   /* col, col2 fractions as "[3.43%, 13.76%]" */
+	K_CONF,     /* fraction as "95%" */
+	K_FIX3,     /* "%.3f" */
+	K_FIX1,     /* "%.1f" */
+	K_FIX1_IV,  /* col, col2 as "[%.1f, %.1f]" */
+	K_FIX2,     /* "%.2f" */
+	K_G4,       /* "%.4g" */
+	K_SCI,      /* "%.3e" */
+	K_KERNEL,   /* col 'all' or launch index, col2 kernel name: "3 vadd" */
+} kind_t;
+
+typedef struct {
+	const char *head;
+	const char *col, *col2;
+	kind_t kind;
+} tcol_t;
+
+typedef struct {
+	const char *view;
+	const char *title;
+	const char *order;
+	const tcol_t *cols;
+	int ncols;
+} table_t;
+
+static const tcol_t avf_cols[] = {
+	{"id", "campaign_id", NULL, K_INT},
+	{"campaign", "campaign", NULL, K_STR},
+	{"target", "target", NULL, K_STR},
+	{"kernel", "kernel", "kernel_name", K_KERNEL},
+	{"n", "n", NULL, K_INT},
+	{"masked", "masked", NULL, K_INT},
+	{"sdc", "sdc", NULL, K_INT},
+	{"due", "due", NULL, K_INT},
+	{"AVF", "avf", NULL, K_PCT},
+	{"interval", "avf_lo", "avf_hi", K_PCT_IV},
+	{"conf", "confidence", NULL, K_CONF},
+	{"df", "df", NULL, K_FIX3},
+	{"AVF x df", "avf_derated", NULL, K_PCT},
+};
+
+static const tcol_t fit_cols[] = {
+	{"id", "campaign_id", NULL, K_INT},
+	{"campaign", "campaign", NULL, K_STR},
+	{"workload", "workload", NULL, K_STR},
+	{"gpu", "gpu", NULL, K_STR},
+	{"regs", "regs", NULL, K_STR},
+	{"target", "target", NULL, K_STR},
+	{"n", "n", NULL, K_INT},
+	{"bits", "bits", NULL, K_INT},
+	{"FIT/bit", "fit_per_bit", NULL, K_G4},
+	{"AVF x df", "avf_derated", NULL, K_PCT},
+	{"FIT", "fit", NULL, K_FIX1},
+	{"interval", "fit_lo", "fit_hi", K_FIX1_IV},
+};
+
+static const tcol_t mitf_cols[] = {
+	{"workload", "workload", NULL, K_STR},
+	{"gpu", "gpu", NULL, K_STR},
+	{"regs", "regs", NULL, K_STR},
+	{"targets", "targets", NULL, K_STR},
+	{"IPC", "ipc", NULL, K_FIX2},
+	{"clock MHz", "clock_mhz", NULL, K_G4},
+	{"FIT", "fit_total", NULL, K_FIX1},
+	{"IPC/FIT", "ipc_per_fit", NULL, K_G4},
+	{"MITF (instructions)", "mitf", NULL, K_SCI},
+};
+
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static const table_t tables[] = {
+	{"avf", "AVF (Wilson score interval at each campaign's confidence)",
+	 "campaign_id, launch_index IS NOT NULL, launch_index", avf_cols, COUNT(avf_cols)},
+	{"fit", "FIT per structure (AVF x df x FIT/bit x bits)", "campaign_id", fit_cols,
+	 COUNT(fit_cols)},
+	{"mitf", "MITF per workload, GPU and register mode (newest campaign per target)",
+	 "workload, gpu, regs", mitf_cols, COUNT(mitf_cols)},
+};
+
+static int column_index(sqlite3_stmt *st, const char *name)
+{
+	int n = sqlite3_column_count(st);
+	for (int i = 0; i < n; i++)
+		if (strcmp(sqlite3_column_name(st, i), name) == 0)
+			return i;
+	return -1;
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static void cell_text(sqlite3_stmt *st, const tcol_t *c, int i1, int i2, char *buf, size_t sz)
+{
+	bool null1 = sqlite3_column_type(st, i1) == SQLITE_NULL;
+	bool null2 = i2 >= 0 && sqlite3_column_type(st, i2) == SQLITE_NULL;
+	double v1 = sqlite3_column_double(st, i1);
+	double v2 = i2 >= 0 ? sqlite3_column_double(st, i2) : 0;
+	if (null1 && c->kind != K_KERNEL) {
+		snprintf(buf, sz, "-");
+		return;
+	}
+	switch (c->kind) {
+	case K_STR: snprintf(buf, sz, "%s", (const char *)sqlite3_column_text(st, i1)); break;
+	case K_INT: snprintf(buf, sz, "%" PRId64, (int64_t)sqlite3_column_int64(st, i1)); break;
+	case K_PCT: snprintf(buf, sz, "%.2f%%", 100 * v1); break;
+	case K_CONF: snprintf(buf, sz, "%g%%", 100 * v1); break;
+	case K_FIX3: snprintf(buf, sz, "%.3f", v1); break;
+	case K_FIX2: snprintf(buf, sz, "%.2f", v1); break;
+	case K_FIX1: snprintf(buf, sz, "%.1f", v1); break;
+	case K_G4: snprintf(buf, sz, "%.4g", v1); break;
+	case K_SCI: snprintf(buf, sz, "%.3e", v1); break;
+	case K_PCT_IV:
+		if (null2)
+			snprintf(buf, sz, "-");
+		else
+			snprintf(buf, sz, "[%.2f%%, %.2f%%]", 100 * v1, 100 * v2);
+		break;
+	case K_FIX1_IV:
+		if (null2)
+			snprintf(buf, sz, "-");
+		else
+			snprintf(buf, sz, "[%.1f, %.1f]", v1, v2);
+		break;
+	case K_KERNEL:
+		if (null2)
+			snprintf(buf, sz, "%s", (const char *)sqlite3_column_text(st, i1));
+		else
+			snprintf(buf, sz, "%s %s", (const char *)sqlite3_column_text(st, i1),
+			         (const char *)sqlite3_column_text(st, i2));
+		break;
+	}
+}
+
+static bool right_aligned(kind_t k)
+{
+	return k != K_STR && k != K_KERNEL && k != K_PCT_IV && k != K_FIX1_IV;
+}
+
+/* Cells are gathered first so that every column is as wide as its widest
+ * cell. */
+static int print_text(db_t *db, const table_t *t, sqlite3_stmt *st, FILE *out)
+{
+	int idx1[16], idx2[16], err = 0;
+	size_t width[16];
+	char **cells = NULL;
+	size_t rows = 0, cap = 0;
+	for (int c = 0; c < t->ncols; c++) {
+		idx1[c] = column_index(st, t->cols[c].col);
+		idx2[c] = t->cols[c].col2 ? column_index(st, t->cols[c].col2) : -1;
+		if (idx1[c] < 0 || (t->cols[c].col2 && idx2[c] < 0))
+			return db__fail(db, DB_ESQL, "view %s lacks column %s", t->view, t->cols[c].col);
+		width[c] = strlen(t->cols[c].head);
+	}
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (rows == cap) {
+			size_t ncap = cap ? 2 * cap : 16;
+			char **grown = realloc(cells, ncap * (size_t)t->ncols * sizeof *cells);
+			if (!grown) {
+				err = db__fail(db, DB_ENOMEM, "out of memory formatting the report");
+				goto out;
+			}
+			cells = grown;
+			cap = ncap;
+		}
+		for (int c = 0; c < t->ncols; c++) {
+			char buf[256];
+			cell_text(st, &t->cols[c], idx1[c], idx2[c], buf, sizeof buf);
+			char *s = strdup(buf);
+			cells[rows * (size_t)t->ncols + (size_t)c] = s;
+			if (!s) {
+				for (int d = c + 1; d < t->ncols; d++)
+					cells[rows * (size_t)t->ncols + (size_t)d] = NULL;
+				rows++;
+				err = db__fail(db, DB_ENOMEM, "out of memory formatting the report");
+				goto out;
+			}
+			if (strlen(s) > width[c])
+				width[c] = strlen(s);
+		}
+		rows++;
+	}
+	if (rc != SQLITE_DONE) {
+		err = db__sqlerr(db, rc, "reading the report");
+		goto out;
+	}
+	fprintf(out, "%s\n", t->title);
+	for (size_t r = 0; r <= rows; r++) {
+		for (int c = 0; c < t->ncols; c++) {
+			const char *s = r ? cells[(r - 1) * (size_t)t->ncols + (size_t)c] : t->cols[c].head;
+			int w = right_aligned(t->cols[c].kind) ? (int)width[c] : -(int)width[c];
+			/* A left-aligned last column is not padded: no trailing blanks. */
+			if (c == t->ncols - 1 && w < 0)
+				w = 0;
+			fprintf(out, "%s%*s", c ? "  " : "", w, s);
+		}
+		fputc('\n', out);
+	}
+	if (rows == 0)
+		fprintf(out, "(no rows)\n");
+out:
+	for (size_t i = 0; i < rows * (size_t)t->ncols; i++)
+		free(cells[i]);
+	free(cells);
+	return err;
+}
+
+/* ---- CSV (RFC 4180 quoting) --------------------------------------------- */
+
+static void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static int print_csv(db_t *db, sqlite3_stmt *st, FILE *out)
+{
+	int n = sqlite3_column_count(st);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			fputc(',', out);
+		csv_field(out, sqlite3_column_name(st, i));
+	}
+	fputc('\n', out);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (int i = 0; i < n; i++) {
+			if (i)
+				fputc(',', out);
+			if (sqlite3_column_type(st, i) != SQLITE_NULL)
+				csv_field(out, (const char *)sqlite3_column_text(st, i));
+		}
+		fputc('\n', out);
+	}
+	return rc == SQLITE_DONE ? 0 : db__sqlerr(db, rc, "reading the report");
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static json_t *json_value(sqlite3_stmt *st, int i)
+{
+	switch (sqlite3_column_type(st, i)) {
+	case SQLITE_INTEGER: return json_integer(sqlite3_column_int64(st, i));
+	case SQLITE_FLOAT: {
+		json_t *v = json_real(sqlite3_column_double(st, i)); /* NULL for inf/nan */
+		return v ? v : json_null();
+	}
+	case SQLITE_TEXT: return json_string((const char *)sqlite3_column_text(st, i));
+	default: return json_null();
+	}
+}
+
+static int fill_json(db_t *db, sqlite3_stmt *st, json_t *arr)
+{
+	int n = sqlite3_column_count(st), rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		json_t *row = json_object();
+		if (!row || json_array_append_new(arr, row))
+			return db__fail(db, DB_ENOMEM, "out of memory formatting the report");
+		for (int i = 0; i < n; i++)
+			if (json_object_set_new(row, sqlite3_column_name(st, i), json_value(st, i)))
+				return db__fail(db, DB_ENOMEM, "out of memory formatting the report");
+	}
+	return rc == SQLITE_DONE ? 0 : db__sqlerr(db, rc, "reading the report");
+}
+
+/* ---- entry point ------------------------------------------------------------ */
+
+int db_report(db_t *db, int format, FILE *out, char *err, size_t errsz)
+{
+	int code = 0;
+	json_t *root = NULL;
+	sqlite3_stmt *st = NULL;
+	if (err && errsz)
+		err[0] = '\0';
+	if (!db || !out || format < DB_TEXT || format > DB_JSON) {
+		if (err && errsz)
+			snprintf(err, errsz, "db_report: invalid argument");
+		return DB_EINVAL;
+	}
+	/* One snapshot for the three tables, even while a campaign writes. */
+	int rc = sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		code = db__sqlerr(db, rc, "starting a read transaction");
+		goto fail;
+	}
+	if (format == DB_JSON && !(root = json_object())) {
+		code = db__fail(db, DB_ENOMEM, "out of memory formatting the report");
+		goto fail;
+	}
+	for (int t = 0; t < COUNT(tables); t++) {
+		char sql[256];
+		snprintf(sql, sizeof sql, "SELECT * FROM %s ORDER BY %s", tables[t].view, tables[t].order);
+		rc = sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL);
+		if (rc != SQLITE_OK) {
+			code = db__sqlerr(db, rc, "preparing the report");
+			goto fail;
+		}
+		if (format == DB_TEXT) {
+			if (t)
+				fputc('\n', out);
+			code = print_text(db, &tables[t], st, out);
+		} else if (format == DB_CSV) {
+			if (t)
+				fputc('\n', out);
+			code = print_csv(db, st, out);
+		} else {
+			json_t *arr = json_array();
+			if (!arr || json_object_set_new(root, tables[t].view, arr))
+				code = db__fail(db, DB_ENOMEM, "out of memory formatting the report");
+			else
+				code = fill_json(db, st, arr);
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+		if (code)
+			goto fail;
+	}
+	if (root && json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) != 0) {
+		code = db__fail(db, DB_EIO, "cannot write the report");
+		goto fail;
+	}
+	if (root)
+		fputc('\n', out);
+	if (fflush(out) != 0 || ferror(out)) {
+		code = db__fail(db, DB_EIO, "cannot write the report");
+		goto fail;
+	}
+	sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);
+	json_decref(root);
+	return 0;
+
+fail:
+	sqlite3_finalize(st);
+	json_decref(root);
+	if (!sqlite3_get_autocommit(db->sql))
+		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	if (err && errsz)
+		snprintf(err, errsz, "%s", db->msg);
+	return code;
+}

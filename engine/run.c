@@ -1,0 +1,601 @@
+/* `flipsim run`: the campaign daemon (DESIGN.md "Data flow"). For each
+ * campaign: the golden run and plan; campaign, golden run, kernel
+ * invocations and every mask stored before any experiment; then N worker
+ * processes (worker.c) keep the experiments going while this process,
+ * the only writer of the database, commits their outcomes in one
+ * transaction per tick of a single timer that also redraws progress (the
+ * serverCron of STYLE.md). Ctrl-C / SIGTERM stop gracefully; running the
+ * same command again resumes with the experiments still missing. libuv
+ * owns processes, pipes, the timer and signals here; workers use fork(). */
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <uv.h>
+
+#include "db.h"
+#include "eng_int.h"
+
+#define MAX_WORKERS 64
+#define TICK_MS 200
+#define LOG_EVERY_S 60.0
+
+typedef struct worker {
+	struct daemon *d;
+	int id;
+	uv_process_t proc;
+	uv_pipe_t in, out;
+	uv_write_t wreq;
+	char *input;             /* experiment lines sent on stdin */
+	char line[2048];
+	size_t len;
+	int open_handles;
+	bool exited;
+	int64_t status;
+	int term_signal;
+} worker_t;
+
+typedef struct daemon {
+	uv_loop_t *loop;
+	uv_timer_t tick;
+	uv_signal_t sigint, sigterm;
+	db_t *db;
+	int64_t campaign;
+	const char *campaign_path;
+	uint64_t ck;
+	bool no_fork, no_early, quiet, tty;
+	int nworkers, running;
+	worker_t w[MAX_WORKERS];
+	db_experiment_t *queue;   /* outcomes waiting for the next commit */
+	char **reasons;
+	uint32_t nqueue, capqueue;
+	bool stopping, failed;
+	int stop_signal;
+	uint64_t total, done_at_start, done;
+	double t0, last_log;
+	char err[1024];
+} daemon_t;
+
+static char exe[4096];
+
+/* ---------------------------------------------------------------- results */
+static int commit(daemon_t *d)
+{
+	if (!d->nqueue)
+		return 0;
+	uint32_t inserted = 0;
+	int rc = db_experiments_put(d->db, d->campaign, d->queue, d->nqueue, &inserted);
+	for (uint32_t i = 0; i < d->nqueue; i++)
+		free(d->reasons[i]);
+	d->nqueue = 0;
+	if (rc) {
+		eng_errorf("cannot store results: %s", db_errmsg(d->db));
+		d->failed = true;
+		return rc;
+	}
+	return 0;
+}
+
+static void queue_line(daemon_t *d, worker_t *w, char *s)
+{
+	/* R idx outcome cycles early wall reason */
+	char *q;
+	if (s[0] != 'R' || s[1] != ' ')
+		return;
+	uint64_t idx = strtoull(s + 2, &q, 10);
+	long outcome = strtol(q, &q, 10);
+	uint64_t cycles = strtoull(q, &q, 10);
+	long early = strtol(q, &q, 10);
+	double wall = strtod(q, &q);
+	while (*q == ' ')
+		q++;
+	if (outcome < 0 || outcome > 2)
+		return;
+	if (d->nqueue == d->capqueue) {
+		uint32_t cap = d->capqueue ? d->capqueue * 2 : 256;
+		db_experiment_t *nq = realloc(d->queue, cap * sizeof *nq);
+		char **nr = realloc(d->reasons, cap * sizeof *nr);
+		if (!nq || !nr) {
+			free(nq == d->queue ? NULL : nq);
+			d->failed = true;
+			return;
+		}
+		d->queue = nq;
+		d->reasons = nr;
+		d->capqueue = cap;
+	}
+	char *reason = strdup(q);
+	d->reasons[d->nqueue] = reason;
+	d->queue[d->nqueue++] = (db_experiment_t){.idx = idx, .outcome = (db_outcome_t)outcome, .reason = reason,
+	                                          .cycles = cycles, .early = early != 0, .wall = wall, .worker = w->id};
+	d->done++;
+}
+
+/* ---------------------------------------------------------------- progress */
+static void progress(daemon_t *d, bool final)
+{
+	double now = eng_now(), el = now - d->t0;
+	if (d->quiet)
+		return;
+	if (!d->tty && !final && now - d->last_log < LOG_EVERY_S)
+		return;
+	d->last_log = now;
+	db_progress_t p;
+	if (db_progress(d->db, d->campaign, &p))
+		return;
+	uint64_t run_now = p.done - (d->done_at_start < p.done ? d->done_at_start : p.done);
+	double rate = el > 0 ? run_now / el : 0;
+	double eta = rate > 0 ? (double)(p.n_masks - p.done) / rate : 0;
+	char avf[96] = "AVF -";
+	if (p.done)
+		snprintf(avf, sizeof avf, "AVF %.2f%% [%.2f, %.2f]", 100 * p.avf, 100 * p.avf_lo, 100 * p.avf_hi);
+	fprintf(stderr, "%s%" PRIu64 "/%" PRIu64 "  %.0f/s  ETA %.0fs  masked %" PRIu64 " sdc %" PRIu64 " due %" PRIu64 "  %s%s",
+	        d->tty ? "\r\033[K" : "", p.done, p.n_masks, rate, eta, p.masked, p.sdc, p.due, avf,
+	        d->tty && !final ? "" : "\n");
+	fflush(stderr);
+}
+
+/* ---------------------------------------------------------------- workers */
+static void maybe_finish(daemon_t *d)
+{
+	if (d->running > 0)
+		return;
+	uv_timer_stop(&d->tick);
+	uv_close((uv_handle_t *)&d->tick, NULL);
+	uv_signal_stop(&d->sigint);
+	uv_signal_stop(&d->sigterm);
+	uv_close((uv_handle_t *)&d->sigint, NULL);
+	uv_close((uv_handle_t *)&d->sigterm, NULL);
+}
+
+static void on_handle_closed(uv_handle_t *h)
+{
+	worker_t *w = h->data;
+	if (--w->open_handles == 0) {
+		w->d->running--;
+		maybe_finish(w->d);
+	}
+}
+
+static void on_worker_exit(uv_process_t *p, int64_t status, int sig)
+{
+	worker_t *w = p->data;
+	w->exited = true;
+	w->status = status;
+	w->term_signal = sig;
+	if ((status != 0 || sig) && !w->d->stopping)
+		eng_errorf("worker %d ended with status %" PRId64 " signal %d", w->id, status, sig);
+	uv_close((uv_handle_t *)p, on_handle_closed);
+}
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+	worker_t *w = h->data;
+	(void)suggested;
+	*buf = uv_buf_init(w->line + w->len, (unsigned)(sizeof w->line - 1 - w->len));
+}
+
+static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+	worker_t *w = s->data;
+	(void)buf;
+	if (n < 0) {
+		uv_close((uv_handle_t *)s, on_handle_closed);
+		return;
+	}
+	w->len += (size_t)n;
+	w->line[w->len] = 0;
+	char *start = w->line, *nl;
+	while ((nl = memchr(start, '\n', w->len - (size_t)(start - w->line)))) {
+		*nl = 0;
+		queue_line(w->d, w, start);
+		start = nl + 1;
+	}
+	w->len -= (size_t)(start - w->line);
+	memmove(w->line, start, w->len);
+	if (w->len == sizeof w->line - 1)
+		w->len = 0; /* an over-long line is not a result */
+}
+
+static void on_written(uv_write_t *req, int status)
+{
+	worker_t *w = req->data;
+	(void)status;
+	free(w->input);
+	w->input = NULL;
+	uv_close((uv_handle_t *)&w->in, on_handle_closed); /* EOF: the list is complete */
+}
+
+static int spawn_worker(daemon_t *d, worker_t *w, const char *input, size_t len)
+{
+	char ck[32];
+	snprintf(ck, sizeof ck, "%" PRIu64, d->ck);
+	char *args[8] = {exe, "worker", (char *)d->campaign_path, "--ck", ck, NULL, NULL, NULL};
+	int na = 5;
+	if (d->no_fork)
+		args[na++] = "--no-fork";
+	if (d->no_early)
+		args[na++] = "--no-early";
+	uv_pipe_init(d->loop, &w->in, 0);
+	uv_pipe_init(d->loop, &w->out, 0);
+	w->in.data = w->out.data = w->proc.data = w->wreq.data = w;
+	uv_stdio_container_t stdio[3];
+	stdio[0].flags = UV_CREATE_PIPE | UV_READABLE_PIPE;
+	stdio[0].data.stream = (uv_stream_t *)&w->in;
+	stdio[1].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
+	stdio[1].data.stream = (uv_stream_t *)&w->out;
+	stdio[2].flags = UV_INHERIT_FD;
+	stdio[2].data.fd = 2;
+	uv_process_options_t po = {.file = exe, .args = args, .exit_cb = on_worker_exit, .stdio_count = 3, .stdio = stdio};
+	int rc = uv_spawn(d->loop, &w->proc, &po);
+	if (rc) {
+		eng_errorf("cannot start a worker: %s", uv_strerror(rc));
+		uv_close((uv_handle_t *)&w->in, NULL);
+		uv_close((uv_handle_t *)&w->out, NULL);
+		return -1;
+	}
+	w->open_handles = 3;
+	d->running++;
+	w->input = malloc(len + 1);
+	memcpy(w->input, input, len);
+	uv_buf_t b = uv_buf_init(w->input, (unsigned)len);
+	uv_write(&w->wreq, (uv_stream_t *)&w->in, &b, 1, on_written);
+	uv_read_start((uv_stream_t *)&w->out, on_alloc, on_read);
+	return 0;
+}
+
+static void on_tick(uv_timer_t *t)
+{
+	daemon_t *d = t->data;
+	commit(d);
+	progress(d, false);
+}
+
+static void on_signal(uv_signal_t *s, int sig)
+{
+	daemon_t *d = s->data;
+	if (d->stopping)
+		return;
+	d->stopping = true;
+	d->stop_signal = sig;
+	for (int i = 0; i < d->nworkers; i++)
+		if (d->w[i].open_handles && !d->w[i].exited)
+			uv_process_kill(&d->w[i].proc, SIGTERM);
+}
+
+/* ---------------------------------------------------------------- one campaign */
+static int append(char **buf, size_t *len, size_t *cap, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+{
+	for (;;) {
+		va_list ap;
+		va_start(ap, fmt);
+		int n = vsnprintf(*buf + *len, *cap - *len, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return -1;
+		if ((size_t)n < *cap - *len) {
+			*len += (size_t)n;
+			return 0;
+		}
+		size_t nc = *cap * 2 + (size_t)n;
+		char *nb = realloc(*buf, nc);
+		if (!nb)
+			return -1;
+		*buf = nb;
+		*cap = nc;
+	}
+}
+
+typedef struct run_opts {
+	const char *db_path;
+	int jobs;
+	bool no_fork, no_early, quiet;
+} run_opts_t;
+
+uint64_t eng_ck_interval(uint64_t golden_cycles)
+{
+	uint64_t ck = golden_cycles / 64;
+	return ck < 32 ? 32 : ck;
+}
+
+static int store_campaign(db_t *db, const camp_campaign_t *c, const eng_golden_t *g, const eng_plan_t *p, int64_t *id,
+                          bool *existed, char *err, size_t errsz)
+{
+	db_campaign_t dc = {.name = c->name, .workload = c->workload->name, .gpu = c->gpu.name,
+	                    .regs = camp_regs_name(c->regs), .config = c->canonical, .config_hash = c->hash,
+	                    .tool_version = SC_VERSION, .seed = c->seed, .target = camp_target_name(c->target),
+	                    .sampling = camp_sampling_name(c->sampling), .fit_per_bit = c->fit_per_bit,
+	                    .confidence = c->confidence, .n_masks = p->n};
+	if (db_campaign_get_or_create(db, &dc, id, existed)) {
+		snprintf(err, errsz, "%s", db_errmsg(db));
+		return ENG_EXIT_INTERNAL;
+	}
+	db_progress_t pr;
+	if (*existed && !db_progress(db, *id, &pr) && pr.stored == p->n)
+		return 0;
+	/* golden run, kernel invocations and every mask, before any experiment */
+	db_golden_t dg = {.cycles = g->totals.cycles, .thread_insts = g->totals.thread_insts,
+	                  .warp_insts = g->totals.warp_insts,
+	                  .ipc = g->totals.cycles ? (double)g->totals.thread_insts / g->totals.cycles : 0,
+	                  .clock_mhz = c->gpu.clock_mhz, .num_sms = c->gpu.num_sms,
+	                  .bits_per_sm = sc_target_bits(&c->gpu, (sc_target_t)c->target, 0, NULL),
+	                  .wall_seconds = g->wall};
+	snprintf(dg.output_digest, sizeof dg.output_digest, "%016" PRIx64, eng_output_digest(g->res));
+	db_kernel_t *k = calloc(g->nlaunch ? g->nlaunch : 1, sizeof *k);
+	db_mask_t *m = calloc(p->n ? p->n : 1, sizeof *m);
+	char **extra = calloc(p->n ? p->n : 1, sizeof *extra);
+	int rc = ENG_EXIT_INTERNAL;
+	if (!k || !m || !extra) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
+	for (uint32_t i = 0; i < g->nlaunch; i++) {
+		const sc_launch_stats_t *l = &g->launch[i];
+		k[i] = (db_kernel_t){.launch_index = i, .kernel = l->kernel, .start_cycle = l->start_cycle,
+		                     .end_cycle = l->end_cycle, .grid = {l->grid.x, l->grid.y, l->grid.z},
+		                     .block = {l->block.x, l->block.y, l->block.z}, .regs_per_thread = l->regs_per_thread,
+		                     .threads_per_sm = l->block.x * l->block.y * l->block.z * l->ctas_per_sm,
+		                     .ctas_per_sm = l->ctas_per_sm, .smem_per_cta = l->smem_per_cta,
+		                     .df_reg = eng_df_reg(&c->gpu, l), .df_smem = eng_df_smem(&c->gpu, l)};
+	}
+	for (uint64_t i = 0; i < p->n; i++) {
+		eng_exp_t e;
+		if (eng_plan_mask(p, c->seed, i, &e)) {
+			snprintf(err, errsz, "%s: cannot generate masks for this campaign", c->path);
+			rc = ENG_EXIT_INPUT;
+			goto out;
+		}
+		m[i] = (db_mask_t){.idx = i, .cycle = e.f[0].cycle, .sm = e.f[0].sm, .loc = e.f[0].loc, .nbits = e.f[0].nbits};
+		if (e.nfaults > 1) {
+			char *buf = malloc(64), sep = '[';
+			size_t len = 0, cap = 64;
+			for (uint32_t f = 1; buf && f < e.nfaults; f++, sep = ',')
+				append(&buf, &len, &cap, "%c[%" PRIu64 ",%u,%" PRIu64 ",%u]", sep, e.f[f].cycle, e.f[f].sm, e.f[f].loc,
+				       e.f[f].nbits);
+			if (buf)
+				append(&buf, &len, &cap, "]");
+			extra[i] = buf;
+			m[i].extra = buf;
+		}
+	}
+	if (db_golden_put(db, *id, &dg) || db_kernels_put(db, *id, k, g->nlaunch) || db_masks_put(db, *id, m, p->n)) {
+		snprintf(err, errsz, "%s", db_errmsg(db));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (extra)
+		for (uint64_t i = 0; i < p->n; i++)
+			free(extra[i]);
+	free(extra);
+	free(m);
+	free(k);
+	return rc;
+}
+
+static int run_campaign(const run_opts_t *o, db_t *db, const char *path, bool *interrupted)
+{
+	char err[1024];
+	camp_campaign_t *c;
+	if (camp_campaign_load(path, &c, err, sizeof err)) {
+		eng_errorf("%s", err);
+		return ENG_EXIT_INPUT;
+	}
+	eng_golden_t g;
+	eng_plan_t p = {0};
+	daemon_t *d = NULL;
+	char *input[MAX_WORKERS] = {0};
+	size_t len[MAX_WORKERS] = {0}, cap[MAX_WORKERS] = {0};
+	db_mask_t *pend = NULL;
+	uint64_t npend = 0;
+	int rc = eng_golden_run(c->workload, &c->gpu, 0, &g, err, sizeof err);
+	if (rc)
+		goto fail;
+	if ((rc = eng_plan_space(c, &g, &p, err, sizeof err)))
+		goto fail;
+	int64_t id;
+	bool existed;
+	if ((rc = store_campaign(db, c, &g, &p, &id, &existed, err, sizeof err)))
+		goto fail;
+	if (db_masks_pending(db, id, &pend, &npend)) {
+		snprintf(err, sizeof err, "%s", db_errmsg(db));
+		rc = ENG_EXIT_INTERNAL;
+		goto fail;
+	}
+	if (!o->quiet)
+		fprintf(stderr, "%s: %s %s on %s, %" PRIu64 " injections (%" PRIu64 " to run%s), golden %" PRIu64 " cycles\n",
+		        c->name, camp_target_name(c->target), camp_sampling_name(c->sampling), c->gpu.name, p.n, npend,
+		        existed ? ", resumed" : "", g.cycles);
+	d = calloc(1, sizeof *d);
+	if (!d) {
+		rc = ENG_EXIT_INTERNAL;
+		goto fail;
+	}
+	d->db = db;
+	d->campaign = id;
+	d->campaign_path = path;
+	d->ck = eng_ck_interval(g.cycles);
+	d->no_fork = o->no_fork;
+	d->no_early = o->no_early;
+	d->quiet = o->quiet;
+	d->tty = isatty(2);
+	d->total = p.n;
+	d->done_at_start = p.n - npend;
+	d->t0 = d->last_log = eng_now();
+	if (npend) {
+		/* experiments dealt in cycle order: every worker replays the golden
+		 * run to about its end, and all advance together */
+		int nw = o->jobs < (int)npend ? o->jobs : (int)npend;
+		for (uint64_t i = 0; i < npend; i++) {
+			eng_exp_t e;
+			eng_plan_mask(&p, c->seed, pend[i].idx, &e);
+			if (e.f[0].cycle != pend[i].cycle || e.f[0].loc != pend[i].loc) {
+				snprintf(err, sizeof err, "the stored mask %" PRIu64 " differs from the campaign's: the database was "
+				         "written by another version", pend[i].idx);
+				rc = ENG_EXIT_INPUT;
+				goto fail;
+			}
+			int k = (int)(i % (uint64_t)nw);
+			if (!cap[k]) {
+				cap[k] = 4096;
+				input[k] = malloc(cap[k]);
+			}
+			append(&input[k], &len[k], &cap[k], "%" PRIu64 " %u", e.idx, e.nfaults);
+			for (uint32_t f = 0; f < e.nfaults; f++)
+				append(&input[k], &len[k], &cap[k], " %" PRIu64 " %u %" PRIu64 " %u", e.f[f].cycle, e.f[f].sm,
+				       e.f[f].loc, e.f[f].nbits);
+			append(&input[k], &len[k], &cap[k], "\n");
+		}
+		d->loop = uv_default_loop();
+		uv_timer_init(d->loop, &d->tick);
+		d->tick.data = d;
+		uv_timer_start(&d->tick, on_tick, TICK_MS, TICK_MS);
+		uv_signal_init(d->loop, &d->sigint);
+		uv_signal_init(d->loop, &d->sigterm);
+		d->sigint.data = d->sigterm.data = d;
+		uv_signal_start(&d->sigint, on_signal, SIGINT);
+		uv_signal_start(&d->sigterm, on_signal, SIGTERM);
+		d->nworkers = nw;
+		for (int k = 0; k < nw; k++) {
+			d->w[k].d = d;
+			d->w[k].id = k;
+			if (spawn_worker(d, &d->w[k], input[k], len[k]))
+				d->failed = true;
+		}
+		maybe_finish(d);
+		uv_run(d->loop, UV_RUN_DEFAULT);
+		commit(d);
+	}
+	progress(d, true);
+	if (d->stopping) {
+		*interrupted = true;
+		db_progress_t pr;
+		if (!db_progress(db, id, &pr))
+			fprintf(stderr, "%s: stopped: %" PRIu64 " of %" PRIu64 " experiments stored; run the same command again to "
+			        "resume\n", c->name, pr.done, pr.n_masks);
+		rc = 0;
+	} else {
+		db_progress_t pr;
+		if (!db_progress(db, id, &pr) && pr.done < pr.n_masks) {
+			snprintf(err, sizeof err, "%s: %" PRIu64 " experiments could not be run (a worker failed); run the "
+			         "command again to retry them", c->name, pr.n_masks - pr.done);
+			rc = ENG_EXIT_INTERNAL;
+			goto fail;
+		}
+		rc = d->failed ? ENG_EXIT_INTERNAL : 0;
+	}
+	goto out;
+fail:
+	eng_errorf("%s", err);
+out:
+	for (int k = 0; k < MAX_WORKERS; k++)
+		free(input[k]);
+	if (d) {
+		free(d->queue);
+		free(d->reasons);
+		free(d);
+	}
+	free(pend);
+	eng_plan_free(&p);
+	eng_golden_free(&g);
+	camp_campaign_destroy(c);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- command */
+void eng_run_help(FILE *out)
+{
+	fputs("usage: flipsim run CAMPAIGN.json... [--db R.db] [-j N] [--no-fork] [--no-early] [--quiet]\n"
+	      "\n"
+	      "Runs fault-injection campaigns: the golden run, the masks (all stored\n"
+	      "before any experiment), then N worker processes that replay the golden\n"
+	      "execution once and fork each experiment at its activation cycle. Every\n"
+	      "outcome is committed to the SQLite database as it arrives. Ctrl-C (or\n"
+	      "SIGTERM) stops gracefully; running the same command again resumes with\n"
+	      "the experiments still missing. Ends with the report of the database.\n"
+	      "\n"
+	      "options:\n"
+	      "  --db R.db     results database, created if missing (default flipsim.db)\n"
+	      "  -j N          worker processes (default: the number of CPUs)\n"
+	      "  --no-fork     re-simulate every experiment from cycle 0 (for comparison)\n"
+	      "  --no-early    never stop an experiment early on re-joining the golden state\n"
+	      "  --quiet       no progress output\n"
+	      "  -h, --help    print this help and exit\n"
+	      "\n"
+	      "Progress: on a terminal a line with done/total, rate, ETA, outcome counts\n"
+	      "and the running AVF with its confidence interval; otherwise a line every\n"
+	      "60 s.\n"
+	      "\n"
+	      "exit status: 0 done or stopped by a signal (resumable), 1 internal\n"
+	      "failure, 2 bad input (campaign, workload, GPU, database)\n", out);
+}
+
+int eng_run_main(int argc, char **argv)
+{
+	static const struct option opts[] = {{"db", required_argument, NULL, 'd'},
+	                                     {"no-fork", no_argument, NULL, 'f'},
+	                                     {"no-early", no_argument, NULL, 'e'},
+	                                     {"quiet", no_argument, NULL, 'q'},
+	                                     {"help", no_argument, NULL, 'h'},
+	                                     {NULL, 0, NULL, 0}};
+	run_opts_t o = {.db_path = "flipsim.db"};
+	uv_cpu_info_t *ci;
+	int ncpu = 1;
+	if (!uv_cpu_info(&ci, &ncpu))
+		uv_free_cpu_info(ci, ncpu);
+	o.jobs = ncpu > 0 ? ncpu : 1;
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "hj:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': o.db_path = optarg; break;
+		case 'f': o.no_fork = true; break;
+		case 'e': o.no_early = true; break;
+		case 'q': o.quiet = true; break;
+		case 'j': {
+			char *e;
+			long v = strtol(optarg, &e, 10);
+			if (*e || v < 1 || v > MAX_WORKERS)
+				return eng_usage_error("run", "-j: expected a number of workers in 1..%d, got '%s'", MAX_WORKERS, optarg);
+			o.jobs = (int)v;
+			break;
+		}
+		case 'h': eng_run_help(stdout); return ENG_EXIT_OK;
+		default: return eng_usage_error("run", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return eng_usage_error("run", "missing campaign file");
+	size_t n = sizeof exe;
+	if (uv_exepath(exe, &n)) {
+		eng_errorf("cannot find the flipsim executable");
+		return ENG_EXIT_INTERNAL;
+	}
+	char err[1024];
+	db_t *db;
+	int rc = db_open(o.db_path, true, &db, err, sizeof err);
+	if (rc) {
+		eng_errorf("%s", err);
+		return rc == DB_ENOMEM ? ENG_EXIT_INTERNAL : ENG_EXIT_INPUT;
+	}
+	bool interrupted = false;
+	int worst = 0;
+	for (int i = optind; i < argc && !interrupted; i++) {
+		rc = run_campaign(&o, db, argv[i], &interrupted);
+		if (rc > worst)
+			worst = rc;
+	}
+	if (!interrupted && worst == 0 && !o.quiet) {
+		fputc('\n', stdout);
+		if (db_report(db, DB_TEXT, stdout, err, sizeof err))
+			eng_errorf("%s", err);
+	}
+	db_close(db);
+	return worst;
+}

@@ -1,0 +1,105 @@
+/* `flipsim worker`: the runner process the daemon spawns (run.c). It reads
+ * its experiments on stdin, one per line,
+ *     idx nfaults cycle sm loc nbits [cycle sm loc nbits ...]
+ * runs them with the fork-at-cycle runner, and writes one line per outcome
+ * on stdout,
+ *     R idx outcome cycles early wall reason
+ * (outcome 0 masked, 1 sdc, 2 due; reason last, it may hold spaces). It dies
+ * with the daemon (PR_SET_PDEATHSIG), and its experiment children with it. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "eng_int.h"
+
+static void emit_line(const eng_outcome_t *o, void *ctx)
+{
+	(void)ctx;
+	printf("R %" PRIu64 " %d %" PRIu64 " %d %.6f %s\n", o->idx, (int)o->outcome, o->cycles, o->early ? 1 : 0, o->wall,
+	       o->reason);
+	fflush(stdout);
+}
+
+void eng_worker_help(FILE *out)
+{
+	fputs("usage: flipsim worker CAMPAIGN.json --ck N [--no-fork] [--no-early]\n"
+	      "\n"
+	      "Internal: the runner process 'flipsim run' spawns. Reads experiments on\n"
+	      "stdin and writes their outcomes on stdout (format in engine/worker.c).\n", out);
+}
+
+int eng_worker_main(int argc, char **argv)
+{
+	static const struct option opts[] = {{"ck", required_argument, NULL, 'c'},
+	                                     {"no-fork", no_argument, NULL, 'f'},
+	                                     {"no-early", no_argument, NULL, 'e'},
+	                                     {"help", no_argument, NULL, 'h'},
+	                                     {NULL, 0, NULL, 0}};
+	eng_runner_opts_t o = {.emit = emit_line};
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': o.ck_interval = strtoull(optarg, NULL, 10); break;
+		case 'f': o.no_fork = true; break;
+		case 'e': o.no_early = true; break;
+		case 'h': eng_worker_help(stdout); return ENG_EXIT_OK;
+		default: return eng_usage_error("worker", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return eng_usage_error("worker", "expected one campaign file");
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	char err[1024];
+	camp_campaign_t *camp;
+	if (camp_campaign_load(argv[optind], &camp, err, sizeof err)) {
+		eng_errorf("%s", err);
+		return ENG_EXIT_INPUT;
+	}
+	o.campaign = camp;
+	uint64_t n = 0, cap = 1024;
+	eng_exp_t *e = malloc(cap * sizeof *e);
+	char line[1024];
+	while (e && fgets(line, sizeof line, stdin)) {
+		if (n == cap) {
+			eng_exp_t *ne = realloc(e, 2 * cap * sizeof *e);
+			if (!ne)
+				break;
+			e = ne;
+			cap *= 2;
+		}
+		eng_exp_t *x = &e[n];
+		memset(x, 0, sizeof *x);
+		char *p = line, *q;
+		x->idx = strtoull(p, &q, 10);
+		x->nfaults = (uint32_t)strtoul(q, &q, 10);
+		if (q == p || x->nfaults == 0 || x->nfaults > MASK_MAX_FAULTS) {
+			eng_errorf("worker: malformed experiment line");
+			free(e);
+			camp_campaign_destroy(camp);
+			return ENG_EXIT_INTERNAL;
+		}
+		for (uint32_t k = 0; k < x->nfaults; k++) {
+			x->f[k].cycle = strtoull(q, &q, 10);
+			x->f[k].sm = (uint32_t)strtoul(q, &q, 10);
+			x->f[k].loc = strtoull(q, &q, 10);
+			x->f[k].nbits = (uint32_t)strtoul(q, &q, 10);
+		}
+		n++;
+	}
+	if (!e) {
+		camp_campaign_destroy(camp);
+		return ENG_EXIT_INTERNAL;
+	}
+	eng_exps_sort(e, n);
+	int rc = eng_runner(&o, e, n, err, sizeof err);
+	if (rc)
+		eng_errorf("%s", err);
+	free(e);
+	camp_campaign_destroy(camp);
+	return rc;
+}
