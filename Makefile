@@ -23,7 +23,7 @@ TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
                tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c \
                tests/simcore/test_due.c tests/simcore/test_fault.c tests/campaigns/test_campaigns.c \
                tests/campaigns/test_campaign.c tests/masks/test_masks.c tests/parser/test_classify.c \
-               tests/engine/test_runner.c
+               tests/engine/test_runner.c tests/engine/test_daemon.c
 EXAMPLE_BIN := $(BUILD)/examples/iterate
 
 SIMCORE_OBJ := $(SIMCORE_SRC:%.c=$(BUILD)/%.o)
@@ -79,7 +79,7 @@ deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
-unit: $(BUILD)/unit-tests
+unit: $(BUILD)/unit-tests $(BUILD)/flipsim
 	$(BUILD)/unit-tests --jobs 2
 
 ptx-tests: $(BUILD)/flipsim
@@ -91,9 +91,12 @@ e2e-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
 test: deps
 	$(MAKE) unit ptx-tests e2e-tests
 
+# make run: the default campaign, 2000 register-file injections on vadd,
+# into a fresh database, ending with its AVF/FIT/MITF report.
 run: deps
 	$(MAKE) $(BUILD)/flipsim
-	$(BUILD)/flipsim exec examples/vadd/vadd.json --stats
+	rm -f $(BUILD)/run.db $(BUILD)/run.db-wal $(BUILD)/run.db-shm
+	$(BUILD)/flipsim run examples/campaigns/vadd-regfile.json --db $(BUILD)/run.db -j 2
 
 bench: deps
 	$(MAKE) $(BUILD)/flipsim

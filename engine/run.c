@@ -34,7 +34,8 @@ typedef struct worker {
 	char line[2048];
 	size_t len;
 	int open_handles;
-	bool exited;
+	double last_heard;       /* when it last sent an outcome (or started) */
+	bool exited, killed;
 	int64_t status;
 	int term_signal;
 } worker_t;
@@ -56,6 +57,7 @@ typedef struct daemon {
 	bool stopping, failed;
 	int stop_signal;
 	uint64_t total, done_at_start, done;
+	double watchdog;         /* seconds a worker may stay silent */
 	double t0, last_log;
 	char err[1024];
 } daemon_t;
@@ -110,6 +112,7 @@ static void queue_line(daemon_t *d, worker_t *w, char *s)
 	}
 	char *reason = strdup(q);
 	d->reasons[d->nqueue] = reason;
+	w->last_heard = eng_now();
 	d->queue[d->nqueue++] = (db_experiment_t){.idx = idx, .outcome = (db_outcome_t)outcome, .reason = reason,
 	                                          .cycles = cycles, .early = early != 0, .wall = wall, .worker = w->id};
 	d->done++;
@@ -239,6 +242,7 @@ static int spawn_worker(daemon_t *d, worker_t *w, const char *input, size_t len)
 		return -1;
 	}
 	w->open_handles = 3;
+	w->last_heard = eng_now();
 	d->running++;
 	w->input = malloc(len + 1);
 	memcpy(w->input, input, len);
@@ -253,6 +257,18 @@ static void on_tick(uv_timer_t *t)
 	daemon_t *d = t->data;
 	commit(d);
 	progress(d, false);
+	/* The wall-clock watchdog: every experiment has alarm(watchdog) in its
+	 * own process, so a worker silent for much longer than that is stuck
+	 * itself; it is killed and its experiments stay pending for a re-run. */
+	double now = eng_now();
+	for (int i = 0; i < d->nworkers; i++) {
+		worker_t *w = &d->w[i];
+		if (w->open_handles && !w->exited && !w->killed && now - w->last_heard > d->watchdog) {
+			eng_errorf("worker %d silent for %.0f s: killed by the watchdog", w->id, now - w->last_heard);
+			uv_process_kill(&w->proc, SIGKILL);
+			w->killed = true;
+		}
+	}
 }
 
 static void on_signal(uv_signal_t *s, int sig)
@@ -378,7 +394,7 @@ out:
 	return rc;
 }
 
-static int run_campaign(const run_opts_t *o, db_t *db, const char *path, bool *interrupted)
+static int run_campaign(const run_opts_t *o, db_t *db, const char *path, int *interrupted)
 {
 	char err[1024];
 	camp_campaign_t *c;
@@ -427,6 +443,8 @@ static int run_campaign(const run_opts_t *o, db_t *db, const char *path, bool *i
 	d->total = p.n;
 	d->done_at_start = p.n - npend;
 	d->t0 = d->last_log = eng_now();
+	/* a worker's golden runs, then one experiment at most per alarm period */
+	d->watchdog = 2 * c->watchdog_seconds + 4 * g.wall + 30;
 	if (npend) {
 		/* experiments dealt in cycle order: every worker replays the golden
 		 * run to about its end, and all advance together */
@@ -473,7 +491,7 @@ static int run_campaign(const run_opts_t *o, db_t *db, const char *path, bool *i
 	}
 	progress(d, true);
 	if (d->stopping) {
-		*interrupted = true;
+		*interrupted = d->stop_signal;
 		db_progress_t pr;
 		if (!db_progress(db, id, &pr))
 			fprintf(stderr, "%s: stopped: %" PRIu64 " of %" PRIu64 " experiments stored; run the same command again to "
@@ -531,8 +549,9 @@ void eng_run_help(FILE *out)
 	      "and the running AVF with its confidence interval; otherwise a line every\n"
 	      "60 s.\n"
 	      "\n"
-	      "exit status: 0 done or stopped by a signal (resumable), 1 internal\n"
-	      "failure, 2 bad input (campaign, workload, GPU, database)\n", out);
+	      "exit status: 0 done, 1 internal failure, 2 bad input (campaign,\n"
+	      "workload, GPU, database), 128+N stopped by signal N (130 for Ctrl-C;\n"
+	      "every stored experiment kept: run the same command to resume)\n", out);
 }
 
 int eng_run_main(int argc, char **argv)
@@ -584,7 +603,7 @@ int eng_run_main(int argc, char **argv)
 		eng_errorf("%s", err);
 		return rc == DB_ENOMEM ? ENG_EXIT_INTERNAL : ENG_EXIT_INPUT;
 	}
-	bool interrupted = false;
+	int interrupted = 0;
 	int worst = 0;
 	for (int i = optind; i < argc && !interrupted; i++) {
 		rc = run_campaign(&o, db, argv[i], &interrupted);
@@ -597,5 +616,5 @@ int eng_run_main(int argc, char **argv)
 			eng_errorf("%s", err);
 	}
 	db_close(db);
-	return worst;
+	return interrupted ? 128 + interrupted : worst;
 }

@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -159,6 +160,7 @@ static void become_child(runner_t *r, sc_gpu_t *gpu, const eng_exp_t *e, int wfd
 	r->ck = 0;
 	r->fu_check = false;
 	r->start = e->f[0].cycle;
+	prctl(PR_SET_PDEATHSIG, SIGKILL); /* an experiment never outlives its runner */
 	alarm((unsigned)(r->c->watchdog_seconds + 0.999));
 	sc_set_cycle_budget(gpu, (uint64_t)(r->c->timeout_factor * (double)r->golden.cycles));
 	sc_set_pause(gpu, e->f[0].cycle, child_pause, r);
