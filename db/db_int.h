@@ -36,8 +36,8 @@
  *   campaign_df  campaign: time-weighted derating factor (1 when physical)
  *   avf          campaign × kernel ('all' + each launch_index with masks)
  *   fit          campaign (whole-campaign AVF × FIT/bit × bits)
- *   fit_gpu      (workload, gpu, regs): Σ FIT over the newest campaign with
- *                experiments of each target
+ *   fit_gpu      (workload, gpu, regs): Σ FIT over the newest campaign
+ *                with a FIT (golden run and experiments) of each target
  *   mitf         (workload, gpu, regs): IPC, FIT, IPC/FIT, MITF
  */
 #ifndef DB_INT_H

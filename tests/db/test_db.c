@@ -1,0 +1,827 @@
+/* Tests for db/: opening and refusing files, the exactly-once writer, pending
+ * masks, and the AVF/FIT/MITF views against hand-computed values. Every test
+ * works in its own mkdtemp directory; nothing depends on timing. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "db.h"
+
+/* ---- fixtures ------------------------------------------------------------ */
+
+static char dir[64];
+static char dbpath[128];
+
+static void setup(void)
+{
+	snprintf(dir, sizeof dir, "/tmp/flipsim-db-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(dbpath, sizeof dbpath, "%s/R.db", dir);
+}
+
+static void teardown(void)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char p[512];
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		unlink(p);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+TestSuite(db, .init = setup, .fini = teardown);
+
+static db_t *open_db(bool create)
+{
+	db_t *db = NULL;
+	char err[512];
+	int rc = db_open(dbpath, create, &db, err, sizeof err);
+	cr_assert_eq(rc, 0, "db_open: %d %s", rc, err);
+	return db;
+}
+
+static db_campaign_t campaign(const char *hash, const char *target, const char *sampling)
+{
+	return (db_campaign_t){
+		.name = hash,
+		.workload = "vadd",
+		.gpu = "gtx480",
+		.regs = "ptx",
+		.config = "{\"workload\":\"vadd\"}",
+		.config_hash = hash,
+		.tool_version = "0.1.0",
+		.seed = UINT64_MAX - 1, /* reads negative in SQL: bit pattern */
+		.target = target,
+		.sampling = sampling,
+		.fit_per_bit = 0.001,
+		.confidence = 0.95,
+		.n_masks = 100,
+	};
+}
+
+static int64_t new_campaign(db_t *db, const char *hash, const char *target, const char *sampling)
+{
+	db_campaign_t c = campaign(hash, target, sampling);
+	int64_t id = 0;
+	bool existed = true;
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &id, &existed), 0, "%s", db_errmsg(db));
+	cr_assert(!existed);
+	return id;
+}
+
+/* Stores n masks (idx 0..n-1, cycle = cycle0 + idx) and experiments for
+ * them: the first sdc are SDC, the next due DUE, the rest Masked. */
+static void fill(db_t *db, int64_t id, uint64_t first, uint32_t n, uint64_t cycle0, uint32_t sdc,
+                 uint32_t due)
+{
+	db_mask_t *m = calloc(n, sizeof *m);
+	db_experiment_t *e = calloc(n, sizeof *e);
+	cr_assert(m && e);
+	for (uint32_t i = 0; i < n; i++) {
+		m[i] = (db_mask_t){.idx = first + i, .cycle = cycle0 + i, .sm = i % 15,
+		                   .loc = first + i, .nbits = 1};
+		e[i] = (db_experiment_t){.idx = first + i,
+		                         .outcome = i < sdc ? DB_SDC : i < sdc + due ? DB_DUE : DB_MASKED,
+		                         .reason = i < sdc + due ? "output_differs" : "output_equal",
+		                         .cycles = 10, .wall = 0.5, .worker = 1};
+	}
+	cr_assert_eq(db_masks_put(db, id, m, n), 0, "%s", db_errmsg(db));
+	uint32_t ins = 0;
+	cr_assert_eq(db_experiments_put(db, id, e, n, &ins), 0, "%s", db_errmsg(db));
+	cr_assert_eq(ins, n);
+	free(m);
+	free(e);
+}
+
+static db_golden_t golden(uint32_t num_sms, uint64_t bits_per_sm, double ipc)
+{
+	db_golden_t g = {.cycles = 1000, .thread_insts = 250500, .warp_insts = 7828, .ipc = ipc,
+	                 .clock_mhz = 700, .num_sms = num_sms, .bits_per_sm = bits_per_sm,
+	                 .wall_seconds = 1.25};
+	snprintf(g.output_digest, sizeof g.output_digest, "%s", "9f86d081884c7d65");
+	return g;
+}
+
+/* A raw connection, for what the API does not show. */
+static sqlite3 *raw(void)
+{
+	sqlite3 *s = NULL;
+	cr_assert_eq(sqlite3_open(dbpath, &s), SQLITE_OK);
+	sqlite3_busy_timeout(s, 5000);
+	return s;
+}
+
+static double raw_real(sqlite3 *s, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	cr_assert_eq(sqlite3_prepare_v2(s, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql,
+	             sqlite3_errmsg(s));
+	cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "%s: no row", sql);
+	double v = sqlite3_column_type(st, 0) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static void raw_exec(sqlite3 *s, const char *sql)
+{
+	cr_assert_eq(sqlite3_exec(s, sql, NULL, NULL, NULL), SQLITE_OK, "%s: %s", sql,
+	             sqlite3_errmsg(s));
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	cr_assert_not_null(f, "%s", path);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *buf = malloc((size_t)n + 1);
+	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	buf[n] = '\0';
+	*len = (size_t)n;
+	return buf;
+}
+
+static bool exists(const char *suffix)
+{
+	char p[256];
+	snprintf(p, sizeof p, "%s%s", dbpath, suffix);
+	return access(p, F_OK) == 0;
+}
+
+/* Opens the file both ways, expecting `code` and a message containing
+ * `text`, and checks the file's bytes did not change. */
+static void expect_refused(int code, const char *text)
+{
+	size_t len0, len1;
+	char *before = slurp(dbpath, &len0);
+	for (int create = 1; create >= 0; create--) {
+		db_t *db = (db_t *)1;
+		char err[512];
+		int rc = db_open(dbpath, create, &db, err, sizeof err);
+		cr_assert_eq(rc, code, "create=%d: %d (%s)", create, rc, err);
+		cr_assert_null(db);
+		cr_assert(strstr(err, text), "message '%s' lacks '%s'", err, text);
+		cr_assert(strncmp(err, dbpath, strlen(dbpath)) == 0, "message names the file: %s", err);
+	}
+	char *after = slurp(dbpath, &len1);
+	cr_assert_eq(len0, len1);
+	cr_assert(memcmp(before, after, len0) == 0, "file changed");
+	cr_assert(!exists("-wal") && !exists("-journal"));
+	free(before);
+	free(after);
+}
+
+/* ---- opening ------------------------------------------------------------ */
+
+Test(db, creates_schema_and_reopens)
+{
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "h1", "regfile", "physical");
+	db_close(db);
+
+	sqlite3 *s = raw();
+	cr_assert_eq(raw_real(s, "PRAGMA application_id"), (double)0x464C5053);
+	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 1);
+	cr_assert_eq(raw_real(s, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
+	cr_assert_eq(raw_real(s, "SELECT count(*) FROM pragma_table_list WHERE strict = 1 AND name IN"
+	                         " ('campaigns','golden','kernels','masks','experiments')"),
+	             5);
+	cr_assert_eq(raw_real(s, "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name IN"
+	                         " ('campaign_df','avf','fit','fit_gpu','mitf')"),
+	             5);
+	/* uint64 seed stored as its int64 bit pattern; z computed in C. */
+	cr_assert_eq(raw_real(s, "SELECT seed = -2 FROM campaigns"), 1);
+	cr_assert_float_eq(raw_real(s, "SELECT z FROM campaigns"), 1.959963984540054, 1e-12);
+	sqlite3_close(s);
+
+	for (int create = 1; create >= 0; create--) {
+		db = open_db(create);
+		db_campaign_t c = campaign("h1", "regfile", "physical");
+		int64_t again = 0;
+		bool existed = false;
+		cr_assert_eq(db_campaign_get_or_create(db, &c, &again, &existed), 0, "%s", db_errmsg(db));
+		cr_assert(existed);
+		cr_assert_eq(again, id);
+		db_close(db);
+	}
+}
+
+Test(db, empty_file_is_initialised_but_not_opened_for_reading)
+{
+	FILE *f = fopen(dbpath, "w");
+	fclose(f);
+	db_t *db = NULL;
+	char err[256];
+	cr_assert_eq(db_open(dbpath, false, &db, err, sizeof err), DB_ENOTDB);
+	cr_assert(strstr(err, "not a flipsim database (empty)"), "%s", err);
+	db = open_db(true);
+	db_close(db);
+	db = open_db(false);
+	db_close(db);
+}
+
+Test(db, missing_file_needs_create)
+{
+	db_t *db = NULL;
+	char err[256];
+	cr_assert_eq(db_open(dbpath, false, &db, err, sizeof err), DB_ENOTFOUND);
+	cr_assert(strstr(err, dbpath));
+	cr_assert(!exists(""));
+}
+
+Test(db, refuses_other_application_id)
+{
+	sqlite3 *s = raw();
+	raw_exec(s, "PRAGMA application_id = 305419896; CREATE TABLE t (x INTEGER) STRICT;"
+	            " INSERT INTO t VALUES (42)");
+	sqlite3_close(s);
+	expect_refused(DB_ENOTDB, "not a flipsim database (application_id 0x12345678)");
+}
+
+Test(db, refuses_foreign_database_without_application_id)
+{
+	sqlite3 *s = raw();
+	raw_exec(s, "CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('keep me')");
+	sqlite3_close(s);
+	expect_refused(DB_ENOTDB, "not a flipsim database (application_id 0x00000000)");
+}
+
+Test(db, refuses_newer_schema)
+{
+	db_t *db = open_db(true);
+	new_campaign(db, "h1", "regfile", "physical");
+	db_close(db);
+	sqlite3 *s = raw();
+	raw_exec(s, "PRAGMA user_version = 3");
+	sqlite3_close(s);
+	expect_refused(DB_ENEWER, "written by a newer flipsim (schema 3; this one reads up to 1)");
+}
+
+Test(db, refuses_non_sqlite_file)
+{
+	FILE *f = fopen(dbpath, "w");
+	for (int i = 0; i < 100; i++)
+		fprintf(f, "campaign results, line %d: this is not SQLite\n", i);
+	fclose(f);
+	expect_refused(DB_ENOTDB, "not a flipsim database (not an SQLite file)");
+}
+
+Test(db, read_only_file_reads_but_refuses_writes)
+{
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "h1", "regfile", "physical");
+	fill(db, id, 0, 10, 0, 1, 0);
+	db_close(db);
+
+	/* chmod does not stop root: become nobody (this test runs in its own
+	 * process) and hand it the directory. */
+	cr_assert_eq(chmod(dbpath, 0444), 0);
+	if (geteuid() == 0) {
+		cr_assert_eq(chown(dir, 65534, 65534), 0);
+		cr_assert_eq(chown(dbpath, 65534, 65534), 0);
+		cr_assert_eq(setgid(65534), 0);
+		cr_assert_eq(setuid(65534), 0);
+	}
+	size_t len0, len1;
+	char *before = slurp(dbpath, &len0);
+
+	char err[512];
+	db = NULL;
+	cr_assert_eq(db_open(dbpath, true, &db, err, sizeof err), DB_EREADONLY);
+	cr_assert(strstr(err, "read-only"), "%s", err);
+	cr_assert(strncmp(err, dbpath, strlen(dbpath)) == 0);
+
+	db = open_db(false);
+	db_progress_t p;
+	cr_assert_eq(db_progress(db, id, &p), 0, "%s", db_errmsg(db));
+	cr_assert_eq(p.done, 10);
+	cr_assert_eq(p.sdc, 1);
+	db_experiment_t e = {.idx = 0, .outcome = DB_MASKED};
+	cr_assert_eq(db_experiments_put(db, id, &e, 1, NULL), DB_EREADONLY);
+	cr_assert(strstr(db_errmsg(db), "read-only"));
+	char *out = NULL;
+	size_t outlen = 0;
+	FILE *f = open_memstream(&out, &outlen);
+	cr_assert_eq(db_report(db, DB_TEXT, f, err, sizeof err), 0, "%s", err);
+	fclose(f);
+	cr_assert(strstr(out, "10.00%"), "%s", out);
+	free(out);
+	db_close(db);
+
+	char *after = slurp(dbpath, &len1);
+	cr_assert(len0 == len1 && memcmp(before, after, len0) == 0);
+	free(before);
+	free(after);
+}
+
+/* ---- concurrency: WAL ------------------------------------------------------ */
+
+Test(db, reader_not_blocked_by_open_write_transaction)
+{
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "h1", "regfile", "physical");
+	fill(db, id, 0, 4, 0, 1, 0);
+	db_mask_t m = {.idx = 4, .cycle = 99, .nbits = 1};
+	cr_assert_eq(db_masks_put(db, id, &m, 1), 0);
+
+	/* Another writer holds a write transaction open... */
+	sqlite3 *w = raw();
+	raw_exec(w, "BEGIN IMMEDIATE; INSERT INTO experiments VALUES"
+	            " (1, 4, 'due', 'timeout', 5, 0, 0.1, 7)");
+
+	/* ...a reader still reads, the committed state only... */
+	db_t *rd = open_db(false);
+	db_progress_t p;
+	cr_assert_eq(db_progress(rd, id, &p), 0, "%s", db_errmsg(rd));
+	cr_assert_eq(p.done, 4);
+	cr_assert_eq(p.due, 0);
+	uint64_t n = 0;
+	db_mask_t *pend = NULL;
+	cr_assert_eq(db_masks_pending(rd, id, &pend, &n), 0);
+	cr_assert_eq(n, 1);
+	free(pend);
+
+	/* ...and a second writer waits, then fails cleanly as locked. */
+	cr_assert_eq(db_set_busy_timeout(db, 20), 0);
+	db_experiment_t e = {.idx = 4, .outcome = DB_MASKED};
+	uint32_t ins = 99;
+	cr_assert_eq(db_experiments_put(db, id, &e, 1, &ins), DB_EBUSY);
+	cr_assert(strstr(db_errmsg(db), "locked"), "%s", db_errmsg(db));
+	cr_assert_eq(ins, 0);
+
+	raw_exec(w, "COMMIT");
+	sqlite3_close(w);
+	cr_assert_eq(db_progress(rd, id, &p), 0);
+	cr_assert_eq(p.done, 5);
+	cr_assert_eq(p.due, 1);
+	cr_assert_eq(db_experiments_put(db, id, &e, 1, &ins), 0);
+	cr_assert_eq(ins, 0, "the mask already has its experiment");
+	db_close(rd);
+	db_close(db);
+}
+
+/* ---- writer --------------------------------------------------------------- */
+
+Test(db, campaign_identity_and_validation)
+{
+	db_t *db = open_db(true);
+	int64_t a = new_campaign(db, "h1", "regfile", "physical");
+	int64_t b = new_campaign(db, "h2", "smem", "live");
+	cr_assert_neq(a, b);
+
+	db_campaign_t c = campaign("h1", "regfile", "physical");
+	c.config = "{\"workload\":\"other\"}";
+	int64_t id;
+	bool existed;
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &id, &existed), DB_ECONFLICT);
+	cr_assert(strstr(db_errmsg(db), "h1"), "%s", db_errmsg(db));
+
+	c = campaign("h3", "l2cache", "physical");
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &id, &existed), DB_EINVAL);
+	cr_assert(strstr(db_errmsg(db), "CHECK"), "%s", db_errmsg(db));
+	c = campaign("h3", "regfile", "physical");
+	c.confidence = 1.0;
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &id, &existed), DB_EINVAL);
+	c = campaign("h3", "regfile", "physical");
+	c.config = "{not json";
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &id, &existed), DB_EINVAL);
+
+	db_campaign_info_t *list = NULL;
+	size_t n = 0;
+	cr_assert_eq(db_campaigns_list(db, &list, &n), 0, "%s", db_errmsg(db));
+	cr_assert_eq(n, 2);
+	cr_assert_str_eq(list[0].config_hash, "h1");
+	cr_assert_str_eq(list[1].target, "smem");
+	cr_assert_eq(list[1].seed, UINT64_MAX - 1);
+	cr_assert_eq(list[1].progress.n_masks, 100);
+	cr_assert_eq(list[1].progress.done, 0);
+	cr_assert(isnan(list[1].progress.avf));
+	db_campaigns_free(list, n);
+	db_close(db);
+}
+
+Test(db, normal_quantile)
+{
+	cr_assert_float_eq(db_z_of_confidence(0.95), 1.9599639845400536, 1e-13);
+	cr_assert_float_eq(db_z_of_confidence(0.99), 2.5758293035489, 1e-13);
+	cr_assert_float_eq(db_z_of_confidence(0.6826894921370859), 1.0, 1e-12);
+	cr_assert(isnan(db_z_of_confidence(0)));
+	cr_assert(isnan(db_z_of_confidence(1)));
+}
+
+Test(db, golden_and_kernels_are_idempotent)
+{
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "h1", "regfile", "physical");
+	db_golden_t g = golden(15, 32768 * 32, 250.5), r;
+	cr_assert_eq(db_golden_get(db, id, &r), DB_ENOTFOUND);
+	cr_assert_eq(db_golden_put(db, id, &g), 0, "%s", db_errmsg(db));
+	g.wall_seconds = 9; /* wall time may differ on a re-run */
+	cr_assert_eq(db_golden_put(db, id, &g), 0, "%s", db_errmsg(db));
+	cr_assert_eq(db_golden_get(db, id, &r), 0);
+	cr_assert_eq(r.cycles, 1000);
+	cr_assert_eq(r.bits_per_sm, 32768 * 32);
+	cr_assert_eq(r.wall_seconds, 1.25);
+	cr_assert_str_eq(r.output_digest, "9f86d081884c7d65");
+	g.cycles = 1001;
+	cr_assert_eq(db_golden_put(db, id, &g), DB_ECONFLICT);
+
+	db_kernel_t k[2] = {
+		{.launch_index = 0, .kernel = "vadd", .start_cycle = 0, .end_cycle = 600,
+		 .grid = {256, 1, 1}, .block = {256, 1, 1}, .regs_per_thread = 8,
+		 .threads_per_sm = 1536, .ctas_per_sm = 6, .df_reg = 0.375},
+		{.launch_index = 1, .kernel = "vadd", .start_cycle = 600, .end_cycle = 1000,
+		 .grid = {256, 1, 1}, .block = {256, 1, 1}, .regs_per_thread = 8,
+		 .threads_per_sm = 1536, .ctas_per_sm = 6, .df_reg = 0.375},
+	};
+	cr_assert_eq(db_kernels_put(db, id, k, 2), 0, "%s", db_errmsg(db));
+	cr_assert_eq(db_kernels_put(db, id, k, 2), 0, "%s", db_errmsg(db));
+	k[1].end_cycle = 999;
+	cr_assert_eq(db_kernels_put(db, id, k, 2), DB_ECONFLICT);
+	k[1].end_cycle = 1000;
+	k[1].df_smem = 1.5;
+	k[1].launch_index = 2;
+	cr_assert_eq(db_kernels_put(db, id, k, 2), DB_EINVAL, "df above 1 violates a CHECK");
+	db_close(db);
+
+	sqlite3 *s = raw();
+	cr_assert_eq(raw_real(s, "SELECT count(*) FROM kernels WHERE grid = '256,1,1'"), 2);
+	sqlite3_close(s);
+}
+
+Test(db, experiments_exactly_once)
+{
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "h1", "regfile", "physical");
+	db_mask_t m[10];
+	db_experiment_t e[10];
+	for (int i = 0; i < 10; i++) {
+		m[i] = (db_mask_t){.idx = (uint64_t)i, .cycle = (uint64_t)i, .nbits = 1};
+		e[i] = (db_experiment_t){.idx = (uint64_t)i, .outcome = DB_SDC, .worker = i};
+	}
+	cr_assert_eq(db_masks_put(db, id, m, 10), 0, "%s", db_errmsg(db));
+	uint32_t ins = 0;
+	cr_assert_eq(db_experiments_put(db, id, e, 5, &ins), 0, "%s", db_errmsg(db));
+	cr_assert_eq(ins, 5);
+	cr_assert_eq(db_experiments_put(db, id, e, 5, &ins), 0);
+	cr_assert_eq(ins, 0);
+	cr_assert_eq(db_experiments_put(db, id, e + 3, 4, &ins), 0);
+	cr_assert_eq(ins, 2);
+
+	/* A batch with one experiment of an unknown mask stores nothing. */
+	db_experiment_t bad[2] = {e[7], {.idx = 77, .outcome = DB_DUE}};
+	cr_assert_eq(db_experiments_put(db, id, bad, 2, &ins), DB_EINVAL);
+	cr_assert(strstr(db_errmsg(db), "no such mask"), "%s", db_errmsg(db));
+	db_progress_t p;
+	cr_assert_eq(db_progress(db, id, &p), 0);
+	cr_assert_eq(p.done, 7);
+	cr_assert_eq(p.stored, 10);
+	e[9].outcome = (db_outcome_t)7;
+	cr_assert_eq(db_experiments_put(db, id, e + 9, 1, &ins), DB_EINVAL);
+	db_close(db);
+}
+
+Test(db, masks_pending_order_and_kernel)
+{
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "h1", "regfile", "physical");
+	db_kernel_t k[2] = {
+		{.launch_index = 0, .kernel = "a", .start_cycle = 0, .end_cycle = 20,
+		 .grid = {1, 1, 1}, .block = {32, 1, 1}},
+		{.launch_index = 1, .kernel = "b", .start_cycle = 20, .end_cycle = 100,
+		 .grid = {1, 1, 1}, .block = {32, 1, 1}},
+	};
+	cr_assert_eq(db_kernels_put(db, id, k, 2), 0, "%s", db_errmsg(db));
+	db_mask_t m[5] = {
+		{.idx = 0, .cycle = 50, .sm = 1, .loc = UINT64_MAX, .nbits = 1},
+		{.idx = 1, .cycle = 10, .sm = 2, .loc = 7, .nbits = 2, .extra = "[{\"cycle\":12}]"},
+		{.idx = 2, .cycle = 50, .sm = 3, .loc = 8, .nbits = 1},
+		{.idx = 3, .cycle = 5, .sm = 4, .loc = 9, .nbits = 1, .extra = "{\"x\":\"\\u00e9\"}"},
+		{.idx = 4, .cycle = 100, .sm = 5, .loc = 10, .nbits = 1}, /* after every launch */
+	};
+	cr_assert_eq(db_masks_put(db, id, m, 5), 0, "%s", db_errmsg(db));
+	cr_assert_eq(db_masks_put(db, id, m, 5), 0, "idempotent: %s", db_errmsg(db));
+
+	db_mask_t *p = NULL;
+	uint64_t n = 0;
+	cr_assert_eq(db_masks_pending(db, id, &p, &n), 0, "%s", db_errmsg(db));
+	cr_assert_eq(n, 5);
+	uint64_t order[5] = {3, 1, 0, 2, 4};
+	int64_t kern[5] = {0, 0, 1, 1, -1};
+	for (int i = 0; i < 5; i++) {
+		cr_assert_eq(p[i].idx, order[i], "position %d", i);
+		cr_assert_eq(p[i].kernel, kern[i], "position %d", i);
+	}
+	cr_assert_eq(p[2].loc, UINT64_MAX);
+	cr_assert_str_eq(p[0].extra, "{\"x\":\"\\u00e9\"}");
+	cr_assert_str_eq(p[1].extra, "[{\"cycle\":12}]");
+	cr_assert_null(p[2].extra);
+	cr_assert_eq(p[1].nbits, 2);
+	free(p);
+
+	db_experiment_t e[2] = {{.idx = 1, .outcome = DB_MASKED, .reason = DB_REASON_UNUSED},
+	                        {.idx = 0, .outcome = DB_SDC, .early = true}};
+	cr_assert_eq(db_experiments_put(db, id, e, 2, NULL), 0);
+	cr_assert_eq(db_masks_pending(db, id, &p, &n), 0);
+	cr_assert_eq(n, 3);
+	cr_assert_eq(p[0].idx, 3);
+	cr_assert_eq(p[1].idx, 2);
+	cr_assert_eq(p[2].idx, 4);
+	free(p);
+
+	db_progress_t pr;
+	cr_assert_eq(db_progress(db, id, &pr), 0);
+	cr_assert_eq(pr.unused, 1);
+	cr_assert_eq(pr.early, 1);
+
+	/* A regenerated mask that differs is refused, and the batch with it. */
+	db_mask_t changed[2] = {{.idx = 9, .cycle = 1, .nbits = 1}, m[2]};
+	changed[1].loc = 99;
+	cr_assert_eq(db_masks_put(db, id, changed, 2), DB_ECONFLICT);
+	cr_assert(strstr(db_errmsg(db), "mask 2"), "%s", db_errmsg(db));
+	db_mask_t badjson = {.idx = 9, .cycle = 1, .nbits = 1, .extra = "{"};
+	cr_assert_eq(db_masks_put(db, id, &badjson, 1), DB_EINVAL);
+	cr_assert_eq(db_progress(db, id, &pr), 0);
+	cr_assert_eq(pr.stored, 5);
+
+	e[0] = (db_experiment_t){.idx = 3, .outcome = DB_DUE};
+	e[1] = (db_experiment_t){.idx = 2, .outcome = DB_MASKED};
+	db_experiment_t last = {.idx = 4, .outcome = DB_MASKED};
+	cr_assert_eq(db_experiments_put(db, id, e, 2, NULL), 0);
+	cr_assert_eq(db_experiments_put(db, id, &last, 1, NULL), 0);
+	cr_assert_eq(db_masks_pending(db, id, &p, &n), 0);
+	cr_assert_eq(n, 0);
+	cr_assert_null(p);
+	db_close(db);
+}
+
+/* ---- views ------------------------------------------------------------------ */
+
+Test(db, avf_and_wilson_interval)
+{
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "h1", "regfile", "physical");
+	fill(db, id, 0, 100, 0, 6, 1);
+
+	/* p = 0.07, n = 100, z = 1.959964: Wilson [0.034319, 0.137495]. */
+	db_progress_t p;
+	cr_assert_eq(db_progress(db, id, &p), 0, "%s", db_errmsg(db));
+	cr_assert_eq(p.done, 100);
+	cr_assert_eq(p.masked, 93);
+	cr_assert_eq(p.sdc, 6);
+	cr_assert_eq(p.due, 1);
+	cr_assert_float_eq(p.avf, 0.07, 1e-12);
+	cr_assert_float_eq(p.avf_lo, 0.03431926106727268, 1e-12);
+	cr_assert_float_eq(p.avf_hi, 0.13749514739073498, 1e-12);
+	cr_assert_float_eq(p.df, 1.0, 0);
+	cr_assert_float_eq(p.avf_derated, 0.07, 1e-12);
+	cr_assert_float_eq(p.wall, 50.0, 1e-9);
+	db_close(db);
+
+	sqlite3 *s = raw();
+	cr_assert_float_eq(raw_real(s, "SELECT avf_hi FROM avf WHERE kernel = 'all'"),
+	                   0.13749514739073498, 1e-12);
+	sqlite3_close(s);
+}
+
+Test(db, wilson_with_no_failures_starts_at_zero)
+{
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "h1", "simt", "physical");
+	fill(db, id, 0, 10, 0, 0, 0);
+	db_progress_t p;
+	cr_assert_eq(db_progress(db, id, &p), 0);
+	cr_assert_eq(p.avf, 0);
+	cr_assert(p.avf_lo >= 0 && p.avf_lo < 1e-12);
+	cr_assert_float_eq(p.avf_hi, 0.27753279986288915, 1e-12);
+	db_close(db);
+}
+
+Test(db, live_sampling_derating_weighted_by_time)
+{
+	db_t *db = open_db(true);
+	int64_t rf = new_campaign(db, "rf", "regfile", "live");
+	int64_t sm = new_campaign(db, "sm", "smem", "live");
+	int64_t st = new_campaign(db, "st", "simt", "live");
+	int64_t ph = new_campaign(db, "ph", "regfile", "physical");
+	/* k0 [0,100) and k1 [100,400): weights 1/4 and 3/4. */
+	db_kernel_t k[2] = {
+		{.launch_index = 0, .kernel = "k0", .start_cycle = 0, .end_cycle = 100,
+		 .grid = {1, 1, 1}, .block = {1, 1, 1}, .df_reg = 0.5, .df_smem = 0.2},
+		{.launch_index = 1, .kernel = "k1", .start_cycle = 100, .end_cycle = 400,
+		 .grid = {1, 1, 1}, .block = {1, 1, 1}, .df_reg = 0.25, .df_smem = 0.6},
+	};
+	int64_t ids[4] = {rf, sm, st, ph};
+	for (int i = 0; i < 4; i++) {
+		cr_assert_eq(db_kernels_put(db, ids[i], k, 2), 0, "%s", db_errmsg(db));
+		fill(db, ids[i], 0, 10, 0, 2, 0);    /* k0: 2 of 10 fail */
+		fill(db, ids[i], 10, 10, 100, 5, 0); /* k1: 5 of 10 fail */
+	}
+	db_progress_t p;
+	cr_assert_eq(db_progress(db, rf, &p), 0);
+	cr_assert_float_eq(p.avf, 0.35, 1e-12);
+	cr_assert_float_eq(p.df, 0.3125, 1e-12); /* 0.5/4 + 0.25·3/4 */
+	cr_assert_float_eq(p.avf_derated, 0.109375, 1e-12);
+	cr_assert_eq(db_progress(db, sm, &p), 0);
+	cr_assert_float_eq(p.df, 0.5, 1e-12); /* 0.2/4 + 0.6·3/4 */
+	cr_assert_eq(db_progress(db, st, &p), 0);
+	cr_assert_float_eq(p.df, 1.0, 0);
+	cr_assert_eq(db_progress(db, ph, &p), 0);
+	cr_assert_float_eq(p.df, 1.0, 0);
+	db_close(db);
+
+	sqlite3 *s = raw();
+	char sql[256];
+	snprintf(sql, sizeof sql, "SELECT avf_derated FROM avf WHERE campaign_id = %" PRId64
+	         " AND launch_index = 0", rf);
+	cr_assert_float_eq(raw_real(s, sql), 0.1, 1e-12);
+	snprintf(sql, sizeof sql, "SELECT avf_derated FROM avf WHERE campaign_id = %" PRId64
+	         " AND launch_index = 1", rf);
+	cr_assert_float_eq(raw_real(s, sql), 0.125, 1e-12);
+	snprintf(sql, sizeof sql, "SELECT kernel_name || ':' || n FROM avf WHERE campaign_id = %"
+	         PRId64 " AND kernel = '1'", sm);
+	sqlite3_stmt *q;
+	cr_assert_eq(sqlite3_prepare_v2(s, sql, -1, &q, NULL), SQLITE_OK);
+	cr_assert_eq(sqlite3_step(q), SQLITE_ROW);
+	cr_assert_str_eq((const char *)sqlite3_column_text(q, 0), "k1:10");
+	sqlite3_finalize(q);
+	snprintf(sql, sizeof sql, "SELECT avf_derated FROM avf WHERE campaign_id = %" PRId64
+	         " AND launch_index = 1", sm);
+	cr_assert_float_eq(raw_real(s, sql), 0.3, 1e-12);
+	cr_assert_eq(raw_real(s, "SELECT count(*) FROM avf"), 12);
+	sqlite3_close(s);
+}
+
+/* GUFI's average: register file AVF 6.07 % on a GTX480 (15 SMs × 32768
+ * 32-bit registers) at 0.001 FIT/bit gives 955 FIT. */
+static int64_t gufi_regfile(db_t *db, const char *hash)
+{
+	int64_t id = new_campaign(db, hash, "regfile", "physical");
+	db_golden_t g = golden(15, 32768 * 32, 250.5);
+	cr_assert_eq(db_golden_put(db, id, &g), 0, "%s", db_errmsg(db));
+	fill(db, id, 0, 10000, 0, 600, 7);
+	return id;
+}
+
+Test(db, fit_of_gtx480_register_file)
+{
+	db_t *db = open_db(true);
+	int64_t id = gufi_regfile(db, "rf");
+	db_close(db);
+	sqlite3 *s = raw();
+	char sql[128];
+	snprintf(sql, sizeof sql, "SELECT bits FROM fit WHERE campaign_id = %" PRId64, id);
+	cr_assert_eq(raw_real(s, sql), 15728640);
+	snprintf(sql, sizeof sql, "SELECT fit FROM fit WHERE campaign_id = %" PRId64, id);
+	cr_assert_float_eq(raw_real(s, sql), 954.728448, 1e-6);
+	cr_assert_float_eq(raw_real(s, "SELECT fit_lo FROM fit"), 0.05618656282442717 * 15728.640,
+	                   1e-6);
+	sqlite3_close(s);
+}
+
+Test(db, fit_gpu_and_mitf)
+{
+	db_t *db = open_db(true);
+	/* An older register-file campaign of the same group is superseded. */
+	int64_t old = new_campaign(db, "rf-old", "regfile", "physical");
+	db_golden_t g = golden(15, 32768 * 32, 250.5);
+	cr_assert_eq(db_golden_put(db, old, &g), 0);
+	fill(db, old, 0, 10, 0, 5, 0);
+	gufi_regfile(db, "rf");
+	/* Shared memory: 48 KB per SM, AVF 2.91 %: 15·393216·0.0291·0.001. */
+	int64_t sm = new_campaign(db, "sm", "smem", "physical");
+	db_golden_t gs = golden(15, 48 * 1024 * 8, 250.5);
+	cr_assert_eq(db_golden_put(db, sm, &gs), 0);
+	fill(db, sm, 0, 10000, 0, 291, 0);
+	/* Another GPU is its own group; a campaign without experiments has no
+	 * FIT yet and stays out. */
+	db_campaign_t c = campaign("v100", "regfile", "physical");
+	c.gpu = "v100";
+	int64_t v, none;
+	bool existed;
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &v, &existed), 0);
+	cr_assert_eq(db_golden_put(db, v, &g), 0);
+	fill(db, v, 0, 10, 0, 1, 0);
+	none = new_campaign(db, "rf-new-empty", "regfile", "physical");
+	cr_assert_eq(db_golden_put(db, none, &g), 0);
+	db_close(db);
+
+	double fit_rf = 954.728448, fit_sm = 15 * 393216 * 0.0291 * 0.001;
+	double total = fit_rf + fit_sm;
+	sqlite3 *s = raw();
+	cr_assert_eq(raw_real(s, "SELECT count(*) FROM mitf"), 2);
+	cr_assert_eq(raw_real(s, "SELECT structures FROM fit_gpu WHERE gpu = 'gtx480'"), 2);
+	cr_assert_float_eq(raw_real(s, "SELECT fit_total FROM mitf WHERE gpu = 'gtx480'"), total, 1e-6);
+	cr_assert_float_eq(raw_real(s, "SELECT ipc FROM mitf WHERE gpu = 'gtx480'"), 250.5, 1e-12);
+	cr_assert_float_eq(raw_real(s, "SELECT ipc_per_fit FROM mitf WHERE gpu = 'gtx480'"),
+	                   250.5 / total, 1e-12);
+	/* MITF = IPC × clock × 3600 × 1e9 / FIT instructions. */
+	double mitf = 250.5 * 700e6 * 3600 * 1e9 / total;
+	cr_assert_float_eq(raw_real(s, "SELECT mitf FROM mitf WHERE gpu = 'gtx480'") / mitf, 1.0, 1e-12);
+	cr_assert_float_eq(raw_real(s, "SELECT fit_total FROM mitf WHERE gpu = 'v100'"),
+	                   0.1 * 0.001 * 15728640, 1e-6);
+	sqlite3_close(s);
+}
+
+/* ---- report ----------------------------------------------------------------- */
+
+static char *report(db_t *db, int format)
+{
+	char *out = NULL, err[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	cr_assert_eq(db_report(db, format, f, err, sizeof err), 0, "%s", err);
+	fclose(f);
+	return out;
+}
+
+Test(db, report_formats)
+{
+	db_t *db = open_db(true);
+	int64_t id = gufi_regfile(db, "rf");
+	int64_t small = new_campaign(db, "small, \"quoted\"", "simt", "physical");
+	fill(db, small, 0, 100, 0, 6, 1);
+
+	char *t = report(db, DB_TEXT);
+	cr_assert(strstr(t, "6.07%"), "%s", t);
+	cr_assert(strstr(t, "[5.62%, 6.56%]"), "%s", t);
+	cr_assert(strstr(t, "[3.43%, 13.75%]"), "%s", t);
+	cr_assert(strstr(t, "954.7"), "%s", t);
+	cr_assert(strstr(t, "15728640"), "%s", t);
+	cr_assert(strstr(t, "MITF"), "%s", t);
+	cr_assert(strstr(t, "IPC/FIT"), "%s", t);
+	char ipcfit[32];
+	snprintf(ipcfit, sizeof ipcfit, "%.4g", 250.5 / 954.728448);
+	cr_assert(strstr(t, ipcfit), "%s lacks %s", t, ipcfit);
+	free(t);
+
+	char *c = report(db, DB_CSV);
+	cr_assert(strncmp(c, "campaign_id,campaign,target,kernel,", 35) == 0, "%s", c);
+	cr_assert(strstr(c, "\n\ncampaign_id,campaign,workload,"), "%s", c);
+	cr_assert(strstr(c, "\n\nworkload,gpu,regs,targets,ipc,"), "%s", c);
+	cr_assert(strstr(c, ",0.0607,"), "%s", c);
+	cr_assert(strstr(c, ",954.728448,"), "%s", c);
+	cr_assert(strstr(c, "\"small, \"\"quoted\"\"\""), "%s", c);
+	free(c);
+
+	char *j = report(db, DB_JSON);
+	json_error_t je;
+	json_t *root = json_loads(j, 0, &je);
+	cr_assert_not_null(root, "%s: %s", je.text, j);
+	json_t *avf = json_object_get(root, "avf"), *fit = json_object_get(root, "fit"),
+	       *mitf = json_object_get(root, "mitf");
+	cr_assert(json_is_array(avf) && json_is_array(fit) && json_is_array(mitf));
+	cr_assert_eq(json_array_size(avf), 2);
+	json_t *a0 = json_array_get(avf, 0);
+	cr_assert_eq(json_integer_value(json_object_get(a0, "campaign_id")), id);
+	cr_assert_str_eq(json_string_value(json_object_get(a0, "kernel")), "all");
+	cr_assert_eq(json_integer_value(json_object_get(a0, "n")), 10000);
+	cr_assert_float_eq(json_real_value(json_object_get(a0, "avf")), 0.0607, 1e-12);
+	cr_assert(json_is_null(json_object_get(a0, "launch_index")));
+	json_t *a1 = json_array_get(avf, 1);
+	cr_assert_float_eq(json_real_value(json_object_get(a1, "avf_lo")), 0.03431926106727268, 1e-12);
+	cr_assert_float_eq(json_real_value(json_object_get(json_array_get(fit, 0), "fit")),
+	                   954.728448, 1e-6);
+	/* The simt campaign has no golden run: no FIT, out of the GPU total. */
+	cr_assert(json_is_null(json_object_get(json_array_get(fit, 1), "fit")));
+	cr_assert_eq(json_array_size(mitf), 1);
+	cr_assert_float_eq(json_real_value(json_object_get(json_array_get(mitf, 0), "ipc_per_fit")),
+	                   250.5 / 954.728448, 1e-12);
+	json_decref(root);
+	free(j);
+	db_close(db);
+}
+
+Test(db, report_of_empty_database)
+{
+	db_t *db = open_db(true);
+	char *t = report(db, DB_TEXT);
+	cr_assert(strstr(t, "AVF") && strstr(t, "(no rows)"), "%s", t);
+	free(t);
+	char *j = report(db, DB_JSON);
+	json_t *root = json_loads(j, 0, NULL);
+	cr_assert_not_null(root);
+	cr_assert_eq(json_array_size(json_object_get(root, "mitf")), 0);
+	json_decref(root);
+	free(j);
+	char err[128];
+	cr_assert_eq(db_report(db, 7, stdout, err, sizeof err), DB_EINVAL);
+	db_close(db);
+}
