@@ -91,6 +91,7 @@ static const char SCHEMA_V1[] =
 	"  early       INTEGER NOT NULL CHECK (early IN (0, 1)),\n"
 	"  wall        REAL NOT NULL CHECK (wall >= 0),\n"
 	"  worker      INTEGER NOT NULL,\n"
+	"  live_bits   INTEGER CHECK (live_bits IS NULL OR live_bits >= 0),\n"
 	"  PRIMARY KEY (campaign_id, idx),\n"
 	"  FOREIGN KEY (campaign_id, idx) REFERENCES masks(campaign_id, idx) ON DELETE CASCADE\n"
 	") STRICT, WITHOUT ROWID;\n"
@@ -100,8 +101,11 @@ static const char SCHEMA_V1[] =
 	 * invocations). */
 	"CREATE VIEW campaign_df AS\n"
 	"SELECT c.id AS campaign_id,\n"
-	"       CASE WHEN c.sampling = 'physical' OR c.target NOT IN ('regfile', 'pred', 'smem')\n"
-	"            THEN 1.0\n"
+	"       CASE WHEN c.sampling = 'physical' THEN 1.0\n"
+	"            WHEN (SELECT count(e.live_bits) FROM experiments e WHERE e.campaign_id = c.id) > 0\n"
+	"            THEN (SELECT avg(e.live_bits) FROM experiments e WHERE e.campaign_id = c.id)\n"
+	"                 / (SELECT g.bits_per_sm FROM golden g WHERE g.campaign_id = c.id)\n"
+	"            WHEN c.target NOT IN ('regfile', 'pred', 'smem') THEN 1.0\n"
 	"            ELSE (SELECT sum(CASE c.target WHEN 'smem' THEN k.df_smem ELSE k.df_reg END\n"
 	"                             * (k.end_cycle - k.start_cycle))\n"
 	"                         / sum(k.end_cycle - k.start_cycle)\n"
@@ -1036,7 +1040,7 @@ int db_experiments_put(db_t *db, int64_t campaign, const db_experiment_t *e, uin
 		return err;
 	if ((err = prepare(db,
 	                   "INSERT INTO experiments (campaign_id, idx, outcome, reason, cycles, early,"
-	                   " wall, worker) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+	                   " wall, worker, live_bits) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
 	                   " ON CONFLICT (campaign_id, idx) DO NOTHING",
 	                   &ins)))
 		goto fail;
@@ -1050,6 +1054,10 @@ int db_experiments_put(db_t *db, int64_t campaign, const db_experiment_t *e, uin
 		sqlite3_bind_int(ins, 6, e[i].early ? 1 : 0);
 		sqlite3_bind_double(ins, 7, e[i].wall);
 		sqlite3_bind_int(ins, 8, e[i].worker);
+		if (e[i].has_live_bits)
+			sqlite3_bind_int64(ins, 9, i64(e[i].live_bits));
+		else
+			sqlite3_bind_null(ins, 9);
 		int rc = sqlite3_step(ins);
 		if (rc == SQLITE_CONSTRAINT_FOREIGNKEY) {
 			err = db__fail(db, DB_EINVAL, "experiment %" PRIu64 ": campaign %" PRId64

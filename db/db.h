@@ -130,6 +130,8 @@ typedef struct {
 	bool early;            /* stopped early on re-joining the golden state */
 	double wall;           /* seconds */
 	int32_t worker;
+	bool has_live_bits;    /* live sampling: the target's bits in use in the */
+	uint64_t live_bits;    /* mask's SM at its cycle (what derates the AVF)  */
 } db_experiment_t;
 
 /* Where a campaign stands. AVF fields are NaN until done > 0; df and

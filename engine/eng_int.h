@@ -81,6 +81,8 @@ typedef struct eng_outcome {
 	uint64_t cycles;            /* cycles the experiment simulated */
 	bool early;
 	double wall;                /* host seconds */
+	bool has_live_bits;         /* live sampling: bits of the target in use in */
+	uint64_t live_bits;         /* the fault's SM at its cycle (derating)      */
 } eng_outcome_t;
 
 typedef struct eng_runner_opts {

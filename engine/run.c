@@ -84,7 +84,7 @@ static int commit(daemon_t *d)
 
 static void queue_line(daemon_t *d, worker_t *w, char *s)
 {
-	/* R idx outcome cycles early wall reason */
+	/* R idx outcome cycles early wall live_bits reason */
 	char *q;
 	if (s[0] != 'R' || s[1] != ' ')
 		return;
@@ -93,6 +93,7 @@ static void queue_line(daemon_t *d, worker_t *w, char *s)
 	uint64_t cycles = strtoull(q, &q, 10);
 	long early = strtol(q, &q, 10);
 	double wall = strtod(q, &q);
+	long long live = strtoll(q, &q, 10);
 	while (*q == ' ')
 		q++;
 	if (outcome < 0 || outcome > 2)
@@ -114,7 +115,8 @@ static void queue_line(daemon_t *d, worker_t *w, char *s)
 	d->reasons[d->nqueue] = reason;
 	w->last_heard = eng_now();
 	d->queue[d->nqueue++] = (db_experiment_t){.idx = idx, .outcome = (db_outcome_t)outcome, .reason = reason,
-	                                          .cycles = cycles, .early = early != 0, .wall = wall, .worker = w->id};
+	                                          .cycles = cycles, .early = early != 0, .wall = wall, .worker = w->id,
+	                                          .has_live_bits = live >= 0, .live_bits = live >= 0 ? (uint64_t)live : 0};
 	d->done++;
 }
 
@@ -339,7 +341,7 @@ static int store_campaign(db_t *db, const camp_campaign_t *c, const eng_golden_t
 	                  .warp_insts = g->totals.warp_insts,
 	                  .ipc = g->totals.cycles ? (double)g->totals.thread_insts / g->totals.cycles : 0,
 	                  .clock_mhz = c->gpu.clock_mhz, .num_sms = c->gpu.num_sms,
-	                  .bits_per_sm = sc_target_bits(&c->gpu, (sc_target_t)c->target, 0, NULL),
+	                  .bits_per_sm = sc_target_bits(&c->gpu, (sc_target_t)c->target, c->fields, NULL),
 	                  .wall_seconds = g->wall};
 	snprintf(dg.output_digest, sizeof dg.output_digest, "%016" PRIx64, eng_output_digest(g->res));
 	db_kernel_t *k = calloc(g->nlaunch ? g->nlaunch : 1, sizeof *k);

@@ -28,6 +28,8 @@ typedef struct report {
 	char reason[96];
 	uint64_t cycles;
 	uint8_t early;
+	uint8_t has_live;
+	uint64_t live;
 } report_t;
 
 typedef struct runner {
@@ -38,6 +40,8 @@ typedef struct runner {
 	cls_run_t grun;
 	const eng_exp_t *exps;
 	uint64_t nexp, next;          /* next experiment to start */
+	bool has_live;                /* live sampling: live bits of the current */
+	uint64_t live;                /* experiment, measured before it forked    */
 	/* in a child */
 	bool child;
 	int wfd;                      /* the report pipe's write end */
@@ -75,6 +79,8 @@ static _Noreturn void child_report(runner_t *r, cls_outcome_t outcome, const cha
 	snprintf(rep.reason, sizeof rep.reason, "%s", reason);
 	rep.cycles = cycles;
 	rep.early = early;
+	rep.has_live = r->has_live;
+	rep.live = r->live;
 	_exit(write_all(r->wfd, &rep, sizeof rep) ? 0 : 1);
 }
 
@@ -124,6 +130,10 @@ static uint64_t child_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 	uint64_t now = sc_gpu_cycle(gpu);
 	if (r->fault < r->cur->nfaults && cycle == r->cur->f[r->fault].cycle) {
 		const mask_fault_t *f = &r->cur->f[r->fault++];
+		if (r->fault == 1) {
+			r->has_live = r->c->sampling == CAMP_SAMPLING_LIVE;
+			r->live = r->has_live ? sc_target_live_bits(gpu, (sc_target_t)r->c->target, r->c->fields, f->sm) : 0;
+		}
 		int rc = inject(r, gpu, f);
 		if (rc < 0)
 			child_report(r, CLS_DUE, "bad_mask", 0, false);
@@ -211,13 +221,15 @@ static void collect(runner_t *r, pid_t pid, int rfd, const eng_exp_t *e, double 
 		got += (size_t)k;
 	}
 	close(rfd);
-	eng_outcome_t out = {.idx = e->idx, .wall = eng_now() - t0};
+	eng_outcome_t out = {.idx = e->idx, .wall = eng_now() - t0, .has_live_bits = r->has_live, .live_bits = r->live};
 	if (got == sizeof rep && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
 		out.outcome = (cls_outcome_t)rep.outcome;
 		memcpy(out.reason, rep.reason, sizeof out.reason);
 		out.reason[sizeof out.reason - 1] = 0;
 		out.cycles = rep.cycles;
 		out.early = rep.early;
+		out.has_live_bits = rep.has_live;
+		out.live_bits = rep.live;
 	} else {
 		cls_run_t fr = {.out = r->gbuf, .nout = r->grun.nout};
 		if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM)
@@ -263,15 +275,17 @@ static uint64_t parent_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 	while (r->next < r->nexp && r->exps[r->next].f[0].cycle <= cycle) {
 		const eng_exp_t *e = &r->exps[r->next++];
 		const mask_fault_t *f = &e->f[0];
+		r->has_live = r->c->sampling == CAMP_SAMPLING_LIVE;
+		r->live = r->has_live ? sc_target_live_bits(gpu, (sc_target_t)r->c->target, r->c->fields, f->sm) : 0;
 		if (e->nfaults == 1) {
 			int use;
 			if (r->c->sampling == CAMP_SAMPLING_LIVE)
-				use = sc_target_live_bits(gpu, (sc_target_t)r->c->target, r->c->fields, f->sm) > 0 ||
-				      r->c->target == CAMP_TARGET_FU;
+				use = r->live > 0 || r->c->target == CAMP_TARGET_FU;
 			else
 				use = sc_target_in_use(gpu, (sc_target_t)r->c->target, r->c->fields, f->sm, f->loc, f->nbits);
 			if (use == 0) {
-				eng_outcome_t out = {.idx = e->idx, .outcome = CLS_MASKED};
+				eng_outcome_t out = {.idx = e->idx, .outcome = CLS_MASKED, .has_live_bits = r->has_live,
+				                     .live_bits = r->live};
 				snprintf(out.reason, sizeof out.reason, "unused");
 				r->o->emit(&out, r->o->ctx);
 				continue;
@@ -325,6 +339,8 @@ int eng_runner(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp,
 		/* every experiment from cycle 0, in a process of its own */
 		for (uint64_t i = 0; i < nexp; i++) {
 			int p[2];
+			r.has_live = false;
+			r.live = 0;
 			double t0 = eng_now();
 			if (pipe(p) < 0) {
 				rc = ENG_EXIT_INTERNAL;

@@ -3,8 +3,9 @@
  *     idx nfaults cycle sm loc nbits [cycle sm loc nbits ...]
  * runs them with the fork-at-cycle runner, and writes one line per outcome
  * on stdout,
- *     R idx outcome cycles early wall reason
- * (outcome 0 masked, 1 sdc, 2 due; reason last, it may hold spaces). It dies
+ *     R idx outcome cycles early wall live_bits reason
+ * (outcome 0 masked, 1 sdc, 2 due; live_bits -1 unless live sampling;
+ * reason last, it may hold spaces). It dies
  * with the daemon (PR_SET_PDEATHSIG), and its experiment children with it. */
 #include <getopt.h>
 #include <inttypes.h>
@@ -18,8 +19,8 @@
 static void emit_line(const eng_outcome_t *o, void *ctx)
 {
 	(void)ctx;
-	printf("R %" PRIu64 " %d %" PRIu64 " %d %.6f %s\n", o->idx, (int)o->outcome, o->cycles, o->early ? 1 : 0, o->wall,
-	       o->reason);
+	printf("R %" PRIu64 " %d %" PRIu64 " %d %.6f %" PRId64 " %s\n", o->idx, (int)o->outcome, o->cycles,
+	       o->early ? 1 : 0, o->wall, o->has_live_bits ? (int64_t)o->live_bits : (int64_t)-1, o->reason);
 	fflush(stdout);
 }
 

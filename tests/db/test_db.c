@@ -344,7 +344,7 @@ Test(db, reader_not_blocked_by_open_write_transaction)
 	/* Another writer holds a write transaction open... */
 	sqlite3 *w = raw();
 	raw_exec(w, "BEGIN IMMEDIATE; INSERT INTO experiments VALUES"
-	            " (1, 4, 'due', 'timeout', 5, 0, 0.1, 7)");
+	            " (1, 4, 'due', 'timeout', 5, 0, 0.1, 7, NULL)");
 
 	/* ...a reader still reads, the committed state only... */
 	db_t *rd = open_db(false);
