@@ -23,7 +23,8 @@ TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
                tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c \
                tests/simcore/test_due.c tests/simcore/test_fault.c tests/campaigns/test_campaigns.c \
                tests/campaigns/test_campaign.c tests/masks/test_masks.c tests/parser/test_classify.c \
-               tests/engine/test_runner.c tests/engine/test_daemon.c tests/db/test_db.c
+               tests/engine/test_runner.c tests/engine/test_daemon.c tests/engine/test_stats.c \
+               tests/db/test_db.c
 EXAMPLE_BIN := $(BUILD)/examples/iterate
 
 SIMCORE_OBJ := $(SIMCORE_SRC:%.c=$(BUILD)/%.o)
