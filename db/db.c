@@ -34,6 +34,8 @@ static const char SCHEMA_V1[] =
 	"  confidence   REAL NOT NULL CHECK (confidence > 0 AND confidence < 1),\n"
 	"  z            REAL NOT NULL CHECK (z > 0), -- normal quantile of confidence\n"
 	"  n_masks      INTEGER NOT NULL CHECK (n_masks >= 0),\n"
+	"  fields       TEXT NOT NULL DEFAULT '',   -- sampled fields (simt, ibuffer)\n"
+	"  scope        TEXT NOT NULL DEFAULT 'application', -- or kernel:NAME:INVOCATION\n"
 	"  created      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))\n"
 	") STRICT;\n"
 	"\n"
@@ -193,10 +195,12 @@ static const char SCHEMA_V1[] =
 	"       group_concat(campaign_id, ' ') AS campaigns,\n"
 	"       sum(fit) AS fit_total, sum(fit_lo) AS fit_lo, sum(fit_hi) AS fit_hi,\n"
 	"       avg(ipc) AS ipc, avg(clock_mhz) AS clock_mhz\n"
-	"  FROM (SELECT f.*, row_number() OVER (PARTITION BY workload, gpu, regs, target\n"
-	"                                       ORDER BY campaign_id DESC) AS newest\n"
-	"          FROM fit f WHERE f.fit IS NOT NULL\n"
-	"         ORDER BY workload, gpu, regs, target)\n"
+	"  FROM (SELECT f.*, row_number() OVER (PARTITION BY f.workload, f.gpu, f.regs, f.target,\n"
+	"                                                    c.fields\n"
+	"                                       ORDER BY f.campaign_id DESC) AS newest\n"
+	"          FROM fit f JOIN campaigns c ON c.id = f.campaign_id\n"
+	"         WHERE f.fit IS NOT NULL AND c.scope = 'application'\n"
+	"         ORDER BY f.workload, f.gpu, f.regs, f.target)\n"
 	" WHERE newest = 1\n"
 	" GROUP BY workload, gpu, regs;\n"
 	"\n"
@@ -627,8 +631,9 @@ int db_campaign_get_or_create(db_t *db, const db_campaign_t *c, int64_t *id, boo
 		return err;
 	err = prepare(db,
 	              "INSERT INTO campaigns (name, workload, gpu, regs, config, config_hash,"
-	              " tool_version, seed, target, sampling, fit_per_bit, confidence, z, n_masks)"
-	              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+	              " tool_version, seed, target, sampling, fit_per_bit, confidence, z, n_masks,"
+	              " fields, scope)"
+	              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
 	              " ON CONFLICT (config_hash) DO NOTHING",
 	              &ins);
 	if (err)
@@ -647,6 +652,8 @@ int db_campaign_get_or_create(db_t *db, const db_campaign_t *c, int64_t *id, boo
 	sqlite3_bind_double(ins, 12, c->confidence);
 	sqlite3_bind_double(ins, 13, z);
 	sqlite3_bind_int64(ins, 14, i64(c->n_masks));
+	bind_text(ins, 15, c->fields ? c->fields : "");
+	bind_text(ins, 16, c->scope ? c->scope : "application");
 	int rc = sqlite3_step(ins);
 	if (rc != SQLITE_DONE) {
 		err = db__sqlerr(db, rc, "storing the campaign");

@@ -78,6 +78,10 @@ typedef struct {
 	double fit_per_bit;       /* intrinsic FIT per bit, e.g. 0.001 */
 	double confidence;        /* of the Wilson intervals, in (0,1), e.g. 0.95 */
 	uint64_t n_masks;         /* planned number of injections */
+	const char *fields;       /* sampled fields ("valid", "pc,rpc,mask"); NULL or "" for none */
+	const char *scope;        /* "application" (NULL) or "kernel:NAME:INVOCATION"; only
+	                             application-scope campaigns add up in fit_gpu, where
+	                             campaigns of one target with different fields are summed */
 } db_campaign_t;
 
 /* The fault-free run of a campaign. */

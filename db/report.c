@@ -89,7 +89,7 @@ static const table_t tables[] = {
 	 "campaign_id, launch_index IS NOT NULL, launch_index", avf_cols, COUNT(avf_cols)},
 	{"fit", "FIT per structure (AVF x df x FIT/bit x bits)", "campaign_id", fit_cols,
 	 COUNT(fit_cols)},
-	{"mitf", "MITF per workload, GPU and register mode (newest campaign per target)",
+	{"mitf", "MITF per workload, GPU and register mode (newest application-scope campaign per target and fields)",
 	 "workload, gpu, regs", mitf_cols, COUNT(mitf_cols)},
 };
 

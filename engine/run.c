@@ -324,7 +324,17 @@ uint64_t eng_ck_interval(uint64_t golden_cycles)
 static int store_campaign(db_t *db, const camp_campaign_t *c, const eng_golden_t *g, const eng_plan_t *p, int64_t *id,
                           bool *existed, char *err, size_t errsz)
 {
-	db_campaign_t dc = {.name = c->name, .workload = c->workload->name, .gpu = c->gpu.name,
+	char fields[64] = "", scope[300] = "application";
+	for (uint32_t bit = 1; bit <= 4; bit <<= 1)
+		if (c->fields & bit) {
+			const char *fname = camp_field_name(c->target, bit);
+			if (fname)
+				snprintf(fields + strlen(fields), sizeof fields - strlen(fields), "%s%s", fields[0] ? "," : "",
+				         fname);
+		}
+	if (c->scope == CAMP_SCOPE_KERNEL)
+		snprintf(scope, sizeof scope, "kernel:%s:%u", c->kernel, c->invocation);
+	db_campaign_t dc = {.fields = fields, .scope = scope, .name = c->name, .workload = c->workload->name, .gpu = c->gpu.name,
 	                    .regs = camp_regs_name(c->regs), .config = c->canonical, .config_hash = c->hash,
 	                    .tool_version = SC_VERSION, .seed = c->seed, .target = camp_target_name(c->target),
 	                    .sampling = camp_sampling_name(c->sampling), .fit_per_bit = c->fit_per_bit,

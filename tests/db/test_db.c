@@ -740,6 +740,39 @@ Test(db, fit_gpu_and_mitf)
 	sqlite3_close(s);
 }
 
+/* Campaigns of one structure over different fields (the valid and the
+ * instruction bits of the instruction buffer) are different bits: their FIT
+ * adds up. A single-kernel (GUFI mode 1) campaign is not the application's
+ * FIT and stays out of the GPU total. */
+Test(db, fit_gpu_sums_fields_and_skips_kernel_scope)
+{
+	db_t *db = open_db(true);
+	db_golden_t g = golden(15, 1000, 100.0);
+	int64_t id;
+	bool existed;
+	db_campaign_t valid = campaign("ib-valid", "ibuffer", "physical");
+	valid.fields = "valid";
+	cr_assert_eq(db_campaign_get_or_create(db, &valid, &id, &existed), 0, "%s", db_errmsg(db));
+	cr_assert_eq(db_golden_put(db, id, &g), 0);
+	fill(db, id, 0, 100, 0, 10, 0); /* AVF 10 %: 0.1 x 0.001 x 15000 = 1.5 */
+	db_campaign_t instr = campaign("ib-instr", "ibuffer", "physical");
+	instr.fields = "instr";
+	cr_assert_eq(db_campaign_get_or_create(db, &instr, &id, &existed), 0);
+	cr_assert_eq(db_golden_put(db, id, &g), 0);
+	fill(db, id, 0, 100, 0, 20, 0); /* 3.0 */
+	db_campaign_t k = campaign("ib-kernel", "ibuffer", "physical");
+	k.fields = "instr";
+	k.scope = "kernel:vadd:0";
+	cr_assert_eq(db_campaign_get_or_create(db, &k, &id, &existed), 0);
+	cr_assert_eq(db_golden_put(db, id, &g), 0);
+	fill(db, id, 0, 100, 0, 90, 0); /* would be 13.5 */
+	db_close(db);
+	sqlite3 *s = raw();
+	cr_assert_eq(raw_real(s, "SELECT structures FROM fit_gpu"), 2);
+	cr_assert_float_eq(raw_real(s, "SELECT fit_total FROM fit_gpu"), 1.5 + 3.0, 1e-9);
+	sqlite3_close(s);
+}
+
 /* ---- report ----------------------------------------------------------------- */
 
 static char *report(db_t *db, int format)
