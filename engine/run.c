@@ -554,7 +554,7 @@ void eng_run_help(FILE *out)
 	      "  -j N          worker processes (default: the number of CPUs)\n"
 	      "  --no-fork     re-simulate every experiment from cycle 0 (for comparison)\n"
 	      "  --no-early    never stop an experiment early on re-joining the golden state\n"
-	      "  --quiet       no progress output\n"
+	      "  --quiet       no progress output (the final report is still printed)\n"
 	      "  -h, --help    print this help and exit\n"
 	      "\n"
 	      "Progress: on a terminal a line with done/total, rate, ETA, outcome counts\n"
@@ -622,7 +622,7 @@ int eng_run_main(int argc, char **argv)
 		if (rc > worst)
 			worst = rc;
 	}
-	if (!interrupted && worst == 0 && !o.quiet) {
+	if (!interrupted && worst == 0) {
 		fputc('\n', stdout);
 		if (db_report(db, DB_TEXT, stdout, err, sizeof err))
 			eng_errorf("%s", err);

@@ -134,6 +134,34 @@ check "--gpu FILE" 0 "e2e_ok on h100: ok" "" "$flipsim" exec "$e2e/ok.json" --gp
 check "presets from another directory" 0 "on v100: ok" "" \
 	sh -c 'cd "$1" && "$2" exec "$3" --gpu v100' sh "$tmp" "$flipsim" "$root/$e2e/ok.json"
 
+# ---- campaigns: run, status, report, sample-size, profile ------------------------
+camp=tests/engine/data/vadd4k-regfile.json
+check "sample-size 99%/3% is 1844" 0 "1844" "" "$flipsim" sample-size --confidence 0.99 --margin 0.03
+check "sample-size 95%/1% is 9604" 0 "9604" "" "$flipsim" sample-size --confidence 95% --margin 1%
+check "sample-size finite population" 0 "370" "" "$flipsim" sample-size --confidence 0.95 --margin 0.05 --population 10000
+check "sample-size without margin" 2 "" "--confidence and --margin are required" "$flipsim" sample-size --confidence 0.95
+check "sample-size bad value" 2 "" "expected a value in (0, 1)" "$flipsim" sample-size --confidence 1.5 --margin 0.01
+check "profile" 0 "df_reg" "" "$flipsim" profile examples/vadd/vadd.json
+check "profile digests" 0 "fnv1a" "" "$flipsim" profile examples/scalarprod/scalarprod.json
+check "run a campaign" 0 "AVF" "" "$flipsim" run "$camp" --db "$tmp/r.db" -j 2 --quiet
+check "run again resumes with nothing to do" 0 "vadd4k-regfile" "0 to run, resumed" "$flipsim" run "$camp" --db "$tmp/r.db" -j 2
+check "status" 0 "600/600" "" "$flipsim" status "$tmp/r.db"
+check "report text" 0 "FIT per structure" "" "$flipsim" report "$tmp/r.db"
+check "report csv" 0 "campaign_id,campaign,target" "" "$flipsim" report "$tmp/r.db" --csv
+check "report json" 0 '"avf"' "" "$flipsim" report "$tmp/r.db" --json
+check "run without campaign" 2 "" "missing campaign file" "$flipsim" run --db "$tmp/r.db"
+check "run bad -j" 2 "" "-j: expected a number of workers" "$flipsim" run "$camp" -j 0
+check "run bad campaign" 2 "" "unknown key" "$flipsim" run tests/campaigns/data/campaign/bad_unknown_key.json --db "$tmp/r2.db"
+printf 'not a database, just text\n' >"$tmp/text.db"
+check "report on a non-database" 2 "" "not an SQLite file" "$flipsim" report "$tmp/text.db"
+check "status on a missing file" 2 "" "" "$flipsim" status "$tmp/missing.db"
+check "run into a non-database" 2 "" "text.db" "$flipsim" run "$camp" --db "$tmp/text.db"
+if cmp -s "$tmp/text.db" <(printf 'not a database, just text\n'); then
+	pass "a non-database is left untouched"
+else
+	fail "a non-database is left untouched"
+fi
+
 echo "e2e: $passes passed, $failures failed"
 
 # ---- the examples -------------------------------------------------------------
