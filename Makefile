@@ -81,7 +81,7 @@ deps:
 	fi
 
 unit: $(BUILD)/unit-tests $(BUILD)/flipsim
-	$(BUILD)/unit-tests --jobs 2
+	FLIPSIM=$(BUILD)/flipsim $(BUILD)/unit-tests --jobs 2
 
 ptx-tests: $(BUILD)/flipsim
 	bash tests/ptx/run.sh $(BUILD)/flipsim $(BUILD)
