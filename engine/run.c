@@ -101,14 +101,15 @@ static void queue_line(daemon_t *d, worker_t *w, char *s)
 	if (d->nqueue == d->capqueue) {
 		uint32_t cap = d->capqueue ? d->capqueue * 2 : 256;
 		db_experiment_t *nq = realloc(d->queue, cap * sizeof *nq);
-		char **nr = realloc(d->reasons, cap * sizeof *nr);
+		if (nq)
+			d->queue = nq;
+		char **nr = nq ? realloc(d->reasons, cap * sizeof *nr) : NULL;
+		if (nr)
+			d->reasons = nr;
 		if (!nq || !nr) {
-			free(nq == d->queue ? NULL : nq);
-			d->failed = true;
+			d->failed = true; /* the outcome stays pending for a re-run */
 			return;
 		}
-		d->queue = nq;
-		d->reasons = nr;
 		d->capqueue = cap;
 	}
 	char *reason = strdup(q);

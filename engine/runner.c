@@ -184,6 +184,10 @@ static void become_child(runner_t *r, sc_gpu_t *gpu, const eng_exp_t *e, int wfd
 /* The child's verdict once its workload run returns. */
 static _Noreturn void child_finish(runner_t *r, sc_gpu_t *gpu, const camp_result_t *res)
 {
+	/* The run ended before the fault's cycle came (it lies after the last
+	 * event): nothing was injected, as the fork path says by not pausing. */
+	if (r->fault == 0)
+		child_report(r, CLS_MASKED, "unused", 0, false);
 	cls_buffer_t *fb = calloc(r->grun.nout ? r->grun.nout : 1, sizeof *fb);
 	if (!fb)
 		child_report(r, CLS_DUE, "crash:out of memory", 0, false);

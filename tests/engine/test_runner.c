@@ -127,3 +127,23 @@ Test(runner, same_seed_same_outcomes, .timeout = 300)
 	free(b.o);
 	teardown(&s);
 }
+
+/* A fault whose cycle lies after the last event is never injected: both
+ * the fork path (the replay never pauses there) and --no-fork say unused. */
+Test(runner, fault_after_the_last_event_is_unused, .timeout = 60)
+{
+	setup_t s;
+	setup(&s, "tests/engine/data/vadd4k-regfile.json");
+	eng_exp_t late = {.idx = 0, .nfaults = 1, .f = {{.cycle = s.g.cycles + 5, .sm = 0, .loc = 0, .nbits = 1}}};
+	for (int no_fork = 0; no_fork < 2; no_fork++) {
+		got_t g = {.o = calloc(1, sizeof(eng_outcome_t)), .n = 1};
+		eng_runner_opts_t o = {.campaign = s.c, .ck_interval = s.ck, .no_fork = no_fork, .emit = collect, .ctx = &g};
+		char err[1024];
+		cr_assert_eq(eng_runner(&o, &late, 1, err, sizeof err), 0, "%s", err);
+		cr_assert_eq(g.emitted, 1);
+		cr_expect_eq(g.o[0].outcome, CLS_MASKED);
+		cr_expect_str_eq(g.o[0].reason, "unused", "%s mode", no_fork ? "no-fork" : "fork");
+		free(g.o);
+	}
+	teardown(&s);
+}
