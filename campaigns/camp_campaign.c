@@ -771,24 +771,14 @@ int camp_campaign_load(const char *path, camp_campaign_t **out, char *err, size_
 {
 	char dummy[1];
 	ctx_t x = {path, err ? err : dummy, err ? errsz : sizeof dummy, NULL};
-	json_error_t je;
+	json_t *root;
 	int rc;
 
 	*out = NULL;
 	if (x.errsz)
 		x.err[0] = '\0';
-	/* Opened here, not by json_load_file, to tell a missing file from bad JSON. */
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(x.err, x.errsz, "%s: cannot read: %s", path, strerror(errno));
-		return CAMP_EINPUT;
-	}
-	json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
-	fclose(f);
-	if (!root) {
-		snprintf(x.err, x.errsz, "%s:%d:%d: %s", path, je.line, je.column, je.text);
-		return CAMP_EINPUT;
-	}
+	if ((rc = camp__load_json(path, &root, x.err, x.errsz)))
+		return rc;
 	x.c = calloc(1, sizeof *x.c);
 	if (!x.c || !(x.c->path = xstrdup(path))) {
 		rc = nomem(&x);

@@ -41,6 +41,24 @@ typedef struct ctx {
 	size_t errsz;
 } ctx_t;
 
+int camp__load_json(const char *path, json_t **root, char *err, size_t errsz)
+{
+	/* Opened here, not by json_load_file, to tell a missing file from bad JSON. */
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errsz, "%s: cannot read: %s", path, strerror(errno));
+		return CAMP_EINPUT;
+	}
+	json_error_t je;
+	*root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+	fclose(f);
+	if (!*root) {
+		snprintf(err, errsz, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+		return CAMP_EINPUT;
+	}
+	return 0;
+}
+
 int camp__fail_at(char *err, size_t errsz, const char *file, const char *path, const char *fmt, ...)
 {
 	char msg[512];

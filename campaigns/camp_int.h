@@ -12,4 +12,10 @@
 int camp__fail_at(char *err, size_t errsz, const char *file, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+/* Reads a JSON file into *root (caller decrefs), rejecting duplicate keys.
+ * Returns 0, or CAMP_EINPUT with "FILE: cannot read: ..." when the file
+ * cannot be opened or "FILE:LINE:COL: ..." for a syntax error. */
+typedef struct json_t json_t;
+int camp__load_json(const char *path, json_t **root, char *err, size_t errsz);
+
 #endif

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "camp_int.h"
+#include "masks.h"
 
 /* Buffers hold at most this many bytes each (the simulator's memory is host
  * memory; larger inputs are surely mistakes). */
@@ -81,43 +82,9 @@ static void store_float(uint8_t *dst, camp_type_t t, double d)
 	}
 }
 
-/* ---- the random generator (must match tests/ptx/ref_common.h) ---------- */
-
-typedef struct rng { uint64_t s[4]; } rng_t;
-
-static uint64_t splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-static void rng_seed(rng_t *r, uint64_t seed)
-{
-	uint64_t st = seed;
-	for (int i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&st);
-}
-
-static uint64_t rng_next(rng_t *r)
-{
-	uint64_t *s = r->s;
-	uint64_t result = rotl(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
-}
+/* The random generator is masks/'s xoshiro256** with the plain seeding the
+ * workload format specifies (mask_rng_seed); tests/ptx/ref_common.h is an
+ * independent implementation the conformance suite checks it against. */
 
 /* ---- parsing context and messages -------------------------------------- */
 
@@ -813,24 +780,14 @@ int camp_workload_load(const char *path, camp_workload_t **out, char *err, size_
 {
 	char dummy[1];
 	ctx_t c = {path, err ? err : dummy, err ? errsz : sizeof dummy, NULL};
-	json_error_t je;
+	json_t *root;
 	int rc;
 
 	*out = NULL;
 	if (c.errsz)
 		c.err[0] = '\0';
-	/* Opened here, not by json_load_file, to tell a missing file from bad JSON. */
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(c.err, c.errsz, "%s: cannot read: %s", path, strerror(errno));
-		return CAMP_EINPUT;
-	}
-	json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
-	fclose(f);
-	if (!root) {
-		snprintf(c.err, c.errsz, "%s:%d:%d: %s", path, je.line, je.column, je.text);
-		return CAMP_EINPUT;
-	}
+	if ((rc = camp__load_json(path, &root, c.err, c.errsz)))
+		return rc;
 	c.w = calloc(1, sizeof *c.w);
 	if (!c.w || !(c.w->path = xstrdup(path))) {
 		rc = nomem(&c);
@@ -901,7 +858,7 @@ int camp_buffer_fill(const camp_buffer_t *b, void *dst, char *err, size_t errsz)
 	unsigned sz = types[b->type].bytes;
 	uint64_t bytes = b->count * sz;
 	uint8_t *d = dst;
-	rng_t r;
+	mask_rng_t r;
 
 	if (!err) {
 		err = dummy;
@@ -925,18 +882,18 @@ int camp_buffer_fill(const camp_buffer_t *b, void *dst, char *err, size_t errsz)
 		}
 		return 0;
 	case CAMP_INIT_RANDOM:
-		rng_seed(&r, b->seed);
+		mask_rng_seed(&r, b->seed);
 		if (types[b->type].is_float) {
 			/* Built with ISO C (-std=c11): no FMA contraction of min + span * u. */
 			double span = b->max.f - b->min.f;
 			for (uint64_t i = 0; i < b->count; i++) {
-				double u = (double)(rng_next(&r) >> 11) * 0x1.0p-53;
+				double u = (double)(mask_rng_next(&r) >> 11) * 0x1.0p-53;
 				store_float(d + i * sz, b->type, b->min.f + span * u);
 			}
 		} else {
 			uint64_t span = b->max.u - b->min.u + 1;  /* 0: the full 64-bit range */
 			for (uint64_t i = 0; i < b->count; i++) {
-				uint64_t x = rng_next(&r);
+				uint64_t x = mask_rng_next(&r);
 				store_int(d + i * sz, b->type, b->min.u + (span ? x % span : x));
 			}
 		}

@@ -29,6 +29,12 @@ static uint64_t rotl(uint64_t v, int k)
 	return (v << k) | (v >> (64 - k));
 }
 
+void mask_rng_seed(mask_rng_t *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
 void mask_rng_seed2(mask_rng_t *r, uint64_t seed, uint64_t index)
 {
 	uint64_t key = splitmix64(&seed);

@@ -56,7 +56,7 @@ double mask_fit(double avf, double fit_per_bit, double bits);
 
 /* ---- random numbers (mask.c) -------------------------------------------- */
 
-/* xoshiro256** (Blackman and Vigna). Seeded only through mask_rng_seed2. */
+/* xoshiro256** (Blackman and Vigna), seeded through splitmix64. */
 typedef struct mask_rng {
 	uint64_t s[4];
 } mask_rng_t;
@@ -74,6 +74,10 @@ typedef struct mask_rng {
  * probability ~2^-64 per pair. The state is never all zero (four outputs of
  * a bijection on distinct inputs). */
 void mask_rng_seed2(mask_rng_t *r, uint64_t seed, uint64_t index);
+
+/* Seeds *r with four successive splitmix64 outputs from `seed`: the stream
+ * of the workload JSON's "random" init (README, "Workload JSON"). */
+void mask_rng_seed(mask_rng_t *r, uint64_t seed);
 
 /* Returns the next 64 uniform bits of the stream and advances it. */
 uint64_t mask_rng_next(mask_rng_t *r);
