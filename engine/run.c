@@ -57,6 +57,10 @@ typedef struct daemon {
 	bool stopping, failed;
 	int stop_signal;
 	uint64_t total, done_at_start, done;
+	uint64_t stored[3];      /* committed outcomes by class (masked, sdc, due):
+	                          * counted here, not queried each tick, so that
+	                          * progress stays cheap on million-mask campaigns */
+	double confidence;
 	double watchdog;         /* seconds a worker may stay silent */
 	double t0, last_log;
 	char err[1024];
@@ -71,6 +75,9 @@ static int commit(daemon_t *d)
 		return 0;
 	uint32_t inserted = 0;
 	int rc = db_experiments_put(d->db, d->campaign, d->queue, d->nqueue, &inserted);
+	if (!rc)
+		for (uint32_t i = 0; i < d->nqueue; i++)
+			d->stored[d->queue[i].outcome]++;
 	for (uint32_t i = 0; i < d->nqueue; i++)
 		free(d->reasons[i]);
 	d->nqueue = 0;
@@ -130,17 +137,18 @@ static void progress(daemon_t *d, bool final)
 	if (!d->tty && !final && now - d->last_log < LOG_EVERY_S)
 		return;
 	d->last_log = now;
-	db_progress_t p;
-	if (db_progress(d->db, d->campaign, &p))
-		return;
-	uint64_t run_now = p.done - (d->done_at_start < p.done ? d->done_at_start : p.done);
+	uint64_t done = d->stored[0] + d->stored[1] + d->stored[2], fail = d->stored[1] + d->stored[2];
+	uint64_t run_now = done - (d->done_at_start < done ? d->done_at_start : done);
 	double rate = el > 0 ? run_now / el : 0;
-	double eta = rate > 0 ? (double)(p.n_masks - p.done) / rate : 0;
+	double eta = rate > 0 ? (double)(d->total - done) / rate : 0;
 	char avf[96] = "AVF -";
-	if (p.done)
-		snprintf(avf, sizeof avf, "AVF %.2f%% [%.2f, %.2f]", 100 * p.avf, 100 * p.avf_lo, 100 * p.avf_hi);
+	if (done) {
+		double lo, hi;
+		mask_wilson(fail, done, d->confidence, &lo, &hi);
+		snprintf(avf, sizeof avf, "AVF %.2f%% [%.2f, %.2f]", 100.0 * fail / done, 100 * lo, 100 * hi);
+	}
 	fprintf(stderr, "%s%" PRIu64 "/%" PRIu64 "  %.0f/s  ETA %.0fs  masked %" PRIu64 " sdc %" PRIu64 " due %" PRIu64 "  %s%s",
-	        d->tty ? "\r\033[K" : "", p.done, p.n_masks, rate, eta, p.masked, p.sdc, p.due, avf,
+	        d->tty ? "\r\033[K" : "", done, d->total, rate, eta, d->stored[0], d->stored[1], d->stored[2], avf,
 	        d->tty && !final ? "" : "\n");
 	fflush(stderr);
 }
@@ -455,6 +463,13 @@ static int run_campaign(const run_opts_t *o, db_t *db, const char *path, int *in
 	d->tty = isatty(2);
 	d->total = p.n;
 	d->done_at_start = p.n - npend;
+	d->confidence = c->confidence;
+	db_progress_t start;
+	if (!db_progress(db, id, &start)) {
+		d->stored[0] = start.masked;
+		d->stored[1] = start.sdc;
+		d->stored[2] = start.due;
+	}
 	d->t0 = d->last_log = eng_now();
 	/* a worker's golden runs, then one experiment at most per alarm period */
 	d->watchdog = 2 * c->watchdog_seconds + 4 * g.wall + 30;
