@@ -56,8 +56,12 @@ static uint64_t on_pause(sc_gpu_t *g, void *ctx, uint64_t cycle)
 	p->hash = sc_state_hash(g);
 	p->live[0] = sc_target_live_bits(g, SC_TGT_REGFILE, 0, 0);
 	p->live[1] = sc_target_live_bits(g, SC_TGT_REGFILE, 0, 1);
-	if (p->inject)
+	if (p->inject) {
+		int use = sc_target_in_use(g, p->t, p->fields, p->sm, p->loc, p->nbits);
+		cr_expect_eq(sc_state_hash(g), p->hash, "the query changes nothing");
 		p->rc = sc_inject(g, p->t, p->fields, p->sm, p->loc, p->nbits);
+		cr_expect_eq(use, p->rc, "sc_target_in_use agrees with sc_inject");
+	}
 	p->after = sc_state_hash(g);
 	return UINT64_MAX;
 }
