@@ -8,6 +8,8 @@
  *   2             bad input: command line, JSON, PTX, unknown kernel or GPU,
  *                 launch configuration the GPU cannot hold
  *   3             the simulated program ended in a DUE (the run itself worked)
+ *   128+N         flipsim run stopped by signal N (every stored result kept;
+ *                 the same command resumes)
  *
  * Every message on stderr is one line starting "flipsim: "; a usage error
  * adds a second line, "try 'flipsim CMD --help'". */
