@@ -118,7 +118,7 @@ if ! make -s BUILD="$mkbuild" "$mkbuild/examples/iterate" >"$tmp/err" 2>&1; then
 	exit 1
 fi
 t0=$(now)
-"$build/examples/iterate" examples/iterate/iterate.ptx >"$tmp/out" 2>&1
+"$build/examples/iterate" --stats examples/iterate/iterate.ptx >"$tmp/out" 2>&1
 rc=$?
 t1=$(now)
 cat "$tmp/out"
