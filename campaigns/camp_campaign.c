@@ -102,10 +102,10 @@ int camp_target_parse(const char *name, camp_target_t *t)
 
 /* ---- FNV-1a, 64 bits ---------------------------------------------------- */
 
-#define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
+#define FNV_OFFSET CAMP_FNV_OFFSET
 #define FNV_PRIME UINT64_C(0x100000001b3)
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
+uint64_t camp_fnv1a(uint64_t h, const void *data, size_t n)
 {
 	const unsigned char *p = data;
 	for (size_t i = 0; i < n; i++) {
@@ -130,20 +130,13 @@ typedef struct ctx {
 } ctx_t;
 
 #define fail(x, path, ...) camp__fail_at((x)->err, (x)->errsz, (x)->file, (path), __VA_ARGS__)
+#define check_keys(x, path, obj, known) camp__check_keys((x)->err, (x)->errsz, (x)->file, (path), (obj), (known))
+#define require(x, path, obj, key, out) camp__require((x)->err, (x)->errsz, (x)->file, (path), (obj), (key), (out))
 
 static int nomem(ctx_t *x)
 {
 	snprintf(x->err, x->errsz, "%s: out of memory", x->file);
 	return CAMP_ENOMEM;
-}
-
-static char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *p = malloc(n);
-	if (p)
-		memcpy(p, s, n);
-	return p;
 }
 
 /* "a, b or c" from a NULL-terminated list, into buf. */
@@ -159,36 +152,6 @@ static const char *or_list(const char *const *names, char *buf, size_t n)
 	return buf;
 }
 
-/* Rejects keys of `obj` not in the NULL-terminated `known` (the workload
- * loader's wording). */
-static int check_keys(ctx_t *x, const char *path, json_t *obj, const char *const *known)
-{
-	const char *k;
-	json_t *v;
-	json_object_foreach(obj, k, v) {
-		size_t i;
-		for (i = 0; known[i] && strcmp(k, known[i]); i++)
-			;
-		if (!known[i]) {
-			char list[300] = "";
-			size_t off = 0;
-			for (size_t j = 0; known[j] && off < sizeof list; j++)
-				off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
-				                        j ? ", " : "", known[j]);
-			return fail(x, path, "unknown key '%s' (expected %s)", k, list);
-		}
-	}
-	return 0;
-}
-
-static int require(ctx_t *x, const char *path, json_t *obj, const char *key, json_t **out)
-{
-	*out = json_object_get(obj, key);
-	if (!*out)
-		return fail(x, path, "missing key '%s'", key);
-	return 0;
-}
-
 /* Index of string v in the NULL-terminated names, or -1 (also for non-strings). */
 static int lookup(json_t *v, const char *const *names, size_t n)
 {
@@ -198,11 +161,6 @@ static int lookup(json_t *v, const char *const *names, size_t n)
 		if (!strcmp(json_string_value(v), names[i]))
 			return (int)i;
 	return -1;
-}
-
-static double number_value(json_t *v)
-{
-	return json_is_integer(v) ? (double)json_integer_value(v) : json_real_value(v);
 }
 
 /* Wraps the message of a nested loader (workload, GPU): "FILE: at PATH: inner". */
@@ -221,7 +179,7 @@ static char *relative_to(const char *file, const char *p)
 {
 	const char *slash = strrchr(file, '/');
 	if (p[0] == '/' || !slash)
-		return xstrdup(p);
+		return strdup(p);
 	size_t dn = (size_t)(slash - file) + 1, pn = strlen(p) + 1;
 	char *r = malloc(dn + pn);
 	if (r) {
@@ -263,7 +221,7 @@ static int digest_file(ctx_t *x, const char *jpath, const char *file, char out[1
 	uint64_t h = FNV_OFFSET;
 	size_t got;
 	while ((got = fread(buf, 1, sizeof buf, f)) > 0)
-		h = fnv1a(h, buf, got);
+		h = camp_fnv1a(h, buf, got);
 	int bad = ferror(f);
 	fclose(f);
 	if (bad)
@@ -286,7 +244,7 @@ static int parse_name(ctx_t *x, json_t *v)
 	if (!ok)
 		return fail(x, "$.name", "expected a string of 1..%d characters, no control "
 		            "characters", MAX_NAME);
-	return (x->c->name = xstrdup(s)) ? 0 : nomem(x);
+	return (x->c->name = strdup(s)) ? 0 : nomem(x);
 }
 
 static int parse_workload_key(ctx_t *x, json_t *v)
@@ -340,7 +298,7 @@ static int parse_gpu(ctx_t *x, json_t *v)
 			free(joined);
 		else
 			c->gpu_source = joined;
-	} else if (!(c->gpu_source = xstrdup(s))) {
+	} else if (!(c->gpu_source = strdup(s))) {
 		return nomem(x);
 	}
 	char inner[1024];
@@ -467,7 +425,7 @@ static int parse_scope(ctx_t *x, json_t *v)
 			            count, count == 1 ? "" : "s");
 		c->invocation = (uint32_t)json_integer_value(inv);
 	}
-	if (!(c->kernel = xstrdup(k)))
+	if (!(c->kernel = strdup(k)))
 		return nomem(x);
 	c->scope = CAMP_SCOPE_KERNEL;
 	return 0;
@@ -476,9 +434,9 @@ static int parse_scope(ctx_t *x, json_t *v)
 /* A number in the open interval (0, 1). */
 static int get_fraction(ctx_t *x, const char *path, json_t *v, double *out)
 {
-	if (!json_is_number(v) || !(number_value(v) > 0 && number_value(v) < 1))
+	if (!json_is_number(v) || !(json_number_value(v) > 0 && json_number_value(v) < 1))
 		return fail(x, path, "expected a number in (0, 1), exclusive");
-	*out = number_value(v);
+	*out = json_number_value(v);
 	return 0;
 }
 
@@ -580,24 +538,24 @@ static int parse_scalars(ctx_t *x, json_t *root)
 	}
 	c->fit_per_bit = DEFAULT_FIT_PER_BIT;
 	if ((v = json_object_get(root, "fit_per_bit"))) {
-		if (!json_is_number(v) || !(number_value(v) > 0) || !isfinite(number_value(v)))
+		if (!json_is_number(v) || !(json_number_value(v) > 0) || !isfinite(json_number_value(v)))
 			return fail(x, "$.fit_per_bit", "expected a number > 0 (FIT per bit)");
-		c->fit_per_bit = number_value(v);
+		c->fit_per_bit = json_number_value(v);
 	}
 	c->timeout_factor = DEFAULT_TIMEOUT_FACTOR;
 	if ((v = json_object_get(root, "timeout_factor"))) {
-		if (!json_is_number(v) || !(number_value(v) >= MIN_TIMEOUT_FACTOR &&
-		                            number_value(v) <= MAX_TIMEOUT_FACTOR))
+		if (!json_is_number(v) || !(json_number_value(v) >= MIN_TIMEOUT_FACTOR &&
+		                            json_number_value(v) <= MAX_TIMEOUT_FACTOR))
 			return fail(x, "$.timeout_factor", "expected a number in %g..%g (cycle budget "
 			            "= factor x golden cycles)", MIN_TIMEOUT_FACTOR, MAX_TIMEOUT_FACTOR);
-		c->timeout_factor = number_value(v);
+		c->timeout_factor = json_number_value(v);
 	}
 	c->watchdog_seconds = DEFAULT_WATCHDOG;
 	if ((v = json_object_get(root, "watchdog_seconds"))) {
-		if (!json_is_number(v) || !(number_value(v) > 0 && number_value(v) <= MAX_WATCHDOG))
+		if (!json_is_number(v) || !(json_number_value(v) > 0 && json_number_value(v) <= MAX_WATCHDOG))
 			return fail(x, "$.watchdog_seconds", "expected a number of seconds in (0, %g]",
 			            MAX_WATCHDOG);
-		c->watchdog_seconds = number_value(v);
+		c->watchdog_seconds = json_number_value(v);
 	}
 	return 0;
 }
@@ -731,7 +689,7 @@ static int build_canonical(ctx_t *x)
 	json_decref(root);
 	if (bad || !c->canonical)
 		return nomem(x);
-	hex64(c->hash, fnv1a(FNV_OFFSET, c->canonical, strlen(c->canonical)));
+	hex64(c->hash, camp_fnv1a(FNV_OFFSET, c->canonical, strlen(c->canonical)));
 	return 0;
 }
 
@@ -780,7 +738,7 @@ int camp_campaign_load(const char *path, camp_campaign_t **out, char *err, size_
 	if ((rc = camp__load_json(path, &root, x.err, x.errsz)))
 		return rc;
 	x.c = calloc(1, sizeof *x.c);
-	if (!x.c || !(x.c->path = xstrdup(path))) {
+	if (!x.c || !(x.c->path = strdup(path))) {
 		rc = nomem(&x);
 		goto fail;
 	}

@@ -41,6 +41,35 @@ typedef struct ctx {
 	size_t errsz;
 } ctx_t;
 
+int camp__check_keys(char *err, size_t errsz, const char *file, const char *path, json_t *obj,
+                     const char *const *known)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach(obj, k, v) {
+		size_t i;
+		for (i = 0; known[i] && strcmp(k, known[i]); i++)
+			;
+		if (!known[i]) {
+			char list[300] = "";
+			size_t off = 0;
+			for (size_t j = 0; known[j] && off < sizeof list; j++)
+				off += (size_t)snprintf(list + off, sizeof list - off, "%s%s", j ? ", " : "", known[j]);
+			return camp__fail_at(err, errsz, file, path, "unknown key '%s' (expected %s)", k, list);
+		}
+	}
+	return 0;
+}
+
+int camp__require(char *err, size_t errsz, const char *file, const char *path, json_t *obj, const char *key,
+                  json_t **out)
+{
+	*out = json_object_get(obj, key);
+	if (!*out)
+		return camp__fail_at(err, errsz, file, path, "missing key '%s'", key);
+	return 0;
+}
+
 int camp__load_json(const char *path, json_t **root, char *err, size_t errsz)
 {
 	/* Opened here, not by json_load_file, to tell a missing file from bad JSON. */

@@ -12,10 +12,20 @@
 int camp__fail_at(char *err, size_t errsz, const char *file, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+typedef struct json_t json_t;
+
+/* Rejects keys of object `obj` (at JSON path `path`) not in the
+ * NULL-terminated `known`: "FILE: at PATH: unknown key 'k' (expected a, b)".
+ * Returns 0 or CAMP_EINPUT. */
+int camp__check_keys(char *err, size_t errsz, const char *file, const char *path, json_t *obj,
+                     const char *const *known);
+/* *out = obj[key], or CAMP_EINPUT "FILE: at PATH: missing key 'key'". */
+int camp__require(char *err, size_t errsz, const char *file, const char *path, json_t *obj, const char *key,
+                  json_t **out);
+
 /* Reads a JSON file into *root (caller decrefs), rejecting duplicate keys.
  * Returns 0, or CAMP_EINPUT with "FILE: cannot read: ..." when the file
  * cannot be opened or "FILE:LINE:COL: ..." for a syntax error. */
-typedef struct json_t json_t;
 int camp__load_json(const char *path, json_t **root, char *err, size_t errsz);
 
 #endif

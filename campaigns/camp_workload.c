@@ -96,6 +96,8 @@ typedef struct ctx {
 } ctx_t;
 
 #define fail(c, path, ...) camp__fail_at((c)->err, (c)->errsz, (c)->file, (path), __VA_ARGS__)
+#define check_keys(c, path, obj, known) camp__check_keys((c)->err, (c)->errsz, (c)->file, (path), (obj), (known))
+#define require(c, path, obj, key, out) camp__require((c)->err, (c)->errsz, (c)->file, (path), (obj), (key), (out))
 
 static int nomem(ctx_t *c)
 {
@@ -113,44 +115,6 @@ static void at(char *dst, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(dst, sizeof(path_t), fmt, ap);
 	va_end(ap);
-}
-
-static char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *p = malloc(n);
-	if (p)
-		memcpy(p, s, n);
-	return p;
-}
-
-/* Rejects keys of `obj` not in the NULL-terminated `known`. */
-static int check_keys(ctx_t *c, const char *path, json_t *obj, const char *const *known)
-{
-	const char *k;
-	json_t *v;
-	json_object_foreach(obj, k, v) {
-		size_t i;
-		for (i = 0; known[i] && strcmp(k, known[i]); i++)
-			;
-		if (!known[i]) {
-			char list[256] = "";
-			size_t off = 0;
-			for (size_t j = 0; known[j] && off < sizeof list; j++)
-				off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
-				                        j ? ", " : "", known[j]);
-			return fail(c, path, "unknown key '%s' (expected %s)", k, list);
-		}
-	}
-	return 0;
-}
-
-static int require(ctx_t *c, const char *path, json_t *obj, const char *key, json_t **out)
-{
-	*out = json_object_get(obj, key);
-	if (!*out)
-		return fail(c, path, "missing key '%s'", key);
-	return 0;
 }
 
 /* ---- numbers ------------------------------------------------------------ */
@@ -238,11 +202,6 @@ static int get_float(ctx_t *c, const char *path, json_t *v, camp_type_t t, doubl
 }
 
 /* A number for the random bounds or iota of a float buffer (any finite double). */
-static double number_value(json_t *v)
-{
-	return json_is_integer(v) ? (double)json_integer_value(v) : json_real_value(v);
-}
-
 /* ---- buffers ------------------------------------------------------------ */
 
 static int valid_name(const char *s)
@@ -264,7 +223,7 @@ static char *resolve(const char *json_path, const char *p)
 {
 	const char *slash = strrchr(json_path, '/');
 	if (p[0] == '/' || !slash)
-		return xstrdup(p);
+		return strdup(p);
 	size_t dn = (size_t)(slash - json_path) + 1, pn = strlen(p) + 1;
 	char *r = malloc(dn + pn);
 	if (r) {
@@ -354,8 +313,8 @@ static int parse_init_iota(ctx_t *c, const char *path, json_t *v, camp_buffer_t 
 		at(p, "%s.step", path);
 		if (!json_is_number(step))
 			return fail(c, p, "expected a number");
-		b->start.f = number_value(start);
-		b->step.f = number_value(step);
+		b->start.f = json_number_value(start);
+		b->step.f = json_number_value(step);
 		/* Linear, so the extremes are the ends. */
 		if (!isfinite(iota_float(b, 0)) || !isfinite(iota_float(b, b->count - 1)))
 			return fail(c, path, "the values leave the %s range", types[b->type].name);
@@ -406,9 +365,9 @@ static int parse_init_random(ctx_t *c, const char *path, json_t *v, camp_buffer_
 		if (mx && !json_is_number(mx))
 			return fail(c, p, "expected a number");
 		if (mn)
-			b->min.f = number_value(mn);
+			b->min.f = json_number_value(mn);
 		if (mx)
-			b->max.f = number_value(mx);
+			b->max.f = json_number_value(mx);
 		if (!(b->min.f <= b->max.f))
 			return fail(c, path, "expected min <= max, got %.17g > %.17g", b->min.f,
 			            b->max.f);
@@ -450,7 +409,7 @@ static int parse_buffer(ctx_t *c, const char *name, json_t *v, camp_buffer_t *b)
 		return fail(c, path, "a buffer name is 1..%d letters, digits, '_', '-' or '.', "
 		            "not starting with '.' or '-' (it names the dump file)", MAX_NAME);
 	}
-	if (!(b->name = xstrdup(name)))
+	if (!(b->name = strdup(name)))
 		return nomem(c);
 	if (!json_is_object(v))
 		return fail(c, path, "expected {\"type\": T, \"count\": N, \"init\": {...}}");
@@ -625,7 +584,7 @@ static int parse_launch(ctx_t *c, size_t idx, json_t *v, camp_launch_t *l)
 	at(p, "%s.kernel", path);
 	if (!json_is_string(kernel) || json_string_length(kernel) == 0)
 		return fail(c, p, "expected a kernel name (a non-empty string)");
-	if (!(l->kernel = xstrdup(json_string_value(kernel))))
+	if (!(l->kernel = strdup(json_string_value(kernel))))
 		return nomem(c);
 	at(p, "%s.grid", path);
 	if ((rc = parse_dims(c, p, grid, &l->grid)))
@@ -734,9 +693,9 @@ static int parse_tolerance(ctx_t *c, json_t *v)
 			return fail(c, p, "buffer '%s' is %s: tolerances apply only to f32 and f64 "
 			            "outputs (integers compare exactly)", k,
 			            types[w->buffers[b].type].name);
-		if (!json_is_number(x) || !(number_value(x) >= 0) || !isfinite(number_value(x)))
+		if (!json_is_number(x) || !(json_number_value(x) >= 0) || !isfinite(json_number_value(x)))
 			return fail(c, p, "expected a number >= 0 (relative tolerance; 0 = exact)");
-		w->buffers[b].tolerance = number_value(x);
+		w->buffers[b].tolerance = json_number_value(x);
 	}
 	return 0;
 }
@@ -759,7 +718,7 @@ static int parse_workload(ctx_t *c, json_t *root)
 		return rc;
 	if (!json_is_string(name) || json_string_length(name) == 0)
 		return fail(c, "$.name", "expected a non-empty string");
-	if (!(w->name = xstrdup(json_string_value(name))))
+	if (!(w->name = strdup(json_string_value(name))))
 		return nomem(c);
 	if (!json_is_string(ptx) || json_string_length(ptx) == 0)
 		return fail(c, "$.ptx", "expected the PTX file's name (a non-empty string)");
@@ -789,7 +748,7 @@ int camp_workload_load(const char *path, camp_workload_t **out, char *err, size_
 	if ((rc = camp__load_json(path, &root, c.err, c.errsz)))
 		return rc;
 	c.w = calloc(1, sizeof *c.w);
-	if (!c.w || !(c.w->path = xstrdup(path))) {
+	if (!c.w || !(c.w->path = strdup(path))) {
 		rc = nomem(&c);
 		goto fail;
 	}

@@ -279,4 +279,9 @@ const char *camp_field_name(camp_target_t t, uint32_t bit);
 /* Parse a target name into *t: 0, or CAMP_EINPUT when unknown. */
 int camp_target_parse(const char *name, camp_target_t *t);
 
+/* 64-bit FNV-1a of n bytes, continuing from h (start with CAMP_FNV_OFFSET):
+ * the digest in canonical campaign texts and in `flipsim profile`. */
+#define CAMP_FNV_OFFSET UINT64_C(0xcbf29ce484222325)
+uint64_t camp_fnv1a(uint64_t h, const void *data, size_t n);
+
 #endif

@@ -61,7 +61,6 @@ void eng_golden_free(eng_golden_t *g);
 double eng_df_reg(const sc_gpu_config_t *c, const sc_launch_stats_t *l);
 double eng_df_smem(const sc_gpu_config_t *c, const sc_launch_stats_t *l);
 uint64_t eng_output_digest(const camp_result_t *r);
-uint64_t eng_fnv1a(const void *p, size_t n, uint64_t h);
 double eng_now(void);
 
 int eng_profile_main(int argc, char **argv);

@@ -11,14 +11,6 @@
 #include "campaigns.h"
 #include "eng_int.h"
 
-uint64_t eng_fnv1a(const void *p, size_t n, uint64_t h)
-{
-	const uint8_t *b = p;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001b3ull;
-	return h;
-}
-
 double eng_now(void)
 {
 	struct timespec ts;
@@ -110,9 +102,9 @@ double eng_df_smem(const sc_gpu_config_t *c, const sc_launch_stats_t *l)
 
 uint64_t eng_output_digest(const camp_result_t *r)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = CAMP_FNV_OFFSET;
 	for (uint32_t i = 0; i < r->noutputs; i++)
-		h = eng_fnv1a(r->outputs[i].data, r->outputs[i].bytes, h);
+		h = camp_fnv1a(h, r->outputs[i].data, r->outputs[i].bytes);
 	return h;
 }
 
@@ -197,7 +189,7 @@ int eng_profile_main(int argc, char **argv)
 		for (uint32_t i = 0; i < g.res->noutputs; i++) {
 			const camp_output_t *o = &g.res->outputs[i];
 			printf("output %-16s %12" PRIu64 " bytes  fnv1a %016" PRIx64 "\n", w->buffers[o->buffer].name, o->bytes,
-			       eng_fnv1a(o->data, o->bytes, 0xcbf29ce484222325ull));
+			       camp_fnv1a(CAMP_FNV_OFFSET, o->data, o->bytes));
 		}
 	}
 	eng_golden_free(&g);
