@@ -131,7 +131,8 @@ static uint64_t child_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 	uint64_t now = sc_gpu_cycle(gpu);
 	if (r->fault < r->cur->nfaults && cycle == r->cur->f[r->fault].cycle) {
 		const mask_fault_t *f = &r->cur->f[r->fault++];
-		if (r->fault == 1) {
+		if (r->fault == 1 && !r->has_live) {
+			/* fork mode measured it before forking; --no-fork measures here */
 			r->has_live = r->c->sampling == CAMP_SAMPLING_LIVE;
 			r->live = r->has_live ? sc_target_live_bits(gpu, (sc_target_t)r->c->target, r->c->fields, f->sm) : 0;
 		}
