@@ -26,6 +26,10 @@ TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
                tests/engine/test_runner.c tests/engine/test_daemon.c tests/engine/test_stats.c \
                tests/db/test_db.c
 EXAMPLE_BIN := $(BUILD)/examples/iterate
+# Each application under examples/ may bring its own fragment (examples/README.md,
+# "Adding an application"): it appends its host program to EXAMPLE_BIN and
+# gives the rule that builds it.
+include $(sort $(wildcard examples/*/app.mk))
 
 SIMCORE_OBJ := $(SIMCORE_SRC:%.c=$(BUILD)/%.o)
 CAMP_OBJ    := $(CAMP_SRC:%.c=$(BUILD)/%.o) $(BUILD)/campaigns/gpus_embed.o
@@ -40,7 +44,7 @@ TEST_OBJ    := $(TEST_SRC:%.c=$(BUILD)/%.o)
 $(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o: CFLAGS += -frounding-math
 
 .PHONY: all test run bench deps asan clean unit ptx-tests e2e-tests
-all: $(BUILD)/flipsim $(BUILD)/libsimcore.a
+all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(EXAMPLE_BIN)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -94,6 +94,14 @@ else
 fi
 check "iterate" iterate "$1"
 
+# Applications bring their own checks: examples/<app>/test.sh BUILD TMPDIR
+# prints PASS/FAIL lines like the ones above and exits 1 when one failed.
+for t in examples/*/test.sh; do
+	[ -f "$t" ] || continue
+	mkdir -p "$tmp/$(basename "$(dirname "$t")")"
+	bash "$t" "$build" "$tmp/$(basename "$(dirname "$t")")" || failures=$((failures + 1))
+done
+
 if [ "$failures" -ne 0 ]; then
 	echo "examples: $failures check(s) failed"
 	exit 1
