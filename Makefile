@@ -8,22 +8,24 @@ CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP -I simcore -I c
            -I masks -I parser -I db
 LDLIBS  += -luv -lsqlite3 -ljansson -lm
 BUILD   ?= build
+# app.mk fragments (below) bring rules of their own: `make` alone still means all
+.DEFAULT_GOAL := all
 
 SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c \
                simcore/sem_int.c simcore/sem_fp.c simcore/sem_cmp.c simcore/mem.c \
-               simcore/sm.c simcore/gpu.c simcore/config.c simcore/fault.c
+               simcore/sm.c simcore/gpu.c simcore/config.c simcore/fault.c simcore/rt.c
 CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run.c campaigns/camp_campaign.c
 MASKS_SRC   := masks/mask.c masks/stats.c
 PARSER_SRC  := parser/classify.c
 DB_SRC      := db/db.c db/report.c
-ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/runner.c engine/plan.c \
+ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/runner.c engine/hostrun.c engine/plan.c \
                engine/worker.c engine/run.c engine/query.c
 TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
                tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
                tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c \
                tests/simcore/test_due.c tests/simcore/test_fault.c tests/campaigns/test_campaigns.c \
                tests/campaigns/test_campaign.c tests/masks/test_masks.c tests/parser/test_classify.c \
-               tests/engine/test_runner.c tests/engine/test_daemon.c tests/engine/test_stats.c \
+               tests/engine/test_runner.c tests/engine/test_hostrun.c tests/engine/test_daemon.c tests/engine/test_stats.c \
                tests/db/test_db.c
 EXAMPLE_BIN := $(BUILD)/examples/iterate
 # Each application under examples/ may bring its own fragment (examples/README.md,
@@ -84,8 +86,14 @@ deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
-unit: $(BUILD)/unit-tests $(BUILD)/flipsim
-	FLIPSIM=$(BUILD)/flipsim $(BUILD)/unit-tests --jobs 2
+# a host program for tests/engine/test_hostrun.c
+$(BUILD)/tests/vadd_host: tests/engine/data/vadd_host.c $(BUILD)/libsimcore.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
+
+# examples/campaigns/ name build/examples/ programs (test_campaign.c loads them all)
+unit: $(BUILD)/unit-tests $(BUILD)/flipsim $(BUILD)/tests/vadd_host $(EXAMPLE_BIN) build/examples/iterate
+	FLIPSIM=$(BUILD)/flipsim FLIPSIM_TEST_HOST=$(BUILD)/tests/vadd_host $(BUILD)/unit-tests --jobs 2
 
 ptx-tests: $(BUILD)/flipsim
 	bash tests/ptx/run.sh $(BUILD)/flipsim $(BUILD)
@@ -108,6 +116,7 @@ bench: deps
 	bash tests/bench.sh $(BUILD)/flipsim
 
 asan: deps
+	$(MAKE) build/examples/iterate
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	        LDFLAGS="-fsanitize=address,undefined" unit ptx-tests e2e-tests
 

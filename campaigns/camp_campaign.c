@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -247,16 +249,80 @@ static int parse_name(ctx_t *x, json_t *v)
 	return (x->c->name = strdup(s)) ? 0 : nomem(x);
 }
 
+/* "workload": {"exec": [PROGRAM, ARG...], "cwd": DIR}. PROGRAM and DIR
+ * are relative to the campaign file; PROGRAM is not looked up in PATH. */
+static int parse_exec(ctx_t *x, json_t *v)
+{
+	static const char *const keys[] = {"exec", "cwd", NULL};
+	static const char *const expect = "expected a non-empty array of strings: the program "
+	                                  "and its arguments";
+	camp_campaign_t *c = x->c;
+	json_t *argv, *cwd;
+	int rc;
+	if ((rc = check_keys(x, "$.workload", v, keys)) ||
+	    (rc = require(x, "$.workload", v, "exec", &argv)))
+		return rc;
+	size_t n = json_is_array(argv) ? json_array_size(argv) : 0;
+	if (n == 0 || n > 256)
+		return fail(x, "$.workload.exec", "%s (at most 256)", expect);
+	for (size_t i = 0; i < n; i++) {
+		json_t *a = json_array_get(argv, i);
+		if (!json_is_string(a) || strlen(json_string_value(a)) != json_string_length(a) ||
+		    (i == 0 && json_string_length(a) == 0))
+			return fail(x, "$.workload.exec", "%s; element %zu is not one", expect, i);
+	}
+	camp_exec_t *e = calloc(1, sizeof *e);
+	if (!e || !(e->argv = calloc(n + 1, sizeof *e->argv))) {
+		free(e);
+		return nomem(x);
+	}
+	c->exec = e;
+	e->argc = (uint32_t)n;
+	const char *prog = json_string_value(json_array_get(argv, 0));
+	char *joined = relative_to(x->file, prog);
+	if (!joined)
+		return nomem(x);
+	e->argv[0] = realpath(joined, NULL);
+	struct stat st;
+	if (!e->argv[0] || stat(e->argv[0], &st) || !S_ISREG(st.st_mode) || access(e->argv[0], X_OK)) {
+		int err = errno;
+		rc = err == ENOMEM ? nomem(x) : fail(x, "$.workload.exec", "'%s' is not an executable file%s%s", joined,
+		                                     e->argv[0] ? "" : ": ", e->argv[0] ? "" : strerror(err));
+		free(joined);
+		return rc;
+	}
+	free(joined);
+	for (size_t i = 1; i < n; i++)
+		if (!(e->argv[i] = strdup(json_string_value(json_array_get(argv, i)))))
+			return nomem(x);
+	cwd = json_object_get(v, "cwd");
+	if (cwd && (!json_is_string(cwd) || json_string_length(cwd) == 0))
+		return fail(x, "$.workload.cwd", "expected a folder (a non-empty string)");
+	joined = cwd ? relative_to(x->file, json_string_value(cwd)) : relative_to(x->file, ".");
+	if (!joined)
+		return nomem(x);
+	e->cwd = realpath(joined, NULL);
+	if (!e->cwd || stat(e->cwd, &st) || !S_ISDIR(st.st_mode)) {
+		rc = fail(x, "$.workload.cwd", "'%s' is not a folder", joined);
+		free(joined);
+		return rc;
+	}
+	free(joined);
+	return (c->workload_path = strdup(e->argv[0])) ? 0 : nomem(x);
+}
+
 static int parse_workload_key(ctx_t *x, json_t *v)
 {
 	camp_campaign_t *c = x->c;
+	static const char *const expect = "expected the path of a workload JSON file (*.json) or "
+	                                  "{\"exec\": [PROGRAM, ARG...], \"cwd\": DIR}";
+	if (json_is_object(v))
+		return parse_exec(x, v);
 	if (!json_is_string(v) || json_string_length(v) == 0)
-		return fail(x, "$.workload", "expected the path of a workload JSON file (host "
-		            "executables as workloads are not available yet)");
+		return fail(x, "$.workload", "%s", expect);
 	const char *s = json_string_value(v);
 	if (!ends_with(s, ".json"))
-		return fail(x, "$.workload", "'%s' is not a workload JSON file (*.json); host "
-		            "executables as workloads are not available yet", s);
+		return fail(x, "$.workload", "'%s': %s", s, expect);
 	char *joined = relative_to(x->file, s);
 	if (!joined)
 		return nomem(x);
@@ -397,6 +463,19 @@ static int parse_scope(ctx_t *x, json_t *v)
 	if (!json_is_string(kernel) || json_string_length(kernel) == 0)
 		return fail(x, "$.scope.kernel", "expected a kernel name (a non-empty string)");
 	const char *k = json_string_value(kernel);
+	if (!w) {
+		/* a host program's launches are known from its golden run: the
+		 * plan checks kernel and invocation there */
+		json_t *inv = json_object_get(v, "invocation");
+		if (inv && (!json_is_integer(inv) || json_integer_value(inv) < 0 ||
+		            json_integer_value(inv) > (json_int_t)UINT32_MAX))
+			return fail(x, "$.scope.invocation", "expected an integer >= 0");
+		c->invocation = inv ? (uint32_t)json_integer_value(inv) : 0;
+		if (!(c->kernel = strdup(k)))
+			return nomem(x);
+		c->scope = CAMP_SCOPE_KERNEL;
+		return 0;
+	}
 	uint64_t count = 0;
 	for (uint32_t i = 0; i < w->nlaunches; i++)
 		if (!strcmp(w->launches[i].kernel, k))
@@ -600,11 +679,35 @@ static json_t *gpu_object(const sc_gpu_config_t *g, int *bad)
 }
 
 /* The workload: absolute path and digests of every file the run reads. */
+static int exec_object(ctx_t *x, json_t **out)
+{
+	const camp_exec_t *e = x->c->exec;
+	char h[17];
+	int bad = 0, rc;
+	json_t *o = json_object(), *a = json_array();
+	*out = o;
+	if (!o || !a) {
+		json_decref(a);
+		return nomem(x);
+	}
+	for (uint32_t i = 0; i < e->argc; i++)
+		if (json_array_append_new(a, json_string(e->argv[i])))
+			bad = 1;
+	put(o, "exec", a, &bad);
+	put(o, "cwd", json_string(e->cwd), &bad);
+	if ((rc = digest_file(x, "$.workload.exec", e->argv[0], h)))
+		return rc;
+	put(o, "exe_fnv1a64", json_string(h), &bad);
+	return bad ? nomem(x) : 0;
+}
+
 static int workload_object(ctx_t *x, json_t **out)
 {
 	const camp_workload_t *w = x->c->workload;
 	char h[17];
 	int bad = 0, rc;
+	if (!w)
+		return exec_object(x, out);
 	json_t *o = json_object(), *in = json_object();
 	*out = o;
 	if (!o || !in) {
@@ -758,6 +861,13 @@ void camp_campaign_destroy(camp_campaign_t *c)
 	if (!c)
 		return;
 	camp_workload_destroy(c->workload);
+	if (c->exec) {
+		for (uint32_t i = 0; i < c->exec->argc; i++)
+			free(c->exec->argv[i]);
+		free(c->exec->argv);
+		free(c->exec->cwd);
+		free(c->exec);
+	}
 	free(c->canonical);
 	free(c->kernel);
 	free(c->gpu_source);

@@ -222,13 +222,23 @@ typedef enum {
 	CAMP_SAMPLING_LIVE       /* allocated parts only, then derated */
 } camp_sampling_t;
 
+/* A host program as the workload ("workload": {"exec": [PROGRAM, ARG...],
+ * "cwd": DIR}): run as argv in cwd; it drives the simulated GPU through
+ * simcore.h and its stdout, stderr and exit status are its outputs. */
+typedef struct camp_exec {
+	char **argv;               /* argv[0]: the program, absolute; NULL-terminated */
+	uint32_t argc;
+	char *cwd;                 /* absolute; default: the campaign file's folder */
+} camp_exec_t;
+
 /* A loaded campaign, every default filled in (each field says its default).
  * Required JSON keys: workload, target. */
 typedef struct camp_campaign {
 	char *path;                /* the campaign file as given (used in messages) */
 	char *name;                /* default: the file's base name without ".json" */
-	char *workload_path;       /* absolute, symbolic links resolved */
-	camp_workload_t *workload; /* loaded from workload_path; owned */
+	char *workload_path;       /* absolute, symbolic links resolved (the program for exec) */
+	camp_workload_t *workload; /* loaded from workload_path; owned; NULL with exec */
+	camp_exec_t *exec;         /* a host program as the workload, or NULL; owned */
 	char *gpu_source;          /* preset name (default gtx480) or the file's resolved path */
 	sc_gpu_config_t gpu;
 	camp_regs_t regs;          /* only PTX for now: "alloc" is rejected */
@@ -248,7 +258,8 @@ typedef struct camp_campaign {
 	double timeout_factor;     /* cycle budget = factor x golden cycles; 1.5..10000, 3 */
 	double watchdog_seconds;   /* wall clock per experiment, (0, 604800], default 60 */
 	/* The resolved definition as compact JSON with sorted keys: the workload
-	 * by absolute path and FNV-1a digests of its JSON, PTX and input files,
+	 * by absolute path and FNV-1a digests of its JSON, PTX and input files
+	 * (a host program: its argv, cwd and the digest of the executable),
 	 * the GPU as a full object. The same experiment definition always gives
 	 * the same bytes; `hash` is its 64-bit FNV-1a in 16 lower-case hex digits. */
 	char *canonical;

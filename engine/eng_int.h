@@ -30,24 +30,18 @@ int eng_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* ---- golden run (golden.c) ---- */
 #include "campaigns.h"
 
-#define ENG_MAX_CKPT 1024
-
-typedef struct eng_ckpt {
-	uint64_t cycle;
-	uint64_t *part;              /* sc_state_hash_part for every part */
-} eng_ckpt_t;
-
 /* A fault-free run: what experiments are compared against. */
 typedef struct eng_golden {
 	sc_gpu_config_t cfg;
-	camp_result_t *res;          /* outputs */
+	camp_result_t *res;          /* outputs (JSON workloads; NULL for a host program) */
+	char *out, *err;             /* a host program's stdout and stderr, */
+	uint64_t nout, nerr;         /* its exit status                    */
+	int exit_status;
 	sc_gpu_stats_t totals;
 	uint64_t cycles;             /* GPU clock at the end */
 	uint32_t nlaunch;
 	sc_launch_stats_t *launch;   /* per kernel invocation */
-	uint64_t ck_interval;        /* checkpoint every this many cycles (0: none) */
-	uint32_t nck, nparts;
-	eng_ckpt_t ck[ENG_MAX_CKPT]; /* state hashes at each checkpoint */
+	sc_rt_ckpts_t ck;            /* state hashes every ck.interval cycles (0: none) */
 	double wall;                 /* host seconds */
 } eng_golden_t;
 
@@ -58,9 +52,11 @@ typedef struct eng_golden {
 int eng_golden_run(const camp_workload_t *w, const sc_gpu_config_t *cfg, uint64_t ck_interval, eng_golden_t *g,
                    char *err, size_t errsz);
 void eng_golden_free(eng_golden_t *g);
+/* The golden run of campaign c's workload, JSON or host program. */
+int eng_golden_campaign(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz);
 double eng_df_reg(const sc_gpu_config_t *c, const sc_launch_stats_t *l);
 double eng_df_smem(const sc_gpu_config_t *c, const sc_launch_stats_t *l);
-uint64_t eng_output_digest(const camp_result_t *r);
+uint64_t eng_output_digest(const eng_golden_t *g);
 double eng_now(void);
 
 int eng_profile_main(int argc, char **argv);
@@ -69,11 +65,8 @@ int eng_profile_main(int argc, char **argv);
 #include "masks.h"
 #include "parser.h"
 
-typedef struct eng_exp {        /* one experiment: a stored mask */
-	uint64_t idx;
-	uint32_t nfaults;
-	mask_fault_t f[MASK_MAX_FAULTS]; /* sorted by cycle */
-} eng_exp_t;
+typedef sc_rt_exp_t eng_exp_t;  /* one experiment: a stored mask */
+_Static_assert(MASK_MAX_FAULTS == SC_RT_MAX_FAULTS, "a mask's faults fit an experiment");
 
 typedef struct eng_outcome {
 	uint64_t idx;
@@ -118,6 +111,19 @@ void eng_exps_sort(eng_exp_t *e, uint64_t n);
 /* Runs experiments (sorted by first activation cycle) and emits one outcome
  * each, in no particular order. Returns 0 or an exit status with err. */
 int eng_runner(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp, char *err, size_t errsz);
+/* The runtime's plan for these experiments of o->campaign (runner.c). */
+void eng_rt_plan(const eng_runner_opts_t *o, const eng_golden_t *g, const eng_exp_t *exps, uint64_t nexp,
+                 sc_rt_plan_t *p);
+/* What a raw result means: the outcome, against golden. faulty, when not
+ * NULL, holds the experiment's outputs (host programs: stdout, stderr); it
+ * is completed with the status, signal and exit status of r. */
+void eng_outcome_of(const sc_rt_result_t *r, const cls_run_t *golden, cls_run_t *faulty, eng_outcome_t *out);
+
+/* ---- host programs as workloads (hostrun.c) ---- */
+/* The golden run of campaign c's host program (c->exec). */
+int eng_golden_exec(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz);
+/* eng_runner for a host program: the program runs the experiments. */
+int eng_runner_exec(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp, char *err, size_t errsz);
 void eng_profile_help(FILE *out);
 
 /* ---- commands (run.c, worker.c, query.c) ---- */

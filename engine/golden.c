@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "campaigns.h"
 #include "eng_int.h"
@@ -18,31 +19,15 @@ double eng_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static uint64_t on_checkpoint(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
-{
-	eng_golden_t *g = ctx;
-	if (g->nck < ENG_MAX_CKPT) {
-		g->nparts = sc_state_parts(gpu);
-		uint64_t *part = malloc(g->nparts * sizeof *part);
-		if (!part)
-			return UINT64_MAX; /* fewer checkpoints: only less early termination */
-		for (uint32_t i = 0; i < g->nparts; i++)
-			part[i] = sc_state_hash_part(gpu, i);
-		g->ck[g->nck].cycle = cycle;
-		g->ck[g->nck].part = part;
-		g->nck++;
-	}
-	return cycle + g->ck_interval;
-}
-
 void eng_golden_free(eng_golden_t *g)
 {
 	if (!g)
 		return;
 	camp_result_destroy(g->res);
+	free(g->out);
+	free(g->err);
 	free(g->launch);
-	for (uint32_t i = 0; i < g->nck; i++)
-		free(g->ck[i].part);
+	sc_rt_ckpts_free(&g->ck);
 	memset(g, 0, sizeof *g);
 }
 
@@ -51,15 +36,14 @@ int eng_golden_run(const camp_workload_t *w, const sc_gpu_config_t *cfg, uint64_
 {
 	memset(g, 0, sizeof *g);
 	g->cfg = *cfg;
-	g->ck_interval = ck_interval;
+	g->ck.interval = ck_interval;
 	sc_gpu_t *gpu;
 	int rc = sc_gpu_create(cfg, NULL, &gpu);
 	if (rc) {
 		snprintf(err, errsz, "cannot create the GPU: %s", sc_strerror(rc));
 		return ENG_EXIT_INTERNAL;
 	}
-	if (ck_interval)
-		sc_set_pause(gpu, ck_interval, on_checkpoint, g);
+	sc_rt_record(gpu, &g->ck);
 	double t0 = eng_now();
 	rc = camp_workload_run(w, gpu, &g->res, err, errsz);
 	g->wall = eng_now() - t0;
@@ -100,25 +84,40 @@ double eng_df_smem(const sc_gpu_config_t *c, const sc_launch_stats_t *l)
 	return v > 1 ? 1 : v;
 }
 
-uint64_t eng_output_digest(const camp_result_t *r)
+int eng_golden_campaign(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz)
+{
+	if (c->exec)
+		return eng_golden_exec(c, ck_interval, g, err, errsz);
+	return eng_golden_run(c->workload, &c->gpu, ck_interval, g, err, errsz);
+}
+
+uint64_t eng_output_digest(const eng_golden_t *g)
 {
 	uint64_t h = CAMP_FNV_OFFSET;
-	for (uint32_t i = 0; i < r->noutputs; i++)
-		h = camp_fnv1a(h, r->outputs[i].data, r->outputs[i].bytes);
+	if (!g->res) { /* a host program: stdout, stderr, exit status */
+		h = camp_fnv1a(h, g->out, g->nout);
+		h = camp_fnv1a(h, g->err, g->nerr);
+		return camp_fnv1a(h, &g->exit_status, sizeof g->exit_status);
+	}
+	for (uint32_t i = 0; i < g->res->noutputs; i++)
+		h = camp_fnv1a(h, g->res->outputs[i].data, g->res->outputs[i].bytes);
 	return h;
 }
 
 /* ---------------------------------------------------------------- profile */
 void eng_profile_help(FILE *out)
 {
-	fputs("usage: flipsim profile W.json [--gpu NAME|FILE]\n"
+	fputs("usage: flipsim profile [--gpu NAME|FILE] W.json\n"
+	      "       flipsim profile [--gpu NAME|FILE] PROGRAM [ARG...]\n"
 	      "\n"
 	      "Runs the workload fault-free (the golden run) and prints, per kernel\n"
 	      "invocation: kernel, launch index, start and end cycle, grid, block,\n"
 	      "registers per thread, threads per SM, CTAs per SM, shared memory per\n"
 	      "CTA and GUFI's derating factors df_reg and df_smem; then the whole\n"
 	      "application: cycles, thread-instructions, IPC and a digest (FNV-1a) of\n"
-	      "each output buffer.\n"
+	      "each output buffer. A workload that is not a *.json file is a host\n"
+	      "program on the simcore API, run with its arguments in the current\n"
+	      "folder; its outputs are its stdout, stderr and exit status.\n"
 	      "\n"
 	      "  df_reg  = registers per thread x threads per SM / registers per SM\n"
 	      "  df_smem = shared memory per CTA x CTAs per SM / shared memory per SM\n"
@@ -131,6 +130,66 @@ void eng_profile_help(FILE *out)
 	      out);
 }
 
+static void print_profile(const char *name, const eng_golden_t *g)
+{
+	const sc_gpu_config_t *cfg = &g->cfg;
+	printf("%s on %s\n\n", name, cfg->name);
+	printf("%-24s %6s %10s %10s %14s %12s %5s %7s %5s %8s %7s %7s\n", "kernel", "launch", "start", "end", "grid",
+	       "block", "regs", "thr/SM", "CTA/SM", "smem/CTA", "df_reg", "df_smem");
+	for (uint32_t i = 0; i < g->nlaunch; i++) {
+		const sc_launch_stats_t *l = &g->launch[i];
+		char grid[32], block[32];
+		snprintf(grid, sizeof grid, "%u,%u,%u", l->grid.x, l->grid.y, l->grid.z);
+		snprintf(block, sizeof block, "%u,%u,%u", l->block.x, l->block.y, l->block.z);
+		uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z * l->ctas_per_sm;
+		printf("%-24.24s %6u %10" PRIu64 " %10" PRIu64 " %14s %12s %5u %7" PRIu64 " %5u %8u %7.4f %7.4f\n", l->kernel,
+		       i, l->start_cycle, l->end_cycle, grid, block, l->regs_per_thread, threads, l->ctas_per_sm,
+		       l->smem_per_cta, eng_df_reg(cfg, l), eng_df_smem(cfg, l));
+	}
+	printf("\napplication: %" PRIu64 " cycles, %" PRIu64 " thread-instructions, IPC %.3f\n", g->totals.cycles,
+	       g->totals.thread_insts, g->totals.cycles ? (double)g->totals.thread_insts / g->totals.cycles : 0.0);
+}
+
+/* profile PROGRAM [ARG...]: the host program in the current folder. */
+static int profile_exec(const sc_gpu_config_t *cfg, int argc, char **argv)
+{
+	char err[1024];
+	camp_exec_t x = {.argv = calloc((size_t)argc + 1, sizeof(char *)), .argc = (uint32_t)argc,
+	                 .cwd = getcwd(NULL, 0)};
+	camp_campaign_t c = {.exec = &x, .gpu = *cfg};
+	int rc = ENG_EXIT_INTERNAL;
+	if (!x.argv || !x.cwd)
+		goto out;
+	x.argv[0] = realpath(argv[0], NULL);
+	if (!x.argv[0] || access(x.argv[0], X_OK)) {
+		eng_errorf("%s: not an executable file (a workload is a *.json file or a host program)", argv[0]);
+		rc = ENG_EXIT_INPUT;
+		goto out;
+	}
+	for (int i = 1; i < argc; i++)
+		x.argv[i] = argv[i];
+	eng_golden_t g;
+	rc = eng_golden_exec(&c, 0, &g, err, sizeof err);
+	if (rc && !g.launch) {
+		eng_errorf("%s", err);
+	} else {
+		print_profile(argv[0], &g);
+		if (rc)
+			eng_errorf("%s", err);
+		else
+			printf("stdout %" PRIu64 " bytes  fnv1a %016" PRIx64 "\nstderr %" PRIu64 " bytes  fnv1a %016" PRIx64
+			       "\nexit status %d\n", g.nout, camp_fnv1a(CAMP_FNV_OFFSET, g.out, g.nout), g.nerr,
+			       camp_fnv1a(CAMP_FNV_OFFSET, g.err, g.nerr), g.exit_status);
+	}
+	eng_golden_free(&g);
+out:
+	if (x.argv)
+		free(x.argv[0]);
+	free(x.argv);
+	free(x.cwd);
+	return rc;
+}
+
 int eng_profile_main(int argc, char **argv)
 {
 	static const struct option opts[] = {{"gpu", required_argument, NULL, 'g'},
@@ -140,21 +199,27 @@ int eng_profile_main(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	/* '+': stop at the workload, so a host program's own options stay its own */
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'g': gpu_name = optarg; break;
 		case 'h': eng_profile_help(stdout); return ENG_EXIT_OK;
 		default: return eng_usage_error("profile", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind != argc - 1)
-		return eng_usage_error("profile", optind >= argc ? "missing workload file" : "too many arguments");
+	if (optind >= argc)
+		return eng_usage_error("profile", "missing workload");
 	char err[1024];
 	sc_gpu_config_t cfg;
 	if (camp_gpu_load(gpu_name, &cfg, err, sizeof err)) {
 		eng_errorf("%s", err);
 		return ENG_EXIT_INPUT;
 	}
+	size_t n = strlen(argv[optind]);
+	if (n < 5 || strcmp(argv[optind] + n - 5, ".json"))
+		return profile_exec(&cfg, argc - optind, argv + optind);
+	if (optind != argc - 1)
+		return eng_usage_error("profile", "too many arguments");
 	camp_workload_t *w;
 	if (camp_workload_load(argv[optind], &w, err, sizeof err)) {
 		eng_errorf("%s", err);
@@ -168,21 +233,7 @@ int eng_profile_main(int argc, char **argv)
 		camp_workload_destroy(w);
 		return rc;
 	}
-	printf("%s on %s\n\n", w->name, cfg.name);
-	printf("%-24s %6s %10s %10s %14s %12s %5s %7s %5s %8s %7s %7s\n", "kernel", "launch", "start", "end", "grid",
-	       "block", "regs", "thr/SM", "CTA/SM", "smem/CTA", "df_reg", "df_smem");
-	for (uint32_t i = 0; i < g.nlaunch; i++) {
-		const sc_launch_stats_t *l = &g.launch[i];
-		char grid[32], block[32];
-		snprintf(grid, sizeof grid, "%u,%u,%u", l->grid.x, l->grid.y, l->grid.z);
-		snprintf(block, sizeof block, "%u,%u,%u", l->block.x, l->block.y, l->block.z);
-		uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z * l->ctas_per_sm;
-		printf("%-24.24s %6u %10" PRIu64 " %10" PRIu64 " %14s %12s %5u %7" PRIu64 " %5u %8u %7.4f %7.4f\n", l->kernel,
-		       i, l->start_cycle, l->end_cycle, grid, block, l->regs_per_thread, threads, l->ctas_per_sm,
-		       l->smem_per_cta, eng_df_reg(&cfg, l), eng_df_smem(&cfg, l));
-	}
-	printf("\napplication: %" PRIu64 " cycles, %" PRIu64 " thread-instructions, IPC %.3f\n", g.totals.cycles,
-	       g.totals.thread_insts, g.totals.cycles ? (double)g.totals.thread_insts / g.totals.cycles : 0.0);
+	print_profile(w->name, &g);
 	if (rc == ENG_EXIT_DUE) {
 		eng_errorf("%s", err);
 	} else {

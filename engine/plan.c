@@ -71,7 +71,9 @@ int eng_plan_mask(const eng_plan_t *p, uint64_t seed, uint64_t index, eng_exp_t 
 		return -1;
 	e->idx = index;
 	e->nfaults = m.nfaults;
-	memcpy(e->f, m.f, sizeof e->f);
+	memset(e->f, 0, sizeof e->f);
+	for (uint32_t k = 0; k < m.nfaults; k++)
+		e->f[k] = (sc_rt_fault_t){.cycle = m.f[k].cycle, .sm = m.f[k].sm, .loc = m.f[k].loc, .nbits = m.f[k].nbits};
 	return 0;
 }
 

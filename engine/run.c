@@ -330,6 +330,13 @@ uint64_t eng_ck_interval(uint64_t golden_cycles)
 	return ck < 32 ? 32 : ck;
 }
 
+/* A host program's name: its file's base name. */
+static const char *workload_name(const camp_campaign_t *c)
+{
+	const char *p = c->exec->argv[0], *slash = strrchr(p, '/');
+	return slash ? slash + 1 : p;
+}
+
 static int store_campaign(db_t *db, const camp_campaign_t *c, const eng_golden_t *g, const eng_plan_t *p, int64_t *id,
                           bool *existed, char *err, size_t errsz)
 {
@@ -343,7 +350,7 @@ static int store_campaign(db_t *db, const camp_campaign_t *c, const eng_golden_t
 		}
 	if (c->scope == CAMP_SCOPE_KERNEL)
 		snprintf(scope, sizeof scope, "kernel:%s:%u", c->kernel, c->invocation);
-	db_campaign_t dc = {.fields = fields, .scope = scope, .name = c->name, .workload = c->workload->name, .gpu = c->gpu.name,
+	db_campaign_t dc = {.fields = fields, .scope = scope, .name = c->name, .workload = c->workload ? c->workload->name : workload_name(c), .gpu = c->gpu.name,
 	                    .regs = camp_regs_name(c->regs), .config = c->canonical, .config_hash = c->hash,
 	                    .tool_version = SC_VERSION, .seed = c->seed, .target = camp_target_name(c->target),
 	                    .sampling = camp_sampling_name(c->sampling), .fit_per_bit = c->fit_per_bit,
@@ -362,7 +369,7 @@ static int store_campaign(db_t *db, const camp_campaign_t *c, const eng_golden_t
 	                  .clock_mhz = c->gpu.clock_mhz, .num_sms = c->gpu.num_sms,
 	                  .bits_per_sm = sc_target_bits(&c->gpu, (sc_target_t)c->target, c->fields, NULL),
 	                  .wall_seconds = g->wall};
-	snprintf(dg.output_digest, sizeof dg.output_digest, "%016" PRIx64, eng_output_digest(g->res));
+	snprintf(dg.output_digest, sizeof dg.output_digest, "%016" PRIx64, eng_output_digest(g));
 	db_kernel_t *k = calloc(g->nlaunch ? g->nlaunch : 1, sizeof *k);
 	db_mask_t *m = calloc(p->n ? p->n : 1, sizeof *m);
 	char **extra = calloc(p->n ? p->n : 1, sizeof *extra);
@@ -430,7 +437,7 @@ static int run_campaign(const run_opts_t *o, db_t *db, const char *path, int *in
 	size_t len[MAX_WORKERS] = {0}, cap[MAX_WORKERS] = {0};
 	db_mask_t *pend = NULL;
 	uint64_t npend = 0;
-	int rc = eng_golden_run(c->workload, &c->gpu, 0, &g, err, sizeof err);
+	int rc = eng_golden_campaign(c, 0, &g, err, sizeof err);
 	if (rc)
 		goto fail;
 	if ((rc = eng_plan_space(c, &g, &p, err, sizeof err)))

@@ -281,7 +281,11 @@ void sc_set_pause(sc_gpu_t *g, uint64_t at, sc_pause_fn fn, void *ctx)
 }
 
 void sc_set_cycle_budget(sc_gpu_t *g, uint64_t budget) { g->opt.cycle_budget = budget; }
-uint64_t sc_gpu_cycle(const sc_gpu_t *g) { return g->cycle; }
+uint64_t sc_gpu_cycle(const sc_gpu_t *g)
+{
+	sc__rt_observe();
+	return g->cycle;
+}
 
 /* ---------------------------------------------------------------- hash */
 typedef struct hasher { uint64_t h; } hasher_t;

@@ -48,10 +48,14 @@ static void sms_free(sc_gpu_t *g)
 	g->sms = NULL;
 }
 
-int sc_gpu_create(const sc_gpu_config_t *cfg, const sc_options_t *opt, sc_gpu_t **out)
+int sc_gpu_create(const sc_gpu_config_t *want, const sc_options_t *opt, sc_gpu_t **out)
 {
 	char msg[256];
-	if (!cfg || !out || sc_config_check(cfg, msg, sizeof msg))
+	if (!want || !out)
+		return SC_EINVAL;
+	sc_gpu_config_t cfgv = *want, *cfg = &cfgv;
+	sc__rt_env_config(cfg); /* under flipsim, the campaign's GPU */
+	if (sc_config_check(cfg, msg, sizeof msg))
 		return SC_EINVAL;
 	sc_gpu_t *g = calloc(1, sizeof *g);
 	if (!g)
@@ -87,6 +91,7 @@ int sc_gpu_create(const sc_gpu_config_t *cfg, const sc_options_t *opt, sc_gpu_t 
 		}
 	}
 	*out = g;
+	sc__rt_env_attach(g);
 	return 0;
 nomem:
 	sc_gpu_destroy(g);
@@ -97,6 +102,7 @@ void sc_gpu_destroy(sc_gpu_t *g)
 {
 	if (!g)
 		return;
+	sc__rt_gpu_gone(g);
 	sms_free(g);
 	while (g->mods) {
 		sc_module_t *n = g->mods->next;
@@ -110,8 +116,19 @@ void sc_gpu_destroy(sc_gpu_t *g)
 }
 
 const char *sc_gpu_errmsg(const sc_gpu_t *g) { return g ? g->errmsg : ""; }
-const sc_status_t *sc_gpu_status(const sc_gpu_t *g) { return &g->status; }
-int sc_synchronize(sc_gpu_t *g) { return g->status.reason == SC_DUE_NONE ? 0 : SC_EDUE; }
+
+/* The calls below show the host what the GPU computed (sc__rt_observe). */
+const sc_status_t *sc_gpu_status(const sc_gpu_t *g)
+{
+	sc__rt_observe();
+	return &g->status;
+}
+
+int sc_synchronize(sc_gpu_t *g)
+{
+	sc__rt_observe();
+	return g->status.reason == SC_DUE_NONE ? 0 : SC_EDUE;
+}
 
 int sc__gpu_alloc_var(sc_gpu_t *g, uint64_t bytes, const void *init, uint64_t *addr)
 {
@@ -218,6 +235,7 @@ int sc_memcpy_htod(sc_gpu_t *g, uint64_t dst, const void *src, uint64_t bytes)
 
 int sc_memcpy_dtoh(sc_gpu_t *g, void *dst, uint64_t src, uint64_t bytes)
 {
+	sc__rt_observe();
 	if (!bytes)
 		return 0;
 	uint8_t *p = host_range(g, src, bytes);
@@ -256,9 +274,23 @@ int sc_kernel_params(const sc_module_t *m, const char *kernel, uint32_t *nparams
 	return 0;
 }
 
-void sc_gpu_stats(const sc_gpu_t *g, sc_gpu_stats_t *out) { *out = g->totals; }
-uint32_t sc_launch_count(const sc_gpu_t *g) { return g->nstats; }
-const sc_launch_stats_t *sc_launch_stats(const sc_gpu_t *g, uint32_t i) { return i < g->nstats ? &g->stats[i] : NULL; }
+void sc_gpu_stats(const sc_gpu_t *g, sc_gpu_stats_t *out)
+{
+	sc__rt_observe();
+	*out = g->totals;
+}
+
+uint32_t sc_launch_count(const sc_gpu_t *g)
+{
+	sc__rt_observe();
+	return g->nstats;
+}
+
+const sc_launch_stats_t *sc_launch_stats(const sc_gpu_t *g, uint32_t i)
+{
+	sc__rt_observe();
+	return i < g->nstats ? &g->stats[i] : NULL;
+}
 
 /* Per-launch SM storage sized by the kernel's needs. */
 static int sms_prepare(sc_gpu_t *g)

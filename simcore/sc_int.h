@@ -620,6 +620,16 @@ struct sc_gpu {
  * FU fault waits for this SM and cycle. */
 void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint64_t now);
 
+/* rt.c: the injection runtime's hooks into the host API. observe: the
+ * program was shown something the GPU computed (ends early termination);
+ * env_config: a host program started by flipsim gets the campaign's GPU
+ * configuration; env_attach: its first GPU joins the runtime; gpu_gone:
+ * that GPU is being destroyed. */
+void sc__rt_observe(void);
+void sc__rt_env_config(sc_gpu_config_t *cfg);
+void sc__rt_env_attach(sc_gpu_t *g);
+void sc__rt_gpu_gone(sc_gpu_t *g);
+
 /* sm.c */
 void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now);
 void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uint64_t now);

@@ -269,4 +269,123 @@ uint64_t sc_state_hash(const sc_gpu_t *gpu);
 uint32_t sc_state_parts(const sc_gpu_t *gpu);
 uint64_t sc_state_hash_part(const sc_gpu_t *gpu, uint32_t part);
 
+/* ---- the injection runtime (rt.c) ---------------------------------------
+ * Fault-injection experiments inside the process that simulates. One
+ * process replays the golden execution once; at each experiment's first
+ * activation cycle it fork()s: the child injects, runs on and reports how
+ * it ended, the parent waits and replays on (DESIGN.md "Principles": the
+ * golden prefix is never simulated twice). The program that drives the GPU
+ * may be flipsim's JSON workload runner or any host program linked with
+ * libsimcore: started by flipsim with FLIPSIM_RT naming a job file, such a
+ * program joins the runtime by itself in sc_gpu_create (job file and result
+ * channel formats: rt.c). One GPU per process takes part: the first one
+ * created. Ownership: plans, checkpoints and experiments are the caller's;
+ * the runtime borrows them until the run ends. */
+#define SC_RT_MAX_FAULTS 8
+#define SC_RT_MAX_CKPT 1024
+#define SC_RT_ENV "FLIPSIM_RT"  /* environment variable naming a job file */
+#define SC_RT_FD 3              /* a host program's result channel */
+
+typedef struct sc_rt_fault {
+	uint64_t cycle;   /* activation cycle */
+	uint32_t sm;
+	uint32_t nbits;   /* consecutive bits from loc */
+	uint64_t loc;     /* bit in the target's space, or a live-sampling draw */
+} sc_rt_fault_t;
+
+typedef struct sc_rt_exp {
+	uint64_t idx;     /* the caller's name for it */
+	uint32_t nfaults;
+	sc_rt_fault_t f[SC_RT_MAX_FAULTS]; /* sorted by cycle */
+} sc_rt_exp_t;
+
+/* Golden state hashes (sc_state_hash_part) every `interval` cycles. */
+typedef struct sc_rt_ckpts {
+	uint64_t interval;           /* 0: none recorded */
+	uint32_t n, nparts;
+	uint64_t cycle[SC_RT_MAX_CKPT];
+	uint64_t *part;              /* n × nparts hashes, checkpoint after checkpoint */
+} sc_rt_ckpts_t;
+
+/* Starts recording checkpoints of gpu into ck (ck->interval set, the rest
+ * zero) at every multiple of ck->interval; uses the GPU's pause point. */
+void sc_rt_record(sc_gpu_t *gpu, sc_rt_ckpts_t *ck);
+void sc_rt_ckpts_free(sc_rt_ckpts_t *ck);
+
+typedef struct sc_rt_plan {
+	sc_target_t target;
+	unsigned fields;
+	int live;                    /* live sampling: loc is a draw (sc_inject_live) */
+	uint64_t cycle_budget;       /* per experiment: beyond it DUE timeout (0: none) */
+	unsigned watchdog_s;         /* per experiment wall clock: SIGALRM (0: none) */
+	int no_early;                /* never stop at a checkpoint */
+	const sc_rt_ckpts_t *ck;     /* golden checkpoints; NULL or empty: no early stop */
+	const sc_rt_exp_t *exp;      /* sorted by first cycle */
+	uint64_t nexp;
+} sc_rt_plan_t;
+
+typedef enum {
+	SC_RT_UNUSED,     /* single fault in a location not in use: not simulated */
+	SC_RT_EARLY,      /* its state re-joined the golden run at a checkpoint */
+	SC_RT_ENDED,      /* the program ran to its end (due: the GPU's status) */
+	SC_RT_BAD_MASK,   /* a fault outside the target's space */
+	SC_RT_NO_REPORT   /* the child ended without reporting (see wstatus) */
+} sc_rt_kind_t;
+
+typedef struct sc_rt_result {
+	uint64_t idx;
+	sc_rt_kind_t kind;
+	sc_due_t due;                /* ENDED: the simulator's stop reason (NONE if healthy) */
+	uint64_t cycles;             /* cycles simulated from the first fault */
+	int has_live;                /* live sampling: bits of the target in use in */
+	uint64_t live;               /* the first fault's SM at its cycle           */
+	int wstatus;                 /* the child's wait status; -1 when no child ran */
+	int verdict;                 /* the child's own verdict (sc_rt_child_exit), or -1 */
+	char reason[96];             /* with verdict */
+	double wall;                 /* host seconds */
+} sc_rt_result_t;
+
+typedef struct sc_rt_hooks {
+	/* in a new child, before its first fault (e.g. redirect its output) */
+	void (*child_start)(void *ctx, const sc_rt_exp_t *e);
+	/* in the parent: one experiment finished, in no particular order */
+	void (*done)(void *ctx, const sc_rt_exp_t *e, const sc_rt_result_t *r);
+	void *ctx;
+} sc_rt_hooks_t;
+
+/* Fork mode: from now on gpu forks one child per experiment of p at its
+ * first activation cycle. In the parent the program runs on as golden; in
+ * a child it runs on faulty, until it calls sc_rt_child_exit or exits
+ * (then the GPU's status is reported). Returns 0 or SC_EINVAL. */
+int sc_rt_attach(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h);
+/* Fork mode, once the program's run is over in the parent: the
+ * experiments it never reached (activation after the last event) are done
+ * as UNUSED. */
+void sc_rt_finish(void);
+/* No-fork mode: this process becomes experiment e on a fresh gpu (faults
+ * injected when the run reaches them), reporting on report_fd. */
+int sc_rt_become(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_exp_t *e, int report_fd);
+/* No-fork mode, in the parent: waits for child pid and reads its report
+ * from rfd (closed); fills *r for e. */
+void sc_rt_wait(int pid, int rfd, const sc_rt_exp_t *e, double t0, sc_rt_result_t *r);
+/* In an experiment child: the experiment; NULL elsewhere. */
+const sc_rt_exp_t *sc_rt_current(void);
+/* Ends an experiment child: reports kind ENDED with gpu's status and
+ * cycles, and the child's verdict when verdict >= 0. */
+_Noreturn void sc_rt_child_exit(const sc_gpu_t *gpu, int verdict, const char *reason);
+
+/* Job files (what flipsim hands a host program through FLIPSIM_RT). */
+typedef enum { SC_RT_GOLDEN = 1, SC_RT_INJECT = 2 } sc_rt_mode_t;
+typedef struct sc_rt_job {
+	sc_rt_mode_t mode;
+	sc_gpu_config_t cfg;         /* replaces the configuration the program asks for */
+	uint64_t ck_interval;        /* golden: checkpoint spacing (0: none) */
+	sc_rt_plan_t plan;           /* inject */
+	const char *stdout_path;     /* inject: the program's stdout and stderr files, */
+	const char *stderr_path;     /* whose prefix each child copies               */
+	const char *out_dir;         /* inject: a child writes IDX.out and IDX.err here */
+} sc_rt_job_t;
+/* Writes job j to path. Returns 0 or SC_EIO. */
+int sc_rt_job_write(const char *path, const sc_rt_job_t *j);
+
 #endif

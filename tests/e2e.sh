@@ -152,6 +152,19 @@ check "report json" 0 '"avf"' "" "$flipsim" report "$tmp/r.db" --json
 check "run without campaign" 2 "" "missing campaign file" "$flipsim" run --db "$tmp/r.db"
 check "run bad -j" 2 "" "-j: expected a number of workers" "$flipsim" run "$camp" -j 0
 check "run bad campaign" 2 "" "unknown key" "$flipsim" run tests/campaigns/data/campaign/bad_unknown_key.json --db "$tmp/r2.db"
+# a host program as the workload (README "Host programs as workloads")
+root=$(pwd)
+check "profile a host program" 0 "exit status 0" "" "$flipsim" profile "$build/examples/iterate" examples/iterate/iterate.ptx
+check "profile a program off the simcore API" 2 "" "without simulating anything" "$flipsim" profile /bin/echo hi
+check "profile a missing program" 2 "" "not an executable file" "$flipsim" profile ./no-such-program
+printf '{"name": "iterate-e2e", "workload": {"exec": ["%s", "examples/iterate/iterate.ptx"], "cwd": "%s"},\n "target": "simt", "injections": 150, "seed": 3}\n' \
+	"$build/examples/iterate" "$root" >"$tmp/iterate.json"
+check "run a host-program campaign" 0 "iterate-e2e" "" "$flipsim" run "$tmp/iterate.json" --db "$tmp/h.db" -j 2 --quiet
+check "host-program campaign resumes" 0 "" "0 to run, resumed" "$flipsim" run "$tmp/iterate.json" --db "$tmp/h.db" -j 2
+check "host-program campaign status" 0 "150/150" "" "$flipsim" status "$tmp/h.db"
+printf '{"workload": {"exec": ["/bin/false"]}, "target": "regfile"}\n' >"$tmp/false.json"
+check "a failing fault-free program" 2 "" "exited with status 1" "$flipsim" run "$tmp/false.json" --db "$tmp/h2.db"
+
 printf 'not a database, just text\n' >"$tmp/text.db"
 check "report on a non-database" 2 "" "not an SQLite file" "$flipsim" report "$tmp/text.db"
 check "status on a missing file" 2 "" "" "$flipsim" status "$tmp/missing.db"

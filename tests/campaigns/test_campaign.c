@@ -271,9 +271,17 @@ static const struct {
 	{"bad_missing_target.json", "at $:", "missing key 'target'"},
 	{"bad_name_type.json", "at $.name:", "expected a string of 1..127 characters"},
 	{"bad_name_empty.json", "at $.name:", "expected a string of 1..127 characters"},
-	{"bad_workload_type.json", "at $.workload:", "host executables as workloads are not "
-	 "available yet"},
-	{"bad_workload_exe.json", "at $.workload:", "'vadd' is not a workload JSON file"},
+	{"bad_workload_type.json", "at $.workload:", "expected the path of a workload JSON file "
+	 "(*.json) or {\"exec\": [PROGRAM, ARG...], \"cwd\": DIR}"},
+	{"bad_workload_exe.json", "at $.workload:", "'vadd': expected the path of a workload JSON"},
+	{"bad_exec_type.json", "at $.workload.exec:", "expected a non-empty array of strings"},
+	{"bad_exec_empty.json", "at $.workload.exec:", "expected a non-empty array of strings"},
+	{"bad_exec_arg_type.json", "at $.workload.exec:", "element 1 is not one"},
+	{"bad_exec_missing.json", "at $.workload.exec:", "absent-program' is not an executable file: No "
+	 "such file"},
+	{"bad_exec_not_executable.json", "at $.workload.exec:", "bad_syntax.json' is not an executable file"},
+	{"bad_exec_cwd.json", "at $.workload.cwd:", "absent-folder' is not a folder"},
+	{"bad_exec_unknown_key.json", "at $.workload:", "unknown key 'args' (expected exec, cwd)"},
 	{"bad_workload_missing.json", "at $.workload:", "cannot read '" CDATA "absent.json': No "
 	 "such file"},
 	{"bad_workload_invalid.json", "bad_workload_invalid.json: at $.workload: /",
@@ -614,8 +622,8 @@ Test(examples, every_campaign_loads_and_is_listed)
 		camp_campaign_t *c = load_ok(path);
 		cr_expect_str_eq(c->name, base, "%s: the name matches the file", path);
 		cr_expect_eq(c->injections, 2000, "%s", path);
-		cr_expect(!strncmp(c->name, c->workload->name, strlen(c->workload->name)),
-		          "%s: named <app>-<target>", path);
+		const char *app = c->workload ? c->workload->name : strrchr(c->exec->argv[0], '/') + 1;
+		cr_expect(!strncmp(c->name, app, strlen(app)), "%s: named <app>-<target>", path);
 		cr_expect(strstr(c->name, camp_target_name(c->target)) != NULL, "%s", path);
 		cr_expect(strstr(readme, e->d_name) != NULL, "README.md does not list %s",
 		          e->d_name);

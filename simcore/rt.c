@@ -1,0 +1,766 @@
+/* The injection runtime (API and model: simcore.h, "the injection runtime").
+ * Four parts: golden checkpoints; the fork-at-cycle runner (pause hooks in
+ * the parent and in each child, exact early termination, the child's
+ * report); no-fork mode; and env mode, in which a host program started by
+ * flipsim with FLIPSIM_RT joins the runtime from sc_gpu_create.
+ *
+ * Job file (flipsim -> host program; text, one record per line):
+ *   flipsim-rt 1
+ *   mode golden|inject
+ *   config NUM_SMS WARP THREADS/SM CTAS/SM WARPS/SM THREADS/CTA REGS/SM
+ *          MAXREGS SMEM/SM SMEM/CTA PREDS IB SIMT SCHEDULERS SCHED
+ *          LAT[0..12] CLOCK_MHZ                                  (one line)
+ *   name GPU NAME                       rest of line
+ *   ck_interval N                       golden
+ *   plan TARGET FIELDS LIVE BUDGET WATCHDOG NO_EARLY NPARTS     inject
+ *   stdout PATH | stderr PATH | outdir PATH                     inject
+ *   c CYCLE PART... (hex)               inject: one golden checkpoint
+ *   x IDX NFAULTS {CYCLE SM LOC NBITS}  inject: one experiment
+ *   end
+ * Result channel (host program -> flipsim, fd SC_RT_FD; text lines):
+ *   G CLOCK CYCLES WARP_INSTS THREAD_INSTS LAUNCHES DUE   golden totals
+ *   L KERNEL GX GY GZ BX BY BZ REGS PREDS SMEM LOCAL CTAS/SM LIMITER
+ *     OCCUPANCY START END CYCLES WARP_INSTS THREAD_INSTS    per launch
+ *   C CYCLE PART... (hex)               golden checkpoint
+ *   X IDX KIND DUE CYCLES HAS_LIVE LIVE WSTATUS WALL    inject: one result
+ *   E                                   the runtime's part ended normally
+ * DUE and KIND are numbers (sc_due_t, sc_rt_kind_t). */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sc_int.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static bool write_all(int fd, const void *p, size_t n)
+{
+	const char *b = p;
+	while (n) {
+		ssize_t k = write(fd, b, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		b += k;
+		n -= (size_t)k;
+	}
+	return true;
+}
+
+/* Host calls that show the program something the GPU computed. Early
+ * termination is exact only while the program has seen nothing since the
+ * fault: its own state is then the golden one, and equal GPU states mean
+ * equal futures. */
+static uint64_t observed;
+void sc__rt_observe(void) { observed++; }
+
+/* ------------------------------------------------------------ checkpoints */
+
+static uint64_t on_checkpoint(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
+{
+	sc_rt_ckpts_t *ck = ctx;
+	if (ck->n >= SC_RT_MAX_CKPT)
+		return UINT64_MAX;
+	uint32_t np = sc_state_parts(gpu);
+	uint64_t *part = realloc(ck->part, (size_t)(ck->n + 1) * np * sizeof *part);
+	if (!part)
+		return UINT64_MAX; /* fewer checkpoints: only less early termination */
+	ck->part = part;
+	ck->nparts = np;
+	for (uint32_t i = 0; i < np; i++)
+		part[(size_t)ck->n * np + i] = sc_state_hash_part(gpu, i);
+	ck->cycle[ck->n++] = cycle;
+	return cycle + ck->interval;
+}
+
+void sc_rt_record(sc_gpu_t *gpu, sc_rt_ckpts_t *ck)
+{
+	if (ck->interval)
+		sc_set_pause(gpu, ck->interval, on_checkpoint, ck);
+}
+
+void sc_rt_ckpts_free(sc_rt_ckpts_t *ck)
+{
+	if (ck) {
+		free(ck->part);
+		ck->part = NULL;
+		ck->n = 0;
+	}
+}
+
+/* ----------------------------------------------------------------- runner */
+
+/* What a child sends its parent: one fixed record. */
+typedef struct report {
+	uint32_t kind;
+	int32_t verdict;
+	uint32_t due;
+	uint32_t has_live;
+	uint64_t cycles, live;
+	char reason[96];
+} report_t;
+
+typedef struct runner {
+	sc_gpu_t *gpu;
+	const sc_rt_plan_t *p;
+	sc_rt_hooks_t h;
+	uint64_t next;                /* next experiment to start */
+	bool has_live;                /* live sampling: live bits of the current */
+	uint64_t live;                /* experiment, measured where it starts    */
+	/* in a child */
+	bool child, reported;
+	int wfd;                      /* the report pipe's write end */
+	const sc_rt_exp_t *cur;
+	uint32_t fault;               /* next fault of cur to inject */
+	uint64_t start;               /* cycle the experiment started at */
+	uint32_t ck;                  /* next checkpoint to compare */
+	uint32_t misses;              /* comparisons failed in a row */
+	uint64_t seen;                /* `observed` when the last fault went in */
+	bool fu_check;                /* an FU fault waits to be confirmed */
+	uint64_t fu_cycle;
+} runner_t;
+
+static runner_t R; /* one runner per process */
+
+/* Sends the child's report; `due` and `cycles` describe where it ended. */
+static void child_send(sc_rt_kind_t kind, int verdict, const char *reason, sc_due_t due, uint64_t cycles)
+{
+	report_t rep;
+	memset(&rep, 0, sizeof rep);
+	rep.kind = kind;
+	rep.verdict = verdict;
+	rep.due = due;
+	rep.has_live = R.has_live;
+	rep.live = R.live;
+	rep.cycles = cycles;
+	if (reason)
+		snprintf(rep.reason, sizeof rep.reason, "%s", reason);
+	R.reported = true;
+	if (!write_all(R.wfd, &rep, sizeof rep))
+		_exit(1);
+	close(R.wfd);
+}
+
+static _Noreturn void child_end(sc_rt_kind_t kind, uint64_t cycles)
+{
+	child_send(kind, -1, NULL, SC_DUE_NONE, cycles);
+	_exit(0);
+}
+
+_Noreturn void sc_rt_child_exit(const sc_gpu_t *gpu, int verdict, const char *reason)
+{
+	uint64_t now = gpu->cycle;
+	/* The run ended before the first fault's cycle came (it lies after the
+	 * last event): nothing was injected, as fork mode says by not pausing. */
+	if (R.fault == 0)
+		child_end(SC_RT_UNUSED, 0);
+	child_send(SC_RT_ENDED, verdict, reason, gpu->status.reason, now > R.start ? now - R.start : 0);
+	_exit(0);
+}
+
+const sc_rt_exp_t *sc_rt_current(void) { return R.child ? R.cur : NULL; }
+
+static int inject(sc_gpu_t *gpu, const sc_rt_fault_t *f)
+{
+	const sc_rt_plan_t *p = R.p;
+	if (p->live)
+		return sc_inject_live(gpu, p->target, p->fields, f->sm, f->loc, f->nbits);
+	return sc_inject(gpu, p->target, p->fields, f->sm, f->loc, f->nbits);
+}
+
+/* The next cycle the child must stop at: a pending fault, the FU check, or
+ * the next checkpoint (early termination). */
+static uint64_t child_next(uint64_t now)
+{
+	const sc_rt_ckpts_t *ck = R.p->ck;
+	if (R.fault < R.cur->nfaults)
+		return R.cur->f[R.fault].cycle;
+	if (R.fu_check)
+		return R.fu_cycle + 1;
+	if (R.p->no_early || !ck)
+		return UINT64_MAX;
+	while (R.ck < ck->n && ck->cycle[R.ck] < now)
+		R.ck++;
+	return R.ck < ck->n ? ck->cycle[R.ck] : UINT64_MAX;
+}
+
+/* Equal state at checkpoint k, compared part by part: the launch state,
+ * then the SM of the (first) fault, the other SMs, global memory last. A
+ * faulty state usually differs where the fault was, so a failed check
+ * costs a fraction of a full hash; a success costs one full hash. */
+static bool same_state(sc_gpu_t *gpu, uint32_t k)
+{
+	const sc_rt_ckpts_t *ck = R.p->ck;
+	const uint64_t *part = &ck->part[(size_t)k * ck->nparts];
+	uint32_t n = ck->nparts, first = 1 + R.cur->f[0].sm;
+	if (n != sc_state_parts(gpu) || sc_state_hash_part(gpu, 0) != part[0])
+		return false;
+	if (first < n - 1 && sc_state_hash_part(gpu, first) != part[first])
+		return false;
+	for (uint32_t i = 1; i < n; i++)
+		if (i != first && sc_state_hash_part(gpu, i) != part[i])
+			return false;
+	return true;
+}
+
+static uint64_t child_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
+{
+	(void)ctx;
+	uint64_t now = gpu->cycle;
+	const sc_rt_ckpts_t *ck = R.p->ck;
+	if (R.fault < R.cur->nfaults && cycle == R.cur->f[R.fault].cycle) {
+		const sc_rt_fault_t *f = &R.cur->f[R.fault++];
+		if (R.fault == 1 && !R.has_live) {
+			/* fork mode measured it before forking; no-fork measures here */
+			R.has_live = R.p->live;
+			R.live = R.has_live ? sc_target_live_bits(gpu, R.p->target, R.p->fields, f->sm) : 0;
+		}
+		int rc = inject(gpu, f);
+		if (rc < 0)
+			child_end(SC_RT_BAD_MASK, 0);
+		if (rc == 0 && R.cur->nfaults == 1)
+			child_end(SC_RT_UNUSED, 0);
+		if (R.p->target == SC_TGT_FU) {
+			R.fu_check = true;
+			R.fu_cycle = cycle;
+		}
+		R.seen = observed;
+		return child_next(now);
+	}
+	if (R.fu_check && cycle == R.fu_cycle + 1) {
+		R.fu_check = false;
+		if (!sc_fu_applied(gpu) && R.cur->nfaults == 1)
+			child_end(SC_RT_UNUSED, 1);
+		return child_next(now);
+	}
+	if (ck && R.ck < ck->n && cycle == ck->cycle[R.ck]) {
+		if (observed != R.seen)
+			return UINT64_MAX; /* the program saw faulty data: its state may differ */
+		if (same_state(gpu, R.ck))
+			child_end(SC_RT_EARLY, cycle - R.start);
+		/* a fault that has not died out is unlikely to die soon: compare
+		 * at checkpoints 1, 2, 4, 8 (at most) apart */
+		R.misses++;
+		R.ck += 1u << (R.misses / 2 < 3 ? R.misses / 2 : 3);
+	}
+	return child_next(now);
+}
+
+/* Turns this process into experiment e: in the child at the activation
+ * cycle (fork mode) or before the run (no-fork mode). */
+static void become_child(sc_gpu_t *gpu, const sc_rt_exp_t *e, int wfd)
+{
+	R.child = true;
+	R.reported = false;
+	R.wfd = wfd;
+	R.cur = e;
+	R.fault = 0;
+	R.ck = 0;
+	R.misses = 0;
+	R.fu_check = false;
+	R.start = e->f[0].cycle;
+	prctl(PR_SET_PDEATHSIG, SIGKILL); /* an experiment never outlives its runner */
+	if (R.p->watchdog_s)
+		alarm(R.p->watchdog_s);
+	sc_set_cycle_budget(gpu, R.p->cycle_budget);
+	sc_set_pause(gpu, e->f[0].cycle, child_pause, NULL);
+	if (R.h.child_start)
+		R.h.child_start(R.h.ctx, e);
+}
+
+void sc_rt_wait(int pid, int rfd, const sc_rt_exp_t *e, double t0, sc_rt_result_t *r)
+{
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	report_t rep;
+	size_t got = 0;
+	while (got < sizeof rep) {
+		ssize_t k = read(rfd, (char *)&rep + got, sizeof rep - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	close(rfd);
+	memset(r, 0, sizeof *r);
+	r->idx = e->idx;
+	r->wstatus = st;
+	r->wall = now_s() - t0;
+	r->verdict = -1;
+	r->has_live = R.has_live;
+	r->live = R.live;
+	if (got != sizeof rep || rep.kind > SC_RT_NO_REPORT || rep.due >= SC_DUE__COUNT) {
+		r->kind = SC_RT_NO_REPORT;
+		return;
+	}
+	r->kind = (sc_rt_kind_t)rep.kind;
+	r->due = (sc_due_t)rep.due;
+	r->cycles = rep.cycles;
+	r->has_live = (int)rep.has_live;
+	r->live = rep.live;
+	r->verdict = rep.verdict;
+	memcpy(r->reason, rep.reason, sizeof r->reason);
+	r->reason[sizeof r->reason - 1] = 0;
+}
+
+static void done(const sc_rt_exp_t *e, sc_rt_kind_t kind)
+{
+	sc_rt_result_t r;
+	memset(&r, 0, sizeof r);
+	r.idx = e->idx;
+	r.kind = kind;
+	r.wstatus = -1;
+	r.verdict = -1;
+	r.has_live = R.has_live;
+	r.live = R.live;
+	R.h.done(R.h.ctx, e, &r);
+}
+
+/* Forks the experiment child: returns true in the child, waits and
+ * reports in the parent (false). */
+static bool spawn(sc_gpu_t *gpu, const sc_rt_exp_t *e)
+{
+	int p[2];
+	double t0 = now_s();
+	if (pipe(p) < 0) {
+		done(e, SC_RT_NO_REPORT);
+		return false;
+	}
+	fflush(NULL); /* the child must not write the parent's buffered output again */
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		done(e, SC_RT_NO_REPORT);
+		return false;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		become_child(gpu, e, p[1]);
+		return true;
+	}
+	close(p[1]);
+	sc_rt_result_t r;
+	sc_rt_wait(pid, p[0], e, t0, &r);
+	R.h.done(R.h.ctx, e, &r);
+	return false;
+}
+
+/* Parent pause hook: the golden replay reached an activation cycle. */
+static uint64_t parent_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
+{
+	(void)ctx;
+	const sc_rt_plan_t *p = R.p;
+	while (R.next < p->nexp && p->exp[R.next].f[0].cycle <= cycle) {
+		const sc_rt_exp_t *e = &p->exp[R.next++];
+		const sc_rt_fault_t *f = &e->f[0];
+		R.has_live = p->live;
+		R.live = R.has_live ? sc_target_live_bits(gpu, p->target, p->fields, f->sm) : 0;
+		if (e->nfaults == 1) {
+			int use;
+			if (p->live)
+				use = R.live > 0 || p->target == SC_TGT_FU;
+			else
+				use = sc_target_in_use(gpu, p->target, p->fields, f->sm, f->loc, f->nbits);
+			if (use == 0) {
+				done(e, SC_RT_UNUSED);
+				continue;
+			}
+		}
+		if (spawn(gpu, e))
+			return child_pause(gpu, NULL, cycle); /* the child: inject now */
+	}
+	return R.next < p->nexp ? p->exp[R.next].f[0].cycle : UINT64_MAX;
+}
+
+static bool plan_ok(const sc_rt_plan_t *p)
+{
+	for (uint64_t i = 0; i < p->nexp; i++)
+		if (p->exp[i].nfaults == 0 || p->exp[i].nfaults > SC_RT_MAX_FAULTS ||
+		    (i && p->exp[i].f[0].cycle < p->exp[i - 1].f[0].cycle))
+			return false;
+	return (unsigned)p->target < SC_TGT__COUNT;
+}
+
+int sc_rt_attach(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h)
+{
+	if (!gpu || !p || !h || !h->done || !plan_ok(p))
+		return SC_EINVAL;
+	memset(&R, 0, sizeof R);
+	R.gpu = gpu;
+	R.p = p;
+	R.h = *h;
+	if (p->nexp)
+		sc_set_pause(gpu, p->exp[0].f[0].cycle, parent_pause, NULL);
+	return 0;
+}
+
+void sc_rt_finish(void)
+{
+	if (R.child || !R.p)
+		return;
+	while (R.next < R.p->nexp) {
+		R.has_live = false;
+		R.live = 0;
+		done(&R.p->exp[R.next++], SC_RT_UNUSED);
+	}
+}
+
+int sc_rt_become(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_exp_t *e, int report_fd)
+{
+	if (!gpu || !p || !e || e->nfaults == 0 || e->nfaults > SC_RT_MAX_FAULTS)
+		return SC_EINVAL;
+	memset(&R, 0, sizeof R);
+	R.gpu = gpu;
+	R.p = p;
+	become_child(gpu, e, report_fd);
+	return 0;
+}
+
+/* --------------------------------------------------------------- job files */
+
+#define CFG_U32_LIST(X)                                                       \
+	X(num_sms) X(warp_size) X(max_threads_per_sm) X(max_ctas_per_sm)          \
+	X(max_warps_per_sm) X(max_threads_per_cta) X(regs_per_sm)                 \
+	X(max_regs_per_thread) X(smem_per_sm) X(max_smem_per_cta)                 \
+	X(preds_per_thread) X(ib_entries) X(simt_stack_depth) X(schedulers_per_sm)
+
+int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return SC_EIO;
+	const sc_gpu_config_t *c = &j->cfg;
+	fprintf(f, "flipsim-rt 1\nmode %s\nconfig", j->mode == SC_RT_GOLDEN ? "golden" : "inject");
+#define X(field) fprintf(f, " %" PRIu32, c->field);
+	CFG_U32_LIST(X)
+#undef X
+	fprintf(f, " %d", (int)c->scheduler);
+	for (int i = 0; i < SC_LAT__COUNT; i++)
+		fprintf(f, " %" PRIu32, c->latency[i]);
+	fprintf(f, " %.17g\nname %s\n", c->clock_mhz, c->name);
+	if (j->mode == SC_RT_GOLDEN) {
+		fprintf(f, "ck_interval %" PRIu64 "\n", j->ck_interval);
+	} else {
+		const sc_rt_plan_t *p = &j->plan;
+		const sc_rt_ckpts_t *ck = p->ck;
+		fprintf(f, "plan %d %u %d %" PRIu64 " %u %d %" PRIu32 "\n", (int)p->target, p->fields, p->live,
+		        p->cycle_budget, p->watchdog_s, p->no_early, ck ? ck->nparts : 0);
+		fprintf(f, "stdout %s\nstderr %s\noutdir %s\n", j->stdout_path, j->stderr_path, j->out_dir);
+		for (uint32_t k = 0; ck && k < ck->n; k++) {
+			fprintf(f, "c %" PRIu64, ck->cycle[k]);
+			for (uint32_t i = 0; i < ck->nparts; i++)
+				fprintf(f, " %" PRIx64, ck->part[(size_t)k * ck->nparts + i]);
+			fputc('\n', f);
+		}
+		for (uint64_t i = 0; i < p->nexp; i++) {
+			const sc_rt_exp_t *e = &p->exp[i];
+			fprintf(f, "x %" PRIu64 " %" PRIu32, e->idx, e->nfaults);
+			for (uint32_t k = 0; k < e->nfaults; k++)
+				fprintf(f, " %" PRIu64 " %" PRIu32 " %" PRIu64 " %" PRIu32, e->f[k].cycle, e->f[k].sm,
+				        e->f[k].loc, e->f[k].nbits);
+			fputc('\n', f);
+		}
+	}
+	fputs("end\n", f);
+	bool bad = ferror(f);
+	return (fclose(f) || bad) ? SC_EIO : 0;
+}
+
+/* ---------------------------------------------------------------- env mode */
+
+static struct env {
+	bool checked, active;
+	sc_rt_job_t job;
+	sc_rt_ckpts_t ck;             /* golden: recorded; inject: the golden ones */
+	sc_rt_exp_t *exp;
+	char *paths[3];               /* stdout, stderr, outdir */
+	sc_gpu_t *gpu;                /* the GPU taking part */
+	FILE *res;                    /* result channel */
+	bool wrote;                   /* golden results written / replay finished */
+	sc_due_t due;                 /* the GPU's state when it was destroyed */
+	uint64_t cycle;
+	bool gone;
+} E;
+
+static _Noreturn void env_fail(const char *path, unsigned line, const char *what)
+{
+	fprintf(stderr, "flipsim runtime: %s:%u: %s (is this program linked with the same libsimcore "
+	        "as flipsim " SC_VERSION "?)\n", path, line, what);
+	_exit(2);
+}
+
+static char *dup_rest(const char *s)
+{
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		n--;
+	return strndup(s, n);
+}
+
+/* Reads the job file named by FLIPSIM_RT; exits 2 when it is unusable. */
+static void env_load(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		env_fail(path, 0, strerror(errno));
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned ln = 0;
+	uint64_t ecap = 0;
+	sc_rt_job_t *j = &E.job;
+	sc_gpu_config_t *c = &j->cfg;
+	bool end = false;
+	while (!end && getline(&line, &cap, f) > 0) {
+		ln++;
+		char *p = line, *q;
+		if (ln == 1) {
+			if (strcmp(line, "flipsim-rt 1\n"))
+				env_fail(path, ln, "not a flipsim-rt 1 job file");
+		} else if (!strncmp(p, "mode ", 5)) {
+			j->mode = !strcmp(p + 5, "golden\n") ? SC_RT_GOLDEN : !strcmp(p + 5, "inject\n") ? SC_RT_INJECT : 0;
+		} else if (!strncmp(p, "config ", 7)) {
+			p += 7;
+#define X(field) c->field = (uint32_t)strtoul(p, &p, 10);
+			CFG_U32_LIST(X)
+#undef X
+			c->scheduler = (sc_sched_t)strtol(p, &p, 10);
+			for (int i = 0; i < SC_LAT__COUNT; i++)
+				c->latency[i] = (uint32_t)strtoul(p, &p, 10);
+			c->clock_mhz = strtod(p, &p);
+		} else if (!strncmp(p, "name ", 5)) {
+			char *n = dup_rest(p + 5);
+			snprintf(c->name, sizeof c->name, "%s", n ? n : "");
+			free(n);
+		} else if (!strncmp(p, "ck_interval ", 12)) {
+			j->ck_interval = strtoull(p + 12, NULL, 10);
+		} else if (!strncmp(p, "plan ", 5)) {
+			p += 5;
+			j->plan.target = (sc_target_t)strtol(p, &p, 10);
+			j->plan.fields = (unsigned)strtoul(p, &p, 10);
+			j->plan.live = (int)strtol(p, &p, 10);
+			j->plan.cycle_budget = strtoull(p, &p, 10);
+			j->plan.watchdog_s = (unsigned)strtoul(p, &p, 10);
+			j->plan.no_early = (int)strtol(p, &p, 10);
+			E.ck.nparts = (uint32_t)strtoul(p, &p, 10);
+		} else if (!strncmp(p, "stdout ", 7) || !strncmp(p, "stderr ", 7) || !strncmp(p, "outdir ", 7)) {
+			int k = p[3] == 'o' ? 0 : p[3] == 'e' ? 1 : 2;
+			free(E.paths[k]);
+			if (!(E.paths[k] = dup_rest(p + 7)))
+				env_fail(path, ln, "out of memory");
+		} else if (!strncmp(p, "c ", 2)) {
+			if (E.ck.n >= SC_RT_MAX_CKPT || !E.ck.nparts)
+				env_fail(path, ln, "checkpoint out of place");
+			uint64_t *part = realloc(E.ck.part, (size_t)(E.ck.n + 1) * E.ck.nparts * sizeof *part);
+			if (!part)
+				env_fail(path, ln, "out of memory");
+			E.ck.part = part;
+			E.ck.cycle[E.ck.n] = strtoull(p + 2, &p, 10);
+			for (uint32_t i = 0; i < E.ck.nparts; i++)
+				part[(size_t)E.ck.n * E.ck.nparts + i] = strtoull(p, &p, 16);
+			E.ck.n++;
+		} else if (!strncmp(p, "x ", 2)) {
+			if (j->plan.nexp == ecap) {
+				ecap = ecap ? 2 * ecap : 256;
+				sc_rt_exp_t *ne = realloc(E.exp, ecap * sizeof *ne);
+				if (!ne)
+					env_fail(path, ln, "out of memory");
+				E.exp = ne;
+			}
+			sc_rt_exp_t *e = &E.exp[j->plan.nexp];
+			memset(e, 0, sizeof *e);
+			e->idx = strtoull(p + 2, &q, 10);
+			e->nfaults = (uint32_t)strtoul(q, &q, 10);
+			if (e->nfaults == 0 || e->nfaults > SC_RT_MAX_FAULTS)
+				env_fail(path, ln, "bad experiment");
+			for (uint32_t k = 0; k < e->nfaults; k++) {
+				e->f[k].cycle = strtoull(q, &q, 10);
+				e->f[k].sm = (uint32_t)strtoul(q, &q, 10);
+				e->f[k].loc = strtoull(q, &q, 10);
+				e->f[k].nbits = (uint32_t)strtoul(q, &q, 10);
+			}
+			j->plan.nexp++;
+		} else if (!strcmp(p, "end\n")) {
+			end = true;
+		} else {
+			env_fail(path, ln, "unknown record");
+		}
+	}
+	free(line);
+	fclose(f);
+	char msg[160];
+	if (!end)
+		env_fail(path, ln, "truncated (no 'end')");
+	if (!j->mode)
+		env_fail(path, ln, "no valid mode");
+	if (sc_config_check(c, msg, sizeof msg))
+		env_fail(path, ln, msg);
+	if (j->mode == SC_RT_INJECT && (!E.paths[0] || !E.paths[1] || !E.paths[2]))
+		env_fail(path, ln, "inject job without stdout, stderr and outdir");
+	j->plan.exp = E.exp;
+	j->plan.ck = &E.ck;
+	E.res = fdopen(SC_RT_FD, "w");
+	if (!E.res)
+		env_fail(path, ln, "no result channel on fd 3");
+}
+
+void sc__rt_env_config(sc_gpu_config_t *cfg)
+{
+	if (!E.checked) {
+		E.checked = true;
+		const char *path = getenv(SC_RT_ENV);
+		if (path && *path) {
+			env_load(path);
+			E.active = true;
+		}
+	}
+	if (E.active && !E.gpu)
+		*cfg = E.job.cfg;
+}
+
+static void golden_write(sc_gpu_t *g)
+{
+	FILE *f = E.res;
+	fprintf(f, "G %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu32 " %d\n", g->cycle, g->totals.cycles,
+	        g->totals.warp_insts,
+	        g->totals.thread_insts, g->nstats, (int)g->status.reason);
+	for (uint32_t i = 0; i < g->nstats; i++) {
+		const sc_launch_stats_t *l = &g->stats[i];
+		fprintf(f, "L %s %u %u %u %u %u %u %u %u %u %u %u %s %.17g %" PRIu64 " %" PRIu64 " %" PRIu64
+		        " %" PRIu64 " %" PRIu64 "\n", l->kernel, l->grid.x, l->grid.y, l->grid.z, l->block.x,
+		        l->block.y, l->block.z, l->regs_per_thread, l->preds_per_thread, l->smem_per_cta,
+		        l->local_per_thread, l->ctas_per_sm, l->limiter ? l->limiter : "-", l->occupancy,
+		        l->start_cycle, l->end_cycle, l->cycles, l->warp_insts, l->thread_insts);
+	}
+	for (uint32_t k = 0; k < E.ck.n; k++) {
+		fprintf(f, "C %" PRIu64, E.ck.cycle[k]);
+		for (uint32_t i = 0; i < E.ck.nparts; i++)
+			fprintf(f, " %" PRIx64, E.ck.part[(size_t)k * E.ck.nparts + i]);
+		fputc('\n', f);
+	}
+	fflush(f);
+}
+
+/* The GPU's run is over (destroyed, or the program exits). */
+static void env_over(void)
+{
+	if (E.wrote || !E.gpu)
+		return;
+	E.wrote = true;
+	if (R.child)
+		return;
+	if (E.job.mode == SC_RT_GOLDEN)
+		golden_write(E.gpu);
+	else
+		sc_rt_finish();
+}
+
+static void env_at_exit(void)
+{
+	if (R.child) {
+		if (!R.reported) {
+			uint64_t now = E.gone ? E.cycle : E.gpu->cycle;
+			sc_due_t due = E.gone ? E.due : E.gpu->status.reason;
+			if (R.fault == 0)
+				child_send(SC_RT_UNUSED, -1, NULL, SC_DUE_NONE, 0);
+			else
+				child_send(SC_RT_ENDED, -1, NULL, due, now > R.start ? now - R.start : 0);
+		}
+		return;
+	}
+	env_over();
+	fputs("E\n", E.res);
+	fflush(E.res);
+}
+
+/* A child's stdout or stderr: a file of its own in outdir that starts with
+ * what the parent had written so far. */
+static void redirect(int fd, const char *parent_path, const sc_rt_exp_t *e, const char *ext)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%" PRIu64 ".%s", E.paths[2], e->idx, ext);
+	off_t len = lseek(fd, 0, SEEK_CUR);
+	int in = open(parent_path, O_RDONLY | O_CLOEXEC);
+	int out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (len < 0 || in < 0 || out < 0)
+		goto fail;
+	char buf[65536];
+	for (off_t done = 0; done < len;) {
+		size_t want = (size_t)(len - done) < sizeof buf ? (size_t)(len - done) : sizeof buf;
+		ssize_t k = pread(in, buf, want, done);
+		if (k <= 0 || !write_all(out, buf, (size_t)k))
+			goto fail;
+		done += k;
+	}
+	if (dup2(out, fd) < 0)
+		goto fail;
+	close(in);
+	close(out);
+	return;
+fail:
+	/* no report: flipsim treats a silent exit 125 as its own failure */
+	dprintf(2, "flipsim runtime: cannot set up %s: %s\n", path, strerror(errno));
+	_exit(125);
+}
+
+static void env_child_start(void *ctx, const sc_rt_exp_t *e)
+{
+	(void)ctx;
+	fclose(E.res); /* the result channel is the parent's */
+	E.res = NULL;
+	redirect(1, E.paths[0], e, "out");
+	redirect(2, E.paths[1], e, "err");
+}
+
+static void env_done(void *ctx, const sc_rt_exp_t *e, const sc_rt_result_t *r)
+{
+	(void)ctx;
+	(void)e;
+	fprintf(E.res, "X %" PRIu64 " %d %d %" PRIu64 " %d %" PRIu64 " %d %.6f\n", r->idx, (int)r->kind, (int)r->due,
+	        r->cycles, r->has_live, r->live, r->wstatus, r->wall);
+	fflush(E.res);
+}
+
+void sc__rt_env_attach(sc_gpu_t *g)
+{
+	if (!E.active || E.gpu)
+		return;
+	E.gpu = g;
+	if (E.job.mode == SC_RT_GOLDEN) {
+		E.ck.interval = E.job.ck_interval;
+		sc_rt_record(g, &E.ck);
+	} else {
+		static const sc_rt_hooks_t hooks = {env_child_start, env_done, NULL};
+		if (sc_rt_attach(g, &E.job.plan, &hooks))
+			env_fail(getenv(SC_RT_ENV), 0, "invalid plan");
+	}
+	atexit(env_at_exit);
+}
+
+void sc__rt_gpu_gone(sc_gpu_t *g)
+{
+	if (!E.active || g != E.gpu || E.gone)
+		return;
+	env_over();
+	E.due = g->status.reason;
+	E.cycle = g->cycle;
+	E.gone = true;
+}

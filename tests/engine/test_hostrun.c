@@ -1,0 +1,173 @@
+/* Host programs as workloads (engine/hostrun.c, simcore/rt.c): the same
+ * kernel and inputs as a host program and as a JSON workload give the same
+ * outcome for every mask; fork-at-cycle equals re-running per experiment;
+ * a program that is not on the simcore API, or not deterministic, is a
+ * clear error. The host program is tests/engine/data/vadd_host.c, built by
+ * the Makefile; FLIPSIM_TEST_HOST names it. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "eng_int.h"
+
+typedef struct got {
+	eng_outcome_t *o; /* by mask index */
+	uint64_t n, emitted;
+} got_t;
+
+static void collect(const eng_outcome_t *o, void *ctx)
+{
+	got_t *g = ctx;
+	cr_assert_lt(o->idx, g->n);
+	cr_expect_eq(g->o[o->idx].reason[0], 0, "mask %llu reported twice", (unsigned long long)o->idx);
+	g->o[o->idx] = *o;
+	g->emitted++;
+}
+
+typedef struct setup {
+	camp_campaign_t *c;
+	eng_golden_t g;
+	eng_plan_t p;
+	eng_exp_t *e;
+	uint64_t ck;
+	char dir[64];
+} setup_t;
+
+static void setup_from(setup_t *s, const char *path)
+{
+	char err[1024];
+	cr_assert_eq(camp_campaign_load(path, &s->c, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(eng_golden_campaign(s->c, 0, &s->g, err, sizeof err), 0, "%s", err);
+	s->ck = eng_ck_interval(s->g.cycles);
+	cr_assert_eq(eng_plan_space(s->c, &s->g, &s->p, err, sizeof err), 0, "%s", err);
+	s->e = calloc(s->p.n, sizeof *s->e);
+	for (uint64_t i = 0; i < s->p.n; i++)
+		cr_assert_eq(eng_plan_mask(&s->p, s->c->seed, i, &s->e[i]), 0);
+	eng_exps_sort(s->e, s->p.n);
+}
+
+/* The host-program twin of tests/engine/data/vadd4k-iota-regfile.json. */
+static void setup_host(setup_t *s, uint64_t injections)
+{
+	const char *host = getenv("FLIPSIM_TEST_HOST");
+	cr_assert(host && *host, "FLIPSIM_TEST_HOST must name build/tests/vadd_host (make unit sets it)");
+	char *root = getcwd(NULL, 0), path[200], *hostabs = realpath(host, NULL);
+	cr_assert(root && hostabs);
+	snprintf(s->dir, sizeof s->dir, "/tmp/flipsim-hostrun-XXXXXX");
+	cr_assert(mkdtemp(s->dir));
+	snprintf(path, sizeof path, "%s/host.json", s->dir);
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	fprintf(f, "{\"name\": \"vadd4k-host\", \"workload\": {\"exec\": [\"%s\", \"examples/vadd/vadd.ptx\"], "
+	        "\"cwd\": \"%s\"}, \"target\": \"regfile\", \"injections\": %llu, \"seed\": 7}\n", hostabs, root,
+	        (unsigned long long)injections);
+	fclose(f);
+	free(root);
+	free(hostabs);
+	setup_from(s, path);
+}
+
+static void teardown(setup_t *s)
+{
+	char path[200];
+	free(s->e);
+	eng_plan_free(&s->p);
+	eng_golden_free(&s->g);
+	camp_campaign_destroy(s->c);
+	if (s->dir[0]) {
+		snprintf(path, sizeof path, "%s/host.json", s->dir);
+		unlink(path);
+		rmdir(s->dir);
+	}
+}
+
+static got_t run(setup_t *s, bool no_fork)
+{
+	got_t g = {.o = calloc(s->p.n, sizeof(eng_outcome_t)), .n = s->p.n};
+	eng_runner_opts_t o = {.campaign = s->c, .ck_interval = s->ck, .no_fork = no_fork, .emit = collect, .ctx = &g};
+	char err[1024];
+	cr_assert_eq(eng_runner(&o, s->e, s->p.n, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(g.emitted, s->p.n, "one outcome per mask");
+	return g;
+}
+
+Test(hostrun, host_program_equals_json_workload, .timeout = 300)
+{
+	setup_t h = {0}, j = {0};
+	setup_host(&h, 600);
+	setup_from(&j, "tests/engine/data/vadd4k-iota-regfile.json");
+	/* the same kernel, inputs and GPU: the same golden run and masks */
+	cr_assert_eq(h.g.cycles, j.g.cycles);
+	cr_assert_eq(h.g.nlaunch, 1);
+	cr_assert_eq(h.p.n, j.p.n);
+	for (uint64_t i = 0; i < h.p.n; i++)
+		cr_assert_eq(memcmp(&h.e[i], &j.e[i], sizeof h.e[i]), 0, "mask %llu", (unsigned long long)i);
+	got_t a = run(&h, false), b = run(&j, false);
+	uint64_t k[3] = {0}, early = 0;
+	for (uint64_t i = 0; i < h.p.n; i++) {
+		const eng_outcome_t *x = &a.o[i], *y = &b.o[i];
+		cr_expect_eq(x->outcome, y->outcome, "mask %llu: %s vs %s", (unsigned long long)i, x->reason, y->reason);
+		if (x->outcome == CLS_SDC) /* what differs: the printed digest, the buffer */
+			cr_expect(!strcmp(x->reason, "stdout") && !strcmp(y->reason, "output:c"), "%s %s", x->reason,
+			          y->reason);
+		else
+			cr_expect_str_eq(x->reason, y->reason, "mask %llu", (unsigned long long)i);
+		k[x->outcome]++;
+		early += x->early;
+	}
+	cr_expect_gt(k[CLS_SDC], 0);
+	cr_expect_gt(k[CLS_DUE], 0);
+	cr_expect_gt(early, 0);
+	free(a.o);
+	free(b.o);
+	teardown(&h);
+	teardown(&j);
+}
+
+Test(hostrun, fork_at_cycle_equals_one_run_per_experiment, .timeout = 300)
+{
+	setup_t s = {0};
+	setup_host(&s, 120);
+	got_t f = run(&s, false), nf = run(&s, true);
+	for (uint64_t i = 0; i < s.p.n; i++) {
+		cr_expect_eq(f.o[i].outcome, nf.o[i].outcome, "mask %llu", (unsigned long long)i);
+		cr_expect_str_eq(f.o[i].reason, nf.o[i].reason, "mask %llu", (unsigned long long)i);
+		cr_expect_eq(f.o[i].cycles, nf.o[i].cycles, "mask %llu", (unsigned long long)i);
+	}
+	free(f.o);
+	free(nf.o);
+	teardown(&s);
+}
+
+Test(hostrun, a_nondeterministic_program_is_refused, .timeout = 120)
+{
+	setup_t s = {0};
+	setup_host(&s, 20);
+	setenv("VADD_HOST_PRINT_PID", "1", 1);
+	got_t g = {.o = calloc(s.p.n, sizeof(eng_outcome_t)), .n = s.p.n};
+	eng_runner_opts_t o = {.campaign = s.c, .ck_interval = s.ck, .emit = collect, .ctx = &g};
+	char err[1024];
+	int rc = eng_runner(&o, s.e, s.p.n, err, sizeof err);
+	unsetenv("VADD_HOST_PRINT_PID");
+	cr_expect_eq(rc, ENG_EXIT_INPUT);
+	cr_expect(strstr(err, "not deterministic"), "%s", err);
+	free(g.o);
+	teardown(&s);
+}
+
+Test(hostrun, a_program_off_the_simcore_api_is_bad_input, .timeout = 60)
+{
+	camp_exec_t x = {.argv = (char *[]){"/bin/echo", "hello", NULL}, .argc = 2, .cwd = "/"};
+	camp_campaign_t c = {.exec = &x};
+	sc_config_gtx480(&c.gpu);
+	eng_golden_t g;
+	char err[1024];
+	cr_expect_eq(eng_golden_exec(&c, 0, &g, err, sizeof err), ENG_EXIT_INPUT);
+	cr_expect(strstr(err, "without simulating anything"), "%s", err);
+	eng_golden_free(&g);
+	x.argv[0] = "/nonexistent/program";
+	cr_expect_eq(eng_golden_exec(&c, 0, &g, err, sizeof err), ENG_EXIT_INPUT);
+	cr_expect(strstr(err, "cannot run"), "%s", err);
+	eng_golden_free(&g);
+}
