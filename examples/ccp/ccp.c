@@ -4,6 +4,7 @@
  * digest and, with --check, compares it bit for bit with the same float
  * arithmetic on the CPU. Usage, shape and figures: examples/ccp/README.md. */
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
@@ -13,6 +14,12 @@
 #include <string.h>
 
 #include "simcore.h"
+
+/* The reference's float arithmetic must round to float at every operation,
+ * as PTX does. */
+#if FLT_EVAL_METHOD != 0
+#error "ccp needs FLT_EVAL_METHOD == 0 (SSE on x86; not x87)"
+#endif
 
 /* The kernel's geometry (ccp.cu): a CTA of BLOCKSIZEX x BLOCKSIZEY threads,
  * each thread UNROLLX points of a row, BLOCKSIZEX apart. */

@@ -2,7 +2,8 @@
 # test.sh BUILD TMPDIR — ccp against its CPU reference (examples/README.md,
 # "Adding an application"): a small plane with an odd atom count (the
 # kernel's unrolled-by-two atom loop then runs its remainder), the default
-# input (GUFI's shape), and a missing PTX file (exit status 2).
+# input (GUFI's shape), a missing PTX file (exit status 2) and a kernel
+# that traps (exit status 3, a DUE).
 set -u
 bin=$1/examples/ccp
 tmp=$2
@@ -26,7 +27,14 @@ bad_ptx() { # exit status 2 for an unreadable PTX file
 	[ $? -eq 2 ]
 }
 
+due() { # exit status 3 and the DUE on stderr when the kernel traps
+	sed 's/^\tret;/\ttrap;/' examples/ccp/ccp.ptx >"$tmp/trap.ptx" || return 1
+	"$bin" --ptx "$tmp/trap.ptx" --grid 2x4 --atoms 7
+	[ $? -eq 3 ]
+}
+
 check "ccp 256x32, 7 atoms" "$bin" --check --grid 2x4 --atoms 7
 check "ccp 1024x256, 40 atoms (default)" "$bin" --check
 check "ccp missing PTX exits 2" bad_ptx
+check "ccp trapping kernel exits 3" due
 [ "$failures" -eq 0 ]

@@ -5,6 +5,7 @@
  * for bit with plain stencil sweeps on the CPU (the ghost-zone blocking must
  * not change a single value). Usage, shape, figures: examples/hs/README.md. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -13,6 +14,12 @@
 #include <string.h>
 
 #include "simcore.h"
+
+/* The reference's float arithmetic must round to float at every operation,
+ * as PTX does. */
+#if FLT_EVAL_METHOD != 0
+#error "hs needs FLT_EVAL_METHOD == 0 (SSE on x86; not x87)"
+#endif
 
 enum { BLOCK_SIZE = 16 };
 

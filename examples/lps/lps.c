@@ -4,6 +4,7 @@
  * FNV-1a digest; with --check compares it bit for bit with the same sweeps
  * on the CPU. Usage, shape and figures: examples/lps/README.md. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -12,6 +13,12 @@
 #include <string.h>
 
 #include "simcore.h"
+
+/* The reference's float arithmetic must round to float at every operation,
+ * as PTX does. */
+#if FLT_EVAL_METHOD != 0
+#error "lps needs FLT_EVAL_METHOD == 0 (SSE on x86; not x87)"
+#endif
 
 enum { BLOCK_X = 32, BLOCK_Y = 4 };
 

@@ -4,6 +4,7 @@
  * compares it bit for bit with the CPU's additions.
  * Usage, shape and figures: examples/vaddg/README.md. */
 #include <errno.h>
+#include <float.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +12,12 @@
 #include <string.h>
 
 #include "simcore.h"
+
+/* The reference's float arithmetic must round to float at every operation,
+ * as PTX does. */
+#if FLT_EVAL_METHOD != 0
+#error "vaddg needs FLT_EVAL_METHOD == 0 (SSE on x86; not x87)"
+#endif
 
 enum { BLOCK = 256 };
 
