@@ -31,4 +31,8 @@ check "bfs 1000 nodes" 0 "$bin" --check --nodes 1000
 check "bfs 4096 nodes (default)" 0 "$bin" --check
 check "bfs bad usage" 2 "$bin" --nodes 12
 check "bfs missing PTX" 2 "$bin" --ptx "$tmp/none.ptx"
+# A trap before the first kernel's first parameter load: the simulated
+# program stops with a DUE, which the program reports with exit status 3.
+sed '0,/^\tld\.param/s//\ttrap;\n\tld.param/' examples/bfs/bfs.ptx >"$tmp/bfs-trap.ptx"
+check "bfs DUE (trap)" 3 "$bin" --ptx "$tmp/bfs-trap.ptx"
 [ "$failures" -eq 0 ]

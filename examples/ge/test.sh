@@ -31,4 +31,8 @@ check "ge 13 equations" 0 "$bin" --check --size 13
 check "ge 30 equations (default)" 0 "$bin" --check
 check "ge bad usage" 2 "$bin" --size 1
 check "ge missing PTX" 2 "$bin" --ptx "$tmp/none.ptx"
+# A trap before the first kernel's first parameter load: the simulated
+# program stops with a DUE, which the program reports with exit status 3.
+sed '0,/^\tld\.param/s//\ttrap;\n\tld.param/' examples/ge/ge.ptx >"$tmp/ge-trap.ptx"
+check "ge DUE (trap)" 3 "$bin" --ptx "$tmp/ge-trap.ptx"
 [ "$failures" -eq 0 ]

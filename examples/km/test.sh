@@ -32,4 +32,8 @@ check "km 777 points x 3 features, 9 clusters, seed 2" 0 "$bin" --check --points
 check "km 1000 points x 34 features (default)" 0 "$bin" --check
 check "km bad usage" 2 "$bin" --points 3 --clusters 5
 check "km missing PTX" 2 "$bin" --ptx "$tmp/none.ptx"
+# A trap before the first kernel's first parameter load: the simulated
+# program stops with a DUE, which the program reports with exit status 3.
+sed '0,/^\tld\.param/s//\ttrap;\n\tld.param/' examples/km/km.ptx >"$tmp/km-trap.ptx"
+check "km DUE (trap)" 3 "$bin" --ptx "$tmp/km-trap.ptx"
 [ "$failures" -eq 0 ]

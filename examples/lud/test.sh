@@ -32,4 +32,8 @@ check "lud 16 x 16 (one block)" 0 "$bin" --check --size 16
 check "lud 256 x 256 (default)" 0 "$bin" --check
 check "lud bad usage" 2 "$bin" --size 100
 check "lud missing PTX" 2 "$bin" --ptx "$tmp/none.ptx"
+# A trap before the first kernel's first parameter load: the simulated
+# program stops with a DUE, which the program reports with exit status 3.
+sed '0,/^\tld\.param/s//\ttrap;\n\tld.param/' examples/lud/lud.ptx >"$tmp/lud-trap.ptx"
+check "lud DUE (trap)" 3 "$bin" --ptx "$tmp/lud-trap.ptx"
 [ "$failures" -eq 0 ]

@@ -32,4 +32,8 @@ check "nw 2 x 80 letters" 0 "$bin" --check --length 80
 check "nw 2 x 512 letters (default)" 0 "$bin" --check
 check "nw bad usage" 2 "$bin" --length 100
 check "nw missing PTX" 2 "$bin" --ptx "$tmp/none.ptx"
+# A trap before the first kernel's first parameter load: the simulated
+# program stops with a DUE, which the program reports with exit status 3.
+sed '0,/^\tld\.param/s//\ttrap;\n\tld.param/' examples/nw/nw.ptx >"$tmp/nw-trap.ptx"
+check "nw DUE (trap)" 3 "$bin" --ptx "$tmp/nw-trap.ptx"
 [ "$failures" -eq 0 ]
