@@ -1,9 +1,7 @@
 /* ge — GUFI's GE application on the simulated GPU: Gaussian elimination
- * without pivoting of a seeded, diagonally dominant n x n system, one Fan1
- * and one Fan2 launch per pivot (ge.cu), then back substitution on the host.
- * --check runs the same elimination on the CPU, operation for operation, and
- * compares the reduced matrix, the multipliers and the right-hand side bit
- * for bit. Usage, shapes and figures: examples/ge/README.md. */
+ * without pivoting of a seeded n x n system, Fan1 and Fan2 per pivot (ge.cu),
+ * back substitution on the host. --check repeats the elimination on the CPU
+ * and compares m, a and b bit for bit. See examples/ge/README.md. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>

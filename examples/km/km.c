@@ -1,10 +1,7 @@
-/* km — GUFI's KM application on the simulated GPU: k-means clustering
- * (Lloyd's iterations) of seeded points, the assignment step on the GPU
- * (km.cu: invert_mapping once, then kmeansPoint per iteration) and the
- * centre update on the host, until no point changes cluster. --check runs
- * the same iterations on the CPU, operation for operation, and compares the
- * iteration count, the memberships and the centres bit for bit.
- * Usage, shapes and figures: examples/km/README.md. */
+/* km — GUFI's KM application on the simulated GPU: k-means (Lloyd's
+ * iterations) of seeded points, the assignment on the GPU (km.cu), the centre
+ * update on the host, until no point changes cluster. --check repeats the
+ * iterations on the CPU and compares bit for bit. See examples/km/README.md. */
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>

@@ -1,10 +1,7 @@
-/* lud — GUFI's LUD application on the simulated GPU: blocked LU
- * decomposition without pivoting, in place, of a seeded diagonally dominant
- * matrix (lud.cu: lud_diagonal, lud_perimeter, lud_internal per 16-wide
- * block step, then lud_diagonal on the last block). --check repeats every
- * kernel's float operations on the CPU, in the same order, and compares the
- * factored matrix bit for bit; it also prints the residual max|A - LU|.
- * Usage, shapes and figures: examples/lud/README.md. */
+/* lud — GUFI's LUD application on the simulated GPU: blocked in-place LU
+ * decomposition without pivoting of a seeded matrix (lud.cu: diagonal,
+ * perimeter, internal per block step). --check repeats every kernel's float
+ * operations on the CPU and compares bit for bit. See examples/lud/README.md. */
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>

@@ -1,11 +1,7 @@
 /* ms — GUFI's MS application on the simulated GPU: a stable merge sort of
- * seeded (key, value) pairs (ms.cu: a shared-memory sort of 1024-pair
- * segments, then merge passes of sample ranks, merged limits and elementary
- * intervals). Like the CUDA SDK sample it is modelled on, every run checks
- * its own result (keys in order, values a permutation that carries each
- * key) and exits 1 when that fails: the software detection GUFI saw as DUEs.
- * --check also compares with a CPU stable sort. Usage, shapes and figures:
- * examples/ms/README.md. */
+ * seeded (key, value) pairs (ms.cu). Like the SDK sample, every run checks its
+ * own result and exits 1 when it is wrong (the software detection GUFI saw as
+ * DUEs); --check also compares with a CPU stable sort. See examples/ms/README.md. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -1,9 +1,7 @@
-/* nw — GUFI's NW application on the simulated GPU: the Needleman-Wunsch
- * score matrix of two seeded sequences, filled tile anti-diagonal by tile
- * anti-diagonal (nw.cu: needle_cuda_shared_1 while the diagonals grow,
- * needle_cuda_shared_2 while they shrink), then traced back on the host into
- * an alignment. --check fills the matrix on the CPU and compares every cell.
- * Usage, shapes and figures: examples/nw/README.md. */
+/* nw — GUFI's NW application on the simulated GPU: the Needleman-Wunsch score
+ * matrix of two seeded sequences, tile anti-diagonal by tile anti-diagonal
+ * (nw.cu), traced back on the host. --check fills the matrix on the CPU and
+ * compares every cell. See examples/nw/README.md. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
