@@ -2,6 +2,7 @@
  * without pivoting of a seeded n x n system, Fan1 and Fan2 per pivot (ge.cu),
  * back substitution on the host. --check repeats the elimination on the CPU
  * and compares m, a and b bit for bit. See examples/ge/README.md. */
+#include <float.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,9 +11,6 @@
 
 #include "simcore.h"
 
-#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
-#include <float.h>
-#endif
 #if FLT_EVAL_METHOD != 0
 #error "the exact check needs float arithmetic in float (FLT_EVAL_METHOD == 0)"
 #endif
