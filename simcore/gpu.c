@@ -60,6 +60,10 @@ int sc_gpu_create(const sc_gpu_config_t *cfg, const sc_options_t *opt, sc_gpu_t 
 	g->pause_at = UINT64_MAX;
 	if (opt)
 		g->opt = *opt;
+	if (g->opt.regs != SC_REGS_PTX && g->opt.regs != SC_REGS_ALLOC) {
+		free(g);
+		return SC_EINVAL;
+	}
 	g->sms = calloc(cfg->num_sms, sizeof *g->sms);
 	if (!g->sms)
 		goto nomem;
@@ -256,6 +260,35 @@ int sc_kernel_params(const sc_module_t *m, const char *kernel, uint32_t *nparams
 	return 0;
 }
 
+const char *sc_regs_name(sc_regs_t mode)
+{
+	return mode == SC_REGS_PTX ? "ptx" : mode == SC_REGS_ALLOC ? "alloc" : NULL;
+}
+
+int sc_regs_parse(const char *name, sc_regs_t *out)
+{
+	if (name && !strcmp(name, "ptx"))
+		*out = SC_REGS_PTX;
+	else if (name && !strcmp(name, "alloc"))
+		*out = SC_REGS_ALLOC;
+	else
+		return SC_EINVAL;
+	return 0;
+}
+
+int sc_kernel_regs(const sc_module_t *m, const char *kernel, sc_kernel_regs_t *out)
+{
+	const sc_func_t *f = m && kernel ? find_kernel(m, kernel) : NULL;
+	if (!f)
+		return SC_ENOTFOUND;
+	out->mode = m->regs;
+	out->regs_ptx = f->regs_ptx;
+	out->preds_ptx = f->preds_ptx;
+	out->regs = f->regs_total;
+	out->preds = f->preds_total;
+	return 0;
+}
+
 void sc_gpu_stats(const sc_gpu_t *g, sc_gpu_stats_t *out) { *out = g->totals; }
 uint32_t sc_launch_count(const sc_gpu_t *g) { return g->nstats; }
 const sc_launch_stats_t *sc_launch_stats(const sc_gpu_t *g, uint32_t i) { return i < g->nstats ? &g->stats[i] : NULL; }
@@ -370,6 +403,13 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 	r->nwarps = (r->nthreads + 31) / 32;
 	r->regs = f->regs_total;
 	r->preds = f->preds_total;
+	/* A compiler would spill what does not fit; flipsim does not, so
+	 * alloc mode refuses the launch (ptx mode applies no limit). */
+	if (m->regs == SC_REGS_ALLOC && r->regs > g->cfg.max_regs_per_thread)
+		return fail(g, SC_ELAUNCH,
+		            "kernel '%s' needs %u registers per thread after allocation; %s allows %u "
+		            "(max_regs_per_thread) and flipsim does not spill registers",
+		            kernel, r->regs, g->cfg.name, g->cfg.max_regs_per_thread);
 	r->dyn_smem = dyn_smem;
 	uint32_t st = f->smem_static;
 	if (dyn_smem)
