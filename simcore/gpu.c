@@ -289,6 +289,14 @@ int sc_kernel_regs(const sc_module_t *m, const char *kernel, sc_kernel_regs_t *o
 	return 0;
 }
 
+const char *sc_kernel_name(const sc_module_t *m, uint32_t i)
+{
+	for (uint32_t j = 0; m && j < m->nfuncs; j++)
+		if (m->funcs[j].is_entry && i-- == 0)
+			return m->funcs[j].name;
+	return NULL;
+}
+
 void sc_gpu_stats(const sc_gpu_t *g, sc_gpu_stats_t *out) { *out = g->totals; }
 uint32_t sc_launch_count(const sc_gpu_t *g) { return g->nstats; }
 const sc_launch_stats_t *sc_launch_stats(const sc_gpu_t *g, uint32_t i) { return i < g->nstats ? &g->stats[i] : NULL; }

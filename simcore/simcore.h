@@ -217,6 +217,9 @@ typedef struct sc_kernel_regs {
 
 /* Fills *out for `kernel`; returns 0 or SC_ENOTFOUND. */
 int sc_kernel_regs(const sc_module_t *mod, const char *kernel, sc_kernel_regs_t *out);
+/* Name of the i-th kernel (.entry) of the module in file order, or NULL
+ * past the last; owned by the module. */
+const char *sc_kernel_name(const sc_module_t *mod, uint32_t i);
 
 /* Kernel parameter layout, for hosts that build argument lists (workloads). */
 int sc_kernel_params(const sc_module_t *mod, const char *kernel, uint32_t *nparams,
