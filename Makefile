@@ -21,7 +21,7 @@ ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/r
 TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
                tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
                tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c \
-               tests/simcore/test_due.c tests/simcore/test_fault.c tests/campaigns/test_campaigns.c \
+               tests/simcore/test_due.c tests/simcore/test_fault.c tests/simcore/test_regalloc.c tests/campaigns/test_campaigns.c \
                tests/campaigns/test_campaign.c tests/masks/test_masks.c tests/parser/test_classify.c \
                tests/engine/test_runner.c tests/engine/test_daemon.c tests/engine/test_stats.c \
                tests/db/test_db.c
@@ -84,8 +84,13 @@ deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
+# The simulator's semantic suites run a second time with every module in
+# alloc register mode (the fault, arch and engine suites pin ptx-mode
+# register numbers and counts, so they run in ptx mode only).
+ALLOC_SUITES := @(sem_int|sem_fp|sem_cmp|mem|ctl|warp|due|parse)/*
 unit: $(BUILD)/unit-tests $(BUILD)/flipsim
 	FLIPSIM=$(BUILD)/flipsim $(BUILD)/unit-tests --jobs 2
+	FLIPSIM_TEST_REGS=alloc $(BUILD)/unit-tests --jobs 2 --filter '$(ALLOC_SUITES)'
 
 ptx-tests: $(BUILD)/flipsim
 	bash tests/ptx/run.sh $(BUILD)/flipsim $(BUILD)
