@@ -136,7 +136,8 @@ static int runner_json(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64
 {
 	const camp_campaign_t *c = o->campaign;
 	jrun_t j = {.o = o};
-	int rc = eng_golden_run(c->workload, &c->gpu, o->ck_interval, &j.golden, err, errsz);
+	sc_options_t opt = eng_options(c);
+	int rc = eng_golden_run_opt(c->workload, &c->gpu, &opt, o->ck_interval, &j.golden, err, errsz);
 	if (rc)
 		goto out;
 	const camp_result_t *gres = j.golden.res;
@@ -166,7 +167,7 @@ static int runner_json(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64
 			pid_t pid = fork();
 			if (pid == 0) {
 				close(p[0]);
-				if (sc_gpu_create(&c->gpu, NULL, &gpu) || sc_rt_become(gpu, &j.plan, &exps[i], p[1]))
+				if (sc_gpu_create(&c->gpu, &opt, &gpu) || sc_rt_become(gpu, &j.plan, &exps[i], p[1]))
 					_exit(1);
 				run_workload(&j, gpu, err, errsz); /* does not return */
 				_exit(1);
@@ -183,7 +184,7 @@ static int runner_json(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64
 		goto out;
 	}
 	if (nexp) {
-		if (sc_gpu_create(&c->gpu, NULL, &gpu)) {
+		if (sc_gpu_create(&c->gpu, &opt, &gpu)) {
 			snprintf(err, errsz, "cannot create the GPU");
 			rc = ENG_EXIT_INTERNAL;
 			goto out;

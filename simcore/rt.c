@@ -11,6 +11,7 @@
  *          MAXREGS SMEM/SM SMEM/CTA PREDS IB SIMT SCHEDULERS SCHED
  *          LAT[0..12] CLOCK_MHZ                                  (one line)
  *   name GPU NAME                       rest of line
+ *   regs ptx|alloc
  *   ck_interval N                       golden
  *   plan TARGET FIELDS LIVE BUDGET WATCHDOG NO_EARLY NPARTS     inject
  *   stdout PATH | stderr PATH | outdir PATH                     inject
@@ -456,7 +457,7 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 	fprintf(f, " %d", (int)c->scheduler);
 	for (int i = 0; i < SC_LAT__COUNT; i++)
 		fprintf(f, " %" PRIu32, c->latency[i]);
-	fprintf(f, " %.17g\nname %s\n", c->clock_mhz, c->name);
+	fprintf(f, " %.17g\nname %s\nregs %s\n", c->clock_mhz, c->name, sc_regs_name(j->regs));
 	if (j->mode == SC_RT_GOLDEN) {
 		fprintf(f, "ck_interval %" PRIu64 "\n", j->ck_interval);
 	} else {
@@ -550,6 +551,11 @@ static void env_load(const char *path)
 			char *n = dup_rest(p + 5);
 			snprintf(c->name, sizeof c->name, "%s", n ? n : "");
 			free(n);
+		} else if (!strncmp(p, "regs ", 5)) {
+			char *n = dup_rest(p + 5);
+			if (!n || sc_regs_parse(n, &j->regs))
+				env_fail(path, ln, "bad register mode");
+			free(n);
 		} else if (!strncmp(p, "ck_interval ", 12)) {
 			j->ck_interval = strtoull(p + 12, NULL, 10);
 		} else if (!strncmp(p, "plan ", 5)) {
@@ -622,7 +628,7 @@ static void env_load(const char *path)
 		env_fail(path, ln, "no result channel on fd 3");
 }
 
-void sc__rt_env_config(sc_gpu_config_t *cfg)
+void sc__rt_env_config(sc_gpu_config_t *cfg, sc_options_t *opt)
 {
 	if (!E.checked) {
 		E.checked = true;
@@ -632,8 +638,10 @@ void sc__rt_env_config(sc_gpu_config_t *cfg)
 			E.active = true;
 		}
 	}
-	if (E.active && !E.gpu)
+	if (E.active && !E.gpu) {
 		*cfg = E.job.cfg;
+		opt->regs = E.job.regs;
+	}
 }
 
 static void golden_write(sc_gpu_t *g)

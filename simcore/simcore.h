@@ -128,9 +128,22 @@ typedef struct sc_module sc_module_t;
 
 typedef struct sc_dim3 { uint32_t x, y, z; } sc_dim3_t;
 
+/* Register modes (DESIGN.md, "Two register modes"): ptx gives every PTX
+ * virtual register its own 32-bit slot(s); alloc runs liveness analysis and
+ * register allocation when a module loads, so registers per thread,
+ * occupancy and the physical register file follow the allocated count. */
+typedef enum { SC_REGS_PTX = 0, SC_REGS_ALLOC = 1 } sc_regs_t;
+
+/* Zero-initialised options are the defaults: no budget, ptx mode. */
 typedef struct sc_options {
 	uint64_t cycle_budget;  /* 0 = unlimited; above it a launch ends as DUE timeout */
+	sc_regs_t regs;         /* register mode of every module loaded into the GPU */
 } sc_options_t;
+
+/* "ptx" or "alloc" (NULL for anything else). */
+const char *sc_regs_name(sc_regs_t mode);
+/* Parses "ptx" or "alloc"; returns 0, or SC_EINVAL for anything else. */
+int sc_regs_parse(const char *name, sc_regs_t *out);
 
 /* Creates a GPU from a checked configuration; *out owned by the caller. */
 int sc_gpu_create(const sc_gpu_config_t *cfg, const sc_options_t *opt, sc_gpu_t **out);
@@ -193,6 +206,20 @@ void sc_gpu_stats(const sc_gpu_t *gpu, sc_gpu_stats_t *out);
 /* Number of launches recorded and the i-th one's statistics (NULL if out of range). */
 uint32_t sc_launch_count(const sc_gpu_t *gpu);
 const sc_launch_stats_t *sc_launch_stats(const sc_gpu_t *gpu, uint32_t i);
+
+/* Registers per thread of a kernel in ptx mode and in the mode its module
+ * was loaded in (equal in ptx mode), over everything the kernel can call. */
+typedef struct sc_kernel_regs {
+	sc_regs_t mode;
+	uint32_t regs_ptx, preds_ptx;   /* ptx mode: one slot per virtual register */
+	uint32_t regs, preds;           /* the module's mode: what launches use */
+} sc_kernel_regs_t;
+
+/* Fills *out for `kernel`; returns 0 or SC_ENOTFOUND. */
+int sc_kernel_regs(const sc_module_t *mod, const char *kernel, sc_kernel_regs_t *out);
+/* Name of the i-th kernel (.entry) of the module in file order, or NULL
+ * past the last; owned by the module. */
+const char *sc_kernel_name(const sc_module_t *mod, uint32_t i);
 
 /* Kernel parameter layout, for hosts that build argument lists (workloads). */
 int sc_kernel_params(const sc_module_t *mod, const char *kernel, uint32_t *nparams,
@@ -378,7 +405,8 @@ _Noreturn void sc_rt_child_exit(const sc_gpu_t *gpu, int verdict, const char *re
 typedef enum { SC_RT_GOLDEN = 1, SC_RT_INJECT = 2 } sc_rt_mode_t;
 typedef struct sc_rt_job {
 	sc_rt_mode_t mode;
-	sc_gpu_config_t cfg;         /* replaces the configuration the program asks for */
+	sc_gpu_config_t cfg;         /* replace the configuration and register mode */
+	sc_regs_t regs;              /* the program asks for                      */
 	uint64_t ck_interval;        /* golden: checkpoint spacing (0: none) */
 	sc_rt_plan_t plan;           /* inject */
 	const char *stdout_path;     /* inject: the program's stdout and stderr files, */

@@ -32,7 +32,7 @@ static void setup(setup_t *s, const char *path)
 {
 	char err[1024];
 	cr_assert_eq(camp_campaign_load(path, &s->c, err, sizeof err), 0, "%s", err);
-	cr_assert_eq(eng_golden_run(s->c->workload, &s->c->gpu, 0, &s->g, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(eng_golden_campaign(s->c, 0, &s->g, err, sizeof err), 0, "%s", err);
 	s->ck = s->g.cycles / 64 ? s->g.cycles / 64 : 1;
 	cr_assert_eq(eng_plan_space(s->c, &s->g, &s->p, err, sizeof err), 0, "%s", err);
 	s->e = calloc(s->p.n, sizeof *s->e);
@@ -90,6 +90,23 @@ Test(runner, fork_at_cycle_equals_resimulation, .timeout = 300)
 	cr_log_info("fork: masked %llu sdc %llu due %llu (unused %llu, early %llu)", (unsigned long long)k[0],
 	            (unsigned long long)k[1], (unsigned long long)k[2], (unsigned long long)unused,
 	            (unsigned long long)early);
+	free(f.o);
+	free(nf.o);
+	teardown(&s);
+}
+
+/* The same in alloc register mode: fewer registers per thread, so more
+ * faults land in live values; fork-at-cycle still equals re-simulation. */
+Test(runner, fork_at_cycle_equals_resimulation_in_alloc_mode, .timeout = 300)
+{
+	setup_t s;
+	setup(&s, "tests/engine/data/vadd4k-iota-regfile-alloc.json");
+	got_t f = run(&s, false, false), nf = run(&s, true, false);
+	for (uint64_t i = 0; i < s.p.n; i++) {
+		cr_expect_eq(f.o[i].outcome, nf.o[i].outcome, "mask %llu", (unsigned long long)i);
+		cr_expect_str_eq(f.o[i].reason, nf.o[i].reason, "mask %llu", (unsigned long long)i);
+		cr_expect_eq(f.o[i].cycles, nf.o[i].cycles, "mask %llu", (unsigned long long)i);
+	}
 	free(f.o);
 	free(nf.o);
 	teardown(&s);
