@@ -264,8 +264,17 @@ int eng_profile_main(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	/* '+': stop at the workload, so a host program's own options stay its own */
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	/* A host program's own options follow it and stay its own ('+': stop
+	 * at the program); a JSON or PTX workload may have options after it. */
+	const char *first = NULL;
+	for (int i = 1; i < argc && !first; i++) {
+		if (argv[i][0] != '-')
+			first = argv[i];
+		else if (!strcmp(argv[i], "--gpu") || !strcmp(argv[i], "--regs"))
+			i++;
+	}
+	bool host = first && !ends_with(first, ".json") && !ends_with(first, ".ptx");
+	while ((c = getopt_long(argc, argv, host ? "+h" : "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'g': gpu_name = optarg; break;
 		case 'r':
