@@ -109,6 +109,7 @@ typedef struct eng_runner_opts {
 	uint64_t ck_interval;       /* golden checkpoints for early termination */
 	bool no_fork;               /* re-simulate from cycle 0 per experiment */
 	bool no_early;              /* never stop early */
+	bool no_dead;               /* simulate faults in dead values too */
 	void (*emit)(const eng_outcome_t *o, void *ctx);
 	void *ctx;
 } eng_runner_opts_t;

@@ -27,6 +27,7 @@ void eng_rt_plan(const eng_runner_opts_t *o, const eng_golden_t *g, const eng_ex
 		.cycle_budget = (uint64_t)(c->timeout_factor * (double)g->cycles),
 		.watchdog_s = (unsigned)(c->watchdog_seconds + 0.999),
 		.no_early = o->no_early,
+		.no_dead = o->no_dead,
 		.ck = &g->ck,
 		.exp = exps,
 		.nexp = nexp,
@@ -44,6 +45,7 @@ void eng_outcome_of(const sc_rt_result_t *r, const cls_run_t *golden, cls_run_t 
 	const char *reason = NULL;
 	switch (r->kind) {
 	case SC_RT_UNUSED: out->outcome = CLS_MASKED; reason = "unused"; break;
+	case SC_RT_DEAD: out->outcome = CLS_MASKED; reason = "dead"; break;
 	case SC_RT_EARLY: out->outcome = CLS_MASKED; reason = "early"; out->early = true; break;
 	case SC_RT_BAD_MASK: out->outcome = CLS_DUE; reason = "bad_mask"; break;
 	case SC_RT_ENDED:

@@ -2542,6 +2542,8 @@ void sc__module_free(sc_module_t *m)
 		free(m->funcs[i].param_off);
 		free(m->funcs[i].ret_size);
 		free(m->funcs[i].ret_off);
+		sc__live_free(m->funcs[i].live);
+		free(m->funcs[i].live);
 	}
 	free(m->funcs);
 	free(m->code);

@@ -13,7 +13,7 @@
  *   name GPU NAME                       rest of line
  *   regs ptx|alloc
  *   ck_interval N                       golden
- *   plan TARGET FIELDS LIVE BUDGET WATCHDOG NO_EARLY NPARTS     inject
+ *   plan TARGET FIELDS LIVE BUDGET WATCHDOG NO_EARLY NPARTS NO_DEAD  inject
  *   stdout PATH | stderr PATH | outdir PATH                     inject
  *   c CYCLE PART... (hex)               inject: one golden checkpoint
  *   x IDX NFAULTS {CYCLE SM LOC NBITS}  inject: one experiment
@@ -133,6 +133,7 @@ typedef struct runner {
 	uint32_t ck;                  /* next checkpoint to compare */
 	uint32_t misses;              /* comparisons failed in a row */
 	uint64_t seen;                /* `observed` when the last fault went in */
+	bool dead;                    /* the single fault hits a dead value */
 	bool fu_check;                /* an FU fault waits to be confirmed */
 	uint64_t fu_cycle;
 } runner_t;
@@ -227,6 +228,9 @@ static uint64_t child_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 	const sc_rt_ckpts_t *ck = R.p->ck;
 	if (R.fault < R.cur->nfaults && cycle == R.cur->f[R.fault].cycle) {
 		const sc_rt_fault_t *f = &R.cur->f[R.fault++];
+		/* no-fork mode decides here what fork mode decided before forking */
+		R.dead = R.cur->nfaults == 1 && !R.p->live && !R.p->no_dead &&
+		         sc_target_dead(gpu, R.p->target, R.p->fields, f->sm, f->loc, f->nbits) == 1;
 		if (R.fault == 1 && !R.has_live) {
 			/* fork mode measured it before forking; no-fork measures here */
 			R.has_live = R.p->live;
@@ -237,6 +241,8 @@ static uint64_t child_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 			child_end(SC_RT_BAD_MASK, 0);
 		if (rc == 0 && R.cur->nfaults == 1)
 			child_end(SC_RT_UNUSED, 0);
+		if (R.cur->nfaults == 1 && R.dead)
+			child_end(SC_RT_DEAD, 0);
 		if (R.p->target == SC_TGT_FU) {
 			R.fu_check = true;
 			R.fu_cycle = cycle;
@@ -385,6 +391,10 @@ static uint64_t parent_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 				done(e, SC_RT_UNUSED);
 				continue;
 			}
+			if (!p->live && !p->no_dead && sc_target_dead(gpu, p->target, p->fields, f->sm, f->loc, f->nbits) == 1) {
+				done(e, SC_RT_DEAD);
+				continue;
+			}
 		}
 		if (spawn(gpu, e))
 			return child_pause(gpu, NULL, cycle); /* the child: inject now */
@@ -463,8 +473,8 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 	} else {
 		const sc_rt_plan_t *p = &j->plan;
 		const sc_rt_ckpts_t *ck = p->ck;
-		fprintf(f, "plan %d %u %d %" PRIu64 " %u %d %" PRIu32 "\n", (int)p->target, p->fields, p->live,
-		        p->cycle_budget, p->watchdog_s, p->no_early, ck ? ck->nparts : 0);
+		fprintf(f, "plan %d %u %d %" PRIu64 " %u %d %" PRIu32 " %d\n", (int)p->target, p->fields, p->live,
+		        p->cycle_budget, p->watchdog_s, p->no_early, ck ? ck->nparts : 0, p->no_dead);
 		fprintf(f, "stdout %s\nstderr %s\noutdir %s\n", j->stdout_path, j->stderr_path, j->out_dir);
 		for (uint32_t k = 0; ck && k < ck->n; k++) {
 			fprintf(f, "c %" PRIu64, ck->cycle[k]);
@@ -567,6 +577,7 @@ static void env_load(const char *path)
 			j->plan.watchdog_s = (unsigned)strtoul(p, &p, 10);
 			j->plan.no_early = (int)strtol(p, &p, 10);
 			E.ck.nparts = (uint32_t)strtoul(p, &p, 10);
+			j->plan.no_dead = (int)strtol(p, &p, 10);
 		} else if (!strncmp(p, "stdout ", 7) || !strncmp(p, "stderr ", 7) || !strncmp(p, "outdir ", 7)) {
 			int k = p[3] == 'o' ? 0 : p[3] == 'e' ? 1 : 2;
 			free(E.paths[k]);

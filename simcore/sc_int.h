@@ -419,6 +419,10 @@ typedef struct sc_func {
 	/* alloc mode (regalloc.c) keeps the ptx-mode numbers: the kernel's
 	 * totals and the function's own slots as code_ptx addresses them */
 	uint32_t regs_ptx, preds_ptx;
+	/* liveness of a kernel's own registers for sc_target_dead (fault.c),
+	 * computed on first use; NULL when not computed or not usable */
+	struct sc_live *live;
+	bool live_done;
 	uint32_t ptx_reg_base, ptx_nregs, ptx_pred_base, ptx_npreds;
 } sc_func_t;
 

@@ -269,6 +269,14 @@ int sc_inject_live(sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, u
  * not, SC_EINVAL outside the space; changes nothing. FU: always 1 (whether
  * a result issues in the cycle is only known by simulating it). */
 int sc_target_in_use(const sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits);
+/* 1 when the value at the location can never be read again: regfile and
+ * pred only, a location in use (sc_target_in_use) holding a register no
+ * thread of its warp reads before writing it, by the liveness of the
+ * kernel's code from every pc the thread can resume at (its SIMT stack
+ * entries). A fault there is masked, exactly, without simulating. 0 when
+ * it may be read, or when that cannot be decided cheaply (the kernel calls
+ * functions or shuffles registers between lanes; other targets). */
+int sc_target_dead(const sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits);
 /* Bits of t in use in SM `sm` now (for live-sampling derating). */
 uint64_t sc_target_live_bits(const sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm);
 /* 1 when an armed FU fault found a result to corrupt, 0 when it did not. */
@@ -346,6 +354,7 @@ typedef struct sc_rt_plan {
 	uint64_t cycle_budget;       /* per experiment: beyond it DUE timeout (0: none) */
 	unsigned watchdog_s;         /* per experiment wall clock: SIGALRM (0: none) */
 	int no_early;                /* never stop at a checkpoint */
+	int no_dead;                 /* simulate faults in dead values too (sc_target_dead) */
 	const sc_rt_ckpts_t *ck;     /* golden checkpoints; NULL or empty: no early stop */
 	const sc_rt_exp_t *exp;      /* sorted by first cycle */
 	uint64_t nexp;
@@ -353,6 +362,7 @@ typedef struct sc_rt_plan {
 
 typedef enum {
 	SC_RT_UNUSED,     /* single fault in a location not in use: not simulated */
+	SC_RT_DEAD,       /* single fault in a value never read again: not simulated */
 	SC_RT_EARLY,      /* its state re-joined the golden run at a checkpoint */
 	SC_RT_ENDED,      /* the program ran to its end (due: the GPU's status) */
 	SC_RT_BAD_MASK,   /* a fault outside the target's space */
