@@ -172,7 +172,9 @@ int sc__live(const sc_insn_t *code, uint32_t lo, uint32_t hi, uint32_t reg_base,
 	size_t n = (size_t)(hi - lo) * lv->words;
 	lv->in = calloc(n ? n : 1, sizeof *lv->in);
 	lv->out = calloc(n ? n : 1, sizeof *lv->out);
-	if (!lv->in || !lv->out) {
+	uint64_t *nin = malloc(lv->words * sizeof *nin);
+	if (!lv->in || !lv->out || !nin) {
+		free(nin);
 		sc__live_free(lv);
 		return SC_ENOMEM;
 	}
@@ -181,6 +183,7 @@ int sc__live(const sc_insn_t *code, uint32_t lo, uint32_t hi, uint32_t reg_base,
 		unsigned k = insn_opvs(&code[pc], ov);
 		for (unsigned j = 0; j < k; j++)
 			if (val_of(lv, &ov[j]) == UINT32_MAX) {
+				free(nin);
 				sc__live_free(lv);
 				return SC_EINVAL;
 			}
@@ -200,7 +203,6 @@ int sc__live(const sc_insn_t *code, uint32_t lo, uint32_t hi, uint32_t reg_base,
 					o |= lv->in[(size_t)(s[j] - lo) * W + w];
 				out[w] = o;
 			}
-			uint64_t nin[W];
 			memcpy(nin, out, W * sizeof *nin);
 			opv_t ov[8];
 			unsigned k = insn_opvs(&code[pc], ov);
@@ -218,6 +220,7 @@ int sc__live(const sc_insn_t *code, uint32_t lo, uint32_t hi, uint32_t reg_base,
 			}
 		}
 	}
+	free(nin);
 	return 0;
 }
 
@@ -252,29 +255,30 @@ static int fail(char *msg, size_t msgsz, int rc, const sc_module_t *m, const cha
 	return rc;
 }
 
+/* Slots a colouring may need: every value of a function takes at most its
+ * own width, and a function has at most 0xfff slots; one more for a pair. */
+#define BUSY_SLOTS 0x1001
+
 /* Colours the values of one class [first, first + count) of the
- * interference matrix; writes col[] relative to 0 and returns the number of
- * slots used. */
-static uint32_t colour(uint32_t nv, uint32_t first, uint32_t count, const uint64_t *adj, uint32_t W,
-                       const uint8_t *width, const uint32_t *order, uint32_t norder, const uint32_t *partner,
-                       uint32_t *col, uint8_t *busy)
+ * interference matrix in `order`; writes col[] (from 0) and returns the
+ * number of slots used. busy: BUSY_SLOTS bytes of scratch. */
+static uint32_t colour(uint32_t first, uint32_t count, const uint64_t *adj, uint32_t W, const uint8_t *width,
+                       const uint32_t *order, uint32_t norder, const uint32_t *partner, uint32_t *col, uint8_t *busy)
 {
 	uint32_t top = 0;
-	(void)nv;
 	for (uint32_t oi = 0; oi < norder; oi++) {
 		uint32_t v = order[oi];
 		if (v < first || v >= first + count)
 			continue;
-		memset(busy, 0, 0x1002);
+		memset(busy, 0, BUSY_SLOTS);
 		const uint64_t *row = adj + (size_t)v * W;
 		for (uint32_t u = first; u < first + count; u++)
 			if (col[u] != UINT32_MAX && bget(row, u))
 				for (uint32_t s = 0; s < width[u]; s++)
 					busy[col[u] + s] = 1;
-		uint32_t w = width[v], c = UINT32_MAX;
-		for (uint32_t p = partner[v]; p != UINT32_MAX && c == UINT32_MAX; p = UINT32_MAX)
-			if (col[p] != UINT32_MAX && col[p] + w <= 0x1000 && !busy[col[p]] && (w == 1 || !busy[col[p] + 1]))
-				c = col[p];
+		uint32_t w = width[v], c = UINT32_MAX, p = partner[v];
+		if (p != UINT32_MAX && col[p] != UINT32_MAX && !busy[col[p]] && (w == 1 || !busy[col[p] + 1]))
+			c = col[p];
 		for (uint32_t s = 0; c == UINT32_MAX; s++)
 			if (!busy[s] && (w == 1 || !busy[s + 1]))
 				c = s;
@@ -295,7 +299,7 @@ static int alloc_func(const sc_module_t *m, const sc_func_t *f, fres_t *r, char 
 	uint8_t *width = calloc(nv + 1, 1);
 	uint64_t *adj = calloc((size_t)nv * W + 1, sizeof *adj);
 	uint32_t *order = malloc((nv + 1) * sizeof *order), *partner = malloc((nv + 1) * sizeof *partner);
-	uint8_t *pinned = calloc(nv + 1, 1), *busy = malloc(0x1002);
+	uint8_t *pinned = calloc(nv + 1, 1), *busy = malloc(BUSY_SLOTS + 1);
 	r->col = malloc((nv + 1) * sizeof *r->col);
 	uint32_t norder = 0;
 	rc = SC_ENOMEM;
@@ -358,8 +362,8 @@ static int alloc_func(const sc_module_t *m, const sc_func_t *f, fres_t *r, char 
 #undef EDGE
 	/* values of different classes never meet: the matrix rows of the two
 	 * classes are coloured separately */
-	r->nregs = colour(nv, 0, lv.nregs, adj, W, width, order, norder, partner, r->col, busy);
-	r->npreds = colour(nv, lv.nregs, lv.npreds, adj, W, width, order, norder, partner, r->col, busy);
+	r->nregs = colour(0, lv.nregs, adj, W, width, order, norder, partner, r->col, busy);
+	r->npreds = colour(lv.nregs, lv.npreds, adj, W, width, order, norder, partner, r->col, busy);
 	/* call sites: what stays live across each */
 	for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++)
 		r->ncalls += m->code[pc].op == SC_OP_CALL;
