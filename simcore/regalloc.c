@@ -46,13 +46,20 @@
  * caller base + highest live slot + 1), so nothing needs saving; kernels
  * start at 0 and a kernel's registers per thread are the highest slot of
  * itself and everything it can call. A .func's values live at its entry
- * (read before written) are treated as live across each of its calls.
+ * (read before written) count as live across each of its calls.
+ *
+ * A .func that reads a value before writing it (nvcc rarely emits one: an
+ * undefined C value) sees in ptx mode what it left at its previous call;
+ * to keep that, such a function's window is placed above everything else
+ * (callers first), where only its own callees' windows, above the values
+ * it keeps, can reach.
  *
  * The allocation is checked when the module loads (sc__regalloc_verify):
- * no two values live at once overlap, and a forward walk over the CFG that
- * tracks which value last wrote each physical slot proves that every read
- * finds its own value there. ptx-mode code is kept for that check and for
- * the ptx-mode register counts. */
+ * no two values live at once overlap; a .func's values read before written
+ * lie in no other function's slots; and a forward walk over the CFG that
+ * tracks which value last wrote each physical slot (calls clobbering their
+ * callees' windows) proves that every read finds its own value there.
+ * ptx-mode code is kept for that check and for the ptx-mode counts. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,6 +237,7 @@ typedef struct fres {
 	uint32_t *col;               /* value -> local slot or predicate, UINT32_MAX unused */
 	uint32_t ncalls;
 	struct { uint32_t pc, callee, hr, hp; } *calls;
+	bool stale;                  /* a .func reading a value before writing it */
 } fres_t;
 
 static int func_index_at(const sc_module_t *m, uint32_t pc)
@@ -349,10 +357,12 @@ static int alloc_func(const sc_module_t *m, const sc_func_t *f, fres_t *r, char 
 	if (f->end_pc > f->entry_pc) {
 		const uint64_t *ein = lv.in;
 		for (uint32_t a = 0; a < nv; a++)
-			if (bget(ein, a))
+			if (bget(ein, a)) {
+				r->stale |= !f->is_entry;
 				for (uint32_t b = a + 1; b < nv; b++)
 					if (bget(ein, b))
 						EDGE(a, b);
+			}
 	}
 	for (uint32_t v = 0; v < nv; v++)
 		if (pinned[v])
@@ -464,23 +474,54 @@ int sc__regalloc(sc_module_t *m, char *msg, size_t msgsz)
 	}
 	if (!(reach = call_closure(m)))
 		goto out;
-	/* window bases: callers first; the call graph is acyclic, so nf rounds
-	 * of relaxation reach the fixed point */
+	/* Window bases: callers first; the call graph is acyclic, so nf rounds
+	 * of relaxation reach the fixed point. A .func that reads a value before
+	 * writing it sees, in ptx mode, what it left there at its last call; so
+	 * such a function gets a region above everything placed so far, which
+	 * nothing but its own callees' windows (above the values it keeps) ever
+	 * overlaps. Those are placed callers first, after each other. */
 	uint32_t *rb = calloc(nf + 1, sizeof *rb), *pb = calloc(nf + 1, sizeof *pb);
-	if (!rb || !pb) {
+	uint32_t *depth = calloc(nf + 1, sizeof *depth);
+	bool *placed = calloc(nf + 1, sizeof *placed);
+	if (!rb || !pb || !depth || !placed) {
 		free(rb);
 		free(pb);
+		free(depth);
+		free(placed);
 		goto out;
 	}
-	for (uint32_t round = 0; round <= nf; round++)
+	for (uint32_t i = 0; i < nf; i++)
+		for (uint32_t j = 0; j < nf; j++)
+			depth[i] += reach[(size_t)j * nf + i]; /* callers of i: more than any caller has */
+	for (;;) {
+		for (uint32_t round = 0; round <= nf; round++)
+			for (uint32_t i = 0; i < nf; i++)
+				for (uint32_t c = 0; c < res[i].ncalls; c++) {
+					uint32_t g = res[i].calls[c].callee;
+					if (rb[i] + res[i].calls[c].hr > rb[g])
+						rb[g] = rb[i] + res[i].calls[c].hr;
+					if (pb[i] + res[i].calls[c].hp > pb[g])
+						pb[g] = pb[i] + res[i].calls[c].hp;
+				}
+		int32_t next = -1;
 		for (uint32_t i = 0; i < nf; i++)
-			for (uint32_t c = 0; c < res[i].ncalls; c++) {
-				uint32_t g = res[i].calls[c].callee;
-				if (rb[i] + res[i].calls[c].hr > rb[g])
-					rb[g] = rb[i] + res[i].calls[c].hr;
-				if (pb[i] + res[i].calls[c].hp > pb[g])
-					pb[g] = pb[i] + res[i].calls[c].hp;
-			}
+			if (res[i].stale && !placed[i] && (next < 0 || depth[i] < depth[next]))
+				next = (int32_t)i;
+		if (next < 0)
+			break;
+		uint32_t top_r = 0, top_p = 0;
+		for (uint32_t i = 0; i < nf; i++) {
+			if (m->funcs[i].entry_pc == UINT32_MAX || (res[i].stale && !placed[i]))
+				continue;
+			top_r = rb[i] + res[i].nregs > top_r ? rb[i] + res[i].nregs : top_r;
+			top_p = pb[i] + res[i].npreds > top_p ? pb[i] + res[i].npreds : top_p;
+		}
+		rb[next] = top_r > rb[next] ? top_r : rb[next];
+		pb[next] = top_p > pb[next] ? top_p : pb[next];
+		placed[next] = true;
+	}
+	free(depth);
+	free(placed);
 	uint32_t all_r = 0, all_p = 0;
 	for (uint32_t i = 0; i < nf; i++) {
 		sc_func_t *f = &m->funcs[i];
@@ -632,7 +673,26 @@ static int verify_func(const sc_module_t *m, const sc_func_t *f, const bool *rea
 			}
 		}
 	}
-	/* 2. forward: the value that last wrote each cell; every read must find
+	/* 2. a .func's values read before written keep, as in ptx mode, what
+	 * its last call left: no other function may own those slots */
+	for (uint32_t v = 0; v < nv && !f->is_entry && n; v++) {
+		if (!bget(lv.in, v) || map[v] == UINT32_MAX)
+			continue;
+		bool pred = map[v] >= nr;
+		uint32_t lo = pred ? f->pred_base + map[v] - nr : f->reg_base + map[v], hi = lo + width[v];
+		for (uint32_t j = 0; j < m->nfuncs; j++) {
+			const sc_func_t *h = &m->funcs[j];
+			if (h == f || h->entry_pc == UINT32_MAX)
+				continue;
+			uint32_t hb = pred ? h->pred_base : h->reg_base, hn = pred ? h->npreds : h->nregs;
+			if (lo < hb + hn && hb < hi) {
+				rc = fail(msg, msgsz, SC_EPARSE, m, "'%s' reads %s %u before writing it, and '%s' uses it too",
+				          f->name, pred ? "predicate" : "slot", lo, h->name);
+				goto out;
+			}
+		}
+	}
+	/* 3. forward: the value that last wrote each cell; every read must find
 	 * its own value (or the zero a CTA starts with) */
 	for (size_t i = 0; i < (size_t)n * ncell; i++)
 		own[i] = OW_TOP;
