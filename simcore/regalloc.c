@@ -52,7 +52,8 @@
  * undefined C value) sees in ptx mode what it left at its previous call;
  * to keep that, such a function's window is placed above everything else
  * (callers first), where only its own callees' windows, above the values
- * it keeps, can reach.
+ * it keeps, can reach. A .func with a shuffle gets the same, since the
+ * lanes it reads from may not have made the call.
  *
  * The allocation is checked when the module loads (sc__regalloc_verify):
  * no two values live at once overlap; a .func's values read before written
@@ -365,10 +366,14 @@ static int alloc_func(const sc_module_t *m, const sc_func_t *f, fres_t *r, char 
 			}
 	}
 	for (uint32_t v = 0; v < nv; v++)
-		if (pinned[v])
+		if (pinned[v]) {
+			/* in a .func, the lanes a shuffle reads may not have made this
+			 * call: the window must be the function's alone, as below */
+			r->stale |= !f->is_entry;
 			for (uint32_t x = 0; x < nv; x++)
 				if (x != v && width[x])
 					EDGE(v, x);
+		}
 #undef EDGE
 	/* values of different classes never meet: the matrix rows of the two
 	 * classes are coloured separately */
