@@ -143,6 +143,10 @@ static unsigned succs(const sc_insn_t *code, uint32_t lo, uint32_t hi, uint32_t 
 static inline void bset(uint64_t *b, uint32_t i) { b[i >> 6] |= 1ull << (i & 63); }
 static inline void bclr(uint64_t *b, uint32_t i) { b[i >> 6] &= ~(1ull << (i & 63)); }
 static inline bool bget(const uint64_t *b, uint32_t i) { return (b[i >> 6] >> (i & 63)) & 1u; }
+/* Every set bit x of the W-word set b, in order. */
+#define FOR_BITS(x, b, W)                                                             \
+	for (uint32_t w_ = 0; w_ < (W); w_++)                                             \
+		for (uint64_t m_ = (b)[w_], x; m_ && ((x = w_ * 64 + (uint32_t)__builtin_ctzll(m_)), 1); m_ &= m_ - 1)
 
 /* Value id of an operand in lv, or UINT32_MAX when it lies outside the
  * function's registers (only a malformed module does that). */
@@ -338,9 +342,9 @@ static int alloc_func(const sc_module_t *m, const sc_func_t *f, fres_t *r, char 
 				pinned[v] = 1;
 			if (!ov[j].def)
 				continue;
-			for (uint32_t x = 0; x < nv; x++)
-				if (x != v && bget(out, x))
-					EDGE(v, x);
+			FOR_BITS(x, out, W)
+				if (x != v)
+					EDGE(v, (uint32_t)x);
 			for (unsigned i = 0; i < j; i++)
 				if (ov[i].def && val_of(&lv, &ov[i]) != v)
 					EDGE(v, val_of(&lv, &ov[i]));
@@ -622,8 +626,9 @@ static int verify_func(const sc_module_t *m, const sc_func_t *f, const bool *rea
 	uint32_t *cur = malloc((ncell + 1) * sizeof *cur);
 	uint32_t *work = malloc((n + 1) * sizeof *work);
 	uint8_t *queued = calloc(n + 1, 1);
+	uint64_t *both = malloc(W * sizeof *both);
 	rc = SC_ENOMEM;
-	if (!map || !width || !stamp || !own || !cur || !work || !queued)
+	if (!map || !width || !stamp || !own || !cur || !work || !queued || !both)
 		goto out;
 	for (uint32_t v = 0; v < nv; v++)
 		map[v] = UINT32_MAX;
@@ -656,22 +661,21 @@ static int verify_func(const sc_module_t *m, const sc_func_t *f, const bool *rea
 	for (uint32_t pc = f->entry_pc; pc <= f->end_pc && n; pc++) {
 		/* pc == end_pc stands for the entry's live-in set */
 		const uint64_t *set = pc == f->end_pc ? lv.in : lv.out + (size_t)(pc - f->entry_pc) * W;
+		memcpy(both, set, W * sizeof *both);
 		opv_t ov[8];
 		unsigned k = pc == f->end_pc ? 0 : insn_opvs(&m->code_ptx[pc], ov);
+		for (unsigned j = 0; j < k; j++)
+			if (ov[j].def)
+				bset(both, val_of(&lv, &ov[j]));
 		tick++;
-		for (uint32_t v = 0; v < nv; v++) {
-			bool isdef = false;
-			for (unsigned j = 0; j < k; j++)
-				isdef |= ov[j].def && val_of(&lv, &ov[j]) == v;
-			if (!bget(set, v) && !isdef)
-				continue;
+		FOR_BITS(v, both, W) {
 			if (map[v] == UINT32_MAX)
 				continue; /* live but never named here: cannot happen */
 			for (uint32_t s = 0; s < width[v]; s++) {
 				if (stamp[map[v] + s] == tick) {
 					rc = fail(msg, msgsz, SC_EPARSE, m, "'%s': two values live at pc %u share %s %u", f->name,
 					          pc == f->end_pc ? f->entry_pc : pc, map[v] >= nr ? "predicate" : "slot",
-					          map[v] + s - (map[v] >= nr ? nr : 0));
+					          (uint32_t)(map[v] + s - (map[v] >= nr ? nr : 0)));
 					goto out;
 				}
 				stamp[map[v] + s] = tick;
@@ -783,6 +787,7 @@ out:
 	free(cur);
 	free(work);
 	free(queued);
+	free(both);
 	sc__live_free(&lv);
 	return rc;
 }
