@@ -47,7 +47,7 @@ static void target_arch(const char *ptx, char *arch, size_t n)
 		size_t k = 3;
 		while (sm[k] >= '0' && sm[k] <= '9')
 			k++;
-		while ((sm[k] >= 'a' && sm[k] <= 'z'))
+		while (sm[k] >= 'a' && sm[k] <= 'z') /* sm_90a */
 			k++;
 		if (k > 3)
 			snprintf(arch, n, "-arch=%.*s", (int)k, sm);
@@ -132,7 +132,8 @@ int eng_ptxas_run(const char *ptxas, const char *ptx, eng_ptxas_t *out)
 	const char *kern = NULL;
 	size_t klen = 0;
 	int rc = 0;
-	for (char *line = strtok(text, "\n"); line && !rc; line = strtok(NULL, "\n")) {
+	char *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line && !rc; line = strtok_r(NULL, "\n", &save)) {
 		char *e = strstr(line, "Compiling entry function '");
 		if (e) {
 			kern = e + strlen("Compiling entry function '");

@@ -46,13 +46,21 @@
  * caller base + highest live slot + 1), so nothing needs saving; kernels
  * start at 0 and a kernel's registers per thread are the highest slot of
  * itself and everything it can call. A .func's values live at its entry
- * (read before written) are treated as live across each of its calls.
+ * (read before written) count as live across each of its calls.
+ *
+ * A .func that reads a value before writing it (nvcc rarely emits one: an
+ * undefined C value) sees in ptx mode what it left at its previous call;
+ * to keep that, such a function's window is placed above everything else
+ * (callers first), where only its own callees' windows, above the values
+ * it keeps, can reach. A .func with a shuffle gets the same, since the
+ * lanes it reads from may not have made the call.
  *
  * The allocation is checked when the module loads (sc__regalloc_verify):
- * no two values live at once overlap, and a forward walk over the CFG that
- * tracks which value last wrote each physical slot proves that every read
- * finds its own value there. ptx-mode code is kept for that check and for
- * the ptx-mode register counts. */
+ * no two values live at once overlap; a .func's values read before written
+ * lie in no other function's slots; and a forward walk over the CFG that
+ * tracks which value last wrote each physical slot (calls clobbering their
+ * callees' windows) proves that every read finds its own value there.
+ * ptx-mode code is kept for that check and for the ptx-mode counts. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +143,10 @@ static unsigned succs(const sc_insn_t *code, uint32_t lo, uint32_t hi, uint32_t 
 static inline void bset(uint64_t *b, uint32_t i) { b[i >> 6] |= 1ull << (i & 63); }
 static inline void bclr(uint64_t *b, uint32_t i) { b[i >> 6] &= ~(1ull << (i & 63)); }
 static inline bool bget(const uint64_t *b, uint32_t i) { return (b[i >> 6] >> (i & 63)) & 1u; }
+/* Every set bit x of the W-word set b, in order. */
+#define FOR_BITS(x, b, W)                                                             \
+	for (uint32_t w_ = 0; w_ < (W); w_++)                                             \
+		for (uint64_t m_ = (b)[w_], x; m_ && ((x = w_ * 64 + (uint32_t)__builtin_ctzll(m_)), 1); m_ &= m_ - 1)
 
 /* Value id of an operand in lv, or UINT32_MAX when it lies outside the
  * function's registers (only a malformed module does that). */
@@ -172,7 +184,9 @@ int sc__live(const sc_insn_t *code, uint32_t lo, uint32_t hi, uint32_t reg_base,
 	size_t n = (size_t)(hi - lo) * lv->words;
 	lv->in = calloc(n ? n : 1, sizeof *lv->in);
 	lv->out = calloc(n ? n : 1, sizeof *lv->out);
-	if (!lv->in || !lv->out) {
+	uint64_t *nin = malloc(lv->words * sizeof *nin);
+	if (!lv->in || !lv->out || !nin) {
+		free(nin);
 		sc__live_free(lv);
 		return SC_ENOMEM;
 	}
@@ -181,6 +195,7 @@ int sc__live(const sc_insn_t *code, uint32_t lo, uint32_t hi, uint32_t reg_base,
 		unsigned k = insn_opvs(&code[pc], ov);
 		for (unsigned j = 0; j < k; j++)
 			if (val_of(lv, &ov[j]) == UINT32_MAX) {
+				free(nin);
 				sc__live_free(lv);
 				return SC_EINVAL;
 			}
@@ -200,7 +215,6 @@ int sc__live(const sc_insn_t *code, uint32_t lo, uint32_t hi, uint32_t reg_base,
 					o |= lv->in[(size_t)(s[j] - lo) * W + w];
 				out[w] = o;
 			}
-			uint64_t nin[W];
 			memcpy(nin, out, W * sizeof *nin);
 			opv_t ov[8];
 			unsigned k = insn_opvs(&code[pc], ov);
@@ -218,6 +232,7 @@ int sc__live(const sc_insn_t *code, uint32_t lo, uint32_t hi, uint32_t reg_base,
 			}
 		}
 	}
+	free(nin);
 	return 0;
 }
 
@@ -227,6 +242,7 @@ typedef struct fres {
 	uint32_t *col;               /* value -> local slot or predicate, UINT32_MAX unused */
 	uint32_t ncalls;
 	struct { uint32_t pc, callee, hr, hp; } *calls;
+	bool stale;                  /* a .func reading a value before writing it */
 } fres_t;
 
 static int func_index_at(const sc_module_t *m, uint32_t pc)
@@ -252,29 +268,30 @@ static int fail(char *msg, size_t msgsz, int rc, const sc_module_t *m, const cha
 	return rc;
 }
 
+/* Slots a colouring may need: every value of a function takes at most its
+ * own width, and a function has at most 0xfff slots; one more for a pair. */
+#define BUSY_SLOTS 0x1001
+
 /* Colours the values of one class [first, first + count) of the
- * interference matrix; writes col[] relative to 0 and returns the number of
- * slots used. */
-static uint32_t colour(uint32_t nv, uint32_t first, uint32_t count, const uint64_t *adj, uint32_t W,
-                       const uint8_t *width, const uint32_t *order, uint32_t norder, const uint32_t *partner,
-                       uint32_t *col, uint8_t *busy)
+ * interference matrix in `order`; writes col[] (from 0) and returns the
+ * number of slots used. busy: BUSY_SLOTS bytes of scratch. */
+static uint32_t colour(uint32_t first, uint32_t count, const uint64_t *adj, uint32_t W, const uint8_t *width,
+                       const uint32_t *order, uint32_t norder, const uint32_t *partner, uint32_t *col, uint8_t *busy)
 {
 	uint32_t top = 0;
-	(void)nv;
 	for (uint32_t oi = 0; oi < norder; oi++) {
 		uint32_t v = order[oi];
 		if (v < first || v >= first + count)
 			continue;
-		memset(busy, 0, 0x1002);
+		memset(busy, 0, BUSY_SLOTS);
 		const uint64_t *row = adj + (size_t)v * W;
 		for (uint32_t u = first; u < first + count; u++)
 			if (col[u] != UINT32_MAX && bget(row, u))
 				for (uint32_t s = 0; s < width[u]; s++)
 					busy[col[u] + s] = 1;
-		uint32_t w = width[v], c = UINT32_MAX;
-		for (uint32_t p = partner[v]; p != UINT32_MAX && c == UINT32_MAX; p = UINT32_MAX)
-			if (col[p] != UINT32_MAX && col[p] + w <= 0x1000 && !busy[col[p]] && (w == 1 || !busy[col[p] + 1]))
-				c = col[p];
+		uint32_t w = width[v], c = UINT32_MAX, p = partner[v];
+		if (p != UINT32_MAX && col[p] != UINT32_MAX && !busy[col[p]] && (w == 1 || !busy[col[p] + 1]))
+			c = col[p];
 		for (uint32_t s = 0; c == UINT32_MAX; s++)
 			if (!busy[s] && (w == 1 || !busy[s + 1]))
 				c = s;
@@ -295,7 +312,7 @@ static int alloc_func(const sc_module_t *m, const sc_func_t *f, fres_t *r, char 
 	uint8_t *width = calloc(nv + 1, 1);
 	uint64_t *adj = calloc((size_t)nv * W + 1, sizeof *adj);
 	uint32_t *order = malloc((nv + 1) * sizeof *order), *partner = malloc((nv + 1) * sizeof *partner);
-	uint8_t *pinned = calloc(nv + 1, 1), *busy = malloc(0x1002);
+	uint8_t *pinned = calloc(nv + 1, 1), *busy = malloc(BUSY_SLOTS + 1);
 	r->col = malloc((nv + 1) * sizeof *r->col);
 	uint32_t norder = 0;
 	rc = SC_ENOMEM;
@@ -325,9 +342,9 @@ static int alloc_func(const sc_module_t *m, const sc_func_t *f, fres_t *r, char 
 				pinned[v] = 1;
 			if (!ov[j].def)
 				continue;
-			for (uint32_t x = 0; x < nv; x++)
-				if (x != v && bget(out, x))
-					EDGE(v, x);
+			FOR_BITS(x, out, W)
+				if (x != v)
+					EDGE(v, (uint32_t)x);
 			for (unsigned i = 0; i < j; i++)
 				if (ov[i].def && val_of(&lv, &ov[i]) != v)
 					EDGE(v, val_of(&lv, &ov[i]));
@@ -345,21 +362,27 @@ static int alloc_func(const sc_module_t *m, const sc_func_t *f, fres_t *r, char 
 	if (f->end_pc > f->entry_pc) {
 		const uint64_t *ein = lv.in;
 		for (uint32_t a = 0; a < nv; a++)
-			if (bget(ein, a))
+			if (bget(ein, a)) {
+				r->stale |= !f->is_entry;
 				for (uint32_t b = a + 1; b < nv; b++)
 					if (bget(ein, b))
 						EDGE(a, b);
+			}
 	}
 	for (uint32_t v = 0; v < nv; v++)
-		if (pinned[v])
+		if (pinned[v]) {
+			/* in a .func, the lanes a shuffle reads may not have made this
+			 * call: the window must be the function's alone, as below */
+			r->stale |= !f->is_entry;
 			for (uint32_t x = 0; x < nv; x++)
 				if (x != v && width[x])
 					EDGE(v, x);
+		}
 #undef EDGE
 	/* values of different classes never meet: the matrix rows of the two
 	 * classes are coloured separately */
-	r->nregs = colour(nv, 0, lv.nregs, adj, W, width, order, norder, partner, r->col, busy);
-	r->npreds = colour(nv, lv.nregs, lv.npreds, adj, W, width, order, norder, partner, r->col, busy);
+	r->nregs = colour(0, lv.nregs, adj, W, width, order, norder, partner, r->col, busy);
+	r->npreds = colour(lv.nregs, lv.npreds, adj, W, width, order, norder, partner, r->col, busy);
 	/* call sites: what stays live across each */
 	for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++)
 		r->ncalls += m->code[pc].op == SC_OP_CALL;
@@ -460,23 +483,54 @@ int sc__regalloc(sc_module_t *m, char *msg, size_t msgsz)
 	}
 	if (!(reach = call_closure(m)))
 		goto out;
-	/* window bases: callers first; the call graph is acyclic, so nf rounds
-	 * of relaxation reach the fixed point */
+	/* Window bases: callers first; the call graph is acyclic, so nf rounds
+	 * of relaxation reach the fixed point. A .func that reads a value before
+	 * writing it sees, in ptx mode, what it left there at its last call; so
+	 * such a function gets a region above everything placed so far, which
+	 * nothing but its own callees' windows (above the values it keeps) ever
+	 * overlaps. Those are placed callers first, after each other. */
 	uint32_t *rb = calloc(nf + 1, sizeof *rb), *pb = calloc(nf + 1, sizeof *pb);
-	if (!rb || !pb) {
+	uint32_t *depth = calloc(nf + 1, sizeof *depth);
+	bool *placed = calloc(nf + 1, sizeof *placed);
+	if (!rb || !pb || !depth || !placed) {
 		free(rb);
 		free(pb);
+		free(depth);
+		free(placed);
 		goto out;
 	}
-	for (uint32_t round = 0; round <= nf; round++)
+	for (uint32_t i = 0; i < nf; i++)
+		for (uint32_t j = 0; j < nf; j++)
+			depth[i] += reach[(size_t)j * nf + i]; /* callers of i: more than any caller has */
+	for (;;) {
+		for (uint32_t round = 0; round <= nf; round++)
+			for (uint32_t i = 0; i < nf; i++)
+				for (uint32_t c = 0; c < res[i].ncalls; c++) {
+					uint32_t g = res[i].calls[c].callee;
+					if (rb[i] + res[i].calls[c].hr > rb[g])
+						rb[g] = rb[i] + res[i].calls[c].hr;
+					if (pb[i] + res[i].calls[c].hp > pb[g])
+						pb[g] = pb[i] + res[i].calls[c].hp;
+				}
+		int32_t next = -1;
 		for (uint32_t i = 0; i < nf; i++)
-			for (uint32_t c = 0; c < res[i].ncalls; c++) {
-				uint32_t g = res[i].calls[c].callee;
-				if (rb[i] + res[i].calls[c].hr > rb[g])
-					rb[g] = rb[i] + res[i].calls[c].hr;
-				if (pb[i] + res[i].calls[c].hp > pb[g])
-					pb[g] = pb[i] + res[i].calls[c].hp;
-			}
+			if (res[i].stale && !placed[i] && (next < 0 || depth[i] < depth[next]))
+				next = (int32_t)i;
+		if (next < 0)
+			break;
+		uint32_t top_r = 0, top_p = 0;
+		for (uint32_t i = 0; i < nf; i++) {
+			if (m->funcs[i].entry_pc == UINT32_MAX || (res[i].stale && !placed[i]))
+				continue;
+			top_r = rb[i] + res[i].nregs > top_r ? rb[i] + res[i].nregs : top_r;
+			top_p = pb[i] + res[i].npreds > top_p ? pb[i] + res[i].npreds : top_p;
+		}
+		rb[next] = top_r > rb[next] ? top_r : rb[next];
+		pb[next] = top_p > pb[next] ? top_p : pb[next];
+		placed[next] = true;
+	}
+	free(depth);
+	free(placed);
 	uint32_t all_r = 0, all_p = 0;
 	for (uint32_t i = 0; i < nf; i++) {
 		sc_func_t *f = &m->funcs[i];
@@ -572,8 +626,9 @@ static int verify_func(const sc_module_t *m, const sc_func_t *f, const bool *rea
 	uint32_t *cur = malloc((ncell + 1) * sizeof *cur);
 	uint32_t *work = malloc((n + 1) * sizeof *work);
 	uint8_t *queued = calloc(n + 1, 1);
+	uint64_t *both = malloc(W * sizeof *both);
 	rc = SC_ENOMEM;
-	if (!map || !width || !stamp || !own || !cur || !work || !queued)
+	if (!map || !width || !stamp || !own || !cur || !work || !queued || !both)
 		goto out;
 	for (uint32_t v = 0; v < nv; v++)
 		map[v] = UINT32_MAX;
@@ -606,29 +661,47 @@ static int verify_func(const sc_module_t *m, const sc_func_t *f, const bool *rea
 	for (uint32_t pc = f->entry_pc; pc <= f->end_pc && n; pc++) {
 		/* pc == end_pc stands for the entry's live-in set */
 		const uint64_t *set = pc == f->end_pc ? lv.in : lv.out + (size_t)(pc - f->entry_pc) * W;
+		memcpy(both, set, W * sizeof *both);
 		opv_t ov[8];
 		unsigned k = pc == f->end_pc ? 0 : insn_opvs(&m->code_ptx[pc], ov);
+		for (unsigned j = 0; j < k; j++)
+			if (ov[j].def)
+				bset(both, val_of(&lv, &ov[j]));
 		tick++;
-		for (uint32_t v = 0; v < nv; v++) {
-			bool isdef = false;
-			for (unsigned j = 0; j < k; j++)
-				isdef |= ov[j].def && val_of(&lv, &ov[j]) == v;
-			if (!bget(set, v) && !isdef)
-				continue;
+		FOR_BITS(v, both, W) {
 			if (map[v] == UINT32_MAX)
 				continue; /* live but never named here: cannot happen */
 			for (uint32_t s = 0; s < width[v]; s++) {
 				if (stamp[map[v] + s] == tick) {
 					rc = fail(msg, msgsz, SC_EPARSE, m, "'%s': two values live at pc %u share %s %u", f->name,
 					          pc == f->end_pc ? f->entry_pc : pc, map[v] >= nr ? "predicate" : "slot",
-					          map[v] + s - (map[v] >= nr ? nr : 0));
+					          (uint32_t)(map[v] + s - (map[v] >= nr ? nr : 0)));
 					goto out;
 				}
 				stamp[map[v] + s] = tick;
 			}
 		}
 	}
-	/* 2. forward: the value that last wrote each cell; every read must find
+	/* 2. a .func's values read before written keep, as in ptx mode, what
+	 * its last call left: no other function may own those slots */
+	for (uint32_t v = 0; v < nv && !f->is_entry && n; v++) {
+		if (!bget(lv.in, v) || map[v] == UINT32_MAX)
+			continue;
+		bool pred = map[v] >= nr;
+		uint32_t lo = pred ? f->pred_base + map[v] - nr : f->reg_base + map[v], hi = lo + width[v];
+		for (uint32_t j = 0; j < m->nfuncs; j++) {
+			const sc_func_t *h = &m->funcs[j];
+			if (h == f || h->entry_pc == UINT32_MAX)
+				continue;
+			uint32_t hb = pred ? h->pred_base : h->reg_base, hn = pred ? h->npreds : h->nregs;
+			if (lo < hb + hn && hb < hi) {
+				rc = fail(msg, msgsz, SC_EPARSE, m, "'%s' reads %s %u before writing it, and '%s' uses it too",
+				          f->name, pred ? "predicate" : "slot", lo, h->name);
+				goto out;
+			}
+		}
+	}
+	/* 3. forward: the value that last wrote each cell; every read must find
 	 * its own value (or the zero a CTA starts with) */
 	for (size_t i = 0; i < (size_t)n * ncell; i++)
 		own[i] = OW_TOP;
@@ -714,6 +787,7 @@ out:
 	free(cur);
 	free(work);
 	free(queued);
+	free(both);
 	sc__live_free(&lv);
 	return rc;
 }

@@ -380,6 +380,10 @@ int sc__insn_check(const sc_insn_t *in, uint32_t nregs, uint32_t npreds, uint32_
  * order (64-bit registers take two slots); at the end of parsing, kernels
  * keep base 0 and each .func gets a module-wide base above every kernel's
  * slots, so code shared by several kernels addresses the same slots.
+ * In alloc mode (regalloc.c) the operands are then renumbered: nregs and
+ * reg_base (npreds, pred_base) describe the allocated slots and a .func's
+ * window above what its callers keep live across calls; code_ptx and the
+ * ptx_* fields keep the numbering above.
  * Predicates are numbered the same way. Per-thread local memory holds, in
  * order, the kernel's own .local variables, then every .func's frame
  * (its formal .param arguments and return values, then its .local data).
