@@ -61,6 +61,8 @@ sc_options_t eng_options(const camp_campaign_t *c);
 /* The golden run of campaign c's workload, JSON or host program. */
 int eng_golden_campaign(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz);
 double eng_df_reg(const sc_gpu_config_t *c, const sc_launch_stats_t *l);
+/* GUFI's average warp occupancy of g at the limit and resident (golden.c). */
+void eng_warp_occupancy(const eng_golden_t *g, double *limit, double *resident);
 double eng_df_smem(const sc_gpu_config_t *c, const sc_launch_stats_t *l);
 uint64_t eng_output_digest(const eng_golden_t *g);
 double eng_now(void);

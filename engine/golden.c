@@ -91,6 +91,28 @@ double eng_df_smem(const sc_gpu_config_t *c, const sc_launch_stats_t *l)
 	return v > 1 ? 1 : v;
 }
 
+/* GUFI's average warp occupancy (Table III): each launch's warp occupancy
+ * weighted by its share of the cycles. `limit` takes the warps of the CTAs
+ * per SM that the resources allow (sc_launch_stats.occupancy); `resident`
+ * caps the CTAs per SM by what the grid gives each SM, ceil(CTAs / SMs). */
+void eng_warp_occupancy(const eng_golden_t *g, double *limit, double *resident)
+{
+	double cyc = 0, lim = 0, res = 0;
+	for (uint32_t i = 0; i < g->nlaunch; i++) {
+		const sc_launch_stats_t *l = &g->launch[i];
+		uint64_t ctas = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
+		uint64_t per_sm = (ctas + g->cfg.num_sms - 1) / g->cfg.num_sms;
+		uint64_t warps = ((uint64_t)l->block.x * l->block.y * l->block.z + 31) / 32;
+		if (per_sm > l->ctas_per_sm)
+			per_sm = l->ctas_per_sm;
+		cyc += (double)l->cycles;
+		lim += (double)l->cycles * l->occupancy;
+		res += (double)l->cycles * (double)(per_sm * warps) / g->cfg.max_warps_per_sm;
+	}
+	*limit = cyc > 0 ? lim / cyc : 0;
+	*resident = cyc > 0 ? res / cyc : 0;
+}
+
 int eng_golden_campaign(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz)
 {
 	if (c->exec)
@@ -167,6 +189,9 @@ static void print_profile(const char *name, const eng_golden_t *g, sc_regs_t reg
 	}
 	printf("\napplication: %" PRIu64 " cycles, %" PRIu64 " thread-instructions, IPC %.3f\n", g->totals.cycles,
 	       g->totals.thread_insts, g->totals.cycles ? (double)g->totals.thread_insts / g->totals.cycles : 0.0);
+	double limit, resident;
+	eng_warp_occupancy(g, &limit, &resident);
+	printf("average warp occupancy: %.2f%% at the occupancy limit, %.2f%% resident\n", 100 * limit, 100 * resident);
 }
 
 /* profile PROGRAM [ARG...]: the host program in the current folder. */
