@@ -166,6 +166,15 @@ Test(runner, a_dead_value_is_masked_alloc, .timeout = 300)
 	dead_is_masked("tests/engine/data/vadd4k-iota-regfile-alloc.json");
 }
 Test(runner, a_dead_predicate_is_masked, .timeout = 300) { dead_is_masked("tests/engine/data/tiny-pred.json"); }
+/* loops, barriers and shared memory */
+Test(runner, a_dead_value_is_masked_in_loops, .timeout = 300)
+{
+	dead_is_masked("tests/engine/data/sp-small-regfile.json");
+}
+Test(runner, a_dead_value_is_masked_in_loops_alloc, .timeout = 300)
+{
+	dead_is_masked("tests/engine/data/sp-small-regfile-alloc.json");
+}
 
 Test(runner, same_seed_same_outcomes, .timeout = 300)
 {
