@@ -187,6 +187,7 @@ static int copy_outputs(const camp_workload_t *w, sc_gpu_t *gpu, const uint64_t 
 		const camp_buffer_t *b = &w->buffers[w->outputs[i]];
 		camp_output_t *o = &res->outputs[res->noutputs++];
 		o->buffer = w->outputs[i];
+		o->dptr = dptr[w->outputs[i]];
 		o->bytes = b->count * camp_type_size(b->type);
 		o->data = malloc((size_t)o->bytes);
 		if (!o->data) {

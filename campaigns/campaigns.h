@@ -153,6 +153,7 @@ int camp_buffer_fill(const camp_buffer_t *b, void *dst, char *err, size_t errsz)
 
 typedef struct camp_output {
 	uint32_t buffer;        /* index into the workload's buffers */
+	uint64_t dptr;          /* its device address in the run */
 	uint64_t bytes;
 	uint8_t *data;
 } camp_output_t;

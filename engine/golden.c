@@ -44,6 +44,7 @@ int eng_golden_run_opt(const camp_workload_t *w, const sc_gpu_config_t *cfg, con
 	memset(g, 0, sizeof *g);
 	g->cfg = *cfg;
 	g->ck.interval = ck_interval;
+	g->ck.lines = ck_interval != 0; /* memory line by line, for runner.c's mem_final */
 	sc_gpu_t *gpu;
 	int rc = sc_gpu_create(cfg, opt, &gpu);
 	if (rc) {
@@ -54,6 +55,7 @@ int eng_golden_run_opt(const camp_workload_t *w, const sc_gpu_config_t *cfg, con
 	double t0 = eng_now();
 	rc = camp_workload_run(w, gpu, &g->res, err, errsz);
 	g->wall = eng_now() - t0;
+	sc_rt_record_end(gpu, &g->ck);
 	if (rc) {
 		sc_gpu_destroy(gpu);
 		return rc == CAMP_EINPUT ? ENG_EXIT_INPUT : ENG_EXIT_INTERNAL;

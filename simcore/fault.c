@@ -482,9 +482,25 @@ uint64_t sc_state_hash_part(const sc_gpu_t *g, uint32_t part)
 	} else if (part <= g->cfg.num_sms) {
 		hash_sm(g, &g->sms[part - 1], &s);
 	} else {
-		for (uint32_t a = 0; a < g->gmem.n; a++) {
-			hmix(&s, g->gmem.a[a].base);
-			hbytes(&s, g->gmem.a[a].data, g->gmem.a[a].size);
+		return sc__gmem_hash(g, NULL);
+	}
+	return s.h;
+}
+
+uint64_t sc__gmem_hash(const sc_gpu_t *g, uint64_t *lines)
+{
+	hasher_t s = {0x6a09e667f3bcc908ull ^ sc_state_parts(g)};
+	uint32_t k = 0;
+	for (uint32_t a = 0; a < g->gmem.n; a++) {
+		const sc_alloc_t *al = &g->gmem.a[a];
+		hmix(&s, al->base);
+		hmix(&s, al->size);
+		for (uint64_t off = 0; off < al->size; off += SC_LINE) {
+			hasher_t l = {off};
+			hbytes(&l, al->data + off, al->size - off < SC_LINE ? al->size - off : SC_LINE);
+			hmix(&s, l.h);
+			if (lines)
+				lines[k++] = l.h;
 		}
 	}
 	return s.h;

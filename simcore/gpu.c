@@ -111,6 +111,7 @@ void sc_gpu_destroy(sc_gpu_t *g)
 	if (!g)
 		return;
 	sc__rt_gpu_gone(g);
+	sc__trace_free(g);
 	sms_free(g);
 	while (g->mods) {
 		sc_module_t *n = g->mods->next;

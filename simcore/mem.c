@@ -51,6 +51,42 @@ static int find_index(const sc_gmem_t *g, uint64_t addr)
 	return -1;
 }
 
+uint32_t sc__gmem_nlines(const sc_gmem_t *m)
+{
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < m->n; i++)
+		n += (m->a[i].size + SC_LINE - 1) / SC_LINE;
+	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
+void sc__trace_touch(sc_gpu_t *g, uint64_t addr, uint32_t size)
+{
+	sc_trace_t *t = g->trace;
+	uint32_t i = g->gmem.hint; /* sc__gmem_find just found the allocation */
+	const sc_alloc_t *a = &g->gmem.a[i];
+	if (t->broken || g->gmem.freed) {
+		t->broken = true; /* allocation indices moved under the trace */
+		return;
+	}
+	if (i >= t->n) {
+		uint64_t **nl = realloc(t->last, (size_t)g->gmem.n * sizeof *nl);
+		if (!nl) {
+			t->broken = true;
+			return;
+		}
+		memset(nl + t->n, 0, (size_t)(g->gmem.n - t->n) * sizeof *nl);
+		t->last = nl;
+		t->n = g->gmem.n;
+	}
+	if (!t->last[i] && !(t->last[i] = calloc((a->size + SC_LINE - 1) / SC_LINE, sizeof **t->last))) {
+		t->broken = true;
+		return;
+	}
+	uint64_t off = addr - a->base;
+	for (uint64_t l = off / SC_LINE; l <= (off + size - 1) / SC_LINE; l++)
+		t->last[i][l] = g->cycle + 1;
+}
+
 int sc__gmem_free(sc_gmem_t *g, uint64_t base)
 {
 	int i = find_index(g, base);
@@ -58,6 +94,7 @@ int sc__gmem_free(sc_gmem_t *g, uint64_t base)
 		return SC_EINVAL;
 	free(g->a[i].data);
 	memmove(&g->a[i], &g->a[i + 1], (g->n - (uint32_t)i - 1) * sizeof g->a[0]);
+	g->freed = true;
 	g->n--;
 	g->hint = 0;
 	return 0;

@@ -1,8 +1,11 @@
 /* The injection runtime (API and model: simcore.h, "the injection runtime").
- * Four parts: golden checkpoints; the fork-at-cycle runner (pause hooks in
- * the parent and in each child, exact early termination, the child's
- * report); no-fork mode; and env mode, in which a host program started by
- * flipsim with FLIPSIM_RT joins the runtime from sc_gpu_create.
+ * Four parts: golden checkpoints (state hashes in parts, global memory also
+ * per 256-byte line with the last cycle each line is touched); the
+ * fork-at-cycle runner (pause hooks in the parent and in each child, exact
+ * early termination: the whole state equals golden, or only lines that
+ * nothing touches again differ and mem_final decides; the child's report);
+ * no-fork mode; and env mode, in which a host program started by flipsim
+ * with FLIPSIM_RT joins the runtime from sc_gpu_create.
  *
  * Job file (flipsim -> host program; text, one record per line):
  *   flipsim-rt 1
@@ -73,6 +76,18 @@ void sc__rt_observe(void) { observed++; }
 
 /* ------------------------------------------------------------ checkpoints */
 
+static void lines_off(sc_rt_ckpts_t *ck)
+{
+	ck->lines = 0;
+	ck->nlines = 0;
+	free(ck->line);
+	free(ck->touch);
+	free(ck->line_addr);
+	free(ck->line_len);
+	ck->line = ck->touch = ck->line_addr = NULL;
+	ck->line_len = NULL;
+}
+
 static uint64_t on_checkpoint(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 {
 	sc_rt_ckpts_t *ck = ctx;
@@ -84,16 +99,83 @@ static uint64_t on_checkpoint(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 		return UINT64_MAX; /* fewer checkpoints: only less early termination */
 	ck->part = part;
 	ck->nparts = np;
-	for (uint32_t i = 0; i < np; i++)
+	for (uint32_t i = 0; i + 1 < np; i++)
 		part[(size_t)ck->n * np + i] = sc_state_hash_part(gpu, i);
+	uint64_t *lines = NULL;
+	if (ck->lines) {
+		const sc_gmem_t *m = &gpu->gmem;
+		uint32_t nl = sc__gmem_nlines(m);
+		uint64_t sig = 0xcbf29ce484222325ull;
+		for (uint32_t a = 0; a < m->n; a++)
+			sig = (sig ^ m->a[a].base ^ (m->a[a].size << 20)) * 0x100000001b3ull;
+		if (ck->n && (nl != ck->nlines || sig != ck->layout))
+			lines_off(ck); /* allocations changed between checkpoints */
+		else if (!ck->n && !(ck->line_addr = malloc((nl ? nl : 1) * sizeof *ck->line_addr)))
+			lines_off(ck);
+		else if (!ck->n && !(ck->line_len = malloc((nl ? nl : 1) * sizeof *ck->line_len)))
+			lines_off(ck);
+		else if ((lines = realloc(ck->line, (size_t)(ck->n + 1) * nl * sizeof *lines)) == NULL)
+			lines_off(ck);
+		else {
+			ck->line = lines;
+			lines += (size_t)ck->n * nl;
+			if (!ck->n) { /* the layout the lines are cut from */
+				ck->nlines = nl;
+				ck->layout = sig;
+				uint32_t k = 0;
+				for (uint32_t a = 0; a < m->n; a++)
+					for (uint64_t off = 0; off < m->a[a].size; off += SC_LINE, k++) {
+						ck->line_addr[k] = m->a[a].base + off;
+						ck->line_len[k] = (uint32_t)(m->a[a].size - off < SC_LINE ? m->a[a].size - off : SC_LINE);
+					}
+			}
+		}
+	}
+	part[(size_t)ck->n * np + np - 1] = sc__gmem_hash(gpu, lines);
 	ck->cycle[ck->n++] = cycle;
 	return cycle + ck->interval;
 }
 
 void sc_rt_record(sc_gpu_t *gpu, sc_rt_ckpts_t *ck)
 {
+	if (ck->lines && !gpu->trace && !(gpu->trace = calloc(1, sizeof *gpu->trace)))
+		ck->lines = 0;
 	if (ck->interval)
 		sc_set_pause(gpu, ck->interval, on_checkpoint, ck);
+}
+
+void sc__trace_free(sc_gpu_t *g)
+{
+	if (!g->trace)
+		return;
+	for (uint32_t i = 0; i < g->trace->n; i++)
+		free(g->trace->last[i]);
+	free(g->trace->last);
+	free(g->trace);
+	g->trace = NULL;
+}
+
+void sc_rt_record_end(sc_gpu_t *gpu, sc_rt_ckpts_t *ck)
+{
+	const sc_trace_t *t = gpu->trace;
+	if (ck->lines && (!t || t->broken || !ck->n))
+		lines_off(ck);
+	if (ck->lines && !(ck->touch = calloc(ck->nlines ? ck->nlines : 1, sizeof *ck->touch)))
+		lines_off(ck);
+	if (ck->lines) {
+		/* the trace is indexed by allocation as at the checkpoints (frees
+		 * after the last touch, as a workload's clean-up, change nothing) */
+		uint32_t k = 0, a = 0;
+		for (uint64_t base = UINT64_MAX; k < ck->nlines; k++) {
+			if (k && ck->line_addr[k] != ck->line_addr[k - 1] + SC_LINE)
+				a++; /* a new allocation starts */
+			if (base == UINT64_MAX || ck->line_addr[k] != ck->line_addr[k - 1] + SC_LINE)
+				base = ck->line_addr[k];
+			uint64_t l = (ck->line_addr[k] - base) / SC_LINE;
+			ck->touch[k] = a < t->n && t->last[a] ? t->last[a][l] : 0;
+		}
+	}
+	sc__trace_free(gpu);
 }
 
 void sc_rt_ckpts_free(sc_rt_ckpts_t *ck)
@@ -102,6 +184,7 @@ void sc_rt_ckpts_free(sc_rt_ckpts_t *ck)
 		free(ck->part);
 		ck->part = NULL;
 		ck->n = 0;
+		lines_off(ck);
 	}
 }
 
@@ -134,6 +217,9 @@ typedef struct runner {
 	uint32_t misses;              /* comparisons failed in a row */
 	uint64_t seen;                /* `observed` when the last fault went in */
 	bool dead;                    /* the single fault hits a dead value */
+	uint64_t *lines;              /* scratch: this child's line hashes */
+	uint64_t *diff_addr;          /* scratch: the lines that differ */
+	uint32_t *diff_len;
 	bool fu_check;                /* an FU fault waits to be confirmed */
 	uint64_t fu_cycle;
 } runner_t;
@@ -162,6 +248,13 @@ static void child_send(sc_rt_kind_t kind, int verdict, const char *reason, sc_du
 static _Noreturn void child_end(sc_rt_kind_t kind, uint64_t cycles)
 {
 	child_send(kind, -1, NULL, SC_DUE_NONE, cycles);
+	_exit(0);
+}
+
+_Noreturn void sc_rt_child_exit_early(const sc_gpu_t *gpu, int verdict, const char *reason)
+{
+	uint64_t now = gpu->cycle;
+	child_send(SC_RT_EARLY, verdict, reason, SC_DUE_NONE, now > R.start ? now - R.start : 0);
 	_exit(0);
 }
 
@@ -202,23 +295,57 @@ static uint64_t child_next(uint64_t now)
 	return R.ck < ck->n ? ck->cycle[R.ck] : UINT64_MAX;
 }
 
-/* Equal state at checkpoint k, compared part by part: the launch state,
- * then the SM of the (first) fault, the other SMs, global memory last. A
- * faulty state usually differs where the fault was, so a failed check
- * costs a fraction of a full hash; a success costs one full hash. */
-static bool same_state(sc_gpu_t *gpu, uint32_t k)
+/* The state at checkpoint k against the golden one, part by part: the
+ * launch state, then the SM of the (first) fault, the other SMs, global
+ * memory last. A faulty state usually differs where the fault was, so a
+ * failed check costs a fraction of a full hash. Returns 0 when equal, 1
+ * when something but global memory differs, 2 when only global memory
+ * does (then, with lines, R.lines holds this state's line hashes). */
+static int compare_state(sc_gpu_t *gpu, uint32_t k)
 {
 	const sc_rt_ckpts_t *ck = R.p->ck;
 	const uint64_t *part = &ck->part[(size_t)k * ck->nparts];
 	uint32_t n = ck->nparts, first = 1 + R.cur->f[0].sm;
 	if (n != sc_state_parts(gpu) || sc_state_hash_part(gpu, 0) != part[0])
-		return false;
+		return 1;
 	if (first < n - 1 && sc_state_hash_part(gpu, first) != part[first])
-		return false;
-	for (uint32_t i = 1; i < n; i++)
+		return 1;
+	for (uint32_t i = 1; i + 1 < n; i++)
 		if (i != first && sc_state_hash_part(gpu, i) != part[i])
-			return false;
-	return true;
+			return 1;
+	uint64_t *lines = NULL;
+	if (ck->lines && R.h.mem_final && sc__gmem_nlines(&gpu->gmem) == ck->nlines) {
+		if (!R.lines) {
+			R.lines = malloc((ck->nlines ? ck->nlines : 1) * sizeof *R.lines);
+			R.diff_addr = malloc((ck->nlines ? ck->nlines : 1) * sizeof *R.diff_addr);
+			R.diff_len = malloc((ck->nlines ? ck->nlines : 1) * sizeof *R.diff_len);
+		}
+		if (R.lines && R.diff_addr && R.diff_len)
+			lines = R.lines;
+	}
+	return sc__gmem_hash(gpu, lines) == part[n - 1] ? 0 : 2;
+}
+
+/* Only global memory differs at checkpoint k: when every differing line is
+ * one the golden run never touches again, hand them to mem_final. */
+static void memory_only(sc_gpu_t *gpu, uint32_t k, uint64_t cycle)
+{
+	const sc_rt_ckpts_t *ck = R.p->ck;
+	if (!ck->lines || !R.h.mem_final || !R.lines || !R.diff_addr || !R.diff_len ||
+	    sc__gmem_nlines(&gpu->gmem) != ck->nlines)
+		return;
+	const uint64_t *golden = &ck->line[(size_t)k * ck->nlines];
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < ck->nlines; i++) {
+		if (R.lines[i] == golden[i])
+			continue;
+		if (ck->touch[i] > cycle)
+			return; /* touched again (ck->touch is the last cycle + 1): it may still matter */
+		R.diff_addr[n] = ck->line_addr[i];
+		R.diff_len[n++] = ck->line_len[i];
+	}
+	if (n)
+		R.h.mem_final(R.h.ctx, gpu, R.diff_addr, R.diff_len, n);
 }
 
 static uint64_t child_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
@@ -259,8 +386,11 @@ static uint64_t child_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 	if (ck && R.ck < ck->n && cycle == ck->cycle[R.ck]) {
 		if (observed != R.seen)
 			return UINT64_MAX; /* the program saw faulty data: its state may differ */
-		if (same_state(gpu, R.ck))
+		int cmp = compare_state(gpu, R.ck);
+		if (cmp == 0)
 			child_end(SC_RT_EARLY, cycle - R.start);
+		if (cmp == 2)
+			memory_only(gpu, R.ck, cycle);
 		/* a fault that has not died out is unlikely to die soon: compare
 		 * at checkpoints 1, 2, 4, 8 (at most) apart */
 		R.misses++;
@@ -435,13 +565,18 @@ void sc_rt_finish(void)
 	}
 }
 
-int sc_rt_become(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_exp_t *e, int report_fd)
+int sc_rt_become(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h, const sc_rt_exp_t *e,
+                 int report_fd)
 {
 	if (!gpu || !p || !e || e->nfaults == 0 || e->nfaults > SC_RT_MAX_FAULTS)
 		return SC_EINVAL;
 	memset(&R, 0, sizeof R);
 	R.gpu = gpu;
 	R.p = p;
+	if (h) {
+		R.h = *h;
+		R.h.child_start = NULL; /* this process is the child from the start */
+	}
 	become_child(gpu, e, report_fd);
 	return 0;
 }
@@ -767,7 +902,7 @@ void sc__rt_env_attach(sc_gpu_t *g)
 		E.ck.interval = E.job.ck_interval;
 		sc_rt_record(g, &E.ck);
 	} else {
-		static const sc_rt_hooks_t hooks = {env_child_start, env_done, NULL};
+		static const sc_rt_hooks_t hooks = {.child_start = env_child_start, .done = env_done};
 		if (sc_rt_attach(g, &E.job.plan, &hooks))
 			env_fail(getenv(SC_RT_ENV), 0, "invalid plan");
 	}

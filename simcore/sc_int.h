@@ -508,7 +508,28 @@ typedef struct sc_gmem {
 	uint32_t n, cap;
 	uint64_t next_base;
 	uint32_t hint;       /* index of the last allocation found */
+	bool freed;          /* an allocation was freed: indices have moved */
 } sc_gmem_t;
+
+/* Global memory in lines of SC_LINE bytes, each allocation on its own: the
+ * unit in which golden checkpoints record memory and in which an experiment
+ * whose only difference lies in memory no one touches again can be
+ * finished without simulating (rt.c). */
+#define SC_LINE 256u
+/* Golden memory trace: per line of each allocation, the last cycle any
+ * global access (load, store, atomic) touched it. */
+typedef struct sc_trace {
+	uint32_t n;            /* allocations covered, by index in sc_gmem_t */
+	uint64_t **last;       /* per allocation: per line, cycle + 1 (0 = never) */
+	bool broken;           /* an allocation was freed: indices moved */
+} sc_trace_t;
+void sc__trace_touch(sc_gpu_t *g, uint64_t addr, uint32_t size);
+void sc__trace_free(sc_gpu_t *g);
+/* Lines of global memory now (all allocations). */
+uint32_t sc__gmem_nlines(const sc_gmem_t *m);
+/* The global-memory part of the state hash (fault.c); fills lines[], one
+ * hash per line in allocation order, when not NULL. */
+uint64_t sc__gmem_hash(const sc_gpu_t *g, uint64_t *lines);
 
 int sc__gmem_alloc(sc_gmem_t *g, uint64_t bytes, uint64_t *base);
 int sc__gmem_free(sc_gmem_t *g, uint64_t base);
@@ -645,6 +666,7 @@ struct sc_gpu {
 	sc_gpu_config_t cfg;
 	sc_options_t opt;
 	sc_gmem_t gmem;
+	sc_trace_t *trace;              /* golden memory trace (rt.c), NULL when off */
 	sc_module_t *mods;
 	sc_sm_t *sms;
 	uint64_t cycle;                 /* GPU clock, over all launches */

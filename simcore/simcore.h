@@ -334,17 +334,30 @@ typedef struct sc_rt_exp {
 	sc_rt_fault_t f[SC_RT_MAX_FAULTS]; /* sorted by cycle */
 } sc_rt_exp_t;
 
-/* Golden state hashes (sc_state_hash_part) every `interval` cycles. */
+/* Golden state hashes (sc_state_hash_part) every `interval` cycles; with
+ * `lines`, global memory also line by line (lines of 256 bytes of each
+ * allocation) and, for each line, the last cycle the run touched it. */
 typedef struct sc_rt_ckpts {
 	uint64_t interval;           /* 0: none recorded */
+	int lines;                   /* ask for lines (set before sc_rt_record); cleared
+	                                when they cannot be had (allocations changed) */
 	uint32_t n, nparts;
 	uint64_t cycle[SC_RT_MAX_CKPT];
 	uint64_t *part;              /* n × nparts hashes, checkpoint after checkpoint */
+	uint32_t nlines;
+	uint64_t *line;              /* n × nlines line hashes */
+	uint64_t *touch;             /* per line: last cycle a global access touched it, + 1 (0: never) */
+	uint64_t *line_addr;         /* per line: its device address */
+	uint32_t *line_len;          /* per line: its bytes */
+	uint64_t layout;             /* internal: the allocations the lines were cut from */
 } sc_rt_ckpts_t;
 
-/* Starts recording checkpoints of gpu into ck (ck->interval set, the rest
- * zero) at every multiple of ck->interval; uses the GPU's pause point. */
+/* Starts recording checkpoints of gpu into ck (ck->interval and ck->lines
+ * set, the rest zero) at every multiple of ck->interval; uses the GPU's
+ * pause point. sc_rt_record_end, once the run is over and before the GPU
+ * goes, completes the lines (the trace of touches). */
 void sc_rt_record(sc_gpu_t *gpu, sc_rt_ckpts_t *ck);
+void sc_rt_record_end(sc_gpu_t *gpu, sc_rt_ckpts_t *ck);
 void sc_rt_ckpts_free(sc_rt_ckpts_t *ck);
 
 typedef struct sc_rt_plan {
@@ -363,7 +376,8 @@ typedef struct sc_rt_plan {
 typedef enum {
 	SC_RT_UNUSED,     /* single fault in a location not in use: not simulated */
 	SC_RT_DEAD,       /* single fault in a value never read again: not simulated */
-	SC_RT_EARLY,      /* its state re-joined the golden run at a checkpoint */
+	SC_RT_EARLY,      /* stopped at a checkpoint: its state re-joined the golden
+	                     run, or (verdict >= 0) its outcome was known there */
 	SC_RT_ENDED,      /* the program ran to its end (due: the GPU's status) */
 	SC_RT_BAD_MASK,   /* a fault outside the target's space */
 	SC_RT_NO_REPORT   /* the child ended without reporting (see wstatus) */
@@ -387,6 +401,13 @@ typedef struct sc_rt_hooks {
 	void (*child_start)(void *ctx, const sc_rt_exp_t *e);
 	/* in the parent: one experiment finished, in no particular order */
 	void (*done)(void *ctx, const sc_rt_exp_t *e, const sc_rt_result_t *r);
+	/* in a child, optional (needs checkpoints with lines): at a checkpoint
+	 * the state equals the golden one except in n lines of global memory
+	 * (device addresses and lengths) that the golden run never touches
+	 * again, so they keep their present contents to the end while the rest
+	 * of the run is golden. The hook may end the child with its verdict
+	 * (sc_rt_child_exit_early) or return to simulate on. */
+	void (*mem_final)(void *ctx, sc_gpu_t *gpu, const uint64_t *addr, const uint32_t *len, uint32_t n);
 	void *ctx;
 } sc_rt_hooks_t;
 
@@ -400,8 +421,10 @@ int sc_rt_attach(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h);
  * as UNUSED. */
 void sc_rt_finish(void);
 /* No-fork mode: this process becomes experiment e on a fresh gpu (faults
- * injected when the run reaches them), reporting on report_fd. */
-int sc_rt_become(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_exp_t *e, int report_fd);
+ * injected when the run reaches them), reporting on report_fd; h (may be
+ * NULL) as for sc_rt_attach, of which only mem_final is used. */
+int sc_rt_become(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h, const sc_rt_exp_t *e,
+                 int report_fd);
 /* No-fork mode, in the parent: waits for child pid and reads its report
  * from rfd (closed); fills *r for e. */
 void sc_rt_wait(int pid, int rfd, const sc_rt_exp_t *e, double t0, sc_rt_result_t *r);
@@ -410,6 +433,9 @@ const sc_rt_exp_t *sc_rt_current(void);
 /* Ends an experiment child: reports kind ENDED with gpu's status and
  * cycles, and the child's verdict when verdict >= 0. */
 _Noreturn void sc_rt_child_exit(const sc_gpu_t *gpu, int verdict, const char *reason);
+/* The same, reporting kind EARLY: the verdict was found without running to
+ * the end (from mem_final). */
+_Noreturn void sc_rt_child_exit_early(const sc_gpu_t *gpu, int verdict, const char *reason);
 
 /* Job files (what flipsim hands a host program through FLIPSIM_RT). */
 typedef enum { SC_RT_GOLDEN = 1, SC_RT_INJECT = 2 } sc_rt_mode_t;
