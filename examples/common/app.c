@@ -42,6 +42,15 @@ bool app_parse_long(const char *s, long lo, long hi, long *v)
 	return true;
 }
 
+bool app_parse_int(const char *s, int lo, int hi, int *v)
+{
+	long x;
+	if (!app_parse_long(s, lo, hi, &x))
+		return false;
+	*v = (int)x;
+	return true;
+}
+
 int app_open(app_t *a, const sc_options_t *opt, const char *ptx)
 {
 	char msg[256];

@@ -47,9 +47,10 @@ typedef struct app {
  * FILE); returns whether it did. A --ptx without FILE is not taken. */
 bool app_option(app_t *a, int argc, char **argv, int *i);
 
-/* Parses s, a whole decimal number in [lo, hi], into *v; returns false, *v
+/* Parse s, a whole decimal number in [lo, hi], into *v; return false, *v
  * untouched, when s is anything else. */
 bool app_parse_long(const char *s, long lo, long hi, long *v);
+bool app_parse_int(const char *s, int lo, int hi, int *v);
 
 /* Creates the GPU from the GTX480 preset with opt and, when ptx is not NULL,
  * loads that file as a->mod. Returns 0, or the exit status after printing why. */
