@@ -30,8 +30,10 @@ TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
 EXAMPLE_BIN := $(BUILD)/examples/iterate
 # Each application under examples/ may bring its own fragment (examples/README.md,
 # "Adding an application"): it appends its host program to EXAMPLE_BIN and
-# gives the rule that builds it.
-include $(sort $(wildcard examples/*/app.mk))
+# gives the rule that builds it. examples/common/app.mk comes first: it names
+# the shared module (APP_OBJ) the applications' rules link.
+include examples/common/app.mk
+include $(sort $(filter-out examples/common/app.mk,$(wildcard examples/*/app.mk)))
 
 SIMCORE_OBJ := $(SIMCORE_SRC:%.c=$(BUILD)/%.o)
 CAMP_OBJ    := $(CAMP_SRC:%.c=$(BUILD)/%.o) $(BUILD)/campaigns/gpus_embed.o
@@ -70,9 +72,9 @@ $(BUILD)/flipsim: $(BUILD)/engine/main.o $(CORE_OBJ) $(BUILD)/libsimcore.a
 $(BUILD)/unit-tests: $(TEST_OBJ) $(CORE_OBJ) $(BUILD)/libsimcore.a
 	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(CORE_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lcriterion $(LDLIBS)
 
-$(BUILD)/examples/iterate: examples/iterate/iterate.c $(BUILD)/libsimcore.a
+$(BUILD)/examples/iterate: examples/iterate/iterate.c $(APP_OBJ) $(BUILD)/libsimcore.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
+	$(CC) $(CFLAGS) $(APP_CFLAGS) -o $@ $< $(APP_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lm
 
 # deps: install the four libraries with apt-get when any is missing.
 DEPS_PKGS := libuv1-dev libjansson-dev libsqlite3-dev libcriterion-dev

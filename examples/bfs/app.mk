@@ -1,6 +1,6 @@
 # bfs: GUFI's BFS on the simcore host API (examples/bfs/README.md).
 EXAMPLE_BIN += $(BUILD)/examples/bfs
 
-$(BUILD)/examples/bfs: examples/bfs/bfs.c $(BUILD)/libsimcore.a
+$(BUILD)/examples/bfs: examples/bfs/bfs.c $(APP_OBJ) $(BUILD)/libsimcore.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
+	$(CC) $(CFLAGS) $(APP_CFLAGS) -o $@ $< $(APP_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lm

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "simcore.h"
+#include "app.h"
 
 /* The reference's float arithmetic must round to float at every operation,
  * as PTX does. */
@@ -44,32 +44,12 @@ static const char KERNEL[] = "_Z7cenergyifPf";
 /* The constant bank the host fills before the launch (see load_module). */
 static const char ATOMDECL[] = ".const .align 16 .b8 atominfo[64000]";
 
-/* Exit statuses (examples/README.md, "iterate"). */
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BADINPUT = 2, EXIT_DUE = 3 };
-
 typedef struct params {
 	uint32_t gx, gy;  /* grid */
 	int natoms;
-	const char *ptx;
-	bool check, stats;
 } params_t;
 
 /* ---- deterministic input ------------------------------------------------ */
-
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [lo, hi): 24 random bits make an exact float in [0, 1). */
-static float uniform(uint64_t *s, float lo, float hi)
-{
-	float u = (float)(splitmix64(s) >> 40) * 0x1p-24f;
-	return lo + (hi - lo) * u;
-}
 
 /* Atoms as the kernel reads them, {x, y, dz^2, q}: inside the plane's
  * extent (plus a margin), within 2 A of the plane, charges in [-1, 1). */
@@ -79,27 +59,16 @@ static void atoms_init(float *atoms, int natoms, uint32_t width, uint32_t height
 	const float zplane = 1.0f;
 
 	for (int a = 0; a < natoms; a++) {
-		float x = uniform(&s, -1.0f, width * SPACING + 1.0f);
-		float y = uniform(&s, -1.0f, height * SPACING + 1.0f);
-		float z = uniform(&s, zplane - 2.0f, zplane + 2.0f);
-		float q = uniform(&s, -1.0f, 1.0f);
+		float x = app_uniform(&s, -1.0f, width * SPACING + 1.0f);
+		float y = app_uniform(&s, -1.0f, height * SPACING + 1.0f);
+		float z = app_uniform(&s, zplane - 2.0f, zplane + 2.0f);
+		float q = app_uniform(&s, -1.0f, 1.0f);
 		float dz = z - zplane;
 		atoms[4 * a + 0] = x;
 		atoms[4 * a + 1] = y;
 		atoms[4 * a + 2] = dz * dz;
 		atoms[4 * a + 3] = q;
 	}
-}
-
-static uint64_t fnv1a(const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < n; i++) {
-		h ^= b[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
 }
 
 /* ---- the CPU reference --------------------------------------------------
@@ -142,26 +111,6 @@ static void energy_cpu(const params_t *pp, const float *atoms, float *grid)
 
 /* ---- the simulated GPU -------------------------------------------------- */
 
-/* Prints why `err` happened; returns the exit status it maps to. */
-static int report(const sc_gpu_t *gpu, int err, const char *what)
-{
-	if (gpu && (err == SC_EDUE || err == SC_ESTICKY)) {
-		const sc_status_t *st = sc_gpu_status(gpu);
-		fprintf(stderr,
-		        "ccp: %s: DUE %s in kernel %s at pc %u, cycle %llu "
-		        "(sm %d, warp %d, lane %d, address 0x%llx): %s\n",
-		        what, sc_due_name(st->reason), st->kernel, (unsigned)st->pc,
-		        (unsigned long long)st->cycle, (int)st->sm, (int)st->warp, (int)st->lane,
-		        (unsigned long long)st->addr, st->detail);
-		return EXIT_DUE;
-	}
-	const char *msg = gpu ? sc_gpu_errmsg(gpu) : "";
-	fprintf(stderr, "ccp: %s: %s%s%s\n", what, sc_strerror(err), *msg ? ": " : "", msg);
-	if (err == SC_EIO || err == SC_EPARSE || err == SC_ENOTFOUND || err == SC_ELAUNCH)
-		return EXIT_BADINPUT;
-	return EXIT_FAIL;
-}
-
 static char *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -199,20 +148,20 @@ fail:
  * with the atoms as the initializer of the array's declaration (.b8 bytes,
  * the rest of the bank zero). Returns 0 or an SC_E* code; a PTX file without
  * the declaration is SC_EPARSE. */
-static int load_module(sc_gpu_t *gpu, const params_t *pp, const float *atoms, sc_module_t **mod)
+static int load_module(app_t *a, const params_t *pp, const float *atoms)
 {
 	size_t len, nbytes = (size_t)pp->natoms * 16;
-	char *text = read_file(pp->ptx, &len), *out = NULL, *at;
+	char *text = read_file(a->ptx, &len), *out = NULL, *at;
 	const unsigned char *b = (const unsigned char *)atoms;
 	int err;
 
 	if (!text) {
-		fprintf(stderr, "ccp: %s: %s\n", pp->ptx, strerror(errno));
+		fprintf(stderr, "ccp: %s: %s\n", a->ptx, strerror(errno));
 		return SC_EIO;
 	}
 	at = strstr(text, ATOMDECL);
 	if (!at || at[sizeof ATOMDECL - 1] != ';') {
-		fprintf(stderr, "ccp: %s: no '%s;' declaration to fill\n", pp->ptx, ATOMDECL);
+		fprintf(stderr, "ccp: %s: no '%s;' declaration to fill\n", a->ptx, ATOMDECL);
 		free(text);
 		return SC_EPARSE;
 	}
@@ -229,38 +178,10 @@ static int load_module(sc_gpu_t *gpu, const params_t *pp, const float *atoms, sc
 		o += sprintf(o, i ? ",%u" : "%u", b[i]);
 	o += sprintf(o, "}");
 	memcpy(o, text + head, len - head + 1);
-	err = sc_module_load_text(gpu, pp->ptx, out, mod);
+	err = sc_module_load_text(a->gpu, a->ptx, out, &a->mod);
 	free(out);
 	free(text);
 	return err;
-}
-
-/* Per-launch figures on stderr, then the application's: IPC over all
- * launches (thread-instructions / cycles) and the paper's average warp
- * occupancy (each launch's occupancy weighted by its share of cycles). */
-static void print_stats(const sc_gpu_t *gpu)
-{
-	sc_gpu_stats_t t;
-	double occ = 0.0;
-
-	sc_gpu_stats(gpu, &t);
-	for (uint32_t i = 0; i < sc_launch_count(gpu); i++) {
-		const sc_launch_stats_t *s = sc_launch_stats(gpu, i);
-		fprintf(stderr,
-		        "ccp: launch %u %s grid %ux%ux%u block %ux%ux%u regs %u smem %u "
-		        "ctas/sm %u (%s) occupancy %.4f cycles %llu thread-insts %llu\n",
-		        (unsigned)i, s->kernel, s->grid.x, s->grid.y, s->grid.z, s->block.x, s->block.y,
-		        s->block.z, s->regs_per_thread, s->smem_per_cta, s->ctas_per_sm, s->limiter,
-		        s->occupancy, (unsigned long long)s->cycles, (unsigned long long)s->thread_insts);
-		if (t.cycles)
-			occ += s->occupancy * (double)s->cycles / (double)t.cycles;
-	}
-	fprintf(stderr,
-	        "ccp: %u launches, %llu cycles, %llu thread-insts, %llu warp-insts, IPC %.2f, "
-	        "average warp occupancy %.2f%%\n",
-	        (unsigned)t.launches, (unsigned long long)t.cycles, (unsigned long long)t.thread_insts,
-	        (unsigned long long)t.warp_insts,
-	        t.cycles ? (double)t.thread_insts / (double)t.cycles : 0.0, 100.0 * occ);
 }
 
 /* ---- command line --------------------------------------------------------- */
@@ -271,35 +192,20 @@ static int usage(void)
 	        "usage: ccp [--ptx FILE] [--check] [--stats] [--grid GXxGY] [--atoms N]\n"
 	        "  defaults: --ptx %s --grid %dx%d --atoms %d (N <= %d)\n",
 	        DEFAULT_PTX, DEF_GX, DEF_GY, DEF_ATOMS, MAXATOMS);
-	return EXIT_BADINPUT;
+	return APP_BADINPUT;
 }
 
-static bool parse_int(const char *s, long lo, long hi, long *v)
-{
-	char *end;
-	errno = 0;
-	long x = strtol(s, &end, 10);
-	if (errno || end == s || *end || x < lo || x > hi)
-		return false;
-	*v = x;
-	return true;
-}
-
-static bool parse_args(int argc, char **argv, params_t *pp)
+static bool parse_args(int argc, char **argv, app_t *app, params_t *pp)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		long v, w;
 		char *x;
 
-		if (!strcmp(a, "--check")) {
-			pp->check = true;
-		} else if (!strcmp(a, "--stats")) {
-			pp->stats = true;
-		} else if (!strcmp(a, "--ptx") && i + 1 < argc) {
-			pp->ptx = argv[++i];
+		if (app_option(app, argc, argv, &i)) {
+			continue;
 		} else if (!strcmp(a, "--atoms") && i + 1 < argc) {
-			if (!parse_int(argv[++i], 1, MAXATOMS, &v))
+			if (!app_parse_long(argv[++i], 1, MAXATOMS, &v))
 				return false;
 			pp->natoms = (int)v;
 		} else if (!strcmp(a, "--grid") && i + 1 < argc) {
@@ -308,7 +214,7 @@ static bool parse_args(int argc, char **argv, params_t *pp)
 			if (!(x = strchr(buf, 'x')))
 				return false;
 			*x = '\0';
-			if (!parse_int(buf, 1, 64, &v) || !parse_int(x + 1, 1, 256, &w))
+			if (!app_parse_long(buf, 1, 64, &v) || !app_parse_long(x + 1, 1, 256, &w))
 				return false;
 			pp->gx = (uint32_t)v;
 			pp->gy = (uint32_t)w;
@@ -321,16 +227,13 @@ static bool parse_args(int argc, char **argv, params_t *pp)
 
 int main(int argc, char **argv)
 {
-	params_t pp = {.gx = DEF_GX, .gy = DEF_GY, .natoms = DEF_ATOMS, .ptx = DEFAULT_PTX};
-	sc_gpu_config_t cfg;
-	sc_gpu_t *gpu = NULL;
-	sc_module_t *mod;
+	params_t pp = {.gx = DEF_GX, .gy = DEF_GY, .natoms = DEF_ATOMS};
+	app_t a = {.name = "ccp", .ptx = DEFAULT_PTX};
 	uint64_t dgrid = 0;
 	float *atoms = NULL, *grid = NULL, *ref = NULL;
-	int err, status = EXIT_FAIL;
-	char msg[256];
+	int err, status = APP_FAIL;
 
-	if (!parse_args(argc, argv, &pp))
+	if (!parse_args(argc, argv, &a, &pp))
 		return usage();
 	const uint32_t width = pp.gx * BLOCKSIZEX * UNROLLX, height = pp.gy * BLOCKSIZEY;
 	const size_t npts = (size_t)width * height;
@@ -346,37 +249,30 @@ int main(int argc, char **argv)
 	}
 	atoms_init(atoms, pp.natoms, width, height);
 
-	sc_config_gtx480(&cfg);
-	if ((err = sc_config_check(&cfg, msg, sizeof msg)) != 0) {
-		fprintf(stderr, "ccp: GTX480 preset: %s: %s\n", sc_strerror(err), msg);
+	if ((status = app_open(&a, &opt, NULL)) != APP_OK)
+		goto out;
+	if ((err = load_module(&a, &pp, atoms)) != 0) {
+		status = app_report(&a, err, a.ptx);
 		goto out;
 	}
-	if ((err = sc_gpu_create(&cfg, &opt, &gpu)) != 0) {
-		status = report(NULL, err, "create the GPU");
+	if ((err = app_malloc(&a, bytes, &dgrid)) != 0) {
+		status = app_report(&a, err, "allocate the energy grid");
 		goto out;
 	}
-	if ((err = load_module(gpu, &pp, atoms, &mod)) != 0) {
-		status = report(gpu, err, pp.ptx);
-		goto out;
-	}
-	if ((err = sc_malloc(gpu, bytes, &dgrid)) != 0) {
-		status = report(gpu, err, "allocate the energy grid");
-		goto out;
-	}
-	if ((err = sc_memset(gpu, dgrid, 0, bytes)) != 0) {
-		status = report(gpu, err, "clear the energy grid");
+	if ((err = sc_memset(a.gpu, dgrid, 0, bytes)) != 0) {
+		status = app_report(&a, err, "clear the energy grid");
 		goto out;
 	}
 	int32_t natoms = pp.natoms;
 	float spacing = SPACING;
 	void *args[] = {&natoms, &spacing, &dgrid};
-	if ((err = sc_launch(gpu, mod, KERNEL, (sc_dim3_t){pp.gx, pp.gy, 1},
+	if ((err = sc_launch(a.gpu, a.mod, KERNEL, (sc_dim3_t){pp.gx, pp.gy, 1},
 	                     (sc_dim3_t){BLOCKSIZEX, BLOCKSIZEY, 1}, 0, args)) != 0) {
-		status = report(gpu, err, "launch cenergy");
+		status = app_report(&a, err, "launch cenergy");
 		goto out;
 	}
-	if ((err = sc_memcpy_dtoh(gpu, grid, dgrid, bytes)) != 0) {
-		status = report(gpu, err, "copy the energy grid out");
+	if ((err = sc_memcpy_dtoh(a.gpu, grid, dgrid, bytes)) != 0) {
+		status = app_report(&a, err, "copy the energy grid out");
 		goto out;
 	}
 
@@ -388,38 +284,32 @@ int main(int argc, char **argv)
 		hi = grid[i] > hi ? grid[i] : hi;
 	}
 	printf("ccp: %ux%u points, %d atoms, digest %016llx, sum %.9g, min %.9g, max %.9g\n",
-	       width, height, pp.natoms, (unsigned long long)fnv1a(grid, bytes), sum, (double)lo,
+	       width, height, pp.natoms, (unsigned long long)app_fnv1a(grid, bytes), sum, (double)lo,
 	       (double)hi);
-	if (pp.stats)
-		print_stats(gpu);
-	status = EXIT_OK;
+	if (a.stats)
+		app_print_launch_stats(&a);
+	status = APP_OK;
 
-	if (pp.check) {
+	if (a.check) {
 		if (!(ref = calloc(npts, sizeof *ref))) {
 			fprintf(stderr, "ccp: out of memory\n");
-			status = EXIT_FAIL;
+			status = APP_FAIL;
 			goto out;
 		}
 		energy_cpu(&pp, atoms, ref);
 		for (size_t i = 0; i < npts; i++)
 			if (memcmp(&grid[i], &ref[i], sizeof(float)) != 0) {
-				uint32_t g, c;
-				memcpy(&g, &grid[i], sizeof g);
-				memcpy(&c, &ref[i], sizeof c);
-				printf("ccp: FAIL: point (%zu, %zu) = %.9g (0x%08x) on the GPU, "
-				       "%.9g (0x%08x) on the CPU\n",
-				       i % width, i / width, (double)grid[i], (unsigned)g, (double)ref[i],
-				       (unsigned)c);
-				status = EXIT_FAIL;
+				char where[64];
+				snprintf(where, sizeof where, "point (%zu, %zu)", i % width, i / width);
+				app_print_mismatch(&a, where, &grid[i], &ref[i]);
+				status = APP_FAIL;
 				goto out;
 			}
 		printf("ccp: OK (%zu points match the CPU bit for bit)\n", npts);
 	}
 
 out:
-	if (dgrid)
-		sc_free(gpu, dgrid);
-	sc_gpu_destroy(gpu);
+	app_close(&a);
 	free(ref);
 	free(grid);
 	free(atoms);

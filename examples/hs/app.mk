@@ -1,6 +1,6 @@
 # hs: GUFI's HS on the simcore host API (examples/hs/README.md).
 EXAMPLE_BIN += $(BUILD)/examples/hs
 
-$(BUILD)/examples/hs: examples/hs/hs.c $(BUILD)/libsimcore.a
+$(BUILD)/examples/hs: examples/hs/hs.c $(APP_OBJ) $(BUILD)/libsimcore.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
+	$(CC) $(CFLAGS) $(APP_CFLAGS) -o $@ $< $(APP_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lm

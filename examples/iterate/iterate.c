@@ -1,5 +1,6 @@
 /* iterate — the host-API example: a C program that drives the simulated GPU
- * through simcore.h alone, with host logic between launches. It takes a few
+ * through simcore.h (setup and messages from examples/common/app.h), with
+ * host logic between launches. It takes a few
  * implicit time steps of the 1-D heat equation, each solved by Jacobi sweeps
  * (iterate.cu) until the largest change read back falls below a tolerance,
  * then checks the field against the same arithmetic on the CPU, byte for byte.
@@ -10,7 +11,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "simcore.h"
+#include "app.h"
 
 enum {
 	NPTS = 1024,       /* grid points, boundaries included */
@@ -31,9 +32,6 @@ static const float TOL = 1e-5f;
 static const uint64_t CYCLE_BUDGET = 100000000;
 
 static const char DEFAULT_PTX[] = "examples/iterate/iterate.ptx";
-
-/* Exit statuses (examples/README.md). */
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BADINPUT = 2, EXIT_DUE = 3 };
 
 /* The field at t = 0: fixed boundaries 1 and 0.25, a hot patch inside. */
 static void field_init(float *u)
@@ -98,28 +96,13 @@ static void solve_cpu(float *field, int iters[NSTEPS], float inv)
 
 /* ---- the simulated GPU ---------------------------------------------------- */
 
-typedef struct solver {
-	sc_gpu_t *gpu;
-	sc_module_t *mod;
-	uint64_t buf[3];   /* device fields, rotated as in solve_cpu */
-	int nbuf;          /* how many of buf are allocated */
-	uint64_t maxbits;  /* device word: bit pattern of the largest change */
-	int have_maxbits;
-	const char *what;  /* the call that failed, for the message */
-} solver_t;
-
-#define TRY(s, call, name)                                                \
-	do {                                                                  \
-		int e_ = (call);                                                  \
-		if (e_ != 0) {                                                    \
-			(s)->what = (name);                                           \
-			return e_;                                                    \
-		}                                                                 \
-	} while (0)
+/* a->buf: the three device fields, rotated as in solve_cpu, then the device
+ * word that gets the bit pattern of the largest change. */
+enum { B_MAXBITS = 3 };
 
 /* Runs the time steps on the GPU: field in, field out, sweeps per step in
- * iters. Returns 0 or an SC_E* code, naming the failing call in s->what. */
-static int solve_gpu(solver_t *s, float *field, int iters[NSTEPS], float inv)
+ * iters. Returns 0 or an SC_E* code, naming the failing call in a->what. */
+static int solve_gpu(app_t *a, float *field, int iters[NSTEPS], float inv)
 {
 	const sc_dim3_t grid = {(NPTS + BLOCK - 1) / BLOCK, 1, 1};
 	const sc_dim3_t block = {BLOCK, 1, 1};
@@ -128,23 +111,23 @@ static int solve_gpu(solver_t *s, float *field, int iters[NSTEPS], float inv)
 	float r = R;
 	int old = 0;
 
-	TRY(s, sc_memcpy_htod(s->gpu, s->buf[old], field, bytes), "copy the field in");
+	APP_TRY(a, sc_memcpy_htod(a->gpu, a->buf[old], field, bytes), "copy the field in");
 	for (int step = 0; step < NSTEPS; step++) {
 		int src = old, dst = (old + 1) % 3, k = 0;
 
 		while (k < MAX_ITERS) {
 			uint32_t bits;
 			float change;
-			void *jargs[] = {&s->buf[old], &s->buf[src], &s->buf[dst], &r, &inv, &n};
-			void *margs[] = {&s->buf[src], &s->buf[dst], &s->maxbits, &n};
+			void *jargs[] = {&a->buf[old], &a->buf[src], &a->buf[dst], &r, &inv, &n};
+			void *margs[] = {&a->buf[src], &a->buf[dst], &a->buf[B_MAXBITS], &n};
 
-			TRY(s, sc_launch(s->gpu, s->mod, "jacobi", grid, block, 0, jargs),
-			    "launch jacobi");
-			TRY(s, sc_memset(s->gpu, s->maxbits, 0, sizeof bits), "clear the max change");
-			TRY(s, sc_launch(s->gpu, s->mod, "maxchange", grid, block, 0, margs),
-			    "launch maxchange");
-			TRY(s, sc_memcpy_dtoh(s->gpu, &bits, s->maxbits, sizeof bits),
-			    "read the max change");
+			APP_TRY(a, sc_launch(a->gpu, a->mod, "jacobi", grid, block, 0, jargs),
+			        "launch jacobi");
+			APP_TRY(a, sc_memset(a->gpu, a->buf[B_MAXBITS], 0, sizeof bits), "clear the max change");
+			APP_TRY(a, sc_launch(a->gpu, a->mod, "maxchange", grid, block, 0, margs),
+			        "launch maxchange");
+			APP_TRY(a, sc_memcpy_dtoh(a->gpu, &bits, a->buf[B_MAXBITS], sizeof bits),
+			        "read the max change");
 			memcpy(&change, &bits, sizeof change);
 			k++;
 			src = dst;
@@ -155,34 +138,13 @@ static int solve_gpu(solver_t *s, float *field, int iters[NSTEPS], float inv)
 		iters[step] = k;
 		old = src;
 	}
-	TRY(s, sc_synchronize(s->gpu), "synchronize");
-	TRY(s, sc_memcpy_dtoh(s->gpu, field, s->buf[old], bytes), "copy the field out");
+	APP_TRY(a, sc_synchronize(a->gpu), "synchronize");
+	APP_TRY(a, sc_memcpy_dtoh(a->gpu, field, a->buf[old], bytes), "copy the field out");
 	return 0;
 }
 
-/* Prints why `err` happened; returns the exit status it maps to. */
-static int report(const sc_gpu_t *gpu, int err, const char *what)
-{
-	if (gpu && (err == SC_EDUE || err == SC_ESTICKY)) {
-		const sc_status_t *st = sc_gpu_status(gpu);
-		fprintf(stderr,
-		        "iterate: %s: DUE %s in kernel %s at pc %u, cycle %llu "
-		        "(sm %d, warp %d, lane %d, address 0x%llx): %s\n",
-		        what, sc_due_name(st->reason), st->kernel, (unsigned)st->pc,
-		        (unsigned long long)st->cycle, (int)st->sm, (int)st->warp, (int)st->lane,
-		        (unsigned long long)st->addr, st->detail);
-		return EXIT_DUE;
-	}
-	const char *msg = gpu ? sc_gpu_errmsg(gpu) : "";
-	fprintf(stderr, "iterate: %s: %s%s%s\n", what, sc_strerror(err), *msg ? ": " : "", msg);
-	/* The PTX is the program's only input: an unreadable, unparsable or
-	 * mismatching module (no such kernel, too big to launch) is bad input. */
-	if (err == SC_EIO || err == SC_EPARSE || err == SC_ENOTFOUND || err == SC_ELAUNCH)
-		return EXIT_BADINPUT;
-	return EXIT_FAIL;
-}
-
-static int compare(const float *gpu, const int *gpu_iters, const float *cpu, const int *cpu_iters)
+static int compare(const app_t *a, const float *gpu, const int *gpu_iters, const float *cpu,
+                   const int *cpu_iters)
 {
 	int ok = 1;
 
@@ -194,11 +156,9 @@ static int compare(const float *gpu, const int *gpu_iters, const float *cpu, con
 		}
 	for (int i = 0; i < NPTS; i++)
 		if (memcmp(&gpu[i], &cpu[i], sizeof(float)) != 0) {
-			uint32_t g, c;
-			memcpy(&g, &gpu[i], sizeof g);
-			memcpy(&c, &cpu[i], sizeof c);
-			printf("iterate: FAIL: u[%d] = %.9g (0x%08x) on the GPU, %.9g (0x%08x) on the CPU\n",
-			       i, gpu[i], (unsigned)g, cpu[i], (unsigned)c);
+			char where[32];
+			snprintf(where, sizeof where, "u[%d]", i);
+			app_print_mismatch(a, where, &gpu[i], &cpu[i]);
 			ok = 0;
 			break;
 		}
@@ -207,20 +167,18 @@ static int compare(const float *gpu, const int *gpu_iters, const float *cpu, con
 
 int main(int argc, char **argv)
 {
-	sc_gpu_config_t cfg;
 	sc_options_t opt = {.cycle_budget = CYCLE_BUDGET};
-	solver_t s = {.gpu = NULL, .nbuf = 0, .have_maxbits = 0, .what = ""};
+	app_t a = {.name = "iterate"};
 	static float gpu_field[NPTS], cpu_field[NPTS];
-	int gpu_iters[NSTEPS], cpu_iters[NSTEPS], err, status = EXIT_FAIL;
+	int gpu_iters[NSTEPS], cpu_iters[NSTEPS], err, status = APP_FAIL;
 	/* Rounded to float once on the host, as the kernel receives it. */
 	float inv = 1.0f / (1.0f + 2.0f * R);
-	char msg[256];
 
 	/* --stats prints the simulator's timing; without it the output is only
 	 * the results, so a fault-injection campaign comparing stdout and stderr
 	 * does not count a fault that changes timing but not the answer. */
-	bool stats = argc > 1 && !strcmp(argv[1], "--stats");
-	if (stats) {
+	a.stats = argc > 1 && !strcmp(argv[1], "--stats");
+	if (a.stats) {
 		argv++;
 		argc--;
 	}
@@ -228,42 +186,32 @@ int main(int argc, char **argv)
 	if (argc > 2 && !strcmp(argv[1], "--regs")) {
 		if (sc_regs_parse(argv[2], &opt.regs) != 0) {
 			fprintf(stderr, "iterate: --regs: expected ptx or alloc, got '%s'\n", argv[2]);
-			return EXIT_BADINPUT;
+			return APP_BADINPUT;
 		}
 		argv += 2;
 		argc -= 2;
 	}
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
 		fprintf(stderr, "usage: iterate [--stats] [--regs ptx|alloc] [PTXFILE]  (default %s)\n", DEFAULT_PTX);
-		return EXIT_BADINPUT;
+		return APP_BADINPUT;
 	}
-	const char *ptx = argc > 1 ? argv[1] : DEFAULT_PTX;
+	a.ptx = argc > 1 ? argv[1] : DEFAULT_PTX;
 
-	sc_config_gtx480(&cfg);
-	if ((err = sc_config_check(&cfg, msg, sizeof msg)) != 0) {
-		fprintf(stderr, "iterate: GTX480 preset: %s: %s\n", sc_strerror(err), msg);
-		return EXIT_FAIL;
-	}
-	if ((err = sc_gpu_create(&cfg, &opt, &s.gpu)) != 0)
-		return report(NULL, err, "create the GPU");
-	if ((err = sc_module_load_file(s.gpu, ptx, &s.mod)) != 0) {
-		status = report(s.gpu, err, ptx);
+	if ((status = app_open(&a, &opt, a.ptx)) != APP_OK)
 		goto out;
-	}
-	for (; s.nbuf < 3; s.nbuf++)
-		if ((err = sc_malloc(s.gpu, sizeof(float) * NPTS, &s.buf[s.nbuf])) != 0) {
-			status = report(s.gpu, err, "allocate a field");
+	for (int b = 0; b < 3; b++)
+		if ((err = app_malloc(&a, sizeof(float) * NPTS, NULL)) != 0) {
+			status = app_report(&a, err, "allocate a field");
 			goto out;
 		}
-	if ((err = sc_malloc(s.gpu, sizeof(uint32_t), &s.maxbits)) != 0) {
-		status = report(s.gpu, err, "allocate the max-change word");
+	if ((err = app_malloc(&a, sizeof(uint32_t), NULL)) != 0) {
+		status = app_report(&a, err, "allocate the max-change word");
 		goto out;
 	}
-	s.have_maxbits = 1;
 
 	field_init(gpu_field);
-	if ((err = solve_gpu(&s, gpu_field, gpu_iters, inv)) != 0) {
-		status = report(s.gpu, err, s.what);
+	if ((err = solve_gpu(&a, gpu_field, gpu_iters, inv)) != 0) {
+		status = app_report(&a, err, a.what);
 		goto out;
 	}
 	field_init(cpu_field);
@@ -271,32 +219,27 @@ int main(int argc, char **argv)
 
 	sc_gpu_stats_t st;
 	int total = 0;
-	sc_gpu_stats(s.gpu, &st);
+	sc_gpu_stats(a.gpu, &st);
 	printf("iterate: %d points, r = %g, %d time steps, Jacobi sweeps:", NPTS, (double)R, NSTEPS);
 	for (int step = 0; step < NSTEPS; step++) {
 		printf(" %d", gpu_iters[step]);
 		total += gpu_iters[step];
 	}
 	printf(" (%d in all; tolerance %g, cap %d per step)\n", total, (double)TOL, MAX_ITERS);
-	if (stats)
+	if (a.stats)
 		printf("iterate: %u launches, %llu cycles, %llu thread-instructions, "
 		       "%llu warp-instructions, IPC %.3f\n",
 	       (unsigned)st.launches, (unsigned long long)st.cycles,
 	       (unsigned long long)st.thread_insts, (unsigned long long)st.warp_insts,
 	       st.cycles ? (double)st.thread_insts / (double)st.cycles : 0.0);
-	if (compare(gpu_field, gpu_iters, cpu_field, cpu_iters)) {
+	if (compare(&a, gpu_field, gpu_iters, cpu_field, cpu_iters)) {
 		printf("iterate: OK (field matches the CPU byte for byte)\n");
-		status = EXIT_OK;
+		status = APP_OK;
 	} else {
-		status = EXIT_FAIL;
+		status = APP_FAIL;
 	}
 
 out:
-	/* The GPU frees what is left with it; freeing explicitly shows the API. */
-	if (s.have_maxbits)
-		sc_free(s.gpu, s.maxbits);
-	while (s.nbuf > 0)
-		sc_free(s.gpu, s.buf[--s.nbuf]);
-	sc_gpu_destroy(s.gpu);
+	app_close(&a);
 	return status;
 }

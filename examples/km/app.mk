@@ -1,6 +1,6 @@
 # km: GUFI's KM on the simcore host API (examples/km/README.md).
 EXAMPLE_BIN += $(BUILD)/examples/km
 
-$(BUILD)/examples/km: examples/km/km.c $(BUILD)/libsimcore.a
+$(BUILD)/examples/km: examples/km/km.c $(APP_OBJ) $(BUILD)/libsimcore.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
+	$(CC) $(CFLAGS) $(APP_CFLAGS) -o $@ $< $(APP_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lm

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "simcore.h"
+#include "app.h"
 
 #if FLT_EVAL_METHOD != 0
 #error "the exact check needs float arithmetic in float (FLT_EVAL_METHOD == 0)"
@@ -36,24 +36,9 @@ static const char DEFAULT_PTX[] = "examples/km/km.ptx";
 static const char K_INVERT[] = "_Z14invert_mappingPfS_ii";
 static const char K_POINT[] = "_Z11kmeansPointPfiiiPiS_S_S0_";
 
-/* Exit statuses (examples/README.md, as iterate). */
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BADINPUT = 2, EXIT_DUE = 3 };
-
 typedef struct shape {
 	int np, nf, k;
 } shape_t;
-
-/* splitmix64: a tiny seeded generator, the same sequence on every machine. */
-static uint64_t next_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [0, 1), from the top 24 bits: exact in float. */
-static float uniform(uint64_t *s) { return (float)(next_rand(s) >> 40) / 16777216.0f; }
 
 /* Points scattered widely around k random centres in [0, 1)^nf (spread 1.5,
  * so the groups overlap and Lloyd's iterations take a while to settle). */
@@ -65,11 +50,11 @@ static void points_make(const shape_t *sh, float *feat, uint64_t seed)
 	if (!centre)
 		abort(); /* a few KB; main checked far larger allocations */
 	for (int i = 0; i < sh->k * sh->nf; i++)
-		centre[i] = uniform(&s);
+		centre[i] = app_uniform(&s, 0.0f, 1.0f);
 	for (int p = 0; p < sh->np; p++) {
-		int c = (int)(next_rand(&s) % (uint64_t)sh->k);
+		int c = (int)(app_splitmix64(&s) % (uint64_t)sh->k);
 		for (int f = 0; f < sh->nf; f++)
-			feat[p * sh->nf + f] = centre[c * sh->nf + f] + 1.5f * (uniform(&s) - 0.5f);
+			feat[p * sh->nf + f] = centre[c * sh->nf + f] + 1.5f * (app_uniform(&s, 0.0f, 1.0f) - 0.5f);
 	}
 	free(centre);
 }
@@ -160,24 +145,8 @@ static int kmeans_cpu(const shape_t *sh, const float *feat, float *clusters, int
 
 /* ---- the simulated GPU ---------------------------------------------------- */
 
+/* a->buf, in allocation order */
 enum { B_FEAT, B_FLIP, B_MEMB, B_CLUST, B_BCLUST, B_BDELTA, NBUF };
-
-typedef struct app {
-	sc_gpu_t *gpu;
-	sc_module_t *mod;
-	uint64_t buf[NBUF];
-	int nbuf;          /* how many of buf are allocated */
-	const char *what;  /* the call that failed, for the message */
-} app_t;
-
-#define TRY(a, call, name)                                                \
-	do {                                                                  \
-		int e_ = (call);                                                  \
-		if (e_ != 0) {                                                    \
-			(a)->what = (name);                                           \
-			return e_;                                                    \
-		}                                                                 \
-	} while (0)
 
 /* Clusters on the GPU: final centres, memberships and iterations out.
  * Returns 0 or an SC_E* code, naming the failing call in a->what. */
@@ -195,122 +164,29 @@ static int kmeans_gpu(app_t *a, const shape_t *sh, const float *feat, float *clu
 	int32_t inp = sh->np, inf = sh->nf, ik = sh->k;
 	int delta;
 
-	for (; a->nbuf < NBUF; a->nbuf++)
-		TRY(a, sc_malloc(a->gpu, sizes[a->nbuf], &a->buf[a->nbuf]), "allocate a buffer");
-	TRY(a, sc_memcpy_htod(a->gpu, a->buf[B_FEAT], feat, sizes[B_FEAT]), "copy the points in");
+	for (int b = 0; b < NBUF; b++)
+		APP_TRY(a, app_malloc(a, sizes[b], NULL), "allocate a buffer");
+	APP_TRY(a, sc_memcpy_htod(a->gpu, a->buf[B_FEAT], feat, sizes[B_FEAT]), "copy the points in");
 	void *iargs[] = {&a->buf[B_FEAT], &a->buf[B_FLIP], &inp, &inf};
-	TRY(a, sc_launch(a->gpu, a->mod, K_INVERT, grid1, block, 0, iargs), "launch invert_mapping");
+	APP_TRY(a, sc_launch(a->gpu, a->mod, K_INVERT, grid1, block, 0, iargs), "launch invert_mapping");
 
 	void *pargs[] = {&a->buf[B_FLIP], &inf, &inp, &ik, &a->buf[B_MEMB], &a->buf[B_CLUST],
 	                 &a->buf[B_BCLUST], &a->buf[B_BDELTA]};
 	start(sh, feat, clusters, w);
 	*iters = 0;
 	do {
-		TRY(a, sc_memcpy_htod(a->gpu, a->buf[B_CLUST], clusters, sizes[B_CLUST]), "copy the centres in");
-		TRY(a, sc_launch(a->gpu, a->mod, K_POINT, grid2, block, 0, pargs), "launch kmeansPoint");
-		TRY(a, sc_memcpy_dtoh(a->gpu, memb, a->buf[B_MEMB], sizes[B_MEMB]), "copy the memberships out");
+		APP_TRY(a, sc_memcpy_htod(a->gpu, a->buf[B_CLUST], clusters, sizes[B_CLUST]), "copy the centres in");
+		APP_TRY(a, sc_launch(a->gpu, a->mod, K_POINT, grid2, block, 0, pargs), "launch kmeansPoint");
+		APP_TRY(a, sc_memcpy_dtoh(a->gpu, memb, a->buf[B_MEMB], sizes[B_MEMB]), "copy the memberships out");
 		delta = update(sh, feat, memb, w->old, clusters, w->sum, w->count);
 		(*iters)++;
 	} while (delta > 0 && *iters < MAX_ITERS);
-	TRY(a, sc_synchronize(a->gpu), "synchronize");
+	APP_TRY(a, sc_synchronize(a->gpu), "synchronize");
 	return 0;
 }
 
-/* Prints why `err` happened; returns the exit status it maps to. */
-static int report(const sc_gpu_t *gpu, int err, const char *what)
-{
-	if (gpu && (err == SC_EDUE || err == SC_ESTICKY)) {
-		const sc_status_t *st = sc_gpu_status(gpu);
-		fprintf(stderr,
-		        "km: %s: DUE %s in kernel %s at pc %u, cycle %llu "
-		        "(sm %d, warp %d, lane %d, address 0x%llx): %s\n",
-		        what, sc_due_name(st->reason), st->kernel, (unsigned)st->pc,
-		        (unsigned long long)st->cycle, (int)st->sm, (int)st->warp, (int)st->lane,
-		        (unsigned long long)st->addr, st->detail);
-		return EXIT_DUE;
-	}
-	const char *msg = gpu ? sc_gpu_errmsg(gpu) : "";
-	fprintf(stderr, "km: %s: %s%s%s\n", what, sc_strerror(err), *msg ? ": " : "", msg);
-	/* The PTX is the program's only input file: an unreadable, unparsable or
-	 * mismatching module (no such kernel, too big to launch) is bad input. */
-	if (err == SC_EIO || err == SC_EPARSE || err == SC_ENOTFOUND || err == SC_ELAUNCH)
-		return EXIT_BADINPUT;
-	return EXIT_FAIL;
-}
-
-/* --stats: per kernel its launches, shape, cycles, IPC and warp occupancy,
- * then the application's IPC (thread-instructions / cycles) and average warp
- * occupancy (GUFI Table III: each launch's occupancy weighted by its share of
- * the cycles). `occupancy` is the simulator's: the warps of ctas_per_sm CTAs
- * (the resource limit) over the SM's maximum; `resident` caps the CTAs per
- * SM by what the grid can give each SM, which is what a small grid really
- * keeps resident. */
-static void print_stats(const sc_gpu_t *gpu, const sc_gpu_config_t *cfg, const char *app)
-{
-	sc_gpu_stats_t tot;
-	uint32_t nl = sc_launch_count(gpu);
-	double occ = 0, res = 0;
-
-	sc_gpu_stats(gpu, &tot);
-	for (uint32_t i = 0; i < nl; i++) {
-		const sc_launch_stats_t *l = sc_launch_stats(gpu, i);
-		bool seen = false;
-		for (uint32_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(sc_launch_stats(gpu, j)->kernel, l->kernel);
-		if (seen)
-			continue;
-		uint32_t count = 0;
-		uint64_t cyc = 0, ti = 0;
-		double kocc = 0, kres = 0;
-		const sc_launch_stats_t *last = l;
-		for (uint32_t j = i; j < nl; j++) {
-			const sc_launch_stats_t *m = sc_launch_stats(gpu, j);
-			if (strcmp(m->kernel, l->kernel))
-				continue;
-			uint64_t ctas = (uint64_t)m->grid.x * m->grid.y * m->grid.z;
-			uint32_t warps = (m->block.x * m->block.y * m->block.z + cfg->warp_size - 1) / cfg->warp_size;
-			uint64_t per_sm = (ctas + cfg->num_sms - 1) / cfg->num_sms;
-			if (per_sm > m->ctas_per_sm)
-				per_sm = m->ctas_per_sm;
-			count++;
-			cyc += m->cycles;
-			ti += m->thread_insts;
-			kocc += m->occupancy * (double)m->cycles;
-			kres += (double)(per_sm * warps) / cfg->max_warps_per_sm * (double)m->cycles;
-			last = m;
-		}
-		occ += kocc;
-		res += kres;
-		fprintf(stderr,
-		        "%s: kernel %s: %u launches, grid %ux%ux%u..%ux%ux%u, block %ux%ux%u, "
-		        "%u regs, %u B smem, limiter %s, %llu cycles, %llu thread-insts, IPC %.2f, "
-		        "occupancy %.2f%% (resident %.2f%%)\n",
-		        app, l->kernel, count, l->grid.x, l->grid.y, l->grid.z, last->grid.x, last->grid.y,
-		        last->grid.z, l->block.x, l->block.y, l->block.z, l->regs_per_thread, l->smem_per_cta, l->limiter,
-		        (unsigned long long)cyc, (unsigned long long)ti, cyc ? (double)ti / (double)cyc : 0.0,
-		        cyc ? 100.0 * kocc / (double)cyc : 0.0, cyc ? 100.0 * kres / (double)cyc : 0.0);
-	}
-	fprintf(stderr,
-	        "%s: %u launches, %llu cycles, %llu thread-insts, %llu warp-insts, IPC %.2f, "
-	        "average warp occupancy %.2f%% (resident %.2f%%)\n",
-	        app, tot.launches, (unsigned long long)tot.cycles, (unsigned long long)tot.thread_insts,
-	        (unsigned long long)tot.warp_insts, tot.cycles ? (double)tot.thread_insts / (double)tot.cycles : 0.0,
-	        tot.cycles ? 100.0 * occ / (double)tot.cycles : 0.0,
-	        tot.cycles ? 100.0 * res / (double)tot.cycles : 0.0);
-}
-
-/* FNV-1a, 64 bits: the digest printed for the output. */
-static uint64_t fnv1a(const void *p, size_t len)
-{
-	const unsigned char *b = p;
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ b[i]) * 0x100000001b3ull;
-	return h;
-}
-
 /* Compares n 32-bit words bit for bit; prints the first difference. */
-static bool same(const char *name, const void *gpu, const void *cpu, int n, bool is_float)
+static bool same(const app_t *a, const char *name, const void *gpu, const void *cpu, int n, bool is_float)
 {
 	for (int i = 0; i < n; i++) {
 		uint32_t g, c;
@@ -319,11 +195,9 @@ static bool same(const char *name, const void *gpu, const void *cpu, int n, bool
 		if (g == c)
 			continue;
 		if (is_float) {
-			float gf, cf;
-			memcpy(&gf, &g, 4);
-			memcpy(&cf, &c, 4);
-			printf("km: FAIL: %s[%d] = %.9g (0x%08x) on the GPU, %.9g (0x%08x) on the CPU\n", name, i,
-			       (double)gf, (unsigned)g, (double)cf, (unsigned)c);
+			char where[32];
+			snprintf(where, sizeof where, "%s[%d]", name, i);
+			app_print_mismatch(a, where, (const float *)gpu + i, (const float *)cpu + i);
 		} else {
 			printf("km: FAIL: %s[%d] = %d on the GPU, %d on the CPU\n", name, i, (int)g, (int)c);
 		}
@@ -345,50 +219,31 @@ static int usage(void)
 	        "  --seed S       input seed (default %d)\n",
 	        DEFAULT_PTX, MAX_POINTS, DEFAULT_POINTS, MAX_FEATURES, DEFAULT_FEATURES, MAX_CLUSTERS,
 	        DEFAULT_CLUSTERS, DEFAULT_SEED);
-	return EXIT_BADINPUT;
-}
-
-/* Parses a decimal option value in [lo, hi]; false when it is not one. */
-static bool parse_int(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-	if (!*s || *end || v < lo || v > hi)
-		return false;
-	*out = v;
-	return true;
+	return APP_BADINPUT;
 }
 
 int main(int argc, char **argv)
 {
-	const char *ptx = DEFAULT_PTX;
-	bool check = false, stats = false;
 	long np = DEFAULT_POINTS, nf = DEFAULT_FEATURES, k = DEFAULT_CLUSTERS, seed = DEFAULT_SEED;
-	sc_gpu_config_t cfg;
 	sc_options_t opt = {.cycle_budget = CYCLE_BUDGET};
-	app_t a = {.gpu = NULL, .nbuf = 0, .what = ""};
+	app_t a = {.name = "km", .ptx = DEFAULT_PTX};
 	float *feat = NULL, *clusters = NULL, *rclusters = NULL;
 	int32_t *memb = NULL, *rmemb = NULL;
 	work_t w = {0};
-	int iters = 0, err, status = EXIT_FAIL;
-	char msg[256];
+	int iters = 0, err, status = APP_FAIL;
 
 	for (int i = 1; i < argc; i++) {
 		bool ok = true;
-		if (!strcmp(argv[i], "--check"))
-			check = true;
-		else if (!strcmp(argv[i], "--stats"))
-			stats = true;
-		else if (!strcmp(argv[i], "--ptx") && i + 1 < argc)
-			ptx = argv[++i];
-		else if (!strcmp(argv[i], "--points") && i + 1 < argc)
-			ok = parse_int(argv[++i], 1, MAX_POINTS, &np);
+		if (app_option(&a, argc, argv, &i))
+			continue;
+		if (!strcmp(argv[i], "--points") && i + 1 < argc)
+			ok = app_parse_long(argv[++i], 1, MAX_POINTS, &np);
 		else if (!strcmp(argv[i], "--features") && i + 1 < argc)
-			ok = parse_int(argv[++i], 1, MAX_FEATURES, &nf);
+			ok = app_parse_long(argv[++i], 1, MAX_FEATURES, &nf);
 		else if (!strcmp(argv[i], "--clusters") && i + 1 < argc)
-			ok = parse_int(argv[++i], 1, MAX_CLUSTERS, &k);
+			ok = app_parse_long(argv[++i], 1, MAX_CLUSTERS, &k);
 		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
-			ok = parse_int(argv[++i], 0, 1000000000, &seed);
+			ok = app_parse_long(argv[++i], 0, 1000000000, &seed);
 		else
 			ok = false;
 		if (!ok)
@@ -398,11 +253,6 @@ int main(int argc, char **argv)
 		return usage();
 	const shape_t sh = {(int)np, (int)nf, (int)k};
 
-	sc_config_gtx480(&cfg);
-	if ((err = sc_config_check(&cfg, msg, sizeof msg)) != 0) {
-		fprintf(stderr, "km: GTX480 preset: %s: %s\n", sc_strerror(err), msg);
-		return EXIT_FAIL;
-	}
 	feat = malloc(sizeof *feat * (size_t)np * (size_t)nf);
 	clusters = malloc(sizeof *clusters * (size_t)k * (size_t)nf);
 	rclusters = malloc(sizeof *rclusters * (size_t)k * (size_t)nf);
@@ -416,47 +266,38 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	points_make(&sh, feat, (uint64_t)seed);
-	if ((err = sc_gpu_create(&cfg, &opt, &a.gpu)) != 0) {
-		status = report(NULL, err, "create the GPU");
+	if ((status = app_open(&a, &opt, a.ptx)) != APP_OK)
 		goto out;
-	}
-	if ((err = sc_module_load_file(a.gpu, ptx, &a.mod)) != 0) {
-		status = report(a.gpu, err, ptx);
-		goto out;
-	}
 	if ((err = kmeans_gpu(&a, &sh, feat, clusters, memb, &w, &iters)) != 0) {
-		status = report(a.gpu, err, a.what);
+		status = app_report(&a, err, a.what);
 		goto out;
 	}
 
 	printf("km: %ld points, %ld features, %ld clusters, %d iterations, digest %016llx (membership) "
 	       "%016llx (centres), cluster sizes",
-	       np, nf, k, iters, (unsigned long long)fnv1a(memb, sizeof *memb * (size_t)np),
-	       (unsigned long long)fnv1a(clusters, sizeof *clusters * (size_t)k * (size_t)nf));
+	       np, nf, k, iters, (unsigned long long)app_fnv1a(memb, sizeof *memb * (size_t)np),
+	       (unsigned long long)app_fnv1a(clusters, sizeof *clusters * (size_t)k * (size_t)nf));
 	for (int c = 0; c < sh.k; c++)
 		printf(" %d", w.count[c]);
 	printf("\n");
-	if (stats)
-		print_stats(a.gpu, &cfg, "km");
-	status = EXIT_OK;
-	if (check) {
+	if (a.stats)
+		app_print_kernel_stats(&a);
+	status = APP_OK;
+	if (a.check) {
 		int riters = kmeans_cpu(&sh, feat, rclusters, rmemb, &w);
 		if (riters != iters) {
 			printf("km: FAIL: %d iterations on the GPU, %d on the CPU\n", iters, riters);
-			status = EXIT_FAIL;
-		} else if (!same("membership", memb, rmemb, sh.np, false) ||
-		           !same("centre", clusters, rclusters, sh.k * sh.nf, true)) {
-			status = EXIT_FAIL;
+			status = APP_FAIL;
+		} else if (!same(&a, "membership", memb, rmemb, sh.np, false) ||
+		           !same(&a, "centre", clusters, rclusters, sh.k * sh.nf, true)) {
+			status = APP_FAIL;
 		} else {
 			printf("km: OK (%d iterations; memberships and centres match the CPU bit for bit)\n", iters);
 		}
 	}
 
 out:
-	/* The GPU frees what is left with it; freeing explicitly shows the API. */
-	while (a.nbuf > 0)
-		sc_free(a.gpu, a.buf[--a.nbuf]);
-	sc_gpu_destroy(a.gpu);
+	app_close(&a);
 	free(feat);
 	free(clusters);
 	free(rclusters);

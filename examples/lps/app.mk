@@ -1,6 +1,6 @@
 # lps: GUFI's LPS on the simcore host API (examples/lps/README.md).
 EXAMPLE_BIN += $(BUILD)/examples/lps
 
-$(BUILD)/examples/lps: examples/lps/lps.c $(BUILD)/libsimcore.a
+$(BUILD)/examples/lps: examples/lps/lps.c $(APP_OBJ) $(BUILD)/libsimcore.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
+	$(CC) $(CFLAGS) $(APP_CFLAGS) -o $@ $< $(APP_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lm

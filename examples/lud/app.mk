@@ -1,6 +1,6 @@
 # lud: GUFI's LUD on the simcore host API (examples/lud/README.md).
 EXAMPLE_BIN += $(BUILD)/examples/lud
 
-$(BUILD)/examples/lud: examples/lud/lud.c $(BUILD)/libsimcore.a
+$(BUILD)/examples/lud: examples/lud/lud.c $(APP_OBJ) $(BUILD)/libsimcore.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
+	$(CC) $(CFLAGS) $(APP_CFLAGS) -o $@ $< $(APP_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lm

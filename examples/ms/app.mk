@@ -1,6 +1,6 @@
 # ms: GUFI's MS on the simcore host API (examples/ms/README.md).
 EXAMPLE_BIN += $(BUILD)/examples/ms
 
-$(BUILD)/examples/ms: examples/ms/ms.c $(BUILD)/libsimcore.a
+$(BUILD)/examples/ms: examples/ms/ms.c $(APP_OBJ) $(BUILD)/libsimcore.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
+	$(CC) $(CFLAGS) $(APP_CFLAGS) -o $@ $< $(APP_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lm

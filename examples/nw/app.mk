@@ -1,6 +1,6 @@
 # nw: GUFI's NW on the simcore host API (examples/nw/README.md).
 EXAMPLE_BIN += $(BUILD)/examples/nw
 
-$(BUILD)/examples/nw: examples/nw/nw.c $(BUILD)/libsimcore.a
+$(BUILD)/examples/nw: examples/nw/nw.c $(APP_OBJ) $(BUILD)/libsimcore.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
+	$(CC) $(CFLAGS) $(APP_CFLAGS) -o $@ $< $(APP_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lm

@@ -1,6 +1,6 @@
 # pathf: GUFI's PATHF on the simcore host API (examples/pathf/README.md).
 EXAMPLE_BIN += $(BUILD)/examples/pathf
 
-$(BUILD)/examples/pathf: examples/pathf/pathf.c $(BUILD)/libsimcore.a
+$(BUILD)/examples/pathf: examples/pathf/pathf.c $(APP_OBJ) $(BUILD)/libsimcore.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
+	$(CC) $(CFLAGS) $(APP_CFLAGS) -o $@ $< $(APP_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lm

@@ -1,6 +1,6 @@
 # vaddg: GUFI's VADD (Table I shape) on the simcore host API (examples/vaddg/README.md).
 EXAMPLE_BIN += $(BUILD)/examples/vaddg
 
-$(BUILD)/examples/vaddg: examples/vaddg/vaddg.c $(BUILD)/libsimcore.a
+$(BUILD)/examples/vaddg: examples/vaddg/vaddg.c $(APP_OBJ) $(BUILD)/libsimcore.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
+	$(CC) $(CFLAGS) $(APP_CFLAGS) -o $@ $< $(APP_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lm

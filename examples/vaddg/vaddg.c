@@ -3,7 +3,6 @@
  * seeded float vectors. Prints the sum's FNV-1a digest; with --check
  * compares it bit for bit with the CPU's additions.
  * Usage, shape and figures: examples/vaddg/README.md. */
-#include <errno.h>
 #include <float.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -11,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "simcore.h"
+#include "app.h"
 
 /* The reference's float arithmetic must round to float at every operation,
  * as PTX does. */
@@ -36,105 +35,21 @@ static const uint64_t MIN_BUDGET = 1000000;
 static const char DEFAULT_PTX[] = "examples/vaddg/vaddg.ptx";
 static const char KERNEL[] = "_Z6VecAddPKfS0_Pfi";
 
-/* Exit statuses (examples/README.md, "iterate"). */
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BADINPUT = 2, EXIT_DUE = 3 };
-
 typedef struct params {
 	int n;
-	const char *ptx;
-	bool check, stats;
 } params_t;
 
 /* ---- deterministic input ------------------------------------------------ */
-
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [lo, hi): 24 random bits make an exact float in [0, 1). */
-static float uniform(uint64_t *s, float lo, float hi)
-{
-	float u = (float)(splitmix64(s) >> 40) * 0x1p-24f;
-	return lo + (hi - lo) * u;
-}
-
 
 /* a and b uniform in [-1, 1), a first, from one stream. */
 static void input_init(float *a, float *b, size_t n)
 {
 	uint64_t s = SEED;
 	for (size_t i = 0; i < n; i++)
-		a[i] = uniform(&s, -1.0f, 1.0f);
+		a[i] = app_uniform(&s, -1.0f, 1.0f);
 	for (size_t i = 0; i < n; i++)
-		b[i] = uniform(&s, -1.0f, 1.0f);
+		b[i] = app_uniform(&s, -1.0f, 1.0f);
 }
-
-static uint64_t fnv1a(const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < n; i++) {
-		h ^= b[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-
-/* ---- the simulated GPU -------------------------------------------------- */
-
-/* Prints why `err` happened; returns the exit status it maps to. */
-static int report(const sc_gpu_t *gpu, int err, const char *what)
-{
-	if (gpu && (err == SC_EDUE || err == SC_ESTICKY)) {
-		const sc_status_t *st = sc_gpu_status(gpu);
-		fprintf(stderr,
-		        "vaddg: %s: DUE %s in kernel %s at pc %u, cycle %llu "
-		        "(sm %d, warp %d, lane %d, address 0x%llx): %s\n",
-		        what, sc_due_name(st->reason), st->kernel, (unsigned)st->pc,
-		        (unsigned long long)st->cycle, (int)st->sm, (int)st->warp, (int)st->lane,
-		        (unsigned long long)st->addr, st->detail);
-		return EXIT_DUE;
-	}
-	const char *msg = gpu ? sc_gpu_errmsg(gpu) : "";
-	fprintf(stderr, "vaddg: %s: %s%s%s\n", what, sc_strerror(err), *msg ? ": " : "", msg);
-	if (err == SC_EIO || err == SC_EPARSE || err == SC_ENOTFOUND || err == SC_ELAUNCH)
-		return EXIT_BADINPUT;
-	return EXIT_FAIL;
-}
-
-/* Per-launch figures on stderr, then the application's: IPC over all
- * launches (thread-instructions / cycles) and the paper's average warp
- * occupancy (each launch's occupancy weighted by its share of cycles). */
-static void print_stats(const sc_gpu_t *gpu)
-{
-	sc_gpu_stats_t t;
-	double occ = 0.0;
-
-	sc_gpu_stats(gpu, &t);
-	for (uint32_t i = 0; i < sc_launch_count(gpu); i++) {
-		const sc_launch_stats_t *s = sc_launch_stats(gpu, i);
-		fprintf(stderr,
-		        "vaddg: launch %u %s grid %ux%ux%u block %ux%ux%u regs %u smem %u "
-		        "ctas/sm %u (%s) occupancy %.4f cycles %llu thread-insts %llu\n",
-		        (unsigned)i, s->kernel, s->grid.x, s->grid.y, s->grid.z, s->block.x, s->block.y,
-		        s->block.z, s->regs_per_thread, s->smem_per_cta, s->ctas_per_sm, s->limiter,
-		        s->occupancy, (unsigned long long)s->cycles, (unsigned long long)s->thread_insts);
-		if (t.cycles)
-			occ += s->occupancy * (double)s->cycles / (double)t.cycles;
-	}
-	fprintf(stderr,
-	        "vaddg: %u launches, %llu cycles, %llu thread-insts, %llu warp-insts, IPC %.2f, "
-	        "average warp occupancy %.2f%%\n",
-	        (unsigned)t.launches, (unsigned long long)t.cycles, (unsigned long long)t.thread_insts,
-	        (unsigned long long)t.warp_insts,
-	        t.cycles ? (double)t.thread_insts / (double)t.cycles : 0.0, 100.0 * occ);
-}
-
 
 /* ---- command line --------------------------------------------------------- */
 
@@ -144,34 +59,18 @@ static int usage(void)
 	        "usage: vaddg [--ptx FILE] [--check] [--stats] [--n N]\n"
 	        "  defaults: --ptx %s --n %d (N in 1..16777216; grid ceil(N/%d) x %d)\n",
 	        DEFAULT_PTX, DEF_N, BLOCK, BLOCK);
-	return EXIT_BADINPUT;
+	return APP_BADINPUT;
 }
 
-static bool parse_int(const char *s, long lo, long hi, int *v)
-{
-	char *end;
-	errno = 0;
-	long x = strtol(s, &end, 10);
-	if (errno || end == s || *end || x < lo || x > hi)
-		return false;
-	*v = (int)x;
-	return true;
-}
-
-
-static bool parse_args(int argc, char **argv, params_t *pp)
+static bool parse_args(int argc, char **argv, app_t *app, params_t *pp)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (!strcmp(a, "--check"))
-			pp->check = true;
-		else if (!strcmp(a, "--stats"))
-			pp->stats = true;
-		else if (!strcmp(a, "--ptx") && i + 1 < argc)
-			pp->ptx = argv[++i];
-		else if (!strcmp(a, "--n") && i + 1 < argc) {
-			if (!parse_int(argv[++i], 1, 1 << 24, &pp->n))
+		if (app_option(app, argc, argv, &i))
+			continue;
+		if (!strcmp(a, "--n") && i + 1 < argc) {
+			if (!app_parse_int(argv[++i], 1, 1 << 24, &pp->n))
 				return false;
 		} else
 			return false;
@@ -181,16 +80,13 @@ static bool parse_args(int argc, char **argv, params_t *pp)
 
 int main(int argc, char **argv)
 {
-	params_t pp = {.n = DEF_N, .ptx = DEFAULT_PTX};
-	sc_gpu_config_t cfg;
-	sc_gpu_t *gpu = NULL;
-	sc_module_t *mod;
+	params_t pp = {.n = DEF_N};
+	app_t app = {.name = "vaddg", .ptx = DEFAULT_PTX};
 	uint64_t da = 0, db = 0, dc = 0;
 	float *a = NULL, *b = NULL, *c = NULL;
-	int err, status = EXIT_FAIL;
-	char msg[256];
+	int err, status = APP_FAIL;
 
-	if (!parse_args(argc, argv, &pp))
+	if (!parse_args(argc, argv, &app, &pp))
 		return usage();
 	const size_t n = (size_t)pp.n;
 	const uint64_t bytes = n * sizeof(float);
@@ -207,37 +103,27 @@ int main(int argc, char **argv)
 	}
 	input_init(a, b, n);
 
-	sc_config_gtx480(&cfg);
-	if ((err = sc_config_check(&cfg, msg, sizeof msg)) != 0) {
-		fprintf(stderr, "vaddg: GTX480 preset: %s: %s\n", sc_strerror(err), msg);
+	if ((status = app_open(&app, &opt, app.ptx)) != APP_OK)
+		goto out;
+	if ((err = app_malloc(&app, bytes, &da)) != 0 || (err = app_malloc(&app, bytes, &db)) != 0 ||
+	    (err = app_malloc(&app, bytes, &dc)) != 0) {
+		status = app_report(&app, err, "allocate the vectors");
 		goto out;
 	}
-	if ((err = sc_gpu_create(&cfg, &opt, &gpu)) != 0) {
-		status = report(NULL, err, "create the GPU");
-		goto out;
-	}
-	if ((err = sc_module_load_file(gpu, pp.ptx, &mod)) != 0) {
-		status = report(gpu, err, pp.ptx);
-		goto out;
-	}
-	if ((err = sc_malloc(gpu, bytes, &da)) != 0 || (err = sc_malloc(gpu, bytes, &db)) != 0 ||
-	    (err = sc_malloc(gpu, bytes, &dc)) != 0) {
-		status = report(gpu, err, "allocate the vectors");
-		goto out;
-	}
-	if ((err = sc_memcpy_htod(gpu, da, a, bytes)) != 0 || (err = sc_memcpy_htod(gpu, db, b, bytes)) != 0) {
-		status = report(gpu, err, "copy the vectors in");
+	if ((err = sc_memcpy_htod(app.gpu, da, a, bytes)) != 0 ||
+	    (err = sc_memcpy_htod(app.gpu, db, b, bytes)) != 0) {
+		status = app_report(&app, err, "copy the vectors in");
 		goto out;
 	}
 	int32_t nn = pp.n;
 	void *args[] = {&da, &db, &dc, &nn};
-	if ((err = sc_launch(gpu, mod, KERNEL, (sc_dim3_t){blocks, 1, 1}, (sc_dim3_t){BLOCK, 1, 1}, 0,
+	if ((err = sc_launch(app.gpu, app.mod, KERNEL, (sc_dim3_t){blocks, 1, 1}, (sc_dim3_t){BLOCK, 1, 1}, 0,
 	                     args)) != 0) {
-		status = report(gpu, err, "launch VecAdd");
+		status = app_report(&app, err, "launch VecAdd");
 		goto out;
 	}
-	if ((err = sc_memcpy_dtoh(gpu, c, dc, bytes)) != 0) {
-		status = report(gpu, err, "copy the sum out");
+	if ((err = sc_memcpy_dtoh(app.gpu, c, dc, bytes)) != 0) {
+		status = app_report(&app, err, "copy the sum out");
 		goto out;
 	}
 
@@ -245,22 +131,20 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < n; i++)
 		sum += c[i];
 	printf("vaddg: %d elements, digest %016llx, sum %.9g\n", pp.n,
-	       (unsigned long long)fnv1a(c, bytes), sum);
-	if (pp.stats)
-		print_stats(gpu);
-	status = EXIT_OK;
+	       (unsigned long long)app_fnv1a(c, bytes), sum);
+	if (app.stats)
+		app_print_launch_stats(&app);
+	status = APP_OK;
 
 	/* add.f32 is one correctly rounded addition, as C's float +. */
-	if (pp.check) {
+	if (app.check) {
 		for (size_t i = 0; i < n; i++) {
 			float r = a[i] + b[i];
 			if (memcmp(&c[i], &r, sizeof r) != 0) {
-				uint32_t g, h;
-				memcpy(&g, &c[i], sizeof g);
-				memcpy(&h, &r, sizeof h);
-				printf("vaddg: FAIL: c[%zu] = %.9g (0x%08x) on the GPU, %.9g (0x%08x) on the CPU\n",
-				       i, (double)c[i], (unsigned)g, (double)r, (unsigned)h);
-				status = EXIT_FAIL;
+				char where[32];
+				snprintf(where, sizeof where, "c[%zu]", i);
+				app_print_mismatch(&app, where, &c[i], &r);
+				status = APP_FAIL;
 				goto out;
 			}
 		}
@@ -268,13 +152,7 @@ int main(int argc, char **argv)
 	}
 
 out:
-	if (dc)
-		sc_free(gpu, dc);
-	if (db)
-		sc_free(gpu, db);
-	if (da)
-		sc_free(gpu, da);
-	sc_gpu_destroy(gpu);
+	app_close(&app);
 	free(c);
 	free(b);
 	free(a);
