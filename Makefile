@@ -1,4 +1,4 @@
-# flipsim — one top-level Makefile. Targets: all test run bench deps asan clean.
+# flipsim — one top-level Makefile. Targets: all test run study bench deps asan clean.
 # Source lists are explicit; dependencies come from -MMD.
 
 CC      ?= cc
@@ -45,7 +45,7 @@ TEST_OBJ    := $(TEST_SRC:%.c=$(BUILD)/%.o)
 # Floating-point semantics change the rounding mode at run time.
 $(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o: CFLAGS += -frounding-math
 
-.PHONY: all test run bench deps asan clean unit ptx-tests e2e-tests
+.PHONY: all test run bench deps asan clean unit ptx-tests e2e-tests study
 all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(EXAMPLE_BIN)
 
 $(BUILD)/%.o: %.c
@@ -111,12 +111,19 @@ run: deps
 	rm -f $(BUILD)/run.db $(BUILD)/run.db-wal $(BUILD)/run.db-shm
 	$(BUILD)/flipsim run examples/campaigns/vadd-regfile.json --db $(BUILD)/run.db -j 2
 
+# make study [INJECTIONS=n] [JOBS=j] [CAMPAIGNS="NAME..."]: GUFI's 55 campaigns
+# (examples/campaigns/gufi/) into build/study/study-n.db, then their tables.
+INJECTIONS ?= 2000
+study: deps
+	$(MAKE) all
+	JOBS=$(JOBS) sh examples/campaigns/gufi/study.sh $(BUILD) $(INJECTIONS) $(CAMPAIGNS)
+
 bench: deps
 	$(MAKE) $(BUILD)/flipsim
 	bash tests/bench.sh $(BUILD)/flipsim
 
 asan: deps
-	$(MAKE) build/examples/iterate
+	$(MAKE) build/examples/iterate $(EXAMPLE_BIN)
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	        LDFLAGS="-fsanitize=address,undefined" unit ptx-tests e2e-tests
 
