@@ -152,6 +152,9 @@ check "report json" 0 '"avf"' "" "$flipsim" report "$tmp/r.db" --json
 check "run without campaign" 2 "" "missing campaign file" "$flipsim" run --db "$tmp/r.db"
 check "run bad -j" 2 "" "-j: expected a number of workers" "$flipsim" run "$camp" -j 0
 check "run bad campaign" 2 "" "unknown key" "$flipsim" run tests/campaigns/data/campaign/bad_unknown_key.json --db "$tmp/r2.db"
+check "run checks every campaign before running any" 2 "" "1 of 2 campaigns are not valid; nothing was run" \
+	"$flipsim" run "$camp" tests/campaigns/data/campaign/bad_unknown_key.json --db "$tmp/r3.db"
+if [ ! -e "$tmp/r3.db" ]; then pass "a refused run leaves no database"; else fail "a refused run leaves no database"; fi
 # a host program as the workload (README "Host programs as workloads")
 root=$(pwd)
 check "profile a host program" 0 "exit status 0" "" "$flipsim" profile "$build/examples/iterate" examples/iterate/iterate.ptx
