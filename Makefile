@@ -13,17 +13,17 @@ BUILD   ?= build
 
 SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c \
                simcore/sem_int.c simcore/sem_fp.c simcore/sem_cmp.c simcore/mem.c \
-               simcore/sm.c simcore/gpu.c simcore/config.c simcore/fault.c simcore/rt.c
+               simcore/sm.c simcore/gpu.c simcore/config.c simcore/fault.c simcore/regalloc.c simcore/rt.c
 CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run.c campaigns/camp_campaign.c
 MASKS_SRC   := masks/mask.c masks/stats.c
 PARSER_SRC  := parser/classify.c
 DB_SRC      := db/db.c db/report.c db/study.c
 ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/runner.c engine/hostrun.c engine/plan.c \
-               engine/worker.c engine/run.c engine/query.c
+               engine/worker.c engine/run.c engine/query.c engine/ptxas.c
 TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
                tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
                tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c \
-               tests/simcore/test_due.c tests/simcore/test_fault.c tests/campaigns/test_campaigns.c \
+               tests/simcore/test_due.c tests/simcore/test_fault.c tests/simcore/test_regalloc.c tests/campaigns/test_campaigns.c \
                tests/campaigns/test_campaign.c tests/masks/test_masks.c tests/parser/test_classify.c \
                tests/engine/test_runner.c tests/engine/test_hostrun.c tests/engine/test_daemon.c tests/engine/test_stats.c \
                tests/db/test_db.c
@@ -91,9 +91,14 @@ $(BUILD)/tests/vadd_host: tests/engine/data/vadd_host.c $(BUILD)/libsimcore.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
 
+# The simulator's semantic suites run a second time with every module in
+# alloc register mode (the fault, arch and engine suites pin ptx-mode
+# register numbers and counts, so they run in ptx mode only).
+ALLOC_SUITES := @(sem_int|sem_fp|sem_cmp|mem|ctl|warp|due|parse)/*
 # examples/campaigns/ name build/examples/ programs (test_campaign.c loads them all)
 unit: $(BUILD)/unit-tests $(BUILD)/flipsim $(BUILD)/tests/vadd_host $(EXAMPLE_BIN) build/examples/iterate
 	FLIPSIM=$(BUILD)/flipsim FLIPSIM_TEST_HOST=$(BUILD)/tests/vadd_host $(BUILD)/unit-tests --jobs 2
+	FLIPSIM_TEST_REGS=alloc $(BUILD)/unit-tests --jobs 2 --filter '$(ALLOC_SUITES)'
 
 ptx-tests: $(BUILD)/flipsim
 	bash tests/ptx/run.sh $(BUILD)/flipsim $(BUILD)

@@ -377,8 +377,6 @@ static int parse_regs(ctx_t *x, json_t *v)
 	int i = v ? lookup(v, regs_names, 2) : CAMP_REGS_PTX;
 	if (i < 0)
 		return fail(x, "$.regs", "expected \"ptx\" or \"alloc\"");
-	if (i == CAMP_REGS_ALLOC)
-		return fail(x, "$.regs", "regs 'alloc' is not available yet (issue 4)");
 	x->c->regs = (camp_regs_t)i;
 	return 0;
 }

@@ -241,7 +241,7 @@ typedef struct camp_campaign {
 	camp_exec_t *exec;         /* a host program as the workload, or NULL; owned */
 	char *gpu_source;          /* preset name (default gtx480) or the file's resolved path */
 	sc_gpu_config_t gpu;
-	camp_regs_t regs;          /* only PTX for now: "alloc" is rejected */
+	camp_regs_t regs;          /* register mode, default PTX */
 	camp_target_t target;
 	uint32_t fields;           /* CAMP_FIELD_* bits, default all; 0 for other targets */
 	camp_scope_t scope;        /* default APPLICATION */

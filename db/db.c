@@ -1252,7 +1252,8 @@ static int progress_read(db_t *db, int64_t campaign, db_progress_t *p)
 	                  " coalesce(sum(e.outcome = 'due'), 0),"
 	                  " coalesce(sum(e.early), 0),"
 	                  " coalesce(sum(e.reason = '" DB_REASON_UNUSED "'), 0),"
-	                  " coalesce(sum(e.wall), 0.0)"
+	                  " coalesce(sum(e.wall), 0.0),"
+	                  " coalesce(sum(e.reason = '" DB_REASON_DEAD "'), 0)"
 	                  " FROM campaigns c LEFT JOIN experiments e ON e.campaign_id = c.id"
 	                  " WHERE c.id = ?1 GROUP BY c.id",
 	                  &st);
@@ -1277,6 +1278,7 @@ static int progress_read(db_t *db, int64_t campaign, db_progress_t *p)
 	p->early = u64(sqlite3_column_int64(st, 6));
 	p->unused = u64(sqlite3_column_int64(st, 7));
 	p->wall = sqlite3_column_double(st, 8);
+	p->dead = u64(sqlite3_column_int64(st, 9));
 	sqlite3_finalize(st);
 	st = NULL;
 

@@ -47,6 +47,7 @@ const char *db_strerror(int err);
 /* The reason an engine stores for a fault that hit an unallocated resource
  * and was classified Masked without simulation; db_progress counts them. */
 #define DB_REASON_UNUSED "unused"
+#define DB_REASON_DEAD "dead"
 
 /* Longest output digest (hex text) golden rows hold, NUL included. */
 #define DB_DIGEST_MAX 129
@@ -147,6 +148,7 @@ typedef struct {
 	uint64_t masked, sdc, due;
 	uint64_t early;    /* of done, stopped early */
 	uint64_t unused;   /* of done, reason DB_REASON_UNUSED */
+	uint64_t dead;     /* of done, reason DB_REASON_DEAD */
 	double wall;       /* sum of experiment wall seconds */
 	double avf, avf_lo, avf_hi; /* (sdc+due)/done and its Wilson interval */
 	double df, avf_derated;     /* see view avf */

@@ -51,15 +51,42 @@ typedef struct eng_golden {
  * eng_golden_free whatever it returns. */
 int eng_golden_run(const camp_workload_t *w, const sc_gpu_config_t *cfg, uint64_t ck_interval, eng_golden_t *g,
                    char *err, size_t errsz);
+/* The same on a GPU created with `opt` (NULL: the defaults, ptx mode); the
+ * register mode (opt->regs) decides how the workload's module is lowered. */
+int eng_golden_run_opt(const camp_workload_t *w, const sc_gpu_config_t *cfg, const sc_options_t *opt,
+                       uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz);
 void eng_golden_free(eng_golden_t *g);
+/* The GPU options campaign c asks for (its register mode). */
+sc_options_t eng_options(const camp_campaign_t *c);
 /* The golden run of campaign c's workload, JSON or host program. */
 int eng_golden_campaign(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz);
 double eng_df_reg(const sc_gpu_config_t *c, const sc_launch_stats_t *l);
+/* GUFI's average warp occupancy of g at the limit and resident (golden.c). */
+void eng_warp_occupancy(const eng_golden_t *g, double *limit, double *resident);
 double eng_df_smem(const sc_gpu_config_t *c, const sc_launch_stats_t *l);
 uint64_t eng_output_digest(const eng_golden_t *g);
 double eng_now(void);
 
 int eng_profile_main(int argc, char **argv);
+
+/* ---- ptxas -v (ptxas.c) ---- */
+typedef struct eng_ptxas {   /* registers ptxas uses per kernel (.entry) */
+	uint32_t n;
+	char **kernel;
+	uint32_t *regs;
+} eng_ptxas_t;
+
+/* Path of ptxas: $FLIPSIM_PTXAS when set (empty: none), else the first on
+ * PATH, else /usr/local/cuda/bin/ptxas; written to buf. NULL when none is
+ * executable. */
+const char *eng_ptxas_find(char *buf, size_t n);
+/* Runs `ptxas -v -arch=sm_NN PTX -o /dev/null` (sm_NN from the file's
+ * .target) and collects "Used N registers" per entry. Returns 0, or -1
+ * when ptxas cannot run or fails. Free with eng_ptxas_free. */
+int eng_ptxas_run(const char *ptxas, const char *ptx, eng_ptxas_t *out);
+void eng_ptxas_free(eng_ptxas_t *p);
+/* ptxas's register count for kernel, or -1 when it reported none. */
+int eng_ptxas_regs(const eng_ptxas_t *p, const char *kernel);
 
 /* ---- fork-at-cycle runner (runner.c) ---- */
 #include "masks.h"
@@ -84,6 +111,7 @@ typedef struct eng_runner_opts {
 	uint64_t ck_interval;       /* golden checkpoints for early termination */
 	bool no_fork;               /* re-simulate from cycle 0 per experiment */
 	bool no_early;              /* never stop early */
+	bool no_dead;               /* simulate faults in dead values too */
 	void (*emit)(const eng_outcome_t *o, void *ctx);
 	void *ctx;
 } eng_runner_opts_t;

@@ -17,8 +17,8 @@
 void eng_exec_help(FILE *out)
 {
 	const char *const *names = camp_gpu_names();
-	fputs("usage: flipsim exec W.json [--gpu NAME|FILE] [--dump DIR] [--stats]\n"
-	      "                           [--cycle-budget N]\n"
+	fputs("usage: flipsim exec W.json [--gpu NAME|FILE] [--regs ptx|alloc] [--dump DIR]\n"
+	      "                           [--stats] [--cycle-budget N]\n"
 	      "\n"
 	      "Runs the workload W.json (PTX, buffers, launches, outputs) once on the\n"
 	      "simulator. Without --stats or --dump it prints a short summary.\n"
@@ -30,6 +30,10 @@ void eng_exec_help(FILE *out)
 	for (size_t i = 0; names[i]; i++)
 		fprintf(out, "%s %s", i ? "," : "", names[i]);
 	fputs("\n"
+	      "  --regs ptx|alloc    register mode: ptx gives every PTX virtual register its\n"
+	      "                      own slot (default); alloc allocates registers first\n"
+	      "                      (liveness and colouring), so registers per thread and\n"
+	      "                      occupancy follow the allocated count\n"
 	      "  --dump DIR          write each output buffer to DIR/<name>.bin (raw,\n"
 	      "                      little-endian); DIR is created if missing. Nothing is\n"
 	      "                      written when the program ends in a DUE.\n"
@@ -52,6 +56,7 @@ typedef struct opts {
 	const char *workload;
 	const char *gpu;
 	const char *dump;
+	sc_regs_t regs;
 	int stats;
 	uint64_t cycle_budget;
 } opts_t;
@@ -113,9 +118,9 @@ static int parse_args(int argc, char **argv, opts_t *o)
 				return eng_usage_error("exec", "option '--stats' takes no value");
 			o->stats = 1;
 		} else if (match(a, "--gpu", &val) || match(a, "--dump", &val) ||
-		           match(a, "--cycle-budget", &val)) {
+		           match(a, "--cycle-budget", &val) || match(a, "--regs", &val)) {
 			const char *name = a[2] == 'g' ? "--gpu" : a[2] == 'd' ? "--dump"
-			                                                       : "--cycle-budget";
+			                   : a[2] == 'r' ? "--regs" : "--cycle-budget";
 			if (!val) {
 				if (i + 1 >= argc)
 					return eng_usage_error("exec", "option '%s' needs a value", name);
@@ -125,6 +130,10 @@ static int parse_args(int argc, char **argv, opts_t *o)
 				return eng_usage_error("exec", "option '%s' needs a non-empty value", name);
 			if (a[2] == 'g') {
 				o->gpu = val;
+			} else if (a[2] == 'r') {
+				if (sc_regs_parse(val, &o->regs))
+					return eng_usage_error("exec", "option '--regs': expected 'ptx' or "
+					                       "'alloc', got '%s'", val);
 			} else if (a[2] == 'd') {
 				o->dump = val;
 			} else if (parse_u64(val, &o->cycle_budget)) {
@@ -186,7 +195,7 @@ static json_t *launch_json(const sc_launch_stats_t *l)
 }
 
 /* Builds the --stats object in the documented key order; NULL if out of memory. */
-static json_t *stats_json(const camp_workload_t *w, const sc_gpu_config_t *cfg,
+static json_t *stats_json(const camp_workload_t *w, const sc_gpu_config_t *cfg, sc_regs_t regs,
                           sc_gpu_t *gpu, const camp_result_t *r)
 {
 	sc_gpu_stats_t t;
@@ -196,6 +205,7 @@ static json_t *stats_json(const camp_workload_t *w, const sc_gpu_config_t *cfg,
 	if (!bad) {
 		bad |= json_object_set_new(o, "workload", json_string(w->name));
 		bad |= json_object_set_new(o, "gpu", json_string(cfg->name));
+		bad |= json_object_set_new(o, "regs", json_string(sc_regs_name(regs)));
 		bad |= json_object_set_new(o, "cycles", json_integer(JI(t.cycles)));
 		bad |= json_object_set_new(o, "warp_instructions", json_integer(JI(t.warp_insts)));
 		bad |= json_object_set_new(o, "thread_instructions", json_integer(JI(t.thread_insts)));
@@ -245,12 +255,12 @@ static void print_due(const sc_status_t *s)
 	           s->detail[0] ? ": " : "", s->detail);
 }
 
-static void print_summary(const camp_workload_t *w, const sc_gpu_config_t *cfg,
+static void print_summary(const camp_workload_t *w, const sc_gpu_config_t *cfg, sc_regs_t regs,
                           sc_gpu_t *gpu, const camp_result_t *r)
 {
 	sc_gpu_stats_t t;
 	sc_gpu_stats(gpu, &t);
-	printf("%s on %s: %s\n", w->name, cfg->name,
+	printf("%s on %s%s: %s\n", w->name, cfg->name, regs == SC_REGS_ALLOC ? " (alloc registers)" : "",
 	       r->due ? sc_due_name(r->status.reason) : "ok");
 	printf("  %" PRIu32 " launch%s, %" PRIu64 " cycles, %" PRIu64 " warp instructions, %"
 	       PRIu64 " thread instructions, IPC %.3f\n", r->launches_run,
@@ -346,7 +356,7 @@ int eng_exec_main(int argc, char **argv)
 		eng_errorf("%s", err);
 		return status_of(rc);
 	}
-	sc_options_t so = {.cycle_budget = o.cycle_budget};
+	sc_options_t so = {.cycle_budget = o.cycle_budget, .regs = o.regs};
 	if ((rc = sc_gpu_create(&cfg, &so, &gpu))) {
 		eng_errorf("cannot create the GPU '%s': %s", cfg.name, sc_strerror(rc));
 		status = rc == SC_EINVAL ? ENG_EXIT_INPUT : ENG_EXIT_INTERNAL;
@@ -364,7 +374,7 @@ int eng_exec_main(int argc, char **argv)
 		status = ENG_EXIT_DUE;
 	}
 	if (o.stats) {
-		json_t *j = stats_json(w, &cfg, gpu, r);
+		json_t *j = stats_json(w, &cfg, o.regs, gpu, r);
 		if (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 		                                    JSON_REAL_PRECISION(12)) != 0) {
 			eng_errorf("cannot print the statistics");
@@ -379,7 +389,7 @@ int eng_exec_main(int argc, char **argv)
 			status = s;
 	}
 	if (!o.stats && !o.dump)
-		print_summary(w, &cfg, gpu, r);
+		print_summary(w, &cfg, o.regs, gpu, r);
 	if (fflush(stdout) != 0) {
 		eng_errorf("cannot write to stdout: %s", strerror(errno));
 		status = ENG_EXIT_INTERNAL;

@@ -4,6 +4,7 @@
  * the `flipsim profile` command that prints it. */
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -34,11 +35,17 @@ void eng_golden_free(eng_golden_t *g)
 int eng_golden_run(const camp_workload_t *w, const sc_gpu_config_t *cfg, uint64_t ck_interval, eng_golden_t *g,
                    char *err, size_t errsz)
 {
+	return eng_golden_run_opt(w, cfg, NULL, ck_interval, g, err, errsz);
+}
+
+int eng_golden_run_opt(const camp_workload_t *w, const sc_gpu_config_t *cfg, const sc_options_t *opt,
+                       uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz)
+{
 	memset(g, 0, sizeof *g);
 	g->cfg = *cfg;
 	g->ck.interval = ck_interval;
 	sc_gpu_t *gpu;
-	int rc = sc_gpu_create(cfg, NULL, &gpu);
+	int rc = sc_gpu_create(cfg, opt, &gpu);
 	if (rc) {
 		snprintf(err, errsz, "cannot create the GPU: %s", sc_strerror(rc));
 		return ENG_EXIT_INTERNAL;
@@ -84,11 +91,39 @@ double eng_df_smem(const sc_gpu_config_t *c, const sc_launch_stats_t *l)
 	return v > 1 ? 1 : v;
 }
 
+/* GUFI's average warp occupancy (Table III): each launch's warp occupancy
+ * weighted by its share of the cycles. `limit` takes the warps of the CTAs
+ * per SM that the resources allow (sc_launch_stats.occupancy); `resident`
+ * caps the CTAs per SM by what the grid gives each SM, ceil(CTAs / SMs). */
+void eng_warp_occupancy(const eng_golden_t *g, double *limit, double *resident)
+{
+	double cyc = 0, lim = 0, res = 0;
+	for (uint32_t i = 0; i < g->nlaunch; i++) {
+		const sc_launch_stats_t *l = &g->launch[i];
+		uint64_t ctas = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
+		uint64_t per_sm = (ctas + g->cfg.num_sms - 1) / g->cfg.num_sms;
+		uint64_t warps = ((uint64_t)l->block.x * l->block.y * l->block.z + 31) / 32;
+		if (per_sm > l->ctas_per_sm)
+			per_sm = l->ctas_per_sm;
+		cyc += (double)l->cycles;
+		lim += (double)l->cycles * l->occupancy;
+		res += (double)l->cycles * (double)(per_sm * warps) / g->cfg.max_warps_per_sm;
+	}
+	*limit = cyc > 0 ? lim / cyc : 0;
+	*resident = cyc > 0 ? res / cyc : 0;
+}
+
 int eng_golden_campaign(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz)
 {
 	if (c->exec)
 		return eng_golden_exec(c, ck_interval, g, err, errsz);
-	return eng_golden_run(c->workload, &c->gpu, ck_interval, g, err, errsz);
+	sc_options_t o = eng_options(c);
+	return eng_golden_run_opt(c->workload, &c->gpu, &o, ck_interval, g, err, errsz);
+}
+
+sc_options_t eng_options(const camp_campaign_t *c)
+{
+	return (sc_options_t){.regs = c->regs == CAMP_REGS_ALLOC ? SC_REGS_ALLOC : SC_REGS_PTX};
 }
 
 uint64_t eng_output_digest(const eng_golden_t *g)
@@ -107,8 +142,9 @@ uint64_t eng_output_digest(const eng_golden_t *g)
 /* ---------------------------------------------------------------- profile */
 void eng_profile_help(FILE *out)
 {
-	fputs("usage: flipsim profile [--gpu NAME|FILE] W.json\n"
-	      "       flipsim profile [--gpu NAME|FILE] PROGRAM [ARG...]\n"
+	fputs("usage: flipsim profile [--gpu NAME|FILE] [--regs ptx|alloc] W.json\n"
+	      "       flipsim profile [--gpu NAME|FILE] [--regs ptx|alloc] PROGRAM [ARG...]\n"
+	      "       flipsim profile [--gpu NAME|FILE] --regs alloc K.ptx\n"
 	      "\n"
 	      "Runs the workload fault-free (the golden run) and prints, per kernel\n"
 	      "invocation: kernel, launch index, start and end cycle, grid, block,\n"
@@ -118,22 +154,27 @@ void eng_profile_help(FILE *out)
 	      "each output buffer. A workload that is not a *.json file is a host\n"
 	      "program on the simcore API, run with its arguments in the current\n"
 	      "folder; its outputs are its stdout, stderr and exit status.\n"
+	      "With --regs alloc and a workload JSON, a table follows: registers per\n"
+	      "thread of each kernel in ptx mode, in alloc mode and as ptxas -v\n"
+	      "reports them (when ptxas is found: PATH or /usr/local/cuda/bin).\n"
+	      "Given a .ptx file, only that table is printed.\n"
 	      "\n"
 	      "  df_reg  = registers per thread x threads per SM / registers per SM\n"
 	      "  df_smem = shared memory per CTA x CTAs per SM / shared memory per SM\n"
 	      "\n"
 	      "options:\n"
 	      "  --gpu NAME|FILE   GPU preset or configuration file (default gtx480)\n"
+	      "  --regs ptx|alloc  register mode (default ptx)\n"
 	      "  -h, --help        print this help and exit\n"
 	      "\n"
 	      "exit status: 0 success, 1 internal failure, 2 bad input, 3 the run ends in a DUE\n",
 	      out);
 }
 
-static void print_profile(const char *name, const eng_golden_t *g)
+static void print_profile(const char *name, const eng_golden_t *g, sc_regs_t regs)
 {
 	const sc_gpu_config_t *cfg = &g->cfg;
-	printf("%s on %s\n\n", name, cfg->name);
+	printf("%s on %s, %s registers\n\n", name, cfg->name, sc_regs_name(regs));
 	printf("%-24s %6s %10s %10s %14s %12s %5s %7s %5s %8s %7s %7s\n", "kernel", "launch", "start", "end", "grid",
 	       "block", "regs", "thr/SM", "CTA/SM", "smem/CTA", "df_reg", "df_smem");
 	for (uint32_t i = 0; i < g->nlaunch; i++) {
@@ -148,15 +189,18 @@ static void print_profile(const char *name, const eng_golden_t *g)
 	}
 	printf("\napplication: %" PRIu64 " cycles, %" PRIu64 " thread-instructions, IPC %.3f\n", g->totals.cycles,
 	       g->totals.thread_insts, g->totals.cycles ? (double)g->totals.thread_insts / g->totals.cycles : 0.0);
+	double limit, resident;
+	eng_warp_occupancy(g, &limit, &resident);
+	printf("average warp occupancy: %.2f%% at the occupancy limit, %.2f%% resident\n", 100 * limit, 100 * resident);
 }
 
 /* profile PROGRAM [ARG...]: the host program in the current folder. */
-static int profile_exec(const sc_gpu_config_t *cfg, int argc, char **argv)
+static int profile_exec(const sc_gpu_config_t *cfg, sc_regs_t regs, int argc, char **argv)
 {
 	char err[1024];
 	camp_exec_t x = {.argv = calloc((size_t)argc + 1, sizeof(char *)), .argc = (uint32_t)argc,
 	                 .cwd = getcwd(NULL, 0)};
-	camp_campaign_t c = {.exec = &x, .gpu = *cfg};
+	camp_campaign_t c = {.exec = &x, .gpu = *cfg, .regs = regs == SC_REGS_ALLOC ? CAMP_REGS_ALLOC : CAMP_REGS_PTX};
 	int rc = ENG_EXIT_INTERNAL;
 	if (!x.argv || !x.cwd)
 		goto out;
@@ -173,7 +217,7 @@ static int profile_exec(const sc_gpu_config_t *cfg, int argc, char **argv)
 	if (rc && !g.launch) {
 		eng_errorf("%s", err);
 	} else {
-		print_profile(argv[0], &g);
+		print_profile(argv[0], &g, regs);
 		if (rc)
 			eng_errorf("%s", err);
 		else
@@ -190,50 +234,115 @@ out:
 	return rc;
 }
 
+/* Registers per thread of every kernel of the PTX file: ptx mode, alloc
+ * mode and ptxas. Returns 0 or an exit status (message printed). */
+static int print_regs_table(const char *ptx, const sc_gpu_config_t *cfg)
+{
+	sc_options_t opt = {.regs = SC_REGS_ALLOC};
+	sc_gpu_t *gpu;
+	sc_module_t *mod;
+	if (sc_gpu_create(cfg, &opt, &gpu)) {
+		eng_errorf("cannot create the GPU");
+		return ENG_EXIT_INTERNAL;
+	}
+	if (sc_module_load_file(gpu, ptx, &mod)) {
+		eng_errorf("%s", sc_gpu_errmsg(gpu));
+		sc_gpu_destroy(gpu);
+		return ENG_EXIT_INPUT;
+	}
+	char path[4096];
+	const char *ptxas = eng_ptxas_find(path, sizeof path);
+	eng_ptxas_t px = {0};
+	bool have = ptxas && eng_ptxas_run(ptxas, ptx, &px) == 0;
+	printf("registers per thread (ptxas: %s)\n", have ? ptxas : ptxas ? "failed" : "not found");
+	printf("%-32s %6s %6s %6s %12s\n", "kernel", "ptx", "alloc", "ptxas", "alloc/ptxas");
+	const char *k;
+	for (uint32_t i = 0; (k = sc_kernel_name(mod, i)) != NULL; i++) {
+		sc_kernel_regs_t kr;
+		if (sc_kernel_regs(mod, k, &kr))
+			continue;
+		int pr = have ? eng_ptxas_regs(&px, k) : -1;
+		char pcol[16], ratio[16];
+		snprintf(pcol, sizeof pcol, pr >= 0 ? "%d" : "n/a", pr);
+		snprintf(ratio, sizeof ratio, pr > 0 ? "%.2f" : "n/a", pr > 0 ? (double)kr.regs / pr : 0.0);
+		printf("%-32.32s %6u %6u %6s %12s\n", k, kr.regs_ptx, kr.regs, pcol, ratio);
+	}
+	eng_ptxas_free(&px);
+	sc_gpu_destroy(gpu);
+	return 0;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
 int eng_profile_main(int argc, char **argv)
 {
 	static const struct option opts[] = {{"gpu", required_argument, NULL, 'g'},
+	                                     {"regs", required_argument, NULL, 'r'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
 	const char *gpu_name = "gtx480";
+	sc_options_t so = {0};
 	int c;
 	optind = 1;
 	opterr = 0;
-	/* '+': stop at the workload, so a host program's own options stay its own */
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	/* A host program's own options follow it and stay its own ('+': stop
+	 * at the program); a JSON or PTX workload may have options after it. */
+	const char *first = NULL;
+	for (int i = 1; i < argc && !first; i++) {
+		if (argv[i][0] != '-')
+			first = argv[i];
+		else if (!strcmp(argv[i], "--gpu") || !strcmp(argv[i], "--regs"))
+			i++;
+	}
+	bool host = first && !ends_with(first, ".json") && !ends_with(first, ".ptx");
+	while ((c = getopt_long(argc, argv, host ? "+h" : "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'g': gpu_name = optarg; break;
+		case 'r':
+			if (sc_regs_parse(optarg, &so.regs))
+				return eng_usage_error("profile", "option '--regs': expected 'ptx' or 'alloc', got '%s'", optarg);
+			break;
 		case 'h': eng_profile_help(stdout); return ENG_EXIT_OK;
 		default: return eng_usage_error("profile", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)
-		return eng_usage_error("profile", "missing workload");
+		return eng_usage_error("profile", "missing workload file");
 	char err[1024];
 	sc_gpu_config_t cfg;
 	if (camp_gpu_load(gpu_name, &cfg, err, sizeof err)) {
 		eng_errorf("%s", err);
 		return ENG_EXIT_INPUT;
 	}
-	size_t n = strlen(argv[optind]);
-	if (n < 5 || strcmp(argv[optind] + n - 5, ".json"))
-		return profile_exec(&cfg, argc - optind, argv + optind);
+	const char *wpath = argv[optind];
+	if (!ends_with(wpath, ".json") && !ends_with(wpath, ".ptx"))
+		return profile_exec(&cfg, so.regs, argc - optind, argv + optind);
 	if (optind != argc - 1)
 		return eng_usage_error("profile", "too many arguments");
+	if (ends_with(wpath, ".ptx")) {
+		/* a PTX file alone: its kernels' registers, nothing runs */
+		if (so.regs != SC_REGS_ALLOC)
+			return eng_usage_error("profile", "a PTX file needs '--regs alloc' (the register table)");
+		return print_regs_table(wpath, &cfg);
+	}
 	camp_workload_t *w;
-	if (camp_workload_load(argv[optind], &w, err, sizeof err)) {
+	if (camp_workload_load(wpath, &w, err, sizeof err)) {
 		eng_errorf("%s", err);
 		return ENG_EXIT_INPUT;
 	}
 	eng_golden_t g;
-	int rc = eng_golden_run(w, &cfg, 0, &g, err, sizeof err);
+	int rc = eng_golden_run_opt(w, &cfg, &so, 0, &g, err, sizeof err);
 	if (rc && rc != ENG_EXIT_DUE) {
 		eng_errorf("%s", err);
 		eng_golden_free(&g);
 		camp_workload_destroy(w);
 		return rc;
 	}
-	print_profile(w->name, &g);
+	print_profile(w->name, &g, so.regs);
 	if (rc == ENG_EXIT_DUE) {
 		eng_errorf("%s", err);
 	} else {
@@ -242,6 +351,12 @@ int eng_profile_main(int argc, char **argv)
 			printf("output %-16s %12" PRIu64 " bytes  fnv1a %016" PRIx64 "\n", w->buffers[o->buffer].name, o->bytes,
 			       camp_fnv1a(CAMP_FNV_OFFSET, o->data, o->bytes));
 		}
+	}
+	if (so.regs == SC_REGS_ALLOC) {
+		putchar('\n');
+		int t = print_regs_table(w->ptx, &cfg);
+		if (t && !rc)
+			rc = t;
 	}
 	eng_golden_free(&g);
 	camp_workload_destroy(w);

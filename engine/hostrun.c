@@ -249,7 +249,7 @@ int eng_golden_exec(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t
 	int rc = scratch_make(&s, err, errsz);
 	if (rc)
 		return rc;
-	sc_rt_job_t job = {.mode = SC_RT_GOLDEN, .cfg = c->gpu, .ck_interval = ck_interval};
+	sc_rt_job_t job = {.mode = SC_RT_GOLDEN, .cfg = c->gpu, .regs = eng_options(c).regs, .ck_interval = ck_interval};
 	scratch_path(&s, "job", path, sizeof path);
 	if (sc_rt_job_write(path, &job)) {
 		snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
@@ -406,7 +406,7 @@ static int inject_run(xrun_t *x, const eng_exp_t *exps, uint64_t n, char *err, s
 	scratch_path(&x->s, "exp", dir, sizeof dir);
 	scratch_path(&x->s, "stdout", outp, sizeof outp);
 	scratch_path(&x->s, "stderr", errp, sizeof errp);
-	sc_rt_job_t job = {.mode = SC_RT_INJECT, .cfg = c->gpu, .stdout_path = outp, .stderr_path = errp, .out_dir = dir};
+	sc_rt_job_t job = {.mode = SC_RT_INJECT, .cfg = c->gpu, .regs = eng_options(c).regs, .stdout_path = outp, .stderr_path = errp, .out_dir = dir};
 	eng_rt_plan(x->o, x->g, exps, n, &job.plan);
 	scratch_path(&x->s, "job", path, sizeof path);
 	if (mkdir(dir, 0700) || sc_rt_job_write(path, &job)) {

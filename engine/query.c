@@ -53,16 +53,17 @@ int eng_status_main(int argc, char **argv)
 		db_close(db);
 		return ENG_EXIT_INTERNAL;
 	}
-	printf("%-28s %-8s %-8s %15s %7s %6s %6s %6s %6s %22s\n", "campaign", "target", "sampling", "done/planned", "masked",
-	       "sdc", "due", "early", "unused", "AVF [interval]");
+	printf("%-28s %-8s %-8s %15s %7s %6s %6s %6s %6s %6s %22s\n", "campaign", "target", "sampling", "done/planned",
+	       "masked", "sdc", "due", "early", "unused", "dead", "AVF [interval]");
 	for (size_t i = 0; i < n; i++) {
 		const db_progress_t *p = &list[i].progress;
 		char done[40], avf[64] = "-";
 		snprintf(done, sizeof done, "%" PRIu64 "/%" PRIu64, p->done, p->n_masks);
 		if (p->done)
 			snprintf(avf, sizeof avf, "%.2f%% [%.2f, %.2f]", 100 * p->avf, 100 * p->avf_lo, 100 * p->avf_hi);
-		printf("%-28.28s %-8s %-8s %15s %7" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %22s\n",
-		       list[i].name, list[i].target, list[i].sampling, done, p->masked, p->sdc, p->due, p->early, p->unused, avf);
+		printf("%-28.28s %-8s %-8s %15s %7" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64
+		       " %22s\n", list[i].name, list[i].target, list[i].sampling, done, p->masked, p->sdc, p->due, p->early,
+		       p->unused, p->dead, avf);
 	}
 	db_campaigns_free(list, n);
 	db_close(db);

@@ -27,6 +27,7 @@ void eng_rt_plan(const eng_runner_opts_t *o, const eng_golden_t *g, const eng_ex
 		.cycle_budget = (uint64_t)(c->timeout_factor * (double)g->cycles),
 		.watchdog_s = (unsigned)(c->watchdog_seconds + 0.999),
 		.no_early = o->no_early,
+		.no_dead = o->no_dead,
 		.ck = &g->ck,
 		.exp = exps,
 		.nexp = nexp,
@@ -44,6 +45,7 @@ void eng_outcome_of(const sc_rt_result_t *r, const cls_run_t *golden, cls_run_t 
 	const char *reason = NULL;
 	switch (r->kind) {
 	case SC_RT_UNUSED: out->outcome = CLS_MASKED; reason = "unused"; break;
+	case SC_RT_DEAD: out->outcome = CLS_MASKED; reason = "dead"; break;
 	case SC_RT_EARLY: out->outcome = CLS_MASKED; reason = "early"; out->early = true; break;
 	case SC_RT_BAD_MASK: out->outcome = CLS_DUE; reason = "bad_mask"; break;
 	case SC_RT_ENDED:
@@ -136,7 +138,8 @@ static int runner_json(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64
 {
 	const camp_campaign_t *c = o->campaign;
 	jrun_t j = {.o = o};
-	int rc = eng_golden_run(c->workload, &c->gpu, o->ck_interval, &j.golden, err, errsz);
+	sc_options_t opt = eng_options(c);
+	int rc = eng_golden_run_opt(c->workload, &c->gpu, &opt, o->ck_interval, &j.golden, err, errsz);
 	if (rc)
 		goto out;
 	const camp_result_t *gres = j.golden.res;
@@ -166,7 +169,7 @@ static int runner_json(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64
 			pid_t pid = fork();
 			if (pid == 0) {
 				close(p[0]);
-				if (sc_gpu_create(&c->gpu, NULL, &gpu) || sc_rt_become(gpu, &j.plan, &exps[i], p[1]))
+				if (sc_gpu_create(&c->gpu, &opt, &gpu) || sc_rt_become(gpu, &j.plan, &exps[i], p[1]))
 					_exit(1);
 				run_workload(&j, gpu, err, errsz); /* does not return */
 				_exit(1);
@@ -183,7 +186,7 @@ static int runner_json(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64
 		goto out;
 	}
 	if (nexp) {
-		if (sc_gpu_create(&c->gpu, NULL, &gpu)) {
+		if (sc_gpu_create(&c->gpu, &opt, &gpu)) {
 			snprintf(err, errsz, "cannot create the GPU");
 			rc = ENG_EXIT_INTERNAL;
 			goto out;

@@ -40,34 +40,48 @@ build_tool() { # EXAMPLE TOOL
 	"$cc" -std=c11 -O2 -Wall -Wextra -Werror -o "$bin/$1_$2" "examples/$1/$2.c" -lm
 }
 
-# exec_dump JSON DUMPDIR: one simulated run, outputs written to DUMPDIR.
+# exec_dump JSON DUMPDIR REGS: one simulated run in register mode REGS,
+# outputs written to DUMPDIR.
 exec_dump() {
-	mkdir -p "$2" && "$flipsim" exec "$1" --dump "$2"
+	mkdir -p "$2" && "$flipsim" exec "$1" --regs "$3" --dump "$2"
 }
 
+# Each check takes the register mode (ptx or alloc) and dumps to a folder of
+# its own, so that same_outputs can compare the two modes bit for bit.
 vadd_default() {
-	exec_dump examples/vadd/vadd.json "$tmp/vadd" &&
-		"$bin/vadd_ref" --random 65536 1 "$tmp/vadd"
+	exec_dump examples/vadd/vadd.json "$tmp/vadd-$1" "$1" &&
+		"$bin/vadd_ref" --random 65536 1 "$tmp/vadd-$1"
 }
 
 # 10007 elements: not a multiple of the block, so the bounds check matters.
 vadd_odd() {
 	"$bin/vadd_gen" 10007 7 "$tmp/vadd_odd" &&
-		exec_dump "$tmp/vadd_odd/vadd.json" "$tmp/vadd_odd/out" &&
-		"$bin/vadd_ref" --files 10007 "$tmp/vadd_odd" "$tmp/vadd_odd/out"
+		exec_dump "$tmp/vadd_odd/vadd.json" "$tmp/vadd_odd-$1" "$1" &&
+		"$bin/vadd_ref" --files 10007 "$tmp/vadd_odd" "$tmp/vadd_odd-$1"
 }
 
 scalarprod_default() {
-	exec_dump examples/scalarprod/scalarprod.json "$tmp/sp" &&
-		"$bin/scalarprod_ref" --random 256 4096 1 "$tmp/sp"
+	exec_dump examples/scalarprod/scalarprod.json "$tmp/sp-$1" "$1" &&
+		"$bin/scalarprod_ref" --random 256 4096 1 "$tmp/sp-$1"
 }
 
 # 300 pairs on 128 CTAs: uneven grid-stride trip counts (3 or 2 pairs per
 # CTA); 999 elements: threads' strided loops run 3 or 4 times.
 scalarprod_odd() {
 	"$bin/scalarprod_gen" 300 999 5 "$tmp/sp_odd" &&
-		exec_dump "$tmp/sp_odd/scalarprod.json" "$tmp/sp_odd/out" &&
-		"$bin/scalarprod_ref" --files 300 999 "$tmp/sp_odd" "$tmp/sp_odd/out"
+		exec_dump "$tmp/sp_odd/scalarprod.json" "$tmp/sp_odd-$1" "$1" &&
+		"$bin/scalarprod_ref" --files 300 999 "$tmp/sp_odd" "$tmp/sp_odd-$1"
+}
+
+# same_outputs NAME: the dumps of both register modes are identical.
+same_outputs() {
+	local a=$tmp/$1-ptx b=$tmp/$1-alloc f n=0
+	for f in "$a"/*.bin; do
+		[ -f "$f" ] || { echo "no outputs in $a"; return 1; }
+		cmp "$f" "$b/${f##*/}" || return 1
+		n=$((n + 1))
+	done
+	echo "$n output(s) identical in ptx and alloc modes"
 }
 
 iterate() {
@@ -75,7 +89,7 @@ iterate() {
 		echo "$bin/iterate is missing: make BUILD=$1 $1/examples/iterate"
 		return 1
 	fi
-	"$bin/iterate" examples/iterate/iterate.ptx
+	"$bin/iterate" --regs "$2" examples/iterate/iterate.ptx
 }
 
 for ex in vadd scalarprod; do
@@ -87,12 +101,18 @@ if [ ! -x "$flipsim" ]; then
 	echo "FAIL $flipsim is missing: make BUILD=$1"
 	failures=$((failures + 1))
 else
-	check "vadd 65536 (vadd.json)" vadd_default
-	check "vadd 10007 (gen)" vadd_odd
-	check "scalarprod 256x4096 (scalarprod.json)" scalarprod_default
-	check "scalarprod 300x999 (gen)" scalarprod_odd
+	for regs in ptx alloc; do
+		check "vadd 65536 (vadd.json, $regs registers)" vadd_default $regs
+		check "vadd 10007 (gen, $regs registers)" vadd_odd $regs
+		check "scalarprod 256x4096 (scalarprod.json, $regs registers)" scalarprod_default $regs
+		check "scalarprod 300x999 (gen, $regs registers)" scalarprod_odd $regs
+	done
+	for d in vadd vadd_odd sp sp_odd; do
+		check "$d: alloc outputs equal ptx outputs" same_outputs $d
+	done
 fi
-check "iterate" iterate "$1"
+check "iterate (ptx registers)" iterate "$1" ptx
+check "iterate (alloc registers)" iterate "$1" alloc
 
 # Applications bring their own checks: examples/<app>/test.sh BUILD TMPDIR
 # prints PASS/FAIL lines like the ones above and exits 1 when one failed.

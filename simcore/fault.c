@@ -19,6 +19,7 @@
  * (sc__cta_start), so nothing outside these can influence the future: the
  * state hash covers exactly what is in use, and faults elsewhere are
  * masked by construction. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "sc_int.h"
@@ -208,6 +209,90 @@ int sc_target_in_use(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_
 	bitref_t ref;
 	for (uint32_t i = 0; i < nbits; i++)
 		if (!locate(g, t, fields, &g->sms[smi], loc + i, &ref))
+			return 0;
+	return 1;
+}
+
+/* ---------------------------------------------------------------- dead values */
+
+/* The liveness of kernel f's own registers, computed once and kept in the
+ * module (the only thing written through the const pointers); NULL when
+ * it cannot decide: no memory, or the kernel reads other lanes' registers
+ * (shfl), which per-thread liveness does not see. */
+static const sc_live_t *kernel_live(const sc_module_t *m, const sc_func_t *cf)
+{
+	sc_func_t *f = (sc_func_t *)cf;
+	if (f->live_done)
+		return f->live;
+	f->live_done = true;
+	for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++)
+		if (m->code[pc].op == SC_OP_SHFL)
+			return NULL;
+	sc_live_t *lv = calloc(1, sizeof *lv);
+	if (lv && sc__live(m->code, f->entry_pc, f->end_pc, f->reg_base, f->nregs, f->pred_base, f->npreds, lv) == 0) {
+		f->live = lv;
+		return lv;
+	}
+	sc__live_free(lv);
+	free(lv);
+	return NULL;
+}
+
+/* Whether value v (or the 64-bit value below it, when hi2) may be read by
+ * lane `lane` of w again: live before the pc of any SIMT entry holding
+ * the lane. -1: cannot tell (a pc outside the kernel). */
+static int lane_reads(const sc_live_t *lv, const sc_warp_t *w, uint32_t lane, uint32_t v, bool hi2)
+{
+	if (!(w->live >> lane & 1u))
+		return 0; /* exited */
+	for (uint32_t i = 0; i < w->sp; i++) {
+		if (!(w->stk[i].mask >> lane & 1u))
+			continue;
+		uint32_t pc = w->stk[i].pc;
+		if (pc < lv->lo || pc >= lv->hi)
+			return -1;
+		if (sc__live_at(lv, lv->in, pc, v) || (hi2 && sc__live_at(lv, lv->in, pc, v - 1)))
+			return 1;
+	}
+	return 0;
+}
+
+int sc_target_dead(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t smi, uint64_t loc, uint32_t nbits)
+{
+	sc_gpu_t *g = (sc_gpu_t *)cg;
+	const sc_run_t *r = &g->run;
+	if ((t != SC_TGT_REGFILE && t != SC_TGT_PRED) || !r->fn || r->fn->uses_funcs ||
+	    sc_target_in_use(g, t, fields, smi, loc, nbits) != 1)
+		return 0;
+	const sc_func_t *f = r->fn;
+	const sc_live_t *lv = kernel_live(r->mod, f);
+	if (!lv)
+		return 0;
+	const sc_sm_t *sm = &g->sms[smi];
+	uint64_t word = loc / 32;
+	if (t == SC_TGT_REGFILE) {
+		/* register `reg` of lane `lane` of the warp whose block holds the word */
+		for (uint32_t s = 0; s < g->cfg.max_warps_per_sm; s++) {
+			const sc_warp_t *w = &sm->warps[s];
+			uint64_t base = w->rf ? (uint64_t)(w->rf - sm->rf) : UINT64_MAX;
+			if (!warp_live(w) || word < base || word >= base + (uint64_t)r->regs * 32)
+				continue;
+			uint32_t reg = (uint32_t)((word - base) / 32), lane = (uint32_t)((word - base) % 32);
+			if (w->ncalls || reg < f->reg_base || reg >= f->reg_base + f->nregs)
+				return 0;
+			uint32_t v = reg - f->reg_base;
+			return lane_reads(lv, w, lane, v, v > 0) == 0;
+		}
+		return 0;
+	}
+	/* pred: predicate p of warp slot `slot`, one bit per lane */
+	uint32_t slot = (uint32_t)(word / g->cfg.preds_per_thread), p = (uint32_t)(word % g->cfg.preds_per_thread);
+	const sc_warp_t *w = &sm->warps[slot];
+	if (slot >= g->cfg.max_warps_per_sm || !warp_live(w) || w->ncalls || p < f->pred_base ||
+	    p >= f->pred_base + f->npreds)
+		return 0;
+	for (uint32_t b = 0; b < nbits; b++)
+		if (lane_reads(lv, w, (uint32_t)((loc + b) % 32), lv->nregs + p - f->pred_base, false) != 0)
 			return 0;
 	return 1;
 }

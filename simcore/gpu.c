@@ -54,7 +54,11 @@ int sc_gpu_create(const sc_gpu_config_t *want, const sc_options_t *opt, sc_gpu_t
 	if (!want || !out)
 		return SC_EINVAL;
 	sc_gpu_config_t cfgv = *want, *cfg = &cfgv;
-	sc__rt_env_config(cfg); /* under flipsim, the campaign's GPU */
+	sc_options_t optv = {0};
+	if (opt)
+		optv = *opt;
+	sc__rt_env_config(cfg, &optv); /* under flipsim, the campaign's GPU */
+	opt = &optv;
 	if (sc_config_check(cfg, msg, sizeof msg))
 		return SC_EINVAL;
 	sc_gpu_t *g = calloc(1, sizeof *g);
@@ -64,6 +68,10 @@ int sc_gpu_create(const sc_gpu_config_t *want, const sc_options_t *opt, sc_gpu_t
 	g->pause_at = UINT64_MAX;
 	if (opt)
 		g->opt = *opt;
+	if (g->opt.regs != SC_REGS_PTX && g->opt.regs != SC_REGS_ALLOC) {
+		free(g);
+		return SC_EINVAL;
+	}
 	g->sms = calloc(cfg->num_sms, sizeof *g->sms);
 	if (!g->sms)
 		goto nomem;
@@ -274,6 +282,43 @@ int sc_kernel_params(const sc_module_t *m, const char *kernel, uint32_t *nparams
 	return 0;
 }
 
+const char *sc_regs_name(sc_regs_t mode)
+{
+	return mode == SC_REGS_PTX ? "ptx" : mode == SC_REGS_ALLOC ? "alloc" : NULL;
+}
+
+int sc_regs_parse(const char *name, sc_regs_t *out)
+{
+	if (name && !strcmp(name, "ptx"))
+		*out = SC_REGS_PTX;
+	else if (name && !strcmp(name, "alloc"))
+		*out = SC_REGS_ALLOC;
+	else
+		return SC_EINVAL;
+	return 0;
+}
+
+int sc_kernel_regs(const sc_module_t *m, const char *kernel, sc_kernel_regs_t *out)
+{
+	const sc_func_t *f = m && kernel ? find_kernel(m, kernel) : NULL;
+	if (!f)
+		return SC_ENOTFOUND;
+	out->mode = m->regs;
+	out->regs_ptx = f->regs_ptx;
+	out->preds_ptx = f->preds_ptx;
+	out->regs = f->regs_total;
+	out->preds = f->preds_total;
+	return 0;
+}
+
+const char *sc_kernel_name(const sc_module_t *m, uint32_t i)
+{
+	for (uint32_t j = 0; m && j < m->nfuncs; j++)
+		if (m->funcs[j].is_entry && i-- == 0)
+			return m->funcs[j].name;
+	return NULL;
+}
+
 void sc_gpu_stats(const sc_gpu_t *g, sc_gpu_stats_t *out)
 {
 	sc__rt_observe();
@@ -402,6 +447,13 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 	r->nwarps = (r->nthreads + 31) / 32;
 	r->regs = f->regs_total;
 	r->preds = f->preds_total;
+	/* A compiler would spill what does not fit; flipsim does not, so
+	 * alloc mode refuses the launch (ptx mode applies no limit). */
+	if (m->regs == SC_REGS_ALLOC && r->regs > g->cfg.max_regs_per_thread)
+		return fail(g, SC_ELAUNCH,
+		            "kernel '%s' needs %u registers per thread after allocation; %s allows %u "
+		            "(max_regs_per_thread) and flipsim does not spill registers",
+		            kernel, r->regs, g->cfg.name, g->cfg.max_regs_per_thread);
 	r->dyn_smem = dyn_smem;
 	uint32_t st = f->smem_static;
 	if (dyn_smem)

@@ -2542,9 +2542,12 @@ void sc__module_free(sc_module_t *m)
 		free(m->funcs[i].param_off);
 		free(m->funcs[i].ret_size);
 		free(m->funcs[i].ret_off);
+		sc__live_free(m->funcs[i].live);
+		free(m->funcs[i].live);
 	}
 	free(m->funcs);
 	free(m->code);
+	free(m->code_ptx);
 	free(m->line);
 	free(m->pool);
 	free(m->cbank);
@@ -2577,6 +2580,13 @@ int sc__ptx_load(sc_gpu_t *gpu, const char *name, const char *text, sc_module_t 
 		goto done;
 	}
 	sc__cfg_reconverge(p.m);
+	for (uint32_t i = 0; i < p.m->nfuncs; i++) {
+		p.m->funcs[i].regs_ptx = p.m->funcs[i].regs_total;
+		p.m->funcs[i].preds_ptx = p.m->funcs[i].preds_total;
+	}
+	p.m->regs = gpu->opt.regs;
+	if (gpu->opt.regs == SC_REGS_ALLOC)
+		p.err = sc__regalloc(p.m, msg, msgsz);
 done:
 	rc = p.err;
 	if (rc == SC_ENOMEM && !msg[0])

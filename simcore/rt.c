@@ -11,8 +11,9 @@
  *          MAXREGS SMEM/SM SMEM/CTA PREDS IB SIMT SCHEDULERS SCHED
  *          LAT[0..12] CLOCK_MHZ                                  (one line)
  *   name GPU NAME                       rest of line
+ *   regs ptx|alloc
  *   ck_interval N                       golden
- *   plan TARGET FIELDS LIVE BUDGET WATCHDOG NO_EARLY NPARTS     inject
+ *   plan TARGET FIELDS LIVE BUDGET WATCHDOG NO_EARLY NPARTS NO_DEAD  inject
  *   stdout PATH | stderr PATH | outdir PATH                     inject
  *   c CYCLE PART... (hex)               inject: one golden checkpoint
  *   x IDX NFAULTS {CYCLE SM LOC NBITS}  inject: one experiment
@@ -132,6 +133,7 @@ typedef struct runner {
 	uint32_t ck;                  /* next checkpoint to compare */
 	uint32_t misses;              /* comparisons failed in a row */
 	uint64_t seen;                /* `observed` when the last fault went in */
+	bool dead;                    /* the single fault hits a dead value */
 	bool fu_check;                /* an FU fault waits to be confirmed */
 	uint64_t fu_cycle;
 } runner_t;
@@ -226,6 +228,9 @@ static uint64_t child_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 	const sc_rt_ckpts_t *ck = R.p->ck;
 	if (R.fault < R.cur->nfaults && cycle == R.cur->f[R.fault].cycle) {
 		const sc_rt_fault_t *f = &R.cur->f[R.fault++];
+		/* no-fork mode decides here what fork mode decided before forking */
+		R.dead = R.cur->nfaults == 1 && !R.p->live && !R.p->no_dead &&
+		         sc_target_dead(gpu, R.p->target, R.p->fields, f->sm, f->loc, f->nbits) == 1;
 		if (R.fault == 1 && !R.has_live) {
 			/* fork mode measured it before forking; no-fork measures here */
 			R.has_live = R.p->live;
@@ -236,6 +241,8 @@ static uint64_t child_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 			child_end(SC_RT_BAD_MASK, 0);
 		if (rc == 0 && R.cur->nfaults == 1)
 			child_end(SC_RT_UNUSED, 0);
+		if (R.cur->nfaults == 1 && R.dead)
+			child_end(SC_RT_DEAD, 0);
 		if (R.p->target == SC_TGT_FU) {
 			R.fu_check = true;
 			R.fu_cycle = cycle;
@@ -384,6 +391,10 @@ static uint64_t parent_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 				done(e, SC_RT_UNUSED);
 				continue;
 			}
+			if (!p->live && !p->no_dead && sc_target_dead(gpu, p->target, p->fields, f->sm, f->loc, f->nbits) == 1) {
+				done(e, SC_RT_DEAD);
+				continue;
+			}
 		}
 		if (spawn(gpu, e))
 			return child_pause(gpu, NULL, cycle); /* the child: inject now */
@@ -456,14 +467,14 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 	fprintf(f, " %d", (int)c->scheduler);
 	for (int i = 0; i < SC_LAT__COUNT; i++)
 		fprintf(f, " %" PRIu32, c->latency[i]);
-	fprintf(f, " %.17g\nname %s\n", c->clock_mhz, c->name);
+	fprintf(f, " %.17g\nname %s\nregs %s\n", c->clock_mhz, c->name, sc_regs_name(j->regs));
 	if (j->mode == SC_RT_GOLDEN) {
 		fprintf(f, "ck_interval %" PRIu64 "\n", j->ck_interval);
 	} else {
 		const sc_rt_plan_t *p = &j->plan;
 		const sc_rt_ckpts_t *ck = p->ck;
-		fprintf(f, "plan %d %u %d %" PRIu64 " %u %d %" PRIu32 "\n", (int)p->target, p->fields, p->live,
-		        p->cycle_budget, p->watchdog_s, p->no_early, ck ? ck->nparts : 0);
+		fprintf(f, "plan %d %u %d %" PRIu64 " %u %d %" PRIu32 " %d\n", (int)p->target, p->fields, p->live,
+		        p->cycle_budget, p->watchdog_s, p->no_early, ck ? ck->nparts : 0, p->no_dead);
 		fprintf(f, "stdout %s\nstderr %s\noutdir %s\n", j->stdout_path, j->stderr_path, j->out_dir);
 		for (uint32_t k = 0; ck && k < ck->n; k++) {
 			fprintf(f, "c %" PRIu64, ck->cycle[k]);
@@ -550,6 +561,11 @@ static void env_load(const char *path)
 			char *n = dup_rest(p + 5);
 			snprintf(c->name, sizeof c->name, "%s", n ? n : "");
 			free(n);
+		} else if (!strncmp(p, "regs ", 5)) {
+			char *n = dup_rest(p + 5);
+			if (!n || sc_regs_parse(n, &j->regs))
+				env_fail(path, ln, "bad register mode");
+			free(n);
 		} else if (!strncmp(p, "ck_interval ", 12)) {
 			j->ck_interval = strtoull(p + 12, NULL, 10);
 		} else if (!strncmp(p, "plan ", 5)) {
@@ -561,6 +577,7 @@ static void env_load(const char *path)
 			j->plan.watchdog_s = (unsigned)strtoul(p, &p, 10);
 			j->plan.no_early = (int)strtol(p, &p, 10);
 			E.ck.nparts = (uint32_t)strtoul(p, &p, 10);
+			j->plan.no_dead = (int)strtol(p, &p, 10);
 		} else if (!strncmp(p, "stdout ", 7) || !strncmp(p, "stderr ", 7) || !strncmp(p, "outdir ", 7)) {
 			int k = p[3] == 'o' ? 0 : p[3] == 'e' ? 1 : 2;
 			free(E.paths[k]);
@@ -622,7 +639,7 @@ static void env_load(const char *path)
 		env_fail(path, ln, "no result channel on fd 3");
 }
 
-void sc__rt_env_config(sc_gpu_config_t *cfg)
+void sc__rt_env_config(sc_gpu_config_t *cfg, sc_options_t *opt)
 {
 	if (!E.checked) {
 		E.checked = true;
@@ -632,8 +649,10 @@ void sc__rt_env_config(sc_gpu_config_t *cfg)
 			E.active = true;
 		}
 	}
-	if (E.active && !E.gpu)
+	if (E.active && !E.gpu) {
 		*cfg = E.job.cfg;
+		opt->regs = E.job.regs;
+	}
 }
 
 static void golden_write(sc_gpu_t *g)

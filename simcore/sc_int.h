@@ -380,6 +380,10 @@ int sc__insn_check(const sc_insn_t *in, uint32_t nregs, uint32_t npreds, uint32_
  * order (64-bit registers take two slots); at the end of parsing, kernels
  * keep base 0 and each .func gets a module-wide base above every kernel's
  * slots, so code shared by several kernels addresses the same slots.
+ * In alloc mode (regalloc.c) the operands are then renumbered: nregs and
+ * reg_base (npreds, pred_base) describe the allocated slots and a .func's
+ * window above what its callers keep live across calls; code_ptx and the
+ * ptx_* fields keep the numbering above.
  * Predicates are numbered the same way. Per-thread local memory holds, in
  * order, the kernel's own .local variables, then every .func's frame
  * (its formal .param arguments and return values, then its .local data).
@@ -416,6 +420,14 @@ typedef struct sc_func {
 	uint32_t maxntid[3], reqntid[3], minnctapersm;
 	/* totals for a kernel, over everything it can call */
 	uint32_t regs_total, preds_total, local_total;
+	/* alloc mode (regalloc.c) keeps the ptx-mode numbers: the kernel's
+	 * totals and the function's own slots as code_ptx addresses them */
+	uint32_t regs_ptx, preds_ptx;
+	/* liveness of a kernel's own registers for sc_target_dead (fault.c),
+	 * computed on first use; NULL when not computed or not usable */
+	struct sc_live *live;
+	bool live_done;
+	uint32_t ptx_reg_base, ptx_nregs, ptx_pred_base, ptx_npreds;
 } sc_func_t;
 
 struct sc_module {
@@ -432,6 +444,8 @@ struct sc_module {
 	uint32_t nregs_all, npreds_all;/* slots used by the whole module */
 	uint32_t local_all;            /* bytes: largest kernel local + all frames */
 	uint32_t max_call_depth;
+	sc_regs_t regs;                /* the register mode it was lowered in */
+	sc_insn_t *code_ptx;           /* alloc mode: the code before allocation */
 	struct sc_module *next;
 };
 
@@ -441,6 +455,43 @@ struct sc_module {
 int sc__ptx_load(sc_gpu_t *gpu, const char *name, const char *text, sc_module_t **out, char *msg,
                  size_t msgsz);
 void sc__module_free(sc_module_t *m);
+
+/* ---- liveness and register allocation (regalloc.c) ----
+ * Values of a function: its register slots [reg_base, reg_base + nregs)
+ * are values 0 .. nregs-1 (a 64-bit register is the value of its first
+ * slot), its predicates [pred_base, pred_base + npreds) the values nregs ..
+ * nregs+npreds-1. in/out hold, for each pc of [lo, hi), the values live
+ * before and after the instruction: `words` 64-bit words per pc. */
+typedef struct sc_live {
+	uint32_t lo, hi;
+	uint32_t reg_base, nregs, pred_base, npreds;
+	uint32_t nv, words;
+	uint64_t *in, *out;
+} sc_live_t;
+
+/* Liveness of the instructions code[lo, hi) (one function). Returns 0,
+ * SC_ENOMEM, or SC_EINVAL when an operand lies outside the given registers.
+ * Free with sc__live_free (also after a failure). */
+int sc__live(const sc_insn_t *code, uint32_t lo, uint32_t hi, uint32_t reg_base, uint32_t nregs, uint32_t pred_base,
+             uint32_t npreds, sc_live_t *lv);
+void sc__live_free(sc_live_t *lv);
+static inline bool sc__live_at(const sc_live_t *lv, const uint64_t *set, uint32_t pc, uint32_t v)
+{
+	const uint64_t *w = set + (size_t)(pc - lv->lo) * lv->words;
+	return (w[v >> 6] >> (v & 63)) & 1u;
+}
+
+/* Allocates the registers of every function of m (lowered in ptx mode,
+ * relocated, reconvergence computed) and rewrites its code; keeps the
+ * ptx-mode code in m->code_ptx and checks the result with
+ * sc__regalloc_verify. Returns 0, SC_ENOMEM, or SC_EPARSE with msg. */
+int sc__regalloc(sc_module_t *m, char *msg, size_t msgsz);
+/* Checks an allocated module against its code_ptx: values live at once
+ * never overlap, and along every CFG path each read of a value finds the
+ * slot last written by that value (or never written, or not by a call).
+ * Returns 0, SC_ENOMEM, SC_EINVAL (no ptx code kept), or SC_EPARSE with
+ * the first violation in msg. */
+int sc__regalloc_verify(const sc_module_t *m, char *msg, size_t msgsz);
 
 /* Immediate post-dominator reconvergence (cfg.c): fills the reconvergence
  * pc of every conditional branch of each function. Returns 0. */
@@ -623,10 +674,10 @@ void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 /* rt.c: the injection runtime's hooks into the host API. observe: the
  * program was shown something the GPU computed (ends early termination);
  * env_config: a host program started by flipsim gets the campaign's GPU
- * configuration; env_attach: its first GPU joins the runtime; gpu_gone:
+ * configuration and register mode; env_attach: its first GPU joins the runtime; gpu_gone:
  * that GPU is being destroyed. */
 void sc__rt_observe(void);
-void sc__rt_env_config(sc_gpu_config_t *cfg);
+void sc__rt_env_config(sc_gpu_config_t *cfg, sc_options_t *opt);
 void sc__rt_env_attach(sc_gpu_t *g);
 void sc__rt_gpu_gone(sc_gpu_t *g);
 

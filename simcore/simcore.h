@@ -128,9 +128,22 @@ typedef struct sc_module sc_module_t;
 
 typedef struct sc_dim3 { uint32_t x, y, z; } sc_dim3_t;
 
+/* Register modes (DESIGN.md, "Two register modes"): ptx gives every PTX
+ * virtual register its own 32-bit slot(s); alloc runs liveness analysis and
+ * register allocation when a module loads, so registers per thread,
+ * occupancy and the physical register file follow the allocated count. */
+typedef enum { SC_REGS_PTX = 0, SC_REGS_ALLOC = 1 } sc_regs_t;
+
+/* Zero-initialised options are the defaults: no budget, ptx mode. */
 typedef struct sc_options {
 	uint64_t cycle_budget;  /* 0 = unlimited; above it a launch ends as DUE timeout */
+	sc_regs_t regs;         /* register mode of every module loaded into the GPU */
 } sc_options_t;
+
+/* "ptx" or "alloc" (NULL for anything else). */
+const char *sc_regs_name(sc_regs_t mode);
+/* Parses "ptx" or "alloc"; returns 0, or SC_EINVAL for anything else. */
+int sc_regs_parse(const char *name, sc_regs_t *out);
 
 /* Creates a GPU from a checked configuration; *out owned by the caller. */
 int sc_gpu_create(const sc_gpu_config_t *cfg, const sc_options_t *opt, sc_gpu_t **out);
@@ -194,6 +207,20 @@ void sc_gpu_stats(const sc_gpu_t *gpu, sc_gpu_stats_t *out);
 uint32_t sc_launch_count(const sc_gpu_t *gpu);
 const sc_launch_stats_t *sc_launch_stats(const sc_gpu_t *gpu, uint32_t i);
 
+/* Registers per thread of a kernel in ptx mode and in the mode its module
+ * was loaded in (equal in ptx mode), over everything the kernel can call. */
+typedef struct sc_kernel_regs {
+	sc_regs_t mode;
+	uint32_t regs_ptx, preds_ptx;   /* ptx mode: one slot per virtual register */
+	uint32_t regs, preds;           /* the module's mode: what launches use */
+} sc_kernel_regs_t;
+
+/* Fills *out for `kernel`; returns 0 or SC_ENOTFOUND. */
+int sc_kernel_regs(const sc_module_t *mod, const char *kernel, sc_kernel_regs_t *out);
+/* Name of the i-th kernel (.entry) of the module in file order, or NULL
+ * past the last; owned by the module. */
+const char *sc_kernel_name(const sc_module_t *mod, uint32_t i);
+
 /* Kernel parameter layout, for hosts that build argument lists (workloads). */
 int sc_kernel_params(const sc_module_t *mod, const char *kernel, uint32_t *nparams,
                      const uint32_t **sizes);
@@ -242,6 +269,14 @@ int sc_inject_live(sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, u
  * not, SC_EINVAL outside the space; changes nothing. FU: always 1 (whether
  * a result issues in the cycle is only known by simulating it). */
 int sc_target_in_use(const sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits);
+/* 1 when the value at the location can never be read again: regfile and
+ * pred only, a location in use (sc_target_in_use) holding a register no
+ * thread of its warp reads before writing it, by the liveness of the
+ * kernel's code from every pc the thread can resume at (its SIMT stack
+ * entries). A fault there is masked, exactly, without simulating. 0 when
+ * it may be read, or when that cannot be decided cheaply (the kernel calls
+ * functions or shuffles registers between lanes; other targets). */
+int sc_target_dead(const sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits);
 /* Bits of t in use in SM `sm` now (for live-sampling derating). */
 uint64_t sc_target_live_bits(const sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm);
 /* 1 when an armed FU fault found a result to corrupt, 0 when it did not. */
@@ -319,6 +354,7 @@ typedef struct sc_rt_plan {
 	uint64_t cycle_budget;       /* per experiment: beyond it DUE timeout (0: none) */
 	unsigned watchdog_s;         /* per experiment wall clock: SIGALRM (0: none) */
 	int no_early;                /* never stop at a checkpoint */
+	int no_dead;                 /* simulate faults in dead values too (sc_target_dead) */
 	const sc_rt_ckpts_t *ck;     /* golden checkpoints; NULL or empty: no early stop */
 	const sc_rt_exp_t *exp;      /* sorted by first cycle */
 	uint64_t nexp;
@@ -326,6 +362,7 @@ typedef struct sc_rt_plan {
 
 typedef enum {
 	SC_RT_UNUSED,     /* single fault in a location not in use: not simulated */
+	SC_RT_DEAD,       /* single fault in a value never read again: not simulated */
 	SC_RT_EARLY,      /* its state re-joined the golden run at a checkpoint */
 	SC_RT_ENDED,      /* the program ran to its end (due: the GPU's status) */
 	SC_RT_BAD_MASK,   /* a fault outside the target's space */
@@ -378,7 +415,8 @@ _Noreturn void sc_rt_child_exit(const sc_gpu_t *gpu, int verdict, const char *re
 typedef enum { SC_RT_GOLDEN = 1, SC_RT_INJECT = 2 } sc_rt_mode_t;
 typedef struct sc_rt_job {
 	sc_rt_mode_t mode;
-	sc_gpu_config_t cfg;         /* replaces the configuration the program asks for */
+	sc_gpu_config_t cfg;         /* replace the configuration and register mode */
+	sc_regs_t regs;              /* the program asks for                      */
 	uint64_t ck_interval;        /* golden: checkpoint spacing (0: none) */
 	sc_rt_plan_t plan;           /* inject */
 	const char *stdout_path;     /* inject: the program's stdout and stderr files, */

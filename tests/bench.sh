@@ -127,10 +127,11 @@ awk -v a="$t0" -v b="$t1" -v rc="$rc" 'BEGIN { printf "iterate: %.3f s wall, exi
 
 # Campaign throughput: the register-file campaigns of vadd and scalarprod
 # with 2 workers, with and without fork-at-cycle and early termination,
-# and the share of experiments classified without simulating (unused) or
-# stopped early. Every mode must give the same outcome counts.
+# and the share of experiments classified without simulating (unused: an
+# unallocated location; dead: a value never read again) or stopped early.
+# Every mode must give the same outcome counts.
 echo
-printf '%-20s %-22s %8s %9s %8s %8s %8s  %s\n' campaign mode seconds "inj/s" unused early "time" "masked/sdc/due"
+printf '%-20s %-22s %8s %9s %8s %8s %8s %8s  %s\n' campaign mode seconds "inj/s" unused dead early "time" "masked/sdc/due"
 campaign_bench() {
 	name=$1 file=$2
 	base=""
@@ -151,14 +152,14 @@ campaign_bench() {
 			NR == 2 {
 				split($4, d, "/"); s = b - a; done = d[1]
 				sp = base == "" ? "1.0x" : sprintf("%.1fx", s / base)
-				printf "%-20s %-22s %8.2f %9.0f %7.1f%% %7.1f%% %8s  %d/%d/%d\n", n, m, s, done / s,
-				       100 * $9 / done, 100 * $8 / done, sp, $5, $6, $7
+				printf "%-20s %-22s %8.2f %9.0f %7.1f%% %7.1f%% %7.1f%% %8s  %d/%d/%d\n", n, m, s, done / s,
+				       100 * $9 / done, 100 * $10 / done, 100 * $8 / done, sp, $5, $6, $7
 			}'
 		[ -z "$base" ] && base=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
 	done
 }
 campaign_bench vadd-regfile examples/campaigns/vadd-regfile.json
 campaign_bench scalarprod-regfile examples/campaigns/scalarprod-regfile.json
-echo "(time: each mode's seconds over fork+early's; unused: classified without simulating)"
+echo "(time: each mode's seconds over fork+early's; unused, dead: classified without simulating after the fault)"
 
 exit "$failed"

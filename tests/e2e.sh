@@ -81,6 +81,11 @@ check "exec: bad --cycle-budget" 2 "" "expected a non-negative integer, got '12x
 check "exec: negative --cycle-budget" 2 "" "got '-5'" "$flipsim" exec "$e2e/ok.json" --cycle-budget=-5
 check "exec: overflowing --cycle-budget" 2 "" "expected a non-negative integer" "$flipsim" exec "$e2e/ok.json" --cycle-budget 18446744073709551616
 check "exec: --stats takes no value" 2 "" "takes no value" "$flipsim" exec "$e2e/ok.json" --stats=yes
+check "exec: bad --regs" 2 "" "option '--regs': expected 'ptx' or 'alloc', got 'sass'" "$flipsim" exec "$e2e/ok.json" --regs sass
+check "exec: --regs without value" 2 "" "option '--regs' needs a value" "$flipsim" exec "$e2e/ok.json" --regs
+check "profile: bad --regs" 2 "" "expected 'ptx' or 'alloc', got 'x'" "$flipsim" profile examples/vadd/vadd.json --regs x
+check "profile: a .ptx without --regs alloc" 2 "" "needs '--regs alloc'" "$flipsim" profile examples/vadd/vadd.ptx
+check "profile: bad PTX in alloc mode" 2 "" "$e2e/bad.ptx:13:" "$flipsim" profile "$e2e/bad.ptx" --regs alloc
 
 # ---- bad input: exit 2 ------------------------------------------------------
 check "missing workload file" 2 "" "nonexistent.json: cannot read" "$flipsim" exec "$tmp/nonexistent.json"
@@ -95,6 +100,9 @@ check "wrong scalar size" 2 "" "i64 is 8 bytes, but parameter 1 of kernel 'oob' 
 check "unknown GPU" 2 "" "unknown GPU 'gtx999' (known: " "$flipsim" exec "$e2e/ok.json" --gpu gtx999
 check "bad GPU file names the JSON path" 2 "" "at \$.latency.fp32: expected an integer in 1..100000" "$flipsim" exec "$e2e/ok.json" --gpu "$data/gpu_latency_range.json"
 check "GPU file syntax error" 2 "" "gpu_syntax.json:3:17:" "$flipsim" exec "$e2e/ok.json" --gpu "$data/gpu_syntax.json"
+check "alloc mode: more registers than max_regs_per_thread" 2 "" "needs 11 registers per thread after allocation; gtx480 allows 8" \
+	"$flipsim" exec "$e2e/ok.json" --regs alloc --gpu "$data/gpu_maxregs8.json"
+check "ptx mode applies no max_regs_per_thread" 0 "e2e_ok on gtx480: ok" "" "$flipsim" exec "$e2e/ok.json" --gpu "$data/gpu_maxregs8.json"
 
 # ---- DUEs of the simulated program: exit 3 -----------------------------------
 check "out-of-bounds store is illegal_address" 3 "" "illegal_address" "$flipsim" exec "$e2e/oob.json"
@@ -119,12 +127,21 @@ if [ "$last" = "999" ]; then pass "--dump contents (\$iter)"; else fail "--dump 
 check "--dump into a file's path fails with 1" 1 "" "cannot create directory" "$flipsim" exec "$e2e/ok.json" --dump "$tmp/file/sub"
 
 check "--stats" 0 "\"status\": \"ok\"" "" "$flipsim" exec "$e2e/ok.json" --stats
-for key in workload gpu cycles warp_instructions thread_instructions ipc sim_seconds status \
+for key in workload gpu regs cycles warp_instructions thread_instructions ipc sim_seconds status \
 	launches kernel grid block registers_per_thread shared_per_cta ctas_per_sm limiter \
 	occupancy start_cycle end_cycle; do
 	if grep -qF "\"$key\":" "$tmp/out"; then pass "--stats has \"$key\""; else fail "--stats has \"$key\""; fi
 done
 if [ "$(grep -c '"kernel": "fill"' "$tmp/out")" = "2" ]; then pass "--stats lists each repeat"; else fail "--stats lists each repeat"; fi
+check "--stats in ptx mode: 28 registers" 0 "\"registers_per_thread\": 28" "" "$flipsim" exec "$e2e/ok.json" --stats
+check "--regs alloc --stats" 0 "\"regs\": \"alloc\"" "" "$flipsim" exec "$e2e/ok.json" --regs alloc --stats
+check "--regs alloc: 11 registers" 0 "\"registers_per_thread\": 11" "" "$flipsim" exec "$e2e/ok.json" --regs alloc --stats
+check "--regs alloc summary" 0 "e2e_ok on gtx480 (alloc registers): ok" "" "$flipsim" exec "$e2e/ok.json" --regs=alloc
+check "--regs alloc --dump" 0 "" "" "$flipsim" exec "$e2e/ok.json" --regs alloc --dump "$tmp/dump-alloc"
+for f in out32 out64; do
+	if cmp -s "$tmp/dump/nested/$f.bin" "$tmp/dump-alloc/$f.bin"; then pass "--regs alloc: $f.bin equals ptx mode's"
+	else fail "--regs alloc: $f.bin equals ptx mode's"; fi
+done
 
 for gpu in gtx480 tesla_c2050 quadro_fx5800 v100 h100; do
 	check "--gpu $gpu" 0 "e2e_ok on $gpu: ok" "" "$flipsim" exec "$e2e/ok.json" --gpu "$gpu"
@@ -143,6 +160,19 @@ check "sample-size without margin" 2 "" "--confidence and --margin are required"
 check "sample-size bad value" 2 "" "expected a value in (0, 1)" "$flipsim" sample-size --confidence 1.5 --margin 0.01
 check "profile" 0 "df_reg" "" "$flipsim" profile examples/vadd/vadd.json
 check "profile digests" 0 "fnv1a" "" "$flipsim" profile examples/scalarprod/scalarprod.json
+# ptxas is optional: with FLIPSIM_PTXAS empty the table says n/a.
+check "profile --regs alloc" 0 "alloc registers" "" "$flipsim" profile examples/vadd/vadd.json --regs alloc
+check "profile --regs alloc without ptxas" 0 "vadd                                 32     10    n/a          n/a" "" \
+	env FLIPSIM_PTXAS= "$flipsim" profile examples/vadd/vadd.json --regs alloc
+check "profile --regs alloc: regs column" 0 " 10 " "" env FLIPSIM_PTXAS= "$flipsim" profile examples/vadd/vadd.json --regs alloc
+check "profile K.ptx: every kernel" 0 "spin                                 18      5    n/a" "" \
+	env FLIPSIM_PTXAS= "$flipsim" profile "$e2e/e2e.ptx" --regs alloc
+if ptxas_path=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null); then
+	check "profile --regs alloc with ptxas ($ptxas_path)" 0 "ptxas: $ptxas_path" "" "$flipsim" profile examples/vadd/vadd.json --regs alloc
+	if grep -Eq '^vadd +32 +10 +[0-9]+ +[0-9.]+$' "$tmp/out"; then pass "profile: ptxas count"; else fail "profile: ptxas count"; fi
+else
+	echo "SKIP profile with ptxas (no ptxas here)"
+fi
 check "run a campaign" 0 "AVF" "" "$flipsim" run "$camp" --db "$tmp/r.db" -j 2 --quiet
 check "run again resumes with nothing to do" 0 "vadd4k-regfile" "0 to run, resumed" "$flipsim" run "$camp" --db "$tmp/r.db" -j 2
 check "status" 0 "600/600" "" "$flipsim" status "$tmp/r.db"

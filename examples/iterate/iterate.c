@@ -224,8 +224,17 @@ int main(int argc, char **argv)
 		argv++;
 		argc--;
 	}
+	/* --regs ptx|alloc: the register mode of the simulated GPU */
+	if (argc > 2 && !strcmp(argv[1], "--regs")) {
+		if (sc_regs_parse(argv[2], &opt.regs) != 0) {
+			fprintf(stderr, "iterate: --regs: expected ptx or alloc, got '%s'\n", argv[2]);
+			return EXIT_BADINPUT;
+		}
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
-		fprintf(stderr, "usage: iterate [--stats] [PTXFILE]  (default %s)\n", DEFAULT_PTX);
+		fprintf(stderr, "usage: iterate [--stats] [--regs ptx|alloc] [PTXFILE]  (default %s)\n", DEFAULT_PTX);
 		return EXIT_BADINPUT;
 	}
 	const char *ptx = argc > 1 ? argv[1] : DEFAULT_PTX;

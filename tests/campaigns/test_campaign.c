@@ -289,7 +289,6 @@ static const struct {
 	{"bad_gpu_unknown.json", "at $.gpu:", "unknown GPU 'gtx999' (known: gtx480"},
 	{"bad_gpu_file.json", "at $.gpu: /", "gpu_warp_size.json: at $.warp_size: expected 32"},
 	{"bad_gpu_type.json", "at $.gpu:", "preset name or a GPU config file"},
-	{"bad_regs_alloc.json", "at $.regs:", "regs 'alloc' is not available yet (issue 4)"},
 	{"bad_regs_other.json", "at $.regs:", "expected \"ptx\" or \"alloc\""},
 	{"bad_target.json", "at $.target:", "expected one of regfile, pred, smem, simt, ibuffer "
 	 "or fu"},

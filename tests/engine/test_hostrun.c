@@ -48,7 +48,7 @@ static void setup_from(setup_t *s, const char *path)
 }
 
 /* The host-program twin of tests/engine/data/vadd4k-iota-regfile.json. */
-static void setup_host(setup_t *s, uint64_t injections)
+static void setup_host(setup_t *s, uint64_t injections, const char *regs)
 {
 	const char *host = getenv("FLIPSIM_TEST_HOST");
 	cr_assert(host && *host, "FLIPSIM_TEST_HOST must name build/tests/vadd_host (make unit sets it)");
@@ -60,8 +60,8 @@ static void setup_host(setup_t *s, uint64_t injections)
 	FILE *f = fopen(path, "w");
 	cr_assert(f);
 	fprintf(f, "{\"name\": \"vadd4k-host\", \"workload\": {\"exec\": [\"%s\", \"examples/vadd/vadd.ptx\"], "
-	        "\"cwd\": \"%s\"}, \"target\": \"regfile\", \"injections\": %llu, \"seed\": 7}\n", hostabs, root,
-	        (unsigned long long)injections);
+	        "\"cwd\": \"%s\"}, \"regs\": \"%s\", \"target\": \"regfile\", \"injections\": %llu, \"seed\": 7}\n",
+	        hostabs, root, regs, (unsigned long long)injections);
 	fclose(f);
 	free(root);
 	free(hostabs);
@@ -92,11 +92,14 @@ static got_t run(setup_t *s, bool no_fork)
 	return g;
 }
 
-Test(hostrun, host_program_equals_json_workload, .timeout = 300)
+/* Same masks, same outcomes: the host program against the JSON workload,
+ * in register mode `regs` (the campaign's mode reaches the program's GPU). */
+static void host_equals_json(const char *regs, const char *json)
 {
 	setup_t h = {0}, j = {0};
-	setup_host(&h, 600);
-	setup_from(&j, "tests/engine/data/vadd4k-iota-regfile.json");
+	setup_host(&h, 600, regs);
+	setup_from(&j, json);
+	cr_assert_eq(h.g.launch[0].regs_per_thread, j.g.launch[0].regs_per_thread);
 	/* the same kernel, inputs and GPU: the same golden run and masks */
 	cr_assert_eq(h.g.cycles, j.g.cycles);
 	cr_assert_eq(h.g.nlaunch, 1);
@@ -125,10 +128,27 @@ Test(hostrun, host_program_equals_json_workload, .timeout = 300)
 	teardown(&j);
 }
 
+Test(hostrun, host_program_equals_json_workload, .timeout = 300)
+{
+	host_equals_json("ptx", "tests/engine/data/vadd4k-iota-regfile.json");
+}
+
+Test(hostrun, host_program_equals_json_workload_in_alloc_mode, .timeout = 300)
+{
+	host_equals_json("alloc", "tests/engine/data/vadd4k-iota-regfile-alloc.json");
+	/* and alloc mode did take effect in the program's GPU */
+	setup_t p = {0}, a = {0};
+	setup_host(&p, 1, "ptx");
+	setup_host(&a, 1, "alloc");
+	cr_expect_lt(a.g.launch[0].regs_per_thread, p.g.launch[0].regs_per_thread);
+	teardown(&p);
+	teardown(&a);
+}
+
 Test(hostrun, fork_at_cycle_equals_one_run_per_experiment, .timeout = 300)
 {
 	setup_t s = {0};
-	setup_host(&s, 120);
+	setup_host(&s, 120, "ptx");
 	got_t f = run(&s, false), nf = run(&s, true);
 	for (uint64_t i = 0; i < s.p.n; i++) {
 		cr_expect_eq(f.o[i].outcome, nf.o[i].outcome, "mask %llu", (unsigned long long)i);
@@ -143,7 +163,7 @@ Test(hostrun, fork_at_cycle_equals_one_run_per_experiment, .timeout = 300)
 Test(hostrun, a_nondeterministic_program_is_refused, .timeout = 120)
 {
 	setup_t s = {0};
-	setup_host(&s, 20);
+	setup_host(&s, 20, "ptx");
 	setenv("VADD_HOST_PRINT_PID", "1", 1);
 	got_t g = {.o = calloc(s.p.n, sizeof(eng_outcome_t)), .n = s.p.n};
 	eng_runner_opts_t o = {.campaign = s.c, .ck_interval = s.ck, .emit = collect, .ctx = &g};

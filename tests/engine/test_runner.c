@@ -32,7 +32,7 @@ static void setup(setup_t *s, const char *path)
 {
 	char err[1024];
 	cr_assert_eq(camp_campaign_load(path, &s->c, err, sizeof err), 0, "%s", err);
-	cr_assert_eq(eng_golden_run(s->c->workload, &s->c->gpu, 0, &s->g, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(eng_golden_campaign(s->c, 0, &s->g, err, sizeof err), 0, "%s", err);
 	s->ck = s->g.cycles / 64 ? s->g.cycles / 64 : 1;
 	cr_assert_eq(eng_plan_space(s->c, &s->g, &s->p, err, sizeof err), 0, "%s", err);
 	s->e = calloc(s->p.n, sizeof *s->e);
@@ -49,16 +49,18 @@ static void teardown(setup_t *s)
 	camp_campaign_destroy(s->c);
 }
 
-static got_t run(setup_t *s, bool no_fork, bool no_early)
+static got_t run_dead(setup_t *s, bool no_fork, bool no_early, bool no_dead)
 {
 	got_t g = {.o = calloc(s->p.n, sizeof(eng_outcome_t)), .n = s->p.n};
 	eng_runner_opts_t o = {.campaign = s->c, .ck_interval = s->ck, .no_fork = no_fork, .no_early = no_early,
-	                       .emit = collect, .ctx = &g};
+	                       .no_dead = no_dead, .emit = collect, .ctx = &g};
 	char err[1024];
 	cr_assert_eq(eng_runner(&o, s->e, s->p.n, err, sizeof err), 0, "%s", err);
 	cr_assert_eq(g.emitted, s->p.n, "one outcome per mask");
 	return g;
 }
+
+static got_t run(setup_t *s, bool no_fork, bool no_early) { return run_dead(s, no_fork, no_early, false); }
 
 static void count(const got_t *g, uint64_t k[3], uint64_t *unused, uint64_t *early)
 {
@@ -95,6 +97,23 @@ Test(runner, fork_at_cycle_equals_resimulation, .timeout = 300)
 	teardown(&s);
 }
 
+/* The same in alloc register mode: fewer registers per thread, so more
+ * faults land in live values; fork-at-cycle still equals re-simulation. */
+Test(runner, fork_at_cycle_equals_resimulation_in_alloc_mode, .timeout = 300)
+{
+	setup_t s;
+	setup(&s, "tests/engine/data/vadd4k-iota-regfile-alloc.json");
+	got_t f = run(&s, false, false), nf = run(&s, true, false);
+	for (uint64_t i = 0; i < s.p.n; i++) {
+		cr_expect_eq(f.o[i].outcome, nf.o[i].outcome, "mask %llu", (unsigned long long)i);
+		cr_expect_str_eq(f.o[i].reason, nf.o[i].reason, "mask %llu", (unsigned long long)i);
+		cr_expect_eq(f.o[i].cycles, nf.o[i].cycles, "mask %llu", (unsigned long long)i);
+	}
+	free(f.o);
+	free(nf.o);
+	teardown(&s);
+}
+
 Test(runner, early_termination_never_changes_an_outcome, .timeout = 300)
 {
 	setup_t s;
@@ -111,6 +130,50 @@ Test(runner, early_termination_never_changes_an_outcome, .timeout = 300)
 	free(on.o);
 	free(off.o);
 	teardown(&s);
+}
+
+/* A fault in a value no thread reads again is Masked "dead" without being
+ * simulated (sc_target_dead); simulated, every such fault is masked, and
+ * nothing else changes. */
+static void dead_is_masked(const char *campaign)
+{
+	setup_t s;
+	setup(&s, campaign);
+	got_t pruned = run(&s, false, false), full = run_dead(&s, false, false, true);
+	uint64_t dead = 0;
+	for (uint64_t i = 0; i < s.p.n; i++) {
+		if (!strcmp(pruned.o[i].reason, "dead")) {
+			dead++;
+			cr_expect_eq(pruned.o[i].outcome, CLS_MASKED);
+			cr_expect_eq(full.o[i].outcome, CLS_MASKED, "%s: mask %llu is dead but simulated gives %s", campaign,
+			             (unsigned long long)i, full.o[i].reason);
+		} else {
+			cr_expect_eq(pruned.o[i].outcome, full.o[i].outcome, "mask %llu", (unsigned long long)i);
+			cr_expect_str_eq(pruned.o[i].reason, full.o[i].reason, "mask %llu", (unsigned long long)i);
+		}
+		cr_expect_str_neq(full.o[i].reason, "dead");
+	}
+	cr_expect_gt(dead, 0, "%s: no fault landed in a dead value", campaign);
+	cr_log_info("%s: %llu of %llu dead", campaign, (unsigned long long)dead, (unsigned long long)s.p.n);
+	free(pruned.o);
+	free(full.o);
+	teardown(&s);
+}
+
+Test(runner, a_dead_value_is_masked_ptx, .timeout = 300) { dead_is_masked("tests/engine/data/vadd4k-regfile.json"); }
+Test(runner, a_dead_value_is_masked_alloc, .timeout = 300)
+{
+	dead_is_masked("tests/engine/data/vadd4k-iota-regfile-alloc.json");
+}
+Test(runner, a_dead_predicate_is_masked, .timeout = 300) { dead_is_masked("tests/engine/data/tiny-pred.json"); }
+/* loops, barriers and shared memory */
+Test(runner, a_dead_value_is_masked_in_loops, .timeout = 300)
+{
+	dead_is_masked("tests/engine/data/sp-small-regfile.json");
+}
+Test(runner, a_dead_value_is_masked_in_loops_alloc, .timeout = 300)
+{
+	dead_is_masked("tests/engine/data/sp-small-regfile-alloc.json");
 }
 
 Test(runner, same_seed_same_outcomes, .timeout = 300)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # PTX conformance suite runner: for each case directory under tests/ptx (one
 # holding ref.c and a workload JSON), builds and runs the C reference, runs the
-# workload on flipsim and compares every expected output byte for byte.
+# workload on flipsim in both register modes and compares every expected output
+# byte for byte: ptx mode against the reference, alloc mode against ptx mode.
 # Usage: tests/ptx/run.sh FLIPSIM BUILDDIR [case...]   (see tests/ptx/README.md)
 set -u
 
@@ -87,41 +88,55 @@ for name in ${cases[@]+"${cases[@]}"}; do
 		continue
 	fi
 
-	${timeout_cmd[@]+"${timeout_cmd[@]}"} "$flipsim" exec "$json" --dump "$out/got" >"$out/flipsim.log" 2>&1
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		if [ $rc -eq 124 ] && [ ${#timeout_cmd[@]} -gt 0 ]; then
-			fail "$name" "flipsim exec timed out after ${limit}s (see $out/flipsim.log)"
-		else
-			fail "$name" "flipsim exec exited with status $rc (see $out/flipsim.log)"
-		fi
-		continue
-	fi
-
+	# Both register modes: ptx must match the reference, alloc must match
+	# ptx bit for bit (and so the reference too).
 	reason=
-	for exp in "${expected[@]}"; do
-		bin=${exp##*/}
-		got=$out/got/$bin
-		if [ ! -f "$got" ]; then
-			reason="$bin missing from flipsim's dump"
+	for regs in ptx alloc; do
+		got_dir=$out/got
+		[ "$regs" = ptx ] || got_dir=$out/got-$regs
+		mkdir -p "$got_dir"
+		${timeout_cmd[@]+"${timeout_cmd[@]}"} "$flipsim" exec "$json" --regs "$regs" --dump "$got_dir" \
+			>"$out/flipsim-$regs.log" 2>&1
+		rc=$?
+		if [ $rc -ne 0 ]; then
+			if [ $rc -eq 124 ] && [ ${#timeout_cmd[@]} -gt 0 ]; then
+				reason="flipsim exec --regs $regs timed out after ${limit}s (see $out/flipsim-$regs.log)"
+			else
+				reason="flipsim exec --regs $regs exited with status $rc (see $out/flipsim-$regs.log)"
+			fi
 			break
 		fi
-		exp_size=$(wc -c <"$exp")
-		got_size=$(wc -c <"$got")
-		if [ "$exp_size" -ne "$got_size" ]; then
-			reason="$bin is $got_size bytes, expected $exp_size"
-			break
-		fi
-		if ! diff_at=$(cmp "$exp" "$got" 2>&1); then
-			# "A B differ: byte N, line M" -> N (1-based)
-			byte=${diff_at#*byte }
-			byte=${byte%%,*}
-			case $byte in
-			''|*[!0-9]*) reason="$bin differs" ;;
-			*) reason="$bin differs from byte offset $((byte - 1))" ;;
-			esac
-			break
-		fi
+		for exp in "${expected[@]}"; do
+			bin=${exp##*/}
+			ref=$exp
+			what="the reference"
+			if [ "$regs" != ptx ]; then
+				ref=$out/got/$bin
+				what="ptx mode"
+			fi
+			got=$got_dir/$bin
+			if [ ! -f "$got" ]; then
+				reason="$bin missing from flipsim's dump (--regs $regs)"
+				break
+			fi
+			exp_size=$(wc -c <"$ref")
+			got_size=$(wc -c <"$got")
+			if [ "$exp_size" -ne "$got_size" ]; then
+				reason="$bin is $got_size bytes with --regs $regs, expected $exp_size"
+				break
+			fi
+			if ! diff_at=$(cmp "$ref" "$got" 2>&1); then
+				# "A B differ: byte N, line M" -> N (1-based)
+				byte=${diff_at#*byte }
+				byte=${byte%%,*}
+				case $byte in
+				''|*[!0-9]*) reason="$bin differs (--regs $regs vs $what)" ;;
+				*) reason="$bin differs from byte offset $((byte - 1)) (--regs $regs vs $what)" ;;
+				esac
+				break
+			fi
+		done
+		[ -z "$reason" ] || break
 	done
 	if [ -n "$reason" ]; then
 		fail "$name" "$reason"

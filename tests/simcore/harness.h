@@ -20,12 +20,13 @@
 
 typedef struct h_ctx {
 	sc_gpu_config_t cfg; /* gtx480 after h_init; tweak before the first load */
-	sc_options_t opt;    /* cycle budget */
+	sc_options_t opt;    /* cycle budget, register mode */
 	sc_gpu_t *gpu;       /* created by the first h_load */
 	sc_module_t *mod;    /* the last module loaded */
 } h_ctx_t;
 
-/* gtx480 configuration, no cycle budget, no GPU yet. */
+/* gtx480 configuration, no cycle budget, no GPU yet; ptx register mode, or
+ * the mode $FLIPSIM_TEST_REGS names (ptx or alloc). */
 void h_init(h_ctx_t *h);
 /* Creates the GPU now from h->cfg and h->opt (asserts success). */
 void h_start(h_ctx_t *h);

@@ -1,5 +1,6 @@
 /* The helpers declared in harness.h, shared by the simcore suites. */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
@@ -8,6 +9,10 @@ void h_init(h_ctx_t *h)
 {
 	memset(h, 0, sizeof *h);
 	sc_config_gtx480(&h->cfg);
+	/* make unit runs the semantic suites again in alloc mode */
+	const char *regs = getenv("FLIPSIM_TEST_REGS");
+	if (regs)
+		cr_assert_eq(sc_regs_parse(regs, &h->opt.regs), 0, "FLIPSIM_TEST_REGS: '%s' is not ptx or alloc", regs);
 }
 
 void h_start(h_ctx_t *h)
