@@ -665,8 +665,8 @@ Test(examples, special_campaigns)
 /* GUFI's 55 campaigns (examples/campaigns/gufi/, written by its gen.sh): 12
  * applications × the register file in ptx and in alloc mode, the SIMT
  * stacks' active masks and the instruction buffers' valid bits, plus shared
- * memory for the 7 applications that use it; each loads, and is what its
- * name says. */
+ * memory for the 7 applications that use it, those three in alloc mode;
+ * each loads, and is what its name says. */
 Test(examples, gufi_study_campaigns)
 {
 	static const char *const apps[] = {"bfs", "ccp", "ge", "hs", "km", "lps",
@@ -680,9 +680,9 @@ Test(examples, gufi_study_campaigns)
 	} kinds[] = {
 		{"regfile-ptx", CAMP_TARGET_REGFILE, CAMP_REGS_PTX, 0},
 		{"regfile-alloc", CAMP_TARGET_REGFILE, CAMP_REGS_ALLOC, 0},
-		{"simt-mask", CAMP_TARGET_SIMT, CAMP_REGS_PTX, CAMP_FIELD_MASK},
-		{"ibuffer-valid", CAMP_TARGET_IBUFFER, CAMP_REGS_PTX, CAMP_FIELD_VALID},
-		{"smem", CAMP_TARGET_SMEM, CAMP_REGS_PTX, 0},
+		{"simt-mask", CAMP_TARGET_SIMT, CAMP_REGS_ALLOC, CAMP_FIELD_MASK},
+		{"ibuffer-valid", CAMP_TARGET_IBUFFER, CAMP_REGS_ALLOC, CAMP_FIELD_VALID},
+		{"smem", CAMP_TARGET_SMEM, CAMP_REGS_ALLOC, 0},
 	};
 	int files = 0, loaded = 0;
 	DIR *d = opendir(EXAMPLES "gufi");

@@ -19,8 +19,11 @@ set -eu
 # `flipsim profile` smem/CTA column is non-zero; the other five use none).
 APPS="bfs ccp ge hs km lps lud ms nw pathf spg vaddg"
 SMEM_APPS="hs lps lud ms nw pathf spg"
-# Register mode of the campaigns on structures other than the register file.
-OTHER_REGS=ptx
+# Register mode of the campaigns on the other structures: alloc, as GUFI ran
+# them in sass mode (its Figures 5-7), so that the GPU's FIT of the alloc
+# register file and the others comes from one simulated machine (register
+# allocation changes occupancy and timing, hence what these structures hold).
+OTHER_REGS=alloc
 
 usage() {
 	echo "usage: sh $0 [-n INJECTIONS] [-b BUILD] [OUTDIR]" >&2
