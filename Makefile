@@ -1,4 +1,4 @@
-# flipsim — one top-level Makefile. Targets: all test run bench deps asan clean.
+# flipsim — one top-level Makefile. Targets: all test run study bench deps asan clean.
 # Source lists are explicit; dependencies come from -MMD.
 
 CC      ?= cc
@@ -17,7 +17,7 @@ SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c
 CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run.c campaigns/camp_campaign.c
 MASKS_SRC   := masks/mask.c masks/stats.c
 PARSER_SRC  := parser/classify.c
-DB_SRC      := db/db.c db/report.c
+DB_SRC      := db/db.c db/report.c db/study.c
 ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/runner.c engine/hostrun.c engine/plan.c \
                engine/worker.c engine/run.c engine/query.c engine/ptxas.c
 TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
@@ -47,7 +47,7 @@ TEST_OBJ    := $(TEST_SRC:%.c=$(BUILD)/%.o)
 # Floating-point semantics change the rounding mode at run time.
 $(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o: CFLAGS += -frounding-math
 
-.PHONY: all test run bench deps asan clean unit ptx-tests e2e-tests
+.PHONY: all test run bench deps asan clean unit ptx-tests e2e-tests study
 all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(EXAMPLE_BIN)
 
 $(BUILD)/%.o: %.c
@@ -118,12 +118,19 @@ run: deps
 	rm -f $(BUILD)/run.db $(BUILD)/run.db-wal $(BUILD)/run.db-shm
 	$(BUILD)/flipsim run examples/campaigns/vadd-regfile.json --db $(BUILD)/run.db -j 2
 
+# make study [INJECTIONS=n] [JOBS=j] [CAMPAIGNS="NAME..."]: GUFI's 55 campaigns
+# (examples/campaigns/gufi/) into build/study/study-n.db, then their tables.
+INJECTIONS ?= 2000
+study: deps
+	$(MAKE) all
+	JOBS=$(JOBS) sh examples/campaigns/gufi/study.sh $(BUILD) $(INJECTIONS) $(CAMPAIGNS)
+
 bench: deps
 	$(MAKE) $(BUILD)/flipsim
 	bash tests/bench.sh $(BUILD)/flipsim
 
 asan: deps
-	$(MAKE) build/examples/iterate
+	$(MAKE) build/examples/iterate $(EXAMPLE_BIN)
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	        LDFLAGS="-fsanitize=address,undefined" unit ptx-tests e2e-tests
 

@@ -212,11 +212,156 @@ static const char SCHEMA_V1[] =
 	"       ipc * clock_mhz * 1e6 * 3600 * 1e9 / fit_total AS mitf\n"
 	"  FROM fit_gpu;\n";
 
+/* ---- schema version 2: per-kernel AVF and the GUFI-style study --------------
+ * Views only; no table changes. */
+static const char SCHEMA_V2[] =
+	/* One row per campaign × kernel name (all invocations of the kernel
+	 * together, GUFI Table IV), also for kernels no mask fell in (n = 0).
+	 * df as campaign_df, restricted to the kernel: 1 for physical sampling;
+	 * for live, the kernel's mean live_bits over bits_per_sm, else its
+	 * invocations' df weighted by cycles. contribution = df × (sdc + due) /
+	 * the campaign's experiments: the kernel's part of the campaign's AVF
+	 * (under physical sampling the parts add up to it). */
+	"CREATE VIEW avf_kernel AS\n"
+	"WITH inv AS (\n"
+	"  SELECT campaign_id, kernel AS kernel_name, count(*) AS invocations,\n"
+	"         min(launch_index) AS first_launch,\n"
+	"         sum(end_cycle - start_cycle) AS cycles,\n"
+	"         coalesce(sum(df_reg * (end_cycle - start_cycle)) / nullif(sum(end_cycle - start_cycle), 0),\n"
+	"                  avg(df_reg)) AS df_reg,\n"
+	"         coalesce(sum(df_smem * (end_cycle - start_cycle)) / nullif(sum(end_cycle - start_cycle), 0),\n"
+	"                  avg(df_smem)) AS df_smem\n"
+	"    FROM kernels GROUP BY campaign_id, kernel\n"
+	"),\n"
+	"all_cycles AS (\n"
+	"  SELECT campaign_id, sum(end_cycle - start_cycle) AS cycles FROM kernels GROUP BY campaign_id\n"
+	"),\n"
+	"counts AS (\n"
+	"  SELECT m.campaign_id, k.kernel AS kernel_name,\n"
+	"         count(e.idx) AS n,\n"
+	"         coalesce(sum(e.outcome = 'masked'), 0) AS masked,\n"
+	"         coalesce(sum(e.outcome = 'sdc'), 0) AS sdc,\n"
+	"         coalesce(sum(e.outcome = 'due'), 0) AS due,\n"
+	"         count(e.live_bits) AS live_n, avg(e.live_bits) AS live_bits\n"
+	"    FROM masks m\n"
+	"    JOIN kernels k ON k.campaign_id = m.campaign_id AND k.launch_index = m.kernel\n"
+	"    LEFT JOIN experiments e ON e.campaign_id = m.campaign_id AND e.idx = m.idx\n"
+	"   GROUP BY m.campaign_id, k.kernel\n"
+	"),\n"
+	"totals AS (\n"
+	"  SELECT campaign_id, count(*) AS n FROM experiments GROUP BY campaign_id\n"
+	"),\n"
+	"rated AS (\n"
+	"  SELECT i.campaign_id, c.name AS campaign, c.target, i.kernel_name, i.invocations,\n"
+	"         i.first_launch, i.cycles,\n"
+	"         CAST(i.cycles AS REAL) / nullif(ac.cycles, 0) AS cycle_share,\n"
+	"         coalesce(ct.n, 0) AS n, coalesce(ct.masked, 0) AS masked,\n"
+	"         coalesce(ct.sdc, 0) AS sdc, coalesce(ct.due, 0) AS due,\n"
+	"         coalesce(t.n, 0) AS campaign_n, c.confidence, c.z,\n"
+	"         CAST(ct.sdc + ct.due AS REAL) / nullif(ct.n, 0) AS p,\n"
+	"         c.z * c.z / nullif(ct.n, 0) AS zzn,\n"
+	"         CASE WHEN c.sampling = 'physical' THEN 1.0\n"
+	"              WHEN ct.live_n > 0\n"
+	"              THEN ct.live_bits / (SELECT g.bits_per_sm FROM golden g WHERE g.campaign_id = c.id)\n"
+	"              WHEN c.target = 'smem' THEN i.df_smem\n"
+	"              WHEN c.target IN ('regfile', 'pred') THEN i.df_reg\n"
+	"              ELSE 1.0 END AS df\n"
+	"    FROM inv i\n"
+	"    JOIN campaigns c ON c.id = i.campaign_id\n"
+	"    JOIN all_cycles ac ON ac.campaign_id = i.campaign_id\n"
+	"    LEFT JOIN counts ct ON ct.campaign_id = i.campaign_id AND ct.kernel_name = i.kernel_name\n"
+	"    LEFT JOIN totals t ON t.campaign_id = i.campaign_id\n"
+	"),\n"
+	"wilson AS (\n"
+	"  SELECT r.*,\n"
+	"         (r.p + r.zzn / 2) / (1 + r.zzn) AS centre,\n"
+	"         r.z / (1 + r.zzn) * sqrt(r.p * (1 - r.p) / r.n + r.zzn / (4 * r.n)) AS half\n"
+	"    FROM rated r\n"
+	")\n"
+	"SELECT campaign_id, campaign, target, kernel_name, invocations, first_launch, cycles,\n"
+	"       cycle_share, n, masked, sdc, due, confidence,\n"
+	"       CAST(n AS REAL) / nullif(campaign_n, 0) AS share,\n"
+	"       p AS avf,\n"
+	"       max(0.0, centre - half) AS avf_lo,\n"
+	"       min(1.0, centre + half) AS avf_hi,\n"
+	"       df,\n"
+	"       df * p AS avf_derated,\n"
+	"       df * max(0.0, centre - half) AS avf_derated_lo,\n"
+	"       df * min(1.0, centre + half) AS avf_derated_hi,\n"
+	"       df * CAST(sdc + due AS REAL) / nullif(campaign_n, 0) AS contribution\n"
+	"  FROM wilson;\n"
+	"\n"
+	/* The study (GUFI section VI): per (workload, gpu, structure) the
+	 * newest application-scope campaign with experiments. A structure is a
+	 * target with its sampled fields, and for the register-mode dependent
+	 * targets (regfile, pred) the mode: 'regfile-ptx', 'regfile-alloc',
+	 * 'simt-mask', 'ibuffer-valid', 'smem'. structure_rank orders them. */
+	"CREATE VIEW study AS\n"
+	"WITH cand AS (\n"
+	"  SELECT f.campaign_id, f.workload, f.gpu, f.regs, f.target, c.fields,\n"
+	"         f.target || CASE WHEN c.fields <> '' THEN '-' || replace(c.fields, ',', '+') ELSE '' END\n"
+	"                  || CASE WHEN f.target IN ('regfile', 'pred') THEN '-' || f.regs ELSE '' END\n"
+	"             AS structure,\n"
+	"         2 * CASE f.target WHEN 'regfile' THEN 0 WHEN 'pred' THEN 1 WHEN 'smem' THEN 2\n"
+	"                           WHEN 'simt' THEN 3 WHEN 'ibuffer' THEN 4 ELSE 5 END\n"
+	"           + (f.target IN ('regfile', 'pred') AND f.regs = 'alloc') AS structure_rank\n"
+	"    FROM fit f JOIN campaigns c ON c.id = f.campaign_id\n"
+	"   WHERE c.scope = 'application' AND f.n > 0\n"
+	"),\n"
+	"newest AS (\n"
+	"  SELECT cand.*, row_number() OVER (PARTITION BY workload, gpu, structure\n"
+	"                                    ORDER BY campaign_id DESC) AS newest\n"
+	"    FROM cand\n"
+	")\n"
+	"SELECT s.workload, s.gpu, s.structure, s.structure_rank, s.target, s.fields, s.regs,\n"
+	"       s.campaign_id, f.campaign, f.sampling, f.n, a.masked, a.sdc, a.due, a.confidence,\n"
+	"       a.avf, a.avf_lo, a.avf_hi, a.df, a.avf_derated, a.avf_derated_lo, a.avf_derated_hi,\n"
+	"       f.bits, f.fit_per_bit, f.fit, f.fit_lo, f.fit_hi, f.ipc, f.clock_mhz\n"
+	"  FROM newest s\n"
+	"  JOIN fit f ON f.campaign_id = s.campaign_id\n"
+	"  JOIN avf a ON a.campaign_id = s.campaign_id AND a.kernel = 'all'\n"
+	" WHERE s.newest = 1;\n"
+	"\n"
+	/* The GPU's FIT per (workload, gpu, register mode): the register file
+	 * (and predicate file) of that mode plus every other structure of the
+	 * study, whatever mode it ran in; IPC from the golden run of that mode's
+	 * register structures. GUFI sums its sass-mode register file, our alloc
+	 * mode. fit_lo/fit_hi add the bounds (a conservative range). */
+	"CREATE VIEW study_gpu AS\n"
+	"WITH modes AS (\n"
+	"  SELECT DISTINCT workload, gpu, regs FROM study WHERE target IN ('regfile', 'pred')\n"
+	"),\n"
+	"summed AS (\n"
+	"  SELECT m.workload, m.gpu, m.regs,\n"
+	"         count(*) AS structures,\n"
+	"         group_concat(s.structure, ' ') AS structure_list,\n"
+	"         sum(s.fit) AS fit_total, sum(s.fit_lo) AS fit_lo, sum(s.fit_hi) AS fit_hi,\n"
+	"         avg(CASE WHEN s.target IN ('regfile', 'pred') THEN s.ipc END) AS ipc,\n"
+	"         avg(CASE WHEN s.target IN ('regfile', 'pred') THEN s.clock_mhz END) AS clock_mhz\n"
+	"    FROM modes m\n"
+	"    JOIN study s ON s.workload = m.workload AND s.gpu = m.gpu\n"
+	"     AND (s.target NOT IN ('regfile', 'pred') OR s.regs = m.regs)\n"
+	"   GROUP BY m.workload, m.gpu, m.regs\n"
+	")\n"
+	"SELECT workload, gpu, regs, structures, structure_list, fit_total, fit_lo, fit_hi,\n"
+	"       ipc, clock_mhz,\n"
+	"       ipc / nullif(fit_total, 0) AS ipc_per_fit,\n"
+	"       ipc * clock_mhz * 1e6 * 3600 * 1e9 / nullif(fit_total, 0) AS mitf\n"
+	"  FROM summed;\n"
+	"\n"
+	/* Table IV: each study cell broken down by kernel name. */
+	"CREATE VIEW study_kernel AS\n"
+	"SELECT s.workload, s.gpu, s.structure, s.structure_rank, s.campaign_id, k.kernel_name,\n"
+	"       k.invocations, k.first_launch, k.cycle_share, k.n, k.masked, k.sdc, k.due, k.share,\n"
+	"       k.avf, k.avf_lo, k.avf_hi, k.df, k.avf_derated, k.contribution\n"
+	"  FROM study s JOIN avf_kernel k ON k.campaign_id = s.campaign_id;\n";
+
 /* Step v brings the schema from version v-1 to v. Released steps never
  * change; a new version appends one. */
 static const char *const migrations[] = {
 	NULL,
 	SCHEMA_V1,
+	SCHEMA_V2,
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION + 1,
                "one migration step per schema version");

@@ -42,7 +42,7 @@ const char *db_strerror(int err);
 /* The database's identity and the schema version this build writes. The
  * application_id is 'FLPS' in ASCII. */
 #define DB_APPLICATION_ID 0x464C5053
-#define DB_SCHEMA_VERSION 1
+#define DB_SCHEMA_VERSION 2
 
 /* The reason an engine stores for a fault that hit an unallocated resource
  * and was classified Masked without simulation; db_progress counts them. */
@@ -241,11 +241,21 @@ int db_campaigns_list(db_t *db, db_campaign_info_t **out, size_t *n);
 /* Frees an array from db_campaigns_list; NULL is a no-op. */
 void db_campaigns_free(db_campaign_info_t *list, size_t n);
 
-/* Prints the avf, fit and mitf views to out. DB_TEXT: aligned tables, AVF in
- * percent with its Wilson interval; DB_CSV: one header+rows block per view
- * (every column), blocks separated by a blank line; DB_JSON: one object
- * {"avf":[...], "fit":[...], "mitf":[...]} of row objects. Returns 0 or a
- * DB_E* code with the message in err (may be NULL). */
+/* Prints the report to out: the avf view's whole-campaign rows, the
+ * avf_kernel view (per kernel name), fit and mitf. DB_TEXT: aligned tables,
+ * AVF in percent with its Wilson interval; DB_CSV: one header+rows block
+ * per table (every column), blocks separated by a blank line; DB_JSON: one
+ * object {"avf":[...], "avf_kernel":[...], "fit":[...], "mitf":[...]} of
+ * row objects. Per-invocation rows stay in the avf view (SQL). Returns 0 or
+ * a DB_E* code with the message in err (may be NULL). */
 int db_report(db_t *db, int format, FILE *out, char *err, size_t errsz);
+
+/* Prints the study (GUFI section VI) to out. DB_TEXT: outcome shares per
+ * structure and application, AVF with intervals, FIT per structure and for
+ * the GPU, IPC/FIT, and the per-kernel AVF breakdown, applications as rows;
+ * DB_CSV and DB_JSON: the views study, study_gpu and study_kernel, as
+ * db_report prints views. Returns 0 or a DB_E* code with the message in err
+ * (may be NULL). */
+int db_report_study(db_t *db, int format, FILE *out, char *err, size_t errsz);
 
 #endif

@@ -1,5 +1,5 @@
 /* db internals shared by db.c (open, migrations, writer, queries) and
- * report.c (the avf/fit/mitf report).
+ * report.c and study.c (the avf/fit/mitf report and the study tables).
  *
  * File identity. PRAGMA application_id = DB_APPLICATION_ID ('FLPS');
  * PRAGMA user_version = schema version. A file with another application_id,
@@ -39,6 +39,19 @@
  *   fit_gpu      (workload, gpu, regs): Σ FIT over the newest campaign
  *                with a FIT (golden run and experiments) of each target
  *   mitf         (workload, gpu, regs): IPC, FIT, IPC/FIT, MITF
+ *
+ * Schema version 2 adds views only:
+ *
+ *   view         one row per
+ *   -----------  -----------------------------------------------------------
+ *   avf_kernel   campaign × kernel name (invocations aggregated): AVF, df,
+ *                share of the masks, contribution to the campaign's AVF
+ *   study        (workload, gpu, structure): the newest application-scope
+ *                campaign with experiments; structure = target[-fields]
+ *                [-regs for regfile and pred], e.g. regfile-alloc, simt-mask
+ *   study_gpu    (workload, gpu, register mode): FIT of that mode's register
+ *                structures plus every other structure, IPC, IPC/FIT, MITF
+ *   study_kernel study row × kernel name (avf_kernel of its campaign)
  */
 #ifndef DB_INT_H
 #define DB_INT_H
@@ -61,5 +74,10 @@ int db__fail(db_t *db, int code, const char *fmt, ...)
 /* Maps an SQLite result code to a DB_E* code and records
  * "path: <what>: <sqlite message>". Returns the DB_E* code. */
 int db__sqlerr(db_t *db, int rc, const char *what);
+
+/* Prints the study's text tables (views study, study_gpu, study_kernel)
+ * inside the caller's read transaction. Returns 0 or a DB_E* code recorded
+ * on db. */
+int db__study_text(db_t *db, FILE *out);
 
 #endif

@@ -1,6 +1,7 @@
-/* report.c — prints the avf, fit and mitf views as aligned text, CSV or
- * JSON. The numbers come from the views alone (db.c, schema step 1), so the
- * report, `flipsim status` and a user's own SQL agree. */
+/* report.c — prints the avf, avf_kernel, fit and mitf views (db_report) and
+ * the study views (db_report_study) as aligned text, CSV or JSON. The
+ * numbers come from the views alone (db.c), so the report, `flipsim status`
+ * and a user's own SQL agree; study.c lays out the study's text tables. */
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@ typedef struct {
 typedef struct {
 	const char *view;
 	const char *title;
+	const char *where; /* row filter, or NULL */
 	const char *order;
 	const tcol_t *cols;
 	int ncols;
@@ -53,6 +55,24 @@ static const tcol_t avf_cols[] = {
 	{"conf", "confidence", NULL, K_CONF},
 	{"df", "df", NULL, K_FIX3},
 	{"AVF x df", "avf_derated", NULL, K_PCT},
+};
+
+static const tcol_t avf_kernel_cols[] = {
+	{"id", "campaign_id", NULL, K_INT},
+	{"campaign", "campaign", NULL, K_STR},
+	{"target", "target", NULL, K_STR},
+	{"kernel", "kernel_name", NULL, K_STR},
+	{"invocations", "invocations", NULL, K_INT},
+	{"n", "n", NULL, K_INT},
+	{"share", "share", NULL, K_PCT},
+	{"masked", "masked", NULL, K_INT},
+	{"sdc", "sdc", NULL, K_INT},
+	{"due", "due", NULL, K_INT},
+	{"AVF", "avf", NULL, K_PCT},
+	{"interval", "avf_lo", "avf_hi", K_PCT_IV},
+	{"df", "df", NULL, K_FIX3},
+	{"AVF x df", "avf_derated", NULL, K_PCT},
+	{"contribution", "contribution", NULL, K_PCT},
 };
 
 static const tcol_t fit_cols[] = {
@@ -85,12 +105,22 @@ static const tcol_t mitf_cols[] = {
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const table_t tables[] = {
-	{"avf", "AVF (Wilson score interval at each campaign's confidence)",
-	 "campaign_id, launch_index IS NOT NULL, launch_index", avf_cols, COUNT(avf_cols)},
-	{"fit", "FIT per structure (AVF x df x FIT/bit x bits)", "campaign_id", fit_cols,
-	 COUNT(fit_cols)},
+	{"avf", "AVF (Wilson score interval at each campaign's confidence)", "kernel = 'all'", "campaign_id",
+	 avf_cols, COUNT(avf_cols)},
+	{"avf_kernel",
+	 "AVF per kernel: its invocations together (share: of the experiments; contribution: to the campaign's AVF;\n"
+	 "per invocation: SQL view avf)",
+	 NULL, "campaign_id, first_launch", avf_kernel_cols, COUNT(avf_kernel_cols)},
+	{"fit", "FIT per structure (AVF x df x FIT/bit x bits)", NULL, "campaign_id", fit_cols, COUNT(fit_cols)},
 	{"mitf", "MITF per workload, GPU and register mode (newest application-scope campaign per target and fields)",
-	 "workload, gpu, regs", mitf_cols, COUNT(mitf_cols)},
+	 NULL, "workload, gpu, regs", mitf_cols, COUNT(mitf_cols)},
+};
+
+/* The study's views; their text form is study.c's. */
+static const table_t study_tables[] = {
+	{"study", NULL, NULL, "structure_rank, structure, workload, gpu", NULL, 0},
+	{"study_gpu", NULL, NULL, "regs, workload, gpu", NULL, 0},
+	{"study_kernel", NULL, NULL, "workload, gpu, structure_rank, structure, first_launch, kernel_name", NULL, 0},
 };
 
 static int column_index(sqlite3_stmt *st, const char *name)
@@ -288,9 +318,13 @@ static int fill_json(db_t *db, sqlite3_stmt *st, json_t *arr)
 	return rc == SQLITE_DONE ? 0 : db__sqlerr(db, rc, "reading the report");
 }
 
-/* ---- entry point ------------------------------------------------------------ */
+/* ---- entry points ---------------------------------------------------------- */
 
-int db_report(db_t *db, int format, FILE *out, char *err, size_t errsz)
+/* Prints tabs in format; DB_TEXT of the study (study = true) is study.c's.
+ * One read transaction: one snapshot for every table, even while a
+ * campaign writes. */
+static int report(db_t *db, int format, const table_t *tabs, int ntabs, bool study, FILE *out, char *err,
+                  size_t errsz)
 {
 	int code = 0;
 	json_t *root = NULL;
@@ -302,7 +336,6 @@ int db_report(db_t *db, int format, FILE *out, char *err, size_t errsz)
 			snprintf(err, errsz, "db_report: invalid argument");
 		return DB_EINVAL;
 	}
-	/* One snapshot for the three tables, even while a campaign writes. */
 	int rc = sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL);
 	if (rc != SQLITE_OK) {
 		code = db__sqlerr(db, rc, "starting a read transaction");
@@ -312,9 +345,15 @@ int db_report(db_t *db, int format, FILE *out, char *err, size_t errsz)
 		code = db__fail(db, DB_ENOMEM, "out of memory formatting the report");
 		goto fail;
 	}
-	for (int t = 0; t < COUNT(tables); t++) {
+	if (format == DB_TEXT && study) {
+		if ((code = db__study_text(db, out)))
+			goto fail;
+		ntabs = 0;
+	}
+	for (int t = 0; t < ntabs; t++) {
 		char sql[256];
-		snprintf(sql, sizeof sql, "SELECT * FROM %s ORDER BY %s", tables[t].view, tables[t].order);
+		snprintf(sql, sizeof sql, "SELECT * FROM %s%s%s ORDER BY %s", tabs[t].view,
+		         tabs[t].where ? " WHERE " : "", tabs[t].where ? tabs[t].where : "", tabs[t].order);
 		rc = sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL);
 		if (rc != SQLITE_OK) {
 			code = db__sqlerr(db, rc, "preparing the report");
@@ -323,14 +362,14 @@ int db_report(db_t *db, int format, FILE *out, char *err, size_t errsz)
 		if (format == DB_TEXT) {
 			if (t)
 				fputc('\n', out);
-			code = print_text(db, &tables[t], st, out);
+			code = print_text(db, &tabs[t], st, out);
 		} else if (format == DB_CSV) {
 			if (t)
 				fputc('\n', out);
 			code = print_csv(db, st, out);
 		} else {
 			json_t *arr = json_array();
-			if (!arr || json_object_set_new(root, tables[t].view, arr))
+			if (!arr || json_object_set_new(root, tabs[t].view, arr))
 				code = db__fail(db, DB_ENOMEM, "out of memory formatting the report");
 			else
 				code = fill_json(db, st, arr);
@@ -362,4 +401,14 @@ fail:
 	if (err && errsz)
 		snprintf(err, errsz, "%s", db->msg);
 	return code;
+}
+
+int db_report(db_t *db, int format, FILE *out, char *err, size_t errsz)
+{
+	return report(db, format, tables, COUNT(tables), false, out, err, errsz);
+}
+
+int db_report_study(db_t *db, int format, FILE *out, char *err, size_t errsz)
+{
+	return report(db, format, study_tables, COUNT(study_tables), true, out, err, errsz);
 }

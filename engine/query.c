@@ -1,6 +1,7 @@
 /* Commands that read: `flipsim status R.db` (progress of every campaign,
- * running or stopped), `flipsim report R.db [--csv|--json]` (the AVF, FIT
- * and MITF views), and `flipsim sample-size` (Leveugle's formula). */
+ * running or stopped), `flipsim report R.db [--study] [--csv|--json]` (the
+ * AVF, FIT and MITF views, or the GUFI-style study tables), and `flipsim
+ * sample-size` (Leveugle's formula). */
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -71,12 +72,22 @@ int eng_status_main(int argc, char **argv)
 
 void eng_report_help(FILE *out)
 {
-	fputs("usage: flipsim report R.db [--csv | --json]\n"
+	fputs("usage: flipsim report R.db [--study] [--csv | --json]\n"
 	      "\n"
-	      "Prints the tables of the database's views: avf (per campaign and kernel:\n"
-	      "n, masked, sdc, due, AVF with its Wilson interval, derating factor,\n"
-	      "derated AVF), fit (per structure and the GPU total at the campaign's FIT\n"
-	      "per bit) and mitf (IPC, IPC/FIT, MITF). Text by default.\n"
+	      "Prints the tables of the database's views: avf (per campaign: n, masked,\n"
+	      "sdc, due, AVF with its Wilson interval, derating factor, derated AVF),\n"
+	      "avf_kernel (the same per kernel, its invocations together, with its share\n"
+	      "of the experiments and its contribution to the campaign's AVF), fit (per\n"
+	      "structure at the campaign's FIT per bit) and mitf (the GPU's FIT, IPC,\n"
+	      "IPC/FIT, MITF). AVF per kernel invocation: SQL on the view avf.\n"
+	      "\n"
+	      "--study prints the study of GUFI's section VI instead, applications as\n"
+	      "rows, structures as columns, from the newest application-scope campaign of\n"
+	      "each application and structure: outcome shares (Figures 3-7), AVF with\n"
+	      "intervals (Figure 8), FIT per structure and for the GPU (Figure 9), IPC/FIT\n"
+	      "(Figure 10), and each kernel's part of the AVF (Table IV). With --csv or\n"
+	      "--json: the rows of the views study, study_gpu and study_kernel.\n"
+	      "Text by default.\n"
 	      "\n"
 	      "exit status: 0, 1 internal failure, 2 bad input\n", out);
 }
@@ -84,15 +95,19 @@ void eng_report_help(FILE *out)
 int eng_report_main(int argc, char **argv)
 {
 	int format = DB_TEXT;
+	bool study = false;
 	const char *path = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			eng_report_help(stdout);
 			return 0;
-		} else if (!strcmp(argv[i], "--csv")) {
-			format = DB_CSV;
-		} else if (!strcmp(argv[i], "--json")) {
-			format = DB_JSON;
+		} else if (!strcmp(argv[i], "--csv") || !strcmp(argv[i], "--json")) {
+			int f = !strcmp(argv[i], "--csv") ? DB_CSV : DB_JSON;
+			if (format != DB_TEXT && format != f)
+				return eng_usage_error("report", "--csv and --json exclude each other");
+			format = f;
+		} else if (!strcmp(argv[i], "--study")) {
+			study = true;
 		} else if (argv[i][0] == '-') {
 			return eng_usage_error("report", "unknown option '%s'", argv[i]);
 		} else if (path) {
@@ -108,7 +123,7 @@ int eng_report_main(int argc, char **argv)
 	if (rc)
 		return rc;
 	char err[1024];
-	if (db_report(db, format, stdout, err, sizeof err)) {
+	if ((study ? db_report_study : db_report)(db, format, stdout, err, sizeof err)) {
 		eng_errorf("%s", err);
 		rc = ENG_EXIT_INTERNAL;
 	}

@@ -570,7 +570,8 @@ void eng_run_help(FILE *out)
 	      "execution once and fork each experiment at its activation cycle. Every\n"
 	      "outcome is committed to the SQLite database as it arrives. Ctrl-C (or\n"
 	      "SIGTERM) stops gracefully; running the same command again resumes with\n"
-	      "the experiments still missing. Ends with the report of the database.\n"
+	      "the experiments still missing. Every campaign file is checked before\n"
+	      "any runs. Ends with the report of the database.\n"
 	      "\n"
 	      "options:\n"
 	      "  --db R.db     results database, created if missing (default flipsim.db)\n"
@@ -632,6 +633,23 @@ int eng_run_main(int argc, char **argv)
 		return ENG_EXIT_INTERNAL;
 	}
 	char err[1024];
+	/* Every campaign file is checked before any runs: a mistake in the last
+	 * of many is reported now, not after the others have run for hours. */
+	int bad = 0;
+	for (int i = optind; i < argc; i++) {
+		camp_campaign_t *c;
+		if (camp_campaign_load(argv[i], &c, err, sizeof err)) {
+			eng_errorf("%s", err);
+			bad++;
+		} else {
+			camp_campaign_destroy(c);
+		}
+	}
+	if (bad) {
+		if (argc - optind > 1)
+			eng_errorf("%d of %d campaigns are not valid; nothing was run", bad, argc - optind);
+		return ENG_EXIT_INPUT;
+	}
 	db_t *db;
 	int rc = db_open(o.db_path, true, &db, err, sizeof err);
 	if (rc) {

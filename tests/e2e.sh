@@ -182,6 +182,9 @@ check "report json" 0 '"avf"' "" "$flipsim" report "$tmp/r.db" --json
 check "run without campaign" 2 "" "missing campaign file" "$flipsim" run --db "$tmp/r.db"
 check "run bad -j" 2 "" "-j: expected a number of workers" "$flipsim" run "$camp" -j 0
 check "run bad campaign" 2 "" "unknown key" "$flipsim" run tests/campaigns/data/campaign/bad_unknown_key.json --db "$tmp/r2.db"
+check "run checks every campaign before running any" 2 "" "1 of 2 campaigns are not valid; nothing was run" \
+	"$flipsim" run "$camp" tests/campaigns/data/campaign/bad_unknown_key.json --db "$tmp/r3.db"
+if [ ! -e "$tmp/r3.db" ]; then pass "a refused run leaves no database"; else fail "a refused run leaves no database"; fi
 # a host program as the workload (README "Host programs as workloads")
 root=$(pwd)
 check "profile a host program" 0 "exit status 0" "" "$flipsim" profile "$build/examples/iterate" examples/iterate/iterate.ptx
@@ -204,6 +207,61 @@ if cmp -s "$tmp/text.db" <(printf 'not a database, just text\n'); then
 else
 	fail "a non-database is left untouched"
 fi
+
+# ---- the GUFI study (examples/campaigns/gufi/, make study) ---------------------
+gufi=examples/campaigns/gufi
+# The committed campaigns are what gen.sh writes (paths aside: copies
+# elsewhere name the programs absolutely).
+if sh "$gufi/gen.sh" -b "$root/build" "$tmp/gufi" >"$tmp/out" 2>"$tmp/err"; then
+	sed -i -e "s|\"$root/build/examples/|\"../../../build/examples/|" -e "s|\"cwd\": \"$root\"|\"cwd\": \"../../..\"|" "$tmp/gufi"/*.json
+	if diff -r -x '*.sh' "$gufi" "$tmp/gufi" >"$tmp/out" 2>&1 && [ "$(ls "$gufi"/*.json | wc -l)" -eq 55 ]; then
+		pass "gufi/gen.sh writes the 55 committed campaigns"
+	else
+		fail "gufi/gen.sh writes the 55 committed campaigns"
+	fi
+else
+	fail "gufi/gen.sh runs"
+fi
+# The 7 shared-memory campaigns are the applications whose kernels use shared memory.
+users=""
+for app in bfs ccp ge hs km lps lud ms nw pathf spg vaddg; do
+	if "$flipsim" profile "$build/examples/$app" 2>/dev/null |
+		awk '$1 == "kernel" {t = 1; next} t && NF == 12 && $10 > 0 {s = 1} END {exit !s}'; then
+		users="$users $app"
+	fi
+done
+smem=$(cd "$gufi" && ls ./*-smem.json | sed 's|^\./||; s|-smem\.json$||' | tr '\n' ' ')
+if [ "$users" = " $(echo $smem)" ]; then pass "gufi smem campaigns are the shared-memory users:$users"
+else : >"$tmp/out"; : >"$tmp/err"; fail "gufi smem campaigns ($smem) are the shared-memory users ($users)"; fi
+# make study's machinery on 3 campaigns of 4 injections.
+study() { STUDY_DIR="$tmp/study" JOBS=2 sh "$gufi/study.sh" "$build" "$@"; }
+check "study: 3 campaigns" 0 "Study: 3 campaigns, 2 applications, 3 structures" "" \
+	study 4 vaddg-regfile-ptx vaddg-ibuffer-valid spg-smem
+for want in "Outcomes per structure and application" "AVF per structure and application" \
+	"FIT per structure and for the GPU" "GPU ptx" "IPC/FIT per application" "AVF per kernel (GUFI Table IV)" \
+	"_Z6VecAddPKfS0_Pfi" "_Z13scalarProdGPUPfS_S_ii"; do
+	if grep -qF -- "$want" "$tmp/out"; then pass "study prints \"$want\""; else fail "study prints \"$want\""; fi
+done
+if [ -s "$tmp/study/study-4.txt" ] && [ -s "$tmp/study/run-4.log" ]; then pass "study keeps its report and log"
+else fail "study keeps its report and log"; fi
+check "study: status" 0 "4/4" "" "$flipsim" status "$tmp/study/study-4.db"
+if [ "$(grep -c ' 4/4 ' "$tmp/out")" = 3 ]; then pass "study: 3 campaigns done"; else fail "study: 3 campaigns done"; fi
+check "study: again resumes" 0 "Study: 3 campaigns" "0 to run, resumed" study 4 vaddg-regfile-ptx vaddg-ibuffer-valid spg-smem
+if [ "$(grep -c '0 to run, resumed' "$tmp/err")" = 3 ]; then pass "study: all 3 resumed"; else fail "study: all 3 resumed"; fi
+check "report --study --json" 0 '"study_gpu"' "" "$flipsim" report "$tmp/study/study-4.db" --study --json
+check "report --study --csv" 0 "workload,gpu,structure," "" "$flipsim" report "$tmp/study/study-4.db" --study --csv
+check "report --study: unknown option" 2 "" "unknown option '--figures'" "$flipsim" report "$tmp/study/study-4.db" --study --figures
+check "report --csv --json" 2 "" "--csv and --json exclude each other" "$flipsim" report "$tmp/study/study-4.db" --csv --json
+# study.sh refuses bad input before running anything (exit 2).
+for bad in "4 nosuch-campaign|no campaign 'nosuch-campaign'" "0|expected a count" "12x|expected a count" \
+	"4 ../vadd-regfile|is not a campaign name"; do
+	args=${bad%%|*} msg=${bad#*|}
+	# shellcheck disable=SC2086
+	study $args >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq 2 ] && grep -qF -- "$msg" "$tmp/err"; then pass "study.sh $args: exit 2"
+	else fail "study.sh $args: exit $got, stderr lacks \"$msg\""; fi
+done
 
 echo "e2e: $passes passed, $failures failed"
 

@@ -661,3 +661,71 @@ Test(examples, special_campaigns)
 	cr_expect_eq(c->fields, CAMP_FIELD_PC | CAMP_FIELD_RPC | CAMP_FIELD_MASK);
 	camp_campaign_destroy(c);
 }
+
+/* GUFI's 55 campaigns (examples/campaigns/gufi/, written by its gen.sh): 12
+ * applications × the register file in ptx and in alloc mode, the SIMT
+ * stacks' active masks and the instruction buffers' valid bits, plus shared
+ * memory for the 7 applications that use it, those three in alloc mode;
+ * each loads, and is what its name says. */
+Test(examples, gufi_study_campaigns)
+{
+	static const char *const apps[] = {"bfs", "ccp", "ge", "hs", "km", "lps",
+	                                   "lud", "ms", "nw", "pathf", "spg", "vaddg"};
+	static const char *const smem_apps = " hs lps lud ms nw pathf spg ";
+	static const struct {
+		const char *structure;
+		camp_target_t target;
+		camp_regs_t regs;
+		uint32_t fields;
+	} kinds[] = {
+		{"regfile-ptx", CAMP_TARGET_REGFILE, CAMP_REGS_PTX, 0},
+		{"regfile-alloc", CAMP_TARGET_REGFILE, CAMP_REGS_ALLOC, 0},
+		{"simt-mask", CAMP_TARGET_SIMT, CAMP_REGS_ALLOC, CAMP_FIELD_MASK},
+		{"ibuffer-valid", CAMP_TARGET_IBUFFER, CAMP_REGS_ALLOC, CAMP_FIELD_VALID},
+		{"smem", CAMP_TARGET_SMEM, CAMP_REGS_ALLOC, 0},
+	};
+	int files = 0, loaded = 0;
+	DIR *d = opendir(EXAMPLES "gufi");
+	cr_assert_not_null(d);
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		files += len > 5 && !strcmp(e->d_name + len - 5, ".json");
+	}
+	closedir(d);
+	cr_expect_eq(files, 55, "examples/campaigns/gufi holds %d campaigns", files);
+	for (size_t a = 0; a < sizeof apps / sizeof *apps; a++) {
+		char padded[16];
+		snprintf(padded, sizeof padded, " %s ", apps[a]);
+		for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+			if (kinds[k].target == CAMP_TARGET_SMEM && !strstr(smem_apps, padded))
+				continue;
+			char path[256], name[64], err[1024], prog[64];
+			snprintf(name, sizeof name, "%s-%s", apps[a], kinds[k].structure);
+			snprintf(path, sizeof path, EXAMPLES "gufi/%s.json", name);
+			snprintf(prog, sizeof prog, "/build/examples/%s", apps[a]);
+			camp_campaign_t *c = NULL;
+			int rc = camp_campaign_load(path, &c, err, sizeof err);
+			cr_expect_eq(rc, 0, "%s", err);
+			if (rc)
+				continue;
+			loaded++;
+			cr_expect_str_eq(c->name, name, "%s", path);
+			cr_expect_eq(c->target, kinds[k].target, "%s", path);
+			cr_expect_eq(c->regs, kinds[k].regs, "%s", path);
+			cr_expect_eq(c->fields, kinds[k].fields, "%s", path);
+			cr_expect_eq(c->scope, CAMP_SCOPE_APPLICATION, "%s", path);
+			cr_expect_eq(c->injections, 2000, "%s", path);
+			cr_expect_eq(c->model, CAMP_MODEL_SINGLE, "%s", path);
+			cr_expect_eq(c->sampling, CAMP_SAMPLING_PHYSICAL, "%s", path);
+			cr_expect_str_eq(c->gpu.name, "gtx480", "%s", path);
+			cr_expect_float_eq(c->fit_per_bit, 0.001, 1e-15, "%s", path);
+			cr_assert_not_null(c->exec, "%s: a host program", path);
+			size_t plen = strlen(c->exec->argv[0]), slen = strlen(prog);
+			cr_expect(plen > slen && !strcmp(c->exec->argv[0] + plen - slen, prog), "%s: runs %s",
+			          path, c->exec->argv[0]);
+			camp_campaign_destroy(c);
+		}
+	}
+	cr_expect_eq(loaded, 55);
+}

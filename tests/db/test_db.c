@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,14 +199,15 @@ Test(db, creates_schema_and_reopens)
 
 	sqlite3 *s = raw();
 	cr_assert_eq(raw_real(s, "PRAGMA application_id"), (double)0x464C5053);
-	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 1);
+	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 2);
 	cr_assert_eq(raw_real(s, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
 	cr_assert_eq(raw_real(s, "SELECT count(*) FROM pragma_table_list WHERE strict = 1 AND name IN"
 	                         " ('campaigns','golden','kernels','masks','experiments')"),
 	             5);
 	cr_assert_eq(raw_real(s, "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name IN"
-	                         " ('campaign_df','avf','fit','fit_gpu','mitf')"),
-	             5);
+	                         " ('campaign_df','avf','fit','fit_gpu','mitf','avf_kernel','study',"
+	                         "  'study_gpu','study_kernel')"),
+	             9);
 	/* uint64 seed stored as its int64 bit pattern; z computed in C. */
 	cr_assert_eq(raw_real(s, "SELECT seed = -2 FROM campaigns"), 1);
 	cr_assert_float_eq(raw_real(s, "SELECT z FROM campaigns"), 1.959963984540054, 1e-12);
@@ -271,7 +273,33 @@ Test(db, refuses_newer_schema)
 	sqlite3 *s = raw();
 	raw_exec(s, "PRAGMA user_version = 3");
 	sqlite3_close(s);
-	expect_refused(DB_ENEWER, "written by a newer flipsim (schema 3; this one reads up to 1)");
+	expect_refused(DB_ENEWER, "written by a newer flipsim (schema 3; this one reads up to 2)");
+}
+
+/* A version-1 file (no per-kernel or study views) is upgraded in place when
+ * opened, its rows kept. */
+Test(db, migrates_version_1)
+{
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "h1", "regfile", "physical");
+	fill(db, id, 0, 10, 0, 1, 0);
+	db_close(db);
+	sqlite3 *s = raw();
+	raw_exec(s, "DROP VIEW study_kernel; DROP VIEW study_gpu; DROP VIEW study; DROP VIEW avf_kernel;"
+	            " PRAGMA user_version = 1");
+	sqlite3_close(s);
+
+	db = open_db(false);
+	db_progress_t p;
+	cr_assert_eq(db_progress(db, id, &p), 0, "%s", db_errmsg(db));
+	cr_assert_eq(p.done, 10);
+	db_close(db);
+	s = raw();
+	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 2);
+	cr_assert_eq(raw_real(s, "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name IN"
+	                         " ('avf_kernel','study','study_gpu','study_kernel')"),
+	             4);
+	sqlite3_close(s);
 }
 
 Test(db, refuses_non_sqlite_file)
@@ -773,6 +801,214 @@ Test(db, fit_gpu_sums_fields_and_skips_kernel_scope)
 	sqlite3_close(s);
 }
 
+/* ---- per kernel and the study (schema 2) ------------------------------------ */
+
+/* raw_real on a formatted query. */
+static double rq(sqlite3 *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static double rq(sqlite3 *s, const char *fmt, ...)
+{
+	char sql[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(sql, sizeof sql, fmt, ap);
+	va_end(ap);
+	return raw_real(s, sql);
+}
+
+/* The Wilson score interval of k failures in n at z = 1.959964 (95 %), from
+ * its definition. */
+static void wilson(double k, double n, double *lo, double *hi)
+{
+	double z = 1.959963984540054, p = k / n, zzn = z * z / n;
+	double centre = (p + zzn / 2) / (1 + zzn);
+	double half = z / (1 + zzn) * sqrt(p * (1 - p) / n + zzn / (4 * n));
+	*lo = centre - half;
+	*hi = centre + half;
+}
+
+/* Kernel a runs twice (launches 0 and 2), b once between them, c last with
+ * no mask in it. Masks 0-9 fall in launch 0 (2 SDC, 1 DUE), 10-19 in launch
+ * 1 (1 SDC), 20-39 in launch 2 (4 SDC). */
+static void three_kernels(db_t *db, int64_t id)
+{
+	db_kernel_t k[4] = {
+		{.launch_index = 0, .kernel = "a", .start_cycle = 0, .end_cycle = 100,
+		 .grid = {1, 1, 1}, .block = {1, 1, 1}, .df_reg = 0.5, .df_smem = 0.1},
+		{.launch_index = 1, .kernel = "b", .start_cycle = 100, .end_cycle = 200,
+		 .grid = {1, 1, 1}, .block = {1, 1, 1}, .df_reg = 0.1, .df_smem = 0.1},
+		{.launch_index = 2, .kernel = "a", .start_cycle = 200, .end_cycle = 400,
+		 .grid = {1, 1, 1}, .block = {1, 1, 1}, .df_reg = 0.2, .df_smem = 0.1},
+		{.launch_index = 3, .kernel = "c", .start_cycle = 400, .end_cycle = 500,
+		 .grid = {1, 1, 1}, .block = {1, 1, 1}, .df_reg = 0.9, .df_smem = 0.1},
+	};
+	cr_assert_eq(db_kernels_put(db, id, k, 4), 0, "%s", db_errmsg(db));
+	fill(db, id, 0, 10, 0, 2, 1);
+	fill(db, id, 10, 10, 100, 1, 0);
+	fill(db, id, 20, 20, 200, 4, 0);
+}
+
+Test(db, avf_kernel_aggregates_invocations_by_name)
+{
+	db_t *db = open_db(true);
+	int64_t ph = new_campaign(db, "ph", "regfile", "physical");
+	int64_t lv = new_campaign(db, "lv", "regfile", "live");
+	int64_t lb = new_campaign(db, "lb", "regfile", "live");
+	db_golden_t g = golden(15, 1000, 1.0);
+	cr_assert_eq(db_golden_put(db, lb, &g), 0, "%s", db_errmsg(db));
+	three_kernels(db, ph);
+	three_kernels(db, lv);
+	three_kernels(db, lb);
+	db_close(db);
+
+	sqlite3 *s = raw();
+	cr_assert_eq(raw_real(s, "SELECT count(*) FROM avf_kernel"), 9);
+#define K(col, id, name) rq(s, "SELECT " col " FROM avf_kernel WHERE campaign_id = %" PRId64 \
+                           " AND kernel_name = '" name "'", id)
+	cr_assert_eq(K("invocations", ph, "a"), 2);
+	cr_assert_eq(K("first_launch", ph, "a"), 0);
+	cr_assert_eq(K("cycles", ph, "a"), 300);
+	cr_assert_float_eq(K("cycle_share", ph, "a"), 0.6, 1e-12);
+	cr_assert_eq(K("n", ph, "a"), 30);
+	cr_assert_eq(K("masked", ph, "a"), 23);
+	cr_assert_eq(K("sdc", ph, "a"), 6);
+	cr_assert_eq(K("due", ph, "a"), 1);
+	cr_assert_float_eq(K("share", ph, "a"), 0.75, 1e-12);
+	cr_assert_float_eq(K("avf", ph, "a"), 7.0 / 30, 1e-12);
+	double lo, hi;
+	wilson(7, 30, &lo, &hi);
+	cr_assert_float_eq(K("avf_lo", ph, "a"), lo, 1e-12);
+	cr_assert_float_eq(K("avf_hi", ph, "a"), hi, 1e-12);
+	cr_assert_float_eq(K("df", ph, "a"), 1.0, 0);
+	cr_assert_float_eq(K("contribution", ph, "a"), 7.0 / 40, 1e-12);
+	cr_assert_eq(K("first_launch", ph, "b"), 1);
+	cr_assert_float_eq(K("avf", ph, "b"), 0.1, 1e-12);
+	cr_assert_float_eq(K("contribution", ph, "b"), 1.0 / 40, 1e-12);
+	/* c: no mask fell in it; it is listed, with no AVF and no part of it */
+	cr_assert_eq(K("n", ph, "c"), 0);
+	cr_assert(isnan(K("avf", ph, "c")));
+	cr_assert_float_eq(K("contribution", ph, "c"), 0.0, 0);
+	cr_assert_float_eq(K("cycle_share", ph, "c"), 0.2, 1e-12);
+	/* physical sampling: the kernels' parts add up to the campaign's AVF */
+	cr_assert_float_eq(rq(s, "SELECT sum(contribution) FROM avf_kernel WHERE campaign_id = %" PRId64, ph),
+	                   rq(s, "SELECT avf FROM avf WHERE kernel = 'all' AND campaign_id = %" PRId64, ph), 1e-12);
+	/* the invocations stay in the view avf */
+	cr_assert_eq(rq(s, "SELECT count(*) FROM avf WHERE kernel <> 'all' AND campaign_id = %" PRId64, ph), 3);
+
+	/* live sampling without live bits: df of a = (0.5·100 + 0.2·200) / 300 */
+	cr_assert_float_eq(K("df", lv, "a"), 0.3, 1e-12);
+	cr_assert_float_eq(K("avf_derated", lv, "a"), 0.3 * 7 / 30, 1e-12);
+	cr_assert_float_eq(K("contribution", lv, "a"), 0.3 * 7 / 40, 1e-12);
+	cr_assert_float_eq(K("df", lv, "c"), 0.9, 1e-12);
+	/* with live bits: each kernel's mean over bits_per_sm (1000) */
+	raw_exec(s, "UPDATE experiments SET live_bits = CASE WHEN idx < 10 THEN 200 ELSE 600 END"
+	            " WHERE campaign_id = 3");
+	cr_assert_eq(lb, 3);
+	cr_assert_float_eq(K("df", lb, "a"), (10 * 200 + 20 * 600) / 30.0 / 1000, 1e-12);
+	cr_assert_float_eq(K("df", lb, "b"), 0.6, 1e-12);
+#undef K
+	sqlite3_close(s);
+}
+
+/* A finished application-scope campaign of `workload` on gtx480: a golden
+ * run of 15 SMs × 1000 bits at `ipc`, kernels k1 [0, 600) and k2 [600,
+ * 1000), n experiments (half in each kernel) whose sdc SDC and due DUE all
+ * fall in k1. FIT = AVF × 0.001 × 15000. */
+static int64_t study_campaign(db_t *db, const char *hash, const char *workload, const char *regs,
+                              const char *target, const char *fields, double ipc, uint32_t n,
+                              uint32_t sdc, uint32_t due)
+{
+	db_campaign_t c = campaign(hash, target, "physical");
+	c.workload = workload;
+	c.regs = regs;
+	c.fields = fields;
+	int64_t id;
+	bool existed;
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &id, &existed), 0, "%s", db_errmsg(db));
+	db_golden_t g = golden(15, 1000, ipc);
+	cr_assert_eq(db_golden_put(db, id, &g), 0, "%s", db_errmsg(db));
+	db_kernel_t k[2] = {
+		{.launch_index = 0, .kernel = "k1", .start_cycle = 0, .end_cycle = 600,
+		 .grid = {1, 1, 1}, .block = {1, 1, 1}},
+		{.launch_index = 1, .kernel = "k2", .start_cycle = 600, .end_cycle = 1000,
+		 .grid = {1, 1, 1}, .block = {1, 1, 1}},
+	};
+	cr_assert_eq(db_kernels_put(db, id, k, 2), 0, "%s", db_errmsg(db));
+	if (n) {
+		fill(db, id, 0, n / 2, 0, sdc, due);
+		fill(db, id, n / 2, n - n / 2, 600, 0, 0);
+	}
+	return id;
+}
+
+/* app1 has every kind of campaign the study meets; app2 only the register
+ * file in ptx mode and the SIMT masks. */
+static void study_fixture(db_t *db)
+{
+	study_campaign(db, "a1-rf-ptx-old", "app1", "ptx", "regfile", NULL, 10, 100, 50, 0); /* superseded */
+	study_campaign(db, "a1-rf-ptx", "app1", "ptx", "regfile", NULL, 10, 100, 10, 0);     /* FIT 1.5 */
+	study_campaign(db, "a1-rf-alloc", "app1", "alloc", "regfile", NULL, 12, 100, 20, 0); /* 3.0 */
+	study_campaign(db, "a1-simt", "app1", "ptx", "simt", "mask", 10, 100, 0, 4);        /* 0.6 */
+	study_campaign(db, "a1-smem", "app1", "ptx", "smem", NULL, 10, 100, 2, 0);           /* 0.3 */
+	study_campaign(db, "a1-ib-empty", "app1", "ptx", "ibuffer", "valid", 10, 0, 0, 0);   /* no results */
+	db_campaign_t k = campaign("a1-rf-kernel", "regfile", "physical");
+	k.workload = "app1";
+	k.scope = "kernel:k1:0";
+	int64_t id;
+	bool existed;
+	cr_assert_eq(db_campaign_get_or_create(db, &k, &id, &existed), 0, "%s", db_errmsg(db));
+	fill(db, id, 0, 100, 0, 90, 0); /* mode 1: not the application's */
+	study_campaign(db, "a2-rf-ptx", "app2", "ptx", "regfile", NULL, 5, 50, 0, 0);        /* 0 */
+	study_campaign(db, "a2-simt", "app2", "ptx", "simt", "mask", 5, 50, 0, 5);          /* 1.5 */
+}
+
+Test(db, study_views)
+{
+	db_t *db = open_db(true);
+	study_fixture(db);
+	db_close(db);
+	sqlite3 *s = raw();
+	cr_assert_eq(raw_real(s, "SELECT count(*) FROM study"), 6);
+	cr_assert_eq(raw_real(s, "SELECT count(*) FROM study WHERE workload = 'app1'"), 4);
+	cr_assert_eq(raw_real(s, "SELECT count(*) FROM study WHERE workload = 'app1' AND structure IN"
+	                         " ('regfile-ptx', 'regfile-alloc', 'simt-mask', 'smem')"),
+	             4);
+	/* the newest campaign of a structure wins */
+	cr_assert_float_eq(raw_real(s, "SELECT avf FROM study WHERE workload = 'app1' AND structure = 'regfile-ptx'"),
+	                   0.1, 1e-12);
+	cr_assert_float_eq(raw_real(s, "SELECT fit FROM study WHERE workload = 'app1' AND structure = 'regfile-alloc'"),
+	                   3.0, 1e-9);
+	cr_assert(raw_real(s, "SELECT structure_rank FROM study WHERE workload = 'app1' AND structure = 'regfile-ptx'") <
+	          raw_real(s, "SELECT structure_rank FROM study WHERE workload = 'app1' AND structure = 'regfile-alloc'"));
+	cr_assert(raw_real(s, "SELECT structure_rank FROM study WHERE workload = 'app1' AND structure = 'smem'") <
+	          raw_real(s, "SELECT structure_rank FROM study WHERE workload = 'app1' AND structure = 'simt-mask'"));
+
+	/* the GPU: one register mode's register file plus every other structure */
+	cr_assert_eq(raw_real(s, "SELECT count(*) FROM study_gpu"), 3);
+	cr_assert_eq(raw_real(s, "SELECT structures FROM study_gpu WHERE workload = 'app1' AND regs = 'alloc'"), 3);
+	cr_assert_float_eq(raw_real(s, "SELECT fit_total FROM study_gpu WHERE workload = 'app1' AND regs = 'alloc'"),
+	                   3.0 + 0.3 + 0.6, 1e-9);
+	cr_assert_float_eq(raw_real(s, "SELECT fit_total FROM study_gpu WHERE workload = 'app1' AND regs = 'ptx'"),
+	                   1.5 + 0.3 + 0.6, 1e-9);
+	cr_assert_float_eq(raw_real(s, "SELECT ipc FROM study_gpu WHERE workload = 'app1' AND regs = 'alloc'"), 12,
+	                   1e-12);
+	cr_assert_float_eq(raw_real(s, "SELECT ipc_per_fit FROM study_gpu WHERE workload = 'app1' AND regs = 'alloc'"),
+	                   12 / 3.9, 1e-9);
+	cr_assert_float_eq(raw_real(s, "SELECT ipc_per_fit FROM study_gpu WHERE workload = 'app2'"), 5 / 1.5, 1e-9);
+	cr_assert_float_eq(raw_real(s, "SELECT mitf FROM study_gpu WHERE workload = 'app2'") /
+	                   (5 * 700e6 * 3600 * 1e9 / 1.5), 1.0, 1e-12);
+
+	/* per kernel: every study cell's kernels */
+	cr_assert_eq(raw_real(s, "SELECT count(*) FROM study_kernel"), 12);
+	cr_assert_float_eq(raw_real(s, "SELECT contribution FROM study_kernel WHERE workload = 'app1'"
+	                               " AND structure = 'regfile-alloc' AND kernel_name = 'k1'"),
+	                   0.2, 1e-12);
+	cr_assert_float_eq(raw_real(s, "SELECT contribution FROM study_kernel WHERE workload = 'app1'"
+	                               " AND structure = 'regfile-alloc' AND kernel_name = 'k2'"),
+	                   0.0, 0);
+	sqlite3_close(s);
+}
+
 /* ---- report ----------------------------------------------------------------- */
 
 static char *report(db_t *db, int format)
@@ -837,8 +1073,164 @@ Test(db, report_formats)
 	cr_assert_eq(json_array_size(mitf), 1);
 	cr_assert_float_eq(json_real_value(json_object_get(json_array_get(mitf, 0), "ipc_per_fit")),
 	                   250.5 / 954.728448, 1e-12);
+	cr_assert(json_is_array(json_object_get(root, "avf_kernel")));
 	json_decref(root);
 	free(j);
+	db_close(db);
+}
+
+/* The report aggregates invocations by kernel name; the per-invocation rows
+ * stay in the view (SQL) but not in the report. */
+Test(db, report_aggregates_kernels)
+{
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "ph", "regfile", "physical");
+	three_kernels(db, id);
+	char *t = report(db, DB_TEXT);
+	cr_assert(strstr(t, "AVF per kernel"), "%s", t);
+	/* a: 2 invocations, n 30, share 75 %, 23/6/1, AVF 23.33 %, contribution 17.50 % */
+	cr_assert(strstr(t, "  a  "), "%s", t);
+	cr_assert(strstr(t, "75.00%"), "%s", t);
+	cr_assert(strstr(t, "23.33%"), "%s", t);
+	cr_assert(strstr(t, "17.50%"), "%s", t);
+	free(t);
+	char *j = report(db, DB_JSON);
+	json_t *root = json_loads(j, 0, NULL);
+	cr_assert_not_null(root, "%s", j);
+	cr_assert_eq(json_array_size(json_object_get(root, "avf")), 1, "only the campaign's row: %s", j);
+	json_t *ak = json_object_get(root, "avf_kernel");
+	cr_assert_eq(json_array_size(ak), 3);
+	/* ordered by first launch: a, b, c */
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ak, 0), "kernel_name")), "a");
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ak, 1), "kernel_name")), "b");
+	cr_assert_eq(json_integer_value(json_object_get(json_array_get(ak, 0), "invocations")), 2);
+	json_decref(root);
+	free(j);
+	char *c = report(db, DB_CSV);
+	cr_assert(strstr(c, "\n\ncampaign_id,campaign,target,kernel_name,invocations,"), "%s", c);
+	free(c);
+	db_close(db);
+}
+
+static char *report_study(db_t *db, int format)
+{
+	char *out = NULL, err[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	cr_assert_eq(db_report_study(db, format, f, err, sizeof err), 0, "%s", err);
+	fclose(f);
+	return out;
+}
+
+/* Among the lines after the one containing `title`, the first that starts
+ * with `first` once its blanks are squeezed to one: it must equal `want`. */
+static void expect_row(const char *text, const char *title, const char *first, const char *want)
+{
+	const char *p = strstr(text, title);
+	cr_assert_not_null(p, "no '%s' in:\n%s", title, text);
+	p = strchr(p, '\n');
+	size_t flen = strlen(first);
+	while (p && *p) {
+		p++;
+		const char *end = strchr(p, '\n');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char got[512];
+		size_t o = 0;
+		for (size_t i = 0; i < len && o + 1 < sizeof got; i++)
+			if (p[i] != ' ' || (o && got[o - 1] != ' '))
+				got[o++] = p[i];
+		got[o] = '\0';
+		if (!strncmp(got, first, flen) && got[flen] == ' ') {
+			cr_assert_str_eq(got, want, "after '%s'", title);
+			return;
+		}
+		p = end;
+	}
+	cr_assert_fail("no row '%s' after '%s' in:\n%s", first, title, text);
+}
+
+Test(db, report_study_text)
+{
+	db_t *db = open_db(true);
+	study_fixture(db);
+	char *t = report_study(db, DB_TEXT);
+	cr_assert(strstr(t, "Study: 6 campaigns, 2 applications, 4 structures"), "%s", t);
+	/* Figures 3-7: one block per structure, structures in the views' order */
+	const char *rp = strstr(t, "\nregfile-ptx\n"), *ra = strstr(t, "\nregfile-alloc\n"),
+	           *sm = strstr(t, "\nsmem\n"), *st = strstr(t, "\nsimt-mask\n");
+	cr_assert(rp && ra && sm && st && rp < ra && ra < sm && sm < st, "%s", t);
+	expect_row(t, "\nregfile-alloc\n", "app1", "app1 100 80.00% 20.00% 0.00%");
+	expect_row(t, "\nsimt-mask\n", "app2", "app2 50 90.00% 0.00% 10.00%");
+	/* Figure 8: the interval, '-' where app2 has no campaign, the mean */
+	double lo, hi;
+	char want[256];
+	wilson(20, 100, &lo, &hi);
+	char alloc_iv[64];
+	snprintf(alloc_iv, sizeof alloc_iv, "20.00%% [%.2f, %.2f]", 100 * lo, 100 * hi);
+	wilson(10, 100, &lo, &hi);
+	snprintf(want, sizeof want, "app1 10.00%% [%.2f, %.2f] %s", 100 * lo, 100 * hi, alloc_iv);
+	wilson(2, 100, &lo, &hi);
+	snprintf(want + strlen(want), sizeof want - strlen(want), " 2.00%% [%.2f, %.2f]", 100 * lo, 100 * hi);
+	wilson(4, 100, &lo, &hi);
+	snprintf(want + strlen(want), sizeof want - strlen(want), " 4.00%% [%.2f, %.2f]", 100 * lo, 100 * hi);
+	expect_row(t, "AVF per structure", "app1", want);
+	wilson(0, 50, &lo, &hi);
+	snprintf(want, sizeof want, "app2 0.00%% [%.2f, %.2f] - -", 100 * lo, 100 * hi);
+	wilson(5, 50, &lo, &hi);
+	snprintf(want + strlen(want), sizeof want - strlen(want), " 10.00%% [%.2f, %.2f]", 100 * lo, 100 * hi);
+	expect_row(t, "AVF per structure", "app2", want);
+	expect_row(t, "AVF per structure", "mean", "mean 5.00% 20.00% 2.00% 7.00%");
+	/* Figure 9: structures, then the GPU per register mode */
+	expect_row(t, "FIT per structure", "app", "app regfile-ptx regfile-alloc smem simt-mask GPU alloc GPU ptx");
+	expect_row(t, "FIT per structure", "app1", "app1 1.5 3.0 0.3 0.6 3.9 2.4");
+	expect_row(t, "FIT per structure", "app2", "app2 0.0 - - 1.5 - 1.5");
+	expect_row(t, "FIT per structure", "mean", "mean 0.8 3.0 0.3 1.1 3.9 2.0");
+	/* Figure 10 */
+	expect_row(t, "IPC/FIT per application", "app1", "app1 12.00 3.9 3.077 10.00 2.4 4.167");
+	expect_row(t, "IPC/FIT per application", "app2", "app2 - - - 5.00 1.5 3.333");
+	expect_row(t, "IPC/FIT per application", "mean", "mean 12.00 3.9 3.077 7.50 2.0 3.75");
+	/* Table IV: kernels in launch order; all of app1's failures are in k1 */
+	expect_row(t, "AVF per kernel", "app1 k1", "app1 k1 1 10.00% 20.00% 2.00% 4.00%");
+	expect_row(t, "AVF per kernel", "app1 k2", "app1 k2 1 0.00% 0.00% 0.00% 0.00%");
+	expect_row(t, "AVF per kernel", "app2 k1", "app2 k1 1 0.00% - - 10.00%");
+	free(t);
+	db_close(db);
+}
+
+Test(db, report_study_csv_json_and_gpus)
+{
+	db_t *db = open_db(true);
+	study_fixture(db);
+	char *j = report_study(db, DB_JSON);
+	json_t *root = json_loads(j, 0, NULL);
+	cr_assert_not_null(root, "%s", j);
+	cr_assert_eq(json_array_size(json_object_get(root, "study")), 6);
+	cr_assert_eq(json_array_size(json_object_get(root, "study_gpu")), 3);
+	cr_assert_eq(json_array_size(json_object_get(root, "study_kernel")), 12);
+	json_t *first = json_array_get(json_object_get(root, "study"), 0);
+	cr_assert_str_eq(json_string_value(json_object_get(first, "structure")), "regfile-ptx");
+	json_decref(root);
+	free(j);
+	char *c = report_study(db, DB_CSV);
+	cr_assert(strncmp(c, "workload,gpu,structure,", 23) == 0, "%s", c);
+	cr_assert(strstr(c, "\n\nworkload,gpu,regs,structures,"), "%s", c);
+	cr_assert(strstr(c, "\n\nworkload,gpu,structure,structure_rank,campaign_id,kernel_name,"), "%s", c);
+	free(c);
+
+	/* With more than one GPU the rows name it. */
+	db_campaign_t v = campaign("a2-v100", "regfile", "physical");
+	v.workload = "app2";
+	v.gpu = "v100";
+	int64_t id;
+	bool existed;
+	cr_assert_eq(db_campaign_get_or_create(db, &v, &id, &existed), 0, "%s", db_errmsg(db));
+	db_golden_t g = golden(80, 1000, 7.0);
+	cr_assert_eq(db_golden_put(db, id, &g), 0, "%s", db_errmsg(db));
+	fill(db, id, 0, 10, 0, 1, 0);
+	char *t = report_study(db, DB_TEXT);
+	expect_row(t, "FIT per structure", "app2 (v100)", "app2 (v100) 8.0 - - - - 8.0");
+	expect_row(t, "FIT per structure", "app1 (gtx480)", "app1 (gtx480) 1.5 3.0 0.3 0.6 3.9 2.4");
+	free(t);
 	db_close(db);
 }
 
@@ -854,7 +1246,18 @@ Test(db, report_of_empty_database)
 	cr_assert_eq(json_array_size(json_object_get(root, "mitf")), 0);
 	json_decref(root);
 	free(j);
+	char *st = report_study(db, DB_TEXT);
+	cr_assert(strstr(st, "No study: the database holds no application-scope campaign with results."), "%s", st);
+	free(st);
+	st = report_study(db, DB_JSON);
+	root = json_loads(st, 0, NULL);
+	cr_assert_not_null(root);
+	cr_assert_eq(json_array_size(json_object_get(root, "study")), 0);
+	json_decref(root);
+	free(st);
 	char err[128];
 	cr_assert_eq(db_report(db, 7, stdout, err, sizeof err), DB_EINVAL);
+	cr_assert_eq(db_report_study(db, -1, stdout, err, sizeof err), DB_EINVAL);
+	cr_assert_eq(db_report_study(NULL, DB_TEXT, stdout, err, sizeof err), DB_EINVAL);
 	db_close(db);
 }

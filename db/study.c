@@ -1,0 +1,661 @@
+/* study.c — the study's text tables (`flipsim report R.db --study`): the
+ * views study, study_gpu and study_kernel (db.c, schema step 2) pivoted into
+ * GUFI's section VI presentation, applications × structures. The numbers
+ * are the views' own; this file only arranges them. */
+#include <assert.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db_int.h"
+
+/* ---- an aligned text table ------------------------------------------------ */
+
+/* Cells are appended row by row (the first row is the header); every column
+ * is as wide as its widest cell; the first `left` columns align left. */
+typedef struct {
+	int ncols, left;
+	size_t ncells, cap;
+	char **cells;
+	bool oom;
+} grid_t;
+
+static void grid_put(grid_t *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void grid_put(grid_t *g, const char *fmt, ...)
+{
+	if (g->oom)
+		return;
+	if (g->ncells == g->cap) {
+		size_t ncap = g->cap ? 2 * g->cap : 64;
+		char **grown = realloc(g->cells, ncap * sizeof *grown);
+		if (!grown) {
+			g->oom = true;
+			return;
+		}
+		g->cells = grown;
+		g->cap = ncap;
+	}
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (!(g->cells[g->ncells] = strdup(buf)))
+		g->oom = true;
+	else
+		g->ncells++;
+}
+
+static void grid_free(grid_t *g)
+{
+	for (size_t i = 0; i < g->ncells; i++)
+		free(g->cells[i]);
+	free(g->cells);
+	memset(g, 0, sizeof *g);
+}
+
+/* Prints the title and the table, then frees the cells. Returns 0 or
+ * DB_ENOMEM (recorded on db). */
+static int grid_print(db_t *db, grid_t *g, const char *title, FILE *out)
+{
+	int err = 0;
+	size_t *width = calloc((size_t)g->ncols, sizeof *width);
+	if (g->oom || !width) {
+		err = db__fail(db, DB_ENOMEM, "out of memory formatting the study");
+		goto out;
+	}
+	assert(g->ncells % (size_t)g->ncols == 0); /* whole rows only */
+	for (size_t i = 0; i < g->ncells; i++) {
+		size_t len = strlen(g->cells[i]);
+		if (len > width[i % (size_t)g->ncols])
+			width[i % (size_t)g->ncols] = len;
+	}
+	fprintf(out, "%s\n", title);
+	for (size_t i = 0; i < g->ncells; i++) {
+		int c = (int)(i % (size_t)g->ncols);
+		int w = c < g->left ? -(int)width[c] : (int)width[c];
+		if (c == g->ncols - 1 && w < 0)
+			w = 0; /* no trailing blanks */
+		fprintf(out, "%s%*s%s", c ? "  " : "", w, g->cells[i], c == g->ncols - 1 ? "\n" : "");
+	}
+	if (g->ncells == (size_t)g->ncols)
+		fprintf(out, "(no rows)\n");
+out:
+	free(width);
+	grid_free(g);
+	return err;
+}
+
+/* ---- the study's rows ---------------------------------------------------------- */
+
+/* One application: a workload on a GPU. */
+typedef struct {
+	char *workload, *gpu;
+} app_t;
+
+/* One row of view study. Doubles are NaN where the view has NULL. */
+typedef struct {
+	int app, structure;
+	int64_t n, masked, sdc, due;
+	double avf, lo, hi, fit;
+} cell_t;
+
+/* One row of view study_gpu. */
+typedef struct {
+	int app, mode;
+	double fit, ipc, ipc_per_fit;
+} gpu_t;
+
+/* One application's kernel and its contribution per structure. */
+typedef struct {
+	int app;
+	char *name;
+	int64_t invocations, first_launch;
+	double *contribution; /* per structure; NaN: no campaign */
+} kernel_t;
+
+typedef struct {
+	app_t *apps;
+	int napps;
+	char **structures; /* in the view's order (structure_rank, name) */
+	int nstructures;
+	char **modes;      /* register modes of study_gpu, sorted */
+	int nmodes;
+	cell_t *cells;
+	size_t ncells;
+	gpu_t *gpus;
+	size_t ngpus;
+	kernel_t *kernels;
+	size_t nkernels;
+	bool many_gpus;    /* label applications "workload (gpu)" */
+} study_t;
+
+static void study_free(study_t *s)
+{
+	for (int i = 0; i < s->napps; i++) {
+		free(s->apps[i].workload);
+		free(s->apps[i].gpu);
+	}
+	for (int i = 0; i < s->nstructures; i++)
+		free(s->structures[i]);
+	for (int i = 0; i < s->nmodes; i++)
+		free(s->modes[i]);
+	for (size_t i = 0; i < s->nkernels; i++) {
+		free(s->kernels[i].name);
+		free(s->kernels[i].contribution);
+	}
+	free(s->apps);
+	free(s->structures);
+	free(s->modes);
+	free(s->cells);
+	free(s->gpus);
+	free(s->kernels);
+}
+
+static const char *col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+	return t ? (const char *)t : "";
+}
+
+static double col_real(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+/* arr grown to n + 1 elements of size sz, the last one zeroed; NULL (arr
+ * untouched) when out of memory. */
+static void *grow(void *arr, size_t n, size_t sz)
+{
+	char *grown = realloc(arr, (n + 1) * sz);
+	if (grown)
+		memset(grown + n * sz, 0, sz);
+	return grown;
+}
+
+/* Index of name in (*list)[0 .. *n), appending a copy when absent; -1 when
+ * out of memory. */
+static int intern(char ***list, int *n, const char *name)
+{
+	for (int i = 0; i < *n; i++)
+		if (!strcmp((*list)[i], name))
+			return i;
+	char **grown = grow(*list, (size_t)*n, sizeof *grown);
+	if (!grown)
+		return -1;
+	*list = grown;
+	if (!(grown[*n] = strdup(name)))
+		return -1;
+	return (*n)++;
+}
+
+static int app_index(const study_t *s, const char *workload, const char *gpu)
+{
+	for (int i = 0; i < s->napps; i++)
+		if (!strcmp(s->apps[i].workload, workload) && !strcmp(s->apps[i].gpu, gpu))
+			return i;
+	return -1;
+}
+
+static int cmp_app(const void *a, const void *b)
+{
+	const app_t *x = a, *y = b;
+	int c = strcmp(x->workload, y->workload);
+	return c ? c : strcmp(x->gpu, y->gpu);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int prepare(db_t *db, const char *sql, sqlite3_stmt **st)
+{
+	int rc = sqlite3_prepare_v2(db->sql, sql, -1, st, NULL);
+	return rc == SQLITE_OK ? 0 : db__sqlerr(db, rc, "preparing the study");
+}
+
+#define NOMEM() db__fail(db, DB_ENOMEM, "out of memory reading the study")
+
+/* The applications, sorted; then the study rows. */
+static int load_cells(db_t *db, study_t *s)
+{
+	sqlite3_stmt *st = NULL;
+	int err = prepare(db, "SELECT DISTINCT workload, gpu FROM study", &st), rc;
+	if (err)
+		return err;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		app_t *grown = grow(s->apps, (size_t)s->napps, sizeof *grown);
+		if (!grown) {
+			err = NOMEM();
+			goto out;
+		}
+		s->apps = grown;
+		app_t *a = &s->apps[s->napps++];
+		a->workload = strdup(col_text(st, 0));
+		a->gpu = strdup(col_text(st, 1));
+		if (!a->workload || !a->gpu) {
+			err = NOMEM();
+			goto out;
+		}
+		if (strcmp(a->gpu, s->apps[0].gpu))
+			s->many_gpus = true;
+	}
+	if (rc != SQLITE_DONE) {
+		err = db__sqlerr(db, rc, "reading the study");
+		goto out;
+	}
+	if (s->napps > 1)
+		qsort(s->apps, (size_t)s->napps, sizeof *s->apps, cmp_app);
+	sqlite3_finalize(st);
+	if ((err = prepare(db,
+	                   "SELECT workload, gpu, structure, n, masked, sdc, due, avf_derated,"
+	                   " avf_derated_lo, avf_derated_hi, fit FROM study"
+	                   " ORDER BY structure_rank, structure, workload, gpu",
+	                   &st)))
+		return err;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		cell_t *grown = grow(s->cells, s->ncells, sizeof *grown);
+		if (!grown) {
+			err = NOMEM();
+			goto out;
+		}
+		s->cells = grown;
+		cell_t *c = &s->cells[s->ncells++];
+		if ((c->structure = intern(&s->structures, &s->nstructures, col_text(st, 2))) < 0) {
+			err = NOMEM();
+			goto out;
+		}
+		c->app = app_index(s, col_text(st, 0), col_text(st, 1));
+		c->n = sqlite3_column_int64(st, 3);
+		c->masked = sqlite3_column_int64(st, 4);
+		c->sdc = sqlite3_column_int64(st, 5);
+		c->due = sqlite3_column_int64(st, 6);
+		c->avf = col_real(st, 7);
+		c->lo = col_real(st, 8);
+		c->hi = col_real(st, 9);
+		c->fit = col_real(st, 10);
+		if (c->app < 0) {
+			err = db__fail(db, DB_ESQL, "the study changed while read");
+			goto out;
+		}
+	}
+	if (rc != SQLITE_DONE)
+		err = db__sqlerr(db, rc, "reading the study");
+out:
+	sqlite3_finalize(st);
+	return err;
+}
+
+static int load_gpus(db_t *db, study_t *s)
+{
+	sqlite3_stmt *st = NULL;
+	int err = prepare(db, "SELECT workload, gpu, regs, fit_total, ipc, ipc_per_fit FROM study_gpu", &st),
+	    rc;
+	if (err)
+		return err;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		gpu_t *grown = grow(s->gpus, s->ngpus, sizeof *grown);
+		if (!grown) {
+			err = NOMEM();
+			goto out;
+		}
+		s->gpus = grown;
+		gpu_t *g = &s->gpus[s->ngpus++];
+		if ((g->mode = intern(&s->modes, &s->nmodes, col_text(st, 2))) < 0) {
+			err = NOMEM();
+			goto out;
+		}
+		g->app = app_index(s, col_text(st, 0), col_text(st, 1));
+		g->fit = col_real(st, 3);
+		g->ipc = col_real(st, 4);
+		g->ipc_per_fit = col_real(st, 5);
+		if (g->app < 0) {
+			err = db__fail(db, DB_ESQL, "the study changed while read");
+			goto out;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		err = db__sqlerr(db, rc, "reading the study");
+		goto out;
+	}
+	/* Modes in name order ("alloc" before "ptx"), indices remapped. */
+	if (s->nmodes > 1) {
+		char **sorted = malloc((size_t)s->nmodes * sizeof *sorted);
+		if (!sorted) {
+			err = NOMEM();
+			goto out;
+		}
+		memcpy(sorted, s->modes, (size_t)s->nmodes * sizeof *sorted);
+		qsort(sorted, (size_t)s->nmodes, sizeof *sorted, cmp_str);
+		for (size_t i = 0; i < s->ngpus; i++)
+			for (int m = 0; m < s->nmodes; m++)
+				if (sorted[m] == s->modes[s->gpus[i].mode]) {
+					s->gpus[i].mode = m;
+					break;
+				}
+		free(s->modes);
+		s->modes = sorted;
+	}
+out:
+	sqlite3_finalize(st);
+	return err;
+}
+
+static int load_kernels(db_t *db, study_t *s)
+{
+	sqlite3_stmt *st = NULL;
+	int err = prepare(db,
+	                  "SELECT workload, gpu, kernel_name, structure, invocations, first_launch,"
+	                  " contribution FROM study_kernel ORDER BY workload, gpu, kernel_name",
+	                  &st),
+	    rc;
+	if (err)
+		return err;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int app = app_index(s, col_text(st, 0), col_text(st, 1));
+		const char *name = col_text(st, 2);
+		int structure = -1;
+		for (int i = 0; i < s->nstructures; i++)
+			if (!strcmp(s->structures[i], col_text(st, 3)))
+				structure = i;
+		if (app < 0 || structure < 0) {
+			err = db__fail(db, DB_ESQL, "the study changed while read");
+			goto out;
+		}
+		kernel_t *k = s->nkernels ? &s->kernels[s->nkernels - 1] : NULL;
+		if (!k || k->app != app || strcmp(k->name, name)) {
+			kernel_t *grown = grow(s->kernels, s->nkernels, sizeof *grown);
+			if (!grown) {
+				err = NOMEM();
+				goto out;
+			}
+			s->kernels = grown;
+			k = &s->kernels[s->nkernels++];
+			if (!(k->contribution = malloc((size_t)s->nstructures * sizeof *k->contribution)) ||
+			    !(k->name = strdup(name))) {
+				err = NOMEM();
+				goto out;
+			}
+			k->app = app;
+			k->invocations = sqlite3_column_int64(st, 4);
+			k->first_launch = sqlite3_column_int64(st, 5);
+			for (int i = 0; i < s->nstructures; i++)
+				k->contribution[i] = NAN;
+		}
+		if (sqlite3_column_int64(st, 5) < k->first_launch)
+			k->first_launch = sqlite3_column_int64(st, 5);
+		k->contribution[structure] = col_real(st, 6);
+	}
+	if (rc != SQLITE_DONE)
+		err = db__sqlerr(db, rc, "reading the study");
+out:
+	sqlite3_finalize(st);
+	return err;
+}
+
+/* Kernels by application, then by their first launch in the program. */
+static int cmp_kernel(const void *a, const void *b)
+{
+	const kernel_t *x = a, *y = b;
+	if (x->app != y->app)
+		return x->app < y->app ? -1 : 1;
+	if (x->first_launch != y->first_launch)
+		return x->first_launch < y->first_launch ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* ---- the tables ------------------------------------------------------------------ */
+
+static const cell_t *cell_at(const study_t *s, int app, int structure)
+{
+	for (size_t i = 0; i < s->ncells; i++)
+		if (s->cells[i].app == app && s->cells[i].structure == structure)
+			return &s->cells[i];
+	return NULL;
+}
+
+static const gpu_t *gpu_at(const study_t *s, int app, int mode)
+{
+	for (size_t i = 0; i < s->ngpus; i++)
+		if (s->gpus[i].app == app && s->gpus[i].mode == mode)
+			return &s->gpus[i];
+	return NULL;
+}
+
+static void put_app(grid_t *g, const study_t *s, int app)
+{
+	if (s->many_gpus)
+		grid_put(g, "%s (%s)", s->apps[app].workload, s->apps[app].gpu);
+	else
+		grid_put(g, "%s", s->apps[app].workload);
+}
+
+static double pct(int64_t part, int64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : NAN;
+}
+
+/* A mean over the values that are not NaN. */
+typedef struct {
+	double sum;
+	int n;
+} mean_t;
+
+static void mean_add(mean_t *m, double v)
+{
+	if (!isnan(v)) {
+		m->sum += v;
+		m->n++;
+	}
+}
+
+/* Figures 3-7: one block per structure. */
+static int outcomes(db_t *db, const study_t *s, FILE *out)
+{
+	fprintf(out, "Outcomes per structure and application, %% of n (GUFI Figures 3-7)\n");
+	for (int st = 0; st < s->nstructures; st++) {
+		grid_t g = {.ncols = 5, .left = 1};
+		grid_put(&g, "app");
+		grid_put(&g, "n");
+		grid_put(&g, "Masked");
+		grid_put(&g, "SDC");
+		grid_put(&g, "DUE");
+		for (int a = 0; a < s->napps; a++) {
+			const cell_t *c = cell_at(s, a, st);
+			if (!c)
+				continue;
+			put_app(&g, s, a);
+			grid_put(&g, "%" PRId64, c->n);
+			grid_put(&g, "%.2f%%", pct(c->masked, c->n));
+			grid_put(&g, "%.2f%%", pct(c->sdc, c->n));
+			grid_put(&g, "%.2f%%", pct(c->due, c->n));
+		}
+		char title[300];
+		snprintf(title, sizeof title, "\n%s", s->structures[st]);
+		int err = grid_print(db, &g, title, out);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Figure 8. */
+static int avf_table(db_t *db, const study_t *s, FILE *out)
+{
+	grid_t g = {.ncols = 1 + s->nstructures, .left = 1};
+	mean_t *mean = calloc((size_t)s->nstructures, sizeof *mean);
+	if (!mean)
+		return db__fail(db, DB_ENOMEM, "out of memory formatting the study");
+	grid_put(&g, "app");
+	for (int st = 0; st < s->nstructures; st++)
+		grid_put(&g, "%s", s->structures[st]);
+	for (int a = 0; a < s->napps; a++) {
+		put_app(&g, s, a);
+		for (int st = 0; st < s->nstructures; st++) {
+			const cell_t *c = cell_at(s, a, st);
+			if (!c || isnan(c->avf)) {
+				grid_put(&g, "-");
+				continue;
+			}
+			grid_put(&g, "%.2f%% [%.2f, %.2f]", 100 * c->avf, 100 * c->lo, 100 * c->hi);
+			mean_add(&mean[st], c->avf);
+		}
+	}
+	grid_put(&g, "mean");
+	for (int st = 0; st < s->nstructures; st++)
+		if (mean[st].n)
+			grid_put(&g, "%.2f%%", 100 * mean[st].sum / mean[st].n);
+		else
+			grid_put(&g, "-");
+	free(mean);
+	return grid_print(db, &g,
+	                  "\nAVF per structure and application, % with its interval (GUFI Figure 8):\n"
+	                  "(SDC + DUE) / n x df; df = 1 under physical sampling; mean over the applications",
+	                  out);
+}
+
+/* Figure 9. */
+static int fit_table(db_t *db, const study_t *s, FILE *out)
+{
+	int ncols = 1 + s->nstructures + s->nmodes;
+	grid_t g = {.ncols = ncols, .left = 1};
+	mean_t *mean = calloc((size_t)ncols, sizeof *mean);
+	if (!mean)
+		return db__fail(db, DB_ENOMEM, "out of memory formatting the study");
+	grid_put(&g, "app");
+	for (int st = 0; st < s->nstructures; st++)
+		grid_put(&g, "%s", s->structures[st]);
+	for (int m = 0; m < s->nmodes; m++)
+		grid_put(&g, "GPU %s", s->modes[m]);
+	for (int a = 0; a < s->napps; a++) {
+		put_app(&g, s, a);
+		for (int st = 0; st < s->nstructures; st++) {
+			const cell_t *c = cell_at(s, a, st);
+			if (!c || isnan(c->fit)) {
+				grid_put(&g, "-");
+				continue;
+			}
+			grid_put(&g, "%.1f", c->fit);
+			mean_add(&mean[1 + st], c->fit);
+		}
+		for (int m = 0; m < s->nmodes; m++) {
+			const gpu_t *gp = gpu_at(s, a, m);
+			if (!gp || isnan(gp->fit)) {
+				grid_put(&g, "-");
+				continue;
+			}
+			grid_put(&g, "%.1f", gp->fit);
+			mean_add(&mean[1 + s->nstructures + m], gp->fit);
+		}
+	}
+	grid_put(&g, "mean");
+	for (int c = 1; c < ncols; c++)
+		if (mean[c].n)
+			grid_put(&g, "%.1f", mean[c].sum / mean[c].n);
+		else
+			grid_put(&g, "-");
+	free(mean);
+	return grid_print(db, &g,
+	                  "\nFIT per structure and for the GPU (GUFI Figure 9): AVF x df x FIT/bit x bits;\n"
+	                  "GPU MODE = the register file (and predicates) in register mode MODE + every other structure",
+	                  out);
+}
+
+/* Figure 10. */
+static int ipc_fit_table(db_t *db, const study_t *s, FILE *out)
+{
+	int ncols = 1 + 3 * s->nmodes;
+	grid_t g = {.ncols = ncols, .left = 1};
+	mean_t *mean = calloc((size_t)ncols, sizeof *mean);
+	if (!mean)
+		return db__fail(db, DB_ENOMEM, "out of memory formatting the study");
+	grid_put(&g, "app");
+	for (int m = 0; m < s->nmodes; m++) {
+		grid_put(&g, "IPC %s", s->modes[m]);
+		grid_put(&g, "FIT %s", s->modes[m]);
+		grid_put(&g, "IPC/FIT %s", s->modes[m]);
+	}
+	for (int a = 0; a < s->napps; a++) {
+		put_app(&g, s, a);
+		for (int m = 0; m < s->nmodes; m++) {
+			const gpu_t *gp = gpu_at(s, a, m);
+			double v[3] = {gp ? gp->ipc : NAN, gp ? gp->fit : NAN, gp ? gp->ipc_per_fit : NAN};
+			for (int i = 0; i < 3; i++) {
+				if (isnan(v[i]))
+					grid_put(&g, "-");
+				else
+					grid_put(&g, i == 1 ? "%.1f" : i == 0 ? "%.2f" : "%.4g", v[i]);
+				mean_add(&mean[1 + 3 * m + i], v[i]);
+			}
+		}
+	}
+	grid_put(&g, "mean");
+	for (int c = 1; c < ncols; c++)
+		if (mean[c].n)
+			grid_put(&g, (c - 1) % 3 == 1 ? "%.1f" : (c - 1) % 3 == 0 ? "%.2f" : "%.4g",
+			         mean[c].sum / mean[c].n);
+		else
+			grid_put(&g, "-");
+	free(mean);
+	return grid_print(db, &g,
+	                  "\nIPC/FIT per application (GUFI Figure 10): IPC of the golden run in that register mode,\n"
+	                  "FIT of the GPU as above; '-' where the FIT is 0",
+	                  out);
+}
+
+/* Table IV. */
+static int kernel_table(db_t *db, study_t *s, FILE *out)
+{
+	grid_t g = {.ncols = 3 + s->nstructures, .left = 2};
+	if (s->nkernels > 1)
+		qsort(s->kernels, s->nkernels, sizeof *s->kernels, cmp_kernel);
+	grid_put(&g, "app");
+	grid_put(&g, "kernel");
+	grid_put(&g, "invocations");
+	for (int st = 0; st < s->nstructures; st++)
+		grid_put(&g, "%s", s->structures[st]);
+	for (size_t i = 0; i < s->nkernels; i++) {
+		const kernel_t *k = &s->kernels[i];
+		put_app(&g, s, k->app);
+		grid_put(&g, "%s", k->name);
+		grid_put(&g, "%" PRId64, k->invocations);
+		for (int st = 0; st < s->nstructures; st++)
+			if (isnan(k->contribution[st]))
+				grid_put(&g, "-");
+			else
+				grid_put(&g, "%.2f%%", 100 * k->contribution[st]);
+	}
+	return grid_print(db, &g,
+	                  "\nAVF per kernel (GUFI Table IV): each kernel's part of its application's AVF,\n"
+	                  "df x its (SDC + DUE) / the campaign's n; a column adds up to the AVF above",
+	                  out);
+}
+
+int db__study_text(db_t *db, FILE *out)
+{
+	study_t s = {0};
+	int err = load_cells(db, &s);
+	if (!err)
+		err = load_gpus(db, &s);
+	if (!err)
+		err = load_kernels(db, &s);
+	if (err)
+		goto out;
+	if (s.ncells == 0) {
+		fprintf(out, "No study: the database holds no application-scope campaign with results.\n");
+		goto out;
+	}
+	fprintf(out, "Study: %zu campaigns, %d applications, %d structures (the newest application-scope\n"
+	             "campaign of each application and structure: SQL views study, study_gpu, study_kernel)\n\n",
+	        s.ncells, s.napps, s.nstructures);
+	if ((err = outcomes(db, &s, out)) || (err = avf_table(db, &s, out)) || (err = fit_table(db, &s, out)) ||
+	    (err = ipc_fit_table(db, &s, out)) || (err = kernel_table(db, &s, out)))
+		goto out;
+out:
+	study_free(&s);
+	return err;
+}
