@@ -416,6 +416,15 @@ int db__sqlerr(db_t *db, int rc, const char *what)
 	if (code == DB_EBUSY)
 		return db__fail(db, code, "%s: %s (another process held a lock past the busy timeout)",
 		                what, detail);
+	/* "disk I/O error" alone does not say why: a write that failed is a full
+	 * disk or a file size limit (SQLite says SQLITE_FULL only for ENOSPC). */
+	int sys = db->sql && code == DB_EIO ? sqlite3_system_errno(db->sql) : 0;
+	if (rc == SQLITE_IOERR_WRITE || rc == SQLITE_IOERR_TRUNCATE || rc == SQLITE_IOERR_SHMSIZE ||
+	    (rc & 0xff) == SQLITE_FULL)
+		return db__fail(db, code, "%s: %s (%s%sthe disk is full or the file reached a size limit)", what, detail,
+		                sys ? strerror(sys) : "", sys ? ": " : "");
+	if (sys)
+		return db__fail(db, code, "%s: %s (%s)", what, detail, strerror(sys));
 	return db__fail(db, code, "%s: %s", what, detail);
 }
 
