@@ -696,3 +696,132 @@ Test(daemon, locked_database_refused_after_busy_timeout, .timeout = 120)
 	rm_db(path);
 	rmdir(dir);
 }
+
+/* ---- workloads that fail in every experiment ------------------------------ */
+
+/* The campaign of tests/engine/data/doomed_host.c in `mode` (segv, hang)
+ * on the one-SM test GPU, live sampling (every fault lands in a register in
+ * use, so every experiment runs), written to dir/doomed.json. */
+static void doomed_campaign(const char *dir, const char *mode, int injections, char *path, size_t n)
+{
+	const char *host = getenv("FLIPSIM_TEST_HOST");
+	cr_assert(host && *host, "FLIPSIM_TEST_HOST must name build/tests/vadd_host (make unit sets it)");
+	char *abs = realpath(host, NULL), *root = getcwd(NULL, 0);
+	cr_assert(abs && root);
+	snprintf(path, n, "%s/doomed-%s.json", dir, mode);
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	fprintf(f, "{\"name\": \"doomed-%s\", \"workload\": {\"exec\": [\"%s/doomed_host\", \"%s\", "
+	        "\"examples/vadd/vadd.ptx\"], \"cwd\": \"%s\"}, \"gpu\": \"%s/tests/engine/data/tiny-gpu.json\", "
+	        "\"target\": \"regfile\", \"sampling\": \"live\", \"injections\": %d, \"seed\": 3, "
+	        "\"watchdog_seconds\": 1}\n",
+	        mode, dirname(abs), mode, root, root, injections);
+	fclose(f);
+	free(abs);
+	free(root);
+}
+
+/* Counts of (outcome, reason) in the experiments of path, as "due crash:SIGSEGV 40\n". */
+static char *outcomes(const char *path)
+{
+	sqlite3 *db;
+	cr_assert_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	sqlite3_stmt *s;
+	cr_assert_eq(sqlite3_prepare_v2(db, "SELECT outcome, coalesce(reason, ''), count(*) FROM experiments "
+	                                    "GROUP BY 1, 2 ORDER BY 1, 2", -1, &s, NULL),
+	             SQLITE_OK);
+	char *out = calloc(1, 4096);
+	size_t len = 0;
+	while (sqlite3_step(s) == SQLITE_ROW && len < 3900)
+		len += (size_t)snprintf(out + len, 4096 - len, "%s %s %lld\n", (const char *)sqlite3_column_text(s, 0),
+		                        (const char *)sqlite3_column_text(s, 1), sqlite3_column_int64(s, 2));
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return out;
+}
+
+static void doomed(const char *mode, int injections, const char *want)
+{
+	char dir[64], camp[200], db[200];
+	snprintf(dir, sizeof dir, "/tmp/flipsim-doomed-XXXXXX");
+	cr_assert(mkdtemp(dir));
+	doomed_campaign(dir, mode, injections, camp, sizeof camp);
+	snprintf(db, sizeof db, "%s/r.db", dir);
+	/* --no-early: an experiment that re-joins the golden state would stop
+	 * before its host code runs on */
+	const char *args[] = {"run", camp, "--db", db, "-j", "2", "--no-early", "--quiet", NULL};
+	double t0 = now_s();
+	cr_assert_eq(run_flipsim(args, NULL), 0, "the campaign completes");
+	cr_log_info("doomed %s: %d experiments in %.2f s", mode, injections, now_s() - t0);
+	char *got = outcomes(db);
+	cr_expect_str_eq(got, want);
+	free(got);
+	rm_db(db);
+	unlink(camp);
+	rmdir(dir);
+}
+
+/* The host code crashes in every experiment: each one is DUE crash:SIGSEGV,
+ * and the campaign completes. */
+Test(daemon, workload_crashing_in_every_experiment, .timeout = 120) { doomed("segv", 40, "due crash:SIGSEGV 40\n"); }
+
+/* The host code hangs in every experiment: each one is ended by its alarm
+ * (watchdog_seconds = 1) as DUE watchdog, and the campaign completes. */
+Test(daemon, workload_hanging_in_every_experiment, .timeout = 120) { doomed("hang", 6, "due watchdog 6\n"); }
+
+/* ---- readers while a campaign writes ------------------------------------- */
+
+/* flipsim status and report, run again and again, and another connection
+ * holding one read transaction open for the whole campaign (as the sqlite3
+ * shell would): all succeed, the held snapshot does not move, and the
+ * campaign completes with the reference table in about the time it takes
+ * alone. */
+Test(daemon, readers_do_not_block_the_campaign, .timeout = 300)
+{
+	char ref[512], hit[512];
+	double t0 = now_s();
+	char *tr = reference(BIG, ref, 2000);
+	double alone = now_s() - t0;
+	tmpdb(hit, sizeof hit, "readers");
+	t0 = now_s();
+	pid_t pid = start(BIG, hit);
+	int st = -1;
+	cr_assert(wait_rows(hit, pid, 1, 60, &st), "ended before any reader (%d)", st);
+	sqlite3 *rd;
+	cr_assert_eq(sqlite3_open_v2(hit, &rd, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(rd, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+	long snap = -1, again = -1;
+	sqlite3_stmt *s;
+	cr_assert_eq(sqlite3_prepare_v2(rd, "SELECT count(*) FROM experiments", -1, &s, NULL), SQLITE_OK);
+	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+	snap = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	int reads = 0, failed = 0;
+	for (;;) {
+		int w;
+		if (waitpid(pid, &w, WNOHANG) == pid) {
+			st = WIFEXITED(w) ? WEXITSTATUS(w) : 128 + WTERMSIG(w);
+			break;
+		}
+		const char *status[] = {"status", hit, NULL}, *report[] = {"report", hit, "--csv", NULL};
+		failed += run_flipsim(reads % 2 ? report : status, NULL) != 0;
+		reads++;
+	}
+	double with = now_s() - t0;
+	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+	again = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_exec(rd, "COMMIT", NULL, NULL, NULL);
+	sqlite3_close(rd);
+	cr_log_info("readers: %d status/report runs while it ran; %.2f s with readers, %.2f s alone", reads, with,
+	            alone);
+	cr_expect_eq(st, 0, "the campaign completes");
+	cr_expect_eq(failed, 0, "every status and report succeeded");
+	cr_expect_geq(reads, 2);
+	cr_expect_eq(again, snap, "the open read transaction kept its snapshot");
+	cr_expect_lt(with, 3 * alone + 5, "not blocked: %.2f s against %.2f s alone", with, alone);
+	expect_same_table(hit, tr, 2000);
+	free(tr);
+	rm_db(ref);
+	rm_db(hit);
+}
