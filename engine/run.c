@@ -5,8 +5,12 @@
  * the only writer of the database, commits their outcomes in one
  * transaction per tick of a single timer that also redraws progress (the
  * serverCron of STYLE.md). Ctrl-C / SIGTERM stop gracefully; running the
- * same command again resumes with the experiments still missing. libuv
- * owns processes, pipes, the timer and signals here; workers use fork(). */
+ * same command again resumes with the experiments still missing. A worker
+ * that dies is restarted for the experiments of its slot it has not
+ * reported (restart()); a commit that fails stops the campaign (halt()),
+ * every earlier commit kept. libuv owns processes, pipes, the timer and
+ * signals here; workers use fork(). Guarantees: README, "What flipsim
+ * guarantees". */
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
