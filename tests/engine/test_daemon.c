@@ -426,7 +426,12 @@ Test(daemon, runners_killed_20_times, .timeout = 300)
 			kill(x[0], SIGKILL);
 			experiments++;
 		} else if (nw) {
-			kill(w[rand() % nw], SIGKILL);
+			/* the oldest worker (lowest pid): a restarted one gets time to
+			 * report before it can be killed again */
+			pid_t oldest = w[0];
+			for (int k = 1; k < nw; k++)
+				oldest = w[k] < oldest ? w[k] : oldest;
+			kill(oldest, SIGKILL);
 			workers++;
 		}
 	}
