@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "db_int.h"
 
@@ -416,6 +417,15 @@ int db__sqlerr(db_t *db, int rc, const char *what)
 	if (code == DB_EBUSY)
 		return db__fail(db, code, "%s: %s (another process held a lock past the busy timeout)",
 		                what, detail);
+	/* "disk I/O error" alone does not say why: a write that failed is a full
+	 * disk or a file size limit (SQLite says SQLITE_FULL only for ENOSPC). */
+	int sys = db->sql && code == DB_EIO ? sqlite3_system_errno(db->sql) : 0;
+	if (rc == SQLITE_IOERR_WRITE || rc == SQLITE_IOERR_TRUNCATE || rc == SQLITE_IOERR_SHMSIZE ||
+	    (rc & 0xff) == SQLITE_FULL)
+		return db__fail(db, code, "%s: %s (%s%sthe disk is full or the file reached a size limit)", what, detail,
+		                sys ? strerror(sys) : "", sys ? ": " : "");
+	if (sys)
+		return db__fail(db, code, "%s: %s (%s)", what, detail, strerror(sys));
 	return db__fail(db, code, "%s: %s", what, detail);
 }
 
@@ -637,6 +647,46 @@ static int migrate(db_t *db)
 	return err;
 }
 
+/* Whether this process may create files in path's folder. */
+static bool dir_writable(const char *path)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		return access(".", W_OK) == 0;
+	slash[slash == dir] = 0;
+	return access(dir, W_OK) == 0;
+}
+
+/* Whether this process may write path and create its -wal and -shm. */
+static bool writable(const char *path)
+{
+	return access(path, W_OK) == 0 && dir_writable(path);
+}
+
+static bool wal_exists(const char *path)
+{
+	char wal[4200];
+	snprintf(wal, sizeof wal, "%s-wal", path);
+	return access(wal, F_OK) == 0;
+}
+
+/* "file:PATH?mode=ro&immutable=1" with PATH percent-encoded where a URI
+ * needs it. Returns false when it does not fit. */
+static bool immutable_uri(const char *path, char *uri, size_t n)
+{
+	size_t k = (size_t)snprintf(uri, n, "file:");
+	for (const char *p = path; *p && k + 4 < n; p++) {
+		if (*p == '%' || *p == '?' || *p == '#')
+			k += (size_t)snprintf(uri + k, n - k, "%%%02X", (unsigned char)*p);
+		else
+			uri[k++] = *p;
+	}
+	int m = k < n ? snprintf(uri + k, n - k, "?mode=ro&immutable=1") : -1;
+	return m > 0 && (size_t)m < n - k;
+}
+
 int db_open(const char *path, bool create, db_t **out, char *err, size_t errsz)
 {
 	int code = 0;
@@ -669,8 +719,31 @@ int db_open(const char *path, bool create, db_t **out, char *err, size_t errsz)
 		goto fail_msg;
 	}
 
+	/* Reading a file this user cannot write, or in a folder where the WAL's
+	 * -wal and -shm files cannot be created, takes a read-only open: SQLite
+	 * then reads a WAL database without creating them. */
+	if (create && ((exists && access(path, W_OK) != 0) || !dir_writable(path))) {
+		/* refused before SQLite opens it: not a byte written */
+		code = db__fail(db, DB_EREADONLY, "%s", exists && access(path, W_OK) != 0
+		                ? "read-only (no write permission); results cannot be stored"
+		                : "its folder is read-only (the database and its -wal and -shm files are created "
+		                  "there); results cannot be stored");
+		goto fail_msg;
+	}
 	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-	int rc = sqlite3_open_v2(path, &db->sql, flags, NULL);
+	char uri[4200];
+	const char *name = path;
+	if (!create && !writable(path)) {
+		flags = SQLITE_OPEN_READONLY;
+		/* A WAL file without its -wal (fully checkpointed) in a folder
+		 * where no -shm can be created: nobody can write it now, so it is
+		 * read as an immutable file. */
+		if (!wal_exists(path) && !dir_writable(path) && immutable_uri(path, uri, sizeof uri)) {
+			name = uri;
+			flags |= SQLITE_OPEN_URI;
+		}
+	}
+	int rc = sqlite3_open_v2(name, &db->sql, flags, NULL);
 	if (rc != SQLITE_OK) {
 		code = db__sqlerr(db, rc, "cannot open");
 		goto fail_msg;

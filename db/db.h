@@ -171,7 +171,10 @@ typedef struct {
  * current schema, switched to WAL, and must be writable now (a read-only or
  * locked file fails here, not hours later). create=false: the file must
  * exist; it is opened for writing when the OS allows, read-only otherwise
- * (writes then fail with DB_EREADONLY). A file that is not a flipsim
+ * (writes then fail with DB_EREADONLY): a file this user cannot write, or
+ * one in a folder where its -wal and -shm cannot be created (read as an
+ * immutable file when no -wal exists). create=true refuses those with
+ * DB_EREADONLY before opening them. A file that is not a flipsim
  * database (DB_ENOTDB) or was written by a newer schema (DB_ENEWER) is
  * refused and left untouched. Returns 0 or a DB_E* code with the message in
  * err (may be NULL). */

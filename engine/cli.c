@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "db.h"
 #include "eng_int.h"
 
 void eng_errorf(const char *fmt, ...)
@@ -28,4 +29,15 @@ int eng_usage_error(const char *cmd, const char *fmt, ...)
 	else
 		fputs("try 'flipsim --help'\n", stderr);
 	return ENG_EXIT_INPUT;
+}
+
+int eng_db_status(int db_err)
+{
+	switch (db_err) {
+	case 0: return ENG_EXIT_OK;
+	case DB_ENOMEM:
+	case DB_EINVAL:
+	case DB_ESQL: return ENG_EXIT_INTERNAL;
+	default: return ENG_EXIT_INPUT; /* the file: not ours, newer, read-only, locked, full, unreadable */
+	}
 }

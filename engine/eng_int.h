@@ -4,9 +4,13 @@
  *   exit status   meaning
  *   -----------   -------------------------------------------------------
  *   0             success
- *   1             internal failure (out of memory, I/O error writing results)
+ *   1             internal failure (out of memory, an experiment that could
+ *                 not be run after its worker was restarted)
  *   2             bad input: command line, JSON, PTX, unknown kernel or GPU,
- *                 launch configuration the GPU cannot hold
+ *                 launch configuration the GPU cannot hold; a results
+ *                 database that cannot be used: not a flipsim database,
+ *                 a newer schema, read-only, locked past the busy timeout,
+ *                 a full disk or another I/O error (eng_db_status)
  *   3             the simulated program ended in a DUE (the run itself worked)
  *   128+N         flipsim run stopped by signal N (every stored result kept;
  *                 the same command resumes)
@@ -22,6 +26,11 @@ enum { ENG_EXIT_OK = 0, ENG_EXIT_INTERNAL = 1, ENG_EXIT_INPUT = 2, ENG_EXIT_DUE 
 
 /* Prints "flipsim: <message>" on stderr. */
 void eng_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The exit status for a failure db_err (a DB_E* code) of the results
+ * database: ENG_EXIT_INTERNAL for out of memory and flipsim's own bugs,
+ * ENG_EXIT_INPUT for everything about the file and the disk it is on. */
+int eng_db_status(int db_err);
 
 /* Reports a usage error of command `cmd` (NULL for the top level) and
  * returns ENG_EXIT_INPUT. */
@@ -104,6 +113,8 @@ typedef struct eng_outcome {
 	double wall;                /* host seconds */
 	bool has_live_bits;         /* live sampling: bits of the target in use in */
 	uint64_t live_bits;         /* the fault's SM at its cycle (derating)      */
+	bool lost;                  /* not an outcome: the experiment was killed from
+	                               outside (eng_outcome_of); it must run again */
 } eng_outcome_t;
 
 typedef struct eng_runner_opts {
@@ -142,7 +153,10 @@ int eng_runner(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp,
 /* The runtime's plan for these experiments of o->campaign (runner.c). */
 void eng_rt_plan(const eng_runner_opts_t *o, const eng_golden_t *g, const eng_exp_t *exps, uint64_t nexp,
                  sc_rt_plan_t *p);
-/* What a raw result means: the outcome, against golden. faulty, when not
+/* What a raw result means: the outcome, against golden. An experiment
+ * ended by SIGKILL, SIGTERM, SIGINT, SIGHUP or SIGQUIT before it reported was
+ * stopped from outside (a user, the OOM killer, a terminal): that is no
+ * outcome of its fault, and out->lost is set instead. faulty, when not
  * NULL, holds the experiment's outputs (host programs: stdout, stderr); it
  * is completed with the status, signal and exit status of r. */
 void eng_outcome_of(const sc_rt_result_t *r, const cls_run_t *golden, cls_run_t *faulty, eng_outcome_t *out);

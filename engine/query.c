@@ -17,7 +17,7 @@ static int open_existing(const char *path, db_t **db)
 	int rc = db_open(path, false, db, err, sizeof err);
 	if (rc) {
 		eng_errorf("%s", err);
-		return rc == DB_ENOMEM ? ENG_EXIT_INTERNAL : ENG_EXIT_INPUT;
+		return eng_db_status(rc);
 	}
 	return 0;
 }
@@ -31,7 +31,8 @@ void eng_status_help(FILE *out)
 	      "and the AVF so far with its confidence interval. Safe while a campaign\n"
 	      "runs (the database is in WAL mode: readers do not block the writer).\n"
 	      "\n"
-	      "exit status: 0, 2 when the file is not a flipsim database\n", out);
+	      "exit status: 0, 1 internal failure, 2 when the file is missing, not a\n"
+	      "flipsim database, written by a newer flipsim or cannot be read\n", out);
 }
 
 int eng_status_main(int argc, char **argv)
@@ -48,10 +49,10 @@ int eng_status_main(int argc, char **argv)
 		return rc;
 	db_campaign_info_t *list;
 	size_t n;
-	if (db_campaigns_list(db, &list, &n)) {
+	if ((rc = db_campaigns_list(db, &list, &n))) {
 		eng_errorf("%s", db_errmsg(db));
 		db_close(db);
-		return ENG_EXIT_INTERNAL;
+		return eng_db_status(rc);
 	}
 	printf("%-28s %-8s %-8s %15s %7s %6s %6s %6s %6s %6s %22s\n", "campaign", "target", "sampling", "done/planned",
 	       "masked", "sdc", "due", "early", "unused", "dead", "AVF [interval]");
@@ -123,9 +124,9 @@ int eng_report_main(int argc, char **argv)
 	if (rc)
 		return rc;
 	char err[1024];
-	if ((study ? db_report_study : db_report)(db, format, stdout, err, sizeof err)) {
+	if ((rc = (study ? db_report_study : db_report)(db, format, stdout, err, sizeof err))) {
 		eng_errorf("%s", err);
-		rc = ENG_EXIT_INTERNAL;
+		rc = eng_db_status(rc);
 	}
 	db_close(db);
 	return rc;

@@ -5,11 +5,16 @@
  * the only writer of the database, commits their outcomes in one
  * transaction per tick of a single timer that also redraws progress (the
  * serverCron of STYLE.md). Ctrl-C / SIGTERM stop gracefully; running the
- * same command again resumes with the experiments still missing. libuv
- * owns processes, pipes, the timer and signals here; workers use fork(). */
+ * same command again resumes with the experiments still missing. A worker
+ * that dies is restarted for the experiments of its slot it has not
+ * reported (restart()); a commit that fails stops the campaign (halt()),
+ * every earlier commit kept. libuv owns processes, pipes, the timer and
+ * signals here; workers use fork(). Guarantees: README, "What flipsim
+ * guarantees". */
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +28,10 @@
 #define MAX_WORKERS 64
 #define TICK_MS 200
 #define LOG_EVERY_S 60.0
+/* A worker that dies by a signal (killed, crashed, stopped by the watchdog)
+ * or leaves experiments unreported is started again for its unfinished
+ * ones, unless this many in a row of its slot died without an outcome. */
+#define MAX_STRIKES 3
 
 typedef struct worker {
 	struct daemon *d;
@@ -35,6 +44,8 @@ typedef struct worker {
 	size_t len;
 	int open_handles;
 	double last_heard;       /* when it last sent an outcome (or started) */
+	uint64_t reported;       /* outcomes since this process started */
+	int strikes;             /* processes of this slot in a row that died without an outcome */
 	bool exited, killed;
 	int64_t status;
 	int term_signal;
@@ -47,6 +58,11 @@ typedef struct daemon {
 	db_t *db;
 	int64_t campaign;
 	const char *campaign_path;
+	const eng_plan_t *plan;   /* the masks, to write a worker's experiment lines */
+	uint64_t seed;
+	const db_mask_t *pend;    /* the experiments to run, in cycle order: */
+	uint64_t npend;           /* pend[i] belongs to worker slot i % nworkers */
+	uint8_t *got;             /* bit idx: an outcome of mask idx arrived */
 	uint64_t ck;
 	bool no_fork, no_early, quiet, tty;
 	int nworkers, running;
@@ -55,6 +71,8 @@ typedef struct daemon {
 	char **reasons;
 	uint32_t nqueue, capqueue;
 	bool stopping, failed;
+	bool halting;            /* no more outcomes, commits or workers wanted */
+	int db_err;              /* a commit failed (DB_E*): the campaign stops */
 	int stop_signal;
 	uint64_t total, done_at_start, done;
 	uint64_t stored[3];      /* committed outcomes by class (masked, sdc, due):
@@ -69,6 +87,16 @@ typedef struct daemon {
 static char exe[4096];
 
 /* ---------------------------------------------------------------- results */
+/* Stops every worker (SIGTERM; their experiment children die with them)
+ * and starts no other. */
+static void halt(daemon_t *d)
+{
+	d->halting = true;
+	for (int i = 0; i < d->nworkers; i++)
+		if (d->w[i].open_handles && !d->w[i].exited)
+			uv_process_kill(&d->w[i].proc, SIGTERM);
+}
+
 static int commit(daemon_t *d)
 {
 	if (!d->nqueue)
@@ -82,8 +110,12 @@ static int commit(daemon_t *d)
 		free(d->reasons[i]);
 	d->nqueue = 0;
 	if (rc) {
+		/* Every earlier commit stands (each batch is one transaction); this
+		 * batch's experiments stay pending. Going on would only run
+		 * experiments whose outcomes cannot be kept. */
 		eng_errorf("cannot store results: %s", db_errmsg(d->db));
-		d->failed = true;
+		d->db_err = rc;
+		halt(d);
 		return rc;
 	}
 	return 0;
@@ -103,7 +135,10 @@ static void queue_line(daemon_t *d, worker_t *w, char *s)
 	long long live = strtoll(q, &q, 10);
 	while (*q == ' ')
 		q++;
-	if (outcome < 0 || outcome > 2)
+	if (outcome < 0 || outcome > 2 || idx >= d->total || d->db_err)
+		return;
+	/* an experiment counts once, whichever process reports it */
+	if (d->got[idx / 8] & (1u << (idx % 8)))
 		return;
 	if (d->nqueue == d->capqueue) {
 		uint32_t cap = d->capqueue ? d->capqueue * 2 : 256;
@@ -121,6 +156,8 @@ static void queue_line(daemon_t *d, worker_t *w, char *s)
 	}
 	char *reason = strdup(q);
 	d->reasons[d->nqueue] = reason;
+	d->got[idx / 8] |= (uint8_t)(1u << (idx % 8));
+	w->reported++;
 	w->last_heard = eng_now();
 	d->queue[d->nqueue++] = (db_experiment_t){.idx = idx, .outcome = (db_outcome_t)outcome, .reason = reason,
 	                                          .cycles = cycles, .early = early != 0, .wall = wall, .worker = w->id,
@@ -166,11 +203,85 @@ static void maybe_finish(daemon_t *d)
 	uv_close((uv_handle_t *)&d->sigterm, NULL);
 }
 
+static int spawn_worker(daemon_t *d, worker_t *w, char *input, size_t len);
+static int append(char **buf, size_t *len, size_t *cap, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The experiment lines (format in worker.c) of slot k's experiments that
+ * have no outcome yet: *n of them, in a new buffer *buf of *len bytes.
+ * Returns 0, or -1 out of memory. */
+static int slot_input(const daemon_t *d, int k, char **buf, size_t *len, uint64_t *n)
+{
+	size_t cap = 4096;
+	*len = 0;
+	*n = 0;
+	if (!(*buf = malloc(cap)))
+		return -1;
+	for (uint64_t i = (uint64_t)k; i < d->npend; i += (uint64_t)d->nworkers) {
+		uint64_t idx = d->pend[i].idx;
+		if (d->got[idx / 8] & (1u << (idx % 8)))
+			continue;
+		eng_exp_t e;
+		eng_plan_mask(d->plan, d->seed, idx, &e);
+		int bad = append(buf, len, &cap, "%" PRIu64 " %u", e.idx, e.nfaults);
+		for (uint32_t f = 0; f < e.nfaults; f++)
+			bad |= append(buf, len, &cap, " %" PRIu64 " %u %" PRIu64 " %u", e.f[f].cycle, e.f[f].sm, e.f[f].loc,
+			              e.f[f].nbits);
+		bad |= append(buf, len, &cap, "\n");
+		if (bad) {
+			free(*buf);
+			*buf = NULL;
+			return -1;
+		}
+		(*n)++;
+	}
+	return 0;
+}
+
+/* A worker is gone, its pipes closed (every line it sent was read). When
+ * it died by a signal (killed, crashed, stopped by the watchdog) or ended
+ * with experiments unreported (children killed from outside), another
+ * process takes over the experiments of its slot that have no outcome:
+ * nothing it did not report is recorded, nothing is lost or run twice. */
+static void restart(daemon_t *d, worker_t *w)
+{
+	if (d->halting || d->failed || (w->term_signal == 0 && w->status != 0))
+		return; /* stopping, or the worker failed by its own decision, with a message */
+	char *buf;
+	size_t len;
+	uint64_t n;
+	if (slot_input(d, w->id, &buf, &len, &n)) {
+		eng_errorf("out of memory restarting worker %d", w->id);
+		d->failed = true;
+		return;
+	}
+	if (!n) {
+		free(buf);
+		return;
+	}
+	w->strikes = w->reported ? 0 : w->strikes + 1;
+	if (w->strikes >= MAX_STRIKES) {
+		eng_errorf("worker %d ended %d times in a row without an outcome: its %" PRIu64 " unfinished experiments "
+		           "are left for a re-run", w->id, w->strikes, n);
+		free(buf);
+		return;
+	}
+	if (!d->quiet)
+		eng_errorf("worker %d restarted for its %" PRIu64 " unfinished experiments", w->id, n);
+	w->len = 0;
+	w->exited = w->killed = false;
+	w->status = 0;
+	w->term_signal = 0;
+	w->reported = 0;
+	if (spawn_worker(d, w, buf, len))
+		d->failed = true;
+}
+
 static void on_handle_closed(uv_handle_t *h)
 {
 	worker_t *w = h->data;
 	if (--w->open_handles == 0) {
 		w->d->running--;
+		restart(w->d, w);
 		maybe_finish(w->d);
 	}
 }
@@ -181,7 +292,7 @@ static void on_worker_exit(uv_process_t *p, int64_t status, int sig)
 	w->exited = true;
 	w->status = status;
 	w->term_signal = sig;
-	if ((status != 0 || sig) && !w->d->stopping)
+	if ((status != 0 || sig) && !w->d->stopping && !w->d->halting)
 		eng_errorf("worker %d ended with status %" PRId64 " signal %d", w->id, status, sig);
 	uv_close((uv_handle_t *)p, on_handle_closed);
 }
@@ -224,7 +335,9 @@ static void on_written(uv_write_t *req, int status)
 	uv_close((uv_handle_t *)&w->in, on_handle_closed); /* EOF: the list is complete */
 }
 
-static int spawn_worker(daemon_t *d, worker_t *w, const char *input, size_t len)
+/* Starts worker w on its experiment lines input[0..len), which it owns
+ * from now on. Returns 0 or -1. */
+static int spawn_worker(daemon_t *d, worker_t *w, char *input, size_t len)
 {
 	char ck[32];
 	snprintf(ck, sizeof ck, "%" PRIu64, d->ck);
@@ -250,13 +363,13 @@ static int spawn_worker(daemon_t *d, worker_t *w, const char *input, size_t len)
 		eng_errorf("cannot start a worker: %s", uv_strerror(rc));
 		uv_close((uv_handle_t *)&w->in, NULL);
 		uv_close((uv_handle_t *)&w->out, NULL);
+		free(input);
 		return -1;
 	}
 	w->open_handles = 3;
 	w->last_heard = eng_now();
 	d->running++;
-	w->input = malloc(len + 1);
-	memcpy(w->input, input, len);
+	w->input = input;
 	uv_buf_t b = uv_buf_init(w->input, (unsigned)len);
 	uv_write(&w->wreq, (uv_stream_t *)&w->in, &b, 1, on_written);
 	uv_read_start((uv_stream_t *)&w->out, on_alloc, on_read);
@@ -266,7 +379,8 @@ static int spawn_worker(daemon_t *d, worker_t *w, const char *input, size_t len)
 static void on_tick(uv_timer_t *t)
 {
 	daemon_t *d = t->data;
-	commit(d);
+	if (!d->db_err)
+		commit(d);
 	progress(d, false);
 	/* The wall-clock watchdog: every experiment has alarm(watchdog) in its
 	 * own process, so a worker silent for much longer than that is stuck
@@ -289,13 +403,10 @@ static void on_signal(uv_signal_t *s, int sig)
 		return;
 	d->stopping = true;
 	d->stop_signal = sig;
-	for (int i = 0; i < d->nworkers; i++)
-		if (d->w[i].open_handles && !d->w[i].exited)
-			uv_process_kill(&d->w[i].proc, SIGTERM);
+	halt(d);
 }
 
 /* ---------------------------------------------------------------- one campaign */
-static int append(char **buf, size_t *len, size_t *cap, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static int append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 {
 	for (;;) {
@@ -338,7 +449,7 @@ static const char *workload_name(const camp_campaign_t *c)
 }
 
 static int store_campaign(db_t *db, const camp_campaign_t *c, const eng_golden_t *g, const eng_plan_t *p, int64_t *id,
-                          bool *existed, char *err, size_t errsz)
+                          bool *existed, int *dberr, char *err, size_t errsz)
 {
 	char fields[64] = "", scope[300] = "application";
 	for (uint32_t bit = 1; bit <= 4; bit <<= 1)
@@ -355,9 +466,9 @@ static int store_campaign(db_t *db, const camp_campaign_t *c, const eng_golden_t
 	                    .tool_version = SC_VERSION, .seed = c->seed, .target = camp_target_name(c->target),
 	                    .sampling = camp_sampling_name(c->sampling), .fit_per_bit = c->fit_per_bit,
 	                    .confidence = c->confidence, .n_masks = p->n};
-	if (db_campaign_get_or_create(db, &dc, id, existed)) {
+	if ((*dberr = db_campaign_get_or_create(db, &dc, id, existed))) {
 		snprintf(err, errsz, "%s", db_errmsg(db));
-		return ENG_EXIT_INTERNAL;
+		return eng_db_status(*dberr);
 	}
 	db_progress_t pr;
 	if (*existed && !db_progress(db, *id, &pr) && pr.stored == p->n)
@@ -407,8 +518,10 @@ static int store_campaign(db_t *db, const camp_campaign_t *c, const eng_golden_t
 			m[i].extra = buf;
 		}
 	}
-	if (db_golden_put(db, *id, &dg) || db_kernels_put(db, *id, k, g->nlaunch) || db_masks_put(db, *id, m, p->n)) {
+	if ((*dberr = db_golden_put(db, *id, &dg)) || (*dberr = db_kernels_put(db, *id, k, g->nlaunch)) ||
+	    (*dberr = db_masks_put(db, *id, m, p->n))) {
 		snprintf(err, errsz, "%s", db_errmsg(db));
+		rc = eng_db_status(*dberr);
 		goto out;
 	}
 	rc = 0;
@@ -422,7 +535,7 @@ out:
 	return rc;
 }
 
-static int run_campaign(const run_opts_t *o, db_t *db, const char *path, int *interrupted)
+static int run_campaign(const run_opts_t *o, db_t *db, const char *path, int *interrupted, bool *db_broken)
 {
 	char err[1024];
 	camp_campaign_t *c;
@@ -433,8 +546,6 @@ static int run_campaign(const run_opts_t *o, db_t *db, const char *path, int *in
 	eng_golden_t g;
 	eng_plan_t p = {0};
 	daemon_t *d = NULL;
-	char *input[MAX_WORKERS] = {0};
-	size_t len[MAX_WORKERS] = {0}, cap[MAX_WORKERS] = {0};
 	db_mask_t *pend = NULL;
 	uint64_t npend = 0;
 	int rc = eng_golden_campaign(c, 0, &g, err, sizeof err);
@@ -444,11 +555,15 @@ static int run_campaign(const run_opts_t *o, db_t *db, const char *path, int *in
 		goto fail;
 	int64_t id;
 	bool existed;
-	if ((rc = store_campaign(db, c, &g, &p, &id, &existed, err, sizeof err)))
+	int dbrc = 0;
+	if ((rc = store_campaign(db, c, &g, &p, &id, &existed, &dbrc, err, sizeof err))) {
+		*db_broken = dbrc != 0;
 		goto fail;
-	if (db_masks_pending(db, id, &pend, &npend)) {
+	}
+	if ((dbrc = db_masks_pending(db, id, &pend, &npend))) {
+		*db_broken = true;
 		snprintf(err, sizeof err, "%s", db_errmsg(db));
-		rc = ENG_EXIT_INTERNAL;
+		rc = eng_db_status(dbrc);
 		goto fail;
 	}
 	if (!o->quiet)
@@ -456,10 +571,15 @@ static int run_campaign(const run_opts_t *o, db_t *db, const char *path, int *in
 		        c->name, camp_target_name(c->target), camp_sampling_name(c->sampling), c->gpu.name, p.n, npend,
 		        existed ? ", resumed" : "", g.cycles);
 	d = calloc(1, sizeof *d);
-	if (!d) {
+	if (!d || !(d->got = calloc(p.n / 8 + 1, 1))) {
+		snprintf(err, sizeof err, "out of memory");
 		rc = ENG_EXIT_INTERNAL;
 		goto fail;
 	}
+	d->plan = &p;
+	d->seed = c->seed;
+	d->pend = pend;
+	d->npend = npend;
 	d->db = db;
 	d->campaign = id;
 	d->campaign_path = path;
@@ -486,23 +606,13 @@ static int run_campaign(const run_opts_t *o, db_t *db, const char *path, int *in
 		int nw = o->jobs < (int)npend ? o->jobs : (int)npend;
 		for (uint64_t i = 0; i < npend; i++) {
 			eng_exp_t e;
-			eng_plan_mask(&p, c->seed, pend[i].idx, &e);
-			if (e.f[0].cycle != pend[i].cycle || e.f[0].loc != pend[i].loc) {
+			if (pend[i].idx >= p.n || eng_plan_mask(&p, c->seed, pend[i].idx, &e) ||
+			    e.f[0].cycle != pend[i].cycle || e.f[0].loc != pend[i].loc) {
 				snprintf(err, sizeof err, "the stored mask %" PRIu64 " differs from the campaign's: the database was "
 				         "written by another version", pend[i].idx);
 				rc = ENG_EXIT_INPUT;
 				goto fail;
 			}
-			int k = (int)(i % (uint64_t)nw);
-			if (!cap[k]) {
-				cap[k] = 4096;
-				input[k] = malloc(cap[k]);
-			}
-			append(&input[k], &len[k], &cap[k], "%" PRIu64 " %u", e.idx, e.nfaults);
-			for (uint32_t f = 0; f < e.nfaults; f++)
-				append(&input[k], &len[k], &cap[k], " %" PRIu64 " %u %" PRIu64 " %u", e.f[f].cycle, e.f[f].sm,
-				       e.f[f].loc, e.f[f].nbits);
-			append(&input[k], &len[k], &cap[k], "\n");
 		}
 		d->loop = uv_default_loop();
 		uv_timer_init(d->loop, &d->tick);
@@ -517,15 +627,26 @@ static int run_campaign(const run_opts_t *o, db_t *db, const char *path, int *in
 		for (int k = 0; k < nw; k++) {
 			d->w[k].d = d;
 			d->w[k].id = k;
-			if (spawn_worker(d, &d->w[k], input[k], len[k]))
+			char *in;
+			size_t len;
+			uint64_t n;
+			if (slot_input(d, k, &in, &len, &n) || spawn_worker(d, &d->w[k], in, len))
 				d->failed = true;
 		}
 		maybe_finish(d);
 		uv_run(d->loop, UV_RUN_DEFAULT);
-		commit(d);
+		if (!d->db_err)
+			commit(d);
 	}
 	progress(d, true);
-	if (d->stopping) {
+	if (d->db_err) {
+		*db_broken = true;
+		db_progress_t pr;
+		if (!db_progress(db, id, &pr))
+			fprintf(stderr, "%s: stopped: %" PRIu64 " of %" PRIu64 " experiments stored; run the same command "
+			        "again to resume once the database can be written\n", c->name, pr.done, pr.n_masks);
+		rc = eng_db_status(d->db_err);
+	} else if (d->stopping) {
 		*interrupted = d->stop_signal;
 		db_progress_t pr;
 		if (!db_progress(db, id, &pr))
@@ -546,9 +667,8 @@ static int run_campaign(const run_opts_t *o, db_t *db, const char *path, int *in
 fail:
 	eng_errorf("%s", err);
 out:
-	for (int k = 0; k < MAX_WORKERS; k++)
-		free(input[k]);
 	if (d) {
+		free(d->got);
 		free(d->queue);
 		free(d->reasons);
 		free(d);
@@ -654,12 +774,17 @@ int eng_run_main(int argc, char **argv)
 	int rc = db_open(o.db_path, true, &db, err, sizeof err);
 	if (rc) {
 		eng_errorf("%s", err);
-		return rc == DB_ENOMEM ? ENG_EXIT_INTERNAL : ENG_EXIT_INPUT;
+		return eng_db_status(rc);
 	}
+	/* A worker that dies leaves its stdin pipe without a reader: the write
+	 * fails with EPIPE (the worker is restarted) instead of killing us.
+	 * Workers start with default signal dispositions (libuv resets them). */
+	signal(SIGPIPE, SIG_IGN);
 	int interrupted = 0;
 	int worst = 0;
-	for (int i = optind; i < argc && !interrupted; i++) {
-		rc = run_campaign(&o, db, argv[i], &interrupted);
+	bool db_broken = false;
+	for (int i = optind; i < argc && !interrupted && !db_broken; i++) {
+		rc = run_campaign(&o, db, argv[i], &interrupted, &db_broken);
 		if (rc > worst)
 			worst = rc;
 	}

@@ -34,6 +34,14 @@ void eng_rt_plan(const eng_runner_opts_t *o, const eng_golden_t *g, const eng_ex
 	};
 }
 
+/* Signals an experiment does not raise on itself: what ends it with one
+ * came from outside. (Its own crashes are SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+ * SIGABRT...; SIGALRM is the runtime's watchdog.) */
+static bool from_outside(int sig)
+{
+	return sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
+}
+
 void eng_outcome_of(const sc_rt_result_t *r, const cls_run_t *golden, cls_run_t *faulty, eng_outcome_t *out)
 {
 	memset(out, 0, sizeof *out);
@@ -67,6 +75,11 @@ void eng_outcome_of(const sc_rt_result_t *r, const cls_run_t *golden, cls_run_t 
 		int st = r->wstatus;
 		if (r->kind == SC_RT_ENDED)
 			f->due = r->due;
+		if (st >= 0 && WIFSIGNALED(st) && from_outside(WTERMSIG(st))) {
+			out->lost = true;
+			snprintf(out->reason, sizeof out->reason, "killed by SIG%s", sigabbrev_np(WTERMSIG(st)));
+			return;
+		}
 		if (st >= 0 && WIFSIGNALED(st)) {
 			if (WTERMSIG(st) == SIGALRM)
 				f->host_timeout = true;

@@ -5,7 +5,8 @@
  * on stdout,
  *     R idx outcome cycles early wall live_bits reason
  * (outcome 0 masked, 1 sdc, 2 due; live_bits -1 unless live sampling;
- * reason last, it may hold spaces). It dies
+ * reason last, it may hold spaces); an experiment killed from outside gets
+ * no line (eng_outcome_of). It dies
  * with the daemon (PR_SET_PDEATHSIG), and its experiment children with it. */
 #include <getopt.h>
 #include <inttypes.h>
@@ -19,6 +20,11 @@
 static void emit_line(const eng_outcome_t *o, void *ctx)
 {
 	(void)ctx;
+	if (o->lost) { /* no line: the daemon runs it again */
+		eng_errorf("experiment %" PRIu64 " was %s from outside: not an outcome, it will run again", o->idx,
+		           o->reason);
+		return;
+	}
 	printf("R %" PRIu64 " %d %" PRIu64 " %d %.6f %" PRId64 " %s\n", o->idx, (int)o->outcome, o->cycles,
 	       o->early ? 1 : 0, o->wall, o->has_live_bits ? (int64_t)o->live_bits : (int64_t)-1, o->reason);
 	fflush(stdout);

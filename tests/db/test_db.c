@@ -11,7 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "db.h"
@@ -402,6 +405,79 @@ Test(db, reader_not_blocked_by_open_write_transaction)
 	cr_assert_eq(db_experiments_put(db, id, &e, 1, &ins), 0);
 	cr_assert_eq(ins, 0, "the mask already has its experiment");
 	db_close(rd);
+	db_close(db);
+}
+
+/* ---- a full disk ------------------------------------------------------------ */
+
+/* Batches of experiments written until the disk is "full" (every write past
+ * 64 KiB fails: RLIMIT_FSIZE in a child process, SIGXFSZ ignored, as a full
+ * disk fails SQLite's writes): the failing batch is a clear DB_EIO naming
+ * the file, and every batch committed before it is there, intact. */
+Test(db, full_disk_keeps_every_committed_batch)
+{
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "h1", "regfile", "physical");
+	enum { N = 4000, BATCH = 50 };
+	db_mask_t *m = calloc(N, sizeof *m);
+	for (uint32_t i = 0; i < N; i++)
+		m[i] = (db_mask_t){.idx = i, .cycle = i, .sm = i % 15, .loc = i, .nbits = 1};
+	cr_assert_eq(db_masks_put(db, id, m, N), 0, "%s", db_errmsg(db));
+	free(m);
+	db_close(db);
+
+	int p[2];
+	cr_assert_eq(pipe(p), 0);
+	fflush(NULL);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		close(p[0]);
+		signal(SIGXFSZ, SIG_IGN);
+		struct rlimit r = {64 * 1024, 64 * 1024};
+		setrlimit(RLIMIT_FSIZE, &r);
+		char err[512] = "";
+		int rc = db_open(dbpath, true, &db, err, sizeof err), ok = 0;
+		for (uint32_t b = 0; !rc && b < N / BATCH; b++) {
+			db_experiment_t e[BATCH];
+			for (uint32_t i = 0; i < BATCH; i++)
+				e[i] = (db_experiment_t){.idx = b * BATCH + i, .outcome = DB_SDC, .reason = "output:c",
+				                         .cycles = 1000 + i, .wall = 0.25, .worker = 3};
+			if (!(rc = db_experiments_put(db, id, e, BATCH, NULL)))
+				ok++;
+			else
+				snprintf(err, sizeof err, "%s", db_errmsg(db));
+		}
+		dprintf(p[1], "%d %d %s", ok, rc, err);
+		_exit(0); /* no db_close: the process dies with its failure */
+	}
+	close(p[1]);
+	char buf[700] = "";
+	ssize_t k = read(p[0], buf, sizeof buf - 1);
+	close(p[0]);
+	waitpid(pid, NULL, 0);
+	cr_assert_gt(k, 0);
+	buf[k] = 0;
+	int ok = -1, rc = 0, off = 0;
+	cr_assert_eq(sscanf(buf, "%d %d %n", &ok, &rc, &off), 2, "%s", buf);
+	cr_log_info("the disk filled after %d of %d batches: %s", ok, N / BATCH, buf + off);
+	cr_assert_eq(rc, DB_EIO, "the disk filled: %s", buf);
+	cr_assert_gt(ok, 0, "some batches fit: %s", buf);
+	cr_assert_lt(ok, N / BATCH);
+	cr_expect(strncmp(buf + off, dbpath, strlen(dbpath)) == 0, "names the file: %s", buf + off);
+	cr_expect(strstr(buf + off, "the disk is full or the file reached a size limit"), "%s", buf + off);
+
+	sqlite3 *s = raw();
+	char sql[200];
+	cr_assert_eq(raw_real(s, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check = 'ok'"), 1);
+	snprintf(sql, sizeof sql, "SELECT count(*) = %d AND max(idx) = %d AND sum(outcome = 'sdc') = count(*)"
+	         " FROM experiments", ok * BATCH, ok * BATCH - 1);
+	cr_assert_eq(raw_real(s, sql), 1, "every committed batch, and nothing else");
+	sqlite3_close(s);
+	db = open_db(true);
+	db_progress_t pr;
+	cr_assert_eq(db_progress(db, id, &pr), 0);
+	cr_assert_eq(pr.done, (uint64_t)ok * BATCH);
 	db_close(db);
 }
 
