@@ -1,4 +1,4 @@
-# flipsim — one top-level Makefile. Targets: all test run study bench deps asan clean.
+# flipsim — one top-level Makefile. Targets: all test run study bench deps asan fuzz clean.
 # Source lists are explicit; dependencies come from -MMD.
 
 CC      ?= cc
@@ -47,7 +47,7 @@ TEST_OBJ    := $(TEST_SRC:%.c=$(BUILD)/%.o)
 # Floating-point semantics change the rounding mode at run time.
 $(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o: CFLAGS += -frounding-math
 
-.PHONY: all test run bench deps asan clean unit ptx-tests e2e-tests study
+.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests e2e-tests study
 all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(EXAMPLE_BIN)
 
 $(BUILD)/%.o: %.c
@@ -134,7 +134,33 @@ asan: deps
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	        LDFLAGS="-fsanitize=address,undefined" unit ptx-tests e2e-tests
 
+# make fuzz [FUZZ_SECONDS=600] [FUZZ_TARGETS="ptx workload campaign"]: the
+# libFuzzer harnesses of tests/fuzz/ built with clang into build-fuzz/, each
+# run for FUZZ_SECONDS from the committed examples (tests/fuzz/README.md).
+# Not part of make test: it needs clang's libFuzzer, and exits 2 without it.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?= ptx workload campaign
+FUZZ_BIN     := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
+fuzz:
+	@command -v clang >/dev/null 2>&1 || { echo "make fuzz: clang not found (Debian: apt-get install clang)"; exit 2; }
+	@printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return (int)(d && n) * 0; }\n' | \
+	  clang -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null || \
+	  { echo "make fuzz: clang cannot link libFuzzer (Debian: apt-get install clang, libclang-rt-dev)"; exit 2; }
+	$(MAKE) $(EXAMPLE_BIN) build/examples/iterate  # host programs the GUFI campaigns name
+	$(MAKE) BUILD=build-fuzz CC=clang FUZZ_TARGETS="$(FUZZ_TARGETS)" \
+	        OPT="-O1 -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	        LDFLAGS="-fsanitize=fuzzer,address,undefined" fuzz-bins
+	sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-bins: $(FUZZ_BIN)
+.PRECIOUS: $(BUILD)/tests/fuzz/%.o
+
+$(BUILD)/tests/fuzz/fuzz_common.o: CFLAGS += -DFUZZ_ROOT='"$(CURDIR)"'
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/fuzz_common.o $(CORE_OBJ) $(BUILD)/libsimcore.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/tests/fuzz/fuzz_common.o $(CORE_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) $(LDLIBS)
+
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 -include $(SIMCORE_OBJ:.o=.d) $(CORE_OBJ:.o=.d) $(ENGINE_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
