@@ -26,7 +26,7 @@ TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
                tests/simcore/test_due.c tests/simcore/test_fault.c tests/simcore/test_regalloc.c tests/campaigns/test_campaigns.c \
                tests/campaigns/test_campaign.c tests/masks/test_masks.c tests/parser/test_classify.c \
                tests/engine/test_runner.c tests/engine/test_hostrun.c tests/engine/test_daemon.c tests/engine/test_stats.c \
-               tests/db/test_db.c
+               tests/db/test_db.c tests/fuzz/test_regress.c tests/fuzz/fuzz_load.c tests/fuzz/fuzz_common.c
 EXAMPLE_BIN := $(BUILD)/examples/iterate
 # Each application under examples/ may bring its own fragment (examples/README.md,
 # "Adding an application"): it appends its host program to EXAMPLE_BIN and
@@ -156,9 +156,10 @@ fuzz-bins: $(FUZZ_BIN)
 .PRECIOUS: $(BUILD)/tests/fuzz/%.o
 
 $(BUILD)/tests/fuzz/fuzz_common.o: CFLAGS += -DFUZZ_ROOT='"$(CURDIR)"'
-$(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/fuzz_common.o $(CORE_OBJ) $(BUILD)/libsimcore.a
+FUZZ_OBJ := $(BUILD)/tests/fuzz/fuzz_load.o $(BUILD)/tests/fuzz/fuzz_common.o
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ) $(CORE_OBJ) $(BUILD)/libsimcore.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/tests/fuzz/fuzz_common.o $(CORE_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(FUZZ_OBJ) $(CORE_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) $(LDLIBS)
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -2022,11 +2022,13 @@ static int parse_function(P *p, bool is_entry, bool is_extern)
 		rk = peek(p);
 		/* return values are declared before the name; parse them into the frame */
 		if (parse_params(p, f, true, false))
-			return -1;
+			goto uncounted;
 	}
 	sc_tok_t *nk = next(p);
-	if (nk->kind != SC_TK_IDENT)
-		return perr(p, nk, "expected a function name, found '%s'", tokstr(nk));
+	if (nk->kind != SC_TK_IDENT) {
+		perr(p, nk, "expected a function name, found '%s'", tokstr(nk));
+		goto uncounted;
+	}
 	(void)rk;
 	/* A prototype or earlier declaration of the same function? */
 	int32_t prev = -1;
@@ -2036,9 +2038,9 @@ static int parse_function(P *p, bool is_entry, bool is_extern)
 	f->name = tokdup(nk);
 	if (!f->name) {
 		p->err = SC_ENOMEM;
-		return -1;
+		goto uncounted;
 	}
-	m->nfuncs++;
+	m->nfuncs++; /* from here on the module owns f and frees it */
 	if (is_punct(peek(p), '(') && parse_params(p, f, false, is_entry))
 		return -1;
 	/* performance directives */
@@ -2145,6 +2147,15 @@ static int parse_function(P *p, bool is_entry, bool is_extern)
 	p->nlabels = p->label_floor;
 	p->fn = -1;
 	return 0;
+
+uncounted:
+	/* f is not yet in m->nfuncs, so freeing the module would not see what
+	 * its return list allocated */
+	free(f->ret_size);
+	free(f->ret_off);
+	f->ret_size = f->ret_off = NULL;
+	f->nrets = 0;
+	return -1;
 }
 
 /* ---------------------------------------------------------------- layout */
