@@ -295,7 +295,7 @@ typedef struct popnd {
 	uint64_t bits;
 	double fval;
 	int sreg;
-	uint32_t nvec;
+	uint32_t nvec, vcap; /* elements parsed, slots allocated (all zeroed) */
 	struct popnd *vec; /* O_VEC elements, O_PAIR: [0] | [1] */
 	const sc_tok_t *tok;
 	const sc_tok_t *label; /* O_SYM not yet known: maybe a label */
@@ -438,10 +438,13 @@ static int parse_simple(P *p, popnd_t *o)
 			}
 			o->kind = O_VEC;
 			o->vec = v;
+			o->vcap = 4;
 			for (;;) {
 				if (o->nvec == 4) {
 					return perr(p, k, "vector operand with more than 4 elements");
 				}
+				if (is_punct(peek(p), '{')) /* before recursing: "{{{{..." is deep */
+					return perr(p, peek(p), "vector elements must be registers, '_' or constants");
 				if (parse_simple(p, &v[o->nvec]))
 					return -1;
 				if (v[o->nvec].kind != O_REG && v[o->nvec].kind != O_SINK && v[o->nvec].kind != O_INT &&
@@ -462,10 +465,18 @@ static int parse_simple(P *p, popnd_t *o)
 	return perr(p, k, "expected an operand, found '%s'", tokstr(k));
 }
 
+/* Frees what an operand owns, nested ones included: a vector's elements
+ * may themselves be vectors (refused, but only after parsing), and a pair's
+ * first half is a whole operand. Every allocated slot is visited, so an
+ * element that failed half-way is freed too. */
 static void popnd_free(popnd_t *o)
 {
-	if (o->kind == O_VEC || o->kind == O_PAIR)
-		free(o->vec);
+	if (o->kind != O_VEC && o->kind != O_PAIR)
+		return;
+	for (uint32_t i = 0; o->vec && i < o->vcap; i++)
+		popnd_free(&o->vec[i]);
+	free(o->vec);
+	o->vec = NULL;
 }
 
 /* ---------------------------------------------------------------- encoding helpers */
@@ -1571,6 +1582,8 @@ static int parse_instruction(P *p)
 		ops[2].kind = O_VEC;
 		ops[0].vec = calloc(8, sizeof(popnd_t));
 		ops[2].vec = calloc(32, sizeof(popnd_t));
+		ops[0].vcap = 8;
+		ops[2].vcap = 32;
 		if (!ops[0].vec || !ops[2].vec) {
 			p->err = SC_ENOMEM;
 			goto out;
@@ -1651,6 +1664,7 @@ static int parse_instruction(P *p)
 				v[0] = *o;
 				o->kind = O_PAIR;
 				o->vec = v;
+				o->vcap = 2;
 				o->nvec = 2;
 				o->tok = bar;
 				if (parse_simple(p, &v[1]))

@@ -26,7 +26,8 @@ seeds() {
 summary=""
 for h in "$@"; do
 	corpus=$build/fuzz/corpus/$h seed=$build/fuzz/seed/$h art=$build/fuzz/artifacts/$h
-	rm -rf "$seed"
+	rm -rf "$seed" "$art.prev"
+	[ ! -d "$art" ] || mv "$art" "$art.prev" # findings of the run before, kept once
 	mkdir -p "$corpus" "$seed" "$art"
 	seeds "$h" "$seed"
 	log=$build/fuzz/$h.log
@@ -35,8 +36,8 @@ for h in "$@"; do
 	FLIPSIM_ROOT=$root "$build/fuzz/fuzz_$h" -max_total_time="$seconds" -timeout=10 \
 		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$art/" \
 		"$corpus" "$seed" >"$log" 2>&1 || rc=$?
-	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-	done_line=$(grep -E '^#[0-9]+[[:space:]].*cov: ' "$log" | tail -1)
+	execs=$(grep -a '^stat::number_of_executed_units:' "$log" | tail -1 | tr -cd 0-9)
+	done_line=$(grep -aE '^#[0-9]+[[:space:]].*cov: ' "$log" | tail -1 | tr -cd '[:print:]')
 	cov=$(echo "$done_line" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
 	ft=$(echo "$done_line" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
 	corp=$(echo "$done_line" | sed -n 's/.*corp: \([^ ]*\).*/\1/p')
