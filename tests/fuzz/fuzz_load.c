@@ -13,6 +13,7 @@
 #define BUDGET 20000    /* cycles: turns endless loops into DUE timeout */
 #define ARENA 65536     /* bytes every pointer-sized argument points into */
 #define MAXPARAMS 64
+#define FILL_MAX (1u << 20) /* bytes: larger buffers are not filled */
 
 /* Runs the module's first kernel on a 1x1x1 grid of 32 threads; every
  * 8-byte parameter is the device address of a zeroed arena, others zero. */
@@ -95,6 +96,21 @@ int fz_workload(const uint8_t *data, size_t size, char *err, size_t errsz)
 	int rc = camp_workload_load(fz_input_path(), &w, err, errsz);
 	if ((rc == 0 && !w) || (rc != 0 && (w || !err[0])))
 		rc = FZ_BROKEN;
+	/* a run's first step: every buffer's initial contents (small ones) */
+	for (uint32_t i = 0; rc == 0 && i < w->nbuffers; i++) {
+		const camp_buffer_t *b = &w->buffers[i];
+		uint64_t bytes = b->count * camp_type_size(b->type);
+		if (b->count > FILL_MAX || bytes > FILL_MAX)
+			continue;
+		void *dst = malloc(bytes);
+		if (!dst)
+			continue;
+		err[0] = '\0';
+		int frc = camp_buffer_fill(b, dst, err, errsz);
+		free(dst);
+		if (frc && !err[0])
+			rc = FZ_BROKEN;
+	}
 	camp_workload_destroy(w);
 	return rc;
 }

@@ -16,7 +16,8 @@
  * alloc register mode (alloc must not refuse what ptx mode accepts) and runs
  * the first kernel of the alloc-mode module for one 32-thread CTA under a
  * 20 000-cycle budget. The JSON ones write the input into the scratch tree
- * of fuzz_common.h first. */
+ * of fuzz_common.h first; fz_workload then fills every buffer of at most
+ * 1 MiB with its initial contents (camp_buffer_fill), as a run would. */
 int fz_ptx(const uint8_t *data, size_t size, char *err, size_t errsz);
 int fz_workload(const uint8_t *data, size_t size, char *err, size_t errsz);
 int fz_campaign(const uint8_t *data, size_t size, char *err, size_t errsz);
