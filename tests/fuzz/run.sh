@@ -13,7 +13,7 @@ root=$(pwd)
 seeds() {
 	case $1 in
 	ptx) find examples tests/ptx tests/campaigns/data tests/engine/data -name '*.ptx' ;;
-	workload) grep -l '"ptx" *:' $(find examples tests -name '*.json' -path '*/data/*' -o -name '*.json' -path 'examples/*') ;;
+	workload) grep -l '"ptx" *:' $(find examples tests -name '*.json') ;;
 	campaign) grep -l '"workload" *:' $(find examples tests -name '*.json') ;;
 	esac | sort -u | while read -r f; do
 		cp "$f" "$2/$(echo "$f" | tr / _)"
