@@ -1,6 +1,7 @@
 /* fuzz_common — builds the scratch tree of fuzz_common.h: symbolic links to
  * the repository's examples and test data around a directory where the
- * harness writes each input. Design: tests/fuzz/README.md. */
+ * harness writes each input. Design: tests/fuzz/README.md ("Where inputs
+ * are written"). */
 #include "fuzz_common.h"
 
 #include <dirent.h>
@@ -16,10 +17,17 @@
 #endif
 
 static char base[PATH_MAX];   /* $TMPDIR/flipsim-fuzz-PID */
-static char dir[PATH_MAX];    /* base/examples/campaigns/gufi: inputs live here */
-static char input[PATH_MAX];  /* dir/input.json */
+static char input[PATH_MAX];  /* base/examples/campaigns/gufi/input.json */
 
-/* Links every entry of src into dst unless dst already has that name. */
+/* out = a "/" b; -1 when it does not fit */
+static int join(char out[PATH_MAX], const char *a, const char *b)
+{
+	int n = snprintf(out, PATH_MAX, "%s/%s", a, b);
+	return n < 0 || n >= PATH_MAX ? -1 : 0;
+}
+
+/* Links every entry of src (directories too when dirs_too) into dst,
+ * unless dst already has that name: the first one wins. */
 static void link_all(const char *src, const char *dst, int dirs_too)
 {
 	DIR *d = opendir(src);
@@ -27,104 +35,108 @@ static void link_all(const char *src, const char *dst, int dirs_too)
 		return;
 	struct dirent *e;
 	char from[PATH_MAX], to[PATH_MAX];
+	struct stat st;
 	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
+		if (e->d_name[0] == '.' || join(from, src, e->d_name) || join(to, dst, e->d_name))
 			continue;
-		snprintf(from, sizeof from, "%s/%s", src, e->d_name);
-		snprintf(to, sizeof to, "%s/%s", dst, e->d_name);
-		struct stat st;
 		if (stat(from, &st) || (S_ISDIR(st.st_mode) && !dirs_too))
 			continue;
-		(void)symlink(from, to); /* EEXIST: the first one wins */
+		(void)symlink(from, to);
 	}
 	closedir(d);
 }
 
-/* Removes the tree: links and files, then the three directories. */
+/* Links the files of every folder of src into dst (examples/APP/vadd.ptx). */
+static void link_subdirs(const char *src, const char *dst)
+{
+	DIR *d = opendir(src);
+	if (!d)
+		return;
+	struct dirent *e;
+	char sub[PATH_MAX];
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && !join(sub, src, e->d_name))
+			link_all(sub, dst, 0);
+	closedir(d);
+}
+
+/* Empties a directory of links and files, then removes it. */
+static void remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	char p[PATH_MAX];
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !join(p, dir, e->d_name))
+			(void)unlink(p); /* fails on a real subdirectory: removed before */
+	closedir(d);
+	(void)rmdir(dir);
+}
+
 static void cleanup(void)
 {
-	const char *dirs[] = {dir, NULL, NULL, NULL};
-	char ex[PATH_MAX], camp[PATH_MAX];
-	snprintf(camp, sizeof camp, "%s/examples/campaigns", base);
-	snprintf(ex, sizeof ex, "%s/examples", base);
-	dirs[1] = camp;
-	dirs[2] = ex;
-	dirs[3] = base;
-	for (int i = 0; i < 4; i++) {
-		DIR *d = opendir(dirs[i]);
-		if (!d)
-			continue;
-		struct dirent *e;
-		char p[PATH_MAX];
-		while ((e = readdir(d))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			snprintf(p, sizeof p, "%s/%s", dirs[i], e->d_name);
-			(void)unlink(p); /* fails on the real subdirectory, removed next */
-		}
-		closedir(d);
-		(void)rmdir(dirs[i]);
-	}
+	char p[PATH_MAX];
+	static const char *const dirs[] = {"examples/campaigns/gufi", "examples/campaigns", "examples"};
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
+		if (!join(p, base, dirs[i]))
+			remove_dir(p);
+	remove_dir(base);
+}
+
+/* Makes base/rel and returns its path in out. */
+static int make_dir(char out[PATH_MAX], const char *rel)
+{
+	return join(out, base, rel) || mkdir(out, 0700) ? -1 : 0;
 }
 
 const char *fz_input_path(void)
 {
 	if (input[0])
 		return input;
-	const char *root = getenv("FLIPSIM_ROOT");
-	char absroot[PATH_MAX], p[PATH_MAX], q[PATH_MAX];
-	if (!realpath(root ? root : FUZZ_ROOT, absroot))
+	const char *env = getenv("FLIPSIM_ROOT");
+	char root[PATH_MAX], ex[PATH_MAX], camp[PATH_MAX], gufi[PATH_MAX], p[PATH_MAX], q[PATH_MAX];
+	if (!realpath(env && *env ? env : FUZZ_ROOT, root))
 		return NULL;
 	const char *tmp = getenv("TMPDIR");
-	snprintf(base, sizeof base, "%s/flipsim-fuzz-%ld", tmp && *tmp ? tmp : "/tmp", (long)getpid());
-	snprintf(dir, sizeof dir, "%s/examples/campaigns/gufi", base);
-	snprintf(p, sizeof p, "%s/examples", base);
-	snprintf(q, sizeof q, "%s/examples/campaigns", base);
-	if (mkdir(base, 0700) || mkdir(p, 0700) || mkdir(q, 0700) || mkdir(dir, 0700))
+	int n = snprintf(base, sizeof base, "%s/flipsim-fuzz-%ld", tmp && *tmp ? tmp : "/tmp", (long)getpid());
+	if (n < 0 || (size_t)n >= sizeof base || mkdir(base, 0700))
 		return NULL;
 	atexit(cleanup);
-	/* base mirrors the repository: build/ for host programs ("../../../build/
-	 * examples/bfs" from gufi/), examples/APP for "../vadd/vadd.json". */
-	snprintf(p, sizeof p, "%s/build", absroot);
-	snprintf(q, sizeof q, "%s/build", base);
-	(void)symlink(p, q);
-	snprintf(q, sizeof q, "%s/examples/build", base); /* "../../build/" from campaigns/ */
-	(void)symlink(p, q);
-	snprintf(p, sizeof p, "%s/examples", absroot);
-	snprintf(q, sizeof q, "%s/examples", base);
-	link_all(p, q, 1);
-	/* gufi/ and campaigns/ themselves hold the flattened data files, so
-	 * that "w.json", "dummy.ptx", "tiny-gpu.json", "vadd.ptx", "../dummy.ptx"
-	 * and "../vadd/vadd.json" all resolve from the input. */
+	if (make_dir(ex, "examples") || make_dir(camp, "examples/campaigns") ||
+	    make_dir(gufi, "examples/campaigns/gufi") || join(p, root, "build"))
+		return NULL;
+	/* base mirrors the repository: build/ for the host programs
+	 * ("../../../build/examples/bfs" from gufi/, "../../build/..." from
+	 * campaigns/), examples/APP for "../vadd/vadd.json" */
+	if (!join(q, base, "build"))
+		(void)symlink(p, q);
+	if (!join(q, ex, "build"))
+		(void)symlink(p, q);
+	if (join(p, root, "examples"))
+		return NULL;
+	link_all(p, ex, 1);
+	link_all(p, camp, 1);
+	if (!join(p, root, "tests/campaigns/data"))
+		link_all(p, camp, 0); /* "../dummy.ptx" */
+	/* gufi/ holds the inputs and, flattened, every file they may name:
+	 * "w.json", "dummy.ptx", "tiny-gpu.json", "vadd.ptx", "in.bin" */
 	static const char *const flat[] = {
 		"tests/campaigns/data", "tests/campaigns/data/campaign", "tests/campaigns/data/e2e",
 		"tests/engine/data", "examples/campaigns", "examples/campaigns/gufi",
 	};
-	for (size_t i = 0; i < sizeof flat / sizeof *flat; i++) {
-		snprintf(p, sizeof p, "%s/%s", absroot, flat[i]);
-		link_all(p, dir, 0);
-	}
-	snprintf(p, sizeof p, "%s/examples", absroot);
-	snprintf(q, sizeof q, "%s/examples/campaigns", base);
-	link_all(p, q, 1);
-	snprintf(p, sizeof p, "%s/tests/campaigns/data", absroot);
-	link_all(p, q, 0);
-	/* each application's own files (vadd.ptx, in.bin) beside the input too */
+	for (size_t i = 0; i < sizeof flat / sizeof *flat; i++)
+		if (!join(p, root, flat[i]))
+			link_all(p, gufi, 0);
 	static const char *const trees[] = {"examples", "tests/ptx"};
-	for (size_t t = 0; t < 2; t++) {
-		snprintf(p, sizeof p, "%s/%s", absroot, trees[t]);
-		DIR *d = opendir(p);
-		struct dirent *e;
-		while (d && (e = readdir(d))) {
-			if (e->d_name[0] == '.')
-				continue;
-			snprintf(q, sizeof q, "%s/%s", p, e->d_name);
-			link_all(q, dir, 0);
-		}
-		if (d)
-			closedir(d);
+	for (size_t i = 0; i < sizeof trees / sizeof *trees; i++)
+		if (!join(p, root, trees[i]))
+			link_subdirs(p, gufi);
+	if (join(input, gufi, "input.json")) {
+		input[0] = '\0';
+		return NULL;
 	}
-	snprintf(input, sizeof input, "%s/input.json", dir);
 	(void)unlink(input); /* a data file of that name must not be written through */
 	return input;
 }
