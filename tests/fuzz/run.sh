@@ -32,9 +32,11 @@ for h in "$@"; do
 	seeds "$h" "$seed"
 	log=$build/fuzz/$h.log
 	echo "fuzz_$h: $(ls "$seed" | wc -l) seeds, $seconds s, log in $log"
+	dict=""
+	case $h in workload | campaign) dict=-dict=tests/fuzz/json.dict ;; esac
 	rc=0
 	FLIPSIM_ROOT=$root "$build/fuzz/fuzz_$h" -max_total_time="$seconds" -timeout=10 \
-		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$art/" \
+		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$art/" $dict \
 		"$corpus" "$seed" >"$log" 2>&1 || rc=$?
 	execs=$(grep -a '^stat::number_of_executed_units:' "$log" | tail -1 | tr -cd 0-9)
 	done_line=$(grep -aE '^#[0-9]+[[:space:]].*cov: ' "$log" | tail -1 | tr -cd '[:print:]')
