@@ -134,20 +134,21 @@ asan: deps
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	        LDFLAGS="-fsanitize=address,undefined" unit ptx-tests e2e-tests
 
-# make fuzz [FUZZ_SECONDS=600] [FUZZ_TARGETS="ptx workload campaign"]: the
+# make fuzz [FUZZ_SECONDS=600] [FUZZ_TARGETS="ptx workload campaign"] [FUZZ_CC=clang]: the
 # libFuzzer harnesses of tests/fuzz/ built with clang into build-fuzz/, each
 # run for FUZZ_SECONDS from the committed examples (tests/fuzz/README.md).
 # Not part of make test: it needs clang's libFuzzer, and exits 2 without it.
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS ?= ptx workload campaign
 FUZZ_BIN     := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
+FUZZ_CC      ?= clang
 fuzz:
-	@command -v clang >/dev/null 2>&1 || { echo "make fuzz: clang not found (Debian: apt-get install clang)"; exit 2; }
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "make fuzz: $(FUZZ_CC) not found (Debian: apt-get install clang)"; exit 2; }
 	@printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return (int)(d && n) * 0; }\n' | \
-	  clang -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null || \
-	  { echo "make fuzz: clang cannot link libFuzzer (Debian: apt-get install clang, libclang-rt-dev)"; exit 2; }
+	  $(FUZZ_CC) -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null || \
+	  { echo "make fuzz: $(FUZZ_CC) cannot link libFuzzer (Debian: apt-get install clang, libclang-rt-dev)"; exit 2; }
 	$(MAKE) $(EXAMPLE_BIN) build/examples/iterate  # host programs the GUFI campaigns name
-	$(MAKE) BUILD=build-fuzz CC=clang FUZZ_TARGETS="$(FUZZ_TARGETS)" \
+	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) FUZZ_TARGETS="$(FUZZ_TARGETS)" \
 	        OPT="-O1 -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	        LDFLAGS="-fsanitize=fuzzer,address,undefined" fuzz-bins
 	sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)

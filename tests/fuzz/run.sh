@@ -48,6 +48,17 @@ for h in "$@"; do
 	echo "$line"
 	summary="$summary$line
 "
+	# per-file coverage of the corpus the run ended with
+	case $h in
+	ptx) want='^simcore/(ptx_lex|ptx_parse|regalloc|cfg|sm|gpu|mem)\.c' ;;
+	workload) want='^campaigns/camp_(workload|gpu)\.c' ;;
+	campaign) want='^campaigns/camp_(campaign|workload|gpu)\.c' ;;
+	esac
+	FLIPSIM_ROOT=$root "$build/fuzz/fuzz_$h" -runs=0 -print_coverage=1 $dict "$corpus" 2>&1 |
+		awk -v want="$want" -f tests/fuzz/coverage.awk | sort >"$build/fuzz/$h.cov"
+	cat "$build/fuzz/$h.cov"
+	summary="$summary$(cat "$build/fuzz/$h.cov")
+"
 done
 printf '\nmake fuzz summary (%s s each):\n%s' "$seconds" "$summary"
 case $summary in *FINDING*) exit 1 ;; esac
