@@ -1,11 +1,14 @@
 /* Regression cases from make fuzz (tests/fuzz/regress/cases.txt): each
  * minimized input goes through the same code as its harness
  * (fuzz_load.c) and must give the recorded result and message, without a
- * crash, hang, leak or sanitizer report. Run from the repository root. */
+ * crash, hang, leak or sanitizer report; and a FIFO as input must not block.
+ * Run from the repository root. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
@@ -87,4 +90,26 @@ Test(fuzz, regressions)
 	}
 	fclose(f);
 	cr_expect_gt(cases, 0);
+}
+
+/* A FIFO named as the PTX or the GPU file: open() for reading would wait
+ * for a writer forever; the loaders refuse anything but regular files. */
+Test(fuzz, fifo_is_refused, .timeout = 20)
+{
+	char dir[] = "/tmp/flipsim-fifo-XXXXXX", fifo[64], text[512], err[1024];
+	cr_assert(mkdtemp(dir));
+	snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	int n = snprintf(text, sizeof text,
+	                 "{\"name\": \"z\", \"ptx\": \"%s\", \"buffers\": {\"a\": {\"type\": \"u32\", \"count\": 1}},"
+	                 " \"launches\": [{\"kernel\": \"k\", \"grid\": [1], \"block\": [1], \"args\": [\"a\"]}],"
+	                 " \"outputs\": [\"a\"]}", fifo);
+	cr_expect_eq(fz_workload((const uint8_t *)text, (size_t)n, err, sizeof err), CAMP_EINPUT);
+	cr_expect(strstr(err, "not a regular file"), "%s", err);
+	n = snprintf(text, sizeof text, "{\"workload\": \"../vadd/vadd.json\", \"gpu\": \"%s\", \"target\": \"regfile\"}",
+	             fifo);
+	cr_expect_eq(fz_campaign((const uint8_t *)text, (size_t)n, err, sizeof err), CAMP_EINPUT);
+	cr_expect(strstr(err, "not a regular file"), "%s", err);
+	unlink(fifo);
+	rmdir(dir);
 }
