@@ -1,4 +1,4 @@
-# flipsim — one top-level Makefile. Targets: all test run study bench deps asan clean.
+# flipsim — one top-level Makefile. Targets: all test run study bench deps asan fuzz clean.
 # Source lists are explicit; dependencies come from -MMD.
 
 CC      ?= cc
@@ -26,7 +26,7 @@ TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
                tests/simcore/test_due.c tests/simcore/test_fault.c tests/simcore/test_regalloc.c tests/campaigns/test_campaigns.c \
                tests/campaigns/test_campaign.c tests/masks/test_masks.c tests/parser/test_classify.c \
                tests/engine/test_runner.c tests/engine/test_hostrun.c tests/engine/test_daemon.c tests/engine/test_stats.c \
-               tests/db/test_db.c
+               tests/db/test_db.c tests/fuzz/test_regress.c tests/fuzz/fuzz_load.c tests/fuzz/fuzz_common.c
 EXAMPLE_BIN := $(BUILD)/examples/iterate
 # Each application under examples/ may bring its own fragment (examples/README.md,
 # "Adding an application"): it appends its host program to EXAMPLE_BIN and
@@ -47,7 +47,7 @@ TEST_OBJ    := $(TEST_SRC:%.c=$(BUILD)/%.o)
 # Floating-point semantics change the rounding mode at run time.
 $(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o: CFLAGS += -frounding-math
 
-.PHONY: all test run bench deps asan clean unit ptx-tests e2e-tests study
+.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests e2e-tests study
 all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(EXAMPLE_BIN)
 
 $(BUILD)/%.o: %.c
@@ -139,7 +139,35 @@ asan: deps
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	        LDFLAGS="-fsanitize=address,undefined" unit ptx-tests e2e-tests
 
+# make fuzz [FUZZ_SECONDS=600] [FUZZ_TARGETS="ptx workload campaign"] [FUZZ_CC=clang]: the
+# libFuzzer harnesses of tests/fuzz/ built with clang into build-fuzz/, each
+# run for FUZZ_SECONDS from the committed examples (tests/fuzz/README.md).
+# Not part of make test: it needs clang's libFuzzer, and exits 2 without it.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?= ptx workload campaign
+FUZZ_BIN     := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
+FUZZ_CC      ?= clang
+fuzz:
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "make fuzz: $(FUZZ_CC) not found (Debian: apt-get install clang)"; exit 2; }
+	@printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return (int)(d && n) * 0; }\n' | \
+	  $(FUZZ_CC) -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null || \
+	  { echo "make fuzz: $(FUZZ_CC) cannot link libFuzzer (Debian: apt-get install clang, libclang-rt-dev)"; exit 2; }
+	$(MAKE) $(EXAMPLE_BIN) build/examples/iterate  # host programs the GUFI campaigns name
+	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) FUZZ_TARGETS="$(FUZZ_TARGETS)" \
+	        OPT="-O1 -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	        LDFLAGS="-fsanitize=fuzzer,address,undefined" fuzz-bins
+	sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-bins: $(FUZZ_BIN)
+.PRECIOUS: $(BUILD)/tests/fuzz/%.o
+
+$(BUILD)/tests/fuzz/fuzz_common.o: CFLAGS += -DFUZZ_ROOT='"$(CURDIR)"'
+FUZZ_OBJ := $(BUILD)/tests/fuzz/fuzz_load.o $(BUILD)/tests/fuzz/fuzz_common.o
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ) $(CORE_OBJ) $(BUILD)/libsimcore.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(FUZZ_OBJ) $(CORE_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) $(LDLIBS)
+
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 -include $(SIMCORE_OBJ:.o=.d) $(CORE_OBJ:.o=.d) $(ENGINE_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

@@ -216,9 +216,10 @@ static char *default_name(const char *file)
 /* FNV-1a of a whole file's bytes, as 16 hex digits. */
 static int digest_file(ctx_t *x, const char *jpath, const char *file, char out[17])
 {
-	FILE *f = fopen(file, "rb");
+	FILE *f = camp__fopen_regular(file);
 	if (!f)
-		return fail(x, jpath, "cannot read '%s': %s", file, strerror(errno));
+		return fail(x, jpath, "cannot read '%s': %s", file,
+		            errno == EINVAL ? "not a regular file" : strerror(errno));
 	unsigned char buf[65536];
 	uint64_t h = FNV_OFFSET;
 	size_t got;

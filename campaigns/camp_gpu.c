@@ -3,10 +3,13 @@
  * Format: one key per sc_gpu_config_t field (simcore.h), plus "name" and
  * "sources"; see the presets in campaigns/gpus/ and DESIGN.md ("Campaign JSON"). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -70,12 +73,34 @@ int camp__require(char *err, size_t errsz, const char *file, const char *path, j
 	return 0;
 }
 
+FILE *camp__fopen_regular(const char *path)
+{
+	/* O_NONBLOCK: opening a FIFO for reading must not wait for a writer */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	int e = EINVAL;
+	if (fstat(fd, &st) != 0)
+		e = errno;
+	else if (S_ISREG(st.st_mode) && fcntl(fd, F_SETFL, 0) == 0) {
+		FILE *f = fdopen(fd, "rb");
+		if (f)
+			return f;
+		e = errno;
+	}
+	close(fd);
+	errno = e;
+	return NULL;
+}
+
 int camp__load_json(const char *path, json_t **root, char *err, size_t errsz)
 {
 	/* Opened here, not by json_load_file, to tell a missing file from bad JSON. */
-	FILE *f = fopen(path, "rb");
+	FILE *f = camp__fopen_regular(path);
 	if (!f) {
-		snprintf(err, errsz, "%s: cannot read: %s", path, strerror(errno));
+		snprintf(err, errsz, "%s: cannot read: %s", path,
+		         errno == EINVAL ? "not a regular file" : strerror(errno));
 		return CAMP_EINPUT;
 	}
 	json_error_t je;
@@ -270,11 +295,12 @@ static int parse_text(ctx_t *c, const char *text, size_t len, sc_gpu_config_t *o
 /* Reads a whole file; *text is NUL-terminated and owned by the caller. */
 static int read_all(ctx_t *c, const char *path, char **text, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = camp__fopen_regular(path);
 	char *buf = NULL;
 	size_t n = 0, cap = 0;
 	if (!f) {
-		snprintf(c->err, c->errsz, "%s: cannot read: %s", path, strerror(errno));
+		snprintf(c->err, c->errsz, "%s: cannot read: %s", path,
+		         errno == EINVAL ? "not a regular file" : strerror(errno));
 		return CAMP_EINPUT;
 	}
 	for (;;) {

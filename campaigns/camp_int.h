@@ -4,6 +4,7 @@
 #define CAMP_INT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "campaigns.h"
 
@@ -22,6 +23,12 @@ int camp__check_keys(char *err, size_t errsz, const char *file, const char *path
 /* *out = obj[key], or CAMP_EINPUT "FILE: at PATH: missing key 'key'". */
 int camp__require(char *err, size_t errsz, const char *file, const char *path, json_t *obj, const char *key,
                   json_t **out);
+
+/* Opens a regular file for reading, as fopen(path, "rb"); NULL with errno
+ * set otherwise, EINVAL for anything but a regular file. Every file a
+ * loader reads goes through it: a FIFO would block open() and /dev/zero
+ * would never end, and input must not hang a loader. */
+FILE *camp__fopen_regular(const char *path);
 
 /* Reads a JSON file into *root (caller decrefs), rejecting duplicate keys.
  * Returns 0, or CAMP_EINPUT with "FILE: cannot read: ..." when the file

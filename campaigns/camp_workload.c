@@ -724,9 +724,10 @@ static int parse_workload(ctx_t *c, json_t *root)
 		return fail(c, "$.ptx", "expected the PTX file's name (a non-empty string)");
 	if (!(w->ptx = resolve(c->file, json_string_value(ptx))))
 		return nomem(c);
-	FILE *f = fopen(w->ptx, "r");
+	FILE *f = camp__fopen_regular(w->ptx);
 	if (!f)
-		return fail(c, "$.ptx", "cannot read '%s': %s", w->ptx, strerror(errno));
+		return fail(c, "$.ptx", "cannot read '%s': %s", w->ptx,
+		            errno == EINVAL ? "not a regular file" : strerror(errno));
 	fclose(f);
 	if ((rc = parse_buffers(c, buffers)) || (rc = parse_launches(c, launches)) ||
 	    (rc = parse_outputs(c, outputs)))
@@ -790,9 +791,10 @@ void camp_workload_destroy(camp_workload_t *w)
 static int fill_file(const camp_buffer_t *b, uint8_t *dst, uint64_t bytes, char *err,
                      size_t errsz)
 {
-	FILE *f = fopen(b->file, "rb");
+	FILE *f = camp__fopen_regular(b->file);
 	if (!f) {
-		snprintf(err, errsz, "%s: cannot read: %s", b->file, strerror(errno));
+		snprintf(err, errsz, "%s: cannot read: %s", b->file,
+		         errno == EINVAL ? "not a regular file" : strerror(errno));
 		return CAMP_EINPUT;
 	}
 	size_t got = fread(dst, 1, (size_t)bytes, f);

@@ -295,7 +295,7 @@ typedef struct popnd {
 	uint64_t bits;
 	double fval;
 	int sreg;
-	uint32_t nvec;
+	uint32_t nvec, vcap; /* elements parsed, slots allocated (all zeroed) */
 	struct popnd *vec; /* O_VEC elements, O_PAIR: [0] | [1] */
 	const sc_tok_t *tok;
 	const sc_tok_t *label; /* O_SYM not yet known: maybe a label */
@@ -438,10 +438,13 @@ static int parse_simple(P *p, popnd_t *o)
 			}
 			o->kind = O_VEC;
 			o->vec = v;
+			o->vcap = 4;
 			for (;;) {
 				if (o->nvec == 4) {
 					return perr(p, k, "vector operand with more than 4 elements");
 				}
+				if (is_punct(peek(p), '{')) /* before recursing: "{{{{..." is deep */
+					return perr(p, peek(p), "vector elements must be registers, '_' or constants");
 				if (parse_simple(p, &v[o->nvec]))
 					return -1;
 				if (v[o->nvec].kind != O_REG && v[o->nvec].kind != O_SINK && v[o->nvec].kind != O_INT &&
@@ -462,10 +465,18 @@ static int parse_simple(P *p, popnd_t *o)
 	return perr(p, k, "expected an operand, found '%s'", tokstr(k));
 }
 
+/* Frees what an operand owns, nested ones included: a vector's elements
+ * may themselves be vectors (refused, but only after parsing), and a pair's
+ * first half is a whole operand. Every allocated slot is visited, so an
+ * element that failed half-way is freed too. */
 static void popnd_free(popnd_t *o)
 {
-	if (o->kind == O_VEC || o->kind == O_PAIR)
-		free(o->vec);
+	if (o->kind != O_VEC && o->kind != O_PAIR)
+		return;
+	for (uint32_t i = 0; o->vec && i < o->vcap; i++)
+		popnd_free(&o->vec[i]);
+	free(o->vec);
+	o->vec = NULL;
 }
 
 /* ---------------------------------------------------------------- encoding helpers */
@@ -1571,6 +1582,8 @@ static int parse_instruction(P *p)
 		ops[2].kind = O_VEC;
 		ops[0].vec = calloc(8, sizeof(popnd_t));
 		ops[2].vec = calloc(32, sizeof(popnd_t));
+		ops[0].vcap = 8;
+		ops[2].vcap = 32;
 		if (!ops[0].vec || !ops[2].vec) {
 			p->err = SC_ENOMEM;
 			goto out;
@@ -1651,6 +1664,7 @@ static int parse_instruction(P *p)
 				v[0] = *o;
 				o->kind = O_PAIR;
 				o->vec = v;
+				o->vcap = 2;
 				o->nvec = 2;
 				o->tok = bar;
 				if (parse_simple(p, &v[1]))
@@ -2022,11 +2036,13 @@ static int parse_function(P *p, bool is_entry, bool is_extern)
 		rk = peek(p);
 		/* return values are declared before the name; parse them into the frame */
 		if (parse_params(p, f, true, false))
-			return -1;
+			goto uncounted;
 	}
 	sc_tok_t *nk = next(p);
-	if (nk->kind != SC_TK_IDENT)
-		return perr(p, nk, "expected a function name, found '%s'", tokstr(nk));
+	if (nk->kind != SC_TK_IDENT) {
+		perr(p, nk, "expected a function name, found '%s'", tokstr(nk));
+		goto uncounted;
+	}
 	(void)rk;
 	/* A prototype or earlier declaration of the same function? */
 	int32_t prev = -1;
@@ -2036,9 +2052,9 @@ static int parse_function(P *p, bool is_entry, bool is_extern)
 	f->name = tokdup(nk);
 	if (!f->name) {
 		p->err = SC_ENOMEM;
-		return -1;
+		goto uncounted;
 	}
-	m->nfuncs++;
+	m->nfuncs++; /* from here on the module owns f and frees it */
 	if (is_punct(peek(p), '(') && parse_params(p, f, false, is_entry))
 		return -1;
 	/* performance directives */
@@ -2145,6 +2161,15 @@ static int parse_function(P *p, bool is_entry, bool is_extern)
 	p->nlabels = p->label_floor;
 	p->fn = -1;
 	return 0;
+
+uncounted:
+	/* f is not yet in m->nfuncs, so freeing the module would not see what
+	 * its return list allocated */
+	free(f->ret_size);
+	free(f->ret_off);
+	f->ret_size = f->ret_off = NULL;
+	f->nrets = 0;
+	return -1;
 }
 
 /* ---------------------------------------------------------------- layout */
