@@ -656,9 +656,27 @@ static int verify_func(const sc_module_t *m, const sc_func_t *f, const bool *rea
 			width[v] = a[j].w;
 		}
 	}
-	/* 1. values live at the same point never overlap */
+	/* 1. values live at the same reachable point never overlap (code no
+	 * path reaches never runs: values read there without a definition
+	 * interfere with nothing, and may share a slot) */
+	uint32_t nr_reach = 0;
+	if (n) {
+		work[nr_reach++] = 0;
+		queued[0] = 1;
+	}
+	while (nr_reach) {
+		uint32_t i = work[--nr_reach], sv[2];
+		unsigned ns = succs(m->code_ptx, f->entry_pc, f->end_pc, f->entry_pc + i, sv);
+		for (unsigned j = 0; j < ns; j++)
+			if (!queued[sv[j] - f->entry_pc]) {
+				queued[sv[j] - f->entry_pc] = 1;
+				work[nr_reach++] = sv[j] - f->entry_pc;
+			}
+	}
 	uint32_t tick = 0;
 	for (uint32_t pc = f->entry_pc; pc <= f->end_pc && n; pc++) {
+		if (pc < f->end_pc && !queued[pc - f->entry_pc])
+			continue;
 		/* pc == end_pc stands for the entry's live-in set */
 		const uint64_t *set = pc == f->end_pc ? lv.in : lv.out + (size_t)(pc - f->entry_pc) * W;
 		memcpy(both, set, W * sizeof *both);
@@ -705,6 +723,7 @@ static int verify_func(const sc_module_t *m, const sc_func_t *f, const bool *rea
 	 * its own value (or the zero a CTA starts with) */
 	for (size_t i = 0; i < (size_t)n * ncell; i++)
 		own[i] = OW_TOP;
+	memset(queued, 0, n + 1);
 	uint32_t nw = 0;
 	if (n) {
 		for (uint32_t c = 0; c < ncell; c++)

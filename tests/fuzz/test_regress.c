@@ -39,15 +39,11 @@ static uint8_t *slurp(const char *path, size_t *size)
 	return buf;
 }
 
-/* The code a case names: "ok", an SC_E* / CAMP_E* name in lower case, or
- * "broken" for an open finding (FZ_BROKEN: a contract the code does not
- * keep yet; the case fails once it is fixed, and then says what it gives). */
+/* The code a case names: "ok" or an SC_E* / CAMP_E* name in lower case. */
 static int code_of(const char *harness, const char *name)
 {
 	if (!strcmp(name, "ok"))
 		return 0;
-	if (!strcmp(name, "broken"))
-		return FZ_BROKEN;
 	if (!strcmp(harness, "ptx")) {
 #define X(n, code, text) if (!strcasecmp(name, #n)) return code;
 		SC_ERR_LIST(X)
