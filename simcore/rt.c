@@ -76,6 +76,10 @@ void sc__rt_observe(void) { observed++; }
 
 /* ------------------------------------------------------------ checkpoints */
 
+/* Bytes of line hashes the checkpoints may hold; beyond it a run keeps
+ * whole-state early termination only (less early ends, never other ones). */
+#define RT_LINES_BUDGET (256ull << 20)
+
 static void lines_off(sc_rt_ckpts_t *ck)
 {
 	ck->lines = 0;
@@ -110,6 +114,8 @@ static uint64_t on_checkpoint(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 			sig = (sig ^ m->a[a].base ^ (m->a[a].size << 20)) * 0x100000001b3ull;
 		if (ck->n && (nl != ck->nlines || sig != ck->layout))
 			lines_off(ck); /* allocations changed between checkpoints */
+		else if ((uint64_t)(ck->n + 1) * nl * sizeof *lines > RT_LINES_BUDGET)
+			lines_off(ck); /* a huge memory: whole-state checks only */
 		else if (!ck->n && !(ck->line_addr = malloc((nl ? nl : 1) * sizeof *ck->line_addr)))
 			lines_off(ck);
 		else if (!ck->n && !(ck->line_len = malloc((nl ? nl : 1) * sizeof *ck->line_len)))
