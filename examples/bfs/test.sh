@@ -3,30 +3,8 @@
 # application"). Usage: bash examples/bfs/test.sh BUILD TMPDIR, from the
 # repository root. Prints PASS/FAIL per check; exits 1 if one failed.
 set -u
-build=$1
-tmp=$2
-bin=$build/examples/bfs
-failures=0
-
-# check NAME WANT_STATUS CMD...: PASS when CMD exits WANT_STATUS.
-check() {
-	local name=$1 want=$2
-	shift 2
-	"$@" >"$tmp/bfs.out" 2>&1
-	local got=$?
-	if [ "$got" -eq "$want" ]; then
-		echo "PASS $name$(tail -n 1 "$tmp/bfs.out" | sed 's/^./: &/')"
-	else
-		echo "FAIL $name (exit status $got, expected $want)"
-		sed 's/^/    /' "$tmp/bfs.out"
-		failures=$((failures + 1))
-	fi
-}
-
-if [ ! -x "$bin" ]; then
-	echo "FAIL bfs: $bin is missing: make BUILD=$build $bin"
-	exit 1
-fi
+. "$(dirname "$0")/../common/test-lib.sh"
+app_test_init bfs "$1" "$2"
 check "bfs 1000 nodes" 0 "$bin" --check --nodes 1000
 check "bfs 4096 nodes (default)" 0 "$bin" --check
 check "bfs bad usage" 2 "$bin" --nodes 12
@@ -35,4 +13,4 @@ check "bfs missing PTX" 2 "$bin" --ptx "$tmp/none.ptx"
 # program stops with a DUE, which the program reports with exit status 3.
 sed '0,/^\tld\.param/s//\ttrap;\n\tld.param/' examples/bfs/bfs.ptx >"$tmp/bfs-trap.ptx"
 check "bfs DUE (trap)" 3 "$bin" --ptx "$tmp/bfs-trap.ptx"
-[ "$failures" -eq 0 ]
+app_test_end

@@ -3,30 +3,8 @@
 # application"). Usage: bash examples/ms/test.sh BUILD TMPDIR, from the
 # repository root. Prints PASS/FAIL per check; exits 1 if one failed.
 set -u
-build=$1
-tmp=$2
-bin=$build/examples/ms
-failures=0
-
-# check NAME WANT_STATUS CMD...: PASS when CMD exits WANT_STATUS.
-check() {
-	local name=$1 want=$2
-	shift 2
-	"$@" >"$tmp/ms.out" 2>&1
-	local got=$?
-	if [ "$got" -eq "$want" ]; then
-		echo "PASS $name$(tail -n 1 "$tmp/ms.out" | sed 's/^./: &/')"
-	else
-		echo "FAIL $name (exit status $got, expected $want)"
-		sed 's/^/    /' "$tmp/ms.out"
-		failures=$((failures + 1))
-	fi
-}
-
-if [ ! -x "$bin" ]; then
-	echo "FAIL ms: $bin is missing: make BUILD=$build $bin"
-	exit 1
-fi
+. "$(dirname "$0")/../common/test-lib.sh"
+app_test_init ms "$1" "$2"
 check "ms 1024 pairs (no merge pass)" 0 "$bin" --check --pairs 1024
 check "ms 4096 pairs" 0 "$bin" --check --pairs 4096
 check "ms 16384 pairs (default)" 0 "$bin" --check
@@ -44,4 +22,4 @@ check "ms DUE (trap)" 3 "$bin" --ptx "$tmp/ms-trap.ptx"
 sed 's/st.global.u32 \t\[%rd28\], %r101;/st.global.u32 \t[%rd28], %r99;/' examples/ms/ms.ptx >"$tmp/ms-bad.ptx"
 check "ms self-validation" 1 "$bin" --ptx "$tmp/ms-bad.ptx"
 grep -q "a value lost its key" "$tmp/ms.out" || { echo "FAIL ms self-validation: no validation message"; failures=$((failures + 1)); }
-[ "$failures" -eq 0 ]
+app_test_end

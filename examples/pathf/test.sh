@@ -6,38 +6,14 @@
 # (127: two columns per CTA), the default input (GUFI's shape), a missing
 # PTX file (exit status 2) and a kernel that traps (exit status 3).
 set -u
-bin=$1/examples/pathf
-tmp=$2
-failures=0
-mkdir -p "$tmp" || exit 1
+. "$(dirname "$0")/../common/test-lib.sh"
+app_test_init pathf "$1" "$2"
 
-check() { # NAME CMD...: PASS with the verdict line, or FAIL with the output
-	local name=$1
-	shift
-	if "$@" >"$tmp/out" 2>&1; then
-		echo "PASS $name: $(tail -n 1 "$tmp/out")"
-	else
-		echo "FAIL $name (exit status $?)"
-		sed 's/^/    /' "$tmp/out"
-		failures=$((failures + 1))
-	fi
-}
-
-bad_ptx() { # exit status 2 for an unreadable PTX file
-	"$bin" --ptx "$tmp/none.ptx"
-	[ $? -eq 2 ]
-}
-
-due() { # exit status 3 and the DUE on stderr when the kernel traps
-	sed 's/^\tret;/\ttrap;/' examples/pathf/pathf.ptx >"$tmp/trap.ptx" || return 1
-	"$bin" --ptx "$tmp/trap.ptx" --cols 1000 --rows 50 --pyramid 7
-	[ $? -eq 3 ]
-}
-
-check "pathf 1000x50, pyramid 7" "$bin" --check --cols 1000 --rows 50 --pyramid 7
-check "pathf 100x30, pyramid 20" "$bin" --check --cols 100 --rows 30
-check "pathf 1000x300, pyramid 127" "$bin" --check --cols 1000 --rows 300 --pyramid 127
-check "pathf 10000x100, pyramid 20 (default)" "$bin" --check
-check "pathf missing PTX exits 2" bad_ptx
-check "pathf trapping kernel exits 3" due
-[ "$failures" -eq 0 ]
+check "pathf 1000x50, pyramid 7" 0 "$bin" --check --cols 1000 --rows 50 --pyramid 7
+check "pathf 100x30, pyramid 20" 0 "$bin" --check --cols 100 --rows 30
+check "pathf 1000x300, pyramid 127" 0 "$bin" --check --cols 1000 --rows 300 --pyramid 127
+check "pathf 10000x100, pyramid 20 (default)" 0 "$bin" --check
+check "pathf missing PTX exits 2" 2 "$bin" --ptx "$tmp/none.ptx"
+sed 's/^\tret;/\ttrap;/' examples/pathf/pathf.ptx >"$tmp/trap.ptx"
+check "pathf trapping kernel exits 3" 3 "$bin" --ptx "$tmp/trap.ptx" --cols 1000 --rows 50 --pyramid 7
+app_test_end
