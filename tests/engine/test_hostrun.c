@@ -9,43 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "eng_int.h"
-
-typedef struct got {
-	eng_outcome_t *o; /* by mask index */
-	uint64_t n, emitted;
-} got_t;
-
-static void collect(const eng_outcome_t *o, void *ctx)
-{
-	got_t *g = ctx;
-	cr_assert_lt(o->idx, g->n);
-	cr_expect_eq(g->o[o->idx].reason[0], 0, "mask %llu reported twice", (unsigned long long)o->idx);
-	g->o[o->idx] = *o;
-	g->emitted++;
-}
-
-typedef struct setup {
-	camp_campaign_t *c;
-	eng_golden_t g;
-	eng_plan_t p;
-	eng_exp_t *e;
-	uint64_t ck;
-	char dir[64];
-} setup_t;
-
-static void setup_from(setup_t *s, const char *path)
-{
-	char err[1024];
-	cr_assert_eq(camp_campaign_load(path, &s->c, err, sizeof err), 0, "%s", err);
-	cr_assert_eq(eng_golden_campaign(s->c, 0, &s->g, err, sizeof err), 0, "%s", err);
-	s->ck = eng_ck_interval(s->g.cycles);
-	cr_assert_eq(eng_plan_space(s->c, &s->g, &s->p, err, sizeof err), 0, "%s", err);
-	s->e = calloc(s->p.n, sizeof *s->e);
-	for (uint64_t i = 0; i < s->p.n; i++)
-		cr_assert_eq(eng_plan_mask(&s->p, s->c->seed, i, &s->e[i]), 0);
-	eng_exps_sort(s->e, s->p.n);
-}
+#include "runs.h"
 
 /* The host-program twin of tests/engine/data/vadd4k-iota-regfile.json. */
 static void setup_host(setup_t *s, uint64_t injections, const char *regs)
@@ -56,7 +20,7 @@ static void setup_host(setup_t *s, uint64_t injections, const char *regs)
 	cr_assert(root && hostabs);
 	snprintf(s->dir, sizeof s->dir, "/tmp/flipsim-hostrun-XXXXXX");
 	cr_assert(mkdtemp(s->dir));
-	snprintf(path, sizeof path, "%s/host.json", s->dir);
+	snprintf(path, sizeof path, "%s/campaign.json", s->dir);
 	FILE *f = fopen(path, "w");
 	cr_assert(f);
 	fprintf(f, "{\"name\": \"vadd4k-host\", \"workload\": {\"exec\": [\"%s\", \"examples/vadd/vadd.ptx\"], "
@@ -65,32 +29,10 @@ static void setup_host(setup_t *s, uint64_t injections, const char *regs)
 	fclose(f);
 	free(root);
 	free(hostabs);
-	setup_from(s, path);
+	runs_setup(s, path);
 }
 
-static void teardown(setup_t *s)
-{
-	char path[200];
-	free(s->e);
-	eng_plan_free(&s->p);
-	eng_golden_free(&s->g);
-	camp_campaign_destroy(s->c);
-	if (s->dir[0]) {
-		snprintf(path, sizeof path, "%s/host.json", s->dir);
-		unlink(path);
-		rmdir(s->dir);
-	}
-}
-
-static got_t run(setup_t *s, bool no_fork)
-{
-	got_t g = {.o = calloc(s->p.n, sizeof(eng_outcome_t)), .n = s->p.n};
-	eng_runner_opts_t o = {.campaign = s->c, .ck_interval = s->ck, .no_fork = no_fork, .emit = collect, .ctx = &g};
-	char err[1024];
-	cr_assert_eq(eng_runner(&o, s->e, s->p.n, err, sizeof err), 0, "%s", err);
-	cr_assert_eq(g.emitted, s->p.n, "one outcome per mask");
-	return g;
-}
+static got_t run(setup_t *s, bool no_fork) { return runs_run(s, no_fork, false, false); }
 
 /* Same masks, same outcomes: the host program against the JSON workload,
  * in register mode `regs` (the campaign's mode reaches the program's GPU). */
@@ -98,7 +40,7 @@ static void host_equals_json(const char *regs, const char *json)
 {
 	setup_t h = {0}, j = {0};
 	setup_host(&h, 600, regs);
-	setup_from(&j, json);
+	runs_setup(&j, json);
 	cr_assert_eq(h.g.launch[0].regs_per_thread, j.g.launch[0].regs_per_thread);
 	/* the same kernel, inputs and GPU: the same golden run and masks */
 	cr_assert_eq(h.g.cycles, j.g.cycles);
@@ -124,8 +66,8 @@ static void host_equals_json(const char *regs, const char *json)
 	cr_expect_gt(early, 0);
 	free(a.o);
 	free(b.o);
-	teardown(&h);
-	teardown(&j);
+	runs_teardown(&h);
+	runs_teardown(&j);
 }
 
 Test(hostrun, host_program_equals_json_workload, .timeout = 300)
@@ -141,8 +83,8 @@ Test(hostrun, host_program_equals_json_workload_in_alloc_mode, .timeout = 300)
 	setup_host(&p, 1, "ptx");
 	setup_host(&a, 1, "alloc");
 	cr_expect_lt(a.g.launch[0].regs_per_thread, p.g.launch[0].regs_per_thread);
-	teardown(&p);
-	teardown(&a);
+	runs_teardown(&p);
+	runs_teardown(&a);
 }
 
 Test(hostrun, fork_at_cycle_equals_one_run_per_experiment, .timeout = 300)
@@ -157,7 +99,7 @@ Test(hostrun, fork_at_cycle_equals_one_run_per_experiment, .timeout = 300)
 	}
 	free(f.o);
 	free(nf.o);
-	teardown(&s);
+	runs_teardown(&s);
 }
 
 Test(hostrun, a_nondeterministic_program_is_refused, .timeout = 120)
@@ -166,14 +108,14 @@ Test(hostrun, a_nondeterministic_program_is_refused, .timeout = 120)
 	setup_host(&s, 20, "ptx");
 	setenv("VADD_HOST_PRINT_PID", "1", 1);
 	got_t g = {.o = calloc(s.p.n, sizeof(eng_outcome_t)), .n = s.p.n};
-	eng_runner_opts_t o = {.campaign = s.c, .ck_interval = s.ck, .emit = collect, .ctx = &g};
+	eng_runner_opts_t o = {.campaign = s.c, .ck_interval = s.ck, .emit = runs_collect, .ctx = &g};
 	char err[1024];
 	int rc = eng_runner(&o, s.e, s.p.n, err, sizeof err);
 	unsetenv("VADD_HOST_PRINT_PID");
 	cr_expect_eq(rc, ENG_EXIT_INPUT);
 	cr_expect(strstr(err, "not deterministic"), "%s", err);
 	free(g.o);
-	teardown(&s);
+	runs_teardown(&s);
 }
 
 Test(hostrun, a_program_off_the_simcore_api_is_bad_input, .timeout = 60)

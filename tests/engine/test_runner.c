@@ -4,63 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eng_int.h"
+#include "runs.h"
 
-typedef struct got {
-	eng_outcome_t *o; /* by mask index */
-	uint64_t n, emitted;
-} got_t;
-
-static void collect(const eng_outcome_t *o, void *ctx)
-{
-	got_t *g = ctx;
-	cr_assert_lt(o->idx, g->n);
-	cr_expect_eq(g->o[o->idx].reason[0], 0, "mask %llu reported twice", (unsigned long long)o->idx);
-	g->o[o->idx] = *o;
-	g->emitted++;
-}
-
-typedef struct setup {
-	camp_campaign_t *c;
-	eng_golden_t g;
-	eng_plan_t p;
-	eng_exp_t *e;
-	uint64_t ck;
-} setup_t;
-
-static void setup(setup_t *s, const char *path)
-{
-	char err[1024];
-	cr_assert_eq(camp_campaign_load(path, &s->c, err, sizeof err), 0, "%s", err);
-	cr_assert_eq(eng_golden_campaign(s->c, 0, &s->g, err, sizeof err), 0, "%s", err);
-	s->ck = s->g.cycles / 64 ? s->g.cycles / 64 : 1;
-	cr_assert_eq(eng_plan_space(s->c, &s->g, &s->p, err, sizeof err), 0, "%s", err);
-	s->e = calloc(s->p.n, sizeof *s->e);
-	for (uint64_t i = 0; i < s->p.n; i++)
-		cr_assert_eq(eng_plan_mask(&s->p, s->c->seed, i, &s->e[i]), 0);
-	eng_exps_sort(s->e, s->p.n);
-}
-
-static void teardown(setup_t *s)
-{
-	free(s->e);
-	eng_plan_free(&s->p);
-	eng_golden_free(&s->g);
-	camp_campaign_destroy(s->c);
-}
-
-static got_t run_dead(setup_t *s, bool no_fork, bool no_early, bool no_dead)
-{
-	got_t g = {.o = calloc(s->p.n, sizeof(eng_outcome_t)), .n = s->p.n};
-	eng_runner_opts_t o = {.campaign = s->c, .ck_interval = s->ck, .no_fork = no_fork, .no_early = no_early,
-	                       .no_dead = no_dead, .emit = collect, .ctx = &g};
-	char err[1024];
-	cr_assert_eq(eng_runner(&o, s->e, s->p.n, err, sizeof err), 0, "%s", err);
-	cr_assert_eq(g.emitted, s->p.n, "one outcome per mask");
-	return g;
-}
-
-static got_t run(setup_t *s, bool no_fork, bool no_early) { return run_dead(s, no_fork, no_early, false); }
+static got_t run(setup_t *s, bool no_fork, bool no_early) { return runs_run(s, no_fork, no_early, false); }
 
 static void count(const got_t *g, uint64_t k[3], uint64_t *unused, uint64_t *early)
 {
@@ -75,7 +21,7 @@ static void count(const got_t *g, uint64_t k[3], uint64_t *unused, uint64_t *ear
 Test(runner, fork_at_cycle_equals_resimulation, .timeout = 300)
 {
 	setup_t s;
-	setup(&s, "tests/engine/data/vadd4k-regfile.json");
+	runs_setup(&s, "tests/engine/data/vadd4k-regfile.json");
 	cr_assert_geq(s.p.n, 500);
 	got_t f = run(&s, false, false), nf = run(&s, true, false);
 	for (uint64_t i = 0; i < s.p.n; i++) {
@@ -98,7 +44,7 @@ Test(runner, fork_at_cycle_equals_resimulation, .timeout = 300)
 	            (unsigned long long)early);
 	free(f.o);
 	free(nf.o);
-	teardown(&s);
+	runs_teardown(&s);
 }
 
 /* The same in alloc register mode: fewer registers per thread, so more
@@ -106,7 +52,7 @@ Test(runner, fork_at_cycle_equals_resimulation, .timeout = 300)
 Test(runner, fork_at_cycle_equals_resimulation_in_alloc_mode, .timeout = 300)
 {
 	setup_t s;
-	setup(&s, "tests/engine/data/vadd4k-iota-regfile-alloc.json");
+	runs_setup(&s, "tests/engine/data/vadd4k-iota-regfile-alloc.json");
 	got_t f = run(&s, false, false), nf = run(&s, true, false);
 	for (uint64_t i = 0; i < s.p.n; i++) {
 		cr_expect_eq(f.o[i].outcome, nf.o[i].outcome, "mask %llu", (unsigned long long)i);
@@ -115,13 +61,13 @@ Test(runner, fork_at_cycle_equals_resimulation_in_alloc_mode, .timeout = 300)
 	}
 	free(f.o);
 	free(nf.o);
-	teardown(&s);
+	runs_teardown(&s);
 }
 
 Test(runner, early_termination_never_changes_an_outcome, .timeout = 300)
 {
 	setup_t s;
-	setup(&s, "tests/engine/data/vadd4k-regfile.json");
+	runs_setup(&s, "tests/engine/data/vadd4k-regfile.json");
 	got_t on = run(&s, false, false), off = run(&s, false, true);
 	for (uint64_t i = 0; i < s.p.n; i++) {
 		cr_expect_eq(on.o[i].outcome, off.o[i].outcome, "mask %llu", (unsigned long long)i);
@@ -133,7 +79,7 @@ Test(runner, early_termination_never_changes_an_outcome, .timeout = 300)
 	}
 	free(on.o);
 	free(off.o);
-	teardown(&s);
+	runs_teardown(&s);
 }
 
 /* A fault in a value no thread reads again is Masked "dead" without being
@@ -142,8 +88,8 @@ Test(runner, early_termination_never_changes_an_outcome, .timeout = 300)
 static void dead_is_masked(const char *campaign)
 {
 	setup_t s;
-	setup(&s, campaign);
-	got_t pruned = run(&s, false, false), full = run_dead(&s, false, false, true);
+	runs_setup(&s, campaign);
+	got_t pruned = run(&s, false, false), full = runs_run(&s, false, false, true);
 	uint64_t dead = 0;
 	for (uint64_t i = 0; i < s.p.n; i++) {
 		if (!strcmp(pruned.o[i].reason, "dead")) {
@@ -161,7 +107,7 @@ static void dead_is_masked(const char *campaign)
 	cr_log_info("%s: %llu of %llu dead", campaign, (unsigned long long)dead, (unsigned long long)s.p.n);
 	free(pruned.o);
 	free(full.o);
-	teardown(&s);
+	runs_teardown(&s);
 }
 
 Test(runner, a_dead_value_is_masked_ptx, .timeout = 300) { dead_is_masked("tests/engine/data/vadd4k-regfile.json"); }
@@ -183,7 +129,7 @@ Test(runner, a_dead_value_is_masked_in_loops_alloc, .timeout = 300)
 Test(runner, same_seed_same_outcomes, .timeout = 300)
 {
 	setup_t s;
-	setup(&s, "tests/engine/data/vadd4k-simt.json");
+	runs_setup(&s, "tests/engine/data/vadd4k-simt.json");
 	got_t a = run(&s, false, false), b = run(&s, false, false);
 	for (uint64_t i = 0; i < s.p.n; i++) {
 		cr_expect_eq(a.o[i].outcome, b.o[i].outcome);
@@ -192,7 +138,7 @@ Test(runner, same_seed_same_outcomes, .timeout = 300)
 	}
 	free(a.o);
 	free(b.o);
-	teardown(&s);
+	runs_teardown(&s);
 }
 
 /* A fault whose cycle lies after the last event is never injected: both
@@ -200,11 +146,11 @@ Test(runner, same_seed_same_outcomes, .timeout = 300)
 Test(runner, fault_after_the_last_event_is_unused, .timeout = 60)
 {
 	setup_t s;
-	setup(&s, "tests/engine/data/vadd4k-regfile.json");
+	runs_setup(&s, "tests/engine/data/vadd4k-regfile.json");
 	eng_exp_t late = {.idx = 0, .nfaults = 1, .f = {{.cycle = s.g.cycles + 5, .sm = 0, .loc = 0, .nbits = 1}}};
 	for (int no_fork = 0; no_fork < 2; no_fork++) {
 		got_t g = {.o = calloc(1, sizeof(eng_outcome_t)), .n = 1};
-		eng_runner_opts_t o = {.campaign = s.c, .ck_interval = s.ck, .no_fork = no_fork, .emit = collect, .ctx = &g};
+		eng_runner_opts_t o = {.campaign = s.c, .ck_interval = s.ck, .no_fork = no_fork, .emit = runs_collect, .ctx = &g};
 		char err[1024];
 		cr_assert_eq(eng_runner(&o, &late, 1, err, sizeof err), 0, "%s", err);
 		cr_assert_eq(g.emitted, 1);
@@ -212,5 +158,5 @@ Test(runner, fault_after_the_last_event_is_unused, .timeout = 60)
 		cr_expect_str_eq(g.o[0].reason, "unused", "%s mode", no_fork ? "no-fork" : "fork");
 		free(g.o);
 	}
-	teardown(&s);
+	runs_teardown(&s);
 }
