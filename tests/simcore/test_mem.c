@@ -248,6 +248,67 @@ Test(mem, local_private_per_thread)
 	h_fini(&h);
 }
 
+/* Local memory up to CUDA's 512 KiB per thread runs; one byte more, or
+ * more local memory for the threads resident at once than flipsim holds
+ * (4 GiB), is a launch error naming the kernel, local memory, the bytes per
+ * thread and the limit. The grid bounds the threads resident at once. */
+#define LOCAL_PTX(bytes)                                                             \
+	H_PTX_HEAD                                                                       \
+	".visible .entry k(.param .u64 out)\n"                                          \
+	"{\n"                                                                           \
+	"	.local .align 8 .b8 buf[" #bytes "];\n" PRO                                 \
+	"	ld.param.u64 %rd2, [out];\n"                                                \
+	"	add.s64 %rd2, %rd2, %rd1;\n"                                                \
+	"	add.u32 %r4, %r3, 7;\n"                                                     \
+	"	st.local.u32 [buf+524284], %r4;  // the last word of 512 KiB\n"            \
+	"	st.local.u32 [buf], %r3;\n"                                                 \
+	"	ld.local.u32 %r5, [buf+524284];\n"                                          \
+	"	ld.local.u32 %r6, [buf];\n"                                                 \
+	"	add.u32 %r5, %r5, %r6;\n"                                                   \
+	"	st.global.u32 [%rd2], %r5;\n"                                               \
+	"	ret;\n"                                                                     \
+	"}\n"
+
+Test(mem, local_512k_per_thread)
+{
+	h_ctx_t h;
+	h_init(&h);
+	uint32_t o[128];
+	h_run_u32(&h, LOCAL_PTX(524288), "k", H_D1(2), H_D1(64), o, 128);
+	cr_expect_eq(h_last(&h)->local_per_thread, 524288);
+	for (uint32_t t = 0; t < 128; t++)
+		cr_expect_eq(o[t], 2 * t + 7, "thread %u: %u", t, o[t]);
+	h_fini(&h);
+}
+
+Test(mem, local_per_thread_limit)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h_load_ok(&h, LOCAL_PTX(524289));
+	uint64_t d = h_alloc(&h, 256, NULL);
+	cr_assert_eq(h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d)), SC_ELAUNCH);
+	const char *m = sc_gpu_errmsg(h.gpu);
+	cr_expect(strstr(m, "kernel 'k' needs 524289 bytes of local memory per thread; CUDA allows at most 524288"),
+	          "message '%s'", m);
+	h_fini(&h);
+}
+
+Test(mem, local_total_limit)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h_load_ok(&h, LOCAL_PTX(524288));
+	uint64_t d = h_alloc(&h, 256, NULL);
+	/* gtx480: 15 SMs of several blocks of 256 threads, 512 KiB each */
+	cr_assert_eq(h_launch(&h, "k", H_D1(10000), H_D1(256), 0, H_ARGS(&d)), SC_ELAUNCH);
+	const char *m = sc_gpu_errmsg(h.gpu);
+	cr_expect(strstr(m, "kernel 'k' needs 524288 bytes of local memory per thread, ") &&
+	          strstr(m, " threads resident at once; flipsim holds at most 4096 MiB of local memory"),
+	          "message '%s'", m);
+	h_fini(&h);
+}
+
 /* ---------------------------------------------------------------- const, param */
 
 Test(mem, const_space)
