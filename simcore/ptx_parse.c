@@ -176,7 +176,7 @@ static int get_int(P *p, uint64_t *v)
 	}
 	if (k->kind != SC_TK_INT)
 		return perr(p, k, "expected an integer, found '%s'", tokstr(k));
-	*v = neg ? (uint64_t)-(int64_t)k->bits : k->bits;
+	*v = neg ? 0 - k->bits : k->bits; /* unsigned: -2^63 wraps, as PTX's does */
 	return 0;
 }
 
@@ -348,7 +348,7 @@ static int parse_addr(P *p, popnd_t *o)
 		sc_tok_t *n = next(p);
 		if (n->kind != SC_TK_INT)
 			return perr(p, n, "expected an integer offset, found '%s'", tokstr(n));
-		o->off += neg ? -(int64_t)n->bits : (int64_t)n->bits;
+		o->off = (int64_t)((uint64_t)o->off + (neg ? 0 - n->bits : n->bits));
 	}
 	return expect(p, ']');
 }
@@ -370,7 +370,7 @@ static int parse_simple(P *p, popnd_t *o)
 		sc_tok_t *n = next(p);
 		if (n->kind == SC_TK_INT) {
 			o->kind = O_INT;
-			o->bits = (uint64_t)-(int64_t)n->bits;
+			o->bits = 0 - n->bits;
 		} else if (n->kind == SC_TK_FLOAT) {
 			o->kind = O_FLOAT;
 			o->fval = -n->fval;
