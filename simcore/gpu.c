@@ -338,7 +338,48 @@ const sc_launch_stats_t *sc_launch_stats(const sc_gpu_t *g, uint32_t i)
 	return i < g->nstats ? &g->stats[i] : NULL;
 }
 
-/* Per-launch SM storage sized by the kernel's needs. */
+/* Local memory: CUDA's limit per thread, and flipsim's for the local
+ * memory of all threads resident at once (host memory it allocates). */
+#define LOCAL_PER_THREAD_MAX (512u << 10)
+#define LOCAL_TOTAL_MAX (4ull << 30)
+
+/* CTAs SM i can hold at once in this launch: dispatch deals CTAs round-robin
+ * from SM 0, so a grid smaller than the GPU leaves SMs with fewer. */
+static uint64_t local_slots(const sc_gpu_t *g, uint32_t i)
+{
+	const sc_run_t *r = &g->run;
+	uint32_t n = g->cfg.num_sms;
+	uint64_t dealt = r->total_ctas > i ? (r->total_ctas - i + n - 1) / n : 0;
+	return dealt < r->ctas_per_sm ? dealt : r->ctas_per_sm;
+}
+
+static uint64_t local_bytes(const sc_gpu_t *g, uint32_t i)
+{
+	return local_slots(g, i) * g->run.nwarps * 32 * g->run.local;
+}
+
+/* Refuses a launch whose local memory exceeds either limit. Returns 0 or
+ * SC_ELAUNCH with the message. */
+static int local_check(sc_gpu_t *g, const char *kernel)
+{
+	const sc_run_t *r = &g->run;
+	if (r->fn->local_total > LOCAL_PER_THREAD_MAX) /* before rounding, which could wrap */
+		return fail(g, SC_ELAUNCH, "kernel '%s' needs %u bytes of local memory per thread; CUDA allows at most %u "
+		            "(512 KiB)", kernel, r->fn->local_total, LOCAL_PER_THREAD_MAX);
+	uint64_t total = 0, threads = 0;
+	for (uint32_t i = 0; i < g->cfg.num_sms; i++) {
+		total += local_bytes(g, i);
+		threads += local_slots(g, i) * r->nthreads;
+	}
+	if (total > LOCAL_TOTAL_MAX)
+		return fail(g, SC_ELAUNCH, "kernel '%s' needs %u bytes of local memory per thread, %.1f MiB for the %llu "
+		            "threads resident at once; flipsim holds at most %llu MiB of local memory", kernel, r->local,
+		            (double)total / (1 << 20), (unsigned long long)threads, LOCAL_TOTAL_MAX >> 20);
+	return 0;
+}
+
+/* Per-launch SM storage sized by the kernel's needs. Returns 0, SC_ENOMEM,
+ * or SC_ELAUNCH (with the message) when local memory cannot be had. */
 static int sms_prepare(sc_gpu_t *g)
 {
 	sc_run_t *r = &g->run;
@@ -351,9 +392,12 @@ static int sms_prepare(sc_gpu_t *g)
 		free(sm->call_mem);
 		sm->pf = calloc((size_t)mw * (r->preds ? r->preds : 1), sizeof *sm->pf);
 		sm->ready_mem = calloc((size_t)mw * (r->regs + r->preds + 1), sizeof *sm->ready_mem);
-		sm->local_mem = calloc((size_t)r->ctas_per_sm * r->nwarps * 32 * r->local + 1, 1);
+		sm->local_mem = calloc(local_bytes(g, i) + 1, 1);
 		sm->call_mem = calloc((size_t)mw * (r->mod->max_call_depth + 1), sizeof *sm->call_mem);
-		if (!sm->pf || !sm->ready_mem || !sm->local_mem || !sm->call_mem)
+		if (!sm->local_mem)
+			return fail(g, SC_ELAUNCH, "kernel '%s': cannot allocate %.1f MiB of local memory (%u bytes per "
+			            "thread) for SM %u", r->fn->name, (double)local_bytes(g, i) / (1 << 20), r->local, i);
+		if (!sm->pf || !sm->ready_mem || !sm->call_mem)
 			return SC_ENOMEM;
 		for (uint32_t w = 0; w < mw; w++) {
 			sm->warps[w].state = SC_W_IDLE;
@@ -495,6 +539,9 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 		memcpy(r->params + f->param_off[i], args[i], f->param_size[i]);
 	}
 	r->total_ctas = (uint64_t)gd[0] * gd[1] * gd[2];
+	int rc = local_check(g, kernel);
+	if (rc)
+		return rc;
 	for (uint32_t i = 0; i < g->cfg.num_sms; i++) {
 		sc_sm_t *sm = &g->sms[i];
 		uint64_t want = cta_regs > g->cfg.regs_per_sm ? cta_regs : g->cfg.regs_per_sm;
@@ -508,8 +555,8 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 			sm->rf_words = (uint32_t)want;
 		}
 	}
-	if (sms_prepare(g))
-		return SC_ENOMEM;
+	if ((rc = sms_prepare(g)))
+		return rc;
 
 	uint64_t start = g->cycle, now = start;
 	dispatch(g, now);

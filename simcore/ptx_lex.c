@@ -2,6 +2,7 @@
  * Mnemonics keep their dotted modifiers in one token ("ld.global.v4.f32",
  * also "L1::no_allocate"); registers keep theirs ("%tid.x"). */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,96 @@
 
 static bool is_id_start(int c) { return isalpha(c) || c == '_' || c == '$' || c == '%' || c == '.'; }
 static bool is_id_char(int c) { return isalnum(c) || c == '_' || c == '$'; }
+
+/* Reports the literal at k, which runs on over identifier characters from
+ * `from`, as "NAME:LINE:COL: PRE 'TEXT'POST". Returns NULL, for lex_number. */
+static const char *bad_number(const char *name, const sc_tok_t *k, const char *from, const char *pre,
+                              const char *post, char *msg, size_t msgsz)
+{
+	while (is_id_char((unsigned char)*from))
+		from++;
+	int n = from - k->p > 64 ? 64 : (int)(from - k->p);
+	snprintf(msg, msgsz, "%s:%u:%u: %s '%.*s%s'%s", name, k->line, k->col, pre, n, k->p,
+	         from - k->p > 64 ? "..." : "", post);
+	return NULL;
+}
+
+/* Digits of `base` from p into *v; *over is set when the value does not fit
+ * in 64 bits. Returns the end of the digits. */
+static const char *scan_digits(const char *p, unsigned base, uint64_t *v, bool *over)
+{
+	uint64_t x = 0;
+	*over = false;
+	for (;; p++) {
+		int c = (unsigned char)*p;
+		unsigned d = isdigit(c) ? (unsigned)(c - '0') : isxdigit(c) ? (unsigned)(tolower(c) - 'a' + 10) : base;
+		if (d >= base)
+			break;
+		if (x > (UINT64_MAX - d) / base)
+			*over = true;
+		x = x * base + d;
+	}
+	*v = x;
+	return p;
+}
+
+/* 0f/0d raw float bits: exactly 8 or 16 hex digits. */
+static const char *lex_float_bits(const char *name, const char *p, sc_tok_t *k, char *msg, size_t msgsz)
+{
+	int digits = (p[1] == 'f' || p[1] == 'F') ? 8 : 16;
+	bool over;
+	const char *q = scan_digits(p + 2, 16, &k->bits, &over);
+	if (q - (p + 2) != digits || is_id_char((unsigned char)*q)) {
+		snprintf(msg, msgsz, "%s:%u:%u: malformed %s literal (expected %d hex digits)", name, k->line, k->col,
+		         digits == 8 ? "0f" : "0d", digits);
+		return NULL;
+	}
+	k->kind = digits == 8 ? SC_TK_F32 : SC_TK_F64;
+	return q;
+}
+
+/* A number at p (a digit): 0f/0d float bits, a decimal float, or an integer
+ * (0x hex, 0b binary, 0 octal, decimal; optional U) that must fit in 64
+ * bits. Fills k and returns the end, or NULL with "NAME:LINE:COL: ..." in
+ * msg. */
+static const char *lex_number(const char *name, const char *p, sc_tok_t *k, char *msg, size_t msgsz)
+{
+	if (p[0] == '0' && strchr("fFdD", p[1]) && p[1] && isxdigit((unsigned char)p[2]))
+		return lex_float_bits(name, p, k, msg, msgsz);
+	const char *r = p;
+	while (isdigit((unsigned char)*r))
+		r++;
+	if (*r == '.' || *r == 'e' || *r == 'E') {
+		char *e;
+		k->fval = strtod(p, &e);
+		k->kind = SC_TK_FLOAT;
+		if (is_id_char((unsigned char)*e))
+			return bad_number(name, k, e, "malformed number", "", msg, msgsz);
+		if (isinf(k->fval))
+			return bad_number(name, k, e, "floating-point literal", " is out of range", msg, msgsz);
+		return e;
+	}
+	unsigned base = 10;
+	const char *d = p, *what = "malformed decimal literal";
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		base = 16, d = p + 2, what = "malformed hexadecimal literal";
+	else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B'))
+		base = 2, d = p + 2, what = "malformed binary literal";
+	else if (p[0] == '0' && isdigit((unsigned char)p[1]))
+		base = 8, d = p + 1, what = "malformed octal literal";
+	bool over;
+	const char *q = scan_digits(d, base, &k->bits, &over);
+	k->kind = SC_TK_INT;
+	if (q == d)
+		return bad_number(name, k, q, what, "", msg, msgsz);
+	if (*q == 'U' || *q == 'u')
+		q++;
+	if (is_id_char((unsigned char)*q))
+		return bad_number(name, k, q, base == 10 ? "malformed number" : what, "", msg, msgsz);
+	if (over)
+		return bad_number(name, k, q, "integer literal", " does not fit in 64 bits", msg, msgsz);
+	return q;
+}
 
 int sc__ptx_lex(const char *name, const char *text, sc_tok_t **toks, uint32_t *ntoks, char *msg,
                 size_t msgsz)
@@ -70,66 +161,9 @@ int sc__ptx_lex(const char *name, const char *text, sc_tok_t **toks, uint32_t *n
 			break;
 		}
 		if (isdigit(c)) {
-			const char *q = p;
-			if (c == '0' && (p[1] == 'f' || p[1] == 'F' || p[1] == 'd' || p[1] == 'D') &&
-			    isxdigit((unsigned char)p[2])) {
-				int digits = (p[1] == 'f' || p[1] == 'F') ? 8 : 16;
-				q = p + 2;
-				uint64_t v = 0;
-				int i;
-				for (i = 0; i < digits && isxdigit((unsigned char)q[i]); i++) {
-					int d = q[i];
-					v = v * 16 + (uint64_t)(isdigit(d) ? d - '0' : tolower(d) - 'a' + 10);
-				}
-				if (i != digits || is_id_char((unsigned char)q[i])) {
-					snprintf(msg, msgsz, "%s:%u:%u: malformed %s literal (expected %d hex digits)",
-					         name, line, k->col, digits == 8 ? "0f" : "0d", digits);
-					goto fail;
-				}
-				k->kind = digits == 8 ? SC_TK_F32 : SC_TK_F64;
-				k->bits = v;
-				q += digits;
-			} else if (c == '0' && (p[1] == 'x' || p[1] == 'X')) {
-				char *e;
-				k->bits = strtoull(p + 2, &e, 16);
-				q = e;
-				if (q == p + 2) {
-					snprintf(msg, msgsz, "%s:%u:%u: malformed hexadecimal literal", name, line, k->col);
-					goto fail;
-				}
-				k->kind = SC_TK_INT;
-				if (*q == 'U' || *q == 'u')
-					q++;
-			} else if (c == '0' && (p[1] == 'b' || p[1] == 'B')) {
-				char *e;
-				k->bits = strtoull(p + 2, &e, 2);
-				q = e;
-				k->kind = SC_TK_INT;
-				if (*q == 'U' || *q == 'u')
-					q++;
-			} else {
-				const char *r = p;
-				while (isdigit((unsigned char)*r))
-					r++;
-				if (*r == '.' || *r == 'e' || *r == 'E') {
-					char *e;
-					k->fval = strtod(p, &e);
-					q = e;
-					k->kind = SC_TK_FLOAT;
-				} else {
-					char *e;
-					/* PTX: a leading 0 means octal */
-					k->bits = strtoull(p, &e, (p[0] == '0' && isdigit((unsigned char)p[1])) ? 8 : 10);
-					q = e;
-					k->kind = SC_TK_INT;
-					if (*q == 'U' || *q == 'u')
-						q++;
-				}
-			}
-			if (is_id_char((unsigned char)*q)) {
-				snprintf(msg, msgsz, "%s:%u:%u: malformed number", name, line, k->col);
+			const char *q = lex_number(name, p, k, msg, msgsz);
+			if (!q)
 				goto fail;
-			}
 			k->len = (uint32_t)(q - p);
 			p = q;
 		} else if (is_id_start(c)) {

@@ -176,7 +176,7 @@ static int get_int(P *p, uint64_t *v)
 	}
 	if (k->kind != SC_TK_INT)
 		return perr(p, k, "expected an integer, found '%s'", tokstr(k));
-	*v = neg ? (uint64_t)-(int64_t)k->bits : k->bits;
+	*v = neg ? 0 - k->bits : k->bits; /* unsigned: -2^63 wraps, as PTX's does */
 	return 0;
 }
 
@@ -348,7 +348,7 @@ static int parse_addr(P *p, popnd_t *o)
 		sc_tok_t *n = next(p);
 		if (n->kind != SC_TK_INT)
 			return perr(p, n, "expected an integer offset, found '%s'", tokstr(n));
-		o->off += neg ? -(int64_t)n->bits : (int64_t)n->bits;
+		o->off = (int64_t)((uint64_t)o->off + (neg ? 0 - n->bits : n->bits));
 	}
 	return expect(p, ']');
 }
@@ -370,7 +370,7 @@ static int parse_simple(P *p, popnd_t *o)
 		sc_tok_t *n = next(p);
 		if (n->kind == SC_TK_INT) {
 			o->kind = O_INT;
-			o->bits = (uint64_t)-(int64_t)n->bits;
+			o->bits = 0 - n->bits;
 		} else if (n->kind == SC_TK_FLOAT) {
 			o->kind = O_FLOAT;
 			o->fval = -n->fval;
@@ -1803,6 +1803,9 @@ static int parse_var(P *p, int space, bool is_extern, sym_t **out)
 		return -1;
 	y->space = (uint8_t)space;
 	uint64_t size = count * vec * type_bytes(t);
+	if (size > (1ull << 31))
+		return perr(p, nk, "variable '%s' of %llu bytes is too large (at most 2 GiB)", tokstr(nk),
+		            (unsigned long long)size);
 	y->size = (uint32_t)size;
 	y->align = align ? align : type_bytes(t) * (uint32_t)vec;
 	if (unsized) {
@@ -2256,6 +2259,11 @@ static int layout(P *p)
 			uint32_t o = align_up(f->local_own, y->align);
 			y->addr = o; /* relative to the function's local area */
 			f->local_own = o + y->size;
+			if ((uint64_t)o + y->size > (1ull << 31)) {
+				sc_tok_t t = {.line = 1, .col = 1};
+				free(calls);
+				return perr(p, &t, "the .local variables of '%s' exceed 2 GiB per thread", f->name);
+			}
 		}
 	}
 	for (uint32_t i = 0; i < nf; i++)
@@ -2272,6 +2280,12 @@ static int layout(P *p)
 		pb += f->npreds;
 		f->frame_off = fo;
 		f->frame_bytes = align_up(f->param_bytes, 16) + f->local_own;
+		if ((uint64_t)fo + f->param_bytes + 16 + f->local_own > (1ull << 31)) {
+			sc_tok_t t = {.line = 1, .col = 1};
+			free(calls);
+			return perr(p, &t, "the module's local memory (.local variables and call frames) exceeds 2 GiB "
+			            "per thread");
+		}
 		fo = align_up(fo + f->frame_bytes, 16);
 	}
 	if (rb > 0xfff || pb > 0xfff) {

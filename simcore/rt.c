@@ -21,6 +21,12 @@
  *   c CYCLE PART... (hex)               inject: one golden checkpoint
  *   x IDX NFAULTS {CYCLE SM LOC NBITS}  inject: one experiment
  *   end
+ * Each record but c and x at most once, config before plan, plan before
+ * c. Every field is checked as it is read: NPARTS is 0 or NUM_SMS + 2
+ * (sc_state_parts), at most SC_RT_MAX_CKPT checkpoints with non-decreasing
+ * cycles, NFAULTS 1..SC_RT_MAX_FAULTS, NBITS 1..64, experiments in order of
+ * their first cycle; a bad file ends the program with exit 2 and a message
+ * naming the file, line, record and field.
  * Result channel (host program -> flipsim, fd SC_RT_FD; text lines):
  *   G CLOCK CYCLES WARP_INSTS THREAD_INSTS LAUNCHES DUE   golden totals
  *   L KERNEL GX GY GZ BX BY BZ REGS PREDS SMEM LOCAL CTAS/SM LIMITER
@@ -29,10 +35,13 @@
  *   X IDX KIND DUE CYCLES HAS_LIVE LIVE WSTATUS WALL    inject: one result
  *   E                                   the runtime's part ended normally
  * DUE and KIND are numbers (sc_due_t, sc_rt_kind_t). */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -653,11 +662,59 @@ static struct env {
 	bool gone;
 } E;
 
-static _Noreturn void env_fail(const char *path, unsigned line, const char *what)
+static _Noreturn __attribute__((format(printf, 3, 4))) void env_fail(const char *path, unsigned line,
+                                                                      const char *fmt, ...)
 {
+	char what[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
 	fprintf(stderr, "flipsim runtime: %s:%u: %s (is this program linked with the same libsimcore "
 	        "as flipsim " SC_VERSION "?)\n", path, line, what);
 	_exit(2);
+}
+
+/* Reading one record of a job file: every field is checked as it is read
+ * (a count bounds what is allocated for it, so a corrupt file fails at
+ * once instead of growing without limit). */
+typedef struct jrd {
+	const char *path;
+	unsigned ln;
+	const char *rec;     /* the record's name, for messages */
+	char *p;             /* the rest of the line */
+	bool seen[16];       /* records read so far (JR_*) */
+} jrd_t;
+
+enum { JR_MODE, JR_CONFIG, JR_NAME, JR_REGS, JR_CKI, JR_PLAN, JR_STDOUT, JR_STDERR, JR_OUTDIR, JR__COUNT };
+
+/* The next field: an unsigned integer of `base` in [lo, hi]. */
+static uint64_t jr_u64(jrd_t *r, const char *field, uint64_t lo, uint64_t hi, int base)
+{
+	char *p = r->p, *e = p;
+	uint64_t v = 0;
+	if (*p == ' ' && isxdigit((unsigned char)p[1]) && (base == 16 || isdigit((unsigned char)p[1]))) {
+		errno = 0;
+		v = strtoull(p + 1, &e, base);
+		if (errno || (*e != ' ' && *e != '\n' && *e))
+			e = p;
+	}
+	if (e == p) {
+		int n = (int)strcspn(p + (*p == ' '), " \n");
+		env_fail(r->path, r->ln, "'%s' record, field %s: expected an integer, found '%.*s'", r->rec, field,
+		         n > 32 ? 32 : n, p + (*p == ' '));
+	}
+	if (v < lo || v > hi)
+		env_fail(r->path, r->ln, "'%s' record, field %s: %" PRIu64 " is outside %" PRIu64 "..%" PRIu64, r->rec,
+		         field, v, lo, hi);
+	r->p = e;
+	return v;
+}
+
+static void jr_end(jrd_t *r)
+{
+	if (*r->p && strcmp(r->p, "\n"))
+		env_fail(r->path, r->ln, "'%s' record: unexpected text after its fields", r->rec);
 }
 
 static char *dup_rest(const char *s)
@@ -668,116 +725,218 @@ static char *dup_rest(const char *s)
 	return strndup(s, n);
 }
 
+/* The rest of the line as a string of 1..max bytes (max 0: any length). */
+static char *jr_rest(jrd_t *r, size_t max)
+{
+	char *n = dup_rest(r->p + 1);
+	if (!n)
+		env_fail(r->path, r->ln, "out of memory");
+	if (!*n || (max && strlen(n) > max))
+		env_fail(r->path, r->ln, "'%s' record: expected 1..%zu characters", r->rec, max ? max : (size_t)4096);
+	return n;
+}
+
+static void jr_config(jrd_t *r, sc_gpu_config_t *c)
+{
+#define X(field) c->field = (uint32_t)jr_u64(r, #field, 0, UINT32_MAX, 10);
+	CFG_U32_LIST(X)
+#undef X
+	c->scheduler = (sc_sched_t)jr_u64(r, "scheduler", 0, 1, 10);
+	for (int i = 0; i < SC_LAT__COUNT; i++)
+		c->latency[i] = (uint32_t)jr_u64(r, "latency", 0, UINT32_MAX, 10);
+	char *e;
+	c->clock_mhz = *r->p == ' ' ? strtod(r->p, &e) : 0;
+	if (*r->p != ' ' || e == r->p)
+		env_fail(r->path, r->ln, "'config' record, field clock_mhz: expected a number");
+	r->p = e;
+	jr_end(r);
+	/* checked now, before num_sms sizes the checkpoints */
+	sc_gpu_config_t t = *c;
+	if (!t.name[0])
+		snprintf(t.name, sizeof t.name, "job");
+	char msg[160];
+	if (sc_config_check(&t, msg, sizeof msg))
+		env_fail(r->path, r->ln, "'config' record: %s", msg);
+}
+
+static void jr_plan(jrd_t *r, sc_rt_job_t *j)
+{
+	sc_rt_plan_t *p = &j->plan;
+	if (!r->seen[JR_CONFIG])
+		env_fail(r->path, r->ln, "'plan' record before the 'config' record");
+	uint32_t np = j->cfg.num_sms + 2; /* sc_state_parts */
+	p->target = (sc_target_t)jr_u64(r, "target", 0, SC_TGT__COUNT - 1, 10);
+	p->fields = (unsigned)jr_u64(r, "fields", 0, UINT_MAX, 10);
+	p->live = (int)jr_u64(r, "live", 0, 1, 10);
+	p->cycle_budget = jr_u64(r, "budget", 0, UINT64_MAX, 10);
+	p->watchdog_s = (unsigned)jr_u64(r, "watchdog", 0, UINT_MAX, 10);
+	p->no_early = (int)jr_u64(r, "no_early", 0, 1, 10);
+	E.ck.nparts = (uint32_t)jr_u64(r, "nparts", 0, np, 10);
+	if (E.ck.nparts && E.ck.nparts != np)
+		env_fail(r->path, r->ln, "'plan' record, field nparts: %u, but %u SMs make %u parts", E.ck.nparts,
+		         j->cfg.num_sms, np);
+	p->no_dead = (int)jr_u64(r, "no_dead", 0, 1, 10);
+	jr_end(r);
+}
+
+/* "c CYCLE PART...": one golden checkpoint of nparts hashes. */
+static void jr_ckpt(jrd_t *r)
+{
+	sc_rt_ckpts_t *ck = &E.ck;
+	if (!ck->nparts)
+		env_fail(r->path, r->ln, "checkpoint without a 'plan' record that gives its parts");
+	if (ck->n >= SC_RT_MAX_CKPT)
+		env_fail(r->path, r->ln, "more than %u checkpoints", SC_RT_MAX_CKPT);
+	uint64_t cycle = jr_u64(r, "cycle", ck->n ? ck->cycle[ck->n - 1] : 0, UINT64_MAX, 10);
+	uint64_t *part = realloc(ck->part, (size_t)(ck->n + 1) * ck->nparts * sizeof *part);
+	if (!part)
+		env_fail(r->path, r->ln, "out of memory");
+	ck->part = part;
+	for (uint32_t i = 0; i < ck->nparts; i++)
+		part[(size_t)ck->n * ck->nparts + i] = jr_u64(r, "part", 0, UINT64_MAX, 16);
+	jr_end(r);
+	ck->cycle[ck->n++] = cycle;
+}
+
+/* "x IDX NFAULTS {CYCLE SM LOC NBITS}": one experiment, in order of its
+ * first cycle. Faults outside the target's space are the runtime's to
+ * report (SC_RT_BAD_MASK). */
+static void jr_exp(jrd_t *r, sc_rt_plan_t *p, uint64_t *ecap)
+{
+	if (p->nexp == *ecap) {
+		*ecap = *ecap ? 2 * *ecap : 256;
+		sc_rt_exp_t *ne = realloc(E.exp, *ecap * sizeof *ne);
+		if (!ne)
+			env_fail(r->path, r->ln, "out of memory");
+		E.exp = ne;
+	}
+	sc_rt_exp_t *e = &E.exp[p->nexp];
+	memset(e, 0, sizeof *e);
+	e->idx = jr_u64(r, "idx", 0, UINT64_MAX, 10);
+	e->nfaults = (uint32_t)jr_u64(r, "nfaults", 1, SC_RT_MAX_FAULTS, 10);
+	uint64_t first = p->nexp ? E.exp[p->nexp - 1].f[0].cycle : 0;
+	for (uint32_t k = 0; k < e->nfaults; k++) {
+		e->f[k].cycle = jr_u64(r, "cycle", k ? e->f[k - 1].cycle : first, UINT64_MAX, 10);
+		e->f[k].sm = (uint32_t)jr_u64(r, "sm", 0, UINT32_MAX, 10);
+		e->f[k].loc = jr_u64(r, "loc", 0, UINT64_MAX, 10);
+		e->f[k].nbits = (uint32_t)jr_u64(r, "nbits", 1, 64, 10);
+	}
+	jr_end(r);
+	p->nexp++;
+}
+
+/* Records that may appear once, by JR_* index. */
+static const char *const once_names[JR__COUNT] = {"mode", "config", "name", "regs", "ck_interval", "plan",
+                                                  "stdout", "stderr", "outdir"};
+
+/* Which of them line starts, or -1. */
+static int jr_once(const char *line)
+{
+	for (int i = 0; i < JR__COUNT; i++) {
+		size_t n = strlen(once_names[i]);
+		if (!strncmp(line, once_names[i], n) && line[n] == ' ')
+			return i;
+	}
+	return -1;
+}
+
+static void jr_record(jrd_t *r, int k, sc_rt_job_t *j)
+{
+	sc_gpu_config_t *c = &j->cfg;
+	switch (k) {
+	case JR_MODE:
+		j->mode = !strcmp(r->p, " golden\n") ? SC_RT_GOLDEN : !strcmp(r->p, " inject\n") ? SC_RT_INJECT : 0;
+		if (!j->mode)
+			env_fail(r->path, r->ln, "'mode' record: expected golden or inject");
+		break;
+	case JR_CONFIG: jr_config(r, c); break;
+	case JR_NAME: {
+		char *n = jr_rest(r, sizeof c->name - 1);
+		snprintf(c->name, sizeof c->name, "%s", n);
+		free(n);
+		break;
+	}
+	case JR_REGS: {
+		char *n = jr_rest(r, 0);
+		if (sc_regs_parse(n, &j->regs))
+			env_fail(r->path, r->ln, "'regs' record: expected ptx or alloc");
+		free(n);
+		break;
+	}
+	case JR_CKI:
+		j->ck_interval = jr_u64(r, "interval", 0, UINT64_MAX, 10);
+		jr_end(r);
+		break;
+	case JR_PLAN: jr_plan(r, j); break;
+	default:
+		E.paths[k - JR_STDOUT] = jr_rest(r, 4000);
+		break;
+	}
+}
+
+/* What the whole job needs, once it is read; then the result channel. */
+static void env_check(const jrd_t *r, sc_rt_job_t *j, bool end)
+{
+	char msg[160];
+	if (!end)
+		env_fail(r->path, r->ln, "truncated (no 'end' record)");
+	if (!j->mode)
+		env_fail(r->path, r->ln, "no 'mode' record");
+	if (!r->seen[JR_CONFIG])
+		env_fail(r->path, r->ln, "no 'config' record");
+	if (sc_config_check(&j->cfg, msg, sizeof msg))
+		env_fail(r->path, r->ln, "%s", msg);
+	if (j->mode == SC_RT_INJECT && (!E.paths[0] || !E.paths[1] || !E.paths[2]))
+		env_fail(r->path, r->ln, "inject job without stdout, stderr and outdir");
+	j->plan.exp = E.exp;
+	j->plan.ck = &E.ck;
+	E.res = fdopen(SC_RT_FD, "w");
+	if (!E.res)
+		env_fail(r->path, r->ln, "no result channel on fd 3");
+}
+
 /* Reads the job file named by FLIPSIM_RT; exits 2 when it is unusable. */
 static void env_load(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
-		env_fail(path, 0, strerror(errno));
+		env_fail(path, 0, "%s", strerror(errno));
 	char *line = NULL;
 	size_t cap = 0;
-	unsigned ln = 0;
 	uint64_t ecap = 0;
 	sc_rt_job_t *j = &E.job;
-	sc_gpu_config_t *c = &j->cfg;
+	jrd_t r = {.path = path};
 	bool end = false;
 	while (!end && getline(&line, &cap, f) > 0) {
-		ln++;
-		char *p = line, *q;
-		if (ln == 1) {
+		r.ln++;
+		int k = jr_once(line);
+		if (r.ln == 1) {
 			if (strcmp(line, "flipsim-rt 1\n"))
-				env_fail(path, ln, "not a flipsim-rt 1 job file");
-		} else if (!strncmp(p, "mode ", 5)) {
-			j->mode = !strcmp(p + 5, "golden\n") ? SC_RT_GOLDEN : !strcmp(p + 5, "inject\n") ? SC_RT_INJECT : 0;
-		} else if (!strncmp(p, "config ", 7)) {
-			p += 7;
-#define X(field) c->field = (uint32_t)strtoul(p, &p, 10);
-			CFG_U32_LIST(X)
-#undef X
-			c->scheduler = (sc_sched_t)strtol(p, &p, 10);
-			for (int i = 0; i < SC_LAT__COUNT; i++)
-				c->latency[i] = (uint32_t)strtoul(p, &p, 10);
-			c->clock_mhz = strtod(p, &p);
-		} else if (!strncmp(p, "name ", 5)) {
-			char *n = dup_rest(p + 5);
-			snprintf(c->name, sizeof c->name, "%s", n ? n : "");
-			free(n);
-		} else if (!strncmp(p, "regs ", 5)) {
-			char *n = dup_rest(p + 5);
-			if (!n || sc_regs_parse(n, &j->regs))
-				env_fail(path, ln, "bad register mode");
-			free(n);
-		} else if (!strncmp(p, "ck_interval ", 12)) {
-			j->ck_interval = strtoull(p + 12, NULL, 10);
-		} else if (!strncmp(p, "plan ", 5)) {
-			p += 5;
-			j->plan.target = (sc_target_t)strtol(p, &p, 10);
-			j->plan.fields = (unsigned)strtoul(p, &p, 10);
-			j->plan.live = (int)strtol(p, &p, 10);
-			j->plan.cycle_budget = strtoull(p, &p, 10);
-			j->plan.watchdog_s = (unsigned)strtoul(p, &p, 10);
-			j->plan.no_early = (int)strtol(p, &p, 10);
-			E.ck.nparts = (uint32_t)strtoul(p, &p, 10);
-			j->plan.no_dead = (int)strtol(p, &p, 10);
-		} else if (!strncmp(p, "stdout ", 7) || !strncmp(p, "stderr ", 7) || !strncmp(p, "outdir ", 7)) {
-			int k = p[3] == 'o' ? 0 : p[3] == 'e' ? 1 : 2;
-			free(E.paths[k]);
-			if (!(E.paths[k] = dup_rest(p + 7)))
-				env_fail(path, ln, "out of memory");
-		} else if (!strncmp(p, "c ", 2)) {
-			if (E.ck.n >= SC_RT_MAX_CKPT || !E.ck.nparts)
-				env_fail(path, ln, "checkpoint out of place");
-			uint64_t *part = realloc(E.ck.part, (size_t)(E.ck.n + 1) * E.ck.nparts * sizeof *part);
-			if (!part)
-				env_fail(path, ln, "out of memory");
-			E.ck.part = part;
-			E.ck.cycle[E.ck.n] = strtoull(p + 2, &p, 10);
-			for (uint32_t i = 0; i < E.ck.nparts; i++)
-				part[(size_t)E.ck.n * E.ck.nparts + i] = strtoull(p, &p, 16);
-			E.ck.n++;
-		} else if (!strncmp(p, "x ", 2)) {
-			if (j->plan.nexp == ecap) {
-				ecap = ecap ? 2 * ecap : 256;
-				sc_rt_exp_t *ne = realloc(E.exp, ecap * sizeof *ne);
-				if (!ne)
-					env_fail(path, ln, "out of memory");
-				E.exp = ne;
-			}
-			sc_rt_exp_t *e = &E.exp[j->plan.nexp];
-			memset(e, 0, sizeof *e);
-			e->idx = strtoull(p + 2, &q, 10);
-			e->nfaults = (uint32_t)strtoul(q, &q, 10);
-			if (e->nfaults == 0 || e->nfaults > SC_RT_MAX_FAULTS)
-				env_fail(path, ln, "bad experiment");
-			for (uint32_t k = 0; k < e->nfaults; k++) {
-				e->f[k].cycle = strtoull(q, &q, 10);
-				e->f[k].sm = (uint32_t)strtoul(q, &q, 10);
-				e->f[k].loc = strtoull(q, &q, 10);
-				e->f[k].nbits = (uint32_t)strtoul(q, &q, 10);
-			}
-			j->plan.nexp++;
-		} else if (!strcmp(p, "end\n")) {
+				env_fail(path, r.ln, "not a flipsim-rt 1 job file");
+		} else if (k >= 0) {
+			if (r.seen[k])
+				env_fail(path, r.ln, "a second '%s' record", once_names[k]);
+			r.seen[k] = true;
+			r.rec = once_names[k];
+			r.p = line + strlen(once_names[k]);
+			jr_record(&r, k, j);
+		} else if (!strncmp(line, "c ", 2) || !strncmp(line, "x ", 2)) {
+			r.rec = line[0] == 'c' ? "c" : "x";
+			r.p = line + 1;
+			if (line[0] == 'c')
+				jr_ckpt(&r);
+			else
+				jr_exp(&r, &j->plan, &ecap);
+		} else if (!strcmp(line, "end\n")) {
 			end = true;
 		} else {
-			env_fail(path, ln, "unknown record");
+			int n = (int)strcspn(line, " \n");
+			env_fail(path, r.ln, "unknown record '%.*s'", n > 32 ? 32 : n, line);
 		}
 	}
 	free(line);
 	fclose(f);
-	char msg[160];
-	if (!end)
-		env_fail(path, ln, "truncated (no 'end')");
-	if (!j->mode)
-		env_fail(path, ln, "no valid mode");
-	if (sc_config_check(c, msg, sizeof msg))
-		env_fail(path, ln, msg);
-	if (j->mode == SC_RT_INJECT && (!E.paths[0] || !E.paths[1] || !E.paths[2]))
-		env_fail(path, ln, "inject job without stdout, stderr and outdir");
-	j->plan.exp = E.exp;
-	j->plan.ck = &E.ck;
-	E.res = fdopen(SC_RT_FD, "w");
-	if (!E.res)
-		env_fail(path, ln, "no result channel on fd 3");
+	env_check(&r, j, end);
 }
 
 void sc__rt_env_config(sc_gpu_config_t *cfg, sc_options_t *opt)
@@ -910,7 +1069,7 @@ void sc__rt_env_attach(sc_gpu_t *g)
 	} else {
 		static const sc_rt_hooks_t hooks = {.child_start = env_child_start, .done = env_done};
 		if (sc_rt_attach(g, &E.job.plan, &hooks))
-			env_fail(getenv(SC_RT_ENV), 0, "invalid plan");
+			env_fail(getenv(SC_RT_ENV), 0, "%s", "invalid plan");
 	}
 	atexit(env_at_exit);
 }

@@ -47,7 +47,8 @@
  *  opnd   bits 15..12 kind (SC_K_*), bits 11..0 index:
  *         R32/R64: first 32-bit slot; PRED/PREDN: predicate register;
  *         IMM: entry of the module's constant pool; SREG: SC_SR_*;
- *         ADDR: base register slot (R64; 0xfff = none), offset in imm.
+ *         ADDR: base register slot (R64; 0xfff = none), offset in imm;
+ *         ADDR32: base R32 slot, and base + imm wraps modulo 2^32.
  *         Destinations come first (ndst of them), then sources.
  * ====================================================================== */
 
@@ -111,7 +112,7 @@ enum {
 	SC_K_IMM,      /* constant-pool entry (64-bit raw bits) */
 	SC_K_SREG,     /* special register */
 	SC_K_ADDR,     /* [base + imm]: base is an R64 slot or SC_NOREG */
-	SC_K_ADDR32,   /* [base + imm]: base is an R32 slot */
+	SC_K_ADDR32,   /* [base + imm] mod 2^32: base is an R32 slot */
 	SC_K__COUNT
 };
 

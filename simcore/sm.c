@@ -217,15 +217,36 @@ typedef struct memref {
 	int space;     /* resolved state space */
 } memref_t;
 
-static uint64_t lane_addr(const sc_warp_t *w, const sc_insn_t *in, uint16_t o, uint32_t l)
+/* The address of a memory operand, prepared once per instruction so that
+ * each lane costs one add and one mask: lo/hi point at the base register's
+ * words (or at zeros), and mask wraps the sum to the width of that register.
+ * A 32-bit register forms a 32-bit address, which wraps modulo 2^32 as PTX
+ * arithmetic does (nw's shared base "array - 64" loaded at [%r+68] reads
+ * offset 4); a 64-bit register or no register forms a 64-bit address. */
+typedef struct agen {
+	const uint32_t *lo, *hi;
+	uint64_t imm, mask;
+} agen_t;
+
+static const uint32_t zero_lanes[32];
+
+static agen_t addr_gen(const sc_warp_t *w, const sc_insn_t *in, uint16_t o)
 {
 	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
-	uint64_t a = in->imm;
-	if (k == SC_K_ADDR && i != SC_NOREG)
-		a += w->rf[(size_t)i * 32 + l] | (uint64_t)w->rf[(size_t)(i + 1) * 32 + l] << 32;
-	else if (k == SC_K_ADDR32)
-		a += w->rf[(size_t)i * 32 + l];
+	agen_t a = {zero_lanes, zero_lanes, in->imm, ~0ull};
+	if (k == SC_K_ADDR && i != SC_NOREG) {
+		a.lo = w->rf + (size_t)i * 32;
+		a.hi = a.lo + 32;
+	} else if (k == SC_K_ADDR32) {
+		a.lo = w->rf + (size_t)i * 32;
+		a.mask = 0xffffffffu;
+	}
 	return a;
+}
+
+static inline uint64_t lane_addr(const agen_t *a, uint32_t l)
+{
+	return (a->imm + a->lo[l] + ((uint64_t)a->hi[l] << 32)) & a->mask;
 }
 
 static const char *space_name(int sp)
@@ -360,13 +381,13 @@ static uint32_t ex_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 		goto bad;
 	if (in->op == SC_OP_LD) {
 		unsigned n = SC_NDST(in);
-		uint16_t ao = in->opnd[n];
 		if (UNLIKELY(n == 0 || n > 4 || SC_NSRC(in) != 1))
 			goto bad;
+		agen_t ag = addr_gen(w, in, in->opnd[n]);
 		uint64_t (*v)[32] = g->vec;
 		FOR_LANES(l, exec) {
 			memref_t ref;
-			uint64_t a = lane_addr(w, in, ao, l);
+			uint64_t a = lane_addr(&ag, l);
 			if (!resolve(g, sm, w, pc, space, a, bytes * n, l, false, &ref))
 				return 0;
 			resolved = ref.space;
@@ -383,9 +404,10 @@ static uint32_t ex_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 		uint64_t (*v)[32] = g->vec;
 		for (unsigned e = 0; e < n; e++)
 			rd(g, sm, w, in->opnd[1 + e], exec, v[e]);
+		agen_t ag = addr_gen(w, in, in->opnd[0]);
 		FOR_LANES(l, exec) {
 			memref_t ref;
-			uint64_t a = lane_addr(w, in, in->opnd[0], l);
+			uint64_t a = lane_addr(&ag, l);
 			if (!resolve(g, sm, w, pc, space, a, bytes * n, l, true, &ref))
 				return 0;
 			resolved = ref.space;
@@ -463,9 +485,10 @@ static uint32_t ex_atom(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 	if (ns == 3)
 		rd(g, sm, w, in->opnd[base + 2], exec, c);
 	int resolved = space;
+	agen_t ag = addr_gen(w, in, in->opnd[base]);
 	FOR_LANES(l, exec) {
 		memref_t ref;
-		uint64_t a = lane_addr(w, in, in->opnd[base], l);
+		uint64_t a = lane_addr(&ag, l);
 		if (!resolve(g, sm, w, pc, space, a, bytes, l, true, &ref))
 			return 0;
 		if (ref.space != SC_SP_GLOBAL && ref.space != SC_SP_SHARED) {

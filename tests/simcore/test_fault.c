@@ -2,7 +2,13 @@
  * One warp of 32 threads runs on SM 0, CTA slot 0, warp slot 0, so every
  * location below is computed from the layouts documented in fault.c. */
 #include <criterion/criterion.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -313,4 +319,193 @@ Test(fault, fu_fault_corrupts_a_result_of_its_cycle_only)
 	cr_expect_gt(applied, 0);
 	cr_expect_gt(idle, applied);
 	cr_expect_gt(changed, 0, "corrupting the loop counter changes the trip count");
+}
+
+/* ---------------------------------------------------------------- job files
+ * A host program started with FLIPSIM_RT reads its job file in
+ * sc_gpu_create (rt.c). Each field is checked as it is read: a corrupt file
+ * is refused at once, exit 2 and a message naming the file, line and
+ * field, without allocating what a bad count asks for. */
+
+/* Writes a valid inject job for gtx480 (15 SMs: 17 state parts) with three
+ * checkpoints and three experiments to path. */
+static void job_write_valid(const char *path)
+{
+	static sc_rt_ckpts_t ck;
+	static uint64_t part[3 * 17];
+	static const sc_rt_exp_t exp[3] = {
+		{.idx = 0, .nfaults = 1, .f = {{.cycle = 150, .sm = 1, .loc = 7, .nbits = 1}}},
+		{.idx = 1, .nfaults = 2, .f = {{.cycle = 250, .sm = 2, .loc = 9, .nbits = 1}, {.cycle = 260, .sm = 3, .loc = 1, .nbits = 2}}},
+		{.idx = 2, .nfaults = 1, .f = {{.cycle = 250, .sm = 14, .loc = 3, .nbits = 64}}},
+	};
+	ck.n = 3;
+	ck.nparts = 17;
+	ck.part = part;
+	for (uint32_t i = 0; i < 3; i++)
+		ck.cycle[i] = 100 * (i + 1);
+	for (uint32_t i = 0; i < 3 * 17; i++)
+		part[i] = 0x9e3779b97f4a7c15ull * (i + 1);
+	sc_rt_job_t j = {.mode = SC_RT_INJECT, .regs = SC_REGS_PTX, .stdout_path = "/dev/null",
+	                 .stderr_path = "/dev/null", .out_dir = "/tmp"};
+	sc_config_gtx480(&j.cfg);
+	j.plan = (sc_rt_plan_t){.target = SC_TGT_REGFILE, .ck = &ck, .exp = exp, .nexp = 3};
+	cr_assert_eq(sc_rt_job_write(path, &j), 0);
+}
+
+static char *slurp_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	cr_assert(f, "cannot open %s", path);
+	static char buf[1 << 16];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return strdup(buf);
+}
+
+/* Creates a GPU in a child with FLIPSIM_RT=path (fd 3 /dev/null as the
+ * result channel); returns its wait status, its stderr in err and its peak
+ * resident memory in KiB. A child still running after 30 s is killed; one
+ * that needs more than 1 GiB of address space fails (not under ASan). */
+static int job_run(const char *path, char *err, size_t errsz, long *maxrss_kb)
+{
+	int pfd[2];
+	cr_assert_eq(pipe(pfd), 0);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		dup2(pfd[1], 2);
+		close(pfd[0]);
+		int nul = open("/dev/null", O_WRONLY);
+		dup2(nul, 3);
+		alarm(30);
+#ifndef __SANITIZE_ADDRESS__
+		/* a regression fails here instead of taking the machine's memory */
+		struct rlimit lim = {1ul << 30, 1ul << 30};
+		setrlimit(RLIMIT_AS, &lim);
+#endif
+		setenv(SC_RT_ENV, path, 1);
+		sc_gpu_config_t cfg;
+		sc_config_gtx480(&cfg);
+		sc_options_t opt = {0};
+		sc_gpu_t *g = NULL;
+		_exit(sc_gpu_create(&cfg, &opt, &g) ? 1 : 0);
+	}
+	close(pfd[1]);
+	size_t n = 0;
+	ssize_t k;
+	while ((k = read(pfd[0], err + n, errsz - 1 - n)) > 0)
+		n += (size_t)k;
+	err[n] = '\0';
+	close(pfd[0]);
+	int st;
+	struct rusage ru;
+	cr_assert_eq(wait4(pid, &st, 0, &ru), pid);
+	*maxrss_kb = ru.ru_maxrss;
+	return st;
+}
+
+typedef struct bad_job {
+	const char *what;
+	const char *line, *repl; /* replace the line starting with `line` by repl ("" deletes it) */
+	const char *msg;         /* fragment of the message, after "PATH:LINE: " */
+} bad_job_t;
+
+static const bad_job_t bad_jobs[] = {
+	{"huge parts count", "plan ", "plan 0 0 0 0 0 0 4294967295 0\n", "'plan' record, field nparts: 4294967295 is outside 0..17"},
+	{"parts count past 64 bits", "plan ", "plan 0 0 0 0 0 0 99999999999999999999999 0\n", "field nparts: expected an integer"},
+	{"negative parts count", "plan ", "plan 0 0 0 0 0 0 -1 0\n", "field nparts: expected an integer, found '-1'"},
+	{"parts count of other SMs", "plan ", "plan 0 0 0 0 0 0 4 0\n", "field nparts: 4, but 15 SMs make 17 parts"},
+	{"bad target", "plan ", "plan 99 0 0 0 0 0 17 0\n", "field target: 99 is outside"},
+	{"plan fields missing", "plan ", "plan 0 0 0\n", "field budget: expected an integer, found ''"},
+	{"text after the plan", "plan ", "plan 0 0 0 0 0 0 17 0 junk\n", "unexpected text after its fields"},
+	{"a second plan", "stdout ", "plan 0 0 0 0 0 0 17 0\n", "a second 'plan' record"},
+	{"plan before config", "config ", "", "'plan' record before the 'config' record"},
+	{"too many SMs", "config ", "config 99999 32 1536 8 48 1024 32768 63 49152 49152 7 2 32 2 0 1 1 1 1 1 1 1 1 1 1 1 1 1 700\n",
+	 "'config' record: num_sms"},
+	{"short checkpoint", "c 200 ", "c 200 1 2 3\n", "'c' record, field part: expected an integer, found ''"},
+	{"checkpoint cycle going back", "c 300 ", "c 50 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", "field cycle: 50 is outside 200.."},
+	{"checkpoint without plan", "plan ", "", "checkpoint without a 'plan' record"},
+	{"huge fault count", "x 1 ", "x 1 1000000 250 2 9 1\n", "'x' record, field nfaults: 1000000 is outside 1..8"},
+	{"zero bits", "x 0 ", "x 0 1 150 1 7 0\n", "field nbits: 0 is outside 1..64"},
+	{"experiments out of order", "x 0 ", "x 0 1 900 1 7 1\n", "'x' record, field cycle: 250 is outside 900.."},
+	{"truncated fault", "x 2 ", "x 2 1 250 14\n", "field loc: expected an integer, found ''"},
+	{"bad mode", "mode ", "mode replay\n", "'mode' record: expected golden or inject"},
+	{"no end", "end", "", "truncated (no 'end' record)"},
+	{"unknown record", "end", "frob 1\nend\n", "unknown record 'frob'"},
+	{"empty outdir", "outdir ", "outdir \n", "'outdir' record: expected 1.."},
+};
+
+/* Replaces (or deletes) the first line of text starting with `line`. */
+static char *job_edit(const char *text, const char *line, const char *repl)
+{
+	const char *at = text;
+	while (strncmp(at, line, strlen(line))) {
+		at = strchr(at, '\n');
+		cr_assert(at, "no line '%s' in the job", line);
+		at++;
+	}
+	const char *after = strchr(at, '\n');
+	after = after ? after + 1 : at + strlen(at);
+	char *out = malloc(strlen(text) + strlen(repl) + 1);
+	cr_assert(out);
+	sprintf(out, "%.*s%s%s", (int)(at - text), text, repl, after);
+	return out;
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+Test(fault, job_file_fields_are_checked)
+{
+	char path[] = "/tmp/flipsim-job-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	job_write_valid(path);
+	char *valid = slurp_text(path);
+	static char err[8192];
+	long rss;
+	int st = job_run(path, err, sizeof err, &rss);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the valid job is refused (status 0x%x): %s", st, err);
+	for (size_t i = 0; i < sizeof bad_jobs / sizeof bad_jobs[0]; i++) {
+		const bad_job_t *b = &bad_jobs[i];
+		char *text = job_edit(valid, b->line, b->repl);
+		write_text(path, text);
+		free(text);
+		st = job_run(path, err, sizeof err, &rss);
+		cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 2, "%s: status 0x%x, want exit 2; stderr: %s", b->what, st, err);
+		cr_expect(strstr(err, path) && strstr(err, b->msg), "%s: message '%s' lacks the job file or '%s'", b->what,
+		          err, b->msg);
+		cr_expect_lt(rss, 256 * 1024, "%s: the runtime held %ld KiB", b->what, rss);
+	}
+	/* cut in the middle of a checkpoint line */
+	const char *cut = strstr(valid, "\nc 200 ");
+	cr_assert(cut);
+	char *text = strndup(valid, (size_t)(cut - valid) + 12);
+	write_text(path, text);
+	free(text);
+	st = job_run(path, err, sizeof err, &rss);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 2 && strstr(err, "'c' record, field part"), "cut file: 0x%x %s", st, err);
+	/* more checkpoints than the runtime keeps */
+	size_t cap = strlen(valid) + 1100 * 64;
+	char *many = malloc(cap);
+	cr_assert(many);
+	char *end = strstr(valid, "x 0 ");
+	int n = sprintf(many, "%.*s", (int)(end - valid), valid);
+	for (int k = 0; k < 1100; k++)
+		n += sprintf(many + n, "c %d 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", 400 + k);
+	strcpy(many + n, end);
+	write_text(path, many);
+	free(many);
+	st = job_run(path, err, sizeof err, &rss);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 2 && strstr(err, "more than 1024 checkpoints"), "1100 checkpoints: 0x%x %s",
+	          st, err);
+	free(valid);
+	unlink(path);
 }

@@ -248,6 +248,67 @@ Test(mem, local_private_per_thread)
 	h_fini(&h);
 }
 
+/* Local memory up to CUDA's 512 KiB per thread runs; one byte more, or
+ * more local memory for the threads resident at once than flipsim holds
+ * (4 GiB), is a launch error naming the kernel, local memory, the bytes per
+ * thread and the limit. The grid bounds the threads resident at once. */
+#define LOCAL_PTX(bytes)                                                             \
+	H_PTX_HEAD                                                                       \
+	".visible .entry k(.param .u64 out)\n"                                          \
+	"{\n"                                                                           \
+	"	.local .align 8 .b8 buf[" #bytes "];\n" PRO                                 \
+	"	ld.param.u64 %rd2, [out];\n"                                                \
+	"	add.s64 %rd2, %rd2, %rd1;\n"                                                \
+	"	add.u32 %r4, %r3, 7;\n"                                                     \
+	"	st.local.u32 [buf+524284], %r4;  // the last word of 512 KiB\n"            \
+	"	st.local.u32 [buf], %r3;\n"                                                 \
+	"	ld.local.u32 %r5, [buf+524284];\n"                                          \
+	"	ld.local.u32 %r6, [buf];\n"                                                 \
+	"	add.u32 %r5, %r5, %r6;\n"                                                   \
+	"	st.global.u32 [%rd2], %r5;\n"                                               \
+	"	ret;\n"                                                                     \
+	"}\n"
+
+Test(mem, local_512k_per_thread)
+{
+	h_ctx_t h;
+	h_init(&h);
+	uint32_t o[128];
+	h_run_u32(&h, LOCAL_PTX(524288), "k", H_D1(2), H_D1(64), o, 128);
+	cr_expect_eq(h_last(&h)->local_per_thread, 524288);
+	for (uint32_t t = 0; t < 128; t++)
+		cr_expect_eq(o[t], 2 * t + 7, "thread %u: %u", t, o[t]);
+	h_fini(&h);
+}
+
+Test(mem, local_per_thread_limit)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h_load_ok(&h, LOCAL_PTX(524289));
+	uint64_t d = h_alloc(&h, 256, NULL);
+	cr_assert_eq(h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d)), SC_ELAUNCH);
+	const char *m = sc_gpu_errmsg(h.gpu);
+	cr_expect(strstr(m, "kernel 'k' needs 524289 bytes of local memory per thread; CUDA allows at most 524288"),
+	          "message '%s'", m);
+	h_fini(&h);
+}
+
+Test(mem, local_total_limit)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h_load_ok(&h, LOCAL_PTX(524288));
+	uint64_t d = h_alloc(&h, 256, NULL);
+	/* gtx480: 15 SMs of several blocks of 256 threads, 512 KiB each */
+	cr_assert_eq(h_launch(&h, "k", H_D1(10000), H_D1(256), 0, H_ARGS(&d)), SC_ELAUNCH);
+	const char *m = sc_gpu_errmsg(h.gpu);
+	cr_expect(strstr(m, "kernel 'k' needs 524288 bytes of local memory per thread, ") &&
+	          strstr(m, " threads resident at once; flipsim holds at most 4096 MiB of local memory"),
+	          "message '%s'", m);
+	h_fini(&h);
+}
+
 /* ---------------------------------------------------------------- const, param */
 
 Test(mem, const_space)
@@ -723,5 +784,106 @@ Test(mem, atomic_float_add_exact)
 	cr_expect_eq(fd, wd, "f64 sum %.17g, want %.17g", fd, wd);
 	for (int c = 0; c < CTAS; c++)
 		cr_expect_eq(per[c], 0.5f * T, "cta %d shared sum %g", c, (double)per[c]);
+	h_fini(&h);
+}
+
+/* ---------------------------------------------------------------- 32-bit addresses */
+
+/* An address formed from a 32-bit register wraps modulo 2^32, as PTX
+ * arithmetic does: nw (Rodinia, nvcc 13) keeps "array - 64" in a 32-bit
+ * register and loads [%r+68], which reads offset 4. Every space a 32-bit
+ * register can address: shared (scalar, vector, atom, red), local, const,
+ * param, and a 32-bit generic address; and a 64-bit base that wraps modulo
+ * 2^64. Each variable is the only one of its space, so it lies at offset 0
+ * and "variable - k" wraps below zero. */
+Test(mem, addr32_wraps)
+{
+	static const char ptx[] = H_PTX_HEAD
+		".const .align 4 .u32 ctab[4] = {11, 22, 33, 44};\n"
+		".visible .entry k(.param .u64 out, .param .u32 pk)\n"
+		"{\n"
+		"	.shared .align 8 .u32 s[64];\n"
+		"	.local .align 8 .b8 buf[16];\n" PRO
+		"	ld.param.u64 %rd2, [out];\n"
+		"	mul.wide.u32 %rd1, %r3, 32;      // 8 words per thread\n"
+		"	add.s64 %rd2, %rd2, %rd1;\n"
+		"	mov.u32 %r4, s;\n"
+		"	add.s32 %r4, %r4, -64;           // 0xffffffc0\n"
+		"	shl.b32 %r5, %r0, 2;\n"
+		"	add.u32 %r6, %r4, %r5;\n"
+		"	add.u32 %r7, %r0, 100;\n"
+		"	st.shared.u32 [%r6+64], %r7;     // s[t] = t + 100\n"
+		"	bar.sync 0;\n"
+		"	ld.shared.u32 %r8, [%r4+68];     // s[1]\n"
+		"	ld.shared.v2.u32 {%r9, %r10}, [%r4+72]; // s[2], s[3]\n"
+		"	add.u32 %r9, %r9, %r10;\n"
+		"	st.global.v2.u32 [%rd2], {%r8, %r9};\n"
+		"	bar.sync 0;\n"
+		"	atom.shared.add.u32 %r11, [%r6+64], 1000;\n"
+		"	red.shared.add.u32 [%r6+64], 1;\n"
+		"	ld.shared.u32 %r12, [%r6+64];\n"
+		"	st.global.v2.u32 [%rd2+8], {%r11, %r12};\n"
+		"	mov.u32 %r13, buf;\n"
+		"	add.s32 %r13, %r13, -16;\n"
+		"	st.local.v2.u32 [%r13+24], {%r7, %r5};\n"
+		"	ld.local.u32 %r14, [%r13+28];    // buf[12..15] = 4t\n"
+		"	mov.u32 %r15, ctab;\n"
+		"	add.s32 %r15, %r15, -8;\n"
+		"	ld.const.u32 %r16, [%r15+20];    // ctab[3]\n"
+		"	st.global.v2.u32 [%rd2+16], {%r14, %r16};\n"
+		"	mov.u32 %r17, pk;\n"
+		"	add.s32 %r17, %r17, -4096;\n"
+		"	ld.param.u32 %r18, [%r17+4096];\n"
+		"	cvta.shared.u32 %r19, %r6;\n"
+		"	ld.u32 %r19, [%r19+64];          // generic: s[t] again\n"
+		"	add.u32 %r18, %r18, %r19;\n"
+		"	mov.u64 %rd3, s;\n"
+		"	add.s64 %rd3, %rd3, -64;\n"
+		"	ld.shared.u32 %r1, [%rd3+68];    // 64-bit base: wraps modulo 2^64\n"
+		"	st.global.v2.u32 [%rd2+24], {%r18, %r1};\n"
+		"	ret;\n"
+		"}\n";
+	enum { T = 32 };
+	h_ctx_t h;
+	h_init(&h);
+	h_load_ok(&h, ptx);
+	uint32_t pk = 5000000, o[8 * T];
+	uint64_t d = h_alloc(&h, sizeof o, NULL);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(T), 0, H_ARGS(&d, &pk));
+	h_read(&h, o, d, sizeof o);
+	for (uint32_t t = 0; t < T; t++) {
+		const uint32_t *w = &o[8 * t];
+		cr_expect_eq(w[0], 101, "thread %u: [%%r+68] read %u", t, w[0]);
+		cr_expect_eq(w[1], 102 + 103, "thread %u: v2 read %u", t, w[1]);
+		cr_expect_eq(w[2], t + 100, "thread %u: atom returned %u", t, w[2]);
+		cr_expect_eq(w[3], t + 1101, "thread %u: after atom and red %u", t, w[3]);
+		cr_expect_eq(w[4], 4 * t, "thread %u: local %u", t, w[4]);
+		cr_expect_eq(w[5], 44, "thread %u: const %u", t, w[5]);
+		cr_expect_eq(w[6], pk + t + 1101, "thread %u: param + generic %u", t, w[6]);
+		cr_expect_eq(w[7], 1102, "thread %u: 64-bit base %u", t, w[7]); /* s[1] after atom, red */
+	}
+	h_fini(&h);
+}
+
+/* A wrapped 32-bit address outside the space is still illegal, and the DUE
+ * names the wrapped (32-bit) address, not a 33-bit sum. */
+Test(mem, addr32_wrap_out_of_bounds)
+{
+	static const char ptx[] = H_PTX_HEAD
+		".visible .entry k()\n"
+		"{\n"
+		"	.shared .align 4 .u32 s[4];\n"
+		"	.reg .b32 %r<4>;\n"
+		"	mov.u32 %r1, s;\n"
+		"	add.s32 %r1, %r1, -64;\n"
+		"	ld.shared.u32 %r2, [%r1+4096];   // wraps to 0xfc0: past the array\n"
+		"	ret;\n"
+		"}\n";
+	h_ctx_t h;
+	h_init(&h);
+	h_load_ok(&h, ptx);
+	cr_assert_eq(h_launch(&h, "k", H_D1(1), H_D1(1), 0, NULL), SC_EDUE);
+	cr_expect_eq(h_status(&h)->reason, SC_DUE_ILLEGAL_ADDRESS);
+	cr_expect_eq(h_status(&h)->addr, 0xfc0u, "addr 0x%llx", (unsigned long long)h_status(&h)->addr);
 	h_fini(&h);
 }

@@ -159,6 +159,45 @@ Test(parse, variables_and_literals)
 	h_fini(&h);
 }
 
+/* Integer literals up to 64 bits in every base, with and without U, and
+ * the most negative 64-bit value written as a negated literal. */
+Test(parse, integer_literal_limits)
+{
+	static const char ptx[] = H_PTX_HEAD
+		".global .u64 gmax = 18446744073709551615;\n"
+		".visible .entry k(.param .u64 out)\n"
+		"{\n"
+		"	.reg .b64 %rd<4>;\n"
+		"	ld.param.u64 %rd1, [out];\n"
+		"	mov.u64 %rd2, 0xFFFFFFFFFFFFFFFF;\n"
+		"	st.global.u64 [%rd1], %rd2;\n"
+		"	mov.u64 %rd2, 01777777777777777777777;\n"
+		"	st.global.u64 [%rd1+8], %rd2;\n"
+		"	mov.u64 %rd2, 0b1000000000000000000000000000000000000000000000000000000000000001;\n"
+		"	st.global.u64 [%rd1+16], %rd2;\n"
+		"	mov.s64 %rd2, -9223372036854775808;\n"
+		"	st.global.u64 [%rd1+24], %rd2;\n"
+		"	add.s64 %rd2, %rd2, 9223372036854775807U;\n"
+		"	st.global.u64 [%rd1+32], %rd2;\n"
+		"	ld.global.u64 %rd3, [gmax];\n"
+		"	st.global.u64 [%rd1+40], %rd3;\n"
+		"	ret;\n"
+		"}\n";
+	h_ctx_t h;
+	h_init(&h);
+	h_load_ok(&h, ptx);
+	uint64_t o[6], d = h_alloc(&h, sizeof o, NULL);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(1), 0, H_ARGS(&d));
+	h_read(&h, o, d, sizeof o);
+	cr_expect_eq(o[0], UINT64_MAX);
+	cr_expect_eq(o[1], UINT64_MAX, "octal: 0x%llx", (unsigned long long)o[1]);
+	cr_expect_eq(o[2], 0x8000000000000001ull, "binary: 0x%llx", (unsigned long long)o[2]);
+	cr_expect_eq(o[3], 0x8000000000000000ull, "-2^63: 0x%llx", (unsigned long long)o[3]);
+	cr_expect_eq(o[4], UINT64_MAX, "-2^63 + 2^63-1: 0x%llx", (unsigned long long)o[4]);
+	cr_expect_eq(o[5], UINT64_MAX, "initializer: 0x%llx", (unsigned long long)o[5]);
+	h_fini(&h);
+}
+
 /* Registers declared in a { } block are gone after it; sibling blocks may
  * reuse the name, and an inner block shadows an outer register. */
 Test(parse, block_scoped_registers)
@@ -363,6 +402,31 @@ static const bad_t bad_cases[] = {
 	{"malformed 0f literal", K("", "\tmov.b32 %r1, 0f3F80;"), "t.ptx:7:15:", "malformed 0f literal"},
 	{"malformed 0d literal", K("", "\tmov.b64 %r1, 0d3FF0;"), "t.ptx:7:15:", "malformed 0d literal"},
 	{"malformed number", K("", "\tmov.b32 %r1, 12ab;"), "t.ptx:7:15:", "malformed number"},
+	{"decimal literal past 64 bits", K("", "\tmov.b32 %r1, 99999999999999999999999999999;"), "t.ptx:7:15:",
+	 "integer literal '99999999999999999999999999999' does not fit in 64 bits"},
+	{"2^64 with U", K("", "\tmov.b32 %r1, 18446744073709551616U;"), "t.ptx:7:15:",
+	 "integer literal '18446744073709551616U' does not fit in 64 bits"},
+	{"hex literal past 64 bits", K("", "\tmov.b32 %r1, 0xFFFFFFFFFFFFFFFFFFFF;"), "t.ptx:7:15:",
+	 "integer literal '0xFFFFFFFFFFFFFFFFFFFF' does not fit in 64 bits"},
+	{"octal literal past 64 bits", K("", "\tmov.b32 %r1, 02000000000000000000000;"), "t.ptx:7:15:",
+	 "does not fit in 64 bits"},
+	{"binary literal past 64 bits",
+	 K("", "\tmov.b32 %r1, 0b10000000000000000000000000000000000000000000000000000000000000000;"), "t.ptx:7:15:",
+	 "does not fit in 64 bits"},
+	{"negated literal past 64 bits", K("", "\tadd.s32 %r1, %r2, -18446744073709551616;"), "t.ptx:7:21:",
+	 "integer literal '18446744073709551616' does not fit in 64 bits"},
+	{"literal past 64 bits in an address", K("", "\tld.global.u32 %r1, [0x10000000000000000];"), "t.ptx:7:22:",
+	 "does not fit in 64 bits"},
+	{"literal past 64 bits in an initializer", H_PTX_HEAD ".global .u64 g = 18446744073709551616;\n", "t.ptx:4:18:",
+	 "does not fit in 64 bits"},
+	{"0x without digits", K("", "\tmov.b32 %r1, 0x;"), "t.ptx:7:15:", "malformed hexadecimal literal '0x'"},
+	{"octal literal with 9", K("", "\tmov.b32 %r1, 0129;"), "t.ptx:7:15:", "malformed octal literal '0129'"},
+	{"binary literal with 2", K("", "\tmov.b32 %r1, 0b102;"), "t.ptx:7:15:", "malformed binary literal '0b102'"},
+	{"0f literal of 9 digits", K("", "\tmov.b32 %r1, 0f3F8000000;"), "t.ptx:7:15:", "malformed 0f literal"},
+	{"0d literal of 17 digits", K("", "\tmov.b64 %r1, 0d3FF00000000000000;"), "t.ptx:7:15:", "malformed 0d literal"},
+	{"0d literal of 8 digits", K("", "\tmov.b64 %r1, 0d3FF00000;"), "t.ptx:7:15:", "expected 16 hex digits"},
+	{"decimal float out of range", K("", "\t.reg .f64 %fd1;\n\tmov.f64 %fd1, 1e999;"), "t.ptx:8:16:",
+	 "floating-point literal '1e999' is out of range"},
 	{"stray character", K("", "\tmov.b32 %r1, #1;"), "t.ptx:7:15:", "unexpected character '#'"},
 	{"unsupported directive in a body", K("", "\t.section .debug_info { }"), "t.ptx:7:2:", "unsupported directive '.section'"},
 	{"unsupported module directive", H_PTX_HEAD ".section .debug_abbrev { }\n", "t.ptx:4:1:", "unsupported directive '.section'"},
@@ -384,6 +448,10 @@ static const bad_t bad_cases[] = {
 	{"initializer on .shared", H_PTX_HEAD ".shared .u32 s = 1;\n", "t.ptx:4:14:", "only .global and .const variables"},
 	{"too many initializers", H_PTX_HEAD ".global .u32 g[2] = {1, 2, 3};\n", "t.ptx:4:28:", "too many initializers for 'g'"},
 	{"unsized non-extern array", H_PTX_HEAD ".global .u32 g[];\n", "t.ptx:4:14:", "unsized array 'g'"},
+	{"variable past 2 GiB", K("", "\t.local .b64 a[2147483648];"), "t.ptx:7:14:",
+	 "variable 'a' of 17179869184 bytes is too large (at most 2 GiB)"},
+	{"local variables past 2 GiB", K("", "\t.local .b8 a[2147483648];\n\t.local .b8 b[2147483648];"), "t.ptx:1:1:",
+	 "the .local variables of 'k' exceed 2 GiB per thread"},
 	{"bad alignment", H_PTX_HEAD ".global .align 3 .u32 g;\n", "t.ptx:4:16:", "alignment must be a power of two"},
 	{"recursion",
 	 H_PTX_HEAD ".func f()\n{\n\tcall.uni f, ();\n\tret;\n}\n.entry k()\n{\n\tcall.uni f, ();\n\tret;\n}\n",
