@@ -4,8 +4,10 @@
  * processes (worker.c) keep the experiments going while this process,
  * the only writer of the database, commits their outcomes in one
  * transaction per tick of a single timer that also redraws progress (the
- * serverCron of STYLE.md). Ctrl-C / SIGTERM stop gracefully; running the
- * same command again resumes with the experiments still missing. A worker
+ * serverCron of STYLE.md), and beats in the daemons table every
+ * HEARTBEAT_S for `flipsim status`. Ctrl-C / SIGTERM / SIGHUP stop
+ * gracefully; running the same command again resumes with the experiments
+ * still missing. A worker
  * that dies is restarted for the experiments of its slot it has not
  * reported (restart()); a commit that fails stops the campaign (halt()),
  * every earlier commit kept. libuv owns processes, pipes, the timer and
@@ -760,22 +762,28 @@ void eng_run_help(FILE *out)
 	      "Runs fault-injection campaigns: the golden run, the masks (all stored\n"
 	      "before any experiment), then N worker processes that replay the golden\n"
 	      "execution once and fork each experiment at its activation cycle. Every\n"
-	      "outcome is committed to the SQLite database as it arrives. Ctrl-C (or\n"
-	      "SIGTERM) stops gracefully; running the same command again resumes with\n"
-	      "the experiments still missing. Every campaign file is checked before\n"
-	      "any runs. Ends with the report of the database.\n"
+	      "outcome is committed to the SQLite database as it arrives. Ctrl-C,\n"
+	      "SIGTERM or SIGHUP (a closed terminal) stops gracefully; running the\n"
+	      "same command again resumes with the experiments still missing: also\n"
+	      "after the project moved or the workload JSON was re-indented (a\n"
+	      "campaign is its content). Every campaign file is checked before any\n"
+	      "runs. Ends with the report of the database. For long runs over ssh:\n"
+	      "nohup flipsim run ... > run.log 2>&1 &  (or setsid, tmux, screen).\n"
 	      "\n"
 	      "options:\n"
 	      "  --db R.db     results database, created if missing (default flipsim.db)\n"
-	      "  -j N          worker processes (default: the number of CPUs)\n"
+	      "  -j N          worker processes, 1..1024 (default: the CPUs this process\n"
+	      "                may run on, affinity mask and cgroup quota, at most 64)\n"
 	      "  --no-fork     re-simulate every experiment from cycle 0 (for comparison)\n"
 	      "  --no-early    never stop an experiment early on re-joining the golden state\n"
 	      "  --quiet       no progress output (the final report is still printed)\n"
 	      "  -h, --help    print this help and exit\n"
 	      "\n"
-	      "Progress: on a terminal a line with done/total, rate, ETA, outcome counts\n"
-	      "and the running AVF with its confidence interval; otherwise a line every\n"
-	      "60 s.\n"
+	      "Progress: on a terminal a line fitted to its width with done/total, rate,\n"
+	      "ETA (h:mm:ss; of the whole run too with several campaigns), outcome\n"
+	      "counts and the running AVF with its confidence interval; otherwise a\n"
+	      "line every 60 s starting with the time (ISO-8601 UTC) and the campaign.\n"
+	      "`flipsim status R.db` tells whether a run is still going.\n"
 	      "\n"
 	      "exit status: 0 done, 1 internal failure, 2 bad input (campaign,\n"
 	      "workload, GPU, database), 128+N stopped by signal N (130 for Ctrl-C;\n"
