@@ -1,9 +1,10 @@
 /* What `flipsim run` and `flipsim status` say about a campaign in progress:
  * durations as h:mm:ss, the progress line fitted to the terminal's width,
  * the timestamped log line written when stderr is no terminal, and the
- * running / stopped / finished verdict from a daemon's heartbeat (README,
- * "flipsim status"). Pure functions of their arguments, so that the tests
- * give widths, clocks and hosts of their choosing. */
+ * running / stopped / finished verdict from a daemon's heartbeat (README:
+ * the `run` and `status` paragraphs; db/README.md: `daemons`). Pure
+ * functions of their arguments, so that the tests give widths, clocks and
+ * hosts of their choosing. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
