@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,12 @@
 #define MAX_TIMEOUT_FACTOR 10000.0   /* keeps factor x cycles far inside uint64 */
 #define DEFAULT_WATCHDOG 60.0
 #define MAX_WATCHDOG 604800.0        /* a week: longer is surely a typo */
-#define CANONICAL_FORMAT 1           /* bump when the canonical layout changes */
+/* Bump when the canonical layout changes. Format 1 named the workload by
+ * absolute path and the raw bytes of its JSON (moving or re-indenting
+ * started the campaign again); it is still built as legacy_hash so that a
+ * database written then is resumed (db_campaign_get_or_create). */
+#define CANONICAL_FORMAT 2
+#define LEGACY_FORMAT 1
 
 /* The engine hands targets and field bits straight to simcore's injector. */
 #define X(name, text, what) \
@@ -129,6 +135,7 @@ typedef struct ctx {
 	char *err;
 	size_t errsz;
 	camp_campaign_t *c;
+	json_t *workload;  /* the campaign's "workload" value as written (borrowed) */
 } ctx_t;
 
 #define fail(x, path, ...) camp__fail_at((x)->err, (x)->errsz, (x)->file, (path), __VA_ARGS__)
@@ -677,10 +684,14 @@ static json_t *gpu_object(const sc_gpu_config_t *g, int *bad)
 	return o;
 }
 
-/* The workload: absolute path and digests of every file the run reads. */
-static int exec_object(ctx_t *x, json_t **out)
+/* A host program as format 2 names it: argv[0] and cwd as the campaign file
+ * writes them (relative to it, so moving the project keeps the identity),
+ * the other arguments, and the digest of the executable. Format 1 (legacy):
+ * the resolved absolute argv[0] and cwd. */
+static int exec_object(ctx_t *x, bool legacy, json_t **out)
 {
 	const camp_exec_t *e = x->c->exec;
+	json_t *written = json_object_get(x->workload, "exec"), *cwd = json_object_get(x->workload, "cwd");
 	char h[17];
 	int bad = 0, rc;
 	json_t *o = json_object(), *a = json_array();
@@ -690,23 +701,67 @@ static int exec_object(ctx_t *x, json_t **out)
 		return nomem(x);
 	}
 	for (uint32_t i = 0; i < e->argc; i++)
-		if (json_array_append_new(a, json_string(e->argv[i])))
+		if (json_array_append_new(a, legacy || !written ? json_string(e->argv[i])
+		                                                : json_copy(json_array_get(written, i))))
 			bad = 1;
 	put(o, "exec", a, &bad);
-	put(o, "cwd", json_string(e->cwd), &bad);
+	put(o, "cwd", legacy ? json_string(e->cwd) : cwd ? json_copy(cwd) : json_string("."), &bad);
 	if ((rc = digest_file(x, "$.workload.exec", e->argv[0], h)))
 		return rc;
 	put(o, "exe_fnv1a64", json_string(h), &bad);
 	return bad ? nomem(x) : 0;
 }
 
-static int workload_object(ctx_t *x, json_t **out)
+/* Replaces the string at obj[key] (a file name) by {"fnv1a64": digest of
+ * `file`}: the identity follows the file's bytes, not its name or folder. */
+static int digest_in_place(ctx_t *x, json_t *obj, const char *key, const char *file, int *bad)
+{
+	char h[17];
+	int rc = digest_file(x, "$.workload", file, h);
+	if (rc)
+		return rc;
+	json_t *d = json_object();
+	put(d, "fnv1a64", json_string(h), bad);
+	put(obj, key, d, bad);
+	return 0;
+}
+
+/* A workload JSON file as format 2 names it: its parsed content (key order
+ * and white space do not count: the canonical text sorts keys), the PTX and
+ * input files replaced by digests of their bytes, and the buffers' file
+ * order, which lays out memory, kept as "buffer_order". */
+static int workload_content(ctx_t *x, json_t **out)
+{
+	const camp_workload_t *w = x->c->workload;
+	char inner[1024];
+	int bad = 0, rc = camp__load_json(w->path, out, inner, sizeof inner);
+	if (rc)
+		return nested(x, "$.workload", rc, inner);
+	json_t *o = *out, *buffers = json_object_get(o, "buffers"), *order = json_array();
+	if ((rc = digest_in_place(x, o, "ptx", w->ptx, &bad)))
+		goto fail;
+	for (uint32_t i = 0; i < w->nbuffers; i++) {
+		if (!order || json_array_append_new(order, json_string(w->buffers[i].name)))
+			bad = 1;
+		json_t *init = json_object_get(json_object_get(buffers, w->buffers[i].name), "init");
+		if (w->buffers[i].init == CAMP_INIT_FILE &&
+		    (rc = digest_in_place(x, init, "file", w->buffers[i].file, &bad)))
+			goto fail;
+	}
+	put(o, "buffer_order", order, &bad);
+	return bad ? nomem(x) : 0;
+fail:
+	json_decref(order);
+	return rc;
+}
+
+/* Format 1 (legacy): the workload by absolute path and digests of the
+ * bytes of its JSON, PTX and input files. */
+static int workload_legacy(ctx_t *x, json_t **out)
 {
 	const camp_workload_t *w = x->c->workload;
 	char h[17];
 	int bad = 0, rc;
-	if (!w)
-		return exec_object(x, out);
 	json_t *o = json_object(), *in = json_object();
 	*out = o;
 	if (!o || !in) {
@@ -734,19 +789,29 @@ fail:
 	return rc;
 }
 
-static int build_canonical(ctx_t *x)
+static int workload_object(ctx_t *x, bool legacy, json_t **out)
+{
+	if (!x->c->workload)
+		return exec_object(x, legacy, out);
+	return legacy ? workload_legacy(x, out) : workload_content(x, out);
+}
+
+/* The canonical text of format 2, or of format 1 when legacy, into *text
+ * (caller frees). */
+static int canonical_text(ctx_t *x, bool legacy, char **text)
 {
 	camp_campaign_t *c = x->c;
 	int bad = 0, rc;
 	json_t *root = json_object(), *wl = NULL, *v;
+	*text = NULL;
 	if (!root)
 		return nomem(x);
-	if ((rc = workload_object(x, &wl))) {
+	if ((rc = workload_object(x, legacy, &wl))) {
 		json_decref(wl);
 		json_decref(root);
 		return rc;
 	}
-	put(root, "format", json_integer(CANONICAL_FORMAT), &bad);
+	put(root, "format", json_integer(legacy ? LEGACY_FORMAT : CANONICAL_FORMAT), &bad);
 	put(root, "name", json_string(c->name), &bad);
 	put(root, "workload", wl, &bad);
 	put(root, "gpu", gpu_object(&c->gpu, &bad), &bad);
@@ -787,11 +852,23 @@ static int build_canonical(ctx_t *x)
 	put(root, "timeout_factor", json_real(c->timeout_factor), &bad);
 	put(root, "watchdog_seconds", json_real(c->watchdog_seconds), &bad);
 	if (!bad)
-		c->canonical = json_dumps(root, JSON_SORT_KEYS | JSON_COMPACT);
+		*text = json_dumps(root, JSON_SORT_KEYS | JSON_COMPACT);
 	json_decref(root);
-	if (bad || !c->canonical)
-		return nomem(x);
+	return bad || !*text ? nomem(x) : 0;
+}
+
+static int build_canonical(ctx_t *x)
+{
+	camp_campaign_t *c = x->c;
+	char *legacy;
+	int rc = canonical_text(x, false, &c->canonical);
+	if (!rc)
+		rc = canonical_text(x, true, &legacy);
+	if (rc)
+		return rc;
 	hex64(c->hash, camp_fnv1a(FNV_OFFSET, c->canonical, strlen(c->canonical)));
+	hex64(c->legacy_hash, camp_fnv1a(FNV_OFFSET, legacy, strlen(legacy)));
+	free(legacy);
 	return 0;
 }
 
@@ -812,6 +889,7 @@ static int parse_campaign(ctx_t *x, json_t *root)
 	    (rc = require(x, "$", root, "workload", &workload)) ||
 	    (rc = require(x, "$", root, "target", &target)))
 		return rc;
+	x->workload = workload;
 	/* Cheap checks first, so a typo is not hidden behind loading the workload. */
 	if ((rc = parse_name(x, json_object_get(root, "name"))) ||
 	    (rc = parse_regs(x, json_object_get(root, "regs"))) ||
@@ -830,7 +908,7 @@ static int parse_campaign(ctx_t *x, json_t *root)
 int camp_campaign_load(const char *path, camp_campaign_t **out, char *err, size_t errsz)
 {
 	char dummy[1];
-	ctx_t x = {path, err ? err : dummy, err ? errsz : sizeof dummy, NULL};
+	ctx_t x = {path, err ? err : dummy, err ? errsz : sizeof dummy, NULL, NULL};
 	json_t *root;
 	int rc;
 

@@ -258,13 +258,18 @@ typedef struct camp_campaign {
 	double fit_per_bit;        /* intrinsic FIT per bit, > 0, default 0.001 */
 	double timeout_factor;     /* cycle budget = factor x golden cycles; 1.5..10000, 3 */
 	double watchdog_seconds;   /* wall clock per experiment, (0, 604800], default 60 */
-	/* The resolved definition as compact JSON with sorted keys: the workload
-	 * by absolute path and FNV-1a digests of its JSON, PTX and input files
-	 * (a host program: its argv, cwd and the digest of the executable),
-	 * the GPU as a full object. The same experiment definition always gives
-	 * the same bytes; `hash` is its 64-bit FNV-1a in 16 lower-case hex digits. */
+	/* The resolved definition as compact JSON with sorted keys (format 2):
+	 * a workload JSON as its parsed content with the PTX and input files
+	 * replaced by FNV-1a digests of their bytes (no path, no formatting);
+	 * a host program as argv and cwd as the campaign file writes them plus
+	 * the digest of the executable; the GPU as a full object. The same
+	 * experiment definition always gives the same bytes, wherever the
+	 * project lies; `hash` is its 64-bit FNV-1a in 16 lower-case hex
+	 * digits. legacy_hash: the same for format 1 (absolute paths, raw JSON
+	 * bytes), which databases written before format 2 hold. */
 	char *canonical;
 	char hash[17];
+	char legacy_hash[17];
 } camp_campaign_t;
 
 /* Parses and validates a campaign JSON file (format: DESIGN.md "Campaign

@@ -357,12 +357,30 @@ static const char SCHEMA_V2[] =
 	"       k.avf, k.avf_lo, k.avf_hi, k.df, k.avf_derated, k.contribution\n"
 	"  FROM study s JOIN avf_kernel k ON k.campaign_id = s.campaign_id;\n";
 
+/* ---- schema version 3 ----------------------------------------------------------
+ * The daemons that run campaigns (db.h, "daemons"). */
+static const char SCHEMA_V3[] =
+	"-- issue 10 item 11: daemon heartbeat\n"
+	"CREATE TABLE daemons (\n"
+	"  id          INTEGER PRIMARY KEY,\n"
+	"  pid         INTEGER NOT NULL CHECK (pid > 0),\n"
+	"  host        TEXT NOT NULL,\n"
+	"  started     REAL NOT NULL,                     -- Unix seconds\n"
+	"  heartbeat   REAL NOT NULL,                     -- Unix seconds, last sign of life\n"
+	"  interval    REAL NOT NULL CHECK (interval > 0), -- seconds between heartbeats\n"
+	"  campaign_id INTEGER REFERENCES campaigns(id) ON DELETE SET NULL,\n"
+	"  rate        REAL NOT NULL DEFAULT 0 CHECK (rate >= 0), -- experiments/s of campaign_id\n"
+	"  ended       REAL                               -- Unix seconds; NULL while it runs\n"
+	") STRICT;\n"
+	"CREATE INDEX daemons_by_campaign ON daemons(campaign_id, id);\n";
+
 /* Step v brings the schema from version v-1 to v. Released steps never
  * change; a new version appends one. */
 static const char *const migrations[] = {
 	NULL,
 	SCHEMA_V1,
 	SCHEMA_V2,
+	SCHEMA_V3,
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION + 1,
                "one migration step per schema version");
@@ -835,6 +853,29 @@ static void bind_text(sqlite3_stmt *st, int i, const char *s)
 		sqlite3_bind_null(st, i);
 }
 
+/* Inside a write transaction: the campaign stored under c->legacy_hash,
+ * if any and if none has c->config_hash yet, takes c's config and hash. */
+static int adopt_legacy(db_t *db, const db_campaign_t *c)
+{
+	if (!c->legacy_hash || !*c->legacy_hash || !strcmp(c->legacy_hash, c->config_hash))
+		return 0;
+	sqlite3_stmt *st = NULL;
+	int err = prepare(db,
+	                  "UPDATE campaigns SET config = ?1, config_hash = ?2 WHERE config_hash = ?3"
+	                  " AND NOT EXISTS (SELECT 1 FROM campaigns WHERE config_hash = ?2)",
+	                  &st);
+	if (err)
+		return err;
+	bind_text(st, 1, c->config);
+	bind_text(st, 2, c->config_hash);
+	bind_text(st, 3, c->legacy_hash);
+	int rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE)
+		err = db__sqlerr(db, rc, "adopting the campaign stored by an older flipsim");
+	sqlite3_finalize(st);
+	return err;
+}
+
 int db_campaign_get_or_create(db_t *db, const db_campaign_t *c, int64_t *id, bool *existed)
 {
 	int err = check_args(db, c && id && c->config && c->config_hash);
@@ -847,6 +888,8 @@ int db_campaign_get_or_create(db_t *db, const db_campaign_t *c, int64_t *id, boo
 	sqlite3_stmt *ins = NULL, *sel = NULL;
 	if ((err = begin_write(db)))
 		return err;
+	if ((err = adopt_legacy(db, c)))
+		goto fail;
 	err = prepare(db,
 	              "INSERT INTO campaigns (name, workload, gpu, regs, config, config_hash,"
 	              " tool_version, seed, target, sampling, fit_per_bit, confidence, z, n_masks,"
@@ -1489,5 +1532,130 @@ fail:
 	sqlite3_finalize(st);
 	db_campaigns_free(list, len);
 	rollback(db);
+	return err;
+}
+
+int db_campaign_namesake(db_t *db, const char *name, int64_t id, int64_t *other, char *created, size_t n)
+{
+	int err = check_args(db, name && other && created && n);
+	if (err)
+		return err;
+	*other = 0;
+	created[0] = '\0';
+	sqlite3_stmt *st = NULL;
+	if ((err = prepare(db, "SELECT id, created FROM campaigns WHERE name = ?1 AND id <> ?2"
+	                       " ORDER BY id DESC LIMIT 1", &st)))
+		return err;
+	bind_text(st, 1, name);
+	sqlite3_bind_int64(st, 2, id);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*other = sqlite3_column_int64(st, 0);
+		snprintf(created, n, "%s", (const char *)sqlite3_column_text(st, 1));
+	} else if (rc != SQLITE_DONE) {
+		err = db__sqlerr(db, rc, "finding campaigns of the same name");
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+/* ---- daemons ---------------------------------------------------------------------------- */
+
+/* Runs prepared statement st (finalized here) in a write transaction of its
+ * own. Returns 0 or a DB_E* code. */
+static int write_stmt(db_t *db, sqlite3_stmt *st, const char *what)
+{
+	int err = begin_write(db);
+	if (!err) {
+		int rc = sqlite3_step(st);
+		if (rc != SQLITE_DONE)
+			err = db__sqlerr(db, rc, what);
+	}
+	sqlite3_finalize(st);
+	if (!err)
+		err = commit(db);
+	if (err)
+		rollback(db);
+	return err;
+}
+
+int db_daemon_start(db_t *db, const db_daemon_t *d, int64_t *id)
+{
+	int err = check_args(db, d && id && d->pid > 0 && d->interval > 0);
+	sqlite3_stmt *st = NULL;
+	if (err || (err = prepare(db, "INSERT INTO daemons (pid, host, started, heartbeat, interval, campaign_id,"
+	                              " rate) VALUES (?1, ?2, ?3, ?4, ?5, nullif(?6, 0), ?7)", &st)))
+		return err;
+	sqlite3_bind_int64(st, 1, d->pid);
+	bind_text(st, 2, d->host);
+	sqlite3_bind_double(st, 3, d->started);
+	sqlite3_bind_double(st, 4, d->heartbeat);
+	sqlite3_bind_double(st, 5, d->interval);
+	sqlite3_bind_int64(st, 6, d->campaign);
+	sqlite3_bind_double(st, 7, d->rate);
+	if ((err = write_stmt(db, st, "recording the daemon")))
+		return err;
+	*id = sqlite3_last_insert_rowid(db->sql);
+	return 0;
+}
+
+int db_daemon_beat(db_t *db, int64_t id, int64_t campaign, double now, double rate)
+{
+	int err = check_args(db, rate >= 0);
+	sqlite3_stmt *st = NULL;
+	if (err || (err = prepare(db, "UPDATE daemons SET heartbeat = ?1, campaign_id = nullif(?2, 0), rate = ?3"
+	                              " WHERE id = ?4", &st)))
+		return err;
+	sqlite3_bind_double(st, 1, now);
+	sqlite3_bind_int64(st, 2, campaign);
+	sqlite3_bind_double(st, 3, rate);
+	sqlite3_bind_int64(st, 4, id);
+	return write_stmt(db, st, "recording a heartbeat");
+}
+
+int db_daemon_end(db_t *db, int64_t id, double now)
+{
+	int err = check_args(db, true);
+	sqlite3_stmt *st = NULL;
+	if (err || (err = prepare(db, "UPDATE daemons SET heartbeat = ?1, ended = ?1 WHERE id = ?2", &st)))
+		return err;
+	sqlite3_bind_double(st, 1, now);
+	sqlite3_bind_int64(st, 2, id);
+	return write_stmt(db, st, "recording the daemon's end");
+}
+
+int db_daemon_of(db_t *db, int64_t campaign, db_daemon_t *d)
+{
+	int err = check_args(db, d != NULL);
+	if (err)
+		return err;
+	memset(d, 0, sizeof *d);
+	int64_t has = 0;
+	if ((err = query_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'daemons'",
+	                     &has)))
+		return err;
+	if (!has)
+		return db__fail(db, DB_ENOTFOUND, "no daemon table (schema 2 or older)");
+	sqlite3_stmt *st = NULL;
+	if ((err = prepare(db, "SELECT id, pid, host, started, heartbeat, interval, rate, ended IS NOT NULL"
+	                       " FROM daemons WHERE campaign_id = ?1 ORDER BY id DESC LIMIT 1", &st)))
+		return err;
+	sqlite3_bind_int64(st, 1, campaign);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		d->id = sqlite3_column_int64(st, 0);
+		d->pid = sqlite3_column_int64(st, 1);
+		snprintf(d->host, sizeof d->host, "%s", (const char *)sqlite3_column_text(st, 2));
+		d->started = sqlite3_column_double(st, 3);
+		d->heartbeat = sqlite3_column_double(st, 4);
+		d->interval = sqlite3_column_double(st, 5);
+		d->rate = sqlite3_column_double(st, 6);
+		d->ended = sqlite3_column_int(st, 7) != 0;
+		d->campaign = campaign;
+	} else {
+		err = rc == SQLITE_DONE ? db__fail(db, DB_ENOTFOUND, "no daemon ran campaign %" PRId64, campaign)
+		                        : db__sqlerr(db, rc, "reading the daemon");
+	}
+	sqlite3_finalize(st);
 	return err;
 }

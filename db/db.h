@@ -42,7 +42,7 @@ const char *db_strerror(int err);
 /* The database's identity and the schema version this build writes. The
  * application_id is 'FLPS' in ASCII. */
 #define DB_APPLICATION_ID 0x464C5053
-#define DB_SCHEMA_VERSION 2
+#define DB_SCHEMA_VERSION 3
 
 /* The reason an engine stores for a fault that hit an unallocated resource
  * and was classified Masked without simulation; db_progress counts them. */
@@ -83,6 +83,8 @@ typedef struct {
 	const char *scope;        /* "application" (NULL) or "kernel:NAME:INVOCATION"; only
 	                             application-scope campaigns add up in fit_gpu, where
 	                             campaigns of one target with different fields are summed */
+	const char *legacy_hash;  /* the same definition's digest as an older flipsim computed
+	                             it (campaign identity format 1), or NULL */
 } db_campaign_t;
 
 /* The fault-free run of a campaign. */
@@ -199,7 +201,10 @@ double db_z_of_confidence(double c);
 
 /* Finds the campaign whose config_hash is c->config_hash, or inserts it.
  * Sets *id and *existed. An existing campaign with the same hash but another
- * config text is DB_ECONFLICT. Returns 0 or a DB_E* code. */
+ * config text is DB_ECONFLICT. A campaign stored under c->legacy_hash (the
+ * identity an older flipsim gave the same definition) is adopted when none
+ * has the new hash: its config and config_hash become c's, its results
+ * stay, and *existed is set. Returns 0 or a DB_E* code. */
 int db_campaign_get_or_create(db_t *db, const db_campaign_t *c, int64_t *id, bool *existed);
 
 /* Stores the campaign's golden run. Storing it again is accepted when the
@@ -243,6 +248,41 @@ int db_campaigns_list(db_t *db, db_campaign_info_t **out, size_t *n);
 
 /* Frees an array from db_campaigns_list; NULL is a no-op. */
 void db_campaigns_free(db_campaign_info_t *list, size_t n);
+
+/* The newest campaign other than `id` named `name`: *other (0 when none)
+ * and its creation time (ISO-8601 UTC) into created[0..n). Reads only.
+ * Returns 0 or a DB_E* code. */
+int db_campaign_namesake(db_t *db, const char *name, int64_t id, int64_t *other, char *created, size_t n);
+
+/* ---- daemons (schema 3): who runs a campaign, and whether it still lives --
+ * A `flipsim run` process records itself once (db_daemon_start), then beats
+ * every `interval` seconds and names the campaign it works on
+ * (db_daemon_beat), and records its end (db_daemon_end). A reader judges
+ * from the newest row of a campaign whether it runs (eng status). Times are
+ * Unix seconds. */
+typedef struct {
+	int64_t id;          /* row id (output) */
+	int64_t pid;
+	char host[256];
+	double started;
+	double heartbeat;    /* the last sign of life */
+	double interval;     /* seconds between heartbeats, > 0 */
+	int64_t campaign;    /* the campaign it works (or last worked) on, 0 for none */
+	double rate;         /* experiments per second of that campaign in this run */
+	bool ended;          /* it finished, was stopped or failed */
+} db_daemon_t;
+
+/* Records daemon d (d->id is ignored) as started and beating now; sets *id.
+ * Returns 0 or a DB_E* code. */
+int db_daemon_start(db_t *db, const db_daemon_t *d, int64_t *id);
+/* A heartbeat of daemon `id` at time `now`, working on `campaign` (0: none)
+ * at `rate` experiments per second. Returns 0 or a DB_E* code. */
+int db_daemon_beat(db_t *db, int64_t id, int64_t campaign, double now, double rate);
+/* Daemon `id` ended at time `now`. Returns 0 or a DB_E* code. */
+int db_daemon_end(db_t *db, int64_t id, double now);
+/* The daemon that last worked on `campaign` into *d. Reads only; a database
+ * of schema 2 or older has none. Returns 0, DB_ENOTFOUND or a DB_E* code. */
+int db_daemon_of(db_t *db, int64_t campaign, db_daemon_t *d);
 
 /* Prints the report to out: the avf view's whole-campaign rows, the
  * avf_kernel view (per kernel name), fit and mitf. DB_TEXT: aligned tables,

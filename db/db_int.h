@@ -52,6 +52,15 @@
  *   study_gpu    (workload, gpu, register mode): FIT of that mode's register
  *                structures plus every other structure, IPC, IPC/FIT, MITF
  *   study_kernel study row × kernel name (avf_kernel of its campaign)
+ *
+ * Schema version 3 adds one table (issue 10 item 11: daemon heartbeat):
+ *
+ *   table        key                      rows
+ *   -----------  -----------------------  ----------------------------------
+ *   daemons      id; (campaign_id, id)    one per `flipsim run` process: pid,
+ *                                         host, started, heartbeat, interval
+ *                                         (Unix seconds), campaign_id, rate,
+ *                                         ended (NULL while it runs)
  */
 #ifndef DB_INT_H
 #define DB_INT_H

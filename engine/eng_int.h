@@ -182,6 +182,64 @@ void eng_sample_size_help(FILE *out);
 /* Golden checkpoint spacing for a run of this many cycles. */
 uint64_t eng_ck_interval(uint64_t golden_cycles);
 
+/* ---- workers of flipsim run (run.c) ---- */
+/* -j without a number: one worker per CPU this process may use, at most
+ * this many; -j N accepts up to ENG_MAX_WORKERS. */
+#define ENG_DEFAULT_MAX_WORKERS 64
+#define ENG_MAX_WORKERS 1024
+/* The CPUs this process may run on: its affinity mask (taskset, Slurm,
+ * cpusets), lowered to the cgroup v2 quota (cpu.max, containers), >= 1. */
+int eng_available_cpus(void);
+/* The default number of workers given that many available CPUs:
+ * 1..ENG_DEFAULT_MAX_WORKERS. */
+int eng_default_workers(int ncpu_available);
+/* CPUs a cgroup v2 cpu.max text ("QUOTA PERIOD" or "max PERIOD") allows,
+ * rounded up; 0 for no limit or text it cannot read. */
+int eng_cpu_max_cpus(const char *text);
+
+/* ---- progress and status (progress.c) ---- */
+#include "db.h"
+
+/* Seconds as "h:mm:ss" ("-" when unknown: NaN, negative or absurd) in buf. */
+const char *eng_hms(double s, char *buf, size_t n);
+/* Unix seconds as ISO-8601 UTC, "2026-11-20T08:15:00Z", in buf. */
+const char *eng_iso_time(double unix_s, char *buf, size_t n);
+/* Unix seconds now (eng_now is a monotonic clock). */
+double eng_wall_clock(void);
+/* The width of the terminal on fd, 80 when it says none. */
+int eng_term_width(int fd);
+
+typedef struct eng_progress {
+	const char *name;            /* the campaign */
+	int index, count;            /* campaign index+1 of count in this run */
+	uint64_t done, total;
+	double rate;                 /* experiments per second in this run */
+	double eta, eta_all;         /* seconds left: campaign, whole run (NaN unknown) */
+	uint64_t masked, sdc, due;
+	double avf, avf_lo, avf_hi;  /* NaN before any experiment */
+} eng_progress_t;
+
+/* The terminal progress line, no newline, at most width-1 characters: the
+ * least useful fields (name, counts, ...) are left out until it fits, so
+ * that  redraws it in place. Returns buf. */
+char *eng_progress_line(const eng_progress_t *p, int width, char *buf, size_t n);
+/* The log line for a stderr that is no terminal: ISO-8601 time of `now`
+ * (Unix seconds), then every field. Returns buf. */
+char *eng_progress_log(const eng_progress_t *p, double now, char *buf, size_t n);
+
+typedef enum { ENG_STOPPED, ENG_RUNNING, ENG_FINISHED } eng_state_t;
+/* A daemon is gone after this many heartbeat intervals without one. */
+#define ENG_STALE_BEATS 3
+/* finished: every mask has its experiment; running: daemon d (the last to
+ * work on the campaign; NULL for none) has not ended, beat within
+ * ENG_STALE_BEATS intervals before `now`, and, when it ran on `host` (this
+ * machine), alive(pid) holds; stopped otherwise. */
+eng_state_t eng_campaign_state(const db_progress_t *p, const db_daemon_t *d, double now, const char *host,
+                               bool (*alive)(int64_t pid));
+const char *eng_state_name(eng_state_t s);
+/* Whether process pid exists on this machine. */
+bool eng_pid_alive(int64_t pid);
+
 /* `flipsim exec`: argv[0] is "exec". Returns the exit status. */
 int eng_exec_main(int argc, char **argv);
 void eng_exec_help(FILE *out);

@@ -1,5 +1,5 @@
-/* Commands that read: `flipsim status R.db` (progress of every campaign,
- * running or stopped), `flipsim report R.db [--study] [--csv|--json]` (the
+/* Commands that read: `flipsim status R.db [--json]` (progress of every
+ * campaign, running, stopped or finished, from the daemons' heartbeats), `flipsim report R.db [--study] [--csv|--json]` (the
  * AVF, FIT and MITF views, or the GUFI-style study tables), and `flipsim
  * sample-size` (Leveugle's formula). */
 #include <getopt.h>
@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "db.h"
 #include "eng_int.h"
@@ -24,51 +25,203 @@ static int open_existing(const char *path, db_t **db)
 
 void eng_status_help(FILE *out)
 {
-	fputs("usage: flipsim status R.db\n"
+	fputs("usage: flipsim status R.db [--json]\n"
 	      "\n"
-	      "Shows every campaign of the database: experiments done of planned,\n"
-	      "outcome counts, the share stopped early or masked without simulation,\n"
-	      "and the AVF so far with its confidence interval. Safe while a campaign\n"
-	      "runs (the database is in WAL mode: readers do not block the writer).\n"
+	      "Shows every campaign of the database: its id and creation time, whether\n"
+	      "it is running, stopped or finished, experiments done of planned, outcome\n"
+	      "counts, the share stopped early or masked without simulation, the AVF\n"
+	      "so far with its confidence interval and, while it runs, the time left\n"
+	      "(h:mm:ss at the daemon's rate). running: the `flipsim run` working on\n"
+	      "it has beaten in the last 3 heartbeats (10 s apart) and, on this\n"
+	      "machine, its process exists; stopped: killed, interrupted or failed\n"
+	      "(run the same command to resume); finished: every experiment stored.\n"
+	      "Campaigns that share a name (the file was edited: a new definition is\n"
+	      "a new campaign) are pointed out. Reads only, safe while a campaign runs.\n"
+	      "\n"
+	      "--json   an array of objects: id, name, created, state, done, total,\n"
+	      "         counts {masked, sdc, due, early, unused, dead}, avf, avf_lo,\n"
+	      "         avf_hi, eta_seconds (null unless running), daemon {pid, host,\n"
+	      "         started, heartbeat} (null when none ran it; times ISO-8601 UTC)\n"
 	      "\n"
 	      "exit status: 0, 1 internal failure, 2 when the file is missing, not a\n"
 	      "flipsim database, written by a newer flipsim or cannot be read\n", out);
 }
 
-int eng_status_main(int argc, char **argv)
+/* A campaign's row of status: what the database says and what it means. */
+typedef struct status_row {
+	const db_campaign_info_t *c;
+	db_daemon_t d;
+	bool has_daemon;
+	eng_state_t state;
+	double eta;               /* seconds, NaN unless running at a known rate */
+	int64_t namesake;         /* the newest other campaign of this name, or 0 */
+} status_row_t;
+
+static int status_rows(db_t *db, const db_campaign_info_t *list, size_t n, status_row_t *rows)
 {
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		eng_status_help(stdout);
-		return 0;
-	}
-	if (argc != 2)
-		return eng_usage_error("status", argc < 2 ? "missing database file" : "too many arguments");
-	db_t *db;
-	int rc = open_existing(argv[1], &db);
-	if (rc)
-		return rc;
-	db_campaign_info_t *list;
-	size_t n;
-	if ((rc = db_campaigns_list(db, &list, &n))) {
-		eng_errorf("%s", db_errmsg(db));
-		db_close(db);
-		return eng_db_status(rc);
-	}
-	printf("%-28s %-8s %-8s %15s %7s %6s %6s %6s %6s %6s %22s\n", "campaign", "target", "sampling", "done/planned",
-	       "masked", "sdc", "due", "early", "unused", "dead", "AVF [interval]");
+	char host[256] = "";
+	gethostname(host, sizeof host - 1);
+	double now = eng_wall_clock();
 	for (size_t i = 0; i < n; i++) {
+		status_row_t *r = &rows[i];
 		const db_progress_t *p = &list[i].progress;
-		char done[40], avf[64] = "-";
+		r->c = &list[i];
+		int rc = db_daemon_of(db, list[i].id, &r->d);
+		if (rc && rc != DB_ENOTFOUND)
+			return rc;
+		r->has_daemon = rc == 0;
+		r->state = eng_campaign_state(p, r->has_daemon ? &r->d : NULL, now, host, eng_pid_alive);
+		r->eta = r->state == ENG_RUNNING && r->d.rate > 0 ? (double)(p->n_masks - p->done) / r->d.rate : NAN;
+		for (size_t k = 0; k < n; k++)
+			if (k != i && !strcmp(list[k].name, list[i].name) && list[k].id > r->namesake)
+				r->namesake = list[k].id;
+	}
+	return 0;
+}
+
+static void status_text(const status_row_t *rows, size_t n)
+{
+	printf("%4s %-24s %-20s %-8s %-8s %-8s %15s %7s %6s %6s %6s %6s %6s %22s %9s\n", "id", "campaign", "created",
+	       "state", "target", "sampling", "done/planned", "masked", "sdc", "due", "early", "unused", "dead",
+	       "AVF [interval]", "ETA");
+	for (size_t i = 0; i < n; i++) {
+		const db_campaign_info_t *c = rows[i].c;
+		const db_progress_t *p = &c->progress;
+		char done[40], avf[64] = "-", eta[32];
 		snprintf(done, sizeof done, "%" PRIu64 "/%" PRIu64, p->done, p->n_masks);
 		if (p->done)
 			snprintf(avf, sizeof avf, "%.2f%% [%.2f, %.2f]", 100 * p->avf, 100 * p->avf_lo, 100 * p->avf_hi);
-		printf("%-28.28s %-8s %-8s %15s %7" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64
-		       " %22s\n", list[i].name, list[i].target, list[i].sampling, done, p->masked, p->sdc, p->due, p->early,
-		       p->unused, p->dead, avf);
+		printf("%4" PRId64 " %-24.24s %-20s %-8s %-8s %-8s %15s %7" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64
+		       " %6" PRIu64 " %6" PRIu64 " %22s %9s\n", c->id, c->name, c->created, eng_state_name(rows[i].state),
+		       c->target, c->sampling, done, p->masked, p->sdc, p->due, p->early, p->unused, p->dead, avf,
+		       eng_hms(rows[i].eta, eta, sizeof eta));
 	}
+	for (size_t i = 0; i < n; i++) {
+		const status_row_t *r = &rows[i];
+		char when[32];
+		if (r->state == ENG_RUNNING)
+			printf("campaign %" PRId64 " (%s): run by pid %" PRId64 " on %s, last heartbeat %s\n", r->c->id,
+			       r->c->name, r->d.pid, r->d.host, eng_iso_time(r->d.heartbeat, when, sizeof when));
+		if (r->namesake > r->c->id)
+			printf("campaign %" PRId64 " (%s): an older definition; campaign %" PRId64 " has the same name and "
+			       "another definition (the campaign, workload, program or GPU was changed)\n", r->c->id,
+			       r->c->name, r->namesake);
+	}
+}
+
+/* s as a JSON string. */
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch < 0x20)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+/* A double as JSON: null when NaN or infinite. */
+static void json_num(double v)
+{
+	if (isfinite(v))
+		printf("%.17g", v);
+	else
+		fputs("null", stdout);
+}
+
+static void status_json_daemon(const status_row_t *r)
+{
+	char when[32];
+	if (!r->has_daemon) {
+		fputs("null", stdout);
+		return;
+	}
+	printf("{\"pid\": %" PRId64 ", \"host\": ", r->d.pid);
+	json_str(r->d.host);
+	printf(", \"started\": \"%s\"", eng_iso_time(r->d.started, when, sizeof when));
+	printf(", \"heartbeat\": \"%s\"}", eng_iso_time(r->d.heartbeat, when, sizeof when));
+}
+
+static void status_json(const status_row_t *rows, size_t n)
+{
+	putchar('[');
+	for (size_t i = 0; i < n; i++) {
+		const status_row_t *r = &rows[i];
+		const db_progress_t *p = &r->c->progress;
+		printf("%s\n  {\"id\": %" PRId64 ", \"name\": ", i ? "," : "", r->c->id);
+		json_str(r->c->name);
+		printf(", \"created\": ");
+		json_str(r->c->created);
+		printf(", \"state\": \"%s\", \"done\": %" PRIu64 ", \"total\": %" PRIu64, eng_state_name(r->state),
+		       p->done, p->n_masks);
+		printf(", \"counts\": {\"masked\": %" PRIu64 ", \"sdc\": %" PRIu64 ", \"due\": %" PRIu64
+		       ", \"early\": %" PRIu64 ", \"unused\": %" PRIu64 ", \"dead\": %" PRIu64 "}",
+		       p->masked, p->sdc, p->due, p->early, p->unused, p->dead);
+		printf(", \"avf\": ");
+		json_num(p->avf);
+		printf(", \"avf_lo\": ");
+		json_num(p->avf_lo);
+		printf(", \"avf_hi\": ");
+		json_num(p->avf_hi);
+		printf(", \"eta_seconds\": ");
+		json_num(isnan(r->eta) ? NAN : round(r->eta));
+		printf(", \"daemon\": ");
+		status_json_daemon(r);
+		putchar('}');
+	}
+	fputs(n ? "\n]\n" : "]\n", stdout);
+}
+
+int eng_status_main(int argc, char **argv)
+{
+	const char *path = NULL;
+	bool json = false;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			eng_status_help(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (argv[i][0] == '-') {
+			return eng_usage_error("status", "unknown option '%s'", argv[i]);
+		} else if (path) {
+			return eng_usage_error("status", "too many arguments");
+		} else {
+			path = argv[i];
+		}
+	}
+	if (!path)
+		return eng_usage_error("status", "missing database file");
+	db_t *db;
+	int rc = open_existing(path, &db);
+	if (rc)
+		return rc;
+	db_campaign_info_t *list = NULL;
+	status_row_t *rows = NULL;
+	size_t n = 0;
+	if ((rc = db_campaigns_list(db, &list, &n)))
+		goto fail;
+	if (!(rows = calloc(n ? n : 1, sizeof *rows))) {
+		rc = DB_ENOMEM;
+		goto fail;
+	}
+	if ((rc = status_rows(db, list, n, rows)))
+		goto fail;
+	(json ? status_json : status_text)(rows, n);
+	goto out;
+fail:
+	eng_errorf("%s", rc == DB_ENOMEM && !rows ? "out of memory" : db_errmsg(db));
+	rc = eng_db_status(rc);
+out:
+	free(rows);
 	db_campaigns_free(list, n);
 	db_close(db);
-	return 0;
+	return rc;
 }
 
 void eng_report_help(FILE *out)

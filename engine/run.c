@@ -4,8 +4,10 @@
  * processes (worker.c) keep the experiments going while this process,
  * the only writer of the database, commits their outcomes in one
  * transaction per tick of a single timer that also redraws progress (the
- * serverCron of STYLE.md). Ctrl-C / SIGTERM stop gracefully; running the
- * same command again resumes with the experiments still missing. A worker
+ * serverCron of STYLE.md), and beats in the daemons table every
+ * HEARTBEAT_S for `flipsim status`. Ctrl-C / SIGTERM / SIGHUP stop
+ * gracefully; running the same command again resumes with the experiments
+ * still missing. A worker
  * that dies is restarted for the experiments of its slot it has not
  * reported (restart()); a commit that fails stops the campaign (halt()),
  * every earlier commit kept. libuv owns processes, pipes, the timer and
@@ -14,6 +16,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -25,9 +28,12 @@
 #include "db.h"
 #include "eng_int.h"
 
-#define MAX_WORKERS 64
 #define TICK_MS 200
 #define LOG_EVERY_S 60.0
+/* The daemon's row in the daemons table is refreshed this often: `flipsim
+ * status` calls a campaign stopped after ENG_STALE_BEATS intervals
+ * without one (or at once when the pid is gone on this host). */
+#define HEARTBEAT_S 10.0
 /* A worker that dies by a signal (killed, crashed, stopped by the watchdog)
  * or leaves experiments unreported is started again for its unfinished
  * ones, unless this many in a row of its slot died without an outcome. */
@@ -54,10 +60,14 @@ typedef struct worker {
 typedef struct daemon {
 	uv_loop_t *loop;
 	uv_timer_t tick;
-	uv_signal_t sigint, sigterm;
+	uv_signal_t sigint, sigterm, sighup;
 	db_t *db;
 	int64_t campaign;
-	const char *campaign_path;
+	const char *campaign_path, *name;
+	int index, count;         /* this campaign of the run's */
+	uint64_t later;           /* experiments left in the run's later campaigns (estimate) */
+	int64_t daemon_row;       /* in the daemons table, 0 when it could not be written */
+	double last_beat;
 	const eng_plan_t *plan;   /* the masks, to write a worker's experiment lines */
 	uint64_t seed;
 	const db_mask_t *pend;    /* the experiments to run, in cycle order: */
@@ -66,7 +76,7 @@ typedef struct daemon {
 	uint64_t ck;
 	bool no_fork, no_early, quiet, tty;
 	int nworkers, running;
-	worker_t w[MAX_WORKERS];
+	worker_t *w;              /* nworkers of them */
 	db_experiment_t *queue;   /* outcomes waiting for the next commit */
 	char **reasons;
 	uint32_t nqueue, capqueue;
@@ -75,6 +85,7 @@ typedef struct daemon {
 	int db_err;              /* a commit failed (DB_E*): the campaign stops */
 	int stop_signal;
 	uint64_t total, done_at_start, done;
+	uint64_t fresh;           /* experiments this process stored */
 	uint64_t stored[3];      /* committed outcomes by class (masked, sdc, due):
 	                          * counted here, not queried each tick, so that
 	                          * progress stays cheap on million-mask campaigns */
@@ -103,9 +114,11 @@ static int commit(daemon_t *d)
 		return 0;
 	uint32_t inserted = 0;
 	int rc = db_experiments_put(d->db, d->campaign, d->queue, d->nqueue, &inserted);
-	if (!rc)
+	if (!rc) {
+		d->fresh += inserted;
 		for (uint32_t i = 0; i < d->nqueue; i++)
 			d->stored[d->queue[i].outcome]++;
+	}
 	for (uint32_t i = 0; i < d->nqueue; i++)
 		free(d->reasons[i]);
 	d->nqueue = 0;
@@ -166,6 +179,10 @@ static void queue_line(daemon_t *d, worker_t *w, char *s)
 }
 
 /* ---------------------------------------------------------------- progress */
+/* On a terminal one line redrawn in place (\r, clear to end of line),
+ * fitted to the terminal's width, read again at every redraw so that a
+ * resized window is followed; otherwise a timestamped line every
+ * LOG_EVERY_S seconds (progress.c). */
 static void progress(daemon_t *d, bool final)
 {
 	double now = eng_now(), el = now - d->t0;
@@ -177,17 +194,35 @@ static void progress(daemon_t *d, bool final)
 	uint64_t done = d->stored[0] + d->stored[1] + d->stored[2], fail = d->stored[1] + d->stored[2];
 	uint64_t run_now = done - (d->done_at_start < done ? d->done_at_start : done);
 	double rate = el > 0 ? run_now / el : 0;
-	double eta = rate > 0 ? (double)(d->total - done) / rate : 0;
-	char avf[96] = "AVF -";
+	eng_progress_t p = {.name = d->name, .index = d->index, .count = d->count, .done = done, .total = d->total,
+	                    .rate = rate, .eta = rate > 0 ? (double)(d->total - done) / rate : NAN,
+	                    .eta_all = rate > 0 ? (double)(d->total - done + d->later) / rate : NAN,
+	                    .masked = d->stored[0], .sdc = d->stored[1], .due = d->stored[2], .avf = NAN};
 	if (done) {
-		double lo, hi;
-		mask_wilson(fail, done, d->confidence, &lo, &hi);
-		snprintf(avf, sizeof avf, "AVF %.2f%% [%.2f, %.2f]", 100.0 * fail / done, 100 * lo, 100 * hi);
+		p.avf = (double)fail / done;
+		mask_wilson(fail, done, d->confidence, &p.avf_lo, &p.avf_hi);
 	}
-	fprintf(stderr, "%s%" PRIu64 "/%" PRIu64 "  %.0f/s  ETA %.0fs  masked %" PRIu64 " sdc %" PRIu64 " due %" PRIu64 "  %s%s",
-	        d->tty ? "\r\033[K" : "", done, d->total, rate, eta, d->stored[0], d->stored[1], d->stored[2], avf,
-	        d->tty && !final ? "" : "\n");
+	char line[512];
+	if (d->tty)
+		fprintf(stderr, "\r\033[K%s%s", eng_progress_line(&p, eng_term_width(2), line, sizeof line),
+		        final ? "\n" : "");
+	else
+		fprintf(stderr, "%s\n", eng_progress_log(&p, eng_wall_clock(), line, sizeof line));
 	fflush(stderr);
+}
+
+/* The daemon's sign of life for `flipsim status`, with the campaign it
+ * works on and its rate. A failure is not the campaign's: it is ignored
+ * (status then calls the campaign stopped once the beat is stale). */
+static void heartbeat(daemon_t *d)
+{
+	double now = eng_now(), el = now - d->t0;
+	if (!d->daemon_row)
+		return;
+	uint64_t done = d->stored[0] + d->stored[1] + d->stored[2];
+	uint64_t run_now = done - (d->done_at_start < done ? d->done_at_start : done);
+	d->last_beat = now;
+	db_daemon_beat(d->db, d->daemon_row, d->campaign, eng_wall_clock(), el > 0 ? run_now / el : 0);
 }
 
 /* ---------------------------------------------------------------- workers */
@@ -199,8 +234,10 @@ static void maybe_finish(daemon_t *d)
 	uv_close((uv_handle_t *)&d->tick, NULL);
 	uv_signal_stop(&d->sigint);
 	uv_signal_stop(&d->sigterm);
+	uv_signal_stop(&d->sighup);
 	uv_close((uv_handle_t *)&d->sigint, NULL);
 	uv_close((uv_handle_t *)&d->sigterm, NULL);
+	uv_close((uv_handle_t *)&d->sighup, NULL);
 }
 
 static int spawn_worker(daemon_t *d, worker_t *w, char *input, size_t len);
@@ -382,6 +419,8 @@ static void on_tick(uv_timer_t *t)
 	if (!d->db_err)
 		commit(d);
 	progress(d, false);
+	if (!d->db_err && eng_now() - d->last_beat >= HEARTBEAT_S)
+		heartbeat(d);
 	/* The wall-clock watchdog: every experiment has alarm(watchdog) in its
 	 * own process, so a worker silent for much longer than that is stuck
 	 * itself; it is killed and its experiments stay pending for a re-run. */
@@ -433,6 +472,10 @@ typedef struct run_opts {
 	const char *db_path;
 	int jobs;
 	bool no_fork, no_early, quiet;
+	int index, count;         /* the campaign being run, of count */
+	uint64_t *left;           /* experiments left per campaign (estimates for the run's ETA) */
+	int64_t daemon_row;       /* this process in the daemons table, or 0 */
+	uint64_t committed;       /* experiments stored by this run */
 } run_opts_t;
 
 uint64_t eng_ck_interval(uint64_t golden_cycles)
@@ -535,7 +578,20 @@ out:
 	return rc;
 }
 
-static int run_campaign(const run_opts_t *o, db_t *db, const char *path, int *interrupted, bool *db_broken)
+/* Says so when this new campaign `id` shares its name with an earlier one
+ * of another definition: their rows in status would look alike. */
+static void note_namesake(db_t *db, const camp_campaign_t *c, int64_t id)
+{
+	int64_t other;
+	char created[40];
+	if (db_campaign_namesake(db, c->name, id, &other, created, sizeof created) || !other)
+		return;
+	fprintf(stderr, "flipsim: note: %s: new campaign %" PRId64 "; an earlier campaign of that name (id %" PRId64
+	        ", created %s) has another definition (the campaign, workload, program or GPU changed) and keeps its "
+	        "results\n", c->name, id, other, created);
+}
+
+static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrupted, bool *db_broken)
 {
 	char err[1024];
 	camp_campaign_t *c;
@@ -566,6 +622,8 @@ static int run_campaign(const run_opts_t *o, db_t *db, const char *path, int *in
 		rc = eng_db_status(dbrc);
 		goto fail;
 	}
+	if (!existed)
+		note_namesake(db, c, id);
 	if (!o->quiet)
 		fprintf(stderr, "%s: %s %s on %s, %" PRIu64 " injections (%" PRIu64 " to run%s), golden %" PRIu64 " cycles\n",
 		        c->name, camp_target_name(c->target), camp_sampling_name(c->sampling), c->gpu.name, p.n, npend,
@@ -583,6 +641,12 @@ static int run_campaign(const run_opts_t *o, db_t *db, const char *path, int *in
 	d->db = db;
 	d->campaign = id;
 	d->campaign_path = path;
+	d->name = c->name;
+	d->index = o->index;
+	d->count = o->count;
+	for (int j = o->index + 1; j < o->count; j++)
+		d->later += o->left[j];
+	d->daemon_row = o->daemon_row;
 	d->ck = eng_ck_interval(g.cycles);
 	d->no_fork = o->no_fork;
 	d->no_early = o->no_early;
@@ -598,12 +662,13 @@ static int run_campaign(const run_opts_t *o, db_t *db, const char *path, int *in
 		d->stored[2] = start.due;
 	}
 	d->t0 = d->last_log = eng_now();
+	heartbeat(d);
 	/* a worker's golden runs, then one experiment at most per alarm period */
 	d->watchdog = 2 * c->watchdog_seconds + 4 * g.wall + 30;
 	if (npend) {
 		/* experiments dealt in cycle order: every worker replays the golden
 		 * run to about its end, and all advance together */
-		int nw = o->jobs < (int)npend ? o->jobs : (int)npend;
+		int nw = (uint64_t)o->jobs < npend ? o->jobs : (int)npend;
 		for (uint64_t i = 0; i < npend; i++) {
 			eng_exp_t e;
 			if (pend[i].idx >= p.n || eng_plan_mask(&p, c->seed, pend[i].idx, &e) ||
@@ -614,15 +679,22 @@ static int run_campaign(const run_opts_t *o, db_t *db, const char *path, int *in
 				goto fail;
 			}
 		}
+		if (!(d->w = calloc((size_t)nw, sizeof *d->w))) {
+			snprintf(err, sizeof err, "out of memory for %d workers", nw);
+			rc = ENG_EXIT_INTERNAL;
+			goto fail;
+		}
 		d->loop = uv_default_loop();
 		uv_timer_init(d->loop, &d->tick);
 		d->tick.data = d;
 		uv_timer_start(&d->tick, on_tick, TICK_MS, TICK_MS);
 		uv_signal_init(d->loop, &d->sigint);
 		uv_signal_init(d->loop, &d->sigterm);
-		d->sigint.data = d->sigterm.data = d;
+		uv_signal_init(d->loop, &d->sighup);
+		d->sigint.data = d->sigterm.data = d->sighup.data = d;
 		uv_signal_start(&d->sigint, on_signal, SIGINT);
 		uv_signal_start(&d->sigterm, on_signal, SIGTERM);
+		uv_signal_start(&d->sighup, on_signal, SIGHUP); /* an ssh drop: stop as for Ctrl-C */
 		d->nworkers = nw;
 		for (int k = 0; k < nw; k++) {
 			d->w[k].d = d;
@@ -639,6 +711,7 @@ static int run_campaign(const run_opts_t *o, db_t *db, const char *path, int *in
 			commit(d);
 	}
 	progress(d, true);
+	o->committed += d->fresh;
 	if (d->db_err) {
 		*db_broken = true;
 		db_progress_t pr;
@@ -668,6 +741,7 @@ fail:
 	eng_errorf("%s", err);
 out:
 	if (d) {
+		free(d->w);
 		free(d->got);
 		free(d->queue);
 		free(d->reasons);
@@ -688,26 +762,153 @@ void eng_run_help(FILE *out)
 	      "Runs fault-injection campaigns: the golden run, the masks (all stored\n"
 	      "before any experiment), then N worker processes that replay the golden\n"
 	      "execution once and fork each experiment at its activation cycle. Every\n"
-	      "outcome is committed to the SQLite database as it arrives. Ctrl-C (or\n"
-	      "SIGTERM) stops gracefully; running the same command again resumes with\n"
-	      "the experiments still missing. Every campaign file is checked before\n"
-	      "any runs. Ends with the report of the database.\n"
+	      "outcome is committed to the SQLite database as it arrives. Ctrl-C,\n"
+	      "SIGTERM or SIGHUP (a closed terminal) stops gracefully; running the\n"
+	      "same command again resumes with the experiments still missing: also\n"
+	      "after the project moved or the workload JSON was re-indented (a\n"
+	      "campaign is its content). Every campaign file is checked before any\n"
+	      "runs. Ends with the report of the database. For long runs over ssh:\n"
+	      "nohup flipsim run ... > run.log 2>&1 &  (or setsid, tmux, screen).\n"
 	      "\n"
 	      "options:\n"
 	      "  --db R.db     results database, created if missing (default flipsim.db)\n"
-	      "  -j N          worker processes (default: the number of CPUs)\n"
+	      "  -j N          worker processes, 1..1024 (default: the CPUs this process\n"
+	      "                may run on, affinity mask and cgroup quota, at most 64)\n"
 	      "  --no-fork     re-simulate every experiment from cycle 0 (for comparison)\n"
 	      "  --no-early    never stop an experiment early on re-joining the golden state\n"
 	      "  --quiet       no progress output (the final report is still printed)\n"
 	      "  -h, --help    print this help and exit\n"
 	      "\n"
-	      "Progress: on a terminal a line with done/total, rate, ETA, outcome counts\n"
-	      "and the running AVF with its confidence interval; otherwise a line every\n"
-	      "60 s.\n"
+	      "Progress: on a terminal a line fitted to its width with done/total, rate,\n"
+	      "ETA (h:mm:ss; of the whole run too with several campaigns), outcome\n"
+	      "counts and the running AVF with its confidence interval; otherwise a\n"
+	      "line every 60 s starting with the time (ISO-8601 UTC) and the campaign.\n"
+	      "`flipsim status R.db` tells whether a run is still going.\n"
 	      "\n"
 	      "exit status: 0 done, 1 internal failure, 2 bad input (campaign,\n"
 	      "workload, GPU, database), 128+N stopped by signal N (130 for Ctrl-C;\n"
 	      "every stored experiment kept: run the same command to resume)\n", out);
+}
+
+/* ---------------------------------------------------------------- CPUs */
+int eng_cpu_max_cpus(const char *text)
+{
+	char quota[32];
+	double period;
+	if (sscanf(text, "%31s %lf", quota, &period) != 2 || !(period > 0) || !strcmp(quota, "max"))
+		return 0;
+	char *e;
+	double q = strtod(quota, &e);
+	if (*e || !(q > 0))
+		return 0;
+	double n = ceil(q / period);
+	return n > ENG_MAX_WORKERS ? ENG_MAX_WORKERS : (int)n;
+}
+
+/* The tightest cpu.max of this process's cgroup v2 and its parents, in
+ * CPUs; 0 when none limits it (or no cgroup v2 is mounted). */
+static int cgroup_cpus(void)
+{
+	char line[4096], dir[4200];
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	bool found = false;
+	while (f && !found && fgets(line, sizeof line, f))
+		found = !strncmp(line, "0::/", 4);
+	if (f)
+		fclose(f);
+	if (!found)
+		return 0;
+	line[strcspn(line, "\n")] = '\0';
+	snprintf(dir, sizeof dir, "/sys/fs/cgroup%s", line + 3);
+	int best = 0;
+	for (;;) {
+		char path[4300], text[64];
+		snprintf(path, sizeof path, "%s/cpu.max", dir);
+		if ((f = fopen(path, "r"))) {
+			int n = fgets(text, sizeof text, f) ? eng_cpu_max_cpus(text) : 0;
+			fclose(f);
+			if (n > 0 && (best == 0 || n < best))
+				best = n;
+		}
+		char *slash = strrchr(dir, '/');
+		if (!slash || slash - dir < (ptrdiff_t)strlen("/sys/fs/cgroup"))
+			break;
+		*slash = '\0';
+	}
+	return best;
+}
+
+int eng_available_cpus(void)
+{
+	/* libuv >= 1.44 reads the affinity mask (sched_getaffinity) */
+	int n = (int)uv_available_parallelism(), q = cgroup_cpus();
+	if (q > 0 && q < n)
+		n = q;
+	return n > 0 ? n : 1;
+}
+
+int eng_default_workers(int ncpu_available)
+{
+	if (ncpu_available < 1)
+		return 1;
+	return ncpu_available > ENG_DEFAULT_MAX_WORKERS ? ENG_DEFAULT_MAX_WORKERS : ncpu_available;
+}
+
+/* ---------------------------------------------------------------- command */
+/* Checks every campaign file before any runs: a mistake in the last of
+ * many is reported now, not after the others have run for hours. Records
+ * each one's planned experiments in left[] and its identities in hash[]
+ * (two per campaign: current and legacy), for the run's ETA. Returns 0 or
+ * ENG_EXIT_INPUT. */
+static int check_campaigns(char **files, int n, uint64_t *left, char (*hash)[17])
+{
+	char err[1024];
+	int bad = 0;
+	for (int i = 0; i < n; i++) {
+		camp_campaign_t *c;
+		if (camp_campaign_load(files[i], &c, err, sizeof err)) {
+			eng_errorf("%s", err);
+			bad++;
+			continue;
+		}
+		left[i] = c->injections;
+		if (!left[i] && mask_sample_size(c->confidence, c->margin, 0, 0.5, &left[i]))
+			left[i] = 0;
+		memcpy(hash[2 * i], c->hash, 17);
+		memcpy(hash[2 * i + 1], c->legacy_hash, 17);
+		camp_campaign_destroy(c);
+	}
+	if (bad && n > 1)
+		eng_errorf("%d of %d campaigns are not valid; nothing was run", bad, n);
+	return bad ? ENG_EXIT_INPUT : 0;
+}
+
+/* left[i] becomes what campaign i still lacks when the database holds it. */
+static void left_in_db(db_t *db, int n, uint64_t *left, char (*hash)[17])
+{
+	db_campaign_info_t *list;
+	size_t nl;
+	if (db_campaigns_list(db, &list, &nl))
+		return;
+	for (int i = 0; i < n; i++)
+		for (size_t k = 0; k < nl; k++)
+			if (!strcmp(list[k].config_hash, hash[2 * i]) || !strcmp(list[k].config_hash, hash[2 * i + 1])) {
+				const db_progress_t *p = &list[k].progress;
+				left[i] = p->n_masks > p->done ? p->n_masks - p->done : 0;
+			}
+	db_campaigns_free(list, nl);
+}
+
+/* This process in the daemons table (status reads it); 0 when it cannot
+ * be written, which does not stop the run. */
+static int64_t register_daemon(db_t *db)
+{
+	db_daemon_t dd = {.pid = getpid(), .interval = HEARTBEAT_S};
+	if (gethostname(dd.host, sizeof dd.host - 1))
+		snprintf(dd.host, sizeof dd.host, "?");
+	dd.started = dd.heartbeat = eng_wall_clock();
+	int64_t row = 0;
+	return db_daemon_start(db, &dd, &row) ? 0 : row;
 }
 
 int eng_run_main(int argc, char **argv)
@@ -718,12 +919,7 @@ int eng_run_main(int argc, char **argv)
 	                                     {"quiet", no_argument, NULL, 'q'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
-	run_opts_t o = {.db_path = "flipsim.db"};
-	uv_cpu_info_t *ci;
-	int ncpu = 1;
-	if (!uv_cpu_info(&ci, &ncpu))
-		uv_free_cpu_info(ci, ncpu);
-	o.jobs = ncpu > 0 ? ncpu : 1;
+	run_opts_t o = {.db_path = "flipsim.db", .jobs = eng_default_workers(eng_available_cpus())};
 	int c;
 	optind = 1;
 	opterr = 0;
@@ -736,8 +932,9 @@ int eng_run_main(int argc, char **argv)
 		case 'j': {
 			char *e;
 			long v = strtol(optarg, &e, 10);
-			if (*e || v < 1 || v > MAX_WORKERS)
-				return eng_usage_error("run", "-j: expected a number of workers in 1..%d, got '%s'", MAX_WORKERS, optarg);
+			if (*e || v < 1 || v > ENG_MAX_WORKERS)
+				return eng_usage_error("run", "-j: expected a number of workers in 1..%d, got '%s'", ENG_MAX_WORKERS,
+				                       optarg);
 			o.jobs = (int)v;
 			break;
 		}
@@ -753,29 +950,29 @@ int eng_run_main(int argc, char **argv)
 		return ENG_EXIT_INTERNAL;
 	}
 	char err[1024];
-	/* Every campaign file is checked before any runs: a mistake in the last
-	 * of many is reported now, not after the others have run for hours. */
-	int bad = 0;
-	for (int i = optind; i < argc; i++) {
-		camp_campaign_t *c;
-		if (camp_campaign_load(argv[i], &c, err, sizeof err)) {
-			eng_errorf("%s", err);
-			bad++;
-		} else {
-			camp_campaign_destroy(c);
-		}
+	o.count = argc - optind;
+	uint64_t *left = calloc((size_t)o.count, sizeof *left);
+	char (*hash)[17] = calloc(2 * (size_t)o.count, sizeof *hash);
+	if (!left || !hash) {
+		free(left);
+		free(hash);
+		eng_errorf("out of memory");
+		return ENG_EXIT_INTERNAL;
 	}
-	if (bad) {
-		if (argc - optind > 1)
-			eng_errorf("%d of %d campaigns are not valid; nothing was run", bad, argc - optind);
-		return ENG_EXIT_INPUT;
-	}
-	db_t *db;
-	int rc = db_open(o.db_path, true, &db, err, sizeof err);
-	if (rc) {
+	int rc = check_campaigns(argv + optind, o.count, left, hash);
+	db_t *db = NULL;
+	if (!rc && (rc = db_open(o.db_path, true, &db, err, sizeof err))) {
 		eng_errorf("%s", err);
-		return eng_db_status(rc);
+		rc = eng_db_status(rc);
 	}
+	if (rc) {
+		free(left);
+		free(hash);
+		return rc;
+	}
+	left_in_db(db, o.count, left, hash);
+	o.left = left;
+	o.daemon_row = register_daemon(db);
 	/* A worker that dies leaves its stdin pipe without a reader: the write
 	 * fails with EPIPE (the worker is restarted) instead of killing us.
 	 * Workers start with default signal dispositions (libuv resets them). */
@@ -784,15 +981,25 @@ int eng_run_main(int argc, char **argv)
 	int worst = 0;
 	bool db_broken = false;
 	for (int i = optind; i < argc && !interrupted && !db_broken; i++) {
+		o.index = i - optind;
 		rc = run_campaign(&o, db, argv[i], &interrupted, &db_broken);
 		if (rc > worst)
 			worst = rc;
 	}
+	if (o.daemon_row)
+		db_daemon_end(db, o.daemon_row, eng_wall_clock());
+	/* an ssh session that drops takes the run with it: say so, for the log
+	 * (nohup.out) or whoever looks next; README: "Long runs" */
+	if (interrupted == SIGHUP)
+		eng_errorf("hangup (terminal closed); %" PRIu64 " experiments committed; run the same command to resume",
+		           o.committed);
 	if (!interrupted && worst == 0) {
 		fputc('\n', stdout);
 		if (db_report(db, DB_TEXT, stdout, err, sizeof err))
 			eng_errorf("%s", err);
 	}
 	db_close(db);
+	free(left);
+	free(hash);
 	return interrupted ? 128 + interrupted : worst;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
@@ -367,6 +368,23 @@ Test(campaign, small_error_buffer_and_null)
 
 /* ---- canonical text and hash ------------------------------------------------ */
 
+/* The GPU part of the canonical text of fixture min.json, between the
+ * format and the workload. */
+#define MIN_GPU_TEXT                                                                        \
+	"\"gpu\":{\"clock_mhz\":1401.0,"                                                        \
+	"\"ib_entries\":2,\"latency\":{\"atomic\":600,\"branch\":22,\"const\":22,"                \
+	"\"cvt\":22,\"fp32\":22,\"fp64\":30,\"global\":600,\"imul\":24,\"int\":22,"             \
+	"\"local\":600,\"sfu\":40,\"shared\":50,\"warp\":22},\"max_ctas_per_sm\":8,"              \
+	"\"max_regs_per_thread\":63,\"max_smem_per_cta\":49152,"                                  \
+	"\"max_threads_per_cta\":1024,\"max_threads_per_sm\":1536,"                               \
+	"\"max_warps_per_sm\":48,\"name\":\"gtx480\",\"num_sms\":15,"                              \
+	"\"preds_per_thread\":8,\"regs_per_sm\":32768,\"scheduler\":\"lrr\","                      \
+	"\"schedulers_per_sm\":2,\"simt_stack_depth\":32,\"smem_per_sm\":49152,"                   \
+	"\"warp_size\":32},\"injections\":2000,\"margin\":null,\"name\":\"min\","                   \
+	"\"regs\":\"ptx\",\"sampling\":\"physical\",\"scope\":\"application\","                     \
+	"\"seed\":1,\"target\":\"regfile\",\"timeout_factor\":3.0,"                                 \
+	"\"watchdog_seconds\":60.0,"
+
 Test(campaign, canonical_golden)
 {
 	camp_campaign_t *c = load_ok(CDATA "min.json");
@@ -374,26 +392,31 @@ Test(campaign, canonical_golden)
 	t_file_hash(CDATA "w.json", wj);
 	t_file_hash(DATA "dummy.ptx", ptx);
 	t_file_hash(CDATA "in.bin", in);
+	/* format 2: the workload's parsed content, its files by digest, no path */
 	snprintf(want, sizeof want,
 	         "{\"confidence\":0.94999999999999996,\"fault_model\":{\"kind\":\"single\"},"
-	         "\"fields\":[],\"fit_per_bit\":0.001,\"format\":1,\"gpu\":{\"clock_mhz\":1401.0,"
-	         "\"ib_entries\":2,\"latency\":{\"atomic\":600,\"branch\":22,\"const\":22,"
-	         "\"cvt\":22,\"fp32\":22,\"fp64\":30,\"global\":600,\"imul\":24,\"int\":22,"
-	         "\"local\":600,\"sfu\":40,\"shared\":50,\"warp\":22},\"max_ctas_per_sm\":8,"
-	         "\"max_regs_per_thread\":63,\"max_smem_per_cta\":49152,"
-	         "\"max_threads_per_cta\":1024,\"max_threads_per_sm\":1536,"
-	         "\"max_warps_per_sm\":48,\"name\":\"gtx480\",\"num_sms\":15,"
-	         "\"preds_per_thread\":8,\"regs_per_sm\":32768,\"scheduler\":\"lrr\","
-	         "\"schedulers_per_sm\":2,\"simt_stack_depth\":32,\"smem_per_sm\":49152,"
-	         "\"warp_size\":32},\"injections\":2000,\"margin\":null,\"name\":\"min\","
-	         "\"regs\":\"ptx\",\"sampling\":\"physical\",\"scope\":\"application\","
-	         "\"seed\":1,\"target\":\"regfile\",\"timeout_factor\":3.0,"
-	         "\"watchdog_seconds\":60.0,\"workload\":{\"inputs_fnv1a64\":{\"a\":\"%s\"},"
-	         "\"json_fnv1a64\":\"%s\",\"path\":\"%s\",\"ptx_fnv1a64\":\"%s\"}}",
-	         in, wj, fixture_workload(), ptx);
+	         "\"fields\":[],\"fit_per_bit\":0.001,\"format\":2," MIN_GPU_TEXT
+	         "\"workload\":{\"buffer_order\":[\"a\",\"c\",\"d\"],\"buffers\":{\"a\":{\"count\":4,"
+	         "\"init\":{\"file\":{\"fnv1a64\":\"%s\"}},\"type\":\"f32\"},\"c\":{\"count\":4,"
+	         "\"type\":\"f32\"},\"d\":{\"count\":4,\"type\":\"u32\"}},\"launches\":[{\"args\":[\"a\","
+	         "\"c\"],\"block\":[4],\"grid\":[1],\"kernel\":\"k1\"},{\"args\":[\"c\",\"d\"],"
+	         "\"block\":[4],\"grid\":[1],\"kernel\":\"k2\",\"repeat\":3},{\"args\":[\"a\",\"c\"],"
+	         "\"block\":[4],\"grid\":[1],\"kernel\":\"k1\"}],\"name\":\"w\",\"outputs\":[\"c\","
+	         "\"d\"],\"ptx\":{\"fnv1a64\":\"%s\"},\"tolerance\":{\"c\":9.9999999999999995e-7}}}",
+	         in, ptx);
 	cr_expect_str_eq(c->canonical, want);
 	t_hex(h, t_fnv(UINT64_C(0xcbf29ce484222325), c->canonical, strlen(c->canonical)));
 	cr_expect_str_eq(c->hash, h, "hash is FNV-1a 64 of the canonical text");
+	/* format 1, what databases written before format 2 hold: the legacy hash
+	 * must be exactly theirs for those campaigns to be resumed */
+	snprintf(want, sizeof want,
+	         "{\"confidence\":0.94999999999999996,\"fault_model\":{\"kind\":\"single\"},"
+	         "\"fields\":[],\"fit_per_bit\":0.001,\"format\":1," MIN_GPU_TEXT
+	         "\"workload\":{\"inputs_fnv1a64\":{\"a\":\"%s\"},"
+	         "\"json_fnv1a64\":\"%s\",\"path\":\"%s\",\"ptx_fnv1a64\":\"%s\"}}",
+	         in, wj, fixture_workload(), ptx);
+	t_hex(h, t_fnv(UINT64_C(0xcbf29ce484222325), want, strlen(want)));
+	cr_expect_str_eq(c->legacy_hash, h, "legacy hash is FNV-1a 64 of the format-1 text");
 	camp_campaign_destroy(c);
 }
 
@@ -503,6 +526,75 @@ Test(campaign, hash_follows_definition, .init = tmp_init, .fini = tmp_fini)
 	put_workload("", "// ptx 1\n", bin0);
 	load_hash(base, h);
 	cr_expect_str_eq(h, h0, "everything restored, the hash comes back");
+}
+
+/* The identity follows content, not formatting or location (issue 10):
+ * re-indenting the workload JSON, reordering its keys, renaming its PTX
+ * file or moving the whole project keeps the campaign; the buffers' order
+ * (it lays out memory) does not. */
+static const char workload_reformatted[] =
+	"{\"outputs\":[\"c\"],\"launches\":[{\"args\":[\"a\",\"c\"],\"block\":[4],\"grid\":[1],"
+	"\"kernel\":\"k\"}],\n\n   \"buffers\":{\"a\":{\"init\":{\"file\":\"./a.bin\"},\"count\":4,"
+	"\"type\":\"f32\"},\"c\":{\"count\":4,\"type\":\"f32\"}},\"ptx\":\"k2.ptx\",\"name\":\"t\"}";
+static const char workload_swapped[] =
+	"{\"name\": \"t\", \"ptx\": \"k.ptx\", \"buffers\": {\n"
+	"  \"c\": {\"type\": \"f32\", \"count\": 4},\n"
+	"  \"a\": {\"type\": \"f32\", \"count\": 4, \"init\": {\"file\": \"a.bin\"}}},\n"
+	" \"launches\": [{\"kernel\": \"k\", \"grid\": [1], \"block\": [4], \"args\": [\"a\", \"c\"]}],\n"
+	" \"outputs\": [\"c\"]}\n";
+
+/* Renames the folder tmp to a new name (the project moved). */
+static void move_tmp(void)
+{
+	char to[64];
+	strcpy(to, "/tmp/flipsim-moved-XXXXXX");
+	cr_assert_not_null(mkdtemp(to));
+	cr_assert_eq(rename(tmp, to), 0, "rename %s %s", tmp, to);
+	strcpy(tmp, to);
+}
+
+Test(campaign, identity_follows_content, .init = tmp_init, .fini = tmp_fini)
+{
+	static const char bin0[16] = "0123456789abcdef";
+	static const char base[] = "{\"workload\": \"w.json\", \"target\": \"regfile\"}";
+	char h0[17], h[17], old_tmp[64];
+	put_workload("", "// ptx 1\n", bin0);
+	put_text("k2.ptx", "// ptx 1\n");
+	load_hash(base, h0);
+
+	put_text("w.json", workload_reformatted);
+	load_hash(base, h);
+	cr_expect_str_eq(h, h0, "re-indented, keys reordered, the PTX file renamed: the same campaign");
+
+	strcpy(old_tmp, tmp);
+	move_tmp();
+	camp_campaign_t *c = load_text(base);
+	cr_expect_str_eq(c->hash, h0, "the project moved: the same campaign");
+	cr_expect_null(strstr(c->canonical, old_tmp), "no path in %s", c->canonical);
+	cr_expect_null(strstr(c->canonical, tmp), "no path in %s", c->canonical);
+	camp_campaign_destroy(c);
+
+	put_text("w.json", workload_swapped);
+	load_hash(base, h);
+	cr_expect_str_neq(h, h0, "buffers in another order lay out memory otherwise: another campaign");
+}
+
+Test(campaign, exec_identity_follows_content, .init = tmp_init, .fini = tmp_fini)
+{
+	static const char base[] = "{\"workload\": {\"exec\": [\"./prog\", \"in.txt\"]}, \"target\": \"regfile\"}";
+	char h0[17], h[17];
+	put_text("prog", "#!/bin/sh\nexit 0\n");
+	cr_assert_eq(chmod(put_text("prog", "#!/bin/sh\nexit 0\n"), 0755), 0);
+	load_hash(base, h0);
+	move_tmp();
+	camp_campaign_t *c = load_text(base);
+	cr_expect_str_eq(c->hash, h0, "the project moved: the same campaign");
+	cr_expect_null(strstr(c->canonical, tmp), "no path in %s", c->canonical);
+	cr_expect(strstr(c->canonical, "\"exec\":[\"./prog\",\"in.txt\"]") != NULL, "%s", c->canonical);
+	camp_campaign_destroy(c);
+	cr_assert_eq(chmod(put_text("prog", "#!/bin/sh\nexit 1\n"), 0755), 0);
+	load_hash(base, h);
+	cr_expect_str_neq(h, h0, "another program: another campaign");
 }
 
 /* ---- names -------------------------------------------------------------- */

@@ -202,7 +202,7 @@ Test(db, creates_schema_and_reopens)
 
 	sqlite3 *s = raw();
 	cr_assert_eq(raw_real(s, "PRAGMA application_id"), (double)0x464C5053);
-	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 2);
+	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 3);
 	cr_assert_eq(raw_real(s, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
 	cr_assert_eq(raw_real(s, "SELECT count(*) FROM pragma_table_list WHERE strict = 1 AND name IN"
 	                         " ('campaigns','golden','kernels','masks','experiments')"),
@@ -274,9 +274,9 @@ Test(db, refuses_newer_schema)
 	new_campaign(db, "h1", "regfile", "physical");
 	db_close(db);
 	sqlite3 *s = raw();
-	raw_exec(s, "PRAGMA user_version = 3");
+	raw_exec(s, "PRAGMA user_version = 4");
 	sqlite3_close(s);
-	expect_refused(DB_ENEWER, "written by a newer flipsim (schema 3; this one reads up to 2)");
+	expect_refused(DB_ENEWER, "written by a newer flipsim (schema 4; this one reads up to 3)");
 }
 
 /* A version-1 file (no per-kernel or study views) is upgraded in place when
@@ -289,7 +289,7 @@ Test(db, migrates_version_1)
 	db_close(db);
 	sqlite3 *s = raw();
 	raw_exec(s, "DROP VIEW study_kernel; DROP VIEW study_gpu; DROP VIEW study; DROP VIEW avf_kernel;"
-	            " PRAGMA user_version = 1");
+	            " DROP TABLE daemons; PRAGMA user_version = 1");
 	sqlite3_close(s);
 
 	db = open_db(false);
@@ -298,10 +298,11 @@ Test(db, migrates_version_1)
 	cr_assert_eq(p.done, 10);
 	db_close(db);
 	s = raw();
-	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 2);
+	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 3);
 	cr_assert_eq(raw_real(s, "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name IN"
 	                         " ('avf_kernel','study','study_gpu','study_kernel')"),
 	             4);
+	cr_assert_eq(raw_real(s, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'daemons'"), 1);
 	sqlite3_close(s);
 }
 
@@ -1335,5 +1336,124 @@ Test(db, report_of_empty_database)
 	cr_assert_eq(db_report(db, 7, stdout, err, sizeof err), DB_EINVAL);
 	cr_assert_eq(db_report_study(db, -1, stdout, err, sizeof err), DB_EINVAL);
 	cr_assert_eq(db_report_study(NULL, DB_TEXT, stdout, err, sizeof err), DB_EINVAL);
+	db_close(db);
+}
+
+/* ---- campaign identity across versions (issue 10) ------------------------- */
+
+/* A campaign stored by a flipsim of identity format 1 is found again under
+ * its new identity: adopted with its results, not started from zero. */
+Test(db, legacy_identity_adopted_with_its_results)
+{
+	db_t *db = open_db(true);
+	int64_t old = new_campaign(db, "legacyhash", "regfile", "physical");
+	fill(db, old, 0, 10, 0, 1, 0);
+	db_campaign_t c = campaign("newhash", "regfile", "physical");
+	c.config = "{\"format\":2}";
+	c.legacy_hash = "legacyhash";
+	int64_t id = 0;
+	bool existed = false;
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &id, &existed), 0, "%s", db_errmsg(db));
+	cr_expect(existed, "resumed");
+	cr_expect_eq(id, old);
+	db_progress_t p;
+	cr_assert_eq(db_progress(db, id, &p), 0);
+	cr_expect_eq(p.done, 10);
+	/* once adopted, the new identity alone finds it */
+	c.legacy_hash = NULL;
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &id, &existed), 0, "%s", db_errmsg(db));
+	cr_expect(existed);
+	cr_expect_eq(id, old);
+	db_close(db);
+	sqlite3 *s = raw();
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM campaigns"), 1);
+	cr_expect_eq(raw_real(s, "SELECT config_hash = 'newhash' AND config = '{\"format\":2}' FROM campaigns"), 1);
+	sqlite3_close(s);
+}
+
+/* Both identities present (the new one created first): nothing is merged. */
+Test(db, legacy_identity_left_when_the_new_exists)
+{
+	db_t *db = open_db(true);
+	int64_t old = new_campaign(db, "legacyhash", "regfile", "physical");
+	int64_t fresh = new_campaign(db, "newhash", "regfile", "physical");
+	db_campaign_t c = campaign("newhash", "regfile", "physical");
+	c.legacy_hash = "legacyhash";
+	int64_t id = 0;
+	bool existed = false;
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &id, &existed), 0, "%s", db_errmsg(db));
+	cr_expect_eq(id, fresh);
+	cr_expect_neq(id, old);
+	db_close(db);
+}
+
+Test(db, namesake_of_another_definition)
+{
+	db_t *db = open_db(true);
+	db_campaign_t c = campaign("h1", "regfile", "physical");
+	c.name = "vadd";
+	int64_t a, b, other = -1;
+	bool existed;
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &a, &existed), 0);
+	char created[40];
+	cr_assert_eq(db_campaign_namesake(db, "vadd", a, &other, created, sizeof created), 0);
+	cr_expect_eq(other, 0, "alone with its name");
+	c.config_hash = "h2";
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &b, &existed), 0);
+	cr_assert_eq(db_campaign_namesake(db, "vadd", b, &other, created, sizeof created), 0);
+	cr_expect_eq(other, a);
+	cr_expect_eq(strlen(created), 20, "ISO-8601 time: %s", created);
+	db_close(db);
+}
+
+/* ---- daemons (schema 3) ----------------------------------------------------- */
+
+Test(db, daemon_heartbeat_rows)
+{
+	db_t *db = open_db(true);
+	int64_t cid = new_campaign(db, "h1", "regfile", "physical");
+	db_daemon_t d = {.pid = 4242, .host = "node7", .started = 1000, .heartbeat = 1000, .interval = 10}, got;
+	int64_t row = 0;
+	cr_expect_eq(db_daemon_of(db, cid, &got), DB_ENOTFOUND, "nobody ran it yet");
+	cr_assert_eq(db_daemon_start(db, &d, &row), 0, "%s", db_errmsg(db));
+	cr_assert_gt(row, 0);
+	cr_expect_eq(db_daemon_of(db, cid, &got), DB_ENOTFOUND, "not on this campaign yet");
+	cr_assert_eq(db_daemon_beat(db, row, cid, 1010, 2.5), 0, "%s", db_errmsg(db));
+	cr_assert_eq(db_daemon_of(db, cid, &got), 0, "%s", db_errmsg(db));
+	cr_expect_eq(got.id, row);
+	cr_expect_eq(got.pid, 4242);
+	cr_expect_str_eq(got.host, "node7");
+	cr_expect_eq(got.started, 1000);
+	cr_expect_eq(got.heartbeat, 1010);
+	cr_expect_eq(got.interval, 10);
+	cr_expect_eq(got.rate, 2.5);
+	cr_expect(!got.ended);
+	cr_assert_eq(db_daemon_end(db, row, 1020), 0, "%s", db_errmsg(db));
+	cr_assert_eq(db_daemon_of(db, cid, &got), 0);
+	cr_expect(got.ended);
+	cr_expect_eq(got.heartbeat, 1020);
+	/* a later run of the same campaign is the one status reads */
+	d.pid = 77;
+	cr_assert_eq(db_daemon_start(db, &d, &row), 0);
+	cr_assert_eq(db_daemon_beat(db, row, cid, 2000, 1), 0);
+	cr_assert_eq(db_daemon_of(db, cid, &got), 0);
+	cr_expect_eq(got.pid, 77);
+	cr_expect(!got.ended);
+	db_close(db);
+}
+
+/* A reader of a schema-2 file (never migrated by a reader) finds no daemon
+ * and says so without writing. */
+Test(db, daemon_of_schema_2_file)
+{
+	db_t *db = open_db(true);
+	int64_t cid = new_campaign(db, "h1", "regfile", "physical");
+	db_close(db);
+	sqlite3 *s = raw();
+	raw_exec(s, "DROP TABLE daemons");
+	sqlite3_close(s);
+	db = open_db(true);
+	db_daemon_t got;
+	cr_expect_eq(db_daemon_of(db, cid, &got), DB_ENOTFOUND);
 	db_close(db);
 }

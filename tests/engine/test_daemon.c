@@ -13,12 +13,14 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -640,9 +642,9 @@ Test(daemon, newer_or_foreign_database_refused_untouched, .timeout = 120)
 	char dir[64], path[128], other[160];
 	finished_db(dir, path);
 	/* a newer schema: refused by every command, not a byte written */
-	sql_on(path, "PRAGMA user_version = 3");
+	sql_on(path, "PRAGMA user_version = 4");
 	int refused[3] = {2, 2, 2};
-	three_commands(path, refused, "written by a newer flipsim (schema 3", false);
+	three_commands(path, refused, "written by a newer flipsim (schema 4", false);
 	/* an SQLite file of another application, and a file that is not SQLite */
 	snprintf(other, sizeof other, "%s/other.db", dir);
 	sql_on(other, "PRAGMA application_id = 42; CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('mine')");
@@ -829,4 +831,324 @@ Test(daemon, readers_do_not_block_the_campaign, .timeout = 300)
 	free(tr);
 	rm_db(ref);
 	rm_db(hit);
+}
+
+/* ---- long unattended runs (issue 10, items 1 and 11) ---------------------- */
+
+/* Copies tests/engine/data/NAME into dir. */
+static void copy_data(const char *dir, const char *name)
+{
+	char from[300], to[300];
+	snprintf(from, sizeof from, "tests/engine/data/%s", name);
+	snprintf(to, sizeof to, "%s/%s", dir, name);
+	char *text = slurp(from);
+	FILE *f = fopen(to, "w");
+	cr_assert(f && *text, "%s", from);
+	fputs(text, f);
+	fclose(f);
+	free(text);
+}
+
+/* dir/c.json: the tiny pred campaign (its files copied beside it) with n
+ * injections and this seed. Returns the path in a static buffer. */
+static const char *tiny_campaign(const char *dir, int n, int seed)
+{
+	static char path[300];
+	copy_data(dir, "tiny.json");
+	copy_data(dir, "tiny.ptx");
+	copy_data(dir, "tiny-gpu.json");
+	snprintf(path, sizeof path, "%s/c.json", dir);
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	fprintf(f, "{\"name\": \"tiny-pred\", \"workload\": \"tiny.json\", \"gpu\": \"tiny-gpu.json\", \"target\": "
+	        "\"pred\", \"injections\": %d, \"seed\": %d}\n", n, seed);
+	fclose(f);
+	return path;
+}
+
+static char *new_dir(void)
+{
+	static char dir[64];
+	snprintf(dir, sizeof dir, "/tmp/flipsim-unattended-XXXXXX");
+	cr_assert(mkdtemp(dir));
+	return dir;
+}
+
+static void rm_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[600];
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+			unlink(p);
+		}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+/* One number a query on path returns. */
+static long query_long(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	cr_assert_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	sqlite3_stmt *s;
+	cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK, "%s", sql);
+	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+	long v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return v;
+}
+
+/* Runs flipsim with args, its stdout into *out and stderr into *err (both
+ * freed by the caller; NULL: not kept). Returns the exit status. */
+static int run_capture(const char *const *args, const char *dir, char **out, char **err)
+{
+	char o[300], e[300];
+	snprintf(o, sizeof o, "%s/stdout.txt", dir);
+	snprintf(e, sizeof e, "%s/stderr.txt", dir);
+	fflush(NULL);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		dup2(open(o, O_WRONLY | O_CREAT | O_TRUNC, 0666), 1);
+		dup2(open(e, O_WRONLY | O_CREAT | O_TRUNC, 0666), 2);
+		char *argv[16];
+		int n = 0;
+		argv[n++] = (char *)flipsim();
+		while (*args && n < 15)
+			argv[n++] = (char *)*args++;
+		argv[n] = NULL;
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	int st = finish(pid);
+	if (out)
+		*out = slurp(o);
+	if (err)
+		*err = slurp(e);
+	unlink(o);
+	unlink(e);
+	return st;
+}
+
+/* Without -j, one worker per CPU this process may run on: under taskset
+ * (or Slurm, or a cpuset) of one CPU, one worker. -j N still gives N. */
+Test(daemon, default_workers_follow_affinity, .timeout = 120)
+{
+	char *dir = new_dir(), db[300];
+	const char *camp = tiny_campaign(dir, 40, 1);
+	snprintf(db, sizeof db, "%s/r.db", dir);
+	const char *three[] = {"run", camp, "--db", db, "-j", "3", "--quiet", NULL};
+	cr_assert_eq(run_capture(three, dir, NULL, NULL), 0);
+	cr_expect_eq(query_long(db, "SELECT count(DISTINCT worker) FROM experiments"), 3, "-j 3: three workers");
+	rm_db(db);
+	cpu_set_t all, one;
+	cr_assert_eq(sched_getaffinity(0, sizeof all, &all), 0);
+	CPU_ZERO(&one);
+	for (int i = 0; i < CPU_SETSIZE && !CPU_COUNT(&one); i++)
+		if (CPU_ISSET(i, &all))
+			CPU_SET(i, &one);
+	cr_assert_eq(sched_setaffinity(0, sizeof one, &one), 0); /* inherited by flipsim, as with taskset -c */
+	const char *plain[] = {"run", camp, "--db", db, "--quiet", NULL};
+	int st = run_capture(plain, dir, NULL, NULL);
+	sched_setaffinity(0, sizeof all, &all);
+	cr_assert_eq(st, 0);
+	cr_expect_eq(query_long(db, "SELECT count(*) FROM experiments"), 40);
+	cr_expect_eq(query_long(db, "SELECT count(DISTINCT worker) FROM experiments"), 1,
+	             "one CPU allowed (of %d): one worker", CPU_COUNT(&all));
+	rm_db(db);
+	rm_dir(dir);
+}
+
+/* -j above the default cap (64) up to the documented maximum: the worker
+ * table is sized from -j, not a fixed array. */
+Test(daemon, workers_above_the_default_cap, .timeout = 300)
+{
+	char *dir = new_dir(), db[300];
+	const char *camp = tiny_campaign(dir, 66, 1);
+	snprintf(db, sizeof db, "%s/r.db", dir);
+	const char *many[] = {"run", camp, "--db", db, "-j", "66", "--quiet", NULL};
+	cr_assert_eq(run_capture(many, dir, NULL, NULL), 0);
+	cr_expect_eq(query_long(db, "SELECT count(*) FROM experiments"), 66);
+	cr_expect_eq(query_long(db, "SELECT count(DISTINCT worker) FROM experiments"), 66);
+	char *err;
+	const char *over[] = {"run", camp, "--db", db, "-j", "1025", NULL};
+	cr_expect_eq(run_capture(over, dir, NULL, &err), 2);
+	cr_expect(strstr(err, "-j: expected a number of workers in 1..1024") != NULL, "%s", err);
+	free(err);
+	rm_db(db);
+	rm_dir(dir);
+}
+
+/* On a terminal of 60 columns every redraw of the progress line fits in
+ * 59: it is redrawn in place instead of scrolling a copy each time. */
+Test(daemon, progress_line_fits_the_terminal, .timeout = 120)
+{
+	char *dir = new_dir(), db[300];
+	snprintf(db, sizeof db, "%s/r.db", dir);
+	int m = posix_openpt(O_RDWR | O_NOCTTY);
+	cr_assert_geq(m, 0);
+	cr_assert_eq(grantpt(m), 0);
+	cr_assert_eq(unlockpt(m), 0);
+	struct winsize ws = {.ws_row = 24, .ws_col = 60};
+	cr_assert_eq(ioctl(m, TIOCSWINSZ, &ws), 0);
+	char *slave = strdup(ptsname(m));
+	fflush(NULL);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		setsid();
+		int s = open(slave, O_RDWR);
+		dup2(s, 2);
+		dup2(open("/dev/null", O_WRONLY), 1);
+		execl(flipsim(), flipsim(), "run", CAMPAIGN, "--db", db, "-j", "2", (char *)NULL);
+		_exit(127);
+	}
+	size_t cap = 1 << 16, len = 0;
+	char *out = malloc(cap + 1);
+	ssize_t k;
+	while ((k = read(m, out + len, cap - len)) > 0)
+		if ((len += (size_t)k) == cap)
+			out = realloc(out, (cap *= 2) + 1);
+	out[len] = 0;
+	cr_assert_eq(finish(pid), 0);
+	close(m);
+	int redraws = 0;
+	for (char *p = strstr(out, "\r\033[K"); p; p = strstr(p, "\r\033[K")) {
+		p += 4;
+		size_t n = strcspn(p, "\r\n");
+		redraws++;
+		cr_expect_leq(n, 59, "a progress line of %zu columns on a terminal of 60: '%.*s'", n, (int)n, p);
+		cr_expect(memchr(p, '/', n) != NULL, "done/total shown: '%.*s'", (int)n, p);
+	}
+	cr_expect_geq(redraws, 1);
+	free(out);
+	free(slave);
+	rm_db(db);
+	rm_dir(dir);
+}
+
+/* A hangup (ssh drop) stops the run as Ctrl-C does, with exit 129 and a
+ * message saying so; the same command resumes. */
+Test(daemon, hangup_says_so_and_resumes, .timeout = 300)
+{
+	char hit[512], errf[600];
+	tmpdb(hit, sizeof hit, "hup");
+	snprintf(errf, sizeof errf, "%s.err", hit);
+	const char *args[] = {"run", BIG, "--db", hit, "-j", "2", "--quiet", NULL};
+	spawn_opts_t so = {.err = errf};
+	pid_t pid = spawn_flipsim(args, &so);
+	int st = -1;
+	cr_assert(wait_rows(hit, pid, 1, 60, &st), "ended before the hangup (%d)", st);
+	kill(pid, SIGHUP);
+	cr_expect_eq(finish(pid), 129);
+	char *err = slurp(errf);
+	long done = rows_now(hit);
+	cr_expect(strstr(err, "flipsim: hangup (terminal closed); ") != NULL, "%s", err);
+	cr_expect(strstr(err, "experiments committed; run the same command to resume") != NULL, "%s", err);
+	cr_expect_lt(done, 2000, "stopped before the end");
+	free(err);
+	cr_expect_eq(run_flipsim(args, NULL), 0, "resumed");
+	cr_expect_eq(rows_now(hit), 2000);
+	unlink(errf);
+	rm_db(hit);
+}
+
+/* status says running while a daemon works on the campaign (its pid in
+ * --json), stopped once it is killed (the pid is gone), finished at the
+ * end; with id, creation time and an ETA. */
+Test(daemon, status_running_stopped_finished, .timeout = 300)
+{
+	char *dir = new_dir(), hit[300], want[64];
+	snprintf(hit, sizeof hit, "%s/r.db", dir);
+	pid_t pid = start(BIG, hit);
+	int st = -1;
+	cr_assert(wait_rows(hit, pid, 1, 60, &st), "ended before status (%d)", st);
+	char *out;
+	const char *json[] = {"status", hit, "--json", NULL}, *text[] = {"status", hit, NULL};
+	cr_assert_eq(run_capture(json, dir, &out, NULL), 0);
+	snprintf(want, sizeof want, "\"daemon\": {\"pid\": %d, ", (int)pid);
+	cr_expect(strstr(out, "\"id\": 1, \"name\": \"vadd-regfile\", \"created\": \"") != NULL, "%s", out);
+	cr_expect(strstr(out, "\"state\": \"running\"") != NULL, "%s", out);
+	cr_expect(strstr(out, want) != NULL, "%s lacks %s", out, want);
+	cr_expect(strstr(out, "\"total\": 2000, \"counts\": {\"masked\": ") != NULL, "%s", out);
+	free(out);
+	cr_assert_eq(run_capture(text, dir, &out, NULL), 0);
+	cr_expect(strstr(out, " running ") != NULL, "%s", out);
+	snprintf(want, sizeof want, "run by pid %d on ", (int)pid);
+	cr_expect(strstr(out, want) != NULL, "%s", out);
+	free(out);
+	kill(pid, SIGKILL);
+	finish(pid);
+	cr_assert_eq(run_capture(json, dir, &out, NULL), 0);
+	cr_expect(strstr(out, "\"state\": \"stopped\"") != NULL, "killed: %s", out);
+	cr_expect(strstr(out, "\"eta_seconds\": null") != NULL, "%s", out);
+	free(out);
+	cr_assert_eq(finish(start(BIG, hit)), 0);
+	cr_assert_eq(run_capture(json, dir, &out, NULL), 0);
+	cr_expect(strstr(out, "\"state\": \"finished\"") != NULL, "%s", out);
+	cr_expect(strstr(out, "\"done\": 2000, \"total\": 2000") != NULL, "%s", out);
+	free(out);
+	rm_db(hit);
+	rm_dir(dir);
+}
+
+/* An edited campaign starts a new campaign of the same name: run says so,
+ * and status tells the two rows apart. */
+Test(daemon, edited_campaign_is_pointed_out, .timeout = 120)
+{
+	char *dir = new_dir(), db[300];
+	snprintf(db, sizeof db, "%s/r.db", dir);
+	const char *camp = tiny_campaign(dir, 20, 1);
+	const char *args[] = {"run", camp, "--db", db, "--quiet", NULL}, *status[] = {"status", db, NULL};
+	char *out, *err;
+	cr_assert_eq(run_capture(args, dir, NULL, &err), 0);
+	cr_expect_null(strstr(err, "note:"), "a first campaign: %s", err);
+	free(err);
+	tiny_campaign(dir, 20, 2);
+	cr_assert_eq(run_capture(args, dir, NULL, &err), 0);
+	cr_expect(strstr(err, "flipsim: note: tiny-pred: new campaign 2; an earlier campaign of that name (id 1, "
+	                      "created ") != NULL, "%s", err);
+	free(err);
+	cr_assert_eq(run_capture(status, dir, &out, NULL), 0);
+	cr_expect(strstr(out, "campaign 1 (tiny-pred): an older definition; campaign 2 has the same name") != NULL,
+	          "%s", out);
+	free(out);
+	rm_db(db);
+	rm_dir(dir);
+}
+
+/* The README's promise: re-running resumes, also after the project folder
+ * moved and the workload JSON was re-indented. */
+Test(daemon, resumes_after_move_and_reindent, .timeout = 120)
+{
+	char *dir = new_dir(), db[300], moved[300], camp[400];
+	snprintf(db, sizeof db, "/tmp/flipsim-test-%d-moved.db", (int)getpid());
+	rm_db(db);
+	tiny_campaign(dir, 30, 1);
+	snprintf(camp, sizeof camp, "%s/c.json", dir);
+	const char *args[] = {"run", camp, "--db", db, "--quiet", NULL};
+	cr_assert_eq(run_capture(args, dir, NULL, NULL), 0);
+	snprintf(moved, sizeof moved, "%s-moved", dir);
+	cr_assert_eq(rename(dir, moved), 0);
+	char wl[400];
+	snprintf(wl, sizeof wl, "%s/tiny.json", moved);
+	FILE *f = fopen(wl, "w");
+	cr_assert(f);
+	fputs("{\"outputs\":[\"out\"],\"launches\":[{\"kernel\":\"tiny\",\"grid\":[1],\"block\":[32],\"args\":[\"out\"]}],"
+	      "\"name\":\"tiny\",\"ptx\":\"./tiny.ptx\",\"buffers\":{\"out\":{\"count\":32,\"type\":\"u32\"}}}", f);
+	fclose(f);
+	snprintf(camp, sizeof camp, "%s/c.json", moved);
+	char *err;
+	const char *again[] = {"run", camp, "--db", db, NULL};
+	cr_assert_eq(run_capture(again, moved, NULL, &err), 0);
+	cr_expect(strstr(err, "30 injections (0 to run, resumed)") != NULL, "%s", err);
+	cr_expect_eq(query_long(db, "SELECT count(*) FROM campaigns"), 1);
+	free(err);
+	rm_db(db);
+	rm_dir(moved);
 }
