@@ -502,17 +502,27 @@ static int query_int(db_t *db, const char *sql, int64_t *v)
 	return err;
 }
 
-/* Starts a write transaction; read-only handles fail at once. */
+/* Starts a write transaction; read-only handles, and a writer whose file
+ * was deleted or replaced (db_check_file), fail at once. */
 static int begin_write(db_t *db)
 {
 	if (db->readonly)
 		return db__fail(db, DB_EREADONLY, "opened read-only; cannot store results");
-	return exec(db, "BEGIN IMMEDIATE", "starting a write transaction");
+	int err = db_check_file(db);
+	return err ? err : exec(db, "BEGIN IMMEDIATE", "starting a write transaction");
 }
 
 static int commit(db_t *db)
 {
 	return exec(db, "COMMIT", "committing");
+}
+
+/* Commits a write transaction, then checks that it went to the file at the
+ * path: a commit to a deleted or replaced file is no commit for the user. */
+static int commit_write(db_t *db)
+{
+	int err = commit(db);
+	return err ? err : db_check_file(db);
 }
 
 static void rollback(db_t *db)
@@ -659,34 +669,47 @@ static int migrate(db_t *db)
 			err = exec(db, sql, "setting the schema version");
 	}
 	if (!err)
-		err = commit(db);
+		err = commit_write(db);
 	if (err)
 		rollback(db);
 	return err;
 }
 
-/* Whether this process may create files in path's folder. */
-static bool dir_writable(const char *path)
+/* Whether path's folder exists and this process may create files in it;
+ * when not, a message that says which and why in why[n]. */
+static bool folder_writable(const char *path, char *why, size_t n)
 {
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s", path);
 	char *slash = strrchr(dir, '/');
 	if (!slash)
-		return access(".", W_OK) == 0;
-	slash[slash == dir] = 0;
-	return access(dir, W_OK) == 0;
+		snprintf(dir, sizeof dir, ".");
+	else
+		slash[slash == dir] = 0;
+	if (access(dir, W_OK) == 0)
+		return true;
+	int e = errno;
+	if (why && e == ENOENT)
+		snprintf(why, n, "its folder %s does not exist", dir);
+	else if (why && e == ENOTDIR)
+		snprintf(why, n, "its folder %s is not a folder", dir);
+	else if (why)
+		snprintf(why, n, "its folder is read-only (the database and its -wal and -shm files are created "
+		         "there); results cannot be stored");
+	return false;
 }
 
-/* Whether this process may write path and create its -wal and -shm. */
-static bool writable(const char *path)
+static const char *const file_suffix[DB__NFILES] = {"", "-wal", "-shm"};
+
+static void file_path(const char *path, int k, char *buf, size_t n)
 {
-	return access(path, W_OK) == 0 && dir_writable(path);
+	snprintf(buf, n, "%s%s", path, file_suffix[k]);
 }
 
 static bool wal_exists(const char *path)
 {
 	char wal[4200];
-	snprintf(wal, sizeof wal, "%s-wal", path);
+	file_path(path, DB__WAL, wal, sizeof wal);
 	return access(wal, F_OK) == 0;
 }
 
@@ -705,10 +728,259 @@ static bool immutable_uri(const char *path, char *uri, size_t n)
 	return m > 0 && (size_t)m < n - k;
 }
 
+/* The path must name an existing file (a missing one is fine for a writer,
+ * which creates it), not a folder. */
+static int check_path(db_t *db, bool create, bool *exists)
+{
+	struct stat sb;
+	*exists = stat(db->path, &sb) == 0;
+	if (!*exists && (!create || errno != ENOENT)) {
+		int e = errno;
+		return db__fail(db, e == ENOENT ? DB_ENOTFOUND : DB_EIO, "%s", strerror(e));
+	}
+	if (*exists && S_ISDIR(sb.st_mode))
+		return db__fail(db, DB_EIO, "is a directory");
+	return 0;
+}
+
+static int open_sql(db_t *db, const char *name, int flags)
+{
+	int rc = sqlite3_open_v2(name, &db->sql, flags, NULL);
+	if (rc != SQLITE_OK)
+		return db__sqlerr(db, rc, "cannot open");
+	sqlite3_extended_result_codes(db->sql, 1);
+	sqlite3_busy_timeout(db->sql, 5000);
+	return 0;
+}
+
+/* A view compiles: every table and column it reads exists. */
+static int view_compiles(db_t *db, const char *name)
+{
+	char sql[200];
+	snprintf(sql, sizeof sql, "SELECT * FROM \"%s\" LIMIT 0", name);
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_OK)
+		return 0;
+	if ((rc & 0xff) != SQLITE_ERROR)
+		return db__sqlerr(db, rc, "reading the schema");
+	return db__fail(db, DB_ENOTDB, "a damaged flipsim database (view %s: %s)", name, sqlite3_errmsg(db->sql));
+}
+
+/* The file holds every table, index and view that migration steps
+ * 1..version create, and its views compile: a damaged file is refused,
+ * never repaired or half-read. The reference is those steps run in an
+ * in-memory database. */
+static int check_schema(db_t *db, int64_t version)
+{
+	sqlite3 *ref = NULL;
+	sqlite3_stmt *want = NULL, *have = NULL;
+	int code = 0, rc = sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	for (int64_t v = 1; rc == SQLITE_OK && v <= version; v++)
+		rc = sqlite3_exec(ref, migrations[v], NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(ref, "SELECT type, name FROM sqlite_master"
+		                        " WHERE name NOT LIKE 'sqlite!_%' ESCAPE '!' ORDER BY rowid", -1, &want, NULL);
+	if (rc != SQLITE_OK) {
+		code = db__fail(db, rc == SQLITE_NOMEM ? DB_ENOMEM : DB_ESQL, "building the reference schema: %s",
+		                ref ? sqlite3_errmsg(ref) : sqlite3_errstr(rc));
+		goto out;
+	}
+	if ((code = prepare(db, "SELECT count(*) FROM sqlite_master WHERE type = ?1 AND name = ?2", &have)))
+		goto out;
+	while (!code && (rc = sqlite3_step(want)) == SQLITE_ROW) {
+		const char *type = (const char *)sqlite3_column_text(want, 0);
+		const char *name = (const char *)sqlite3_column_text(want, 1);
+		sqlite3_reset(have);
+		sqlite3_bind_text(have, 1, type, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(have, 2, name, -1, SQLITE_TRANSIENT);
+		int hr = sqlite3_step(have);
+		if (hr != SQLITE_ROW)
+			code = db__sqlerr(db, hr, "reading the schema");
+		else if (sqlite3_column_int64(have, 0) == 0)
+			code = db__fail(db, DB_ENOTDB, "a damaged flipsim database (schema %" PRId64 " lacks the %s %s)",
+			                version, type, name);
+		else if (!strcmp(type, "view"))
+			code = view_compiles(db, name);
+	}
+out:
+	sqlite3_finalize(have);
+	sqlite3_finalize(want);
+	sqlite3_close(ref);
+	return code;
+}
+
+/* Reads the file's identity and decides whether it may be opened: 0 with
+ * *id filled, or the refusal. Reads only: nothing is written to a file that
+ * is not ours, too new or damaged. */
+static int accept_file(db_t *db, bool create, ident_t *id)
+{
+	int code = identify(db, id);
+	if (code)
+		return code;
+	int verdict = judge(db, id);
+	if (verdict < 0)
+		return verdict;
+	if ((code = ensure_sqrt(db)))
+		return code;
+	if (id->version > 0)
+		return check_schema(db, id->version);
+	if (verdict == 0)
+		return create ? 0 : db__fail(db, DB_ENOTDB, "not a flipsim database (empty)");
+	if (create && id->objects == 0)
+		return 0; /* our id, nothing else yet: ours to initialise */
+	return db__fail(db, DB_ENOTDB, "a damaged flipsim database (schema version 0 with %" PRId64 " objects)",
+	                id->objects);
+}
+
+static int32_t be32(const unsigned char *b)
+{
+	uint32_t v = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+	int32_t r;
+	memcpy(&r, &v, sizeof r);
+	return r;
+}
+
+/* With no -wal beside it the file's header is current: a reader refuses a
+ * file that is not SQLite, another application's or a newer flipsim's from
+ * the header alone, before SQLite would create a -wal and -shm beside it.
+ * Returns 0 when SQLite should look, or the refusal. */
+static int peek_header(db_t *db)
+{
+	unsigned char h[100];
+	FILE *f = wal_exists(db->path) ? NULL : fopen(db->path, "rb");
+	if (!f)
+		return 0;
+	size_t n = fread(h, 1, sizeof h, f);
+	fclose(f);
+	if (n < sizeof h)
+		return 0;
+	if (memcmp(h, "SQLite format 3", 16) != 0)
+		return db__fail(db, DB_ENOTDB, "not a flipsim database (not an SQLite file)");
+	ident_t id = {.app_id = be32(h + 68), .version = be32(h + 60), .objects = -1};
+	int verdict = id.app_id ? judge(db, &id) : 0; /* id 0: SQLite counts the objects */
+	return verdict < 0 ? verdict : 0;
+}
+
+/* A reader of an older schema reads a private temporary copy of the file
+ * (an SQLite temporary database: memory, spilling to a temporary file)
+ * brought to the current schema, so that every view exists; the file itself
+ * is closed unchanged. */
+static int read_upgraded_copy(db_t *db)
+{
+	sqlite3 *tmp = NULL;
+	int rc = sqlite3_open_v2("", &tmp, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	sqlite3_backup *b = rc == SQLITE_OK ? sqlite3_backup_init(tmp, "main", db->sql, "main") : NULL;
+	if (b) {
+		rc = sqlite3_backup_step(b, -1);
+		sqlite3_backup_finish(b);
+	}
+	if (!b || rc != SQLITE_DONE) {
+		int code = db__fail(db, DB_EIO, "reading schema %d: cannot copy the file of an older schema: %s",
+		                    DB_SCHEMA_VERSION, tmp ? sqlite3_errmsg(tmp) : sqlite3_errstr(rc));
+		sqlite3_close(tmp);
+		return code;
+	}
+	sqlite3_close_v2(db->sql);
+	db->sql = tmp;
+	sqlite3_extended_result_codes(tmp, 1);
+	db->readonly = false; /* the copy, not the file */
+	int code = ensure_sqrt(db);
+	if (!code)
+		code = migrate(db);
+	db->readonly = true;
+	return code;
+}
+
+/* A reader: SQLITE_OPEN_READONLY, never a migration or any other write. */
+static int open_reader(db_t *db)
+{
+	bool exists;
+	int code = check_path(db, false, &exists);
+	if (code || (code = peek_header(db)))
+		return code;
+	/* A WAL file without its -wal (fully checkpointed) in a folder where
+	 * no -shm can be created: nobody can write it now, so it is read as an
+	 * immutable file. */
+	char uri[4200];
+	const char *name = db->path;
+	int flags = SQLITE_OPEN_READONLY;
+	if (!wal_exists(db->path) && !folder_writable(db->path, NULL, 0) && immutable_uri(db->path, uri, sizeof uri)) {
+		name = uri;
+		flags |= SQLITE_OPEN_URI;
+	}
+	if ((code = open_sql(db, name, flags)))
+		return code;
+	db->readonly = true;
+	ident_t id;
+	if ((code = accept_file(db, false, &id)))
+		return code;
+	if (id.version < DB_SCHEMA_VERSION && (code = read_upgraded_copy(db)))
+		return code;
+	return exec(db, "PRAGMA foreign_keys=ON; PRAGMA query_only=ON", "configuring the connection");
+}
+
+/* Records the files the writer holds open, for db_check_file. SQLite's own
+ * check (its inode of the file it opened against the path's) catches a
+ * file replaced between its open and ours. */
+static int watch_files(db_t *db)
+{
+	for (int k = 0; k < DB__NFILES; k++) {
+		char p[4200];
+		struct stat sb;
+		file_path(db->path, k, p, sizeof p);
+		db__file_id_t *f = &db->files[k];
+		f->known = stat(p, &sb) == 0;
+		f->dev = f->known ? sb.st_dev : 0;
+		f->ino = f->known ? sb.st_ino : 0;
+	}
+	int moved = 0;
+	sqlite3_file_control(db->sql, "main", SQLITE_FCNTL_HAS_MOVED, &moved);
+	if (moved || !db->files[DB__MAIN].known)
+		return db__fail(db, DB_EMOVED, "the database file was deleted or replaced while it was being opened");
+	db->watched = true;
+	return 0;
+}
+
+/* The writer: creates a missing file, migrates an older one, switches to
+ * WAL, and proves that it can write now. */
+static int open_writer(db_t *db)
+{
+	bool exists;
+	char why[4200];
+	int code = check_path(db, true, &exists);
+	if (code)
+		return code;
+	/* refused before SQLite opens it: not a byte written */
+	if (exists && access(db->path, W_OK) != 0)
+		return db__fail(db, DB_EREADONLY, "read-only (no write permission); results cannot be stored");
+	if (!folder_writable(db->path, why, sizeof why))
+		return db__fail(db, errno == ENOENT ? DB_ENOTFOUND : DB_EREADONLY, "%s", why);
+	if ((code = open_sql(db, db->path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)))
+		return code;
+	if (sqlite3_db_readonly(db->sql, "main") == 1)
+		return db__fail(db, DB_EREADONLY, "read-only (no write permission); results cannot be stored");
+	ident_t id;
+	int64_t wal = 0;
+	if ((code = accept_file(db, true, &id)) ||
+	    (code = exec(db, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON", "configuring the connection")) ||
+	    (code = query_int(db, "SELECT journal_mode = 'wal' FROM pragma_journal_mode", &wal)) ||
+	    (!wal && (code = set_journal_wal(db))))
+		return code;
+	if (id.version < DB_SCHEMA_VERSION)
+		code = migrate(db);
+	else if (!(code = begin_write(db))) /* fail now, not hours later */
+		code = commit(db);
+	if (code) {
+		rollback(db);
+		return code;
+	}
+	return watch_files(db);
+}
+
 int db_open(const char *path, bool create, db_t **out, char *err, size_t errsz)
 {
-	int code = 0;
-	db_t *db = NULL;
 	if (err && errsz)
 		err[0] = '\0';
 	if (!out || !path || !*path) {
@@ -717,113 +989,99 @@ int db_open(const char *path, bool create, db_t **out, char *err, size_t errsz)
 		return DB_EINVAL;
 	}
 	*out = NULL;
-	db = calloc(1, sizeof *db);
+	db_t *db = calloc(1, sizeof *db);
 	if (!db || !(db->path = strdup(path))) {
-		code = DB_ENOMEM;
 		if (err && errsz)
 			snprintf(err, errsz, "%s: out of memory", path);
-		goto fail;
+		db_close(db);
+		return DB_ENOMEM;
 	}
-
-	struct stat sb;
-	bool exists = stat(path, &sb) == 0;
-	if (!exists && (!create || errno != ENOENT)) {
-		int e = errno;
-		code = db__fail(db, e == ENOENT ? DB_ENOTFOUND : DB_EIO, "%s", strerror(e));
-		goto fail_msg;
-	}
-	if (exists && S_ISDIR(sb.st_mode)) {
-		code = db__fail(db, DB_EIO, "is a directory");
-		goto fail_msg;
-	}
-
-	/* Reading a file this user cannot write, or in a folder where the WAL's
-	 * -wal and -shm files cannot be created, takes a read-only open: SQLite
-	 * then reads a WAL database without creating them. */
-	if (create && ((exists && access(path, W_OK) != 0) || !dir_writable(path))) {
-		/* refused before SQLite opens it: not a byte written */
-		code = db__fail(db, DB_EREADONLY, "%s", exists && access(path, W_OK) != 0
-		                ? "read-only (no write permission); results cannot be stored"
-		                : "its folder is read-only (the database and its -wal and -shm files are created "
-		                  "there); results cannot be stored");
-		goto fail_msg;
-	}
-	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-	char uri[4200];
-	const char *name = path;
-	if (!create && !writable(path)) {
-		flags = SQLITE_OPEN_READONLY;
-		/* A WAL file without its -wal (fully checkpointed) in a folder
-		 * where no -shm can be created: nobody can write it now, so it is
-		 * read as an immutable file. */
-		if (!wal_exists(path) && !dir_writable(path) && immutable_uri(path, uri, sizeof uri)) {
-			name = uri;
-			flags |= SQLITE_OPEN_URI;
-		}
-	}
-	int rc = sqlite3_open_v2(name, &db->sql, flags, NULL);
-	if (rc != SQLITE_OK) {
-		code = db__sqlerr(db, rc, "cannot open");
-		goto fail_msg;
-	}
-	sqlite3_extended_result_codes(db->sql, 1);
-	sqlite3_busy_timeout(db->sql, 5000);
-	db->readonly = sqlite3_db_readonly(db->sql, "main") == 1;
-
-	/* Judge the file by reading only: nothing is written to a file that is
-	 * not ours or too new. */
-	ident_t id;
-	if ((code = identify(db, &id)))
-		goto fail_msg;
-	int verdict = judge(db, &id);
-	if (verdict < 0) {
-		code = verdict;
-		goto fail_msg;
-	}
-	bool old = id.version < DB_SCHEMA_VERSION;
-	if (verdict == 0 && !create) {
-		code = db__fail(db, DB_ENOTDB, "not a flipsim database (empty)");
-		goto fail_msg;
-	}
-	if (db->readonly && (create || old)) {
-		if (create)
-			code = db__fail(db, DB_EREADONLY, "read-only (no write permission); results cannot be stored");
-		else
-			code = db__fail(db, DB_EREADONLY, "read-only, and its schema %" PRId64
-			                " needs upgrading to %d", id.version, DB_SCHEMA_VERSION);
-		goto fail_msg;
-	}
-	if ((code = ensure_sqrt(db)))
-		goto fail_msg;
-	if ((code = exec(db, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON",
-	                 "configuring the connection")))
-		goto fail_msg;
-	if (!db->readonly && (create || old)) {
-		int64_t wal = 0;
-		if ((code = query_int(db, "SELECT journal_mode = 'wal' FROM pragma_journal_mode", &wal)))
-			goto fail_msg;
-		if (!wal && (code = set_journal_wal(db)))
-			goto fail_msg;
-	}
-	if (old) {
-		if ((code = migrate(db)))
-			goto fail_msg;
-	} else if (create) {
-		/* Fail now, not hours later, when results could not be stored. */
-		if ((code = begin_write(db)) || (code = commit(db))) {
-			rollback(db);
-			goto fail_msg;
-		}
+	int code = create ? open_writer(db) : open_reader(db);
+	if (code) {
+		if (err && errsz)
+			snprintf(err, errsz, "%s", db->msg);
+		db_close(db);
+		return code;
 	}
 	*out = db;
 	return 0;
+}
 
-fail_msg:
-	if (err && errsz)
-		snprintf(err, errsz, "%s", db->msg);
-fail:
-	db_close(db);
-	return code;
+/* ---- the file under a writer ------------------------------------------------- */
+
+/* Copies what the connection holds (every committed transaction) to a new
+ * file: PATH.recovered-PID beside the path, else in $TMPDIR or /tmp. Writes
+ * "saved in FILE" or why it could not into note[n]. */
+static void save_copy(db_t *db, char *note, size_t n)
+{
+	const char *base = strrchr(db->path, '/'), *tmp = getenv("TMPDIR");
+	base = base ? base + 1 : db->path;
+	char copy[2][4400];
+	snprintf(copy[0], sizeof copy[0], "%s.recovered-%ld", db->path, (long)getpid());
+	snprintf(copy[1], sizeof copy[1], "%s/%s.recovered-%ld", tmp && *tmp ? tmp : "/tmp", base, (long)getpid());
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db->sql, "VACUUM INTO ?1", -1, &st, NULL);
+	for (int i = 0; i < 2 && rc == SQLITE_OK; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, copy[i], -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(st) == SQLITE_DONE) {
+			sqlite3_finalize(st);
+			snprintf(note, n, "everything committed so far is saved in %.400s: move it to %.400s and run the "
+			         "same command to resume", copy[i], db->path);
+			return;
+		}
+	}
+	snprintf(note, n, "the committed results could not be saved (%s)", sqlite3_errmsg(db->sql));
+	sqlite3_finalize(st);
+}
+
+/* The file at the path (k = DB__MAIN), or its -wal or -shm, is no longer the
+ * one this writer has open. What was committed lives only in the open
+ * files now: it is copied out, and SQLite is kept from touching the names
+ * again (no checkpoint on close, no unlinking of a -wal or -shm that may be
+ * another database's). Our own -wal and -shm names are removed, so that no
+ * later open applies this WAL to the file now at the path. */
+static int orphaned(db_t *db, int k, bool replaced)
+{
+	db->lost = true;
+	int one = 1;
+	sqlite3_file_control(db->sql, "main", SQLITE_FCNTL_PERSIST_WAL, &one);
+	sqlite3_db_config(db->sql, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+	char note[900];
+	save_copy(db, note, sizeof note);
+	for (int s = DB__WAL; s < DB__NFILES; s++) {
+		char p[4200];
+		struct stat sb;
+		file_path(db->path, s, p, sizeof p);
+		if (db->files[s].known && stat(p, &sb) == 0 && sb.st_dev == db->files[s].dev &&
+		    sb.st_ino == db->files[s].ino)
+			unlink(p);
+	}
+	static const char *const what[DB__NFILES] = {"the database file", "its -wal file", "its -shm file"};
+	snprintf(db->lost_msg, sizeof db->lost_msg, "%s was %s while flipsim had it open%s; %.880s", what[k],
+	         replaced ? "replaced by another file" : "deleted or moved away",
+	         replaced && k == DB__MAIN ? " (the file now there is left untouched)" : "", note);
+	return db__fail(db, DB_EMOVED, "%s", db->lost_msg);
+}
+
+int db_check_file(db_t *db)
+{
+	if (!db || !db->watched)
+		return 0;
+	if (db->lost)
+		return db__fail(db, DB_EMOVED, "%s", db->lost_msg);
+	for (int k = 0; k < DB__NFILES; k++) {
+		const db__file_id_t *f = &db->files[k];
+		char p[4200];
+		struct stat sb;
+		file_path(db->path, k, p, sizeof p);
+		bool here = f->known && stat(p, &sb) == 0;
+		if (!f->known || (!here && errno != ENOENT && errno != ENOTDIR))
+			continue; /* not opened, or cannot tell (an unreadable folder): writes still reach it */
+		if (!here || sb.st_dev != f->dev || sb.st_ino != f->ino)
+			return orphaned(db, k, here);
+	}
+	return 0;
 }
 
 void db_close(db_t *db)
@@ -940,7 +1198,7 @@ int db_campaign_get_or_create(db_t *db, const db_campaign_t *c, int64_t *id, boo
 			goto fail;
 		}
 	}
-	if ((err = commit(db)))
+	if ((err = commit_write(db)))
 		goto fail;
 	sqlite3_finalize(ins);
 	sqlite3_finalize(sel);
@@ -1005,7 +1263,7 @@ int db_golden_put(db_t *db, int64_t campaign, const db_golden_t *g)
 			goto fail;
 		}
 	}
-	if ((err = commit(db)))
+	if ((err = commit_write(db)))
 		goto fail;
 	sqlite3_finalize(ins);
 	return 0;
@@ -1116,7 +1374,7 @@ int db_kernels_put(db_t *db, int64_t campaign, const db_kernel_t *k, uint32_t n)
 			}
 		}
 	}
-	if ((err = commit(db)))
+	if ((err = commit_write(db)))
 		goto fail;
 	sqlite3_finalize(ins);
 	sqlite3_finalize(sel);
@@ -1185,7 +1443,7 @@ int db_masks_put(db_t *db, int64_t campaign, const db_mask_t *m, uint64_t n)
 			}
 		}
 	}
-	if ((err = commit(db)))
+	if ((err = commit_write(db)))
 		goto fail;
 	sqlite3_finalize(ins);
 	sqlite3_finalize(sel);
@@ -1340,7 +1598,7 @@ int db_experiments_put(db_t *db, int64_t campaign, const db_experiment_t *e, uin
 		}
 		fresh += (uint32_t)sqlite3_changes(db->sql);
 	}
-	if ((err = commit(db)))
+	if ((err = commit_write(db)))
 		goto fail;
 	sqlite3_finalize(ins);
 	if (inserted)

@@ -28,7 +28,8 @@
 	X(NOTFOUND, -7, "no such file or record")                            \
 	X(CONFLICT, -8, "differs from what the database already holds")      \
 	X(IO, -9, "cannot read or write the database")                       \
-	X(SQL, -10, "unexpected SQLite error")
+	X(SQL, -10, "unexpected SQLite error")                               \
+	X(MOVED, -11, "the database file was deleted or replaced while open")
 
 enum {
 #define X(name, code, text) DB_E##name = code,
@@ -169,18 +170,32 @@ typedef struct {
 /* ---- opening ------------------------------------------------------------ */
 
 /* Opens the results database at path into *out (caller closes with
- * db_close). create=true: the file is created when missing, brought to the
- * current schema, switched to WAL, and must be writable now (a read-only or
- * locked file fails here, not hours later). create=false: the file must
- * exist; it is opened for writing when the OS allows, read-only otherwise
- * (writes then fail with DB_EREADONLY): a file this user cannot write, or
- * one in a folder where its -wal and -shm cannot be created (read as an
- * immutable file when no -wal exists). create=true refuses those with
- * DB_EREADONLY before opening them. A file that is not a flipsim
- * database (DB_ENOTDB) or was written by a newer schema (DB_ENEWER) is
- * refused and left untouched. Returns 0 or a DB_E* code with the message in
- * err (may be NULL). */
+ * db_close). create=true, for the writer: the file is created when missing
+ * (its folder must exist), brought to the current schema, switched to WAL,
+ * and must be writable now (a read-only or locked file, or one in a
+ * read-only folder, fails here, not hours later). create=false, for
+ * readers: the file must exist and is opened read-only, never written
+ * (SQLite may create its -wal and -shm beside it); a file of an older schema
+ * is read through a private temporary copy brought to the current schema;
+ * in a folder where no -shm can be created and with no -wal, it is read as
+ * an immutable file. Refused unread and untouched, both ways: a file that is
+ * not a flipsim database (DB_ENOTDB), one written by a newer schema
+ * (DB_ENEWER), and one with flipsim's application_id whose tables or views
+ * are missing or broken (DB_ENOTDB, "a damaged flipsim database"). A writer
+ * remembers which files it opened (db_check_file). Returns 0 or a DB_E* code
+ * with the message in err (may be NULL). */
 int db_open(const char *path, bool create, db_t **out, char *err, size_t errsz);
+
+/* Whether the file at the writer's path, and its -wal and -shm, are still
+ * the files it opened. Every write transaction checks this before it starts
+ * and after it commits. When one was deleted, moved away or replaced, the
+ * results committed so far live only in files that no path reaches: they are
+ * copied to PATH.recovered-PID, the -wal and -shm names still this handle's
+ * are removed (so that no later open applies this WAL to another file), the
+ * file now at path is never touched, every later write fails, and the
+ * message names the file, what happened and where the copy is. Returns 0
+ * (always for a read-only handle) or DB_EMOVED. */
+int db_check_file(db_t *db);
 
 /* Closes the database; NULL is a no-op. */
 void db_close(db_t *db);

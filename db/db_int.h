@@ -8,7 +8,21 @@
  * that create=true initialises.
  *
  * Connection settings: journal_mode=WAL (persistent, set once by a writer),
- * synchronous=NORMAL, foreign_keys=ON, busy_timeout=5000 ms.
+ * synchronous=NORMAL, foreign_keys=ON, busy_timeout=5000 ms. Readers open
+ * SQLITE_OPEN_READONLY with query_only and never migrate: an older schema is
+ * read from a private temporary copy (sqlite3_backup) migrated in place.
+ *
+ * Schema check: a file with our application_id must hold every table, index
+ * and view that migration steps 1..user_version create (compared with those
+ * steps run in an in-memory database; views must compile); else it is
+ * refused as damaged, by readers and writers alike.
+ *
+ * File identity: a writer records (dev, ino) of path, path-wal, path-shm
+ * at open and compares them with stat(path...) before each write
+ * transaction and after its commit (db_check_file). A mismatch is final:
+ * the open content goes to PATH.recovered-PID (VACUUM INTO), our -wal and
+ * -shm names are unlinked, and the connection closes with PERSIST_WAL and
+ * no checkpoint, so it touches no path again.
  *
  * Migrations: the table `migrations` in db.c lists steps 1..DB_SCHEMA_VERSION;
  * opening applies the missing ones in order, each followed by
@@ -66,14 +80,30 @@
 #define DB_INT_H
 
 #include <sqlite3.h>
+#include <sys/types.h>
 
 #include "db.h"
+
+/* A file as the writer found it at open: path, path-wal, path-shm. The
+ * writer's SQLite keeps all three open, so their inodes cannot be reused
+ * while it runs: the same (dev, ino) at the path means the same file. */
+typedef struct {
+	bool known;      /* it existed at open */
+	dev_t dev;
+	ino_t ino;
+} db__file_id_t;
+
+enum { DB__MAIN, DB__WAL, DB__SHM, DB__NFILES };
 
 struct db {
 	sqlite3 *sql;
 	char *path;
-	bool readonly;   /* opened without write permission */
-	char msg[512];   /* last failure, "path: what" */
+	bool readonly;   /* a reader, or opened without write permission */
+	bool watched;    /* a writer: files[] holds what it opened */
+	bool lost;       /* a file was deleted or replaced: no more writes */
+	db__file_id_t files[DB__NFILES];
+	char msg[1024];  /* last failure, "path: what" */
+	char lost_msg[1024]; /* what happened to the file, once lost */
 };
 
 /* Records a failure "path: <fmt>" on db and returns code. */

@@ -9,8 +9,9 @@
  *   2             bad input: command line, JSON, PTX, unknown kernel or GPU,
  *                 launch configuration the GPU cannot hold; a results
  *                 database that cannot be used: not a flipsim database,
- *                 a newer schema, read-only, locked past the busy timeout,
- *                 a full disk or another I/O error (eng_db_status)
+ *                 a newer schema, damaged, read-only, locked past the busy
+ *                 timeout, a full disk or another I/O error, the file
+ *                 deleted or replaced under a campaign (eng_db_status)
  *   3             the simulated program ended in a DUE (the run itself worked)
  *   128+N         flipsim run stopped by signal N (every stored result kept;
  *                 the same command resumes)

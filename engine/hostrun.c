@@ -118,6 +118,7 @@ static pid_t start(const camp_exec_t *x, const scratch_t *s, int *rfd, char *err
 		close(ex[0]);
 		prctl(PR_SET_PDEATHSIG, SIGKILL); /* the program never outlives its runner */
 		signal(SIGPIPE, SIG_DFL);         /* flipsim run ignores it; the program must not */
+		signal(SIGXFSZ, SIG_DFL);         /* flipsim ignores it (main.c); the same */
 		int in = open("/dev/null", O_RDONLY);
 		int out = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		int er = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);

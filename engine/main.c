@@ -1,5 +1,6 @@
 /* The flipsim command line: dispatches to one command per source file.
  * Commands and exit statuses are listed in eng_int.h and in --help. */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,6 +53,11 @@ static void help(FILE *out)
 
 int main(int argc, char **argv)
 {
+	/* A write past RLIMIT_FSIZE (ulimit -f) then fails with EFBIG and is
+	 * reported ("the file reached a size limit"), instead of killing us
+	 * silently. Programs flipsim starts get the default back (hostrun.c;
+	 * libuv resets it for workers). */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2)
 		return eng_usage_error(NULL, "missing command");
 	const char *a = argv[1];

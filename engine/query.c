@@ -44,7 +44,8 @@ void eng_status_help(FILE *out)
 	      "         started, heartbeat} (null when none ran it; times ISO-8601 UTC)\n"
 	      "\n"
 	      "exit status: 0, 1 internal failure, 2 when the file is missing, not a\n"
-	      "flipsim database, written by a newer flipsim or cannot be read\n", out);
+	      "flipsim database, damaged, written by a newer flipsim or cannot be read.\n"
+	      "The database is opened read-only: status never writes it.\n", out);
 }
 
 /* A campaign's row of status: what the database says and what it means. */
@@ -243,7 +244,10 @@ void eng_report_help(FILE *out)
 	      "--json: the rows of the views study, study_gpu and study_kernel.\n"
 	      "Text by default.\n"
 	      "\n"
-	      "exit status: 0, 1 internal failure, 2 bad input\n", out);
+	      "The database is opened read-only: report never writes it.\n"
+	      "\n"
+	      "exit status: 0, 1 internal failure, 2 bad input or a database that\n"
+	      "cannot be used (missing, not flipsim's, damaged, newer)\n", out);
 }
 
 int eng_report_main(int argc, char **argv)

@@ -716,8 +716,9 @@ static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrup
 		*db_broken = true;
 		db_progress_t pr;
 		if (!db_progress(db, id, &pr))
-			fprintf(stderr, "%s: stopped: %" PRIu64 " of %" PRIu64 " experiments stored; run the same command "
-			        "again to resume once the database can be written\n", c->name, pr.done, pr.n_masks);
+			fprintf(stderr, "%s: stopped: %" PRIu64 " of %" PRIu64 " experiments stored; %s\n", c->name, pr.done,
+			        pr.n_masks, d->db_err == DB_EMOVED ? "resume from the saved copy (see above)"
+			                    : "run the same command again to resume once the database can be written");
 		rc = eng_db_status(d->db_err);
 	} else if (d->stopping) {
 		*interrupted = d->stop_signal;
@@ -995,11 +996,17 @@ int eng_run_main(int argc, char **argv)
 		           o.committed);
 	if (!interrupted && worst == 0) {
 		fputc('\n', stdout);
-		if (db_report(db, DB_TEXT, stdout, err, sizeof err))
+		if ((rc = db_report(db, DB_TEXT, stdout, err, sizeof err))) {
 			eng_errorf("%s", err);
+			worst = eng_db_status(rc);
+		}
 	}
+	/* The file may have gone since the last commit: say so, and save it. */
+	bool lost = !db_broken && (rc = db_check_file(db)) != 0;
+	if (lost)
+		eng_errorf("%s", db_errmsg(db));
 	db_close(db);
 	free(left);
 	free(hash);
-	return interrupted ? 128 + interrupted : worst;
+	return lost ? eng_db_status(rc) : interrupted ? 128 + interrupted : worst;
 }

@@ -216,16 +216,25 @@ Test(db, creates_schema_and_reopens)
 	cr_assert_float_eq(raw_real(s, "SELECT z FROM campaigns"), 1.959963984540054, 1e-12);
 	sqlite3_close(s);
 
-	for (int create = 1; create >= 0; create--) {
-		db = open_db(create);
-		db_campaign_t c = campaign("h1", "regfile", "physical");
-		int64_t again = 0;
-		bool existed = false;
-		cr_assert_eq(db_campaign_get_or_create(db, &c, &again, &existed), 0, "%s", db_errmsg(db));
-		cr_assert(existed);
-		cr_assert_eq(again, id);
-		db_close(db);
-	}
+	db = open_db(true);
+	db_campaign_t c = campaign("h1", "regfile", "physical");
+	int64_t again = 0;
+	bool existed = false;
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &again, &existed), 0, "%s", db_errmsg(db));
+	cr_assert(existed);
+	cr_assert_eq(again, id);
+	db_close(db);
+
+	/* a reader reads it and writes nothing */
+	db = open_db(false);
+	db_campaign_info_t *list = NULL;
+	size_t n = 0;
+	cr_assert_eq(db_campaigns_list(db, &list, &n), 0, "%s", db_errmsg(db));
+	cr_assert_eq(n, 1);
+	cr_assert_eq(list[0].id, id);
+	db_campaigns_free(list, n);
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &again, &existed), DB_EREADONLY);
+	db_close(db);
 }
 
 Test(db, empty_file_is_initialised_but_not_opened_for_reading)
@@ -279,8 +288,9 @@ Test(db, refuses_newer_schema)
 	expect_refused(DB_ENEWER, "written by a newer flipsim (schema 4; this one reads up to 3)");
 }
 
-/* A version-1 file (no per-kernel or study views) is upgraded in place when
- * opened, its rows kept. */
+/* A version-1 file (no per-kernel or study views) is read as it is by a
+ * reader, every view of the current schema included, without a byte
+ * written; a writer upgrades it in place, its rows kept. */
 Test(db, migrates_version_1)
 {
 	db_t *db = open_db(true);
@@ -292,10 +302,28 @@ Test(db, migrates_version_1)
 	            " DROP TABLE daemons; PRAGMA user_version = 1");
 	sqlite3_close(s);
 
+	size_t len0, len1;
+	char *before = slurp(dbpath, &len0);
 	db = open_db(false);
 	db_progress_t p;
 	cr_assert_eq(db_progress(db, id, &p), 0, "%s", db_errmsg(db));
 	cr_assert_eq(p.done, 10);
+	char *out = NULL, err[512];
+	size_t outlen = 0;
+	FILE *f = open_memstream(&out, &outlen);
+	cr_assert_eq(db_report(db, DB_TEXT, f, err, sizeof err), 0, "the per-kernel table too: %s", err);
+	fclose(f);
+	free(out);
+	db_close(db);
+	char *after = slurp(dbpath, &len1);
+	cr_assert(len0 == len1 && memcmp(before, after, len0) == 0, "a reader changed the file");
+	free(before);
+	free(after);
+	s = raw();
+	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 1);
+	sqlite3_close(s);
+
+	db = open_db(true);
 	db_close(db);
 	s = raw();
 	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 3);
@@ -304,6 +332,71 @@ Test(db, migrates_version_1)
 	             4);
 	cr_assert_eq(raw_real(s, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'daemons'"), 1);
 	sqlite3_close(s);
+}
+
+/* A file with flipsim's application_id whose schema is missing or damaged
+ * is refused by readers and writers alike, not repaired, not half-read,
+ * not a byte written (issue 10: status created the schema, or upgraded
+ * user_version and switched to WAL, then failed). */
+Test(db, damaged_schema_refused_untouched)
+{
+	static const struct {
+		const char *sql, *why;
+	} cases[] = {
+		{"PRAGMA user_version = 1", "a damaged flipsim database (schema 1 lacks the table campaigns)"},
+		{"PRAGMA user_version = 2; CREATE TABLE campaigns (id INTEGER PRIMARY KEY)",
+		 "a damaged flipsim database (schema 2 lacks the table golden)"},
+		{"CREATE TABLE notes (x TEXT)", "a damaged flipsim database (schema version 0 with 1 objects)"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		unlink(dbpath);
+		sqlite3 *s = raw();
+		raw_exec(s, "PRAGMA application_id = 1179406419");
+		raw_exec(s, cases[i].sql);
+		sqlite3_close(s);
+		expect_refused(DB_ENOTDB, cases[i].why);
+	}
+	/* our id and nothing else: a writer initialises it, a reader refuses it */
+	unlink(dbpath);
+	sqlite3 *s = raw();
+	raw_exec(s, "PRAGMA application_id = 1179406419");
+	sqlite3_close(s);
+	size_t len0, len1;
+	char *before = slurp(dbpath, &len0), err[512];
+	db_t *db = NULL;
+	cr_assert_eq(db_open(dbpath, false, &db, err, sizeof err), DB_ENOTDB);
+	cr_assert(strstr(err, "a damaged flipsim database (schema version 0 with 0 objects)"), "%s", err);
+	char *after = slurp(dbpath, &len1);
+	cr_assert(len0 == len1 && memcmp(before, after, len0) == 0, "the reader wrote");
+	free(before);
+	free(after);
+	db_close(open_db(true));
+
+	/* a view that no longer compiles, in a file of the current schema */
+	s = raw();
+	raw_exec(s, "DROP VIEW study_kernel; CREATE VIEW study_kernel AS SELECT * FROM gone");
+	sqlite3_close(s);
+	before = slurp(dbpath, &len0);
+	for (int create = 1; create >= 0; create--) {
+		cr_assert_eq(db_open(dbpath, create, &db, err, sizeof err), DB_ENOTDB, "create=%d: %s", create, err);
+		cr_assert(strstr(err, "a damaged flipsim database (view study_kernel: no such table: main.gone)") ||
+		          strstr(err, "a damaged flipsim database (view study_kernel: no such table: gone)"), "%s", err);
+	}
+	after = slurp(dbpath, &len1);
+	cr_assert(len0 == len1 && memcmp(before, after, len0) == 0, "file changed");
+	free(before);
+	free(after);
+}
+
+/* --db in a folder that does not exist says so (it said read-only). */
+Test(db, missing_folder_named)
+{
+	char path[256], err[512];
+	snprintf(path, sizeof path, "%s/nodir/R.db", dir);
+	db_t *db = NULL;
+	cr_assert_eq(db_open(path, true, &db, err, sizeof err), DB_ENOTFOUND, "%s", err);
+	cr_assert(strstr(err, "its folder") && strstr(err, "/nodir does not exist"), "%s", err);
+	cr_assert(!strstr(err, "read-only"), "%s", err);
 }
 
 Test(db, refuses_non_sqlite_file)
@@ -1450,10 +1543,113 @@ Test(db, daemon_of_schema_2_file)
 	int64_t cid = new_campaign(db, "h1", "regfile", "physical");
 	db_close(db);
 	sqlite3 *s = raw();
-	raw_exec(s, "DROP TABLE daemons");
+	raw_exec(s, "DROP TABLE daemons; PRAGMA user_version = 2");
 	sqlite3_close(s);
-	db = open_db(true);
+	db = open_db(false);
 	db_daemon_t got;
 	cr_expect_eq(db_daemon_of(db, cid, &got), DB_ENOTFOUND);
 	db_close(db);
+}
+
+/* ---- the file under a writer ---------------------------------------------- */
+
+/* dir/R.db.recovered-PID, the copy a writer saves when it loses its file. */
+static void recovered_path(char *buf, size_t n)
+{
+	snprintf(buf, n, "%s.recovered-%ld", dbpath, (long)getpid());
+}
+
+static double count_in(const char *path, const char *sql)
+{
+	sqlite3 *s = NULL;
+	cr_assert_eq(sqlite3_open_v2(path, &s, SQLITE_OPEN_READONLY, NULL), SQLITE_OK, "%s", path);
+	double v = raw_real(s, sql);
+	sqlite3_close(s);
+	return v;
+}
+
+/* A writer with 10 experiments committed loses a file (`gone`: R.db, or its
+ * -wal, deleted): the next write is DB_EMOVED naming the file and the copy,
+ * the copy holds the 10, no later write is accepted, and nothing is left at
+ * the path. */
+static void lose_file(const char *const *gone, const char *what)
+{
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "h1", "regfile", "physical");
+	fill(db, id, 0, 10, 0, 2, 1);
+	cr_assert_eq(db_check_file(db), 0);
+	for (; *gone; gone++) {
+		char p[256];
+		snprintf(p, sizeof p, "%s%s", dbpath, *gone);
+		cr_assert_eq(unlink(p), 0, "%s", p);
+	}
+	db_experiment_t e = {.idx = 0, .outcome = DB_MASKED};
+	db_mask_t m = {.idx = 10, .cycle = 5, .nbits = 1};
+	cr_assert_eq(db_masks_put(db, id, &m, 1), DB_EMOVED);
+	char rec[300];
+	recovered_path(rec, sizeof rec);
+	const char *msg = db_errmsg(db);
+	cr_assert(strncmp(msg, dbpath, strlen(dbpath)) == 0, "names the file: %s", msg);
+	cr_assert(strstr(msg, what), "'%s' lacks '%s'", msg, what);
+	cr_assert(strstr(msg, "everything committed so far is saved in") && strstr(msg, rec), "%s", msg);
+	cr_assert_eq(db_experiments_put(db, id, &e, 1, NULL), DB_EMOVED, "no write after the loss");
+	cr_assert_eq(db_check_file(db), DB_EMOVED);
+	db_close(db);
+	cr_assert(!exists("-wal") && !exists("-shm"), "the lost WAL's names are gone");
+	cr_assert_eq(count_in(rec, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check = 'ok'"), 1);
+	cr_assert_eq(count_in(rec, "SELECT count(*) FROM experiments"), 10, "every committed experiment is saved");
+	cr_assert_eq(count_in(rec, "SELECT count(*) FROM masks"), 10, "the refused batch is not");
+	unlink(rec);
+}
+
+Test(db, deleted_file_stops_writes_and_saves_them)
+{
+	const char *all[] = {"", "-wal", "-shm", NULL};
+	lose_file(all, "the database file was deleted or moved away while flipsim had it open");
+	cr_assert(!exists(""), "no new file at the path");
+	const char *main_only[] = {"", NULL};
+	lose_file(main_only, "the database file was deleted or moved away");
+	cr_assert(!exists(""));
+	const char *wal[] = {"-wal", NULL};
+	lose_file(wal, "its -wal file was deleted or moved away");
+}
+
+/* Another database renamed over the writer's: the writer stops at its next
+ * write, saves its own results, and the other database is left exactly as
+ * it was, with no -wal of ours beside it to be applied to it. */
+Test(db, replaced_file_left_untouched)
+{
+	char other[256];
+	snprintf(other, sizeof other, "%s/other.db", dir);
+	db_t *db = NULL;
+	char err[512];
+	cr_assert_eq(db_open(other, true, &db, err, sizeof err), 0, "%s", err);
+	db_campaign_t oc = campaign("other", "smem", "physical");
+	int64_t oid;
+	bool existed;
+	cr_assert_eq(db_campaign_get_or_create(db, &oc, &oid, &existed), 0);
+	db_close(db);
+	size_t len0, len1;
+	char *before = slurp(other, &len0);
+
+	db = open_db(true);
+	int64_t id = new_campaign(db, "h1", "regfile", "physical");
+	fill(db, id, 0, 10, 0, 2, 1);
+	cr_assert_eq(rename(other, dbpath), 0);
+	db_experiment_t e = {.idx = 0, .outcome = DB_MASKED};
+	cr_assert_eq(db_experiments_put(db, id, &e, 1, NULL), DB_EMOVED);
+	cr_assert(strstr(db_errmsg(db), "the database file was replaced by another file while flipsim had it open "
+	                                "(the file now there is left untouched)"), "%s", db_errmsg(db));
+	db_close(db);
+
+	cr_assert(!exists("-wal"), "no WAL of ours beside the other database");
+	char *after = slurp(dbpath, &len1);
+	cr_assert(len0 == len1 && memcmp(before, after, len0) == 0, "the other database changed");
+	free(before);
+	free(after);
+	cr_assert_eq(count_in(dbpath, "SELECT count(*) FROM campaigns WHERE config_hash = 'other'"), 1);
+	cr_assert_eq(count_in(dbpath, "SELECT count(*) FROM experiments"), 0);
+	char rec[300];
+	recovered_path(rec, sizeof rec);
+	cr_assert_eq(count_in(rec, "SELECT count(*) FROM experiments"), 10);
 }

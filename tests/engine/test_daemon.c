@@ -141,6 +141,7 @@ static void sleep_ms(long ms)
 
 typedef struct spawn_opts {
 	const char *err;   /* stderr into this file (NULL: inherited) */
+	const char *out;   /* stdout into this file (NULL: /dev/null) */
 	long fsize;        /* RLIMIT_FSIZE in bytes (0: none): a full disk */
 	bool nobody;       /* as root, run as uid/gid 65534 (permissions apply) */
 } spawn_opts_t;
@@ -158,14 +159,16 @@ static pid_t spawn_flipsim(const char *const *args, const spawn_opts_t *o)
 	pid_t pid = fork();
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {
-		int out = open("/dev/null", O_WRONLY);
+		int out = open(o && o->out ? o->out : "/dev/null", O_WRONLY);
 		dup2(out, 1);
 		if (o && o->err) {
 			int e = open(o->err, O_WRONLY | O_CREAT | O_TRUNC, 0666);
 			dup2(e, 2);
 		}
 		if (o && o->fsize) {
-			signal(SIGXFSZ, SIG_IGN); /* a failed write, not a dead process */
+			/* as a shell starts it: flipsim itself must turn the signal
+			 * into a failed write, not a silent death (exit 153) */
+			signal(SIGXFSZ, SIG_DFL);
 			struct rlimit r = {(rlim_t)o->fsize, (rlim_t)o->fsize};
 			setrlimit(RLIMIT_FSIZE, &r);
 		}
@@ -702,6 +705,126 @@ Test(daemon, locked_database_refused_after_busy_timeout, .timeout = 120)
 	sqlite3_close(lk);
 	rm_db(path);
 	rmdir(dir);
+}
+
+/* ---- the file taken away under a campaign -------------------------------- */
+
+/* A campaign whose database is deleted (`other` NULL) or replaced by the
+ * database `other` (renamed over it) once experiments are stored: exit 2,
+ * a message naming the file, what happened and the copy PATH.recovered-PID
+ * that holds every experiment committed; nothing is left at the path but
+ * the other database, byte for byte; the copy resumes to the full table. */
+static void taken_away(const char *hit, const char *other, const char *what)
+{
+	char errf[600], rec[600];
+	snprintf(errf, sizeof errf, "%s.err", hit);
+	size_t olen = other ? file_size(other) : 0;
+	char *obytes = other ? slurp(other) : NULL;
+	const char *args[] = {"run", BIG, "--db", hit, "-j", "2", NULL};
+	spawn_opts_t so = {.err = errf};
+	pid_t pid = spawn_flipsim(args, &so);
+	int st = -1;
+	cr_assert(wait_rows(hit, pid, 1, 60, &st), "ended before the file was taken (%d)", st);
+	long before = rows_now(hit);
+	if (other)
+		cr_assert_eq(rename(other, hit), 0);
+	else
+		rm_db(hit);
+	st = finish(pid);
+	char *err = slurp(errf);
+	cr_expect_eq(st, 2, "%s", err);
+	cr_expect(strstr(err, hit) && strstr(err, what), "'%s' lacks the file or '%s'", err, what);
+	snprintf(rec, sizeof rec, "%s.recovered-%d", hit, (int)pid);
+	cr_expect(strstr(err, rec), "the message names the copy %s: %s", rec, err);
+	char wal[620];
+	snprintf(wal, sizeof wal, "%s-wal", hit);
+	cr_expect_neq(access(wal, F_OK), 0, "no -wal of the campaign left at the path");
+	if (other)
+		cr_expect(same_bytes(obytes, olen, hit), "the other database changed");
+	else
+		cr_expect_neq(access(hit, F_OK), 0, "no new file at the path");
+	long rows, distinct;
+	char *t = table(rec, &rows, &distinct);
+	cr_expect_geq(rows, before, "every committed experiment is in the copy");
+	cr_expect_eq(distinct, rows);
+	free(t);
+	rm_db(hit);
+	cr_assert_eq(rename(rec, hit), 0);
+	cr_expect_eq(run_flipsim(args, &so), 0, "the copy resumes");
+	t = table(hit, &rows, &distinct);
+	cr_expect(rows == 2000 && distinct == 2000, "%ld rows, %ld distinct", rows, distinct);
+	cr_log_info("%s: %ld stored when taken away, resumed to %ld", what, before, rows);
+	free(t);
+	free(err);
+	free(obytes);
+	unlink(errf);
+	rm_db(hit);
+}
+
+Test(daemon, database_deleted_mid_campaign, .timeout = 300)
+{
+	char hit[512];
+	tmpdb(hit, sizeof hit, "deleted");
+	taken_away(hit, NULL, "the database file was deleted or moved away while flipsim had it open");
+}
+
+Test(daemon, database_replaced_mid_campaign, .timeout = 300)
+{
+	char dir[64], other[128], hit[512];
+	finished_db(dir, other);
+	snprintf(hit, sizeof hit, "%s/hit.db", dir);
+	taken_away(hit, other, "the database file was replaced by another file while flipsim had it open");
+	rmdir(dir);
+}
+
+/* status and report never write: a file with flipsim's application_id but
+ * no tables is refused (exit 2) as it is, user_version and journal mode
+ * unchanged (they upgraded it, created the schema, and exited 1). */
+Test(daemon, readers_refuse_a_damaged_database_untouched, .timeout = 120)
+{
+	char path[512];
+	tmpdb(path, sizeof path, "damaged");
+	for (int version = 0; version <= 1; version++) {
+		char sql[120];
+		rm_db(path);
+		snprintf(sql, sizeof sql, "PRAGMA application_id = 1179406419; PRAGMA user_version = %d", version);
+		sql_on(path, sql);
+		const char *cmds[2][3] = {{"status", path, NULL}, {"report", path, NULL}};
+		for (int i = 0; i < 2; i++) {
+			char errf[600];
+			snprintf(errf, sizeof errf, "%s.err", path);
+			size_t len = file_size(path);
+			char *bytes = slurp(path);
+			spawn_opts_t so = {.err = errf};
+			int st = run_flipsim(cmds[i], &so);
+			char *err = slurp(errf);
+			cr_expect_eq(st, 2, "%s (version %d): %s", cmds[i][0], version, err);
+			cr_expect(strstr(err, path) && strstr(err, "a damaged flipsim database"), "%s", err);
+			cr_expect(same_bytes(bytes, len, path), "%s wrote to the file", cmds[i][0]);
+			free(bytes);
+			free(err);
+			unlink(errf);
+		}
+	}
+	rm_db(path);
+}
+
+/* A campaign whose final report cannot be written (stdout on a full
+ * device) does not end as a success. */
+Test(daemon, run_whose_report_fails_is_not_success, .timeout = 120)
+{
+	char path[512], errf[600];
+	tmpdb(path, sizeof path, "report");
+	snprintf(errf, sizeof errf, "%s.err", path);
+	const char *args[] = {"run", CAMPAIGN, "--db", path, "-j", "2", "--quiet", NULL};
+	spawn_opts_t so = {.err = errf, .out = "/dev/full"};
+	int st = run_flipsim(args, &so);
+	char *err = slurp(errf);
+	cr_expect_eq(st, 2, "%s", err);
+	cr_expect(strstr(err, "cannot write the report"), "%s", err);
+	free(err);
+	unlink(errf);
+	rm_db(path);
 }
 
 /* ---- workloads that fail in every experiment ------------------------------ */
