@@ -25,7 +25,7 @@ TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
                tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c \
                tests/simcore/test_due.c tests/simcore/test_fault.c tests/simcore/test_regalloc.c tests/campaigns/test_campaigns.c \
                tests/campaigns/test_campaign.c tests/masks/test_masks.c tests/parser/test_classify.c \
-               tests/engine/runs.c tests/engine/test_runner.c tests/engine/test_hostrun.c tests/engine/test_daemon.c tests/engine/test_stats.c \
+               tests/engine/runs.c tests/engine/test_runner.c tests/engine/test_hostrun.c tests/engine/test_golden.c tests/engine/test_daemon.c tests/engine/test_stats.c \
                tests/db/test_db.c tests/fuzz/test_regress.c tests/fuzz/fuzz_load.c tests/fuzz/fuzz_common.c
 EXAMPLE_BIN := $(BUILD)/examples/iterate
 # Each application under examples/ may bring its own fragment (examples/README.md,

@@ -28,7 +28,12 @@
  *   C CYCLE PART... (hex)               golden checkpoint
  *   X IDX KIND DUE CYCLES HAS_LIVE LIVE WSTATUS WALL    inject: one result
  *   E                                   the runtime's part ended normally
- * DUE and KIND are numbers (sc_due_t, sc_rt_kind_t). */
+ * DUE and KIND are numbers (sc_due_t, sc_rt_kind_t).
+ * Experiment outputs (inject: outdir/IDX.out, IDX.err): "%020llu\n" (21
+ * bytes), the length of the parent's stdout / stderr file when the child
+ * forked (its output begins with those bytes, the golden run's), then what
+ * the child wrote after; flipsim compares them with the golden output as
+ * streams, so no experiment holds a copy of the output before its fork. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
