@@ -219,13 +219,13 @@ Test(golden, run_and_profile_take_the_limits, .timeout = 60)
 
 /* ---- outputs as streams ---- */
 
-/* 32 MiB on stdout: a campaign's processes stay far below that in memory
+/* 16 MiB on stdout: a campaign's processes stay far below that in memory
  * (the largest resident size of any of them), and outcomes are stored. */
 Test(golden, a_huge_output_is_compared_in_bounded_memory, .timeout = 120)
 {
 	char dir[64], camp[200], db[200], errp[200];
 	tmpdir(dir, sizeof dir);
-	host_campaign(dir, "big", "\"big\", \"" VADD "\", \"32\"", ", \"injections\": 4, \"sampling\": \"live\"", camp,
+	host_campaign(dir, "big", "\"big\", \"" VADD "\", \"16\"", ", \"injections\": 3, \"sampling\": \"live\"", camp,
 	              sizeof camp);
 	snprintf(db, sizeof db, "%s/r.db", dir);
 	snprintf(errp, sizeof errp, "%s/err", dir);
@@ -237,7 +237,7 @@ Test(golden, a_huge_output_is_compared_in_bounded_memory, .timeout = 120)
 	struct rusage ru;
 	cr_assert_eq(getrusage(RUSAGE_CHILDREN, &ru), 0);
 	cr_log_info("largest resident size: %ld KiB", ru.ru_maxrss);
-	cr_expect_lt(ru.ru_maxrss, 24 * 1024, "%ld KiB for a 32 MiB output", ru.ru_maxrss);
+	cr_expect_lt(ru.ru_maxrss, 12 * 1024, "%ld KiB for a 16 MiB output", ru.ru_maxrss);
 	rmtree(dir);
 }
 

@@ -61,9 +61,9 @@ static int spin(sc_gpu_t *gpu, sc_module_t *mod)
 
 static int big(long mib)
 {
-	static char line[64];
+	static char line[65];
 	for (long i = 0; i < mib * 16384; i++) { /* 64-byte lines */
-		snprintf(line, sizeof line, "%062ld\n", i);
+		snprintf(line, sizeof line, "%063ld\n", i);
 		fputs(line, stdout);
 	}
 	return 0;
