@@ -25,7 +25,7 @@ TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
                tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c \
                tests/simcore/test_due.c tests/simcore/test_fault.c tests/simcore/test_regalloc.c tests/campaigns/test_campaigns.c \
                tests/campaigns/test_campaign.c tests/masks/test_masks.c tests/parser/test_classify.c \
-               tests/engine/runs.c tests/engine/test_runner.c tests/engine/test_hostrun.c tests/engine/test_daemon.c tests/engine/test_stats.c tests/engine/test_progress.c \
+               tests/engine/runs.c tests/engine/test_runner.c tests/engine/test_hostrun.c tests/engine/test_golden.c tests/engine/test_daemon.c tests/engine/test_stats.c tests/engine/test_progress.c \
                tests/db/test_db.c tests/fuzz/test_regress.c tests/fuzz/fuzz_load.c tests/fuzz/fuzz_common.c
 EXAMPLE_BIN := $(BUILD)/examples/iterate
 # Each application under examples/ may bring its own fragment (examples/README.md,
@@ -98,12 +98,17 @@ $(BUILD)/tests/doomed_host: tests/engine/data/doomed_host.c $(BUILD)/libsimcore.
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
 
+# host programs that put the golden run's limits to the test (tests/engine/test_hostrun.c)
+$(BUILD)/tests/golden_host: tests/engine/data/golden_host.c $(BUILD)/libsimcore.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
+
 # The simulator's semantic suites run a second time with every module in
 # alloc register mode (the fault, arch and engine suites pin ptx-mode
 # register numbers and counts, so they run in ptx mode only).
 ALLOC_SUITES := @(sem_int|sem_fp|sem_cmp|mem|ctl|warp|due|parse)/*
 # examples/campaigns/ name build/examples/ programs (test_campaign.c loads them all)
-unit: $(BUILD)/unit-tests $(BUILD)/flipsim $(BUILD)/tests/vadd_host $(BUILD)/tests/doomed_host $(EXAMPLE_BIN) build/examples/iterate
+unit: $(BUILD)/unit-tests $(BUILD)/flipsim $(BUILD)/tests/vadd_host $(BUILD)/tests/doomed_host $(BUILD)/tests/golden_host $(EXAMPLE_BIN) build/examples/iterate
 	FLIPSIM=$(BUILD)/flipsim FLIPSIM_TEST_HOST=$(BUILD)/tests/vadd_host $(BUILD)/unit-tests --jobs 2
 	FLIPSIM_TEST_REGS=alloc $(BUILD)/unit-tests --jobs 2 --filter '$(ALLOC_SUITES)'
 

@@ -17,7 +17,7 @@
 
 #include "camp_int.h"
 
-#define MAX_INJECTIONS 10000000
+#define MAX_INJECTIONS CAMP_MAX_INJECTIONS
 #define MAX_NAME 127
 #define DEFAULT_INJECTIONS 2000
 #define DEFAULT_CONFIDENCE 0.95
@@ -554,6 +554,26 @@ static int parse_size(ctx_t *x, json_t *root)
 	return 0;
 }
 
+/* golden_watchdog_seconds, golden_cycle_budget: not in the canonical text. */
+static int parse_golden_limits(ctx_t *x, json_t *root)
+{
+	camp_campaign_t *c = x->c;
+	json_t *v;
+	c->golden_watchdog_seconds = CAMP_GOLDEN_SECONDS;
+	if ((v = json_object_get(root, "golden_watchdog_seconds"))) {
+		if (!json_is_number(v) || !(json_number_value(v) > 0 && json_number_value(v) <= MAX_WATCHDOG))
+			return fail(x, "$.golden_watchdog_seconds", "expected a number of seconds in (0, %g]", MAX_WATCHDOG);
+		c->golden_watchdog_seconds = json_number_value(v);
+	}
+	c->golden_cycle_budget = CAMP_GOLDEN_CYCLES;
+	if ((v = json_object_get(root, "golden_cycle_budget"))) {
+		if (!json_is_integer(v) || json_integer_value(v) < 1)
+			return fail(x, "$.golden_cycle_budget", "expected an integer number of GPU cycles >= 1");
+		c->golden_cycle_budget = (uint64_t)json_integer_value(v);
+	}
+	return 0;
+}
+
 static int parse_model(ctx_t *x, json_t *v)
 {
 	static const char *const single_keys[] = {"kind", NULL};
@@ -642,7 +662,7 @@ static int parse_scalars(ctx_t *x, json_t *root)
 			            MAX_WATCHDOG);
 		c->watchdog_seconds = json_number_value(v);
 	}
-	return 0;
+	return parse_golden_limits(x, root);
 }
 
 /* ---- canonical text ------------------------------------------------------ */
@@ -879,7 +899,7 @@ static int parse_campaign(ctx_t *x, json_t *root)
 	static const char *const keys[] = {
 		"name", "workload", "gpu", "regs", "target", "fields", "scope", "injections",
 		"confidence", "margin", "fault_model", "sampling", "seed", "fit_per_bit",
-		"timeout_factor", "watchdog_seconds", NULL};
+		"timeout_factor", "watchdog_seconds", "golden_watchdog_seconds", "golden_cycle_budget", NULL};
 	json_t *workload, *target;
 	int rc;
 

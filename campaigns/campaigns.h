@@ -232,6 +232,12 @@ typedef struct camp_exec {
 	char *cwd;                 /* absolute; default: the campaign file's folder */
 } camp_exec_t;
 
+/* The most injections a campaign may plan ("injections", or the sample size
+ * that "margin" gives), and the golden run's default limits. */
+#define CAMP_MAX_INJECTIONS 10000000
+#define CAMP_GOLDEN_SECONDS 3600.0
+#define CAMP_GOLDEN_CYCLES UINT64_C(10000000000)
+
 /* A loaded campaign, every default filled in (each field says its default).
  * Required JSON keys: workload, target. */
 typedef struct camp_campaign {
@@ -258,6 +264,10 @@ typedef struct camp_campaign {
 	double fit_per_bit;        /* intrinsic FIT per bit, > 0, default 0.001 */
 	double timeout_factor;     /* cycle budget = factor x golden cycles; 1.5..10000, 3 */
 	double watchdog_seconds;   /* wall clock per experiment, (0, 604800], default 60 */
+	/* Limits of the golden run (not part of the identity below: they change
+	 * no result, only how long a golden run may take before it is refused). */
+	double golden_watchdog_seconds; /* wall clock, (0, 604800], default CAMP_GOLDEN_SECONDS */
+	uint64_t golden_cycle_budget;   /* GPU cycles, >= 1, default CAMP_GOLDEN_CYCLES */
 	/* The resolved definition as compact JSON with sorted keys (format 2):
 	 * a workload JSON as its parsed content with the PTX and input files
 	 * replaced by FNV-1a digests of their bytes (no path, no formatting);

@@ -40,13 +40,30 @@ int eng_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* ---- golden run (golden.c) ---- */
 #include "campaigns.h"
 
+/* A host program's stdout or stderr in its golden run: a file of the golden
+ * run's own folder (never held in memory), its size and FNV-1a digest.
+ * Experiments' outputs are compared with it as streams (hostrun.c). */
+typedef struct eng_text {
+	char path[4200];
+	uint64_t len;
+	uint64_t fnv;
+} eng_text_t;
+
+/* The limits of a golden run: wall-clock seconds and GPU cycles (0: none
+ * of that kind). Beyond either the run is refused as bad input. */
+typedef struct eng_limits {
+	double seconds;
+	uint64_t cycles;
+} eng_limits_t;
+
 /* A fault-free run: what experiments are compared against. */
 typedef struct eng_golden {
 	sc_gpu_config_t cfg;
 	camp_result_t *res;          /* outputs (JSON workloads; NULL for a host program) */
-	char *out, *err;             /* a host program's stdout and stderr, */
-	uint64_t nout, nerr;         /* its exit status                    */
-	int exit_status;
+	eng_text_t out, err;         /* a host program's stdout and stderr (files in dir), */
+	int exit_status;             /* its exit status                                    */
+	char dir[4096];              /* host program: the folder holding out and err ("" none) */
+	uint64_t digest;             /* host program: eng_output_digest, streamed */
 	sc_gpu_stats_t totals;
 	uint64_t cycles;             /* GPU clock at the end */
 	uint32_t nlaunch;
@@ -62,19 +79,39 @@ typedef struct eng_golden {
 int eng_golden_run(const camp_workload_t *w, const sc_gpu_config_t *cfg, uint64_t ck_interval, eng_golden_t *g,
                    char *err, size_t errsz);
 /* The same on a GPU created with `opt` (NULL: the defaults, ptx mode); the
- * register mode (opt->regs) decides how the workload's module is lowered. */
+ * register mode (opt->regs) decides how the workload's module is lowered.
+ * lim (NULL: none) bounds the run: past lim->cycles, or lim->seconds of
+ * wall clock (checked only when ck_interval is 0: the pause point serves
+ * the checkpoints otherwise), it fails with ENG_EXIT_INPUT naming the
+ * kernel that was running. */
 int eng_golden_run_opt(const camp_workload_t *w, const sc_gpu_config_t *cfg, const sc_options_t *opt,
-                       uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz);
+                       const eng_limits_t *lim, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz);
 void eng_golden_free(eng_golden_t *g);
 /* The GPU options campaign c asks for (its register mode). */
 sc_options_t eng_options(const camp_campaign_t *c);
+/* The golden-run limits campaign c sets (golden_watchdog_seconds, golden_cycle_budget). */
+eng_limits_t eng_limits(const camp_campaign_t *c);
 /* The golden run of campaign c's workload, JSON or host program. */
 int eng_golden_campaign(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz);
 double eng_df_reg(const sc_gpu_config_t *c, const sc_launch_stats_t *l);
 /* GUFI's average warp occupancy of g at the limit and resident (golden.c). */
 void eng_warp_occupancy(const eng_golden_t *g, double *limit, double *resident);
 double eng_df_smem(const sc_gpu_config_t *c, const sc_launch_stats_t *l);
+/* FNV-1a of g's outputs: the buffers in order (JSON), or stdout, stderr
+ * and the exit status (host program). */
 uint64_t eng_output_digest(const eng_golden_t *g);
+/* The text stored as the golden run's output digest (at most n - 1 < 129
+ * characters): eng_output_digest in 16 hex digits, then "/" and the low 32
+ * bits of each part's own digest in 8 hex digits (the first 12 outputs;
+ * host programs: stdout, stderr, then the exit status in decimal), so that
+ * a resume can say which part changed. */
+void eng_output_digest_text(const eng_golden_t *g, char *buf, size_t n);
+/* Compares g with a stored golden run (its digest text, as above or only the
+ * 16 hex digits of older databases, and its cycles): returns 0 when they
+ * agree, else 1 with what differs in what ("stdout, cycles 1200 (stored
+ * 1100)"). w: the JSON workload (names its outputs), NULL for a host program. */
+int eng_golden_differs(const eng_golden_t *g, const camp_workload_t *w, const char *stored_digest,
+                       uint64_t stored_cycles, char *what, size_t n);
 double eng_now(void);
 
 int eng_profile_main(int argc, char **argv);

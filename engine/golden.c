@@ -2,6 +2,7 @@
  * per-invocation profile GUFI's method needs (occupancy, df_reg, df_smem)
  * and full-state hashes at checkpoints for exact early termination; and
  * the `flipsim profile` command that prints it. */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -25,8 +26,11 @@ void eng_golden_free(eng_golden_t *g)
 	if (!g)
 		return;
 	camp_result_destroy(g->res);
-	free(g->out);
-	free(g->err);
+	if (g->dir[0]) {
+		unlink(g->out.path);
+		unlink(g->err.path);
+		rmdir(g->dir);
+	}
 	free(g->launch);
 	sc_rt_ckpts_free(&g->ck);
 	memset(g, 0, sizeof *g);
@@ -35,22 +39,60 @@ void eng_golden_free(eng_golden_t *g)
 int eng_golden_run(const camp_workload_t *w, const sc_gpu_config_t *cfg, uint64_t ck_interval, eng_golden_t *g,
                    char *err, size_t errsz)
 {
-	return eng_golden_run_opt(w, cfg, NULL, ck_interval, g, err, errsz);
+	return eng_golden_run_opt(w, cfg, NULL, NULL, ck_interval, g, err, errsz);
+}
+
+/* The wall-clock watchdog of an in-process golden run: a pause every
+ * WATCH_EVERY cycles reads the clock; past the deadline it sets the cycle
+ * budget to now, which ends the launch (a DUE timeout) at once. */
+#define WATCH_EVERY 65536
+typedef struct watch {
+	double deadline;
+	bool fired;
+} watch_t;
+
+static uint64_t watch_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
+{
+	watch_t *w = ctx;
+	if (eng_now() < w->deadline)
+		return cycle + WATCH_EVERY;
+	w->fired = true;
+	sc_set_cycle_budget(gpu, cycle ? cycle : 1);
+	return UINT64_MAX;
+}
+
+/* The fault-free run hit a limit (it ended in a DUE timeout): the message. */
+static void limit_message(const camp_workload_t *w, const eng_limits_t *lim, bool fired, const sc_status_t *st,
+                          char *err, size_t errsz)
+{
+	if (fired)
+		snprintf(err, errsz, "the fault-free run of workload '%s' did not end within %g s (kernel '%s' still "
+		         "running; golden_watchdog_seconds, profile --golden-timeout)", w->name, lim->seconds, st->kernel);
+	else
+		snprintf(err, errsz, "the fault-free run of workload '%s' did not end within the cycle budget of %" PRIu64
+		         " cycles (kernel '%s' still running; golden_cycle_budget, profile --cycle-budget)", w->name,
+		         lim->cycles, st->kernel);
 }
 
 int eng_golden_run_opt(const camp_workload_t *w, const sc_gpu_config_t *cfg, const sc_options_t *opt,
-                       uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz)
+                       const eng_limits_t *lim, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz)
 {
 	memset(g, 0, sizeof *g);
 	g->cfg = *cfg;
 	g->ck.interval = ck_interval;
 	g->ck.lines = ck_interval != 0; /* memory line by line, for runner.c's mem_final */
+	sc_options_t o = opt ? *opt : (sc_options_t){0};
+	if (lim && lim->cycles)
+		o.cycle_budget = lim->cycles;
 	sc_gpu_t *gpu;
-	int rc = sc_gpu_create(cfg, opt, &gpu);
+	int rc = sc_gpu_create(cfg, &o, &gpu);
 	if (rc) {
 		snprintf(err, errsz, "cannot create the GPU: %s", sc_strerror(rc));
 		return ENG_EXIT_INTERNAL;
 	}
+	watch_t watch = {.deadline = eng_now() + (lim ? lim->seconds : 0)};
+	if (lim && lim->seconds > 0 && !ck_interval)
+		sc_set_pause(gpu, WATCH_EVERY, watch_pause, &watch);
 	sc_rt_record(gpu, &g->ck);
 	double t0 = eng_now();
 	rc = camp_workload_run(w, gpu, &g->res, err, errsz);
@@ -72,6 +114,10 @@ int eng_golden_run_opt(const camp_workload_t *w, const sc_gpu_config_t *cfg, con
 	for (uint32_t i = 0; i < g->nlaunch; i++)
 		g->launch[i] = *sc_launch_stats(gpu, i);
 	sc_gpu_destroy(gpu);
+	if (g->res->due && g->res->status.reason == SC_DUE_TIMEOUT && (watch.fired || (lim && lim->cycles))) {
+		limit_message(w, lim, watch.fired, &g->res->status, err, errsz);
+		return ENG_EXIT_INPUT;
+	}
 	if (g->res->due) {
 		snprintf(err, errsz, "the fault-free run ends in a DUE (%s in kernel '%s': %s): nothing to inject into",
 		         sc_due_name(g->res->status.reason), g->res->status.kernel, g->res->status.detail);
@@ -120,7 +166,8 @@ int eng_golden_campaign(const camp_campaign_t *c, uint64_t ck_interval, eng_gold
 	if (c->exec)
 		return eng_golden_exec(c, ck_interval, g, err, errsz);
 	sc_options_t o = eng_options(c);
-	return eng_golden_run_opt(c->workload, &c->gpu, &o, ck_interval, g, err, errsz);
+	eng_limits_t lim = eng_limits(c);
+	return eng_golden_run_opt(c->workload, &c->gpu, &o, &lim, ck_interval, g, err, errsz);
 }
 
 sc_options_t eng_options(const camp_campaign_t *c)
@@ -128,24 +175,92 @@ sc_options_t eng_options(const camp_campaign_t *c)
 	return (sc_options_t){.regs = c->regs == CAMP_REGS_ALLOC ? SC_REGS_ALLOC : SC_REGS_PTX};
 }
 
+eng_limits_t eng_limits(const camp_campaign_t *c)
+{
+	return (eng_limits_t){.seconds = c->golden_watchdog_seconds, .cycles = c->golden_cycle_budget};
+}
+
 uint64_t eng_output_digest(const eng_golden_t *g)
 {
+	if (!g->res) /* a host program: stdout, stderr, exit status (hostrun.c) */
+		return g->digest;
 	uint64_t h = CAMP_FNV_OFFSET;
-	if (!g->res) { /* a host program: stdout, stderr, exit status */
-		h = camp_fnv1a(h, g->out, g->nout);
-		h = camp_fnv1a(h, g->err, g->nerr);
-		return camp_fnv1a(h, &g->exit_status, sizeof g->exit_status);
-	}
 	for (uint32_t i = 0; i < g->res->noutputs; i++)
 		h = camp_fnv1a(h, g->res->outputs[i].data, g->res->outputs[i].bytes);
 	return h;
 }
 
+/* The digest text's parts: 12 outputs at most (16 + 12 x 9 < DB_DIGEST_MAX). */
+#define DIGEST_PARTS 12
+
+void eng_output_digest_text(const eng_golden_t *g, char *buf, size_t n)
+{
+	size_t len = (size_t)snprintf(buf, n, "%016" PRIx64, eng_output_digest(g));
+	if (!g->res) {
+		snprintf(buf + len, n - len, "/%08" PRIx32 "/%08" PRIx32 "/%d", (uint32_t)g->out.fnv,
+		         (uint32_t)g->err.fnv, g->exit_status);
+		return;
+	}
+	for (uint32_t i = 0; i < g->res->noutputs && i < DIGEST_PARTS && len < n; i++) {
+		const camp_output_t *o = &g->res->outputs[i];
+		len += (size_t)snprintf(buf + len, n - len, "/%08" PRIx32,
+		                        (uint32_t)camp_fnv1a(CAMP_FNV_OFFSET, o->data, o->bytes));
+	}
+}
+
+/* Part i of a digest text (after the i+1-th '/'), or NULL. */
+static const char *digest_part(const char *d, uint32_t i)
+{
+	for (uint32_t k = 0; d && k <= i; k++)
+		if ((d = strchr(d, '/')))
+			d++;
+	return d;
+}
+
+static bool part_differs(const char *a, const char *b)
+{
+	size_t la = strcspn(a, "/"), lb = strcspn(b, "/");
+	return la != lb || memcmp(a, b, la);
+}
+
+/* Appends "name" to what, comma-separated. */
+static void add_what(char *what, size_t n, const char *fmt, const char *name)
+{
+	size_t len = strlen(what);
+	snprintf(what + len, n - len, fmt, len ? ", " : "", name);
+}
+
+int eng_golden_differs(const eng_golden_t *g, const camp_workload_t *w, const char *stored_digest,
+                       uint64_t stored_cycles, char *what, size_t n)
+{
+	char now[160];
+	eng_output_digest_text(g, now, sizeof now);
+	what[0] = 0;
+	if (strncmp(now, stored_digest, 16)) {
+		static const char *const host[] = {"stdout", "stderr", "exit status"};
+		uint32_t parts = g->res ? g->res->noutputs : 3;
+		for (uint32_t i = 0; i < parts && i < DIGEST_PARTS; i++) {
+			const char *a = digest_part(now, i), *b = digest_part(stored_digest, i);
+			if (a && b && part_differs(a, b))
+				add_what(what, n, g->res ? "%soutput %s" : "%s%s",
+				         g->res ? w->buffers[g->res->outputs[i].buffer].name : host[i]);
+		}
+		if (!what[0])
+			add_what(what, n, "%s%s", "the outputs");
+	}
+	if (g->totals.cycles != stored_cycles) {
+		size_t len = strlen(what);
+		snprintf(what + len, n - len, "%scycles %" PRIu64 " (stored %" PRIu64 ")", len ? ", " : "",
+		         g->totals.cycles, stored_cycles);
+	}
+	return what[0] != 0;
+}
+
 /* ---------------------------------------------------------------- profile */
 void eng_profile_help(FILE *out)
 {
-	fputs("usage: flipsim profile [--gpu NAME|FILE] [--regs ptx|alloc] W.json\n"
-	      "       flipsim profile [--gpu NAME|FILE] [--regs ptx|alloc] PROGRAM [ARG...]\n"
+	fputs("usage: flipsim profile [--gpu NAME|FILE] [--regs ptx|alloc] [LIMITS] W.json\n"
+	      "       flipsim profile [--gpu NAME|FILE] [--regs ptx|alloc] [LIMITS] PROGRAM [ARG...]\n"
 	      "       flipsim profile [--gpu NAME|FILE] --regs alloc K.ptx\n"
 	      "\n"
 	      "Runs the workload fault-free (the golden run) and prints, per kernel\n"
@@ -167,6 +282,10 @@ void eng_profile_help(FILE *out)
 	      "options:\n"
 	      "  --gpu NAME|FILE   GPU preset or configuration file (default gtx480)\n"
 	      "  --regs ptx|alloc  register mode (default ptx)\n"
+	      "  --golden-timeout S  give up on a run that has not ended after S seconds\n"
+	      "                    of wall clock (default 3600)\n"
+	      "  --cycle-budget N  give up on a run still simulating after N GPU cycles\n"
+	      "                    (default 10000000000)\n"
 	      "  -h, --help        print this help and exit\n"
 	      "\n"
 	      "exit status: 0 success, 1 internal failure, 2 bad input, 3 the run ends in a DUE\n",
@@ -197,12 +316,13 @@ static void print_profile(const char *name, const eng_golden_t *g, sc_regs_t reg
 }
 
 /* profile PROGRAM [ARG...]: the host program in the current folder. */
-static int profile_exec(const sc_gpu_config_t *cfg, sc_regs_t regs, int argc, char **argv)
+static int profile_exec(const sc_gpu_config_t *cfg, sc_regs_t regs, const eng_limits_t *lim, int argc, char **argv)
 {
 	char err[1024];
 	camp_exec_t x = {.argv = calloc((size_t)argc + 1, sizeof(char *)), .argc = (uint32_t)argc,
 	                 .cwd = getcwd(NULL, 0)};
-	camp_campaign_t c = {.exec = &x, .gpu = *cfg, .regs = regs == SC_REGS_ALLOC ? CAMP_REGS_ALLOC : CAMP_REGS_PTX};
+	camp_campaign_t c = {.exec = &x, .gpu = *cfg, .regs = regs == SC_REGS_ALLOC ? CAMP_REGS_ALLOC : CAMP_REGS_PTX,
+	                     .golden_watchdog_seconds = lim->seconds, .golden_cycle_budget = lim->cycles};
 	int rc = ENG_EXIT_INTERNAL;
 	if (!x.argv || !x.cwd)
 		goto out;
@@ -224,8 +344,7 @@ static int profile_exec(const sc_gpu_config_t *cfg, sc_regs_t regs, int argc, ch
 			eng_errorf("%s", err);
 		else
 			printf("stdout %" PRIu64 " bytes  fnv1a %016" PRIx64 "\nstderr %" PRIu64 " bytes  fnv1a %016" PRIx64
-			       "\nexit status %d\n", g.nout, camp_fnv1a(CAMP_FNV_OFFSET, g.out, g.nout), g.nerr,
-			       camp_fnv1a(CAMP_FNV_OFFSET, g.err, g.nerr), g.exit_status);
+			       "\nexit status %d\n", g.out.len, g.out.fnv, g.err.len, g.err.fnv, g.exit_status);
 	}
 	eng_golden_free(&g);
 out:
@@ -280,14 +399,38 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
+/* --golden-timeout S (c 't') or --cycle-budget N (c 'b') into *lim. 0 or -1. */
+static int parse_limit(int c, const char *s, eng_limits_t *lim)
+{
+	char *e;
+	errno = 0;
+	if (c == 't') {
+		double v = strtod(s, &e);
+		if (e == s || *e || !(v > 0 && v <= 604800))
+			return -1;
+		lim->seconds = v;
+		return 0;
+	}
+	if (*s == '-')
+		return -1;
+	unsigned long long v = strtoull(s, &e, 10);
+	if (e == s || *e || errno || v < 1)
+		return -1;
+	lim->cycles = v;
+	return 0;
+}
+
 int eng_profile_main(int argc, char **argv)
 {
 	static const struct option opts[] = {{"gpu", required_argument, NULL, 'g'},
 	                                     {"regs", required_argument, NULL, 'r'},
+	                                     {"golden-timeout", required_argument, NULL, 't'},
+	                                     {"cycle-budget", required_argument, NULL, 'b'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
 	const char *gpu_name = "gtx480";
 	sc_options_t so = {0};
+	eng_limits_t lim = {.seconds = CAMP_GOLDEN_SECONDS, .cycles = CAMP_GOLDEN_CYCLES};
 	int c;
 	optind = 1;
 	opterr = 0;
@@ -297,7 +440,8 @@ int eng_profile_main(int argc, char **argv)
 	for (int i = 1; i < argc && !first; i++) {
 		if (argv[i][0] != '-')
 			first = argv[i];
-		else if (!strcmp(argv[i], "--gpu") || !strcmp(argv[i], "--regs"))
+		else if (!strcmp(argv[i], "--gpu") || !strcmp(argv[i], "--regs") || !strcmp(argv[i], "--golden-timeout") ||
+		         !strcmp(argv[i], "--cycle-budget"))
 			i++;
 	}
 	bool host = first && !ends_with(first, ".json") && !ends_with(first, ".ptx");
@@ -307,6 +451,14 @@ int eng_profile_main(int argc, char **argv)
 		case 'r':
 			if (sc_regs_parse(optarg, &so.regs))
 				return eng_usage_error("profile", "option '--regs': expected 'ptx' or 'alloc', got '%s'", optarg);
+			break;
+		case 't':
+		case 'b':
+			if (parse_limit(c, optarg, &lim))
+				return eng_usage_error("profile", "option '--%s': expected %s, got '%s'",
+				                       c == 't' ? "golden-timeout" : "cycle-budget",
+				                       c == 't' ? "a number of seconds in (0, 604800]" : "a number of cycles >= 1",
+				                       optarg);
 			break;
 		case 'h': eng_profile_help(stdout); return ENG_EXIT_OK;
 		default: return eng_usage_error("profile", "unknown option '%s'", argv[optind - 1]);
@@ -322,7 +474,7 @@ int eng_profile_main(int argc, char **argv)
 	}
 	const char *wpath = argv[optind];
 	if (!ends_with(wpath, ".json") && !ends_with(wpath, ".ptx"))
-		return profile_exec(&cfg, so.regs, argc - optind, argv + optind);
+		return profile_exec(&cfg, so.regs, &lim, argc - optind, argv + optind);
 	if (optind != argc - 1)
 		return eng_usage_error("profile", "too many arguments");
 	if (ends_with(wpath, ".ptx")) {
@@ -337,7 +489,7 @@ int eng_profile_main(int argc, char **argv)
 		return ENG_EXIT_INPUT;
 	}
 	eng_golden_t g;
-	int rc = eng_golden_run_opt(w, &cfg, &so, 0, &g, err, sizeof err);
+	int rc = eng_golden_run_opt(w, &cfg, &so, &lim, 0, &g, err, sizeof err);
 	if (rc && rc != ENG_EXIT_DUE) {
 		eng_errorf("%s", err);
 		eng_golden_free(&g);

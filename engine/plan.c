@@ -3,6 +3,7 @@
  * over the cycles the GPU is busy), the sample size (the campaign's count,
  * or Leveugle's formula over the whole fault population), and the masks,
  * each generated from (seed, index) alone. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,11 @@ int eng_plan_space(const camp_campaign_t *c, const eng_golden_t *g, eng_plan_t *
 	} else if (mask_sample_size(c->confidence, c->margin, population, 0.5, &p->n)) {
 		snprintf(err, errsz, "%s: cannot compute a sample size from confidence %g and margin %g", c->path,
 		         c->confidence, c->margin);
+		return ENG_EXIT_INPUT;
+	}
+	if (p->n > CAMP_MAX_INJECTIONS) { /* the limit "injections" has: masks are stored and held in memory */
+		snprintf(err, errsz, "%s: $.margin: %g at confidence %g needs %" PRIu64 " injections, more than the limit "
+		         "of %d; expected a larger margin", c->path, c->margin, c->confidence, p->n, CAMP_MAX_INJECTIONS);
 		return ENG_EXIT_INPUT;
 	}
 	return 0;

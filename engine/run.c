@@ -491,6 +491,34 @@ static const char *workload_name(const camp_campaign_t *c)
 	return slash ? slash + 1 : p;
 }
 
+/* A resumed campaign: its golden run must be the one stored when it began
+ * (a host program's inputs, or the PTX it loads, may have changed since).
+ * digest (the new run's text) becomes the stored one when they agree: older
+ * databases hold the 16-digit combined digest alone. Returns 0 or an exit
+ * status with err. */
+static int check_golden(db_t *db, const camp_campaign_t *c, const eng_golden_t *g, int64_t id, char *digest,
+                        size_t dsz, int *dberr, char *err, size_t errsz)
+{
+	db_golden_t old;
+	int e = db_golden_get(db, id, &old);
+	if (e == DB_ENOTFOUND) /* stopped before its golden run was stored */
+		return 0;
+	if (e) {
+		*dberr = e;
+		snprintf(err, errsz, "%s", db_errmsg(db));
+		return eng_db_status(e);
+	}
+	char what[600];
+	if (eng_golden_differs(g, c->workload, old.output_digest, old.cycles, what, sizeof what)) {
+		snprintf(err, errsz, "%s: cannot resume: the golden run differs from the one the campaign began with "
+		         "(%s); the workload or its inputs changed, and its experiments would be judged against two "
+		         "versions (restore them, or use another database)", c->path, what);
+		return ENG_EXIT_INPUT;
+	}
+	snprintf(digest, dsz, "%s", old.output_digest);
+	return 0;
+}
+
 static int store_campaign(db_t *db, const camp_campaign_t *c, const eng_golden_t *g, const eng_plan_t *p, int64_t *id,
                           bool *existed, int *dberr, char *err, size_t errsz)
 {
@@ -513,6 +541,11 @@ static int store_campaign(db_t *db, const camp_campaign_t *c, const eng_golden_t
 		snprintf(err, errsz, "%s", db_errmsg(db));
 		return eng_db_status(*dberr);
 	}
+	char digest[DB_DIGEST_MAX];
+	eng_output_digest_text(g, digest, sizeof digest);
+	int rc = *existed ? check_golden(db, c, g, *id, digest, sizeof digest, dberr, err, errsz) : 0;
+	if (rc)
+		return rc;
 	db_progress_t pr;
 	if (*existed && !db_progress(db, *id, &pr) && pr.stored == p->n)
 		return 0;
@@ -523,11 +556,11 @@ static int store_campaign(db_t *db, const camp_campaign_t *c, const eng_golden_t
 	                  .clock_mhz = c->gpu.clock_mhz, .num_sms = c->gpu.num_sms,
 	                  .bits_per_sm = sc_target_bits(&c->gpu, (sc_target_t)c->target, c->fields, NULL),
 	                  .wall_seconds = g->wall};
-	snprintf(dg.output_digest, sizeof dg.output_digest, "%016" PRIx64, eng_output_digest(g));
+	snprintf(dg.output_digest, sizeof dg.output_digest, "%s", digest);
 	db_kernel_t *k = calloc(g->nlaunch ? g->nlaunch : 1, sizeof *k);
 	db_mask_t *m = calloc(p->n ? p->n : 1, sizeof *m);
 	char **extra = calloc(p->n ? p->n : 1, sizeof *extra);
-	int rc = ENG_EXIT_INTERNAL;
+	rc = ENG_EXIT_INTERNAL;
 	if (!k || !m || !extra) {
 		snprintf(err, errsz, "out of memory");
 		goto out;
@@ -673,8 +706,9 @@ static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrup
 			eng_exp_t e;
 			if (pend[i].idx >= p.n || eng_plan_mask(&p, c->seed, pend[i].idx, &e) ||
 			    e.f[0].cycle != pend[i].cycle || e.f[0].loc != pend[i].loc) {
-				snprintf(err, sizeof err, "the stored mask %" PRIu64 " differs from the campaign's: the database was "
-				         "written by another version", pend[i].idx);
+				snprintf(err, sizeof err, "the stored mask %" PRIu64 " differs from the campaign's: the kernel "
+				         "invocations of the golden run changed, or another flipsim version wrote the database",
+				         pend[i].idx);
 				rc = ENG_EXIT_INPUT;
 				goto fail;
 			}

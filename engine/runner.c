@@ -189,7 +189,8 @@ static int runner_json(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64
 	const camp_campaign_t *c = o->campaign;
 	jrun_t j = {.o = o};
 	sc_options_t opt = eng_options(c);
-	int rc = eng_golden_run_opt(c->workload, &c->gpu, &opt, o->ck_interval, &j.golden, err, errsz);
+	eng_limits_t lim = eng_limits(c);
+	int rc = eng_golden_run_opt(c->workload, &c->gpu, &opt, &lim, o->ck_interval, &j.golden, err, errsz);
 	if (rc)
 		goto out;
 	const camp_result_t *gres = j.golden.res;

@@ -15,7 +15,7 @@
  *          LAT[0..12] CLOCK_MHZ                                  (one line)
  *   name GPU NAME                       rest of line
  *   regs ptx|alloc
- *   ck_interval N                       golden
+ *   ck_interval N [CYCLE_BUDGET]        golden (budget: 0 or absent, none)
  *   plan TARGET FIELDS LIVE BUDGET WATCHDOG NO_EARLY NPARTS NO_DEAD  inject
  *   stdout PATH | stderr PATH | outdir PATH                     inject
  *   c CYCLE PART... (hex)               inject: one golden checkpoint
@@ -34,7 +34,12 @@
  *   C CYCLE PART... (hex)               golden checkpoint
  *   X IDX KIND DUE CYCLES HAS_LIVE LIVE WSTATUS WALL    inject: one result
  *   E                                   the runtime's part ended normally
- * DUE and KIND are numbers (sc_due_t, sc_rt_kind_t). */
+ * DUE and KIND are numbers (sc_due_t, sc_rt_kind_t).
+ * Experiment outputs (inject: outdir/IDX.out, IDX.err): "%020llu\n" (21
+ * bytes), the length of the parent's stdout / stderr file when the child
+ * forked (its output begins with those bytes, the golden run's), then what
+ * the child wrote after; flipsim compares them with the golden output as
+ * streams, so no experiment holds a copy of the output before its fork. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -619,7 +624,7 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 		fprintf(f, " %" PRIu32, c->latency[i]);
 	fprintf(f, " %.17g\nname %s\nregs %s\n", c->clock_mhz, c->name, sc_regs_name(j->regs));
 	if (j->mode == SC_RT_GOLDEN) {
-		fprintf(f, "ck_interval %" PRIu64 "\n", j->ck_interval);
+		fprintf(f, "ck_interval %" PRIu64 " %" PRIu64 "\n", j->ck_interval, j->cycle_budget);
 	} else {
 		const sc_rt_plan_t *p = &j->plan;
 		const sc_rt_ckpts_t *ck = p->ck;
@@ -865,6 +870,8 @@ static void jr_record(jrd_t *r, int k, sc_rt_job_t *j)
 	}
 	case JR_CKI:
 		j->ck_interval = jr_u64(r, "interval", 0, UINT64_MAX, 10);
+		/* the golden run's cycle budget: absent in older job files */
+		j->cycle_budget = *r->p == ' ' ? jr_u64(r, "cycle_budget", 0, UINT64_MAX, 10) : 0;
 		jr_end(r);
 		break;
 	case JR_PLAN: jr_plan(r, j); break;
@@ -1010,28 +1017,21 @@ static void env_at_exit(void)
 	fflush(E.res);
 }
 
-/* A child's stdout or stderr: a file of its own in outdir that starts with
- * what the parent had written so far. */
-static void redirect(int fd, const char *parent_path, const sc_rt_exp_t *e, const char *ext)
+/* A child's stdout or stderr: a file of its own in outdir. Its output
+ * starts with what the parent had written so far; the file holds only the
+ * length of that (SC_RT_HEADER bytes) and what the child writes after it,
+ * so that no experiment copies the output it shares with the golden run. */
+static void redirect(int fd, const sc_rt_exp_t *e, const char *ext)
 {
-	char path[4096];
+	char path[4096], head[SC_RT_HEADER + 1];
 	snprintf(path, sizeof path, "%s/%" PRIu64 ".%s", E.paths[2], e->idx, ext);
 	off_t len = lseek(fd, 0, SEEK_CUR);
-	int in = open(parent_path, O_RDONLY | O_CLOEXEC);
 	int out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (len < 0 || in < 0 || out < 0)
+	if (len < 0 || out < 0)
 		goto fail;
-	char buf[65536];
-	for (off_t done = 0; done < len;) {
-		size_t want = (size_t)(len - done) < sizeof buf ? (size_t)(len - done) : sizeof buf;
-		ssize_t k = pread(in, buf, want, done);
-		if (k <= 0 || !write_all(out, buf, (size_t)k))
-			goto fail;
-		done += k;
-	}
-	if (dup2(out, fd) < 0)
+	snprintf(head, sizeof head, "%020" PRIu64 "\n", (uint64_t)len);
+	if (!write_all(out, head, SC_RT_HEADER) || dup2(out, fd) < 0)
 		goto fail;
-	close(in);
 	close(out);
 	return;
 fail:
@@ -1045,8 +1045,8 @@ static void env_child_start(void *ctx, const sc_rt_exp_t *e)
 	(void)ctx;
 	fclose(E.res); /* the result channel is the parent's */
 	E.res = NULL;
-	redirect(1, E.paths[0], e, "out");
-	redirect(2, E.paths[1], e, "err");
+	redirect(1, e, "out");
+	redirect(2, e, "err");
 }
 
 static void env_done(void *ctx, const sc_rt_exp_t *e, const sc_rt_result_t *r)
@@ -1066,6 +1066,8 @@ void sc__rt_env_attach(sc_gpu_t *g)
 	if (E.job.mode == SC_RT_GOLDEN) {
 		E.ck.interval = E.job.ck_interval;
 		sc_rt_record(g, &E.ck);
+		if (E.job.cycle_budget)
+			sc_set_cycle_budget(g, E.job.cycle_budget);
 	} else {
 		static const sc_rt_hooks_t hooks = {.child_start = env_child_start, .done = env_done};
 		if (sc_rt_attach(g, &E.job.plan, &hooks))

@@ -444,11 +444,16 @@ typedef struct sc_rt_job {
 	sc_gpu_config_t cfg;         /* replace the configuration and register mode */
 	sc_regs_t regs;              /* the program asks for                      */
 	uint64_t ck_interval;        /* golden: checkpoint spacing (0: none) */
+	uint64_t cycle_budget;       /* golden: beyond it the run ends as DUE timeout (0: none) */
 	sc_rt_plan_t plan;           /* inject */
-	const char *stdout_path;     /* inject: the program's stdout and stderr files, */
-	const char *stderr_path;     /* whose prefix each child copies               */
-	const char *out_dir;         /* inject: a child writes IDX.out and IDX.err here */
+	const char *stdout_path;     /* inject: the program's stdout and stderr files */
+	const char *stderr_path;
+	const char *out_dir;         /* inject: a child writes IDX.out and IDX.err here:
+	                                SC_RT_HEADER bytes, "%020llu\n" the length of the
+	                                parent's file when it forked (the output's start,
+	                                shared with the parent), then what it printed after */
 } sc_rt_job_t;
+#define SC_RT_HEADER 21
 /* Writes job j to path. Returns 0 or SC_EIO. */
 int sc_rt_job_write(const char *path, const sc_rt_job_t *j);
 

@@ -267,7 +267,7 @@ static const struct {
 	{"bad_unknown_key.json", "bad_unknown_key.json: at $:",
 	 "unknown key 'injection' (expected name, workload, gpu, regs, target, fields, scope, "
 	 "injections, confidence, margin, fault_model, sampling, seed, fit_per_bit, "
-	 "timeout_factor, watchdog_seconds)"},
+	 "timeout_factor, watchdog_seconds, golden_watchdog_seconds, golden_cycle_budget)"},
 	{"bad_missing_workload.json", "at $:", "missing key 'workload'"},
 	{"bad_missing_target.json", "at $:", "missing key 'target'"},
 	{"bad_name_type.json", "at $.name:", "expected a string of 1..127 characters"},
@@ -335,6 +335,9 @@ static const struct {
 	{"bad_fit_type.json", "at $.fit_per_bit:", "number > 0"},
 	{"bad_timeout_low.json", "at $.timeout_factor:", "1.5.."},
 	{"bad_watchdog_zero.json", "at $.watchdog_seconds:", "(0, "},
+	{"bad_golden_watchdog_zero.json", "at $.golden_watchdog_seconds:", "seconds in (0, 604800]"},
+	{"bad_golden_budget_zero.json", "at $.golden_cycle_budget:", "integer number of GPU cycles >= 1"},
+	{"bad_golden_budget_real.json", "at $.golden_cycle_budget:", "integer number of GPU cycles >= 1"},
 	{"absent.json", "absent.json: cannot read", "No such file"},
 };
 
@@ -486,6 +489,28 @@ static void load_hash(const char *campaign, char out[17])
 	camp_campaign_t *c = load_text(campaign);
 	memcpy(out, c->hash, 17);
 	camp_campaign_destroy(c);
+}
+
+/* The golden run's limits: their defaults, given values, and no part in the
+ * campaign's identity (a resume with other limits is the same campaign). */
+Test(campaign, golden_limits, .init = tmp_init, .fini = tmp_fini)
+{
+	char text[8192], h0[17], h[17];
+	const char *w = fixture_workload();
+	snprintf(text, sizeof text, "{\"workload\": \"%s\", \"target\": \"regfile\"}", w);
+	camp_campaign_t *c = load_text(text);
+	cr_expect_eq(c->golden_watchdog_seconds, 3600.0);
+	cr_expect_eq(c->golden_cycle_budget, 10000000000ull);
+	memcpy(h0, c->hash, 17);
+	camp_campaign_destroy(c);
+	snprintf(text, sizeof text, "{\"workload\": \"%s\", \"target\": \"regfile\", "
+	         "\"golden_watchdog_seconds\": 2.5, \"golden_cycle_budget\": 123456}", w);
+	c = load_text(text);
+	cr_expect_eq(c->golden_watchdog_seconds, 2.5);
+	cr_expect_eq(c->golden_cycle_budget, 123456);
+	camp_campaign_destroy(c);
+	load_hash(text, h);
+	cr_expect_str_eq(h, h0, "the limits are not part of the identity");
 }
 
 Test(campaign, hash_follows_definition, .init = tmp_init, .fini = tmp_fini)
