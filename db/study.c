@@ -789,9 +789,9 @@ int db__study_text(db_t *db, FILE *out)
 	             "campaign of each application and structure: SQL views study, study_gpu, study_kernel)\n",
 	        s.ncells, s.napps, s.nstructures);
 	if (s.nunfinished)
-		fprintf(out, "%d of the campaigns are unfinished: their figures are marked * (column unfinished in\n"
-		             "--csv and --json)\n",
-		        s.nunfinished);
+		fprintf(out, "%d of them %s unfinished: their figures are marked * (column unfinished in --csv and\n"
+		             "--json)\n",
+		        s.nunfinished, s.nunfinished == 1 ? "is" : "are");
 	fputc('\n', out);
 	if ((err = outcomes(db, &s, out)) || (err = avf_table(db, &s, out)) || (err = fit_table(db, &s, out)) ||
 	    (err = ipc_fit_table(db, &s, out)) || (err = kernel_table(db, &s, out)))

@@ -1330,7 +1330,7 @@ Test(db, report_study_marks_unfinished)
 	study_campaign_of(db, "a3-rf-ptx", "app3", "ptx", "regfile", NULL, 8, 100, 40, 4, 0); /* 40 of 100 */
 	study_campaign(db, "a3-simt", "app3", "ptx", "simt", "mask", 8, 100, 0, 0);
 	char *t = report_study(db, DB_TEXT);
-	cr_assert(strstr(t, "1 of the campaigns are unfinished: their figures are marked *"), "%s", t);
+	cr_assert(strstr(t, "1 of them is unfinished: their figures are marked *"), "%s", t);
 	expect_row(t, "\nregfile-ptx\n", "app3", "app3 40* 90.00% 10.00% 0.00%");
 	expect_row(t, "\nregfile-ptx\n", "app1", "app1 100 90.00% 10.00% 0.00%");
 	expect_row(t, "\nregfile-ptx\n", "*", "* unfinished: app3 regfile-ptx, 40 of 100 experiments");
