@@ -1,6 +1,6 @@
 /* Campaign JSON: parsing and validation into camp_campaign_t (defaults
  * filled, workload and GPU loaded), and the canonical text and hash that
- * identify an experiment definition. Format: ../shared/DESIGN.md ("Campaign
+ * identify an experiment definition. Format: docs/DESIGN.md ("Campaign
  * JSON") and the README; modes 1 and 2 are GUFI's (scope kernel/application). */
 #include <errno.h>
 #include <inttypes.h>

@@ -1,7 +1,7 @@
 /* Running a declarative workload on the simulator through simcore.h alone:
  * PTX, buffers, launches with their arguments, outputs, and the line between
  * bad input (an error) and a DUE of the simulated program (a result).
- * Format: ../shared/DESIGN.md ("Workload JSON"). */
+ * Format: docs/DESIGN.md ("Workload JSON"). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Workload JSON: parsing and validation into plain structs, and the
  * initial contents of buffers (zeros, file, values, iota, random).
- * Format: ../shared/DESIGN.md ("Workload JSON"); the random generator is the
+ * Format: docs/DESIGN.md ("Workload JSON"); the random generator is the
  * one tests/ptx/ref_common.h documents (xoshiro256** seeded by splitmix64). */
 #include <errno.h>
 #include <float.h>

@@ -1,6 +1,6 @@
 /* campaigns — GPU-config, workload and campaign JSON: loading, validation,
  * GPU presets, and running a declarative workload on the simulator.
- * Design: ../shared/DESIGN.md ("Workload JSON", "Campaign JSON").
+ * Design: docs/DESIGN.md ("Workload JSON", "Campaign JSON").
  * Ownership: every camp_*_t returned through an out-pointer belongs to the
  * caller and is freed with its camp_*_destroy (NULL is a no-op); jansson
  * objects never leave this folder. Error messages go to caller-supplied

@@ -1,7 +1,7 @@
 /* db.c — opening and migrating the results database, the writer for
  * campaigns, golden runs, kernels, masks and experiments, and the progress
  * queries. The schema (migration step 1 below) is summarised in db_int.h;
- * the metrics it computes are defined in ../shared/DESIGN.md ("Metrics"). */
+ * the metrics it computes are defined in docs/DESIGN.md ("Metrics"). */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* db — the SQLite results database: schema and migrations, the batched
  * writer for masks and experiments, progress queries, and the AVF, FIT and
- * MITF views with their report. Design: ../shared/DESIGN.md ("Metrics",
+ * MITF views with their report. Design: docs/DESIGN.md ("Metrics",
  * "Principles"); the schema is documented in db_int.h and db/README.md.
  * Ownership: strings in input structs belong to the caller and are copied
  * before the call returns; arrays returned through out-pointers belong to the

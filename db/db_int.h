@@ -114,6 +114,21 @@ int db__fail(db_t *db, int code, const char *fmt, ...)
  * "path: <what>: <sqlite message>". Returns the DB_E* code. */
 int db__sqlerr(db_t *db, int rc, const char *what);
 
+/* Columns that the study's rows carry beyond their views (appended to
+ * `SELECT *`; study.c's tables and report.c's CSV and JSON read the same):
+ *   study      planned = the campaign's planned masks (n_masks);
+ *              unfinished = 1 when it has fewer experiments (n < planned)
+ *   study_gpu  unfinished = how many of the campaigns summed into its FIT
+ *              (the rule of view study_gpu) are unfinished */
+#define DB_STUDY_EXTRA                                                                          \
+	", (SELECT c.n_masks FROM campaigns c WHERE c.id = study.campaign_id) AS planned,"          \
+	" study.n < (SELECT c.n_masks FROM campaigns c WHERE c.id = study.campaign_id) AS unfinished"
+#define DB_STUDY_GPU_EXTRA                                                                      \
+	", (SELECT count(*) FROM study s JOIN campaigns c ON c.id = s.campaign_id"                  \
+	" WHERE s.workload = study_gpu.workload AND s.gpu = study_gpu.gpu"                           \
+	" AND (s.target NOT IN ('regfile', 'pred') OR s.regs = study_gpu.regs)"                     \
+	" AND s.n < c.n_masks) AS unfinished"
+
 /* Prints the study's text tables (views study, study_gpu, study_kernel)
  * inside the caller's read transaction. Returns 0 or a DB_E* code recorded
  * on db. */

@@ -39,6 +39,7 @@ typedef struct {
 	const char *order;
 	const tcol_t *cols;
 	int ncols;
+	const char *extra; /* columns after `SELECT *` (", expr AS name"), or NULL */
 } table_t;
 
 static const tcol_t avf_cols[] = {
@@ -106,21 +107,21 @@ static const tcol_t mitf_cols[] = {
 
 static const table_t tables[] = {
 	{"avf", "AVF (Wilson score interval at each campaign's confidence)", "kernel = 'all'", "campaign_id",
-	 avf_cols, COUNT(avf_cols)},
+	 avf_cols, COUNT(avf_cols), NULL},
 	{"avf_kernel",
 	 "AVF per kernel: its invocations together (share: of the experiments; contribution: to the campaign's AVF;\n"
 	 "per invocation: SQL view avf)",
-	 NULL, "campaign_id, first_launch", avf_kernel_cols, COUNT(avf_kernel_cols)},
-	{"fit", "FIT per structure (AVF x df x FIT/bit x bits)", NULL, "campaign_id", fit_cols, COUNT(fit_cols)},
+	 NULL, "campaign_id, first_launch", avf_kernel_cols, COUNT(avf_kernel_cols), NULL},
+	{"fit", "FIT per structure (AVF x df x FIT/bit x bits)", NULL, "campaign_id", fit_cols, COUNT(fit_cols), NULL},
 	{"mitf", "MITF per workload, GPU and register mode (newest application-scope campaign per target and fields)",
-	 NULL, "workload, gpu, regs", mitf_cols, COUNT(mitf_cols)},
+	 NULL, "workload, gpu, regs", mitf_cols, COUNT(mitf_cols), NULL},
 };
 
 /* The study's views; their text form is study.c's. */
 static const table_t study_tables[] = {
-	{"study", NULL, NULL, "structure_rank, structure, workload, gpu", NULL, 0},
-	{"study_gpu", NULL, NULL, "regs, workload, gpu", NULL, 0},
-	{"study_kernel", NULL, NULL, "workload, gpu, structure_rank, structure, first_launch, kernel_name", NULL, 0},
+	{"study", NULL, NULL, "structure_rank, structure, workload, gpu", NULL, 0, DB_STUDY_EXTRA},
+	{"study_gpu", NULL, NULL, "regs, workload, gpu", NULL, 0, DB_STUDY_GPU_EXTRA},
+	{"study_kernel", NULL, NULL, "workload, gpu, structure_rank, structure, first_launch, kernel_name", NULL, 0, NULL},
 };
 
 static int column_index(sqlite3_stmt *st, const char *name)
@@ -351,9 +352,9 @@ static int report(db_t *db, int format, const table_t *tabs, int ntabs, bool stu
 		ntabs = 0;
 	}
 	for (int t = 0; t < ntabs; t++) {
-		char sql[256];
-		snprintf(sql, sizeof sql, "SELECT * FROM %s%s%s ORDER BY %s", tabs[t].view,
-		         tabs[t].where ? " WHERE " : "", tabs[t].where ? tabs[t].where : "", tabs[t].order);
+		char sql[1024];
+		snprintf(sql, sizeof sql, "SELECT *%s FROM %s%s%s ORDER BY %s", tabs[t].extra ? tabs[t].extra : "",
+		         tabs[t].view, tabs[t].where ? " WHERE " : "", tabs[t].where ? tabs[t].where : "", tabs[t].order);
 		rc = sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL);
 		if (rc != SQLITE_OK) {
 			code = db__sqlerr(db, rc, "preparing the report");

@@ -1,7 +1,9 @@
 /* study.c — the study's text tables (`flipsim report R.db --study`): the
  * views study, study_gpu and study_kernel (db.c, schema step 2) pivoted into
  * GUFI's section VI presentation, applications × structures. The numbers
- * are the views' own; this file only arranges them. */
+ * are the views' own, and the summary rows (means, the ratio of means of
+ * IPC/FIT with its range) are computed here; a campaign with fewer
+ * experiments than planned is marked `*`. Design: docs/DESIGN.md ("Metrics"). */
 #include <assert.h>
 #include <inttypes.h>
 #include <math.h>
@@ -96,17 +98,20 @@ typedef struct {
 	char *workload, *gpu;
 } app_t;
 
-/* One row of view study. Doubles are NaN where the view has NULL. */
+/* One row of view study (with DB_STUDY_EXTRA). Doubles are NaN where the
+ * view has NULL. */
 typedef struct {
 	int app, structure;
-	int64_t n, masked, sdc, due;
+	int64_t n, masked, sdc, due, planned;
+	bool unfinished;   /* n < planned */
 	double avf, lo, hi, fit;
 } cell_t;
 
-/* One row of view study_gpu. */
+/* One row of view study_gpu (with DB_STUDY_GPU_EXTRA). */
 typedef struct {
 	int app, mode;
-	double fit, ipc, ipc_per_fit;
+	int64_t unfinished; /* unfinished campaigns summed into fit */
+	double fit, fit_lo, fit_hi, ipc, clock_mhz, ipc_per_fit;
 } gpu_t;
 
 /* One application's kernel and its contribution per structure. */
@@ -131,6 +136,7 @@ typedef struct {
 	kernel_t *kernels;
 	size_t nkernels;
 	bool many_gpus;    /* label applications "workload (gpu)" */
+	int nunfinished;   /* cells with unfinished set */
 } study_t;
 
 static void study_free(study_t *s)
@@ -253,7 +259,7 @@ static int load_cells(db_t *db, study_t *s)
 	sqlite3_finalize(st);
 	if ((err = prepare(db,
 	                   "SELECT workload, gpu, structure, n, masked, sdc, due, avf_derated,"
-	                   " avf_derated_lo, avf_derated_hi, fit FROM study"
+	                   " avf_derated_lo, avf_derated_hi, fit" DB_STUDY_EXTRA " FROM study"
 	                   " ORDER BY structure_rank, structure, workload, gpu",
 	                   &st)))
 		return err;
@@ -278,6 +284,9 @@ static int load_cells(db_t *db, study_t *s)
 		c->lo = col_real(st, 8);
 		c->hi = col_real(st, 9);
 		c->fit = col_real(st, 10);
+		c->planned = sqlite3_column_int64(st, 11);
+		c->unfinished = sqlite3_column_int(st, 12) != 0;
+		s->nunfinished += c->unfinished;
 		if (c->app < 0) {
 			err = db__fail(db, DB_ESQL, "the study changed while read");
 			goto out;
@@ -293,7 +302,10 @@ out:
 static int load_gpus(db_t *db, study_t *s)
 {
 	sqlite3_stmt *st = NULL;
-	int err = prepare(db, "SELECT workload, gpu, regs, fit_total, ipc, ipc_per_fit FROM study_gpu", &st),
+	int err = prepare(db,
+	                  "SELECT workload, gpu, regs, fit_total, ipc, ipc_per_fit, fit_lo, fit_hi,"
+	                  " clock_mhz" DB_STUDY_GPU_EXTRA " FROM study_gpu",
+	                  &st),
 	    rc;
 	if (err)
 		return err;
@@ -313,6 +325,10 @@ static int load_gpus(db_t *db, study_t *s)
 		g->fit = col_real(st, 3);
 		g->ipc = col_real(st, 4);
 		g->ipc_per_fit = col_real(st, 5);
+		g->fit_lo = col_real(st, 6);
+		g->fit_hi = col_real(st, 7);
+		g->clock_mhz = col_real(st, 8);
+		g->unfinished = sqlite3_column_int64(st, 9);
 		if (g->app < 0) {
 			err = db__fail(db, DB_ESQL, "the study changed while read");
 			goto out;
@@ -426,12 +442,49 @@ static const gpu_t *gpu_at(const study_t *s, int app, int mode)
 	return NULL;
 }
 
+/* The application's label: "workload", or "workload (gpu)" when the study
+ * spans several GPUs. */
+static const char *app_label(const study_t *s, int app, char *buf, size_t size)
+{
+	if (!s->many_gpus)
+		return s->apps[app].workload;
+	snprintf(buf, size, "%s (%s)", s->apps[app].workload, s->apps[app].gpu);
+	return buf;
+}
+
 static void put_app(grid_t *g, const study_t *s, int app)
 {
-	if (s->many_gpus)
-		grid_put(g, "%s (%s)", s->apps[app].workload, s->apps[app].gpu);
-	else
-		grid_put(g, "%s", s->apps[app].workload);
+	char buf[300];
+	grid_put(g, "%s", app_label(s, app, buf, sizeof buf));
+}
+
+/* The mark of a figure that comes from an unfinished campaign. */
+static const char *mark(bool unfinished)
+{
+	return unfinished ? "*" : "";
+}
+
+static bool cell_unfinished(const study_t *s, int app, int structure)
+{
+	const cell_t *c = cell_at(s, app, structure);
+	return c && c->unfinished;
+}
+
+/* The footnote of a table with marks: each unfinished campaign of
+ * `structure` (-1: of every structure) with its experiments and the
+ * planned count. Prints nothing when there is none. */
+static void footnote(const study_t *s, int structure, FILE *out)
+{
+	const char *lead = "* unfinished:";
+	for (size_t i = 0; i < s->ncells; i++) {
+		const cell_t *c = &s->cells[i];
+		if (!c->unfinished || (structure >= 0 && c->structure != structure))
+			continue;
+		char buf[300];
+		fprintf(out, "%s %s %s, %" PRId64 " of %" PRId64 " experiments\n", lead, app_label(s, c->app, buf, sizeof buf),
+		        s->structures[c->structure], c->n, c->planned);
+		lead = "             ";
+	}
 }
 
 static double pct(int64_t part, int64_t whole)
@@ -453,6 +506,21 @@ static void mean_add(mean_t *m, double v)
 	}
 }
 
+/* The rows "mean" and "apps" (how many applications each mean is over) of
+ * columns 1 .. ncols-1, values printed with fmt. */
+static void put_means(grid_t *g, const mean_t *mean, int ncols, const char *fmt)
+{
+	grid_put(g, "mean");
+	for (int c = 1; c < ncols; c++)
+		if (mean[c].n)
+			grid_put(g, fmt, mean[c].sum / mean[c].n);
+		else
+			grid_put(g, "-");
+	grid_put(g, "apps");
+	for (int c = 1; c < ncols; c++)
+		grid_put(g, "%d", mean[c].n);
+}
+
 /* Figures 3-7: one block per structure. */
 static int outcomes(db_t *db, const study_t *s, FILE *out)
 {
@@ -469,7 +537,7 @@ static int outcomes(db_t *db, const study_t *s, FILE *out)
 			if (!c)
 				continue;
 			put_app(&g, s, a);
-			grid_put(&g, "%" PRId64, c->n);
+			grid_put(&g, "%" PRId64 "%s", c->n, mark(c->unfinished));
 			grid_put(&g, "%.2f%%", pct(c->masked, c->n));
 			grid_put(&g, "%.2f%%", pct(c->sdc, c->n));
 			grid_put(&g, "%.2f%%", pct(c->due, c->n));
@@ -479,6 +547,7 @@ static int outcomes(db_t *db, const study_t *s, FILE *out)
 		int err = grid_print(db, &g, title, out);
 		if (err)
 			return err;
+		footnote(s, st, out);
 	}
 	return 0;
 }
@@ -487,7 +556,7 @@ static int outcomes(db_t *db, const study_t *s, FILE *out)
 static int avf_table(db_t *db, const study_t *s, FILE *out)
 {
 	grid_t g = {.ncols = 1 + s->nstructures, .left = 1};
-	mean_t *mean = calloc((size_t)s->nstructures, sizeof *mean);
+	mean_t *mean = calloc((size_t)(1 + s->nstructures), sizeof *mean);
 	if (!mean)
 		return db__fail(db, DB_ENOMEM, "out of memory formatting the study");
 	grid_put(&g, "app");
@@ -501,21 +570,20 @@ static int avf_table(db_t *db, const study_t *s, FILE *out)
 				grid_put(&g, "-");
 				continue;
 			}
-			grid_put(&g, "%.2f%% [%.2f, %.2f]", 100 * c->avf, 100 * c->lo, 100 * c->hi);
-			mean_add(&mean[st], c->avf);
+			grid_put(&g, "%.2f%% [%.2f, %.2f]%s", 100 * c->avf, 100 * c->lo, 100 * c->hi, mark(c->unfinished));
+			mean_add(&mean[1 + st], 100 * c->avf);
 		}
 	}
-	grid_put(&g, "mean");
-	for (int st = 0; st < s->nstructures; st++)
-		if (mean[st].n)
-			grid_put(&g, "%.2f%%", 100 * mean[st].sum / mean[st].n);
-		else
-			grid_put(&g, "-");
+	put_means(&g, mean, 1 + s->nstructures, "%.2f%%");
 	free(mean);
-	return grid_print(db, &g,
-	                  "\nAVF per structure and application, % with its interval (GUFI Figure 8):\n"
-	                  "(SDC + DUE) / n x df; df = 1 under physical sampling; mean over the applications",
-	                  out);
+	int err = grid_print(db, &g,
+	                     "\nAVF per structure and application, % with its interval (GUFI Figure 8):\n"
+	                     "(SDC + DUE) / n x df; df = 1 under physical sampling; the means are over the\n"
+	                     "applications that have the structure (how many: row apps)",
+	                     out);
+	if (!err)
+		footnote(s, -1, out);
+	return err;
 }
 
 /* Figure 9. */
@@ -539,7 +607,7 @@ static int fit_table(db_t *db, const study_t *s, FILE *out)
 				grid_put(&g, "-");
 				continue;
 			}
-			grid_put(&g, "%.1f", c->fit);
+			grid_put(&g, "%.1f%s", c->fit, mark(c->unfinished));
 			mean_add(&mean[1 + st], c->fit);
 		}
 		for (int m = 0; m < s->nmodes; m++) {
@@ -548,30 +616,85 @@ static int fit_table(db_t *db, const study_t *s, FILE *out)
 				grid_put(&g, "-");
 				continue;
 			}
-			grid_put(&g, "%.1f", gp->fit);
+			grid_put(&g, "%.1f%s", gp->fit, mark(gp->unfinished > 0));
 			mean_add(&mean[1 + s->nstructures + m], gp->fit);
 		}
 	}
-	grid_put(&g, "mean");
-	for (int c = 1; c < ncols; c++)
-		if (mean[c].n)
-			grid_put(&g, "%.1f", mean[c].sum / mean[c].n);
-		else
-			grid_put(&g, "-");
+	put_means(&g, mean, ncols, "%.1f");
 	free(mean);
-	return grid_print(db, &g,
-	                  "\nFIT per structure and for the GPU (GUFI Figure 9): AVF x df x FIT/bit x bits;\n"
-	                  "GPU MODE = the register file (and predicates) in register mode MODE + every other structure",
-	                  out);
+	int err = grid_print(db, &g,
+	                     "\nFIT per structure and for the GPU (GUFI Figure 9): AVF x df x FIT/bit x bits;\n"
+	                     "GPU MODE = the register file (and predicates) in register mode MODE + every other structure;\n"
+	                     "the means are over the applications that have the column (how many: row apps)",
+	                     out);
+	if (!err)
+		footnote(s, -1, out);
+	return err;
+}
+
+/* The ratio of means of IPC/FIT over a register mode's applications that
+ * have both: sum IPC / sum FIT (FIT 0 included), and its range from the
+ * summed FIT bounds. */
+typedef struct {
+	double ipc, fit, fit_lo, fit_hi;
+	int n;
+} ratio_t;
+
+static void ratio_add(ratio_t *r, const gpu_t *gp)
+{
+	if (!gp || isnan(gp->ipc) || isnan(gp->fit))
+		return;
+	r->ipc += gp->ipc;
+	r->fit += gp->fit;
+	r->fit_lo += gp->fit_lo; /* NaN when a bound is missing: no range then */
+	r->fit_hi += gp->fit_hi;
+	r->n++;
+}
+
+/* The rows mean and apps of one mode's three columns. */
+static void put_ratio(grid_t *g, const ratio_t *r)
+{
+	if (!r->n) {
+		grid_put(g, "-");
+		grid_put(g, "-");
+		grid_put(g, "-");
+		return;
+	}
+	grid_put(g, "%.2f", r->ipc / r->n);
+	grid_put(g, "%.1f", r->fit / r->n);
+	if (r->fit <= 0)
+		grid_put(g, "-");
+	else if (isnan(r->fit_lo) || isnan(r->fit_hi))
+		grid_put(g, "%.4g", r->ipc / r->fit);
+	else /* a lower bound of 0 gives "inf" */
+		grid_put(g, "%.4g [%.4g, %.4g]", r->ipc / r->fit, r->ipc / r->fit_hi,
+		         r->fit_lo > 0 ? r->ipc / r->fit_lo : INFINITY);
+}
+
+/* "the 1401-MHz clock" when every IPC of the study counts cycles of one
+ * clock, else "each GPU's clock (clock_mhz in study_gpu)". */
+static const char *clock_text(const study_t *s, char *buf, size_t size)
+{
+	double clock = NAN;
+	for (size_t i = 0; i < s->ngpus; i++) {
+		if (isnan(s->gpus[i].clock_mhz))
+			continue;
+		if (!isnan(clock) && s->gpus[i].clock_mhz != clock)
+			return "each GPU's clock (clock_mhz in study_gpu)";
+		clock = s->gpus[i].clock_mhz;
+	}
+	if (isnan(clock))
+		return "the GPU's clock";
+	snprintf(buf, size, "the %g-MHz clock", clock);
+	return buf;
 }
 
 /* Figure 10. */
 static int ipc_fit_table(db_t *db, const study_t *s, FILE *out)
 {
-	int ncols = 1 + 3 * s->nmodes;
-	grid_t g = {.ncols = ncols, .left = 1};
-	mean_t *mean = calloc((size_t)ncols, sizeof *mean);
-	if (!mean)
+	grid_t g = {.ncols = 1 + 3 * s->nmodes, .left = 1};
+	ratio_t *ratio = calloc((size_t)s->nmodes + 1, sizeof *ratio);
+	if (!ratio)
 		return db__fail(db, DB_ENOMEM, "out of memory formatting the study");
 	grid_put(&g, "app");
 	for (int m = 0; m < s->nmodes; m++) {
@@ -584,27 +707,37 @@ static int ipc_fit_table(db_t *db, const study_t *s, FILE *out)
 		for (int m = 0; m < s->nmodes; m++) {
 			const gpu_t *gp = gpu_at(s, a, m);
 			double v[3] = {gp ? gp->ipc : NAN, gp ? gp->fit : NAN, gp ? gp->ipc_per_fit : NAN};
-			for (int i = 0; i < 3; i++) {
+			for (int i = 0; i < 3; i++)
 				if (isnan(v[i]))
 					grid_put(&g, "-");
+				else if (i == 1)
+					grid_put(&g, "%.1f%s", v[i], mark(gp->unfinished > 0));
 				else
-					grid_put(&g, i == 1 ? "%.1f" : i == 0 ? "%.2f" : "%.4g", v[i]);
-				mean_add(&mean[1 + 3 * m + i], v[i]);
-			}
+					grid_put(&g, i == 0 ? "%.2f" : "%.4g", v[i]);
+			ratio_add(&ratio[m], gp);
 		}
 	}
 	grid_put(&g, "mean");
-	for (int c = 1; c < ncols; c++)
-		if (mean[c].n)
-			grid_put(&g, (c - 1) % 3 == 1 ? "%.1f" : (c - 1) % 3 == 0 ? "%.2f" : "%.4g",
-			         mean[c].sum / mean[c].n);
-		else
-			grid_put(&g, "-");
-	free(mean);
-	return grid_print(db, &g,
-	                  "\nIPC/FIT per application (GUFI Figure 10): IPC of the golden run in that register mode,\n"
-	                  "FIT of the GPU as above; '-' where the FIT is 0",
-	                  out);
+	for (int m = 0; m < s->nmodes; m++)
+		put_ratio(&g, &ratio[m]);
+	grid_put(&g, "apps");
+	for (int m = 0; m < s->nmodes; m++)
+		for (int i = 0; i < 3; i++)
+			grid_put(&g, "%d", ratio[m].n);
+	free(ratio);
+	char title[1024], buf[64];
+	snprintf(title, sizeof title,
+	         "\nIPC/FIT per application (GUFI Figure 10): IPC = thread-instructions per cycle of %s\n"
+	         "in the golden run of that register mode; FIT of the GPU as above; '-' where the FIT is 0.\n"
+	         "Row mean: over the applications with an IPC and a FIT (FIT 0 included; how many: row apps);\n"
+	         "its IPC/FIT is the ratio of the means, sum IPC / sum FIT, with the range sum IPC / the sum of\n"
+	         "the FITs' upper bounds .. / the sum of their lower bounds (every campaign at its interval's end:\n"
+	         "a conservative range)",
+	         clock_text(s, buf, sizeof buf));
+	int err = grid_print(db, &g, title, out);
+	if (!err)
+		footnote(s, -1, out);
+	return err;
 }
 
 /* Table IV. */
@@ -627,12 +760,15 @@ static int kernel_table(db_t *db, study_t *s, FILE *out)
 			if (isnan(k->contribution[st]))
 				grid_put(&g, "-");
 			else
-				grid_put(&g, "%.2f%%", 100 * k->contribution[st]);
+				grid_put(&g, "%.2f%%%s", 100 * k->contribution[st], mark(cell_unfinished(s, k->app, st)));
 	}
-	return grid_print(db, &g,
-	                  "\nAVF per kernel (GUFI Table IV): each kernel's part of its application's AVF,\n"
-	                  "df x its (SDC + DUE) / the campaign's n; a column adds up to the AVF above",
-	                  out);
+	int err = grid_print(db, &g,
+	                     "\nAVF per kernel (GUFI Table IV): each kernel's part of its application's AVF,\n"
+	                     "df x its (SDC + DUE) / the campaign's n; a column adds up to the AVF above",
+	                     out);
+	if (!err)
+		footnote(s, -1, out);
+	return err;
 }
 
 int db__study_text(db_t *db, FILE *out)
@@ -650,8 +786,13 @@ int db__study_text(db_t *db, FILE *out)
 		goto out;
 	}
 	fprintf(out, "Study: %zu campaigns, %d applications, %d structures (the newest application-scope\n"
-	             "campaign of each application and structure: SQL views study, study_gpu, study_kernel)\n\n",
+	             "campaign of each application and structure: SQL views study, study_gpu, study_kernel)\n",
 	        s.ncells, s.napps, s.nstructures);
+	if (s.nunfinished)
+		fprintf(out, "%d of them %s unfinished: their figures are marked * (column unfinished in --csv and\n"
+		             "--json)\n",
+		        s.nunfinished, s.nunfinished == 1 ? "is" : "are");
+	fputc('\n', out);
 	if ((err = outcomes(db, &s, out)) || (err = avf_table(db, &s, out)) || (err = fit_table(db, &s, out)) ||
 	    (err = ipc_fit_table(db, &s, out)) || (err = kernel_table(db, &s, out)))
 		goto out;

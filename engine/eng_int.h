@@ -1,5 +1,5 @@
 /* engine/ internals: the flipsim CLI's commands and their shared conventions.
- * Design: ../shared/DESIGN.md ("Principles": bad input exits 2).
+ * Design: docs/DESIGN.md ("Principles": bad input exits 2).
  *
  *   exit status   meaning
  *   -----------   -------------------------------------------------------

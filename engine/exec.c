@@ -1,6 +1,6 @@
 /* `flipsim exec`: run a workload once and report it — a human summary,
  * statistics as JSON (--stats), or the output buffers as raw files (--dump).
- * Format of workloads: ../shared/DESIGN.md ("Workload JSON"). */
+ * Format of workloads: docs/DESIGN.md ("Workload JSON"). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>

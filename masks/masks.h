@@ -1,7 +1,7 @@
 /* masks — the statistics of a fault-injection campaign and its fault masks:
  * the Leveugle sample size, Wilson intervals, FIT, a seeded random source, and
  * mask generation from the golden-run profile for the three fault models.
- * Design: ../shared/DESIGN.md ("Data flow", "Campaign JSON", "Metrics").
+ * Design: docs/DESIGN.md ("Data flow", "Campaign JSON", "Metrics").
  * Ownership: nothing here allocates; every result goes to caller-owned memory,
  * and the space a mask is drawn from (busy intervals included) stays the
  * caller's and is only read. Everything is deterministic and thread-safe. */

@@ -1,6 +1,6 @@
 /* The statistics of a campaign: Leveugle sample size, the normal quantile it
  * needs, Wilson score intervals and FIT. Formulas: masks.h and
- * ../shared/DESIGN.md ("Metrics"). */
+ * docs/DESIGN.md ("Metrics"). */
 #include <math.h>
 #include <stdint.h>
 

@@ -1,6 +1,6 @@
 /* parser — the outcome classifier: one fault-injection experiment against
  * the golden (fault-free) run gives Masked, SDC or DUE with a reason string.
- * Design: ../shared/DESIGN.md ("Data flow"); the rules are listed below.
+ * Design: docs/DESIGN.md ("Data flow"); the rules are listed below.
  * Ownership: the classifier keeps no pointer past a call; every buffer and
  * string it reads is the caller's and is only borrowed for that call. */
 #ifndef PARSER_H

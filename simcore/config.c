@@ -1,7 +1,7 @@
 /* GPU configurations: the built-in GTX480 (GUFI's simulated GPU) and the
  * validity check that every configuration, built-in or loaded from JSON
  * (campaigns/camp_gpu.c, the presets in campaigns/gpus/), passes before use.
- * Design: ../shared/DESIGN.md ("The simulator"). */
+ * Design: docs/DESIGN.md ("The simulator"). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

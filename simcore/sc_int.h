@@ -1,6 +1,6 @@
 /* simcore internals: the decoded instruction format, the instruction table,
  * the module representation and the machine state.
- * Design: ../shared/DESIGN.md ("The simulator"). Everything here is private
+ * Design: docs/DESIGN.md ("The simulator"). Everything here is private
  * to simcore/; the public API is simcore.h. */
 #ifndef SC_INT_H
 #define SC_INT_H

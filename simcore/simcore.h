@@ -1,5 +1,5 @@
 /* simcore — the embedded streaming-multiprocessor simulator as a library.
- * Design: ../shared/DESIGN.md ("The simulator"); internal layouts in sc_int.h.
+ * Design: docs/DESIGN.md ("The simulator"); internal layouts in sc_int.h.
  * Ownership: the caller owns every sc_gpu_t it creates (sc_gpu_destroy) and
  * the modules loaded into it are owned by the GPU and freed with it. Strings
  * returned by the library stay valid until the owning object is destroyed. */

@@ -1080,18 +1080,19 @@ Test(db, avf_kernel_aggregates_invocations_by_name)
 	sqlite3_close(s);
 }
 
-/* A finished application-scope campaign of `workload` on gtx480: a golden
- * run of 15 SMs × 1000 bits at `ipc`, kernels k1 [0, 600) and k2 [600,
- * 1000), n experiments (half in each kernel) whose sdc SDC and due DUE all
- * fall in k1. FIT = AVF × 0.001 × 15000. */
-static int64_t study_campaign(db_t *db, const char *hash, const char *workload, const char *regs,
-                              const char *target, const char *fields, double ipc, uint32_t n,
-                              uint32_t sdc, uint32_t due)
+/* An application-scope campaign of `workload` on gtx480 that planned
+ * `planned` masks: a golden run of 15 SMs × 1000 bits at `ipc`, kernels k1
+ * [0, 600) and k2 [600, 1000), n experiments (half in each kernel) whose sdc
+ * SDC and due DUE all fall in k1. FIT = AVF × 0.001 × 15000. */
+static int64_t study_campaign_of(db_t *db, const char *hash, const char *workload, const char *regs,
+                                 const char *target, const char *fields, double ipc, uint32_t planned,
+                                 uint32_t n, uint32_t sdc, uint32_t due)
 {
 	db_campaign_t c = campaign(hash, target, "physical");
 	c.workload = workload;
 	c.regs = regs;
 	c.fields = fields;
+	c.n_masks = planned;
 	int64_t id;
 	bool existed;
 	cr_assert_eq(db_campaign_get_or_create(db, &c, &id, &existed), 0, "%s", db_errmsg(db));
@@ -1109,6 +1110,14 @@ static int64_t study_campaign(db_t *db, const char *hash, const char *workload, 
 		fill(db, id, n / 2, n - n / 2, 600, 0, 0);
 	}
 	return id;
+}
+
+/* A finished one: every planned mask has its experiment. */
+static int64_t study_campaign(db_t *db, const char *hash, const char *workload, const char *regs,
+                              const char *target, const char *fields, double ipc, uint32_t n,
+                              uint32_t sdc, uint32_t due)
+{
+	return study_campaign_of(db, hash, workload, regs, target, fields, ipc, n, n, sdc, due);
 }
 
 /* app1 has every kind of campaign the study meets; app2 only the register
@@ -1350,20 +1359,118 @@ Test(db, report_study_text)
 	snprintf(want + strlen(want), sizeof want - strlen(want), " 10.00%% [%.2f, %.2f]", 100 * lo, 100 * hi);
 	expect_row(t, "AVF per structure", "app2", want);
 	expect_row(t, "AVF per structure", "mean", "mean 5.00% 20.00% 2.00% 7.00%");
+	expect_row(t, "AVF per structure", "apps", "apps 2 1 1 2");
 	/* Figure 9: structures, then the GPU per register mode */
 	expect_row(t, "FIT per structure", "app", "app regfile-ptx regfile-alloc smem simt-mask GPU alloc GPU ptx");
 	expect_row(t, "FIT per structure", "app1", "app1 1.5 3.0 0.3 0.6 3.9 2.4");
 	expect_row(t, "FIT per structure", "app2", "app2 0.0 - - 1.5 - 1.5");
 	expect_row(t, "FIT per structure", "mean", "mean 0.8 3.0 0.3 1.1 3.9 2.0");
-	/* Figure 10 */
+	expect_row(t, "FIT per structure", "apps", "apps 2 1 1 2 1 2");
+	/* Figure 10: the IPC's clock; the means' IPC/FIT is the ratio of the
+	 * means (15 / 3.9), not the mean of the ratios (3.75) */
+	cr_assert(strstr(t, "IPC = thread-instructions per cycle of the 700-MHz clock"), "%s", t);
 	expect_row(t, "IPC/FIT per application", "app1", "app1 12.00 3.9 3.077 10.00 2.4 4.167");
 	expect_row(t, "IPC/FIT per application", "app2", "app2 - - - 5.00 1.5 3.333");
-	expect_row(t, "IPC/FIT per application", "mean", "mean 12.00 3.9 3.077 7.50 2.0 3.75");
+	cr_assert(!strstr(t, "unfinished"), "%s", t);
 	/* Table IV: kernels in launch order; all of app1's failures are in k1 */
 	expect_row(t, "AVF per kernel", "app1 k1", "app1 k1 1 10.00% 20.00% 2.00% 4.00%");
 	expect_row(t, "AVF per kernel", "app1 k2", "app1 k2 1 0.00% 0.00% 0.00% 0.00%");
 	expect_row(t, "AVF per kernel", "app2 k1", "app2 k1 1 0.00% - - 10.00%");
 	free(t);
+	db_close(db);
+}
+
+/* "mean IPC/FIT [lo, hi]" of one register mode as study.c prints it: sum IPC /
+ * sum FIT over study_gpu's rows of mode `regs`, the range from the sums of
+ * their FIT bounds. */
+static void ratio_of_means(sqlite3 *s, const char *regs, char *buf, size_t size)
+{
+	double ipc = rq(s, "SELECT sum(ipc) FROM study_gpu WHERE regs = '%s'", regs);
+	double fit = rq(s, "SELECT sum(fit_total) FROM study_gpu WHERE regs = '%s'", regs);
+	double lo = rq(s, "SELECT sum(fit_lo) FROM study_gpu WHERE regs = '%s'", regs);
+	double hi = rq(s, "SELECT sum(fit_hi) FROM study_gpu WHERE regs = '%s'", regs);
+	snprintf(buf, size, "%.4g [%.4g, %.4g]", ipc / fit, ipc / hi, ipc / lo);
+}
+
+/* The IPC/FIT summary keeps applications whose FIT is 0: the ratio of the
+ * means, sum IPC / sum FIT, with a range from the FIT bounds. */
+Test(db, report_study_ratio_of_means)
+{
+	db_t *db = open_db(true);
+	study_fixture(db);
+	study_campaign(db, "a3-rf-ptx", "app3", "ptx", "regfile", NULL, 40, 100, 0, 0); /* FIT 0 */
+	char *t = report_study(db, DB_TEXT);
+	expect_row(t, "IPC/FIT per application", "app3", "app3 - - - 40.00 0.0 -");
+	sqlite3 *s = raw();
+	cr_assert_float_eq(rq(s, "SELECT sum(ipc) / sum(fit_total) FROM study_gpu WHERE regs = 'ptx'"),
+	                   (10 + 5 + 40) / (2.4 + 1.5 + 0), 1e-9);
+	char want[256], ptx[64], alloc[64];
+	ratio_of_means(s, "alloc", alloc, sizeof alloc);
+	ratio_of_means(s, "ptx", ptx, sizeof ptx);
+	sqlite3_close(s);
+	snprintf(want, sizeof want, "mean 12.00 3.9 %s 18.33 1.3 %s", alloc, ptx);
+	expect_row(t, "IPC/FIT per application", "mean", want);
+	expect_row(t, "IPC/FIT per application", "apps", "apps 1 1 1 3 3 3");
+	free(t);
+	db_close(db);
+}
+
+/* A campaign with fewer experiments than planned is marked in every table
+ * and in the rows of --csv and --json. */
+Test(db, report_study_marks_unfinished)
+{
+	db_t *db = open_db(true);
+	study_fixture(db);
+	study_campaign_of(db, "a3-rf-ptx", "app3", "ptx", "regfile", NULL, 8, 100, 40, 4, 0); /* 40 of 100 */
+	study_campaign(db, "a3-simt", "app3", "ptx", "simt", "mask", 8, 100, 0, 0);
+	char *t = report_study(db, DB_TEXT);
+	cr_assert(strstr(t, "1 of them is unfinished: their figures are marked *"), "%s", t);
+	expect_row(t, "\nregfile-ptx\n", "app3", "app3 40* 90.00% 10.00% 0.00%");
+	expect_row(t, "\nregfile-ptx\n", "app1", "app1 100 90.00% 10.00% 0.00%");
+	expect_row(t, "\nregfile-ptx\n", "*", "* unfinished: app3 regfile-ptx, 40 of 100 experiments");
+	expect_row(t, "\nsimt-mask\n", "app3", "app3 100 100.00% 0.00% 0.00%");
+	double lo, hi;
+	char want[256];
+	double lo0, hi0;
+	wilson(4, 40, &lo, &hi);
+	wilson(0, 100, &lo0, &hi0);
+	snprintf(want, sizeof want, "app3 10.00%% [%.2f, %.2f]* - - 0.00%% [%.2f, %.2f]", 100 * lo, 100 * hi,
+	         100 * lo0, 100 * hi0);
+	expect_row(t, "AVF per structure", "app3", want);
+	expect_row(t, "AVF per structure", "*", "* unfinished: app3 regfile-ptx, 40 of 100 experiments");
+	expect_row(t, "FIT per structure", "app3", "app3 1.5* - - 0.0 - 1.5*");
+	expect_row(t, "FIT per structure", "app1", "app1 1.5 3.0 0.3 0.6 3.9 2.4");
+	expect_row(t, "IPC/FIT per application", "app3", "app3 - - - 8.00 1.5* 5.333");
+	expect_row(t, "AVF per kernel", "app3 k1", "app3 k1 1 10.00%* - - 0.00%");
+	free(t);
+
+	char *j = report_study(db, DB_JSON);
+	json_t *root = json_loads(j, 0, NULL);
+	cr_assert_not_null(root, "%s", j);
+	size_t i;
+	json_t *row;
+	int seen = 0;
+	json_array_foreach(json_object_get(root, "study"), i, row) {
+		bool a3rf = !strcmp(json_string_value(json_object_get(row, "workload")), "app3") &&
+		            !strcmp(json_string_value(json_object_get(row, "structure")), "regfile-ptx");
+		cr_assert_eq(json_integer_value(json_object_get(row, "unfinished")), a3rf ? 1 : 0, "%s", j);
+		if (a3rf) {
+			cr_assert_eq(json_integer_value(json_object_get(row, "planned")), 100);
+			cr_assert_eq(json_integer_value(json_object_get(row, "n")), 40);
+			seen++;
+		}
+	}
+	cr_assert_eq(seen, 1);
+	json_array_foreach(json_object_get(root, "study_gpu"), i, row) {
+		bool a3 = !strcmp(json_string_value(json_object_get(row, "workload")), "app3");
+		cr_assert_eq(json_integer_value(json_object_get(row, "unfinished")), a3 ? 1 : 0, "%s", j);
+	}
+	json_decref(root);
+	free(j);
+	char *c = report_study(db, DB_CSV);
+	cr_assert(strstr(c, ",planned,unfinished\n"), "%s", c);
+	cr_assert(strstr(c, ",mitf,unfinished\n"), "%s", c);
+	free(c);
 	db_close(db);
 }
 
@@ -1391,6 +1498,7 @@ Test(db, report_study_csv_json_and_gpus)
 	db_campaign_t v = campaign("a2-v100", "regfile", "physical");
 	v.workload = "app2";
 	v.gpu = "v100";
+	v.n_masks = 10;
 	int64_t id;
 	bool existed;
 	cr_assert_eq(db_campaign_get_or_create(db, &v, &id, &existed), 0, "%s", db_errmsg(db));
