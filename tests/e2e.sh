@@ -125,6 +125,38 @@ last=$(od -An -tu4 -j 3996 -N 4 "$tmp/dump/nested/out32.bin" 2>/dev/null | tr -d
 if [ "$last" = "999" ]; then pass "--dump contents (\$iter)"; else fail "--dump contents: out32[999] = '$last', expected 999"; fi
 : >"$tmp/file"
 check "--dump into a file's path fails with 1" 1 "" "cannot create directory" "$flipsim" exec "$e2e/ok.json" --dump "$tmp/file/sub"
+# --dump overwrite policy (README "exec"): an earlier dump is replaced, through
+# a temporary renamed into place; links, non-regular files and other files are
+# refused (exit 2) before anything is written.
+check "--dump again replaces the earlier dump" 0 "" "" "$flipsim" exec "$e2e/ok.json" --dump "$tmp/dump/nested"
+if [ "$(ls -A "$tmp/dump/nested" | tr '\n' ' ')" = "out32.bin out64.bin " ]; then pass "--dump leaves no temporary files"
+else : >"$tmp/out"; : >"$tmp/err"; fail "--dump leaves no temporary files: $(ls -A "$tmp/dump/nested")"; fi
+mkdir -p "$tmp/planted"
+ln -s "$tmp/elsewhere" "$tmp/planted/out64.bin"
+check "--dump refuses a planted symlink" 2 "" "planted/out64.bin is a symbolic link" "$flipsim" exec "$e2e/ok.json" --dump "$tmp/planted"
+if [ ! -e "$tmp/elsewhere" ] && [ -L "$tmp/planted/out64.bin" ] && [ ! -e "$tmp/planted/out32.bin" ]; then
+	pass "--dump writes nothing through or beside a symlink"
+else : >"$tmp/out"; : >"$tmp/err"; fail "--dump writes nothing through or beside a symlink: $(ls -lA "$tmp/planted")"; fi
+mkdir -p "$tmp/foreign/out32.bin"
+check "--dump refuses a directory in the way" 2 "" "out32.bin exists and is not a regular file" "$flipsim" exec "$e2e/ok.json" --dump "$tmp/foreign"
+rmdir "$tmp/foreign/out32.bin"
+printf 'precious\n' >"$tmp/foreign/out32.bin"
+check "--dump refuses another file" 2 "" "out32.bin exists and is not an earlier dump of this buffer (9 bytes, the dump has 4000)" \
+	"$flipsim" exec "$e2e/ok.json" --dump "$tmp/foreign"
+if [ "$(cat "$tmp/foreign/out32.bin")" = precious ]; then pass "--dump leaves another file untouched"
+else : >"$tmp/out"; : >"$tmp/err"; fail "--dump leaves another file untouched"; fi
+{ printf 'SQLite format 3\0'; head -c 3984 /dev/zero; } >"$tmp/foreign/out32.bin"
+check "--dump refuses an SQLite database of the dump's size" 2 "" "not an earlier dump" "$flipsim" exec "$e2e/ok.json" --dump "$tmp/foreign"
+if head -c 15 "$tmp/foreign/out32.bin" | grep -q '^SQLite format 3$'; then pass "--dump leaves the database untouched"
+else : >"$tmp/out"; : >"$tmp/err"; fail "--dump leaves the database untouched"; fi
+# an output initialised from DIR/<name>.bin: dumping over the input is refused
+mkdir -p "$tmp/inplace"
+head -c 4000 /dev/zero >"$tmp/inplace/out32.bin"
+sed -e "s|\"e2e.ptx\"|\"$root/$e2e/e2e.ptx\"|" \
+	-e 's|"out32": {"type": "u32", "count": 1000}|"out32": {"type": "u32", "count": 1000, "init": {"file": "out32.bin"}}|' \
+	"$e2e/ok.json" >"$tmp/inplace/w.json"
+check "--dump refuses to replace the workload's init file" 2 "" "out32.bin is the init file of buffer 'out32'" \
+	"$flipsim" exec "$tmp/inplace/w.json" --dump "$tmp/inplace"
 
 check "--stats" 0 "\"status\": \"ok\"" "" "$flipsim" exec "$e2e/ok.json" --stats
 for key in workload gpu regs cycles warp_instructions thread_instructions ipc sim_seconds status \
