@@ -97,6 +97,9 @@ check "unknown kernel" 2 "" "no kernel 'nosuch'" "$flipsim" exec "$e2e/unknown_k
 check "launch too large" 2 "" "at \$.launches[0]: kernel 'trapper'" "$flipsim" exec "$e2e/too_big.json"
 check "wrong argument count" 2 "" "takes 2 parameters, the workload passes 1" "$flipsim" exec "$e2e/arg_count.json"
 check "wrong scalar size" 2 "" "i64 is 8 bytes, but parameter 1 of kernel 'oob' is 4 bytes" "$flipsim" exec "$e2e/arg_size.json"
+check "an integer for an .f32 parameter" 2 "" "at \$.launches[0].args[1]: parameter 1 of kernel 'typed', typed_f, is .f32: it takes a floating-point {\"f32\": ...}, not {\"i32\": 2}" \
+	"$flipsim" exec "$e2e/arg_int_for_f32.json"
+check "scalars of compatible kinds" 0 "ok" "" "$flipsim" exec "$e2e/arg_types_ok.json"
 check "unknown GPU" 2 "" "unknown GPU 'gtx999' (known: " "$flipsim" exec "$e2e/ok.json" --gpu gtx999
 check "bad GPU file names the JSON path" 2 "" "at \$.latency.fp32: expected an integer in 1..100000" "$flipsim" exec "$e2e/ok.json" --gpu "$data/gpu_latency_range.json"
 check "GPU file syntax error" 2 "" "gpu_syntax.json:3:17:" "$flipsim" exec "$e2e/ok.json" --gpu "$data/gpu_syntax.json"
