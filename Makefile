@@ -6,7 +6,7 @@ OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP -I simcore -I campaigns -I engine \
            -I masks -I parser -I db
-LDLIBS  += -luv -lsqlite3 -ljansson -lm
+LDLIBS  += -luv -lsqlite3 -ljansson -lm -ldl -lpthread
 BUILD   ?= build
 # app.mk fragments (below) bring rules of their own: `make` alone still means all
 .DEFAULT_GOAL := all
@@ -17,7 +17,7 @@ SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c
 CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run.c campaigns/camp_campaign.c
 MASKS_SRC   := masks/mask.c masks/stats.c
 PARSER_SRC  := parser/classify.c
-DB_SRC      := db/db.c db/report.c db/study.c
+DB_SRC      := db/db.c db/report.c db/study.c db/demangle.c
 ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/runner.c engine/hostrun.c engine/plan.c \
                engine/worker.c engine/run.c engine/query.c engine/ptxas.c
 TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \

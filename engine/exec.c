@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "campaigns.h"
+#include "db.h"
 #include "eng_int.h"
 #include "simcore.h"
 
@@ -258,8 +259,9 @@ static void print_due(const sc_status_t *s)
 	if ((s->reason == SC_DUE_ILLEGAL_ADDRESS || s->reason == SC_DUE_MISALIGNED_ADDRESS ||
 	     s->reason == SC_DUE_WRONG_SPACE) && off < sizeof where)
 		snprintf(where + off, sizeof where - off, ", address 0x%" PRIx64, s->addr);
-	eng_errorf("DUE %s in kernel '%s' (%s)%s%s", sc_due_name(s->reason), s->kernel, where,
-	           s->detail[0] ? ": " : "", s->detail);
+	char name[256];
+	eng_errorf("DUE %s in kernel '%s' (%s)%s%s", sc_due_name(s->reason),
+	           db_demangle(s->kernel, true, name, sizeof name), where, s->detail[0] ? ": " : "", s->detail);
 }
 
 static void print_summary(const camp_workload_t *w, const sc_gpu_config_t *cfg, sc_regs_t regs,
