@@ -65,6 +65,8 @@ size_is() {
 check "--help" 0 "usage: flipsim COMMAND" "" "$flipsim" --help
 check "--help lists exit statuses" 0 "3  the simulated program ended in a DUE" "" "$flipsim" --help
 check "--version" 0 "flipsim " "" "$flipsim" --version
+if "$flipsim" --help | grep -q worker; then fail "--help hides the internal worker command"; else pass "--help hides the internal worker command"; fi
+check "the worker command still answers" 0 "usage: flipsim worker" "" "$flipsim" worker --help
 check "exec --help" 0 "--cycle-budget N" "" "$flipsim" exec --help
 check "exec --help lists presets" 0 "gtx480" "" "$flipsim" exec --help
 
