@@ -307,6 +307,13 @@ for bad in "4 nosuch-campaign|no campaign 'nosuch-campaign'" "0|expected a count
 	else fail "study.sh $args: exit $got, stderr lacks \"$msg\""; fi
 done
 
+# ---- the build: one job per CPU unless -j says otherwise (README "Set-up") --------
+mkflags() { env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make -pnq "$@" all 2>/dev/null | grep '^MAKEFLAGS'; }
+if mkflags | grep -q -- " -j$(nproc)\b"; then pass "make builds with one job per CPU"
+else : >"$tmp/out"; : >"$tmp/err"; fail "make builds with one job per CPU: $(mkflags)"; fi
+if mkflags -j1 | grep -q -- " -j1\b"; then pass "make -j1 stays serial"
+else : >"$tmp/out"; : >"$tmp/err"; fail "make -j1 stays serial: $(mkflags -j1)"; fi
+
 echo "e2e: $passes passed, $failures failed"
 
 # ---- the examples -------------------------------------------------------------
