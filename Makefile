@@ -6,10 +6,17 @@ OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP -I simcore -I campaigns -I engine \
            -I masks -I parser -I db
-LDLIBS  += -luv -lsqlite3 -ljansson -lm
+LDLIBS  += -luv -lsqlite3 -ljansson -lm -ldl -lpthread
 BUILD   ?= build
 # app.mk fragments (below) bring rules of their own: `make` alone still means all
 .DEFAULT_GOAL := all
+# Builds use every core: `make` runs one job per CPU. An explicit -j wins
+# (make -j1: serial), and sub-makes share the top make's jobs. Test suites
+# run one after another all the same (suites, below).
+NPROC   := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+ifeq ($(MAKELEVEL)$(filter -j%,$(MAKEFLAGS)),0)
+MAKEFLAGS += -j$(NPROC)
+endif
 
 SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c \
                simcore/sem_int.c simcore/sem_fp.c simcore/sem_cmp.c simcore/mem.c \
@@ -17,7 +24,7 @@ SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c
 CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run.c campaigns/camp_campaign.c
 MASKS_SRC   := masks/mask.c masks/stats.c
 PARSER_SRC  := parser/classify.c
-DB_SRC      := db/db.c db/report.c db/study.c
+DB_SRC      := db/db.c db/report.c db/study.c db/demangle.c
 ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/runner.c engine/hostrun.c engine/plan.c \
                engine/worker.c engine/run.c engine/query.c engine/ptxas.c engine/progress.c
 TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
@@ -47,7 +54,7 @@ TEST_OBJ    := $(TEST_SRC:%.c=$(BUILD)/%.o)
 # Floating-point semantics change the rounding mode at run time.
 $(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o: CFLAGS += -frounding-math
 
-.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests e2e-tests study
+.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests e2e-tests study test-bins suites
 all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(EXAMPLE_BIN)
 
 $(BUILD)/%.o: %.c
@@ -108,7 +115,9 @@ $(BUILD)/tests/golden_host: tests/engine/data/golden_host.c $(BUILD)/libsimcore.
 # register numbers and counts, so they run in ptx mode only).
 ALLOC_SUITES := @(sem_int|sem_fp|sem_cmp|mem|ctl|warp|due|parse)/*
 # examples/campaigns/ name build/examples/ programs (test_campaign.c loads them all)
-unit: $(BUILD)/unit-tests $(BUILD)/flipsim $(BUILD)/tests/vadd_host $(BUILD)/tests/doomed_host $(BUILD)/tests/golden_host $(EXAMPLE_BIN) build/examples/iterate
+TEST_BIN := $(BUILD)/unit-tests $(BUILD)/flipsim $(BUILD)/tests/vadd_host $(BUILD)/tests/doomed_host $(BUILD)/tests/golden_host $(EXAMPLE_BIN) \
+            build/examples/iterate
+unit: $(TEST_BIN)
 	FLIPSIM=$(BUILD)/flipsim FLIPSIM_TEST_HOST=$(BUILD)/tests/vadd_host $(BUILD)/unit-tests --jobs 2
 	FLIPSIM_TEST_REGS=alloc $(BUILD)/unit-tests --jobs 2 --filter '$(ALLOC_SUITES)'
 
@@ -118,8 +127,18 @@ ptx-tests: $(BUILD)/flipsim
 e2e-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
 	bash tests/e2e.sh $(BUILD)
 
+# test-bins: every program the suites need, built in parallel; suites: the
+# three suites one after another, so that their output does not interleave.
+test-bins: $(TEST_BIN)
+
+suites:
+	$(MAKE) unit
+	$(MAKE) ptx-tests
+	$(MAKE) e2e-tests
+
 test: deps
-	$(MAKE) unit ptx-tests e2e-tests
+	$(MAKE) test-bins
+	$(MAKE) suites
 
 # make run: the default campaign, 2000 register-file injections on vadd,
 # into a fresh database, ending with its AVF/FIT/MITF report.
@@ -137,12 +156,14 @@ study: deps
 
 bench: deps
 	$(MAKE) $(BUILD)/flipsim
-	bash tests/bench.sh $(BUILD)/flipsim
+	+bash tests/bench.sh $(BUILD)/flipsim  # '+': the make it runs shares the jobs
 
+ASAN_MAKE := BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+             LDFLAGS="-fsanitize=address,undefined"
 asan: deps
 	$(MAKE) build/examples/iterate $(EXAMPLE_BIN)
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-	        LDFLAGS="-fsanitize=address,undefined" unit ptx-tests e2e-tests
+	$(MAKE) $(ASAN_MAKE) test-bins
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) $(ASAN_MAKE) suites
 
 # make fuzz [FUZZ_SECONDS=600] [FUZZ_TARGETS="ptx workload campaign"] [FUZZ_CC=clang]: the
 # libFuzzer harnesses of tests/fuzz/ built with clang into build-fuzz/, each

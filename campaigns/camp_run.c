@@ -32,6 +32,92 @@ static int sim_error(const camp_workload_t *w, sc_gpu_t *gpu, int rc, const char
 	return rc == SC_ENOMEM ? CAMP_ENOMEM : CAMP_ESIM;
 }
 
+/* What a workload argument is, as the workload wrote it: {"f32": 1.5}. */
+static void arg_text(const camp_workload_t *w, const camp_arg_t *a, char *buf, size_t n)
+{
+	const char *t = camp_type_name(a->type);
+	if (a->kind == CAMP_ARG_BUFFER) {
+		snprintf(buf, n, "buffer '%s'", w->buffers[a->buffer].name);
+	} else if (a->kind == CAMP_ARG_ITER) {
+		snprintf(buf, n, "{\"%s\": \"$iter\"}", t);
+	} else if (a->type == CAMP_T_F32 || a->type == CAMP_T_F64) {
+		float f;
+		double d;
+		memcpy(&f, a->bytes, 4);
+		memcpy(&d, a->bytes, 8);
+		snprintf(buf, n, "{\"%s\": %.17g}", t, a->type == CAMP_T_F32 ? (double)f : d);
+	} else {
+		uint64_t u = 0;
+		uint32_t bytes = camp_type_size(a->type), sh = 64 - 8 * bytes;
+		memcpy(&u, a->bytes, bytes);
+		if (t[0] == 'i')
+			snprintf(buf, n, "{\"%s\": %" PRId64 "}", t, (int64_t)(u << sh) >> sh);
+		else
+			snprintf(buf, n, "{\"%s\": %" PRIu64 "}", t, u);
+	}
+}
+
+/* Whether an argument may fill a parameter of PTX element type `pt` (sizes
+ * already agree). PTX's .u and .s types differ only in how instructions read
+ * them, so any integer of the size fits either; .b takes any value of its
+ * size; .f32 and .f64 take only a float of their size, an integer parameter
+ * never a float; a buffer is an address, an integer. Half-precision types
+ * (.f16, .bf16, .f16x2...) have no workload type: an integer of their size
+ * gives the bits. Fills `want` with what would fit. */
+static int arg_fits(const camp_arg_t *a, const char *pt, char *want, size_t n)
+{
+	int arg_float = a->kind != CAMP_ARG_BUFFER && camp_type_name(a->type)[0] == 'f';
+	const char *bits = pt + strcspn(pt, "0123456789");
+	if (!strcmp(pt, "f32") || !strcmp(pt, "f64")) {
+		snprintf(want, n, "a floating-point {\"%s\": ...}", pt);
+		return arg_float;
+	}
+	if (pt[0] == 'b' && pt[1] != 'f')
+		return 1;
+	if (pt[0] == 'u' || pt[0] == 's')
+		snprintf(want, n, "an integer {\"u%s\": ...} or {\"i%s\": ...}%s", bits, bits,
+		         strcmp(bits, "64") ? "" : " or a buffer");
+	else
+		snprintf(want, n, "its bits as an integer of %s bits", bits);
+	return !arg_float;
+}
+
+/* Argument ai of launch li against the kernel's parameter ai: its size,
+ * then its kind. */
+static int check_arg(const camp_workload_t *w, sc_module_t *mod, uint32_t li, uint32_t ai,
+                     uint32_t size, char *err, size_t errsz)
+{
+	const camp_launch_t *l = &w->launches[li];
+	const camp_arg_t *a = &l->args[ai];
+	uint32_t want = a->kind == CAMP_ARG_BUFFER ? 8 : camp_type_size(a->type);
+	if (size != want) {
+		if (a->kind == CAMP_ARG_BUFFER)
+			snprintf(err, errsz, "%s: at $.launches[%u].args[%u]: buffer '%s' is "
+			         "passed as an 8-byte pointer, but parameter %u of kernel '%s' "
+			         "is %u bytes", w->path, li, ai, w->buffers[a->buffer].name, ai,
+			         l->kernel, size);
+		else
+			snprintf(err, errsz, "%s: at $.launches[%u].args[%u]: %s is %u bytes, "
+			         "but parameter %u of kernel '%s' is %u bytes", w->path, li, ai,
+			         camp_type_name(a->type), want, ai, l->kernel, size);
+		return CAMP_EINPUT;
+	}
+	sc_param_info_t pi;
+	char given[96], fits[96];
+	int rc = sc_kernel_param(mod, l->kernel, ai, &pi);
+	if (rc) {
+		snprintf(err, errsz, "%s: at $.launches[%u].args[%u]: %s", w->path, li, ai, sc_strerror(rc));
+		return CAMP_ESIM;
+	}
+	if (arg_fits(a, pi.type, fits, sizeof fits))
+		return 0;
+	arg_text(w, a, given, sizeof given);
+	snprintf(err, errsz, "%s: at $.launches[%u].args[%u]: parameter %u of kernel '%s', %s, is "
+	         ".%s%s: it takes %s, not %s", w->path, li, ai, ai, l->kernel, pi.name, pi.type,
+	         pi.count > 1 ? "[]" : "", fits, given);
+	return CAMP_EINPUT;
+}
+
 /* Checks every launch's arguments against the kernel's parameters before
  * anything runs, so a mistake in the last launch costs no simulation. */
 static int check_launches(const camp_workload_t *w, sc_module_t *mod, char *err, size_t errsz)
@@ -57,22 +143,9 @@ static int check_launches(const camp_workload_t *w, sc_module_t *mod, char *err,
 			         n == 1 ? "" : "s", l->nargs);
 			return CAMP_EINPUT;
 		}
-		for (uint32_t ai = 0; ai < n; ai++) {
-			const camp_arg_t *a = &l->args[ai];
-			uint32_t want = a->kind == CAMP_ARG_BUFFER ? 8 : camp_type_size(a->type);
-			if (sizes[ai] == want)
-				continue;
-			if (a->kind == CAMP_ARG_BUFFER)
-				snprintf(err, errsz, "%s: at $.launches[%u].args[%u]: buffer '%s' is "
-				         "passed as an 8-byte pointer, but parameter %u of kernel '%s' "
-				         "is %u bytes", w->path, li, ai, w->buffers[a->buffer].name, ai,
-				         l->kernel, sizes[ai]);
-			else
-				snprintf(err, errsz, "%s: at $.launches[%u].args[%u]: %s is %u bytes, "
-				         "but parameter %u of kernel '%s' is %u bytes", w->path, li, ai,
-				         camp_type_name(a->type), want, ai, l->kernel, sizes[ai]);
-			return CAMP_EINPUT;
-		}
+		for (uint32_t ai = 0; ai < n; ai++)
+			if ((rc = check_arg(w, mod, li, ai, sizes[ai], err, errsz)))
+				return rc;
 	}
 	return 0;
 }

@@ -173,8 +173,9 @@ typedef struct camp_result {
  * program is a result, not an error: the remaining launches are skipped and
  * the result says why. Returns 0 and *out (caller owns; camp_result_destroy);
  * CAMP_EINPUT for bad input (PTX that does not parse, unknown kernel,
- * argument count or size mismatch, launch configuration the GPU cannot hold),
- * message in err naming the file; CAMP_ENOMEM; CAMP_EIO; CAMP_ESIM. Every
+ * argument count, size or kind mismatch with the PTX parameter, launch
+ * configuration the GPU cannot hold), message in err naming the file and JSON
+ * path; CAMP_ENOMEM; CAMP_EIO; CAMP_ESIM. Every
  * device buffer it allocated is freed before it returns. */
 int camp_workload_run(const camp_workload_t *w, sc_gpu_t *gpu, camp_result_t **out,
                       char *err, size_t errsz);

@@ -316,4 +316,11 @@ int db_report(db_t *db, int format, FILE *out, char *err, size_t errsz);
  * (may be NULL). */
 int db_report_study(db_t *db, int format, FILE *out, char *err, size_t errsz);
 
+/* A kernel name as people read it (demangle.c). A C++ (Itanium-mangled)
+ * name is demangled into buf (n bytes, cut to fit): with full, the whole
+ * signature, "VecAdd(float const*, float const*, float*, int)"; without, the
+ * name and template arguments only, "VecAdd", for tables. Returns buf, or
+ * `name` itself when it is not mangled or cannot be demangled. */
+const char *db_demangle(const char *name, bool full, char *buf, size_t n);
+
 #endif

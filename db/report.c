@@ -24,6 +24,7 @@ typedef enum {
 	K_G4,       /* "%.4g" */
 	K_SCI,      /* "%.3e" */
 	K_KERNEL,   /* col 'all' or launch index, col2 kernel name: "3 vadd" */
+	K_KNAME,    /* a kernel name, demangled (db_demangle) */
 } kind_t;
 
 typedef struct {
@@ -62,7 +63,7 @@ static const tcol_t avf_kernel_cols[] = {
 	{"id", "campaign_id", NULL, K_INT},
 	{"campaign", "campaign", NULL, K_STR},
 	{"target", "target", NULL, K_STR},
-	{"kernel", "kernel_name", NULL, K_STR},
+	{"kernel", "kernel_name", NULL, K_KNAME},
 	{"invocations", "invocations", NULL, K_INT},
 	{"n", "n", NULL, K_INT},
 	{"share", "share", NULL, K_PCT},
@@ -141,6 +142,7 @@ static void cell_text(sqlite3_stmt *st, const tcol_t *c, int i1, int i2, char *b
 	bool null2 = i2 >= 0 && sqlite3_column_type(st, i2) == SQLITE_NULL;
 	double v1 = sqlite3_column_double(st, i1);
 	double v2 = i2 >= 0 ? sqlite3_column_double(st, i2) : 0;
+	char name[128];
 	if (null1 && c->kind != K_KERNEL) {
 		snprintf(buf, sz, "-");
 		return;
@@ -167,19 +169,23 @@ static void cell_text(sqlite3_stmt *st, const tcol_t *c, int i1, int i2, char *b
 		else
 			snprintf(buf, sz, "[%.1f, %.1f]", v1, v2);
 		break;
+	case K_KNAME:
+		snprintf(buf, sz, "%s", db_demangle((const char *)sqlite3_column_text(st, i1), false, name,
+		                                    sizeof name));
+		break;
 	case K_KERNEL:
 		if (null2)
 			snprintf(buf, sz, "%s", (const char *)sqlite3_column_text(st, i1));
 		else
 			snprintf(buf, sz, "%s %s", (const char *)sqlite3_column_text(st, i1),
-			         (const char *)sqlite3_column_text(st, i2));
+			         db_demangle((const char *)sqlite3_column_text(st, i2), false, name, sizeof name));
 		break;
 	}
 }
 
 static bool right_aligned(kind_t k)
 {
-	return k != K_STR && k != K_KERNEL && k != K_PCT_IV && k != K_FIX1_IV;
+	return k != K_STR && k != K_KNAME && k != K_KERNEL && k != K_PCT_IV && k != K_FIX1_IV;
 }
 
 /* Cells are gathered first so that every column is as wide as its widest

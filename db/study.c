@@ -754,7 +754,8 @@ static int kernel_table(db_t *db, study_t *s, FILE *out)
 	for (size_t i = 0; i < s->nkernels; i++) {
 		const kernel_t *k = &s->kernels[i];
 		put_app(&g, s, k->app);
-		grid_put(&g, "%s", k->name);
+		char name[128];
+		grid_put(&g, "%s", db_demangle(k->name, false, name, sizeof name));
 		grid_put(&g, "%" PRId64, k->invocations);
 		for (int st = 0; st < s->nstructures; st++)
 			if (isnan(k->contribution[st]))

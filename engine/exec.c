@@ -6,11 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
 #include "campaigns.h"
+#include "db.h"
 #include "eng_int.h"
 #include "simcore.h"
 
@@ -36,7 +40,10 @@ void eng_exec_help(FILE *out)
 	      "                      occupancy follow the allocated count\n"
 	      "  --dump DIR          write each output buffer to DIR/<name>.bin (raw,\n"
 	      "                      little-endian); DIR is created if missing. Nothing is\n"
-	      "                      written when the program ends in a DUE.\n"
+	      "                      written when the program ends in a DUE. An existing\n"
+	      "                      file is replaced only when it is an earlier dump (a\n"
+	      "                      regular file of the same size); links, non-regular\n"
+	      "                      and other files are refused (exit 2)\n"
 	      "  --stats             print statistics as JSON on stdout: cycles, instructions,\n"
 	      "                      IPC, host time in launches, status, the DUE if any, and\n"
 	      "                      per-launch occupancy and counts\n"
@@ -47,7 +54,8 @@ void eng_exec_help(FILE *out)
 	      "exit status:\n"
 	      "  0  success\n"
 	      "  1  internal failure (out of memory, cannot write the dump)\n"
-	      "  2  bad input (command line, JSON, PTX, unknown kernel or GPU, launch too large)\n"
+	      "  2  bad input (command line, JSON, PTX, unknown kernel or GPU, launch too large,\n"
+	      "     a --dump target that is not an earlier dump)\n"
 	      "  3  the simulated program ended in a DUE (reason and location on stderr;\n"
 	      "     --stats still printed)\n", out);
 }
@@ -251,8 +259,9 @@ static void print_due(const sc_status_t *s)
 	if ((s->reason == SC_DUE_ILLEGAL_ADDRESS || s->reason == SC_DUE_MISALIGNED_ADDRESS ||
 	     s->reason == SC_DUE_WRONG_SPACE) && off < sizeof where)
 		snprintf(where + off, sizeof where - off, ", address 0x%" PRIx64, s->addr);
-	eng_errorf("DUE %s in kernel '%s' (%s)%s%s", sc_due_name(s->reason), s->kernel, where,
-	           s->detail[0] ? ": " : "", s->detail);
+	char name[256];
+	eng_errorf("DUE %s in kernel '%s' (%s)%s%s", sc_due_name(s->reason),
+	           db_demangle(s->kernel, true, name, sizeof name), where, s->detail[0] ? ": " : "", s->detail);
 }
 
 static void print_summary(const camp_workload_t *w, const sc_gpu_config_t *cfg, sc_regs_t regs,
@@ -295,37 +304,162 @@ static int make_dirs(const char *dir)
 	return e;
 }
 
+/* ---- --dump --------------------------------------------------------------
+ * Each output goes to DIR/<name>.bin through a temporary DIR/.<name>.bin.tmpXXXXXX
+ * (O_CREAT|O_EXCL|O_NOFOLLOW: never through a planted link), fsync'd, then
+ * renamed over the target, which is never partial. Every target is checked
+ * before anything is written: an existing one is replaced only when it looks
+ * like an earlier dump of this buffer (a regular file of the same size, not
+ * an SQLite database, not an init file of the workload); a symbolic link, a
+ * non-regular file or any other file is refused (exit 2). DIR itself may be
+ * a link: the user named it. Buffer names never start with '.' (workload
+ * loader), so temporaries cannot collide with dumps. */
+
+#define DUMP_REFUSED ENG_EXIT_INPUT
+
+static int is_sqlite(int dfd, const char *file)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	int fd = openat(dfd, file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, head, sizeof head);
+	close(fd);
+	return n == (ssize_t)sizeof head && !memcmp(head, magic, sizeof magic);
+}
+
+static const camp_buffer_t *init_file_at(const camp_workload_t *w, const struct stat *st)
+{
+	for (uint32_t i = 0; i < w->nbuffers; i++) {
+		struct stat in;
+		const camp_buffer_t *b = &w->buffers[i];
+		if (b->init == CAMP_INIT_FILE && stat(b->file, &in) == 0 && in.st_dev == st->st_dev &&
+		    in.st_ino == st->st_ino)
+			return b;
+	}
+	return NULL;
+}
+
+/* 0 when DIR/file may be (re)written with `bytes` bytes; else the message is
+ * printed and an exit status returned. */
+static int dump_target_ok(int dfd, const char *dir, const char *file, uint64_t bytes,
+                          const camp_workload_t *w)
+{
+	struct stat st;
+	const camp_buffer_t *in;
+	if (fstatat(dfd, file, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		eng_errorf("--dump: cannot check %s/%s: %s", dir, file, strerror(errno));
+		return ENG_EXIT_INTERNAL;
+	}
+	if (S_ISLNK(st.st_mode))
+		eng_errorf("--dump: %s/%s is a symbolic link; refusing to write through or replace it "
+		           "(remove it or choose another DIR)", dir, file);
+	else if (!S_ISREG(st.st_mode))
+		eng_errorf("--dump: %s/%s exists and is not a regular file; refusing to replace it "
+		           "(remove it or choose another DIR)", dir, file);
+	else if ((in = init_file_at(w, &st)))
+		eng_errorf("--dump: %s/%s is the init file of buffer '%s'; refusing to replace it "
+		           "(choose another DIR)", dir, file, in->name);
+	else if ((uint64_t)st.st_size != bytes || is_sqlite(dfd, file))
+		eng_errorf("--dump: %s/%s exists and is not an earlier dump of this buffer (%jd bytes, "
+		           "the dump has %" PRIu64 "); refusing to replace it (remove it or choose "
+		           "another DIR)", dir, file, (intmax_t)st.st_size, bytes);
+	else
+		return 0;
+	return DUMP_REFUSED;
+}
+
+/* Creates DIR/.<file>.tmpXXXXXX (name in tmp) and opens it for writing. */
+static int open_tmp(int dfd, const char *file, char *tmp, size_t tmpsz)
+{
+	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
+	for (int tries = 0; tries < 100; tries++) {
+		char suffix[7];
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		for (int i = 0; i < 6; i++)
+			suffix[i] = digits[(x >> (16 + 6 * i)) % 36];
+		suffix[6] = '\0';
+		snprintf(tmp, tmpsz, ".%s.tmp%s", file, suffix);
+		int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
+static int write_all(int fd, const uint8_t *p, uint64_t n)
+{
+	while (n > 0) {
+		ssize_t k = write(fd, p, n > (1u << 30) ? (1u << 30) : (size_t)n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (uint64_t)k;
+	}
+	return 0;
+}
+
+/* Writes one output through a temporary and renames it into place. */
+static int dump_one(int dfd, const char *dir, const char *file, const camp_output_t *o)
+{
+	char tmp[128];
+	int fd = open_tmp(dfd, file, tmp, sizeof tmp);
+	if (fd < 0) {
+		eng_errorf("--dump: cannot create a temporary file in %s: %s", dir, strerror(errno));
+		return ENG_EXIT_INTERNAL;
+	}
+	int bad = write_all(fd, o->data, o->bytes) || fsync(fd) != 0;
+	int e = errno;
+	if (close(fd) != 0 && !bad) {
+		bad = 1;
+		e = errno;
+	}
+	if (!bad && renameat(dfd, tmp, dfd, file) != 0) {
+		bad = 1;
+		e = errno;
+	}
+	if (!bad)
+		return ENG_EXIT_OK;
+	unlinkat(dfd, tmp, 0);
+	eng_errorf("--dump: cannot write %s/%s: %s", dir, file, strerror(e));
+	return ENG_EXIT_INTERNAL;
+}
+
 static int write_dump(const char *dir, const camp_workload_t *w, const camp_result_t *r)
 {
-	int e = make_dirs(dir);
+	char file[80];  /* buffer names are at most 63 characters */
+	int e = make_dirs(dir), status = ENG_EXIT_OK;
 	if (e) {
 		eng_errorf("cannot create directory %s: %s", dir, strerror(e));
 		return ENG_EXIT_INTERNAL;
 	}
-	for (uint32_t i = 0; i < r->noutputs; i++) {
-		const camp_output_t *o = &r->outputs[i];
-		size_t n = strlen(dir) + strlen(w->buffers[o->buffer].name) + 8;
-		char *path = malloc(n);
-		if (!path) {
-			eng_errorf("out of memory");
-			return ENG_EXIT_INTERNAL;
-		}
-		snprintf(path, n, "%s/%s.bin", dir, w->buffers[o->buffer].name);
-		FILE *f = fopen(path, "wb");
-		int ok = f && fwrite(o->data, 1, (size_t)o->bytes, f) == o->bytes;
-		e = errno;
-		if (f && fclose(f) != 0 && ok) {
-			ok = 0;
-			e = errno;
-		}
-		if (!ok) {
-			eng_errorf("cannot write %s: %s", path, strerror(e));
-			free(path);
-			return ENG_EXIT_INTERNAL;
-		}
-		free(path);
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		eng_errorf("cannot open directory %s: %s", dir, strerror(errno));
+		return ENG_EXIT_INTERNAL;
 	}
-	return ENG_EXIT_OK;
+	for (uint32_t i = 0; i < r->noutputs && !status; i++) {
+		snprintf(file, sizeof file, "%s.bin", w->buffers[r->outputs[i].buffer].name);
+		status = dump_target_ok(dfd, dir, file, r->outputs[i].bytes, w);
+	}
+	for (uint32_t i = 0; i < r->noutputs && !status; i++) {
+		snprintf(file, sizeof file, "%s.bin", w->buffers[r->outputs[i].buffer].name);
+		status = dump_one(dfd, dir, file, &r->outputs[i]);
+	}
+	if (!status && fsync(dfd) != 0 && errno != EINVAL) {
+		eng_errorf("--dump: cannot sync directory %s: %s", dir, strerror(errno));
+		status = ENG_EXIT_INTERNAL;
+	}
+	close(dfd);
+	return status;
 }
 
 /* ---- the command -------------------------------------------------------- */

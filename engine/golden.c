@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "campaigns.h"
+#include "db.h"
 #include "eng_int.h"
 
 double eng_now(void)
@@ -119,8 +120,10 @@ int eng_golden_run_opt(const camp_workload_t *w, const sc_gpu_config_t *cfg, con
 		return ENG_EXIT_INPUT;
 	}
 	if (g->res->due) {
+		char name[256];
 		snprintf(err, errsz, "the fault-free run ends in a DUE (%s in kernel '%s': %s): nothing to inject into",
-		         sc_due_name(g->res->status.reason), g->res->status.kernel, g->res->status.detail);
+		         sc_due_name(g->res->status.reason),
+		         db_demangle(g->res->status.kernel, true, name, sizeof name), g->res->status.detail);
 		return ENG_EXIT_DUE;
 	}
 	return 0;
@@ -296,16 +299,22 @@ static void print_profile(const char *name, const eng_golden_t *g, sc_regs_t reg
 {
 	const sc_gpu_config_t *cfg = &g->cfg;
 	printf("%s on %s, %s registers\n\n", name, cfg->name, sc_regs_name(regs));
-	printf("%-24s %6s %10s %10s %14s %12s %5s %7s %5s %8s %7s %7s\n", "kernel", "launch", "start", "end", "grid",
-	       "block", "regs", "thr/SM", "CTA/SM", "smem/CTA", "df_reg", "df_smem");
+	char kname[128];
+	int width = 24;  /* the kernel column: its longest (demangled) name */
+	for (uint32_t i = 0; i < g->nlaunch; i++) {
+		int n = (int)strlen(db_demangle(g->launch[i].kernel, false, kname, sizeof kname));
+		width = n > width ? n : width;
+	}
+	printf("%-*s %6s %10s %10s %14s %12s %5s %7s %5s %8s %7s %7s\n", width, "kernel", "launch", "start", "end",
+	       "grid", "block", "regs", "thr/SM", "CTA/SM", "smem/CTA", "df_reg", "df_smem");
 	for (uint32_t i = 0; i < g->nlaunch; i++) {
 		const sc_launch_stats_t *l = &g->launch[i];
 		char grid[32], block[32];
 		snprintf(grid, sizeof grid, "%u,%u,%u", l->grid.x, l->grid.y, l->grid.z);
 		snprintf(block, sizeof block, "%u,%u,%u", l->block.x, l->block.y, l->block.z);
 		uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z * l->ctas_per_sm;
-		printf("%-24.24s %6u %10" PRIu64 " %10" PRIu64 " %14s %12s %5u %7" PRIu64 " %5u %8u %7.4f %7.4f\n", l->kernel,
-		       i, l->start_cycle, l->end_cycle, grid, block, l->regs_per_thread, threads, l->ctas_per_sm,
+		printf("%-*s %6u %10" PRIu64 " %10" PRIu64 " %14s %12s %5u %7" PRIu64 " %5u %8u %7.4f %7.4f\n", width,
+		       db_demangle(l->kernel, false, kname, sizeof kname), i, l->start_cycle, l->end_cycle, grid, block, l->regs_per_thread, threads, l->ctas_per_sm,
 		       l->smem_per_cta, eng_df_reg(cfg, l), eng_df_smem(cfg, l));
 	}
 	printf("\napplication: %" PRIu64 " cycles, %" PRIu64 " thread-instructions, IPC %.3f\n", g->totals.cycles,
@@ -336,7 +345,7 @@ static int profile_exec(const sc_gpu_config_t *cfg, sc_regs_t regs, const eng_li
 		x.argv[i] = argv[i];
 	eng_golden_t g;
 	rc = eng_golden_exec(&c, 0, &g, err, sizeof err);
-	if (rc && !g.launch) {
+	if (rc && !g.nlaunch) {  /* nothing ran: the error alone, no empty table */
 		eng_errorf("%s", err);
 	} else {
 		print_profile(argv[0], &g, regs);
@@ -386,7 +395,9 @@ static int print_regs_table(const char *ptx, const sc_gpu_config_t *cfg)
 		char pcol[16], ratio[16];
 		snprintf(pcol, sizeof pcol, pr >= 0 ? "%d" : "n/a", pr);
 		snprintf(ratio, sizeof ratio, pr > 0 ? "%.2f" : "n/a", pr > 0 ? (double)kr.regs / pr : 0.0);
-		printf("%-32.32s %6u %6u %6s %12s\n", k, kr.regs_ptx, kr.regs, pcol, ratio);
+		char name[128];
+		printf("%-32s %6u %6u %6s %12s\n", db_demangle(k, false, name, sizeof name), kr.regs_ptx, kr.regs, pcol,
+		       ratio);
 	}
 	eng_ptxas_free(&px);
 	sc_gpu_destroy(gpu);

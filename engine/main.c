@@ -10,7 +10,7 @@
 
 static const struct {
 	const char *name;
-	const char *summary;
+	const char *summary;  /* NULL: internal, works but --help does not list it */
 	int (*main)(int argc, char **argv);
 	void (*help)(FILE *out);
 } commands[] = {
@@ -23,7 +23,7 @@ static const struct {
 	{"report", "AVF, FIT and MITF tables of a database, or its GUFI-style study (text, CSV or JSON)", eng_report_main, eng_report_help},
 	{"sample-size", "injections needed for a margin and confidence (Leveugle et al.)", eng_sample_size_main,
 	 eng_sample_size_help},
-	{"worker", "internal: the runner process that 'run' starts", eng_worker_main, eng_worker_help},
+	{"worker", NULL, eng_worker_main, eng_worker_help},  /* the runner process 'run' starts */
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -36,7 +36,8 @@ static void help(FILE *out)
 	      "\n"
 	      "commands:\n", out);
 	for (size_t i = 0; i < N_COMMANDS; i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		if (commands[i].summary)
+			fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n"
 	      "options:\n"
 	      "  -h, --help     print this help and exit\n"

@@ -283,6 +283,18 @@ int sc_kernel_params(const sc_module_t *m, const char *kernel, uint32_t *nparams
 	return 0;
 }
 
+int sc_kernel_param(const sc_module_t *m, const char *kernel, uint32_t i, sc_param_info_t *out)
+{
+	const sc_func_t *f = m && kernel ? find_kernel(m, kernel) : NULL;
+	if (!f)
+		return SC_ENOTFOUND;
+	if (i >= f->nparams)
+		return SC_EINVAL;
+	const sc__param_decl_t *d = &f->param_decl[i];
+	*out = (sc_param_info_t){d->name, sc__type_names[d->type], d->count, f->param_size[i]};
+	return 0;
+}
+
 const char *sc_regs_name(sc_regs_t mode)
 {
 	return mode == SC_REGS_PTX ? "ptx" : mode == SC_REGS_ALLOC ? "alloc" : NULL;

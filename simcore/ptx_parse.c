@@ -1999,6 +1999,21 @@ static int parse_params(P *p, sc_func_t *f, bool rets, bool kernel)
 				return -1;
 			}
 			*off = b;
+			if (!rets) {
+				sc__param_decl_t *d = realloc(f->param_decl, cap * sizeof *d);
+				if (!d) {
+					p->err = SC_ENOMEM;
+					return -1;
+				}
+				f->param_decl = d;
+			}
+		}
+		if (!rets) {
+			f->param_decl[*n] = (sc__param_decl_t){tokdup(nk), (uint8_t)t, (uint32_t)count};
+			if (!f->param_decl[*n].name) {
+				p->err = SC_ENOMEM;
+				return -1;
+			}
 		}
 		uint32_t o = (f->param_bytes + align - 1) & ~(align - 1);
 		(*sz)[*n] = bytes;
@@ -2577,6 +2592,9 @@ void sc__module_free(sc_module_t *m)
 		return;
 	for (uint32_t i = 0; i < m->nfuncs; i++) {
 		free(m->funcs[i].name);
+		for (uint32_t j = 0; m->funcs[i].param_decl && j < m->funcs[i].nparams; j++)
+			free(m->funcs[i].param_decl[j].name);
+		free(m->funcs[i].param_decl);
 		free(m->funcs[i].param_size);
 		free(m->funcs[i].param_off);
 		free(m->funcs[i].ret_size);

@@ -400,6 +400,13 @@ int sc__insn_check(const sc_insn_t *in, uint32_t nregs, uint32_t npreds, uint32_
 #define SC_WIN_SIZE 0x01000000ull
 #define SC_GLOBAL_BASE 0x100000000ull
 
+/* A parameter as declared: `.param .TYPE NAME[COUNT]` (sc_kernel_param). */
+typedef struct sc__param_decl {
+	char *name;
+	uint8_t type;                  /* SC_T_* of one element */
+	uint32_t count;                /* 1, or N of NAME[N] */
+} sc__param_decl_t;
+
 typedef struct sc_func {
 	char *name;
 	bool is_entry;
@@ -409,6 +416,7 @@ typedef struct sc_func {
 	/* kernel parameters (is_entry) or formal params + return values */
 	uint32_t nparams;
 	uint32_t *param_size, *param_off;
+	sc__param_decl_t *param_decl;  /* nparams entries */
 	uint32_t param_bytes;
 	uint32_t nrets;
 	uint32_t *ret_size, *ret_off;

@@ -224,6 +224,17 @@ const char *sc_kernel_name(const sc_module_t *mod, uint32_t i);
 /* Kernel parameter layout, for hosts that build argument lists (workloads). */
 int sc_kernel_params(const sc_module_t *mod, const char *kernel, uint32_t *nparams,
                      const uint32_t **sizes);
+/* Parameter i of `kernel` as the PTX declares it: its name, the PTX type of
+ * one element without the dot ("u32", "f32", "b8"...), the element count (N
+ * of an array `NAME[N]`, else 1) and its size in bytes. The strings belong
+ * to the module. Returns 0, SC_ENOTFOUND (no such kernel) or SC_EINVAL (i
+ * past the last parameter). */
+typedef struct sc_param_info {
+	const char *name;
+	const char *type;
+	uint32_t count, size;
+} sc_param_info_t;
+int sc_kernel_param(const sc_module_t *mod, const char *kernel, uint32_t i, sc_param_info_t *out);
 
 /* ---- fault injection (DESIGN.md "Principles"; layouts in sc_int.h) -----
  * A target is a bit space per SM. Bit `loc` of target t in SM s names one

@@ -65,6 +65,8 @@ size_is() {
 check "--help" 0 "usage: flipsim COMMAND" "" "$flipsim" --help
 check "--help lists exit statuses" 0 "3  the simulated program ended in a DUE" "" "$flipsim" --help
 check "--version" 0 "flipsim " "" "$flipsim" --version
+if "$flipsim" --help | grep -q worker; then fail "--help hides the internal worker command"; else pass "--help hides the internal worker command"; fi
+check "the worker command still answers" 0 "usage: flipsim worker" "" "$flipsim" worker --help
 check "exec --help" 0 "--cycle-budget N" "" "$flipsim" exec --help
 check "exec --help lists presets" 0 "gtx480" "" "$flipsim" exec --help
 
@@ -97,6 +99,9 @@ check "unknown kernel" 2 "" "no kernel 'nosuch'" "$flipsim" exec "$e2e/unknown_k
 check "launch too large" 2 "" "at \$.launches[0]: kernel 'trapper'" "$flipsim" exec "$e2e/too_big.json"
 check "wrong argument count" 2 "" "takes 2 parameters, the workload passes 1" "$flipsim" exec "$e2e/arg_count.json"
 check "wrong scalar size" 2 "" "i64 is 8 bytes, but parameter 1 of kernel 'oob' is 4 bytes" "$flipsim" exec "$e2e/arg_size.json"
+check "an integer for an .f32 parameter" 2 "" "at \$.launches[0].args[1]: parameter 1 of kernel 'typed', typed_f, is .f32: it takes a floating-point {\"f32\": ...}, not {\"i32\": 2}" \
+	"$flipsim" exec "$e2e/arg_int_for_f32.json"
+check "scalars of compatible kinds" 0 "ok" "" "$flipsim" exec "$e2e/arg_types_ok.json"
 check "unknown GPU" 2 "" "unknown GPU 'gtx999' (known: " "$flipsim" exec "$e2e/ok.json" --gpu gtx999
 check "bad GPU file names the JSON path" 2 "" "at \$.latency.fp32: expected an integer in 1..100000" "$flipsim" exec "$e2e/ok.json" --gpu "$data/gpu_latency_range.json"
 check "GPU file syntax error" 2 "" "gpu_syntax.json:3:17:" "$flipsim" exec "$e2e/ok.json" --gpu "$data/gpu_syntax.json"
@@ -107,6 +112,10 @@ check "ptx mode applies no max_regs_per_thread" 0 "e2e_ok on gtx480: ok" "" "$fl
 # ---- DUEs of the simulated program: exit 3 -----------------------------------
 check "out-of-bounds store is illegal_address" 3 "" "illegal_address" "$flipsim" exec "$e2e/oob.json"
 check "DUE names the kernel" 3 "" "in kernel 'oob'" "$flipsim" exec "$e2e/oob.json"
+check "DUE names a C++ kernel demangled" 3 "" "in kernel 'faraway(unsigned int*)'" "$flipsim" exec "$e2e/mangled_due.json"
+check "profile of a DUE in a C++ kernel" 3 "" "in kernel 'faraway(unsigned int*)'" "$flipsim" profile "$e2e/mangled_due.json"
+if grep -q '^faraway  *0 ' "$tmp/out" && ! grep -q '_Z' "$tmp/out"; then pass "profile shows a C++ kernel demangled"
+else fail "profile shows a C++ kernel demangled"; fi
 check "trap" 3 "" "DUE trap" "$flipsim" exec "$e2e/trap.json"
 check "infinite loop with --cycle-budget is timeout" 3 "" "timeout" "$flipsim" exec "$e2e/spin.json" --cycle-budget 100000
 check "DUE still honours --stats" 3 "\"status\": \"illegal_address\"" "illegal_address" "$flipsim" exec "$e2e/oob.json" --stats
@@ -125,6 +134,38 @@ last=$(od -An -tu4 -j 3996 -N 4 "$tmp/dump/nested/out32.bin" 2>/dev/null | tr -d
 if [ "$last" = "999" ]; then pass "--dump contents (\$iter)"; else fail "--dump contents: out32[999] = '$last', expected 999"; fi
 : >"$tmp/file"
 check "--dump into a file's path fails with 1" 1 "" "cannot create directory" "$flipsim" exec "$e2e/ok.json" --dump "$tmp/file/sub"
+# --dump overwrite policy (README "exec"): an earlier dump is replaced, through
+# a temporary renamed into place; links, non-regular files and other files are
+# refused (exit 2) before anything is written.
+check "--dump again replaces the earlier dump" 0 "" "" "$flipsim" exec "$e2e/ok.json" --dump "$tmp/dump/nested"
+if [ "$(ls -A "$tmp/dump/nested" | tr '\n' ' ')" = "out32.bin out64.bin " ]; then pass "--dump leaves no temporary files"
+else : >"$tmp/out"; : >"$tmp/err"; fail "--dump leaves no temporary files: $(ls -A "$tmp/dump/nested")"; fi
+mkdir -p "$tmp/planted"
+ln -s "$tmp/elsewhere" "$tmp/planted/out64.bin"
+check "--dump refuses a planted symlink" 2 "" "planted/out64.bin is a symbolic link" "$flipsim" exec "$e2e/ok.json" --dump "$tmp/planted"
+if [ ! -e "$tmp/elsewhere" ] && [ -L "$tmp/planted/out64.bin" ] && [ ! -e "$tmp/planted/out32.bin" ]; then
+	pass "--dump writes nothing through or beside a symlink"
+else : >"$tmp/out"; : >"$tmp/err"; fail "--dump writes nothing through or beside a symlink: $(ls -lA "$tmp/planted")"; fi
+mkdir -p "$tmp/foreign/out32.bin"
+check "--dump refuses a directory in the way" 2 "" "out32.bin exists and is not a regular file" "$flipsim" exec "$e2e/ok.json" --dump "$tmp/foreign"
+rmdir "$tmp/foreign/out32.bin"
+printf 'precious\n' >"$tmp/foreign/out32.bin"
+check "--dump refuses another file" 2 "" "out32.bin exists and is not an earlier dump of this buffer (9 bytes, the dump has 4000)" \
+	"$flipsim" exec "$e2e/ok.json" --dump "$tmp/foreign"
+if [ "$(cat "$tmp/foreign/out32.bin")" = precious ]; then pass "--dump leaves another file untouched"
+else : >"$tmp/out"; : >"$tmp/err"; fail "--dump leaves another file untouched"; fi
+{ printf 'SQLite format 3\0'; head -c 3984 /dev/zero; } >"$tmp/foreign/out32.bin"
+check "--dump refuses an SQLite database of the dump's size" 2 "" "not an earlier dump" "$flipsim" exec "$e2e/ok.json" --dump "$tmp/foreign"
+if head -c 15 "$tmp/foreign/out32.bin" | grep -q '^SQLite format 3$'; then pass "--dump leaves the database untouched"
+else : >"$tmp/out"; : >"$tmp/err"; fail "--dump leaves the database untouched"; fi
+# an output initialised from DIR/<name>.bin: dumping over the input is refused
+mkdir -p "$tmp/inplace"
+head -c 4000 /dev/zero >"$tmp/inplace/out32.bin"
+sed -e "s|\"e2e.ptx\"|\"$root/$e2e/e2e.ptx\"|" \
+	-e 's|"out32": {"type": "u32", "count": 1000}|"out32": {"type": "u32", "count": 1000, "init": {"file": "out32.bin"}}|' \
+	"$e2e/ok.json" >"$tmp/inplace/w.json"
+check "--dump refuses to replace the workload's init file" 2 "" "out32.bin is the init file of buffer 'out32'" \
+	"$flipsim" exec "$tmp/inplace/w.json" --dump "$tmp/inplace"
 
 check "--stats" 0 "\"status\": \"ok\"" "" "$flipsim" exec "$e2e/ok.json" --stats
 for key in workload gpu regs cycles warp_instructions thread_instructions ipc sim_seconds status \
@@ -190,6 +231,8 @@ root=$(pwd)
 check "profile a host program" 0 "exit status 0" "" "$flipsim" profile "$build/examples/iterate" examples/iterate/iterate.ptx
 check "profile a program off the simcore API" 2 "" "without simulating anything" "$flipsim" profile /bin/echo hi
 check "profile a missing program" 2 "" "not an executable file" "$flipsim" profile ./no-such-program
+check "profile a program failing before any launch" 2 "" "exited with status 2" "$flipsim" profile "$build/examples/iterate" "$tmp/no-such.ptx"
+if [ ! -s "$tmp/out" ]; then pass "profile prints no empty table for it"; else fail "profile prints no empty table for it"; fi
 printf '{"name": "iterate-e2e", "workload": {"exec": ["%s", "examples/iterate/iterate.ptx"], "cwd": "%s"},\n "target": "simt", "injections": 150, "seed": 3}\n' \
 	"$build/examples/iterate" "$root" >"$tmp/iterate.json"
 check "run a host-program campaign" 0 "iterate-e2e" "" "$flipsim" run "$tmp/iterate.json" --db "$tmp/h.db" -j 2 --quiet
@@ -239,9 +282,10 @@ check "study: 3 campaigns" 0 "Study: 3 campaigns, 2 applications, 3 structures" 
 	study 4 vaddg-regfile-ptx vaddg-ibuffer-valid spg-smem
 for want in "Outcomes per structure and application" "AVF per structure and application" \
 	"FIT per structure and for the GPU" "GPU ptx" "IPC/FIT per application" "AVF per kernel (GUFI Table IV)" \
-	"_Z6VecAddPKfS0_Pfi" "_Z13scalarProdGPUPfS_S_ii"; do
+	"  VecAdd  " "  scalarProdGPU  "; do
 	if grep -qF -- "$want" "$tmp/out"; then pass "study prints \"$want\""; else fail "study prints \"$want\""; fi
 done
+if ! grep -q '_Z' "$tmp/out"; then pass "study shows kernels demangled"; else fail "study shows kernels demangled"; fi
 if [ -s "$tmp/study/study-4.txt" ] && [ -s "$tmp/study/run-4.log" ]; then pass "study keeps its report and log"
 else fail "study keeps its report and log"; fi
 check "study: status" 0 "4/4" "" "$flipsim" status "$tmp/study/study-4.db"
@@ -262,6 +306,13 @@ for bad in "4 nosuch-campaign|no campaign 'nosuch-campaign'" "0|expected a count
 	if [ "$got" -eq 2 ] && grep -qF -- "$msg" "$tmp/err"; then pass "study.sh $args: exit 2"
 	else fail "study.sh $args: exit $got, stderr lacks \"$msg\""; fi
 done
+
+# ---- the build: one job per CPU unless -j says otherwise (README "Set-up") --------
+mkflags() { env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make -pnq "$@" all 2>/dev/null | grep '^MAKEFLAGS'; }
+if mkflags | grep -q -- " -j$(nproc)\b"; then pass "make builds with one job per CPU"
+else : >"$tmp/out"; : >"$tmp/err"; fail "make builds with one job per CPU: $(mkflags)"; fi
+if mkflags -j1 | grep -q -- " -j1\b"; then pass "make -j1 stays serial"
+else : >"$tmp/out"; : >"$tmp/err"; fail "make -j1 stays serial: $(mkflags -j1)"; fi
 
 echo "e2e: $passes passed, $failures failed"
 

@@ -608,6 +608,17 @@ static const struct {
 	{"e2e/too_big.json", "at $.launches[0]: kernel 'trapper', grid [1, 1, 1], block [2048, 1, 1]"},
 	{"e2e/arg_count.json", "at $.launches[0].args: kernel 'oob' takes 2 parameters"},
 	{"e2e/arg_size.json", "at $.launches[0].args[1]: i64 is 8 bytes, but parameter 1"},
+	/* the kinds of scalars against the PTX types of params.ptx's parameters */
+	{"e2e/arg_int_for_f32.json", "arg_int_for_f32.json: at $.launches[0].args[1]: parameter 1 of "
+	 "kernel 'typed', typed_f, is .f32: it takes a floating-point {\"f32\": ...}, not {\"i32\": 2}"},
+	{"e2e/arg_int_for_f64.json", "at $.launches[0].args[4]: parameter 4 of kernel 'typed', typed_d, "
+	 "is .f64: it takes a floating-point {\"f64\": ...}, not {\"u64\": 1}"},
+	{"e2e/arg_float_for_s32.json", "at $.launches[0].args[2]: parameter 2 of kernel 'typed', typed_s, "
+	 "is .s32: it takes an integer {\"u32\": ...} or {\"i32\": ...}, not {\"f32\": 7.5}"},
+	{"e2e/arg_float_for_u64.json", "at $.launches[0].args[5]: parameter 5 of kernel 'typed', typed_q, "
+	 "is .u64: it takes an integer {\"u64\": ...} or {\"i64\": ...} or a buffer, not {\"f64\": 3}"},
+	{"e2e/arg_buffer_for_f64.json", "at $.launches[0].args[4]: parameter 4 of kernel 'typed', typed_d, "
+	 "is .f64: it takes a floating-point {\"f64\": ...}, not buffer 'other'"},
 };
 
 Test(run, bad_input_is_an_error)
@@ -620,4 +631,21 @@ Test(run, bad_input_is_an_error)
 		cr_expect(strstr(err, bad_runs[i].frag) != NULL, "%s: got \"%s\", want \"%s\"", path,
 		          err, bad_runs[i].frag);
 	}
+}
+
+/* .u and .s parameters take any integer of their size, .b any value of its
+ * size, .f32 and .f64 their float; the kernel sees the bits passed. */
+Test(run, arg_types_compatible)
+{
+	char err[512];
+	camp_result_t *r = run_file(DATA "e2e/arg_types_ok.json", 0, err, sizeof err);
+	cr_assert_not_null(r);
+	cr_assert_eq(r->noutputs, 1);
+	uint32_t out[4];
+	memcpy(out, r->outputs[0].data, sizeof out);
+	cr_expect_eq(out[0], 0x3fc00000u, "f = 1.5f");
+	cr_expect_eq(out[1], 7u, "{\"u32\": 7} for an .s32");
+	cr_expect_eq(out[2], 0x40000000u, "{\"f32\": 2} for a .b32");
+	cr_expect_eq(out[3], 0xfffffffdu, "{\"i64\": -3} for a .u64");
+	camp_result_destroy(r);
 }

@@ -1761,3 +1761,45 @@ Test(db, replaced_file_left_untouched)
 	recovered_path(rec, sizeof rec);
 	cr_assert_eq(count_in(rec, "SELECT count(*) FROM experiments"), 10);
 }
+
+/* ---- kernel names as people read them (demangle.c) ------------------------ */
+
+Test(db, demangle)
+{
+	char buf[128];
+	cr_expect_str_eq(db_demangle("_Z4vaddPfS_S_i", true, buf, sizeof buf), "vadd(float*, float*, float*, int)");
+	cr_expect_str_eq(db_demangle("_Z4vaddPfS_S_i", false, buf, sizeof buf), "vadd");
+	cr_expect_str_eq(db_demangle("_Z21mergeSortSharedKernelILj1EEvPjS0_S0_S0_j", false, buf, sizeof buf),
+	                 "mergeSortSharedKernel<1u>", "no return type");
+	cr_expect_str_eq(db_demangle("_Z4sortIjLj1EEvPT_", false, buf, sizeof buf), "sort<unsigned int,1u>");
+	cr_expect_str_eq(db_demangle("_ZN12_GLOBAL__N_13fooEv", false, buf, sizeof buf), "(anonymous namespace)::foo");
+	cr_expect_str_eq(db_demangle("_ZN2ns3barEPf", false, buf, sizeof buf), "ns::bar");
+	cr_expect_str_eq(db_demangle("_Z4vaddPfS_S_i", true, buf, 8), "vadd(fl", "cut to fit");
+	const char *c = "vadd", *bad = "_Zx";
+	cr_expect_eq(db_demangle(c, true, buf, sizeof buf), c, "a C name is returned as it is");
+	cr_expect_eq(db_demangle(bad, false, buf, sizeof buf), bad, "what does not demangle stays");
+}
+
+/* Text tables show kernels demangled; CSV and JSON keep the stored name. */
+Test(db, report_demangles_kernel_names)
+{
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "ph", "regfile", "physical");
+	db_kernel_t k[2] = {
+		{.launch_index = 0, .kernel = "_Z4vaddPfS_S_i", .start_cycle = 0, .end_cycle = 100,
+		 .grid = {1, 1, 1}, .block = {1, 1, 1}, .df_reg = 0.5, .df_smem = 0.1},
+		{.launch_index = 1, .kernel = "_Z6VecAddPKfS0_Pfi", .start_cycle = 100, .end_cycle = 200,
+		 .grid = {1, 1, 1}, .block = {1, 1, 1}, .df_reg = 0.5, .df_smem = 0.1},
+	};
+	cr_assert_eq(db_kernels_put(db, id, k, 2), 0, "%s", db_errmsg(db));
+	fill(db, id, 0, 10, 0, 2, 1);
+	fill(db, id, 10, 10, 100, 1, 0);
+	char *t = report(db, DB_TEXT);
+	cr_expect(strstr(t, "  vadd  ") && strstr(t, "  VecAdd  "), "%s", t);
+	cr_expect(!strstr(t, "_Z"), "%s", t);
+	free(t);
+	char *c = report(db, DB_CSV);
+	cr_expect(strstr(c, ",_Z4vaddPfS_S_i,") && strstr(c, ",_Z6VecAddPKfS0_Pfi,"), "%s", c);
+	free(c);
+	db_close(db);
+}

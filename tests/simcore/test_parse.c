@@ -318,6 +318,36 @@ Test(parse, reqntid_maxntid)
 	h_fini(&h);
 }
 
+/* sc_kernel_param: each parameter's name, PTX type and element count. */
+Test(parse, kernel_param_declarations)
+{
+	static const char ptx[] = H_PTX_HEAD
+		".visible .entry k(.param .u64 out, .param .f32 x, .param .align 8 .b8 blob[12],\n"
+		"                  .param .s16 h)\n"
+		"{\n"
+		"	ret;\n"
+		"}\n";
+	h_ctx_t h;
+	h_init(&h);
+	h_load_ok(&h, ptx);
+	static const struct {
+		const char *name, *type;
+		uint32_t count, size;
+	} want[] = {{"out", "u64", 1, 8}, {"x", "f32", 1, 4}, {"blob", "b8", 12, 12}, {"h", "s16", 1, 2}};
+	for (uint32_t i = 0; i < 4; i++) {
+		sc_param_info_t pi;
+		cr_assert_eq(sc_kernel_param(h.mod, "k", i, &pi), 0);
+		cr_expect_str_eq(pi.name, want[i].name);
+		cr_expect_str_eq(pi.type, want[i].type);
+		cr_expect_eq(pi.count, want[i].count, "param %u", i);
+		cr_expect_eq(pi.size, want[i].size, "param %u", i);
+	}
+	sc_param_info_t pi;
+	cr_expect_eq(sc_kernel_param(h.mod, "k", 4, &pi), SC_EINVAL);
+	cr_expect_eq(sc_kernel_param(h.mod, "nosuch", 0, &pi), SC_ENOTFOUND);
+	h_fini(&h);
+}
+
 /* A .func declared before use and defined later, a call in the one-line
  * form without return values, labels on the instruction's line, predicated
  * ret, and .pragma before and inside a body. */
