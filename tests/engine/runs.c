@@ -1,7 +1,16 @@
 /* Shared helpers of the engine's runner tests (runs.h). */
 #include <criterion/criterion.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runs.h"
@@ -52,4 +61,138 @@ got_t runs_run(setup_t *s, bool no_fork, bool no_early, bool no_dead)
 	cr_assert_eq(eng_runner(&o, s->e, s->p.n, err, sizeof err), 0, "%s", err);
 	cr_assert_eq(g.emitted, s->p.n, "one outcome per mask");
 	return g;
+}
+
+const char *runs_flipsim_path(void)
+{
+	const char *b = getenv("FLIPSIM");
+	return b ? b : "build/flipsim";
+}
+
+/* In the child of runs_spawn: its files and limits as o asks. */
+static void child_setup(const spawn_opts_t *o)
+{
+	int out = open(o && o->out ? o->out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	dup2(out, 1);
+	if (o && o->err) {
+		int e = open(o->err, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		dup2(e, 2);
+	}
+	if (o && o->fsize) {
+		/* as a shell starts it: flipsim itself must turn the signal
+		 * into a failed write, not a silent death (exit 153) */
+		signal(SIGXFSZ, SIG_DFL);
+		struct rlimit r = {(rlim_t)o->fsize, (rlim_t)o->fsize};
+		setrlimit(RLIMIT_FSIZE, &r);
+	}
+	if (o && o->nobody && geteuid() == 0 && (setgid(65534) || setuid(65534)))
+		_exit(126);
+}
+
+pid_t runs_spawn(const char *const *args, const spawn_opts_t *o)
+{
+	char *argv[16];
+	int n = 0;
+	argv[n++] = (char *)runs_flipsim_path();
+	while (*args && n < 15)
+		argv[n++] = (char *)*args++;
+	argv[n] = NULL;
+	fflush(NULL);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		child_setup(o);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+int runs_status(int wstatus)
+{
+	return WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+}
+
+int runs_wait(pid_t pid)
+{
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	return runs_status(st);
+}
+
+int runs_flipsim(const char *const *args, const spawn_opts_t *o)
+{
+	return runs_wait(runs_spawn(args, o));
+}
+
+char *runs_flipsim_err(const char *const *args, const spawn_opts_t *o, int *status)
+{
+	cr_assert(o && o->err);
+	*status = runs_flipsim(args, o);
+	return runs_slurp(o->err);
+}
+
+char *runs_slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return strdup("");
+	size_t cap = 4096, len = 0, k;
+	char *b = malloc(cap + 1);
+	while ((k = fread(b + len, 1, cap - len, f)) > 0)
+		if ((len += k) == cap)
+			b = realloc(b, (cap *= 2) + 1);
+	b[len] = 0;
+	fclose(f);
+	return b;
+}
+
+void runs_put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	cr_assert(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+void runs_writef(const char *path, const char *fmt, ...)
+{
+	FILE *f = fopen(path, "w");
+	cr_assert(f, "%s", path);
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+}
+
+const char *runs_test_host(const char *name)
+{
+	static char path[4096];
+	const char *host = getenv("FLIPSIM_TEST_HOST");
+	cr_assert(host && *host, "FLIPSIM_TEST_HOST must name build/tests/vadd_host (make unit sets it)");
+	char *abs = realpath(host, NULL);
+	cr_assert(abs);
+	snprintf(path, sizeof path, "%s/%s", dirname(abs), name);
+	free(abs);
+	cr_assert_eq(access(path, X_OK), 0, "%s: make builds it with the unit tests", path);
+	return path;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	remove(path);
+	return 0;
+}
+
+void runs_rm_dir(const char *dir)
+{
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+void runs_sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
 }

@@ -12,57 +12,48 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <sched.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-extern char **environ;
-
-static const char *flipsim(void)
-{
-	const char *b = getenv("FLIPSIM");
-	return b ? b : "build/flipsim";
-}
+#include "runs.h"
 
 static pid_t start(const char *campaign, const char *db)
 {
-	char *argv[] = {(char *)flipsim(), "run", (char *)campaign, "--db", (char *)db, "-j", "2", "--quiet", NULL};
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	pid_t pid;
-	cr_assert_eq(posix_spawn(&pid, argv[0], &fa, NULL, argv, environ), 0, "cannot start %s", argv[0]);
-	posix_spawn_file_actions_destroy(&fa);
-	return pid;
+	const char *args[] = {"run", campaign, "--db", db, "-j", "2", "--quiet", NULL};
+	return runs_spawn(args, NULL);
 }
 
-static int finish(pid_t pid)
+static void rm_db(const char *path)
 {
-	int st;
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	char side[600];
+	unlink(path);
+	snprintf(side, sizeof side, "%s-wal", path);
+	unlink(side);
+	snprintf(side, sizeof side, "%s-shm", path);
+	unlink(side);
 }
 
+/* buf: a fresh database path for this test, none of its files left. */
 static void tmpdb(char *buf, size_t n, const char *tag)
 {
 	snprintf(buf, n, "/tmp/flipsim-test-%d-%s.db", (int)getpid(), tag);
-	char side[600];
-	unlink(buf);
-	snprintf(side, sizeof side, "%s-wal", buf);
-	unlink(side);
-	snprintf(side, sizeof side, "%s-shm", buf);
-	unlink(side);
+	rm_db(buf);
+}
+
+/* tmpdb, and errf beside it for flipsim's stderr. */
+static void tmpdb_err(char db[512], char errf[600], const char *tag)
+{
+	tmpdb(db, 512, tag);
+	snprintf(errf, 600, "%s.err", db);
 }
 
 /* The experiments table as text, one line per experiment in index order,
@@ -110,8 +101,8 @@ Test(daemon, same_campaign_same_table, .timeout = 120)
 	char a[512], b[512];
 	tmpdb(a, sizeof a, "det-a");
 	tmpdb(b, sizeof b, "det-b");
-	cr_assert_eq(finish(start(CAMPAIGN, a)), 0);
-	cr_assert_eq(finish(start(CAMPAIGN, b)), 0);
+	cr_assert_eq(runs_wait(start(CAMPAIGN, a)), 0);
+	cr_assert_eq(runs_wait(start(CAMPAIGN, b)), 0);
 	long ra, da, rb, db_;
 	char *ta = table(a, &ra, &da), *tb = table(b, &rb, &db_);
 	cr_expect_eq(ra, 600);
@@ -131,74 +122,6 @@ static double now_s(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-	nanosleep(&ts, NULL);
-}
-
-typedef struct spawn_opts {
-	const char *err;   /* stderr into this file (NULL: inherited) */
-	const char *out;   /* stdout into this file (NULL: /dev/null) */
-	long fsize;        /* RLIMIT_FSIZE in bytes (0: none): a full disk */
-	bool nobody;       /* as root, run as uid/gid 65534 (permissions apply) */
-} spawn_opts_t;
-
-/* Starts flipsim with args (NULL-terminated, without the program). */
-static pid_t spawn_flipsim(const char *const *args, const spawn_opts_t *o)
-{
-	char *argv[16];
-	int n = 0;
-	argv[n++] = (char *)flipsim();
-	while (*args && n < 15)
-		argv[n++] = (char *)*args++;
-	argv[n] = NULL;
-	fflush(NULL);
-	pid_t pid = fork();
-	cr_assert_geq(pid, 0);
-	if (pid == 0) {
-		int out = open(o && o->out ? o->out : "/dev/null", O_WRONLY);
-		dup2(out, 1);
-		if (o && o->err) {
-			int e = open(o->err, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-			dup2(e, 2);
-		}
-		if (o && o->fsize) {
-			/* as a shell starts it: flipsim itself must turn the signal
-			 * into a failed write, not a silent death (exit 153) */
-			signal(SIGXFSZ, SIG_DFL);
-			struct rlimit r = {(rlim_t)o->fsize, (rlim_t)o->fsize};
-			setrlimit(RLIMIT_FSIZE, &r);
-		}
-		if (o && o->nobody && geteuid() == 0 && (setgid(65534) || setuid(65534)))
-			_exit(126);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	return pid;
-}
-
-/* Runs flipsim to its end; returns its exit status (128+N for signal N). */
-static int run_flipsim(const char *const *args, const spawn_opts_t *o)
-{
-	return finish(spawn_flipsim(args, o));
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return strdup("");
-	size_t cap = 4096, len = 0, k;
-	char *b = malloc(cap + 1);
-	while ((k = fread(b + len, 1, cap - len, f)) > 0)
-		if ((len += k) == cap)
-			b = realloc(b, (cap *= 2) + 1);
-	b[len] = 0;
-	fclose(f);
-	return b;
 }
 
 /* Experiments stored so far, read as another process would (0 before the
@@ -228,12 +151,12 @@ static bool wait_rows(const char *path, pid_t pid, long want, double limit, int 
 	while (now_s() - t0 < limit) {
 		int st;
 		if (waitpid(pid, &st, WNOHANG) == pid) {
-			*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+			*status = runs_status(st);
 			return false;
 		}
 		if (rows_now(path) >= want)
 			return true;
-		sleep_ms(2);
+		runs_sleep_ms(2);
 	}
 	cr_assert_fail("%s: %ld experiments not stored within %.0f s", path, want, limit);
 	return false;
@@ -255,22 +178,12 @@ static void expect_lines_within(const char *part, const char *whole, const char 
 	cr_expect_eq(bad, 0, "%zu lines %s", bad, what);
 }
 
-static void rm_db(const char *path)
-{
-	char side[600];
-	unlink(path);
-	snprintf(side, sizeof side, "%s-wal", path);
-	unlink(side);
-	snprintf(side, sizeof side, "%s-shm", path);
-	unlink(side);
-}
-
 /* The reference: an uninterrupted run of the campaign into path. */
 static char *reference(const char *campaign, char path[512], long want)
 {
 	tmpdb(path, 512, "ref");
 	double t0 = now_s();
-	cr_assert_eq(finish(start(campaign, path)), 0);
+	cr_assert_eq(runs_wait(start(campaign, path)), 0);
 	cr_log_info("reference run of %s: %.2f s", campaign, now_s() - t0);
 	long r, d;
 	char *t = table(path, &r, &d);
@@ -340,15 +253,15 @@ static void daemon_soak(int sig, unsigned seed, const char *tag)
 			cr_expect_eq(st, 0);
 			continue; /* it ended before the moment came */
 		}
-		sleep_ms(m[i].delay_ms);
+		runs_sleep_ms(m[i].delay_ms);
 		kill(pid, sig);
-		st = finish(pid);
+		st = runs_wait(pid);
 		if (st != 0) {
 			cr_expect_eq(st, 128 + sig, "stopped by the signal, no other failure");
 			interrupted++;
 		}
 	}
-	cr_assert_eq(finish(start(BIG, hit)), 0, "the last resume completes");
+	cr_assert_eq(runs_wait(start(BIG, hit)), 0, "the last resume completes");
 	cr_log_info("%s: %d of %d signals landed while it ran; %.2f s in all", tag, interrupted, SOAK_KILLS,
 	            now_s() - t0);
 	cr_expect_geq(interrupted, SOAK_KILLS * 3 / 4, "most moments fall inside a run");
@@ -398,15 +311,14 @@ Test(daemon, runners_killed_20_times, .timeout = 300)
 {
 	char ref[512], hit[512];
 	char *tr = reference(BIG, ref, 2000);
-	tmpdb(hit, sizeof hit, "runners");
+	char errf[600];
+	tmpdb_err(hit, errf, "runners");
 	moment_t m[SOAK_KILLS];
 	moments(777, 600, 20, m); /* restarts and searches for a child take time: early on */
-	char errf[600];
-	snprintf(errf, sizeof errf, "%s.err", hit);
 	const char *args[] = {"run", BIG, "--db", hit, "-j", "2", NULL};
 	spawn_opts_t so = {.err = errf};
 	double t0 = now_s();
-	pid_t pid = spawn_flipsim(args, &so);
+	pid_t pid = runs_spawn(args, &so);
 	int workers = 0, experiments = 0, st = -1;
 	bool ended = false;
 	for (int i = 0; i < SOAK_KILLS && !ended; i++) {
@@ -414,18 +326,18 @@ Test(daemon, runners_killed_20_times, .timeout = 300)
 			ended = true;
 			break;
 		}
-		sleep_ms(m[i].delay_ms);
+		runs_sleep_ms(m[i].delay_ms);
 		pid_t w[8], x[8];
 		int nw = 0, nx = 0;
 		/* set-up moments: as soon as a worker runs (its golden run) */
 		for (double t1 = now_s(); (nw = children(pid, w, 8)) == 0 && now_s() - t1 < 10;)
-			sleep_ms(1);
+			runs_sleep_ms(1);
 		/* odd moments: an experiment child, when one runs within 100 ms */
 		for (double t1 = now_s(); i % 2 && nx == 0 && now_s() - t1 < 0.1;) {
 			for (int k = 0; k < nw && nx == 0; k++)
 				nx = children(w[k], x, 8);
 			if (!nx)
-				sleep_ms(1);
+				runs_sleep_ms(1);
 		}
 		if (nx) {
 			kill(x[0], SIGKILL);
@@ -441,8 +353,8 @@ Test(daemon, runners_killed_20_times, .timeout = 300)
 		}
 	}
 	if (!ended)
-		st = finish(pid);
-	char *err = slurp(errf);
+		st = runs_wait(pid);
+	char *err = runs_slurp(errf);
 	cr_log_info("runners: %d workers and %d experiment children killed; %.2f s", workers, experiments, now_s() - t0);
 	cr_expect_eq(st, 0, "the campaign completes in the same run: %s", err);
 	cr_expect_geq(workers + experiments, SOAK_KILLS * 3 / 4, "most moments fall inside the run");
@@ -470,7 +382,7 @@ static char *partly_run(const char *hit, long *rows)
 	int st = -1;
 	cr_assert(wait_rows(hit, pid, 1, 60, &st), "the campaign ended before it could be stopped (%d)", st);
 	kill(pid, SIGTERM);
-	cr_assert_eq(finish(pid), 128 + SIGTERM);
+	cr_assert_eq(runs_wait(pid), 128 + SIGTERM);
 	long d;
 	char *t = table(hit, rows, &d);
 	cr_assert_gt(*rows, 0);
@@ -499,14 +411,13 @@ Test(daemon, full_disk_stops_cleanly_and_resumes, .timeout = 300)
 {
 	char ref[512], hit[512], errf[600];
 	char *tr = reference(BIG, ref, 2000);
-	tmpdb(hit, sizeof hit, "full");
-	snprintf(errf, sizeof errf, "%s.err", hit);
+	tmpdb_err(hit, errf, "full");
 	long before_rows;
 	char *before = partly_run(hit, &before_rows);
 	const char *args[] = {"run", BIG, "--db", hit, "-j", "2", NULL};
 	spawn_opts_t full = {.err = errf, .fsize = 64 * 1024};
-	cr_expect_eq(run_flipsim(args, &full), 2);
-	char *err = slurp(errf);
+	cr_expect_eq(runs_flipsim(args, &full), 2);
+	char *err = runs_slurp(errf);
 	cr_expect(strstr(err, hit), "the message names the file: %s", err);
 	cr_expect(strstr(err, "the disk is full or the file reached a size limit"), "%s", err);
 	cr_expect(strstr(err, "stopped:") && strstr(err, "run the same command again"), "%s", err);
@@ -514,7 +425,7 @@ Test(daemon, full_disk_stops_cleanly_and_resumes, .timeout = 300)
 	cr_expect_lt(after, 2000, "the campaign stopped at the failure");
 	cr_log_info("full disk: %ld stored before, %ld when the disk filled", before_rows, after);
 	spawn_opts_t room = {.err = errf};
-	cr_expect_eq(run_flipsim(args, &room), 0, "a re-run resumes");
+	cr_expect_eq(runs_flipsim(args, &room), 0, "a re-run resumes");
 	expect_same_table(hit, tr, 2000);
 	free(err);
 	free(before);
@@ -531,11 +442,10 @@ Test(daemon, locked_mid_campaign_stops_cleanly_and_resumes, .timeout = 300)
 {
 	char ref[512], hit[512], errf[600];
 	char *tr = reference(BIG, ref, 2000);
-	tmpdb(hit, sizeof hit, "lock");
-	snprintf(errf, sizeof errf, "%s.err", hit);
+	tmpdb_err(hit, errf, "lock");
 	const char *args[] = {"run", BIG, "--db", hit, "-j", "2", NULL};
 	spawn_opts_t so = {.err = errf};
-	pid_t pid = spawn_flipsim(args, &so);
+	pid_t pid = runs_spawn(args, &so);
 	int st = -1;
 	cr_assert(wait_rows(hit, pid, 1, 60, &st), "ended before the lock (%d)", st);
 	sqlite3 *lk;
@@ -546,11 +456,11 @@ Test(daemon, locked_mid_campaign_stops_cleanly_and_resumes, .timeout = 300)
 	long d;
 	char *before = table(hit, &before_rows, &d); /* a reader, under the lock */
 	double t0 = now_s();
-	st = finish(pid);
+	st = runs_wait(pid);
 	double waited = now_s() - t0;
 	cr_assert_eq(sqlite3_exec(lk, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(lk);
-	char *err = slurp(errf);
+	char *err = runs_slurp(errf);
 	if (st == 0) {
 		cr_log_warn("the campaign ended before its next commit: nothing to check");
 	} else {
@@ -560,7 +470,7 @@ Test(daemon, locked_mid_campaign_stops_cleanly_and_resumes, .timeout = 300)
 		cr_expect_lt(waited, 30, "it gave up after the busy timeout");
 		long after = expect_nothing_lost(hit, before, tr);
 		cr_log_info("locked: %ld stored before the lock, %ld after; gave up after %.1f s", before_rows, after, waited);
-		cr_expect_eq(run_flipsim(args, &so), 0, "a re-run resumes");
+		cr_expect_eq(runs_flipsim(args, &so), 0, "a re-run resumes");
 	}
 	expect_same_table(hit, tr, 2000);
 	free(err);
@@ -600,15 +510,15 @@ static void three_commands(const char *path, const int want[3], const char *why,
 	snprintf(errf, sizeof errf, "/tmp/flipsim-test-%d-cmd.err", (int)getpid());
 	snprintf(wal, sizeof wal, "%s-wal", path);
 	size_t len = file_size(path);
-	char *bytes = slurp(path);
+	char *bytes = runs_slurp(path);
 	bool had_wal = access(wal, F_OK) == 0;
 	const char *cmds[3][8] = {{"run", CAMPAIGN, "--db", path, "-j", "1", "--quiet", NULL},
 	                          {"status", path, NULL},
 	                          {"report", path, NULL}};
 	for (int i = 0; i < 3; i++) {
 		spawn_opts_t so = {.err = errf, .nobody = nobody};
-		int st = run_flipsim(cmds[i], &so);
-		char *err = slurp(errf);
+		int st;
+		char *err = runs_flipsim_err(cmds[i], &so, &st);
 		cr_expect_eq(st, want[i], "%s %s: exit %d: %s", cmds[i][0], path, st, err);
 		if (want[i])
 			cr_expect(strstr(err, path) && strstr(err, why), "%s: '%s' lacks the file or '%s'", cmds[i][0], err,
@@ -629,7 +539,7 @@ static void finished_db(char dir[64], char path[128])
 	cr_assert(mkdtemp(dir));
 	chmod(dir, 0755);
 	snprintf(path, 128, "%s/r.db", dir);
-	cr_assert_eq(finish(start(CAMPAIGN, path)), 0);
+	cr_assert_eq(runs_wait(start(CAMPAIGN, path)), 0);
 }
 
 static void sql_on(const char *path, const char *sql)
@@ -653,9 +563,7 @@ Test(daemon, newer_or_foreign_database_refused_untouched, .timeout = 120)
 	sql_on(other, "PRAGMA application_id = 42; CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('mine')");
 	three_commands(other, refused, "not a flipsim database (application_id 0x0000002a)", false);
 	unlink(other);
-	FILE *f = fopen(other, "w");
-	fputs("experiment results, kept as text\n", f);
-	fclose(f);
+	runs_put(other, "experiment results, kept as text\n");
 	three_commands(other, refused, "not a flipsim database (not an SQLite file)", false);
 	unlink(other);
 	rm_db(path);
@@ -719,10 +627,10 @@ static void taken_away(const char *hit, const char *other, const char *what)
 	char errf[600], rec[600];
 	snprintf(errf, sizeof errf, "%s.err", hit);
 	size_t olen = other ? file_size(other) : 0;
-	char *obytes = other ? slurp(other) : NULL;
+	char *obytes = other ? runs_slurp(other) : NULL;
 	const char *args[] = {"run", BIG, "--db", hit, "-j", "2", NULL};
 	spawn_opts_t so = {.err = errf};
-	pid_t pid = spawn_flipsim(args, &so);
+	pid_t pid = runs_spawn(args, &so);
 	int st = -1;
 	cr_assert(wait_rows(hit, pid, 1, 60, &st), "ended before the file was taken (%d)", st);
 	long before = rows_now(hit);
@@ -730,8 +638,8 @@ static void taken_away(const char *hit, const char *other, const char *what)
 		cr_assert_eq(rename(other, hit), 0);
 	else
 		rm_db(hit);
-	st = finish(pid);
-	char *err = slurp(errf);
+	st = runs_wait(pid);
+	char *err = runs_slurp(errf);
 	cr_expect_eq(st, 2, "%s", err);
 	cr_expect(strstr(err, hit) && strstr(err, what), "'%s' lacks the file or '%s'", err, what);
 	snprintf(rec, sizeof rec, "%s.recovered-%d", hit, (int)pid);
@@ -750,7 +658,7 @@ static void taken_away(const char *hit, const char *other, const char *what)
 	free(t);
 	rm_db(hit);
 	cr_assert_eq(rename(rec, hit), 0);
-	cr_expect_eq(run_flipsim(args, &so), 0, "the copy resumes");
+	cr_expect_eq(runs_flipsim(args, &so), 0, "the copy resumes");
 	t = table(hit, &rows, &distinct);
 	cr_expect(rows == 2000 && distinct == 2000, "%ld rows, %ld distinct", rows, distinct);
 	cr_log_info("%s: %ld stored when taken away, resumed to %ld", what, before, rows);
@@ -794,10 +702,10 @@ Test(daemon, readers_refuse_a_damaged_database_untouched, .timeout = 120)
 			char errf[600];
 			snprintf(errf, sizeof errf, "%s.err", path);
 			size_t len = file_size(path);
-			char *bytes = slurp(path);
+			char *bytes = runs_slurp(path);
 			spawn_opts_t so = {.err = errf};
-			int st = run_flipsim(cmds[i], &so);
-			char *err = slurp(errf);
+			int st;
+			char *err = runs_flipsim_err(cmds[i], &so, &st);
 			cr_expect_eq(st, 2, "%s (version %d): %s", cmds[i][0], version, err);
 			cr_expect(strstr(err, path) && strstr(err, "a damaged flipsim database"), "%s", err);
 			cr_expect(same_bytes(bytes, len, path), "%s wrote to the file", cmds[i][0]);
@@ -814,12 +722,11 @@ Test(daemon, readers_refuse_a_damaged_database_untouched, .timeout = 120)
 Test(daemon, run_whose_report_fails_is_not_success, .timeout = 120)
 {
 	char path[512], errf[600];
-	tmpdb(path, sizeof path, "report");
-	snprintf(errf, sizeof errf, "%s.err", path);
+	tmpdb_err(path, errf, "report");
 	const char *args[] = {"run", CAMPAIGN, "--db", path, "-j", "2", "--quiet", NULL};
 	spawn_opts_t so = {.err = errf, .out = "/dev/full"};
-	int st = run_flipsim(args, &so);
-	char *err = slurp(errf);
+	int st;
+	char *err = runs_flipsim_err(args, &so, &st);
 	cr_expect_eq(st, 2, "%s", err);
 	cr_expect(strstr(err, "cannot write the report"), "%s", err);
 	free(err);
@@ -834,20 +741,14 @@ Test(daemon, run_whose_report_fails_is_not_success, .timeout = 120)
  * use, so every experiment runs), written to dir/doomed.json. */
 static void doomed_campaign(const char *dir, const char *mode, int injections, char *path, size_t n)
 {
-	const char *host = getenv("FLIPSIM_TEST_HOST");
-	cr_assert(host && *host, "FLIPSIM_TEST_HOST must name build/tests/vadd_host (make unit sets it)");
-	char *abs = realpath(host, NULL), *root = getcwd(NULL, 0);
-	cr_assert(abs && root);
+	char *root = getcwd(NULL, 0);
+	cr_assert(root);
 	snprintf(path, n, "%s/doomed-%s.json", dir, mode);
-	FILE *f = fopen(path, "w");
-	cr_assert(f);
-	fprintf(f, "{\"name\": \"doomed-%s\", \"workload\": {\"exec\": [\"%s/doomed_host\", \"%s\", "
-	        "\"examples/vadd/vadd.ptx\"], \"cwd\": \"%s\"}, \"gpu\": \"%s/tests/engine/data/tiny-gpu.json\", "
-	        "\"target\": \"regfile\", \"sampling\": \"live\", \"injections\": %d, \"seed\": 3, "
-	        "\"watchdog_seconds\": 1}\n",
-	        mode, dirname(abs), mode, root, root, injections);
-	fclose(f);
-	free(abs);
+	runs_writef(path, "{\"name\": \"doomed-%s\", \"workload\": {\"exec\": [\"%s\", \"%s\", "
+	            "\"examples/vadd/vadd.ptx\"], \"cwd\": \"%s\"}, \"gpu\": \"%s/tests/engine/data/tiny-gpu.json\", "
+	            "\"target\": \"regfile\", \"sampling\": \"live\", \"injections\": %d, \"seed\": 3, "
+	            "\"watchdog_seconds\": 1}\n",
+	            mode, runs_test_host("doomed_host"), mode, root, root, injections);
 	free(root);
 }
 
@@ -881,7 +782,7 @@ static void doomed(const char *mode, int injections, const char *want)
 	 * before its host code runs on */
 	const char *args[] = {"run", camp, "--db", db, "-j", "2", "--no-early", "--quiet", NULL};
 	double t0 = now_s();
-	cr_assert_eq(run_flipsim(args, NULL), 0, "the campaign completes");
+	cr_assert_eq(runs_flipsim(args, NULL), 0, "the campaign completes");
 	cr_log_info("doomed %s: %d experiments in %.2f s", mode, injections, now_s() - t0);
 	char *got = outcomes(db);
 	cr_expect_str_eq(got, want);
@@ -930,11 +831,11 @@ Test(daemon, readers_do_not_block_the_campaign, .timeout = 300)
 	for (;;) {
 		int w;
 		if (waitpid(pid, &w, WNOHANG) == pid) {
-			st = WIFEXITED(w) ? WEXITSTATUS(w) : 128 + WTERMSIG(w);
+			st = runs_status(w);
 			break;
 		}
 		const char *status[] = {"status", hit, NULL}, *report[] = {"report", hit, "--csv", NULL};
-		failed += run_flipsim(reads % 2 ? report : status, NULL) != 0;
+		failed += runs_flipsim(reads % 2 ? report : status, NULL) != 0;
 		reads++;
 	}
 	double with = now_s() - t0;
@@ -964,11 +865,9 @@ static void copy_data(const char *dir, const char *name)
 	char from[300], to[300];
 	snprintf(from, sizeof from, "tests/engine/data/%s", name);
 	snprintf(to, sizeof to, "%s/%s", dir, name);
-	char *text = slurp(from);
-	FILE *f = fopen(to, "w");
-	cr_assert(f && *text, "%s", from);
-	fputs(text, f);
-	fclose(f);
+	char *text = runs_slurp(from);
+	cr_assert(*text, "%s", from);
+	runs_put(to, text);
 	free(text);
 }
 
@@ -981,11 +880,8 @@ static const char *tiny_campaign(const char *dir, int n, int seed)
 	copy_data(dir, "tiny.ptx");
 	copy_data(dir, "tiny-gpu.json");
 	snprintf(path, sizeof path, "%s/c.json", dir);
-	FILE *f = fopen(path, "w");
-	cr_assert(f);
-	fprintf(f, "{\"name\": \"tiny-pred\", \"workload\": \"tiny.json\", \"gpu\": \"tiny-gpu.json\", \"target\": "
-	        "\"pred\", \"injections\": %d, \"seed\": %d}\n", n, seed);
-	fclose(f);
+	runs_writef(path, "{\"name\": \"tiny-pred\", \"workload\": \"tiny.json\", \"gpu\": \"tiny-gpu.json\", "
+	            "\"target\": \"pred\", \"injections\": %d, \"seed\": %d}\n", n, seed);
 	return path;
 }
 
@@ -995,21 +891,6 @@ static char *new_dir(void)
 	snprintf(dir, sizeof dir, "/tmp/flipsim-unattended-XXXXXX");
 	cr_assert(mkdtemp(dir));
 	return dir;
-}
-
-static void rm_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char p[600];
-	while (d && (e = readdir(d)))
-		if (e->d_name[0] != '.') {
-			snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-			unlink(p);
-		}
-	if (d)
-		closedir(d);
-	rmdir(dir);
 }
 
 /* One number a query on path returns. */
@@ -1033,26 +914,12 @@ static int run_capture(const char *const *args, const char *dir, char **out, cha
 	char o[300], e[300];
 	snprintf(o, sizeof o, "%s/stdout.txt", dir);
 	snprintf(e, sizeof e, "%s/stderr.txt", dir);
-	fflush(NULL);
-	pid_t pid = fork();
-	cr_assert_geq(pid, 0);
-	if (pid == 0) {
-		dup2(open(o, O_WRONLY | O_CREAT | O_TRUNC, 0666), 1);
-		dup2(open(e, O_WRONLY | O_CREAT | O_TRUNC, 0666), 2);
-		char *argv[16];
-		int n = 0;
-		argv[n++] = (char *)flipsim();
-		while (*args && n < 15)
-			argv[n++] = (char *)*args++;
-		argv[n] = NULL;
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	int st = finish(pid);
+	spawn_opts_t so = {.out = o, .err = e};
+	int st = runs_flipsim(args, &so);
 	if (out)
-		*out = slurp(o);
+		*out = runs_slurp(o);
 	if (err)
-		*err = slurp(e);
+		*err = runs_slurp(e);
 	unlink(o);
 	unlink(e);
 	return st;
@@ -1084,7 +951,7 @@ Test(daemon, default_workers_follow_affinity, .timeout = 120)
 	cr_expect_eq(query_long(db, "SELECT count(DISTINCT worker) FROM experiments"), 1,
 	             "one CPU allowed (of %d): one worker", CPU_COUNT(&all));
 	rm_db(db);
-	rm_dir(dir);
+	runs_rm_dir(dir);
 }
 
 /* -j above the default cap (64) up to the documented maximum: the worker
@@ -1104,7 +971,7 @@ Test(daemon, workers_above_the_default_cap, .timeout = 300)
 	cr_expect(strstr(err, "-j: expected a number of workers in 1..1024") != NULL, "%s", err);
 	free(err);
 	rm_db(db);
-	rm_dir(dir);
+	runs_rm_dir(dir);
 }
 
 /* On a terminal of 60 columns every redraw of the progress line fits in
@@ -1128,7 +995,7 @@ Test(daemon, progress_line_fits_the_terminal, .timeout = 120)
 		int s = open(slave, O_RDWR);
 		dup2(s, 2);
 		dup2(open("/dev/null", O_WRONLY), 1);
-		execl(flipsim(), flipsim(), "run", CAMPAIGN, "--db", db, "-j", "2", (char *)NULL);
+		execl(runs_flipsim_path(), runs_flipsim_path(), "run", CAMPAIGN, "--db", db, "-j", "2", (char *)NULL);
 		_exit(127);
 	}
 	size_t cap = 1 << 16, len = 0;
@@ -1138,7 +1005,7 @@ Test(daemon, progress_line_fits_the_terminal, .timeout = 120)
 		if ((len += (size_t)k) == cap)
 			out = realloc(out, (cap *= 2) + 1);
 	out[len] = 0;
-	cr_assert_eq(finish(pid), 0);
+	cr_assert_eq(runs_wait(pid), 0);
 	close(m);
 	int redraws = 0;
 	for (char *p = strstr(out, "\r\033[K"); p; p = strstr(p, "\r\033[K")) {
@@ -1152,7 +1019,7 @@ Test(daemon, progress_line_fits_the_terminal, .timeout = 120)
 	free(out);
 	free(slave);
 	rm_db(db);
-	rm_dir(dir);
+	runs_rm_dir(dir);
 }
 
 /* A hangup (ssh drop) stops the run as Ctrl-C does, with exit 129 and a
@@ -1160,22 +1027,21 @@ Test(daemon, progress_line_fits_the_terminal, .timeout = 120)
 Test(daemon, hangup_says_so_and_resumes, .timeout = 300)
 {
 	char hit[512], errf[600];
-	tmpdb(hit, sizeof hit, "hup");
-	snprintf(errf, sizeof errf, "%s.err", hit);
+	tmpdb_err(hit, errf, "hup");
 	const char *args[] = {"run", BIG, "--db", hit, "-j", "2", "--quiet", NULL};
 	spawn_opts_t so = {.err = errf};
-	pid_t pid = spawn_flipsim(args, &so);
+	pid_t pid = runs_spawn(args, &so);
 	int st = -1;
 	cr_assert(wait_rows(hit, pid, 1, 60, &st), "ended before the hangup (%d)", st);
 	kill(pid, SIGHUP);
-	cr_expect_eq(finish(pid), 129);
-	char *err = slurp(errf);
+	cr_expect_eq(runs_wait(pid), 129);
+	char *err = runs_slurp(errf);
 	long done = rows_now(hit);
 	cr_expect(strstr(err, "flipsim: hangup (terminal closed); ") != NULL, "%s", err);
 	cr_expect(strstr(err, "experiments committed; run the same command to resume") != NULL, "%s", err);
 	cr_expect_lt(done, 2000, "stopped before the end");
 	free(err);
-	cr_expect_eq(run_flipsim(args, NULL), 0, "resumed");
+	cr_expect_eq(runs_flipsim(args, NULL), 0, "resumed");
 	cr_expect_eq(rows_now(hit), 2000);
 	unlink(errf);
 	rm_db(hit);
@@ -1206,18 +1072,18 @@ Test(daemon, status_running_stopped_finished, .timeout = 300)
 	cr_expect(strstr(out, want) != NULL, "%s", out);
 	free(out);
 	kill(pid, SIGKILL);
-	finish(pid);
+	runs_wait(pid);
 	cr_assert_eq(run_capture(json, dir, &out, NULL), 0);
 	cr_expect(strstr(out, "\"state\": \"stopped\"") != NULL, "killed: %s", out);
 	cr_expect(strstr(out, "\"eta_seconds\": null") != NULL, "%s", out);
 	free(out);
-	cr_assert_eq(finish(start(BIG, hit)), 0);
+	cr_assert_eq(runs_wait(start(BIG, hit)), 0);
 	cr_assert_eq(run_capture(json, dir, &out, NULL), 0);
 	cr_expect(strstr(out, "\"state\": \"finished\"") != NULL, "%s", out);
 	cr_expect(strstr(out, "\"done\": 2000, \"total\": 2000") != NULL, "%s", out);
 	free(out);
 	rm_db(hit);
-	rm_dir(dir);
+	runs_rm_dir(dir);
 }
 
 /* An edited campaign starts a new campaign of the same name: run says so,
@@ -1242,7 +1108,7 @@ Test(daemon, edited_campaign_is_pointed_out, .timeout = 120)
 	          "%s", out);
 	free(out);
 	rm_db(db);
-	rm_dir(dir);
+	runs_rm_dir(dir);
 }
 
 /* The README's promise: re-running resumes, also after the project folder
@@ -1260,11 +1126,8 @@ Test(daemon, resumes_after_move_and_reindent, .timeout = 120)
 	cr_assert_eq(rename(dir, moved), 0);
 	char wl[400];
 	snprintf(wl, sizeof wl, "%s/tiny.json", moved);
-	FILE *f = fopen(wl, "w");
-	cr_assert(f);
-	fputs("{\"outputs\":[\"out\"],\"launches\":[{\"kernel\":\"tiny\",\"grid\":[1],\"block\":[32],\"args\":[\"out\"]}],"
-	      "\"name\":\"tiny\",\"ptx\":\"./tiny.ptx\",\"buffers\":{\"out\":{\"count\":32,\"type\":\"u32\"}}}", f);
-	fclose(f);
+	runs_put(wl, "{\"outputs\":[\"out\"],\"launches\":[{\"kernel\":\"tiny\",\"grid\":[1],\"block\":[32],\"args\":[\"out\"]}],"
+	      "\"name\":\"tiny\",\"ptx\":\"./tiny.ptx\",\"buffers\":{\"out\":{\"count\":32,\"type\":\"u32\"}}}");
 	snprintf(camp, sizeof camp, "%s/c.json", moved);
 	char *err;
 	const char *again[] = {"run", camp, "--db", db, NULL};
@@ -1273,5 +1136,5 @@ Test(daemon, resumes_after_move_and_reindent, .timeout = 120)
 	cr_expect_eq(query_long(db, "SELECT count(*) FROM campaigns"), 1);
 	free(err);
 	rm_db(db);
-	rm_dir(moved);
+	runs_rm_dir(moved);
 }

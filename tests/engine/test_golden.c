@@ -6,39 +6,22 @@
  * more injections than the limit is bad input. The host program is
  * tests/engine/data/golden_host.c, built next to FLIPSIM_TEST_HOST. */
 #include <criterion/criterion.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "eng_int.h"
+#include "runs.h"
 
 #define VADD "examples/vadd/vadd.ptx"
 #define SPIN "tests/engine/data/spin.ptx"
 
-static const char *flipsim(void)
-{
-	const char *b = getenv("FLIPSIM");
-	return b ? b : "build/flipsim";
-}
-
 /* build/tests/golden_host, next to FLIPSIM_TEST_HOST (static buffer). */
 static const char *golden_host(void)
 {
-	static char path[4096];
-	const char *host = getenv("FLIPSIM_TEST_HOST");
-	cr_assert(host && *host, "FLIPSIM_TEST_HOST must name build/tests/vadd_host (make unit sets it)");
-	char *abs = realpath(host, NULL);
-	cr_assert(abs);
-	snprintf(path, sizeof path, "%s/golden_host", dirname(abs));
-	free(abs);
-	cr_assert_eq(access(path, X_OK), 0, "%s: make builds it with the unit tests", path);
-	return path;
+	return runs_test_host("golden_host");
 }
 
 /* The golden run of `golden_host MODE ARG [ARG2]` in the current folder
@@ -63,69 +46,15 @@ static void tmpdir(char *dir, size_t n)
 	cr_assert(mkdtemp(dir));
 }
 
-static void rmtree(const char *dir)
-{
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	cr_expect_eq(system(cmd), 0);
-}
-
 /* dir/NAME.json: a campaign of golden_host with args (JSON strings) and extra keys. */
 static void host_campaign(const char *dir, const char *name, const char *args, const char *extra, char *path,
                           size_t n)
 {
 	char *root = getcwd(NULL, 0);
 	snprintf(path, n, "%s/%s.json", dir, name);
-	FILE *f = fopen(path, "w");
-	cr_assert(f);
-	fprintf(f, "{\"name\": \"%s\", \"workload\": {\"exec\": [\"%s\", %s], \"cwd\": \"%s\"}, \"target\": "
-	        "\"regfile\", \"seed\": 5%s}\n", name, golden_host(), args, root, extra);
-	fclose(f);
+	runs_writef(path, "{\"name\": \"%s\", \"workload\": {\"exec\": [\"%s\", %s], \"cwd\": \"%s\"}, \"target\": "
+	            "\"regfile\", \"seed\": 5%s}\n", name, golden_host(), args, root, extra);
 	free(root);
-}
-
-/* Runs flipsim with args (NULL-terminated), stderr into errpath. Its exit status. */
-static int run_flipsim(const char *const *args, const char *errpath)
-{
-	char *argv[16];
-	int n = 0;
-	argv[n++] = (char *)flipsim();
-	while (*args && n < 15)
-		argv[n++] = (char *)*args++;
-	argv[n] = NULL;
-	fflush(NULL);
-	pid_t pid = fork();
-	cr_assert_geq(pid, 0);
-	if (pid == 0) {
-		int out = open("/dev/null", O_WRONLY), e = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		dup2(out, 1);
-		dup2(e, 2);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	int st;
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *b = calloc(1, 65536);
-	if (f) {
-		size_t k = fread(b, 1, 65535, f);
-		b[k] = 0;
-		fclose(f);
-	}
-	return b;
-}
-
-static void put(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	cr_assert(f);
-	fputs(text, f);
-	fclose(f);
 }
 
 /* ---- limits ---- */
@@ -157,12 +86,13 @@ Test(golden, a_background_child_is_not_waited_for, .timeout = 60)
 	host_campaign(dir, "background", "\"background\", \"" VADD "\"", ", \"injections\": 8", camp, sizeof camp);
 	snprintf(db, sizeof db, "%s/r.db", dir);
 	snprintf(errp, sizeof errp, "%s/err", dir);
+	spawn_opts_t so = {.err = errp};
 	const char *args[] = {"run", camp, "--db", db, "-j", "1", "--quiet", NULL};
-	int rc = run_flipsim(args, errp);
-	char *e = slurp(errp);
+	int rc;
+	char *e = runs_flipsim_err(args, &so, &rc);
 	cr_expect_eq(rc, 0, "%s", e);
 	free(e);
-	rmtree(dir);
+	runs_rm_dir(dir);
 }
 
 /* A kernel that never ends: the cycle budget stops the golden run of a
@@ -197,24 +127,23 @@ Test(golden, run_and_profile_take_the_limits, .timeout = 60)
 	snprintf(camp, sizeof camp, "%s/spin.json", dir);
 	snprintf(db, sizeof db, "%s/r.db", dir);
 	snprintf(errp, sizeof errp, "%s/err", dir);
-	char text[600];
-	snprintf(text, sizeof text, "{\"workload\": \"%s/tests/engine/data/spin.json\", \"target\": \"regfile\", "
-	         "\"golden_cycle_budget\": 50000}\n", root);
-	put(camp, text);
+	spawn_opts_t so = {.err = errp};
+	runs_writef(camp, "{\"workload\": \"%s/tests/engine/data/spin.json\", \"target\": \"regfile\", "
+	            "\"golden_cycle_budget\": 50000}\n", root);
 	const char *run[] = {"run", camp, "--db", db, "--quiet", NULL};
-	cr_expect_eq(run_flipsim(run, errp), 2);
-	char *e = slurp(errp);
+	cr_expect_eq(runs_flipsim(run, &so), 2);
+	char *e = runs_slurp(errp);
 	cr_expect(strstr(e, "cycle budget of 50000 cycles"), "%s", e);
 	free(e);
 	const char *prof[] = {"profile", "--golden-timeout", "1", golden_host(), "hang", VADD, NULL};
-	cr_expect_eq(run_flipsim(prof, errp), 2);
-	e = slurp(errp);
+	cr_expect_eq(runs_flipsim(prof, &so), 2);
+	e = runs_slurp(errp);
 	cr_expect(strstr(e, "did not end within 1 s"), "%s", e);
 	free(e);
 	const char *bad[] = {"profile", "--cycle-budget", "0", "tests/engine/data/spin.json", NULL};
-	cr_expect_eq(run_flipsim(bad, errp), 2);
+	cr_expect_eq(runs_flipsim(bad, &so), 2);
 	free(root);
-	rmtree(dir);
+	runs_rm_dir(dir);
 }
 
 /* ---- outputs as streams ---- */
@@ -228,9 +157,10 @@ static long big_campaign(const char *dir, const char *mib)
 	host_campaign(dir, mib, args, ", \"injections\": 3, \"sampling\": \"live\"", camp, sizeof camp);
 	snprintf(db, sizeof db, "%s/%s.db", dir, mib);
 	snprintf(errp, sizeof errp, "%s/err", dir);
+	spawn_opts_t so = {.err = errp};
 	const char *run[] = {"run", camp, "--db", db, "-j", "1", "--no-early", "--quiet", NULL};
-	int rc = run_flipsim(run, errp);
-	char *e = slurp(errp);
+	int rc;
+	char *e = runs_flipsim_err(run, &so, &rc);
 	cr_expect_eq(rc, 0, "%s", e);
 	free(e);
 	struct rusage ru;
@@ -248,7 +178,7 @@ Test(golden, a_huge_output_is_compared_in_bounded_memory, .timeout = 120)
 	long base = big_campaign(dir, "0"), big = big_campaign(dir, "16");
 	cr_log_info("largest resident size: %ld KiB, %ld KiB without output", big, base);
 	cr_expect_lt(big, base + 6 * 1024, "%ld KiB for a 16 MiB output, %ld KiB for none", big, base);
-	rmtree(dir);
+	runs_rm_dir(dir);
 }
 
 /* ---- resume ---- */
@@ -260,39 +190,38 @@ Test(golden, a_resume_with_another_golden_output_is_refused, .timeout = 120)
 	char dir[64], camp[200], db[200], errp[200], input[200], args[400];
 	tmpdir(dir, sizeof dir);
 	snprintf(input, sizeof input, "%s/input.txt", dir);
-	put(input, "one\n");
+	runs_put(input, "one\n");
 	snprintf(args, sizeof args, "\"cat\", \"" VADD "\", \"%s\"", input);
 	host_campaign(dir, "cat", args, ", \"injections\": 10", camp, sizeof camp);
 	snprintf(db, sizeof db, "%s/r.db", dir);
 	snprintf(errp, sizeof errp, "%s/err", dir);
+	spawn_opts_t so = {.err = errp};
 	const char *run[] = {"run", camp, "--db", db, "-j", "1", "--quiet", NULL};
-	cr_assert_eq(run_flipsim(run, errp), 0);
-	put(input, "two\n");
-	cr_expect_eq(run_flipsim(run, errp), 2);
-	char *e = slurp(errp);
+	cr_assert_eq(runs_flipsim(run, &so), 0);
+	runs_put(input, "two\n");
+	cr_expect_eq(runs_flipsim(run, &so), 2);
+	char *e = runs_slurp(errp);
 	cr_expect(strstr(e, "cannot resume: the golden run differs from the one the campaign began with (stdout)"),
 	          "%s", e);
 	free(e);
-	put(input, "one\n");
-	cr_expect_eq(run_flipsim(run, errp), 0);
-	rmtree(dir);
+	runs_put(input, "one\n");
+	cr_expect_eq(runs_flipsim(run, &so), 0);
+	runs_rm_dir(dir);
 }
 
 /* dir/SUB/tiny.json with tiny.ptx edited: `from` replaced by `to`. */
 static camp_workload_t *tiny_variant(const char *top, const char *sub, const char *from, const char *to)
 {
-	char *ptx = slurp("tests/engine/data/tiny.ptx"), *at = strstr(ptx, from), path[200], dir[150];
+	char *ptx = runs_slurp("tests/engine/data/tiny.ptx"), *at = strstr(ptx, from), path[200], dir[150];
 	cr_assert(at);
 	snprintf(dir, sizeof dir, "%s/%s", top, sub);
 	cr_assert_eq(mkdir(dir, 0700), 0);
 	snprintf(path, sizeof path, "%s/tiny.ptx", dir);
-	FILE *f = fopen(path, "w");
-	fprintf(f, "%.*s%s%s", (int)(at - ptx), ptx, to, at + strlen(from));
-	fclose(f);
+	runs_writef(path, "%.*s%s%s", (int)(at - ptx), ptx, to, at + strlen(from));
 	free(ptx);
-	char *json = slurp("tests/engine/data/tiny.json");
+	char *json = runs_slurp("tests/engine/data/tiny.json");
 	snprintf(path, sizeof path, "%s/tiny.json", dir);
-	put(path, json);
+	runs_put(path, json);
 	free(json);
 	camp_workload_t *w;
 	char err[1024];
@@ -333,7 +262,7 @@ Test(golden, a_changed_golden_run_names_what_differs)
 	camp_workload_destroy(w0);
 	camp_workload_destroy(w1);
 	camp_workload_destroy(w2);
-	rmtree(dir);
+	runs_rm_dir(dir);
 }
 
 /* ---- sample size ---- */
@@ -342,12 +271,11 @@ Test(golden, a_changed_golden_run_names_what_differs)
  * "injections" has, refused naming the file and the key. */
 Test(golden, a_margin_beyond_the_injection_limit_is_refused)
 {
-	char dir[64], path[200], text[400], err[1024], *root = getcwd(NULL, 0);
+	char dir[64], path[200], err[1024], *root = getcwd(NULL, 0);
 	tmpdir(dir, sizeof dir);
 	snprintf(path, sizeof path, "%s/c.json", dir);
-	snprintf(text, sizeof text, "{\"workload\": \"%s/tests/engine/data/tiny.json\", \"target\": \"regfile\", "
-	         "\"margin\": 0.0001}\n", root);
-	put(path, text);
+	runs_writef(path, "{\"workload\": \"%s/tests/engine/data/tiny.json\", \"target\": \"regfile\", "
+	            "\"margin\": 0.0001}\n", root);
 	camp_campaign_t *c;
 	cr_assert_eq(camp_campaign_load(path, &c, err, sizeof err), 0, "%s", err);
 	eng_golden_t g;
@@ -360,5 +288,5 @@ Test(golden, a_margin_beyond_the_injection_limit_is_refused)
 	eng_golden_free(&g);
 	camp_campaign_destroy(c);
 	free(root);
-	rmtree(dir);
+	runs_rm_dir(dir);
 }
