@@ -202,7 +202,7 @@ Test(db, creates_schema_and_reopens)
 
 	sqlite3 *s = raw();
 	cr_assert_eq(raw_real(s, "PRAGMA application_id"), (double)0x464C5053);
-	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 2);
+	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 3);
 	cr_assert_eq(raw_real(s, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
 	cr_assert_eq(raw_real(s, "SELECT count(*) FROM pragma_table_list WHERE strict = 1 AND name IN"
 	                         " ('campaigns','golden','kernels','masks','experiments')"),
@@ -274,9 +274,9 @@ Test(db, refuses_newer_schema)
 	new_campaign(db, "h1", "regfile", "physical");
 	db_close(db);
 	sqlite3 *s = raw();
-	raw_exec(s, "PRAGMA user_version = 3");
+	raw_exec(s, "PRAGMA user_version = 4");
 	sqlite3_close(s);
-	expect_refused(DB_ENEWER, "written by a newer flipsim (schema 3; this one reads up to 2)");
+	expect_refused(DB_ENEWER, "written by a newer flipsim (schema 4; this one reads up to 3)");
 }
 
 /* A version-1 file (no per-kernel or study views) is upgraded in place when
@@ -289,7 +289,7 @@ Test(db, migrates_version_1)
 	db_close(db);
 	sqlite3 *s = raw();
 	raw_exec(s, "DROP VIEW study_kernel; DROP VIEW study_gpu; DROP VIEW study; DROP VIEW avf_kernel;"
-	            " PRAGMA user_version = 1");
+	            " DROP VIEW exp_weight; PRAGMA user_version = 1");
 	sqlite3_close(s);
 
 	db = open_db(false);
@@ -298,10 +298,49 @@ Test(db, migrates_version_1)
 	cr_assert_eq(p.done, 10);
 	db_close(db);
 	s = raw();
-	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 2);
+	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 3);
 	cr_assert_eq(raw_real(s, "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name IN"
 	                         " ('avf_kernel','study','study_gpu','study_kernel')"),
 	             4);
+	sqlite3_close(s);
+}
+
+/* A version-2 file (its avf views derated live sampling by a product of
+ * means) gets the views of version 3 when opened, its rows kept. */
+Test(db, migrates_version_2)
+{
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "lv", "regfile", "live");
+	db_golden_t g = golden(2, 100, 1.0);
+	cr_assert_eq(db_golden_put(db, id, &g), 0, "%s", db_errmsg(db));
+	fill(db, id, 0, 10, 0, 2, 0);
+	db_close(db);
+	sqlite3 *s = raw();
+	/* idx 0-1 fail at 80 live bits; 2-4 busy, 5-9 on an idle SM */
+	raw_exec(s, "UPDATE experiments SET live_bits = CASE WHEN idx < 5 THEN 80 ELSE 0 END;"
+	            " DROP VIEW avf_kernel; DROP VIEW avf; DROP VIEW campaign_df; DROP VIEW exp_weight;"
+	            " CREATE VIEW campaign_df AS SELECT id AS campaign_id, 0.4 AS df FROM campaigns;"
+	            " CREATE VIEW avf AS SELECT campaign_id, 'all' AS kernel, 0.4 * 0.2 AS avf_derated"
+	            "   FROM campaign_df;"
+	            " CREATE VIEW avf_kernel AS SELECT * FROM avf;"
+	            " PRAGMA user_version = 2");
+	cr_assert_float_eq(raw_real(s, "SELECT avf_derated FROM avf"), 0.08, 1e-12);
+	sqlite3_close(s);
+
+	db = open_db(false);
+	db_progress_t p;
+	cr_assert_eq(db_progress(db, id, &p), 0, "%s", db_errmsg(db));
+	cr_expect_eq(p.done, 10);
+	cr_expect_float_eq(p.df, 0.4, 1e-12);
+	cr_expect_float_eq(p.avf_derated, 2 * 0.8 / 10, 1e-12);
+	cr_expect_float_eq(p.avf, 0.4, 1e-12); /* 2 of the 5 busy draws, weighed alike */
+	db_close(db);
+	s = raw();
+	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 3);
+	cr_assert_eq(raw_real(s, "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name IN"
+	                         " ('exp_weight','campaign_df','avf','avf_kernel','fit','study')"),
+	             6);
+	cr_expect_float_eq(raw_real(s, "SELECT avf_derated FROM fit"), 0.16, 1e-12);
 	sqlite3_close(s);
 }
 
@@ -983,6 +1022,149 @@ Test(db, avf_kernel_aggregates_invocations_by_name)
 	cr_assert_float_eq(K("df", lb, "a"), (10 * 200 + 20 * 600) / 30.0 / 1000, 1e-12);
 	cr_assert_float_eq(K("df", lb, "b"), 0.6, 1e-12);
 #undef K
+	sqlite3_close(s);
+}
+
+/* ---- the live estimator (schema 3) ------------------------------------------ */
+
+/* The Wilson interval of an estimate x at an effective sample size ne, in
+ * the arrangement (2k + z² ∓ z sqrt(z² + 4k(ne-k)/ne)) / (2(ne + z²)), k = x ne. */
+static void wilson_at(double x, double ne, double *lo, double *hi)
+{
+	double z = 1.959963984540054, k = x * ne;
+	double a = 2 * k + z * z, b = z * sqrt(z * z + 4 * k * (ne - k) / ne), d = 2 * (ne + z * z);
+	*lo = fmax(0, (a - b) / d);
+	*hi = fmin(1, (a + b) / d);
+}
+
+typedef struct {
+	double avf, avf_lo, avf_hi, df, der, der_lo, der_hi;
+} live_est_t;
+
+/* The estimator of db_int.h from its definition, with centred sums: weights
+ * w_i, failures f_i, over experiments [from, to). */
+static live_est_t live_estimate(const double *w, const int *f, int from, int to)
+{
+	double n = to - from, sw = 0, sw2 = 0, swf = 0;
+	for (int i = from; i < to; i++) {
+		sw += w[i];
+		sw2 += w[i] * w[i];
+		swf += w[i] * f[i];
+	}
+	live_est_t e = {.df = sw / n, .der = swf / n, .avf = swf / sw};
+	double s2 = 0, uu = 0;
+	for (int i = from; i < to; i++) {
+		s2 += (w[i] * f[i] - e.der) * (w[i] * f[i] - e.der) / n;
+		uu += w[i] * (f[i] - e.avf) * w[i] * (f[i] - e.avf);
+	}
+	double ne_d = s2 > 0 ? e.der * (1 - e.der) / (s2 / n) : n;
+	double v = uu / (sw * sw), ne_p = v > 0 ? e.avf * (1 - e.avf) / v : sw * sw / sw2;
+	wilson_at(e.der, ne_d, &e.der_lo, &e.der_hi);
+	wilson_at(e.avf, ne_p, &e.avf_lo, &e.avf_hi);
+	return e;
+}
+
+/* live_bits of experiment i: 0 (an idle SM) for some, failures never. */
+static int64_t live_bits_of(int i, int fails)
+{
+	return !fails && (i % 3 == 2 || i >= 17) ? 0 : 100 + (37 * i) % 850;
+}
+
+static void expect_estimate(sqlite3 *s, const char *from, const live_est_t *e)
+{
+	static const char *cols[] = {"avf", "avf_lo", "avf_hi", "df", "avf_derated", "avf_derated_lo",
+	                             "avf_derated_hi"};
+	const double *want = &e->avf;
+	for (int c = 0; c < 7; c++) {
+		char sql[256];
+		snprintf(sql, sizeof sql, "SELECT %s FROM %s", cols[c], from);
+		double got = raw_real(s, sql);
+		cr_expect(fabs(got - want[c]) < 1e-12, "%s: %.15g, expected %.15g", sql, got, want[c]);
+	}
+}
+
+/* Live sampling weighs each experiment by live_bits / bits_per_sm: faults
+ * drawn on an idle SM (live_bits 0) count once, as the zero they add to the
+ * physical AVF, and not again in a failure rate (issue 10). */
+Test(db, live_estimator_is_the_mean_of_weighted_failures)
+{
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "lv", "regfile", "live");
+	db_golden_t g = golden(3, 1000, 1.0);
+	cr_assert_eq(db_golden_put(db, id, &g), 0, "%s", db_errmsg(db));
+	db_kernel_t k[2] = {
+		{.launch_index = 0, .kernel = "k0", .start_cycle = 0, .end_cycle = 100,
+		 .grid = {1, 1, 1}, .block = {1, 1, 1}, .df_reg = 0.9, .df_smem = 0.2},
+		{.launch_index = 1, .kernel = "k1", .start_cycle = 100, .end_cycle = 400,
+		 .grid = {1, 1, 1}, .block = {1, 1, 1}, .df_reg = 0.9, .df_smem = 0.6},
+	};
+	cr_assert_eq(db_kernels_put(db, id, k, 2), 0, "%s", db_errmsg(db));
+	fill(db, id, 0, 10, 0, 2, 0);    /* k0: idx 0-1 fail */
+	fill(db, id, 10, 20, 100, 6, 1); /* k1: idx 10-16 fail */
+	db_close(db);
+
+	double w[30];
+	int f[30];
+	sqlite3 *s = raw();
+	for (int i = 0; i < 30; i++) {
+		f[i] = i < 2 || (i >= 10 && i < 17);
+		int64_t lb = live_bits_of(i, f[i]);
+		w[i] = lb / 1000.0;
+		char sql[128];
+		snprintf(sql, sizeof sql, "UPDATE experiments SET live_bits = %" PRId64 " WHERE idx = %d", lb, i);
+		raw_exec(s, sql);
+	}
+	live_est_t all = live_estimate(w, f, 0, 30), k0 = live_estimate(w, f, 0, 10), k1 = live_estimate(w, f, 10, 30);
+	cr_assert(fabs(all.der - all.df * 9.0 / 30) > 0.05, "the old product of means differs: %g vs %g", all.der,
+	          all.df * 9.0 / 30);
+	expect_estimate(s, "avf WHERE kernel = 'all'", &all);
+	expect_estimate(s, "avf WHERE launch_index = 0", &k0);
+	expect_estimate(s, "avf WHERE launch_index = 1", &k1);
+	expect_estimate(s, "avf_kernel WHERE kernel_name = 'k0'", &k0);
+	expect_estimate(s, "avf_kernel WHERE kernel_name = 'k1'", &k1);
+	cr_expect_float_eq(raw_real(s, "SELECT df FROM campaign_df"), all.df, 1e-12);
+	cr_expect_float_eq(raw_real(s, "SELECT sum(contribution) FROM avf_kernel"), all.der, 1e-12);
+	cr_expect_float_eq(raw_real(s, "SELECT avf * df FROM avf WHERE kernel = 'all'"), all.der, 1e-12);
+	sqlite3_close(s);
+	db = open_db(false);
+	db_progress_t p;
+	cr_assert_eq(db_progress(db, id, &p), 0, "%s", db_errmsg(db));
+	cr_expect_float_eq(p.avf_derated, all.der, 1e-12);
+	db_close(db);
+}
+
+/* With every bit in use (w = 1) the live estimator and its interval are the
+ * physical ones; with no failure the interval keeps Wilson's width. */
+Test(db, live_estimator_reduces_to_wilson)
+{
+	db_t *db = open_db(true);
+	int64_t ph = new_campaign(db, "ph", "pred", "physical");
+	int64_t lv = new_campaign(db, "lv", "pred", "live");
+	int64_t none = new_campaign(db, "none", "pred", "live");
+	db_golden_t g = golden(3, 512, 1.0);
+	for (int64_t id = 1; id <= 3; id++)
+		cr_assert_eq(db_golden_put(db, id, &g), 0, "%s", db_errmsg(db));
+	fill(db, ph, 0, 100, 0, 6, 1);
+	fill(db, lv, 0, 100, 0, 6, 1);
+	fill(db, none, 0, 40, 0, 0, 0);
+	db_close(db);
+	sqlite3 *s = raw();
+	raw_exec(s, "UPDATE experiments SET live_bits = 512 WHERE campaign_id = 2");
+	raw_exec(s, "UPDATE experiments SET live_bits = 100 + idx WHERE campaign_id = 3");
+	static const char *cols[] = {"avf", "avf_lo", "avf_hi", "df", "avf_derated", "avf_derated_lo",
+	                             "avf_derated_hi"};
+	for (int c = 0; c < 7; c++)
+		cr_expect_float_eq(rq(s, "SELECT %s FROM avf WHERE kernel = 'all' AND campaign_id = 2", cols[c]),
+		                   rq(s, "SELECT %s FROM avf WHERE kernel = 'all' AND campaign_id = 1", cols[c]), 1e-12,
+		                   "%s", cols[c]);
+	cr_expect_float_eq(rq(s, "SELECT avf_derated_lo FROM avf WHERE kernel = 'all' AND campaign_id = 1"),
+	                   0.03431926106727268, 1e-12);
+	double lo, hi;
+	wilson_at(0, 40, &lo, &hi);
+	cr_expect_eq(rq(s, "SELECT avf_derated FROM avf WHERE kernel = 'all' AND campaign_id = 3"), 0);
+	double dlo = rq(s, "SELECT avf_derated_lo FROM avf WHERE kernel = 'all' AND campaign_id = 3");
+	cr_expect(dlo >= 0 && dlo < 1e-12, "%g", dlo);
+	cr_expect_float_eq(rq(s, "SELECT avf_derated_hi FROM avf WHERE kernel = 'all' AND campaign_id = 3"), hi, 1e-12);
 	sqlite3_close(s);
 }
 
