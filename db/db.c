@@ -385,53 +385,55 @@ static const char SCHEMA_V2[] =
  * sw2, sw2f (Σ w, Σ w f, Σ w², Σ w² f), measured (live sampling with
  * live_bits), weighted (physical, or measured), df (as the view reports it)
  * and z; adds p (avf), d (avf_derated), their effective sample sizes ne_p,
- * ne_d and Wilson centres and half-widths (c_p, h_p, c_d, h_d). */
-#define ESTIMATE_CTES                                                                              \
-	"est AS (\n"                                                                                   \
-	"  SELECT s.*,\n"                                                                              \
-	"         CASE WHEN s.weighted THEN s.swf / nullif(s.sw, 0)\n"                                  \
-	"              ELSE CAST(s.k AS REAL) / nullif(s.n, 0) END AS p,\n"                             \
-	"         CASE WHEN s.weighted THEN s.swf / nullif(s.n, 0)\n"                                   \
-	"              ELSE s.df * s.k / nullif(s.n, 0) END AS d\n"                                     \
-	"    FROM sums s\n"                                                                            \
-	"),\n"                                                                                         \
-	"spread AS (\n"                                                                                \
-	"  SELECT e.*,\n"                                                                              \
-	"         (1 - 2 * e.p) * e.sw2f + e.p * e.p * e.sw2 AS uu,\n" /* Σ (w (f - p))² */           \
-	"         e.sw2f / nullif(e.n, 0) - e.d * e.d AS s2\n"         /* (1/n) Σ (w f - d)² */       \
-	"    FROM est e\n"                                                                             \
-	"),\n"                                                                                         \
-	"neff AS (\n"                                                                                  \
-	"  SELECT s.*,\n"                                                                              \
-	"         CASE WHEN NOT s.measured THEN s.n\n"                                                 \
+ * ne_d and Wilson centres and half-widths (c_p, h_p, c_d, h_d). A spread
+ * below 1e-9 of the estimate squared is rounding noise of equal products
+ * (sums of squares minus a squared mean), taken as none. */
+#define ESTIMATE_CTES \
+	"est AS (\n" \
+	"  SELECT s.*,\n" \
+	"         CASE WHEN s.weighted THEN s.swf / nullif(s.sw, 0)\n" \
+	"              ELSE CAST(s.k AS REAL) / nullif(s.n, 0) END AS p,\n" \
+	"         CASE WHEN s.weighted THEN s.swf / nullif(s.n, 0)\n" \
+	"              ELSE s.df * s.k / nullif(s.n, 0) END AS d\n" \
+	"    FROM sums s\n" \
+	"),\n" \
+	"spread AS (\n" \
+	"  SELECT e.*,\n" \
+	"         (1 - 2 * e.p) * e.sw2f + e.p * e.p * e.sw2 AS uu,\n" /* Σ (w (f - p))² */ \
+	"         e.sw2f / nullif(e.n, 0) - e.d * e.d AS s2\n"         /* (1/n) Σ (w f - d)² */ \
+	"    FROM est e\n" \
+	"),\n" \
+	"neff AS (\n" \
+	"  SELECT s.*,\n" \
+	"         CASE WHEN NOT s.measured THEN s.n\n" \
 	"              WHEN s.uu > 1e-9 * s.p * s.p * s.sw2 THEN s.p * (1 - s.p) * s.sw * s.sw / s.uu\n" \
-	"              ELSE s.sw * s.sw / nullif(s.sw2, 0) END AS ne_p,\n"                              \
-	"         CASE WHEN NOT s.measured THEN s.n\n"                                                 \
-	"              WHEN s.s2 > 1e-9 * s.d * s.d THEN max(s.n, s.n * s.d * (1 - s.d) / s.s2)\n"     \
-	"              ELSE s.n END AS ne_d\n"                                                         \
-	"    FROM spread s\n"                                                                          \
-	"),\n"                                                                                         \
-	"wilson AS (\n"                                                                                \
-	"  SELECT w.*,\n"                                                                              \
-	"         (w.p + w.z * w.z / (2 * w.ne_p)) / (1 + w.z * w.z / w.ne_p) AS c_p,\n"               \
-	"         w.z / (1 + w.z * w.z / w.ne_p)\n"                                                    \
-	"           * sqrt(w.p * (1 - w.p) / w.ne_p + w.z * w.z / (4 * w.ne_p * w.ne_p)) AS h_p,\n"    \
-	"         (w.d + w.z * w.z / (2 * w.ne_d)) / (1 + w.z * w.z / w.ne_d) AS c_d,\n"               \
-	"         w.z / (1 + w.z * w.z / w.ne_d)\n"                                                    \
-	"           * sqrt(w.d * (1 - w.d) / w.ne_d + w.z * w.z / (4 * w.ne_d * w.ne_d)) AS h_d\n"    \
-	"    FROM neff w\n"                                                                            \
+	"              ELSE s.sw * s.sw / nullif(s.sw2, 0) END AS ne_p,\n" \
+	"         CASE WHEN NOT s.measured THEN s.n\n" \
+	"              WHEN s.s2 > 1e-9 * s.d * s.d THEN max(s.n, s.n * s.d * (1 - s.d) / s.s2)\n" \
+	"              ELSE s.n END AS ne_d\n" \
+	"    FROM spread s\n" \
+	"),\n" \
+	"wilson AS (\n" \
+	"  SELECT w.*,\n" \
+	"         (w.p + w.z * w.z / (2 * w.ne_p)) / (1 + w.z * w.z / w.ne_p) AS c_p,\n" \
+	"         w.z / (1 + w.z * w.z / w.ne_p)\n" \
+	"           * sqrt(w.p * (1 - w.p) / w.ne_p + w.z * w.z / (4 * w.ne_p * w.ne_p)) AS h_p,\n" \
+	"         (w.d + w.z * w.z / (2 * w.ne_d)) / (1 + w.z * w.z / w.ne_d) AS c_d,\n" \
+	"         w.z / (1 + w.z * w.z / w.ne_d)\n" \
+	"           * sqrt(w.d * (1 - w.d) / w.ne_d + w.z * w.z / (4 * w.ne_d * w.ne_d)) AS h_d\n" \
+	"    FROM neff w\n" \
 	")\n"
 
 /* The AVF columns every estimator view ends with. */
-#define ESTIMATE_COLUMNS                                                                           \
-	"       p AS avf,\n"                                                                           \
-	"       max(0.0, c_p - h_p) AS avf_lo,\n"                                                      \
-	"       min(1.0, c_p + h_p) AS avf_hi,\n"                                                      \
-	"       df,\n"                                                                                 \
-	"       d AS avf_derated,\n"                                                                   \
-	"       CASE WHEN measured THEN max(0.0, c_d - h_d) ELSE df * max(0.0, c_p - h_p) END\n"       \
-	"         AS avf_derated_lo,\n"                                                                \
-	"       CASE WHEN measured THEN min(1.0, c_d + h_d) ELSE df * min(1.0, c_p + h_p) END\n"       \
+#define ESTIMATE_COLUMNS \
+	"       p AS avf,\n" \
+	"       max(0.0, c_p - h_p) AS avf_lo,\n" \
+	"       min(1.0, c_p + h_p) AS avf_hi,\n" \
+	"       df,\n" \
+	"       d AS avf_derated,\n" \
+	"       CASE WHEN measured THEN max(0.0, c_d - h_d) ELSE df * max(0.0, c_p - h_p) END\n" \
+	"         AS avf_derated_lo,\n" \
+	"       CASE WHEN measured THEN min(1.0, c_d + h_d) ELSE df * min(1.0, c_p + h_p) END\n" \
 	"         AS avf_derated_hi"
 
 static const char SCHEMA_V3[] =

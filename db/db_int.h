@@ -52,6 +52,19 @@
  *   study_gpu    (workload, gpu, register mode): FIT of that mode's register
  *                structures plus every other structure, IPC, IPC/FIT, MITF
  *   study_kernel study row × kernel name (avf_kernel of its campaign)
+ *
+ * Schema version 3 replaces views (issue 10: live sampling derated idle
+ * SMs twice):
+ *
+ *   view         one row per
+ *   -----------  -----------------------------------------------------------
+ *   exp_weight   experiment: launch_index, fail f, weight w = 1 (physical)
+ *                or live_bits / bits_per_sm (live; NULL without live_bits)
+ *   avf          as before, by the estimator of db.c's SCHEMA_V3: avf_derated
+ *                = mean of w f, df = mean of w, avf = Σ w f / Σ w, Wilson
+ *                intervals at an effective sample size
+ *   avf_kernel   as before, by the same estimator
+ *   campaign_df  campaign: df of its avf row 'all'
  */
 #ifndef DB_INT_H
 #define DB_INT_H

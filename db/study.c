@@ -514,7 +514,8 @@ static int avf_table(db_t *db, const study_t *s, FILE *out)
 	free(mean);
 	return grid_print(db, &g,
 	                  "\nAVF per structure and application, % with its interval (GUFI Figure 8):\n"
-	                  "(SDC + DUE) / n x df; df = 1 under physical sampling; mean over the applications",
+	                  "(SDC + DUE) / n under physical sampling; under live sampling the mean of\n"
+	                  "live_bits / bits_per_sm x failed (view avf); mean over the applications",
 	                  out);
 }
 
@@ -631,7 +632,8 @@ static int kernel_table(db_t *db, study_t *s, FILE *out)
 	}
 	return grid_print(db, &g,
 	                  "\nAVF per kernel (GUFI Table IV): each kernel's part of its application's AVF,\n"
-	                  "df x its (SDC + DUE) / the campaign's n; a column adds up to the AVF above",
+	                  "its (SDC + DUE), each weighed by live_bits / bits_per_sm under live sampling,\n"
+	                  "over the campaign's n; a column adds up to the AVF above",
 	                  out);
 }
 
