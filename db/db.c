@@ -357,8 +357,86 @@ static const char SCHEMA_V2[] =
 	"       k.avf, k.avf_lo, k.avf_hi, k.df, k.avf_derated, k.contribution\n"
 	"  FROM study s JOIN avf_kernel k ON k.campaign_id = s.campaign_id;\n";
 
-/* ---- schema version 3 ----------------------------------------------------------
- * The daemons that run campaigns (db.h, "daemons"). */
+/* ---- schema version 3 -------------------------------------------------------
+ * Two changes of issue 10: the table `daemons` (item 11: the `flipsim run`
+ * processes and their heartbeats, db.h "daemons") and the live estimator
+ * (item 2), views only. Live sampling draws a fault over the bits in use on its SM at
+ * its cycle (an SM with none gives Masked `unused`), so a failure there says
+ * nothing about the share of the structure in use; experiment i is weighed
+ * by w_i = live_bits_i / bits_per_sm (1 under physical sampling), and with
+ * f_i = 1 for SDC or DUE:
+ *     avf_derated = (1/n) Σ w_i f_i   (unbiased for the physical AVF)
+ *     df          = (1/n) Σ w_i       (the measured share in use)
+ *     avf         = Σ w_i f_i / Σ w_i = avf_derated / df (AVF of the bits
+ *                                        in use; (sdc+due)/n when physical)
+ * Intervals: Wilson's score interval of an estimate x at an effective
+ * sample size ne = x(1-x) / v, v the estimate's variance from the sample
+ * (Korn and Graubard's interval for weighted proportions): for avf_derated
+ * v = s²/n, s² = (1/n) Σ (w_i f_i - avf_derated)², which is at most
+ * x(1-x) because w_i f_i lies in [0,1], so ne >= n; for avf the delta
+ * method's v = Σ (w_i (f_i - avf))² / (Σ w_i)². When v is 0 (no failure,
+ * or every product equal) ne is n, or for avf Kish's (Σ w)² / Σ w², so the
+ * interval keeps Wilson's width at k = 0 instead of collapsing to a point.
+ * Under physical sampling (w = 1) both are exactly the Wilson interval at n.
+ * Live campaigns without live_bits (written by other tools) keep the
+ * profile's df_reg/df_smem and df × Wilson. The per-invocation rows of avf
+ * and the rows of avf_kernel use the same estimator over their experiments. */
+
+/* The estimator over a CTE `sums` with columns n, k (= sdc + due), sw, swf,
+ * sw2, sw2f (Σ w, Σ w f, Σ w², Σ w² f), measured (live sampling with
+ * live_bits), weighted (physical, or measured), df (as the view reports it)
+ * and z; adds p (avf), d (avf_derated), their effective sample sizes ne_p,
+ * ne_d and Wilson centres and half-widths (c_p, h_p, c_d, h_d). A spread
+ * below 1e-9 of the estimate squared is rounding noise of equal products
+ * (sums of squares minus a squared mean), taken as none. */
+#define ESTIMATE_CTES \
+	"est AS (\n" \
+	"  SELECT s.*,\n" \
+	"         CASE WHEN s.weighted THEN s.swf / nullif(s.sw, 0)\n" \
+	"              ELSE CAST(s.k AS REAL) / nullif(s.n, 0) END AS p,\n" \
+	"         CASE WHEN s.weighted THEN s.swf / nullif(s.n, 0)\n" \
+	"              ELSE s.df * s.k / nullif(s.n, 0) END AS d\n" \
+	"    FROM sums s\n" \
+	"),\n" \
+	"spread AS (\n" \
+	"  SELECT e.*,\n" \
+	"         (1 - 2 * e.p) * e.sw2f + e.p * e.p * e.sw2 AS uu,\n" /* Σ (w (f - p))² */ \
+	"         e.sw2f / nullif(e.n, 0) - e.d * e.d AS s2\n"         /* (1/n) Σ (w f - d)² */ \
+	"    FROM est e\n" \
+	"),\n" \
+	"neff AS (\n" \
+	"  SELECT s.*,\n" \
+	"         CASE WHEN NOT s.measured THEN s.n\n" \
+	"              WHEN s.uu > 1e-9 * s.p * s.p * s.sw2 THEN s.p * (1 - s.p) * s.sw * s.sw / s.uu\n" \
+	"              ELSE s.sw * s.sw / nullif(s.sw2, 0) END AS ne_p,\n" \
+	"         CASE WHEN NOT s.measured THEN s.n\n" \
+	"              WHEN s.s2 > 1e-9 * s.d * s.d THEN max(s.n, s.n * s.d * (1 - s.d) / s.s2)\n" \
+	"              ELSE s.n END AS ne_d\n" \
+	"    FROM spread s\n" \
+	"),\n" \
+	"wilson AS (\n" \
+	"  SELECT w.*,\n" \
+	"         (w.p + w.z * w.z / (2 * w.ne_p)) / (1 + w.z * w.z / w.ne_p) AS c_p,\n" \
+	"         w.z / (1 + w.z * w.z / w.ne_p)\n" \
+	"           * sqrt(w.p * (1 - w.p) / w.ne_p + w.z * w.z / (4 * w.ne_p * w.ne_p)) AS h_p,\n" \
+	"         (w.d + w.z * w.z / (2 * w.ne_d)) / (1 + w.z * w.z / w.ne_d) AS c_d,\n" \
+	"         w.z / (1 + w.z * w.z / w.ne_d)\n" \
+	"           * sqrt(w.d * (1 - w.d) / w.ne_d + w.z * w.z / (4 * w.ne_d * w.ne_d)) AS h_d\n" \
+	"    FROM neff w\n" \
+	")\n"
+
+/* The AVF columns every estimator view ends with. */
+#define ESTIMATE_COLUMNS \
+	"       p AS avf,\n" \
+	"       max(0.0, c_p - h_p) AS avf_lo,\n" \
+	"       min(1.0, c_p + h_p) AS avf_hi,\n" \
+	"       df,\n" \
+	"       d AS avf_derated,\n" \
+	"       CASE WHEN measured THEN max(0.0, c_d - h_d) ELSE df * max(0.0, c_p - h_p) END\n" \
+	"         AS avf_derated_lo,\n" \
+	"       CASE WHEN measured THEN min(1.0, c_d + h_d) ELSE df * min(1.0, c_p + h_p) END\n" \
+	"         AS avf_derated_hi"
+
 static const char SCHEMA_V3[] =
 	"-- issue 10 item 11: daemon heartbeat\n"
 	"CREATE TABLE daemons (\n"
@@ -372,7 +450,162 @@ static const char SCHEMA_V3[] =
 	"  rate        REAL NOT NULL DEFAULT 0 CHECK (rate >= 0), -- experiments/s of campaign_id\n"
 	"  ended       REAL                               -- Unix seconds; NULL while it runs\n"
 	") STRICT;\n"
-	"CREATE INDEX daemons_by_campaign ON daemons(campaign_id, id);\n";
+	"CREATE INDEX daemons_by_campaign ON daemons(campaign_id, id);\n"
+	"\n"
+	"-- issue 10 item 2: live estimator\n"
+	"DROP VIEW avf_kernel;\n"
+	"DROP VIEW avf;\n"
+	"DROP VIEW campaign_df;\n"
+	"\n"
+	/* One row per experiment: its invocation, failure f and weight w (NULL
+	 * for live sampling without live_bits or without a golden run). */
+	"CREATE VIEW exp_weight AS\n"
+	"SELECT e.campaign_id, e.idx, m.kernel AS launch_index, e.outcome,\n"
+	"       e.outcome <> 'masked' AS fail,\n"
+	"       CASE WHEN c.sampling = 'physical' THEN 1.0\n"
+	"            ELSE CAST(e.live_bits AS REAL) / g.bits_per_sm END AS w\n"
+	"  FROM experiments e\n"
+	"  JOIN masks m ON m.campaign_id = e.campaign_id AND m.idx = e.idx\n"
+	"  JOIN campaigns c ON c.id = e.campaign_id\n"
+	"  LEFT JOIN golden g ON g.campaign_id = e.campaign_id;\n"
+	"\n"
+	/* One 'all' row per campaign (n = 0 before any experiment) and one row
+	 * per kernel invocation that masks fall in, each with the estimator
+	 * above over its experiments; z is stored with the campaign. A campaign
+	 * is `weighted` when physical or when any experiment has a w; NULL
+	 * weights then count as 0 (sums skip them, n does not). Without
+	 * weights, df is the profile's: the target's df of each invocation, and
+	 * for the whole campaign weighted by the invocations' cycles. */
+	"CREATE VIEW avf AS\n"
+	"WITH grouped AS (\n"
+	"  SELECT campaign_id, launch_index, count(*) AS n,\n"
+	"         sum(outcome = 'masked') AS masked, sum(outcome = 'sdc') AS sdc, sum(outcome = 'due') AS due,\n"
+	"         count(w) AS nw, sum(w) AS sw, sum(w * fail) AS swf, sum(w * w) AS sw2,\n"
+	"         sum(w * w * fail) AS sw2f\n"
+	"    FROM exp_weight GROUP BY campaign_id, launch_index\n"
+	"),\n"
+	"counts AS (\n"
+	"  SELECT c.id AS campaign_id, 'all' AS kernel, NULL AS launch_index,\n"
+	"         coalesce(sum(g.n), 0) AS n, coalesce(sum(g.masked), 0) AS masked,\n"
+	"         coalesce(sum(g.sdc), 0) AS sdc, coalesce(sum(g.due), 0) AS due,\n"
+	"         sum(g.sw) AS sw, sum(g.swf) AS swf, sum(g.sw2) AS sw2, sum(g.sw2f) AS sw2f\n"
+	"    FROM campaigns c LEFT JOIN grouped g ON g.campaign_id = c.id\n"
+	"   GROUP BY c.id\n"
+	"  UNION ALL\n"
+	"  SELECT l.campaign_id, CAST(l.kernel AS TEXT), l.kernel,\n"
+	"         coalesce(g.n, 0), coalesce(g.masked, 0), coalesce(g.sdc, 0), coalesce(g.due, 0),\n"
+	"         g.sw, g.swf, g.sw2, g.sw2f\n"
+	"    FROM (SELECT DISTINCT campaign_id, kernel FROM masks WHERE kernel IS NOT NULL) l\n"
+	"    LEFT JOIN grouped g ON g.campaign_id = l.campaign_id AND g.launch_index = l.kernel\n"
+	"),\n"
+	"camp AS (\n"
+	"  SELECT c.id AS campaign_id,\n"
+	"         c.sampling = 'physical' OR coalesce(max(g.nw), 0) > 0 AS weighted\n"
+	"    FROM campaigns c LEFT JOIN grouped g ON g.campaign_id = c.id\n"
+	"   GROUP BY c.id\n"
+	"),\n"
+	"sums AS (\n"
+	"  SELECT ct.*, ct.sdc + ct.due AS k, c.name AS campaign, c.target, c.confidence, c.z,\n"
+	"         cp.weighted, c.sampling = 'live' AND cp.weighted AS measured,\n"
+	"         CASE WHEN c.sampling = 'physical' THEN 1.0\n"
+	"              WHEN cp.weighted THEN coalesce(ct.sw, 0) / nullif(ct.n, 0)\n"
+	"              WHEN c.target NOT IN ('regfile', 'pred', 'smem') THEN 1.0\n"
+	"              WHEN ct.launch_index IS NOT NULL\n"
+	"              THEN CASE c.target WHEN 'smem' THEN k.df_smem ELSE k.df_reg END\n"
+	"              ELSE (SELECT sum(CASE c.target WHEN 'smem' THEN q.df_smem ELSE q.df_reg END\n"
+	"                               * (q.end_cycle - q.start_cycle))\n"
+	"                           / sum(q.end_cycle - q.start_cycle)\n"
+	"                      FROM kernels q WHERE q.campaign_id = c.id)\n"
+	"         END AS df,\n"
+	"         k.kernel AS kernel_name\n"
+	"    FROM counts ct\n"
+	"    JOIN campaigns c ON c.id = ct.campaign_id\n"
+	"    JOIN camp cp ON cp.campaign_id = ct.campaign_id\n"
+	"    LEFT JOIN kernels k ON k.campaign_id = ct.campaign_id\n"
+	"                       AND k.launch_index = ct.launch_index\n"
+	"),\n"
+	ESTIMATE_CTES
+	"SELECT campaign_id, campaign, target, kernel, launch_index, kernel_name,\n"
+	"       n, masked, sdc, due, confidence,\n"
+	ESTIMATE_COLUMNS "\n"
+	"  FROM wilson;\n"
+	"\n"
+	/* df of a whole campaign (its avf row's): 1 for physical sampling, the
+	 * mean w for live sampling, else the profile's (NULL without
+	 * invocations). */
+	"CREATE VIEW campaign_df AS\n"
+	"SELECT campaign_id, df FROM avf WHERE kernel = 'all';\n"
+	"\n"
+	/* One row per campaign × kernel name (all invocations of the kernel
+	 * together, GUFI Table IV), also for kernels no mask fell in (n = 0),
+	 * with the estimator over the kernel's experiments; without weights,
+	 * df is its invocations' df weighted by cycles. contribution = Σ w f /
+	 * the campaign's experiments (df × (sdc + due) / them without weights):
+	 * the kernel's part of the campaign's avf_derated; the parts add up to
+	 * it whenever every mask falls in an invocation. */
+	"CREATE VIEW avf_kernel AS\n"
+	"WITH inv AS (\n"
+	"  SELECT campaign_id, kernel AS kernel_name, count(*) AS invocations,\n"
+	"         min(launch_index) AS first_launch,\n"
+	"         sum(end_cycle - start_cycle) AS cycles,\n"
+	"         coalesce(sum(df_reg * (end_cycle - start_cycle)) / nullif(sum(end_cycle - start_cycle), 0),\n"
+	"                  avg(df_reg)) AS df_reg,\n"
+	"         coalesce(sum(df_smem * (end_cycle - start_cycle)) / nullif(sum(end_cycle - start_cycle), 0),\n"
+	"                  avg(df_smem)) AS df_smem\n"
+	"    FROM kernels GROUP BY campaign_id, kernel\n"
+	"),\n"
+	"all_cycles AS (\n"
+	"  SELECT campaign_id, sum(end_cycle - start_cycle) AS cycles FROM kernels GROUP BY campaign_id\n"
+	"),\n"
+	"grouped AS (\n"
+	"  SELECT campaign_id, launch_index, count(*) AS n,\n"
+	"         sum(outcome = 'masked') AS masked, sum(outcome = 'sdc') AS sdc, sum(outcome = 'due') AS due,\n"
+	"         count(w) AS nw, sum(w) AS sw, sum(w * fail) AS swf, sum(w * w) AS sw2,\n"
+	"         sum(w * w * fail) AS sw2f\n"
+	"    FROM exp_weight GROUP BY campaign_id, launch_index\n"
+	"),\n"
+	"counts AS (\n"
+	"  SELECT g.campaign_id, k.kernel AS kernel_name, sum(g.n) AS n, sum(g.masked) AS masked,\n"
+	"         sum(g.sdc) AS sdc, sum(g.due) AS due,\n"
+	"         sum(g.sw) AS sw, sum(g.swf) AS swf, sum(g.sw2) AS sw2, sum(g.sw2f) AS sw2f\n"
+	"    FROM grouped g\n"
+	"    JOIN kernels k ON k.campaign_id = g.campaign_id AND k.launch_index = g.launch_index\n"
+	"   GROUP BY g.campaign_id, k.kernel\n"
+	"),\n"
+	"camp AS (\n"
+	"  SELECT c.id AS campaign_id, coalesce(sum(g.n), 0) AS n,\n"
+	"         c.sampling = 'physical' OR coalesce(max(g.nw), 0) > 0 AS weighted\n"
+	"    FROM campaigns c LEFT JOIN grouped g ON g.campaign_id = c.id\n"
+	"   GROUP BY c.id\n"
+	"),\n"
+	"sums AS (\n"
+	"  SELECT i.campaign_id, c.name AS campaign, c.target, i.kernel_name, i.invocations,\n"
+	"         i.first_launch, i.cycles,\n"
+	"         CAST(i.cycles AS REAL) / nullif(ac.cycles, 0) AS cycle_share,\n"
+	"         coalesce(ct.n, 0) AS n, coalesce(ct.masked, 0) AS masked,\n"
+	"         coalesce(ct.sdc, 0) AS sdc, coalesce(ct.due, 0) AS due,\n"
+	"         coalesce(ct.sdc + ct.due, 0) AS k, ct.sw, ct.swf, ct.sw2, ct.sw2f,\n"
+	"         cp.n AS campaign_n, c.confidence, c.z,\n"
+	"         cp.weighted, c.sampling = 'live' AND cp.weighted AS measured,\n"
+	"         CASE WHEN c.sampling = 'physical' THEN 1.0\n"
+	"              WHEN cp.weighted THEN coalesce(ct.sw, 0) / nullif(ct.n, 0)\n"
+	"              WHEN c.target = 'smem' THEN i.df_smem\n"
+	"              WHEN c.target IN ('regfile', 'pred') THEN i.df_reg\n"
+	"              ELSE 1.0 END AS df\n"
+	"    FROM inv i\n"
+	"    JOIN campaigns c ON c.id = i.campaign_id\n"
+	"    JOIN camp cp ON cp.campaign_id = i.campaign_id\n"
+	"    JOIN all_cycles ac ON ac.campaign_id = i.campaign_id\n"
+	"    LEFT JOIN counts ct ON ct.campaign_id = i.campaign_id AND ct.kernel_name = i.kernel_name\n"
+	"),\n"
+	ESTIMATE_CTES
+	"SELECT campaign_id, campaign, target, kernel_name, invocations, first_launch, cycles,\n"
+	"       cycle_share, n, masked, sdc, due, confidence,\n"
+	"       CAST(n AS REAL) / nullif(campaign_n, 0) AS share,\n"
+	ESTIMATE_COLUMNS ",\n"
+	"       CASE WHEN weighted THEN coalesce(swf, 0) ELSE df * k END / nullif(campaign_n, 0)\n"
+	"         AS contribution\n"
+	"  FROM wilson;\n";
 
 /* Step v brings the schema from version v-1 to v. Released steps never
  * change; a new version appends one. */
@@ -384,6 +617,11 @@ static const char *const migrations[] = {
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION + 1,
                "one migration step per schema version");
+
+const char *db__migration(int64_t v)
+{
+	return v >= 1 && v <= DB_SCHEMA_VERSION ? migrations[v] : NULL;
+}
 
 /* ---- errors --------------------------------------------------------------- */
 

@@ -153,7 +153,8 @@ typedef struct {
 	uint64_t unused;   /* of done, reason DB_REASON_UNUSED */
 	uint64_t dead;     /* of done, reason DB_REASON_DEAD */
 	double wall;       /* sum of experiment wall seconds */
-	double avf, avf_lo, avf_hi; /* (sdc+due)/done and its Wilson interval */
+	double avf, avf_lo, avf_hi; /* (sdc+due)/done and its Wilson interval; live
+	                               sampling: the AVF of the bits in use (view avf) */
 	double df, avf_derated;     /* see view avf */
 } db_progress_t;
 

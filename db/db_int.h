@@ -75,6 +75,19 @@
  *                                         host, started, heartbeat, interval
  *                                         (Unix seconds), campaign_id, rate,
  *                                         ended (NULL while it runs)
+ *
+ * Schema version 3 also replaces views (issue 10: live sampling derated idle
+ * SMs twice):
+ *
+ *   view         one row per
+ *   -----------  -----------------------------------------------------------
+ *   exp_weight   experiment: launch_index, fail f, weight w = 1 (physical)
+ *                or live_bits / bits_per_sm (live; NULL without live_bits)
+ *   avf          as before, by the estimator of db.c's SCHEMA_V3: avf_derated
+ *                = mean of w f, df = mean of w, avf = Σ w f / Σ w, Wilson
+ *                intervals at an effective sample size
+ *   avf_kernel   as before, by the same estimator
+ *   campaign_df  campaign: df of its avf row 'all'
  */
 #ifndef DB_INT_H
 #define DB_INT_H
@@ -113,6 +126,9 @@ int db__fail(db_t *db, int code, const char *fmt, ...)
 /* Maps an SQLite result code to a DB_E* code and records
  * "path: <what>: <sqlite message>". Returns the DB_E* code. */
 int db__sqlerr(db_t *db, int rc, const char *what);
+/* The SQL of migration step v (1..DB_SCHEMA_VERSION: from version v-1 to
+ * v), NULL outside; static text. Tests build files of older schemas with it. */
+const char *db__migration(int64_t v);
 
 /* Columns that the study's rows carry beyond their views (appended to
  * `SELECT *`; study.c's tables and report.c's CSV and JSON read the same):

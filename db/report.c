@@ -57,6 +57,7 @@ static const tcol_t avf_cols[] = {
 	{"conf", "confidence", NULL, K_CONF},
 	{"df", "df", NULL, K_FIX3},
 	{"AVF x df", "avf_derated", NULL, K_PCT},
+	{"interval", "avf_derated_lo", "avf_derated_hi", K_PCT_IV},
 };
 
 static const tcol_t avf_kernel_cols[] = {
@@ -107,8 +108,10 @@ static const tcol_t mitf_cols[] = {
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const table_t tables[] = {
-	{"avf", "AVF (Wilson score interval at each campaign's confidence)", "kernel = 'all'", "campaign_id",
-	 avf_cols, COUNT(avf_cols), NULL},
+	{"avf",
+	 "AVF (Wilson score intervals at each campaign's confidence; live sampling: AVF of the bits in use, df their\n"
+	 "measured share, AVF x df = mean of live_bits / bits_per_sm x failed, the structure's AVF)",
+	 "kernel = 'all'", "campaign_id", avf_cols, COUNT(avf_cols), NULL},
 	{"avf_kernel",
 	 "AVF per kernel: its invocations together (share: of the experiments; contribution: to the campaign's AVF;\n"
 	 "per invocation: SQL view avf)",

@@ -578,7 +578,8 @@ static int avf_table(db_t *db, const study_t *s, FILE *out)
 	free(mean);
 	int err = grid_print(db, &g,
 	                     "\nAVF per structure and application, % with its interval (GUFI Figure 8):\n"
-	                     "(SDC + DUE) / n x df; df = 1 under physical sampling; the means are over the\n"
+	                     "(SDC + DUE) / n under physical sampling; under live sampling the mean of\n"
+	                     "live_bits / bits_per_sm x failed (view avf); the means are over the\n"
 	                     "applications that have the structure (how many: row apps)",
 	                     out);
 	if (!err)
@@ -765,7 +766,8 @@ static int kernel_table(db_t *db, study_t *s, FILE *out)
 	}
 	int err = grid_print(db, &g,
 	                     "\nAVF per kernel (GUFI Table IV): each kernel's part of its application's AVF,\n"
-	                     "df x its (SDC + DUE) / the campaign's n; a column adds up to the AVF above",
+	                     "its (SDC + DUE), each weighed by live_bits / bits_per_sm under live sampling,\n"
+	                     "over the campaign's n; a column adds up to the AVF above",
 	                     out);
 	if (!err)
 		footnote(s, -1, out);

@@ -120,6 +120,15 @@ typedef struct mask_space {
 	                         uniform 64-bit value and bits_per_sm is not used */
 } mask_space_t;
 
+/* Live sampling still draws the SM uniformly over num_sms: a mask depends on
+ * (seed, index) alone and is stored before any run, so it cannot know which
+ * SMs hold live bits at its cycle. A fault drawn on an SM with none is Masked
+ * `unused` at once (nothing is simulated), and the estimator weighs every
+ * experiment by live_bits / bits_per_sm of its SM and cycle (db/README.md,
+ * "The estimator"), which counts such a draw as the zero it adds to the
+ * physical AVF. Drawing the SM by live bits instead would save those samples
+ * but make the mask depend on the golden run's occupancy. */
+
 #define MASK_MAX_FAULTS 8
 
 typedef struct mask_fault {

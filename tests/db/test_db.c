@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "db_int.h"
 
 /* ---- fixtures ------------------------------------------------------------ */
 
@@ -145,6 +146,49 @@ static void raw_exec(sqlite3 *s, const char *sql)
 {
 	cr_assert_eq(sqlite3_exec(s, sql, NULL, NULL, NULL), SQLITE_OK, "%s: %s", sql,
 	             sqlite3_errmsg(s));
+}
+
+/* Turns the file of s (current schema) into one of schema `version`, as an
+ * older flipsim left it: every view dropped, the tables later steps added
+ * dropped, and the views of steps 1..version created again (the tables of
+ * those steps never changed). The reference is those steps run in memory. */
+static void downgrade(sqlite3 *s, int version)
+{
+	sqlite3 *ref = NULL;
+	cr_assert_eq(sqlite3_open(":memory:", &ref), SQLITE_OK);
+	for (int v = 1; v <= version; v++)
+		raw_exec(ref, db__migration(v));
+	sqlite3_stmt *st = NULL;
+	char sql[4400];
+	/* views first (they may name the tables), then the later tables */
+	cr_assert_eq(sqlite3_prepare_v2(s, "SELECT type, name FROM sqlite_master WHERE type IN ('view', 'table')"
+	                                " AND name NOT LIKE 'sqlite!_%' ESCAPE '!' ORDER BY type = 'table'",
+	                                -1, &st, NULL), SQLITE_OK);
+	char names[64][64], types[64][8];
+	int n = 0;
+	while (sqlite3_step(st) == SQLITE_ROW && n < 64) {
+		snprintf(types[n], sizeof types[n], "%s", (const char *)sqlite3_column_text(st, 0));
+		snprintf(names[n++], sizeof names[0], "%s", (const char *)sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(types[i], "table")) {
+			snprintf(sql, sizeof sql, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '%s'",
+			         names[i]);
+			if (raw_real(ref, sql) > 0)
+				continue;
+		}
+		snprintf(sql, sizeof sql, "DROP %s %s", !strcmp(types[i], "view") ? "VIEW" : "TABLE", names[i]);
+		raw_exec(s, sql);
+	}
+	cr_assert_eq(sqlite3_prepare_v2(ref, "SELECT sql FROM sqlite_master WHERE type = 'view' ORDER BY rowid", -1,
+	                                &st, NULL), SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		raw_exec(s, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	sqlite3_close(ref);
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", version);
+	raw_exec(s, sql);
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -298,8 +342,7 @@ Test(db, migrates_version_1)
 	fill(db, id, 0, 10, 0, 1, 0);
 	db_close(db);
 	sqlite3 *s = raw();
-	raw_exec(s, "DROP VIEW study_kernel; DROP VIEW study_gpu; DROP VIEW study; DROP VIEW avf_kernel;"
-	            " DROP TABLE daemons; PRAGMA user_version = 1");
+	downgrade(s, 1);
 	sqlite3_close(s);
 
 	size_t len0, len1;
@@ -397,6 +440,47 @@ Test(db, missing_folder_named)
 	cr_assert_eq(db_open(path, true, &db, err, sizeof err), DB_ENOTFOUND, "%s", err);
 	cr_assert(strstr(err, "its folder") && strstr(err, "/nodir does not exist"), "%s", err);
 	cr_assert(!strstr(err, "read-only"), "%s", err);
+}
+
+/* A version-2 file (its avf views derated live sampling by a product of
+ * means) gets the views of version 3 when opened, its rows kept. */
+Test(db, migrates_version_2)
+{
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "lv", "regfile", "live");
+	db_golden_t g = golden(2, 100, 1.0);
+	cr_assert_eq(db_golden_put(db, id, &g), 0, "%s", db_errmsg(db));
+	fill(db, id, 0, 10, 0, 2, 0);
+	db_close(db);
+	sqlite3 *s = raw();
+	/* idx 0-1 fail at 80 live bits; 2-4 busy, 5-9 on an idle SM */
+	raw_exec(s, "UPDATE experiments SET live_bits = CASE WHEN idx < 5 THEN 80 ELSE 0 END");
+	downgrade(s, 2);
+	/* schema 2's estimator: df 0.4 (mean live share) x 2 failures of 10 */
+	cr_assert_float_eq(raw_real(s, "SELECT avf_derated FROM avf WHERE kernel = 'all'"), 0.08, 1e-12);
+	sqlite3_close(s);
+
+	/* a reader reads it by the new views without writing it */
+	db = open_db(false);
+	db_progress_t p;
+	cr_assert_eq(db_progress(db, id, &p), 0, "%s", db_errmsg(db));
+	cr_expect_eq(p.done, 10);
+	cr_expect_float_eq(p.df, 0.4, 1e-12);
+	cr_expect_float_eq(p.avf_derated, 2 * 0.8 / 10, 1e-12);
+	cr_expect_float_eq(p.avf, 0.4, 1e-12); /* 2 of the 5 busy draws, weighed alike */
+	db_close(db);
+	s = raw();
+	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 2);
+	sqlite3_close(s);
+	/* a writer upgrades it in place */
+	db_close(open_db(true));
+	s = raw();
+	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 3);
+	cr_assert_eq(raw_real(s, "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name IN"
+	                         " ('exp_weight','campaign_df','avf','avf_kernel','fit','study')"),
+	             6);
+	cr_expect_float_eq(raw_real(s, "SELECT avf_derated FROM fit"), 0.16, 1e-12);
+	sqlite3_close(s);
 }
 
 Test(db, refuses_non_sqlite_file)
@@ -1080,6 +1164,154 @@ Test(db, avf_kernel_aggregates_invocations_by_name)
 	sqlite3_close(s);
 }
 
+/* ---- the live estimator (schema 3) ------------------------------------------ */
+
+/* The Wilson interval of an estimate x at an effective sample size ne, in
+ * the arrangement (2k + z² ∓ z sqrt(z² + 4k(ne-k)/ne)) / (2(ne + z²)), k = x ne. */
+static void wilson_at(double x, double ne, double *lo, double *hi)
+{
+	double z = 1.959963984540054, k = x * ne;
+	double a = 2 * k + z * z, b = z * sqrt(z * z + 4 * k * (ne - k) / ne), d = 2 * (ne + z * z);
+	*lo = fmax(0, (a - b) / d);
+	*hi = fmin(1, (a + b) / d);
+}
+
+typedef struct {
+	double avf, avf_lo, avf_hi, df, der, der_lo, der_hi;
+} live_est_t;
+
+/* The estimator of db_int.h from its definition, with centred sums: weights
+ * w_i, failures f_i, over experiments [from, to). */
+static live_est_t live_estimate(const double *w, const int *f, int from, int to)
+{
+	double n = to - from, sw = 0, sw2 = 0, swf = 0;
+	for (int i = from; i < to; i++) {
+		sw += w[i];
+		sw2 += w[i] * w[i];
+		swf += w[i] * f[i];
+	}
+	live_est_t e = {.df = sw / n, .der = swf / n, .avf = swf / sw};
+	double s2 = 0, uu = 0;
+	for (int i = from; i < to; i++) {
+		s2 += (w[i] * f[i] - e.der) * (w[i] * f[i] - e.der) / n;
+		uu += w[i] * (f[i] - e.avf) * w[i] * (f[i] - e.avf);
+	}
+	double ne_d = s2 > 0 ? e.der * (1 - e.der) / (s2 / n) : n;
+	double v = uu / (sw * sw), ne_p = v > 0 ? e.avf * (1 - e.avf) / v : sw * sw / sw2;
+	wilson_at(e.der, ne_d, &e.der_lo, &e.der_hi);
+	wilson_at(e.avf, ne_p, &e.avf_lo, &e.avf_hi);
+	return e;
+}
+
+/* live_bits of experiment i: 0 (an idle SM) for some, never for failures;
+ * -1 (NULL: none measured, as for a mask after the run's end) counts as 0. */
+static int64_t live_bits_of(int i, int fails)
+{
+	if (i == 29)
+		return -1;
+	return !fails && (i % 3 == 2 || i >= 17) ? 0 : 100 + (37 * i) % 850;
+}
+
+static void expect_estimate(sqlite3 *s, const char *from, const live_est_t *e)
+{
+	static const char *cols[] = {"avf", "avf_lo", "avf_hi", "df", "avf_derated", "avf_derated_lo",
+	                             "avf_derated_hi"};
+	const double *want = &e->avf;
+	for (int c = 0; c < 7; c++) {
+		char sql[256];
+		snprintf(sql, sizeof sql, "SELECT %s FROM %s", cols[c], from);
+		double got = raw_real(s, sql);
+		cr_expect(fabs(got - want[c]) < 1e-12, "%s: %.15g, expected %.15g", sql, got, want[c]);
+	}
+}
+
+/* Live sampling weighs each experiment by live_bits / bits_per_sm: faults
+ * drawn on an idle SM (live_bits 0) count once, as the zero they add to the
+ * physical AVF, and not again in a failure rate (issue 10). */
+Test(db, live_estimator_is_the_mean_of_weighted_failures)
+{
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "lv", "regfile", "live");
+	db_golden_t g = golden(3, 1000, 1.0);
+	cr_assert_eq(db_golden_put(db, id, &g), 0, "%s", db_errmsg(db));
+	db_kernel_t k[2] = {
+		{.launch_index = 0, .kernel = "k0", .start_cycle = 0, .end_cycle = 100,
+		 .grid = {1, 1, 1}, .block = {1, 1, 1}, .df_reg = 0.9, .df_smem = 0.2},
+		{.launch_index = 1, .kernel = "k1", .start_cycle = 100, .end_cycle = 400,
+		 .grid = {1, 1, 1}, .block = {1, 1, 1}, .df_reg = 0.9, .df_smem = 0.6},
+	};
+	cr_assert_eq(db_kernels_put(db, id, k, 2), 0, "%s", db_errmsg(db));
+	fill(db, id, 0, 10, 0, 2, 0);    /* k0: idx 0-1 fail */
+	fill(db, id, 10, 20, 100, 6, 1); /* k1: idx 10-16 fail */
+	db_close(db);
+
+	double w[30];
+	int f[30];
+	sqlite3 *s = raw();
+	for (int i = 0; i < 30; i++) {
+		f[i] = i < 2 || (i >= 10 && i < 17);
+		int64_t lb = live_bits_of(i, f[i]);
+		w[i] = lb < 0 ? 0 : lb / 1000.0;
+		char val[24] = "NULL", sql[128];
+		if (lb >= 0)
+			snprintf(val, sizeof val, "%" PRId64, lb);
+		snprintf(sql, sizeof sql, "UPDATE experiments SET live_bits = %s WHERE idx = %d", val, i);
+		raw_exec(s, sql);
+	}
+	live_est_t all = live_estimate(w, f, 0, 30), k0 = live_estimate(w, f, 0, 10), k1 = live_estimate(w, f, 10, 30);
+	cr_assert(fabs(all.der - all.df * 9.0 / 30) > 0.05, "the old product of means differs: %g vs %g", all.der,
+	          all.df * 9.0 / 30);
+	expect_estimate(s, "avf WHERE kernel = 'all'", &all);
+	expect_estimate(s, "avf WHERE launch_index = 0", &k0);
+	expect_estimate(s, "avf WHERE launch_index = 1", &k1);
+	expect_estimate(s, "avf_kernel WHERE kernel_name = 'k0'", &k0);
+	expect_estimate(s, "avf_kernel WHERE kernel_name = 'k1'", &k1);
+	cr_expect_float_eq(raw_real(s, "SELECT df FROM campaign_df"), all.df, 1e-12);
+	cr_expect_float_eq(raw_real(s, "SELECT sum(contribution) FROM avf_kernel"), all.der, 1e-12);
+	cr_expect_float_eq(raw_real(s, "SELECT avf * df FROM avf WHERE kernel = 'all'"), all.der, 1e-12);
+	sqlite3_close(s);
+	db = open_db(false);
+	db_progress_t p;
+	cr_assert_eq(db_progress(db, id, &p), 0, "%s", db_errmsg(db));
+	cr_expect_float_eq(p.avf_derated, all.der, 1e-12);
+	db_close(db);
+}
+
+/* With every bit in use (w = 1) the live estimator and its interval are the
+ * physical ones; with no failure the interval keeps Wilson's width. */
+Test(db, live_estimator_reduces_to_wilson)
+{
+	db_t *db = open_db(true);
+	int64_t ph = new_campaign(db, "ph", "pred", "physical");
+	int64_t lv = new_campaign(db, "lv", "pred", "live");
+	int64_t none = new_campaign(db, "none", "pred", "live");
+	db_golden_t g = golden(3, 512, 1.0);
+	for (int64_t id = 1; id <= 3; id++)
+		cr_assert_eq(db_golden_put(db, id, &g), 0, "%s", db_errmsg(db));
+	fill(db, ph, 0, 100, 0, 6, 1);
+	fill(db, lv, 0, 100, 0, 6, 1);
+	fill(db, none, 0, 40, 0, 0, 0);
+	db_close(db);
+	sqlite3 *s = raw();
+	raw_exec(s, "UPDATE experiments SET live_bits = 512 WHERE campaign_id = 2");
+	raw_exec(s, "UPDATE experiments SET live_bits = 100 + idx WHERE campaign_id = 3");
+	static const char *cols[] = {"avf", "avf_lo", "avf_hi", "df", "avf_derated", "avf_derated_lo",
+	                             "avf_derated_hi"};
+	for (int c = 0; c < 7; c++)
+		cr_expect_float_eq(rq(s, "SELECT %s FROM avf WHERE kernel = 'all' AND campaign_id = 2", cols[c]),
+		                   rq(s, "SELECT %s FROM avf WHERE kernel = 'all' AND campaign_id = 1", cols[c]), 1e-12,
+		                   "%s", cols[c]);
+	cr_expect_float_eq(rq(s, "SELECT avf_derated_lo FROM avf WHERE kernel = 'all' AND campaign_id = 1"),
+	                   0.03431926106727268, 1e-12);
+	double lo, hi;
+	wilson_at(0, 40, &lo, &hi);
+	cr_expect_eq(rq(s, "SELECT avf_derated FROM avf WHERE kernel = 'all' AND campaign_id = 3"), 0);
+	double dlo = rq(s, "SELECT avf_derated_lo FROM avf WHERE kernel = 'all' AND campaign_id = 3");
+	cr_expect(dlo >= 0 && dlo < 1e-12, "%g", dlo);
+	cr_expect_float_eq(rq(s, "SELECT avf_derated_hi FROM avf WHERE kernel = 'all' AND campaign_id = 3"), hi, 1e-12);
+	sqlite3_close(s);
+}
+
 /* An application-scope campaign of `workload` on gtx480 that planned
  * `planned` masks: a golden run of 15 SMs × 1000 bits at `ipc`, kernels k1
  * [0, 600) and k2 [600, 1000), n experiments (half in each kernel) whose sdc
@@ -1651,7 +1883,7 @@ Test(db, daemon_of_schema_2_file)
 	int64_t cid = new_campaign(db, "h1", "regfile", "physical");
 	db_close(db);
 	sqlite3 *s = raw();
-	raw_exec(s, "DROP TABLE daemons; PRAGMA user_version = 2");
+	downgrade(s, 2);
 	sqlite3_close(s);
 	db = open_db(false);
 	db_daemon_t got;

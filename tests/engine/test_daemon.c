@@ -555,9 +555,9 @@ Test(daemon, newer_or_foreign_database_refused_untouched, .timeout = 120)
 	char dir[64], path[128], other[160];
 	finished_db(dir, path);
 	/* a newer schema: refused by every command, not a byte written */
-	sql_on(path, "PRAGMA user_version = 4");
+	sql_on(path, "PRAGMA user_version = 99");
 	int refused[3] = {2, 2, 2};
-	three_commands(path, refused, "written by a newer flipsim (schema 4", false);
+	three_commands(path, refused, "written by a newer flipsim (schema 99", false);
 	/* an SQLite file of another application, and a file that is not SQLite */
 	snprintf(other, sizeof other, "%s/other.db", dir);
 	sql_on(other, "PRAGMA application_id = 42; CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('mine')");
