@@ -624,6 +624,34 @@ static void note_namesake(db_t *db, const camp_campaign_t *c, int64_t id)
 	        "results\n", c->name, id, other, created);
 }
 
+/* Before a campaign's daemon loop (golden run, masks) nothing is running
+ * that a stop would have to wait for, and nothing committed can be lost:
+ * Ctrl-C, SIGTERM or SIGHUP says so and exits at once (the open write
+ * transaction, if any, is rolled back at the next open). The daemon loop's
+ * libuv handlers replace this one; libuv restores the default when they
+ * stop, so each campaign arms it again. */
+static void early_stop(int sig)
+{
+	static const char hup[] = "flipsim: hangup (terminal closed) before the experiments began; nothing committed is"
+	                          " lost: run the same command to resume\n";
+	static const char other[] = "flipsim: stopped before the experiments began; nothing committed is lost: run the"
+	                            " same command to resume\n";
+	if (sig == SIGHUP)
+		(void)!write(2, hup, sizeof hup - 1);
+	else
+		(void)!write(2, other, sizeof other - 1);
+	_exit(128 + sig);
+}
+
+static void arm_early_stop(void)
+{
+	struct sigaction sa = {.sa_handler = early_stop};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrupted, bool *db_broken)
 {
 	char err[1024];
@@ -637,6 +665,7 @@ static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrup
 	daemon_t *d = NULL;
 	db_mask_t *pend = NULL;
 	uint64_t npend = 0;
+	arm_early_stop();
 	int rc = eng_golden_campaign(c, 0, &g, err, sizeof err);
 	if (rc)
 		goto fail;

@@ -6,6 +6,7 @@
  * more injections than the limit is bad input. The host program is
  * tests/engine/data/golden_host.c, built next to FLIPSIM_TEST_HOST. */
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +143,33 @@ Test(golden, run_and_profile_take_the_limits, .timeout = 60)
 	free(e);
 	const char *bad[] = {"profile", "--cycle-budget", "0", "tests/engine/data/spin.json", NULL};
 	cr_expect_eq(runs_flipsim(bad, &so), 2);
+	free(root);
+	runs_rm_dir(dir);
+}
+
+/* A hangup (or Ctrl-C) while a golden run is still going says so and
+ * exits 128+N at once (it died silently with 129 before the daemon loop). */
+Test(golden, a_hangup_during_the_golden_run_says_so, .timeout = 60)
+{
+	char dir[64], camp[200], db[200], errp[200], *root = getcwd(NULL, 0);
+	tmpdir(dir, sizeof dir);
+	snprintf(camp, sizeof camp, "%s/spin.json", dir);
+	snprintf(db, sizeof db, "%s/r.db", dir);
+	snprintf(errp, sizeof errp, "%s/err", dir);
+	spawn_opts_t so = {.err = errp};
+	runs_writef(camp, "{\"workload\": \"%s/tests/engine/data/spin.json\", \"target\": \"regfile\"}\n", root);
+	const char *run[] = {"run", camp, "--db", db, "--quiet", NULL};
+	static const int sigs[] = {SIGHUP, SIGINT};
+	for (int i = 0; i < 2; i++) {
+		pid_t pid = runs_spawn(run, &so);
+		runs_sleep_ms(700); /* the kernel spins for far longer */
+		kill(pid, sigs[i]);
+		cr_expect_eq(runs_wait(pid), 128 + sigs[i]);
+		char *e = runs_slurp(errp);
+		cr_expect(strstr(e, sigs[i] == SIGHUP ? "hangup (terminal closed) before the experiments began"
+		                                      : "stopped before the experiments began"), "%s", e);
+		free(e);
+	}
 	free(root);
 	runs_rm_dir(dir);
 }
