@@ -149,11 +149,13 @@ campaign_bench() {
 		fi
 		t1=$(now)
 		"$flipsim" status "$db" | awk -v n="$name" -v m="$label" -v a="$t0" -v b="$t1" -v base="$base" '
+			NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i }  # columns by their header names
 			NR == 2 {
-				split($4, d, "/"); s = b - a; done = d[1]
+				split($col["done/planned"], d, "/"); s = b - a; done = d[1]
 				sp = base == "" ? "1.0x" : sprintf("%.1fx", s / base)
 				printf "%-20s %-22s %8.2f %9.0f %7.1f%% %7.1f%% %7.1f%% %8s  %d/%d/%d\n", n, m, s, done / s,
-				       100 * $9 / done, 100 * $10 / done, 100 * $8 / done, sp, $5, $6, $7
+				       100 * $col["unused"] / done, 100 * $col["dead"] / done, 100 * $col["early"] / done, sp,
+				       $col["masked"], $col["sdc"], $col["due"]
 			}'
 		[ -z "$base" ] && base=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
 	done
