@@ -105,7 +105,7 @@ $(BUILD)/tests/doomed_host: tests/engine/data/doomed_host.c $(BUILD)/libsimcore.
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
 
-# host programs that put the golden run's limits to the test (tests/engine/test_hostrun.c)
+# host programs that put the golden run's limits to the test (tests/engine/test_golden.c)
 $(BUILD)/tests/golden_host: tests/engine/data/golden_host.c $(BUILD)/libsimcore.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
