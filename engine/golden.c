@@ -385,8 +385,14 @@ static int print_regs_table(const char *ptx, const sc_gpu_config_t *cfg)
 	eng_ptxas_t px = {0};
 	bool have = ptxas && eng_ptxas_run(ptxas, ptx, &px) == 0;
 	printf("registers per thread (ptxas: %s)\n", have ? ptxas : ptxas ? "failed" : "not found");
-	printf("%-32s %6s %6s %6s %12s\n", "kernel", "ptx", "alloc", "ptxas", "alloc/ptxas");
 	const char *k;
+	char name[128];
+	int width = 32; /* the kernel column fits the longest name */
+	for (uint32_t i = 0; (k = sc_kernel_name(mod, i)) != NULL; i++) {
+		int n = (int)strlen(db_demangle(k, false, name, sizeof name));
+		width = n > width ? n : width;
+	}
+	printf("%-*s %6s %6s %6s %12s\n", width, "kernel", "ptx", "alloc", "ptxas", "alloc/ptxas");
 	for (uint32_t i = 0; (k = sc_kernel_name(mod, i)) != NULL; i++) {
 		sc_kernel_regs_t kr;
 		if (sc_kernel_regs(mod, k, &kr))
@@ -395,9 +401,8 @@ static int print_regs_table(const char *ptx, const sc_gpu_config_t *cfg)
 		char pcol[16], ratio[16];
 		snprintf(pcol, sizeof pcol, pr >= 0 ? "%d" : "n/a", pr);
 		snprintf(ratio, sizeof ratio, pr > 0 ? "%.2f" : "n/a", pr > 0 ? (double)kr.regs / pr : 0.0);
-		char name[128];
-		printf("%-32s %6u %6u %6s %12s\n", db_demangle(k, false, name, sizeof name), kr.regs_ptx, kr.regs, pcol,
-		       ratio);
+		printf("%-*s %6u %6u %6s %12s\n", width, db_demangle(k, false, name, sizeof name), kr.regs_ptx, kr.regs,
+		       pcol, ratio);
 	}
 	eng_ptxas_free(&px);
 	sc_gpu_destroy(gpu);
