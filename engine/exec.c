@@ -3,12 +3,12 @@
  * Format of workloads: docs/DESIGN.md ("Workload JSON"). */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -305,8 +305,8 @@ static int make_dirs(const char *dir)
 }
 
 /* ---- --dump --------------------------------------------------------------
- * Each output goes to DIR/<name>.bin through a temporary DIR/.<name>.bin.tmpXXXXXX
- * (O_CREAT|O_EXCL|O_NOFOLLOW: never through a planted link), fsync'd, then
+ * Each output goes to DIR/<name>.bin through a temporary from mkostemp
+ * (O_CREAT|O_EXCL: never through a planted link), fsync'd, then
  * renamed over the target, which is never partial. Every target is checked
  * before anything is written: an existing one is replaced only when it looks
  * like an earlier dump of this buffer (a regular file of the same size, not
@@ -372,27 +372,6 @@ static int dump_target_ok(int dfd, const char *dir, const char *file, uint64_t b
 	return DUMP_REFUSED;
 }
 
-/* Creates DIR/.<file>.tmpXXXXXX (name in tmp) and opens it for writing. */
-static int open_tmp(int dfd, const char *file, char *tmp, size_t tmpsz)
-{
-	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
-	for (int tries = 0; tries < 100; tries++) {
-		char suffix[7];
-		x = x * 6364136223846793005u + 1442695040888963407u;
-		for (int i = 0; i < 6; i++)
-			suffix[i] = digits[(x >> (16 + 6 * i)) % 36];
-		suffix[6] = '\0';
-		snprintf(tmp, tmpsz, ".%s.tmp%s", file, suffix);
-		int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-		if (fd >= 0 || errno != EEXIST)
-			return fd;
-	}
-	return -1;
-}
-
 static int write_all(int fd, const uint8_t *p, uint64_t n)
 {
 	while (n > 0) {
@@ -407,11 +386,17 @@ static int write_all(int fd, const uint8_t *p, uint64_t n)
 	return 0;
 }
 
-/* Writes one output through a temporary and renames it into place. */
+/* Writes one output through a temporary and renames it into place. The
+ * temporary is mkostemp's: O_CREAT|O_EXCL, which never follows a link. */
 static int dump_one(int dfd, const char *dir, const char *file, const camp_output_t *o)
 {
-	char tmp[128];
-	int fd = open_tmp(dfd, file, tmp, sizeof tmp);
+	char path[PATH_MAX];
+	if (snprintf(path, sizeof path, "%s/.%s.tmpXXXXXX", dir, file) >= (int)sizeof path) {
+		eng_errorf("--dump: the folder name %s is too long", dir);
+		return ENG_EXIT_INTERNAL;
+	}
+	int fd = mkostemp(path, O_CLOEXEC);
+	const char *tmp = path + strlen(dir) + 1; /* its name in dfd */
 	if (fd < 0) {
 		eng_errorf("--dump: cannot create a temporary file in %s: %s", dir, strerror(errno));
 		return ENG_EXIT_INTERNAL;
