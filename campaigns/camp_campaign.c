@@ -17,7 +17,6 @@
 
 #include "camp_int.h"
 
-#define MAX_INJECTIONS CAMP_MAX_INJECTIONS
 #define MAX_NAME 127
 #define DEFAULT_INJECTIONS 2000
 #define DEFAULT_CONFIDENCE 0.95
@@ -110,7 +109,6 @@ int camp_target_parse(const char *name, camp_target_t *t)
 
 /* ---- FNV-1a, 64 bits ---------------------------------------------------- */
 
-#define FNV_OFFSET CAMP_FNV_OFFSET
 #define FNV_PRIME UINT64_C(0x100000001b3)
 
 uint64_t camp_fnv1a(uint64_t h, const void *data, size_t n)
@@ -136,6 +134,13 @@ typedef struct ctx {
 	size_t errsz;
 	camp_campaign_t *c;
 	json_t *workload;  /* the campaign's "workload" value as written (borrowed) */
+	/* digests already taken, by file name pointer: both canonical formats
+	 * name the same files, and each is read once */
+	struct digest {
+		const char *file;
+		char hex[17];
+	} *digests;
+	uint32_t ndigests;
 } ctx_t;
 
 #define fail(x, path, ...) camp__fail_at((x)->err, (x)->errsz, (x)->file, (path), __VA_ARGS__)
@@ -220,15 +225,24 @@ static char *default_name(const char *file)
 	return r;
 }
 
-/* FNV-1a of a whole file's bytes, as 16 hex digits. */
+/* FNV-1a of a whole file's bytes, as 16 hex digits (read once per load). */
 static int digest_file(ctx_t *x, const char *jpath, const char *file, char out[17])
 {
+	for (uint32_t i = 0; i < x->ndigests; i++)
+		if (x->digests[i].file == file) {
+			memcpy(out, x->digests[i].hex, 17);
+			return 0;
+		}
+	struct digest *d = realloc(x->digests, (x->ndigests + 1) * sizeof *d);
+	if (!d)
+		return nomem(x);
+	x->digests = d;
 	FILE *f = camp__fopen_regular(file);
 	if (!f)
 		return fail(x, jpath, "cannot read '%s': %s", file,
 		            errno == EINVAL ? "not a regular file" : strerror(errno));
 	unsigned char buf[65536];
-	uint64_t h = FNV_OFFSET;
+	uint64_t h = CAMP_FNV_OFFSET;
 	size_t got;
 	while ((got = fread(buf, 1, sizeof buf, f)) > 0)
 		h = camp_fnv1a(h, buf, got);
@@ -237,6 +251,8 @@ static int digest_file(ctx_t *x, const char *jpath, const char *file, char out[1
 	if (bad)
 		return fail(x, jpath, "cannot read '%s': read error", file);
 	hex64(out, h);
+	d[x->ndigests].file = file;
+	memcpy(d[x->ndigests++].hex, out, 17);
 	return 0;
 }
 
@@ -547,8 +563,8 @@ static int parse_size(ctx_t *x, json_t *root)
 	c->injections = DEFAULT_INJECTIONS;
 	if (inj) {
 		if (!json_is_integer(inj) || json_integer_value(inj) < 1 ||
-		    json_integer_value(inj) > MAX_INJECTIONS)
-			return fail(x, "$.injections", "expected an integer in 1..%d", MAX_INJECTIONS);
+		    json_integer_value(inj) > CAMP_MAX_INJECTIONS)
+			return fail(x, "$.injections", "expected an integer in 1..%d", CAMP_MAX_INJECTIONS);
 		c->injections = (uint64_t)json_integer_value(inj);
 	}
 	return 0;
@@ -886,8 +902,8 @@ static int build_canonical(ctx_t *x)
 		rc = canonical_text(x, true, &legacy);
 	if (rc)
 		return rc;
-	hex64(c->hash, camp_fnv1a(FNV_OFFSET, c->canonical, strlen(c->canonical)));
-	hex64(c->legacy_hash, camp_fnv1a(FNV_OFFSET, legacy, strlen(legacy)));
+	hex64(c->hash, camp_fnv1a(CAMP_FNV_OFFSET, c->canonical, strlen(c->canonical)));
+	hex64(c->legacy_hash, camp_fnv1a(CAMP_FNV_OFFSET, legacy, strlen(legacy)));
 	free(legacy);
 	return 0;
 }
@@ -928,7 +944,7 @@ static int parse_campaign(ctx_t *x, json_t *root)
 int camp_campaign_load(const char *path, camp_campaign_t **out, char *err, size_t errsz)
 {
 	char dummy[1];
-	ctx_t x = {path, err ? err : dummy, err ? errsz : sizeof dummy, NULL, NULL};
+	ctx_t x = {path, err ? err : dummy, err ? errsz : sizeof dummy, NULL, NULL, NULL, 0};
 	json_t *root;
 	int rc;
 
@@ -945,10 +961,12 @@ int camp_campaign_load(const char *path, camp_campaign_t **out, char *err, size_
 	if ((rc = parse_campaign(&x, root)))
 		goto fail;
 	json_decref(root);
+	free(x.digests);
 	*out = x.c;
 	return 0;
 fail:
 	json_decref(root);
+	free(x.digests);
 	camp_campaign_destroy(x.c);
 	return rc;
 }
