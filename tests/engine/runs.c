@@ -1,5 +1,6 @@
 /* Shared helpers of the engine's runner tests (runs.h). */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <libgen.h>
@@ -189,6 +190,13 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 void runs_rm_dir(const char *dir)
 {
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+void runs_tmpdir(char *dir, size_t n, const char *tag)
+{
+	const char *t = getenv("TMPDIR");
+	cr_assert_lt(snprintf(dir, n, "%s/flipsim-%s-XXXXXX", t && *t ? t : "/tmp", tag), (int)n);
+	cr_assert_not_null(mkdtemp(dir), "mkdtemp %s: %s", dir, strerror(errno));
 }
 
 void runs_sleep_ms(long ms)

@@ -72,6 +72,9 @@ void runs_writef(const char *path, const char *fmt, ...) __attribute__((format(p
 const char *runs_test_host(const char *name);
 /* Removes dir and everything below it. */
 void runs_rm_dir(const char *dir);
+/* A fresh folder $TMPDIR/flipsim-TAG-XXXXXX (TMPDIR: /tmp when unset) into
+ * dir (asserting it could be made). */
+void runs_tmpdir(char *dir, size_t n, const char *tag);
 void runs_sleep_ms(long ms);
 
 #endif

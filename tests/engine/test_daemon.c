@@ -535,8 +535,7 @@ static void three_commands(const char *path, const int want[3], const char *why,
 /* The results of a finished campaign in a fresh folder of their own. */
 static void finished_db(char dir[64], char path[128])
 {
-	snprintf(dir, 64, "/tmp/flipsim-refuse-XXXXXX");
-	cr_assert(mkdtemp(dir));
+	runs_tmpdir(dir, 64, "refuse");
 	chmod(dir, 0755);
 	snprintf(path, 128, "%s/r.db", dir);
 	cr_assert_eq(runs_wait(start(CAMPAIGN, path)), 0);
@@ -774,8 +773,7 @@ static char *outcomes(const char *path)
 static void doomed(const char *mode, int injections, const char *want)
 {
 	char dir[64], camp[200], db[200];
-	snprintf(dir, sizeof dir, "/tmp/flipsim-doomed-XXXXXX");
-	cr_assert(mkdtemp(dir));
+	runs_tmpdir(dir, sizeof dir, "doomed");
 	doomed_campaign(dir, mode, injections, camp, sizeof camp);
 	snprintf(db, sizeof db, "%s/r.db", dir);
 	/* --no-early: an experiment that re-joins the golden state would stop
@@ -888,8 +886,7 @@ static const char *tiny_campaign(const char *dir, int n, int seed)
 static char *new_dir(void)
 {
 	static char dir[64];
-	snprintf(dir, sizeof dir, "/tmp/flipsim-unattended-XXXXXX");
-	cr_assert(mkdtemp(dir));
+	runs_tmpdir(dir, sizeof dir, "unattended");
 	return dir;
 }
 

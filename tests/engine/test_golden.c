@@ -43,8 +43,7 @@ static int golden_exec(const char *mode, const char *arg, const char *arg2, doub
 /* A folder for one test's files. */
 static void tmpdir(char *dir, size_t n)
 {
-	snprintf(dir, n, "/tmp/flipsim-golden-XXXXXX");
-	cr_assert(mkdtemp(dir));
+	runs_tmpdir(dir, n, "golden");
 }
 
 /* dir/NAME.json: a campaign of golden_host with args (JSON strings) and extra keys. */

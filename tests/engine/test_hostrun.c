@@ -18,8 +18,7 @@ static void setup_host(setup_t *s, uint64_t injections, const char *regs)
 	cr_assert(host && *host, "FLIPSIM_TEST_HOST must name build/tests/vadd_host (make unit sets it)");
 	char *root = getcwd(NULL, 0), path[200], *hostabs = realpath(host, NULL);
 	cr_assert(root && hostabs);
-	snprintf(s->dir, sizeof s->dir, "/tmp/flipsim-hostrun-XXXXXX");
-	cr_assert(mkdtemp(s->dir));
+	runs_tmpdir(s->dir, sizeof s->dir, "hostrun");
 	snprintf(path, sizeof path, "%s/campaign.json", s->dir);
 	FILE *f = fopen(path, "w");
 	cr_assert(f);

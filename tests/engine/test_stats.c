@@ -17,6 +17,7 @@
 
 #include "db.h"
 #include "eng_int.h"
+#include "runs.h"
 
 #define MAX_LAUNCH 4
 
@@ -153,8 +154,7 @@ typedef struct dbfile {
 
 static void db_start(dbfile_t *d)
 {
-	snprintf(d->dir, sizeof d->dir, "/tmp/flipsim-stats-XXXXXX");
-	cr_assert_not_null(mkdtemp(d->dir));
+	runs_tmpdir(d->dir, sizeof d->dir, "stats");
 	snprintf(d->path, sizeof d->path, "%s/R.db", d->dir);
 	char err[512];
 	cr_assert_eq(db_open(d->path, true, &d->db, err, sizeof err), 0, "%s", err);
