@@ -213,6 +213,24 @@ static const char SCHEMA_V1[] =
 	"       ipc * clock_mhz * 1e6 * 3600 * 1e9 / fit_total AS mitf\n"
 	"  FROM fit_gpu;\n";
 
+/* avf_kernel's first CTEs (schemas 2 and 3): per campaign and kernel name,
+ * its invocations, first launch, cycles and the profile's df weighted by
+ * cycles; and each campaign's cycles. */
+#define KERNEL_INV_CTES \
+	"inv AS (\n" \
+	"  SELECT campaign_id, kernel AS kernel_name, count(*) AS invocations,\n" \
+	"         min(launch_index) AS first_launch,\n" \
+	"         sum(end_cycle - start_cycle) AS cycles,\n" \
+	"         coalesce(sum(df_reg * (end_cycle - start_cycle)) / nullif(sum(end_cycle - start_cycle), 0),\n" \
+	"                  avg(df_reg)) AS df_reg,\n" \
+	"         coalesce(sum(df_smem * (end_cycle - start_cycle)) / nullif(sum(end_cycle - start_cycle), 0),\n" \
+	"                  avg(df_smem)) AS df_smem\n" \
+	"    FROM kernels GROUP BY campaign_id, kernel\n" \
+	"),\n" \
+	"all_cycles AS (\n" \
+	"  SELECT campaign_id, sum(end_cycle - start_cycle) AS cycles FROM kernels GROUP BY campaign_id\n" \
+	"),\n"
+
 /* ---- schema version 2: per-kernel AVF and the GUFI-style study --------------
  * Views only; no table changes. */
 static const char SCHEMA_V2[] =
@@ -224,19 +242,7 @@ static const char SCHEMA_V2[] =
 	 * the campaign's experiments: the kernel's part of the campaign's AVF
 	 * (under physical sampling the parts add up to it). */
 	"CREATE VIEW avf_kernel AS\n"
-	"WITH inv AS (\n"
-	"  SELECT campaign_id, kernel AS kernel_name, count(*) AS invocations,\n"
-	"         min(launch_index) AS first_launch,\n"
-	"         sum(end_cycle - start_cycle) AS cycles,\n"
-	"         coalesce(sum(df_reg * (end_cycle - start_cycle)) / nullif(sum(end_cycle - start_cycle), 0),\n"
-	"                  avg(df_reg)) AS df_reg,\n"
-	"         coalesce(sum(df_smem * (end_cycle - start_cycle)) / nullif(sum(end_cycle - start_cycle), 0),\n"
-	"                  avg(df_smem)) AS df_smem\n"
-	"    FROM kernels GROUP BY campaign_id, kernel\n"
-	"),\n"
-	"all_cycles AS (\n"
-	"  SELECT campaign_id, sum(end_cycle - start_cycle) AS cycles FROM kernels GROUP BY campaign_id\n"
-	"),\n"
+	"WITH " KERNEL_INV_CTES
 	"counts AS (\n"
 	"  SELECT m.campaign_id, k.kernel AS kernel_name,\n"
 	"         count(e.idx) AS n,\n"
@@ -382,6 +388,17 @@ static const char SCHEMA_V2[] =
  * profile's df_reg/df_smem and df × Wilson. The per-invocation rows of avf
  * and the rows of avf_kernel use the same estimator over their experiments. */
 
+/* The experiments of each campaign and invocation: counts by outcome and
+ * the sums of the weights the estimator needs (avf and avf_kernel). */
+#define WEIGHTED_GROUPS_CTE \
+	"grouped AS (\n" \
+	"  SELECT campaign_id, launch_index, count(*) AS n,\n" \
+	"         sum(outcome = 'masked') AS masked, sum(outcome = 'sdc') AS sdc, sum(outcome = 'due') AS due,\n" \
+	"         count(w) AS nw, sum(w) AS sw, sum(w * fail) AS swf, sum(w * w) AS sw2,\n" \
+	"         sum(w * w * fail) AS sw2f\n" \
+	"    FROM exp_weight GROUP BY campaign_id, launch_index\n" \
+	"),\n"
+
 /* The estimator over a CTE `sums` with columns n, k (= sdc + due), sw, swf,
  * sw2, sw2f (Σ w, Σ w f, Σ w², Σ w² f), measured (live sampling with
  * live_bits), weighted (physical, or measured), df (as the view reports it)
@@ -477,13 +494,7 @@ static const char SCHEMA_V3[] =
 	 * weights, df is the profile's: the target's df of each invocation, and
 	 * for the whole campaign weighted by the invocations' cycles. */
 	"CREATE VIEW avf AS\n"
-	"WITH grouped AS (\n"
-	"  SELECT campaign_id, launch_index, count(*) AS n,\n"
-	"         sum(outcome = 'masked') AS masked, sum(outcome = 'sdc') AS sdc, sum(outcome = 'due') AS due,\n"
-	"         count(w) AS nw, sum(w) AS sw, sum(w * fail) AS swf, sum(w * w) AS sw2,\n"
-	"         sum(w * w * fail) AS sw2f\n"
-	"    FROM exp_weight GROUP BY campaign_id, launch_index\n"
-	"),\n"
+	"WITH " WEIGHTED_GROUPS_CTE
 	"counts AS (\n"
 	"  SELECT c.id AS campaign_id, 'all' AS kernel, NULL AS launch_index,\n"
 	"         coalesce(sum(g.n), 0) AS n, coalesce(sum(g.masked), 0) AS masked,\n"
@@ -544,26 +555,8 @@ static const char SCHEMA_V3[] =
 	 * the kernel's part of the campaign's avf_derated; the parts add up to
 	 * it whenever every mask falls in an invocation. */
 	"CREATE VIEW avf_kernel AS\n"
-	"WITH inv AS (\n"
-	"  SELECT campaign_id, kernel AS kernel_name, count(*) AS invocations,\n"
-	"         min(launch_index) AS first_launch,\n"
-	"         sum(end_cycle - start_cycle) AS cycles,\n"
-	"         coalesce(sum(df_reg * (end_cycle - start_cycle)) / nullif(sum(end_cycle - start_cycle), 0),\n"
-	"                  avg(df_reg)) AS df_reg,\n"
-	"         coalesce(sum(df_smem * (end_cycle - start_cycle)) / nullif(sum(end_cycle - start_cycle), 0),\n"
-	"                  avg(df_smem)) AS df_smem\n"
-	"    FROM kernels GROUP BY campaign_id, kernel\n"
-	"),\n"
-	"all_cycles AS (\n"
-	"  SELECT campaign_id, sum(end_cycle - start_cycle) AS cycles FROM kernels GROUP BY campaign_id\n"
-	"),\n"
-	"grouped AS (\n"
-	"  SELECT campaign_id, launch_index, count(*) AS n,\n"
-	"         sum(outcome = 'masked') AS masked, sum(outcome = 'sdc') AS sdc, sum(outcome = 'due') AS due,\n"
-	"         count(w) AS nw, sum(w) AS sw, sum(w * fail) AS swf, sum(w * w) AS sw2,\n"
-	"         sum(w * w * fail) AS sw2f\n"
-	"    FROM exp_weight GROUP BY campaign_id, launch_index\n"
-	"),\n"
+	"WITH " KERNEL_INV_CTES
+	WEIGHTED_GROUPS_CTE
 	"counts AS (\n"
 	"  SELECT g.campaign_id, k.kernel AS kernel_name, sum(g.n) AS n, sum(g.masked) AS masked,\n"
 	"         sum(g.sdc) AS sdc, sum(g.due) AS due,\n"
