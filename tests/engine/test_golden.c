@@ -119,58 +119,65 @@ Test(golden, a_kernel_that_never_ends_is_refused, .timeout = 60)
 	eng_golden_free(&g);
 }
 
+/* A campaign on spin.json (a kernel that never ends) with extra keys, in a
+ * folder of its own with the database and stderr file beside it. */
+typedef struct spin {
+	char dir[64], camp[200], db[200], err[200];
+} spin_t;
+
+static void spin_campaign(spin_t *s, const char *extra)
+{
+	char *root = getcwd(NULL, 0);
+	tmpdir(s->dir, sizeof s->dir);
+	snprintf(s->camp, sizeof s->camp, "%s/spin.json", s->dir);
+	snprintf(s->db, sizeof s->db, "%s/r.db", s->dir);
+	snprintf(s->err, sizeof s->err, "%s/err", s->dir);
+	runs_writef(s->camp, "{\"workload\": \"%s/tests/engine/data/spin.json\", \"target\": \"regfile\"%s}\n", root,
+	            extra);
+	free(root);
+}
+
 /* The same through the CLI: campaign keys for run, options for profile. */
 Test(golden, run_and_profile_take_the_limits, .timeout = 60)
 {
-	char dir[64], camp[200], db[200], errp[200], *root = getcwd(NULL, 0);
-	tmpdir(dir, sizeof dir);
-	snprintf(camp, sizeof camp, "%s/spin.json", dir);
-	snprintf(db, sizeof db, "%s/r.db", dir);
-	snprintf(errp, sizeof errp, "%s/err", dir);
-	spawn_opts_t so = {.err = errp};
-	runs_writef(camp, "{\"workload\": \"%s/tests/engine/data/spin.json\", \"target\": \"regfile\", "
-	            "\"golden_cycle_budget\": 50000}\n", root);
-	const char *run[] = {"run", camp, "--db", db, "--quiet", NULL};
+	spin_t sp;
+	spin_campaign(&sp, ", \"golden_cycle_budget\": 50000");
+	spawn_opts_t so = {.err = sp.err};
+	const char *run[] = {"run", sp.camp, "--db", sp.db, "--quiet", NULL};
 	cr_expect_eq(runs_flipsim(run, &so), 2);
-	char *e = runs_slurp(errp);
+	char *e = runs_slurp(sp.err);
 	cr_expect(strstr(e, "cycle budget of 50000 cycles"), "%s", e);
 	free(e);
 	const char *prof[] = {"profile", "--golden-timeout", "1", golden_host(), "hang", VADD, NULL};
 	cr_expect_eq(runs_flipsim(prof, &so), 2);
-	e = runs_slurp(errp);
+	e = runs_slurp(sp.err);
 	cr_expect(strstr(e, "did not end within 1 s"), "%s", e);
 	free(e);
 	const char *bad[] = {"profile", "--cycle-budget", "0", "tests/engine/data/spin.json", NULL};
 	cr_expect_eq(runs_flipsim(bad, &so), 2);
-	free(root);
-	runs_rm_dir(dir);
+	runs_rm_dir(sp.dir);
 }
 
 /* A hangup (or Ctrl-C) while a golden run is still going says so and
  * exits 128+N at once (it died silently with 129 before the daemon loop). */
 Test(golden, a_hangup_during_the_golden_run_says_so, .timeout = 60)
 {
-	char dir[64], camp[200], db[200], errp[200], *root = getcwd(NULL, 0);
-	tmpdir(dir, sizeof dir);
-	snprintf(camp, sizeof camp, "%s/spin.json", dir);
-	snprintf(db, sizeof db, "%s/r.db", dir);
-	snprintf(errp, sizeof errp, "%s/err", dir);
-	spawn_opts_t so = {.err = errp};
-	runs_writef(camp, "{\"workload\": \"%s/tests/engine/data/spin.json\", \"target\": \"regfile\"}\n", root);
-	const char *run[] = {"run", camp, "--db", db, "--quiet", NULL};
+	spin_t sp;
+	spin_campaign(&sp, "");
+	spawn_opts_t so = {.err = sp.err};
+	const char *run[] = {"run", sp.camp, "--db", sp.db, "--quiet", NULL};
 	static const int sigs[] = {SIGHUP, SIGINT};
 	for (int i = 0; i < 2; i++) {
 		pid_t pid = runs_spawn(run, &so);
 		runs_sleep_ms(700); /* the kernel spins for far longer */
 		kill(pid, sigs[i]);
 		cr_expect_eq(runs_wait(pid), 128 + sigs[i]);
-		char *e = runs_slurp(errp);
+		char *e = runs_slurp(sp.err);
 		cr_expect(strstr(e, sigs[i] == SIGHUP ? "hangup (terminal closed) before the experiments began"
 		                                      : "stopped before the experiments began"), "%s", e);
 		free(e);
 	}
-	free(root);
-	runs_rm_dir(dir);
+	runs_rm_dir(sp.dir);
 }
 
 /* ---- outputs as streams ---- */

@@ -281,32 +281,31 @@ Test(mem, local_512k_per_thread)
 	h_fini(&h);
 }
 
-Test(mem, local_per_thread_limit)
+/* A launch of ptx's kernel k on grid x block that is refused with a
+ * message holding want and, when given, also. */
+static void local_refused(const char *ptx, uint32_t grid, uint32_t block, const char *want, const char *also)
 {
 	h_ctx_t h;
 	h_init(&h);
-	h_load_ok(&h, LOCAL_PTX(524289));
+	h_load_ok(&h, ptx);
 	uint64_t d = h_alloc(&h, 256, NULL);
-	cr_assert_eq(h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d)), SC_ELAUNCH);
+	cr_assert_eq(h_launch(&h, "k", H_D1(grid), H_D1(block), 0, H_ARGS(&d)), SC_ELAUNCH);
 	const char *m = sc_gpu_errmsg(h.gpu);
-	cr_expect(strstr(m, "kernel 'k' needs 524289 bytes of local memory per thread; CUDA allows at most 524288"),
-	          "message '%s'", m);
+	cr_expect(strstr(m, want) && (!also || strstr(m, also)), "message '%s'", m);
 	h_fini(&h);
+}
+
+Test(mem, local_per_thread_limit)
+{
+	local_refused(LOCAL_PTX(524289), 1, 32,
+	              "kernel 'k' needs 524289 bytes of local memory per thread; CUDA allows at most 524288", NULL);
 }
 
 Test(mem, local_total_limit)
 {
-	h_ctx_t h;
-	h_init(&h);
-	h_load_ok(&h, LOCAL_PTX(524288));
-	uint64_t d = h_alloc(&h, 256, NULL);
 	/* gtx480: 15 SMs of several blocks of 256 threads, 512 KiB each */
-	cr_assert_eq(h_launch(&h, "k", H_D1(10000), H_D1(256), 0, H_ARGS(&d)), SC_ELAUNCH);
-	const char *m = sc_gpu_errmsg(h.gpu);
-	cr_expect(strstr(m, "kernel 'k' needs 524288 bytes of local memory per thread, ") &&
-	          strstr(m, " threads resident at once; flipsim holds at most 4096 MiB of local memory"),
-	          "message '%s'", m);
-	h_fini(&h);
+	local_refused(LOCAL_PTX(524288), 10000, 256, "kernel 'k' needs 524288 bytes of local memory per thread, ",
+	              " threads resident at once; flipsim holds at most 4096 MiB of local memory");
 }
 
 /* ---------------------------------------------------------------- const, param */
