@@ -20,7 +20,7 @@ endif
 
 SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c \
                simcore/sem_int.c simcore/sem_fp.c simcore/sem_cmp.c simcore/mem.c \
-               simcore/sm.c simcore/gpu.c simcore/config.c simcore/fault.c simcore/regalloc.c simcore/rt.c
+               simcore/decode.c simcore/exec.c simcore/sem_fast.c simcore/sm.c simcore/gpu.c simcore/config.c simcore/fault.c simcore/regalloc.c simcore/rt.c
 CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run.c campaigns/camp_campaign.c
 MASKS_SRC   := masks/mask.c masks/stats.c
 PARSER_SRC  := parser/classify.c
@@ -52,7 +52,7 @@ ENGINE_OBJ  := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ    := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 # Floating-point semantics change the rounding mode at run time.
-$(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o: CFLAGS += -frounding-math
+$(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o $(BUILD)/simcore/sem_fast.o: CFLAGS += -frounding-math
 
 .PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests e2e-tests study test-bins suites
 all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(EXAMPLE_BIN)

@@ -121,6 +121,7 @@ void sc_gpu_destroy(sc_gpu_t *g)
 	sc__gmem_release(&g->gmem);
 	free(g->stats);
 	free(g->run.params);
+	free(g->dec);
 	free(g);
 }
 
@@ -567,7 +568,7 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 			sm->rf_words = (uint32_t)want;
 		}
 	}
-	if ((rc = sms_prepare(g)))
+	if ((rc = sms_prepare(g)) || (rc = sc__decode_launch(g)))
 		return rc;
 
 	uint64_t start = g->cycle, now = start;

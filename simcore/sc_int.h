@@ -671,6 +671,8 @@ typedef struct sc_run {
 	bool halt;                      /* a DUE stopped the launch */
 } sc_run_t;
 
+typedef struct sc_dec sc_dec_t; /* decoded instruction, below */
+
 struct sc_gpu {
 	sc_gpu_config_t cfg;
 	sc_options_t opt;
@@ -696,7 +698,78 @@ struct sc_gpu {
 		uint64_t cycle;
 	} fu;                           /* a functional-unit fault waiting for its cycle */
 	uint64_t vec[4][32];            /* scratch: the elements of a vector ld/st */
+	sc_dec_t *dec;                  /* the launch's code, decoded (decode.c) */
+	uint32_t dec_cap;
 };
+
+/* ======================================================================
+ * Decoded instructions (decode.c builds them, sm.c issues them)
+ *
+ * At each launch every word of the module's code is decoded once into an
+ * sc_dec_t: the handler that executes it and what the handler would
+ * otherwise work out per issue (operand slots, immediates, the latency, the
+ * scoreboard entries the issue waits on). g->dec[pc] is the decoded form of
+ * mod->code[pc]. The instruction buffer still holds the words: a warp whose
+ * buffer a fault touched (ib_dirty) has the word it issues decoded again,
+ * so what issues is always what the buffer's bits decode to.
+ *
+ * A handler executes the instruction for the lanes in exec (0 when the
+ * guard is false for every lane: most handlers then do nothing) and says
+ * how the issue retires it:
+ *   n >= 1        done; destinations readable n cycles after issue, the
+ *                 warp goes on at pc + 1
+ *   SC_X_JUMP     the handler set the top SIMT entry's pc (bra with every
+ *                 lane, call, ret)
+ *   SC_X_DIVERGE  the handler rewrote the SIMT stack (divergent bra)
+ *   SC_X_EXIT     lanes exited; the stack is settled
+ *   SC_X_BAR      the warp arrived at a barrier; pc already advanced
+ *   SC_X_HALT     the launch halted (a DUE was raised) or the warp is done
+ *   SC_X_BAD      the word's fields do not make an executable instruction
+ *                 (DUE invalid_instruction)
+ * ====================================================================== */
+enum { SC_X_BAD = -6, SC_X_HALT, SC_X_BAR, SC_X_EXIT, SC_X_DIVERGE, SC_X_JUMP };
+
+typedef int (*sc_exec_fn)(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+
+#define SC_DEC_RDY_MAX 13 /* 6 operands of up to 2 slots, and the guard */
+#define SC_DEC_PRED 0x8000u /* rdy[] entry names a predicate (index + run.regs) */
+
+struct sc_dec {
+	sc_exec_fn fn;
+	const sc_insn_t *in;      /* the word decoded */
+	uint32_t pc;
+	uint32_t lat;             /* the unit's result latency, in cycles */
+	uint32_t o[6];            /* R32/R64/ADDR32/ADDR: first slot * 32; PRED: index */
+	uint64_t k[6];            /* IMM: the constant's 64 bits */
+	uint16_t rdy[SC_DEC_RDY_MAX]; /* scoreboard entries an issue waits on */
+	uint8_t nrdy;
+};
+
+/* decode.c: decodes word `in` at pc into d (a generic handler when
+ * `generic`: the test of the specialised handlers compares the two). */
+void sc__decode(const sc_gpu_t *g, const sc_insn_t *in, uint32_t pc, bool generic, sc_dec_t *d);
+/* Decodes the code of the launch in g->run into g->dec. 0 or SC_ENOMEM. */
+int sc__decode_launch(sc_gpu_t *g);
+
+/* The handlers of the units (exec.c and sm.c) and the specialised ones
+ * (sem_fast.c, picked by sc__fast_pick, NULL when none fits the word). */
+int sc__x_alu(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+int sc__x_mov(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+int sc__x_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+int sc__x_atom(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+int sc__x_warp(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+int sc__x_ctl(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+int sc__x_bad(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+sc_exec_fn sc__fast_pick(const sc_insn_t *in);
+/* Operand access (exec.c): sc__rd reads operand o of all 32 lanes as raw
+ * bits, zero-extended (SREG: the lanes of mask only); sc__wr writes the
+ * lanes of mask, truncated to the register, false when o is not a writable
+ * register (only a corrupted word can do that). */
+void sc__rd(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint16_t o, uint32_t mask, uint64_t *v);
+bool sc__wr(sc_warp_t *w, uint16_t o, uint32_t mask, const uint64_t *v);
+uint32_t sc__alu_latency(const sc_gpu_t *g, const sc_insn_t *in);
+/* The value of special register sr for lane l of warp w. */
+uint64_t sc__sreg(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, unsigned sr, uint32_t l);
 
 /* fault.c: corrupts the result the instruction just wrote, when an armed
  * FU fault waits for this SM and cycle. */

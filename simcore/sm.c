@@ -39,122 +39,6 @@ void sc__due(sc_gpu_t *g, sc_due_t reason, const sc_sm_t *sm, const sc_warp_t *w
 	va_end(ap);
 }
 
-/* ------------------------------------------------------------ operands */
-static uint64_t sreg_value(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, unsigned sr, uint32_t l)
-{
-	const sc_run_t *r = &g->run;
-	uint32_t t = w->wid * 32 + l;
-	switch (sr) {
-	case SC_SR_TID_X: return t % r->block[0];
-	case SC_SR_TID_Y: return (t / r->block[0]) % r->block[1];
-	case SC_SR_TID_Z: return t / (r->block[0] * r->block[1]);
-	case SC_SR_NTID_X: return r->block[0];
-	case SC_SR_NTID_Y: return r->block[1];
-	case SC_SR_NTID_Z: return r->block[2];
-	case SC_SR_CTAID_X: return w->cta->ctaid[0];
-	case SC_SR_CTAID_Y: return w->cta->ctaid[1];
-	case SC_SR_CTAID_Z: return w->cta->ctaid[2];
-	case SC_SR_NCTAID_X: return r->grid[0];
-	case SC_SR_NCTAID_Y: return r->grid[1];
-	case SC_SR_NCTAID_Z: return r->grid[2];
-	case SC_SR_LANEID: return l;
-	case SC_SR_WARPID: return w->slot;
-	case SC_SR_NWARPID: return g->cfg.max_warps_per_sm;
-	case SC_SR_SMID: return sm->id;
-	case SC_SR_NSMID: return g->cfg.num_sms;
-	case SC_SR_GRIDID: return r->launch_index;
-	case SC_SR_LANEMASK_EQ: return 1u << l;
-	case SC_SR_LANEMASK_LE: return (uint32_t)((2ull << l) - 1);
-	case SC_SR_LANEMASK_LT: return (1u << l) - 1;
-	case SC_SR_LANEMASK_GE: return ~((1u << l) - 1);
-	case SC_SR_LANEMASK_GT: return (uint32_t)~((2ull << l) - 1);
-	case SC_SR_CLOCK: return (uint32_t)g->cycle;
-	case SC_SR_CLOCK_HI: return (uint32_t)(g->cycle >> 32);
-	case SC_SR_CLOCK64: return g->cycle;
-	case SC_SR_DYN_SMEM: return r->dyn_smem;
-	case SC_SR_TOTAL_SMEM: return r->smem;
-	}
-	return 0;
-}
-
-/* Reads operand o for all 32 lanes as raw bits. */
-static void rd(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint16_t o, uint32_t mask, uint64_t *v)
-{
-	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
-	switch (k) {
-	case SC_K_R32: {
-		const uint32_t *r = w->rf + (size_t)i * 32;
-		for (int l = 0; l < 32; l++)
-			v[l] = r[l];
-		return;
-	}
-	case SC_K_R64: {
-		const uint32_t *lo = w->rf + (size_t)i * 32, *hi = lo + 32;
-		for (int l = 0; l < 32; l++)
-			v[l] = lo[l] | (uint64_t)hi[l] << 32;
-		return;
-	}
-	case SC_K_PRED: case SC_K_PREDN: {
-		uint32_t p = w->pf[i];
-		if (k == SC_K_PREDN)
-			p = ~p;
-		for (int l = 0; l < 32; l++)
-			v[l] = (p >> l) & 1u;
-		return;
-	}
-	case SC_K_IMM: {
-		uint64_t c = g->run.mod->pool[i];
-		for (int l = 0; l < 32; l++)
-			v[l] = c;
-		return;
-	}
-	case SC_K_SREG:
-		FOR_LANES(l, mask)
-			v[l] = sreg_value(g, sm, w, i, l);
-		return;
-	default:
-		memset(v, 0, 32 * sizeof *v);
-		return;
-	}
-}
-
-/* Writes lanes in mask of destination operand o; false if o is not a
- * writable register (only a corrupted word can do that). */
-static bool wr(sc_warp_t *w, uint16_t o, uint32_t mask, const uint64_t *v)
-{
-	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
-	switch (k) {
-	case SC_K_R32: {
-		uint32_t *r = w->rf + (size_t)i * 32;
-		if (mask == 0xffffffffu)
-			for (int l = 0; l < 32; l++)
-				r[l] = (uint32_t)v[l];
-		else
-			FOR_LANES(l, mask)
-				r[l] = (uint32_t)v[l];
-		return true;
-	}
-	case SC_K_R64: {
-		uint32_t *lo = w->rf + (size_t)i * 32, *hi = lo + 32;
-		FOR_LANES(l, mask) {
-			lo[l] = (uint32_t)v[l];
-			hi[l] = (uint32_t)(v[l] >> 32);
-		}
-		return true;
-	}
-	case SC_K_PRED: {
-		uint32_t bits = 0;
-		FOR_LANES(l, mask)
-			bits |= (uint32_t)(v[l] & 1u) << l;
-		w->pf[i] = (w->pf[i] & ~mask) | bits;
-		return true;
-	}
-	case SC_K_NONE:
-		return true;
-	}
-	return false;
-}
-
 static void scoreboard_set(sc_gpu_t *g, sc_warp_t *w, uint16_t o, uint64_t at)
 {
 	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
@@ -190,6 +74,17 @@ static uint64_t ready_time(const sc_gpu_t *g, const sc_warp_t *w, uint64_t now)
 	if (UNLIKELY(w->sp == 0))
 		return t;
 	uint32_t pc = w->stk[w->sp - 1].pc;
+	if (LIKELY(!w->ib_dirty)) {
+		/* the buffer holds the module's words: the decoded form applies */
+		if (pc >= g->run.mod->ncode)
+			return t;
+		const sc_dec_t *d = &g->dec[pc];
+		for (unsigned j = 0; j < d->nrdy; j++) {
+			uint64_t r = w->ready[d->rdy[j]];
+			t = r > t ? r : t;
+		}
+		return t;
+	}
 	const sc_insn_t *in;
 	if (w->ib_pc == pc && w->ib[0].valid)
 		in = &w->ib[0].insn;
@@ -197,7 +92,7 @@ static uint64_t ready_time(const sc_gpu_t *g, const sc_warp_t *w, uint64_t now)
 		in = &g->run.mod->code[pc];
 	else
 		return t;
-	if (UNLIKELY(w->ib_dirty) && sc__insn_check(in, g->run.regs, g->run.preds, g->run.mod->npool, g->run.mod->ncode))
+	if (sc__insn_check(in, g->run.regs, g->run.preds, g->run.mod->npool, g->run.mod->ncode))
 		return t;
 	unsigned n = SC_NDST(in) + SC_NSRC(in);
 	for (unsigned j = 0; j < n && j < 6; j++) {
@@ -209,306 +104,6 @@ static uint64_t ready_time(const sc_gpu_t *g, const sc_warp_t *w, uint64_t now)
 		t = r > t ? r : t;
 	}
 	return t;
-}
-
-/* ------------------------------------------------------------ memory */
-typedef struct memref {
-	uint8_t *p;
-	int space;     /* resolved state space */
-} memref_t;
-
-/* The address of a memory operand, prepared once per instruction so that
- * each lane costs one add and one mask: lo/hi point at the base register's
- * words (or at zeros), and mask wraps the sum to the width of that register.
- * A 32-bit register forms a 32-bit address, which wraps modulo 2^32 as PTX
- * arithmetic does (nw's shared base "array - 64" loaded at [%r+68] reads
- * offset 4); a 64-bit register or no register forms a 64-bit address. */
-typedef struct agen {
-	const uint32_t *lo, *hi;
-	uint64_t imm, mask;
-} agen_t;
-
-static const uint32_t zero_lanes[32];
-
-static agen_t addr_gen(const sc_warp_t *w, const sc_insn_t *in, uint16_t o)
-{
-	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
-	agen_t a = {zero_lanes, zero_lanes, in->imm, ~0ull};
-	if (k == SC_K_ADDR && i != SC_NOREG) {
-		a.lo = w->rf + (size_t)i * 32;
-		a.hi = a.lo + 32;
-	} else if (k == SC_K_ADDR32) {
-		a.lo = w->rf + (size_t)i * 32;
-		a.mask = 0xffffffffu;
-	}
-	return a;
-}
-
-static inline uint64_t lane_addr(const agen_t *a, uint32_t l)
-{
-	return (a->imm + a->lo[l] + ((uint64_t)a->hi[l] << 32)) & a->mask;
-}
-
-static const char *space_name(int sp)
-{
-	static const char *const n[] = {"none", "generic", "global", "shared", "local", "const", "param"};
-	return sp >= 0 && sp < SC_SP__COUNT ? n[sp] : "?";
-}
-
-/* Resolves [addr, addr+size) in `space` for lane l, or raises the DUE. */
-static bool resolve(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, int space, uint64_t addr,
-                    uint32_t size, uint32_t l, bool write, memref_t *out)
-{
-	const sc_run_t *r = &g->run;
-	if (UNLIKELY(addr & (size - 1))) {
-		sc__due(g, SC_DUE_MISALIGNED_ADDRESS, sm, w, (int)l, pc, addr,
-		        "%u-byte %s access at 0x%llx is not aligned", size, space_name(space), (unsigned long long)addr);
-		return false;
-	}
-	if (space == SC_SP_GENERIC) {
-		if (addr >= SC_SHARED_WIN && addr < SC_SHARED_WIN + SC_WIN_SIZE) {
-			space = SC_SP_SHARED;
-			addr -= SC_SHARED_WIN;
-		} else if (addr >= SC_LOCAL_WIN && addr < SC_LOCAL_WIN + SC_WIN_SIZE) {
-			space = SC_SP_LOCAL;
-			addr -= SC_LOCAL_WIN;
-		} else if (addr >= SC_CONST_WIN && addr < SC_CONST_WIN + SC_WIN_SIZE) {
-			space = SC_SP_CONST;
-			addr -= SC_CONST_WIN;
-		} else if (addr >= SC_PARAM_WIN && addr < SC_PARAM_WIN + SC_WIN_SIZE) {
-			space = SC_SP_PARAM;
-			addr -= SC_PARAM_WIN;
-		} else {
-			space = SC_SP_GLOBAL;
-		}
-	}
-	out->space = space;
-	uint8_t *p = NULL;
-	switch (space) {
-	case SC_SP_GLOBAL:
-		p = sc__gmem_find(&g->gmem, addr, size);
-		if (UNLIKELY(g->trace != NULL) && p)
-			sc__trace_touch(g, addr, size);
-		break;
-	case SC_SP_SHARED:
-		if (addr < r->smem && size <= r->smem - addr)
-			p = sm->smem + w->cta->smem_off + addr;
-		break;
-	case SC_SP_LOCAL:
-		if (addr < r->local && size <= r->local - addr)
-			p = w->local + (size_t)l * r->local + addr;
-		break;
-	case SC_SP_CONST:
-		if (write) {
-			sc__due(g, SC_DUE_WRONG_SPACE, sm, w, (int)l, pc, addr, "store to the const space");
-			return false;
-		}
-		if (addr < r->mod->cbank_size && size <= r->mod->cbank_size - addr)
-			p = r->mod->cbank + addr;
-		break;
-	case SC_SP_PARAM:
-		if (write) {
-			sc__due(g, SC_DUE_WRONG_SPACE, sm, w, (int)l, pc, addr, "store to kernel parameters");
-			return false;
-		}
-		if (addr < r->param_bytes && size <= r->param_bytes - addr)
-			p = r->params + addr;
-		break;
-	default:
-		sc__due(g, SC_DUE_WRONG_SPACE, sm, w, (int)l, pc, addr, "access in no state space");
-		return false;
-	}
-	if (UNLIKELY(!p)) {
-		sc__due(g, SC_DUE_ILLEGAL_ADDRESS, sm, w, (int)l, pc, addr, "%u-byte %s %s at 0x%llx is outside every %s",
-		        size, space_name(space), write ? "store" : "load", (unsigned long long)addr,
-		        space == SC_SP_GLOBAL ? "allocation" : "bound of the space");
-		return false;
-	}
-	out->p = p;
-	return true;
-}
-
-static uint64_t load_ext(const uint8_t *p, unsigned type)
-{
-	switch (sc__type_bits(type)) {
-	case 8:
-		return type == SC_T_S8 ? (uint64_t)(int64_t)(int8_t)p[0] : p[0];
-	case 16: {
-		uint16_t v;
-		memcpy(&v, p, 2);
-		return type == SC_T_S16 ? (uint64_t)(int64_t)(int16_t)v : v;
-	}
-	case 32: {
-		uint32_t v;
-		memcpy(&v, p, 4);
-		return type == SC_T_S32 ? (uint64_t)(int64_t)(int32_t)v : v;
-	}
-	default: {
-		uint64_t v;
-		memcpy(&v, p, 8);
-		return v;
-	}
-	}
-}
-
-/* Fixed-size stores: a variable-length memcpy costs a call per lane. */
-static void store_bytes(uint8_t *p, uint64_t v, unsigned bytes)
-{
-	switch (bytes) {
-	case 1: p[0] = (uint8_t)v; break;
-	case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
-	case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
-	default: memcpy(p, &v, 8); break;
-	}
-}
-
-static uint32_t mem_latency(const sc_gpu_t *g, int space)
-{
-	switch (space) {
-	case SC_SP_SHARED: return g->cfg.latency[SC_LAT_SHARED];
-	case SC_SP_LOCAL: return g->cfg.latency[SC_LAT_LOCAL];
-	case SC_SP_CONST: case SC_SP_PARAM: return g->cfg.latency[SC_LAT_CONST];
-	}
-	return g->cfg.latency[SC_LAT_GLOBAL];
-}
-
-static uint32_t ex_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc)
-{
-	unsigned type = in->type, bytes = sc__type_bits(type) / 8;
-	int space = SC_AUX_SPACE(in->aux);
-	int resolved = space;
-	if (UNLIKELY(bytes == 0 || bytes > 8))
-		goto bad;
-	if (in->op == SC_OP_LD) {
-		unsigned n = SC_NDST(in);
-		if (UNLIKELY(n == 0 || n > 4 || SC_NSRC(in) != 1))
-			goto bad;
-		agen_t ag = addr_gen(w, in, in->opnd[n]);
-		uint64_t (*v)[32] = g->vec;
-		FOR_LANES(l, exec) {
-			memref_t ref;
-			uint64_t a = lane_addr(&ag, l);
-			if (!resolve(g, sm, w, pc, space, a, bytes * n, l, false, &ref))
-				return 0;
-			resolved = ref.space;
-			for (unsigned e = 0; e < n; e++)
-				v[e][l] = load_ext(ref.p + e * bytes, type);
-		}
-		for (unsigned e = 0; e < n; e++)
-			if (!wr(w, in->opnd[e], exec, v[e]))
-				goto bad;
-	} else {
-		unsigned n = SC_NSRC(in) - 1;
-		if (UNLIKELY(SC_NDST(in) != 0 || n == 0 || n > 4))
-			goto bad;
-		uint64_t (*v)[32] = g->vec;
-		for (unsigned e = 0; e < n; e++)
-			rd(g, sm, w, in->opnd[1 + e], exec, v[e]);
-		agen_t ag = addr_gen(w, in, in->opnd[0]);
-		FOR_LANES(l, exec) {
-			memref_t ref;
-			uint64_t a = lane_addr(&ag, l);
-			if (!resolve(g, sm, w, pc, space, a, bytes * n, l, true, &ref))
-				return 0;
-			resolved = ref.space;
-			for (unsigned e = 0; e < n; e++)
-				store_bytes(ref.p + e * bytes, v[e][l], bytes);
-		}
-	}
-	return mem_latency(g, resolved);
-bad:
-	sc__due(g, SC_DUE_INVALID_INSTRUCTION, sm, w, -1, pc, 0, "malformed %s", sc__ops[in->op].name);
-	return 0;
-}
-
-static float f32_of(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static uint32_t u32_of(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-static double f64_of(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
-static uint64_t u64_of(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
-
-/* atom.add.f32 flushes subnormal inputs and results (PTX ISA, atom). */
-static float ftz32(float f) { return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f; }
-
-static bool atom_apply(unsigned op, unsigned type, uint64_t old, uint64_t b, uint64_t c, uint64_t *res)
-{
-	bool is64 = sc__type_bits(type) == 64;
-	uint64_t m = is64 ? ~0ull : 0xffffffffull;
-	old &= m;
-	b &= m;
-	c &= m;
-	switch (op) {
-	case SC_ATOM_ADD:
-		if (type == SC_T_F32)
-			*res = u32_of(ftz32(ftz32(f32_of((uint32_t)old)) + ftz32(f32_of((uint32_t)b))));
-		else if (type == SC_T_F64)
-			*res = u64_of(f64_of(old) + f64_of(b));
-		else
-			*res = (old + b) & m;
-		return true;
-	case SC_ATOM_INC: *res = old >= b ? 0 : old + 1; return type == SC_T_U32;
-	case SC_ATOM_DEC: *res = (old == 0 || old > b) ? b : old - 1; return type == SC_T_U32;
-	case SC_ATOM_MIN: case SC_ATOM_MAX: {
-		bool lt;
-		if (type == SC_T_S32)
-			lt = (int32_t)old < (int32_t)b;
-		else if (type == SC_T_S64)
-			lt = (int64_t)old < (int64_t)b;
-		else if (type == SC_T_F32)
-			lt = f32_of((uint32_t)old) < f32_of((uint32_t)b);
-		else if (type == SC_T_F64)
-			lt = f64_of(old) < f64_of(b);
-		else
-			lt = old < b;
-		*res = (op == SC_ATOM_MIN) == lt ? old : b;
-		return true;
-	}
-	case SC_ATOM_AND: *res = old & b; return true;
-	case SC_ATOM_OR: *res = old | b; return true;
-	case SC_ATOM_XOR: *res = old ^ b; return true;
-	case SC_ATOM_EXCH: *res = b; return true;
-	case SC_ATOM_CAS: *res = old == b ? c : old; return true;
-	}
-	return false;
-}
-
-/* Atomics are applied lane by lane in lane order: deterministic. */
-static uint32_t ex_atom(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc)
-{
-	unsigned type = in->type, bytes = sc__type_bits(type) / 8;
-	unsigned base = SC_NDST(in), ns = SC_NSRC(in);
-	int space = SC_AUX_SPACE(in->aux);
-	if (UNLIKELY((bytes != 4 && bytes != 8) || base > 1 || (ns != 2 && ns != 3) ||
-	             (space != SC_SP_GLOBAL && space != SC_SP_SHARED && space != SC_SP_GENERIC)))
-		goto bad;
-	uint64_t *b = g->alu.b, *c = g->alu.c, *d = g->alu.d;
-	rd(g, sm, w, in->opnd[base + 1], exec, b);
-	if (ns == 3)
-		rd(g, sm, w, in->opnd[base + 2], exec, c);
-	int resolved = space;
-	agen_t ag = addr_gen(w, in, in->opnd[base]);
-	FOR_LANES(l, exec) {
-		memref_t ref;
-		uint64_t a = lane_addr(&ag, l);
-		if (!resolve(g, sm, w, pc, space, a, bytes, l, true, &ref))
-			return 0;
-		if (ref.space != SC_SP_GLOBAL && ref.space != SC_SP_SHARED) {
-			sc__due(g, SC_DUE_WRONG_SPACE, sm, w, (int)l, pc, a, "atomic on the %s space", space_name(ref.space));
-			return 0;
-		}
-		resolved = ref.space;
-		uint64_t old = 0, res;
-		memcpy(&old, ref.p, bytes);
-		if (!atom_apply(in->sub, type, old, b[l], c[l], &res))
-			goto bad;
-		memcpy(ref.p, &res, bytes);
-		d[l] = old;
-	}
-	if (base == 1 && !wr(w, in->opnd[0], exec, d))
-		goto bad;
-	return g->cfg.latency[resolved == SC_SP_SHARED ? SC_LAT_SHARED : SC_LAT_ATOMIC];
-bad:
-	sc__due(g, SC_DUE_INVALID_INSTRUCTION, sm, w, -1, pc, 0, "malformed %s", sc__ops[in->op].name);
-	return 0;
 }
 
 /* ------------------------------------------------------------ SIMT stack */
@@ -558,7 +153,7 @@ static void bar_release(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, unsigned id, ui
 			uint64_t val = w->bar_kind == SC_BAR_RED_POPC ? b->popc : w->bar_kind == SC_BAR_RED_AND ? b->all : b->any;
 			for (int l = 0; l < 32; l++)
 				v[l] = val;
-			wr(w, w->bar_dst, w->bar_mask, v);
+			sc__wr(w, w->bar_dst, w->bar_mask, v);
 		}
 		w->state = SC_W_ACTIVE;
 		sm->wnext[w->slot] = now + 1;
@@ -607,11 +202,11 @@ static void ex_bar(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, 
 		return;
 	}
 	uint32_t lane = exec ? (uint32_t)__builtin_ctz(exec) : 0;
-	rd(g, sm, w, ido, exec, v);
+	sc__rd(g, sm, w, ido, exec, v);
 	uint32_t id = (uint32_t)v[lane];
 	uint32_t count = 0;
 	if (SC_OPND_KIND(cnto) != SC_K_NONE) {
-		rd(g, sm, w, cnto, exec, cnt);
+		sc__rd(g, sm, w, cnto, exec, cnt);
 		count = (uint32_t)cnt[lane];
 	}
 	sc_cta_t *cta = w->cta;
@@ -628,7 +223,7 @@ static void ex_bar(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, 
 	}
 	b->arrived++;
 	if (kind >= SC_BAR_RED_POPC) {
-		rd(g, sm, w, in->opnd[3], exec, pr);
+		sc__rd(g, sm, w, in->opnd[3], exec, pr);
 		uint32_t bits = 0;
 		FOR_LANES(l, exec)
 			bits |= (uint32_t)(pr[l] & 1) << l;
@@ -647,148 +242,6 @@ static void ex_bar(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, 
 	bar_check(g, sm, cta, id, now);
 	if (w->state == SC_W_BAR)
 		bar_deadlock_check(g, sm, cta, pc);
-}
-
-/* ------------------------------------------------------------ warp-level */
-static bool ex_warp(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec)
-{
-	sc_alu_t *x = &g->alu;
-	switch (in->op) {
-	case SC_OP_SHFL: {
-		rd(g, sm, w, in->opnd[2], exec, x->a);
-		rd(g, sm, w, in->opnd[3], exec, x->b);
-		rd(g, sm, w, in->opnd[4], exec, x->c);
-		FOR_LANES(l, exec) {
-			uint32_t bval = (uint32_t)x->b[l] & 31, cval = (uint32_t)x->c[l] & 31;
-			uint32_t segmask = ((uint32_t)x->c[l] >> 8) & 31;
-			int32_t maxl = (int32_t)((l & segmask) | (cval & ~segmask)), minl = (int32_t)(l & segmask);
-			int32_t j;
-			bool pv;
-			switch (in->sub) {
-			case SC_SHFL_UP: j = (int32_t)l - (int32_t)bval; pv = j >= maxl; break;
-			case SC_SHFL_DOWN: j = (int32_t)l + (int32_t)bval; pv = j <= maxl; break;
-			case SC_SHFL_BFLY: j = (int32_t)(l ^ bval); pv = j <= maxl; break;
-			case SC_SHFL_IDX: j = minl | (int32_t)(bval & ~segmask); pv = j <= maxl; break;
-			default: return false;
-			}
-			if (!pv)
-				j = (int32_t)l;
-			x->d[l] = x->a[j & 31];
-			x->d2[l] = pv;
-		}
-		return wr(w, in->opnd[0], exec, x->d) && wr(w, in->opnd[1], exec, x->d2);
-	}
-	case SC_OP_VOTE: {
-		rd(g, sm, w, in->opnd[1], exec, x->a);
-		rd(g, sm, w, in->opnd[2], exec, x->b);
-		uint32_t bits = 0;
-		FOR_LANES(l, exec)
-			bits |= (uint32_t)(x->a[l] & 1) << l;
-		uint32_t lane = exec ? (uint32_t)__builtin_ctz(exec) : 0;
-		uint32_t act = exec & (uint32_t)x->b[lane];
-		uint64_t r;
-		switch (in->sub) {
-		case SC_VOTE_ALL: r = (bits & act) == act; break;
-		case SC_VOTE_ANY: r = (bits & act) != 0; break;
-		case SC_VOTE_UNI: r = (bits & act) == 0 || (bits & act) == act; break;
-		case SC_VOTE_BALLOT: r = bits & act; break;
-		default: return false;
-		}
-		for (int l = 0; l < 32; l++)
-			x->d[l] = r;
-		return wr(w, in->opnd[0], exec, x->d);
-	}
-	case SC_OP_ACTIVEMASK:
-		for (int l = 0; l < 32; l++)
-			x->d[l] = exec;
-		return wr(w, in->opnd[0], exec, x->d);
-	}
-	return false;
-}
-
-static bool ex_mov(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec)
-{
-	sc_alu_t *x = &g->alu;
-	unsigned nd = SC_NDST(in), ns = SC_NSRC(in);
-	unsigned bits = sc__type_bits(in->type);
-	if (in->op == SC_OP_CVTA) {
-		if (nd != 1 || ns != 1)
-			return false;
-		rd(g, sm, w, in->opnd[1], exec, x->a);
-		uint64_t win = 0;
-		switch (SC_AUX_SPACE(in->aux)) {
-		case SC_SP_SHARED: win = SC_SHARED_WIN; break;
-		case SC_SP_LOCAL: win = SC_LOCAL_WIN; break;
-		case SC_SP_CONST: win = SC_CONST_WIN; break;
-		case SC_SP_PARAM: win = SC_PARAM_WIN; break;
-		case SC_SP_GLOBAL: break;
-		default: return false;
-		}
-		FOR_LANES(l, exec)
-			x->d[l] = in->sub == SC_CVTA_FROM_GENERIC ? x->a[l] - win : x->a[l] + win;
-		if (bits == 32)
-			FOR_LANES(l, exec)
-				x->d[l] &= 0xffffffffu;
-		return wr(w, in->opnd[0], exec, x->d);
-	}
-	if (in->op == SC_OP_ISSPACEP) {
-		if (nd != 1 || ns != 1)
-			return false;
-		rd(g, sm, w, in->opnd[1], exec, x->a);
-		int sp = SC_AUX_SPACE(in->aux);
-		FOR_LANES(l, exec) {
-			uint64_t a = x->a[l];
-			int in_sp = a >= SC_SHARED_WIN && a < SC_SHARED_WIN + SC_WIN_SIZE ? SC_SP_SHARED
-			            : a >= SC_LOCAL_WIN && a < SC_LOCAL_WIN + SC_WIN_SIZE ? SC_SP_LOCAL
-			            : a >= SC_CONST_WIN && a < SC_CONST_WIN + SC_WIN_SIZE ? SC_SP_CONST
-			            : a >= SC_PARAM_WIN && a < SC_PARAM_WIN + SC_WIN_SIZE ? SC_SP_PARAM : SC_SP_GLOBAL;
-			x->d[l] = in_sp == sp;
-		}
-		return wr(w, in->opnd[0], exec, x->d);
-	}
-	if (nd == 1 && ns == 1) {
-		rd(g, sm, w, in->opnd[1], exec, x->a);
-		return wr(w, in->opnd[0], exec, x->a);
-	}
-	if (bits == 0 || bits > 64)
-		return false;
-	if (nd == 1 && ns >= 2 && ns <= 4) { /* pack */
-		unsigned eb = bits / ns;
-		uint64_t em = eb == 64 ? ~0ull : (1ull << eb) - 1;
-		memset(x->d, 0, sizeof x->d);
-		for (unsigned e = 0; e < ns; e++) {
-			rd(g, sm, w, in->opnd[1 + e], exec, x->a);
-			FOR_LANES(l, exec)
-				x->d[l] |= (x->a[l] & em) << (e * eb);
-		}
-		return wr(w, in->opnd[0], exec, x->d);
-	}
-	if (ns == 1 && nd >= 2 && nd <= 4) { /* unpack */
-		unsigned eb = bits / nd;
-		uint64_t em = eb == 64 ? ~0ull : (1ull << eb) - 1;
-		rd(g, sm, w, in->opnd[nd], exec, x->a);
-		for (unsigned e = 0; e < nd; e++) {
-			FOR_LANES(l, exec)
-				x->d[l] = (x->a[l] >> (e * eb)) & em;
-			if (!wr(w, in->opnd[e], exec, x->d))
-				return false;
-		}
-		return true;
-	}
-	return false;
-}
-
-/* ------------------------------------------------------------ issue */
-static uint32_t alu_latency(const sc_gpu_t *g, const sc_insn_t *in)
-{
-	unsigned lat = sc__ops[in->op].lat;
-	if (sc__ops[in->op].unit == SC_U_NUM && sc__type_is_float(in->type))
-		lat = in->type == SC_T_F64 ? SC_LAT_FP64 : in->op == SC_OP_DIV ? SC_LAT_SFU : SC_LAT_FP32;
-	else if (in->op == SC_OP_FMA && in->type == SC_T_F64)
-		lat = SC_LAT_FP64;
-	else if (sc__ops[in->op].unit == SC_U_FP && in->type == SC_T_F64 && lat == SC_LAT_SFU)
-		lat = SC_LAT_FP64;
-	return g->cfg.latency[lat];
 }
 
 static void cta_finish_warp(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
@@ -810,13 +263,113 @@ static void cta_finish_warp(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now
 	bar_deadlock_check(g, sm, cta, 0);
 }
 
-static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
+/* ------------------------------------------------------------ control flow */
+/* bra: every lane or none takes it, or the warp diverges. Paths that
+ * reconverge where the top entry does (or nowhere) reuse it, and a path
+ * that starts at the reconvergence point needs no entry: its lanes wait in
+ * the entry that resumes there. So a loop whose lanes leave one by one
+ * holds one entry, not one per divergent iteration. */
+static int x_bra(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
 {
-	const sc_run_t *r = &g->run;
-	const sc_module_t *mod = r->mod;
+	const sc_insn_t *in = d->in;
 	sc_simt_t *top = &w->stk[w->sp - 1];
-	uint32_t pc = top->pc;
-	/* the instruction buffer: ib[k] holds pc ib_pc + k */
+	uint32_t pc = d->pc, target = SC_BR_TARGET(in->imm), rpc = SC_BR_RPC(in->imm);
+	uint32_t taken = exec, nt = top->mask & ~exec;
+	if (!taken)
+		return 1;
+	if (!nt) {
+		top->pc = target;
+		return SC_X_JUMP;
+	}
+	uint32_t reff = rpc == SC_PC_NONE ? top->rpc : rpc;
+	bool reuse = reff == top->rpc;
+	sc_simt_t path[2];
+	uint32_t np = 0;
+	if (rpc == SC_PC_NONE || target != rpc)
+		path[np++] = (sc_simt_t){target, reff, taken};
+	if (rpc == SC_PC_NONE || pc + 1 != rpc)
+		path[np++] = (sc_simt_t){pc + 1, reff, nt};
+	uint32_t need = reuse ? (np ? np - 1 : 0) : np;
+	if (UNLIKELY(w->sp + need > g->cfg.simt_stack_depth)) {
+		sc__due(g, SC_DUE_SIMT_OVERFLOW, sm, w, -1, pc, 0, "divergence deeper than %u SIMT entries",
+		        g->cfg.simt_stack_depth);
+		return SC_X_HALT;
+	}
+	if (!reuse)
+		top->pc = rpc;
+	else if (np)
+		*top = path[0];
+	else
+		top->pc = reff; /* every lane is at the reconvergence point */
+	for (uint32_t k = reuse ? 1 : 0; k < np; k++)
+		w->stk[w->sp++] = path[k];
+	return simt_pop(g, sm, w, pc) ? SC_X_DIVERGE : SC_X_HALT;
+}
+
+static int x_call_ret(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
+{
+	sc_simt_t *top = &w->stk[w->sp - 1];
+	uint32_t pc = d->pc;
+	if (!exec)
+		return 1;
+	if (d->in->op == SC_OP_CALL) {
+		if (UNLIKELY(w->ncalls >= g->run.mod->max_call_depth)) {
+			sc__due(g, SC_DUE_SIMT_OVERFLOW, sm, w, -1, pc, 0, "call stack deeper than %u",
+			        g->run.mod->max_call_depth);
+			return SC_X_HALT;
+		}
+		w->calls[w->ncalls++] = pc + 1;
+		top->pc = SC_BR_TARGET(d->in->imm);
+		return SC_X_JUMP;
+	}
+	if (UNLIKELY(w->ncalls == 0)) {
+		sc__due(g, SC_DUE_SIMT_UNDERFLOW, sm, w, -1, pc, 0, "ret with an empty call stack");
+		return SC_X_HALT;
+	}
+	top->pc = w->calls[--w->ncalls];
+	return SC_X_JUMP;
+}
+
+/* exit, trap, bar, membar, nop. g->cycle is the cycle being issued. */
+int sc__x_ctl(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
+{
+	const sc_insn_t *in = d->in;
+	sc_simt_t *top = &w->stk[w->sp - 1];
+	uint32_t pc = d->pc;
+	switch (in->op) {
+	case SC_OP_BRA: return x_bra(g, sm, w, d, exec);
+	case SC_OP_CALL: case SC_OP_RET: return x_call_ret(g, sm, w, d, exec);
+	case SC_OP_EXIT:
+		if (!exec)
+			return 1;
+		top->pc = pc + 1;
+		warp_exit(g, sm, w, exec, pc, g->cycle);
+		return g->run.halt || w->state == SC_W_DONE ? SC_X_HALT : SC_X_EXIT;
+	case SC_OP_TRAP:
+		if (!exec)
+			return 1;
+		sc__due(g, SC_DUE_TRAP, sm, w, -1, pc, 0, "trap executed");
+		return SC_X_HALT;
+	case SC_OP_BAR:
+		if (!exec)
+			return 1;
+		top->pc = pc + 1;
+		if (UNLIKELY(top->pc == top->rpc) && !simt_pop(g, sm, w, pc))
+			return SC_X_HALT;
+		ex_bar(g, sm, w, in, exec, pc, g->cycle);
+		return g->run.halt ? SC_X_HALT : SC_X_BAR;
+	case SC_OP_MEMBAR: case SC_OP_NOP:
+		return 1;
+	}
+	return SC_X_BAD;
+}
+
+/* ------------------------------------------------------------ issue */
+/* The instruction buffer: ib[k] holds pc ib_pc + k. Returns the word to
+ * issue, or NULL after raising the DUE of a pc outside the program. */
+static const sc_insn_t *fetch(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc)
+{
+	const sc_module_t *mod = g->run.mod;
 	if (UNLIKELY(w->ib_pc != pc)) {
 		for (uint32_t k = 0; k < g->cfg.ib_entries; k++)
 			w->ib[k].valid = 0;
@@ -827,200 +380,37 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
 		if (UNLIKELY(pc >= mod->ncode)) {
 			sc__due(g, SC_DUE_INVALID_PC, sm, w, -1, pc, 0, "pc %u is outside the program (%u instructions)", pc,
 			        mod->ncode);
-			return;
+			return NULL;
 		}
 		e->insn = mod->code[pc];
 		e->valid = 1;
 	}
-	const sc_insn_t *in = &e->insn;
-	if (UNLIKELY(w->ib_dirty) && sc__insn_check(in, r->regs, r->preds, mod->npool, mod->ncode)) {
-		sc__due(g, SC_DUE_INVALID_INSTRUCTION, sm, w, -1, pc, 0, "the instruction word at pc %u does not decode", pc);
-		return;
-	}
-	uint32_t active = top->mask, exec = active;
-	if (in->guard & SC_GUARD_ON) {
-		uint32_t pm = w->pf[SC_GUARD_REG(in->guard)];
-		exec &= (in->guard & SC_GUARD_NEG) ? ~pm : pm;
-	}
-	g->run.warp_insts++;
-	g->run.thread_insts += (uint32_t)__builtin_popcount(active);
+	return &e->insn;
+}
 
-	uint32_t next_pc = pc + 1;
-	uint32_t lat = 1;
-	bool transfer = false;
-	unsigned unit = sc__ops[in->op < SC_OP__COUNT ? in->op : 0].unit;
-	sc_alu_t *x = &g->alu;
-	switch (unit) {
-	case SC_U_NUM: case SC_U_INT: case SC_U_FP: case SC_U_CMP: {
-		if (!exec)
-			break;
-		unsigned nd = SC_NDST(in), ns = SC_NSRC(in);
-		if (UNLIKELY(nd < 1 || nd > 2 || ns > 4 || nd + ns > 6))
-			goto bad;
-		uint64_t *src[4] = {x->a, x->b, x->c, x->e};
-		for (unsigned j = 0; j < ns; j++)
-			rd(g, sm, w, in->opnd[nd + j], exec, src[j]);
-		x->in = in;
-		x->mask = exec;
-		x->cc = w->cc;
-		int rc;
-		if (unit == SC_U_CMP)
-			rc = sc__sem_cmp(x);
-		else if (unit == SC_U_FP || (unit == SC_U_NUM && sc__type_is_float(in->type)))
-			rc = sc__sem_fp(x);
-		else
-			rc = sc__sem_int(x);
-		if (UNLIKELY(rc))
-			goto bad;
-		w->cc = x->cc;
-		if (!wr(w, in->opnd[0], exec, x->d) || (nd == 2 && !wr(w, in->opnd[1], exec, x->d2)))
-			goto bad;
-		lat = alu_latency(g, in);
-		break;
+/* Sequential issue: shift the buffer and prefetch the next word. */
+static void ib_advance(sc_gpu_t *g, sc_warp_t *w, uint32_t pc)
+{
+	const sc_module_t *mod = g->run.mod;
+	uint32_t n = g->cfg.ib_entries;
+	for (uint32_t k = 0; k + 1 < n; k++)
+		w->ib[k] = w->ib[k + 1];
+	w->ib_pc = pc + 1;
+	uint32_t last = pc + n;
+	if (last < mod->ncode) {
+		w->ib[n - 1].insn = mod->code[last];
+		w->ib[n - 1].valid = 1;
+	} else {
+		w->ib[n - 1].valid = 0;
 	}
-	case SC_U_MOV:
-		if (exec && !ex_mov(g, sm, w, in, exec))
-			goto bad;
-		lat = g->cfg.latency[SC_LAT_INT];
-		break;
-	case SC_U_MEM:
-		if (!exec)
-			break;
-		lat = (in->op == SC_OP_LD || in->op == SC_OP_ST) ? ex_ldst(g, sm, w, in, exec, pc) : ex_atom(g, sm, w, in, exec, pc);
-		if (r->halt)
-			return;
-		break;
-	case SC_U_WARP:
-		if (exec && !ex_warp(g, sm, w, in, exec))
-			goto bad;
-		lat = g->cfg.latency[SC_LAT_WARP];
-		break;
-	case SC_U_CTL:
-		switch (in->op) {
-		case SC_OP_BRA: {
-			uint32_t target = SC_BR_TARGET(in->imm), rpc = SC_BR_RPC(in->imm);
-			uint32_t taken = exec, nt = active & ~exec;
-			if (!taken)
-				break;
-			transfer = true;
-			if (!nt) {
-				next_pc = target;
-				break;
-			}
-			/* Paths that reconverge where the top entry does (or nowhere)
-			 * reuse it, and a path that starts at the reconvergence point
-			 * needs no entry: its lanes wait in the entry that resumes
-			 * there. So a loop whose lanes leave one by one holds one
-			 * entry, not one per divergent iteration. */
-			uint32_t reff = rpc == SC_PC_NONE ? top->rpc : rpc;
-			bool reuse = reff == top->rpc;
-			sc_simt_t path[2];
-			uint32_t np = 0;
-			if (rpc == SC_PC_NONE || target != rpc)
-				path[np++] = (sc_simt_t){target, reff, taken};
-			if (rpc == SC_PC_NONE || pc + 1 != rpc)
-				path[np++] = (sc_simt_t){pc + 1, reff, nt};
-			uint32_t need = reuse ? (np ? np - 1 : 0) : np;
-			if (UNLIKELY(w->sp + need > g->cfg.simt_stack_depth)) {
-				sc__due(g, SC_DUE_SIMT_OVERFLOW, sm, w, -1, pc, 0, "divergence deeper than %u SIMT entries",
-				        g->cfg.simt_stack_depth);
-				return;
-			}
-			if (!reuse)
-				top->pc = rpc;
-			else if (np)
-				*top = path[0];
-			else
-				top->pc = reff; /* every lane is at the reconvergence point */
-			for (uint32_t k = reuse ? 1 : 0; k < np; k++)
-				w->stk[w->sp++] = path[k];
-			if (!simt_pop(g, sm, w, pc))
-				return;
-			goto scheduled;
-		}
-		case SC_OP_CALL:
-			if (!exec)
-				break;
-			if (UNLIKELY(w->ncalls >= r->mod->max_call_depth)) {
-				sc__due(g, SC_DUE_SIMT_OVERFLOW, sm, w, -1, pc, 0, "call stack deeper than %u", r->mod->max_call_depth);
-				return;
-			}
-			w->calls[w->ncalls++] = pc + 1;
-			next_pc = SC_BR_TARGET(in->imm);
-			transfer = true;
-			break;
-		case SC_OP_RET:
-			if (!exec)
-				break;
-			if (UNLIKELY(w->ncalls == 0)) {
-				sc__due(g, SC_DUE_SIMT_UNDERFLOW, sm, w, -1, pc, 0, "ret with an empty call stack");
-				return;
-			}
-			next_pc = w->calls[--w->ncalls];
-			transfer = true;
-			break;
-		case SC_OP_EXIT:
-			if (!exec)
-				break;
-			top->pc = next_pc;
-			warp_exit(g, sm, w, exec, pc, now);
-			if (r->halt || w->state == SC_W_DONE)
-				return;
-			goto scheduled;
-		case SC_OP_TRAP:
-			if (!exec)
-				break;
-			sc__due(g, SC_DUE_TRAP, sm, w, -1, pc, 0, "trap executed");
-			return;
-		case SC_OP_BAR:
-			if (!exec)
-				break;
-			top->pc = next_pc;
-			if (UNLIKELY(top->pc == top->rpc) && !simt_pop(g, sm, w, pc))
-				return;
-			ex_bar(g, sm, w, in, exec, pc, now);
-			if (r->halt)
-				return;
-			goto scheduled_ib;
-		case SC_OP_MEMBAR: case SC_OP_NOP:
-			break;
-		default:
-			goto bad;
-		}
-		break;
-	default:
-		goto bad;
-	}
-	if (UNLIKELY(g->fu.armed))
-		sc__fu_apply(g, sm, w, in, exec, now);
-	/* scoreboard: destinations become readable after the latency */
-	if (lat > 1) {
-		unsigned nd = SC_NDST(in);
-		for (unsigned j = 0; j < nd && j < 6; j++)
-			scoreboard_set(g, w, in->opnd[j], now + lat);
-	}
-	top->pc = next_pc;
-	if (UNLIKELY(top->pc == top->rpc) && !simt_pop(g, sm, w, pc))
-		return;
-scheduled_ib:
-	if (!transfer && w->sp && w->stk[w->sp - 1].pc == pc + 1) {
-		/* sequential: shift the buffer and prefetch the next word */
-		uint32_t n = g->cfg.ib_entries;
-		for (uint32_t k = 0; k + 1 < n; k++)
-			w->ib[k] = w->ib[k + 1];
-		w->ib_pc = pc + 1;
-		uint32_t last = pc + n;
-		if (last < mod->ncode) {
-			w->ib[n - 1].insn = mod->code[last];
-			w->ib[n - 1].valid = 1;
-		} else {
-			w->ib[n - 1].valid = 0;
-		}
-	}
-scheduled:
+}
+
+/* After an issue: flush the buffer when control left the fetched sequence
+ * (so that what it holds is exactly what will issue), and schedule the
+ * warp's next issue. */
+static void reschedule(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, bool transfer, uint64_t now)
+{
 	if (w->sp && w->stk[w->sp - 1].pc != w->ib_pc) {
-		/* control left the fetched sequence: the buffer is flushed now, so
-		 * that what it holds is exactly what will issue */
 		for (uint32_t k = 0; k < g->cfg.ib_entries; k++)
 			w->ib[k].valid = 0;
 		w->ib_pc = w->stk[w->sp - 1].pc;
@@ -1031,10 +421,77 @@ scheduled:
 			t = t > now + g->cfg.latency[SC_LAT_BRANCH] ? t : now + g->cfg.latency[SC_LAT_BRANCH];
 		sm->wnext[w->slot] = t;
 	}
-	return;
-bad:
-	sc__due(g, SC_DUE_INVALID_INSTRUCTION, sm, w, -1, pc, 0, "%s at pc %u has operands that do not decode",
-	        sc__ops[in->op < SC_OP__COUNT ? in->op : 0].name, pc);
+}
+
+/* Fetch, guard, execute (the decoded handler), retire. */
+static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
+{
+	sc_simt_t *top = &w->stk[w->sp - 1];
+	uint32_t pc = top->pc;
+	const sc_insn_t *in = fetch(g, sm, w, pc);
+	if (!in)
+		return;
+	sc_dec_t redo;
+	const sc_dec_t *d = &g->dec[pc];
+	if (UNLIKELY(w->ib_dirty)) {
+		const sc_run_t *r = &g->run;
+		if (sc__insn_check(in, r->regs, r->preds, r->mod->npool, r->mod->ncode)) {
+			sc__due(g, SC_DUE_INVALID_INSTRUCTION, sm, w, -1, pc, 0, "the instruction word at pc %u does not decode",
+			        pc);
+			return;
+		}
+		sc__decode(g, in, pc, false, &redo);
+		d = &redo;
+	}
+	uint32_t exec = top->mask;
+	if (in->guard & SC_GUARD_ON) {
+		uint32_t pm = w->pf[SC_GUARD_REG(in->guard)];
+		exec &= (in->guard & SC_GUARD_NEG) ? ~pm : pm;
+	}
+	g->run.warp_insts++;
+	g->run.thread_insts += (uint32_t)__builtin_popcount(top->mask);
+
+	int rc = d->fn(g, sm, w, d, exec);
+	bool transfer = false;
+	if (LIKELY(rc >= 0)) {
+		if (UNLIKELY(g->fu.armed))
+			sc__fu_apply(g, sm, w, in, exec, now);
+		/* scoreboard: destinations become readable after the latency */
+		if (rc > 1)
+			for (unsigned j = 0, nd = SC_NDST(in); j < nd && j < 6; j++)
+				scoreboard_set(g, w, in->opnd[j], now + (uint32_t)rc);
+		top->pc = pc + 1;
+		if (UNLIKELY(top->pc == top->rpc) && !simt_pop(g, sm, w, pc))
+			return;
+		if (w->sp && w->stk[w->sp - 1].pc == pc + 1)
+			ib_advance(g, w, pc);
+	} else {
+		switch (rc) {
+		case SC_X_JUMP:
+			if (UNLIKELY(g->fu.armed))
+				sc__fu_apply(g, sm, w, in, exec, now);
+			if (UNLIKELY(top->pc == top->rpc) && !simt_pop(g, sm, w, pc))
+				return;
+			transfer = true;
+			break;
+		case SC_X_DIVERGE:
+			transfer = true;
+			break;
+		case SC_X_EXIT:
+			break;
+		case SC_X_BAR:
+			if (w->sp && w->stk[w->sp - 1].pc == pc + 1)
+				ib_advance(g, w, pc);
+			break;
+		case SC_X_HALT:
+			return;
+		default:
+			sc__due(g, SC_DUE_INVALID_INSTRUCTION, sm, w, -1, pc, 0, "%s at pc %u has operands that do not decode",
+			        sc__ops[in->op < SC_OP__COUNT ? in->op : 0].name, pc);
+			return;
+		}
+	}
+	reschedule(g, sm, w, pc, transfer, now);
 }
 
 /* ------------------------------------------------------------ CTAs and cycles */

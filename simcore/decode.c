@@ -1,0 +1,97 @@
+/* The decoder: each instruction word becomes an sc_dec_t once per launch,
+ * with its handler picked from the opcode's unit (or a specialised handler
+ * from sem_fast.c), its operands resolved to register-file offsets and
+ * constants, and the scoreboard entries an issue of it waits on. The format
+ * and the handlers' contract are in sc_int.h ("Decoded instructions"). */
+#include <stdlib.h>
+
+#include "sc_int.h"
+
+static sc_exec_fn unit_handler(const sc_insn_t *in)
+{
+	if (in->op >= SC_OP__COUNT)
+		return sc__x_bad;
+	switch (sc__ops[in->op].unit) {
+	case SC_U_NUM: case SC_U_INT: case SC_U_FP: case SC_U_CMP: return sc__x_alu;
+	case SC_U_MOV: return sc__x_mov;
+	case SC_U_MEM: return in->op == SC_OP_LD || in->op == SC_OP_ST ? sc__x_ldst : sc__x_atom;
+	case SC_U_WARP: return sc__x_warp;
+	case SC_U_CTL: return in->op == SC_OP_INVALID ? sc__x_bad : sc__x_ctl;
+	}
+	return sc__x_bad;
+}
+
+static uint32_t unit_latency(const sc_gpu_t *g, const sc_insn_t *in)
+{
+	if (in->op >= SC_OP__COUNT)
+		return 1;
+	switch (sc__ops[in->op].unit) {
+	case SC_U_NUM: case SC_U_INT: case SC_U_FP: case SC_U_CMP: return sc__alu_latency(g, in);
+	case SC_U_MOV: return g->cfg.latency[SC_LAT_INT];
+	case SC_U_WARP: return g->cfg.latency[SC_LAT_WARP];
+	}
+	return 1; /* memory latencies depend on the space an access resolves to */
+}
+
+/* The scoreboard entries of operand o: a register's slots, a predicate
+ * after the launch's register slots (as sc_warp_t.ready lays them out). */
+static void ready_entries(const sc_gpu_t *g, uint16_t o, sc_dec_t *d)
+{
+	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
+	if (i + 1 >= g->run.regs + g->run.preds && k != SC_K_SREG && k != SC_K_IMM)
+		return; /* a word no check admits (tests build such words) */
+	switch (k) {
+	case SC_K_R32: case SC_K_ADDR32:
+		d->rdy[d->nrdy++] = (uint16_t)i;
+		break;
+	case SC_K_ADDR:
+		if (i == SC_NOREG)
+			break;
+		/* fall through */
+	case SC_K_R64:
+		d->rdy[d->nrdy++] = (uint16_t)i;
+		d->rdy[d->nrdy++] = (uint16_t)(i + 1);
+		break;
+	case SC_K_PRED: case SC_K_PREDN:
+		d->rdy[d->nrdy++] = (uint16_t)(g->run.regs + i);
+		break;
+	}
+}
+
+void sc__decode(const sc_gpu_t *g, const sc_insn_t *in, uint32_t pc, bool generic, sc_dec_t *d)
+{
+	const sc_module_t *mod = g->run.mod;
+	d->in = in;
+	d->pc = pc;
+	d->lat = unit_latency(g, in);
+	d->fn = generic ? NULL : sc__fast_pick(in);
+	if (!d->fn)
+		d->fn = unit_handler(in);
+	d->nrdy = 0;
+	unsigned n = SC_NDST(in) + SC_NSRC(in);
+	for (unsigned j = 0; j < 6; j++) {
+		uint16_t o = in->opnd[j];
+		unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
+		d->o[j] = k == SC_K_PRED || k == SC_K_PREDN ? i : i * 32;
+		d->k[j] = k == SC_K_IMM && i < mod->npool ? mod->pool[i] : 0;
+		if (j < n)
+			ready_entries(g, o, d);
+	}
+	if (in->guard & SC_GUARD_ON)
+		d->rdy[d->nrdy++] = (uint16_t)(g->run.regs + SC_GUARD_REG(in->guard));
+}
+
+int sc__decode_launch(sc_gpu_t *g)
+{
+	const sc_module_t *mod = g->run.mod;
+	if (mod->ncode > g->dec_cap) {
+		sc_dec_t *nd = realloc(g->dec, (size_t)mod->ncode * sizeof *nd);
+		if (!nd)
+			return SC_ENOMEM;
+		g->dec = nd;
+		g->dec_cap = mod->ncode;
+	}
+	for (uint32_t pc = 0; pc < mod->ncode; pc++)
+		sc__decode(g, &mod->code[pc], pc, false, &g->dec[pc]);
+	return 0;
+}

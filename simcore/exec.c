@@ -1,0 +1,825 @@
+/* Execution of the instructions of the units that are not control flow:
+ * operand access, the ALU units through the semantics in sem_*.c, moves,
+ * memory (a warp-wide path with a per-lane fallback) and warp-level
+ * instructions. Each sc__x_* is a handler of sc_dec_t (sc_int.h, "Decoded
+ * instructions"); sm.c issues them. */
+#include <math.h>
+#include <string.h>
+
+#include "sc_int.h"
+
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define FOR_LANES(l, m) for (uint32_t m_ = (m), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
+/* FOR_LANES with a plain loop when all 32 lanes run (the common case). */
+#define EACH_LANE(m, ...)                                                   \
+	do {                                                                    \
+		uint32_t em_ = (m);                                                 \
+		if (em_ == 0xffffffffu) {                                           \
+			for (uint32_t l = 0; l < 32; l++) {                             \
+				__VA_ARGS__;                                                \
+			}                                                               \
+		} else {                                                            \
+			FOR_LANES(l, em_) {                                             \
+				__VA_ARGS__;                                                \
+			}                                                               \
+		}                                                                   \
+	} while (0)
+
+/* ------------------------------------------------------------ operands */
+uint64_t sc__sreg(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, unsigned sr, uint32_t l)
+{
+	const sc_run_t *r = &g->run;
+	uint32_t t = w->wid * 32 + l;
+	switch (sr) {
+	case SC_SR_TID_X: return t % r->block[0];
+	case SC_SR_TID_Y: return (t / r->block[0]) % r->block[1];
+	case SC_SR_TID_Z: return t / (r->block[0] * r->block[1]);
+	case SC_SR_NTID_X: return r->block[0];
+	case SC_SR_NTID_Y: return r->block[1];
+	case SC_SR_NTID_Z: return r->block[2];
+	case SC_SR_CTAID_X: return w->cta->ctaid[0];
+	case SC_SR_CTAID_Y: return w->cta->ctaid[1];
+	case SC_SR_CTAID_Z: return w->cta->ctaid[2];
+	case SC_SR_NCTAID_X: return r->grid[0];
+	case SC_SR_NCTAID_Y: return r->grid[1];
+	case SC_SR_NCTAID_Z: return r->grid[2];
+	case SC_SR_LANEID: return l;
+	case SC_SR_WARPID: return w->slot;
+	case SC_SR_NWARPID: return g->cfg.max_warps_per_sm;
+	case SC_SR_SMID: return sm->id;
+	case SC_SR_NSMID: return g->cfg.num_sms;
+	case SC_SR_GRIDID: return r->launch_index;
+	case SC_SR_LANEMASK_EQ: return 1u << l;
+	case SC_SR_LANEMASK_LE: return (uint32_t)((2ull << l) - 1);
+	case SC_SR_LANEMASK_LT: return (1u << l) - 1;
+	case SC_SR_LANEMASK_GE: return ~((1u << l) - 1);
+	case SC_SR_LANEMASK_GT: return (uint32_t)~((2ull << l) - 1);
+	case SC_SR_CLOCK: return (uint32_t)g->cycle;
+	case SC_SR_CLOCK_HI: return (uint32_t)(g->cycle >> 32);
+	case SC_SR_CLOCK64: return g->cycle;
+	case SC_SR_DYN_SMEM: return r->dyn_smem;
+	case SC_SR_TOTAL_SMEM: return r->smem;
+	}
+	return 0;
+}
+
+/* Reads operand o for all 32 lanes as raw bits. */
+void sc__rd(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint16_t o, uint32_t mask, uint64_t *v)
+{
+	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
+	switch (k) {
+	case SC_K_R32: {
+		const uint32_t *r = w->rf + (size_t)i * 32;
+		for (int l = 0; l < 32; l++)
+			v[l] = r[l];
+		return;
+	}
+	case SC_K_R64: {
+		const uint32_t *lo = w->rf + (size_t)i * 32, *hi = lo + 32;
+		for (int l = 0; l < 32; l++)
+			v[l] = lo[l] | (uint64_t)hi[l] << 32;
+		return;
+	}
+	case SC_K_PRED: case SC_K_PREDN: {
+		uint32_t p = w->pf[i];
+		if (k == SC_K_PREDN)
+			p = ~p;
+		for (int l = 0; l < 32; l++)
+			v[l] = (p >> l) & 1u;
+		return;
+	}
+	case SC_K_IMM: {
+		uint64_t c = g->run.mod->pool[i];
+		for (int l = 0; l < 32; l++)
+			v[l] = c;
+		return;
+	}
+	case SC_K_SREG:
+		FOR_LANES(l, mask)
+			v[l] = sc__sreg(g, sm, w, i, l);
+		return;
+	default:
+		memset(v, 0, 32 * sizeof *v);
+		return;
+	}
+}
+
+/* Writes lanes in mask of destination operand o; false if o is not a
+ * writable register (only a corrupted word can do that). */
+bool sc__wr(sc_warp_t *w, uint16_t o, uint32_t mask, const uint64_t *v)
+{
+	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
+	switch (k) {
+	case SC_K_R32: {
+		uint32_t *r = w->rf + (size_t)i * 32;
+		if (mask == 0xffffffffu)
+			for (int l = 0; l < 32; l++)
+				r[l] = (uint32_t)v[l];
+		else
+			FOR_LANES(l, mask)
+				r[l] = (uint32_t)v[l];
+		return true;
+	}
+	case SC_K_R64: {
+		uint32_t *lo = w->rf + (size_t)i * 32, *hi = lo + 32;
+		FOR_LANES(l, mask) {
+			lo[l] = (uint32_t)v[l];
+			hi[l] = (uint32_t)(v[l] >> 32);
+		}
+		return true;
+	}
+	case SC_K_PRED: {
+		uint32_t bits = 0;
+		FOR_LANES(l, mask)
+			bits |= (uint32_t)(v[l] & 1u) << l;
+		w->pf[i] = (w->pf[i] & ~mask) | bits;
+		return true;
+	}
+	case SC_K_NONE:
+		return true;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------ memory */
+typedef struct memref {
+	uint8_t *p;
+	int space;     /* resolved state space */
+} memref_t;
+
+/* The address of a memory operand, prepared once per instruction so that
+ * each lane costs one add and one mask: lo/hi point at the base register's
+ * words (or at zeros), and mask wraps the sum to the width of that register.
+ * A 32-bit register forms a 32-bit address, which wraps modulo 2^32 as PTX
+ * arithmetic does (nw's shared base "array - 64" loaded at [%r+68] reads
+ * offset 4); a 64-bit register or no register forms a 64-bit address. */
+typedef struct agen {
+	const uint32_t *lo, *hi;
+	uint64_t imm, mask;
+} agen_t;
+
+static const uint32_t zero_lanes[32];
+
+static agen_t addr_gen(const sc_warp_t *w, const sc_insn_t *in, uint16_t o)
+{
+	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
+	agen_t a = {zero_lanes, zero_lanes, in->imm, ~0ull};
+	if (k == SC_K_ADDR && i != SC_NOREG) {
+		a.lo = w->rf + (size_t)i * 32;
+		a.hi = a.lo + 32;
+	} else if (k == SC_K_ADDR32) {
+		a.lo = w->rf + (size_t)i * 32;
+		a.mask = 0xffffffffu;
+	}
+	return a;
+}
+
+static inline uint64_t lane_addr(const agen_t *a, uint32_t l)
+{
+	return (a->imm + a->lo[l] + ((uint64_t)a->hi[l] << 32)) & a->mask;
+}
+
+static const char *space_name(int sp)
+{
+	static const char *const n[] = {"none", "generic", "global", "shared", "local", "const", "param"};
+	return sp >= 0 && sp < SC_SP__COUNT ? n[sp] : "?";
+}
+
+/* Resolves [addr, addr+size) in `space` for lane l, or raises the DUE. */
+static bool resolve(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, int space, uint64_t addr,
+                    uint32_t size, uint32_t l, bool write, memref_t *out)
+{
+	const sc_run_t *r = &g->run;
+	if (UNLIKELY(addr & (size - 1))) {
+		sc__due(g, SC_DUE_MISALIGNED_ADDRESS, sm, w, (int)l, pc, addr,
+		        "%u-byte %s access at 0x%llx is not aligned", size, space_name(space), (unsigned long long)addr);
+		return false;
+	}
+	if (space == SC_SP_GENERIC) {
+		if (addr >= SC_SHARED_WIN && addr < SC_SHARED_WIN + SC_WIN_SIZE) {
+			space = SC_SP_SHARED;
+			addr -= SC_SHARED_WIN;
+		} else if (addr >= SC_LOCAL_WIN && addr < SC_LOCAL_WIN + SC_WIN_SIZE) {
+			space = SC_SP_LOCAL;
+			addr -= SC_LOCAL_WIN;
+		} else if (addr >= SC_CONST_WIN && addr < SC_CONST_WIN + SC_WIN_SIZE) {
+			space = SC_SP_CONST;
+			addr -= SC_CONST_WIN;
+		} else if (addr >= SC_PARAM_WIN && addr < SC_PARAM_WIN + SC_WIN_SIZE) {
+			space = SC_SP_PARAM;
+			addr -= SC_PARAM_WIN;
+		} else {
+			space = SC_SP_GLOBAL;
+		}
+	}
+	out->space = space;
+	uint8_t *p = NULL;
+	switch (space) {
+	case SC_SP_GLOBAL:
+		p = sc__gmem_find(&g->gmem, addr, size);
+		if (UNLIKELY(g->trace != NULL) && p)
+			sc__trace_touch(g, addr, size);
+		break;
+	case SC_SP_SHARED:
+		if (addr < r->smem && size <= r->smem - addr)
+			p = sm->smem + w->cta->smem_off + addr;
+		break;
+	case SC_SP_LOCAL:
+		if (addr < r->local && size <= r->local - addr)
+			p = w->local + (size_t)l * r->local + addr;
+		break;
+	case SC_SP_CONST:
+		if (write) {
+			sc__due(g, SC_DUE_WRONG_SPACE, sm, w, (int)l, pc, addr, "store to the const space");
+			return false;
+		}
+		if (addr < r->mod->cbank_size && size <= r->mod->cbank_size - addr)
+			p = r->mod->cbank + addr;
+		break;
+	case SC_SP_PARAM:
+		if (write) {
+			sc__due(g, SC_DUE_WRONG_SPACE, sm, w, (int)l, pc, addr, "store to kernel parameters");
+			return false;
+		}
+		if (addr < r->param_bytes && size <= r->param_bytes - addr)
+			p = r->params + addr;
+		break;
+	default:
+		sc__due(g, SC_DUE_WRONG_SPACE, sm, w, (int)l, pc, addr, "access in no state space");
+		return false;
+	}
+	if (UNLIKELY(!p)) {
+		sc__due(g, SC_DUE_ILLEGAL_ADDRESS, sm, w, (int)l, pc, addr, "%u-byte %s %s at 0x%llx is outside every %s",
+		        size, space_name(space), write ? "store" : "load", (unsigned long long)addr,
+		        space == SC_SP_GLOBAL ? "allocation" : "bound of the space");
+		return false;
+	}
+	out->p = p;
+	return true;
+}
+
+static uint64_t load_ext(const uint8_t *p, unsigned type)
+{
+	switch (sc__type_bits(type)) {
+	case 8:
+		return type == SC_T_S8 ? (uint64_t)(int64_t)(int8_t)p[0] : p[0];
+	case 16: {
+		uint16_t v;
+		memcpy(&v, p, 2);
+		return type == SC_T_S16 ? (uint64_t)(int64_t)(int16_t)v : v;
+	}
+	case 32: {
+		uint32_t v;
+		memcpy(&v, p, 4);
+		return type == SC_T_S32 ? (uint64_t)(int64_t)(int32_t)v : v;
+	}
+	default: {
+		uint64_t v;
+		memcpy(&v, p, 8);
+		return v;
+	}
+	}
+}
+
+/* Fixed-size stores: a variable-length memcpy costs a call per lane. */
+static void store_bytes(uint8_t *p, uint64_t v, unsigned bytes)
+{
+	switch (bytes) {
+	case 1: p[0] = (uint8_t)v; break;
+	case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+	case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+	default: memcpy(p, &v, 8); break;
+	}
+}
+
+static uint32_t mem_latency(const sc_gpu_t *g, int space)
+{
+	switch (space) {
+	case SC_SP_SHARED: return g->cfg.latency[SC_LAT_SHARED];
+	case SC_SP_LOCAL: return g->cfg.latency[SC_LAT_LOCAL];
+	case SC_SP_CONST: case SC_SP_PARAM: return g->cfg.latency[SC_LAT_CONST];
+	}
+	return g->cfg.latency[SC_LAT_GLOBAL];
+}
+
+/* The warp-wide path: when every lane's access is aligned and falls in one
+ * region of one space (one global allocation, the CTA's shared memory,
+ * the lanes' local memories, the constant bank or the parameters), the
+ * lane's host address is base + addr[l] + l * stride, and nothing is
+ * checked per lane. Otherwise (or when a lane would fault) false, and the
+ * caller takes the per-lane path, which raises the DUE at the right lane. */
+typedef struct span {
+	uint8_t *base;
+	size_t stride;
+	int space;
+} span_t;
+
+/* The generic window that holds a, or SC_SP_GLOBAL outside all four. */
+static int window_of(uint64_t a)
+{
+	if (a >= SC_SHARED_WIN && a < SC_SHARED_WIN + SC_WIN_SIZE)
+		return SC_SP_SHARED;
+	if (a >= SC_LOCAL_WIN && a < SC_LOCAL_WIN + SC_WIN_SIZE)
+		return SC_SP_LOCAL;
+	if (a >= SC_CONST_WIN && a < SC_CONST_WIN + SC_WIN_SIZE)
+		return SC_SP_CONST;
+	if (a >= SC_PARAM_WIN && a < SC_PARAM_WIN + SC_WIN_SIZE)
+		return SC_SP_PARAM;
+	return SC_SP_GLOBAL;
+}
+
+static uint64_t window_base(int space)
+{
+	switch (space) {
+	case SC_SP_SHARED: return SC_SHARED_WIN;
+	case SC_SP_LOCAL: return SC_LOCAL_WIN;
+	case SC_SP_CONST: return SC_CONST_WIN;
+	case SC_SP_PARAM: return SC_PARAM_WIN;
+	}
+	return 0;
+}
+
+/* Resolves a generic range [lo, hi] to one space when all of it lies in
+ * one window, or in global space below or above every window. */
+static int generic_span(uint64_t *lo, uint64_t *hi)
+{
+	int s = window_of(*lo);
+	if (s != window_of(*hi))
+		return -1;
+	if (s == SC_SP_GLOBAL)
+		return *hi < SC_SHARED_WIN || *lo >= SC_PARAM_WIN + SC_WIN_SIZE ? s : -1;
+	uint64_t b = window_base(s);
+	*lo -= b;
+	*hi -= b;
+	return s;
+}
+
+static bool fast_span(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, int space, uint64_t *addr, uint32_t exec,
+                      uint32_t size, bool write, span_t *out)
+{
+	const sc_run_t *r = &g->run;
+	uint64_t lo = UINT64_MAX, hi = 0, any = 0;
+	EACH_LANE(exec, uint64_t a = addr[l]; lo = a < lo ? a : lo; hi = a > hi ? a : hi; any |= a);
+	if (any & (size - 1))
+		return false;
+	uint64_t off = 0; /* subtracted from every lane's address */
+	if (space == SC_SP_GENERIC) {
+		uint64_t l0 = lo;
+		if ((space = generic_span(&lo, &hi)) < 0)
+			return false;
+		off = l0 - lo;
+	}
+	uint8_t *p = NULL;
+	size_t stride = 0;
+	switch (space) {
+	case SC_SP_GLOBAL: {
+		uint8_t *q = sc__gmem_find(&g->gmem, lo, hi - lo + size);
+		if (!q)
+			return false;
+		p = q - lo;
+		break;
+	}
+	case SC_SP_SHARED:
+		if (hi >= r->smem || size > r->smem - hi)
+			return false;
+		p = sm->smem + w->cta->smem_off;
+		break;
+	case SC_SP_LOCAL:
+		if (hi >= r->local || size > r->local - hi)
+			return false;
+		p = w->local;
+		stride = r->local;
+		break;
+	case SC_SP_CONST:
+		if (write || hi >= r->mod->cbank_size || size > r->mod->cbank_size - hi)
+			return false;
+		p = r->mod->cbank;
+		break;
+	case SC_SP_PARAM:
+		if (write || hi >= r->param_bytes || size > r->param_bytes - hi)
+			return false;
+		p = r->params;
+		break;
+	default:
+		return false;
+	}
+	if (UNLIKELY(g->trace != NULL) && space == SC_SP_GLOBAL)
+		FOR_LANES(l, exec)
+			sc__trace_touch(g, addr[l] - off, size);
+	out->base = p - off;
+	out->stride = stride;
+	out->space = space;
+	return true;
+}
+
+static inline uint8_t *span_at(const span_t *s, const uint64_t *addr, uint32_t l)
+{
+	return s->base + addr[l] + l * s->stride;
+}
+
+/* ld: n destinations of `bytes` each. */
+static bool ld_span(sc_gpu_t *g, sc_warp_t *w, const sc_insn_t *in, const span_t *s, const uint64_t *addr,
+                    uint32_t exec, unsigned n, unsigned bytes)
+{
+	uint16_t o = in->opnd[0];
+	if (n == 1 && bytes == 4 && SC_OPND_KIND(o) == SC_K_R32) {
+		uint32_t *d = w->rf + (size_t)SC_OPND_IDX(o) * 32;
+		EACH_LANE(exec, memcpy(&d[l], span_at(s, addr, l), 4));
+		return true;
+	}
+	if (n == 1 && bytes == 8 && SC_OPND_KIND(o) == SC_K_R64) {
+		uint32_t *lo = w->rf + (size_t)SC_OPND_IDX(o) * 32, *hi = lo + 32;
+		FOR_LANES(l, exec) {
+			const uint8_t *p = span_at(s, addr, l);
+			memcpy(&lo[l], p, 4);
+			memcpy(&hi[l], p + 4, 4);
+		}
+		return true;
+	}
+	uint64_t (*v)[32] = g->vec;
+	FOR_LANES(l, exec) {
+		const uint8_t *p = span_at(s, addr, l);
+		for (unsigned e = 0; e < n; e++)
+			v[e][l] = load_ext(p + e * bytes, in->type);
+	}
+	for (unsigned e = 0; e < n; e++)
+		if (!sc__wr(w, in->opnd[e], exec, v[e]))
+			return false;
+	return true;
+}
+
+static uint32_t ex_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc)
+{
+	unsigned type = in->type, bytes = sc__type_bits(type) / 8;
+	int space = SC_AUX_SPACE(in->aux);
+	int resolved = space;
+	uint64_t addr[32];
+	span_t sp;
+	if (UNLIKELY(bytes == 0 || bytes > 8))
+		goto bad;
+	if (in->op == SC_OP_LD) {
+		unsigned n = SC_NDST(in);
+		if (UNLIKELY(n == 0 || n > 4 || SC_NSRC(in) != 1))
+			goto bad;
+		agen_t ag = addr_gen(w, in, in->opnd[n]);
+		EACH_LANE(exec, addr[l] = lane_addr(&ag, l));
+		if (LIKELY(fast_span(g, sm, w, space, addr, exec, bytes * n, false, &sp))) {
+			if (!ld_span(g, w, in, &sp, addr, exec, n, bytes))
+				goto bad;
+			return mem_latency(g, sp.space);
+		}
+		uint64_t (*v)[32] = g->vec;
+		FOR_LANES(l, exec) {
+			memref_t ref;
+			if (!resolve(g, sm, w, pc, space, addr[l], bytes * n, l, false, &ref))
+				return 0;
+			resolved = ref.space;
+			for (unsigned e = 0; e < n; e++)
+				v[e][l] = load_ext(ref.p + e * bytes, type);
+		}
+		for (unsigned e = 0; e < n; e++)
+			if (!sc__wr(w, in->opnd[e], exec, v[e]))
+				goto bad;
+	} else {
+		unsigned n = SC_NSRC(in) - 1;
+		if (UNLIKELY(SC_NDST(in) != 0 || n == 0 || n > 4))
+			goto bad;
+		agen_t ag = addr_gen(w, in, in->opnd[0]);
+		uint16_t o = in->opnd[1];
+		if (n == 1 && bytes == 4 && SC_OPND_KIND(o) == SC_K_R32) {
+			EACH_LANE(exec, addr[l] = lane_addr(&ag, l));
+			if (LIKELY(fast_span(g, sm, w, space, addr, exec, 4, true, &sp))) {
+				const uint32_t *v = w->rf + (size_t)SC_OPND_IDX(o) * 32;
+				FOR_LANES(l, exec) /* in lane order: the last lane's store wins */
+					memcpy(span_at(&sp, addr, l), &v[l], 4);
+				return mem_latency(g, sp.space);
+			}
+		}
+		uint64_t (*v)[32] = g->vec;
+		for (unsigned e = 0; e < n; e++)
+			sc__rd(g, sm, w, in->opnd[1 + e], exec, v[e]);
+		EACH_LANE(exec, addr[l] = lane_addr(&ag, l));
+		if (LIKELY(fast_span(g, sm, w, space, addr, exec, bytes * n, true, &sp))) {
+			FOR_LANES(l, exec) {
+				uint8_t *p = span_at(&sp, addr, l);
+				for (unsigned e = 0; e < n; e++)
+					store_bytes(p + e * bytes, v[e][l], bytes);
+			}
+			return mem_latency(g, sp.space);
+		}
+		FOR_LANES(l, exec) {
+			memref_t ref;
+			if (!resolve(g, sm, w, pc, space, addr[l], bytes * n, l, true, &ref))
+				return 0;
+			resolved = ref.space;
+			for (unsigned e = 0; e < n; e++)
+				store_bytes(ref.p + e * bytes, v[e][l], bytes);
+		}
+	}
+	return mem_latency(g, resolved);
+bad:
+	sc__due(g, SC_DUE_INVALID_INSTRUCTION, sm, w, -1, pc, 0, "malformed %s", sc__ops[in->op].name);
+	return 0;
+}
+
+static float f32_of(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static uint32_t u32_of(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static double f64_of(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
+static uint64_t u64_of(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
+
+/* atom.add.f32 flushes subnormal inputs and results (PTX ISA, atom). */
+static float ftz32(float f) { return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f; }
+
+static bool atom_apply(unsigned op, unsigned type, uint64_t old, uint64_t b, uint64_t c, uint64_t *res)
+{
+	bool is64 = sc__type_bits(type) == 64;
+	uint64_t m = is64 ? ~0ull : 0xffffffffull;
+	old &= m;
+	b &= m;
+	c &= m;
+	switch (op) {
+	case SC_ATOM_ADD:
+		if (type == SC_T_F32)
+			*res = u32_of(ftz32(ftz32(f32_of((uint32_t)old)) + ftz32(f32_of((uint32_t)b))));
+		else if (type == SC_T_F64)
+			*res = u64_of(f64_of(old) + f64_of(b));
+		else
+			*res = (old + b) & m;
+		return true;
+	case SC_ATOM_INC: *res = old >= b ? 0 : old + 1; return type == SC_T_U32;
+	case SC_ATOM_DEC: *res = (old == 0 || old > b) ? b : old - 1; return type == SC_T_U32;
+	case SC_ATOM_MIN: case SC_ATOM_MAX: {
+		bool lt;
+		if (type == SC_T_S32)
+			lt = (int32_t)old < (int32_t)b;
+		else if (type == SC_T_S64)
+			lt = (int64_t)old < (int64_t)b;
+		else if (type == SC_T_F32)
+			lt = f32_of((uint32_t)old) < f32_of((uint32_t)b);
+		else if (type == SC_T_F64)
+			lt = f64_of(old) < f64_of(b);
+		else
+			lt = old < b;
+		*res = (op == SC_ATOM_MIN) == lt ? old : b;
+		return true;
+	}
+	case SC_ATOM_AND: *res = old & b; return true;
+	case SC_ATOM_OR: *res = old | b; return true;
+	case SC_ATOM_XOR: *res = old ^ b; return true;
+	case SC_ATOM_EXCH: *res = b; return true;
+	case SC_ATOM_CAS: *res = old == b ? c : old; return true;
+	}
+	return false;
+}
+
+/* Atomics are applied lane by lane in lane order: deterministic. */
+static uint32_t ex_atom(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc)
+{
+	unsigned type = in->type, bytes = sc__type_bits(type) / 8;
+	unsigned base = SC_NDST(in), ns = SC_NSRC(in);
+	int space = SC_AUX_SPACE(in->aux);
+	if (UNLIKELY((bytes != 4 && bytes != 8) || base > 1 || (ns != 2 && ns != 3) ||
+	             (space != SC_SP_GLOBAL && space != SC_SP_SHARED && space != SC_SP_GENERIC)))
+		goto bad;
+	uint64_t *b = g->alu.b, *c = g->alu.c, *d = g->alu.d;
+	sc__rd(g, sm, w, in->opnd[base + 1], exec, b);
+	if (ns == 3)
+		sc__rd(g, sm, w, in->opnd[base + 2], exec, c);
+	int resolved = space;
+	agen_t ag = addr_gen(w, in, in->opnd[base]);
+	FOR_LANES(l, exec) {
+		memref_t ref;
+		uint64_t a = lane_addr(&ag, l);
+		if (!resolve(g, sm, w, pc, space, a, bytes, l, true, &ref))
+			return 0;
+		if (ref.space != SC_SP_GLOBAL && ref.space != SC_SP_SHARED) {
+			sc__due(g, SC_DUE_WRONG_SPACE, sm, w, (int)l, pc, a, "atomic on the %s space", space_name(ref.space));
+			return 0;
+		}
+		resolved = ref.space;
+		uint64_t old = 0, res;
+		memcpy(&old, ref.p, bytes);
+		if (!atom_apply(in->sub, type, old, b[l], c[l], &res))
+			goto bad;
+		memcpy(ref.p, &res, bytes);
+		d[l] = old;
+	}
+	if (base == 1 && !sc__wr(w, in->opnd[0], exec, d))
+		goto bad;
+	return g->cfg.latency[resolved == SC_SP_SHARED ? SC_LAT_SHARED : SC_LAT_ATOMIC];
+bad:
+	sc__due(g, SC_DUE_INVALID_INSTRUCTION, sm, w, -1, pc, 0, "malformed %s", sc__ops[in->op].name);
+	return 0;
+}
+
+/* ------------------------------------------------------------ warp-level */
+static bool ex_warp(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec)
+{
+	sc_alu_t *x = &g->alu;
+	switch (in->op) {
+	case SC_OP_SHFL: {
+		sc__rd(g, sm, w, in->opnd[2], exec, x->a);
+		sc__rd(g, sm, w, in->opnd[3], exec, x->b);
+		sc__rd(g, sm, w, in->opnd[4], exec, x->c);
+		FOR_LANES(l, exec) {
+			uint32_t bval = (uint32_t)x->b[l] & 31, cval = (uint32_t)x->c[l] & 31;
+			uint32_t segmask = ((uint32_t)x->c[l] >> 8) & 31;
+			int32_t maxl = (int32_t)((l & segmask) | (cval & ~segmask)), minl = (int32_t)(l & segmask);
+			int32_t j;
+			bool pv;
+			switch (in->sub) {
+			case SC_SHFL_UP: j = (int32_t)l - (int32_t)bval; pv = j >= maxl; break;
+			case SC_SHFL_DOWN: j = (int32_t)l + (int32_t)bval; pv = j <= maxl; break;
+			case SC_SHFL_BFLY: j = (int32_t)(l ^ bval); pv = j <= maxl; break;
+			case SC_SHFL_IDX: j = minl | (int32_t)(bval & ~segmask); pv = j <= maxl; break;
+			default: return false;
+			}
+			if (!pv)
+				j = (int32_t)l;
+			x->d[l] = x->a[j & 31];
+			x->d2[l] = pv;
+		}
+		return sc__wr(w, in->opnd[0], exec, x->d) && sc__wr(w, in->opnd[1], exec, x->d2);
+	}
+	case SC_OP_VOTE: {
+		sc__rd(g, sm, w, in->opnd[1], exec, x->a);
+		sc__rd(g, sm, w, in->opnd[2], exec, x->b);
+		uint32_t bits = 0;
+		FOR_LANES(l, exec)
+			bits |= (uint32_t)(x->a[l] & 1) << l;
+		uint32_t lane = exec ? (uint32_t)__builtin_ctz(exec) : 0;
+		uint32_t act = exec & (uint32_t)x->b[lane];
+		uint64_t r;
+		switch (in->sub) {
+		case SC_VOTE_ALL: r = (bits & act) == act; break;
+		case SC_VOTE_ANY: r = (bits & act) != 0; break;
+		case SC_VOTE_UNI: r = (bits & act) == 0 || (bits & act) == act; break;
+		case SC_VOTE_BALLOT: r = bits & act; break;
+		default: return false;
+		}
+		for (int l = 0; l < 32; l++)
+			x->d[l] = r;
+		return sc__wr(w, in->opnd[0], exec, x->d);
+	}
+	case SC_OP_ACTIVEMASK:
+		for (int l = 0; l < 32; l++)
+			x->d[l] = exec;
+		return sc__wr(w, in->opnd[0], exec, x->d);
+	}
+	return false;
+}
+
+static bool ex_mov(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec)
+{
+	sc_alu_t *x = &g->alu;
+	unsigned nd = SC_NDST(in), ns = SC_NSRC(in);
+	unsigned bits = sc__type_bits(in->type);
+	if (in->op == SC_OP_CVTA) {
+		if (nd != 1 || ns != 1)
+			return false;
+		sc__rd(g, sm, w, in->opnd[1], exec, x->a);
+		uint64_t win = 0;
+		switch (SC_AUX_SPACE(in->aux)) {
+		case SC_SP_SHARED: win = SC_SHARED_WIN; break;
+		case SC_SP_LOCAL: win = SC_LOCAL_WIN; break;
+		case SC_SP_CONST: win = SC_CONST_WIN; break;
+		case SC_SP_PARAM: win = SC_PARAM_WIN; break;
+		case SC_SP_GLOBAL: break;
+		default: return false;
+		}
+		FOR_LANES(l, exec)
+			x->d[l] = in->sub == SC_CVTA_FROM_GENERIC ? x->a[l] - win : x->a[l] + win;
+		if (bits == 32)
+			FOR_LANES(l, exec)
+				x->d[l] &= 0xffffffffu;
+		return sc__wr(w, in->opnd[0], exec, x->d);
+	}
+	if (in->op == SC_OP_ISSPACEP) {
+		if (nd != 1 || ns != 1)
+			return false;
+		sc__rd(g, sm, w, in->opnd[1], exec, x->a);
+		int sp = SC_AUX_SPACE(in->aux);
+		FOR_LANES(l, exec) {
+			uint64_t a = x->a[l];
+			int in_sp = a >= SC_SHARED_WIN && a < SC_SHARED_WIN + SC_WIN_SIZE ? SC_SP_SHARED
+			            : a >= SC_LOCAL_WIN && a < SC_LOCAL_WIN + SC_WIN_SIZE ? SC_SP_LOCAL
+			            : a >= SC_CONST_WIN && a < SC_CONST_WIN + SC_WIN_SIZE ? SC_SP_CONST
+			            : a >= SC_PARAM_WIN && a < SC_PARAM_WIN + SC_WIN_SIZE ? SC_SP_PARAM : SC_SP_GLOBAL;
+			x->d[l] = in_sp == sp;
+		}
+		return sc__wr(w, in->opnd[0], exec, x->d);
+	}
+	if (nd == 1 && ns == 1) {
+		sc__rd(g, sm, w, in->opnd[1], exec, x->a);
+		return sc__wr(w, in->opnd[0], exec, x->a);
+	}
+	if (bits == 0 || bits > 64)
+		return false;
+	if (nd == 1 && ns >= 2 && ns <= 4) { /* pack */
+		unsigned eb = bits / ns;
+		uint64_t em = eb == 64 ? ~0ull : (1ull << eb) - 1;
+		memset(x->d, 0, sizeof x->d);
+		for (unsigned e = 0; e < ns; e++) {
+			sc__rd(g, sm, w, in->opnd[1 + e], exec, x->a);
+			FOR_LANES(l, exec)
+				x->d[l] |= (x->a[l] & em) << (e * eb);
+		}
+		return sc__wr(w, in->opnd[0], exec, x->d);
+	}
+	if (ns == 1 && nd >= 2 && nd <= 4) { /* unpack */
+		unsigned eb = bits / nd;
+		uint64_t em = eb == 64 ? ~0ull : (1ull << eb) - 1;
+		sc__rd(g, sm, w, in->opnd[nd], exec, x->a);
+		for (unsigned e = 0; e < nd; e++) {
+			FOR_LANES(l, exec)
+				x->d[l] = (x->a[l] >> (e * eb)) & em;
+			if (!sc__wr(w, in->opnd[e], exec, x->d))
+				return false;
+		}
+		return true;
+	}
+	return false;
+}
+
+uint32_t sc__alu_latency(const sc_gpu_t *g, const sc_insn_t *in)
+{
+	unsigned lat = sc__ops[in->op].lat;
+	if (sc__ops[in->op].unit == SC_U_NUM && sc__type_is_float(in->type))
+		lat = in->type == SC_T_F64 ? SC_LAT_FP64 : in->op == SC_OP_DIV ? SC_LAT_SFU : SC_LAT_FP32;
+	else if (in->op == SC_OP_FMA && in->type == SC_T_F64)
+		lat = SC_LAT_FP64;
+	else if (sc__ops[in->op].unit == SC_U_FP && in->type == SC_T_F64 && lat == SC_LAT_SFU)
+		lat = SC_LAT_FP64;
+	return g->cfg.latency[lat];
+}
+
+
+/* ------------------------------------------------------------ handlers */
+/* The ALU units through the semantics functions: every operand widened to
+ * 64 bits per lane. Words sem_fast.c has no handler for come here. */
+int sc__x_alu(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
+{
+	if (!exec)
+		return 1;
+	const sc_insn_t *in = d->in;
+	unsigned nd = SC_NDST(in), ns = SC_NSRC(in), unit = sc__ops[in->op].unit;
+	if (UNLIKELY(nd < 1 || nd > 2 || ns > 4 || nd + ns > 6))
+		return SC_X_BAD;
+	sc_alu_t *x = &g->alu;
+	uint64_t *src[4] = {x->a, x->b, x->c, x->e};
+	for (unsigned j = 0; j < ns; j++)
+		sc__rd(g, sm, w, in->opnd[nd + j], exec, src[j]);
+	x->in = in;
+	x->mask = exec;
+	x->cc = w->cc;
+	int rc;
+	if (unit == SC_U_CMP)
+		rc = sc__sem_cmp(x);
+	else if (unit == SC_U_FP || (unit == SC_U_NUM && sc__type_is_float(in->type)))
+		rc = sc__sem_fp(x);
+	else
+		rc = sc__sem_int(x);
+	if (UNLIKELY(rc))
+		return SC_X_BAD;
+	w->cc = x->cc;
+	if (!sc__wr(w, in->opnd[0], exec, x->d) || (nd == 2 && !sc__wr(w, in->opnd[1], exec, x->d2)))
+		return SC_X_BAD;
+	return (int)d->lat;
+}
+
+int sc__x_mov(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
+{
+	if (exec && !ex_mov(g, sm, w, d->in, exec))
+		return SC_X_BAD;
+	return (int)d->lat;
+}
+
+int sc__x_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
+{
+	if (!exec)
+		return 1;
+	uint32_t lat = ex_ldst(g, sm, w, d->in, exec, d->pc);
+	return g->run.halt ? SC_X_HALT : (int)lat;
+}
+
+int sc__x_atom(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
+{
+	if (!exec)
+		return 1;
+	uint32_t lat = ex_atom(g, sm, w, d->in, exec, d->pc);
+	return g->run.halt ? SC_X_HALT : (int)lat;
+}
+
+int sc__x_warp(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
+{
+	if (exec && !ex_warp(g, sm, w, d->in, exec))
+		return SC_X_BAD;
+	return (int)d->lat;
+}
+
+int sc__x_bad(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
+{
+	(void)g, (void)sm, (void)w, (void)d, (void)exec;
+	return SC_X_BAD;
+}

@@ -1,0 +1,492 @@
+/* Specialised handlers for the instructions that dominate real kernels:
+ * 32-bit integer arithmetic and shifts, 64-bit address arithmetic, integer
+ * comparisons, f32 add/sub/mul/fma and register moves, on 32-bit lanes
+ * straight from the register file. Each computes exactly what the generic
+ * path (sc__x_alu, sem_*.c) computes for the words sc__fast_pick gives it;
+ * tests/simcore/test_decode.c compares the two on random values. */
+#include <math.h>
+#include <string.h>
+
+#include "sc_int.h"
+
+#define UNUSED2(g, sm) ((void)(g), (void)(sm))
+
+/* Runs body for lane l of mask: a plain loop when the warp is converged. */
+#define LANES(mask, ...)                                                    \
+	do {                                                                    \
+		uint32_t m_ = (mask);                                               \
+		if (m_ == 0xffffffffu) {                                            \
+			for (uint32_t l = 0; l < 32; l++) {                             \
+				__VA_ARGS__;                                                \
+			}                                                               \
+		} else {                                                            \
+			for (; m_; m_ &= m_ - 1) {                                      \
+				uint32_t l = (uint32_t)__builtin_ctz(m_);                   \
+				__VA_ARGS__;                                                \
+			}                                                               \
+		}                                                                   \
+	} while (0)
+
+#define HANDLER(name) static int name(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
+
+static inline float f32_of(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint32_t u32_of(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+/* An f32 result as sem_fp.c writes it without .ftz/.sat: NaN canonical. */
+static inline uint32_t fout(float r)
+{
+	uint32_t u = u32_of(r);
+	return (u & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : u;
+}
+
+/* ---- 32-bit binary operations: d = f(a, b), b a register or a constant */
+#define BIN32(name, expr)                                                   \
+	HANDLER(name##_rr)                                                      \
+	{                                                                       \
+		UNUSED2(g, sm);                                                     \
+		if (!exec)                                                          \
+			return 1;                                                       \
+		uint32_t *r = w->rf + d->o[0];                                      \
+		const uint32_t *A = w->rf + d->o[1], *B = w->rf + d->o[2];          \
+		LANES(exec, uint32_t a = A[l]; uint32_t b = B[l]; r[l] = (expr));   \
+		return (int)d->lat;                                                 \
+	}                                                                       \
+	HANDLER(name##_ri)                                                      \
+	{                                                                       \
+		UNUSED2(g, sm);                                                     \
+		if (!exec)                                                          \
+			return 1;                                                       \
+		uint32_t *r = w->rf + d->o[0];                                      \
+		const uint32_t *A = w->rf + d->o[1], b = (uint32_t)d->k[2];         \
+		LANES(exec, uint32_t a = A[l]; r[l] = (expr));                      \
+		return (int)d->lat;                                                 \
+	}
+
+BIN32(add32, a + b)
+BIN32(sub32, a - b)
+BIN32(mul32, a * b)
+BIN32(and32, a & b)
+BIN32(or32, a | b)
+BIN32(xor32, a ^ b)
+BIN32(shl32, b < 32 ? a << b : 0)
+BIN32(shr32, b < 32 ? a >> b : 0)
+BIN32(sar32, (uint32_t)((int32_t)a >> (b < 32 ? b : 31)))
+BIN32(minu32, a < b ? a : b)
+BIN32(maxu32, a > b ? a : b)
+BIN32(mins32, (int32_t)a < (int32_t)b ? a : b)
+BIN32(maxs32, (int32_t)a > (int32_t)b ? a : b)
+BIN32(fadd, fout(f32_of(a) + f32_of(b)))
+BIN32(fsub, fout(f32_of(a) - f32_of(b)))
+BIN32(fmul, fout(f32_of(a) * f32_of(b)))
+
+/* ---- three sources, each a register or a constant -------------------- */
+static inline void src3(const sc_warp_t *w, const sc_dec_t *d, unsigned j, const uint32_t **p, uint32_t *step,
+                        uint32_t *imm)
+{
+	if (SC_OPND_KIND(d->in->opnd[j]) == SC_K_IMM) {
+		*imm = (uint32_t)d->k[j];
+		*p = imm;
+		*step = 0;
+	} else {
+		*p = w->rf + d->o[j];
+		*step = 1;
+	}
+}
+
+#define TER32(name, expr)                                                   \
+	HANDLER(name)                                                           \
+	{                                                                       \
+		UNUSED2(g, sm);                                                     \
+		if (!exec)                                                          \
+			return 1;                                                       \
+		const uint32_t *A, *B, *C;                                          \
+		uint32_t sa, sb, sc, ia, ib, ic;                                    \
+		src3(w, d, 1, &A, &sa, &ia);                                        \
+		src3(w, d, 2, &B, &sb, &ib);                                        \
+		src3(w, d, 3, &C, &sc, &ic);                                        \
+		uint32_t *r = w->rf + d->o[0];                                      \
+		LANES(exec, uint32_t a = A[l * sa]; uint32_t b = B[l * sb];         \
+		      uint32_t c = C[l * sc]; r[l] = (expr));                       \
+		return (int)d->lat;                                                 \
+	}
+
+TER32(mad32, a * b + c)
+TER32(fma32, fout(fmaf(f32_of(a), f32_of(b), f32_of(c))))
+
+/* ---- 64-bit: add, shl, mul.wide, widening and narrowing cvt ----------- */
+static inline uint64_t r64(const uint32_t *p, uint32_t l) { return p[l] | (uint64_t)p[l + 32] << 32; }
+static inline void w64(uint32_t *p, uint32_t l, uint64_t v)
+{
+	p[l] = (uint32_t)v;
+	p[l + 32] = (uint32_t)(v >> 32);
+}
+
+HANDLER(add64_rr)
+{
+	UNUSED2(g, sm);
+	if (!exec)
+		return 1;
+	uint32_t *r = w->rf + d->o[0];
+	const uint32_t *A = w->rf + d->o[1], *B = w->rf + d->o[2];
+	LANES(exec, w64(r, l, r64(A, l) + r64(B, l)));
+	return (int)d->lat;
+}
+
+HANDLER(add64_ri)
+{
+	UNUSED2(g, sm);
+	if (!exec)
+		return 1;
+	uint32_t *r = w->rf + d->o[0];
+	const uint32_t *A = w->rf + d->o[1];
+	const uint64_t b = d->k[2];
+	LANES(exec, w64(r, l, r64(A, l) + b));
+	return (int)d->lat;
+}
+
+/* shl.b64 d, a, n: n is a 32-bit register or a constant. */
+HANDLER(shl64)
+{
+	UNUSED2(g, sm);
+	if (!exec)
+		return 1;
+	const uint32_t *B;
+	uint32_t sb, ib;
+	src3(w, d, 2, &B, &sb, &ib);
+	uint32_t *r = w->rf + d->o[0];
+	const uint32_t *A = w->rf + d->o[1];
+	LANES(exec, uint32_t n = B[l * sb]; w64(r, l, n < 64 ? r64(A, l) << n : 0));
+	return (int)d->lat;
+}
+
+HANDLER(mulwide_s32)
+{
+	UNUSED2(g, sm);
+	if (!exec)
+		return 1;
+	const uint32_t *A, *B;
+	uint32_t sa, sb, ia, ib;
+	src3(w, d, 1, &A, &sa, &ia);
+	src3(w, d, 2, &B, &sb, &ib);
+	uint32_t *r = w->rf + d->o[0];
+	LANES(exec, w64(r, l, (uint64_t)((int64_t)(int32_t)A[l * sa] * (int32_t)B[l * sb])));
+	return (int)d->lat;
+}
+
+HANDLER(mulwide_u32)
+{
+	UNUSED2(g, sm);
+	if (!exec)
+		return 1;
+	const uint32_t *A, *B;
+	uint32_t sa, sb, ia, ib;
+	src3(w, d, 1, &A, &sa, &ia);
+	src3(w, d, 2, &B, &sb, &ib);
+	uint32_t *r = w->rf + d->o[0];
+	LANES(exec, w64(r, l, (uint64_t)A[l * sa] * B[l * sb]));
+	return (int)d->lat;
+}
+
+HANDLER(cvt_s64_s32)
+{
+	UNUSED2(g, sm);
+	if (!exec)
+		return 1;
+	uint32_t *r = w->rf + d->o[0];
+	const uint32_t *A = w->rf + d->o[1];
+	LANES(exec, w64(r, l, (uint64_t)(int64_t)(int32_t)A[l]));
+	return (int)d->lat;
+}
+
+HANDLER(cvt_u64_u32)
+{
+	UNUSED2(g, sm);
+	if (!exec)
+		return 1;
+	uint32_t *r = w->rf + d->o[0];
+	const uint32_t *A = w->rf + d->o[1];
+	LANES(exec, w64(r, l, A[l]));
+	return (int)d->lat;
+}
+
+/* cvt from 64 to 32 bits, and mov of a 32-bit register: copy the low word. */
+HANDLER(copy32)
+{
+	UNUSED2(g, sm);
+	if (!exec)
+		return (int)d->lat;
+	uint32_t *r = w->rf + d->o[0];
+	const uint32_t *A = w->rf + d->o[1];
+	LANES(exec, r[l] = A[l]);
+	return (int)d->lat;
+}
+
+HANDLER(cvt_narrow)
+{
+	return exec ? copy32(g, sm, w, d, exec) : 1;
+}
+
+HANDLER(mov_imm32)
+{
+	UNUSED2(g, sm);
+	uint32_t *r = w->rf + d->o[0];
+	const uint32_t v = (uint32_t)d->k[1];
+	LANES(exec, r[l] = v);
+	return (int)d->lat;
+}
+
+HANDLER(mov64)
+{
+	UNUSED2(g, sm);
+	uint32_t *r = w->rf + d->o[0];
+	const uint32_t *A = w->rf + d->o[1];
+	LANES(exec, r[l] = A[l]; r[l + 32] = A[l + 32]);
+	return (int)d->lat;
+}
+
+HANDLER(mov_imm64)
+{
+	UNUSED2(g, sm);
+	uint32_t *r = w->rf + d->o[0];
+	const uint64_t v = d->k[1];
+	LANES(exec, w64(r, l, v));
+	return (int)d->lat;
+}
+
+/* mov from a special register: the ones that differ between lanes per
+ * lane, the others once for the warp. */
+HANDLER(mov_sreg)
+{
+	uint32_t *r = w->rf + d->o[0];
+	unsigned sr = SC_OPND_IDX(d->in->opnd[1]);
+	if (sr == SC_SR_TID_X) {
+		uint32_t bx = g->run.block[0], t0 = w->wid * 32;
+		LANES(exec, r[l] = (t0 + l) % bx);
+	} else if (sr == SC_SR_LANEID) {
+		LANES(exec, r[l] = l);
+	} else if (sr == SC_SR_TID_Y || sr == SC_SR_TID_Z || (sr >= SC_SR_LANEMASK_EQ && sr <= SC_SR_LANEMASK_GT)) {
+		LANES(exec, r[l] = (uint32_t)sc__sreg(g, sm, w, sr, l));
+	} else {
+		uint32_t v = exec ? (uint32_t)sc__sreg(g, sm, w, sr, (uint32_t)__builtin_ctz(exec)) : 0;
+		LANES(exec, r[l] = v);
+	}
+	return (int)d->lat;
+}
+
+/* cvta between generic and one space on 64-bit registers. */
+HANDLER(cvta64)
+{
+	UNUSED2(g, sm);
+	static const uint64_t win[SC_SP__COUNT] = {
+		[SC_SP_SHARED] = SC_SHARED_WIN, [SC_SP_LOCAL] = SC_LOCAL_WIN, [SC_SP_CONST] = SC_CONST_WIN,
+		[SC_SP_PARAM] = SC_PARAM_WIN,
+	};
+	uint64_t off = win[SC_AUX_SPACE(d->in->aux)];
+	if (d->in->sub == SC_CVTA_FROM_GENERIC)
+		off = -off;
+	uint32_t *r = w->rf + d->o[0];
+	const uint32_t *A = w->rf + d->o[1];
+	LANES(exec, w64(r, l, r64(A, l) + off));
+	return (int)d->lat;
+}
+
+/* ---- setp on 32-bit integers, no combiner: p (and q = !p) ------------- */
+static inline void setp_write(sc_warp_t *w, const sc_dec_t *d, uint32_t exec, uint32_t t)
+{
+	w->pf[d->o[0]] = (w->pf[d->o[0]] & ~exec) | (t & exec);
+	if (SC_OPND_KIND(d->in->opnd[1]) == SC_K_PRED)
+		w->pf[d->o[1]] = (w->pf[d->o[1]] & ~exec) | (~t & exec);
+}
+
+#define SETP32(name, type, expr)                                            \
+	HANDLER(name)                                                           \
+	{                                                                       \
+		UNUSED2(g, sm);                                                     \
+		if (!exec)                                                          \
+			return 1;                                                       \
+		unsigned nd = SC_NDST(d->in);                                       \
+		const uint32_t *A, *B;                                              \
+		uint32_t sa, sb, ia, ib, t = 0;                                     \
+		src3(w, d, nd, &A, &sa, &ia);                                       \
+		src3(w, d, nd + 1, &B, &sb, &ib);                                   \
+		LANES(exec, type a = (type)A[l * sa]; type b = (type)B[l * sb];     \
+		      t |= (uint32_t)(expr) << l);                                  \
+		setp_write(w, d, exec, t);                                          \
+		return (int)d->lat;                                                 \
+	}
+
+SETP32(setp_eq, uint32_t, a == b)
+SETP32(setp_ne, uint32_t, a != b)
+SETP32(setp_ltu, uint32_t, a < b)
+SETP32(setp_leu, uint32_t, a <= b)
+SETP32(setp_gtu, uint32_t, a > b)
+SETP32(setp_geu, uint32_t, a >= b)
+SETP32(setp_lts, int32_t, a < b)
+SETP32(setp_les, int32_t, a <= b)
+SETP32(setp_gts, int32_t, a > b)
+SETP32(setp_ges, int32_t, a >= b)
+
+/* ---- picking ----------------------------------------------------------- */
+static bool is_r32(uint16_t o) { return SC_OPND_KIND(o) == SC_K_R32; }
+static bool is_r64(uint16_t o) { return SC_OPND_KIND(o) == SC_K_R64; }
+static bool is_imm(uint16_t o) { return SC_OPND_KIND(o) == SC_K_IMM; }
+static bool is_r32i(uint16_t o) { return is_r32(o) || is_imm(o); }
+
+/* d = a OP b with d, a 32-bit registers and b a register or a constant. */
+static sc_exec_fn pick_bin32(const sc_insn_t *in, sc_exec_fn rr, sc_exec_fn ri)
+{
+	if (SC_NSRC(in) != 2 || !is_r32(in->opnd[0]) || !is_r32(in->opnd[1]))
+		return NULL;
+	return is_r32(in->opnd[2]) ? rr : is_imm(in->opnd[2]) ? ri : NULL;
+}
+
+#define PICK(name) pick_bin32(in, name##_rr, name##_ri)
+
+static bool t_us32(unsigned t) { return t == SC_T_U32 || t == SC_T_S32; }
+
+static sc_exec_fn pick_int(const sc_insn_t *in)
+{
+	unsigned t = in->type;
+	bool s = t == SC_T_S32;
+	if (in->mods || SC_NDST(in) != 1)
+		return NULL;
+	switch (in->op) {
+	case SC_OP_ADD:
+		if (t_us32(t) && in->sub == 0)
+			return PICK(add32);
+		if ((t == SC_T_U64 || t == SC_T_S64) && in->sub == 0 && SC_NSRC(in) == 2 && is_r64(in->opnd[0]) &&
+		    is_r64(in->opnd[1]))
+			return is_r64(in->opnd[2]) ? add64_rr : is_imm(in->opnd[2]) ? add64_ri : NULL;
+		return NULL;
+	case SC_OP_SUB: return t_us32(t) && in->sub == 0 ? PICK(sub32) : NULL;
+	case SC_OP_MUL:
+		if (t_us32(t) && in->sub == SC_MUL_LO)
+			return PICK(mul32);
+		if (t_us32(t) && in->sub == SC_MUL_WIDE && SC_NSRC(in) == 2 && is_r64(in->opnd[0]) &&
+		    is_r32i(in->opnd[1]) && is_r32i(in->opnd[2]))
+			return s ? mulwide_s32 : mulwide_u32;
+		return NULL;
+	case SC_OP_MAD:
+		if (t_us32(t) && in->sub == SC_MUL_LO && SC_NSRC(in) == 3 && is_r32(in->opnd[0]) &&
+		    is_r32i(in->opnd[1]) && is_r32i(in->opnd[2]) && is_r32i(in->opnd[3]))
+			return mad32;
+		return NULL;
+	case SC_OP_MIN: return t_us32(t) && in->sub == 0 ? (s ? PICK(mins32) : PICK(minu32)) : NULL;
+	case SC_OP_MAX: return t_us32(t) && in->sub == 0 ? (s ? PICK(maxs32) : PICK(maxu32)) : NULL;
+	case SC_OP_AND: return t == SC_T_B32 && in->sub == 0 ? PICK(and32) : NULL;
+	case SC_OP_OR: return t == SC_T_B32 && in->sub == 0 ? PICK(or32) : NULL;
+	case SC_OP_XOR: return t == SC_T_B32 && in->sub == 0 ? PICK(xor32) : NULL;
+	case SC_OP_SHL:
+		if ((t_us32(t) || t == SC_T_B32) && in->sub == 0)
+			return PICK(shl32);
+		if (t == SC_T_B64 && in->sub == 0 && SC_NSRC(in) == 2 && is_r64(in->opnd[0]) && is_r64(in->opnd[1]) &&
+		    is_r32i(in->opnd[2]))
+			return shl64;
+		return NULL;
+	case SC_OP_SHR:
+		if ((t == SC_T_U32 || t == SC_T_B32) && in->sub == 0)
+			return PICK(shr32);
+		return s && in->sub == 0 ? PICK(sar32) : NULL;
+	}
+	return NULL;
+}
+
+/* add sub mul fma mad on f32, rounding to nearest, no .ftz or .sat. */
+static sc_exec_fn pick_fp(const sc_insn_t *in)
+{
+	unsigned rnd = in->mods & SC_MOD_RND_MASK;
+	if (in->type != SC_T_F32 || (in->mods & ~SC_MOD_RND_MASK) || (rnd != SC_RND_NONE && rnd != SC_RND_RN) ||
+	    SC_NDST(in) != 1)
+		return NULL;
+	switch (in->op) {
+	case SC_OP_ADD: return PICK(fadd);
+	case SC_OP_SUB: return PICK(fsub);
+	case SC_OP_MUL: return in->sub == SC_MUL_LO ? PICK(fmul) : NULL;
+	case SC_OP_MAD: case SC_OP_FMA:
+		if (in->op == SC_OP_MAD && in->sub != SC_MUL_LO)
+			return NULL;
+		if (SC_NSRC(in) == 3 && is_r32(in->opnd[0]) && is_r32i(in->opnd[1]) && is_r32i(in->opnd[2]) &&
+		    is_r32i(in->opnd[3]))
+			return fma32;
+		return NULL;
+	}
+	return NULL;
+}
+
+static sc_exec_fn pick_setp(const sc_insn_t *in)
+{
+	static const sc_exec_fn u[] = {
+		[SC_CMP_EQ] = setp_eq, [SC_CMP_NE] = setp_ne, [SC_CMP_LT] = setp_ltu, [SC_CMP_LE] = setp_leu,
+		[SC_CMP_GT] = setp_gtu, [SC_CMP_GE] = setp_geu, [SC_CMP_LO] = setp_ltu, [SC_CMP_LS] = setp_leu,
+		[SC_CMP_HI] = setp_gtu, [SC_CMP_HS] = setp_geu,
+	};
+	static const sc_exec_fn sgn[] = {
+		[SC_CMP_LT] = setp_lts, [SC_CMP_LE] = setp_les, [SC_CMP_GT] = setp_gts, [SC_CMP_GE] = setp_ges,
+	};
+	unsigned st = in->stype, nd = SC_NDST(in), c = in->sub;
+	if ((st != SC_T_S32 && st != SC_T_U32 && st != SC_T_B32) || c > SC_CMP_HS || in->mods ||
+	    SC_AUX_BOOL(in->aux) != SC_BOOL_NONE || nd < 1 || nd > 2 || SC_NSRC(in) != 2)
+		return NULL;
+	if (SC_OPND_KIND(in->opnd[0]) != SC_K_PRED ||
+	    (nd == 2 && SC_OPND_KIND(in->opnd[1]) != SC_K_PRED && SC_OPND_KIND(in->opnd[1]) != SC_K_NONE) ||
+	    !is_r32i(in->opnd[nd]) || !is_r32i(in->opnd[nd + 1]))
+		return NULL;
+	if (st == SC_T_S32 && c >= SC_CMP_LT && c <= SC_CMP_GE)
+		return sgn[c];
+	return u[c];
+}
+
+static sc_exec_fn pick_cvt(const sc_insn_t *in)
+{
+	unsigned st = in->stype, dt = in->type;
+	if (in->mods || SC_NDST(in) != 1 || SC_NSRC(in) != 1)
+		return NULL;
+	bool s32 = st == SC_T_S32 || st == SC_T_U32, d64 = dt == SC_T_S64 || dt == SC_T_U64;
+	bool s64 = st == SC_T_S64 || st == SC_T_U64, d32 = dt == SC_T_S32 || dt == SC_T_U32;
+	if (s32 && d64 && is_r64(in->opnd[0]) && is_r32(in->opnd[1]))
+		return st == SC_T_S32 ? cvt_s64_s32 : cvt_u64_u32;
+	if (s64 && d32 && is_r32(in->opnd[0]) && is_r64(in->opnd[1]))
+		return cvt_narrow;
+	return NULL;
+}
+
+/* mov between registers of one width, of a constant or of a special
+ * register; cvta on 64-bit registers. */
+static sc_exec_fn pick_mov(const sc_insn_t *in)
+{
+	if (SC_NDST(in) != 1 || SC_NSRC(in) != 1)
+		return NULL;
+	uint16_t dst = in->opnd[0], src = in->opnd[1];
+	if (in->op == SC_OP_CVTA) {
+		unsigned sp = SC_AUX_SPACE(in->aux);
+		bool known = sp == SC_SP_GLOBAL || sp == SC_SP_SHARED || sp == SC_SP_LOCAL || sp == SC_SP_CONST ||
+		             sp == SC_SP_PARAM;
+		return known && sc__type_bits(in->type) == 64 && is_r64(dst) && is_r64(src) ? cvta64 : NULL;
+	}
+	if (in->op != SC_OP_MOV)
+		return NULL;
+	if (is_r32(dst) && SC_OPND_KIND(src) == SC_K_SREG && SC_OPND_IDX(src) < SC_SR__COUNT)
+		return mov_sreg;
+	if (is_r32(dst))
+		return is_r32(src) ? copy32 : is_imm(src) ? mov_imm32 : NULL;
+	if (is_r64(dst))
+		return is_r64(src) ? mov64 : is_imm(src) ? mov_imm64 : NULL;
+	return NULL;
+}
+
+sc_exec_fn sc__fast_pick(const sc_insn_t *in)
+{
+	switch (in->op < SC_OP__COUNT ? sc__ops[in->op].unit : SC_U_CTL) {
+	case SC_U_NUM:
+		return sc__type_is_float(in->type) ? pick_fp(in) : pick_int(in);
+	case SC_U_INT:
+		return pick_int(in);
+	case SC_U_FP:
+		return in->op == SC_OP_FMA ? pick_fp(in) : NULL;
+	case SC_U_CMP:
+		return in->op == SC_OP_SETP ? pick_setp(in) : in->op == SC_OP_CVT ? pick_cvt(in) : NULL;
+	case SC_U_MOV:
+		return pick_mov(in);
+	}
+	return NULL;
+}
