@@ -121,6 +121,22 @@ static inline void w64(uint32_t *p, uint32_t l, uint64_t v)
 	p[l + 32] = (uint32_t)(v >> 32);
 }
 
+/* A 64-bit result: computed into t for every lane first (the loop has no
+ * stores that could alias its sources, so it vectorises), then written
+ * to the lanes of exec. */
+#define RES64(exec, r, expr)                                                \
+	do {                                                                    \
+		uint64_t t[32];                                                     \
+		if ((exec) == 0xffffffffu) {                                        \
+			for (uint32_t l = 0; l < 32; l++)                               \
+				t[l] = (expr);                                              \
+			for (uint32_t l = 0; l < 32; l++)                               \
+				w64(r, l, t[l]);                                            \
+		} else {                                                            \
+			LANES(exec, w64(r, l, (expr)));                                 \
+		}                                                                   \
+	} while (0)
+
 HANDLER(add64_rr)
 {
 	UNUSED2(g, sm);
@@ -128,7 +144,7 @@ HANDLER(add64_rr)
 		return 1;
 	uint32_t *r = w->rf + d->o[0];
 	const uint32_t *A = w->rf + d->o[1], *B = w->rf + d->o[2];
-	LANES(exec, w64(r, l, r64(A, l) + r64(B, l)));
+	RES64(exec, r, r64(A, l) + r64(B, l));
 	return (int)d->lat;
 }
 
@@ -140,7 +156,7 @@ HANDLER(add64_ri)
 	uint32_t *r = w->rf + d->o[0];
 	const uint32_t *A = w->rf + d->o[1];
 	const uint64_t b = d->k[2];
-	LANES(exec, w64(r, l, r64(A, l) + b));
+	RES64(exec, r, r64(A, l) + b);
 	return (int)d->lat;
 }
 
@@ -155,7 +171,7 @@ HANDLER(shl64)
 	src3(w, d, 2, &B, &sb, &ib);
 	uint32_t *r = w->rf + d->o[0];
 	const uint32_t *A = w->rf + d->o[1];
-	LANES(exec, uint32_t n = B[l * sb]; w64(r, l, n < 64 ? r64(A, l) << n : 0));
+	RES64(exec, r, B[l * sb] < 64 ? r64(A, l) << B[l * sb] : 0);
 	return (int)d->lat;
 }
 
@@ -169,7 +185,7 @@ HANDLER(mulwide_s32)
 	src3(w, d, 1, &A, &sa, &ia);
 	src3(w, d, 2, &B, &sb, &ib);
 	uint32_t *r = w->rf + d->o[0];
-	LANES(exec, w64(r, l, (uint64_t)((int64_t)(int32_t)A[l * sa] * (int32_t)B[l * sb])));
+	RES64(exec, r, (uint64_t)((int64_t)(int32_t)A[l * sa] * (int32_t)B[l * sb]));
 	return (int)d->lat;
 }
 
@@ -183,7 +199,7 @@ HANDLER(mulwide_u32)
 	src3(w, d, 1, &A, &sa, &ia);
 	src3(w, d, 2, &B, &sb, &ib);
 	uint32_t *r = w->rf + d->o[0];
-	LANES(exec, w64(r, l, (uint64_t)A[l * sa] * B[l * sb]));
+	RES64(exec, r, (uint64_t)A[l * sa] * B[l * sb]);
 	return (int)d->lat;
 }
 
@@ -194,7 +210,7 @@ HANDLER(cvt_s64_s32)
 		return 1;
 	uint32_t *r = w->rf + d->o[0];
 	const uint32_t *A = w->rf + d->o[1];
-	LANES(exec, w64(r, l, (uint64_t)(int64_t)(int32_t)A[l]));
+	RES64(exec, r, (uint64_t)(int64_t)(int32_t)A[l]);
 	return (int)d->lat;
 }
 
@@ -205,7 +221,7 @@ HANDLER(cvt_u64_u32)
 		return 1;
 	uint32_t *r = w->rf + d->o[0];
 	const uint32_t *A = w->rf + d->o[1];
-	LANES(exec, w64(r, l, A[l]));
+	RES64(exec, r, (uint64_t)A[l]);
 	return (int)d->lat;
 }
 
@@ -286,7 +302,7 @@ HANDLER(cvta64)
 		off = -off;
 	uint32_t *r = w->rf + d->o[0];
 	const uint32_t *A = w->rf + d->o[1];
-	LANES(exec, w64(r, l, r64(A, l) + off));
+	RES64(exec, r, r64(A, l) + off);
 	return (int)d->lat;
 }
 

@@ -365,6 +365,15 @@ int sc__x_ctl(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_
 }
 
 /* ------------------------------------------------------------ issue */
+/* Without a popcnt instruction in the baseline ISA, __builtin_popcount is
+ * a library call; this is a few inline instructions. */
+static inline uint32_t popcount32(uint32_t v)
+{
+	v = v - ((v >> 1) & 0x55555555u);
+	v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+	return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* The instruction buffer: ib[k] holds pc ib_pc + k. Returns the word to
  * issue, or NULL after raising the DUE of a pc outside the program. */
 static const sc_insn_t *fetch(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc)
@@ -449,7 +458,7 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
 		exec &= (in->guard & SC_GUARD_NEG) ? ~pm : pm;
 	}
 	g->run.warp_insts++;
-	g->run.thread_insts += (uint32_t)__builtin_popcount(top->mask);
+	g->run.thread_insts += popcount32(top->mask);
 
 	int rc = d->fn(g, sm, w, d, exec);
 	bool transfer = false;
