@@ -690,33 +690,31 @@ static void put(json_t *obj, const char *key, json_t *v, int *bad)
 		*bad = 1;
 }
 
-/* The GPU as an object with the keys of a GPU config file (no "sources"). */
+static json_t *latency_object(const uint32_t *lat, int *bad)
+{
+	json_t *o = json_object();
+	for (int i = 0; o && i < SC_LAT__COUNT; i++)
+		put(o, sc_lat_name((sc_lat_t)i), json_integer(lat[i]), bad);
+	return o;
+}
+
+/* The GPU as an object with the keys of a GPU config file (no "sources"),
+ * one per field of SC_CONFIG_FIELDS. */
 static json_t *gpu_object(const sc_gpu_config_t *g, int *bad)
 {
-	static const char *const lat[SC_LAT__COUNT] = {
-#define X(name, text) [SC_LAT_##name] = text,
-		SC_LAT_LIST(X)
-#undef X
-	};
-	json_t *o = json_object(), *l = json_object();
-	if (!o || !l) {
-		json_decref(o);
-		json_decref(l);
+	json_t *o = json_object();
+	if (!o) {
 		*bad = 1;
 		return NULL;
 	}
-	put(o, "name", json_string(g->name), bad);
-#define U32(f) put(o, #f, json_integer(g->f), bad);
-	U32(num_sms) U32(warp_size) U32(max_threads_per_sm) U32(max_ctas_per_sm)
-	U32(max_warps_per_sm) U32(max_threads_per_cta) U32(regs_per_sm)
-	U32(max_regs_per_thread) U32(smem_per_sm) U32(max_smem_per_cta)
-	U32(preds_per_thread) U32(ib_entries) U32(simt_stack_depth) U32(schedulers_per_sm)
-#undef U32
-	put(o, "scheduler", json_string(g->scheduler == SC_SCHED_GTO ? "gto" : "lrr"), bad);
-	for (int i = 0; i < SC_LAT__COUNT; i++)
-		put(l, lat[i], json_integer(g->latency[i]), bad);
-	put(o, "latency", l, bad);
-	put(o, "clock_mhz", json_real(g->clock_mhz), bad);
+#define PUT_NAME(f) put(o, #f, json_string(g->f), bad);
+#define PUT_U32(f) put(o, #f, json_integer(g->f), bad);
+#define PUT_SCHED(f) put(o, #f, json_string(sc_sched_name(g->f)), bad);
+#define PUT_LAT(f) put(o, #f, latency_object(g->f, bad), bad);
+#define PUT_MHZ(f) put(o, #f, json_real(g->f), bad);
+#define X(kind, field, lo, hi, gtx480) PUT_##kind(field)
+	SC_CONFIG_FIELDS(X)
+#undef X
 	return o;
 }
 
