@@ -139,8 +139,10 @@ int sc_synchronize(sc_gpu_t *g)
 	return g->status.reason == SC_DUE_NONE ? 0 : SC_EDUE;
 }
 
-int sc__gpu_alloc_var(sc_gpu_t *g, uint64_t bytes, const void *init, uint64_t *addr)
+/* sc_ptx_host_t's alloc_global: a module variable in global memory. */
+static int alloc_var(void *ctx, uint64_t bytes, const void *init, uint64_t *addr)
 {
+	sc_gpu_t *g = ctx;
 	int rc = sc__gmem_alloc(&g->gmem, bytes, addr);
 	if (rc)
 		return rc;
@@ -154,7 +156,8 @@ int sc_module_load_text(sc_gpu_t *g, const char *name, const char *text, sc_modu
 	if (!g || !text || !out)
 		return SC_EINVAL;
 	sc_module_t *m;
-	int rc = sc__ptx_load(g, name ? name : "<ptx>", text, &m, g->errmsg, sizeof g->errmsg);
+	sc_ptx_host_t host = {.regs = g->opt.regs, .alloc_global = alloc_var, .ctx = g};
+	int rc = sc__ptx_load(&host, name ? name : "<ptx>", text, &m, g->errmsg, sizeof g->errmsg);
 	if (rc)
 		return rc;
 	m->next = g->mods;
