@@ -459,6 +459,40 @@ static int parse_fields(ctx_t *x, json_t *v)
 
 /* Mode 1 names a kernel the workload launches and one of its invocations
  * (repeats counted), so both are checked against the launch list here. */
+/* A host program's launches are known from its golden run: the plan checks
+ * kernel and invocation there. */
+static int scope_of_host(ctx_t *x, json_t *v, const char *k)
+{
+	camp_campaign_t *c = x->c;
+	json_t *inv = json_object_get(v, "invocation");
+	if (inv && (!json_is_integer(inv) || json_integer_value(inv) < 0 ||
+	            json_integer_value(inv) > (json_int_t)UINT32_MAX))
+		return fail(x, "$.scope.invocation", "expected an integer >= 0");
+	c->invocation = inv ? (uint32_t)json_integer_value(inv) : 0;
+	if (!(c->kernel = strdup(k)))
+		return nomem(x);
+	c->scope = CAMP_SCOPE_KERNEL;
+	return 0;
+}
+
+/* A kernel the workload does not launch: the message lists those it does. */
+static int scope_not_launched(ctx_t *x, const char *k)
+{
+	const camp_workload_t *w = x->c->workload;
+	char list[300] = "";
+	size_t off = 0;
+	for (uint32_t i = 0; i < w->nlaunches && off < sizeof list; i++) {
+		uint32_t j;
+		for (j = 0; j < i && strcmp(w->launches[j].kernel, w->launches[i].kernel); j++)
+			;
+		if (j == i)
+			off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
+			                        off ? ", " : "", w->launches[i].kernel);
+	}
+	return fail(x, "$.scope.kernel", "the workload does not launch kernel '%s' "
+	            "(launched: %s)", k, list);
+}
+
 static int parse_scope(ctx_t *x, json_t *v)
 {
 	static const char *const keys[] = {"kernel", "invocation", NULL};
@@ -485,37 +519,14 @@ static int parse_scope(ctx_t *x, json_t *v)
 	if (!json_is_string(kernel) || json_string_length(kernel) == 0)
 		return fail(x, "$.scope.kernel", "expected a kernel name (a non-empty string)");
 	const char *k = json_string_value(kernel);
-	if (!w) {
-		/* a host program's launches are known from its golden run: the
-		 * plan checks kernel and invocation there */
-		json_t *inv = json_object_get(v, "invocation");
-		if (inv && (!json_is_integer(inv) || json_integer_value(inv) < 0 ||
-		            json_integer_value(inv) > (json_int_t)UINT32_MAX))
-			return fail(x, "$.scope.invocation", "expected an integer >= 0");
-		c->invocation = inv ? (uint32_t)json_integer_value(inv) : 0;
-		if (!(c->kernel = strdup(k)))
-			return nomem(x);
-		c->scope = CAMP_SCOPE_KERNEL;
-		return 0;
-	}
+	if (!w)
+		return scope_of_host(x, v, k);
 	uint64_t count = 0;
 	for (uint32_t i = 0; i < w->nlaunches; i++)
 		if (!strcmp(w->launches[i].kernel, k))
 			count += w->launches[i].repeat;
-	if (count == 0) {
-		char list[300] = "";
-		size_t off = 0;
-		for (uint32_t i = 0; i < w->nlaunches && off < sizeof list; i++) {
-			uint32_t j;
-			for (j = 0; j < i && strcmp(w->launches[j].kernel, w->launches[i].kernel); j++)
-				;
-			if (j == i)
-				off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
-				                        off ? ", " : "", w->launches[i].kernel);
-		}
-		return fail(x, "$.scope.kernel", "the workload does not launch kernel '%s' "
-		            "(launched: %s)", k, list);
-	}
+	if (count == 0)
+		return scope_not_launched(x, k);
 	c->invocation = 0;
 	if ((inv = json_object_get(v, "invocation"))) {
 		if (!json_is_integer(inv) || json_integer_value(inv) < 0 ||
