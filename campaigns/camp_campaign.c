@@ -459,6 +459,40 @@ static int parse_fields(ctx_t *x, json_t *v)
 
 /* Mode 1 names a kernel the workload launches and one of its invocations
  * (repeats counted), so both are checked against the launch list here. */
+/* A host program's launches are known from its golden run: the plan checks
+ * kernel and invocation there. */
+static int scope_of_host(ctx_t *x, json_t *v, const char *k)
+{
+	camp_campaign_t *c = x->c;
+	json_t *inv = json_object_get(v, "invocation");
+	if (inv && (!json_is_integer(inv) || json_integer_value(inv) < 0 ||
+	            json_integer_value(inv) > (json_int_t)UINT32_MAX))
+		return fail(x, "$.scope.invocation", "expected an integer >= 0");
+	c->invocation = inv ? (uint32_t)json_integer_value(inv) : 0;
+	if (!(c->kernel = strdup(k)))
+		return nomem(x);
+	c->scope = CAMP_SCOPE_KERNEL;
+	return 0;
+}
+
+/* A kernel the workload does not launch: the message lists those it does. */
+static int scope_not_launched(ctx_t *x, const char *k)
+{
+	const camp_workload_t *w = x->c->workload;
+	char list[300] = "";
+	size_t off = 0;
+	for (uint32_t i = 0; i < w->nlaunches && off < sizeof list; i++) {
+		uint32_t j;
+		for (j = 0; j < i && strcmp(w->launches[j].kernel, w->launches[i].kernel); j++)
+			;
+		if (j == i)
+			off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
+			                        off ? ", " : "", w->launches[i].kernel);
+	}
+	return fail(x, "$.scope.kernel", "the workload does not launch kernel '%s' "
+	            "(launched: %s)", k, list);
+}
+
 static int parse_scope(ctx_t *x, json_t *v)
 {
 	static const char *const keys[] = {"kernel", "invocation", NULL};
@@ -485,37 +519,14 @@ static int parse_scope(ctx_t *x, json_t *v)
 	if (!json_is_string(kernel) || json_string_length(kernel) == 0)
 		return fail(x, "$.scope.kernel", "expected a kernel name (a non-empty string)");
 	const char *k = json_string_value(kernel);
-	if (!w) {
-		/* a host program's launches are known from its golden run: the
-		 * plan checks kernel and invocation there */
-		json_t *inv = json_object_get(v, "invocation");
-		if (inv && (!json_is_integer(inv) || json_integer_value(inv) < 0 ||
-		            json_integer_value(inv) > (json_int_t)UINT32_MAX))
-			return fail(x, "$.scope.invocation", "expected an integer >= 0");
-		c->invocation = inv ? (uint32_t)json_integer_value(inv) : 0;
-		if (!(c->kernel = strdup(k)))
-			return nomem(x);
-		c->scope = CAMP_SCOPE_KERNEL;
-		return 0;
-	}
+	if (!w)
+		return scope_of_host(x, v, k);
 	uint64_t count = 0;
 	for (uint32_t i = 0; i < w->nlaunches; i++)
 		if (!strcmp(w->launches[i].kernel, k))
 			count += w->launches[i].repeat;
-	if (count == 0) {
-		char list[300] = "";
-		size_t off = 0;
-		for (uint32_t i = 0; i < w->nlaunches && off < sizeof list; i++) {
-			uint32_t j;
-			for (j = 0; j < i && strcmp(w->launches[j].kernel, w->launches[i].kernel); j++)
-				;
-			if (j == i)
-				off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
-				                        off ? ", " : "", w->launches[i].kernel);
-		}
-		return fail(x, "$.scope.kernel", "the workload does not launch kernel '%s' "
-		            "(launched: %s)", k, list);
-	}
+	if (count == 0)
+		return scope_not_launched(x, k);
 	c->invocation = 0;
 	if ((inv = json_object_get(v, "invocation"))) {
 		if (!json_is_integer(inv) || json_integer_value(inv) < 0 ||
@@ -690,33 +701,31 @@ static void put(json_t *obj, const char *key, json_t *v, int *bad)
 		*bad = 1;
 }
 
-/* The GPU as an object with the keys of a GPU config file (no "sources"). */
+static json_t *latency_object(const uint32_t *lat, int *bad)
+{
+	json_t *o = json_object();
+	for (int i = 0; o && i < SC_LAT__COUNT; i++)
+		put(o, sc_lat_name((sc_lat_t)i), json_integer(lat[i]), bad);
+	return o;
+}
+
+/* The GPU as an object with the keys of a GPU config file (no "sources"),
+ * one per field of SC_CONFIG_FIELDS. */
 static json_t *gpu_object(const sc_gpu_config_t *g, int *bad)
 {
-	static const char *const lat[SC_LAT__COUNT] = {
-#define X(name, text) [SC_LAT_##name] = text,
-		SC_LAT_LIST(X)
-#undef X
-	};
-	json_t *o = json_object(), *l = json_object();
-	if (!o || !l) {
-		json_decref(o);
-		json_decref(l);
+	json_t *o = json_object();
+	if (!o) {
 		*bad = 1;
 		return NULL;
 	}
-	put(o, "name", json_string(g->name), bad);
-#define U32(f) put(o, #f, json_integer(g->f), bad);
-	U32(num_sms) U32(warp_size) U32(max_threads_per_sm) U32(max_ctas_per_sm)
-	U32(max_warps_per_sm) U32(max_threads_per_cta) U32(regs_per_sm)
-	U32(max_regs_per_thread) U32(smem_per_sm) U32(max_smem_per_cta)
-	U32(preds_per_thread) U32(ib_entries) U32(simt_stack_depth) U32(schedulers_per_sm)
-#undef U32
-	put(o, "scheduler", json_string(g->scheduler == SC_SCHED_GTO ? "gto" : "lrr"), bad);
-	for (int i = 0; i < SC_LAT__COUNT; i++)
-		put(l, lat[i], json_integer(g->latency[i]), bad);
-	put(o, "latency", l, bad);
-	put(o, "clock_mhz", json_real(g->clock_mhz), bad);
+#define PUT_NAME(f) put(o, #f, json_string(g->f), bad);
+#define PUT_U32(f) put(o, #f, json_integer(g->f), bad);
+#define PUT_SCHED(f) put(o, #f, json_string(sc_sched_name(g->f)), bad);
+#define PUT_LAT(f) put(o, #f, latency_object(g->f, bad), bad);
+#define PUT_MHZ(f) put(o, #f, json_real(g->f), bad);
+#define X(kind, field, lo, hi, gtx480) PUT_##kind(field)
+	SC_CONFIG_FIELDS(X)
+#undef X
 	return o;
 }
 

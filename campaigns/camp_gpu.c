@@ -1,6 +1,6 @@
 /* GPU-configuration JSON: the presets embedded in the binary and files named
  * on the command line, both checked key by key and then by sc_config_check.
- * Format: one key per sc_gpu_config_t field (simcore.h), plus "name" and
+ * Format: one key per field of SC_CONFIG_FIELDS (simcore.h), plus
  * "sources"; see the presets in campaigns/gpus/ and DESIGN.md ("Campaign JSON"). */
 #include <errno.h>
 #include <fcntl.h>
@@ -126,42 +126,49 @@ int camp__fail_at(char *err, size_t errsz, const char *file, const char *path, c
 
 #define fail(c, path, ...) camp__fail_at((c)->err, (c)->errsz, (c)->file, (path), __VA_ARGS__)
 
-/* The uint32 fields, in the order the files list them. */
-#define U32_KEYS(X)                                                       \
-	X(num_sms) X(warp_size) X(max_threads_per_sm) X(max_ctas_per_sm)      \
-	X(max_warps_per_sm) X(max_threads_per_cta) X(regs_per_sm)             \
-	X(max_regs_per_thread) X(smem_per_sm) X(max_smem_per_cta)             \
-	X(preds_per_thread) X(ib_entries) X(simt_stack_depth)                 \
-	X(schedulers_per_sm)
+/* The latency classes' names as one text, "int, imul, ...": the list joined
+ * with a leading ", " that the + 2 skips. */
+#define LAT_KEY(name, text) ", " text
+#define LAT_KEYS (SC_LAT_LIST(LAT_KEY) + 2)
 
+/* The keys of a GPU file: one per configuration field (SC_CONFIG_FIELDS),
+ * and "sources" after the name. */
+#define IS_U32_NAME 0
+#define IS_U32_U32 1
+#define IS_U32_SCHED 0
+#define IS_U32_LAT 0
+#define IS_U32_MHZ 0
 static const struct {
 	const char *key;
-	size_t off;
-} u32_keys[] = {
-#define X(f) {#f, offsetof(sc_gpu_config_t, f)},
-	U32_KEYS(X)
+	int u32;
+} fields[] = {
+#define X(kind, field, lo, hi, gtx480) {#field, IS_U32_##kind},
+	SC_CONFIG_FIELDS(X)
 #undef X
 };
-#define N_U32 (sizeof u32_keys / sizeof u32_keys[0])
-
-static const char *const other_keys[] = {"name", "sources", "scheduler", "latency",
-                                         "clock_mhz"};
-#define N_OTHER (sizeof other_keys / sizeof other_keys[0])
-
-static const char *const lat_keys[SC_LAT__COUNT] = {
-#define X(name, text) [SC_LAT_##name] = text,
-	SC_LAT_LIST(X)
-#undef X
-};
+#define N_FIELDS (sizeof fields / sizeof fields[0])
 
 static int known_top(const char *k)
 {
-	for (size_t i = 0; i < N_U32; i++)
-		if (!strcmp(k, u32_keys[i].key))
+	for (size_t i = 0; i < N_FIELDS; i++)
+		if (!strcmp(k, fields[i].key))
 			return 1;
-	for (size_t i = 0; i < N_OTHER; i++)
-		if (!strcmp(k, other_keys[i]))
-			return 1;
+	return !strcmp(k, "sources");
+}
+
+/* Every key must be there. The uint32 keys are looked for first, then the
+ * others: the order in which a file missing several has always been told. */
+static int check_present(ctx_t *c, json_t *root)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < N_FIELDS; i++) {
+			if (fields[i].u32 != (pass == 0))
+				continue;
+			if (!json_object_get(root, fields[i].key))
+				return fail(c, "$", "missing key '%s'", fields[i].key);
+			if (!strcmp(fields[i].key, "name") && !json_object_get(root, "sources"))
+				return fail(c, "$", "missing key '%s'", "sources");
+		}
 	return 0;
 }
 
@@ -176,57 +183,16 @@ static int get_u32(ctx_t *c, const char *path, json_t *v, uint32_t *out)
 	return 0;
 }
 
-static int parse_latency(ctx_t *c, json_t *lat, sc_gpu_config_t *cfg)
+/* One reader per kind of field. Each checks the JSON type (and that an
+ * integer fits); the ranges are sc_config_check's. */
+static int read_name(ctx_t *c, json_t *root, const char *key, char *out, size_t size)
 {
 	char path[128];
-	const char *k;
-	json_t *v;
-	if (!json_is_object(lat))
-		return fail(c, "$.latency", "expected an object with the keys int, imul, fp32, "
-		            "fp64, sfu, cvt, shared, global, local, const, atomic, branch, warp");
-	json_object_foreach(lat, k, v) {
-		int i;
-		for (i = 0; i < SC_LAT__COUNT && strcmp(k, lat_keys[i]); i++)
-			;
-		if (i == SC_LAT__COUNT)
-			return fail(c, "$.latency", "unknown key '%s'", k);
-		snprintf(path, sizeof path, "$.latency.%s", k);
-		int rc = get_u32(c, path, v, &cfg->latency[i]);
-		if (rc)
-			return rc;
-	}
-	for (int i = 0; i < SC_LAT__COUNT; i++)
-		if (!json_object_get(lat, lat_keys[i]))
-			return fail(c, "$.latency", "missing key '%s'", lat_keys[i]);
-	return 0;
-}
-
-static int parse_config(ctx_t *c, json_t *root, sc_gpu_config_t *cfg)
-{
-	const char *k;
-	json_t *v;
-	char path[128];
-	int rc;
-
-	if (!json_is_object(root))
-		return fail(c, "$", "expected an object");
-	json_object_foreach(root, k, v)
-		if (!known_top(k))
-			return fail(c, "$", "unknown key '%s'", k);
-	for (size_t i = 0; i < N_U32; i++)
-		if (!json_object_get(root, u32_keys[i].key))
-			return fail(c, "$", "missing key '%s'", u32_keys[i].key);
-	for (size_t i = 0; i < N_OTHER; i++)
-		if (!json_object_get(root, other_keys[i]))
-			return fail(c, "$", "missing key '%s'", other_keys[i]);
-
-	memset(cfg, 0, sizeof *cfg);
-	v = json_object_get(root, "name");
-	if (!json_is_string(v) || json_string_length(v) == 0 ||
-	    json_string_length(v) >= sizeof cfg->name)
-		return fail(c, "$.name", "expected a string of 1..%zu characters",
-		            sizeof cfg->name - 1);
-	memcpy(cfg->name, json_string_value(v), json_string_length(v) + 1);
+	json_t *v = json_object_get(root, key);
+	snprintf(path, sizeof path, "$.%s", key);
+	if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) >= size)
+		return fail(c, path, "expected a string of 1..%zu characters", size - 1);
+	memcpy(out, json_string_value(v), json_string_length(v) + 1);
 
 	/* "sources" documents the figures; it must be there, and be text. */
 	v = json_object_get(root, "sources");
@@ -239,32 +205,88 @@ static int parse_config(ctx_t *c, json_t *root, sc_gpu_config_t *cfg)
 			return fail(c, path, "expected a non-empty string");
 		}
 	}
+	return 0;
+}
 
-	for (size_t i = 0; i < N_U32; i++) {
-		snprintf(path, sizeof path, "$.%s", u32_keys[i].key);
-		rc = get_u32(c, path, json_object_get(root, u32_keys[i].key),
-		             (uint32_t *)((char *)cfg + u32_keys[i].off));
+static int read_u32(ctx_t *c, json_t *root, const char *key, uint32_t *out)
+{
+	char path[128];
+	snprintf(path, sizeof path, "$.%s", key);
+	return get_u32(c, path, json_object_get(root, key), out);
+}
+
+static int read_sched(ctx_t *c, json_t *root, const char *key, sc_sched_t *out)
+{
+	char path[128];
+	json_t *v = json_object_get(root, key);
+	snprintf(path, sizeof path, "$.%s", key);
+	if (!json_is_string(v) || sc_sched_parse(json_string_value(v), out) != 0)
+		return fail(c, path, "expected %s", SC_SCHED_CHOICES);
+	return 0;
+}
+
+static int read_lat(ctx_t *c, json_t *root, const char *key, uint32_t *out)
+{
+	char path[128], at[32];
+	const char *k;
+	json_t *v, *lat = json_object_get(root, key);
+	snprintf(at, sizeof at, "$.%s", key);
+	if (!json_is_object(lat))
+		return fail(c, at, "expected an object with the keys %s", LAT_KEYS);
+	json_object_foreach(lat, k, v) {
+		int i;
+		for (i = 0; i < SC_LAT__COUNT && strcmp(k, sc_lat_name((sc_lat_t)i)); i++)
+			;
+		if (i == SC_LAT__COUNT)
+			return fail(c, at, "unknown key '%s'", k);
+		snprintf(path, sizeof path, "%s.%s", at, k);
+		int rc = get_u32(c, path, v, &out[i]);
 		if (rc)
 			return rc;
 	}
+	for (int i = 0; i < SC_LAT__COUNT; i++)
+		if (!json_object_get(lat, sc_lat_name((sc_lat_t)i)))
+			return fail(c, at, "missing key '%s'", sc_lat_name((sc_lat_t)i));
+	return 0;
+}
 
-	v = json_object_get(root, "scheduler");
-	const char *s = json_is_string(v) ? json_string_value(v) : "";
-	if (!strcmp(s, "lrr"))
-		cfg->scheduler = SC_SCHED_LRR;
-	else if (!strcmp(s, "gto"))
-		cfg->scheduler = SC_SCHED_GTO;
-	else
-		return fail(c, "$.scheduler", "expected \"lrr\" or \"gto\"");
+static int read_mhz(ctx_t *c, json_t *root, const char *key, double *out)
+{
+	char path[128];
+	json_t *v = json_object_get(root, key);
+	snprintf(path, sizeof path, "$.%s", key);
+	if (!json_is_number(v))
+		return fail(c, path, "expected a number (MHz)");
+	*out = json_number_value(v);
+	return 0;
+}
 
-	rc = parse_latency(c, json_object_get(root, "latency"), cfg);
-	if (rc)
+#define READ_NAME(f) read_name(c, root, #f, cfg->f, sizeof cfg->f)
+#define READ_U32(f) read_u32(c, root, #f, &cfg->f)
+#define READ_SCHED(f) read_sched(c, root, #f, &cfg->f)
+#define READ_LAT(f) read_lat(c, root, #f, cfg->f)
+#define READ_MHZ(f) read_mhz(c, root, #f, &cfg->f)
+
+static int parse_config(ctx_t *c, json_t *root, sc_gpu_config_t *cfg)
+{
+	const char *k;
+	json_t *v;
+	int rc;
+
+	if (!json_is_object(root))
+		return fail(c, "$", "expected an object");
+	json_object_foreach(root, k, v)
+		if (!known_top(k))
+			return fail(c, "$", "unknown key '%s'", k);
+	if ((rc = check_present(c, root)) != 0)
 		return rc;
 
-	v = json_object_get(root, "clock_mhz");
-	if (!json_is_number(v))
-		return fail(c, "$.clock_mhz", "expected a number (MHz)");
-	cfg->clock_mhz = json_number_value(v);
+	memset(cfg, 0, sizeof *cfg);
+#define X(kind, field, lo, hi, gtx480)         \
+	if ((rc = READ_##kind(field)) != 0) \
+		return rc;
+	SC_CONFIG_FIELDS(X)
+#undef X
 
 	/* The simulator's own check is the one authority on ranges; its messages
 	 * start with the field's name, which is also the JSON key. */

@@ -274,6 +274,41 @@ static int copy_outputs(const camp_workload_t *w, sc_gpu_t *gpu, const uint64_t 
 	return 0;
 }
 
+/* Loads the workload's PTX: a parse or read error is bad input (the
+ * simulator's message names the PTX file, line and column), anything else
+ * the simulator's failure. */
+static int load_ptx(const camp_workload_t *w, sc_gpu_t *gpu, sc_module_t **mod, char *err, size_t errsz)
+{
+	int rc = sc_module_load_file(gpu, w->ptx, mod);
+	if (!rc)
+		return 0;
+	const char *m = sc_gpu_errmsg(gpu);
+	if (rc != SC_EPARSE && rc != SC_EIO)
+		return sim_error(w, gpu, rc, w->ptx, err, errsz);
+	if (*m)
+		snprintf(err, errsz, "%s", m);
+	else
+		snprintf(err, errsz, "%s: %s", w->ptx, sc_strerror(rc));
+	return CAMP_EINPUT;
+}
+
+/* Every launch, each as often as it repeats, until the first DUE (which
+ * launch_once records in res). Returns 0 or an error. */
+static int run_launches(const camp_workload_t *w, sc_gpu_t *gpu, sc_module_t *mod, const uint64_t *dptr,
+                        camp_result_t *res, char *err, size_t errsz)
+{
+	for (uint32_t li = 0; li < w->nlaunches && !res->due; li++) {
+		for (uint32_t it = 0; it < w->launches[li].repeat; it++) {
+			int rc = launch_once(w, li, it, gpu, mod, dptr, res, err, errsz);
+			if (rc == 1)
+				break;
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
 int camp_workload_run(const camp_workload_t *w, sc_gpu_t *gpu, camp_result_t **out,
                       char *err, size_t errsz)
 {
@@ -291,22 +326,7 @@ int camp_workload_run(const camp_workload_t *w, sc_gpu_t *gpu, camp_result_t **o
 	}
 	err[0] = '\0';
 
-	rc = sc_module_load_file(gpu, w->ptx, &mod);
-	if (rc) {
-		const char *m = sc_gpu_errmsg(gpu);
-		if (rc == SC_EPARSE || rc == SC_EIO) {
-			/* The simulator's message names the PTX file, line and column. */
-			if (*m)
-				snprintf(err, errsz, "%s", m);
-			else
-				snprintf(err, errsz, "%s: %s", w->ptx, sc_strerror(rc));
-			rc = CAMP_EINPUT;
-		} else {
-			rc = sim_error(w, gpu, rc, w->ptx, err, errsz);
-		}
-		goto done;
-	}
-	if ((rc = check_launches(w, mod, err, errsz)))
+	if ((rc = load_ptx(w, gpu, &mod, err, errsz)) || (rc = check_launches(w, mod, err, errsz)))
 		goto done;
 
 	res = calloc(1, sizeof *res);
@@ -321,16 +341,8 @@ int camp_workload_run(const camp_workload_t *w, sc_gpu_t *gpu, camp_result_t **o
 	if ((rc = setup_buffers(w, gpu, dptr, alloc, err, errsz)))
 		goto done;
 
-	for (uint32_t li = 0; li < w->nlaunches && !res->due; li++) {
-		for (uint32_t it = 0; it < w->launches[li].repeat; it++) {
-			rc = launch_once(w, li, it, gpu, mod, dptr, res, err, errsz);
-			if (rc == 1)
-				break;
-			if (rc)
-				goto done;
-		}
-	}
-	rc = 0;
+	if ((rc = run_launches(w, gpu, mod, dptr, res, err, errsz)))
+		goto done;
 	/* After a DUE the context is broken, as in CUDA: there is nothing to copy. */
 	if (!res->due)
 		rc = copy_outputs(w, gpu, dptr, res, err, errsz);

@@ -1365,29 +1365,20 @@ static int adopt_legacy(db_t *db, const db_campaign_t *c)
 	return err;
 }
 
-int db_campaign_get_or_create(db_t *db, const db_campaign_t *c, int64_t *id, bool *existed)
+/* Inside a write transaction: inserts c unless a campaign has its
+ * config_hash already; *made says whether it did (and *id is then set). */
+static int insert_campaign(db_t *db, const db_campaign_t *c, double z, int64_t *id, bool *made)
 {
-	int err = check_args(db, c && id && c->config && c->config_hash);
+	sqlite3_stmt *ins = NULL;
+	int err = prepare(db,
+	                  "INSERT INTO campaigns (name, workload, gpu, regs, config, config_hash,"
+	                  " tool_version, seed, target, sampling, fit_per_bit, confidence, z, n_masks,"
+	                  " fields, scope)"
+	                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
+	                  " ON CONFLICT (config_hash) DO NOTHING",
+	                  &ins);
 	if (err)
 		return err;
-	double z = db_z_of_confidence(c->confidence);
-	if (!isfinite(z))
-		return db__fail(db, DB_EINVAL, "campaign %s: confidence %g is not in (0,1)",
-		                c->name ? c->name : "?", c->confidence);
-	sqlite3_stmt *ins = NULL, *sel = NULL;
-	if ((err = begin_write(db)))
-		return err;
-	if ((err = adopt_legacy(db, c)))
-		goto fail;
-	err = prepare(db,
-	              "INSERT INTO campaigns (name, workload, gpu, regs, config, config_hash,"
-	              " tool_version, seed, target, sampling, fit_per_bit, confidence, z, n_masks,"
-	              " fields, scope)"
-	              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
-	              " ON CONFLICT (config_hash) DO NOTHING",
-	              &ins);
-	if (err)
-		goto fail;
 	bind_text(ins, 1, c->name);
 	bind_text(ins, 2, c->workload);
 	bind_text(ins, 3, c->gpu);
@@ -1405,43 +1396,57 @@ int db_campaign_get_or_create(db_t *db, const db_campaign_t *c, int64_t *id, boo
 	bind_text(ins, 15, c->fields ? c->fields : "");
 	bind_text(ins, 16, c->scope ? c->scope : "application");
 	int rc = sqlite3_step(ins);
-	if (rc != SQLITE_DONE) {
+	if (rc != SQLITE_DONE)
 		err = db__sqlerr(db, rc, "storing the campaign");
-		goto fail;
-	}
-	bool made = sqlite3_changes(db->sql) == 1;
-	if (made) {
+	*made = !err && sqlite3_changes(db->sql) == 1;
+	if (*made)
 		*id = sqlite3_last_insert_rowid(db->sql);
-	} else {
-		if ((err = prepare(db, "SELECT id, config FROM campaigns WHERE config_hash = ?1", &sel)))
-			goto fail;
-		bind_text(sel, 1, c->config_hash);
-		rc = sqlite3_step(sel);
-		if (rc != SQLITE_ROW) {
-			err = db__sqlerr(db, rc == SQLITE_DONE ? SQLITE_ERROR : rc, "finding the campaign");
-			goto fail;
-		}
-		*id = sqlite3_column_int64(sel, 0);
-		if (strcmp((const char *)sqlite3_column_text(sel, 1), c->config) != 0) {
-			err = db__fail(db, DB_ECONFLICT,
-			               "campaign %" PRId64 " has config_hash %s but another configuration",
-			               *id, c->config_hash);
-			goto fail;
-		}
-	}
-	if ((err = commit_write(db)))
-		goto fail;
 	sqlite3_finalize(ins);
+	return err;
+}
+
+/* The campaign stored under c->config_hash: its id, or DB_ECONFLICT when
+ * its configuration is not c's (a hash collision or a corrupt row). */
+static int find_campaign(db_t *db, const db_campaign_t *c, int64_t *id)
+{
+	sqlite3_stmt *sel = NULL;
+	int err = prepare(db, "SELECT id, config FROM campaigns WHERE config_hash = ?1", &sel);
+	if (err)
+		return err;
+	bind_text(sel, 1, c->config_hash);
+	int rc = sqlite3_step(sel);
+	if (rc != SQLITE_ROW) {
+		err = db__sqlerr(db, rc == SQLITE_DONE ? SQLITE_ERROR : rc, "finding the campaign");
+	} else {
+		*id = sqlite3_column_int64(sel, 0);
+		if (strcmp((const char *)sqlite3_column_text(sel, 1), c->config) != 0)
+			err = db__fail(db, DB_ECONFLICT, "campaign %" PRId64 " has config_hash %s but another configuration",
+			               *id, c->config_hash);
+	}
 	sqlite3_finalize(sel);
+	return err;
+}
+
+int db_campaign_get_or_create(db_t *db, const db_campaign_t *c, int64_t *id, bool *existed)
+{
+	int err = check_args(db, c && id && c->config && c->config_hash);
+	if (err)
+		return err;
+	double z = db_z_of_confidence(c->confidence);
+	if (!isfinite(z))
+		return db__fail(db, DB_EINVAL, "campaign %s: confidence %g is not in (0,1)",
+		                c->name ? c->name : "?", c->confidence);
+	bool made = false;
+	if ((err = begin_write(db)))
+		return err;
+	if ((err = adopt_legacy(db, c)) || (err = insert_campaign(db, c, z, id, &made)) ||
+	    (!made && (err = find_campaign(db, c, id))) || (err = commit_write(db))) {
+		rollback(db);
+		return err;
+	}
 	if (existed)
 		*existed = !made;
 	return 0;
-
-fail:
-	sqlite3_finalize(ins);
-	sqlite3_finalize(sel);
-	rollback(db);
-	return err;
 }
 
 /* ---- golden run and kernels ----------------------------------------------------------- */
@@ -1544,6 +1549,54 @@ static void dim3_text(char *buf, size_t sz, const uint32_t d[3])
 	snprintf(buf, sz, "%" PRIu32 ",%" PRIu32 ",%" PRIu32, d[0], d[1], d[2]);
 }
 
+/* How store_row left a row. */
+enum { ROW_STORED, ROW_STORE_FAILED, ROW_COMPARE_FAILED, ROW_DIFFERS };
+
+/* Binds one row's values to a put's INSERT and to its SELECT, which number
+ * their parameters alike. */
+typedef void row_binder_t(sqlite3_stmt *st, int64_t campaign, const void *row);
+
+/* Stores one row through `ins` (INSERT ... ON CONFLICT DO NOTHING); when a
+ * row with its key is there already, `sel` (SELECT count(*) of the rows
+ * equal in every column) must find it, so that a put may be repeated but
+ * never changes what is stored. Returns a ROW_* with the step's code in *rc. */
+static int store_row(db_t *db, sqlite3_stmt *ins, sqlite3_stmt *sel, row_binder_t *bind, int64_t campaign,
+                     const void *row, int *rc)
+{
+	sqlite3_reset(ins);
+	bind(ins, campaign, row);
+	if ((*rc = sqlite3_step(ins)) != SQLITE_DONE)
+		return ROW_STORE_FAILED;
+	if (sqlite3_changes(db->sql) == 1)
+		return ROW_STORED;
+	sqlite3_reset(sel);
+	bind(sel, campaign, row);
+	if ((*rc = sqlite3_step(sel)) != SQLITE_ROW)
+		return ROW_COMPARE_FAILED;
+	return sqlite3_column_int64(sel, 0) == 1 ? ROW_STORED : ROW_DIFFERS;
+}
+
+static void bind_kernel(sqlite3_stmt *st, int64_t campaign, const void *row)
+{
+	const db_kernel_t *k = row;
+	char grid[40], block[40];
+	dim3_text(grid, sizeof grid, k->grid);
+	dim3_text(block, sizeof block, k->block);
+	sqlite3_bind_int64(st, 1, campaign);
+	sqlite3_bind_int64(st, 2, k->launch_index);
+	bind_text(st, 3, k->kernel);
+	sqlite3_bind_int64(st, 4, i64(k->start_cycle));
+	sqlite3_bind_int64(st, 5, i64(k->end_cycle));
+	bind_text(st, 6, grid);
+	bind_text(st, 7, block);
+	sqlite3_bind_int64(st, 8, k->regs_per_thread);
+	sqlite3_bind_int64(st, 9, k->threads_per_sm);
+	sqlite3_bind_int64(st, 10, k->ctas_per_sm);
+	sqlite3_bind_int64(st, 11, k->smem_per_cta);
+	sqlite3_bind_double(st, 12, k->df_reg);
+	sqlite3_bind_double(st, 13, k->df_smem);
+}
+
 int db_kernels_put(db_t *db, int64_t campaign, const db_kernel_t *k, uint32_t n)
 {
 	int err = check_args(db, k || n == 0);
@@ -1567,45 +1620,18 @@ int db_kernels_put(db_t *db, int64_t campaign, const db_kernel_t *k, uint32_t n)
 	                   " AND df_smem = ?13",
 	                   &sel)))
 		goto fail;
-	for (uint32_t i = 0; i < n; i++) {
-		char grid[40], block[40];
-		dim3_text(grid, sizeof grid, k[i].grid);
-		dim3_text(block, sizeof block, k[i].block);
-		for (int pass = 0; pass < 2; pass++) {
-			sqlite3_stmt *st = pass ? sel : ins;
-			sqlite3_reset(st);
-			sqlite3_bind_int64(st, 1, campaign);
-			sqlite3_bind_int64(st, 2, k[i].launch_index);
-			bind_text(st, 3, k[i].kernel);
-			sqlite3_bind_int64(st, 4, i64(k[i].start_cycle));
-			sqlite3_bind_int64(st, 5, i64(k[i].end_cycle));
-			bind_text(st, 6, grid);
-			bind_text(st, 7, block);
-			sqlite3_bind_int64(st, 8, k[i].regs_per_thread);
-			sqlite3_bind_int64(st, 9, k[i].threads_per_sm);
-			sqlite3_bind_int64(st, 10, k[i].ctas_per_sm);
-			sqlite3_bind_int64(st, 11, k[i].smem_per_cta);
-			sqlite3_bind_double(st, 12, k[i].df_reg);
-			sqlite3_bind_double(st, 13, k[i].df_smem);
-			int rc = sqlite3_step(st);
-			if (pass == 0 && rc != SQLITE_DONE) {
-				err = db__sqlerr(db, rc, "storing a kernel invocation");
-				goto fail;
-			}
-			if (pass == 0 && sqlite3_changes(db->sql) == 1)
-				break;
-			if (pass == 1 && (rc != SQLITE_ROW || sqlite3_column_int64(st, 0) != 1)) {
-				err = rc != SQLITE_ROW
-				          ? db__sqlerr(db, rc, "comparing a kernel invocation")
-				          : db__fail(db, DB_ECONFLICT,
-				                     "campaign %" PRId64 ": kernel invocation %" PRIu32
-				                     " (%s) differs from the stored one",
-				                     campaign, k[i].launch_index, k[i].kernel);
-				goto fail;
-			}
-		}
+	for (uint32_t i = 0; i < n && !err; i++) {
+		int rc, how = store_row(db, ins, sel, bind_kernel, campaign, &k[i], &rc);
+		if (how == ROW_STORE_FAILED)
+			err = db__sqlerr(db, rc, "storing a kernel invocation");
+		else if (how == ROW_COMPARE_FAILED)
+			err = db__sqlerr(db, rc, "comparing a kernel invocation");
+		else if (how == ROW_DIFFERS)
+			err = db__fail(db, DB_ECONFLICT,
+			               "campaign %" PRId64 ": kernel invocation %" PRIu32 " (%s) differs from the stored one",
+			               campaign, k[i].launch_index, k[i].kernel);
 	}
-	if ((err = commit_write(db)))
+	if (err || (err = commit_write(db)))
 		goto fail;
 	sqlite3_finalize(ins);
 	sqlite3_finalize(sel);
@@ -1619,6 +1645,18 @@ fail:
 }
 
 /* ---- masks ---------------------------------------------------------------------------- */
+
+static void bind_mask(sqlite3_stmt *st, int64_t campaign, const void *row)
+{
+	const db_mask_t *m = row;
+	sqlite3_bind_int64(st, 1, campaign);
+	sqlite3_bind_int64(st, 2, i64(m->idx));
+	sqlite3_bind_int64(st, 3, i64(m->cycle));
+	sqlite3_bind_int64(st, 4, m->sm);
+	sqlite3_bind_int64(st, 5, i64(m->loc));
+	sqlite3_bind_int64(st, 6, m->nbits);
+	bind_text(st, 7, m->extra);
+}
 
 int db_masks_put(db_t *db, int64_t campaign, const db_mask_t *m, uint64_t n)
 {
@@ -1643,38 +1681,21 @@ int db_masks_put(db_t *db, int64_t campaign, const db_mask_t *m, uint64_t n)
 	                   " AND cycle = ?3 AND sm = ?4 AND loc = ?5 AND nbits = ?6 AND extra IS ?7",
 	                   &sel)))
 		goto fail;
-	for (uint64_t i = 0; i < n; i++) {
-		for (int pass = 0; pass < 2; pass++) {
-			sqlite3_stmt *st = pass ? sel : ins;
-			sqlite3_reset(st);
-			sqlite3_bind_int64(st, 1, campaign);
-			sqlite3_bind_int64(st, 2, i64(m[i].idx));
-			sqlite3_bind_int64(st, 3, i64(m[i].cycle));
-			sqlite3_bind_int64(st, 4, m[i].sm);
-			sqlite3_bind_int64(st, 5, i64(m[i].loc));
-			sqlite3_bind_int64(st, 6, m[i].nbits);
-			bind_text(st, 7, m[i].extra);
-			int rc = sqlite3_step(st);
-			if (pass == 0 && rc != SQLITE_DONE) {
-				char what[64];
-				snprintf(what, sizeof what, "storing mask %" PRIu64, m[i].idx);
-				err = db__sqlerr(db, rc, what);
-				goto fail;
-			}
-			if (pass == 0 && sqlite3_changes(db->sql) == 1)
-				break;
-			if (pass == 1 && (rc != SQLITE_ROW || sqlite3_column_int64(st, 0) != 1)) {
-				err = rc != SQLITE_ROW
-				          ? db__sqlerr(db, rc, "comparing a mask")
-				          : db__fail(db, DB_ECONFLICT,
-				                     "campaign %" PRId64 ": mask %" PRIu64
-				                     " differs from the stored one (was the mask generator changed?)",
-				                     campaign, m[i].idx);
-				goto fail;
-			}
-		}
+	for (uint64_t i = 0; i < n && !err; i++) {
+		int rc, how = store_row(db, ins, sel, bind_mask, campaign, &m[i], &rc);
+		if (how == ROW_STORE_FAILED) {
+			char what[64];
+			snprintf(what, sizeof what, "storing mask %" PRIu64, m[i].idx);
+			err = db__sqlerr(db, rc, what);
+		} else if (how == ROW_COMPARE_FAILED)
+			err = db__sqlerr(db, rc, "comparing a mask");
+		else if (how == ROW_DIFFERS)
+			err = db__fail(db, DB_ECONFLICT,
+			               "campaign %" PRId64 ": mask %" PRIu64
+			               " differs from the stored one (was the mask generator changed?)",
+			               campaign, m[i].idx);
 	}
-	if ((err = commit_write(db)))
+	if (err || (err = commit_write(db)))
 		goto fail;
 	sqlite3_finalize(ins);
 	sqlite3_finalize(sel);
@@ -1691,6 +1712,48 @@ fail:
 	" FROM masks m WHERE m.campaign_id = ?1 AND NOT EXISTS"                 \
 	" (SELECT 1 FROM experiments e WHERE e.campaign_id = m.campaign_id"     \
 	"  AND e.idx = m.idx)"
+
+/* One row of the pending-masks query into *mk; its extra text is copied to
+ * *strs, which moves past it. Returns false when the text does not fit
+ * before strend (the rows changed since they were counted). */
+static bool pending_row(sqlite3_stmt *sel, db_mask_t *mk, char **strs, const char *strend)
+{
+	mk->idx = u64(sqlite3_column_int64(sel, 0));
+	mk->cycle = u64(sqlite3_column_int64(sel, 1));
+	mk->sm = (uint32_t)sqlite3_column_int64(sel, 2);
+	mk->loc = u64(sqlite3_column_int64(sel, 3));
+	mk->nbits = (uint32_t)sqlite3_column_int64(sel, 4);
+	mk->extra = NULL;
+	if (sqlite3_column_type(sel, 5) != SQLITE_NULL) {
+		const unsigned char *s = sqlite3_column_text(sel, 5);
+		size_t len = (size_t)sqlite3_column_bytes(sel, 5);
+		if (!s || len + 1 > (size_t)(strend - *strs))
+			return false;
+		memcpy(*strs, s, len + 1);
+		mk->extra = *strs;
+		*strs += len + 1;
+	}
+	mk->kernel = sqlite3_column_type(sel, 6) == SQLITE_NULL ? -1 : sqlite3_column_int64(sel, 6);
+	return true;
+}
+
+/* Reads the `count` pending masks into arr, whose `strbytes` bytes after the
+ * last mask hold their extra texts. */
+static int pending_rows(db_t *db, sqlite3_stmt *sel, int64_t campaign, db_mask_t *arr, uint64_t count,
+                        uint64_t strbytes)
+{
+	char *strs = (char *)(arr + count), *strend = strs + strbytes;
+	uint64_t i = 0;
+	int rc;
+	sqlite3_bind_int64(sel, 1, campaign);
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW && i < count)
+		if (!pending_row(sel, &arr[i++], &strs, strend))
+			return db__fail(db, DB_ESQL, "pending masks changed while read");
+	if (rc != SQLITE_DONE || i != count)
+		return rc == SQLITE_ROW || rc == SQLITE_DONE ? db__fail(db, DB_ESQL, "pending masks changed while read")
+		                                             : db__sqlerr(db, rc, "reading pending masks");
+	return 0;
+}
 
 int db_masks_pending(db_t *db, int64_t campaign, db_mask_t **out, uint64_t *n)
 {
@@ -1721,45 +1784,12 @@ int db_masks_pending(db_t *db, int64_t campaign, db_mask_t **out, uint64_t *n)
 	}
 	uint64_t count = (uint64_t)sqlite3_column_int64(cnt, 0);
 	uint64_t strbytes = (uint64_t)sqlite3_column_int64(cnt, 1);
-	if (count == 0)
-		goto done;
-	if (count > (SIZE_MAX - strbytes) / sizeof *arr ||
-	    !(arr = malloc((size_t)count * sizeof *arr + (size_t)strbytes))) {
+	if (count > 0 && (count > (SIZE_MAX - strbytes) / sizeof *arr ||
+	                  !(arr = malloc((size_t)count * sizeof *arr + (size_t)strbytes)))) {
 		err = db__fail(db, DB_ENOMEM, "out of memory for %" PRIu64 " pending masks", count);
 		goto fail;
 	}
-	char *strs = (char *)(arr + count), *strend = strs + strbytes;
-	uint64_t i = 0;
-	sqlite3_bind_int64(sel, 1, campaign);
-	while ((rc = sqlite3_step(sel)) == SQLITE_ROW && i < count) {
-		db_mask_t *mk = &arr[i++];
-		mk->idx = u64(sqlite3_column_int64(sel, 0));
-		mk->cycle = u64(sqlite3_column_int64(sel, 1));
-		mk->sm = (uint32_t)sqlite3_column_int64(sel, 2);
-		mk->loc = u64(sqlite3_column_int64(sel, 3));
-		mk->nbits = (uint32_t)sqlite3_column_int64(sel, 4);
-		mk->extra = NULL;
-		if (sqlite3_column_type(sel, 5) != SQLITE_NULL) {
-			const unsigned char *s = sqlite3_column_text(sel, 5);
-			size_t len = (size_t)sqlite3_column_bytes(sel, 5);
-			if (!s || len + 1 > (size_t)(strend - strs)) {
-				err = db__fail(db, DB_ESQL, "pending masks changed while read");
-				goto fail;
-			}
-			memcpy(strs, s, len + 1);
-			mk->extra = strs;
-			strs += len + 1;
-		}
-		mk->kernel = sqlite3_column_type(sel, 6) == SQLITE_NULL ? -1 : sqlite3_column_int64(sel, 6);
-	}
-	if (rc != SQLITE_DONE || i != count) {
-		err = rc == SQLITE_ROW || rc == SQLITE_DONE
-		          ? db__fail(db, DB_ESQL, "pending masks changed while read")
-		          : db__sqlerr(db, rc, "reading pending masks");
-		goto fail;
-	}
-done:
-	if ((err = commit(db)))
+	if ((count > 0 && (err = pending_rows(db, sel, campaign, arr, count, strbytes))) || (err = commit(db)))
 		goto fail;
 	sqlite3_finalize(cnt);
 	sqlite3_finalize(sel);
@@ -1844,8 +1874,9 @@ fail:
 
 /* ---- progress --------------------------------------------------------------------------- */
 
-/* The body of db_progress, inside the caller's read transaction. */
-static int progress_read(db_t *db, int64_t campaign, db_progress_t *p)
+/* The campaign's counts: masks planned and stored, experiments done by
+ * outcome, early ends, unused and dead faults, wall time. */
+static int progress_counts(db_t *db, int64_t campaign, db_progress_t *p)
 {
 	sqlite3_stmt *st = NULL;
 	int err = prepare(db,
@@ -1868,45 +1899,55 @@ static int progress_read(db_t *db, int64_t campaign, db_progress_t *p)
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE) {
 		err = db__fail(db, DB_ENOTFOUND, "no campaign %" PRId64, campaign);
-		goto out;
-	}
-	if (rc != SQLITE_ROW) {
+	} else if (rc != SQLITE_ROW) {
 		err = db__sqlerr(db, rc, "reading progress");
-		goto out;
+	} else {
+		p->n_masks = u64(sqlite3_column_int64(st, 0));
+		p->stored = u64(sqlite3_column_int64(st, 1));
+		p->done = u64(sqlite3_column_int64(st, 2));
+		p->masked = u64(sqlite3_column_int64(st, 3));
+		p->sdc = u64(sqlite3_column_int64(st, 4));
+		p->due = u64(sqlite3_column_int64(st, 5));
+		p->early = u64(sqlite3_column_int64(st, 6));
+		p->unused = u64(sqlite3_column_int64(st, 7));
+		p->wall = sqlite3_column_double(st, 8);
+		p->dead = u64(sqlite3_column_int64(st, 9));
 	}
-	p->n_masks = u64(sqlite3_column_int64(st, 0));
-	p->stored = u64(sqlite3_column_int64(st, 1));
-	p->done = u64(sqlite3_column_int64(st, 2));
-	p->masked = u64(sqlite3_column_int64(st, 3));
-	p->sdc = u64(sqlite3_column_int64(st, 4));
-	p->due = u64(sqlite3_column_int64(st, 5));
-	p->early = u64(sqlite3_column_int64(st, 6));
-	p->unused = u64(sqlite3_column_int64(st, 7));
-	p->wall = sqlite3_column_double(st, 8);
-	p->dead = u64(sqlite3_column_int64(st, 9));
-	sqlite3_finalize(st);
-	st = NULL;
-
-	/* The interval comes from the view, so status and report agree. */
-	if ((err = prepare(db,
-	                   "SELECT avf, avf_lo, avf_hi, df, avf_derated FROM avf"
-	                   " WHERE campaign_id = ?1 AND kernel = 'all'",
-	                   &st)))
-		return err;
-	sqlite3_bind_int64(st, 1, campaign);
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
-		err = db__sqlerr(db, rc == SQLITE_DONE ? SQLITE_ERROR : rc, "reading the AVF");
-		goto out;
-	}
-	p->avf = col_real_or_nan(st, 0);
-	p->avf_lo = col_real_or_nan(st, 1);
-	p->avf_hi = col_real_or_nan(st, 2);
-	p->df = col_real_or_nan(st, 3);
-	p->avf_derated = col_real_or_nan(st, 4);
-out:
 	sqlite3_finalize(st);
 	return err;
+}
+
+/* The campaign's AVF and its interval. They come from the view, so status
+ * and report agree. */
+static int progress_avf(db_t *db, int64_t campaign, db_progress_t *p)
+{
+	sqlite3_stmt *st = NULL;
+	int err = prepare(db,
+	                  "SELECT avf, avf_lo, avf_hi, df, avf_derated FROM avf"
+	                  " WHERE campaign_id = ?1 AND kernel = 'all'",
+	                  &st);
+	if (err)
+		return err;
+	sqlite3_bind_int64(st, 1, campaign);
+	int rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		err = db__sqlerr(db, rc == SQLITE_DONE ? SQLITE_ERROR : rc, "reading the AVF");
+	} else {
+		p->avf = col_real_or_nan(st, 0);
+		p->avf_lo = col_real_or_nan(st, 1);
+		p->avf_hi = col_real_or_nan(st, 2);
+		p->df = col_real_or_nan(st, 3);
+		p->avf_derated = col_real_or_nan(st, 4);
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+/* The body of db_progress, inside the caller's read transaction. */
+static int progress_read(db_t *db, int64_t campaign, db_progress_t *p)
+{
+	int err = progress_counts(db, campaign, p);
+	return err ? err : progress_avf(db, campaign, p);
 }
 
 int db_progress(db_t *db, int64_t campaign, db_progress_t *p)
@@ -1950,6 +1991,27 @@ void db_campaigns_free(db_campaign_info_t *list, size_t n)
 	free(list);
 }
 
+/* One row of the campaigns query into *c (zeroed); false when out of memory. */
+static bool campaign_info_row(sqlite3_stmt *st, db_campaign_info_t *c)
+{
+	memset(c, 0, sizeof *c);
+	c->id = sqlite3_column_int64(st, 0);
+	c->name = dup_col(st, 1);
+	c->workload = dup_col(st, 2);
+	c->gpu = dup_col(st, 3);
+	c->regs = dup_col(st, 4);
+	c->target = dup_col(st, 5);
+	c->sampling = dup_col(st, 6);
+	c->config_hash = dup_col(st, 7);
+	c->tool_version = dup_col(st, 8);
+	c->created = dup_col(st, 9);
+	c->seed = u64(sqlite3_column_int64(st, 10));
+	c->fit_per_bit = sqlite3_column_double(st, 11);
+	c->confidence = sqlite3_column_double(st, 12);
+	return c->name && c->workload && c->gpu && c->regs && c->target && c->sampling && c->config_hash &&
+	       c->tool_version && c->created;
+}
+
 int db_campaigns_list(db_t *db, db_campaign_info_t **out, size_t *n)
 {
 	int err = check_args(db, out && n);
@@ -1980,24 +2042,7 @@ int db_campaigns_list(db_t *db, db_campaign_info_t **out, size_t *n)
 			list = grown;
 			cap = ncap;
 		}
-		db_campaign_info_t *c = &list[len];
-		memset(c, 0, sizeof *c);
-		len++;
-		c->id = sqlite3_column_int64(st, 0);
-		c->name = dup_col(st, 1);
-		c->workload = dup_col(st, 2);
-		c->gpu = dup_col(st, 3);
-		c->regs = dup_col(st, 4);
-		c->target = dup_col(st, 5);
-		c->sampling = dup_col(st, 6);
-		c->config_hash = dup_col(st, 7);
-		c->tool_version = dup_col(st, 8);
-		c->created = dup_col(st, 9);
-		c->seed = u64(sqlite3_column_int64(st, 10));
-		c->fit_per_bit = sqlite3_column_double(st, 11);
-		c->confidence = sqlite3_column_double(st, 12);
-		if (!c->name || !c->workload || !c->gpu || !c->regs || !c->target || !c->sampling ||
-		    !c->config_hash || !c->tool_version || !c->created) {
+		if (!campaign_info_row(st, &list[len++])) {
 			err = db__fail(db, DB_ENOMEM, "out of memory listing campaigns");
 			goto fail;
 		}

@@ -191,59 +191,54 @@ static bool right_aligned(kind_t k)
 	return k != K_STR && k != K_KNAME && k != K_KERNEL && k != K_PCT_IV && k != K_FIX1_IV;
 }
 
-/* Cells are gathered first so that every column is as wide as its widest
- * cell. */
-static int print_text(db_t *db, const table_t *t, sqlite3_stmt *st, FILE *out)
-{
-	int idx1[16], idx2[16], err = 0;
+/* A text table as print_text gathers it: where each column's values are in
+ * the statement, the cell texts (ncols per row, owned) and each column's
+ * width, at least its heading's. */
+typedef struct {
+	int idx1[16], idx2[16];
 	size_t width[16];
-	char **cells = NULL;
-	size_t rows = 0, cap = 0;
+	char **cells;
+	size_t rows, cap;
+} text_t;
+
+/* Formats the statement's current row into x's next row of cells. */
+static int gather_row(db_t *db, const table_t *t, sqlite3_stmt *st, text_t *x)
+{
+	size_t nc = (size_t)t->ncols;
+	if (x->rows == x->cap) {
+		size_t ncap = x->cap ? 2 * x->cap : 16;
+		char **grown = realloc(x->cells, ncap * nc * sizeof *x->cells);
+		if (!grown)
+			return db__fail(db, DB_ENOMEM, "out of memory formatting the report");
+		x->cells = grown;
+		x->cap = ncap;
+	}
+	char **row = &x->cells[x->rows * nc];
 	for (int c = 0; c < t->ncols; c++) {
-		idx1[c] = column_index(st, t->cols[c].col);
-		idx2[c] = t->cols[c].col2 ? column_index(st, t->cols[c].col2) : -1;
-		if (idx1[c] < 0 || (t->cols[c].col2 && idx2[c] < 0))
-			return db__fail(db, DB_ESQL, "view %s lacks column %s", t->view, t->cols[c].col);
-		width[c] = strlen(t->cols[c].head);
-	}
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (rows == cap) {
-			size_t ncap = cap ? 2 * cap : 16;
-			char **grown = realloc(cells, ncap * (size_t)t->ncols * sizeof *cells);
-			if (!grown) {
-				err = db__fail(db, DB_ENOMEM, "out of memory formatting the report");
-				goto out;
-			}
-			cells = grown;
-			cap = ncap;
+		char buf[256];
+		cell_text(st, &t->cols[c], x->idx1[c], x->idx2[c], buf, sizeof buf);
+		if (!(row[c] = strdup(buf))) {
+			for (int d = c + 1; d < t->ncols; d++)
+				row[d] = NULL;
+			x->rows++;
+			return db__fail(db, DB_ENOMEM, "out of memory formatting the report");
 		}
-		for (int c = 0; c < t->ncols; c++) {
-			char buf[256];
-			cell_text(st, &t->cols[c], idx1[c], idx2[c], buf, sizeof buf);
-			char *s = strdup(buf);
-			cells[rows * (size_t)t->ncols + (size_t)c] = s;
-			if (!s) {
-				for (int d = c + 1; d < t->ncols; d++)
-					cells[rows * (size_t)t->ncols + (size_t)d] = NULL;
-				rows++;
-				err = db__fail(db, DB_ENOMEM, "out of memory formatting the report");
-				goto out;
-			}
-			if (strlen(s) > width[c])
-				width[c] = strlen(s);
-		}
-		rows++;
+		if (strlen(row[c]) > x->width[c])
+			x->width[c] = strlen(row[c]);
 	}
-	if (rc != SQLITE_DONE) {
-		err = db__sqlerr(db, rc, "reading the report");
-		goto out;
-	}
+	x->rows++;
+	return 0;
+}
+
+/* The title, the headings and the rows, each column as wide as its widest
+ * cell. */
+static void print_cells(const table_t *t, const text_t *x, FILE *out)
+{
 	fprintf(out, "%s\n", t->title);
-	for (size_t r = 0; r <= rows; r++) {
+	for (size_t r = 0; r <= x->rows; r++) {
 		for (int c = 0; c < t->ncols; c++) {
-			const char *s = r ? cells[(r - 1) * (size_t)t->ncols + (size_t)c] : t->cols[c].head;
-			int w = right_aligned(t->cols[c].kind) ? (int)width[c] : -(int)width[c];
+			const char *s = r ? x->cells[(r - 1) * (size_t)t->ncols + (size_t)c] : t->cols[c].head;
+			int w = right_aligned(t->cols[c].kind) ? (int)x->width[c] : -(int)x->width[c];
 			/* A left-aligned last column is not padded: no trailing blanks. */
 			if (c == t->ncols - 1 && w < 0)
 				w = 0;
@@ -251,12 +246,32 @@ static int print_text(db_t *db, const table_t *t, sqlite3_stmt *st, FILE *out)
 		}
 		fputc('\n', out);
 	}
-	if (rows == 0)
+	if (x->rows == 0)
 		fprintf(out, "(no rows)\n");
-out:
-	for (size_t i = 0; i < rows * (size_t)t->ncols; i++)
-		free(cells[i]);
-	free(cells);
+}
+
+/* Cells are gathered first so that every column is as wide as its widest
+ * cell. */
+static int print_text(db_t *db, const table_t *t, sqlite3_stmt *st, FILE *out)
+{
+	text_t x = {.cells = NULL};
+	int err = 0, rc;
+	for (int c = 0; c < t->ncols; c++) {
+		x.idx1[c] = column_index(st, t->cols[c].col);
+		x.idx2[c] = t->cols[c].col2 ? column_index(st, t->cols[c].col2) : -1;
+		if (x.idx1[c] < 0 || (t->cols[c].col2 && x.idx2[c] < 0))
+			return db__fail(db, DB_ESQL, "view %s lacks column %s", t->view, t->cols[c].col);
+		x.width[c] = strlen(t->cols[c].head);
+	}
+	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		err = gather_row(db, t, st, &x);
+	if (!err && rc != SQLITE_DONE)
+		err = db__sqlerr(db, rc, "reading the report");
+	if (!err)
+		print_cells(t, &x, out);
+	for (size_t i = 0; i < x.rows * (size_t)t->ncols; i++)
+		free(x.cells[i]);
+	free(x.cells);
 	return err;
 }
 
@@ -330,6 +345,36 @@ static int fill_json(db_t *db, sqlite3_stmt *st, json_t *arr)
 
 /* ---- entry points ---------------------------------------------------------- */
 
+/* Prints one table (a view) in format: text and CSV to out, after a blank
+ * line when it is not the first; JSON as root's member named after the
+ * view. */
+static int print_table(db_t *db, int format, const table_t *tab, bool blank, json_t *root, FILE *out)
+{
+	char sql[1024];
+	sqlite3_stmt *st = NULL;
+	int code;
+	snprintf(sql, sizeof sql, "SELECT *%s FROM %s%s%s ORDER BY %s", tab->extra ? tab->extra : "", tab->view,
+	         tab->where ? " WHERE " : "", tab->where ? tab->where : "", tab->order);
+	int rc = sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return db__sqlerr(db, rc, "preparing the report");
+	if (format != DB_JSON && blank)
+		fputc('\n', out);
+	if (format == DB_TEXT) {
+		code = print_text(db, tab, st, out);
+	} else if (format == DB_CSV) {
+		code = print_csv(db, st, out);
+	} else {
+		json_t *arr = json_array();
+		if (!arr || json_object_set_new(root, tab->view, arr))
+			code = db__fail(db, DB_ENOMEM, "out of memory formatting the report");
+		else
+			code = fill_json(db, st, arr);
+	}
+	sqlite3_finalize(st);
+	return code;
+}
+
 /* Prints tabs in format; DB_TEXT of the study (study = true) is study.c's.
  * One read transaction: one snapshot for every table, even while a
  * campaign writes. */
@@ -338,7 +383,6 @@ static int report(db_t *db, int format, const table_t *tabs, int ntabs, bool stu
 {
 	int code = 0;
 	json_t *root = NULL;
-	sqlite3_stmt *st = NULL;
 	if (err && errsz)
 		err[0] = '\0';
 	if (!db || !out || format < DB_TEXT || format > DB_JSON) {
@@ -360,35 +404,9 @@ static int report(db_t *db, int format, const table_t *tabs, int ntabs, bool stu
 			goto fail;
 		ntabs = 0;
 	}
-	for (int t = 0; t < ntabs; t++) {
-		char sql[1024];
-		snprintf(sql, sizeof sql, "SELECT *%s FROM %s%s%s ORDER BY %s", tabs[t].extra ? tabs[t].extra : "",
-		         tabs[t].view, tabs[t].where ? " WHERE " : "", tabs[t].where ? tabs[t].where : "", tabs[t].order);
-		rc = sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL);
-		if (rc != SQLITE_OK) {
-			code = db__sqlerr(db, rc, "preparing the report");
+	for (int t = 0; t < ntabs; t++)
+		if ((code = print_table(db, format, &tabs[t], t > 0, root, out)))
 			goto fail;
-		}
-		if (format == DB_TEXT) {
-			if (t)
-				fputc('\n', out);
-			code = print_text(db, &tabs[t], st, out);
-		} else if (format == DB_CSV) {
-			if (t)
-				fputc('\n', out);
-			code = print_csv(db, st, out);
-		} else {
-			json_t *arr = json_array();
-			if (!arr || json_object_set_new(root, tabs[t].view, arr))
-				code = db__fail(db, DB_ENOMEM, "out of memory formatting the report");
-			else
-				code = fill_json(db, st, arr);
-		}
-		sqlite3_finalize(st);
-		st = NULL;
-		if (code)
-			goto fail;
-	}
 	if (root && json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) != 0) {
 		code = db__fail(db, DB_EIO, "cannot write the report");
 		goto fail;
@@ -404,7 +422,6 @@ static int report(db_t *db, int format, const table_t *tabs, int ntabs, bool stu
 	return 0;
 
 fail:
-	sqlite3_finalize(st);
 	json_decref(root);
 	if (!sqlite3_get_autocommit(db->sql))
 		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);

@@ -226,8 +226,8 @@ static int prepare(db_t *db, const char *sql, sqlite3_stmt **st)
 
 #define NOMEM() db__fail(db, DB_ENOMEM, "out of memory reading the study")
 
-/* The applications, sorted; then the study rows. */
-static int load_cells(db_t *db, study_t *s)
+/* The applications (workload and GPU) of the study, sorted. */
+static int load_apps(db_t *db, study_t *s)
 {
 	sqlite3_stmt *st = NULL;
 	int err = prepare(db, "SELECT DISTINCT workload, gpu FROM study", &st), rc;
@@ -256,7 +256,19 @@ static int load_cells(db_t *db, study_t *s)
 	}
 	if (s->napps > 1)
 		qsort(s->apps, (size_t)s->napps, sizeof *s->apps, cmp_app);
+out:
 	sqlite3_finalize(st);
+	return err;
+}
+
+/* The applications, sorted; then the study rows, one cell per application
+ * and structure. */
+static int load_cells(db_t *db, study_t *s)
+{
+	sqlite3_stmt *st = NULL;
+	int err = load_apps(db, s), rc;
+	if (err)
+		return err;
 	if ((err = prepare(db,
 	                   "SELECT workload, gpu, structure, n, masked, sdc, due, avf_derated,"
 	                   " avf_derated_lo, avf_derated_hi, fit" DB_STUDY_EXTRA " FROM study"

@@ -16,7 +16,10 @@
  * compute capability 2.0 (CUDA C Programming Guide, "Compute Capabilities":
  * 63 registers per thread, 1024 threads and 48 KB shared memory per CTA).
  * Fermi has two warp schedulers per SM (NVIDIA Fermi compute architecture
- * whitepaper, GF100; GPGPU-Sim's GTX480 config: -gpgpu_num_sched_per_core 2).
+ * whitepaper, GF100; GPGPU-Sim's GTX480 config: -gpgpu_num_sched_per_core 2)
+ * and 8 predicate registers per thread (SASS P0-P6 plus PT). The figures are
+ * the gtx480 column of SC_CONFIG_FIELDS (simcore.h), the latencies the table
+ * below.
  *
  * Clock: the GTX480 runs its core at 700 MHz and its shader (processor) clock
  * at 1401 MHz (NVIDIA GeForce GTX 480 specifications). GPGPU-Sim models the
@@ -52,61 +55,31 @@
  *     a .param/.const read costs an ALU pass); atomic 600 (atomics resolve
  *     at the L2/memory side, a global round trip); branch 22 (the target is
  *     fetched once the branch leaves the 22-cycle pipeline). */
+static const uint32_t gtx480_latency[SC_LAT__COUNT] = {
+	[SC_LAT_INT] = 22,     [SC_LAT_IMUL] = 24,    [SC_LAT_FP32] = 22,    [SC_LAT_FP64] = 30,
+	[SC_LAT_SFU] = 40,     [SC_LAT_CVT] = 22,     [SC_LAT_SHARED] = 50,  [SC_LAT_GLOBAL] = 600,
+	[SC_LAT_LOCAL] = 600,  [SC_LAT_CONST] = 22,   [SC_LAT_ATOMIC] = 600, [SC_LAT_BRANCH] = 22,
+	[SC_LAT_WARP] = 22,
+};
+
 void sc_config_gtx480(sc_gpu_config_t *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
-	snprintf(cfg->name, sizeof cfg->name, "%s", "gtx480");
-	cfg->num_sms = 15;
-	cfg->warp_size = 32;
-	cfg->max_threads_per_sm = 1536;
-	cfg->max_ctas_per_sm = 8;
-	cfg->max_warps_per_sm = 48;
-	cfg->max_threads_per_cta = 1024;
-	cfg->regs_per_sm = 32768;
-	cfg->max_regs_per_thread = 63;
-	cfg->smem_per_sm = 48 * 1024;
-	cfg->max_smem_per_cta = 48 * 1024;
-	cfg->preds_per_thread = 8;   /* SASS P0-P6 plus PT */
-	cfg->ib_entries = 2;
-	cfg->simt_stack_depth = 32;
-	cfg->schedulers_per_sm = 2;
-	cfg->scheduler = SC_SCHED_LRR;
-	cfg->latency[SC_LAT_INT] = 22;
-	cfg->latency[SC_LAT_IMUL] = 24;
-	cfg->latency[SC_LAT_FP32] = 22;
-	cfg->latency[SC_LAT_FP64] = 30;
-	cfg->latency[SC_LAT_SFU] = 40;
-	cfg->latency[SC_LAT_CVT] = 22;
-	cfg->latency[SC_LAT_SHARED] = 50;
-	cfg->latency[SC_LAT_GLOBAL] = 600;
-	cfg->latency[SC_LAT_LOCAL] = 600;
-	cfg->latency[SC_LAT_CONST] = 22;
-	cfg->latency[SC_LAT_ATOMIC] = 600;
-	cfg->latency[SC_LAT_BRANCH] = 22;
-	cfg->latency[SC_LAT_WARP] = 22;
-	cfg->clock_mhz = 1401.0;
+#define SET_NAME(f, v) snprintf(cfg->f, sizeof cfg->f, "%s", v);
+#define SET_U32(f, v) cfg->f = v;
+#define SET_SCHED(f, v) cfg->f = v;
+#define SET_LAT(f, v) memcpy(cfg->f, v, sizeof cfg->f);
+#define SET_MHZ(f, v) cfg->f = v;
+#define X(kind, field, lo, hi, gtx480) SET_##kind(field, gtx480)
+	SC_CONFIG_FIELDS(X)
+#undef X
 }
 
-/* Each field's accepted range. Messages start with the field's name as the
- * GPU JSON spells it ("latency.fp32: ..."), so that camp_gpu.c can report
- * them as JSON paths; keep that form. */
-#define U32_FIELDS(X)                                          \
-	X(num_sms, 1, 4096)                                        \
-	X(max_threads_per_sm, 32, 65536)                           \
-	X(max_ctas_per_sm, 1, 1024)                                \
-	X(max_warps_per_sm, 1, 2048)                               \
-	X(max_threads_per_cta, 1, 65536)                           \
-	X(regs_per_sm, 1, 16777216)                                \
-	X(max_regs_per_thread, 1, 65536)                           \
-	X(smem_per_sm, 1, 16777216)                                \
-	X(max_smem_per_cta, 1, 16777216)                           \
-	X(preds_per_thread, 1, 64)                                 \
-	X(ib_entries, 1, 16)                                       \
-	X(simt_stack_depth, 2, 1024)                               \
-	X(schedulers_per_sm, 1, 8)
-
-#define LAT_MIN 1u
-#define LAT_MAX 100000u
+static const char *const sched_names[SC_SCHED__COUNT] = {
+#define X(name, text) [SC_SCHED_##name] = text,
+	SC_SCHED_LIST(X)
+#undef X
+};
 
 static const char *const lat_names[SC_LAT__COUNT] = {
 #define X(name, text) [SC_LAT_##name] = text,
@@ -114,52 +87,111 @@ static const char *const lat_names[SC_LAT__COUNT] = {
 #undef X
 };
 
-int sc_config_check(const sc_gpu_config_t *cfg, char *msg, size_t msgsz)
+const char *sc_sched_name(sc_sched_t s)
 {
-	char dummy[1];
-	if (!msg || msgsz == 0) {
-		msg = dummy;
-		msgsz = sizeof dummy;
-	}
-	msg[0] = '\0';
-	if (!cfg) {
-		snprintf(msg, msgsz, "no configuration");
+	return (unsigned)s < SC_SCHED__COUNT ? sched_names[s] : "?";
+}
+
+const char *sc_lat_name(sc_lat_t l)
+{
+	return (unsigned)l < SC_LAT__COUNT ? lat_names[l] : "?";
+}
+
+int sc_sched_parse(const char *name, sc_sched_t *out)
+{
+	for (int i = 0; name && i < SC_SCHED__COUNT; i++)
+		if (!strcmp(name, sched_names[i])) {
+			*out = (sc_sched_t)i;
+			return 0;
+		}
+	return SC_EINVAL;
+}
+
+/* One check per kind of field (simcore.h, SC_CONFIG_FIELDS). Messages start
+ * with the field's name as the GPU JSON spells it ("latency.fp32: ..."), so
+ * that camp_gpu.c can report them as JSON paths; keep that form. */
+static int check_name(const char *v, size_t size, const char *key, char *msg, size_t msgsz)
+{
+	if (memchr(v, '\0', size) == NULL || v[0] == '\0') {
+		snprintf(msg, msgsz, "%s: expected a string of 1..%zu characters", key, size - 1);
 		return SC_EINVAL;
 	}
-	if (memchr(cfg->name, '\0', sizeof cfg->name) == NULL || cfg->name[0] == '\0') {
-		snprintf(msg, msgsz, "name: expected a string of 1..%zu characters",
-		         sizeof cfg->name - 1);
+	return 0;
+}
+
+static int check_u32(uint32_t v, uint32_t lo, uint32_t hi, const char *key, char *msg, size_t msgsz)
+{
+	if (lo == hi && v != lo) {
+		snprintf(msg, msgsz, "%s: expected %u, got %u", key, lo, v);
 		return SC_EINVAL;
 	}
-	if (cfg->warp_size != 32) {
-		snprintf(msg, msgsz, "warp_size: expected 32, got %u", cfg->warp_size);
+	if (v < lo || v > hi) {
+		snprintf(msg, msgsz, "%s: expected an integer in %u..%u, got %u", key, lo, hi, v);
 		return SC_EINVAL;
 	}
-#define X(field, lo, hi)                                                        \
-	if (cfg->field < (uint32_t)(lo) || cfg->field > (uint32_t)(hi)) {          \
-		snprintf(msg, msgsz, #field ": expected an integer in %u..%u, got %u",  \
-		         (unsigned)(lo), (unsigned)(hi), cfg->field);                    \
-		return SC_EINVAL;                                                       \
-	}
-	U32_FIELDS(X)
-#undef X
-	if (cfg->scheduler != SC_SCHED_LRR && cfg->scheduler != SC_SCHED_GTO) {
-		snprintf(msg, msgsz, "scheduler: expected \"lrr\" or \"gto\"");
+	return 0;
+}
+
+static int check_sched(sc_sched_t v, const char *key, char *msg, size_t msgsz)
+{
+	if ((unsigned)v >= SC_SCHED__COUNT) {
+		snprintf(msg, msgsz, "%s: expected %s", key, SC_SCHED_CHOICES);
 		return SC_EINVAL;
 	}
+	return 0;
+}
+
+static int check_lat(const uint32_t *v, uint32_t lo, uint32_t hi, const char *key, char *msg,
+                     size_t msgsz)
+{
 	for (int i = 0; i < SC_LAT__COUNT; i++) {
-		if (cfg->latency[i] < LAT_MIN || cfg->latency[i] > LAT_MAX) {
-			snprintf(msg, msgsz, "latency.%s: expected an integer in %u..%u, got %u",
-			         lat_names[i], LAT_MIN, LAT_MAX, cfg->latency[i]);
+		if (v[i] < lo || v[i] > hi) {
+			snprintf(msg, msgsz, "%s.%s: expected an integer in %u..%u, got %u", key, lat_names[i],
+			         lo, hi, v[i]);
 			return SC_EINVAL;
 		}
 	}
-	if (!isfinite(cfg->clock_mhz) || cfg->clock_mhz < 1.0 || cfg->clock_mhz > 100000.0) {
-		snprintf(msg, msgsz, "clock_mhz: expected a number in 1..100000, got %g",
-		         cfg->clock_mhz);
+	return 0;
+}
+
+static int check_mhz(double v, double lo, double hi, const char *key, char *msg, size_t msgsz)
+{
+	if (!isfinite(v) || v < lo || v > hi) {
+		snprintf(msg, msgsz, "%s: expected a number in %g..%g, got %g", key, lo, hi, v);
 		return SC_EINVAL;
 	}
-	/* Cross-field constraints: each names the field it constrains. */
+	return 0;
+}
+
+#define CHECK_NAME(f, lo, hi) check_name(cfg->f, sizeof cfg->f, #f, msg, msgsz)
+#define CHECK_U32(f, lo, hi) check_u32(cfg->f, lo, hi, #f, msg, msgsz)
+#define CHECK_SCHED(f, lo, hi) check_sched(cfg->f, #f, msg, msgsz)
+#define CHECK_LAT(f, lo, hi) check_lat(cfg->f, lo, hi, #f, msg, msgsz)
+#define CHECK_MHZ(f, lo, hi) check_mhz(cfg->f, lo, hi, #f, msg, msgsz)
+
+/* The first pass checks the name and the fields with a single allowed
+ * value (warp_size), the second all other ranges: the order in which a
+ * configuration wrong in several fields has always been reported. */
+#define FIRST_NAME(lo, hi) 1
+#define FIRST_U32(lo, hi) ((lo) == (hi))
+#define FIRST_SCHED(lo, hi) 0
+#define FIRST_LAT(lo, hi) 0
+#define FIRST_MHZ(lo, hi) 0
+
+static int check_fields(const sc_gpu_config_t *cfg, int first, char *msg, size_t msgsz)
+{
+	int rc;
+#define X(kind, field, lo, hi, gtx480)                                           \
+	if (FIRST_##kind(lo, hi) == first && (rc = CHECK_##kind(field, lo, hi)) != 0) \
+		return rc;
+	SC_CONFIG_FIELDS(X)
+#undef X
+	return 0;
+}
+
+/* Constraints between fields: each names the field it constrains. */
+static int check_cross(const sc_gpu_config_t *cfg, char *msg, size_t msgsz)
+{
 	if ((uint64_t)cfg->max_warps_per_sm * cfg->warp_size < cfg->max_threads_per_sm) {
 		snprintf(msg, msgsz,
 		         "max_warps_per_sm: %u warps of %u threads hold fewer than "
@@ -184,4 +216,22 @@ int sc_config_check(const sc_gpu_config_t *cfg, char *msg, size_t msgsz)
 		return SC_EINVAL;
 	}
 	return 0;
+}
+
+int sc_config_check(const sc_gpu_config_t *cfg, char *msg, size_t msgsz)
+{
+	char dummy[1];
+	int rc;
+	if (!msg || msgsz == 0) {
+		msg = dummy;
+		msgsz = sizeof dummy;
+	}
+	msg[0] = '\0';
+	if (!cfg) {
+		snprintf(msg, msgsz, "no configuration");
+		return SC_EINVAL;
+	}
+	if ((rc = check_fields(cfg, 1, msg, msgsz)) != 0 || (rc = check_fields(cfg, 0, msg, msgsz)) != 0)
+		return rc;
+	return check_cross(cfg, msg, msgsz);
 }

@@ -140,8 +140,10 @@ int sc_synchronize(sc_gpu_t *g)
 	return g->status.reason == SC_DUE_NONE ? 0 : SC_EDUE;
 }
 
-int sc__gpu_alloc_var(sc_gpu_t *g, uint64_t bytes, const void *init, uint64_t *addr)
+/* sc_ptx_host_t's alloc_global: a module variable in global memory. */
+static int alloc_var(void *ctx, uint64_t bytes, const void *init, uint64_t *addr)
 {
+	sc_gpu_t *g = ctx;
 	int rc = sc__gmem_alloc(&g->gmem, bytes, addr);
 	if (rc)
 		return rc;
@@ -155,7 +157,8 @@ int sc_module_load_text(sc_gpu_t *g, const char *name, const char *text, sc_modu
 	if (!g || !text || !out)
 		return SC_EINVAL;
 	sc_module_t *m;
-	int rc = sc__ptx_load(g, name ? name : "<ptx>", text, &m, g->errmsg, sizeof g->errmsg);
+	sc_ptx_host_t host = {.regs = g->opt.regs, .alloc_global = alloc_var, .ctx = g};
+	int rc = sc__ptx_load(&host, name ? name : "<ptx>", text, &m, g->errmsg, sizeof g->errmsg);
 	if (rc)
 		return rc;
 	m->next = g->mods;
@@ -463,26 +466,21 @@ static uint32_t occupancy(const sc_gpu_config_t *c, const sc_run_t *r, const cha
 	return lim[best].v;
 }
 
-int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, sc_dim3_t block, uint32_t dyn_smem,
-              void *const *args)
+/* The launch's shape against CUDA's limits, the GPU's and the kernel's
+ * .reqntid/.maxntid; *nthreads: threads per block. Returns 0 or SC_ELAUNCH
+ * with the message. */
+static int check_shape(sc_gpu_t *g, const sc_func_t *f, const char *kernel, const uint32_t bd[3],
+                       const uint32_t gd[3], uint64_t *nthreads)
 {
-	if (!g || !m || !kernel)
-		return SC_EINVAL;
-	if (g->status.reason != SC_DUE_NONE)
-		return fail(g, SC_ESTICKY, "an earlier launch ended in a DUE (%s)", sc_due_name(g->status.reason));
-	const sc_func_t *f = find_kernel(m, kernel);
-	if (!f)
-		return fail(g, SC_ENOTFOUND, "no kernel '%s' in %s", kernel, m->name);
-	uint32_t bd[3] = {block.x, block.y, block.z}, gd[3] = {grid.x, grid.y, grid.z};
 	for (int d = 0; d < 3; d++)
 		if (!bd[d] || !gd[d])
 			return fail(g, SC_ELAUNCH, "grid and block dimensions must be at least 1");
 	if (bd[0] > 1024 || bd[1] > 1024 || bd[2] > 64 || gd[0] > 2147483647u || gd[1] > 65535 || gd[2] > 65535)
 		return fail(g, SC_ELAUNCH, "block (%u,%u,%u) or grid (%u,%u,%u) exceeds the CUDA limits", bd[0], bd[1],
 		            bd[2], gd[0], gd[1], gd[2]);
-	uint64_t nthreads = (uint64_t)bd[0] * bd[1] * bd[2];
-	if (nthreads > g->cfg.max_threads_per_cta)
-		return fail(g, SC_ELAUNCH, "%llu threads per block exceeds the GPU's %u", (unsigned long long)nthreads,
+	uint64_t n = *nthreads = (uint64_t)bd[0] * bd[1] * bd[2];
+	if (n > g->cfg.max_threads_per_cta)
+		return fail(g, SC_ELAUNCH, "%llu threads per block exceeds the GPU's %u", (unsigned long long)n,
 		            g->cfg.max_threads_per_cta);
 	if (f->reqntid[0] && (f->reqntid[0] != bd[0] || (f->reqntid[1] ? f->reqntid[1] : 1) != bd[1] ||
 	                      (f->reqntid[2] ? f->reqntid[2] : 1) != bd[2]))
@@ -490,17 +488,25 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 		            f->reqntid[1], f->reqntid[2]);
 	if (f->maxntid[0]) {
 		uint64_t mx = (uint64_t)f->maxntid[0] * (f->maxntid[1] ? f->maxntid[1] : 1) * (f->maxntid[2] ? f->maxntid[2] : 1);
-		if (nthreads > mx)
+		if (n > mx)
 			return fail(g, SC_ELAUNCH, "kernel '%s' allows at most %llu threads per block (.maxntid)", kernel,
 			            (unsigned long long)mx);
 	}
+	return 0;
+}
+
+/* Starts g->run afresh for this launch and sizes it: threads, warps,
+ * registers, shared and local memory. Returns 0 or SC_ELAUNCH. */
+static int run_size(sc_gpu_t *g, sc_module_t *m, const sc_func_t *f, const char *kernel, const uint32_t bd[3],
+                    const uint32_t gd[3], uint64_t nthreads, uint32_t dyn_smem)
+{
 	sc_run_t *r = &g->run;
 	free(r->params);
 	memset(r, 0, sizeof *r);
 	r->mod = m;
 	r->fn = f;
-	memcpy(r->grid, gd, sizeof gd);
-	memcpy(r->block, bd, sizeof bd);
+	memcpy(r->grid, gd, sizeof r->grid);
+	memcpy(r->block, bd, sizeof r->block);
 	r->nthreads = (uint32_t)nthreads;
 	r->nwarps = (r->nthreads + 31) / 32;
 	r->regs = f->regs_total;
@@ -522,26 +528,40 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 	if (r->smem > g->cfg.max_smem_per_cta)
 		return fail(g, SC_ELAUNCH, "kernel '%s' needs %u bytes of shared memory per block; the GPU allows %u", kernel,
 		            r->smem, g->cfg.max_smem_per_cta);
-	const char *limiter;
-	r->ctas_per_sm = occupancy(&g->cfg, r, &limiter);
-	uint64_t cta_regs = (uint64_t)r->regs * r->nwarps * 32;
-	if (r->ctas_per_sm == 0 && !strcmp(limiter, "registers")) {
+	return 0;
+}
+
+/* How many CTAs each SM holds (r->ctas_per_sm) and what limits them
+ * (*limiter, static). Returns 0 or SC_ELAUNCH when not even one fits. */
+static int run_fit(sc_gpu_t *g, const char *kernel, const char **limiter)
+{
+	sc_run_t *r = &g->run;
+	r->ctas_per_sm = occupancy(&g->cfg, r, limiter);
+	if (r->ctas_per_sm == 0 && !strcmp(*limiter, "registers")) {
 		/* ptx mode gives every virtual register its own slot, and nvcc's
 		 * PTX can name more registers than one block's worth of the file.
 		 * Such a kernel still runs, one block per SM, in a file extended
 		 * to hold that block (reported as limiter "registers+"). */
 		sc_run_t tmp = *r;
 		tmp.regs = 0;
-		if (occupancy(&g->cfg, &tmp, &limiter) > 0) {
+		if (occupancy(&g->cfg, &tmp, limiter) > 0) {
 			r->ctas_per_sm = 1;
-			limiter = "registers+";
+			*limiter = "registers+";
 		}
 	}
 	if (r->ctas_per_sm == 0)
 		return fail(g, SC_ELAUNCH,
 		            "kernel '%s' cannot fit one block of %u threads on an SM (%u registers per thread, %u bytes of "
 		            "shared memory; limited by %s)",
-		            kernel, r->nthreads, r->regs, r->smem, limiter);
+		            kernel, r->nthreads, r->regs, r->smem, *limiter);
+	return 0;
+}
+
+/* The kernel's parameter space, copied from the host's argument pointers.
+ * Returns 0, SC_ENOMEM, or SC_EINVAL when an argument is missing. */
+static int run_params(sc_gpu_t *g, const sc_func_t *f, void *const *args, const char *kernel)
+{
+	sc_run_t *r = &g->run;
 	r->param_bytes = f->param_bytes;
 	r->params = calloc(1, f->param_bytes + 1);
 	if (!r->params)
@@ -551,13 +571,18 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 			return fail(g, SC_EINVAL, "argument %u of '%s' is missing", i, kernel);
 		memcpy(r->params + f->param_off[i], args[i], f->param_size[i]);
 	}
-	r->total_ctas = (uint64_t)gd[0] * gd[1] * gd[2];
-	int rc = local_check(g, kernel);
-	if (rc)
-		return rc;
+	return 0;
+}
+
+/* Every SM's register file: the configured size, or one CTA's worth when
+ * that is more (run_fit's "registers+"). New words are zero. */
+static int rf_fit(sc_gpu_t *g)
+{
+	const sc_run_t *r = &g->run;
+	uint64_t cta_regs = (uint64_t)r->regs * r->nwarps * 32;
+	uint64_t want = cta_regs > g->cfg.regs_per_sm ? cta_regs : g->cfg.regs_per_sm;
 	for (uint32_t i = 0; i < g->cfg.num_sms; i++) {
 		sc_sm_t *sm = &g->sms[i];
-		uint64_t want = cta_regs > g->cfg.regs_per_sm ? cta_regs : g->cfg.regs_per_sm;
 		if (want != sm->rf_words) {
 			uint32_t *nrf = realloc(sm->rf, want * sizeof *nrf);
 			if (!nrf)
@@ -568,10 +593,37 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 			sm->rf_words = (uint32_t)want;
 		}
 	}
-	if ((rc = sms_prepare(g)) || (rc = sc__decode_launch(g)))
-		return rc;
+	return 0;
+}
 
-	uint64_t start = g->cycle, now = start;
+/* The earliest cycle at which some SM has work; UINT64_MAX when none has. */
+static uint64_t next_event(const sc_gpu_t *g)
+{
+	uint64_t next = UINT64_MAX;
+	for (uint32_t i = 0; i < g->cfg.num_sms; i++)
+		if (g->sms[i].next < next)
+			next = g->sms[i].next;
+	return next;
+}
+
+/* Calls the pause hook for every pause point up to `next` (the hook may
+ * halt the run or set the next point). */
+static void pause_until(sc_gpu_t *g, uint64_t next, uint64_t now)
+{
+	while (UNLIKELY(g->pause_fn != NULL) && next >= g->pause_at && !g->run.halt) {
+		uint64_t at = g->pause_at;
+		g->cycle = at > now ? at : now;
+		uint64_t again = g->pause_fn(g, g->pause_ctx, at);
+		g->pause_at = again > at ? again : UINT64_MAX;
+	}
+}
+
+/* The event loop: CTAs are dealt as SMs free up, and time jumps from one
+ * SM event to the next until every CTA is done, a DUE halts the run, the
+ * cycle budget runs out or no warp can move. Returns the cycle it ended. */
+static uint64_t run_loop(sc_gpu_t *g, uint64_t now)
+{
+	sc_run_t *r = &g->run;
 	dispatch(g, now);
 	uint64_t done_seen = 0;
 	while (!r->halt) {
@@ -581,20 +633,12 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 		}
 		if (r->done_ctas == r->total_ctas)
 			break;
-		uint64_t next = UINT64_MAX;
-		for (uint32_t i = 0; i < g->cfg.num_sms; i++)
-			if (g->sms[i].next < next)
-				next = g->sms[i].next;
+		uint64_t next = next_event(g);
 		if (next == UINT64_MAX) {
 			sc__due(g, SC_DUE_BARRIER_DEADLOCK, NULL, NULL, -1, 0, 0, "no warp can make progress");
 			break;
 		}
-		while (UNLIKELY(g->pause_fn != NULL) && next >= g->pause_at && !r->halt) {
-			uint64_t at = g->pause_at;
-			g->cycle = at > now ? at : now;
-			uint64_t again = g->pause_fn(g, g->pause_ctx, at);
-			g->pause_at = again > at ? again : UINT64_MAX;
-		}
+		pause_until(g, next, now);
 		if (r->halt)
 			break;
 		if (g->opt.cycle_budget && next > g->opt.cycle_budget) {
@@ -611,7 +655,15 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 				sc__sm_cycle(g, &g->sms[i], now);
 	}
 	g->cycle = now;
+	return now;
+}
 
+/* Appends the launch's statistics and adds it to the GPU's totals.
+ * Returns 0 or SC_ENOMEM. */
+static int record_stats(sc_gpu_t *g, sc_dim3_t grid, sc_dim3_t block, const char *limiter, uint64_t start,
+                        uint64_t now)
+{
+	const sc_run_t *r = &g->run;
 	if (g->nstats == g->stats_cap) {
 		uint32_t cap = g->stats_cap ? g->stats_cap * 2 : 16;
 		sc_launch_stats_t *ns = realloc(g->stats, cap * sizeof *ns);
@@ -622,7 +674,7 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 	}
 	sc_launch_stats_t *s = &g->stats[g->nstats++];
 	memset(s, 0, sizeof *s);
-	snprintf(s->kernel, sizeof s->kernel, "%s", f->name);
+	snprintf(s->kernel, sizeof s->kernel, "%s", r->fn->name);
 	s->grid = grid;
 	s->block = block;
 	s->regs_per_thread = r->regs;
@@ -641,7 +693,35 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 	g->totals.warp_insts += r->warp_insts;
 	g->totals.thread_insts += r->thread_insts;
 	g->totals.launches++;
-	if (r->halt)
+	return 0;
+}
+
+int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, sc_dim3_t block, uint32_t dyn_smem,
+              void *const *args)
+{
+	if (!g || !m || !kernel)
+		return SC_EINVAL;
+	if (g->status.reason != SC_DUE_NONE)
+		return fail(g, SC_ESTICKY, "an earlier launch ended in a DUE (%s)", sc_due_name(g->status.reason));
+	const sc_func_t *f = find_kernel(m, kernel);
+	if (!f)
+		return fail(g, SC_ENOTFOUND, "no kernel '%s' in %s", kernel, m->name);
+	uint32_t bd[3] = {block.x, block.y, block.z}, gd[3] = {grid.x, grid.y, grid.z};
+	uint64_t nthreads = 0;
+	const char *limiter = NULL;
+	int rc;
+	if ((rc = check_shape(g, f, kernel, bd, gd, &nthreads)) ||
+	    (rc = run_size(g, m, f, kernel, bd, gd, nthreads, dyn_smem)) || (rc = run_fit(g, kernel, &limiter)) ||
+	    (rc = run_params(g, f, args, kernel)))
+		return rc;
+	g->run.total_ctas = (uint64_t)gd[0] * gd[1] * gd[2];
+	if ((rc = local_check(g, kernel)) || (rc = rf_fit(g)) || (rc = sms_prepare(g)) || (rc = sc__decode_launch(g)))
+		return rc;
+
+	uint64_t start = g->cycle, now = run_loop(g, start);
+	if ((rc = record_stats(g, grid, block, limiter, start, now)))
+		return rc;
+	if (g->run.halt)
 		return fail(g, SC_EDUE, "kernel '%s' stopped: %s (%s)", kernel, sc_due_name(g->status.reason),
 		            g->status.detail);
 	return 0;

@@ -11,9 +11,6 @@
 
 #include "sc_int.h"
 
-/* gpu.c: allocate a module variable in global memory, copy its initial data. */
-int sc__gpu_alloc_var(sc_gpu_t *gpu, uint64_t bytes, const void *init, uint64_t *addr);
-
 typedef struct reg {
 	const char *name;    /* prefix for ranges */
 	uint32_t nlen;
@@ -59,7 +56,7 @@ typedef struct fixup {
 } fixup_t;
 
 typedef struct P {
-	sc_gpu_t *gpu;
+	const sc_ptx_host_t *host;
 	const char *name;
 	sc_tok_t *t;
 	uint32_t nt, i;
@@ -2413,7 +2410,7 @@ static int layout(P *p)
 		if (y->space == SC_SP_CONST && y->init)
 			memcpy(m->cbank + y->addr, y->init, y->size);
 		if (y->space == SC_SP_GLOBAL) {
-			int rc = sc__gpu_alloc_var(p->gpu, y->size, y->init, &y->addr);
+			int rc = p->host->alloc_global(p->host->ctx, y->size, y->init, &y->addr);
 			if (rc) {
 				free(calls);
 				p->err = rc;
@@ -2612,12 +2609,12 @@ void sc__module_free(sc_module_t *m)
 	free(m);
 }
 
-int sc__ptx_load(sc_gpu_t *gpu, const char *name, const char *text, sc_module_t **out, char *msg,
-                 size_t msgsz)
+int sc__ptx_load(const sc_ptx_host_t *host, const char *name, const char *text, sc_module_t **out,
+                 char *msg, size_t msgsz)
 {
 	P p;
 	memset(&p, 0, sizeof p);
-	p.gpu = gpu;
+	p.host = host;
 	p.name = name;
 	p.msg = msg;
 	p.msgsz = msgsz;
@@ -2641,8 +2638,8 @@ int sc__ptx_load(sc_gpu_t *gpu, const char *name, const char *text, sc_module_t 
 		p.m->funcs[i].regs_ptx = p.m->funcs[i].regs_total;
 		p.m->funcs[i].preds_ptx = p.m->funcs[i].preds_total;
 	}
-	p.m->regs = gpu->opt.regs;
-	if (gpu->opt.regs == SC_REGS_ALLOC)
+	p.m->regs = host->regs;
+	if (host->regs == SC_REGS_ALLOC)
 		p.err = sc__regalloc(p.m, msg, msgsz);
 done:
 	rc = p.err;

@@ -603,12 +603,6 @@ int sc_rt_become(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h, c
 
 /* --------------------------------------------------------------- job files */
 
-#define CFG_U32_LIST(X)                                                       \
-	X(num_sms) X(warp_size) X(max_threads_per_sm) X(max_ctas_per_sm)          \
-	X(max_warps_per_sm) X(max_threads_per_cta) X(regs_per_sm)                 \
-	X(max_regs_per_thread) X(smem_per_sm) X(max_smem_per_cta)                 \
-	X(preds_per_thread) X(ib_entries) X(simt_stack_depth) X(schedulers_per_sm)
-
 int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 {
 	FILE *f = fopen(path, "w");
@@ -616,13 +610,18 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 		return SC_EIO;
 	const sc_gpu_config_t *c = &j->cfg;
 	fprintf(f, "flipsim-rt 1\nmode %s\nconfig", j->mode == SC_RT_GOLDEN ? "golden" : "inject");
-#define X(field) fprintf(f, " %" PRIu32, c->field);
-	CFG_U32_LIST(X)
+	/* every field of SC_CONFIG_FIELDS but the name, which has a record of its own */
+#define WRITE_NAME(m)
+#define WRITE_U32(m) fprintf(f, " %" PRIu32, c->m);
+#define WRITE_SCHED(m) fprintf(f, " %d", (int)c->m);
+#define WRITE_LAT(m)                           \
+	for (int i = 0; i < SC_LAT__COUNT; i++) \
+		fprintf(f, " %" PRIu32, c->m[i]);
+#define WRITE_MHZ(m) fprintf(f, " %.17g", c->m);
+#define X(kind, m, lo, hi, gtx480) WRITE_##kind(m)
+	SC_CONFIG_FIELDS(X)
 #undef X
-	fprintf(f, " %d", (int)c->scheduler);
-	for (int i = 0; i < SC_LAT__COUNT; i++)
-		fprintf(f, " %" PRIu32, c->latency[i]);
-	fprintf(f, " %.17g\nname %s\nregs %s\n", c->clock_mhz, c->name, sc_regs_name(j->regs));
+	fprintf(f, "\nname %s\nregs %s\n", c->name, sc_regs_name(j->regs));
 	if (j->mode == SC_RT_GOLDEN) {
 		fprintf(f, "ck_interval %" PRIu64 " %" PRIu64 "\n", j->ck_interval, j->cycle_budget);
 	} else {
@@ -741,19 +740,30 @@ static char *jr_rest(jrd_t *r, size_t max)
 	return n;
 }
 
+/* The next field: a number. */
+static double jr_real(jrd_t *r, const char *field)
+{
+	char *e;
+	double v = *r->p == ' ' ? strtod(r->p, &e) : 0;
+	if (*r->p != ' ' || e == r->p)
+		env_fail(r->path, r->ln, "'%s' record, field %s: expected a number", r->rec, field);
+	r->p = e;
+	return v;
+}
+
+/* The fields sc_rt_job_write wrote, in SC_CONFIG_FIELDS order. */
 static void jr_config(jrd_t *r, sc_gpu_config_t *c)
 {
-#define X(field) c->field = (uint32_t)jr_u64(r, #field, 0, UINT32_MAX, 10);
-	CFG_U32_LIST(X)
+#define READ_NAME(m)
+#define READ_U32(m) c->m = (uint32_t)jr_u64(r, #m, 0, UINT32_MAX, 10);
+#define READ_SCHED(m) c->m = (sc_sched_t)jr_u64(r, #m, 0, SC_SCHED__COUNT - 1, 10);
+#define READ_LAT(m)                            \
+	for (int i = 0; i < SC_LAT__COUNT; i++) \
+		c->m[i] = (uint32_t)jr_u64(r, #m, 0, UINT32_MAX, 10);
+#define READ_MHZ(m) c->m = jr_real(r, #m);
+#define X(kind, m, lo, hi, gtx480) READ_##kind(m)
+	SC_CONFIG_FIELDS(X)
 #undef X
-	c->scheduler = (sc_sched_t)jr_u64(r, "scheduler", 0, 1, 10);
-	for (int i = 0; i < SC_LAT__COUNT; i++)
-		c->latency[i] = (uint32_t)jr_u64(r, "latency", 0, UINT32_MAX, 10);
-	char *e;
-	c->clock_mhz = *r->p == ' ' ? strtod(r->p, &e) : 0;
-	if (*r->p != ' ' || e == r->p)
-		env_fail(r->path, r->ln, "'config' record, field clock_mhz: expected a number");
-	r->p = e;
 	jr_end(r);
 	/* checked now, before num_sms sizes the checkpoints */
 	sc_gpu_config_t t = *c;

@@ -458,11 +458,22 @@ struct sc_module {
 	struct sc_module *next;
 };
 
+/* What the PTX loader needs from the GPU it loads into, passed in so that
+ * the parser never calls back into gpu.c: the register mode, and where a
+ * module's .global variables go. */
+typedef struct sc_ptx_host {
+	sc_regs_t regs;
+	/* Allocates `bytes` of global memory holding a copy of `init` (NULL:
+	 * zeros); 0 and the address in *addr, or an SC_E* code. */
+	int (*alloc_global)(void *ctx, uint64_t bytes, const void *init, uint64_t *addr);
+	void *ctx;
+} sc_ptx_host_t;
+
 /* Parses and lowers PTX text into a module whose global variables are
- * allocated through `gpu`. Returns 0 or SC_EPARSE/SC_ENOMEM with the
+ * allocated through `host`. Returns 0 or SC_EPARSE/SC_ENOMEM with the
  * message (NAME:LINE:COL: ...) in msg. */
-int sc__ptx_load(sc_gpu_t *gpu, const char *name, const char *text, sc_module_t **out, char *msg,
-                 size_t msgsz);
+int sc__ptx_load(const sc_ptx_host_t *host, const char *name, const char *text, sc_module_t **out,
+                 char *msg, size_t msgsz);
 void sc__module_free(sc_module_t *m);
 
 /* ---- liveness and register allocation (regalloc.c) ----

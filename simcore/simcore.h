@@ -70,7 +70,23 @@ typedef struct sc_status {
 } sc_status_t;
 
 /* ---- GPU configuration -------------------------------------------------- */
-typedef enum { SC_SCHED_LRR = 0, SC_SCHED_GTO = 1 } sc_sched_t;
+
+/* Warp-scheduling policies: X(enum suffix, name in GPU JSON). */
+#define SC_SCHED_LIST(X)                                                  \
+	X(LRR, "lrr")         /* loose round robin */                         \
+	X(GTO, "gto")         /* greedy then oldest */
+
+typedef enum {
+#define X(name, text) SC_SCHED_##name,
+	SC_SCHED_LIST(X)
+#undef X
+	SC_SCHED__COUNT
+} sc_sched_t;
+
+/* The scheduler names as messages quote them, '"lrr" or "gto"': the list
+ * joined with a leading " or " that the + 4 skips. */
+#define SC__SCHED_CHOICE(name, text) " or \"" text "\""
+#define SC_SCHED_CHOICES (SC_SCHED_LIST(SC__SCHED_CHOICE) + 4)
 
 /* Latency classes: cycles from issue until the result may be read. */
 #define SC_LAT_LIST(X)                                                    \
@@ -95,32 +111,69 @@ typedef enum {
 	SC_LAT__COUNT
 } sc_lat_t;
 
+/* The GPU configuration's fields, declared once. The struct below, the
+ * built-in GTX480 and the range check (config.c), the GPU JSON reader
+ * (campaigns/camp_gpu.c), the GPU in a campaign's identity
+ * (campaigns/camp_campaign.c) and the 'config' record of runtime job files
+ * (rt.c) are generated from this list, in its order.
+ *
+ *   X(kind, field, lo, hi, gtx480)
+ *   kind    NAME   char[hi + 1] holding lo..hi characters; GPU JSON follows
+ *                  it with "sources", the texts the figures come from
+ *           U32    uint32_t in lo..hi (lo == hi: exactly that value)
+ *           SCHED  sc_sched_t, by its SC_SCHED_LIST name in JSON
+ *           LAT    uint32_t[SC_LAT__COUNT], each in lo..hi; in JSON an
+ *                  object keyed by the SC_LAT_LIST names
+ *           MHZ    double in lo..hi, a clock frequency in MHz
+ *   field   the member, and its key in GPU JSON
+ *   gtx480  the built-in GTX480's value (config.c cites the sources; LAT:
+ *           config.c's table gtx480_latency)
+ * Cross-field constraints are written out in config.c. */
+#define SC_CONFIG_FIELDS(X)                                                                        \
+	X(NAME, name, 1, 63, "gtx480")                                                             \
+	X(U32, num_sms, 1, 4096, 15)                                                               \
+	X(U32, warp_size, 32, 32, 32)                                                              \
+	X(U32, max_threads_per_sm, 32, 65536, 1536)                                                \
+	X(U32, max_ctas_per_sm, 1, 1024, 8)                                                        \
+	X(U32, max_warps_per_sm, 1, 2048, 48)                                                      \
+	X(U32, max_threads_per_cta, 1, 65536, 1024)                                                \
+	X(U32, regs_per_sm, 1, 16777216, 32768)            /* 32-bit registers in the SM's file */ \
+	X(U32, max_regs_per_thread, 1, 65536, 63)          /* limit a kernel may not exceed */     \
+	X(U32, smem_per_sm, 1, 16777216, 48 * 1024)        /* bytes of shared memory per SM */     \
+	X(U32, max_smem_per_cta, 1, 16777216, 48 * 1024)   /* bytes a single CTA may use */        \
+	X(U32, preds_per_thread, 1, 64, 8)                 /* predicate registers per thread */    \
+	X(U32, ib_entries, 1, 16, 2)                       /* instruction-buffer entries/warp */   \
+	X(U32, simt_stack_depth, 2, 1024, 32)              /* SIMT reconvergence entries/warp */   \
+	X(U32, schedulers_per_sm, 1, 8, 2)                                                         \
+	X(SCHED, scheduler, 0, SC_SCHED__COUNT - 1, SC_SCHED_LRR)                                  \
+	X(LAT, latency, 1, 100000, gtx480_latency)                                                 \
+	X(MHZ, clock_mhz, 1, 100000, 1401.0)               /* core clock, for MITF */
+
+#define SC__CFG_MEMBER_NAME(field, hi) char field[(hi) + 1];
+#define SC__CFG_MEMBER_U32(field, hi) uint32_t field;
+#define SC__CFG_MEMBER_SCHED(field, hi) sc_sched_t field;
+#define SC__CFG_MEMBER_LAT(field, hi) uint32_t field[SC_LAT__COUNT];
+#define SC__CFG_MEMBER_MHZ(field, hi) double field;
 typedef struct sc_gpu_config {
-	char name[64];
-	uint32_t num_sms;
-	uint32_t warp_size;            /* must be 32 */
-	uint32_t max_threads_per_sm;
-	uint32_t max_ctas_per_sm;
-	uint32_t max_warps_per_sm;
-	uint32_t max_threads_per_cta;
-	uint32_t regs_per_sm;          /* 32-bit registers in the SM's file */
-	uint32_t max_regs_per_thread;  /* limit a kernel may not exceed */
-	uint32_t smem_per_sm;          /* bytes of shared memory per SM */
-	uint32_t max_smem_per_cta;     /* bytes a single CTA may use */
-	uint32_t preds_per_thread;     /* predicate registers per thread */
-	uint32_t ib_entries;           /* instruction-buffer entries per warp */
-	uint32_t simt_stack_depth;     /* SIMT reconvergence entries per warp */
-	uint32_t schedulers_per_sm;
-	sc_sched_t scheduler;
-	uint32_t latency[SC_LAT__COUNT];
-	double clock_mhz;              /* core clock, for MITF */
+#define X(kind, field, lo, hi, gtx480) SC__CFG_MEMBER_##kind(field, hi)
+	SC_CONFIG_FIELDS(X)
+#undef X
 } sc_gpu_config_t;
 
 /* Fills *cfg with the built-in GTX480 configuration (GUFI Table II). */
 void sc_config_gtx480(sc_gpu_config_t *cfg);
 
-/* Checks a configuration; returns 0 or SC_EINVAL with a message in msg. */
+/* Checks a configuration; returns 0 or SC_EINVAL with a message in msg
+ * that starts with the field's JSON name ("latency.fp32: ..."). */
 int sc_config_check(const sc_gpu_config_t *cfg, char *msg, size_t msgsz);
+
+/* Names as GPU JSON writes them ("gto", "fp32"), static; "?" when out of
+ * range. */
+const char *sc_sched_name(sc_sched_t s);
+const char *sc_lat_name(sc_lat_t l);
+
+/* Parses a scheduler name into *out: 0, or SC_EINVAL when unknown. */
+int sc_sched_parse(const char *name, sc_sched_t *out);
 
 /* ---- the simulated GPU and its host API --------------------------------- */
 typedef struct sc_gpu sc_gpu_t;

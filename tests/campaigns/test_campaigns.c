@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
@@ -16,28 +17,19 @@
 
 /* ---- GPU configurations ------------------------------------------------- */
 
+/* Field by field, from the one list of fields (SC_CONFIG_FIELDS). */
 static void expect_same_config(const sc_gpu_config_t *a, const sc_gpu_config_t *b)
 {
-	cr_expect_str_eq(a->name, b->name);
-	cr_expect_eq(a->num_sms, b->num_sms);
-	cr_expect_eq(a->warp_size, b->warp_size);
-	cr_expect_eq(a->max_threads_per_sm, b->max_threads_per_sm);
-	cr_expect_eq(a->max_ctas_per_sm, b->max_ctas_per_sm);
-	cr_expect_eq(a->max_warps_per_sm, b->max_warps_per_sm);
-	cr_expect_eq(a->max_threads_per_cta, b->max_threads_per_cta);
-	cr_expect_eq(a->regs_per_sm, b->regs_per_sm);
-	cr_expect_eq(a->max_regs_per_thread, b->max_regs_per_thread);
-	cr_expect_eq(a->smem_per_sm, b->smem_per_sm);
-	cr_expect_eq(a->max_smem_per_cta, b->max_smem_per_cta);
-	cr_expect_eq(a->preds_per_thread, b->preds_per_thread);
-	cr_expect_eq(a->ib_entries, b->ib_entries);
-	cr_expect_eq(a->simt_stack_depth, b->simt_stack_depth);
-	cr_expect_eq(a->schedulers_per_sm, b->schedulers_per_sm);
-	cr_expect_eq(a->scheduler, b->scheduler);
-	for (int i = 0; i < SC_LAT__COUNT; i++)
-		cr_expect_eq(a->latency[i], b->latency[i], "latency class %d: %u != %u", i,
-		             a->latency[i], b->latency[i]);
-	cr_expect_eq(a->clock_mhz, b->clock_mhz);
+#define SAME_NAME(f) cr_expect_str_eq(a->f, b->f);
+#define SAME_U32(f) cr_expect_eq(a->f, b->f, #f ": %u != %u", a->f, b->f);
+#define SAME_SCHED(f) cr_expect_eq(a->f, b->f, #f);
+#define SAME_LAT(f)                                                                         \
+	for (int i = 0; i < SC_LAT__COUNT; i++)                                                 \
+		cr_expect_eq(a->f[i], b->f[i], #f " class %d: %u != %u", i, a->f[i], b->f[i]);
+#define SAME_MHZ(f) cr_expect_eq(a->f, b->f, #f);
+#define X(kind, field, lo, hi, gtx480) SAME_##kind(field)
+	SC_CONFIG_FIELDS(X)
+#undef X
 }
 
 Test(gpu, builtin_gtx480_is_gufi_table2)
@@ -126,6 +118,7 @@ static const struct {
 	{"gpu_syntax.json", "gpu_syntax.json:3:17:", "string or '}' expected"},
 	{"gpu_unknown_key.json", "gpu_unknown_key.json: at $:", "unknown key 'tolerance'"},
 	{"gpu_missing_key.json", "at $:", "missing key 'clock_mhz'"},
+	{"gpu_missing_two_keys.json", "at $:", "missing key 'num_sms'"}, /* the uint32 keys first */
 	{"gpu_latency_range.json", "at $.latency.fp32:", "expected an integer in 1..100000"},
 	{"gpu_latency_unknown.json", "at $.latency:", "unknown key 'fp16'"},
 	{"gpu_latency_missing.json", "at $.latency:", "missing key 'warp'"},
@@ -180,6 +173,90 @@ Test(gpu, check_rejects_each_range)
 	sc_config_gtx480(&c);
 	c.clock_mhz = NAN;
 	cr_expect_eq(sc_config_check(&c, msg, sizeof msg), SC_EINVAL);
+}
+
+/* Every range of the list, one field at a time just outside it: the message
+ * names the field as JSON does and gives the range. */
+Test(gpu, check_names_every_field_and_its_range)
+{
+	sc_gpu_config_t c;
+	char msg[256], want[256];
+#define OUTSIDE_U32(f, lo, hi)                                                                  \
+	sc_config_gtx480(&c);                                                                   \
+	c.f = (hi) + 1;                                                                         \
+	if ((lo) == (hi))                                                                       \
+		snprintf(want, sizeof want, #f ": expected %u, got %u", (unsigned)(lo), c.f);    \
+	else                                                                                    \
+		snprintf(want, sizeof want, #f ": expected an integer in %u..%u, got %u",        \
+		         (unsigned)(lo), (unsigned)(hi), c.f);                                   \
+	cr_expect_eq(sc_config_check(&c, msg, sizeof msg), SC_EINVAL, #f);                      \
+	cr_expect_str_eq(msg, want);
+#define OUTSIDE_NAME(f, lo, hi)                                                                 \
+	sc_config_gtx480(&c);                                                                   \
+	memset(c.f, 'a', sizeof c.f);                                                           \
+	cr_expect_eq(sc_config_check(&c, msg, sizeof msg), SC_EINVAL);                          \
+	cr_expect_str_eq(msg, #f ": expected a string of 1..63 characters");
+#define OUTSIDE_SCHED(f, lo, hi)                                                                \
+	sc_config_gtx480(&c);                                                                   \
+	c.f = SC_SCHED__COUNT;                                                                  \
+	cr_expect_eq(sc_config_check(&c, msg, sizeof msg), SC_EINVAL);                          \
+	cr_expect_str_eq(msg, #f ": expected \"lrr\" or \"gto\"");
+#define OUTSIDE_LAT(f, lo, hi)                                                                  \
+	for (int i = 0; i < SC_LAT__COUNT; i++) {                                               \
+		sc_config_gtx480(&c);                                                           \
+		c.f[i] = (lo) - 1;                                                              \
+		snprintf(want, sizeof want, #f ".%s: expected an integer in %u..%u, got 0",      \
+		         sc_lat_name((sc_lat_t)i), (unsigned)(lo), (unsigned)(hi));              \
+		cr_expect_eq(sc_config_check(&c, msg, sizeof msg), SC_EINVAL);                  \
+		cr_expect_str_eq(msg, want);                                                    \
+	}
+#define OUTSIDE_MHZ(f, lo, hi)                                                                  \
+	sc_config_gtx480(&c);                                                                   \
+	c.f = (hi) * 2.0;                                                                       \
+	cr_expect_eq(sc_config_check(&c, msg, sizeof msg), SC_EINVAL);                          \
+	cr_expect_str_eq(msg, #f ": expected a number in 1..100000, got 200000");
+#define X(kind, field, lo, hi, gtx480) OUTSIDE_##kind(field, lo, hi)
+	SC_CONFIG_FIELDS(X)
+#undef X
+}
+
+/* Several fields wrong at once: the name and warp_size are reported before
+ * the other ranges, as they always were. */
+Test(gpu, check_reports_warp_size_before_other_ranges)
+{
+	sc_gpu_config_t c;
+	char msg[256];
+	sc_config_gtx480(&c);
+	c.num_sms = 0;
+	c.warp_size = 16;
+	cr_expect_eq(sc_config_check(&c, msg, sizeof msg), SC_EINVAL);
+	cr_expect_str_eq(msg, "warp_size: expected 32, got 16");
+	c.name[0] = '\0';
+	cr_expect_eq(sc_config_check(&c, msg, sizeof msg), SC_EINVAL);
+	cr_expect_str_eq(msg, "name: expected a string of 1..63 characters");
+}
+
+/* The 'config' record of a runtime job file: the fields in list order, the
+ * name on its own line. */
+Test(gpu, job_file_config_record)
+{
+	char path[] = "/tmp/flipsim-job-XXXXXX", line[512], name[128];
+	int fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	close(fd);
+	sc_rt_job_t j = {.mode = SC_RT_GOLDEN, .regs = SC_REGS_PTX};
+	sc_config_gtx480(&j.cfg);
+	cr_assert_eq(sc_rt_job_write(path, &j), 0);
+	FILE *f = fopen(path, "r");
+	cr_assert(f);
+	for (int i = 0; i < 3; i++)
+		cr_assert(fgets(line, sizeof line, f));
+	cr_assert(fgets(name, sizeof name, f));
+	fclose(f);
+	unlink(path);
+	cr_expect_str_eq(line, "config 15 32 1536 8 48 1024 32768 63 49152 49152 8 2 32 2 0 "
+	                       "22 24 22 30 40 22 50 600 600 22 600 22 22 1401\n");
+	cr_expect_str_eq(name, "name gtx480\n");
 }
 
 /* ---- the random generator, written again from its specification -------- */
