@@ -23,6 +23,20 @@ static int run(const char *path, const char *text, char **out, unsigned *ncases)
 	return failed;
 }
 
+static void run_file(const char *file)
+{
+	char *report;
+	unsigned ncases;
+	int failed = run(file, NULL, &report, &ncases);
+	cr_expect_eq(failed, 0, "%d of %u cases of %s failed:\n%s", failed, ncases, file, report);
+	cr_expect_gt(ncases, 0, "%s holds no case", file);
+	free(report);
+}
+
+
+Test(insn, int) { run_file(DIR "int.txt"); }
+Test(insn, bit) { run_file(DIR "bit.txt"); }
+
 /* ---- the runner reports failures ---------------------------------------- */
 
 /* text has `want` failing cases among `cases`, and its report holds `frag`. */
