@@ -36,6 +36,11 @@ static void run_file(const char *file)
 
 Test(insn, int) { run_file(DIR "int.txt"); }
 Test(insn, bit) { run_file(DIR "bit.txt"); }
+Test(insn, fp32) { run_file(DIR "fp32.txt"); }
+Test(insn, fp64) { run_file(DIR "fp64.txt"); }
+Test(insn, f16) { run_file(DIR "f16.txt"); }
+Test(insn, cmp) { run_file(DIR "cmp.txt"); }
+Test(insn, cvt) { run_file(DIR "cvt.txt"); }
 
 /* ---- the runner reports failures ---------------------------------------- */
 
