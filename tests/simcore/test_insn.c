@@ -41,6 +41,8 @@ Test(insn, fp64) { run_file(DIR "fp64.txt"); }
 Test(insn, f16) { run_file(DIR "f16.txt"); }
 Test(insn, cmp) { run_file(DIR "cmp.txt"); }
 Test(insn, cvt) { run_file(DIR "cvt.txt"); }
+Test(insn, mem) { run_file(DIR "mem.txt"); }
+Test(insn, warp) { run_file(DIR "warp.txt"); }
 
 /* ---- the runner reports failures ---------------------------------------- */
 
