@@ -62,7 +62,7 @@ static uint64_t width_mask(const ptype_t *t) { return t->bits >= 64 ? ~0ull : (1
 /* The integer type of twice the width (mul.wide's destination). */
 static const ptype_t *ptype_twice(const ptype_t *t)
 {
-	char s[8];
+	char s[16];
 	snprintf(s, sizeof s, "%c%u", t->name[0], 2 * t->bits);
 	return ptype(s);
 }
@@ -500,12 +500,12 @@ static const ptype_t *pos_type(const mnem_t *m, unsigned pos, unsigned nops)
 	if (!strcmp(b, "bar") || !strcmp(b, "barrier"))
 		return m->red && pos == 0 ? first : m->red && pos + 1 == nops ? P : U32;
 	if (base_in(m, (const char *const[]){"ld", "st", "atom", "red", "mov", NULL}))
-		return first && m->vec && !strcmp(b, "mov") ? NULL : first;
+		return first;
 	return pos == 0 ? first : last;
 }
 
-/* Records that the words of operand text o are used at `pos` (with type t
- * unless annotated, written when w). Returns -1 after reporting. */
+/* Records that the words of operand text o are used (with type t unless
+ * annotated, written when w). Returns -1 after reporting. */
 static int use_words(runner_t *r, icase_t *c, unsigned line, span_t o, const ptype_t *t, bool w)
 {
 	const char *p = o.p, *e = o.p + o.n;
@@ -528,11 +528,17 @@ static int use_words(runner_t *r, icase_t *c, unsigned line, span_t o, const pty
 
 /* Operand `pos` of m: a register, !pred, a|pred, {a, b}, [address+k], or
  * anything else (immediates, labels, special registers). */
-static int use_operand(runner_t *r, icase_t *c, unsigned line, const mnem_t *m, span_t o, unsigned pos, unsigned nops)
+static int use_operand(runner_t *r, icase_t *c, unsigned line, const mnem_t *m, span_t o, unsigned pos, unsigned nops,
+                       unsigned nvec)
 {
 	o = trim(o);
 	bool w = writes(m, pos);
 	const ptype_t *t = pos_type(m, pos, nops);
+	if (t && nvec > 1 && !m->vec && !strcmp(m->base, "mov")) { /* packing: {lo, hi} are halves */
+		char name[16];
+		snprintf(name, sizeof name, "b%u", t->bits / nvec);
+		t = ptype(name);
+	}
 	if (o.n && o.p[0] == '[')
 		return use_words(r, c, line, o, ptype("u64"), false);
 	if (o.n && o.p[0] == '!')
@@ -599,9 +605,9 @@ static int use_line(runner_t *r, icase_t *c, span_t s, unsigned line)
 			span_t el[8];
 			unsigned k = split_operands((span_t){ops[i].p + 1, ops[i].n - 2}, el, 8);
 			for (unsigned j = 0; j < k; j++)
-				if (use_operand(r, c, line, &m, el[j], i, n))
+				if (use_operand(r, c, line, &m, el[j], i, n, k))
 					return -1;
-		} else if (use_operand(r, c, line, &m, ops[i], i, n)) {
+		} else if (use_operand(r, c, line, &m, ops[i], i, n, 1)) {
 			return -1;
 		}
 	}
@@ -667,7 +673,7 @@ static void emit_line(FILE *f, icase_t *c, span_t s)
 	}
 	fwrite(p, 1, (size_t)(e - p), f);
 	char last = s.n ? s.p[s.n - 1] : ';';
-	fputs(last == ';' || last == ':' || last == '{' || last == '}' ? "\n" : ";\n", f);
+	fputs(last == ';' || last == ':' || span_is(s, "{") || span_is(s, "}") ? "\n" : ";\n", f);
 }
 
 static const char *ld_type(const ptype_t *t)

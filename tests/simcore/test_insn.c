@@ -42,6 +42,7 @@ Test(insn, f16) { run_file(DIR "f16.txt"); }
 Test(insn, cmp) { run_file(DIR "cmp.txt"); }
 Test(insn, cvt) { run_file(DIR "cvt.txt"); }
 Test(insn, mem) { run_file(DIR "mem.txt"); }
+Test(insn, mov) { run_file(DIR "mov.txt"); }
 Test(insn, warp) { run_file(DIR "warp.txt"); }
 
 /* ---- the runner reports failures ---------------------------------------- */
