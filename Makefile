@@ -27,7 +27,7 @@ PARSER_SRC  := parser/classify.c
 DB_SRC      := db/db.c db/report.c db/study.c db/demangle.c
 ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/runner.c engine/hostrun.c engine/plan.c \
                engine/worker.c engine/run.c engine/query.c engine/ptxas.c engine/progress.c
-TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
+TEST_SRC    := tests/simcore/test_harness.c tests/simcore/insn.c tests/simcore/test_insn.c tests/simcore/test_parse.c \
                tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
                tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c \
                tests/simcore/test_due.c tests/simcore/test_decode.c tests/simcore/test_fault.c tests/simcore/test_regalloc.c tests/campaigns/test_campaigns.c \
@@ -113,7 +113,7 @@ $(BUILD)/tests/golden_host: tests/engine/data/golden_host.c $(BUILD)/libsimcore.
 # The simulator's semantic suites run a second time with every module in
 # alloc register mode (the fault, arch and engine suites pin ptx-mode
 # register numbers and counts, so they run in ptx mode only).
-ALLOC_SUITES := @(sem_int|sem_fp|sem_cmp|mem|ctl|warp|due|parse)/*
+ALLOC_SUITES := @(sem_int|sem_fp|sem_cmp|insn|mem|ctl|warp|due|parse)/*
 # examples/campaigns/ name build/examples/ programs (test_campaign.c loads them all)
 TEST_BIN := $(BUILD)/unit-tests $(BUILD)/flipsim $(BUILD)/tests/vadd_host $(BUILD)/tests/doomed_host $(BUILD)/tests/golden_host $(EXAMPLE_BIN) \
             build/examples/iterate

@@ -1,7 +1,8 @@
 /* Memory instructions end to end (simcore/sm.c ex_ldst, ex_atom): ld/st in
- * every state space, vectors, sub-word extension and truncation, generic
- * addresses through cvta, and atomics under contention whose results are
- * checked against counts and sums computed here on the host. */
+ * every state space, vectors, generic addresses through cvta, and atomics
+ * under contention whose results are checked against counts and sums
+ * computed here on the host. Sub-word loads and stores and atom.cas on one
+ * thread are plain-text cases (tests/simcore/insn/mem.txt). */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,65 +74,6 @@ Test(mem, global_vectors)
 		cr_expect_eq(out2[2 * t], in2[2 * t + 1], "thread %u", t);
 		cr_expect_eq(out2[2 * t + 1], in2[2 * t], "thread %u", t);
 	}
-	h_fini(&h);
-}
-
-/* Loads of 8 and 16 bits sign- or zero-extend into 32- and 64-bit
- * registers; stores of 8 and 16 bits write only their bytes. */
-Test(mem, subword)
-{
-	static const char ptx[] = H_PTX_HEAD
-		".visible .entry k(.param .u64 in, .param .u64 out, .param .u64 bytes)\n"
-		"{\n" PRO
-		"	ld.param.u64 %rd2, [in];\n"
-		"	ld.param.u64 %rd3, [out];\n"
-		"	ld.global.s8 %r4, [%rd2];\n"
-		"	ld.global.u8 %r5, [%rd2];\n"
-		"	ld.global.s16 %r6, [%rd2+4];\n"
-		"	ld.global.u16 %r7, [%rd2+4];\n"
-		"	ld.global.b8 %r8, [%rd2+1];\n"
-		"	ld.global.s16 %r9, [%rd2+6];\n"
-		"	st.global.v4.u32 [%rd3], {%r4, %r5, %r6, %r7};\n"
-		"	st.global.v2.u32 [%rd3+16], {%r8, %r9};\n"
-		"	ld.global.s8 %rd4, [%rd2];\n"
-		"	ld.global.u8 %rd5, [%rd2];\n"
-		"	ld.global.s32 %rd6, [%rd2+8];\n"
-		"	ld.global.u32 %rd7, [%rd2+8];\n"
-		"	st.global.v2.u64 [%rd3+32], {%rd4, %rd5};\n"
-		"	st.global.v2.u64 [%rd3+48], {%rd6, %rd7};\n"
-		"	ld.param.u64 %rd8, [bytes];\n"
-		"	mov.u32 %r10, 0x12345678;\n"
-		"	st.global.u8 [%rd8+1], %r10;\n"
-		"	st.global.u16 [%rd8+4], %r10;\n"
-		"	st.global.b8 [%rd8+7], %r10;\n"
-		"	ret;\n"
-		"}\n";
-	static const uint8_t in[12] = {0x80, 0x7f, 0xff, 0x01, 0x00, 0x80, 0xff, 0x7f, 0x00, 0x00, 0x00, 0x80};
-	uint8_t bytes[8];
-	memset(bytes, 0xaa, sizeof bytes);
-	h_ctx_t h;
-	h_init(&h);
-	h_load_ok(&h, ptx);
-	uint64_t din = h_alloc(&h, sizeof in, in), dout = h_alloc(&h, 64, NULL), db = h_alloc(&h, 8, bytes);
-	h_launch_ok(&h, "k", H_D1(1), H_D1(1), 0, H_ARGS(&din, &dout, &db));
-	uint32_t o[8];
-	uint64_t o64[4];
-	h_read(&h, o, dout, sizeof o);
-	h_read(&h, o64, dout + 32, sizeof o64);
-	cr_expect_eq(o[0], 0xffffff80u);
-	cr_expect_eq(o[1], 0x80u);
-	cr_expect_eq(o[2], 0xffff8000u);
-	cr_expect_eq(o[3], 0x8000u);
-	cr_expect_eq(o[4], 0x7fu);
-	cr_expect_eq(o[5], 0x7fffu);
-	cr_expect_eq(o64[0], 0xffffffffffffff80ull);
-	cr_expect_eq(o64[1], 0x80ull);
-	cr_expect_eq(o64[2], 0xffffffff80000000ull);
-	cr_expect_eq(o64[3], 0x80000000ull);
-	h_read(&h, bytes, db, 8);
-	static const uint8_t want[8] = {0xaa, 0x78, 0xaa, 0xaa, 0x78, 0x56, 0xaa, 0x78};
-	for (int i = 0; i < 8; i++)
-		cr_expect_eq(bytes[i], want[i], "byte %d: 0x%02x", i, bytes[i]);
 	h_fini(&h);
 }
 
@@ -579,21 +521,12 @@ Test(mem, atomic_shared_contention)
 	h_fini(&h);
 }
 
-/* atom.cas: the semantics on one thread, then a CAS loop that increments
- * under contention (lanes of a warp fail and retry in divergent code). */
+/* atom.cas: a CAS loop that increments under contention (lanes of a warp
+ * fail and retry in divergent code). Its semantics on one thread are a
+ * plain-text case (tests/simcore/insn/mem.txt). */
 Test(mem, atomic_cas)
 {
 	static const char ptx[] = H_PTX_HEAD
-		".visible .entry once(.param .u64 p)\n"
-		"{\n"
-		"	.reg .b32 %r<4>;\n"
-		"	.reg .b64 %rd1;\n"
-		"	ld.param.u64 %rd1, [p];\n"
-		"	atom.global.cas.b32 %r1, [%rd1], 5, 9;   // 5 == 5: becomes 9\n"
-		"	atom.global.cas.b32 %r2, [%rd1+4], 5, 9; // 6 != 5: stays\n"
-		"	st.global.v2.u32 [%rd1+8], {%r1, %r2};\n"
-		"	ret;\n"
-		"}\n"
 		".visible .entry loop(.param .u64 p, .param .u64 tries)\n"
 		"{\n" PRO
 		"	ld.param.u64 %rd2, [p];\n"
@@ -613,16 +546,6 @@ Test(mem, atomic_cas)
 	h_ctx_t h;
 	h_init(&h);
 	h_load_ok(&h, ptx);
-	uint32_t init[4] = {5, 6, 0, 0};
-	uint64_t d = h_alloc(&h, 16, init);
-	h_launch_ok(&h, "once", H_D1(1), H_D1(1), 0, H_ARGS(&d));
-	uint32_t o[4];
-	h_read(&h, o, d, 16);
-	cr_expect_eq(o[0], 9);
-	cr_expect_eq(o[1], 6);
-	cr_expect_eq(o[2], 5, "cas returns the old value");
-	cr_expect_eq(o[3], 6);
-
 	enum { CTAS = 4, T = 64, N = CTAS * T };
 	uint64_t cnt = h_alloc(&h, 4, NULL), tries = h_alloc(&h, N * 4, NULL);
 	h_launch_ok(&h, "loop", H_D1(CTAS), H_D1(T), 0, H_ARGS(&cnt, &tries));

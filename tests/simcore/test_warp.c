@@ -1,8 +1,9 @@
 /* Warp-level instructions and special registers (simcore/sm.c ex_warp,
  * sreg_value): shfl.sync in every mode against a host model of the PTX
- * ISA pseudo-code (clamp and segment masks included), shfl and vote in
- * divergent code with partial member masks, activemask, and %laneid,
- * %lanemask_*, %tid/%ntid/%ctaid/%nctaid in three dimensions. */
+ * ISA pseudo-code (clamp and segment masks included), and %laneid,
+ * %lanemask_*, %tid/%ntid/%ctaid/%nctaid in three dimensions. shfl and vote
+ * in divergent code with partial member masks, and activemask, are
+ * plain-text cases (tests/simcore/insn/warp.txt). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -93,144 +94,6 @@ Test(warp, shfl_modes_clamp_segments)
 				}
 	}
 	cr_expect_eq(checked, 4u * 14 * 9 * 3 * 32);
-	h_fini(&h);
-}
-
-/* Even lanes enter a branch and exchange with lane ^ 2 under member mask
- * 0x55555555; lanes 8..15 broadcast from lane 8 with shfl.idx; a shfl.down
- * whose source lane is out of the warp keeps the lane's own value. */
-Test(warp, shfl_divergent_partial_mask)
-{
-	static const char ptx[] = H_PTX_HEAD
-		".visible .entry k(.param .u64 out)\n"
-		"{\n"
-		"	.reg .b32 %r<12>;\n"
-		"	.reg .b64 %rd<4>;\n"
-		"	.reg .pred %p<4>;\n"
-		"	mov.u32 %r0, %laneid;\n"
-		"	mad.lo.u32 %r1, %r0, 3, 5;\n"
-		"	mov.u32 %r5, 0;\n"
-		"	mov.u32 %r6, 0;\n"
-		"	mov.u32 %r7, 0;\n"
-		"	and.b32 %r2, %r0, 1;\n"
-		"	setp.ne.u32 %p1, %r2, 0;\n"
-		"	@%p1 bra L_odd;\n"
-		"	shfl.sync.bfly.b32 %r5, %r1, 2, 0x1f, 0x55555555;\n"
-		"	activemask.b32 %r7;\n"
-		"	bra.uni L_join;\n"
-		"L_odd:\n"
-		"	setp.lt.u32 %p2, %r0, 8;\n"
-		"	@%p2 bra L_join;\n"
-		"	setp.ge.u32 %p2, %r0, 16;\n"
-		"	@%p2 bra L_join;\n"
-		"	shfl.sync.idx.b32 %r5, %r1, 9, 0x1f, 0x0000aa00;   // odd lanes 9..15 read lane 9\n"
-		"	shfl.sync.down.b32 %r6|%p3, %r1, 4, 0x1f, 0x0000aa00; // lane+4 only below 16\n"
-		"	activemask.b32 %r7;\n"
-		"L_join:\n"
-		"	ld.param.u64 %rd1, [out];\n"
-		"	mul.wide.u32 %rd2, %r0, 16;\n"
-		"	add.s64 %rd1, %rd1, %rd2;\n"
-		"	st.global.v4.u32 [%rd1], {%r5, %r6, %r7, %r0};\n"
-		"	ret;\n"
-		"}\n";
-	h_ctx_t h;
-	h_init(&h);
-	uint32_t o[128];
-	h_run_u32(&h, ptx, "k", H_D1(1), H_D1(32), o, 128);
-	for (uint32_t l = 0; l < 32; l++) {
-		uint32_t r5 = 0, r6 = 0, m = 0;
-		if (!(l & 1)) {
-			r5 = (l ^ 2) * 3 + 5;
-			m = 0x55555555u;
-		} else if (l >= 8 && l < 16) {
-			r5 = 9 * 3 + 5;
-			r6 = (l + 4) * 3 + 5; /* lanes 13, 15 read 17, 19: values of inactive lanes are r1 too */
-			m = 0x0000aa00u;
-		}
-		cr_expect_eq(o[4 * l], r5, "lane %u: %u, want %u", l, o[4 * l], r5);
-		if (l >= 8 && l < 12 && (l & 1))
-			cr_expect_eq(o[4 * l + 1], r6, "lane %u: down %u, want %u", l, o[4 * l + 1], r6);
-		cr_expect_eq(o[4 * l + 2], m, "lane %u: mask 0x%08x", l, o[4 * l + 2]);
-	}
-	h_fini(&h);
-}
-
-/* ---------------------------------------------------------------- vote */
-
-/* vote over the whole warp and over the lanes of a divergent branch, with
- * the member mask naming exactly those lanes. */
-Test(warp, vote_and_activemask)
-{
-	static const char ptx[] = H_PTX_HEAD
-		".visible .entry k(.param .u64 out, .param .u32 sel)\n"
-		"{\n"
-		"	.reg .b32 %r<16>;\n"
-		"	.reg .b64 %rd<4>;\n"
-		"	.reg .pred %p<10>;\n"
-		"	mov.u32 %r0, %laneid;\n"
-		"	ld.param.u32 %r1, [sel];\n"
-		"	shr.u32 %r2, %r1, %r0;\n"
-		"	and.b32 %r2, %r2, 1;\n"
-		"	setp.ne.u32 %p1, %r2, 0;        // this lane's bit of sel\n"
-		"	vote.sync.ballot.b32 %r3, %p1, 0xffffffff;\n"
-		"	vote.sync.all.pred %p2, %p1, 0xffffffff;\n"
-		"	vote.sync.any.pred %p3, %p1, 0xffffffff;\n"
-		"	vote.sync.uni.pred %p4, %p1, 0xffffffff;\n"
-		"	selp.u32 %r4, 1, 0, %p2;\n"
-		"	selp.u32 %r5, 1, 0, %p3;\n"
-		"	selp.u32 %r6, 1, 0, %p4;\n"
-		"	mov.u32 %r7, 0;\n"
-		"	mov.u32 %r8, 0;\n"
-		"	mov.u32 %r9, 0;\n"
-		"	mov.u32 %r10, 0;\n"
-		"	mov.u32 %r11, 0;\n"
-		"	setp.ge.u32 %p5, %r0, 20;\n"
-		"	@%p5 bra L_join;\n"
-		"	activemask.b32 %r11;\n"
-		"	vote.sync.ballot.b32 %r7, %p1, %r11;\n"
-		"	vote.sync.all.pred %p6, %p1, %r11;\n"
-		"	vote.sync.any.pred %p7, %p1, %r11;\n"
-		"	vote.sync.uni.pred %p8, %p1, %r11;\n"
-		"	selp.u32 %r8, 1, 0, %p6;\n"
-		"	selp.u32 %r9, 1, 0, %p7;\n"
-		"	selp.u32 %r10, 1, 0, %p8;\n"
-		"L_join:\n"
-		"	ld.param.u64 %rd1, [out];\n"
-		"	mul.wide.u32 %rd2, %r0, 32;\n"
-		"	add.s64 %rd1, %rd1, %rd2;\n"
-		"	st.global.v4.u32 [%rd1], {%r3, %r4, %r5, %r6};\n"
-		"	st.global.v4.u32 [%rd1+16], {%r7, %r8, %r9, %r10};\n"
-		"	ret;\n"
-		"}\n";
-	/* sel: all set, none, all of the first 20 lanes only, a mixture */
-	static const uint32_t sels[] = {0xffffffffu, 0, 0x000fffffu, 0x12345678u, 0xfff00000u};
-	h_ctx_t h;
-	h_init(&h);
-	h_load_ok(&h, ptx);
-	uint64_t d = h_alloc(&h, 32 * 32, NULL);
-	for (size_t i = 0; i < sizeof sels / sizeof sels[0]; i++) {
-		uint32_t sel = sels[i];
-		h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d, &sel));
-		uint32_t o[256];
-		h_read(&h, o, d, sizeof o);
-		uint32_t sub = sel & 0x000fffffu;
-		for (uint32_t l = 0; l < 32; l++) {
-			const uint32_t *w = &o[8 * l];
-			cr_expect_eq(w[0], sel, "sel 0x%08x lane %u: ballot 0x%08x", sel, l, w[0]);
-			cr_expect_eq(w[1], sel == 0xffffffffu, "sel 0x%08x lane %u: all", sel, l);
-			cr_expect_eq(w[2], sel != 0, "sel 0x%08x lane %u: any", sel, l);
-			cr_expect_eq(w[3], sel == 0 || sel == 0xffffffffu, "sel 0x%08x lane %u: uni", sel, l);
-			if (l < 20) {
-				cr_expect_eq(w[4], sub, "sel 0x%08x lane %u: divergent ballot 0x%08x", sel, l, w[4]);
-				cr_expect_eq(w[5], sub == 0x000fffffu, "sel 0x%08x lane %u: divergent all", sel, l);
-				cr_expect_eq(w[6], sub != 0, "sel 0x%08x lane %u: divergent any", sel, l);
-				cr_expect_eq(w[7], sub == 0 || sub == 0x000fffffu, "sel 0x%08x lane %u: divergent uni", sel, l);
-			} else {
-				for (int k = 4; k < 8; k++)
-					cr_expect_eq(w[k], 0, "lane %u outside the branch", l);
-			}
-		}
-	}
 	h_fini(&h);
 }
 
