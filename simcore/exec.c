@@ -310,7 +310,8 @@ static uint32_t mem_latency(const sc_gpu_t *g, int space)
  * checked per lane. Otherwise (or when a lane would fault) false, and the
  * caller takes the per-lane path, which raises the DUE at the right lane. */
 typedef struct span {
-	uint8_t *base;
+	uint8_t *base;   /* host address of address `lo` (lane 0 for local) */
+	uint64_t lo;
 	size_t stride;
 	int space;
 } span_t;
@@ -363,9 +364,8 @@ static bool fast_span(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, int space, uint64_
 	EACH_LANE(exec, uint64_t a = addr[l]; lo = a < lo ? a : lo; hi = a > hi ? a : hi; any |= a);
 	if (any & (size - 1))
 		return false;
-	uint64_t off = 0; /* subtracted from every lane's address */
+	uint64_t l0 = lo, off = 0; /* off: the generic window's base */
 	if (space == SC_SP_GENERIC) {
-		uint64_t l0 = lo;
 		if ((space = generic_span(&lo, &hi)) < 0)
 			return false;
 		off = l0 - lo;
@@ -373,13 +373,12 @@ static bool fast_span(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, int space, uint64_
 	uint8_t *p = NULL;
 	size_t stride = 0;
 	switch (space) {
-	case SC_SP_GLOBAL: {
-		uint8_t *q = sc__gmem_find(&g->gmem, lo, hi - lo + size);
-		if (!q)
+	case SC_SP_GLOBAL:
+		/* p: the host address of lo itself (the others: of offset 0) */
+		if (!(p = sc__gmem_find(&g->gmem, lo, hi - lo + size)))
 			return false;
-		p = q - lo;
+		lo = 0;
 		break;
-	}
 	case SC_SP_SHARED:
 		if (hi >= r->smem || size > r->smem - hi)
 			return false;
@@ -407,7 +406,8 @@ static bool fast_span(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, int space, uint64_
 	if (UNLIKELY(g->trace != NULL) && space == SC_SP_GLOBAL)
 		FOR_LANES(l, exec)
 			sc__trace_touch(g, addr[l] - off, size);
-	out->base = p - off;
+	out->base = p + lo;
+	out->lo = l0;
 	out->stride = stride;
 	out->space = space;
 	return true;
@@ -415,7 +415,7 @@ static bool fast_span(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, int space, uint64_
 
 static inline uint8_t *span_at(const span_t *s, const uint64_t *addr, uint32_t l)
 {
-	return s->base + addr[l] + l * s->stride;
+	return s->base + (addr[l] - s->lo) + l * s->stride;
 }
 
 /* ld: n destinations of `bytes` each. */
