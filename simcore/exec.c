@@ -310,7 +310,8 @@ static uint32_t mem_latency(const sc_gpu_t *g, int space)
  * checked per lane. Otherwise (or when a lane would fault) false, and the
  * caller takes the per-lane path, which raises the DUE at the right lane. */
 typedef struct span {
-	uint8_t *base;
+	uint8_t *base;   /* host address of address `lo` (lane 0 for local) */
+	uint64_t lo;
 	size_t stride;
 	int space;
 } span_t;
@@ -355,17 +356,28 @@ static int generic_span(uint64_t *lo, uint64_t *hi)
 	return s;
 }
 
-static bool fast_span(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, int space, uint64_t *addr, uint32_t exec,
-                      uint32_t size, bool write, span_t *out)
+/* The lanes' addresses into addr, and their bounds and bitwise or. */
+typedef struct bounds {
+	uint64_t lo, hi, any;
+} bounds_t;
+
+static bounds_t lane_addrs(const agen_t *ag, uint32_t exec, uint64_t *addr)
+{
+	bounds_t b = {UINT64_MAX, 0, 0};
+	EACH_LANE(exec, uint64_t a = lane_addr(ag, l); addr[l] = a; b.lo = a < b.lo ? a : b.lo;
+	          b.hi = a > b.hi ? a : b.hi; b.any |= a);
+	return b;
+}
+
+static bool fast_span(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, int space, const uint64_t *addr, bounds_t bd,
+                      uint32_t exec, uint32_t size, bool write, span_t *out)
 {
 	const sc_run_t *r = &g->run;
-	uint64_t lo = UINT64_MAX, hi = 0, any = 0;
-	EACH_LANE(exec, uint64_t a = addr[l]; lo = a < lo ? a : lo; hi = a > hi ? a : hi; any |= a);
-	if (any & (size - 1))
+	uint64_t lo = bd.lo, hi = bd.hi;
+	if (bd.any & (size - 1))
 		return false;
-	uint64_t off = 0; /* subtracted from every lane's address */
+	uint64_t l0 = lo, off = 0; /* off: the generic window's base */
 	if (space == SC_SP_GENERIC) {
-		uint64_t l0 = lo;
 		if ((space = generic_span(&lo, &hi)) < 0)
 			return false;
 		off = l0 - lo;
@@ -373,13 +385,12 @@ static bool fast_span(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, int space, uint64_
 	uint8_t *p = NULL;
 	size_t stride = 0;
 	switch (space) {
-	case SC_SP_GLOBAL: {
-		uint8_t *q = sc__gmem_find(&g->gmem, lo, hi - lo + size);
-		if (!q)
+	case SC_SP_GLOBAL:
+		/* p: the host address of lo itself (the others: of offset 0) */
+		if (!(p = sc__gmem_find(&g->gmem, lo, hi - lo + size)))
 			return false;
-		p = q - lo;
+		lo = 0;
 		break;
-	}
 	case SC_SP_SHARED:
 		if (hi >= r->smem || size > r->smem - hi)
 			return false;
@@ -407,7 +418,8 @@ static bool fast_span(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, int space, uint64_
 	if (UNLIKELY(g->trace != NULL) && space == SC_SP_GLOBAL)
 		FOR_LANES(l, exec)
 			sc__trace_touch(g, addr[l] - off, size);
-	out->base = p - off;
+	out->base = p + lo;
+	out->lo = l0;
 	out->stride = stride;
 	out->space = space;
 	return true;
@@ -415,7 +427,7 @@ static bool fast_span(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, int space, uint64_
 
 static inline uint8_t *span_at(const span_t *s, const uint64_t *addr, uint32_t l)
 {
-	return s->base + addr[l] + l * s->stride;
+	return s->base + (addr[l] - s->lo) + l * s->stride;
 }
 
 /* ld: n destinations of `bytes` each. */
@@ -463,8 +475,8 @@ static uint32_t ex_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 		if (UNLIKELY(n == 0 || n > 4 || SC_NSRC(in) != 1))
 			goto bad;
 		agen_t ag = addr_gen(w, in, in->opnd[n]);
-		EACH_LANE(exec, addr[l] = lane_addr(&ag, l));
-		if (LIKELY(fast_span(g, sm, w, space, addr, exec, bytes * n, false, &sp))) {
+		bounds_t bd = lane_addrs(&ag, exec, addr);
+		if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, bytes * n, false, &sp))) {
 			if (!ld_span(g, w, in, &sp, addr, exec, n, bytes))
 				goto bad;
 			return mem_latency(g, sp.space);
@@ -488,8 +500,8 @@ static uint32_t ex_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 		agen_t ag = addr_gen(w, in, in->opnd[0]);
 		uint16_t o = in->opnd[1];
 		if (n == 1 && bytes == 4 && SC_OPND_KIND(o) == SC_K_R32) {
-			EACH_LANE(exec, addr[l] = lane_addr(&ag, l));
-			if (LIKELY(fast_span(g, sm, w, space, addr, exec, 4, true, &sp))) {
+			bounds_t bd = lane_addrs(&ag, exec, addr);
+			if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, 4, true, &sp))) {
 				const uint32_t *v = w->rf + (size_t)SC_OPND_IDX(o) * 32;
 				FOR_LANES(l, exec) /* in lane order: the last lane's store wins */
 					memcpy(span_at(&sp, addr, l), &v[l], 4);
@@ -499,8 +511,8 @@ static uint32_t ex_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 		uint64_t (*v)[32] = g->vec;
 		for (unsigned e = 0; e < n; e++)
 			sc__rd(g, sm, w, in->opnd[1 + e], exec, v[e]);
-		EACH_LANE(exec, addr[l] = lane_addr(&ag, l));
-		if (LIKELY(fast_span(g, sm, w, space, addr, exec, bytes * n, true, &sp))) {
+		bounds_t bd = lane_addrs(&ag, exec, addr);
+		if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, bytes * n, true, &sp))) {
 			FOR_LANES(l, exec) {
 				uint8_t *p = span_at(&sp, addr, l);
 				for (unsigned e = 0; e < n; e++)

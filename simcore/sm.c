@@ -398,12 +398,15 @@ static const sc_insn_t *fetch(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t p
 }
 
 /* Sequential issue: shift the buffer and prefetch the next word. */
-static void ib_advance(sc_gpu_t *g, sc_warp_t *w, uint32_t pc)
+static inline void ib_advance(sc_gpu_t *g, sc_warp_t *w, uint32_t pc)
 {
 	const sc_module_t *mod = g->run.mod;
 	uint32_t n = g->cfg.ib_entries;
-	for (uint32_t k = 0; k + 1 < n; k++)
-		w->ib[k] = w->ib[k + 1];
+	if (n == 2)
+		w->ib[0] = w->ib[1];
+	else
+		for (uint32_t k = 0; k + 1 < n; k++)
+			w->ib[k] = w->ib[k + 1];
 	w->ib_pc = pc + 1;
 	uint32_t last = pc + n;
 	if (last < mod->ncode) {
@@ -562,7 +565,8 @@ static sc_warp_t *pick(sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslots, ui
 	const uint64_t *wn = sm->wnext;
 	if (s >= nslots)
 		return NULL;
-	uint32_t cnt = (nslots - s + ns - 1) / ns; /* warps of this scheduler */
+	/* warps of this scheduler (a shift for the usual two schedulers) */
+	uint32_t cnt = ns == 2 ? (nslots - s + 1) >> 1 : (nslots - s + ns - 1) / ns;
 	if (g->cfg.scheduler == SC_SCHED_GTO) {
 		if (sm->last[s] < nslots && wn[sm->last[s]] <= now)
 			return &sm->warps[sm->last[s]];
@@ -576,7 +580,8 @@ static sc_warp_t *pick(sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslots, ui
 			sm->last[s] = best->slot;
 		return best;
 	}
-	uint32_t start = sm->last[s] < nslots ? (sm->last[s] - s) / ns + 1 : 0;
+	uint32_t x = sm->last[s] - s;
+	uint32_t start = sm->last[s] < nslots ? (ns == 2 ? x >> 1 : x / ns) + 1 : 0;
 	if (start >= cnt)
 		start = 0;
 	for (uint32_t k = start; k < cnt; k++)
