@@ -109,6 +109,7 @@ typedef struct icase {
 	int due;                 /* expected DUE reason, -1 for none */
 	bool has_error;
 	char error[120];         /* expected fragment of the load error */
+	bool started;            /* a line of it was read */
 	bool broken;             /* a syntax error was reported */
 } icase_t;
 
@@ -396,8 +397,9 @@ static int case_line(runner_t *r, icase_t *c, span_t s, unsigned line)
 {
 	char lhs[64];
 	span_t rhs;
-	if (!c->ntext && !c->nnames)
+	if (!c->started)
 		c->line = line;
+	c->started = true;
 	if (!split_assign(s, lhs, sizeof lhs, &rhs)) {
 		if (c->ntext == MAXLINES)
 			return say(r, c, line, "more than %d instruction lines", MAXLINES);
@@ -950,7 +952,7 @@ static void case_reset(icase_t *c, const char *file)
 /* Ends the case being read (if any) at a blank line or the end. */
 static void case_end(runner_t *r, icase_t *c, unsigned *ncases)
 {
-	if (c->ntext || c->nnames) {
+	if (c->started) {
 		(*ncases)++;
 		r->case_failed = false;
 		if (!c->broken && !case_finish(r, c))
@@ -976,7 +978,7 @@ int insn_run_text(const char *name, const char *text, FILE *report, unsigned *nc
 		p = nl ? nl + 1 : p + s.n;
 		const char *hash = memchr(s.p, '#', s.n);
 		span_t body = trim((span_t){s.p, hash ? (unsigned)(hash - s.p) : s.n});
-		if (hash && !body.n && !c->ntext && !c->nnames) {
+		if (hash && !body.n && !c->started) {
 			span_t t = trim((span_t){hash + 1, (unsigned)(s.p + s.n - hash - 1)});
 			snprintf(c->title, sizeof c->title, "%.*s", (int)t.n, t.p);
 		} else if (!body.n && !hash) {
