@@ -79,7 +79,6 @@ typedef enum { R_UNUSED, R_IN, R_OUT } role_t;
 typedef struct iname {
 	char id[32];
 	const ptype_t *t;        /* register type (u64 for a buffer) */
-	bool annotated;
 	role_t role;
 	unsigned line;           /* of its value line */
 	span_t text;             /* its values, read once the type is known */
@@ -163,7 +162,8 @@ static span_t trim(span_t s)
 static bool span_is(span_t s, const char *w) { return strlen(w) == s.n && !memcmp(s.p, w, s.n); }
 
 /* The next identifier of [*p, e) that is a word of its own (not a
- * modifier, a register, a label of a number): its span, and *p after it.
+ * modifier, a register or the letters of a number): its span, and *p
+ * after it.
  * Returns false when there is none. */
 static bool next_word(const char **p, const char *e, const char *start, span_t *w)
 {
@@ -387,7 +387,6 @@ static int value_line(runner_t *r, icase_t *c, const char *lhs, span_t rhs, unsi
 	} else if (!(x->t = ptype(spec))) {
 		return say(r, c, line, "unknown type '%s'", spec);
 	}
-	x->annotated = true;
 	return 0;
 }
 
