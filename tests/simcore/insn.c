@@ -79,7 +79,6 @@ typedef enum { R_UNUSED, R_IN, R_OUT } role_t;
 typedef struct iname {
 	char id[32];
 	const ptype_t *t;        /* register type (u64 for a buffer) */
-	bool annotated;
 	role_t role;
 	unsigned line;           /* of its value line */
 	span_t text;             /* its values, read once the type is known */
@@ -109,6 +108,7 @@ typedef struct icase {
 	int due;                 /* expected DUE reason, -1 for none */
 	bool has_error;
 	char error[120];         /* expected fragment of the load error */
+	bool started;            /* a line of it was read */
 	bool broken;             /* a syntax error was reported */
 } icase_t;
 
@@ -162,7 +162,8 @@ static span_t trim(span_t s)
 static bool span_is(span_t s, const char *w) { return strlen(w) == s.n && !memcmp(s.p, w, s.n); }
 
 /* The next identifier of [*p, e) that is a word of its own (not a
- * modifier, a register, a label of a number): its span, and *p after it.
+ * modifier, a register or the letters of a number): its span, and *p
+ * after it.
  * Returns false when there is none. */
 static bool next_word(const char **p, const char *e, const char *start, span_t *w)
 {
@@ -386,7 +387,6 @@ static int value_line(runner_t *r, icase_t *c, const char *lhs, span_t rhs, unsi
 	} else if (!(x->t = ptype(spec))) {
 		return say(r, c, line, "unknown type '%s'", spec);
 	}
-	x->annotated = true;
 	return 0;
 }
 
@@ -396,8 +396,9 @@ static int case_line(runner_t *r, icase_t *c, span_t s, unsigned line)
 {
 	char lhs[64];
 	span_t rhs;
-	if (!c->ntext && !c->nnames)
+	if (!c->started)
 		c->line = line;
+	c->started = true;
 	if (!split_assign(s, lhs, sizeof lhs, &rhs)) {
 		if (c->ntext == MAXLINES)
 			return say(r, c, line, "more than %d instruction lines", MAXLINES);
@@ -950,7 +951,7 @@ static void case_reset(icase_t *c, const char *file)
 /* Ends the case being read (if any) at a blank line or the end. */
 static void case_end(runner_t *r, icase_t *c, unsigned *ncases)
 {
-	if (c->ntext || c->nnames) {
+	if (c->started) {
 		(*ncases)++;
 		r->case_failed = false;
 		if (!c->broken && !case_finish(r, c))
@@ -976,7 +977,7 @@ int insn_run_text(const char *name, const char *text, FILE *report, unsigned *nc
 		p = nl ? nl + 1 : p + s.n;
 		const char *hash = memchr(s.p, '#', s.n);
 		span_t body = trim((span_t){s.p, hash ? (unsigned)(hash - s.p) : s.n});
-		if (hash && !body.n && !c->ntext && !c->nnames) {
+		if (hash && !body.n && !c->started) {
 			span_t t = trim((span_t){hash + 1, (unsigned)(s.p + s.n - hash - 1)});
 			snprintf(c->title, sizeof c->title, "%.*s", (int)t.n, t.p);
 		} else if (!body.n && !hash) {

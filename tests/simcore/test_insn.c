@@ -83,6 +83,8 @@ Test(insn, malformed_cases_fail)
 	expect_report("add.s32 d, a, b\na = 1 2\nb = 1 2 3\nd = 2\n", 1, 1, "3 values for 2 threads");
 	expect_report("add.s32 d, a, b\na = 7\nb = 1\nd = 8\ndue = nonsense\n", 1, 1, "unknown DUE reason");
 	expect_report("frobnicate.s32 d, a\na = 7\nd = 8\n", 1, 1, "the PTX was refused");
+	expect_report("add.s32 d, a, b\na = x\nb = 1\nd = 2\n", 1, 1, "'x' is not a value of type s32");
+	expect_report("[q] = 1\n", 1, 1, "t.txt:1: [q] = names no buffer");
 }
 
 Test(insn, due_and_error_expectations)
