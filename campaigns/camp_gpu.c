@@ -131,29 +131,29 @@ int camp__fail_at(char *err, size_t errsz, const char *file, const char *path, c
 #define LAT_KEY(name, text) ", " text
 #define LAT_KEYS (SC_LAT_LIST(LAT_KEY) + 2)
 
-/* The keys of a GPU file: one per configuration field (SC_CONFIG_FIELDS),
- * and "sources" after the name. */
-#define IS_U32_NAME 0
-#define IS_U32_U32 1
-#define IS_U32_SCHED 0
-#define IS_U32_LAT 0
-#define IS_U32_MHZ 0
+/* The keys of a GPU file: one per configuration field (SC_CONFIG_FIELDS);
+ * the name brings "sources" with it. */
+#define KEY_NAME(f) {#f, "sources", 0}
+#define KEY_U32(f) {#f, NULL, 1}
+#define KEY_SCHED(f) {#f, NULL, 0}
+#define KEY_LAT(f) {#f, NULL, 0}
+#define KEY_MHZ(f) {#f, NULL, 0}
 static const struct {
-	const char *key;
+	const char *key, *with;
 	int u32;
-} fields[] = {
-#define X(kind, field, lo, hi, gtx480) {#field, IS_U32_##kind},
+} keys[] = {
+#define X(kind, field, lo, hi, gtx480) KEY_##kind(field),
 	SC_CONFIG_FIELDS(X)
 #undef X
 };
-#define N_FIELDS (sizeof fields / sizeof fields[0])
+#define N_KEYS (sizeof keys / sizeof keys[0])
 
 static int known_top(const char *k)
 {
-	for (size_t i = 0; i < N_FIELDS; i++)
-		if (!strcmp(k, fields[i].key))
+	for (size_t i = 0; i < N_KEYS; i++)
+		if (!strcmp(k, keys[i].key) || (keys[i].with && !strcmp(k, keys[i].with)))
 			return 1;
-	return !strcmp(k, "sources");
+	return 0;
 }
 
 /* Every key must be there. The uint32 keys are looked for first, then the
@@ -161,13 +161,13 @@ static int known_top(const char *k)
 static int check_present(ctx_t *c, json_t *root)
 {
 	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < N_FIELDS; i++) {
-			if (fields[i].u32 != (pass == 0))
+		for (size_t i = 0; i < N_KEYS; i++) {
+			if (keys[i].u32 != (pass == 0))
 				continue;
-			if (!json_object_get(root, fields[i].key))
-				return fail(c, "$", "missing key '%s'", fields[i].key);
-			if (!strcmp(fields[i].key, "name") && !json_object_get(root, "sources"))
-				return fail(c, "$", "missing key '%s'", "sources");
+			if (!json_object_get(root, keys[i].key))
+				return fail(c, "$", "missing key '%s'", keys[i].key);
+			if (keys[i].with && !json_object_get(root, keys[i].with))
+				return fail(c, "$", "missing key '%s'", keys[i].with);
 		}
 	return 0;
 }
@@ -282,7 +282,7 @@ static int parse_config(ctx_t *c, json_t *root, sc_gpu_config_t *cfg)
 		return rc;
 
 	memset(cfg, 0, sizeof *cfg);
-#define X(kind, field, lo, hi, gtx480)         \
+#define X(kind, field, lo, hi, gtx480)      \
 	if ((rc = READ_##kind(field)) != 0) \
 		return rc;
 	SC_CONFIG_FIELDS(X)

@@ -181,7 +181,7 @@ static int check_mhz(double v, double lo, double hi, const char *key, char *msg,
 static int check_fields(const sc_gpu_config_t *cfg, int first, char *msg, size_t msgsz)
 {
 	int rc;
-#define X(kind, field, lo, hi, gtx480)                                           \
+#define X(kind, field, lo, hi, gtx480)                                                \
 	if (FIRST_##kind(lo, hi) == first && (rc = CHECK_##kind(field, lo, hi)) != 0) \
 		return rc;
 	SC_CONFIG_FIELDS(X)
