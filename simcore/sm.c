@@ -288,7 +288,7 @@ static bool resolve(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, int spa
 	case SC_SP_GLOBAL:
 		p = sc__gmem_find(&g->gmem, addr, size);
 		if (UNLIKELY(g->trace != NULL) && p)
-			sc__trace_touch(g, addr, size);
+			sc__trace_touch(g, addr, size, write);
 		break;
 	case SC_SP_SHARED:
 		if (addr < r->smem && size <= r->smem - addr)
