@@ -70,6 +70,8 @@ typedef struct eng_golden {
 	sc_launch_stats_t *launch;   /* per kernel invocation */
 	sc_rt_ckpts_t ck;            /* state hashes every ck.interval cycles (0: none) */
 	double wall;                 /* host seconds */
+	void *map;                   /* a worker's: the golden record res, ck and out/err */
+	size_t map_len;              /* point into (eng_golden_open); NULL when g owns them */
 } eng_golden_t;
 
 /* Runs w fault-free on a fresh GPU, hashing the state every ck_interval
@@ -114,6 +116,21 @@ int eng_golden_differs(const eng_golden_t *g, const camp_workload_t *w, const ch
                        uint64_t stored_cycles, char *what, size_t n);
 double eng_now(void);
 
+/* ---- the golden record (record.c) ---- */
+/* Writes what workers need of golden run g of campaign c (checkpoints,
+ * outputs or the host program's output files, cycles) into a new anonymous
+ * file: *fd, close-on-exec, read from offset 0. Returns 0 or an exit
+ * status with err. */
+int eng_golden_share(const eng_golden_t *g, const camp_campaign_t *c, int *fd, char *err, size_t errsz);
+/* A worker's golden run: the record on fd (eng_golden_share) of campaign c
+ * with checkpoints every `interval` cycles, mapped read-only into g (the
+ * fd may be closed after). A record of another campaign, version or
+ * interval is refused. Returns 0 or an exit status with err; free g with
+ * eng_golden_free either way. */
+int eng_golden_open(int fd, const camp_campaign_t *c, uint64_t interval, eng_golden_t *g, char *err, size_t errsz);
+/* eng_golden_free of a mapped g. */
+void eng_golden_unmap(eng_golden_t *g);
+
 int eng_profile_main(int argc, char **argv);
 
 /* ---- ptxas -v (ptxas.c) ---- */
@@ -157,6 +174,8 @@ typedef struct eng_outcome {
 
 typedef struct eng_runner_opts {
 	const camp_campaign_t *campaign;
+	const eng_golden_t *golden; /* the campaign's golden run (the daemon's record);
+	                               NULL: the runner runs it itself */
 	uint64_t ck_interval;       /* golden checkpoints for early termination */
 	bool no_fork;               /* re-simulate from cycle 0 per experiment */
 	bool no_early;              /* never stop early */
@@ -259,7 +278,8 @@ typedef struct eng_progress {
 
 /* The terminal progress line, no newline, at most width-1 characters: the
  * least useful fields (name, counts, ...) are left out until it fits, so
- * that  redraws it in place. Returns buf. */
+ * that 
+ redraws it in place. Returns buf. */
 char *eng_progress_line(const eng_progress_t *p, int width, char *buf, size_t n);
 /* The log line for a stderr that is no terminal: ISO-8601 time of `now`
  * (Unix seconds), then every field. Returns buf. */

@@ -26,6 +26,10 @@ void eng_golden_free(eng_golden_t *g)
 {
 	if (!g)
 		return;
+	if (g->map) {
+		eng_golden_unmap(g);
+		return;
+	}
 	camp_result_destroy(g->res);
 	if (g->dir[0]) {
 		unlink(g->out.path);

@@ -748,12 +748,14 @@ out:
 
 int eng_runner_exec(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp, char *err, size_t errsz)
 {
-	eng_golden_t g;
-	int rc = eng_golden_exec(o->campaign, o->ck_interval, &g, err, errsz);
-	xrun_t x = {.o = o, .g = &g};
+	eng_golden_t own;
+	const eng_golden_t *g = o->golden ? o->golden : &own;
+	/* no record from the daemon: the golden run here */
+	int rc = o->golden ? 0 : eng_golden_exec(o->campaign, o->ck_interval, &own, err, errsz);
+	xrun_t x = {.o = o, .g = g};
 	/* outputs are compared as streams (on_result): the classifier sees texts
 	 * only where they differ */
-	x.grun = (cls_run_t){.exit_status = g.exit_status};
+	x.grun = (cls_run_t){.exit_status = g->exit_status};
 	if (!rc && nexp) {
 		if (o->no_fork) /* every experiment from cycle 0: a run of the program each */
 			for (uint64_t i = 0; i < nexp && !rc; i++)
@@ -761,6 +763,7 @@ int eng_runner_exec(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t 
 		else
 			rc = inject_run(&x, exps, nexp, err, errsz);
 	}
-	eng_golden_free(&g);
+	if (!o->golden)
+		eng_golden_free(&own);
 	return rc;
 }

@@ -73,7 +73,8 @@ typedef struct daemon {
 	const db_mask_t *pend;    /* the experiments to run, in cycle order: */
 	uint64_t npend;           /* pend[i] belongs to worker slot i % nworkers */
 	uint8_t *got;             /* bit idx: an outcome of mask idx arrived */
-	uint64_t ck;
+	uint64_t ck;              /* checkpoint interval (0 with --no-early) */
+	int golden_fd;            /* the golden record (record.c), -1: none */
 	bool no_fork, no_early, quiet, tty;
 	int nworkers, running;
 	worker_t *w;              /* nworkers of them */
@@ -378,8 +379,12 @@ static int spawn_worker(daemon_t *d, worker_t *w, char *input, size_t len)
 {
 	char ck[32];
 	snprintf(ck, sizeof ck, "%" PRIu64, d->ck);
-	char *args[8] = {exe, "worker", (char *)d->campaign_path, "--ck", ck, NULL, NULL, NULL};
+	char *args[10] = {exe, "worker", (char *)d->campaign_path, "--ck", ck, NULL, NULL, NULL, NULL, NULL};
 	int na = 5;
+	if (d->golden_fd >= 0) { /* the worker's fd 3 */
+		args[na++] = "--golden";
+		args[na++] = "3";
+	}
 	if (d->no_fork)
 		args[na++] = "--no-fork";
 	if (d->no_early)
@@ -387,14 +392,17 @@ static int spawn_worker(daemon_t *d, worker_t *w, char *input, size_t len)
 	uv_pipe_init(d->loop, &w->in, 0);
 	uv_pipe_init(d->loop, &w->out, 0);
 	w->in.data = w->out.data = w->proc.data = w->wreq.data = w;
-	uv_stdio_container_t stdio[3];
+	uv_stdio_container_t stdio[4];
 	stdio[0].flags = UV_CREATE_PIPE | UV_READABLE_PIPE;
 	stdio[0].data.stream = (uv_stream_t *)&w->in;
 	stdio[1].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
 	stdio[1].data.stream = (uv_stream_t *)&w->out;
 	stdio[2].flags = UV_INHERIT_FD;
 	stdio[2].data.fd = 2;
-	uv_process_options_t po = {.file = exe, .args = args, .exit_cb = on_worker_exit, .stdio_count = 3, .stdio = stdio};
+	stdio[3].flags = UV_INHERIT_FD;
+	stdio[3].data.fd = d->golden_fd;
+	uv_process_options_t po = {.file = exe, .args = args, .exit_cb = on_worker_exit,
+	                           .stdio_count = d->golden_fd >= 0 ? 4 : 3, .stdio = stdio};
 	int rc = uv_spawn(d->loop, &w->proc, &po);
 	if (rc) {
 		eng_errorf("cannot start a worker: %s", uv_strerror(rc));
@@ -652,6 +660,40 @@ static void arm_early_stop(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+/* The golden record the workers share (record.c), on *fd: golden run g
+ * and, for early termination, its checkpoints every ck cycles, which a
+ * second golden run records (their interval follows from the first one's
+ * length) and which must agree with the first. *fd is -1 when no record
+ * could be made: each worker then runs the golden run itself. Returns 0 or
+ * an exit status with err. */
+static int golden_record(const camp_campaign_t *c, eng_golden_t *g, uint64_t ck, bool quiet, int *fd, char *err,
+                         size_t errsz)
+{
+	*fd = -1;
+	if (ck) {
+		eng_golden_t g2;
+		char digest[DB_DIGEST_MAX], what[600];
+		int rc = eng_golden_campaign(c, ck, &g2, err, errsz);
+		eng_output_digest_text(g, digest, sizeof digest);
+		if (!rc && eng_golden_differs(&g2, c->workload, digest, g->totals.cycles, what, sizeof what)) {
+			snprintf(err, errsz, "%s: the fault-free run is not deterministic: a second run gave another result "
+			         "(%s); flipsim needs the same output for the same input every time", c->path, what);
+			rc = ENG_EXIT_INPUT;
+		}
+		sc_rt_ckpts_t mine = g->ck; /* g takes the checkpoints */
+		g->ck = g2.ck;
+		g2.ck = mine;
+		eng_golden_free(&g2);
+		if (rc)
+			return rc;
+	}
+	char why[300];
+	if (eng_golden_share(g, c, fd, why, sizeof why) && !quiet)
+		eng_errorf("note: %s: each worker runs the golden run itself", why);
+	sc_rt_ckpts_free(&g->ck); /* the record holds them now */
+	return 0;
+}
+
 static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrupted, bool *db_broken)
 {
 	char err[1024];
@@ -709,7 +751,8 @@ static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrup
 	for (int j = o->index + 1; j < o->count; j++)
 		d->later += o->left[j];
 	d->daemon_row = o->daemon_row;
-	d->ck = eng_ck_interval(g.cycles);
+	d->ck = o->no_early ? 0 : eng_ck_interval(g.cycles);
+	d->golden_fd = -1;
 	d->no_fork = o->no_fork;
 	d->no_early = o->no_early;
 	d->quiet = o->quiet;
@@ -742,6 +785,9 @@ static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrup
 				goto fail;
 			}
 		}
+		/* the golden run's second part: checkpoints, shared by all workers */
+		if ((rc = golden_record(c, &g, d->ck, o->quiet, &d->golden_fd, err, sizeof err)))
+			goto fail;
 		if (!(d->w = calloc((size_t)nw, sizeof *d->w))) {
 			snprintf(err, sizeof err, "out of memory for %d workers", nw);
 			rc = ENG_EXIT_INTERNAL;
@@ -805,6 +851,8 @@ fail:
 	eng_errorf("%s", err);
 out:
 	if (d) {
+		if (d->golden_fd >= 0)
+			close(d->golden_fd);
 		free(d->w);
 		free(d->got);
 		free(d->queue);

@@ -106,7 +106,8 @@ void eng_outcome_of(const sc_rt_result_t *r, const cls_run_t *golden, cls_run_t 
 
 typedef struct jrun {
 	const eng_runner_opts_t *o;
-	eng_golden_t golden;
+	const eng_golden_t *golden;   /* o->golden, or own */
+	eng_golden_t own;             /* the golden run, when this runner ran it */
 	cls_buffer_t *gbuf;           /* golden outputs for the classifier */
 	cls_run_t grun;
 	sc_rt_plan_t plan;
@@ -127,7 +128,7 @@ static void json_done(void *ctx, const sc_rt_exp_t *e, const sc_rt_result_t *r)
 static void json_mem_final(void *ctx, sc_gpu_t *gpu, const uint64_t *addr, const uint32_t *len, uint32_t n)
 {
 	jrun_t *j = ctx;
-	const camp_result_t *gres = j->golden.res;
+	const camp_result_t *gres = j->golden->res;
 	uint32_t nout = j->grun.nout;
 	cls_buffer_t *fb = calloc(nout ? nout : 1, sizeof *fb);
 	uint8_t **copy = calloc(nout ? nout : 1, sizeof *copy);
@@ -184,83 +185,103 @@ static int run_workload(jrun_t *j, sc_gpu_t *gpu, char *err, size_t errsz)
 	return rc;
 }
 
+/* The golden outputs as the classifier sees them. 0 or an exit status. */
+static int golden_outputs(jrun_t *j, char *err, size_t errsz)
+{
+	const camp_result_t *gres = j->golden->res;
+	const camp_workload_t *w = j->o->campaign->workload;
+	j->gbuf = calloc(gres->noutputs ? gres->noutputs : 1, sizeof *j->gbuf);
+	if (!j->gbuf) {
+		snprintf(err, errsz, "out of memory");
+		return ENG_EXIT_INTERNAL;
+	}
+	for (uint32_t i = 0; i < gres->noutputs; i++) {
+		const camp_buffer_t *b = &w->buffers[gres->outputs[i].buffer];
+		j->gbuf[i] = (cls_buffer_t){b->name, gres->outputs[i].data, gres->outputs[i].bytes,
+		                            b->type == CAMP_T_F32 ? CLS_T_F32 : b->type == CAMP_T_F64 ? CLS_T_F64 : CLS_T_RAW,
+		                            b->tolerance};
+	}
+	j->grun = (cls_run_t){.out = j->gbuf, .nout = gres->noutputs};
+	return 0;
+}
+
+/* --no-fork: every experiment from cycle 0, in a process of its own. */
+static int json_no_fork(jrun_t *j, const sc_options_t *opt, const eng_exp_t *exps, uint64_t nexp, char *err,
+                        size_t errsz)
+{
+	const camp_campaign_t *c = j->o->campaign;
+	for (uint64_t i = 0; i < nexp; i++) {
+		int p[2];
+		double t0 = eng_now();
+		if (pipe(p) < 0)
+			goto fail;
+		fflush(NULL);
+		pid_t pid = fork();
+		if (pid == 0) {
+			close(p[0]);
+			sc_rt_hooks_t hooks = {.done = json_done, .mem_final = json_mem_final, .ctx = j};
+			sc_gpu_t *gpu;
+			if (sc_gpu_create(&c->gpu, opt, &gpu) || sc_rt_become(gpu, &j->plan, &hooks, &exps[i], p[1]))
+				_exit(1);
+			run_workload(j, gpu, err, errsz); /* does not return */
+			_exit(1);
+		}
+		close(p[1]);
+		if (pid < 0) {
+			close(p[0]);
+			goto fail;
+		}
+		sc_rt_result_t r;
+		sc_rt_wait(pid, p[0], &exps[i], t0, &r);
+		json_done(j, &exps[i], &r);
+	}
+	return 0;
+fail:
+	snprintf(err, errsz, "cannot start an experiment: %s", strerror(errno));
+	return ENG_EXIT_INTERNAL;
+}
+
+/* Fork mode: one replay of the golden run, forking each experiment. */
+static int json_fork(jrun_t *j, const sc_options_t *opt, char *err, size_t errsz)
+{
+	sc_gpu_t *gpu;
+	if (sc_gpu_create(&j->o->campaign->gpu, opt, &gpu)) {
+		snprintf(err, errsz, "cannot create the GPU");
+		return ENG_EXIT_INTERNAL;
+	}
+	sc_rt_hooks_t hooks = {.done = json_done, .mem_final = json_mem_final, .ctx = j};
+	if (sc_rt_attach(gpu, &j->plan, &hooks)) {
+		sc_gpu_destroy(gpu);
+		snprintf(err, errsz, "experiments not sorted by cycle");
+		return ENG_EXIT_INTERNAL;
+	}
+	int rc = run_workload(j, gpu, err, errsz);
+	sc_rt_finish(); /* the experiments the replay never reached */
+	sc_gpu_destroy(gpu);
+	return rc;
+}
+
 static int runner_json(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp, char *err, size_t errsz)
 {
 	const camp_campaign_t *c = o->campaign;
-	jrun_t j = {.o = o};
+	jrun_t j = {.o = o, .golden = o->golden ? o->golden : &j.own};
 	sc_options_t opt = eng_options(c);
 	eng_limits_t lim = eng_limits(c);
-	int rc = eng_golden_run_opt(c->workload, &c->gpu, &opt, &lim, o->ck_interval, &j.golden, err, errsz);
-	if (rc)
-		goto out;
-	const camp_result_t *gres = j.golden.res;
-	j.gbuf = calloc(gres->noutputs ? gres->noutputs : 1, sizeof *j.gbuf);
-	if (!j.gbuf) {
-		snprintf(err, errsz, "out of memory");
-		rc = ENG_EXIT_INTERNAL;
-		goto out;
+	int rc = 0;
+	if (!o->golden) /* no record from the daemon: the golden run here */
+		rc = eng_golden_run_opt(c->workload, &c->gpu, &opt, &lim, o->ck_interval, &j.own, err, errsz);
+	if (!rc)
+		rc = golden_outputs(&j, err, errsz);
+	if (!rc) {
+		eng_rt_plan(o, j.golden, exps, nexp, &j.plan);
+		if (o->no_fork)
+			rc = json_no_fork(&j, &opt, exps, nexp, err, errsz);
+		else if (nexp)
+			rc = json_fork(&j, &opt, err, errsz);
 	}
-	for (uint32_t i = 0; i < gres->noutputs; i++) {
-		const camp_buffer_t *b = &c->workload->buffers[gres->outputs[i].buffer];
-		j.gbuf[i] = (cls_buffer_t){b->name, gres->outputs[i].data, gres->outputs[i].bytes,
-		                           b->type == CAMP_T_F32 ? CLS_T_F32 : b->type == CAMP_T_F64 ? CLS_T_F64 : CLS_T_RAW,
-		                           b->tolerance};
-	}
-	j.grun = (cls_run_t){.out = j.gbuf, .nout = gres->noutputs};
-	eng_rt_plan(o, &j.golden, exps, nexp, &j.plan);
-	sc_gpu_t *gpu;
-	if (o->no_fork) {
-		/* every experiment from cycle 0, in a process of its own */
-		for (uint64_t i = 0; i < nexp; i++) {
-			int p[2];
-			double t0 = eng_now();
-			if (pipe(p) < 0)
-				goto fail_errno;
-			fflush(NULL);
-			pid_t pid = fork();
-			if (pid == 0) {
-				close(p[0]);
-				sc_rt_hooks_t hooks = {.done = json_done, .mem_final = json_mem_final, .ctx = &j};
-				if (sc_gpu_create(&c->gpu, &opt, &gpu) || sc_rt_become(gpu, &j.plan, &hooks, &exps[i], p[1]))
-					_exit(1);
-				run_workload(&j, gpu, err, errsz); /* does not return */
-				_exit(1);
-			}
-			close(p[1]);
-			if (pid < 0) {
-				close(p[0]);
-				goto fail_errno;
-			}
-			sc_rt_result_t r;
-			sc_rt_wait(pid, p[0], &exps[i], t0, &r);
-			json_done(&j, &exps[i], &r);
-		}
-		goto out;
-	}
-	if (nexp) {
-		if (sc_gpu_create(&c->gpu, &opt, &gpu)) {
-			snprintf(err, errsz, "cannot create the GPU");
-			rc = ENG_EXIT_INTERNAL;
-			goto out;
-		}
-		sc_rt_hooks_t hooks = {.done = json_done, .mem_final = json_mem_final, .ctx = &j};
-		if (sc_rt_attach(gpu, &j.plan, &hooks)) {
-			sc_gpu_destroy(gpu);
-			snprintf(err, errsz, "experiments not sorted by cycle");
-			rc = ENG_EXIT_INTERNAL;
-			goto out;
-		}
-		rc = run_workload(&j, gpu, err, errsz);
-		sc_rt_finish(); /* the experiments the replay never reached */
-		sc_gpu_destroy(gpu);
-	}
-	goto out;
-fail_errno:
-	snprintf(err, errsz, "cannot start an experiment: %s", strerror(errno));
-	rc = ENG_EXIT_INTERNAL;
-out:
 	free(j.gbuf);
-	eng_golden_free(&j.golden);
+	if (!o->golden)
+		eng_golden_free(&j.own);
 	return rc;
 }
 

@@ -1,4 +1,6 @@
-/* `flipsim worker`: the runner process the daemon spawns (run.c). It reads
+/* `flipsim worker`: the runner process the daemon spawns (run.c). With
+ * --golden FD it takes the campaign's golden run from the daemon's golden
+ * record on that descriptor (record.c) instead of running it. It reads
  * its experiments on stdin, one per line,
  *     idx nfaults cycle sm loc nbits [cycle sm loc nbits ...]
  * runs them with the fork-at-cycle runner, and writes one line per outcome
@@ -32,42 +34,15 @@ static void emit_line(const eng_outcome_t *o, void *ctx)
 
 void eng_worker_help(FILE *out)
 {
-	fputs("usage: flipsim worker CAMPAIGN.json --ck N [--no-fork] [--no-early]\n"
+	fputs("usage: flipsim worker CAMPAIGN.json --ck N [--golden FD] [--no-fork] [--no-early]\n"
 	      "\n"
 	      "Internal: the runner process 'flipsim run' spawns. Reads experiments on\n"
 	      "stdin and writes their outcomes on stdout (format in engine/worker.c).\n", out);
 }
 
-int eng_worker_main(int argc, char **argv)
+/* The experiment lines on stdin, run. Returns the exit status. */
+static int read_experiments(const eng_runner_opts_t *o, char *err, size_t errsz)
 {
-	static const struct option opts[] = {{"ck", required_argument, NULL, 'c'},
-	                                     {"no-fork", no_argument, NULL, 'f'},
-	                                     {"no-early", no_argument, NULL, 'e'},
-	                                     {"help", no_argument, NULL, 'h'},
-	                                     {NULL, 0, NULL, 0}};
-	eng_runner_opts_t o = {.emit = emit_line};
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c': o.ck_interval = strtoull(optarg, NULL, 10); break;
-		case 'f': o.no_fork = true; break;
-		case 'e': o.no_early = true; break;
-		case 'h': eng_worker_help(stdout); return ENG_EXIT_OK;
-		default: return eng_usage_error("worker", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind != argc - 1)
-		return eng_usage_error("worker", "expected one campaign file");
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	char err[1024];
-	camp_campaign_t *camp;
-	if (camp_campaign_load(argv[optind], &camp, err, sizeof err)) {
-		eng_errorf("%s", err);
-		return ENG_EXIT_INPUT;
-	}
-	o.campaign = camp;
 	uint64_t n = 0, cap = 1024;
 	eng_exp_t *e = malloc(cap * sizeof *e);
 	char line[1024];
@@ -87,7 +62,6 @@ int eng_worker_main(int argc, char **argv)
 		if (q == p || x->nfaults == 0 || x->nfaults > MASK_MAX_FAULTS) {
 			eng_errorf("worker: malformed experiment line");
 			free(e);
-			camp_campaign_destroy(camp);
 			return ENG_EXIT_INTERNAL;
 		}
 		for (uint32_t k = 0; k < x->nfaults; k++) {
@@ -98,15 +72,63 @@ int eng_worker_main(int argc, char **argv)
 		}
 		n++;
 	}
-	if (!e) {
-		camp_campaign_destroy(camp);
+	if (!e)
 		return ENG_EXIT_INTERNAL;
-	}
 	eng_exps_sort(e, n);
-	int rc = eng_runner(&o, e, n, err, sizeof err);
+	int rc = eng_runner(o, e, n, err, errsz);
 	if (rc)
 		eng_errorf("%s", err);
 	free(e);
+	return rc;
+}
+
+int eng_worker_main(int argc, char **argv)
+{
+	static const struct option opts[] = {{"ck", required_argument, NULL, 'c'},
+	                                     {"golden", required_argument, NULL, 'g'},
+	                                     {"no-fork", no_argument, NULL, 'f'},
+	                                     {"no-early", no_argument, NULL, 'e'},
+	                                     {"help", no_argument, NULL, 'h'},
+	                                     {NULL, 0, NULL, 0}};
+	eng_runner_opts_t o = {.emit = emit_line};
+	int c, golden_fd = -1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': o.ck_interval = strtoull(optarg, NULL, 10); break;
+		case 'g': golden_fd = atoi(optarg); break;
+		case 'f': o.no_fork = true; break;
+		case 'e': o.no_early = true; break;
+		case 'h': eng_worker_help(stdout); return ENG_EXIT_OK;
+		default: return eng_usage_error("worker", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return eng_usage_error("worker", "expected one campaign file");
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	char err[1024];
+	camp_campaign_t *camp;
+	if (camp_campaign_load(argv[optind], &camp, err, sizeof err)) {
+		eng_errorf("%s", err);
+		return ENG_EXIT_INPUT;
+	}
+	o.campaign = camp;
+	eng_golden_t g;
+	if (golden_fd >= 0) {
+		int rc = eng_golden_open(golden_fd, camp, o.ck_interval, &g, err, sizeof err);
+		close(golden_fd); /* mapped: the programs this worker starts need not see it */
+		if (rc) {
+			eng_errorf("%s", err);
+			eng_golden_free(&g);
+			camp_campaign_destroy(camp);
+			return rc;
+		}
+		o.golden = &g;
+	}
+	int rc = read_experiments(&o, err, sizeof err);
+	if (o.golden)
+		eng_golden_free(&g);
 	camp_campaign_destroy(camp);
 	return rc;
 }

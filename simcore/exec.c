@@ -219,7 +219,7 @@ static bool resolve(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, int spa
 	case SC_SP_GLOBAL:
 		p = sc__gmem_find(&g->gmem, addr, size);
 		if (UNLIKELY(g->trace != NULL) && p)
-			sc__trace_touch(g, addr, size);
+			sc__trace_touch(g, addr, size, write);
 		break;
 	case SC_SP_SHARED:
 		if (addr < r->smem && size <= r->smem - addr)
@@ -417,7 +417,7 @@ static bool fast_span(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, int space, const u
 	}
 	if (UNLIKELY(g->trace != NULL) && space == SC_SP_GLOBAL)
 		FOR_LANES(l, exec)
-			sc__trace_touch(g, addr[l] - off, size);
+			sc__trace_touch(g, addr[l] - off, size, write);
 	out->base = p + lo;
 	out->lo = l0;
 	out->stride = stride;

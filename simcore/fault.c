@@ -487,6 +487,13 @@ uint64_t sc_state_hash_part(const sc_gpu_t *g, uint32_t part)
 	return s.h;
 }
 
+static uint64_t line_hash(const sc_alloc_t *al, uint64_t off)
+{
+	hasher_t l = {off};
+	hbytes(&l, al->data + off, al->size - off < SC_LINE ? al->size - off : SC_LINE);
+	return l.h;
+}
+
 uint64_t sc__gmem_hash(const sc_gpu_t *g, uint64_t *lines)
 {
 	hasher_t s = {0x6a09e667f3bcc908ull ^ sc_state_parts(g)};
@@ -496,13 +503,69 @@ uint64_t sc__gmem_hash(const sc_gpu_t *g, uint64_t *lines)
 		hmix(&s, al->base);
 		hmix(&s, al->size);
 		for (uint64_t off = 0; off < al->size; off += SC_LINE) {
-			hasher_t l = {off};
-			hbytes(&l, al->data + off, al->size - off < SC_LINE ? al->size - off : SC_LINE);
-			hmix(&s, l.h);
+			uint64_t h = line_hash(al, off);
+			hmix(&s, h);
 			if (lines)
-				lines[k++] = l.h;
+				lines[k++] = h;
 		}
 	}
+	return s.h;
+}
+
+void sc__gmem_cache_seed(sc_gpu_t *g, const uint64_t *base, uint32_t n, uint64_t sig, uint64_t at)
+{
+	sc_trace_t *t = g->trace;
+	if (!t)
+		return;
+	t->base = base;
+	t->nlh = n;
+	t->sig = sig;
+	t->at = at;
+}
+
+/* The cache's hashes as of t->at, when they fit the memory now. */
+static const uint64_t *cache_base(const sc_gpu_t *g, const sc_trace_t *t, uint32_t nl, uint64_t sig)
+{
+	if (!t->base || t->wbroken || g->gmem.freed || t->nlh != nl || t->sig != sig)
+		return NULL;
+	return t->base;
+}
+
+uint64_t sc__gmem_hash_at(sc_gpu_t *g, uint64_t at)
+{
+	sc_trace_t *t = g->trace;
+	uint32_t nl = sc__gmem_nlines(&g->gmem);
+	uint64_t sig = sc__gmem_layout(&g->gmem);
+	if (!t)
+		return sc__gmem_hash(g, NULL);
+	const uint64_t *base = cache_base(g, t, nl, sig);
+	if (t->base != t->lh || t->nlh != nl) { /* lh holds nothing to keep */
+		free(t->lh);
+		t->lh = malloc((nl ? nl : 1) * sizeof *t->lh);
+	}
+	if (!t->lh) {
+		t->base = NULL;
+		return sc__gmem_hash(g, NULL);
+	}
+	hasher_t s = {0x6a09e667f3bcc908ull ^ sc_state_parts(g)};
+	uint32_t k = 0;
+	t->rehashed = 0;
+	for (uint32_t a = 0; a < g->gmem.n; a++) {
+		const sc_alloc_t *al = &g->gmem.a[a];
+		const uint64_t *w = a < t->n ? t->wrote[a] : NULL;
+		hmix(&s, al->base);
+		hmix(&s, al->size);
+		for (uint64_t off = 0, l = 0; off < al->size; off += SC_LINE, l++, k++) {
+			if (base && (!w || w[l] <= t->at)) {
+				t->lh[k] = base[k]; /* not written since the cache's pause */
+			} else {
+				t->lh[k] = line_hash(al, off);
+				t->rehashed++;
+			}
+			hmix(&s, t->lh[k]);
+		}
+	}
+	sc__gmem_cache_seed(g, t->lh, nl, sig, at);
 	return s.h;
 }
 

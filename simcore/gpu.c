@@ -147,8 +147,10 @@ static int alloc_var(void *ctx, uint64_t bytes, const void *init, uint64_t *addr
 	int rc = sc__gmem_alloc(&g->gmem, bytes, addr);
 	if (rc)
 		return rc;
-	if (init)
+	if (init) {
 		memcpy(sc__gmem_find(&g->gmem, *addr, bytes ? bytes : 1), init, bytes);
+		sc__trace_wrote(g, *addr, bytes);
+	}
 	return 0;
 }
 
@@ -243,6 +245,7 @@ int sc_memcpy_htod(sc_gpu_t *g, uint64_t dst, const void *src, uint64_t bytes)
 	if (!p)
 		return SC_EINVAL;
 	memcpy(p, src, bytes);
+	sc__trace_wrote(g, dst, bytes);
 	return 0;
 }
 
@@ -266,6 +269,7 @@ int sc_memset(sc_gpu_t *g, uint64_t dst, int value, uint64_t bytes)
 	if (!p)
 		return SC_EINVAL;
 	memset(p, value, bytes);
+	sc__trace_wrote(g, dst, bytes);
 	return 0;
 }
 

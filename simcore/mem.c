@@ -59,32 +59,106 @@ uint32_t sc__gmem_nlines(const sc_gmem_t *m)
 	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }
 
-void sc__trace_touch(sc_gpu_t *g, uint64_t addr, uint32_t size)
+uint64_t sc__gmem_layout(const sc_gmem_t *m)
+{
+	uint64_t sig = 0xcbf29ce484222325ull;
+	for (uint32_t a = 0; a < m->n; a++)
+		sig = (sig ^ m->a[a].base ^ (m->a[a].size << 20)) * 0x100000001b3ull;
+	return sig;
+}
+
+/* ------------------------------------------------------------------ trace */
+
+int sc__trace_on(sc_gpu_t *g, bool touch)
+{
+	if (!g->trace && !(g->trace = calloc(1, sizeof *g->trace)))
+		return SC_ENOMEM;
+	g->trace->touch |= touch;
+	return 0;
+}
+
+void sc__trace_free(sc_gpu_t *g)
 {
 	sc_trace_t *t = g->trace;
-	uint32_t i = g->gmem.hint; /* sc__gmem_find just found the allocation */
-	const sc_alloc_t *a = &g->gmem.a[i];
-	if (t->broken || g->gmem.freed) {
-		t->broken = true; /* allocation indices moved under the trace */
+	if (!t)
 		return;
+	for (uint32_t i = 0; i < t->n; i++) {
+		free(t->last[i]);
+		free(t->wrote[i]);
 	}
-	if (i >= t->n) {
-		uint64_t **nl = realloc(t->last, (size_t)g->gmem.n * sizeof *nl);
-		if (!nl) {
-			t->broken = true;
-			return;
-		}
-		memset(nl + t->n, 0, (size_t)(g->gmem.n - t->n) * sizeof *nl);
+	free(t->last);
+	free(t->wrote);
+	free(t->lh);
+	free(t);
+	g->trace = NULL;
+}
+
+/* The marks of allocation i (lines of `size` bytes), allocated on first
+ * use; NULL when out of memory (the trace is then broken). */
+static uint64_t *marks(sc_trace_t *t, uint64_t **arr, uint32_t i, uint64_t size)
+{
+	if (!arr[i] && !(arr[i] = calloc((size + SC_LINE - 1) / SC_LINE, sizeof *arr[i])))
+		t->broken = t->wbroken = true;
+	return arr[i];
+}
+
+/* Room for the marks of every allocation there is. */
+static bool cover(sc_gpu_t *g, sc_trace_t *t)
+{
+	uint32_t n = g->gmem.n;
+	if (n <= t->n)
+		return true;
+	uint64_t **nl = realloc(t->last, (size_t)n * sizeof *nl);
+	if (nl)
 		t->last = nl;
-		t->n = g->gmem.n;
+	uint64_t **nw = nl ? realloc(t->wrote, (size_t)n * sizeof *nw) : NULL;
+	if (!nw) {
+		t->broken = t->wbroken = true;
+		return false;
 	}
-	if (!t->last[i] && !(t->last[i] = calloc((a->size + SC_LINE - 1) / SC_LINE, sizeof **t->last))) {
-		t->broken = true;
+	t->wrote = nw;
+	memset(nl + t->n, 0, (size_t)(n - t->n) * sizeof *nl);
+	memset(nw + t->n, 0, (size_t)(n - t->n) * sizeof *nw);
+	t->n = n;
+	return true;
+}
+
+/* Marks bytes [off, off + size) of allocation i written (write) and
+ * touched (touch, when touches are recorded) at the current cycle. */
+static void mark(sc_gpu_t *g, uint32_t i, uint64_t off, uint64_t size, bool write, bool touch)
+{
+	sc_trace_t *t = g->trace;
+	touch = touch && t->touch;
+	if (g->gmem.freed) { /* allocation indices moved under the trace */
+		t->broken |= touch;
+		t->wbroken |= write;
 		return;
 	}
-	uint64_t off = addr - a->base;
-	for (uint64_t l = off / SC_LINE; l <= (off + size - 1) / SC_LINE; l++)
-		t->last[i][l] = g->cycle + 1;
+	if (!cover(g, t))
+		return;
+	uint64_t asz = g->gmem.a[i].size, lo = off / SC_LINE, hi = (off + size - 1) / SC_LINE, stamp = g->cycle + 1;
+	uint64_t *w = write && !t->wbroken ? marks(t, t->wrote, i, asz) : NULL;
+	uint64_t *l = touch && !t->broken ? marks(t, t->last, i, asz) : NULL;
+	for (uint64_t k = lo; w && k <= hi; k++)
+		w[k] = stamp;
+	for (uint64_t k = lo; l && k <= hi; k++)
+		l[k] = stamp;
+}
+
+void sc__trace_touch(sc_gpu_t *g, uint64_t addr, uint32_t size, bool write)
+{
+	if (!write && !g->trace->touch)
+		return; /* a load, and only writes are traced */
+	uint32_t i = g->gmem.hint; /* sc__gmem_find just found the allocation */
+	mark(g, i, addr - g->gmem.a[i].base, size, write, true);
+}
+
+void sc__trace_wrote(sc_gpu_t *g, uint64_t addr, uint64_t bytes)
+{
+	if (!g->trace || !bytes)
+		return;
+	uint32_t i = g->gmem.hint; /* host_range's sc__gmem_find found it */
+	mark(g, i, addr - g->gmem.a[i].base, bytes, true, false);
 }
 
 int sc__gmem_free(sc_gmem_t *g, uint64_t base)

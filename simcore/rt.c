@@ -1,6 +1,8 @@
 /* The injection runtime (API and model: simcore.h, "the injection runtime").
  * Four parts: golden checkpoints (state hashes in parts, global memory also
- * per 256-byte line with the last cycle each line is touched); the
+ * per 256-byte line with the last cycle each line is touched; memory is
+ * hashed incrementally, only the lines written since the last checkpoint
+ * or comparison: sc_int.h "Memory trace"); the
  * fork-at-cycle runner (pause hooks in the parent and in each child, exact
  * early termination: the whole state equals golden, or only lines that
  * nothing touches again differ and mem_final decides; the child's report);
@@ -106,6 +108,49 @@ static void lines_off(sc_rt_ckpts_t *ck)
 	ck->line_len = NULL;
 }
 
+/* The first checkpoint: the lines' addresses and lengths in the layout
+ * they are cut from. false when out of memory. */
+static bool lines_layout(sc_rt_ckpts_t *ck, const sc_gmem_t *m, uint32_t nl, uint64_t sig)
+{
+	if (!(ck->line_addr = malloc((nl ? nl : 1) * sizeof *ck->line_addr)) ||
+	    !(ck->line_len = malloc((nl ? nl : 1) * sizeof *ck->line_len)))
+		return false;
+	ck->nlines = nl;
+	ck->layout = sig;
+	uint32_t k = 0;
+	for (uint32_t a = 0; a < m->n; a++)
+		for (uint64_t off = 0; off < m->a[a].size; off += SC_LINE, k++) {
+			ck->line_addr[k] = m->a[a].base + off;
+			ck->line_len[k] = (uint32_t)(m->a[a].size - off < SC_LINE ? m->a[a].size - off : SC_LINE);
+		}
+	return true;
+}
+
+/* Room for checkpoint ck->n's line hashes, or NULL with the lines off. */
+static uint64_t *lines_row(sc_rt_ckpts_t *ck, const sc_gmem_t *m)
+{
+	uint32_t nl = sc__gmem_nlines(m);
+	uint64_t sig = sc__gmem_layout(m), *lines;
+	if (ck->n && (nl != ck->nlines || sig != ck->layout))
+		lines_off(ck); /* allocations changed between checkpoints */
+	else if ((uint64_t)(ck->n + 1) * nl * sizeof *lines > RT_LINES_BUDGET)
+		lines_off(ck); /* a huge memory: whole-state checks only */
+	else if (!ck->n && !lines_layout(ck, m, nl, sig))
+		lines_off(ck);
+	else if ((lines = realloc(ck->line, (size_t)(ck->n + 1) * nl * sizeof *lines)) == NULL)
+		lines_off(ck);
+	else
+		return (ck->line = lines) + (size_t)ck->n * nl;
+	return NULL;
+}
+
+/* The nlines line hashes of memory as sc__gmem_hash_at just saw it, or NULL. */
+static const uint64_t *cached_lines(const sc_gpu_t *gpu, uint32_t nlines)
+{
+	const sc_trace_t *t = gpu->trace;
+	return t && t->lh && t->base == t->lh && t->nlh == nlines ? t->lh : NULL;
+}
+
 static uint64_t on_checkpoint(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 {
 	sc_rt_ckpts_t *ck = ctx;
@@ -119,60 +164,28 @@ static uint64_t on_checkpoint(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 	ck->nparts = np;
 	for (uint32_t i = 0; i + 1 < np; i++)
 		part[(size_t)ck->n * np + i] = sc_state_hash_part(gpu, i);
-	uint64_t *lines = NULL;
-	if (ck->lines) {
-		const sc_gmem_t *m = &gpu->gmem;
-		uint32_t nl = sc__gmem_nlines(m);
-		uint64_t sig = 0xcbf29ce484222325ull;
-		for (uint32_t a = 0; a < m->n; a++)
-			sig = (sig ^ m->a[a].base ^ (m->a[a].size << 20)) * 0x100000001b3ull;
-		if (ck->n && (nl != ck->nlines || sig != ck->layout))
-			lines_off(ck); /* allocations changed between checkpoints */
-		else if ((uint64_t)(ck->n + 1) * nl * sizeof *lines > RT_LINES_BUDGET)
-			lines_off(ck); /* a huge memory: whole-state checks only */
-		else if (!ck->n && !(ck->line_addr = malloc((nl ? nl : 1) * sizeof *ck->line_addr)))
-			lines_off(ck);
-		else if (!ck->n && !(ck->line_len = malloc((nl ? nl : 1) * sizeof *ck->line_len)))
-			lines_off(ck);
-		else if ((lines = realloc(ck->line, (size_t)(ck->n + 1) * nl * sizeof *lines)) == NULL)
-			lines_off(ck);
-		else {
-			ck->line = lines;
-			lines += (size_t)ck->n * nl;
-			if (!ck->n) { /* the layout the lines are cut from */
-				ck->nlines = nl;
-				ck->layout = sig;
-				uint32_t k = 0;
-				for (uint32_t a = 0; a < m->n; a++)
-					for (uint64_t off = 0; off < m->a[a].size; off += SC_LINE, k++) {
-						ck->line_addr[k] = m->a[a].base + off;
-						ck->line_len[k] = (uint32_t)(m->a[a].size - off < SC_LINE ? m->a[a].size - off : SC_LINE);
-					}
-			}
-		}
-	}
-	part[(size_t)ck->n * np + np - 1] = sc__gmem_hash(gpu, lines);
+	uint64_t *lines = ck->lines ? lines_row(ck, &gpu->gmem) : NULL;
+	/* memory incrementally: only the lines written since the last checkpoint */
+	uint64_t h = sc__gmem_hash_at(gpu, cycle);
+	const uint64_t *now = lines ? cached_lines(gpu, ck->nlines) : NULL;
+	if (now)
+		memcpy(lines, now, (size_t)ck->nlines * sizeof *lines);
+	else if (lines)
+		h = sc__gmem_hash(gpu, lines);
+	part[(size_t)ck->n * np + np - 1] = h;
 	ck->cycle[ck->n++] = cycle;
 	return cycle + ck->interval;
 }
 
 void sc_rt_record(sc_gpu_t *gpu, sc_rt_ckpts_t *ck)
 {
-	if (ck->lines && !gpu->trace && !(gpu->trace = calloc(1, sizeof *gpu->trace)))
+	if (!ck->interval)
+		return; /* nothing to record */
+	/* the trace: written lines (the incremental memory hash), and with
+	 * lines the touches too */
+	if (sc__trace_on(gpu, ck->lines != 0))
 		ck->lines = 0;
-	if (ck->interval)
-		sc_set_pause(gpu, ck->interval, on_checkpoint, ck);
-}
-
-void sc__trace_free(sc_gpu_t *g)
-{
-	if (!g->trace)
-		return;
-	for (uint32_t i = 0; i < g->trace->n; i++)
-		free(g->trace->last[i]);
-	free(g->trace->last);
-	free(g->trace);
-	g->trace = NULL;
+	sc_set_pause(gpu, ck->interval, on_checkpoint, ck);
 }
 
 void sc_rt_record_end(sc_gpu_t *gpu, sc_rt_ckpts_t *ck)
@@ -237,7 +250,6 @@ typedef struct runner {
 	uint32_t misses;              /* comparisons failed in a row */
 	uint64_t seen;                /* `observed` when the last fault went in */
 	bool dead;                    /* the single fault hits a dead value */
-	uint64_t *lines;              /* scratch: this child's line hashes */
 	uint64_t *diff_addr;          /* scratch: the lines that differ */
 	uint32_t *diff_len;
 	bool fu_check;                /* an FU fault waits to be confirmed */
@@ -317,10 +329,12 @@ static uint64_t child_next(uint64_t now)
 
 /* The state at checkpoint k against the golden one, part by part: the
  * launch state, then the SM of the (first) fault, the other SMs, global
- * memory last. A faulty state usually differs where the fault was, so a
- * failed check costs a fraction of a full hash. Returns 0 when equal, 1
- * when something but global memory differs, 2 when only global memory
- * does (then, with lines, R.lines holds this state's line hashes). */
+ * memory last (incrementally: only the lines written since the last
+ * comparison, or since the golden checkpoint the experiment started
+ * after). A faulty state usually differs where the fault was, so a failed
+ * check costs a fraction of a full hash. Returns 0 when equal, 1 when
+ * something but global memory differs, 2 when only global memory does
+ * (then gpu->trace->lh holds this state's line hashes). */
 static int compare_state(sc_gpu_t *gpu, uint32_t k)
 {
 	const sc_rt_ckpts_t *ck = R.p->ck;
@@ -333,17 +347,7 @@ static int compare_state(sc_gpu_t *gpu, uint32_t k)
 	for (uint32_t i = 1; i + 1 < n; i++)
 		if (i != first && sc_state_hash_part(gpu, i) != part[i])
 			return 1;
-	uint64_t *lines = NULL;
-	if (ck->lines && R.h.mem_final && sc__gmem_nlines(&gpu->gmem) == ck->nlines) {
-		if (!R.lines) {
-			R.lines = malloc((ck->nlines ? ck->nlines : 1) * sizeof *R.lines);
-			R.diff_addr = malloc((ck->nlines ? ck->nlines : 1) * sizeof *R.diff_addr);
-			R.diff_len = malloc((ck->nlines ? ck->nlines : 1) * sizeof *R.diff_len);
-		}
-		if (R.lines && R.diff_addr && R.diff_len)
-			lines = R.lines;
-	}
-	return sc__gmem_hash(gpu, lines) == part[n - 1] ? 0 : 2;
+	return sc__gmem_hash_at(gpu, ck->cycle[k]) == part[n - 1] ? 0 : 2;
 }
 
 /* Only global memory differs at checkpoint k: when every differing line is
@@ -351,13 +355,19 @@ static int compare_state(sc_gpu_t *gpu, uint32_t k)
 static void memory_only(sc_gpu_t *gpu, uint32_t k, uint64_t cycle)
 {
 	const sc_rt_ckpts_t *ck = R.p->ck;
-	if (!ck->lines || !R.h.mem_final || !R.lines || !R.diff_addr || !R.diff_len ||
-	    sc__gmem_nlines(&gpu->gmem) != ck->nlines)
+	const uint64_t *lines = cached_lines(gpu, ck->nlines);
+	if (!ck->lines || !R.h.mem_final || !lines || sc__gmem_nlines(&gpu->gmem) != ck->nlines)
+		return;
+	if (!R.diff_addr) {
+		R.diff_addr = malloc((ck->nlines ? ck->nlines : 1) * sizeof *R.diff_addr);
+		R.diff_len = malloc((ck->nlines ? ck->nlines : 1) * sizeof *R.diff_len);
+	}
+	if (!R.diff_addr || !R.diff_len)
 		return;
 	const uint64_t *golden = &ck->line[(size_t)k * ck->nlines];
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < ck->nlines; i++) {
-		if (R.lines[i] == golden[i])
+		if (lines[i] == golden[i])
 			continue;
 		if (ck->touch[i] > cycle)
 			return; /* touched again (ck->touch is the last cycle + 1): it may still matter */
@@ -421,6 +431,20 @@ static uint64_t child_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 
 /* Turns this process into experiment e: in the child at the activation
  * cycle (fork mode) or before the run (no-fork mode). */
+/* The child's memory hashes start from the golden line hashes of the
+ * last checkpoint before its first fault: until then its memory is the
+ * golden one, and the trace names every line written since. */
+static void seed_lines(sc_gpu_t *gpu, const sc_rt_exp_t *e)
+{
+	const sc_rt_ckpts_t *ck = R.p->ck;
+	if (!ck || !ck->lines || !ck->line || !ck->n || ck->cycle[0] > e->f[0].cycle)
+		return;
+	uint32_t j = 0;
+	while (j + 1 < ck->n && ck->cycle[j + 1] <= e->f[0].cycle)
+		j++;
+	sc__gmem_cache_seed(gpu, &ck->line[(size_t)j * ck->nlines], ck->nlines, ck->layout, ck->cycle[j]);
+}
+
 static void become_child(sc_gpu_t *gpu, const sc_rt_exp_t *e, int wfd)
 {
 	R.child = true;
@@ -437,6 +461,7 @@ static void become_child(sc_gpu_t *gpu, const sc_rt_exp_t *e, int wfd)
 		alarm(R.p->watchdog_s);
 	sc_set_cycle_budget(gpu, R.p->cycle_budget);
 	sc_set_pause(gpu, e->f[0].cycle, child_pause, NULL);
+	seed_lines(gpu, e);
 	if (R.h.child_start)
 		R.h.child_start(R.h.ctx, e);
 }
@@ -569,6 +594,7 @@ int sc_rt_attach(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h)
 	R.gpu = gpu;
 	R.p = p;
 	R.h = *h;
+	sc__trace_on(gpu, false); /* written lines, for the children's memory hashes */
 	if (p->nexp)
 		sc_set_pause(gpu, p->exp[0].f[0].cycle, parent_pause, NULL);
 	return 0;
@@ -597,6 +623,7 @@ int sc_rt_become(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h, c
 		R.h = *h;
 		R.h.child_start = NULL; /* this process is the child from the start */
 	}
+	sc__trace_on(gpu, false);
 	become_child(gpu, e, report_fd);
 	return 0;
 }

@@ -536,20 +536,58 @@ typedef struct sc_gmem {
  * whose only difference lies in memory no one touches again can be
  * finished without simulating (rt.c). */
 #define SC_LINE 256u
-/* Golden memory trace: per line of each allocation, the last cycle any
- * global access (load, store, atomic) touched it. */
+/* Memory trace (rt.c turns it on: golden recording, replays, experiments):
+ * per line of each allocation, the last cycle a global store or atomic, or a
+ * host copy or memset, wrote it (always) and the last cycle any global
+ * access touched it (golden recording only, for mem_final). A line written
+ * at cycle c carries c + 1, so a line whose mark is at most the cycle of a
+ * pause point was not written since that pause. Every path that writes
+ * global memory must mark it: exec.c's per-lane resolve() and its warp-wide
+ * fast_span() (sc__trace_touch, for every lane's access, loads included
+ * when touches are recorded) and the host copies of gpu.c (sc__trace_wrote).
+ *
+ * The line-hash cache: every line's hash (sc__gmem_hash's per-line values)
+ * as of the pause at cycle `at`, for the allocation layout `sig`
+ * (sc__gmem_layout). sc__gmem_hash_at rehashes only the lines written
+ * since; `base` is where the hashes as of `at` are read from: lh itself,
+ * or a golden checkpoint's row that an experiment starts from. */
 typedef struct sc_trace {
 	uint32_t n;            /* allocations covered, by index in sc_gmem_t */
-	uint64_t **last;       /* per allocation: per line, cycle + 1 (0 = never) */
-	bool broken;           /* an allocation was freed: indices moved */
+	uint64_t **last;       /* per allocation: per line, last touch cycle + 1 (0 = never); touch only */
+	uint64_t **wrote;      /* per allocation: per line, last write cycle + 1 (0 = never) */
+	bool touch;            /* record touches too (golden recording with lines) */
+	bool broken;           /* touches: an allocation was freed (indices moved) */
+	bool wbroken;          /* writes: the same (the cache is then of no use) */
+	uint64_t *lh;          /* the cache: nlh line hashes (owned) */
+	const uint64_t *base;  /* the hashes as of `at` (lh or borrowed); NULL: no cache */
+	uint32_t nlh;
+	uint64_t at, sig;
+	uint64_t rehashed;     /* lines hashed by the last sc__gmem_hash_at (tests) */
 } sc_trace_t;
-void sc__trace_touch(sc_gpu_t *g, uint64_t addr, uint32_t size);
+/* A global access of `size` bytes at addr, in the allocation sc__gmem_find
+ * just found (g->trace set). */
+void sc__trace_touch(sc_gpu_t *g, uint64_t addr, uint32_t size, bool write);
+/* The host wrote [addr, addr + bytes), inside one allocation (no-op without a trace). */
+void sc__trace_wrote(sc_gpu_t *g, uint64_t addr, uint64_t bytes);
+/* Turns the trace on (touch: record touches too). 0 or SC_ENOMEM. */
+int sc__trace_on(sc_gpu_t *g, bool touch);
 void sc__trace_free(sc_gpu_t *g);
 /* Lines of global memory now (all allocations). */
 uint32_t sc__gmem_nlines(const sc_gmem_t *m);
+/* A signature of the allocation layout (bases and sizes) the lines are cut from. */
+uint64_t sc__gmem_layout(const sc_gmem_t *m);
 /* The global-memory part of the state hash (fault.c); fills lines[], one
  * hash per line in allocation order, when not NULL. */
 uint64_t sc__gmem_hash(const sc_gpu_t *g, uint64_t *lines);
+/* The same value at the pause of cycle `at`, through the trace's cache: only
+ * lines written since the cache's cycle are hashed again when the cache
+ * fits the layout; afterwards g->trace->lh holds every line's hash as of
+ * `at`. Without a usable trace it hashes everything (and fills the cache
+ * when it can). */
+uint64_t sc__gmem_hash_at(sc_gpu_t *g, uint64_t at);
+/* Starts the cache from hashes known elsewhere: base[0..n) as of cycle at
+ * for layout sig (borrowed until the next sc__gmem_hash_at). */
+void sc__gmem_cache_seed(sc_gpu_t *g, const uint64_t *base, uint32_t n, uint64_t sig, uint64_t at);
 
 int sc__gmem_alloc(sc_gmem_t *g, uint64_t bytes, uint64_t *base);
 int sc__gmem_free(sc_gmem_t *g, uint64_t base);

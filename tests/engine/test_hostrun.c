@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "runs.h"
@@ -131,4 +132,43 @@ Test(hostrun, a_program_off_the_simcore_api_is_bad_input, .timeout = 60)
 	cr_expect_eq(eng_golden_exec(&c, 0, &g, err, sizeof err), ENG_EXIT_INPUT);
 	cr_expect(strstr(err, "cannot run"), "%s", err);
 	eng_golden_free(&g);
+}
+
+/* One golden run per campaign: the daemon runs the program fault-free
+ * twice (the run, then its checkpoints at the interval the first gives)
+ * and its workers take both from its golden record (record.c) instead of
+ * running it again; with --no-early no checkpoints are needed. A wrapper
+ * logs the mode of every start of the program. */
+static void count_starts(bool no_early, int want_golden)
+{
+	char dir[64], wrap[128], log[128], camp[128], db[128];
+	runs_tmpdir(dir, sizeof dir, "starts");
+	snprintf(wrap, sizeof wrap, "%s/wrap.sh", dir);
+	snprintf(log, sizeof log, "%s/log", dir);
+	snprintf(camp, sizeof camp, "%s/campaign.json", dir);
+	snprintf(db, sizeof db, "%s/r.db", dir);
+	char *host = realpath(runs_test_host("vadd_host"), NULL), *root = getcwd(NULL, 0);
+	cr_assert(host && root);
+	runs_writef(wrap, "#!/bin/sh\nsed -n 2p \"$FLIPSIM_RT\" >> %s\nexec %s \"$@\"\n", log, host);
+	cr_assert_eq(chmod(wrap, 0755), 0);
+	runs_writef(camp, "{\"name\": \"starts\", \"workload\": {\"exec\": [\"%s\", \"examples/vadd/vadd.ptx\"], "
+	            "\"cwd\": \"%s\"}, \"target\": \"regfile\", \"injections\": 60, \"seed\": 3}\n", wrap, root);
+	const char *args[] = {"run", camp, "--db", db, "-j", "2", "--quiet", no_early ? "--no-early" : NULL, NULL};
+	cr_assert_eq(runs_flipsim(args, NULL), 0);
+	char *text = runs_slurp(log);
+	int golden = 0, inject = 0;
+	for (char *p = text; (p = strstr(p, "mode ")); p += 5)
+		golden += !strncmp(p, "mode golden", 11), inject += !strncmp(p, "mode inject", 11);
+	cr_expect_eq(golden, want_golden, "fault-free runs: %d, want %d (the daemon's)", golden, want_golden);
+	cr_expect_eq(inject, 2, "replays: %d, want one per worker", inject);
+	free(text);
+	free(host);
+	free(root);
+	runs_rm_dir(dir);
+}
+
+Test(hostrun, every_golden_run_is_the_daemons, .timeout = 120)
+{
+	count_starts(false, 2);
+	count_starts(true, 1);
 }

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runs.h"
 
@@ -159,4 +160,80 @@ Test(runner, fault_after_the_last_event_is_unused, .timeout = 60)
 		free(g.o);
 	}
 	runs_teardown(&s);
+}
+
+/* The golden record (record.c): what a daemon's golden run gives its
+ * workers. A runner that takes it gives the outcomes of one that runs the
+ * golden run itself; a record of another campaign or interval is refused. */
+static got_t run_with(setup_t *s, const eng_golden_t *g)
+{
+	got_t r = {.o = calloc(s->p.n, sizeof(eng_outcome_t)), .n = s->p.n};
+	eng_runner_opts_t o = {.campaign = s->c, .golden = g, .ck_interval = s->ck, .emit = runs_collect, .ctx = &r};
+	char err[1024];
+	cr_assert_eq(eng_runner(&o, s->e, s->p.n, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(r.emitted, s->p.n);
+	return r;
+}
+
+static void expect_same_ckpts(const sc_rt_ckpts_t *a, const sc_rt_ckpts_t *b)
+{
+	cr_assert_eq(a->n, b->n);
+	cr_assert_eq(a->nparts, b->nparts);
+	cr_assert_eq(a->nlines, b->nlines);
+	cr_expect_eq(memcmp(a->cycle, b->cycle, a->n * sizeof *a->cycle), 0);
+	cr_expect_eq(memcmp(a->part, b->part, (size_t)a->n * a->nparts * sizeof *a->part), 0);
+	cr_expect_eq(memcmp(a->line, b->line, (size_t)a->n * a->nlines * sizeof *a->line), 0);
+	cr_expect_eq(memcmp(a->touch, b->touch, a->nlines * sizeof *a->touch), 0);
+	cr_expect_eq(memcmp(a->line_addr, b->line_addr, a->nlines * sizeof *a->line_addr), 0);
+	cr_expect_eq(memcmp(a->line_len, b->line_len, a->nlines * sizeof *a->line_len), 0);
+}
+
+Test(runner, a_runner_takes_the_golden_record, .timeout = 300)
+{
+	setup_t s, t;
+	runs_setup(&s, "tests/engine/data/vadd4k-regfile.json");
+	runs_setup(&t, "tests/engine/data/tiny-pred.json");
+	char err[1024];
+	eng_golden_t rec, g;
+	cr_assert_eq(eng_golden_campaign(s.c, s.ck, &rec, err, sizeof err), 0, "%s", err);
+	int fd;
+	cr_assert_eq(eng_golden_share(&rec, s.c, &fd, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(eng_golden_open(fd, s.c, s.ck, &g, err, sizeof err), 0, "%s", err);
+	cr_assert(rec.ck.n > 0 && rec.ck.lines);
+	expect_same_ckpts(&rec.ck, &g.ck);
+	cr_expect_eq(g.cycles, rec.cycles);
+	cr_expect_eq(eng_output_digest(&g), eng_output_digest(&rec));
+	got_t own = run(&s, false, false), shared = run_with(&s, &g);
+	for (uint64_t i = 0; i < s.p.n; i++) {
+		cr_expect_eq(own.o[i].outcome, shared.o[i].outcome, "mask %llu", (unsigned long long)i);
+		cr_expect_str_eq(own.o[i].reason, shared.o[i].reason, "mask %llu", (unsigned long long)i);
+		cr_expect_eq(own.o[i].cycles, shared.o[i].cycles, "mask %llu", (unsigned long long)i);
+		cr_expect_eq(own.o[i].early, shared.o[i].early, "mask %llu", (unsigned long long)i);
+	}
+	/* keyed by the campaign and the interval */
+	eng_golden_t bad;
+	cr_expect_neq(eng_golden_open(fd, t.c, s.ck, &bad, err, sizeof err), 0);
+	cr_expect(strstr(err, "another campaign"), "%s", err);
+	eng_golden_free(&bad);
+	cr_expect_neq(eng_golden_open(fd, s.c, s.ck + 1, &bad, err, sizeof err), 0);
+	cr_expect(strstr(err, "another checkpoint interval"), "%s", err);
+	eng_golden_free(&bad);
+	close(fd);
+	/* a record of parts that are no multiple of 8 bytes (one line of 128 bytes) */
+	eng_golden_t trec, tg;
+	cr_assert_eq(eng_golden_campaign(t.c, t.ck, &trec, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(eng_golden_share(&trec, t.c, &fd, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(eng_golden_open(fd, t.c, t.ck, &tg, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(tg.ck.nlines, 1);
+	expect_same_ckpts(&trec.ck, &tg.ck);
+	cr_expect_eq(memcmp(tg.res->outputs[0].data, trec.res->outputs[0].data, 128), 0);
+	close(fd);
+	eng_golden_free(&tg);
+	eng_golden_free(&trec);
+	free(own.o);
+	free(shared.o);
+	eng_golden_free(&g);
+	eng_golden_free(&rec);
+	runs_teardown(&s);
+	runs_teardown(&t);
 }

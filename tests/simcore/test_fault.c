@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "sc_int.h"
 
 /* %r<6> are slots 0..5 and %rd<4> slots 6..13: 14 registers per thread.
  * r1 = tid is written first, then r2 counts a 50-iteration loop, then
@@ -508,4 +509,107 @@ Test(fault, job_file_fields_are_checked)
 	          st, err);
 	free(valid);
 	unlink(path);
+}
+
+/* ---- the incremental memory hash (sc__gmem_hash_at, rt.c's checkpoints) ---- */
+
+/* Lines of global memory written since the last hash: which sc__gmem_hash_at
+ * must hash again, all the others it takes from its cache. */
+typedef struct dirty {
+	uint64_t base[3], size[3];
+	bool *line[3];
+	uint64_t n;
+} dirty_t;
+
+static void dirty_mark(dirty_t *d, int a, uint64_t off, uint64_t len)
+{
+	for (uint64_t l = off / SC_LINE; l <= (off + len - 1) / SC_LINE; l++)
+		if (!d->line[a][l]) {
+			d->line[a][l] = true;
+			d->n++;
+		}
+}
+
+static void dirty_clear(dirty_t *d)
+{
+	for (int a = 0; a < 3; a++)
+		memset(d->line[a], 0, (d->size[a] + SC_LINE - 1) / SC_LINE);
+	d->n = 0;
+}
+
+/* The incremental hash and its lines equal a full rehash, and only the
+ * written lines were hashed again. The hash is taken one cycle after the
+ * writes, as at a pause point (a line written in the pause's own cycle
+ * counts as written after it). */
+static void expect_hash(sc_gpu_t *g, dirty_t *d, const char *when)
+{
+	g->cycle++;
+	uint32_t nl = sc__gmem_nlines(&g->gmem);
+	uint64_t *full = malloc(nl * sizeof *full);
+	cr_assert(full);
+	uint64_t want = sc__gmem_hash(g, full);
+	cr_expect_eq(sc__gmem_hash_at(g, g->cycle), want, "%s: the incremental hash differs", when);
+	cr_expect_eq(memcmp(g->trace->lh, full, nl * sizeof *full), 0, "%s: a line hash differs", when);
+	cr_expect_eq(g->trace->rehashed, d->n, "%s: %llu lines hashed again, %llu written", when,
+	             (unsigned long long)g->trace->rehashed, (unsigned long long)d->n);
+	cr_expect_eq(sc_state_hash_part(g, sc_state_parts(g) - 1), want);
+	dirty_clear(d);
+	free(full);
+}
+
+Test(fault, incremental_memory_hash_equals_a_full_rehash)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h_load_ok(&h, ptx);
+	dirty_t d = {.size = {1000, 5000, 70001}};
+	for (int a = 0; a < 3; a++) {
+		d.base[a] = h_alloc(&h, d.size[a], NULL);
+		cr_assert(d.line[a] = calloc((d.size[a] + SC_LINE - 1) / SC_LINE, 1));
+	}
+	cr_assert_eq(sc__trace_on(h.gpu, false), 0);
+	sc_gpu_t *g = h.gpu;
+	d.n = sc__gmem_nlines(&g->gmem); /* no cache yet: every line */
+	expect_hash(g, &d, "first");
+	srand(11);
+	static uint8_t buf[70001];
+	for (int round = 0; round < 40; round++) {
+		for (int w = rand() % 6; w > 0; w--) {
+			int a = rand() % 3;
+			uint64_t off = (uint64_t)rand() % d.size[a], len = 1 + (uint64_t)rand() % (d.size[a] - off);
+			if (rand() % 8 == 0)
+				len = len > 600 ? 600 : len;
+			for (uint64_t i = 0; i < len; i++)
+				buf[i] = (uint8_t)rand();
+			if (rand() % 2)
+				cr_assert_eq(sc_memcpy_htod(g, d.base[a] + off, buf, len), 0);
+			else
+				cr_assert_eq(sc_memset(g, d.base[a] + off, rand(), len), 0);
+			dirty_mark(&d, a, off, len);
+		}
+		expect_hash(g, &d, "host writes");
+	}
+	/* a kernel's stores: out[0..32) of the third buffer, one line */
+	uint64_t out = d.base[2] + 2 * SC_LINE;
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&out));
+	dirty_mark(&d, 2, 2 * SC_LINE, 32 * 4);
+	expect_hash(g, &d, "a kernel's stores");
+	/* a cache started from hashes known elsewhere (an experiment starts
+	 * from a golden checkpoint's row) */
+	uint32_t nl = sc__gmem_nlines(&g->gmem);
+	uint64_t *row = malloc(nl * sizeof *row);
+	cr_assert(row);
+	sc__gmem_hash(g, row);
+	sc__gmem_cache_seed(g, row, nl, sc__gmem_layout(&g->gmem), g->cycle);
+	cr_assert_eq(sc_memset(g, d.base[0] + 10, 7, 300), 0);
+	dirty_mark(&d, 0, 10, 300);
+	expect_hash(g, &d, "from a seeded row");
+	/* a new allocation changes the layout: everything again */
+	h_alloc(&h, 100, NULL);
+	d.n = sc__gmem_nlines(&g->gmem);
+	expect_hash(g, &d, "a new allocation");
+	free(row);
+	for (int a = 0; a < 3; a++)
+		free(d.line[a]);
+	h_fini(&h);
 }
