@@ -1,13 +1,80 @@
 /* The instruction table and the other name tables generated from the
  * X-macro lists in sc_int.h, error strings, and the instruction decoder's
  * validity check (the encoding is drawn in sc_int.h). */
+#include <string.h>
+
 #include "sc_int.h"
 
 const sc_opinfo_t sc__ops[SC_OP__COUNT] = {
-#define X(name, text, unit, lat) [SC_OP_##name] = {text, SC_U_##unit, SC_LAT_##lat},
+#define X(name, text, unit, lat, nt, shape, types, stypes, imods, fmods, sub, flags)                        \
+	[SC_OP_##name] = {text, SC_U_##unit, SC_LAT_##lat, SC_NT_##nt, SC_SS_##sub, shape, types, stypes, \
+	                  {(imods), (fmods)}, (flags)},
 	SC_OP_LIST(X)
 #undef X
 };
+
+/* The names of each sub-selector's values (sc_int.h, SC_SS_LIST). */
+static const char *const ss_none[] = {"", NULL};
+static const char *const ss_mul[] = {"lo", "hi", "wide", NULL};
+static const char *const ss_mul24[] = {"lo", "hi", NULL};
+static const char *const ss_prmt[] = {"", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", NULL};
+static const char *const ss_bfind[] = {"", "shiftamt", NULL};
+static const char *const ss_shf[] = {"l.wrap", "r.wrap", "l.clamp", "r.clamp", NULL}; /* SC_SHF_R | SC_SHF_CLAMP */
+static const char *const ss_cmp[] = {
+#define X(name, text) text,
+	SC_CMP_LIST(X)
+#undef X
+	NULL};
+static const char *const ss_testp[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal", NULL};
+static const char *const ss_cvta[] = {"", "to", NULL};
+static const char *const ss_atom[] = {
+#define X(name, text) text,
+	SC_ATOM_LIST(X)
+#undef X
+	NULL};
+static const char *const ss_bar[] = {"sync", "arrive", "red.popc", "red.and", "red.or", "warp.sync", NULL};
+static const char *const ss_shfl[] = {"sync.up", "sync.down", "sync.bfly", "sync.idx", NULL};
+static const char *const ss_vote[] = {"sync.all", "sync.any", "sync.uni", "sync.ballot", NULL};
+
+#define SS(names, pos, need) {names, sizeof names / sizeof names[0] - 1, pos, need}
+const sc_subsel_t sc__subs[SC_SS__COUNT] = {
+	[SC_SS_NONE] = SS(ss_none, SC_SSP_SPACE, NULL),
+	[SC_SS_MUL] = SS(ss_mul, SC_SSP_SPACE, "'%s' needs .lo, .hi or .wide"),
+	[SC_SS_MUL24] = SS(ss_mul24, SC_SSP_SPACE, "'%s' needs .lo or .hi"),
+	[SC_SS_PRMT] = SS(ss_prmt, SC_SSP_TYPE, NULL),
+	[SC_SS_BFIND] = SS(ss_bfind, SC_SSP_SPACE, NULL),
+	[SC_SS_SHF] = SS(ss_shf, SC_SSP_SPACE, "shf needs one of .l/.r and one of .clamp/.wrap"),
+	[SC_SS_CMP] = SS(ss_cmp, SC_SSP_SPACE, "'%s' needs a comparison (.eq .ne .lt ...)"),
+	[SC_SS_TESTP] = SS(ss_testp, SC_SSP_SPACE,
+	                   "testp needs a class (.finite .infinite .number .notanumber .normal .subnormal)"),
+	[SC_SS_CVTA] = SS(ss_cvta, SC_SSP_NAME, NULL),
+	[SC_SS_ATOM] = SS(ss_atom, SC_SSP_SPACE,
+	                  "'%s' needs an operation (.add .inc .dec .min .max .and .or .xor .exch .cas)"),
+	[SC_SS_BAR] = SS(ss_bar, SC_SSP_SPACE, NULL),
+	[SC_SS_SHFL] = SS(ss_shfl, SC_SSP_SPACE, "expected shfl.sync.{up,down,bfly,idx}.b32"),
+	[SC_SS_VOTE] = SS(ss_vote, SC_SSP_SPACE, "expected vote.sync.{all,any,uni,ballot}"),
+};
+#undef SS
+
+void sc__shape(unsigned op, sc_shape_t *s)
+{
+	memset(s, 0, sizeof *s);
+	const char *c = op < SC_OP__COUNT ? sc__ops[op].shape : "";
+	for (; *c; c++) {
+		if (*c == '|') { /* the predicate half of a pair destination */
+			s->pair = true;
+			s->dst[s->ndst++] = *++c;
+		} else if (*c == '?') {
+			s->opt |= (uint8_t)(1u << (s->nsrc - 1));
+		} else {
+			s->nops++;
+			if (strchr("dqPr", *c))
+				s->dst[s->ndst++] = *c;
+			else
+				s->src[s->nsrc++] = *c;
+		}
+	}
+}
 
 const char *const sc__type_names[SC_T__COUNT] = {
 #define X(name, text, bits) [SC_T_##name] = text,

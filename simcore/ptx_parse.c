@@ -1007,63 +1007,84 @@ static int check_one(P *p, const L *l, const popnd_t *o, int t, bool wider)
 	return perr(p, o->tok, "register '%s' is %u-bit; '%s' expects a %u-bit operand here", name, rb, tokstr(l->mn), tb);
 }
 
-static int check_operands(P *p, const L *l)
+/* The shape character of parsed operand i (sc_int.h, the table's head);
+ * *pair: the character of the predicate half of a pair operand. */
+static char shape_at(const char *shape, uint32_t i, char *pair)
 {
-	const sc_insn_t *in = &l->in;
-	int t = in->type, st = in->stype, w[8];
-	bool wider = false;
-	for (int i = 0; i < 8; i++)
-		w[i] = t;
+	*pair = 0;
+	uint32_t n = 0;
+	for (const char *c = shape; *c; c++) {
+		if (*c == '?')
+			continue;
+		if (*c == '|') { /* skip the pair's predicate half */
+			c++;
+			continue;
+		}
+		if (n++ == i) {
+			if (c[1] == '|')
+				*pair = c[2];
+			return *c;
+		}
+	}
+	return 'a';
+}
+
+/* The type whose size a register at a position of kind k must have. */
+static int want_type(const sc_insn_t *in, char k)
+{
+	switch (k) {
+	case 'd': case 'a': return in->type;
+	case 'q': case 'u': return SC_T_U32;
+	case 's': return in->stype;
+	case 'P': case 'p': return SC_T_PRED;
+	default: return CK_SKIP; /* r x g: any register; m L F: not registers */
+	}
+}
+
+/* mul.wide/mad.wide write (and mad reads c) at twice the width. */
+static int wide_type(int t)
+{
 	static const uint8_t wide[SC_T__COUNT] = {[SC_T_U16] = SC_T_U32, [SC_T_S16] = SC_T_S32,
 	                                         [SC_T_U32] = SC_T_U64, [SC_T_S32] = SC_T_S64,
 	                                         [SC_T_U64] = SC_T_B128, [SC_T_S64] = SC_T_B128};
-	switch (in->op) {
-	case SC_OP_MUL: case SC_OP_MAD:
-		if (!sc__type_is_float((unsigned)t) && in->sub == SC_MUL_WIDE)
-			w[0] = w[3] = wide[t] ? wide[t] : CK_SKIP;
-		break;
-	case SC_OP_POPC: case SC_OP_CLZ: case SC_OP_BFIND: w[0] = SC_T_U32; break;
-	case SC_OP_SHL: case SC_OP_SHR: w[2] = SC_T_U32; break;
-	case SC_OP_BFE: w[2] = w[3] = SC_T_U32; break;
-	case SC_OP_BFI: w[3] = w[4] = SC_T_U32; break;
-	case SC_OP_SHF: w[3] = SC_T_U32; break;
-	case SC_OP_SETP: w[0] = SC_T_PRED; w[1] = w[2] = st; w[3] = SC_T_PRED; break;
-	case SC_OP_SET: w[1] = w[2] = st; w[3] = SC_T_PRED; break;
-	case SC_OP_SELP: w[3] = SC_T_PRED; break;
-	case SC_OP_SLCT: w[3] = st; break;
-	case SC_OP_TESTP: w[0] = SC_T_PRED; w[1] = st; break;
-	case SC_OP_CVT: w[1] = w[2] = st; wider = true; break;
-	case SC_OP_MOV:
-		if (l->o[0].kind == O_VEC && l->o[0].nvec)
-			w[0] = sc__type_bits((unsigned)t) / l->o[0].nvec == 32 ? SC_T_B32 : sc__type_bits((unsigned)t) / l->o[0].nvec == 16 ? SC_T_B16 : CK_SKIP;
-		if (l->o[1].kind == O_VEC && l->o[1].nvec)
-			w[1] = sc__type_bits((unsigned)t) / l->o[1].nvec == 32 ? SC_T_B32 : sc__type_bits((unsigned)t) / l->o[1].nvec == 16 ? SC_T_B16 : CK_SKIP;
-		break;
-	case SC_OP_LD: case SC_OP_ST: wider = true; break;
-	case SC_OP_ATOM: case SC_OP_RED: break;
-	case SC_OP_SHFL: w[2] = w[3] = w[4] = SC_T_B32; break;
-	case SC_OP_VOTE: w[1] = SC_T_PRED; w[2] = SC_T_B32; break;
-	case SC_OP_CVTA: break;
-	default:
-		if (sc__ops[in->op].unit == SC_U_CTL || in->op == SC_OP_ISSPACEP || in->op == SC_OP_ACTIVEMASK)
-			return 0;
-		break;
-	}
-	if (in->op == SC_OP_LOP3)
-		w[4] = CK_SKIP;
+	return wide[t] ? wide[t] : CK_SKIP;
+}
+
+/* mov's vector side {a, b, ...}: each element is a part of .type. */
+static int mov_elem_type(const sc_insn_t *in, const popnd_t *o)
+{
+	unsigned eb = sc__type_bits(in->type) / o->nvec;
+	return eb == 32 ? SC_T_B32 : eb == 16 ? SC_T_B16 : CK_SKIP;
+}
+
+/* The register operands against the row's shape. Irregular: control
+ * instructions are not checked, mul/mad.wide, mov's vectors. */
+static int check_operands(P *p, const L *l)
+{
+	const sc_insn_t *in = &l->in;
+	const sc_opinfo_t *oi = &sc__ops[in->op];
+	if (oi->unit == SC_U_CTL)
+		return 0;
+	bool wide = (in->op == SC_OP_MUL || in->op == SC_OP_MAD) && !sc__type_is_float(in->type) &&
+	            in->sub == SC_MUL_WIDE;
 	for (uint32_t i = 0; i < l->no && i < 8; i++) {
 		const popnd_t *o = &l->o[i];
 		if (o->kind == O_ADDR)
 			continue;
-		int want = w[i];
-		if (in->op == SC_OP_SHFL && i == 0 && o->kind == O_PAIR) {
-			if (check_one(p, l, &o->vec[0], t, false) || check_one(p, l, &o->vec[1], SC_T_PRED, false))
+		char pk, k = shape_at(oi->shape, i, &pk);
+		int want = want_type(in, k);
+		if (wide && (i == 0 || i == 3))
+			want = wide_type(in->type);
+		if (in->op == SC_OP_MOV && o->kind == O_VEC && o->nvec)
+			want = mov_elem_type(in, o);
+		if (o->kind == O_PAIR && pk) {
+			if (check_one(p, l, &o->vec[0], want, false) || check_one(p, l, &o->vec[1], want_type(in, pk), false))
 				return -1;
 			continue;
 		}
 		if (want == SC_T_B128)
 			want = CK_SKIP;
-		if (check_one(p, l, o, want, wider))
+		if (check_one(p, l, o, want, oi->flags & SC_OF_WIDE))
 			return -1;
 	}
 	return 0;
@@ -1097,14 +1118,8 @@ static int lower_insn(P *p, L *l)
 	in->type = (uint8_t)t;
 	bool isf = sc__type_is_float((unsigned)t);
 
-	/* Flags each family accepts. */
-	uint16_t allowed = SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_SAT;
 	switch (op) {
 	case SC_OP_ADD: case SC_OP_SUB: {
-		if (isf)
-			allowed = SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_SAT;
-		else
-			allowed = SC_MOD_SAT | SC_MOD_CC_OUT;
 		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 2, 2))
 			return -1;
 		break;
@@ -1116,11 +1131,8 @@ static int lower_insn(P *p, L *l)
 			if (k < 0)
 				return perr(p, l->mn, "'%s' needs .lo, .hi or .wide", tokstr(l->mn));
 			in->sub = (uint8_t)k;
-			allowed = SC_MOD_SAT | SC_MOD_CC_OUT;
 		} else if (k >= 0) {
 			return perr(p, l->mn, "'.%s' is not allowed on floating-point '%s'", mm[k], base);
-		} else {
-			allowed = SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_SAT;
 		}
 		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) ||
 		    ops_dst_src(p, l, t, op == SC_OP_MUL ? 2 : 3, op == SC_OP_MUL ? 2 : 3))
@@ -1140,7 +1152,6 @@ static int lower_insn(P *p, L *l)
 		break;
 	}
 	case SC_OP_DIV:
-		allowed = isf ? (SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_APPROX | SC_MOD_FULL) : 0;
 		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 2, 2))
 			return -1;
 		if (isf && t == SC_T_F32 && !m.rnd && !(m.flags & (SC_MOD_APPROX | SC_MOD_FULL)))
@@ -1149,13 +1160,11 @@ static int lower_insn(P *p, L *l)
 	case SC_OP_ABS: case SC_OP_NEG: case SC_OP_NOT: case SC_OP_CNOT: case SC_OP_POPC:
 	case SC_OP_CLZ: case SC_OP_BREV: case SC_OP_RCP: case SC_OP_SQRT: case SC_OP_RSQRT:
 	case SC_OP_SIN: case SC_OP_COS: case SC_OP_LG2: case SC_OP_EX2: case SC_OP_TANH:
-		allowed = isf ? (SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_APPROX | SC_MOD_SAT) : 0;
 		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 1, 1))
 			return -1;
 		break;
 	case SC_OP_MIN: case SC_OP_MAX: case SC_OP_COPYSIGN: case SC_OP_AND: case SC_OP_OR:
 	case SC_OP_XOR: case SC_OP_SHL: case SC_OP_SHR: case SC_OP_REM:
-		allowed = isf ? SC_MOD_FTZ : 0;
 		if (need_type(p, l, &m, 1) || mods_done(p, &m, false))
 			return -1;
 		if (op == SC_OP_SHL || op == SC_OP_SHR) {
@@ -1167,7 +1176,6 @@ static int lower_insn(P *p, L *l)
 		}
 		break;
 	case SC_OP_FMA:
-		allowed = SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_SAT;
 		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 3, 3))
 			return -1;
 		break;
@@ -1177,19 +1185,16 @@ static int lower_insn(P *p, L *l)
 		if (k < 0)
 			return perr(p, l->mn, "'%s' needs .lo or .hi", tokstr(l->mn));
 		in->sub = (uint8_t)k;
-		allowed = SC_MOD_SAT;
 		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) ||
 		    ops_dst_src(p, l, t, op == SC_OP_MUL24 ? 2 : 3, op == SC_OP_MUL24 ? 2 : 3))
 			return -1;
 		break;
 	}
 	case SC_OP_SAD:
-		allowed = 0;
 		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 3, 3))
 			return -1;
 		break;
 	case SC_OP_BFE: case SC_OP_BFI: case SC_OP_PRMT: case SC_OP_LOP3: case SC_OP_BFIND: case SC_OP_SHF: {
-		allowed = 0;
 		if (op == SC_OP_PRMT) {
 			static const char *const pm[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16", NULL};
 			int k = take_one(&m, pm);
@@ -1224,7 +1229,6 @@ static int lower_insn(P *p, L *l)
 		int b = take_one(&m, bools);
 		if (c < 0)
 			return perr(p, l->mn, "'%s' needs a comparison (.eq .ne .lt ...)", tokstr(l->mn));
-		allowed = SC_MOD_FTZ;
 		int nt = op == SC_OP_SETP ? 1 : 2;
 		if (need_type(p, l, &m, nt) || mods_done(p, &m, false))
 			return -1;
@@ -1259,14 +1263,12 @@ static int lower_insn(P *p, L *l)
 		break;
 	}
 	case SC_OP_SELP:
-		allowed = 0;
 		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 3, 3))
 			return -1;
 		if (SC_OPND_KIND(in->opnd[3]) != SC_K_PRED && SC_OPND_KIND(in->opnd[3]) != SC_K_PREDN)
 			return perr(p, l->o[3].tok, "selp's selector must be a predicate");
 		break;
 	case SC_OP_SLCT:
-		allowed = SC_MOD_FTZ;
 		if (need_type(p, l, &m, 2) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 3, 3))
 			return -1;
 		in->stype = (uint8_t)m.types[1];
@@ -1278,7 +1280,6 @@ static int lower_insn(P *p, L *l)
 		int c = take_one(&m, cls);
 		if (c < 0)
 			return perr(p, l->mn, "testp needs a class (.finite .infinite .number .notanumber .normal .subnormal)");
-		allowed = 0;
 		in->sub = (uint8_t)c;
 		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 1, 1))
 			return -1;
@@ -1287,7 +1288,6 @@ static int lower_insn(P *p, L *l)
 		break;
 	}
 	case SC_OP_CVT:
-		allowed = SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_SAT;
 		if (need_type(p, l, &m, 2) || mods_done(p, &m, false) || need_ops(p, l, 2, 3))
 			return -1;
 		in->stype = (uint8_t)m.types[1];
@@ -1299,7 +1299,6 @@ static int lower_insn(P *p, L *l)
 		in->nops = SC_NOPS_MAKE(1, l->no - 1);
 		break;
 	case SC_OP_MOV: {
-		allowed = 0;
 		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || need_ops(p, l, 2, 2))
 			return -1;
 		popnd_t *d = &l->o[0], *s = &l->o[1];
@@ -1358,7 +1357,6 @@ static int lower_insn(P *p, L *l)
 		break;
 	}
 	case SC_OP_CVTA: {
-		allowed = 0;
 		bool to = take(&m, "to");
 		if (m.space == SC_SP_NONE || m.space == SC_SP_GENERIC)
 			return perr(p, l->mn, "cvta needs a state space");
@@ -1371,7 +1369,6 @@ static int lower_insn(P *p, L *l)
 		break;
 	}
 	case SC_OP_ISSPACEP:
-		allowed = 0;
 		if (m.space == SC_SP_NONE || m.space == SC_SP_GENERIC || mods_done(p, &m, false) || need_ops(p, l, 2, 2))
 			return perr(p, l->mn, "expected isspacep.{global,shared,local,const,param} p, a");
 		if (enc_value(p, l, 0, &l->o[0], SC_T_PRED) || enc_value(p, l, 1, &l->o[1], SC_T_U64))
@@ -1383,34 +1380,28 @@ static int lower_insn(P *p, L *l)
 		in->nops = SC_NOPS_MAKE(1, 1);
 		break;
 	case SC_OP_LD: case SC_OP_ST:
-		allowed = SC_MOD_VOLATILE;
 		if (lower_ldst(p, l, &m, op))
 			return -1;
 		break;
 	case SC_OP_ATOM: case SC_OP_RED:
-		allowed = 0;
 		if (lower_atom(p, l, &m, op))
 			return -1;
 		break;
 	case SC_OP_BRA:
-		allowed = SC_MOD_UNI;
 		if (lower_bra(p, l, &m))
 			return -1;
 		break;
 	case SC_OP_CALL:
-		allowed = SC_MOD_UNI;
 		if (lower_call(p, l, &m))
 			return -1;
 		break;
 	case SC_OP_RET: case SC_OP_EXIT: case SC_OP_TRAP: case SC_OP_NOP:
-		allowed = SC_MOD_UNI;
 		if (mods_done(p, &m, false) || need_ops(p, l, 0, 0))
 			return -1;
 		if (op == SC_OP_RET && p->m->funcs[p->fn].is_entry)
 			in->op = SC_OP_EXIT; /* returning from a kernel ends the thread */
 		break;
 	case SC_OP_MEMBAR: {
-		allowed = 0;
 		(void)(take(&m, "gl") || take(&m, "cta") || take(&m, "sys") || take(&m, "gpu"));
 		if (take(&m, "proxy") || take(&m, "mbarrier_init"))
 			return perr(p, l->mn, "'%s' is not supported", tokstr(l->mn));
@@ -1419,7 +1410,6 @@ static int lower_insn(P *p, L *l)
 		break;
 	}
 	case SC_OP_BAR: {
-		allowed = 0;
 		if (take(&m, "warp")) {
 			if (!take(&m, "sync") || mods_done(p, &m, false) || need_ops(p, l, 1, 1))
 				return -1;
@@ -1470,7 +1460,6 @@ static int lower_insn(P *p, L *l)
 		int k = take_one(&m, sm);
 		if (k < 0 || !take(&m, "sync"))
 			return perr(p, l->mn, "expected shfl.sync.{up,down,bfly,idx}.b32");
-		allowed = 0;
 		in->sub = (uint8_t)k;
 		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || need_ops(p, l, 5, 5))
 			return -1;
@@ -1499,7 +1488,6 @@ static int lower_insn(P *p, L *l)
 		}
 		if (k < 0 || !take(&m, "sync"))
 			return perr(p, l->mn, "expected vote.sync.{all,any,uni,ballot}");
-		allowed = 0;
 		in->sub = (uint8_t)k;
 		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || need_ops(p, l, 3, 3))
 			return -1;
@@ -1512,16 +1500,16 @@ static int lower_insn(P *p, L *l)
 		break;
 	}
 	case SC_OP_ACTIVEMASK:
-		allowed = 0;
 		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 0, 0))
 			return -1;
 		break;
 	default:
 		return perr(p, l->mn, "unsupported instruction '%s'", tokstr(l->mn));
 	}
-	if (in->mods & ~(allowed | SC_MOD_VOLATILE) & ~(op == SC_OP_LD || op == SC_OP_ST ? 0 : SC_MOD_VOLATILE))
+	uint16_t allowed = sc__ops[op].mods[isf];
+	if (in->mods & ~allowed & ~SC_MOD_VOLATILE)
 		return perr(p, l->mn, "modifier not allowed on '%s'", tokstr(l->mn));
-	if ((in->mods & SC_MOD_VOLATILE) && op != SC_OP_LD && op != SC_OP_ST)
+	if ((in->mods & SC_MOD_VOLATILE) && !(allowed & SC_MOD_VOLATILE))
 		return perr(p, l->mn, "'.volatile' applies to ld/st only");
 	return check_operands(p, l);
 }
