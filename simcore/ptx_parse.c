@@ -745,15 +745,37 @@ static int split_mods(P *p, const sc_tok_t *k, char *base, size_t bsz, mods_t *m
 	return 0;
 }
 
-/* Consumes word w if present. */
+/* The first word equal to w[0, n) not used yet and not in got[0, ngot). */
+static int find_word(const mods_t *m, const char *w, size_t n, const int *got, int ngot)
+{
+	for (int i = 0; i < m->nword; i++) {
+		bool taken = m->used[i];
+		for (int j = 0; j < ngot; j++)
+			taken |= got[j] == i;
+		if (!taken && strlen(m->word[i]) == n && !memcmp(m->word[i], w, n))
+			return i;
+	}
+	return -1;
+}
+
+/* Consumes word w if present; "a.b" consumes a and b when both are. */
 static bool take(mods_t *m, const char *w)
 {
-	for (int i = 0; i < m->nword; i++)
-		if (!m->used[i] && !strcmp(m->word[i], w)) {
-			m->used[i] = true;
-			return true;
-		}
-	return false;
+	int got[4], n = 0;
+	for (const char *s = w;; s++) {
+		const char *e = strchr(s, '.');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+		int i = n < 4 ? find_word(m, s, len, got, n) : -1;
+		if (i < 0)
+			return false;
+		got[n++] = i;
+		if (!e)
+			break;
+		s = e;
+	}
+	for (int j = 0; j < n; j++)
+		m->used[got[j]] = true;
+	return true;
 }
 
 static int take_one(mods_t *m, const char *const *list)
@@ -776,203 +798,6 @@ static int mods_done(P *p, mods_t *m, bool memory_like)
 	}
 	return 0;
 }
-
-/* ---------------------------------------------------------------- instructions */
-static int emit(P *p, L *l)
-{
-	sc_module_t *m = p->m;
-	GROW(m->code, m->ncode, p->code_cap);
-	if (m->ncode >= (1u << 24))
-		return perr(p, l->mn, "module too large");
-	uint32_t *nl = realloc(m->line, p->code_cap * sizeof *nl);
-	if (!nl) {
-		p->err = SC_ENOMEM;
-		return -1;
-	}
-	m->line = nl;
-	m->line[m->ncode] = l->mn->line;
-	m->code[m->ncode++] = l->in;
-	return 0;
-}
-
-static int need_ops(P *p, L *l, uint32_t lo, uint32_t hi)
-{
-	if (l->no < lo || l->no > hi) {
-		if (lo == hi)
-			return perr(p, l->mn, "'%s' takes %u operands, found %u", tokstr(l->mn), lo, l->no);
-		return perr(p, l->mn, "'%s' takes %u to %u operands, found %u", tokstr(l->mn), lo, hi, l->no);
-	}
-	return 0;
-}
-
-static int need_type(P *p, L *l, mods_t *m, int n)
-{
-	if (m->ntypes != n)
-		return perr(p, l->mn, "'%s' needs %d type modifier%s", tokstr(l->mn), n, n == 1 ? "" : "s");
-	return 0;
-}
-
-static bool is_dst_reg(const popnd_t *o) { return o->kind == O_REG || o->kind == O_SINK; }
-
-static int need_dst(P *p, const popnd_t *o)
-{
-	if (!is_dst_reg(o))
-		return perr(p, o->tok, "destination must be a register");
-	return 0;
-}
-
-/* d, a, b, ... : one destination then sources, all with type t. */
-static int ops_dst_src(P *p, L *l, int t, uint32_t nsrc_min, uint32_t nsrc_max)
-{
-	if (need_ops(p, l, 1 + nsrc_min, 1 + nsrc_max))
-		return -1;
-	if (!is_dst_reg(&l->o[0]))
-		return perr(p, l->o[0].tok, "destination must be a register");
-	for (uint32_t i = 0; i < l->no; i++)
-		if (enc_value(p, l, i, &l->o[i], t))
-			return -1;
-	l->in.nops = SC_NOPS_MAKE(1, l->no - 1);
-	return 0;
-}
-
-static int lower_bra(P *p, L *l, mods_t *m)
-{
-	if (mods_done(p, m, false) || need_ops(p, l, 1, 1))
-		return -1;
-	const popnd_t *o = &l->o[0];
-	if (o->kind != O_SYM || (o->sym && !o->sym->is_func && o->sym->space != SC_SP_NONE))
-		return perr(p, o->tok, "expected a label after 'bra', found '%s'", tokstr(o->tok));
-	l->in.imm = ((uint64_t)SC_PC_NONE << 32);
-	return add_fixup(p, (fixup_t){.kind = FX_LABEL, .pc = p->m->ncode, .lname = o->tok->p,
-	                              .llen = o->tok->len, .line = o->tok->line, .col = o->tok->col,
-	                              .func = p->fn});
-}
-
-static int lower_ldst(P *p, L *l, mods_t *m, int op)
-{
-	int space = m->space == SC_SP_NONE ? SC_SP_GENERIC : m->space;
-	if (take(m, "nc") && space != SC_SP_GLOBAL)
-		return perr(p, l->mn, "'.nc' applies only to ld.global");
-	if (mods_done(p, m, true) || need_type(p, l, m, 1) || need_ops(p, l, 2, 2))
-		return -1;
-	int t = m->types[0];
-	if (t == SC_T_PRED || sc__type_bits((unsigned)t) > 64)
-		return perr(p, l->mn, "'%s': type not supported for memory access", tokstr(l->mn));
-	int vec = m->vec ? m->vec : 1;
-	const popnd_t *addr = op == SC_OP_LD ? &l->o[1] : &l->o[0];
-	const popnd_t *val = op == SC_OP_LD ? &l->o[0] : &l->o[1];
-	uint32_t nval = 1;
-	if (vec > 1) {
-		if (val->kind != O_VEC || val->nvec != (uint32_t)vec)
-			return perr(p, val->tok, "'.v%d' needs a vector operand of %d elements", vec, vec);
-		nval = (uint32_t)vec;
-	} else if (val->kind == O_VEC) {
-		return perr(p, val->tok, "vector operand without '.v2'/'.v4'");
-	}
-	if (op == SC_OP_LD) {
-		for (uint32_t i = 0; i < nval; i++) {
-			const popnd_t *e = vec > 1 ? &val->vec[i] : val;
-			if (!is_dst_reg(e))
-				return perr(p, e->tok, "load destination must be a register");
-			if (enc_value(p, l, i, e, t))
-				return -1;
-		}
-		if (enc_addr(p, l, nval, addr, &space))
-			return -1;
-		l->in.nops = SC_NOPS_MAKE(nval, 1);
-	} else {
-		if (enc_addr(p, l, 0, addr, &space))
-			return -1;
-		for (uint32_t i = 0; i < nval; i++)
-			if (enc_value(p, l, 1 + i, vec > 1 ? &val->vec[i] : val, t))
-				return -1;
-		l->in.nops = SC_NOPS_MAKE(0, 1 + nval);
-		/* call-site .param variables (func -1 until a call binds them) are writable */
-		bool callsite = addr->sym && addr->sym->space == SC_SP_PARAM && addr->sym->func < 0;
-		if (space == SC_SP_CONST || (space == SC_SP_PARAM && p->m->funcs[p->fn].is_entry && !callsite))
-			return perr(p, l->mn, "store to a read-only state space");
-	}
-	l->in.type = (uint8_t)t;
-	l->in.aux = SC_AUX_MAKE(space, vec == 4 ? 2 : vec == 2 ? 1 : 0, 0);
-	l->in.mods = m->flags & SC_MOD_VOLATILE;
-	return 0;
-}
-
-static int lower_atom(P *p, L *l, mods_t *m, int op)
-{
-	static const char *const aops[] = {"add", "inc", "dec", "min", "max", "and", "or", "xor", "exch", "cas", NULL};
-	int space = m->space == SC_SP_NONE ? SC_SP_GENERIC : m->space;
-	int a = take_one(m, aops);
-	if (a < 0)
-		return perr(p, l->mn, "'%s' needs an operation (.add .inc .dec .min .max .and .or .xor .exch .cas)",
-		            tokstr(l->mn));
-	if (space != SC_SP_GENERIC && space != SC_SP_GLOBAL && space != SC_SP_SHARED)
-		return perr(p, l->mn, "atomics apply to global, shared or generic addresses");
-	if (mods_done(p, m, true) || need_type(p, l, m, 1))
-		return -1;
-	int t = m->types[0];
-	if (t == SC_T_F16 || t == SC_T_BF16 || t == SC_T_F16X2 || t == SC_T_BF16X2 || sc__type_bits((unsigned)t) < 32 ||
-	    sc__type_bits((unsigned)t) > 64)
-		return perr(p, l->mn, "'%s': unsupported atomic type", tokstr(l->mn));
-	bool isfloat = t == SC_T_F32 || t == SC_T_F64;
-	if (isfloat && a != SC_ATOM_ADD && a != SC_ATOM_EXCH && a != SC_ATOM_MIN && a != SC_ATOM_MAX)
-		return perr(p, l->mn, "'%s': operation not defined for floating point", tokstr(l->mn));
-	uint32_t nsrc = a == SC_ATOM_CAS ? 2 : 1;
-	uint32_t base = op == SC_OP_ATOM ? 1 : 0;
-	if (need_ops(p, l, base + 1 + nsrc, base + 1 + nsrc))
-		return -1;
-	if (op == SC_OP_ATOM && enc_value(p, l, 0, &l->o[0], t))
-		return -1;
-	if (enc_addr(p, l, base, &l->o[base], &space))
-		return -1;
-	for (uint32_t i = 0; i < nsrc; i++)
-		if (enc_value(p, l, base + 1 + i, &l->o[base + 1 + i], t))
-			return -1;
-	l->in.type = (uint8_t)t;
-	l->in.sub = (uint8_t)a;
-	l->in.aux = SC_AUX_MAKE(space, 0, 0);
-	l->in.nops = SC_NOPS_MAKE(base, 1 + nsrc);
-	return 0;
-}
-
-static int lower_call(P *p, L *l, mods_t *m)
-{
-	if (mods_done(p, m, false))
-		return -1;
-	/* operands were parsed specially: o[0] = ret list (O_VEC of syms) or none,
-	 * o[1] = function symbol, o[2] = argument list */
-	const popnd_t *fo = &l->o[1];
-	if (!fo->sym || !fo->sym->is_func)
-		return perr(p, fo->tok, "call target '%s' is not a known function (indirect calls are not supported)",
-		            tokstr(fo->tok));
-	sc_func_t *f = &p->m->funcs[fo->sym->func];
-	const popnd_t *rets = &l->o[0], *args = &l->o[2];
-	if (rets->nvec != f->nrets)
-		return perr(p, fo->tok, "'%s' returns %u values, the call expects %u", f->name, f->nrets, rets->nvec);
-	if (args->nvec != f->nparams)
-		return perr(p, fo->tok, "'%s' takes %u parameters, the call passes %u", f->name, f->nparams, args->nvec);
-	/* Bind the call-site .param variables to the callee's frame slots. */
-	for (int pass = 0; pass < 2; pass++) {
-		const popnd_t *lst = pass ? args : rets;
-		for (uint32_t i = 0; i < lst->nvec; i++) {
-			sym_t *y = lst->vec[i].sym;
-			if (lst->vec[i].kind != O_SYM || !y || y->space != SC_SP_PARAM || y->owner != p->fn)
-				return perr(p, lst->vec[i].tok, "call arguments must be .param variables declared at the call");
-			uint32_t size = pass ? f->param_size[i] : f->ret_size[i];
-			if (y->size < size)
-				return perr(p, lst->vec[i].tok, "'%s' is %u bytes; '%s' expects %u", y->name, y->size, f->name, size);
-			y->space = SC_SP_LOCAL;
-			y->bound = true;
-			y->func = fo->sym->func;
-			y->addr = pass ? f->param_off[i] : f->ret_off[i]; /* frame-relative; relocated later */
-		}
-	}
-	l->in.nops = SC_NOPS_MAKE(0, 0);
-	l->in.mods = m->flags & SC_MOD_UNI;
-	return add_fixup(p, (fixup_t){.kind = FX_CALL, .pc = p->m->ncode, .sym = fo->sym, .line = fo->tok->line,
-	                              .col = fo->tok->col, .func = p->fn});
-}
-
 
 /* ---------------------------------------------------------------- operand types */
 /* PTX's type-checking rules: a register operand must have the size of the
@@ -1090,423 +915,674 @@ static int check_operands(P *p, const L *l)
 	return 0;
 }
 
+/* ---------------------------------------------------------------- lowering
+ * Every instruction is lowered from its row of the instruction table
+ * (sc_int.h): the sub-selector, the number of types, the operands by the
+ * row's shape. What a row cannot say is written below, one function per
+ * instruction or family: lower_op lists them. */
+static int emit(P *p, L *l)
+{
+	sc_module_t *m = p->m;
+	GROW(m->code, m->ncode, p->code_cap);
+	if (m->ncode >= (1u << 24))
+		return perr(p, l->mn, "module too large");
+	uint32_t *nl = realloc(m->line, p->code_cap * sizeof *nl);
+	if (!nl) {
+		p->err = SC_ENOMEM;
+		return -1;
+	}
+	m->line = nl;
+	m->line[m->ncode] = l->mn->line;
+	m->code[m->ncode++] = l->in;
+	return 0;
+}
+
+static int need_ops(P *p, L *l, uint32_t lo, uint32_t hi)
+{
+	if (l->no < lo || l->no > hi) {
+		if (lo == hi)
+			return perr(p, l->mn, "'%s' takes %u operands, found %u", tokstr(l->mn), lo, l->no);
+		return perr(p, l->mn, "'%s' takes %u to %u operands, found %u", tokstr(l->mn), lo, hi, l->no);
+	}
+	return 0;
+}
+
+static int need_type(P *p, L *l, mods_t *m, int n)
+{
+	if (m->ntypes != n)
+		return perr(p, l->mn, "'%s' needs %d type modifier%s", tokstr(l->mn), n, n == 1 ? "" : "s");
+	return 0;
+}
+
+static bool is_dst_reg(const popnd_t *o) { return o->kind == O_REG || o->kind == O_SINK; }
+
+static int need_dst(P *p, const popnd_t *o)
+{
+	if (!is_dst_reg(o))
+		return perr(p, o->tok, "destination must be a register");
+	return 0;
+}
+
+/* d, a, b, ... : one destination then sources, all with type t. */
+static int ops_dst_src(P *p, L *l, int t, uint32_t nsrc_min, uint32_t nsrc_max)
+{
+	if (need_ops(p, l, 1 + nsrc_min, 1 + nsrc_max))
+		return -1;
+	if (!is_dst_reg(&l->o[0]))
+		return perr(p, l->o[0].tok, "destination must be a register");
+	for (uint32_t i = 0; i < l->no; i++)
+		if (enc_value(p, l, i, &l->o[i], t))
+			return -1;
+	l->in.nops = SC_NOPS_MAKE(1, l->no - 1);
+	return 0;
+}
+
+/* The value of sub-selector ss written in the mnemonic, or -1 when none
+ * is (an optional selector gives 0 then). */
+static int find_sub(mods_t *m, int ss)
+{
+	const sc_subsel_t *s = &sc__subs[ss];
+	bool opt = !s->names[0][0];
+	for (int j = opt; s->names[j]; j++)
+		if (take(m, s->names[j]))
+			return j;
+	return opt ? 0 : -1;
+}
+
+/* find_sub into in->sub, refusing a missing required selector. */
+static int lower_sub(P *p, L *l, mods_t *m, int ss)
+{
+	int k = find_sub(m, ss);
+	if (k < 0)
+		return perr(p, l->mn, sc__subs[ss].need, tokstr(l->mn));
+	l->in.sub = (uint8_t)k;
+	return 0;
+}
+
+/* ---- the regular path: rows whose operands are one destination and the
+ * sources of the shape */
+
+/* mul/mad: .lo/.hi/.wide for integers, none for floating point. */
+static int sub_mul(P *p, L *l, mods_t *m)
+{
+	int k = find_sub(m, SC_SS_MUL);
+	if (sc__type_is_float(l->in.type)) {
+		if (k >= 0)
+			return perr(p, l->mn, "'.%s' is not allowed on floating-point '%s'", sc__subs[SC_SS_MUL].names[k],
+			            sc__ops[l->in.op].name);
+		return 0;
+	}
+	if (k < 0)
+		return perr(p, l->mn, sc__subs[SC_SS_MUL].need, tokstr(l->mn));
+	l->in.sub = (uint8_t)k;
+	return 0;
+}
+
+/* shf: one of .l/.r and one of .clamp/.wrap, as two bits. */
+static int sub_shf(P *p, L *l, mods_t *m)
+{
+	bool lft = take(m, "l"), rgt = take(m, "r");
+	bool cl = take(m, "clamp"), wr = take(m, "wrap");
+	if (lft == rgt || cl == wr)
+		return perr(p, l->mn, "%s", sc__subs[SC_SS_SHF].need);
+	l->in.sub = (uint8_t)((rgt ? SC_SHF_R : 0) | (cl ? SC_SHF_CLAMP : 0));
+	return 0;
+}
+
+/* The sub-selector, and what must hold before the types are counted. */
+static int lower_pre(P *p, L *l, mods_t *m)
+{
+	switch (l->in.op) {
+	case SC_OP_MUL: case SC_OP_MAD:
+		return sub_mul(p, l, m);
+	case SC_OP_SHF:
+		return sub_shf(p, l, m);
+	case SC_OP_CVTA:
+		if (lower_sub(p, l, m, SC_SS_CVTA))
+			return -1;
+		if (m->space == SC_SP_NONE || m->space == SC_SP_GENERIC)
+			return perr(p, l->mn, "cvta needs a state space");
+		return 0;
+	default:
+		return lower_sub(p, l, m, sc__ops[l->in.op].sub);
+	}
+}
+
+/* The shape's operands: each first as .type (ops_dst_src), then u and x
+ * positions again as .u32, and an s position as .stype when that is a
+ * second type of its own. */
+static int lower_operands(P *p, L *l, mods_t *m)
+{
+	const sc_opinfo_t *oi = &sc__ops[l->in.op];
+	sc_shape_t s;
+	sc__shape(l->in.op, &s);
+	if (s.nops == 0)
+		return need_ops(p, l, 0, 0);
+	if (ops_dst_src(p, l, l->in.type, s.nsrc - (uint32_t)__builtin_popcount(s.opt), s.nsrc))
+		return -1;
+	if (oi->nt == SC_NT_TS)
+		l->in.stype = (uint8_t)m->types[1];
+	for (uint32_t i = 1; i < l->no; i++) {
+		char k = s.src[i - 1];
+		if ((k == 'u' || k == 'x') && enc_value(p, l, i, &l->o[i], SC_T_U32))
+			return -1;
+		if (k == 's' && oi->nt == SC_NT_TS && enc_value(p, l, i, &l->o[i], l->in.stype))
+			return -1;
+	}
+	return 0;
+}
+
+/* mad.wide: a constant c is read at twice the width. */
+static int post_mad_wide(P *p, L *l)
+{
+	static const uint8_t wide[SC_T__COUNT] = {[SC_T_U16] = SC_T_U32, [SC_T_S16] = SC_T_S32,
+	                                         [SC_T_U32] = SC_T_U64, [SC_T_S32] = SC_T_S64};
+	int t = l->in.type;
+	if (l->o[3].kind == O_REG || !wide[t])
+		return 0;
+	uint32_t idx;
+	uint64_t v;
+	if (imm_bits(p, &l->o[3], wide[t], &v) || pool_add(p, v, true, &idx))
+		return -1;
+	l->in.opnd[3] = SC_OPND(SC_K_IMM, idx);
+	return 0;
+}
+
+/* What a row cannot say, once the operands are lowered. */
+static int lower_post(P *p, L *l, mods_t *m)
+{
+	sc_insn_t *in = &l->in;
+	bool isf = sc__type_is_float(in->type);
+	switch (in->op) {
+	case SC_OP_MAD:
+		return !isf && in->sub == SC_MUL_WIDE ? post_mad_wide(p, l) : 0;
+	case SC_OP_DIV:
+		if (in->type == SC_T_F32 && !m->rnd && !(m->flags & (SC_MOD_APPROX | SC_MOD_FULL)))
+			return perr(p, l->mn, "div.f32 needs .approx, .full or a rounding modifier");
+		return 0;
+	case SC_OP_SELP:
+		if (SC_OPND_KIND(in->opnd[3]) != SC_K_PRED && SC_OPND_KIND(in->opnd[3]) != SC_K_PREDN)
+			return perr(p, l->o[3].tok, "selp's selector must be a predicate");
+		return 0;
+	case SC_OP_TESTP: /* the type written is the source's */
+		in->stype = in->type;
+		in->type = SC_T_PRED;
+		return 0;
+	case SC_OP_CVTA:
+		if (l->o[1].kind == O_SYM && l->o[1].sym)
+			note_shared_use(p, l->o[1].sym);
+		in->aux = SC_AUX_MAKE(m->space, 0, 0);
+		return 0;
+	case SC_OP_RET:
+		if (p->m->funcs[p->fn].is_entry)
+			in->op = SC_OP_EXIT; /* returning from a kernel ends the thread */
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int lower_regular(P *p, L *l, mods_t *m)
+{
+	const sc_opinfo_t *oi = &sc__ops[l->in.op];
+	if (lower_pre(p, l, m))
+		return -1;
+	if (oi->nt != SC_NT_NONE && need_type(p, l, m, oi->nt == SC_NT_TS ? 2 : 1))
+		return -1;
+	if (mods_done(p, m, false) || lower_operands(p, l, m))
+		return -1;
+	return lower_post(p, l, m);
+}
+
+/* ---- the instructions lowered by hand */
+static int lower_bra(P *p, L *l, mods_t *m)
+{
+	if (mods_done(p, m, false) || need_ops(p, l, 1, 1))
+		return -1;
+	const popnd_t *o = &l->o[0];
+	if (o->kind != O_SYM || (o->sym && !o->sym->is_func && o->sym->space != SC_SP_NONE))
+		return perr(p, o->tok, "expected a label after 'bra', found '%s'", tokstr(o->tok));
+	l->in.imm = ((uint64_t)SC_PC_NONE << 32);
+	return add_fixup(p, (fixup_t){.kind = FX_LABEL, .pc = p->m->ncode, .lname = o->tok->p,
+	                              .llen = o->tok->len, .line = o->tok->line, .col = o->tok->col,
+	                              .func = p->fn});
+}
+
+static int lower_ldst(P *p, L *l, mods_t *m)
+{
+	int op = l->in.op;
+	int space = m->space == SC_SP_NONE ? SC_SP_GENERIC : m->space;
+	if (take(m, "nc") && space != SC_SP_GLOBAL)
+		return perr(p, l->mn, "'.nc' applies only to ld.global");
+	if (mods_done(p, m, true) || need_type(p, l, m, 1) || need_ops(p, l, 2, 2))
+		return -1;
+	int t = m->types[0];
+	if (t == SC_T_PRED || sc__type_bits((unsigned)t) > 64)
+		return perr(p, l->mn, "'%s': type not supported for memory access", tokstr(l->mn));
+	int vec = m->vec ? m->vec : 1;
+	const popnd_t *addr = op == SC_OP_LD ? &l->o[1] : &l->o[0];
+	const popnd_t *val = op == SC_OP_LD ? &l->o[0] : &l->o[1];
+	uint32_t nval = 1;
+	if (vec > 1) {
+		if (val->kind != O_VEC || val->nvec != (uint32_t)vec)
+			return perr(p, val->tok, "'.v%d' needs a vector operand of %d elements", vec, vec);
+		nval = (uint32_t)vec;
+	} else if (val->kind == O_VEC) {
+		return perr(p, val->tok, "vector operand without '.v2'/'.v4'");
+	}
+	if (op == SC_OP_LD) {
+		for (uint32_t i = 0; i < nval; i++) {
+			const popnd_t *e = vec > 1 ? &val->vec[i] : val;
+			if (!is_dst_reg(e))
+				return perr(p, e->tok, "load destination must be a register");
+			if (enc_value(p, l, i, e, t))
+				return -1;
+		}
+		if (enc_addr(p, l, nval, addr, &space))
+			return -1;
+		l->in.nops = SC_NOPS_MAKE(nval, 1);
+	} else {
+		if (enc_addr(p, l, 0, addr, &space))
+			return -1;
+		for (uint32_t i = 0; i < nval; i++)
+			if (enc_value(p, l, 1 + i, vec > 1 ? &val->vec[i] : val, t))
+				return -1;
+		l->in.nops = SC_NOPS_MAKE(0, 1 + nval);
+		/* call-site .param variables (func -1 until a call binds them) are writable */
+		bool callsite = addr->sym && addr->sym->space == SC_SP_PARAM && addr->sym->func < 0;
+		if (space == SC_SP_CONST || (space == SC_SP_PARAM && p->m->funcs[p->fn].is_entry && !callsite))
+			return perr(p, l->mn, "store to a read-only state space");
+	}
+	l->in.aux = SC_AUX_MAKE(space, vec == 4 ? 2 : vec == 2 ? 1 : 0, 0);
+	l->in.mods = m->flags & SC_MOD_VOLATILE;
+	return 0;
+}
+
+/* atom.op d, [a], b[, c] and red.op [a], b: the types and operations the
+ * parser takes are fewer than the semantics define (no f16x2, and on
+ * floats only add, exch, min and max). */
+static int lower_atom(P *p, L *l, mods_t *m)
+{
+	int space = m->space == SC_SP_NONE ? SC_SP_GENERIC : m->space;
+	int a = find_sub(m, SC_SS_ATOM);
+	if (a < 0)
+		return perr(p, l->mn, sc__subs[SC_SS_ATOM].need, tokstr(l->mn));
+	if (space != SC_SP_GENERIC && space != SC_SP_GLOBAL && space != SC_SP_SHARED)
+		return perr(p, l->mn, "atomics apply to global, shared or generic addresses");
+	if (mods_done(p, m, true) || need_type(p, l, m, 1))
+		return -1;
+	int t = m->types[0];
+	if (t == SC_T_F16 || t == SC_T_BF16 || t == SC_T_F16X2 || t == SC_T_BF16X2 || sc__type_bits((unsigned)t) < 32 ||
+	    sc__type_bits((unsigned)t) > 64)
+		return perr(p, l->mn, "'%s': unsupported atomic type", tokstr(l->mn));
+	bool isfloat = t == SC_T_F32 || t == SC_T_F64;
+	if (isfloat && a != SC_ATOM_ADD && a != SC_ATOM_EXCH && a != SC_ATOM_MIN && a != SC_ATOM_MAX)
+		return perr(p, l->mn, "'%s': operation not defined for floating point", tokstr(l->mn));
+	uint32_t nsrc = a == SC_ATOM_CAS ? 2 : 1;
+	uint32_t base = l->in.op == SC_OP_ATOM ? 1 : 0;
+	if (need_ops(p, l, base + 1 + nsrc, base + 1 + nsrc))
+		return -1;
+	if (base && enc_value(p, l, 0, &l->o[0], t))
+		return -1;
+	if (enc_addr(p, l, base, &l->o[base], &space))
+		return -1;
+	for (uint32_t i = 0; i < nsrc; i++)
+		if (enc_value(p, l, base + 1 + i, &l->o[base + 1 + i], t))
+			return -1;
+	l->in.sub = (uint8_t)a;
+	l->in.aux = SC_AUX_MAKE(space, 0, 0);
+	l->in.nops = SC_NOPS_MAKE(base, 1 + nsrc);
+	return 0;
+}
+
+static int lower_call(P *p, L *l, mods_t *m)
+{
+	if (mods_done(p, m, false))
+		return -1;
+	/* operands were parsed specially: o[0] = ret list (O_VEC of syms) or none,
+	 * o[1] = function symbol, o[2] = argument list */
+	const popnd_t *fo = &l->o[1];
+	if (!fo->sym || !fo->sym->is_func)
+		return perr(p, fo->tok, "call target '%s' is not a known function (indirect calls are not supported)",
+		            tokstr(fo->tok));
+	sc_func_t *f = &p->m->funcs[fo->sym->func];
+	const popnd_t *rets = &l->o[0], *args = &l->o[2];
+	if (rets->nvec != f->nrets)
+		return perr(p, fo->tok, "'%s' returns %u values, the call expects %u", f->name, f->nrets, rets->nvec);
+	if (args->nvec != f->nparams)
+		return perr(p, fo->tok, "'%s' takes %u parameters, the call passes %u", f->name, f->nparams, args->nvec);
+	/* Bind the call-site .param variables to the callee's frame slots. */
+	for (int pass = 0; pass < 2; pass++) {
+		const popnd_t *lst = pass ? args : rets;
+		for (uint32_t i = 0; i < lst->nvec; i++) {
+			sym_t *y = lst->vec[i].sym;
+			if (lst->vec[i].kind != O_SYM || !y || y->space != SC_SP_PARAM || y->owner != p->fn)
+				return perr(p, lst->vec[i].tok, "call arguments must be .param variables declared at the call");
+			uint32_t size = pass ? f->param_size[i] : f->ret_size[i];
+			if (y->size < size)
+				return perr(p, lst->vec[i].tok, "'%s' is %u bytes; '%s' expects %u", y->name, y->size, f->name, size);
+			y->space = SC_SP_LOCAL;
+			y->bound = true;
+			y->func = fo->sym->func;
+			y->addr = pass ? f->param_off[i] : f->ret_off[i]; /* frame-relative; relocated later */
+		}
+	}
+	l->in.nops = SC_NOPS_MAKE(0, 0);
+	l->in.mods = m->flags & SC_MOD_UNI;
+	return add_fixup(p, (fixup_t){.kind = FX_CALL, .pc = p->m->ncode, .sym = fo->sym, .line = fo->tok->line,
+	                              .col = fo->tok->col, .func = p->fn});
+}
+
+/* setp.cmp[.bool].stype p[|q], a, b[, c] and set.cmp[.bool].type.stype
+ * d, a, b[, c]: c is there exactly when a combiner is. */
+static int lower_setp(P *p, L *l, mods_t *m)
+{
+	static const char *const bools[] = {"and", "or", "xor", NULL};
+	sc_insn_t *in = &l->in;
+	bool setp = in->op == SC_OP_SETP;
+	int c = find_sub(m, SC_SS_CMP);
+	int b = take_one(m, bools);
+	if (c < 0)
+		return perr(p, l->mn, sc__subs[SC_SS_CMP].need, tokstr(l->mn));
+	int nt = setp ? 1 : 2;
+	if (need_type(p, l, m, nt) || mods_done(p, m, false))
+		return -1;
+	int ct = m->types[nt - 1];
+	in->sub = (uint8_t)c;
+	in->stype = (uint8_t)ct;
+	in->type = setp ? SC_T_PRED : (uint8_t)m->types[0];
+	in->aux = SC_AUX_MAKE(0, 0, b < 0 ? 0 : b + 1);
+	uint32_t need = 3 + (b >= 0);
+	if (need_ops(p, l, need, need))
+		return -1;
+	popnd_t *d = &l->o[0];
+	uint32_t slot = 1;
+	if (setp && d->kind == O_PAIR) {
+		if (enc_value(p, l, 0, &d->vec[0], SC_T_PRED) || enc_value(p, l, 1, &d->vec[1], SC_T_PRED))
+			return -1;
+		slot = 2;
+	} else if (need_dst(p, d) || enc_value(p, l, 0, d, in->type)) {
+		return -1;
+	}
+	in->nops = SC_NOPS_MAKE(slot, need - 1);
+	if (setp && SC_OPND_KIND(in->opnd[0]) != SC_K_PRED)
+		return perr(p, d->tok, "setp writes a predicate");
+	for (uint32_t i = 1; i < need; i++)
+		if (enc_value(p, l, slot + i - 1, &l->o[i], i == 3 ? SC_T_PRED : ct))
+			return -1;
+	if (b >= 0 && SC_OPND_KIND(in->opnd[slot + 2]) != SC_K_PRED && SC_OPND_KIND(in->opnd[slot + 2]) != SC_K_PREDN)
+		return perr(p, l->o[3].tok, "the combining operand must be a predicate");
+	return 0;
+}
+
+/* cvt.type.stype d, a (and d, a, b for the f16x2/bf16x2 pairs). */
+static int lower_cvt(P *p, L *l, mods_t *m)
+{
+	if (need_type(p, l, m, 2) || mods_done(p, m, false) || need_ops(p, l, 2, 3))
+		return -1;
+	l->in.stype = (uint8_t)m->types[1];
+	if (need_dst(p, &l->o[0]) || enc_value(p, l, 0, &l->o[0], l->in.type))
+		return -1;
+	for (uint32_t i = 1; i < l->no; i++)
+		if (enc_value(p, l, i, &l->o[i], m->types[1]))
+			return -1;
+	l->in.nops = SC_NOPS_MAKE(1, l->no - 1);
+	return 0;
+}
+
+/* mov.v2/.v4 {d...}, {a...}: one scalar move per element; the last one is
+ * the instruction returned to the caller. */
+static int lower_mov_vec(P *p, L *l, mods_t *m)
+{
+	int t = l->in.type;
+	popnd_t *d = &l->o[0], *s = &l->o[1];
+	if (d->kind != O_VEC || s->kind != O_VEC || d->nvec != (uint32_t)m->vec || s->nvec != (uint32_t)m->vec)
+		return perr(p, l->mn, "mov.v%d needs vectors of %d elements on both sides", m->vec, m->vec);
+	for (uint32_t i = 0; i < d->nvec; i++) {
+		if (!is_dst_reg(&d->vec[i]))
+			return perr(p, d->vec[i].tok, "destination must be a register");
+		if (check_one(p, l, &d->vec[i], t, false) || check_one(p, l, &s->vec[i], t, false))
+			return -1;
+		L e = *l;
+		memset(e.in.opnd, 0, sizeof e.in.opnd);
+		if (enc_value(p, &e, 0, &d->vec[i], t) || enc_value(p, &e, 1, &s->vec[i], t))
+			return -1;
+		e.in.nops = SC_NOPS_MAKE(1, 1);
+		if (i + 1 < d->nvec) {
+			if (emit(p, &e))
+				return -1;
+		} else {
+			l->in = e.in;
+		}
+	}
+	l->no = 0; /* operands checked element by element above */
+	return 0;
+}
+
+/* mov d, a; mov {d, e, ...}, a (unpack); mov d, {a, b, ...} (pack). */
+static int lower_mov(P *p, L *l, mods_t *m)
+{
+	sc_insn_t *in = &l->in;
+	int t = in->type;
+	if (need_type(p, l, m, 1) || mods_done(p, m, false) || need_ops(p, l, 2, 2))
+		return -1;
+	if (m->vec)
+		return lower_mov_vec(p, l, m);
+	popnd_t *d = &l->o[0], *s = &l->o[1];
+	if (d->kind == O_VEC) {
+		if (s->kind == O_VEC)
+			return perr(p, d->tok, "mov cannot have vectors on both sides");
+		for (uint32_t i = 0; i < d->nvec; i++)
+			if (enc_value(p, l, i, &d->vec[i], t))
+				return -1;
+		if (enc_value(p, l, d->nvec, s, t))
+			return -1;
+		in->nops = SC_NOPS_MAKE(d->nvec, 1);
+	} else if (s->kind == O_VEC) {
+		if (need_dst(p, d) || enc_value(p, l, 0, d, t))
+			return -1;
+		for (uint32_t i = 0; i < s->nvec; i++)
+			if (enc_value(p, l, 1 + i, &s->vec[i], t))
+				return -1;
+		in->nops = SC_NOPS_MAKE(1, s->nvec);
+	} else {
+		if (!is_dst_reg(d))
+			return perr(p, d->tok, "destination must be a register");
+		if (s->kind == O_SYM && s->sym && s->sym->is_func)
+			return perr(p, s->tok, "function addresses are not supported");
+		if (s->kind == O_SYM && s->sym)
+			note_shared_use(p, s->sym);
+		if (enc_value(p, l, 0, d, t) || enc_value(p, l, 1, s, t))
+			return -1;
+		in->nops = SC_NOPS_MAKE(1, 1);
+	}
+	return 0;
+}
+
+static int lower_isspacep(P *p, L *l, mods_t *m)
+{
+	sc_insn_t *in = &l->in;
+	if (m->space == SC_SP_NONE || m->space == SC_SP_GENERIC || mods_done(p, m, false) || need_ops(p, l, 2, 2))
+		return perr(p, l->mn, "expected isspacep.{global,shared,local,const,param} p, a");
+	if (enc_value(p, l, 0, &l->o[0], SC_T_PRED) || enc_value(p, l, 1, &l->o[1], SC_T_U64))
+		return -1;
+	if (SC_OPND_KIND(in->opnd[0]) != SC_K_PRED)
+		return perr(p, l->o[0].tok, "isspacep writes a predicate");
+	in->type = SC_T_PRED;
+	in->aux = SC_AUX_MAKE(m->space, 0, 0);
+	in->nops = SC_NOPS_MAKE(1, 1);
+	return 0;
+}
+
+/* membar.{gl,cta,sys,gpu} and fence: the scope is dropped. */
+static int lower_membar(P *p, L *l, mods_t *m)
+{
+	(void)(take(m, "gl") || take(m, "cta") || take(m, "sys") || take(m, "gpu"));
+	if (take(m, "proxy") || take(m, "mbarrier_init"))
+		return perr(p, l->mn, "'%s' is not supported", tokstr(l->mn));
+	if (mods_done(p, m, true) || need_ops(p, l, 0, 0))
+		return -1;
+	return 0;
+}
+
+/* bar.red.{popc,and,or} d, a[, b], p: d, id, count (or none), p. */
+static int lower_bar_red(P *p, L *l, mods_t *m, bool arrive)
+{
+	static const char *const ro[] = {"popc", "and", "or", NULL};
+	sc_insn_t *in = &l->in;
+	int r = take_one(m, ro);
+	if (r < 0 || arrive)
+		return perr(p, l->mn, "bar.red needs .popc, .and or .or");
+	in->sub = (uint8_t)(SC_BAR_RED_POPC + r);
+	if (mods_done(p, m, false) || need_ops(p, l, 3, 4))
+		return -1;
+	if (enc_value(p, l, 0, &l->o[0], r == 0 ? SC_T_U32 : SC_T_PRED) || enc_value(p, l, 1, &l->o[1], SC_T_U32))
+		return -1;
+	if (l->no == 4 && enc_value(p, l, 2, &l->o[2], SC_T_U32))
+		return -1;
+	if (l->no == 3)
+		in->opnd[2] = SC_OPND(SC_K_NONE, 0);
+	if (enc_value(p, l, 3, &l->o[l->no - 1], SC_T_PRED))
+		return -1;
+	in->nops = SC_NOPS_MAKE(1, 3);
+	return 0;
+}
+
+/* bar.sync/arrive a[, b], barrier.sync, bar.warp.sync a, and bar.red. */
+static int lower_bar(P *p, L *l, mods_t *m)
+{
+	sc_insn_t *in = &l->in;
+	if (take(m, "warp")) {
+		if (!take(m, "sync") || mods_done(p, m, false) || need_ops(p, l, 1, 1))
+			return -1;
+		in->sub = SC_BAR_WARP_SYNC;
+		if (enc_value(p, l, 0, &l->o[0], SC_T_U32))
+			return -1;
+		in->nops = SC_NOPS_MAKE(0, 1);
+		return 0;
+	}
+	bool red = take(m, "red");
+	bool arrive = take(m, "arrive");
+	bool sync = take(m, "sync");
+	(void)take(m, "aligned");
+	if (red)
+		return lower_bar_red(p, l, m, arrive);
+	if (arrive == sync && !(sync && !arrive))
+		return perr(p, l->mn, "'%s' needs .sync, .arrive or .red", tokstr(l->mn));
+	in->sub = arrive ? SC_BAR_ARRIVE : SC_BAR_SYNC;
+	if (mods_done(p, m, false) || need_ops(p, l, 1, 2))
+		return -1;
+	if (enc_value(p, l, 0, &l->o[0], SC_T_U32))
+		return -1;
+	if (l->no == 2 && enc_value(p, l, 1, &l->o[1], SC_T_U32))
+		return -1;
+	in->nops = SC_NOPS_MAKE(0, l->no);
+	return 0;
+}
+
+/* shfl.sync.mode.b32 d[|p], a, b, c, membermask: two destinations always
+ * (the second none without |p). */
+static int lower_shfl(P *p, L *l, mods_t *m)
+{
+	sc_insn_t *in = &l->in;
+	int t = in->type;
+	if (lower_sub(p, l, m, SC_SS_SHFL) || need_type(p, l, m, 1) || mods_done(p, m, false) || need_ops(p, l, 5, 5))
+		return -1;
+	popnd_t *d = &l->o[0];
+	if (d->kind == O_PAIR) {
+		if (enc_value(p, l, 0, &d->vec[0], t) || enc_value(p, l, 1, &d->vec[1], SC_T_PRED))
+			return -1;
+	} else {
+		if (enc_value(p, l, 0, d, t))
+			return -1;
+		in->opnd[1] = SC_OPND(SC_K_NONE, 0);
+	}
+	for (uint32_t i = 1; i < 5; i++)
+		if (enc_value(p, l, 1 + i, &l->o[i], i == 1 ? t : SC_T_U32))
+			return -1;
+	in->nops = SC_NOPS_MAKE(2, 4);
+	return 0;
+}
+
+/* vote.sync.mode.type d, p, membermask; split_mods read ".uni" as the flag. */
+static int lower_vote(P *p, L *l, mods_t *m)
+{
+	sc_insn_t *in = &l->in;
+	int t = in->type;
+	int k = find_sub(m, SC_SS_VOTE);
+	if (k < 0 && (m->flags & SC_MOD_UNI) && take(m, "sync")) {
+		k = SC_VOTE_UNI;
+		m->flags &= (uint16_t)~SC_MOD_UNI;
+		in->mods &= (uint16_t)~SC_MOD_UNI;
+	}
+	if (k < 0)
+		return perr(p, l->mn, "%s", sc__subs[SC_SS_VOTE].need);
+	in->sub = (uint8_t)k;
+	if (need_type(p, l, m, 1) || mods_done(p, m, false) || need_ops(p, l, 3, 3))
+		return -1;
+	if ((k == SC_VOTE_BALLOT) != (t == SC_T_B32))
+		return perr(p, l->mn, "vote.ballot takes .b32, the others .pred");
+	if (enc_value(p, l, 0, &l->o[0], t) || enc_value(p, l, 1, &l->o[1], SC_T_PRED) ||
+	    enc_value(p, l, 2, &l->o[2], SC_T_U32))
+		return -1;
+	in->nops = SC_NOPS_MAKE(1, 2);
+	return 0;
+}
+
+static int lower_op(P *p, L *l, mods_t *m)
+{
+	switch (l->in.op) {
+	case SC_OP_SETP: case SC_OP_SET: return lower_setp(p, l, m);
+	case SC_OP_CVT: return lower_cvt(p, l, m);
+	case SC_OP_MOV: return lower_mov(p, l, m);
+	case SC_OP_ISSPACEP: return lower_isspacep(p, l, m);
+	case SC_OP_LD: case SC_OP_ST: return lower_ldst(p, l, m);
+	case SC_OP_ATOM: case SC_OP_RED: return lower_atom(p, l, m);
+	case SC_OP_BRA: return lower_bra(p, l, m);
+	case SC_OP_CALL: return lower_call(p, l, m);
+	case SC_OP_MEMBAR: return lower_membar(p, l, m);
+	case SC_OP_BAR: return lower_bar(p, l, m);
+	case SC_OP_SHFL: return lower_shfl(p, l, m);
+	case SC_OP_VOTE: return lower_vote(p, l, m);
+	default: return lower_regular(p, l, m);
+	}
+}
+
+/* The opcode of a mnemonic's base name, or -1. */
+static int find_op(const char *base)
+{
+	if (!strcmp(base, "barrier"))
+		return SC_OP_BAR;
+	if (!strcmp(base, "fence"))
+		return SC_OP_MEMBAR;
+	for (int i = 1; i < SC_OP__COUNT; i++)
+		if (!strcmp(base, sc__ops[i].name))
+			return i;
+	return -1;
+}
+
 static int lower_insn(P *p, L *l)
 {
 	char base[32];
 	mods_t m;
 	if (split_mods(p, l->mn, base, sizeof base, &m))
 		return -1;
-	int op = -1;
-	if (!strcmp(base, "barrier"))
-		op = SC_OP_BAR;
-	else if (!strcmp(base, "fence"))
-		op = SC_OP_MEMBAR;
-	else
-		for (int i = 1; i < SC_OP__COUNT; i++)
-			if (!strcmp(base, sc__ops[i].name))
-				op = i;
+	int op = find_op(base);
 	if (op < 0)
 		return perr(p, l->mn, "unsupported instruction '%s'", tokstr(l->mn));
+	const sc_opinfo_t *oi = &sc__ops[op];
 	sc_insn_t *in = &l->in;
 	in->op = (uint8_t)op;
 	in->mods = (uint16_t)(m.flags | (uint16_t)m.rnd);
-	if (m.space != SC_SP_NONE && sc__ops[op].unit != SC_U_MEM && op != SC_OP_CVTA && op != SC_OP_ISSPACEP)
+	if (m.space != SC_SP_NONE && !(oi->flags & SC_OF_SPACE))
 		return perr(p, l->mn, "state space not allowed on '%s'", base);
-	if (m.vec && op != SC_OP_LD && op != SC_OP_ST && op != SC_OP_MOV)
+	if (m.vec && !(oi->flags & SC_OF_VEC))
 		return perr(p, l->mn, "vector modifier not allowed on '%s'", base);
 	int t = m.ntypes ? m.types[0] : SC_T_NONE;
 	in->type = (uint8_t)t;
-	bool isf = sc__type_is_float((unsigned)t);
-
-	switch (op) {
-	case SC_OP_ADD: case SC_OP_SUB: {
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 2, 2))
-			return -1;
-		break;
-	}
-	case SC_OP_MUL: case SC_OP_MAD: {
-		static const char *const mm[] = {"lo", "hi", "wide", NULL};
-		int k = take_one(&m, mm);
-		if (!isf) {
-			if (k < 0)
-				return perr(p, l->mn, "'%s' needs .lo, .hi or .wide", tokstr(l->mn));
-			in->sub = (uint8_t)k;
-		} else if (k >= 0) {
-			return perr(p, l->mn, "'.%s' is not allowed on floating-point '%s'", mm[k], base);
-		}
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) ||
-		    ops_dst_src(p, l, t, op == SC_OP_MUL ? 2 : 3, op == SC_OP_MUL ? 2 : 3))
-			return -1;
-		if (!isf && in->sub == SC_MUL_WIDE && op == SC_OP_MAD) {
-			/* c is the wide type */
-			static const uint8_t wide[SC_T__COUNT] = {[SC_T_U16] = SC_T_U32, [SC_T_S16] = SC_T_S32,
-			                                         [SC_T_U32] = SC_T_U64, [SC_T_S32] = SC_T_S64};
-			if (l->o[3].kind != O_REG && wide[t]) {
-				uint32_t idx;
-				uint64_t v;
-				if (imm_bits(p, &l->o[3], wide[t], &v) || pool_add(p, v, true, &idx))
-					return -1;
-				in->opnd[3] = SC_OPND(SC_K_IMM, idx);
-			}
-		}
-		break;
-	}
-	case SC_OP_DIV:
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 2, 2))
-			return -1;
-		if (isf && t == SC_T_F32 && !m.rnd && !(m.flags & (SC_MOD_APPROX | SC_MOD_FULL)))
-			return perr(p, l->mn, "div.f32 needs .approx, .full or a rounding modifier");
-		break;
-	case SC_OP_ABS: case SC_OP_NEG: case SC_OP_NOT: case SC_OP_CNOT: case SC_OP_POPC:
-	case SC_OP_CLZ: case SC_OP_BREV: case SC_OP_RCP: case SC_OP_SQRT: case SC_OP_RSQRT:
-	case SC_OP_SIN: case SC_OP_COS: case SC_OP_LG2: case SC_OP_EX2: case SC_OP_TANH:
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 1, 1))
-			return -1;
-		break;
-	case SC_OP_MIN: case SC_OP_MAX: case SC_OP_COPYSIGN: case SC_OP_AND: case SC_OP_OR:
-	case SC_OP_XOR: case SC_OP_SHL: case SC_OP_SHR: case SC_OP_REM:
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false))
-			return -1;
-		if (op == SC_OP_SHL || op == SC_OP_SHR) {
-			/* the shift amount is always .u32 */
-			if (ops_dst_src(p, l, t, 2, 2) || enc_value(p, l, 2, &l->o[2], SC_T_U32))
-				return -1;
-		} else if (ops_dst_src(p, l, t, 2, 2)) {
-			return -1;
-		}
-		break;
-	case SC_OP_FMA:
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 3, 3))
-			return -1;
-		break;
-	case SC_OP_MUL24: case SC_OP_MAD24: {
-		static const char *const mm[] = {"lo", "hi", NULL};
-		int k = take_one(&m, mm);
-		if (k < 0)
-			return perr(p, l->mn, "'%s' needs .lo or .hi", tokstr(l->mn));
-		in->sub = (uint8_t)k;
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) ||
-		    ops_dst_src(p, l, t, op == SC_OP_MUL24 ? 2 : 3, op == SC_OP_MUL24 ? 2 : 3))
-			return -1;
-		break;
-	}
-	case SC_OP_SAD:
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 3, 3))
-			return -1;
-		break;
-	case SC_OP_BFE: case SC_OP_BFI: case SC_OP_PRMT: case SC_OP_LOP3: case SC_OP_BFIND: case SC_OP_SHF: {
-		if (op == SC_OP_PRMT) {
-			static const char *const pm[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16", NULL};
-			int k = take_one(&m, pm);
-			in->sub = (uint8_t)(k < 0 ? SC_PRMT_DEFAULT : k + 1);
-		} else if (op == SC_OP_BFIND) {
-			in->sub = take(&m, "shiftamt") ? SC_BFIND_SHIFTAMT : 0;
-		} else if (op == SC_OP_SHF) {
-			bool lft = take(&m, "l"), rgt = take(&m, "r");
-			bool cl = take(&m, "clamp"), wr = take(&m, "wrap");
-			if (lft == rgt || cl == wr)
-				return perr(p, l->mn, "shf needs one of .l/.r and one of .clamp/.wrap");
-			in->sub = (uint8_t)((rgt ? SC_SHF_R : 0) | (cl ? SC_SHF_CLAMP : 0));
-		}
-		uint32_t ns = op == SC_OP_BFE ? 3 : op == SC_OP_BFI || op == SC_OP_LOP3 ? 4 : op == SC_OP_BFIND ? 1 : 3;
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, ns, ns))
-			return -1;
-		/* position/length/selector operands are u32 */
-		for (uint32_t i = (op == SC_OP_BFE ? 2 : op == SC_OP_BFI ? 3 : op == SC_OP_LOP3 ? 4 : op == SC_OP_SHF ? 3 : 99);
-		     i <= ns; i++)
-			if (enc_value(p, l, i, &l->o[i], SC_T_U32))
-				return -1;
-		break;
-	}
-	case SC_OP_SETP: case SC_OP_SET: {
-		static const char *const cmps[] = {
-#define X(name, text) text,
-			SC_CMP_LIST(X)
-#undef X
-			NULL};
-		static const char *const bools[] = {"and", "or", "xor", NULL};
-		int c = take_one(&m, cmps);
-		int b = take_one(&m, bools);
-		if (c < 0)
-			return perr(p, l->mn, "'%s' needs a comparison (.eq .ne .lt ...)", tokstr(l->mn));
-		int nt = op == SC_OP_SETP ? 1 : 2;
-		if (need_type(p, l, &m, nt) || mods_done(p, &m, false))
-			return -1;
-		int ct = m.types[nt - 1];
-		in->sub = (uint8_t)c;
-		in->stype = (uint8_t)ct;
-		in->type = op == SC_OP_SETP ? SC_T_PRED : (uint8_t)m.types[0];
-		in->aux = SC_AUX_MAKE(0, 0, b < 0 ? 0 : b + 1);
-		uint32_t need = 3 + (b >= 0);
-		if (need_ops(p, l, need, need))
-			return -1;
-		popnd_t *d = &l->o[0];
-		uint32_t slot = 0;
-		if (op == SC_OP_SETP && d->kind == O_PAIR) {
-			if (enc_value(p, l, 0, &d->vec[0], SC_T_PRED) || enc_value(p, l, 1, &d->vec[1], SC_T_PRED))
-				return -1;
-			slot = 2;
-			in->nops = SC_NOPS_MAKE(2, need - 1);
-		} else {
-			if (need_dst(p, d) || enc_value(p, l, 0, d, in->type))
-				return -1;
-			slot = 1;
-			in->nops = SC_NOPS_MAKE(1, need - 1);
-		}
-		if (op == SC_OP_SETP && SC_OPND_KIND(in->opnd[0]) != SC_K_PRED)
-			return perr(p, d->tok, "setp writes a predicate");
-		for (uint32_t i = 1; i < need; i++)
-			if (enc_value(p, l, slot + i - 1, &l->o[i], i == 3 ? SC_T_PRED : ct))
-				return -1;
-		if (b >= 0 && SC_OPND_KIND(in->opnd[slot + 2]) != SC_K_PRED && SC_OPND_KIND(in->opnd[slot + 2]) != SC_K_PREDN)
-			return perr(p, l->o[3].tok, "the combining operand must be a predicate");
-		break;
-	}
-	case SC_OP_SELP:
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 3, 3))
-			return -1;
-		if (SC_OPND_KIND(in->opnd[3]) != SC_K_PRED && SC_OPND_KIND(in->opnd[3]) != SC_K_PREDN)
-			return perr(p, l->o[3].tok, "selp's selector must be a predicate");
-		break;
-	case SC_OP_SLCT:
-		if (need_type(p, l, &m, 2) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 3, 3))
-			return -1;
-		in->stype = (uint8_t)m.types[1];
-		if (enc_value(p, l, 3, &l->o[3], m.types[1]))
-			return -1;
-		break;
-	case SC_OP_TESTP: {
-		static const char *const cls[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal", NULL};
-		int c = take_one(&m, cls);
-		if (c < 0)
-			return perr(p, l->mn, "testp needs a class (.finite .infinite .number .notanumber .normal .subnormal)");
-		in->sub = (uint8_t)c;
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 1, 1))
-			return -1;
-		in->stype = (uint8_t)t;
-		in->type = SC_T_PRED;
-		break;
-	}
-	case SC_OP_CVT:
-		if (need_type(p, l, &m, 2) || mods_done(p, &m, false) || need_ops(p, l, 2, 3))
-			return -1;
-		in->stype = (uint8_t)m.types[1];
-		if (need_dst(p, &l->o[0]) || enc_value(p, l, 0, &l->o[0], t))
-			return -1;
-		for (uint32_t i = 1; i < l->no; i++)
-			if (enc_value(p, l, i, &l->o[i], m.types[1]))
-				return -1;
-		in->nops = SC_NOPS_MAKE(1, l->no - 1);
-		break;
-	case SC_OP_MOV: {
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || need_ops(p, l, 2, 2))
-			return -1;
-		popnd_t *d = &l->o[0], *s = &l->o[1];
-		if (m.vec) {
-			/* mov.v2/.v4 {d...}, {a...}: one scalar move per element; the
-			 * last one is the instruction returned to the caller */
-			if (d->kind != O_VEC || s->kind != O_VEC || d->nvec != (uint32_t)m.vec || s->nvec != (uint32_t)m.vec)
-				return perr(p, l->mn, "mov.v%d needs vectors of %d elements on both sides", m.vec, m.vec);
-			for (uint32_t i = 0; i < d->nvec; i++) {
-				if (!is_dst_reg(&d->vec[i]))
-					return perr(p, d->vec[i].tok, "destination must be a register");
-				if (check_one(p, l, &d->vec[i], t, false) || check_one(p, l, &s->vec[i], t, false))
-					return -1;
-				L e = *l;
-				memset(e.in.opnd, 0, sizeof e.in.opnd);
-				if (enc_value(p, &e, 0, &d->vec[i], t) || enc_value(p, &e, 1, &s->vec[i], t))
-					return -1;
-				e.in.nops = SC_NOPS_MAKE(1, 1);
-				if (i + 1 < d->nvec) {
-					if (emit(p, &e))
-						return -1;
-				} else {
-					l->in = e.in;
-				}
-			}
-			l->no = 0; /* operands checked element by element above */
-			break;
-		}
-		if (d->kind == O_VEC) {
-			if (s->kind == O_VEC)
-				return perr(p, d->tok, "mov cannot have vectors on both sides");
-			for (uint32_t i = 0; i < d->nvec; i++)
-				if (enc_value(p, l, i, &d->vec[i], t))
-					return -1;
-			if (enc_value(p, l, d->nvec, s, t))
-				return -1;
-			in->nops = SC_NOPS_MAKE(d->nvec, 1);
-		} else if (s->kind == O_VEC) {
-			if (need_dst(p, d) || enc_value(p, l, 0, d, t))
-				return -1;
-			for (uint32_t i = 0; i < s->nvec; i++)
-				if (enc_value(p, l, 1 + i, &s->vec[i], t))
-					return -1;
-			in->nops = SC_NOPS_MAKE(1, s->nvec);
-		} else {
-			if (!is_dst_reg(d))
-				return perr(p, d->tok, "destination must be a register");
-			if (s->kind == O_SYM && s->sym && s->sym->is_func)
-				return perr(p, s->tok, "function addresses are not supported");
-			if (s->kind == O_SYM && s->sym)
-				note_shared_use(p, s->sym);
-			if (enc_value(p, l, 0, d, t) || enc_value(p, l, 1, s, t))
-				return -1;
-			in->nops = SC_NOPS_MAKE(1, 1);
-		}
-		break;
-	}
-	case SC_OP_CVTA: {
-		bool to = take(&m, "to");
-		if (m.space == SC_SP_NONE || m.space == SC_SP_GENERIC)
-			return perr(p, l->mn, "cvta needs a state space");
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 1, 1))
-			return -1;
-		if (l->o[1].kind == O_SYM && l->o[1].sym)
-			note_shared_use(p, l->o[1].sym);
-		in->sub = to ? SC_CVTA_FROM_GENERIC : SC_CVTA_TO_GENERIC;
-		in->aux = SC_AUX_MAKE(m.space, 0, 0);
-		break;
-	}
-	case SC_OP_ISSPACEP:
-		if (m.space == SC_SP_NONE || m.space == SC_SP_GENERIC || mods_done(p, &m, false) || need_ops(p, l, 2, 2))
-			return perr(p, l->mn, "expected isspacep.{global,shared,local,const,param} p, a");
-		if (enc_value(p, l, 0, &l->o[0], SC_T_PRED) || enc_value(p, l, 1, &l->o[1], SC_T_U64))
-			return -1;
-		if (SC_OPND_KIND(in->opnd[0]) != SC_K_PRED)
-			return perr(p, l->o[0].tok, "isspacep writes a predicate");
-		in->type = SC_T_PRED;
-		in->aux = SC_AUX_MAKE(m.space, 0, 0);
-		in->nops = SC_NOPS_MAKE(1, 1);
-		break;
-	case SC_OP_LD: case SC_OP_ST:
-		if (lower_ldst(p, l, &m, op))
-			return -1;
-		break;
-	case SC_OP_ATOM: case SC_OP_RED:
-		if (lower_atom(p, l, &m, op))
-			return -1;
-		break;
-	case SC_OP_BRA:
-		if (lower_bra(p, l, &m))
-			return -1;
-		break;
-	case SC_OP_CALL:
-		if (lower_call(p, l, &m))
-			return -1;
-		break;
-	case SC_OP_RET: case SC_OP_EXIT: case SC_OP_TRAP: case SC_OP_NOP:
-		if (mods_done(p, &m, false) || need_ops(p, l, 0, 0))
-			return -1;
-		if (op == SC_OP_RET && p->m->funcs[p->fn].is_entry)
-			in->op = SC_OP_EXIT; /* returning from a kernel ends the thread */
-		break;
-	case SC_OP_MEMBAR: {
-		(void)(take(&m, "gl") || take(&m, "cta") || take(&m, "sys") || take(&m, "gpu"));
-		if (take(&m, "proxy") || take(&m, "mbarrier_init"))
-			return perr(p, l->mn, "'%s' is not supported", tokstr(l->mn));
-		if (mods_done(p, &m, true) || need_ops(p, l, 0, 0))
-			return -1;
-		break;
-	}
-	case SC_OP_BAR: {
-		if (take(&m, "warp")) {
-			if (!take(&m, "sync") || mods_done(p, &m, false) || need_ops(p, l, 1, 1))
-				return -1;
-			in->sub = SC_BAR_WARP_SYNC;
-			if (enc_value(p, l, 0, &l->o[0], SC_T_U32))
-				return -1;
-			in->nops = SC_NOPS_MAKE(0, 1);
-			break;
-		}
-		bool red = take(&m, "red");
-		bool arrive = take(&m, "arrive");
-		bool sync = take(&m, "sync");
-		(void)take(&m, "aligned");
-		if (red) {
-			static const char *const ro[] = {"popc", "and", "or", NULL};
-			int r = take_one(&m, ro);
-			if (r < 0 || arrive)
-				return perr(p, l->mn, "bar.red needs .popc, .and or .or");
-			in->sub = (uint8_t)(SC_BAR_RED_POPC + r);
-			if (mods_done(p, &m, false) || need_ops(p, l, 3, 4))
-				return -1;
-			if (enc_value(p, l, 0, &l->o[0], r == 0 ? SC_T_U32 : SC_T_PRED) ||
-			    enc_value(p, l, 1, &l->o[1], SC_T_U32))
-				return -1;
-			if (l->no == 4 && enc_value(p, l, 2, &l->o[2], SC_T_U32))
-				return -1;
-			if (l->no == 3)
-				in->opnd[2] = SC_OPND(SC_K_NONE, 0);
-			if (enc_value(p, l, 3, &l->o[l->no - 1], SC_T_PRED))
-				return -1;
-			in->nops = SC_NOPS_MAKE(1, 3);
-		} else {
-			if (arrive == sync && !(sync && !arrive))
-				return perr(p, l->mn, "'%s' needs .sync, .arrive or .red", tokstr(l->mn));
-			in->sub = arrive ? SC_BAR_ARRIVE : SC_BAR_SYNC;
-			if (mods_done(p, &m, false) || need_ops(p, l, 1, 2))
-				return -1;
-			if (enc_value(p, l, 0, &l->o[0], SC_T_U32))
-				return -1;
-			if (l->no == 2 && enc_value(p, l, 1, &l->o[1], SC_T_U32))
-				return -1;
-			in->nops = SC_NOPS_MAKE(0, l->no);
-		}
-		break;
-	}
-	case SC_OP_SHFL: {
-		static const char *const sm[] = {"up", "down", "bfly", "idx", NULL};
-		int k = take_one(&m, sm);
-		if (k < 0 || !take(&m, "sync"))
-			return perr(p, l->mn, "expected shfl.sync.{up,down,bfly,idx}.b32");
-		in->sub = (uint8_t)k;
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || need_ops(p, l, 5, 5))
-			return -1;
-		popnd_t *d = &l->o[0];
-		if (d->kind == O_PAIR) {
-			if (enc_value(p, l, 0, &d->vec[0], t) || enc_value(p, l, 1, &d->vec[1], SC_T_PRED))
-				return -1;
-		} else {
-			if (enc_value(p, l, 0, d, t))
-				return -1;
-			in->opnd[1] = SC_OPND(SC_K_NONE, 0);
-		}
-		for (uint32_t i = 1; i < 5; i++)
-			if (enc_value(p, l, 1 + i, &l->o[i], i == 1 ? t : SC_T_U32))
-				return -1;
-		in->nops = SC_NOPS_MAKE(2, 4);
-		break;
-	}
-	case SC_OP_VOTE: {
-		static const char *const vm[] = {"all", "any", "uni", "ballot", NULL};
-		int k = take_one(&m, vm);
-		if (k < 0 && (m.flags & SC_MOD_UNI)) { /* split_mods read ".uni" as the flag */
-			k = SC_VOTE_UNI;
-			m.flags &= (uint16_t)~SC_MOD_UNI;
-			in->mods &= (uint16_t)~SC_MOD_UNI;
-		}
-		if (k < 0 || !take(&m, "sync"))
-			return perr(p, l->mn, "expected vote.sync.{all,any,uni,ballot}");
-		in->sub = (uint8_t)k;
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || need_ops(p, l, 3, 3))
-			return -1;
-		if ((k == SC_VOTE_BALLOT) != (t == SC_T_B32))
-			return perr(p, l->mn, "vote.ballot takes .b32, the others .pred");
-		if (enc_value(p, l, 0, &l->o[0], t) || enc_value(p, l, 1, &l->o[1], SC_T_PRED) ||
-		    enc_value(p, l, 2, &l->o[2], SC_T_U32))
-			return -1;
-		in->nops = SC_NOPS_MAKE(1, 2);
-		break;
-	}
-	case SC_OP_ACTIVEMASK:
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 0, 0))
-			return -1;
-		break;
-	default:
-		return perr(p, l->mn, "unsupported instruction '%s'", tokstr(l->mn));
-	}
-	uint16_t allowed = sc__ops[op].mods[isf];
+	if (lower_op(p, l, &m))
+		return -1;
+	uint16_t allowed = oi->mods[sc__type_is_float((unsigned)t)];
 	if (in->mods & ~allowed & ~SC_MOD_VOLATILE)
 		return perr(p, l->mn, "modifier not allowed on '%s'", tokstr(l->mn));
 	if ((in->mods & SC_MOD_VOLATILE) && !(allowed & SC_MOD_VOLATILE))
