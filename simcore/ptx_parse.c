@@ -353,6 +353,101 @@ static int parse_addr(P *p, popnd_t *o)
 	return expect(p, ']');
 }
 
+/* "{a, b, ...}" after the '{' k: registers, '_' or constants. */
+static int parse_vector(P *p, const sc_tok_t *k, popnd_t *o)
+{
+	popnd_t *v = calloc(4, sizeof *v);
+	if (!v) {
+		p->err = SC_ENOMEM;
+		return -1;
+	}
+	o->kind = O_VEC;
+	o->vec = v;
+	o->vcap = 4;
+	for (;;) {
+		if (o->nvec == 4)
+			return perr(p, k, "vector operand with more than 4 elements");
+		if (is_punct(peek(p), '{')) /* before recursing: "{{{{..." is deep */
+			return perr(p, peek(p), "vector elements must be registers, '_' or constants");
+		popnd_t *e = &v[o->nvec];
+		if (parse_simple(p, e))
+			return -1;
+		if (e->kind != O_REG && e->kind != O_SINK && e->kind != O_INT && e->kind != O_F32 && e->kind != O_F64)
+			return perr(p, e->tok, "vector elements must be registers, '_' or constants");
+		o->nvec++;
+		sc_tok_t *s = next(p);
+		if (is_punct(s, '}'))
+			return 0;
+		if (!is_punct(s, ','))
+			return perr(p, s, "expected ',' or '}' in vector operand, found '%s'", tokstr(s));
+	}
+}
+
+/* "-" then a number. */
+static int parse_negative(P *p, popnd_t *o)
+{
+	sc_tok_t *n = next(p);
+	if (n->kind == SC_TK_INT) {
+		o->kind = O_INT;
+		o->bits = 0 - n->bits;
+	} else if (n->kind == SC_TK_FLOAT) {
+		o->kind = O_FLOAT;
+		o->fval = -n->fval;
+	} else {
+		return perr(p, n, "expected a number after '-', found '%s'", tokstr(n));
+	}
+	return 0;
+}
+
+/* %name: a declared register, else a special register. */
+static int parse_reg_operand(P *p, const sc_tok_t *k, popnd_t *o)
+{
+	int s = parse_sreg(k);
+	uint32_t idx;
+	reg_t *r = reg_find(p, k, &idx);
+	if (r) {
+		o->kind = O_REG;
+		o->reg = r;
+		o->ridx = idx;
+	} else if (s >= 0) {
+		o->kind = O_SREG;
+		o->sreg = s;
+	} else {
+		return perr(p, k, "undeclared register '%s'", tokstr(k));
+	}
+	return 0;
+}
+
+/* A name: '_', a register declared without '%' (".reg .pred p;" in inline
+ * asm), or a symbol (maybe a label not seen yet), with an optional +N. */
+static int parse_name_operand(P *p, const sc_tok_t *k, popnd_t *o)
+{
+	if (tok_is(k, "_")) {
+		o->kind = O_SINK;
+		return 0;
+	}
+	uint32_t ridx;
+	reg_t *r = reg_find(p, k, &ridx);
+	if (r) {
+		o->kind = O_REG;
+		o->reg = r;
+		o->ridx = ridx;
+		return 0;
+	}
+	sym_t *y = sym_find(p, k->p, k->len);
+	o->kind = O_SYM;
+	o->sym = y;
+	o->label = k;
+	if (y && (is_punct(peek(p), '+'))) {
+		next(p);
+		sc_tok_t *n = next(p);
+		if (n->kind != SC_TK_INT)
+			return perr(p, n, "expected an integer offset, found '%s'", tokstr(n));
+		o->off = (int64_t)n->bits;
+	}
+	return 0;
+}
+
 static int parse_simple(P *p, popnd_t *o)
 {
 	sc_tok_t *k = next(p);
@@ -366,99 +461,20 @@ static int parse_simple(P *p, popnd_t *o)
 		o->kind = O_NOTPRED;
 		return 0;
 	}
-	if (is_punct(k, '-')) {
-		sc_tok_t *n = next(p);
-		if (n->kind == SC_TK_INT) {
-			o->kind = O_INT;
-			o->bits = 0 - n->bits;
-		} else if (n->kind == SC_TK_FLOAT) {
-			o->kind = O_FLOAT;
-			o->fval = -n->fval;
-		} else {
-			return perr(p, n, "expected a number after '-', found '%s'", tokstr(n));
-		}
-		return 0;
-	}
+	if (is_punct(k, '-'))
+		return parse_negative(p, o);
 	switch (k->kind) {
-	case SC_TK_REG: {
-		int s = parse_sreg(k);
-		uint32_t idx;
-		reg_t *r = reg_find(p, k, &idx);
-		if (r) {
-			o->kind = O_REG;
-			o->reg = r;
-			o->ridx = idx;
-		} else if (s >= 0) {
-			o->kind = O_SREG;
-			o->sreg = s;
-		} else {
-			return perr(p, k, "undeclared register '%s'", tokstr(k));
-		}
-		return 0;
-	}
+	case SC_TK_REG: return parse_reg_operand(p, k, o);
 	case SC_TK_INT: o->kind = O_INT; o->bits = k->bits; return 0;
 	case SC_TK_F32: o->kind = O_F32; o->bits = k->bits; return 0;
 	case SC_TK_F64: o->kind = O_F64; o->bits = k->bits; return 0;
 	case SC_TK_FLOAT: o->kind = O_FLOAT; o->fval = k->fval; return 0;
-	case SC_TK_IDENT: {
-		if (tok_is(k, "_")) {
-			o->kind = O_SINK;
-			return 0;
-		}
-		/* registers may be named without '%' (".reg .pred p;" in inline asm) */
-		uint32_t ridx;
-		reg_t *r = reg_find(p, k, &ridx);
-		if (r) {
-			o->kind = O_REG;
-			o->reg = r;
-			o->ridx = ridx;
-			return 0;
-		}
-		sym_t *y = sym_find(p, k->p, k->len);
-		o->kind = O_SYM;
-		o->sym = y;
-		o->label = k;
-		if (y && (is_punct(peek(p), '+'))) {
-			next(p);
-			sc_tok_t *n = next(p);
-			if (n->kind != SC_TK_INT)
-				return perr(p, n, "expected an integer offset, found '%s'", tokstr(n));
-			o->off = (int64_t)n->bits;
-		}
-		return 0;
-	}
+	case SC_TK_IDENT: return parse_name_operand(p, k, o);
 	case SC_TK_PUNCT:
 		if (k->punct == '[')
 			return parse_addr(p, o);
-		if (k->punct == '{') {
-			popnd_t *v = calloc(4, sizeof *v);
-			if (!v) {
-				p->err = SC_ENOMEM;
-				return -1;
-			}
-			o->kind = O_VEC;
-			o->vec = v;
-			o->vcap = 4;
-			for (;;) {
-				if (o->nvec == 4) {
-					return perr(p, k, "vector operand with more than 4 elements");
-				}
-				if (is_punct(peek(p), '{')) /* before recursing: "{{{{..." is deep */
-					return perr(p, peek(p), "vector elements must be registers, '_' or constants");
-				if (parse_simple(p, &v[o->nvec]))
-					return -1;
-				if (v[o->nvec].kind != O_REG && v[o->nvec].kind != O_SINK && v[o->nvec].kind != O_INT &&
-				    v[o->nvec].kind != O_F32 && v[o->nvec].kind != O_F64)
-					return perr(p, v[o->nvec].tok, "vector elements must be registers, '_' or constants");
-				o->nvec++;
-				sc_tok_t *s = next(p);
-				if (is_punct(s, '}'))
-					break;
-				if (!is_punct(s, ','))
-					return perr(p, s, "expected ',' or '}' in vector operand, found '%s'", tokstr(s));
-			}
-			return 0;
-		}
+		if (k->punct == '{')
+			return parse_vector(p, k, o);
 		break;
 	default: break;
 	}
@@ -1604,6 +1620,131 @@ static const char *carry_alias(const sc_tok_t *k, char *buf, size_t bsz)
 	return NULL;
 }
 
+/* "@p " or "@!p " before an instruction, into l->in.guard. */
+static int parse_guard(P *p, L *l)
+{
+	if (!is_punct(peek(p), '@'))
+		return 0;
+	next(p);
+	bool neg = false;
+	sc_tok_t *g = next(p);
+	if (is_punct(g, '!')) {
+		neg = true;
+		g = next(p);
+	}
+	uint32_t idx;
+	reg_t *r = g->kind == SC_TK_REG || g->kind == SC_TK_IDENT ? reg_find(p, g, &idx) : NULL;
+	if (!r || r->type != SC_T_PRED)
+		return perr(p, g, "expected a predicate register after '@', found '%s'", tokstr(g));
+	l->in.guard = (uint16_t)(SC_GUARD_ON | (neg ? SC_GUARD_NEG : 0) | (r->first + idx));
+	return 0;
+}
+
+static int bad_call(P *p)
+{
+	return perr(p, peek(p), "malformed call: expected 'call (rets), func, (args);'");
+}
+
+/* "(a, b, ...)" of a call into lst (at most max elements). */
+static int parse_call_list(P *p, popnd_t *lst, uint32_t max)
+{
+	if (expect(p, '('))
+		return -1;
+	while (!is_punct(peek(p), ')')) {
+		if (lst->nvec == max)
+			return perr(p, peek(p), "too many call arguments");
+		if (parse_simple(p, &lst->vec[lst->nvec]))
+			return -1;
+		lst->nvec++;
+		if (is_punct(peek(p), ','))
+			next(p);
+		else if (!is_punct(peek(p), ')'))
+			return bad_call(p);
+	}
+	next(p);
+	return 0;
+}
+
+/* call[.uni] [(rets),] func [, (args)] ; into o[0] (the return list),
+ * o[1] (the function) and o[2] (the arguments). */
+static int parse_call(P *p, L *l)
+{
+	popnd_t *o = l->o;
+	o[0].kind = o[2].kind = O_VEC;
+	o[0].vec = calloc(8, sizeof(popnd_t));
+	o[2].vec = calloc(32, sizeof(popnd_t));
+	o[0].vcap = 8;
+	o[2].vcap = 32;
+	if (!o[0].vec || !o[2].vec) {
+		p->err = SC_ENOMEM;
+		return -1;
+	}
+	if (is_punct(peek(p), '(')) {
+		if (parse_call_list(p, &o[0], 8))
+			return -1;
+		if (!is_punct(peek(p), ','))
+			return bad_call(p);
+		next(p);
+	}
+	sc_tok_t *f = next(p);
+	if (f->kind == SC_TK_REG)
+		return perr(p, f, "indirect call through '%s' is not supported", tokstr(f));
+	if (f->kind != SC_TK_IDENT)
+		return bad_call(p);
+	o[1].kind = O_SYM;
+	o[1].tok = f;
+	o[1].sym = sym_find(p, f->p, f->len);
+	if (is_punct(peek(p), ',')) {
+		next(p);
+		if (parse_call_list(p, &o[2], 32))
+			return -1;
+	}
+	if (is_punct(peek(p), ','))
+		return perr(p, peek(p), "indirect calls through prototypes are not supported");
+	l->no = 3;
+	return expect(p, ';');
+}
+
+/* "a|b" after a: o becomes the pair. */
+static int parse_pair(P *p, popnd_t *o)
+{
+	sc_tok_t *bar = next(p);
+	popnd_t *v = calloc(2, sizeof *v);
+	if (!v) {
+		p->err = SC_ENOMEM;
+		return -1;
+	}
+	v[0] = *o;
+	o->kind = O_PAIR;
+	o->vec = v;
+	o->vcap = 2;
+	o->nvec = 2;
+	o->tok = bar;
+	return parse_simple(p, &v[1]);
+}
+
+/* "a, b|c, ...;" after mnemonic k, into l->o (at most 8). */
+static int parse_operands(P *p, const sc_tok_t *k, L *l)
+{
+	if (is_punct(peek(p), ';')) {
+		next(p);
+		return 0;
+	}
+	for (;;) {
+		if (l->no == 8)
+			return perr(p, k, "too many operands");
+		popnd_t *o = &l->o[l->no];
+		if (parse_simple(p, o) || (is_punct(peek(p), '|') && parse_pair(p, o)))
+			return -1;
+		l->no++;
+		sc_tok_t *s = next(p);
+		if (is_punct(s, ';'))
+			return 0;
+		if (!is_punct(s, ','))
+			return perr(p, s, "expected ',' or ';' after an operand, found '%s'", tokstr(s));
+	}
+}
+
 static int parse_instruction(P *p)
 {
 	L l;
@@ -1611,155 +1752,33 @@ static int parse_instruction(P *p)
 	popnd_t ops[8];
 	memset(ops, 0, sizeof ops);
 	l.o = ops;
+	if (parse_guard(p, &l))
+		return -1;
 	sc_tok_t *k = next(p);
-	if (is_punct(k, '@')) {
-		bool neg = false;
-		sc_tok_t *g = next(p);
-		if (is_punct(g, '!')) {
-			neg = true;
-			g = next(p);
-		}
-		uint32_t idx;
-		reg_t *r = g->kind == SC_TK_REG || g->kind == SC_TK_IDENT ? reg_find(p, g, &idx) : NULL;
-		if (!r || r->type != SC_T_PRED)
-			return perr(p, g, "expected a predicate register after '@', found '%s'", tokstr(g));
-		l.in.guard = (uint16_t)(SC_GUARD_ON | (neg ? SC_GUARD_NEG : 0) | (r->first + idx));
-		k = next(p);
-	}
 	if (k->kind != SC_TK_IDENT)
 		return perr(p, k, "expected an instruction, found '%s'", tokstr(k));
 	sc_tok_t alias;
 	char abuf[96];
-	bool cc_in = false;
-	if (carry_alias(k, abuf, sizeof abuf)) {
+	bool cc_in = carry_alias(k, abuf, sizeof abuf) != NULL;
+	if (cc_in) {
 		alias = *k;
 		alias.p = abuf;
 		alias.len = (uint32_t)strlen(abuf);
-		cc_in = true;
 	}
 	l.mn = k;
 	bool is_call = k->len >= 4 && memcmp(k->p, "call", 4) == 0 && (k->len == 4 || k->p[4] == '.');
-	int rc = -1;
-	if (is_call) {
-		/* call[.uni] [(rets),] func [, (args)] [, prototype] ; */
-		ops[0].kind = O_VEC;
-		ops[2].kind = O_VEC;
-		ops[0].vec = calloc(8, sizeof(popnd_t));
-		ops[2].vec = calloc(32, sizeof(popnd_t));
-		ops[0].vcap = 8;
-		ops[2].vcap = 32;
-		if (!ops[0].vec || !ops[2].vec) {
-			p->err = SC_ENOMEM;
-			goto out;
-		}
-		for (int part = 0; part < 3; part += 2) {
-			popnd_t *lst = &ops[part];
-			if (part == 0 && !is_punct(peek(p), '('))
-				goto func_name;
-			if (part == 2) {
-				if (!is_punct(peek(p), ','))
-					break;
-				next(p);
-			}
-			if (expect(p, '('))
-				goto out;
-			while (!is_punct(peek(p), ')')) {
-				if (lst->nvec == (part ? 32u : 8u)) {
-					perr(p, peek(p), "too many call arguments");
-					goto out;
-				}
-				if (parse_simple(p, &lst->vec[lst->nvec]))
-					goto out;
-				lst->nvec++;
-				if (is_punct(peek(p), ','))
-					next(p);
-				else if (!is_punct(peek(p), ')'))
-					goto bad_call;
-			}
-			next(p);
-			if (part == 2)
-				break;
-			if (!is_punct(peek(p), ','))
-				goto bad_call;
-			next(p);
-		func_name: {
-			sc_tok_t *f = next(p);
-			if (f->kind == SC_TK_REG) {
-				perr(p, f, "indirect call through '%s' is not supported", tokstr(f));
-				goto out;
-			}
-			if (f->kind != SC_TK_IDENT)
-				goto bad_call;
-			ops[1].kind = O_SYM;
-			ops[1].tok = f;
-			ops[1].sym = sym_find(p, f->p, f->len);
-		}
-		}
-		if (is_punct(peek(p), ',')) {
-			perr(p, peek(p), "indirect calls through prototypes are not supported");
-			goto out;
-		}
-		l.no = 3;
-		if (expect(p, ';'))
-			goto out;
-		rc = 0;
-		goto lowered;
-	bad_call:
-		perr(p, peek(p), "malformed call: expected 'call (rets), func, (args);'");
-		goto out;
-	}
-	/* operands */
-	if (!is_punct(peek(p), ';')) {
-		for (;;) {
-			if (l.no == 8) {
-				perr(p, k, "too many operands");
-				goto out;
-			}
-			popnd_t *o = &ops[l.no];
-			if (parse_simple(p, o))
-				goto out;
-			if (is_punct(peek(p), '|')) {
-				sc_tok_t *bar = next(p);
-				popnd_t *v = calloc(2, sizeof *v);
-				if (!v) {
-					p->err = SC_ENOMEM;
-					goto out;
-				}
-				v[0] = *o;
-				o->kind = O_PAIR;
-				o->vec = v;
-				o->vcap = 2;
-				o->nvec = 2;
-				o->tok = bar;
-				if (parse_simple(p, &v[1]))
-					goto out;
-			}
-			l.no++;
-			sc_tok_t *s = next(p);
-			if (is_punct(s, ';'))
-				break;
-			if (!is_punct(s, ',')) {
-				perr(p, s, "expected ',' or ';' after an operand, found '%s'", tokstr(s));
-				goto out;
-			}
-		}
-	} else {
-		next(p);
-	}
-	rc = 0;
-lowered:
-	if (cc_in)
-		l.mn = &alias;
-	rc = lower_insn(p, &l);
-	if (cc_in) {
+	int rc = is_call ? parse_call(p, &l) : parse_operands(p, k, &l);
+	if (!rc) {
+		l.mn = cc_in ? &alias : k;
+		rc = lower_insn(p, &l);
 		l.mn = k;
-		l.in.mods |= SC_MOD_CC_IN;
 	}
+	if (cc_in)
+		l.in.mods |= SC_MOD_CC_IN;
 	if (!rc && (l.in.mods & (SC_MOD_CC_IN | SC_MOD_CC_OUT)) && sc__type_is_float(l.in.type))
 		rc = perr(p, k, "carry modifiers apply to integer types only");
 	if (!rc)
 		rc = emit(p, &l);
-out:
 	for (uint32_t i = 0; i < 8; i++)
 		popnd_free(&ops[i]);
 	return p->err ? -1 : rc;
@@ -2102,48 +2121,13 @@ static int parse_params(P *p, sc_func_t *f, bool rets, bool kernel)
 	return 0;
 }
 
-static int parse_function(P *p, bool is_entry, bool is_extern)
+/* .maxntid .reqntid .minnctapersm ... between a function's head and body. */
+static int parse_perf_directives(P *p, sc_func_t *f)
 {
-	sc_module_t *m = p->m;
-	GROW(m->funcs, m->nfuncs, p->funcs_cap);
-	sc_func_t *f = &m->funcs[m->nfuncs];
-	memset(f, 0, sizeof *f);
-	f->is_entry = is_entry;
-	int32_t idx = (int32_t)m->nfuncs;
-	sc_tok_t *rk = NULL;
-	p->fn = idx;
-	p->nregs = 0;
-	/* .func (rets) name (params) */
-	if (!is_entry && is_punct(peek(p), '(')) {
-		rk = peek(p);
-		/* return values are declared before the name; parse them into the frame */
-		if (parse_params(p, f, true, false))
-			goto uncounted;
-	}
-	sc_tok_t *nk = next(p);
-	if (nk->kind != SC_TK_IDENT) {
-		perr(p, nk, "expected a function name, found '%s'", tokstr(nk));
-		goto uncounted;
-	}
-	(void)rk;
-	/* A prototype or earlier declaration of the same function? */
-	int32_t prev = -1;
-	for (uint32_t i = 0; i < m->nfuncs; i++)
-		if (!strncmp(m->funcs[i].name, nk->p, nk->len) && strlen(m->funcs[i].name) == nk->len)
-			prev = (int32_t)i;
-	f->name = tokdup(nk);
-	if (!f->name) {
-		p->err = SC_ENOMEM;
-		goto uncounted;
-	}
-	m->nfuncs++; /* from here on the module owns f and frees it */
-	if (is_punct(peek(p), '(') && parse_params(p, f, false, is_entry))
-		return -1;
-	/* performance directives */
 	for (;;) {
 		sc_tok_t *k = peek(p);
 		if (k->kind != SC_TK_DIRECTIVE)
-			break;
+			return 0;
 		next(p);
 		uint32_t *dst = tok_is(k, ".maxntid") ? f->maxntid : tok_is(k, ".reqntid") ? f->reqntid : NULL;
 		if (dst) {
@@ -2171,47 +2155,36 @@ static int parse_function(P *p, bool is_entry, bool is_extern)
 			return perr(p, k, "unsupported directive '%s' before a function body", tokstr(k));
 		}
 	}
-	sym_t *fs = NULL;
-	if (prev >= 0) {
-		/* the earlier entry was a declaration; this one replaces it */
+}
+
+/* The call-target symbol of function idx named nk: the one of an earlier
+ * declaration (prev >= 0) when there is one, else a new one. */
+static sym_t *func_symbol(P *p, const sc_tok_t *nk, int32_t prev)
+{
+	if (prev >= 0)
 		for (uint32_t i = 0; i < p->nsyms; i++)
 			if (p->syms[i]->is_func && p->syms[i]->func == prev)
-				fs = p->syms[i];
-	}
-	if (!fs) {
-		int32_t save = p->fn;
-		p->fn = -1;
-		fs = sym_new(p, nk);
-		p->fn = save;
-		if (!fs)
-			return -1;
+				return p->syms[i];
+	int32_t save = p->fn;
+	p->fn = -1;
+	sym_t *fs = sym_new(p, nk);
+	p->fn = save;
+	if (fs) {
 		fs->is_func = true;
 		fs->owner = -1;
 	}
-	if (is_punct(peek(p), ';')) {
-		next(p);
-		f->entry_pc = f->end_pc = UINT32_MAX; /* declaration only */
-		fs->func = prev >= 0 && m->funcs[prev].entry_pc != UINT32_MAX ? prev : idx;
-		(void)is_extern;
-		p->fn = -1;
-		return 0;
-	}
-	if (prev >= 0 && m->funcs[prev].entry_pc != UINT32_MAX)
-		return perr(p, nk, "function '%s' defined twice", f->name);
-	fs->func = idx;
-	if (expect(p, '{'))
-		return -1;
-	f->entry_pc = m->ncode;
-	p->label_floor = p->nlabels;
-	if (parse_body(p))
-		return -1;
-	/* Kernels end with exit; functions with one ret that every ret reaches. */
+	return fs;
+}
+
+/* Kernels end with exit; functions with one ret that every ret reaches. */
+static int end_body(P *p, sc_func_t *f, bool is_entry)
+{
+	sc_module_t *m = p->m;
 	L l;
 	memset(&l, 0, sizeof l);
 	l.mn = &p->t[p->i - 1];
 	l.in.op = is_entry ? SC_OP_EXIT : SC_OP_RET;
-	bool ends = m->ncode > f->entry_pc && !m->code[m->ncode - 1].guard &&
-	            m->code[m->ncode - 1].op == l.in.op;
+	bool ends = m->ncode > f->entry_pc && !m->code[m->ncode - 1].guard && m->code[m->ncode - 1].op == l.in.op;
 	if (!ends && emit(p, &l))
 		return -1;
 	f->end_pc = m->ncode;
@@ -2221,7 +2194,12 @@ static int parse_function(P *p, bool is_entry, bool is_extern)
 				m->code[pc].op = SC_OP_BRA;
 				m->code[pc].imm = ((uint64_t)SC_PC_NONE << 32) | (f->end_pc - 1);
 			}
-	/* resolve label fixups of this function now (labels are function-local) */
+	return 0;
+}
+
+/* The label fixups of function idx, now that its labels are known. */
+static int resolve_labels(P *p, int32_t idx)
+{
 	for (uint32_t i = 0; i < p->nfx; i++) {
 		fixup_t *x = &p->fx[i];
 		if (x->kind != FX_LABEL || x->func != idx)
@@ -2229,7 +2207,7 @@ static int parse_function(P *p, bool is_entry, bool is_extern)
 		bool found = false;
 		for (uint32_t j = p->label_floor; j < p->nlabels; j++)
 			if (p->labels[j].len == x->llen && !memcmp(p->labels[j].name, x->lname, x->llen)) {
-				m->code[x->pc].imm = ((uint64_t)SC_PC_NONE << 32) | p->labels[j].pc;
+				p->m->code[x->pc].imm = ((uint64_t)SC_PC_NONE << 32) | p->labels[j].pc;
 				found = true;
 			}
 		if (!found) {
@@ -2241,8 +2219,73 @@ static int parse_function(P *p, bool is_entry, bool is_extern)
 		x->kind = 0xff; /* done */
 	}
 	p->nlabels = p->label_floor;
+	return 0;
+}
+
+/* "{ body }" of function idx named nk, or ";" of a declaration. */
+static int parse_func_body(P *p, sc_func_t *f, const sc_tok_t *nk, int32_t prev, sym_t *fs)
+{
+	sc_module_t *m = p->m;
+	int32_t idx = (int32_t)(f - m->funcs);
+	if (is_punct(peek(p), ';')) {
+		next(p);
+		f->entry_pc = f->end_pc = UINT32_MAX; /* declaration only */
+		fs->func = prev >= 0 && m->funcs[prev].entry_pc != UINT32_MAX ? prev : idx;
+		p->fn = -1;
+		return 0;
+	}
+	if (prev >= 0 && m->funcs[prev].entry_pc != UINT32_MAX)
+		return perr(p, nk, "function '%s' defined twice", f->name);
+	fs->func = idx;
+	if (expect(p, '{'))
+		return -1;
+	f->entry_pc = m->ncode;
+	p->label_floor = p->nlabels;
+	if (parse_body(p) || end_body(p, f, f->is_entry) || resolve_labels(p, idx))
+		return -1;
 	p->fn = -1;
 	return 0;
+}
+
+static int parse_function(P *p, bool is_entry, bool is_extern)
+{
+	sc_module_t *m = p->m;
+	(void)is_extern;
+	GROW(m->funcs, m->nfuncs, p->funcs_cap);
+	sc_func_t *f = &m->funcs[m->nfuncs];
+	memset(f, 0, sizeof *f);
+	f->is_entry = is_entry;
+	int32_t idx = (int32_t)m->nfuncs;
+	p->fn = idx;
+	p->nregs = 0;
+	/* .func (rets) name (params): return values are declared before the
+	 * name; they are parsed into the frame */
+	if (!is_entry && is_punct(peek(p), '(') && parse_params(p, f, true, false))
+		goto uncounted;
+	sc_tok_t *nk = next(p);
+	if (nk->kind != SC_TK_IDENT) {
+		perr(p, nk, "expected a function name, found '%s'", tokstr(nk));
+		goto uncounted;
+	}
+	/* A prototype or earlier declaration of the same function? */
+	int32_t prev = -1;
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		if (!strncmp(m->funcs[i].name, nk->p, nk->len) && strlen(m->funcs[i].name) == nk->len)
+			prev = (int32_t)i;
+	f->name = tokdup(nk);
+	if (!f->name) {
+		p->err = SC_ENOMEM;
+		goto uncounted;
+	}
+	m->nfuncs++; /* from here on the module owns f and frees it */
+	if (is_punct(peek(p), '(') && parse_params(p, f, false, is_entry))
+		return -1;
+	if (parse_perf_directives(p, f))
+		return -1;
+	sym_t *fs = func_symbol(p, nk, prev);
+	if (!fs)
+		return -1;
+	return parse_func_body(p, f, nk, prev, fs);
 
 uncounted:
 	/* f is not yet in m->nfuncs, so freeing the module would not see what
@@ -2257,12 +2300,27 @@ uncounted:
 /* ---------------------------------------------------------------- layout */
 static uint32_t align_up(uint32_t v, uint32_t a) { return a ? (v + a - 1) / a * a : v; }
 
-static int layout(P *p)
+/* Where function i is first called (for messages). */
+static sc_tok_t first_call_of(const P *p, uint32_t i)
+{
+	sc_tok_t t = {.line = 1, .col = 1};
+	for (uint32_t x = 0; x < p->nfx; x++)
+		if (p->fx[x].kind == FX_CALL && p->fx[x].sym->func == (int32_t)i) {
+			t.line = p->fx[x].line;
+			t.col = p->fx[x].col;
+			break;
+		}
+	return t;
+}
+
+/* The call graph from the FX_CALL fixups, closed transitively into
+ * *calls (calls[i * nf + j]: i reaches j); refuses recursion and calls of
+ * functions declared but never defined. */
+static int call_graph(P *p, bool **out)
 {
 	sc_module_t *m = p->m;
 	uint32_t nf = m->nfuncs;
-	/* Call graph: which functions each function calls (FX_CALL fixups). */
-	bool *calls = calloc((size_t)nf * nf + 1, 1);
+	bool *calls = *out = calloc((size_t)nf * nf + 1, 1);
 	if (!calls) {
 		p->err = SC_ENOMEM;
 		return -1;
@@ -2270,7 +2328,6 @@ static int layout(P *p)
 	for (uint32_t i = 0; i < p->nfx; i++)
 		if (p->fx[i].kind == FX_CALL)
 			calls[(size_t)p->fx[i].func * nf + (uint32_t)p->fx[i].sym->func] = true;
-	/* transitive closure; a function reaching itself is recursion */
 	for (uint32_t k = 0; k < nf; k++)
 		for (uint32_t i = 0; i < nf; i++)
 			if (calls[(size_t)i * nf + k])
@@ -2290,66 +2347,68 @@ static int layout(P *p)
 					break;
 				}
 			}
-			free(calls);
 			return perr(p, &t, "function '%s' is recursive; recursion is not supported", m->funcs[i].name);
 		}
 	for (uint32_t i = 0; i < nf; i++)
-		if (m->funcs[i].entry_pc == UINT32_MAX)
-			for (uint32_t j = 0; j < nf; j++)
-				if (calls[(size_t)j * nf + i]) {
-					sc_tok_t t = {.line = 1, .col = 1};
-					for (uint32_t x = 0; x < p->nfx; x++)
-						if (p->fx[x].kind == FX_CALL && p->fx[x].sym->func == (int32_t)i) {
-							t.line = p->fx[x].line;
-							t.col = p->fx[x].col;
-							break;
-						}
-					free(calls);
-					return perr(p, &t, "function '%s' is declared but never defined", m->funcs[i].name);
-				}
+		for (uint32_t j = 0; j < nf && m->funcs[i].entry_pc == UINT32_MAX; j++)
+			if (calls[(size_t)j * nf + i]) {
+				sc_tok_t t = first_call_of(p, i);
+				return perr(p, &t, "function '%s' is declared but never defined", m->funcs[i].name);
+			}
 	m->max_call_depth = nf + 1;
-	/* A call parsed before its callee's definition bound its .param
-	 * variables to the declaration's frame: move them to the definition's. */
+	return 0;
+}
+
+/* A call parsed before its callee's definition bound its .param
+ * variables to the declaration's frame: move them to the definition's. */
+static void rebind_call_params(P *p)
+{
+	sc_module_t *m = p->m;
 	for (uint32_t s = 0; s < p->nsyms; s++) {
 		sym_t *y = p->syms[s];
 		if (!y->bound || y->func < 0 || m->funcs[y->func].entry_pc != UINT32_MAX)
 			continue;
-		for (uint32_t j = 0; j < nf; j++)
+		for (uint32_t j = 0; j < m->nfuncs; j++)
 			if (m->funcs[j].entry_pc != UINT32_MAX && !strcmp(m->funcs[j].name, m->funcs[y->func].name)) {
 				y->func = (int32_t)j;
 				break;
 			}
 	}
+}
 
-	/* Registers: kernels from 0; functions above every kernel. */
-	uint32_t kmax = 0, kpmax = 0;
-	for (uint32_t i = 0; i < nf; i++)
-		if (m->funcs[i].is_entry) {
-			kmax = kmax > m->funcs[i].nregs ? kmax : m->funcs[i].nregs;
-			kpmax = kpmax > m->funcs[i].npreds ? kpmax : m->funcs[i].npreds;
-		}
-	uint32_t rb = kmax, pb = kpmax;
-	uint32_t klocal = 0;
-	/* locals of each function: own .local symbols */
+/* Each function's own .local variables, one after the other. */
+static int layout_locals(P *p)
+{
 	for (uint32_t s = 0; s < p->nsyms; s++) {
 		sym_t *y = p->syms[s];
-		if (y->space == SC_SP_LOCAL && !y->bound && y->owner >= 0) {
-			sc_func_t *f = &m->funcs[y->owner];
-			uint32_t o = align_up(f->local_own, y->align);
-			y->addr = o; /* relative to the function's local area */
-			f->local_own = o + y->size;
-			if ((uint64_t)o + y->size > (1ull << 31)) {
-				sc_tok_t t = {.line = 1, .col = 1};
-				free(calls);
-				return perr(p, &t, "the .local variables of '%s' exceed 2 GiB per thread", f->name);
-			}
+		if (y->space != SC_SP_LOCAL || y->bound || y->owner < 0)
+			continue;
+		sc_func_t *f = &p->m->funcs[y->owner];
+		uint32_t o = align_up(f->local_own, y->align);
+		y->addr = o; /* relative to the function's local area */
+		f->local_own = o + y->size;
+		if ((uint64_t)o + y->size > (1ull << 31)) {
+			sc_tok_t t = {.line = 1, .col = 1};
+			return perr(p, &t, "the .local variables of '%s' exceed 2 GiB per thread", f->name);
 		}
 	}
-	for (uint32_t i = 0; i < nf; i++)
-		if (m->funcs[i].is_entry)
+	return 0;
+}
+
+/* Registers: kernels from 0, each .func above every kernel; local memory:
+ * the largest kernel's own, then every .func's frame. */
+static int layout_frames(P *p)
+{
+	sc_module_t *m = p->m;
+	uint32_t rb = 0, pb = 0, klocal = 0;
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		if (m->funcs[i].is_entry) {
+			rb = rb > m->funcs[i].nregs ? rb : m->funcs[i].nregs;
+			pb = pb > m->funcs[i].npreds ? pb : m->funcs[i].npreds;
 			klocal = klocal > m->funcs[i].local_own ? klocal : m->funcs[i].local_own;
+		}
 	uint32_t fo = align_up(klocal, 16);
-	for (uint32_t i = 0; i < nf; i++) {
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
 		sc_func_t *f = &m->funcs[i];
 		if (f->is_entry)
 			continue;
@@ -2361,7 +2420,6 @@ static int layout(P *p)
 		f->frame_bytes = align_up(f->param_bytes, 16) + f->local_own;
 		if ((uint64_t)fo + f->param_bytes + 16 + f->local_own > (1ull << 31)) {
 			sc_tok_t t = {.line = 1, .col = 1};
-			free(calls);
 			return perr(p, &t, "the module's local memory (.local variables and call frames) exceeds 2 GiB "
 			            "per thread");
 		}
@@ -2369,12 +2427,20 @@ static int layout(P *p)
 	}
 	if (rb > 0xfff || pb > 0xfff) {
 		sc_tok_t t = {.line = 1, .col = 1};
-		free(calls);
 		return perr(p, &t, "the module needs %u register slots; the encoding holds 4095", rb);
 	}
 	m->nregs_all = rb;
 	m->npreds_all = pb;
 	m->local_all = fo;
+	return 0;
+}
+
+/* A kernel's registers, predicates and local memory over everything it
+ * can call. */
+static void kernel_totals(P *p, const bool *calls)
+{
+	sc_module_t *m = p->m;
+	uint32_t nf = m->nfuncs;
 	for (uint32_t i = 0; i < nf; i++) {
 		sc_func_t *f = &m->funcs[i];
 		if (!f->is_entry)
@@ -2394,9 +2460,48 @@ static int layout(P *p)
 					f->local_total = g->frame_off + g->frame_bytes;
 			}
 	}
+}
 
-	/* Shared variables: those used by functions first, from 0, for all
-	 * kernels; then each kernel's own, after them. */
+/* Kernel i's own shared variables (those its fixups name), after the
+ * common ones when it calls functions: their addresses are folded into
+ * the fixups. */
+static void layout_kernel_shared(P *p, uint32_t i, uint32_t common)
+{
+	sc_func_t *f = &p->m->funcs[i];
+	uint32_t end = f->uses_funcs ? common : 0;
+	uint32_t dyn_align = 16;
+	for (uint32_t s = 0; s < p->nsyms; s++) {
+		sym_t *y = p->syms[s];
+		if (y->space != SC_SP_SHARED || y->used_by_func)
+			continue;
+		bool used = false;
+		for (uint32_t x = 0; x < p->nfx && !used; x++)
+			used = p->fx[x].sym == y && p->fx[x].func == (int32_t)i &&
+			       (p->fx[x].kind == FX_IMM || p->fx[x].kind == FX_POOL);
+		if (!used)
+			continue;
+		if (y->is_extern_shared) {
+			dyn_align = dyn_align > y->align ? dyn_align : y->align;
+			continue;
+		}
+		end = align_up(end, y->align);
+		for (uint32_t x = 0; x < p->nfx; x++)
+			if (p->fx[x].sym == y && p->fx[x].func == (int32_t)i) {
+				p->fx[x].addend += end;
+				p->fx[x].folded = true;
+			}
+		end += y->size;
+	}
+	f->smem_static = end;
+	f->dyn_smem_align = dyn_align;
+}
+
+/* Shared variables: those used by functions first, from 0, for all
+ * kernels; then each kernel's own, after them; extern (dynamic) shared
+ * memory after a kernel's static shared data. */
+static int layout_shared(P *p)
+{
+	sc_module_t *m = p->m;
 	uint32_t common = 0;
 	for (uint32_t s = 0; s < p->nsyms; s++) {
 		sym_t *y = p->syms[s];
@@ -2406,47 +2511,14 @@ static int layout(P *p)
 			common += y->size;
 		}
 	}
-	/* which kernel uses which shared symbol: from fixups */
-	for (uint32_t i = 0; i < nf; i++) {
-		sc_func_t *f = &m->funcs[i];
-		if (!f->is_entry)
-			continue;
-		uint32_t end = f->uses_funcs ? common : 0;
-		uint32_t dyn_align = 16;
-		for (uint32_t s = 0; s < p->nsyms; s++) {
-			sym_t *y = p->syms[s];
-			if (y->space != SC_SP_SHARED || y->used_by_func)
-				continue;
-			bool used = false;
-			for (uint32_t x = 0; x < p->nfx && !used; x++)
-				used = p->fx[x].sym == y && p->fx[x].func == (int32_t)i &&
-				       (p->fx[x].kind == FX_IMM || p->fx[x].kind == FX_POOL);
-			if (!used)
-				continue;
-			if (y->is_extern_shared) {
-				dyn_align = dyn_align > y->align ? dyn_align : y->align;
-				continue;
-			}
-			end = align_up(end, y->align);
-			/* record the per-kernel address in the fixups of this kernel */
-			for (uint32_t x = 0; x < p->nfx; x++)
-				if (p->fx[x].sym == y && p->fx[x].func == (int32_t)i)
-				{
-					p->fx[x].addend += end;
-					p->fx[x].folded = true;
-				}
-			end += y->size;
-		}
-		f->smem_static = end;
-		f->dyn_smem_align = dyn_align;
-	}
-	/* extern shared starts after the kernel's static shared data */
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		if (m->funcs[i].is_entry)
+			layout_kernel_shared(p, i, common);
 	for (uint32_t x = 0; x < p->nfx; x++) {
 		fixup_t *fx = &p->fx[x];
 		if ((fx->kind == FX_IMM || fx->kind == FX_POOL) && fx->sym->is_extern_shared) {
 			if (fx->func < 0 || !m->funcs[fx->func].is_entry) {
 				sc_tok_t t = {.line = fx->line, .col = fx->col};
-				free(calls);
 				return perr(p, &t, "dynamic shared memory used from a device function is not supported");
 			}
 			sc_func_t *f = &m->funcs[fx->func];
@@ -2454,8 +2526,13 @@ static int layout(P *p)
 			fx->folded = true;
 		}
 	}
+	return 0;
+}
 
-	/* .const bank and .global variables */
+/* The .const bank, and the .global variables in the GPU's memory. */
+static int layout_globals(P *p)
+{
+	sc_module_t *m = p->m;
 	uint32_t cb = 0;
 	for (uint32_t s = 0; s < p->nsyms; s++) {
 		sym_t *y = p->syms[s];
@@ -2468,7 +2545,6 @@ static int layout(P *p)
 	m->cbank_size = cb;
 	m->cbank = calloc(1, cb ? cb : 1);
 	if (!m->cbank) {
-		free(calls);
 		p->err = SC_ENOMEM;
 		return -1;
 	}
@@ -2479,15 +2555,29 @@ static int layout(P *p)
 		if (y->space == SC_SP_GLOBAL) {
 			int rc = sc__gpu_alloc_var(p->gpu, y->size, y->init, &y->addr);
 			if (rc) {
-				free(calls);
 				p->err = rc;
 				snprintf(p->msg, p->msgsz, "%s: cannot allocate global variable '%s'", p->name, y->name);
 				return -1;
 			}
 		}
 	}
-	free(calls);
 	return 0;
+}
+
+static int layout(P *p)
+{
+	bool *calls = NULL;
+	int rc = call_graph(p, &calls);
+	if (!rc) {
+		rebind_call_params(p);
+		rc = layout_locals(p) || layout_frames(p) ? -1 : 0;
+	}
+	if (!rc) {
+		kernel_totals(p, calls);
+		rc = layout_shared(p) || layout_globals(p) ? -1 : 0;
+	}
+	free(calls);
+	return rc;
 }
 
 static uint64_t sym_address(const P *p, const fixup_t *x)
