@@ -162,3 +162,30 @@ int sc__insn_check(const sc_insn_t *in, uint32_t nregs, uint32_t npreds, uint32_
 	}
 	return 0;
 }
+
+unsigned sc__insn_regs(const sc_insn_t *in, sc_regref_t v[7])
+{
+	unsigned n = 0, nd = SC_NDST(in), no = nd + SC_NSRC(in);
+	bool xlane = in->op < SC_OP__COUNT && (sc__ops[in->op].flags & SC_OF_XLANE);
+	for (unsigned j = 0; j < no && j < 6; j++) {
+		unsigned k = SC_OPND_KIND(in->opnd[j]), i = SC_OPND_IDX(in->opnd[j]);
+		sc_regref_t o = {.idx = (uint16_t)i, .def = j < nd, .pos = (uint8_t)j, .xlane = xlane && j == nd};
+		switch (k) {
+		case SC_K_R32: case SC_K_ADDR32: o.w = 1; break;
+		case SC_K_R64: o.w = 2; break;
+		case SC_K_ADDR:
+			if (i == SC_NOREG)
+				continue;
+			o.w = 2;
+			break;
+		case SC_K_PRED: case SC_K_PREDN: o.w = 1; o.pred = true; break;
+		default: continue;
+		}
+		if (k == SC_K_ADDR || k == SC_K_ADDR32 || k == SC_K_PREDN)
+			o.def = false;
+		v[n++] = o;
+	}
+	if (in->guard & SC_GUARD_ON)
+		v[n++] = (sc_regref_t){.idx = (uint16_t)SC_GUARD_REG(in->guard), .w = 1, .pred = true, .pos = 6};
+	return n;
+}

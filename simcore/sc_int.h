@@ -516,6 +516,32 @@ typedef struct sc_shape {
 } sc_shape_t;
 void sc__shape(unsigned op, sc_shape_t *s);
 
+/* Control flow after an instruction of lowered code (cfg.c, regalloc.c):
+ * whether it goes to SC_BR_TARGET(imm), and whether it can go on to the
+ * next pc (it does not end its path, or a guard may skip it). */
+static inline bool sc__insn_jumps(const sc_insn_t *in) { return sc__ops[in->op].flags & SC_OF_JUMP; }
+static inline bool sc__insn_ends_block(const sc_insn_t *in) { return sc__ops[in->op].flags & SC_OF_BLOCK_END; }
+static inline bool sc__insn_falls(const sc_insn_t *in)
+{
+	return !sc__insn_ends_block(in) || (in->guard & SC_GUARD_ON);
+}
+
+/* A register operand of an instruction and its role. Destinations (the
+ * first ndst operands) are written, except an address base or a negated
+ * predicate, which are only read; sources, address bases and the guard
+ * are read. */
+typedef struct sc_regref {
+	uint16_t idx;  /* slot, or predicate */
+	uint8_t w;     /* slots: 1 or 2; predicates 1 */
+	bool pred;
+	bool def;      /* written */
+	bool xlane;    /* read in lanes that need not execute it (SC_OF_XLANE) */
+	uint8_t pos;   /* operand position, 6 = the guard */
+} sc_regref_t;
+/* The register operands of `in`: destinations, then sources, address
+ * bases and the guard. Returns how many (at most 7). */
+unsigned sc__insn_regs(const sc_insn_t *in, sc_regref_t v[7]);
+
 /* ======================================================================
  * Semantics interface (sem_int.c, sem_fp.c, sem_cmp.c)
  *
