@@ -30,7 +30,8 @@ ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/r
 TEST_SRC    := tests/simcore/test_harness.c tests/simcore/test_parse.c \
                tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
                tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c \
-               tests/simcore/test_due.c tests/simcore/test_fault.c tests/simcore/test_regalloc.c tests/campaigns/test_campaigns.c \
+               tests/simcore/test_due.c tests/simcore/test_fault.c tests/simcore/test_regalloc.c tests/simcore/test_isa.c \
+               tests/campaigns/test_campaigns.c \
                tests/campaigns/test_campaign.c tests/masks/test_masks.c tests/parser/test_classify.c \
                tests/engine/runs.c tests/engine/test_runner.c tests/engine/test_hostrun.c tests/engine/test_golden.c tests/engine/test_daemon.c tests/engine/test_stats.c tests/engine/test_progress.c \
                tests/db/test_db.c tests/fuzz/test_regress.c tests/fuzz/fuzz_load.c tests/fuzz/fuzz_common.c

@@ -189,3 +189,191 @@ unsigned sc__insn_regs(const sc_insn_t *in, sc_regref_t v[7])
 		v[n++] = (sc_regref_t){.idx = (uint16_t)SC_GUARD_REG(in->guard), .w = 1, .pred = true, .pos = 6};
 	return n;
 }
+
+/* ---------------------------------------------------------------- validity
+ * What the execution side defines, unit by unit, exactly as sm.c's issue()
+ * and its ex_* functions and the semantic units (sem_int.c, sem_fp.c,
+ * sem_cmp.c) accept words today: the rows' TYPES, STYPES, modifier sets
+ * and sub-selectors, then each unit's finer rules. Operand counts are the
+ * units' (an ALU instruction: one or two destinations, up to four
+ * sources), not the rows' shapes: the semantics read what is there. */
+
+/* A destination the register writer takes (sm.c wr()). */
+static bool dst_ok(uint16_t o)
+{
+	unsigned k = SC_OPND_KIND(o);
+	return k == SC_K_NONE || k == SC_K_R32 || k == SC_K_R64 || k == SC_K_PRED;
+}
+
+static bool in_set(uint32_t set, unsigned t) { return t < 32 && ((set >> t) & 1u); }
+
+/* sem_int.c. The parser takes mad's .sat and .cc on mul and mad24's .sat
+ * on mul24, which PTX and the semantics do not define. */
+static bool int_valid(const sc_insn_t *in, const sc_opinfo_t *oi)
+{
+	unsigned op = in->op, t = in->type, sub = in->sub, mods = in->mods;
+	uint16_t allowed = oi->mods[0] | ((oi->mods[0] & SC_MOD_CC_OUT) ? SC_MOD_CC_IN : 0);
+	if (!in_set(oi->types, t) || sub >= sc__subs[oi->sub].n || (mods & ~allowed))
+		return false;
+	bool sat = mods & SC_MOD_SAT, cc = mods & (SC_MOD_CC_IN | SC_MOD_CC_OUT);
+	bool hi_only = op == SC_OP_MAD || op == SC_OP_MAD24;
+	/* .sat: add/sub.s32 and mad/mad24.hi.s32, without a carry */
+	if (sat && (t != SC_T_S32 || cc || !(hi_only || op == SC_OP_ADD || op == SC_OP_SUB) ||
+	            (hi_only && sub != SC_MUL_HI)))
+		return false;
+	/* carries: add, sub, mad.lo/.hi on 32 or 64 bits */
+	if (cc && (!(oi->flags & SC_OF_CARRY) || !in_set(SC_TS_US3264, t) || sub == SC_MUL_WIDE))
+		return false;
+	/* .wide: from 16 or 32 bits */
+	return !(sub == SC_MUL_WIDE && oi->sub == SC_SS_MUL && sc__type_bits(t) > 32);
+}
+
+/* sem_fp.c: a rounding where the row has SC_OF_RND (.rn .rz .rm .rp only);
+ * .approx/.full exclude it; f64 div and sqrt have no .approx/.full. */
+static bool fp_valid(const sc_insn_t *in, const sc_opinfo_t *oi)
+{
+	unsigned t = in->type, rnd = in->mods & SC_MOD_RND_MASK;
+	bool approx = in->mods & (SC_MOD_APPROX | SC_MOD_FULL);
+	if (!in_set(oi->types, t) || rnd > SC_RND_RP)
+		return false;
+	if (oi->sub == SC_SS_MUL && in->sub != SC_MUL_LO) /* mul, mad */
+		return false;
+	if (rnd != SC_RND_NONE && (!(oi->flags & SC_OF_RND) || (approx && (oi->mods[1] & SC_MOD_APPROX))))
+		return false;
+	return !(approx && t == SC_T_F64 && (in->op == SC_OP_DIV || in->op == SC_OP_SQRT));
+}
+
+/* setp/set: integer comparisons (eq .. hs) on .b/.u/.s 16 to 64 bits,
+ * float ones (eq .. ge, equ .. nan) on the float types; set's "true" is
+ * packed per element when the source is a pair. */
+static bool setp_valid(const sc_insn_t *in, const sc_opinfo_t *oi)
+{
+	unsigned st = in->stype, t = in->type, c = in->sub;
+	if (!in_set(oi->stypes, st) || !in_set(oi->types, t) || c >= sc__subs[SC_SS_CMP].n)
+		return false;
+	if (in_set(SC_TS_BITS, st) ? c > SC_CMP_HS : c > SC_CMP_GE && c < SC_CMP_EQU)
+		return false;
+	if (in->op == SC_OP_SETP)
+		return true;
+	bool pair = st == SC_T_F16X2 || st == SC_T_BF16X2, dpair = t == SC_T_F16X2 || t == SC_T_BF16X2;
+	if (!pair)
+		return !dpair;
+	return dpair || t == SC_T_U32 || t == SC_T_S32 || t == SC_T_B32;
+}
+
+/* cvt: the rounding must suit the conversion; pairs come from two f32. */
+static bool cvt_valid(const sc_insn_t *in)
+{
+	unsigned st = in->stype, dt = in->type, rnd = in->mods & SC_MOD_RND_MASK;
+	if (dt == SC_T_F16X2 || dt == SC_T_BF16X2)
+		return st == SC_T_F32 && rnd <= SC_RND_RP;
+	bool si = in_set(SC_TS_INT, st), di = in_set(SC_TS_INT, dt);
+	bool sf = in_set(SC_TS_SCALAR & ~SC_TS_INT, st), df = in_set(SC_TS_SCALAR & ~SC_TS_INT, dt);
+	if (si && di)
+		return rnd == SC_RND_NONE;
+	if (si && df)
+		return rnd <= SC_RND_RP;
+	if (sf && di)
+		return rnd == SC_RND_NONE || rnd >= SC_RND_RNI;
+	if (sf && df)
+		return rnd >= SC_RND_RNI ? st == dt : st != dt || rnd == SC_RND_NONE;
+	return false;
+}
+
+/* sem_cmp.c */
+static bool cmp_valid(const sc_insn_t *in, const sc_opinfo_t *oi)
+{
+	switch (in->op) {
+	case SC_OP_SETP: case SC_OP_SET: return setp_valid(in, oi);
+	case SC_OP_CVT: return cvt_valid(in);
+	case SC_OP_TESTP: return in_set(oi->stypes, in->stype) && in->sub < sc__subs[SC_SS_TESTP].n;
+	default: return in_set(oi->types, in->type) && in_set(oi->stypes, in->stype); /* selp, slct */
+	}
+}
+
+/* issue(): one or two destinations the writer takes, up to four sources;
+ * then the unit. */
+static bool alu_valid(const sc_insn_t *in, const sc_opinfo_t *oi)
+{
+	unsigned nd = SC_NDST(in), ns = SC_NSRC(in);
+	if (nd < 1 || nd > 2 || ns > 4 || !dst_ok(in->opnd[0]) || (nd == 2 && !dst_ok(in->opnd[1])))
+		return false;
+	switch (oi->unit) {
+	case SC_U_CMP: return cmp_valid(in, oi);
+	case SC_U_FP: return fp_valid(in, oi);
+	case SC_U_NUM: return sc__type_is_float(in->type) ? fp_valid(in, oi) : int_valid(in, oi);
+	default: return int_valid(in, oi);
+	}
+}
+
+/* ex_mov: cvta and isspacep take one destination and one source (cvta a
+ * real space); mov copies one register, packs 2-4 sources into one or
+ * unpacks one into 2-4, .type being 1 to 64 bits for the latter. */
+static bool mov_valid(const sc_insn_t *in)
+{
+	unsigned nd = SC_NDST(in), ns = SC_NSRC(in), bits = sc__type_bits(in->type), sp = SC_AUX_SPACE(in->aux);
+	if (in->op != SC_OP_MOV)
+		return nd == 1 && ns == 1 && dst_ok(in->opnd[0]) &&
+		       (in->op == SC_OP_ISSPACEP || (sp >= SC_SP_GLOBAL && sp <= SC_SP_PARAM));
+	if (nd == 1 && ns == 1)
+		return dst_ok(in->opnd[0]);
+	if (bits == 0 || bits > 64)
+		return false;
+	if (nd == 1 && ns >= 2 && ns <= 4)
+		return dst_ok(in->opnd[0]);
+	if (ns != 1 || nd < 2 || nd > 4)
+		return false;
+	for (unsigned e = 0; e < nd; e++)
+		if (!dst_ok(in->opnd[e]))
+			return false;
+	return true;
+}
+
+/* ex_ldst and ex_atom: 1 to 8 bytes (atomics 4 or 8); ld writes 1-4
+ * registers from one address, st stores 1-4 sources to one; atom/red
+ * take an optional destination, the address and one or two sources, in
+ * the global, shared or generic space; inc and dec are .u32 only. */
+static bool mem_valid(const sc_insn_t *in, const sc_opinfo_t *oi)
+{
+	unsigned nd = SC_NDST(in), ns = SC_NSRC(in), sp = SC_AUX_SPACE(in->aux);
+	if (!in_set(oi->types, in->type))
+		return false;
+	if (in->op == SC_OP_ST)
+		return nd == 0 && ns >= 2 && ns <= 5;
+	if (in->op == SC_OP_LD) {
+		if (nd == 0 || nd > 4 || ns != 1)
+			return false;
+		for (unsigned e = 0; e < nd; e++)
+			if (!dst_ok(in->opnd[e]))
+				return false;
+		return true;
+	}
+	if (nd > 1 || (ns != 2 && ns != 3) || (sp != SC_SP_GLOBAL && sp != SC_SP_SHARED && sp != SC_SP_GENERIC))
+		return false;
+	if (in->sub >= sc__subs[SC_SS_ATOM].n ||
+	    ((in->sub == SC_ATOM_INC || in->sub == SC_ATOM_DEC) && in->type != SC_T_U32))
+		return false;
+	return nd == 0 || dst_ok(in->opnd[0]);
+}
+
+/* ex_warp: the mode, and destinations the writer takes (shfl: both). */
+static bool warp_valid(const sc_insn_t *in)
+{
+	if (in->op != SC_OP_ACTIVEMASK && in->sub >= 4)
+		return false;
+	return dst_ok(in->opnd[0]) && (in->op != SC_OP_SHFL || dst_ok(in->opnd[1]));
+}
+
+int sc__insn_valid(const sc_insn_t *in)
+{
+	if (in->op == SC_OP_INVALID || in->op >= SC_OP__COUNT)
+		return 0;
+	const sc_opinfo_t *oi = &sc__ops[in->op];
+	switch (oi->unit) {
+	case SC_U_MOV: return mov_valid(in);
+	case SC_U_MEM: return mem_valid(in, oi);
+	case SC_U_WARP: return warp_valid(in);
+	case SC_U_CTL: return in->op != SC_OP_BAR || in->sub <= SC_BAR_WARP_SYNC; /* ex_bar */
+	default: return alu_valid(in, oi);
+	}
+}

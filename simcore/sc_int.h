@@ -586,6 +586,21 @@ uint16_t sc__double_to_bf16(double f, int rnd);
 int sc__insn_check(const sc_insn_t *in, uint32_t nregs, uint32_t npreds, uint32_t npool,
                    uint32_t ncode);
 
+/* Whether a word sc__insn_check accepts is one the execution side defines:
+ * an op/type/stype/sub/modifier/state-space/operand-count combination and
+ * destination kinds that sm.c and the semantic units carry out (isa.c
+ * lists the rules). Returns 1, or 0 for a word that raises DUE
+ * invalid_instruction when it issues with at least one lane active. Today
+ * some of those checks come after other effects: ld's destinations after
+ * the memory access (an address fault wins), an unpacking mov's or a
+ * two-destination word's second destination after the first is written.
+ * Lowering never produces a word this refuses from PTX the semantics
+ * define; it does let through a few forms PTX does not define (mul.sat,
+ * mul.cc, mul24.sat, abs.rn.f32 and other roundings on float unary
+ * instructions, add.b32, popc.b16 and other types outside the row's
+ * TYPES), which then fail here. */
+int sc__insn_valid(const sc_insn_t *in);
+
 /* ======================================================================
  * Modules (ptx_parse.c builds them; gpu.c owns them)
  *
