@@ -850,24 +850,13 @@ static int check_one(P *p, const L *l, const popnd_t *o, int t, bool wider)
 
 /* The shape character of parsed operand i (sc_int.h, the table's head);
  * *pair: the character of the predicate half of a pair operand. */
-static char shape_at(const char *shape, uint32_t i, char *pair)
+static char shape_at(const sc_shape_t *s, uint32_t i, char *pair)
 {
-	*pair = 0;
-	uint32_t n = 0;
-	for (const char *c = shape; *c; c++) {
-		if (*c == '?')
-			continue;
-		if (*c == '|') { /* skip the pair's predicate half */
-			c++;
-			continue;
-		}
-		if (n++ == i) {
-			if (c[1] == '|')
-				*pair = c[2];
-			return *c;
-		}
-	}
-	return 'a';
+	uint32_t nd = s->ndst - s->pair; /* destinations as written */
+	*pair = i == 0 && s->pair ? s->dst[1] : 0;
+	if (i < nd)
+		return s->dst[i];
+	return i - nd < s->nsrc ? s->src[i - nd] : 'a';
 }
 
 /* The type whose size a register at a position of kind k must have. */
@@ -906,13 +895,15 @@ static int check_operands(P *p, const L *l)
 	const sc_opinfo_t *oi = &sc__ops[in->op];
 	if (oi->unit == SC_U_CTL)
 		return 0;
+	sc_shape_t s;
+	sc__shape(in->op, &s);
 	bool wide = (in->op == SC_OP_MUL || in->op == SC_OP_MAD) && !sc__type_is_float(in->type) &&
 	            in->sub == SC_MUL_WIDE;
 	for (uint32_t i = 0; i < l->no && i < 8; i++) {
 		const popnd_t *o = &l->o[i];
 		if (o->kind == O_ADDR)
 			continue;
-		char pk, k = shape_at(oi->shape, i, &pk);
+		char pk, k = shape_at(&s, i, &pk);
 		int want = want_type(in, k);
 		if (wide && (i == 0 || i == 3))
 			want = wide_type(in->type);

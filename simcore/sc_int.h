@@ -601,6 +601,14 @@ int sc__insn_check(const sc_insn_t *in, uint32_t nregs, uint32_t npreds, uint32_
  * TYPES), which then fail here. */
 int sc__insn_valid(const sc_insn_t *in);
 
+/* The word as PTX-like text (disasm.c): "[@[!]%pN ]mnemonic operands",
+ * registers by slot, constants from m's pool (m may be NULL), targets as
+ * pcs; "<invalid word 0x...>" (the 32 bytes in memory order) for a word
+ * sc__insn_check refuses with m's limits. Writes at most n bytes into buf,
+ * terminated; returns the length of the whole text (as snprintf). Where
+ * the simulator names an instruction in a DUE it can say which one. */
+int sc__disasm(const sc_module_t *m, const sc_insn_t *in, char *buf, size_t n);
+
 /* ======================================================================
  * Modules (ptx_parse.c builds them; gpu.c owns them)
  *
