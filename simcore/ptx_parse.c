@@ -688,6 +688,50 @@ static bool is_ignored_qualifier(const char *w)
 	return !strncmp(w, "L1::", 4) || !strncmp(w, "L2::", 4);
 }
 
+/* One word of a mnemonic: a type, a rounding, a flag, a state space or a
+ * vector width, else kept in m->word for the instruction to take. */
+static int mod_word(P *p, const sc_tok_t *k, const char *word, mods_t *m)
+{
+	static const char *const rn[] = {"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi"};
+	static const struct { const char *w; uint16_t flag; } flags[] = {
+		{"ftz", SC_MOD_FTZ}, {"sat", SC_MOD_SAT}, {"approx", SC_MOD_APPROX}, {"full", SC_MOD_FULL},
+		{"cc", SC_MOD_CC_OUT}, {"uni", SC_MOD_UNI}, {"volatile", SC_MOD_VOLATILE}};
+	static const struct { const char *w; int sp; } spaces[] = {
+		{"global", SC_SP_GLOBAL}, {"shared", SC_SP_SHARED}, {"shared::cta", SC_SP_SHARED},
+		{"local", SC_SP_LOCAL}, {"const", SC_SP_CONST}, {"param", SC_SP_PARAM}};
+	int t = type_of(word, (uint32_t)strlen(word));
+	if (t > 0) {
+		if (m->ntypes == 3)
+			return perr(p, k, "too many types in '%s'", tokstr(k));
+		m->types[m->ntypes++] = t;
+		return 0;
+	}
+	for (int i = 1; i < SC_RND__COUNT; i++)
+		if (!strcmp(word, rn[i])) {
+			m->rnd = i;
+			return 0;
+		}
+	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+		if (!strcmp(word, flags[i].w)) {
+			m->flags |= flags[i].flag;
+			return 0;
+		}
+	for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
+		if (!strcmp(word, spaces[i].w)) {
+			m->space = spaces[i].sp;
+			return 0;
+		}
+	if (!strcmp(word, "v2") || !strcmp(word, "v4")) {
+		m->vec = word[1] - '0';
+		return 0;
+	}
+	if (m->nword == 24)
+		return perr(p, k, "too many modifiers in '%s'", tokstr(k));
+	strcpy(m->word[m->nword++], word);
+	return 0;
+}
+
+/* "base.w1.w2..." of token k: base into base[bsz], the words into m. */
 static int split_mods(P *p, const sc_tok_t *k, char *base, size_t bsz, mods_t *m)
 {
 	memset(m, 0, sizeof *m);
@@ -711,51 +755,8 @@ static int split_mods(P *p, const sc_tok_t *k, char *base, size_t bsz, mods_t *m
 			return perr(p, k, "malformed modifier in '%s'", tokstr(k));
 		memcpy(word, w, wl);
 		word[wl] = 0;
-		int t = type_of(word, (uint32_t)wl);
-		static const char *const rn[] = {"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi"};
-		int r = -1;
-		for (int i = 1; i < SC_RND__COUNT; i++)
-			if (!strcmp(word, rn[i]))
-				r = i;
-		if (t > 0) {
-			if (m->ntypes == 3)
-				return perr(p, k, "too many types in '%s'", tokstr(k));
-			m->types[m->ntypes++] = t;
-		} else if (r > 0) {
-			m->rnd = r;
-		} else if (!strcmp(word, "ftz")) {
-			m->flags |= SC_MOD_FTZ;
-		} else if (!strcmp(word, "sat")) {
-			m->flags |= SC_MOD_SAT;
-		} else if (!strcmp(word, "approx")) {
-			m->flags |= SC_MOD_APPROX;
-		} else if (!strcmp(word, "full")) {
-			m->flags |= SC_MOD_FULL;
-		} else if (!strcmp(word, "cc")) {
-			m->flags |= SC_MOD_CC_OUT;
-		} else if (!strcmp(word, "uni")) {
-			m->flags |= SC_MOD_UNI;
-		} else if (!strcmp(word, "volatile")) {
-			m->flags |= SC_MOD_VOLATILE;
-		} else if (!strcmp(word, "global")) {
-			m->space = SC_SP_GLOBAL;
-		} else if (!strcmp(word, "shared") || !strcmp(word, "shared::cta")) {
-			m->space = SC_SP_SHARED;
-		} else if (!strcmp(word, "local")) {
-			m->space = SC_SP_LOCAL;
-		} else if (!strcmp(word, "const")) {
-			m->space = SC_SP_CONST;
-		} else if (!strcmp(word, "param")) {
-			m->space = SC_SP_PARAM;
-		} else if (!strcmp(word, "v2")) {
-			m->vec = 2;
-		} else if (!strcmp(word, "v4")) {
-			m->vec = 4;
-		} else {
-			if (m->nword == 24)
-				return perr(p, k, "too many modifiers in '%s'", tokstr(k));
-			strcpy(m->word[m->nword++], word);
-		}
+		if (mod_word(p, k, word, m))
+			return -1;
 		d = nd;
 	}
 	return 0;
@@ -2015,6 +2016,65 @@ static int parse_body(P *p)
 	return 0;
 }
 
+/* Room for parameter *n of f's parameter (or return) arrays. */
+static int grow_params(P *p, sc_func_t *f, bool rets, uint32_t *cap)
+{
+	uint32_t n = rets ? f->nrets : f->nparams;
+	uint32_t **sz = rets ? &f->ret_size : &f->param_size, **off = rets ? &f->ret_off : &f->param_off;
+	if (n < *cap)
+		return 0;
+	*cap = *cap ? *cap * 2 : 8;
+	uint32_t *a = realloc(*sz, *cap * sizeof *a);
+	if (a)
+		*sz = a;
+	uint32_t *b = a ? realloc(*off, *cap * sizeof *b) : NULL;
+	if (b)
+		*off = b;
+	sc__param_decl_t *d = NULL;
+	if (b && !rets && (d = realloc(f->param_decl, *cap * sizeof *d)))
+		f->param_decl = d;
+	if (!b || (!rets && !d)) {
+		p->err = SC_ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+/* ".param [.align N] [.ptr ...] .type name [ [N] ]": *t, *count, *align
+ * and the name's token. */
+static int parse_param_decl(P *p, bool kernel, int *t, uint64_t *count, uint32_t *align, sc_tok_t **name)
+{
+	sc_tok_t *k = next(p);
+	if (!tok_is(k, ".param") && !(kernel && tok_is(k, ".reg")))
+		return perr(p, k, "expected .param, found '%s'", tokstr(k));
+	if (tok_is(k, ".reg"))
+		return perr(p, k, ".reg parameters are not supported");
+	if (parse_align(p, align))
+		return -1;
+	sc_tok_t *tk = next(p);
+	*t = tok_type(tk);
+	if (*t <= 0 || *t == SC_T_PRED)
+		return perr(p, tk, "expected a parameter type, found '%s'", tokstr(tk));
+	while (tok_is(peek(p), ".ptr") || tok_is(peek(p), ".global") || tok_is(peek(p), ".shared") ||
+	       tok_is(peek(p), ".const") || tok_is(peek(p), ".local") || tok_is(peek(p), ".align")) {
+		uint32_t a2;
+		if (!tok_is(peek(p), ".align"))
+			next(p);
+		else if (parse_align(p, &a2))
+			return -1;
+	}
+	*name = next(p);
+	if ((*name)->kind != SC_TK_IDENT)
+		return perr(p, *name, "expected a parameter name, found '%s'", tokstr(*name));
+	*count = 1;
+	if (is_punct(peek(p), '[')) {
+		next(p);
+		if (get_int(p, count) || expect(p, ']'))
+			return -1;
+	}
+	return 0;
+}
+
 /* Parameter list: ( .param [.align N] [.ptr ...] .type name [ [N] ], ... ) */
 static int parse_params(P *p, sc_func_t *f, bool rets, bool kernel)
 {
@@ -2022,66 +2082,18 @@ static int parse_params(P *p, sc_func_t *f, bool rets, bool kernel)
 		return -1;
 	uint32_t cap = 0;
 	uint32_t *n = rets ? &f->nrets : &f->nparams;
-	uint32_t **sz = rets ? &f->ret_size : &f->param_size;
-	uint32_t **off = rets ? &f->ret_off : &f->param_off;
 	while (!is_punct(peek(p), ')')) {
-		sc_tok_t *k = next(p);
-		if (!tok_is(k, ".param") && !(kernel && tok_is(k, ".reg")))
-			return perr(p, k, "expected .param, found '%s'", tokstr(k));
-		if (tok_is(k, ".reg"))
-			return perr(p, k, ".reg parameters are not supported");
-		uint32_t align = 0;
-		if (parse_align(p, &align))
-			return -1;
-		sc_tok_t *tk = next(p);
-		int t = tok_type(tk);
-		if (t <= 0 || t == SC_T_PRED)
-			return perr(p, tk, "expected a parameter type, found '%s'", tokstr(tk));
-		while (tok_is(peek(p), ".ptr") || tok_is(peek(p), ".global") || tok_is(peek(p), ".shared") ||
-		       tok_is(peek(p), ".const") || tok_is(peek(p), ".local") || tok_is(peek(p), ".align")) {
-			if (tok_is(peek(p), ".align")) {
-				uint32_t a2;
-				if (parse_align(p, &a2))
-					return -1;
-			} else {
-				next(p);
-			}
-		}
-		sc_tok_t *nk = next(p);
-		if (nk->kind != SC_TK_IDENT)
-			return perr(p, nk, "expected a parameter name, found '%s'", tokstr(nk));
+		int t = 0;
 		uint64_t count = 1;
-		if (is_punct(peek(p), '[')) {
-			next(p);
-			if (get_int(p, &count) || expect(p, ']'))
-				return -1;
-		}
+		uint32_t align = 0;
+		sc_tok_t *nk = NULL;
+		if (parse_param_decl(p, kernel, &t, &count, &align, &nk))
+			return -1;
 		uint32_t bytes = (uint32_t)(count * type_bytes(t));
 		if (!align)
 			align = type_bytes(t);
-		if (*n >= cap) {
-			cap = cap ? cap * 2 : 8;
-			uint32_t *a = realloc(*sz, cap * sizeof *a), *b;
-			if (!a) {
-				p->err = SC_ENOMEM;
-				return -1;
-			}
-			*sz = a;
-			b = realloc(*off, cap * sizeof *b);
-			if (!b) {
-				p->err = SC_ENOMEM;
-				return -1;
-			}
-			*off = b;
-			if (!rets) {
-				sc__param_decl_t *d = realloc(f->param_decl, cap * sizeof *d);
-				if (!d) {
-					p->err = SC_ENOMEM;
-					return -1;
-				}
-				f->param_decl = d;
-			}
-		}
+		if (grow_params(p, f, rets, &cap))
+			return -1;
 		if (!rets) {
 			f->param_decl[*n] = (sc__param_decl_t){tokdup(nk), (uint8_t)t, (uint32_t)count};
 			if (!f->param_decl[*n].name) {
@@ -2090,8 +2102,8 @@ static int parse_params(P *p, sc_func_t *f, bool rets, bool kernel)
 			}
 		}
 		uint32_t o = (f->param_bytes + align - 1) & ~(align - 1);
-		(*sz)[*n] = bytes;
-		(*off)[*n] = o;
+		(rets ? f->ret_size : f->param_size)[*n] = bytes;
+		(rets ? f->ret_off : f->param_off)[*n] = o;
 		f->param_bytes = o + bytes;
 		(*n)++;
 		sym_t *y = sym_new(p, nk);
@@ -2646,6 +2658,86 @@ static int apply_fixups(P *p)
 }
 
 /* ---------------------------------------------------------------- module */
+/* ".target sm_NN[, ...]" after the directive. */
+static int parse_target(P *p)
+{
+	for (;;) {
+		sc_tok_t *t = next(p);
+		if (t->kind != SC_TK_IDENT)
+			return perr(p, t, "expected a target, found '%s'", tokstr(t));
+		if (t->len > 3 && !memcmp(t->p, "sm_", 3)) {
+			int sm = atoi(t->p + 3);
+			if (sm < 30)
+				return perr(p, t, "target '%s' is not supported (sm_30 and later)", tokstr(t));
+		} else if (!tok_is(t, "texmode_independent") && !tok_is(t, "debug") &&
+		           !(t->len > 8 && !memcmp(t->p, "compute_", 8))) {
+			return perr(p, t, "unknown target '%s'", tokstr(t));
+		}
+		if (tok_is(t, "debug"))
+			return perr(p, t, "debug targets (.target debug) are not supported");
+		if (!is_punct(peek(p), ','))
+			return 0;
+		next(p);
+	}
+}
+
+/* A module directive k other than a declaration: 1 when it was one of
+ * .version .target .address_size .file .loc .pragma, 0 when not, -1 on
+ * error. */
+static int parse_module_directive(P *p, const sc_tok_t *k, bool *seen_version, bool *seen_target)
+{
+	if (tok_is(k, ".version")) {
+		sc_tok_t *v = next(p);
+		if (v->kind != SC_TK_FLOAT && v->kind != SC_TK_INT)
+			return perr(p, v, "expected a version number, found '%s'", tokstr(v));
+		if (v->kind == SC_TK_FLOAT && (v->fval < 6.0 || v->fval >= 10.0))
+			return perr(p, v, "PTX ISA version %s is not supported (6.0 to 9.x)", tokstr(v));
+		*seen_version = true;
+	} else if (tok_is(k, ".target")) {
+		if (parse_target(p))
+			return -1;
+		*seen_target = true;
+	} else if (tok_is(k, ".address_size")) {
+		uint64_t v;
+		sc_tok_t *vk = peek(p);
+		if (get_int(p, &v))
+			return -1;
+		if (v != 64)
+			return perr(p, vk, "only .address_size 64 is supported");
+	} else if (tok_is(k, ".file") || tok_is(k, ".loc")) {
+		uint32_t line = k->line;
+		while (peek(p)->line == line && peek(p)->kind != SC_TK_EOF)
+			next(p);
+	} else if (tok_is(k, ".pragma")) {
+		sc_tok_t *s = next(p);
+		if (s->kind != SC_TK_STRING || expect(p, ';'))
+			return perr(p, s, "expected .pragma \"...\";");
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* [.visible|.weak|.extern|.common]* then .entry, .func or a variable. */
+static int parse_declaration(P *p, sc_tok_t *k, bool seen)
+{
+	bool is_extern = false;
+	while (tok_is(k, ".visible") || tok_is(k, ".weak") || tok_is(k, ".extern") || tok_is(k, ".common")) {
+		is_extern |= tok_is(k, ".extern");
+		k = next(p);
+	}
+	if (!seen)
+		return perr(p, k, "'.version' and '.target' must come first");
+	if (tok_is(k, ".entry") || tok_is(k, ".func"))
+		return parse_function(p, tok_is(k, ".entry"), is_extern);
+	if (tok_is(k, ".global") || tok_is(k, ".const") || tok_is(k, ".shared")) {
+		int sp = tok_is(k, ".global") ? SC_SP_GLOBAL : tok_is(k, ".const") ? SC_SP_CONST : SC_SP_SHARED;
+		p->fn = -1;
+		return parse_var(p, sp, is_extern, NULL);
+	}
+	return perr(p, k, "unsupported directive '%s'", tokstr(k));
+}
+
 static int parse_module(P *p)
 {
 	bool seen_version = false, seen_target = false;
@@ -2656,73 +2748,12 @@ static int parse_module(P *p)
 		if (k->kind != SC_TK_DIRECTIVE)
 			return perr(p, k, "expected a directive, found '%s'", tokstr(k));
 		next(p);
-		if (tok_is(k, ".version")) {
-			sc_tok_t *v = next(p);
-			if (v->kind != SC_TK_FLOAT && v->kind != SC_TK_INT)
-				return perr(p, v, "expected a version number, found '%s'", tokstr(v));
-			if (v->kind == SC_TK_FLOAT && (v->fval < 6.0 || v->fval >= 10.0))
-				return perr(p, v, "PTX ISA version %s is not supported (6.0 to 9.x)", tokstr(v));
-			seen_version = true;
-		} else if (tok_is(k, ".target")) {
-			for (;;) {
-				sc_tok_t *t = next(p);
-				if (t->kind != SC_TK_IDENT)
-					return perr(p, t, "expected a target, found '%s'", tokstr(t));
-				if (t->len > 3 && !memcmp(t->p, "sm_", 3)) {
-					int sm = atoi(t->p + 3);
-					if (sm < 30)
-						return perr(p, t, "target '%s' is not supported (sm_30 and later)", tokstr(t));
-				} else if (!tok_is(t, "texmode_independent") && !tok_is(t, "debug") &&
-				           !(t->len > 8 && !memcmp(t->p, "compute_", 8))) {
-					return perr(p, t, "unknown target '%s'", tokstr(t));
-				}
-				if (tok_is(t, "debug"))
-					return perr(p, t, "debug targets (.target debug) are not supported");
-				if (!is_punct(peek(p), ','))
-					break;
-				next(p);
-			}
-			seen_target = true;
-		} else if (tok_is(k, ".address_size")) {
-			uint64_t v;
-			sc_tok_t *vk = peek(p);
-			if (get_int(p, &v))
-				return -1;
-			if (v != 64)
-				return perr(p, vk, "only .address_size 64 is supported");
-		} else if (tok_is(k, ".file") || tok_is(k, ".loc")) {
-			uint32_t line = k->line;
-			while (peek(p)->line == line && peek(p)->kind != SC_TK_EOF)
-				next(p);
-		} else if (tok_is(k, ".pragma")) {
-			sc_tok_t *s = next(p);
-			if (s->kind != SC_TK_STRING || expect(p, ';'))
-				return perr(p, s, "expected .pragma \"...\";");
-		} else {
-			bool is_extern = false;
-			while (tok_is(k, ".visible") || tok_is(k, ".weak") || tok_is(k, ".extern") || tok_is(k, ".common")) {
-				is_extern |= tok_is(k, ".extern");
-				k = next(p);
-			}
-			if (!seen_version || !seen_target)
-				return perr(p, k, "'.version' and '.target' must come first");
-			if (tok_is(k, ".entry") || tok_is(k, ".func")) {
-				if (parse_function(p, tok_is(k, ".entry"), is_extern))
-					return -1;
-			} else if (tok_is(k, ".global") || tok_is(k, ".const") || tok_is(k, ".shared")) {
-				int sp = tok_is(k, ".global") ? SC_SP_GLOBAL : tok_is(k, ".const") ? SC_SP_CONST : SC_SP_SHARED;
-				p->fn = -1;
-				if (parse_var(p, sp, is_extern, NULL))
-					return -1;
-			} else {
-				return perr(p, k, "unsupported directive '%s'", tokstr(k));
-			}
-		}
+		int rc = parse_module_directive(p, k, &seen_version, &seen_target);
+		if (rc < 0 || (rc == 0 && parse_declaration(p, k, seen_version && seen_target)))
+			return -1;
 	}
-	if (!seen_version || !seen_target) {
-		sc_tok_t *k = peek(p);
-		return perr(p, k, "not a PTX module: '.version' and '.target' are missing");
-	}
+	if (!seen_version || !seen_target)
+		return perr(p, peek(p), "not a PTX module: '.version' and '.target' are missing");
 	bool any = false;
 	for (uint32_t i = 0; i < p->m->nfuncs; i++)
 		any |= p->m->funcs[i].is_entry;

@@ -252,8 +252,9 @@ enum {
  *             m  [address]                 L  label      F  function
  *             |P after a destination: an optional predicate "d|p"
  *             ?  after a source: it may be left out
- *           The parser lowers a source first as .type and then, for u, x
- *           and (with NT TS) s, again as its own type; it checks that a
+ *           Lowering a regular row, the parser lowers a source first as
+ *           .type and then, for u, x and (with NT TS) s, again as its own
+ *           type (as the hand-written lowering did); it checks that a
  *           register has the size of the type of its position (d a: .type,
  *           q u: 32 bits, s: .stype, P p: a predicate; r x g: anything).
  *  TYPES    the .type values the semantics define (SC_TS_* bit set);
@@ -281,12 +282,17 @@ enum {
  *  1. one row here: X(FOO, "foo", INT, INT, T, "daa", SC_TS(U32) | SC_TS(S32),
  *     SC_TS_ANY, 0, 0, NONE, 0), with a one-line comment;
  *  2. one handler: a case in sem_int.c (or sem_fp.c, sem_cmp.c) that
- *     computes d from a and b;
- *  3. one test line in tests/simcore (the instruction, inputs, outputs).
+ *     computes d from a and b (while sem_int.c keeps its rules[], the
+ *     row's types go there too);
+ *  3. one test of its results (tests/simcore).
  * Lowering, the operand and modifier checks, sc__insn_valid, the
  * disassembler and regalloc follow from the row. Anything irregular (an
  * operand only some forms have, a modifier that depends on another) is
  * written in ptx_parse.c's lower_* functions and isa.c's finer rules.
+ * Opcode numbers are part of the encoding: a row placed before others
+ * renumbers them, and so changes what a flipped op field decodes to (the
+ * outcomes of instruction-buffer campaigns); append when those must stay
+ * comparable.
  * ====================================================================== */
 
 /* Type sets: bit SC_T_x. */
