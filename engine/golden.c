@@ -413,10 +413,19 @@ static int print_regs_table(const char *ptx, const sc_gpu_config_t *cfg)
 	return 0;
 }
 
-/* The lowered code of the PTX file in register mode `regs`. Returns 0 or
- * an exit status (message printed). */
-static int print_disasm(const char *ptx, const sc_gpu_config_t *cfg, sc_regs_t regs)
+static bool ends_with(const char *s, const char *suffix)
 {
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* profile --disasm K.ptx: the lowered code of the PTX file in register
+ * mode `regs`; nothing runs. Returns 0 or an exit status (message printed). */
+static int print_disasm(int argc, char **argv, const sc_gpu_config_t *cfg, sc_regs_t regs)
+{
+	if (argc != 1 || !ends_with(argv[0], ".ptx"))
+		return eng_usage_error("profile", "--disasm takes one .ptx file");
+	const char *ptx = argv[0];
 	sc_options_t opt = {.regs = regs};
 	sc_gpu_t *gpu;
 	sc_module_t *mod;
@@ -434,12 +443,6 @@ static int print_disasm(const char *ptx, const sc_gpu_config_t *cfg, sc_regs_t r
 	}
 	sc_gpu_destroy(gpu);
 	return rc;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-	return n >= k && !strcmp(s + n - k, suffix);
 }
 
 /* --golden-timeout S (c 't') or --cycle-budget N (c 'b') into *lim. 0 or -1. */
@@ -519,10 +522,8 @@ int eng_profile_main(int argc, char **argv)
 		return ENG_EXIT_INPUT;
 	}
 	const char *wpath = argv[optind];
-	if (disasm && (!ends_with(wpath, ".ptx") || optind != argc - 1))
-		return eng_usage_error("profile", "--disasm takes one .ptx file");
 	if (disasm)
-		return print_disasm(wpath, &cfg, so.regs);
+		return print_disasm(argc - optind, argv + optind, &cfg, so.regs);
 	if (!ends_with(wpath, ".json") && !ends_with(wpath, ".ptx"))
 		return profile_exec(&cfg, so.regs, &lim, argc - optind, argv + optind);
 	if (optind != argc - 1)
