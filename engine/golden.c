@@ -269,6 +269,7 @@ void eng_profile_help(FILE *out)
 	fputs("usage: flipsim profile [--gpu NAME|FILE] [--regs ptx|alloc] [LIMITS] W.json\n"
 	      "       flipsim profile [--gpu NAME|FILE] [--regs ptx|alloc] [LIMITS] PROGRAM [ARG...]\n"
 	      "       flipsim profile [--gpu NAME|FILE] --regs alloc K.ptx\n"
+	      "       flipsim profile --disasm [--regs ptx|alloc] K.ptx\n"
 	      "\n"
 	      "Runs the workload fault-free (the golden run) and prints, per kernel\n"
 	      "invocation: kernel, launch index, start and end cycle, grid, block,\n"
@@ -281,7 +282,9 @@ void eng_profile_help(FILE *out)
 	      "With --regs alloc and a workload JSON, a table follows: registers per\n"
 	      "thread of each kernel in ptx mode, in alloc mode and as ptxas -v\n"
 	      "reports them (when ptxas is found: PATH or /usr/local/cuda/bin).\n"
-	      "Given a .ptx file, only that table is printed.\n"
+	      "Given a .ptx file, only that table is printed; with --disasm, its code\n"
+	      "instead: every function's instructions as the simulator holds them (pc,\n"
+	      "source line, text; registers by slot, branch targets as pcs).\n"
 	      "\n"
 	      "  df_reg  = registers per thread x threads per SM / registers per SM\n"
 	      "  df_smem = shared memory per CTA x CTAs per SM / shared memory per SM\n"
@@ -289,6 +292,7 @@ void eng_profile_help(FILE *out)
 	      "options:\n"
 	      "  --gpu NAME|FILE   GPU preset or configuration file (default gtx480)\n"
 	      "  --regs ptx|alloc  register mode (default ptx)\n"
+	      "  --disasm          with a .ptx file: print its code instead of a table\n"
 	      "  --golden-timeout S  give up on a run that has not ended after S seconds\n"
 	      "                    of wall clock (default 3600)\n"
 	      "  --cycle-budget N  give up on a run still simulating after N GPU cycles\n"
@@ -419,6 +423,32 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
+/* profile --disasm K.ptx: the lowered code of the PTX file in register
+ * mode `regs`; nothing runs. Returns 0 or an exit status (message printed). */
+static int print_disasm(int argc, char **argv, const sc_gpu_config_t *cfg, sc_regs_t regs)
+{
+	if (argc != 1 || !ends_with(argv[0], ".ptx"))
+		return eng_usage_error("profile", "--disasm takes one .ptx file");
+	const char *ptx = argv[0];
+	sc_options_t opt = {.regs = regs};
+	sc_gpu_t *gpu;
+	sc_module_t *mod;
+	if (sc_gpu_create(cfg, &opt, &gpu)) {
+		eng_errorf("cannot create the GPU");
+		return ENG_EXIT_INTERNAL;
+	}
+	int rc = ENG_EXIT_OK;
+	if (sc_module_load_file(gpu, ptx, &mod)) {
+		eng_errorf("%s", sc_gpu_errmsg(gpu));
+		rc = ENG_EXIT_INPUT;
+	} else if (sc_module_disasm(mod, stdout) || fflush(stdout)) {
+		eng_errorf("cannot write the disassembly: %s", strerror(errno));
+		rc = ENG_EXIT_INTERNAL;
+	}
+	sc_gpu_destroy(gpu);
+	return rc;
+}
+
 /* --golden-timeout S (c 't') or --cycle-budget N (c 'b') into *lim. 0 or -1. */
 static int parse_limit(int c, const char *s, eng_limits_t *lim)
 {
@@ -447,8 +477,10 @@ int eng_profile_main(int argc, char **argv)
 	                                     {"golden-timeout", required_argument, NULL, 't'},
 	                                     {"cycle-budget", required_argument, NULL, 'b'},
 	                                     {"help", no_argument, NULL, 'h'},
+	                                     {"disasm", no_argument, NULL, 'd'},
 	                                     {NULL, 0, NULL, 0}};
 	const char *gpu_name = "gtx480";
+	bool disasm = false;
 	sc_options_t so = {0};
 	eng_limits_t lim = {.seconds = CAMP_GOLDEN_SECONDS, .cycles = CAMP_GOLDEN_CYCLES};
 	int c;
@@ -481,6 +513,7 @@ int eng_profile_main(int argc, char **argv)
 				                       optarg);
 			break;
 		case 'h': eng_profile_help(stdout); return ENG_EXIT_OK;
+		case 'd': disasm = true; break;
 		default: return eng_usage_error("profile", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
@@ -493,6 +526,8 @@ int eng_profile_main(int argc, char **argv)
 		return ENG_EXIT_INPUT;
 	}
 	const char *wpath = argv[optind];
+	if (disasm)
+		return print_disasm(argc - optind, argv + optind, &cfg, so.regs);
 	if (!ends_with(wpath, ".json") && !ends_with(wpath, ".ptx"))
 		return profile_exec(&cfg, so.regs, &lim, argc - optind, argv + optind);
 	if (optind != argc - 1)

@@ -19,10 +19,17 @@ typedef struct block {
 	int32_t ipdom;
 } block_t;
 
-static bool ends_block(const sc_insn_t *in)
-{
-	return in->op == SC_OP_BRA || in->op == SC_OP_EXIT || in->op == SC_OP_TRAP || in->op == SC_OP_RET;
-}
+/* One function's CFG under construction: block nb is the virtual exit. */
+typedef struct cfg {
+	sc_insn_t *code;        /* the module's */
+	uint32_t lo, hi, n;     /* the function's pcs [lo, hi), n of them */
+	bool *leader;           /* n + 1: pc lo + i starts a block */
+	uint32_t *blk_of;       /* n: block of each pc */
+	block_t *bl;            /* nb + 1 */
+	uint32_t nb;
+	uint32_t *stack, *post; /* DFS scratch; blocks in post-order */
+	uint32_t np;
+} cfg_t;
 
 static int add_pred(block_t *b, uint32_t p)
 {
@@ -49,103 +56,118 @@ static int32_t intersect(const block_t *bl, int32_t a, int32_t b)
 	return a;
 }
 
-static int func_reconverge(sc_module_t *m, const sc_func_t *f)
+/* Leaders: the entry, every jump target, every pc after a block end. */
+static void find_leaders(cfg_t *c)
 {
-	uint32_t n = f->end_pc - f->entry_pc;
-	uint32_t *blk_of = NULL;
-	bool *leader = calloc(n + 1, sizeof *leader);
-	block_t *bl = NULL;
-	uint32_t *stack = NULL, *post = NULL;
-	int rc = -1;
-	if (!leader)
-		goto out;
-	leader[0] = true;
-	for (uint32_t i = 0; i < n; i++) {
-		const sc_insn_t *in = &m->code[f->entry_pc + i];
-		if (in->op == SC_OP_BRA) {
+	c->leader[0] = true;
+	for (uint32_t i = 0; i < c->n; i++) {
+		const sc_insn_t *in = &c->code[c->lo + i];
+		if (sc__insn_jumps(in)) {
 			uint32_t t = SC_BR_TARGET(in->imm);
-			if (t >= f->entry_pc && t < f->end_pc)
-				leader[t - f->entry_pc] = true;
+			if (t >= c->lo && t < c->hi)
+				c->leader[t - c->lo] = true;
 		}
-		if (ends_block(in) && i + 1 < n)
-			leader[i + 1] = true;
+		if (sc__insn_ends_block(in) && i + 1 < c->n)
+			c->leader[i + 1] = true;
 	}
-	uint32_t nb = 0;
-	for (uint32_t i = 0; i < n; i++)
-		nb += leader[i];
-	/* block nb is the virtual exit */
-	bl = calloc(nb + 1, sizeof *bl);
-	blk_of = malloc(n * sizeof *blk_of);
-	stack = malloc((nb + 1) * 2 * sizeof *stack);
-	post = malloc((nb + 1) * sizeof *post);
-	if (!bl || !blk_of || !stack || !post)
-		goto out;
+}
+
+/* The blocks between leaders, and the block of each pc. */
+static int make_blocks(cfg_t *c)
+{
+	for (uint32_t i = 0; i < c->n; i++)
+		c->nb += c->leader[i];
+	c->bl = calloc(c->nb + 1, sizeof *c->bl);
+	c->blk_of = malloc(c->n * sizeof *c->blk_of);
+	c->stack = malloc((c->nb + 1) * 2 * sizeof *c->stack);
+	c->post = malloc((c->nb + 1) * sizeof *c->post);
+	if (!c->bl || !c->blk_of || !c->stack || !c->post)
+		return -1;
 	uint32_t b = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		if (leader[i] && i) {
-			bl[b].last = f->entry_pc + i - 1;
+	for (uint32_t i = 0; i < c->n; i++) {
+		if (c->leader[i] && i) {
+			c->bl[b].last = c->lo + i - 1;
 			b++;
 		}
-		if (leader[i])
-			bl[b].first = f->entry_pc + i;
-		blk_of[i] = b;
+		if (c->leader[i])
+			c->bl[b].first = c->lo + i;
+		c->blk_of[i] = b;
 	}
-	bl[b].last = f->end_pc - 1;
-	uint32_t vexit = nb;
-	for (b = 0; b < nb; b++) {
-		const sc_insn_t *in = &m->code[bl[b].last];
-		bool guarded = in->guard & SC_GUARD_ON;
-		uint32_t fall = bl[b].last + 1 < f->end_pc ? blk_of[bl[b].last + 1 - f->entry_pc] : vexit;
-		block_t *x = &bl[b];
-		if (in->op == SC_OP_BRA) {
+	c->bl[b].last = c->hi - 1;
+	return 0;
+}
+
+/* Successors of each block (and so predecessors): a jump's target (the
+ * virtual exit when it leaves the function), the path's end, and the next
+ * block when the last instruction can fall through. */
+static int link_blocks(cfg_t *c)
+{
+	uint32_t vexit = c->nb;
+	for (uint32_t b = 0; b < c->nb; b++) {
+		block_t *x = &c->bl[b];
+		const sc_insn_t *in = &c->code[x->last];
+		uint32_t fall = x->last + 1 < c->hi ? c->blk_of[x->last + 1 - c->lo] : vexit;
+		if (sc__insn_jumps(in)) {
 			uint32_t t = SC_BR_TARGET(in->imm);
-			x->succ[x->nsucc++] = (t >= f->entry_pc && t < f->end_pc) ? blk_of[t - f->entry_pc] : vexit;
-			if (guarded)
+			x->succ[x->nsucc++] = (t >= c->lo && t < c->hi) ? c->blk_of[t - c->lo] : vexit;
+			if (sc__insn_falls(in))
 				x->succ[x->nsucc++] = fall;
-		} else if (in->op == SC_OP_EXIT || in->op == SC_OP_TRAP || in->op == SC_OP_RET) {
+		} else if (sc__insn_ends_block(in)) {
 			x->succ[x->nsucc++] = vexit;
-			if (guarded && fall != vexit)
+			if (sc__insn_falls(in) && fall != vexit)
 				x->succ[x->nsucc++] = fall;
 		} else {
 			x->succ[x->nsucc++] = fall;
 		}
 		for (uint32_t s = 0; s < x->nsucc; s++)
-			if (add_pred(&bl[x->succ[s]], b))
-				goto out;
+			if (add_pred(&c->bl[x->succ[s]], b))
+				return -1;
 	}
-	/* post-order of the reverse CFG from the virtual exit (iterative DFS) */
-	for (b = 0; b <= nb; b++) {
+	return 0;
+}
+
+/* Post-order of the reverse CFG from the virtual exit (iterative DFS). */
+static void post_order(cfg_t *c)
+{
+	block_t *bl = c->bl;
+	uint32_t vexit = c->nb, sp = 0;
+	for (uint32_t b = 0; b <= c->nb; b++) {
 		bl[b].order = -1;
 		bl[b].ipdom = -1;
 	}
-	uint32_t sp = 0, np = 0;
-	bool *seen = leader; /* reuse: n + 1 >= nb + 1 entries */
-	memset(seen, 0, (n + 1) * sizeof *seen);
-	stack[sp++] = vexit;
-	stack[sp++] = 0;
+	bool *seen = c->leader; /* reuse: n + 1 >= nb + 1 entries */
+	memset(seen, 0, (c->n + 1) * sizeof *seen);
+	c->stack[sp++] = vexit;
+	c->stack[sp++] = 0;
 	seen[vexit] = true;
 	while (sp) {
-		uint32_t it = stack[sp - 1], v = stack[sp - 2];
+		uint32_t it = c->stack[sp - 1], v = c->stack[sp - 2];
 		if (it < bl[v].npred) {
-			stack[sp - 1]++;
+			c->stack[sp - 1]++;
 			uint32_t w = bl[v].pred[it];
 			if (!seen[w]) {
 				seen[w] = true;
-				stack[sp++] = w;
-				stack[sp++] = 0;
+				c->stack[sp++] = w;
+				c->stack[sp++] = 0;
 			}
 		} else {
 			sp -= 2;
-			bl[v].order = (int32_t)np;
-			post[np++] = v;
+			bl[v].order = (int32_t)c->np;
+			c->post[c->np++] = v;
 		}
 	}
-	/* dominators on the reverse graph: "predecessors" there are successors */
+}
+
+/* Dominators on the reverse graph: "predecessors" there are successors. */
+static void post_dominators(cfg_t *c)
+{
+	block_t *bl = c->bl;
+	uint32_t vexit = c->nb;
 	bl[vexit].ipdom = (int32_t)vexit;
 	for (bool changed = true; changed;) {
 		changed = false;
-		for (uint32_t k = np; k-- > 0;) {
-			uint32_t v = post[k];
+		for (uint32_t k = c->np; k-- > 0;) {
+			uint32_t v = c->post[k];
 			if (v == vexit)
 				continue;
 			int32_t nd = -1;
@@ -161,25 +183,46 @@ static int func_reconverge(sc_module_t *m, const sc_func_t *f)
 			}
 		}
 	}
-	for (b = 0; b < nb; b++) {
-		sc_insn_t *in = &m->code[bl[b].last];
-		if (in->op != SC_OP_BRA)
+}
+
+/* Each jump's reconvergence pc: the first pc of its block's immediate
+ * post-dominator, none when that is the virtual exit. */
+static void store_rpcs(cfg_t *c)
+{
+	for (uint32_t b = 0; b < c->nb; b++) {
+		sc_insn_t *in = &c->code[c->bl[b].last];
+		if (!sc__insn_jumps(in))
 			continue;
 		uint32_t rpc = SC_PC_NONE;
-		if (bl[b].ipdom >= 0 && (uint32_t)bl[b].ipdom != vexit)
-			rpc = bl[bl[b].ipdom].first;
+		if (c->bl[b].ipdom >= 0 && (uint32_t)c->bl[b].ipdom != c->nb)
+			rpc = c->bl[c->bl[b].ipdom].first;
 		in->imm = ((uint64_t)rpc << 32) | SC_BR_TARGET(in->imm);
 	}
+}
+
+static int func_reconverge(sc_module_t *m, const sc_func_t *f)
+{
+	cfg_t c = {.code = m->code, .lo = f->entry_pc, .hi = f->end_pc, .n = f->end_pc - f->entry_pc};
+	int rc = -1;
+	c.leader = calloc(c.n + 1, sizeof *c.leader);
+	if (!c.leader)
+		goto out;
+	find_leaders(&c);
+	if (make_blocks(&c) || link_blocks(&c))
+		goto out;
+	post_order(&c);
+	post_dominators(&c);
+	store_rpcs(&c);
 	rc = 0;
 out:
-	if (bl)
-		for (b = 0; b <= nb; b++)
-			free(bl[b].pred);
-	free(bl);
-	free(blk_of);
-	free(leader);
-	free(stack);
-	free(post);
+	if (c.bl)
+		for (uint32_t b = 0; b <= c.nb; b++)
+			free(c.bl[b].pred);
+	free(c.bl);
+	free(c.blk_of);
+	free(c.leader);
+	free(c.stack);
+	free(c.post);
 	return rc;
 }
 

@@ -350,6 +350,101 @@ static int parse_addr(P *p, popnd_t *o)
 	return expect(p, ']');
 }
 
+/* "{a, b, ...}" after the '{' k: registers, '_' or constants. */
+static int parse_vector(P *p, const sc_tok_t *k, popnd_t *o)
+{
+	popnd_t *v = calloc(4, sizeof *v);
+	if (!v) {
+		p->err = SC_ENOMEM;
+		return -1;
+	}
+	o->kind = O_VEC;
+	o->vec = v;
+	o->vcap = 4;
+	for (;;) {
+		if (o->nvec == 4)
+			return perr(p, k, "vector operand with more than 4 elements");
+		if (is_punct(peek(p), '{')) /* before recursing: "{{{{..." is deep */
+			return perr(p, peek(p), "vector elements must be registers, '_' or constants");
+		popnd_t *e = &v[o->nvec];
+		if (parse_simple(p, e))
+			return -1;
+		if (e->kind != O_REG && e->kind != O_SINK && e->kind != O_INT && e->kind != O_F32 && e->kind != O_F64)
+			return perr(p, e->tok, "vector elements must be registers, '_' or constants");
+		o->nvec++;
+		sc_tok_t *s = next(p);
+		if (is_punct(s, '}'))
+			return 0;
+		if (!is_punct(s, ','))
+			return perr(p, s, "expected ',' or '}' in vector operand, found '%s'", tokstr(s));
+	}
+}
+
+/* "-" then a number. */
+static int parse_negative(P *p, popnd_t *o)
+{
+	sc_tok_t *n = next(p);
+	if (n->kind == SC_TK_INT) {
+		o->kind = O_INT;
+		o->bits = 0 - n->bits;
+	} else if (n->kind == SC_TK_FLOAT) {
+		o->kind = O_FLOAT;
+		o->fval = -n->fval;
+	} else {
+		return perr(p, n, "expected a number after '-', found '%s'", tokstr(n));
+	}
+	return 0;
+}
+
+/* %name: a declared register, else a special register. */
+static int parse_reg_operand(P *p, const sc_tok_t *k, popnd_t *o)
+{
+	int s = parse_sreg(k);
+	uint32_t idx;
+	reg_t *r = reg_find(p, k, &idx);
+	if (r) {
+		o->kind = O_REG;
+		o->reg = r;
+		o->ridx = idx;
+	} else if (s >= 0) {
+		o->kind = O_SREG;
+		o->sreg = s;
+	} else {
+		return perr(p, k, "undeclared register '%s'", tokstr(k));
+	}
+	return 0;
+}
+
+/* A name: '_', a register declared without '%' (".reg .pred p;" in inline
+ * asm), or a symbol (maybe a label not seen yet), with an optional +N. */
+static int parse_name_operand(P *p, const sc_tok_t *k, popnd_t *o)
+{
+	if (tok_is(k, "_")) {
+		o->kind = O_SINK;
+		return 0;
+	}
+	uint32_t ridx;
+	reg_t *r = reg_find(p, k, &ridx);
+	if (r) {
+		o->kind = O_REG;
+		o->reg = r;
+		o->ridx = ridx;
+		return 0;
+	}
+	sym_t *y = sym_find(p, k->p, k->len);
+	o->kind = O_SYM;
+	o->sym = y;
+	o->label = k;
+	if (y && (is_punct(peek(p), '+'))) {
+		next(p);
+		sc_tok_t *n = next(p);
+		if (n->kind != SC_TK_INT)
+			return perr(p, n, "expected an integer offset, found '%s'", tokstr(n));
+		o->off = (int64_t)n->bits;
+	}
+	return 0;
+}
+
 static int parse_simple(P *p, popnd_t *o)
 {
 	sc_tok_t *k = next(p);
@@ -363,99 +458,20 @@ static int parse_simple(P *p, popnd_t *o)
 		o->kind = O_NOTPRED;
 		return 0;
 	}
-	if (is_punct(k, '-')) {
-		sc_tok_t *n = next(p);
-		if (n->kind == SC_TK_INT) {
-			o->kind = O_INT;
-			o->bits = 0 - n->bits;
-		} else if (n->kind == SC_TK_FLOAT) {
-			o->kind = O_FLOAT;
-			o->fval = -n->fval;
-		} else {
-			return perr(p, n, "expected a number after '-', found '%s'", tokstr(n));
-		}
-		return 0;
-	}
+	if (is_punct(k, '-'))
+		return parse_negative(p, o);
 	switch (k->kind) {
-	case SC_TK_REG: {
-		int s = parse_sreg(k);
-		uint32_t idx;
-		reg_t *r = reg_find(p, k, &idx);
-		if (r) {
-			o->kind = O_REG;
-			o->reg = r;
-			o->ridx = idx;
-		} else if (s >= 0) {
-			o->kind = O_SREG;
-			o->sreg = s;
-		} else {
-			return perr(p, k, "undeclared register '%s'", tokstr(k));
-		}
-		return 0;
-	}
+	case SC_TK_REG: return parse_reg_operand(p, k, o);
 	case SC_TK_INT: o->kind = O_INT; o->bits = k->bits; return 0;
 	case SC_TK_F32: o->kind = O_F32; o->bits = k->bits; return 0;
 	case SC_TK_F64: o->kind = O_F64; o->bits = k->bits; return 0;
 	case SC_TK_FLOAT: o->kind = O_FLOAT; o->fval = k->fval; return 0;
-	case SC_TK_IDENT: {
-		if (tok_is(k, "_")) {
-			o->kind = O_SINK;
-			return 0;
-		}
-		/* registers may be named without '%' (".reg .pred p;" in inline asm) */
-		uint32_t ridx;
-		reg_t *r = reg_find(p, k, &ridx);
-		if (r) {
-			o->kind = O_REG;
-			o->reg = r;
-			o->ridx = ridx;
-			return 0;
-		}
-		sym_t *y = sym_find(p, k->p, k->len);
-		o->kind = O_SYM;
-		o->sym = y;
-		o->label = k;
-		if (y && (is_punct(peek(p), '+'))) {
-			next(p);
-			sc_tok_t *n = next(p);
-			if (n->kind != SC_TK_INT)
-				return perr(p, n, "expected an integer offset, found '%s'", tokstr(n));
-			o->off = (int64_t)n->bits;
-		}
-		return 0;
-	}
+	case SC_TK_IDENT: return parse_name_operand(p, k, o);
 	case SC_TK_PUNCT:
 		if (k->punct == '[')
 			return parse_addr(p, o);
-		if (k->punct == '{') {
-			popnd_t *v = calloc(4, sizeof *v);
-			if (!v) {
-				p->err = SC_ENOMEM;
-				return -1;
-			}
-			o->kind = O_VEC;
-			o->vec = v;
-			o->vcap = 4;
-			for (;;) {
-				if (o->nvec == 4) {
-					return perr(p, k, "vector operand with more than 4 elements");
-				}
-				if (is_punct(peek(p), '{')) /* before recursing: "{{{{..." is deep */
-					return perr(p, peek(p), "vector elements must be registers, '_' or constants");
-				if (parse_simple(p, &v[o->nvec]))
-					return -1;
-				if (v[o->nvec].kind != O_REG && v[o->nvec].kind != O_SINK && v[o->nvec].kind != O_INT &&
-				    v[o->nvec].kind != O_F32 && v[o->nvec].kind != O_F64)
-					return perr(p, v[o->nvec].tok, "vector elements must be registers, '_' or constants");
-				o->nvec++;
-				sc_tok_t *s = next(p);
-				if (is_punct(s, '}'))
-					break;
-				if (!is_punct(s, ','))
-					return perr(p, s, "expected ',' or '}' in vector operand, found '%s'", tokstr(s));
-			}
-			return 0;
-		}
+		if (k->punct == '{')
+			return parse_vector(p, k, o);
 		break;
 	default: break;
 	}
@@ -669,6 +685,50 @@ static bool is_ignored_qualifier(const char *w)
 	return !strncmp(w, "L1::", 4) || !strncmp(w, "L2::", 4);
 }
 
+/* One word of a mnemonic: a type, a rounding, a flag, a state space or a
+ * vector width, else kept in m->word for the instruction to take. */
+static int mod_word(P *p, const sc_tok_t *k, const char *word, mods_t *m)
+{
+	static const char *const rn[] = {"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi"};
+	static const struct { const char *w; uint16_t flag; } flags[] = {
+		{"ftz", SC_MOD_FTZ}, {"sat", SC_MOD_SAT}, {"approx", SC_MOD_APPROX}, {"full", SC_MOD_FULL},
+		{"cc", SC_MOD_CC_OUT}, {"uni", SC_MOD_UNI}, {"volatile", SC_MOD_VOLATILE}};
+	static const struct { const char *w; int sp; } spaces[] = {
+		{"global", SC_SP_GLOBAL}, {"shared", SC_SP_SHARED}, {"shared::cta", SC_SP_SHARED},
+		{"local", SC_SP_LOCAL}, {"const", SC_SP_CONST}, {"param", SC_SP_PARAM}};
+	int t = type_of(word, (uint32_t)strlen(word));
+	if (t > 0) {
+		if (m->ntypes == 3)
+			return perr(p, k, "too many types in '%s'", tokstr(k));
+		m->types[m->ntypes++] = t;
+		return 0;
+	}
+	for (int i = 1; i < SC_RND__COUNT; i++)
+		if (!strcmp(word, rn[i])) {
+			m->rnd = i;
+			return 0;
+		}
+	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+		if (!strcmp(word, flags[i].w)) {
+			m->flags |= flags[i].flag;
+			return 0;
+		}
+	for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
+		if (!strcmp(word, spaces[i].w)) {
+			m->space = spaces[i].sp;
+			return 0;
+		}
+	if (!strcmp(word, "v2") || !strcmp(word, "v4")) {
+		m->vec = word[1] - '0';
+		return 0;
+	}
+	if (m->nword == 24)
+		return perr(p, k, "too many modifiers in '%s'", tokstr(k));
+	strcpy(m->word[m->nword++], word);
+	return 0;
+}
+
+/* "base.w1.w2..." of token k: base into base[bsz], the words into m. */
 static int split_mods(P *p, const sc_tok_t *k, char *base, size_t bsz, mods_t *m)
 {
 	memset(m, 0, sizeof *m);
@@ -692,65 +752,44 @@ static int split_mods(P *p, const sc_tok_t *k, char *base, size_t bsz, mods_t *m
 			return perr(p, k, "malformed modifier in '%s'", tokstr(k));
 		memcpy(word, w, wl);
 		word[wl] = 0;
-		int t = type_of(word, (uint32_t)wl);
-		static const char *const rn[] = {"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi"};
-		int r = -1;
-		for (int i = 1; i < SC_RND__COUNT; i++)
-			if (!strcmp(word, rn[i]))
-				r = i;
-		if (t > 0) {
-			if (m->ntypes == 3)
-				return perr(p, k, "too many types in '%s'", tokstr(k));
-			m->types[m->ntypes++] = t;
-		} else if (r > 0) {
-			m->rnd = r;
-		} else if (!strcmp(word, "ftz")) {
-			m->flags |= SC_MOD_FTZ;
-		} else if (!strcmp(word, "sat")) {
-			m->flags |= SC_MOD_SAT;
-		} else if (!strcmp(word, "approx")) {
-			m->flags |= SC_MOD_APPROX;
-		} else if (!strcmp(word, "full")) {
-			m->flags |= SC_MOD_FULL;
-		} else if (!strcmp(word, "cc")) {
-			m->flags |= SC_MOD_CC_OUT;
-		} else if (!strcmp(word, "uni")) {
-			m->flags |= SC_MOD_UNI;
-		} else if (!strcmp(word, "volatile")) {
-			m->flags |= SC_MOD_VOLATILE;
-		} else if (!strcmp(word, "global")) {
-			m->space = SC_SP_GLOBAL;
-		} else if (!strcmp(word, "shared") || !strcmp(word, "shared::cta")) {
-			m->space = SC_SP_SHARED;
-		} else if (!strcmp(word, "local")) {
-			m->space = SC_SP_LOCAL;
-		} else if (!strcmp(word, "const")) {
-			m->space = SC_SP_CONST;
-		} else if (!strcmp(word, "param")) {
-			m->space = SC_SP_PARAM;
-		} else if (!strcmp(word, "v2")) {
-			m->vec = 2;
-		} else if (!strcmp(word, "v4")) {
-			m->vec = 4;
-		} else {
-			if (m->nword == 24)
-				return perr(p, k, "too many modifiers in '%s'", tokstr(k));
-			strcpy(m->word[m->nword++], word);
-		}
+		if (mod_word(p, k, word, m))
+			return -1;
 		d = nd;
 	}
 	return 0;
 }
 
-/* Consumes word w if present. */
+/* The first word equal to w[0, n) not used yet and not in got[0, ngot). */
+static int find_word(const mods_t *m, const char *w, size_t n, const int *got, int ngot)
+{
+	for (int i = 0; i < m->nword; i++) {
+		bool taken = m->used[i];
+		for (int j = 0; j < ngot; j++)
+			taken |= got[j] == i;
+		if (!taken && strlen(m->word[i]) == n && !memcmp(m->word[i], w, n))
+			return i;
+	}
+	return -1;
+}
+
+/* Consumes word w if present; "a.b" consumes a and b when both are. */
 static bool take(mods_t *m, const char *w)
 {
-	for (int i = 0; i < m->nword; i++)
-		if (!m->used[i] && !strcmp(m->word[i], w)) {
-			m->used[i] = true;
-			return true;
-		}
-	return false;
+	int got[4], n = 0;
+	for (const char *s = w;; s++) {
+		const char *e = strchr(s, '.');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+		int i = n < 4 ? find_word(m, s, len, got, n) : -1;
+		if (i < 0)
+			return false;
+		got[n++] = i;
+		if (!e)
+			break;
+		s = e;
+	}
+	for (int j = 0; j < n; j++)
+		m->used[got[j]] = true;
+	return true;
 }
 
 static int take_one(mods_t *m, const char *const *list)
@@ -774,7 +813,118 @@ static int mods_done(P *p, mods_t *m, bool memory_like)
 	return 0;
 }
 
-/* ---------------------------------------------------------------- instructions */
+/* ---------------------------------------------------------------- operand types */
+/* PTX's type-checking rules: a register operand must have the size of the
+ * type the instruction reads or writes there (any type of that size), a
+ * predicate where a predicate is expected and nowhere else; ld, st and cvt
+ * also accept integer data registers wider than the instruction type. */
+enum { CK_SKIP = -1 };
+
+static int check_one(P *p, const L *l, const popnd_t *o, int t, bool wider)
+{
+	if (t == CK_SKIP)
+		return 0;
+	if (o->kind == O_VEC || o->kind == O_PAIR) {
+		for (uint32_t i = 0; i < o->nvec; i++)
+			if (check_one(p, l, &o->vec[i], t, wider))
+				return -1;
+		return 0;
+	}
+	if (o->kind != O_REG && o->kind != O_NOTPRED)
+		return 0;
+	bool rp = o->reg->type == SC_T_PRED;
+	if ((t == SC_T_PRED) != rp)
+		return perr(p, o->tok, "'%s' %s a predicate here; '%s' expects %s", tokstr(o->tok), rp ? "is" : "is not",
+		            tokstr(l->mn), t == SC_T_PRED ? "a predicate" : "a data register");
+	if (rp)
+		return 0;
+	unsigned rb = sc__type_bits(o->reg->type), tb = sc__type_bits((unsigned)t);
+	if (rb == tb || (wider && rb > tb && !sc__type_is_float((unsigned)t)))
+		return 0;
+	char name[96];
+	snprintf(name, sizeof name, "%s", tokstr(o->tok));
+	return perr(p, o->tok, "register '%s' is %u-bit; '%s' expects a %u-bit operand here", name, rb, tokstr(l->mn), tb);
+}
+
+/* The shape character of parsed operand i (sc_int.h, the table's head);
+ * *pair: the character of the predicate half of a pair operand. */
+static char shape_at(const sc_shape_t *s, uint32_t i, char *pair)
+{
+	uint32_t nd = s->ndst - s->pair; /* destinations as written */
+	*pair = i == 0 && s->pair ? s->dst[1] : 0;
+	if (i < nd)
+		return s->dst[i];
+	return i - nd < s->nsrc ? s->src[i - nd] : 'a';
+}
+
+/* The type whose size a register at a position of kind k must have. */
+static int want_type(const sc_insn_t *in, char k)
+{
+	switch (k) {
+	case 'd': case 'a': return in->type;
+	case 'q': case 'u': return SC_T_U32;
+	case 's': return in->stype;
+	case 'P': case 'p': return SC_T_PRED;
+	default: return CK_SKIP; /* r x g: any register; m L F: not registers */
+	}
+}
+
+/* mul.wide/mad.wide write (and mad reads c) at twice the width. */
+static int wide_type(int t)
+{
+	static const uint8_t wide[SC_T__COUNT] = {[SC_T_U16] = SC_T_U32, [SC_T_S16] = SC_T_S32,
+	                                         [SC_T_U32] = SC_T_U64, [SC_T_S32] = SC_T_S64,
+	                                         [SC_T_U64] = SC_T_B128, [SC_T_S64] = SC_T_B128};
+	return wide[t] ? wide[t] : CK_SKIP;
+}
+
+/* mov's vector side {a, b, ...}: each element is a part of .type. */
+static int mov_elem_type(const sc_insn_t *in, const popnd_t *o)
+{
+	unsigned eb = sc__type_bits(in->type) / o->nvec;
+	return eb == 32 ? SC_T_B32 : eb == 16 ? SC_T_B16 : CK_SKIP;
+}
+
+/* The register operands against the row's shape. Irregular: control
+ * instructions are not checked, mul/mad.wide, mov's vectors. */
+static int check_operands(P *p, const L *l)
+{
+	const sc_insn_t *in = &l->in;
+	const sc_opinfo_t *oi = &sc__ops[in->op];
+	if (oi->unit == SC_U_CTL)
+		return 0;
+	sc_shape_t s;
+	sc__shape(in->op, &s);
+	bool wide = (in->op == SC_OP_MUL || in->op == SC_OP_MAD) && !sc__type_is_float(in->type) &&
+	            in->sub == SC_MUL_WIDE;
+	for (uint32_t i = 0; i < l->no && i < 8; i++) {
+		const popnd_t *o = &l->o[i];
+		if (o->kind == O_ADDR)
+			continue;
+		char pk, k = shape_at(&s, i, &pk);
+		int want = want_type(in, k);
+		if (wide && (i == 0 || i == 3))
+			want = wide_type(in->type);
+		if (in->op == SC_OP_MOV && o->kind == O_VEC && o->nvec)
+			want = mov_elem_type(in, o);
+		if (o->kind == O_PAIR && pk) {
+			if (check_one(p, l, &o->vec[0], want, false) || check_one(p, l, &o->vec[1], want_type(in, pk), false))
+				return -1;
+			continue;
+		}
+		if (want == SC_T_B128)
+			want = CK_SKIP;
+		if (check_one(p, l, o, want, oi->flags & SC_OF_WIDE))
+			return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- lowering
+ * Every instruction is lowered from its row of the instruction table
+ * (sc_int.h): the sub-selector, the number of types, the operands by the
+ * row's shape. What a row cannot say is written below, one function per
+ * instruction or family: lower_op lists them. */
 static int emit(P *p, L *l)
 {
 	sc_module_t *m = p->m;
@@ -832,6 +982,164 @@ static int ops_dst_src(P *p, L *l, int t, uint32_t nsrc_min, uint32_t nsrc_max)
 	return 0;
 }
 
+/* The value of sub-selector ss written in the mnemonic, or -1 when none
+ * is (an optional selector gives 0 then). */
+static int find_sub(mods_t *m, int ss)
+{
+	const sc_subsel_t *s = &sc__subs[ss];
+	bool opt = !s->names[0][0];
+	for (int j = opt; s->names[j]; j++)
+		if (take(m, s->names[j]))
+			return j;
+	return opt ? 0 : -1;
+}
+
+/* find_sub into in->sub, refusing a missing required selector. */
+static int lower_sub(P *p, L *l, mods_t *m, int ss)
+{
+	int k = find_sub(m, ss);
+	if (k < 0)
+		return perr(p, l->mn, sc__subs[ss].need, tokstr(l->mn));
+	l->in.sub = (uint8_t)k;
+	return 0;
+}
+
+/* ---- the regular path: rows whose operands are one destination and the
+ * sources of the shape */
+
+/* mul/mad: .lo/.hi/.wide for integers, none for floating point. */
+static int sub_mul(P *p, L *l, mods_t *m)
+{
+	int k = find_sub(m, SC_SS_MUL);
+	if (sc__type_is_float(l->in.type)) {
+		if (k >= 0)
+			return perr(p, l->mn, "'.%s' is not allowed on floating-point '%s'", sc__subs[SC_SS_MUL].names[k],
+			            sc__ops[l->in.op].name);
+		return 0;
+	}
+	if (k < 0)
+		return perr(p, l->mn, sc__subs[SC_SS_MUL].need, tokstr(l->mn));
+	l->in.sub = (uint8_t)k;
+	return 0;
+}
+
+/* shf: one of .l/.r and one of .clamp/.wrap, as two bits. */
+static int sub_shf(P *p, L *l, mods_t *m)
+{
+	bool lft = take(m, "l"), rgt = take(m, "r");
+	bool cl = take(m, "clamp"), wr = take(m, "wrap");
+	if (lft == rgt || cl == wr)
+		return perr(p, l->mn, "%s", sc__subs[SC_SS_SHF].need);
+	l->in.sub = (uint8_t)((rgt ? SC_SHF_R : 0) | (cl ? SC_SHF_CLAMP : 0));
+	return 0;
+}
+
+/* The sub-selector, and what must hold before the types are counted. */
+static int lower_pre(P *p, L *l, mods_t *m)
+{
+	switch (l->in.op) {
+	case SC_OP_MUL: case SC_OP_MAD:
+		return sub_mul(p, l, m);
+	case SC_OP_SHF:
+		return sub_shf(p, l, m);
+	case SC_OP_CVTA:
+		if (lower_sub(p, l, m, SC_SS_CVTA))
+			return -1;
+		if (m->space == SC_SP_NONE || m->space == SC_SP_GENERIC)
+			return perr(p, l->mn, "cvta needs a state space");
+		return 0;
+	default:
+		return lower_sub(p, l, m, sc__ops[l->in.op].sub);
+	}
+}
+
+/* The shape's operands: each first as .type (ops_dst_src), then u and x
+ * positions again as .u32, and an s position as .stype when that is a
+ * second type of its own. */
+static int lower_operands(P *p, L *l, mods_t *m)
+{
+	const sc_opinfo_t *oi = &sc__ops[l->in.op];
+	sc_shape_t s;
+	sc__shape(l->in.op, &s);
+	if (s.nops == 0)
+		return need_ops(p, l, 0, 0);
+	if (ops_dst_src(p, l, l->in.type, s.nsrc - (uint32_t)__builtin_popcount(s.opt), s.nsrc))
+		return -1;
+	if (oi->nt == SC_NT_TS)
+		l->in.stype = (uint8_t)m->types[1];
+	for (uint32_t i = 1; i < l->no; i++) {
+		char k = s.src[i - 1];
+		if ((k == 'u' || k == 'x') && enc_value(p, l, i, &l->o[i], SC_T_U32))
+			return -1;
+		if (k == 's' && oi->nt == SC_NT_TS && enc_value(p, l, i, &l->o[i], l->in.stype))
+			return -1;
+	}
+	return 0;
+}
+
+/* mad.wide: a constant c is read at twice the width. */
+static int post_mad_wide(P *p, L *l)
+{
+	static const uint8_t wide[SC_T__COUNT] = {[SC_T_U16] = SC_T_U32, [SC_T_S16] = SC_T_S32,
+	                                         [SC_T_U32] = SC_T_U64, [SC_T_S32] = SC_T_S64};
+	int t = l->in.type;
+	if (l->o[3].kind == O_REG || !wide[t])
+		return 0;
+	uint32_t idx;
+	uint64_t v;
+	if (imm_bits(p, &l->o[3], wide[t], &v) || pool_add(p, v, true, &idx))
+		return -1;
+	l->in.opnd[3] = SC_OPND(SC_K_IMM, idx);
+	return 0;
+}
+
+/* What a row cannot say, once the operands are lowered. */
+static int lower_post(P *p, L *l, mods_t *m)
+{
+	sc_insn_t *in = &l->in;
+	bool isf = sc__type_is_float(in->type);
+	switch (in->op) {
+	case SC_OP_MAD:
+		return !isf && in->sub == SC_MUL_WIDE ? post_mad_wide(p, l) : 0;
+	case SC_OP_DIV:
+		if (in->type == SC_T_F32 && !m->rnd && !(m->flags & (SC_MOD_APPROX | SC_MOD_FULL)))
+			return perr(p, l->mn, "div.f32 needs .approx, .full or a rounding modifier");
+		return 0;
+	case SC_OP_SELP:
+		if (SC_OPND_KIND(in->opnd[3]) != SC_K_PRED && SC_OPND_KIND(in->opnd[3]) != SC_K_PREDN)
+			return perr(p, l->o[3].tok, "selp's selector must be a predicate");
+		return 0;
+	case SC_OP_TESTP: /* the type written is the source's */
+		in->stype = in->type;
+		in->type = SC_T_PRED;
+		return 0;
+	case SC_OP_CVTA:
+		if (l->o[1].kind == O_SYM && l->o[1].sym)
+			note_shared_use(p, l->o[1].sym);
+		in->aux = SC_AUX_MAKE(m->space, 0, 0);
+		return 0;
+	case SC_OP_RET:
+		if (p->m->funcs[p->fn].is_entry)
+			in->op = SC_OP_EXIT; /* returning from a kernel ends the thread */
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int lower_regular(P *p, L *l, mods_t *m)
+{
+	const sc_opinfo_t *oi = &sc__ops[l->in.op];
+	if (lower_pre(p, l, m))
+		return -1;
+	if (oi->nt != SC_NT_NONE && need_type(p, l, m, oi->nt == SC_NT_TS ? 2 : 1))
+		return -1;
+	if (mods_done(p, m, false) || lower_operands(p, l, m))
+		return -1;
+	return lower_post(p, l, m);
+}
+
+/* ---- the instructions lowered by hand */
 static int lower_bra(P *p, L *l, mods_t *m)
 {
 	if (mods_done(p, m, false) || need_ops(p, l, 1, 1))
@@ -845,8 +1153,9 @@ static int lower_bra(P *p, L *l, mods_t *m)
 	                              .func = p->fn});
 }
 
-static int lower_ldst(P *p, L *l, mods_t *m, int op)
+static int lower_ldst(P *p, L *l, mods_t *m)
 {
+	int op = l->in.op;
 	int space = m->space == SC_SP_NONE ? SC_SP_GENERIC : m->space;
 	if (take(m, "nc") && space != SC_SP_GLOBAL)
 		return perr(p, l->mn, "'.nc' applies only to ld.global");
@@ -889,20 +1198,20 @@ static int lower_ldst(P *p, L *l, mods_t *m, int op)
 		if (space == SC_SP_CONST || (space == SC_SP_PARAM && p->m->funcs[p->fn].is_entry && !callsite))
 			return perr(p, l->mn, "store to a read-only state space");
 	}
-	l->in.type = (uint8_t)t;
 	l->in.aux = SC_AUX_MAKE(space, vec == 4 ? 2 : vec == 2 ? 1 : 0, 0);
 	l->in.mods = m->flags & SC_MOD_VOLATILE;
 	return 0;
 }
 
-static int lower_atom(P *p, L *l, mods_t *m, int op)
+/* atom.op d, [a], b[, c] and red.op [a], b: the types and operations the
+ * parser takes are fewer than the semantics define (no f16x2, and on
+ * floats only add, exch, min and max). */
+static int lower_atom(P *p, L *l, mods_t *m)
 {
-	static const char *const aops[] = {"add", "inc", "dec", "min", "max", "and", "or", "xor", "exch", "cas", NULL};
 	int space = m->space == SC_SP_NONE ? SC_SP_GENERIC : m->space;
-	int a = take_one(m, aops);
+	int a = find_sub(m, SC_SS_ATOM);
 	if (a < 0)
-		return perr(p, l->mn, "'%s' needs an operation (.add .inc .dec .min .max .and .or .xor .exch .cas)",
-		            tokstr(l->mn));
+		return perr(p, l->mn, sc__subs[SC_SS_ATOM].need, tokstr(l->mn));
 	if (space != SC_SP_GENERIC && space != SC_SP_GLOBAL && space != SC_SP_SHARED)
 		return perr(p, l->mn, "atomics apply to global, shared or generic addresses");
 	if (mods_done(p, m, true) || need_type(p, l, m, 1))
@@ -915,17 +1224,16 @@ static int lower_atom(P *p, L *l, mods_t *m, int op)
 	if (isfloat && a != SC_ATOM_ADD && a != SC_ATOM_EXCH && a != SC_ATOM_MIN && a != SC_ATOM_MAX)
 		return perr(p, l->mn, "'%s': operation not defined for floating point", tokstr(l->mn));
 	uint32_t nsrc = a == SC_ATOM_CAS ? 2 : 1;
-	uint32_t base = op == SC_OP_ATOM ? 1 : 0;
+	uint32_t base = l->in.op == SC_OP_ATOM ? 1 : 0;
 	if (need_ops(p, l, base + 1 + nsrc, base + 1 + nsrc))
 		return -1;
-	if (op == SC_OP_ATOM && enc_value(p, l, 0, &l->o[0], t))
+	if (base && enc_value(p, l, 0, &l->o[0], t))
 		return -1;
 	if (enc_addr(p, l, base, &l->o[base], &space))
 		return -1;
 	for (uint32_t i = 0; i < nsrc; i++)
 		if (enc_value(p, l, base + 1 + i, &l->o[base + 1 + i], t))
 			return -1;
-	l->in.type = (uint8_t)t;
 	l->in.sub = (uint8_t)a;
 	l->in.aux = SC_AUX_MAKE(space, 0, 0);
 	l->in.nops = SC_NOPS_MAKE(base, 1 + nsrc);
@@ -970,100 +1278,292 @@ static int lower_call(P *p, L *l, mods_t *m)
 	                              .col = fo->tok->col, .func = p->fn});
 }
 
-
-/* ---------------------------------------------------------------- operand types */
-/* PTX's type-checking rules: a register operand must have the size of the
- * type the instruction reads or writes there (any type of that size), a
- * predicate where a predicate is expected and nowhere else; ld, st and cvt
- * also accept integer data registers wider than the instruction type. */
-enum { CK_SKIP = -1 };
-
-static int check_one(P *p, const L *l, const popnd_t *o, int t, bool wider)
+/* setp.cmp[.bool].stype p[|q], a, b[, c] and set.cmp[.bool].type.stype
+ * d, a, b[, c]: c is there exactly when a combiner is. */
+static int lower_setp(P *p, L *l, mods_t *m)
 {
-	if (t == CK_SKIP)
-		return 0;
-	if (o->kind == O_VEC || o->kind == O_PAIR) {
-		for (uint32_t i = 0; i < o->nvec; i++)
-			if (check_one(p, l, &o->vec[i], t, wider))
-				return -1;
-		return 0;
+	static const char *const bools[] = {"and", "or", "xor", NULL};
+	sc_insn_t *in = &l->in;
+	bool setp = in->op == SC_OP_SETP;
+	int c = find_sub(m, SC_SS_CMP);
+	int b = take_one(m, bools);
+	if (c < 0)
+		return perr(p, l->mn, sc__subs[SC_SS_CMP].need, tokstr(l->mn));
+	int nt = setp ? 1 : 2;
+	if (need_type(p, l, m, nt) || mods_done(p, m, false))
+		return -1;
+	int ct = m->types[nt - 1];
+	in->sub = (uint8_t)c;
+	in->stype = (uint8_t)ct;
+	in->type = setp ? SC_T_PRED : (uint8_t)m->types[0];
+	in->aux = SC_AUX_MAKE(0, 0, b < 0 ? 0 : b + 1);
+	uint32_t need = 3 + (b >= 0);
+	if (need_ops(p, l, need, need))
+		return -1;
+	popnd_t *d = &l->o[0];
+	uint32_t slot = 1;
+	if (setp && d->kind == O_PAIR) {
+		if (enc_value(p, l, 0, &d->vec[0], SC_T_PRED) || enc_value(p, l, 1, &d->vec[1], SC_T_PRED))
+			return -1;
+		slot = 2;
+	} else if (need_dst(p, d) || enc_value(p, l, 0, d, in->type)) {
+		return -1;
 	}
-	if (o->kind != O_REG && o->kind != O_NOTPRED)
-		return 0;
-	bool rp = o->reg->type == SC_T_PRED;
-	if ((t == SC_T_PRED) != rp)
-		return perr(p, o->tok, "'%s' %s a predicate here; '%s' expects %s", tokstr(o->tok), rp ? "is" : "is not",
-		            tokstr(l->mn), t == SC_T_PRED ? "a predicate" : "a data register");
-	if (rp)
-		return 0;
-	unsigned rb = sc__type_bits(o->reg->type), tb = sc__type_bits((unsigned)t);
-	if (rb == tb || (wider && rb > tb && !sc__type_is_float((unsigned)t)))
-		return 0;
-	char name[96];
-	snprintf(name, sizeof name, "%s", tokstr(o->tok));
-	return perr(p, o->tok, "register '%s' is %u-bit; '%s' expects a %u-bit operand here", name, rb, tokstr(l->mn), tb);
+	in->nops = SC_NOPS_MAKE(slot, need - 1);
+	if (setp && SC_OPND_KIND(in->opnd[0]) != SC_K_PRED)
+		return perr(p, d->tok, "setp writes a predicate");
+	for (uint32_t i = 1; i < need; i++)
+		if (enc_value(p, l, slot + i - 1, &l->o[i], i == 3 ? SC_T_PRED : ct))
+			return -1;
+	if (b >= 0 && SC_OPND_KIND(in->opnd[slot + 2]) != SC_K_PRED && SC_OPND_KIND(in->opnd[slot + 2]) != SC_K_PREDN)
+		return perr(p, l->o[3].tok, "the combining operand must be a predicate");
+	return 0;
 }
 
-static int check_operands(P *p, const L *l)
+/* cvt.type.stype d, a (and d, a, b for the f16x2/bf16x2 pairs). */
+static int lower_cvt(P *p, L *l, mods_t *m)
 {
-	const sc_insn_t *in = &l->in;
-	int t = in->type, st = in->stype, w[8];
-	bool wider = false;
-	for (int i = 0; i < 8; i++)
-		w[i] = t;
-	static const uint8_t wide[SC_T__COUNT] = {[SC_T_U16] = SC_T_U32, [SC_T_S16] = SC_T_S32,
-	                                         [SC_T_U32] = SC_T_U64, [SC_T_S32] = SC_T_S64,
-	                                         [SC_T_U64] = SC_T_B128, [SC_T_S64] = SC_T_B128};
-	switch (in->op) {
-	case SC_OP_MUL: case SC_OP_MAD:
-		if (!sc__type_is_float((unsigned)t) && in->sub == SC_MUL_WIDE)
-			w[0] = w[3] = wide[t] ? wide[t] : CK_SKIP;
-		break;
-	case SC_OP_POPC: case SC_OP_CLZ: case SC_OP_BFIND: w[0] = SC_T_U32; break;
-	case SC_OP_SHL: case SC_OP_SHR: w[2] = SC_T_U32; break;
-	case SC_OP_BFE: w[2] = w[3] = SC_T_U32; break;
-	case SC_OP_BFI: w[3] = w[4] = SC_T_U32; break;
-	case SC_OP_SHF: w[3] = SC_T_U32; break;
-	case SC_OP_SETP: w[0] = SC_T_PRED; w[1] = w[2] = st; w[3] = SC_T_PRED; break;
-	case SC_OP_SET: w[1] = w[2] = st; w[3] = SC_T_PRED; break;
-	case SC_OP_SELP: w[3] = SC_T_PRED; break;
-	case SC_OP_SLCT: w[3] = st; break;
-	case SC_OP_TESTP: w[0] = SC_T_PRED; w[1] = st; break;
-	case SC_OP_CVT: w[1] = w[2] = st; wider = true; break;
-	case SC_OP_MOV:
-		if (l->o[0].kind == O_VEC && l->o[0].nvec)
-			w[0] = sc__type_bits((unsigned)t) / l->o[0].nvec == 32 ? SC_T_B32 : sc__type_bits((unsigned)t) / l->o[0].nvec == 16 ? SC_T_B16 : CK_SKIP;
-		if (l->o[1].kind == O_VEC && l->o[1].nvec)
-			w[1] = sc__type_bits((unsigned)t) / l->o[1].nvec == 32 ? SC_T_B32 : sc__type_bits((unsigned)t) / l->o[1].nvec == 16 ? SC_T_B16 : CK_SKIP;
-		break;
-	case SC_OP_LD: case SC_OP_ST: wider = true; break;
-	case SC_OP_ATOM: case SC_OP_RED: break;
-	case SC_OP_SHFL: w[2] = w[3] = w[4] = SC_T_B32; break;
-	case SC_OP_VOTE: w[1] = SC_T_PRED; w[2] = SC_T_B32; break;
-	case SC_OP_CVTA: break;
-	default:
-		if (sc__ops[in->op].unit == SC_U_CTL || in->op == SC_OP_ISSPACEP || in->op == SC_OP_ACTIVEMASK)
-			return 0;
-		break;
-	}
-	if (in->op == SC_OP_LOP3)
-		w[4] = CK_SKIP;
-	for (uint32_t i = 0; i < l->no && i < 8; i++) {
-		const popnd_t *o = &l->o[i];
-		if (o->kind == O_ADDR)
-			continue;
-		int want = w[i];
-		if (in->op == SC_OP_SHFL && i == 0 && o->kind == O_PAIR) {
-			if (check_one(p, l, &o->vec[0], t, false) || check_one(p, l, &o->vec[1], SC_T_PRED, false))
-				return -1;
-			continue;
-		}
-		if (want == SC_T_B128)
-			want = CK_SKIP;
-		if (check_one(p, l, o, want, wider))
+	if (need_type(p, l, m, 2) || mods_done(p, m, false) || need_ops(p, l, 2, 3))
+		return -1;
+	l->in.stype = (uint8_t)m->types[1];
+	if (need_dst(p, &l->o[0]) || enc_value(p, l, 0, &l->o[0], l->in.type))
+		return -1;
+	for (uint32_t i = 1; i < l->no; i++)
+		if (enc_value(p, l, i, &l->o[i], m->types[1]))
 			return -1;
+	l->in.nops = SC_NOPS_MAKE(1, l->no - 1);
+	return 0;
+}
+
+/* mov.v2/.v4 {d...}, {a...}: one scalar move per element; the last one is
+ * the instruction returned to the caller. */
+static int lower_mov_vec(P *p, L *l, mods_t *m)
+{
+	int t = l->in.type;
+	popnd_t *d = &l->o[0], *s = &l->o[1];
+	if (d->kind != O_VEC || s->kind != O_VEC || d->nvec != (uint32_t)m->vec || s->nvec != (uint32_t)m->vec)
+		return perr(p, l->mn, "mov.v%d needs vectors of %d elements on both sides", m->vec, m->vec);
+	for (uint32_t i = 0; i < d->nvec; i++) {
+		if (!is_dst_reg(&d->vec[i]))
+			return perr(p, d->vec[i].tok, "destination must be a register");
+		if (check_one(p, l, &d->vec[i], t, false) || check_one(p, l, &s->vec[i], t, false))
+			return -1;
+		L e = *l;
+		memset(e.in.opnd, 0, sizeof e.in.opnd);
+		if (enc_value(p, &e, 0, &d->vec[i], t) || enc_value(p, &e, 1, &s->vec[i], t))
+			return -1;
+		e.in.nops = SC_NOPS_MAKE(1, 1);
+		if (i + 1 < d->nvec) {
+			if (emit(p, &e))
+				return -1;
+		} else {
+			l->in = e.in;
+		}
+	}
+	l->no = 0; /* operands checked element by element above */
+	return 0;
+}
+
+/* mov d, a; mov {d, e, ...}, a (unpack); mov d, {a, b, ...} (pack). */
+static int lower_mov(P *p, L *l, mods_t *m)
+{
+	sc_insn_t *in = &l->in;
+	int t = in->type;
+	if (need_type(p, l, m, 1) || mods_done(p, m, false) || need_ops(p, l, 2, 2))
+		return -1;
+	if (m->vec)
+		return lower_mov_vec(p, l, m);
+	popnd_t *d = &l->o[0], *s = &l->o[1];
+	if (d->kind == O_VEC) {
+		if (s->kind == O_VEC)
+			return perr(p, d->tok, "mov cannot have vectors on both sides");
+		for (uint32_t i = 0; i < d->nvec; i++)
+			if (enc_value(p, l, i, &d->vec[i], t))
+				return -1;
+		if (enc_value(p, l, d->nvec, s, t))
+			return -1;
+		in->nops = SC_NOPS_MAKE(d->nvec, 1);
+	} else if (s->kind == O_VEC) {
+		if (need_dst(p, d) || enc_value(p, l, 0, d, t))
+			return -1;
+		for (uint32_t i = 0; i < s->nvec; i++)
+			if (enc_value(p, l, 1 + i, &s->vec[i], t))
+				return -1;
+		in->nops = SC_NOPS_MAKE(1, s->nvec);
+	} else {
+		if (!is_dst_reg(d))
+			return perr(p, d->tok, "destination must be a register");
+		if (s->kind == O_SYM && s->sym && s->sym->is_func)
+			return perr(p, s->tok, "function addresses are not supported");
+		if (s->kind == O_SYM && s->sym)
+			note_shared_use(p, s->sym);
+		if (enc_value(p, l, 0, d, t) || enc_value(p, l, 1, s, t))
+			return -1;
+		in->nops = SC_NOPS_MAKE(1, 1);
 	}
 	return 0;
+}
+
+static int lower_isspacep(P *p, L *l, mods_t *m)
+{
+	sc_insn_t *in = &l->in;
+	if (m->space == SC_SP_NONE || m->space == SC_SP_GENERIC || mods_done(p, m, false) || need_ops(p, l, 2, 2))
+		return perr(p, l->mn, "expected isspacep.{global,shared,local,const,param} p, a");
+	if (enc_value(p, l, 0, &l->o[0], SC_T_PRED) || enc_value(p, l, 1, &l->o[1], SC_T_U64))
+		return -1;
+	if (SC_OPND_KIND(in->opnd[0]) != SC_K_PRED)
+		return perr(p, l->o[0].tok, "isspacep writes a predicate");
+	in->type = SC_T_PRED;
+	in->aux = SC_AUX_MAKE(m->space, 0, 0);
+	in->nops = SC_NOPS_MAKE(1, 1);
+	return 0;
+}
+
+/* membar.{gl,cta,sys,gpu} and fence: the scope is dropped. */
+static int lower_membar(P *p, L *l, mods_t *m)
+{
+	(void)(take(m, "gl") || take(m, "cta") || take(m, "sys") || take(m, "gpu"));
+	if (take(m, "proxy") || take(m, "mbarrier_init"))
+		return perr(p, l->mn, "'%s' is not supported", tokstr(l->mn));
+	if (mods_done(p, m, true) || need_ops(p, l, 0, 0))
+		return -1;
+	return 0;
+}
+
+/* bar.red.{popc,and,or} d, a[, b], p: d, id, count (or none), p. */
+static int lower_bar_red(P *p, L *l, mods_t *m, bool arrive)
+{
+	static const char *const ro[] = {"popc", "and", "or", NULL};
+	sc_insn_t *in = &l->in;
+	int r = take_one(m, ro);
+	if (r < 0 || arrive)
+		return perr(p, l->mn, "bar.red needs .popc, .and or .or");
+	in->sub = (uint8_t)(SC_BAR_RED_POPC + r);
+	if (mods_done(p, m, false) || need_ops(p, l, 3, 4))
+		return -1;
+	if (enc_value(p, l, 0, &l->o[0], r == 0 ? SC_T_U32 : SC_T_PRED) || enc_value(p, l, 1, &l->o[1], SC_T_U32))
+		return -1;
+	if (l->no == 4 && enc_value(p, l, 2, &l->o[2], SC_T_U32))
+		return -1;
+	if (l->no == 3)
+		in->opnd[2] = SC_OPND(SC_K_NONE, 0);
+	if (enc_value(p, l, 3, &l->o[l->no - 1], SC_T_PRED))
+		return -1;
+	in->nops = SC_NOPS_MAKE(1, 3);
+	return 0;
+}
+
+/* bar.sync/arrive a[, b], barrier.sync, bar.warp.sync a, and bar.red. */
+static int lower_bar(P *p, L *l, mods_t *m)
+{
+	sc_insn_t *in = &l->in;
+	if (take(m, "warp")) {
+		if (!take(m, "sync") || mods_done(p, m, false) || need_ops(p, l, 1, 1))
+			return -1;
+		in->sub = SC_BAR_WARP_SYNC;
+		if (enc_value(p, l, 0, &l->o[0], SC_T_U32))
+			return -1;
+		in->nops = SC_NOPS_MAKE(0, 1);
+		return 0;
+	}
+	bool red = take(m, "red");
+	bool arrive = take(m, "arrive");
+	bool sync = take(m, "sync");
+	(void)take(m, "aligned");
+	if (red)
+		return lower_bar_red(p, l, m, arrive);
+	if (arrive == sync && !(sync && !arrive))
+		return perr(p, l->mn, "'%s' needs .sync, .arrive or .red", tokstr(l->mn));
+	in->sub = arrive ? SC_BAR_ARRIVE : SC_BAR_SYNC;
+	if (mods_done(p, m, false) || need_ops(p, l, 1, 2))
+		return -1;
+	if (enc_value(p, l, 0, &l->o[0], SC_T_U32))
+		return -1;
+	if (l->no == 2 && enc_value(p, l, 1, &l->o[1], SC_T_U32))
+		return -1;
+	in->nops = SC_NOPS_MAKE(0, l->no);
+	return 0;
+}
+
+/* shfl.sync.mode.b32 d[|p], a, b, c, membermask: two destinations always
+ * (the second none without |p). */
+static int lower_shfl(P *p, L *l, mods_t *m)
+{
+	sc_insn_t *in = &l->in;
+	int t = in->type;
+	if (lower_sub(p, l, m, SC_SS_SHFL) || need_type(p, l, m, 1) || mods_done(p, m, false) || need_ops(p, l, 5, 5))
+		return -1;
+	popnd_t *d = &l->o[0];
+	if (d->kind == O_PAIR) {
+		if (enc_value(p, l, 0, &d->vec[0], t) || enc_value(p, l, 1, &d->vec[1], SC_T_PRED))
+			return -1;
+	} else {
+		if (enc_value(p, l, 0, d, t))
+			return -1;
+		in->opnd[1] = SC_OPND(SC_K_NONE, 0);
+	}
+	for (uint32_t i = 1; i < 5; i++)
+		if (enc_value(p, l, 1 + i, &l->o[i], i == 1 ? t : SC_T_U32))
+			return -1;
+	in->nops = SC_NOPS_MAKE(2, 4);
+	return 0;
+}
+
+/* vote.sync.mode.type d, p, membermask; split_mods read ".uni" as the flag. */
+static int lower_vote(P *p, L *l, mods_t *m)
+{
+	sc_insn_t *in = &l->in;
+	int t = in->type;
+	int k = find_sub(m, SC_SS_VOTE);
+	if (k < 0 && (m->flags & SC_MOD_UNI) && take(m, "sync")) {
+		k = SC_VOTE_UNI;
+		m->flags &= (uint16_t)~SC_MOD_UNI;
+		in->mods &= (uint16_t)~SC_MOD_UNI;
+	}
+	if (k < 0)
+		return perr(p, l->mn, "%s", sc__subs[SC_SS_VOTE].need);
+	in->sub = (uint8_t)k;
+	if (need_type(p, l, m, 1) || mods_done(p, m, false) || need_ops(p, l, 3, 3))
+		return -1;
+	if ((k == SC_VOTE_BALLOT) != (t == SC_T_B32))
+		return perr(p, l->mn, "vote.ballot takes .b32, the others .pred");
+	if (enc_value(p, l, 0, &l->o[0], t) || enc_value(p, l, 1, &l->o[1], SC_T_PRED) ||
+	    enc_value(p, l, 2, &l->o[2], SC_T_U32))
+		return -1;
+	in->nops = SC_NOPS_MAKE(1, 2);
+	return 0;
+}
+
+static int lower_op(P *p, L *l, mods_t *m)
+{
+	switch (l->in.op) {
+	case SC_OP_SETP: case SC_OP_SET: return lower_setp(p, l, m);
+	case SC_OP_CVT: return lower_cvt(p, l, m);
+	case SC_OP_MOV: return lower_mov(p, l, m);
+	case SC_OP_ISSPACEP: return lower_isspacep(p, l, m);
+	case SC_OP_LD: case SC_OP_ST: return lower_ldst(p, l, m);
+	case SC_OP_ATOM: case SC_OP_RED: return lower_atom(p, l, m);
+	case SC_OP_BRA: return lower_bra(p, l, m);
+	case SC_OP_CALL: return lower_call(p, l, m);
+	case SC_OP_MEMBAR: return lower_membar(p, l, m);
+	case SC_OP_BAR: return lower_bar(p, l, m);
+	case SC_OP_SHFL: return lower_shfl(p, l, m);
+	case SC_OP_VOTE: return lower_vote(p, l, m);
+	default: return lower_regular(p, l, m);
+	}
+}
+
+/* The opcode of a mnemonic's base name, or -1. */
+static int find_op(const char *base)
+{
+	if (!strcmp(base, "barrier"))
+		return SC_OP_BAR;
+	if (!strcmp(base, "fence"))
+		return SC_OP_MEMBAR;
+	for (int i = 1; i < SC_OP__COUNT; i++)
+		if (!strcmp(base, sc__ops[i].name))
+			return i;
+	return -1;
 }
 
 static int lower_insn(P *p, L *l)
@@ -1072,453 +1572,25 @@ static int lower_insn(P *p, L *l)
 	mods_t m;
 	if (split_mods(p, l->mn, base, sizeof base, &m))
 		return -1;
-	int op = -1;
-	if (!strcmp(base, "barrier"))
-		op = SC_OP_BAR;
-	else if (!strcmp(base, "fence"))
-		op = SC_OP_MEMBAR;
-	else
-		for (int i = 1; i < SC_OP__COUNT; i++)
-			if (!strcmp(base, sc__ops[i].name))
-				op = i;
+	int op = find_op(base);
 	if (op < 0)
 		return perr(p, l->mn, "unsupported instruction '%s'", tokstr(l->mn));
+	const sc_opinfo_t *oi = &sc__ops[op];
 	sc_insn_t *in = &l->in;
 	in->op = (uint8_t)op;
 	in->mods = (uint16_t)(m.flags | (uint16_t)m.rnd);
-	if (m.space != SC_SP_NONE && sc__ops[op].unit != SC_U_MEM && op != SC_OP_CVTA && op != SC_OP_ISSPACEP)
+	if (m.space != SC_SP_NONE && !(oi->flags & SC_OF_SPACE))
 		return perr(p, l->mn, "state space not allowed on '%s'", base);
-	if (m.vec && op != SC_OP_LD && op != SC_OP_ST && op != SC_OP_MOV)
+	if (m.vec && !(oi->flags & SC_OF_VEC))
 		return perr(p, l->mn, "vector modifier not allowed on '%s'", base);
 	int t = m.ntypes ? m.types[0] : SC_T_NONE;
 	in->type = (uint8_t)t;
-	bool isf = sc__type_is_float((unsigned)t);
-
-	/* Flags each family accepts. */
-	uint16_t allowed = SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_SAT;
-	switch (op) {
-	case SC_OP_ADD: case SC_OP_SUB: {
-		if (isf)
-			allowed = SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_SAT;
-		else
-			allowed = SC_MOD_SAT | SC_MOD_CC_OUT;
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 2, 2))
-			return -1;
-		break;
-	}
-	case SC_OP_MUL: case SC_OP_MAD: {
-		static const char *const mm[] = {"lo", "hi", "wide", NULL};
-		int k = take_one(&m, mm);
-		if (!isf) {
-			if (k < 0)
-				return perr(p, l->mn, "'%s' needs .lo, .hi or .wide", tokstr(l->mn));
-			in->sub = (uint8_t)k;
-			allowed = SC_MOD_SAT | SC_MOD_CC_OUT;
-		} else if (k >= 0) {
-			return perr(p, l->mn, "'.%s' is not allowed on floating-point '%s'", mm[k], base);
-		} else {
-			allowed = SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_SAT;
-		}
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) ||
-		    ops_dst_src(p, l, t, op == SC_OP_MUL ? 2 : 3, op == SC_OP_MUL ? 2 : 3))
-			return -1;
-		if (!isf && in->sub == SC_MUL_WIDE && op == SC_OP_MAD) {
-			/* c is the wide type */
-			static const uint8_t wide[SC_T__COUNT] = {[SC_T_U16] = SC_T_U32, [SC_T_S16] = SC_T_S32,
-			                                         [SC_T_U32] = SC_T_U64, [SC_T_S32] = SC_T_S64};
-			if (l->o[3].kind != O_REG && wide[t]) {
-				uint32_t idx;
-				uint64_t v;
-				if (imm_bits(p, &l->o[3], wide[t], &v) || pool_add(p, v, true, &idx))
-					return -1;
-				in->opnd[3] = SC_OPND(SC_K_IMM, idx);
-			}
-		}
-		break;
-	}
-	case SC_OP_DIV:
-		allowed = isf ? (SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_APPROX | SC_MOD_FULL) : 0;
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 2, 2))
-			return -1;
-		if (isf && t == SC_T_F32 && !m.rnd && !(m.flags & (SC_MOD_APPROX | SC_MOD_FULL)))
-			return perr(p, l->mn, "div.f32 needs .approx, .full or a rounding modifier");
-		break;
-	case SC_OP_ABS: case SC_OP_NEG: case SC_OP_NOT: case SC_OP_CNOT: case SC_OP_POPC:
-	case SC_OP_CLZ: case SC_OP_BREV: case SC_OP_RCP: case SC_OP_SQRT: case SC_OP_RSQRT:
-	case SC_OP_SIN: case SC_OP_COS: case SC_OP_LG2: case SC_OP_EX2: case SC_OP_TANH:
-		allowed = isf ? (SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_APPROX | SC_MOD_SAT) : 0;
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 1, 1))
-			return -1;
-		break;
-	case SC_OP_MIN: case SC_OP_MAX: case SC_OP_COPYSIGN: case SC_OP_AND: case SC_OP_OR:
-	case SC_OP_XOR: case SC_OP_SHL: case SC_OP_SHR: case SC_OP_REM:
-		allowed = isf ? SC_MOD_FTZ : 0;
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false))
-			return -1;
-		if (op == SC_OP_SHL || op == SC_OP_SHR) {
-			/* the shift amount is always .u32 */
-			if (ops_dst_src(p, l, t, 2, 2) || enc_value(p, l, 2, &l->o[2], SC_T_U32))
-				return -1;
-		} else if (ops_dst_src(p, l, t, 2, 2)) {
-			return -1;
-		}
-		break;
-	case SC_OP_FMA:
-		allowed = SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_SAT;
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 3, 3))
-			return -1;
-		break;
-	case SC_OP_MUL24: case SC_OP_MAD24: {
-		static const char *const mm[] = {"lo", "hi", NULL};
-		int k = take_one(&m, mm);
-		if (k < 0)
-			return perr(p, l->mn, "'%s' needs .lo or .hi", tokstr(l->mn));
-		in->sub = (uint8_t)k;
-		allowed = SC_MOD_SAT;
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) ||
-		    ops_dst_src(p, l, t, op == SC_OP_MUL24 ? 2 : 3, op == SC_OP_MUL24 ? 2 : 3))
-			return -1;
-		break;
-	}
-	case SC_OP_SAD:
-		allowed = 0;
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 3, 3))
-			return -1;
-		break;
-	case SC_OP_BFE: case SC_OP_BFI: case SC_OP_PRMT: case SC_OP_LOP3: case SC_OP_BFIND: case SC_OP_SHF: {
-		allowed = 0;
-		if (op == SC_OP_PRMT) {
-			static const char *const pm[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16", NULL};
-			int k = take_one(&m, pm);
-			in->sub = (uint8_t)(k < 0 ? SC_PRMT_DEFAULT : k + 1);
-		} else if (op == SC_OP_BFIND) {
-			in->sub = take(&m, "shiftamt") ? SC_BFIND_SHIFTAMT : 0;
-		} else if (op == SC_OP_SHF) {
-			bool lft = take(&m, "l"), rgt = take(&m, "r");
-			bool cl = take(&m, "clamp"), wr = take(&m, "wrap");
-			if (lft == rgt || cl == wr)
-				return perr(p, l->mn, "shf needs one of .l/.r and one of .clamp/.wrap");
-			in->sub = (uint8_t)((rgt ? SC_SHF_R : 0) | (cl ? SC_SHF_CLAMP : 0));
-		}
-		uint32_t ns = op == SC_OP_BFE ? 3 : op == SC_OP_BFI || op == SC_OP_LOP3 ? 4 : op == SC_OP_BFIND ? 1 : 3;
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, ns, ns))
-			return -1;
-		/* position/length/selector operands are u32 */
-		for (uint32_t i = (op == SC_OP_BFE ? 2 : op == SC_OP_BFI ? 3 : op == SC_OP_LOP3 ? 4 : op == SC_OP_SHF ? 3 : 99);
-		     i <= ns; i++)
-			if (enc_value(p, l, i, &l->o[i], SC_T_U32))
-				return -1;
-		break;
-	}
-	case SC_OP_SETP: case SC_OP_SET: {
-		static const char *const cmps[] = {
-#define X(name, text) text,
-			SC_CMP_LIST(X)
-#undef X
-			NULL};
-		static const char *const bools[] = {"and", "or", "xor", NULL};
-		int c = take_one(&m, cmps);
-		int b = take_one(&m, bools);
-		if (c < 0)
-			return perr(p, l->mn, "'%s' needs a comparison (.eq .ne .lt ...)", tokstr(l->mn));
-		allowed = SC_MOD_FTZ;
-		int nt = op == SC_OP_SETP ? 1 : 2;
-		if (need_type(p, l, &m, nt) || mods_done(p, &m, false))
-			return -1;
-		int ct = m.types[nt - 1];
-		in->sub = (uint8_t)c;
-		in->stype = (uint8_t)ct;
-		in->type = op == SC_OP_SETP ? SC_T_PRED : (uint8_t)m.types[0];
-		in->aux = SC_AUX_MAKE(0, 0, b < 0 ? 0 : b + 1);
-		uint32_t need = 3 + (b >= 0);
-		if (need_ops(p, l, need, need))
-			return -1;
-		popnd_t *d = &l->o[0];
-		uint32_t slot = 0;
-		if (op == SC_OP_SETP && d->kind == O_PAIR) {
-			if (enc_value(p, l, 0, &d->vec[0], SC_T_PRED) || enc_value(p, l, 1, &d->vec[1], SC_T_PRED))
-				return -1;
-			slot = 2;
-			in->nops = SC_NOPS_MAKE(2, need - 1);
-		} else {
-			if (need_dst(p, d) || enc_value(p, l, 0, d, in->type))
-				return -1;
-			slot = 1;
-			in->nops = SC_NOPS_MAKE(1, need - 1);
-		}
-		if (op == SC_OP_SETP && SC_OPND_KIND(in->opnd[0]) != SC_K_PRED)
-			return perr(p, d->tok, "setp writes a predicate");
-		for (uint32_t i = 1; i < need; i++)
-			if (enc_value(p, l, slot + i - 1, &l->o[i], i == 3 ? SC_T_PRED : ct))
-				return -1;
-		if (b >= 0 && SC_OPND_KIND(in->opnd[slot + 2]) != SC_K_PRED && SC_OPND_KIND(in->opnd[slot + 2]) != SC_K_PREDN)
-			return perr(p, l->o[3].tok, "the combining operand must be a predicate");
-		break;
-	}
-	case SC_OP_SELP:
-		allowed = 0;
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 3, 3))
-			return -1;
-		if (SC_OPND_KIND(in->opnd[3]) != SC_K_PRED && SC_OPND_KIND(in->opnd[3]) != SC_K_PREDN)
-			return perr(p, l->o[3].tok, "selp's selector must be a predicate");
-		break;
-	case SC_OP_SLCT:
-		allowed = SC_MOD_FTZ;
-		if (need_type(p, l, &m, 2) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 3, 3))
-			return -1;
-		in->stype = (uint8_t)m.types[1];
-		if (enc_value(p, l, 3, &l->o[3], m.types[1]))
-			return -1;
-		break;
-	case SC_OP_TESTP: {
-		static const char *const cls[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal", NULL};
-		int c = take_one(&m, cls);
-		if (c < 0)
-			return perr(p, l->mn, "testp needs a class (.finite .infinite .number .notanumber .normal .subnormal)");
-		allowed = 0;
-		in->sub = (uint8_t)c;
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 1, 1))
-			return -1;
-		in->stype = (uint8_t)t;
-		in->type = SC_T_PRED;
-		break;
-	}
-	case SC_OP_CVT:
-		allowed = SC_MOD_RND_MASK | SC_MOD_FTZ | SC_MOD_SAT;
-		if (need_type(p, l, &m, 2) || mods_done(p, &m, false) || need_ops(p, l, 2, 3))
-			return -1;
-		in->stype = (uint8_t)m.types[1];
-		if (need_dst(p, &l->o[0]) || enc_value(p, l, 0, &l->o[0], t))
-			return -1;
-		for (uint32_t i = 1; i < l->no; i++)
-			if (enc_value(p, l, i, &l->o[i], m.types[1]))
-				return -1;
-		in->nops = SC_NOPS_MAKE(1, l->no - 1);
-		break;
-	case SC_OP_MOV: {
-		allowed = 0;
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || need_ops(p, l, 2, 2))
-			return -1;
-		popnd_t *d = &l->o[0], *s = &l->o[1];
-		if (m.vec) {
-			/* mov.v2/.v4 {d...}, {a...}: one scalar move per element; the
-			 * last one is the instruction returned to the caller */
-			if (d->kind != O_VEC || s->kind != O_VEC || d->nvec != (uint32_t)m.vec || s->nvec != (uint32_t)m.vec)
-				return perr(p, l->mn, "mov.v%d needs vectors of %d elements on both sides", m.vec, m.vec);
-			for (uint32_t i = 0; i < d->nvec; i++) {
-				if (!is_dst_reg(&d->vec[i]))
-					return perr(p, d->vec[i].tok, "destination must be a register");
-				if (check_one(p, l, &d->vec[i], t, false) || check_one(p, l, &s->vec[i], t, false))
-					return -1;
-				L e = *l;
-				memset(e.in.opnd, 0, sizeof e.in.opnd);
-				if (enc_value(p, &e, 0, &d->vec[i], t) || enc_value(p, &e, 1, &s->vec[i], t))
-					return -1;
-				e.in.nops = SC_NOPS_MAKE(1, 1);
-				if (i + 1 < d->nvec) {
-					if (emit(p, &e))
-						return -1;
-				} else {
-					l->in = e.in;
-				}
-			}
-			l->no = 0; /* operands checked element by element above */
-			break;
-		}
-		if (d->kind == O_VEC) {
-			if (s->kind == O_VEC)
-				return perr(p, d->tok, "mov cannot have vectors on both sides");
-			for (uint32_t i = 0; i < d->nvec; i++)
-				if (enc_value(p, l, i, &d->vec[i], t))
-					return -1;
-			if (enc_value(p, l, d->nvec, s, t))
-				return -1;
-			in->nops = SC_NOPS_MAKE(d->nvec, 1);
-		} else if (s->kind == O_VEC) {
-			if (need_dst(p, d) || enc_value(p, l, 0, d, t))
-				return -1;
-			for (uint32_t i = 0; i < s->nvec; i++)
-				if (enc_value(p, l, 1 + i, &s->vec[i], t))
-					return -1;
-			in->nops = SC_NOPS_MAKE(1, s->nvec);
-		} else {
-			if (!is_dst_reg(d))
-				return perr(p, d->tok, "destination must be a register");
-			if (s->kind == O_SYM && s->sym && s->sym->is_func)
-				return perr(p, s->tok, "function addresses are not supported");
-			if (s->kind == O_SYM && s->sym)
-				note_shared_use(p, s->sym);
-			if (enc_value(p, l, 0, d, t) || enc_value(p, l, 1, s, t))
-				return -1;
-			in->nops = SC_NOPS_MAKE(1, 1);
-		}
-		break;
-	}
-	case SC_OP_CVTA: {
-		allowed = 0;
-		bool to = take(&m, "to");
-		if (m.space == SC_SP_NONE || m.space == SC_SP_GENERIC)
-			return perr(p, l->mn, "cvta needs a state space");
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 1, 1))
-			return -1;
-		if (l->o[1].kind == O_SYM && l->o[1].sym)
-			note_shared_use(p, l->o[1].sym);
-		in->sub = to ? SC_CVTA_FROM_GENERIC : SC_CVTA_TO_GENERIC;
-		in->aux = SC_AUX_MAKE(m.space, 0, 0);
-		break;
-	}
-	case SC_OP_ISSPACEP:
-		allowed = 0;
-		if (m.space == SC_SP_NONE || m.space == SC_SP_GENERIC || mods_done(p, &m, false) || need_ops(p, l, 2, 2))
-			return perr(p, l->mn, "expected isspacep.{global,shared,local,const,param} p, a");
-		if (enc_value(p, l, 0, &l->o[0], SC_T_PRED) || enc_value(p, l, 1, &l->o[1], SC_T_U64))
-			return -1;
-		if (SC_OPND_KIND(in->opnd[0]) != SC_K_PRED)
-			return perr(p, l->o[0].tok, "isspacep writes a predicate");
-		in->type = SC_T_PRED;
-		in->aux = SC_AUX_MAKE(m.space, 0, 0);
-		in->nops = SC_NOPS_MAKE(1, 1);
-		break;
-	case SC_OP_LD: case SC_OP_ST:
-		allowed = SC_MOD_VOLATILE;
-		if (lower_ldst(p, l, &m, op))
-			return -1;
-		break;
-	case SC_OP_ATOM: case SC_OP_RED:
-		allowed = 0;
-		if (lower_atom(p, l, &m, op))
-			return -1;
-		break;
-	case SC_OP_BRA:
-		allowed = SC_MOD_UNI;
-		if (lower_bra(p, l, &m))
-			return -1;
-		break;
-	case SC_OP_CALL:
-		allowed = SC_MOD_UNI;
-		if (lower_call(p, l, &m))
-			return -1;
-		break;
-	case SC_OP_RET: case SC_OP_EXIT: case SC_OP_TRAP: case SC_OP_NOP:
-		allowed = SC_MOD_UNI;
-		if (mods_done(p, &m, false) || need_ops(p, l, 0, 0))
-			return -1;
-		if (op == SC_OP_RET && p->m->funcs[p->fn].is_entry)
-			in->op = SC_OP_EXIT; /* returning from a kernel ends the thread */
-		break;
-	case SC_OP_MEMBAR: {
-		allowed = 0;
-		(void)(take(&m, "gl") || take(&m, "cta") || take(&m, "sys") || take(&m, "gpu"));
-		if (take(&m, "proxy") || take(&m, "mbarrier_init"))
-			return perr(p, l->mn, "'%s' is not supported", tokstr(l->mn));
-		if (mods_done(p, &m, true) || need_ops(p, l, 0, 0))
-			return -1;
-		break;
-	}
-	case SC_OP_BAR: {
-		allowed = 0;
-		if (take(&m, "warp")) {
-			if (!take(&m, "sync") || mods_done(p, &m, false) || need_ops(p, l, 1, 1))
-				return -1;
-			in->sub = SC_BAR_WARP_SYNC;
-			if (enc_value(p, l, 0, &l->o[0], SC_T_U32))
-				return -1;
-			in->nops = SC_NOPS_MAKE(0, 1);
-			break;
-		}
-		bool red = take(&m, "red");
-		bool arrive = take(&m, "arrive");
-		bool sync = take(&m, "sync");
-		(void)take(&m, "aligned");
-		if (red) {
-			static const char *const ro[] = {"popc", "and", "or", NULL};
-			int r = take_one(&m, ro);
-			if (r < 0 || arrive)
-				return perr(p, l->mn, "bar.red needs .popc, .and or .or");
-			in->sub = (uint8_t)(SC_BAR_RED_POPC + r);
-			if (mods_done(p, &m, false) || need_ops(p, l, 3, 4))
-				return -1;
-			if (enc_value(p, l, 0, &l->o[0], r == 0 ? SC_T_U32 : SC_T_PRED) ||
-			    enc_value(p, l, 1, &l->o[1], SC_T_U32))
-				return -1;
-			if (l->no == 4 && enc_value(p, l, 2, &l->o[2], SC_T_U32))
-				return -1;
-			if (l->no == 3)
-				in->opnd[2] = SC_OPND(SC_K_NONE, 0);
-			if (enc_value(p, l, 3, &l->o[l->no - 1], SC_T_PRED))
-				return -1;
-			in->nops = SC_NOPS_MAKE(1, 3);
-		} else {
-			if (arrive == sync && !(sync && !arrive))
-				return perr(p, l->mn, "'%s' needs .sync, .arrive or .red", tokstr(l->mn));
-			in->sub = arrive ? SC_BAR_ARRIVE : SC_BAR_SYNC;
-			if (mods_done(p, &m, false) || need_ops(p, l, 1, 2))
-				return -1;
-			if (enc_value(p, l, 0, &l->o[0], SC_T_U32))
-				return -1;
-			if (l->no == 2 && enc_value(p, l, 1, &l->o[1], SC_T_U32))
-				return -1;
-			in->nops = SC_NOPS_MAKE(0, l->no);
-		}
-		break;
-	}
-	case SC_OP_SHFL: {
-		static const char *const sm[] = {"up", "down", "bfly", "idx", NULL};
-		int k = take_one(&m, sm);
-		if (k < 0 || !take(&m, "sync"))
-			return perr(p, l->mn, "expected shfl.sync.{up,down,bfly,idx}.b32");
-		allowed = 0;
-		in->sub = (uint8_t)k;
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || need_ops(p, l, 5, 5))
-			return -1;
-		popnd_t *d = &l->o[0];
-		if (d->kind == O_PAIR) {
-			if (enc_value(p, l, 0, &d->vec[0], t) || enc_value(p, l, 1, &d->vec[1], SC_T_PRED))
-				return -1;
-		} else {
-			if (enc_value(p, l, 0, d, t))
-				return -1;
-			in->opnd[1] = SC_OPND(SC_K_NONE, 0);
-		}
-		for (uint32_t i = 1; i < 5; i++)
-			if (enc_value(p, l, 1 + i, &l->o[i], i == 1 ? t : SC_T_U32))
-				return -1;
-		in->nops = SC_NOPS_MAKE(2, 4);
-		break;
-	}
-	case SC_OP_VOTE: {
-		static const char *const vm[] = {"all", "any", "uni", "ballot", NULL};
-		int k = take_one(&m, vm);
-		if (k < 0 && (m.flags & SC_MOD_UNI)) { /* split_mods read ".uni" as the flag */
-			k = SC_VOTE_UNI;
-			m.flags &= (uint16_t)~SC_MOD_UNI;
-			in->mods &= (uint16_t)~SC_MOD_UNI;
-		}
-		if (k < 0 || !take(&m, "sync"))
-			return perr(p, l->mn, "expected vote.sync.{all,any,uni,ballot}");
-		allowed = 0;
-		in->sub = (uint8_t)k;
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || need_ops(p, l, 3, 3))
-			return -1;
-		if ((k == SC_VOTE_BALLOT) != (t == SC_T_B32))
-			return perr(p, l->mn, "vote.ballot takes .b32, the others .pred");
-		if (enc_value(p, l, 0, &l->o[0], t) || enc_value(p, l, 1, &l->o[1], SC_T_PRED) ||
-		    enc_value(p, l, 2, &l->o[2], SC_T_U32))
-			return -1;
-		in->nops = SC_NOPS_MAKE(1, 2);
-		break;
-	}
-	case SC_OP_ACTIVEMASK:
-		allowed = 0;
-		if (need_type(p, l, &m, 1) || mods_done(p, &m, false) || ops_dst_src(p, l, t, 0, 0))
-			return -1;
-		break;
-	default:
-		return perr(p, l->mn, "unsupported instruction '%s'", tokstr(l->mn));
-	}
-	if (in->mods & ~(allowed | SC_MOD_VOLATILE) & ~(op == SC_OP_LD || op == SC_OP_ST ? 0 : SC_MOD_VOLATILE))
+	if (lower_op(p, l, &m))
+		return -1;
+	uint16_t allowed = oi->mods[sc__type_is_float((unsigned)t)];
+	if (in->mods & ~allowed & ~SC_MOD_VOLATILE)
 		return perr(p, l->mn, "modifier not allowed on '%s'", tokstr(l->mn));
-	if ((in->mods & SC_MOD_VOLATILE) && op != SC_OP_LD && op != SC_OP_ST)
+	if ((in->mods & SC_MOD_VOLATILE) && !(allowed & SC_MOD_VOLATILE))
 		return perr(p, l->mn, "'.volatile' applies to ld/st only");
 	return check_operands(p, l);
 }
@@ -1537,6 +1609,131 @@ static const char *carry_alias(const sc_tok_t *k, char *buf, size_t bsz)
 	return NULL;
 }
 
+/* "@p " or "@!p " before an instruction, into l->in.guard. */
+static int parse_guard(P *p, L *l)
+{
+	if (!is_punct(peek(p), '@'))
+		return 0;
+	next(p);
+	bool neg = false;
+	sc_tok_t *g = next(p);
+	if (is_punct(g, '!')) {
+		neg = true;
+		g = next(p);
+	}
+	uint32_t idx;
+	reg_t *r = g->kind == SC_TK_REG || g->kind == SC_TK_IDENT ? reg_find(p, g, &idx) : NULL;
+	if (!r || r->type != SC_T_PRED)
+		return perr(p, g, "expected a predicate register after '@', found '%s'", tokstr(g));
+	l->in.guard = (uint16_t)(SC_GUARD_ON | (neg ? SC_GUARD_NEG : 0) | (r->first + idx));
+	return 0;
+}
+
+static int bad_call(P *p)
+{
+	return perr(p, peek(p), "malformed call: expected 'call (rets), func, (args);'");
+}
+
+/* "(a, b, ...)" of a call into lst (at most max elements). */
+static int parse_call_list(P *p, popnd_t *lst, uint32_t max)
+{
+	if (expect(p, '('))
+		return -1;
+	while (!is_punct(peek(p), ')')) {
+		if (lst->nvec == max)
+			return perr(p, peek(p), "too many call arguments");
+		if (parse_simple(p, &lst->vec[lst->nvec]))
+			return -1;
+		lst->nvec++;
+		if (is_punct(peek(p), ','))
+			next(p);
+		else if (!is_punct(peek(p), ')'))
+			return bad_call(p);
+	}
+	next(p);
+	return 0;
+}
+
+/* call[.uni] [(rets),] func [, (args)] ; into o[0] (the return list),
+ * o[1] (the function) and o[2] (the arguments). */
+static int parse_call(P *p, L *l)
+{
+	popnd_t *o = l->o;
+	o[0].kind = o[2].kind = O_VEC;
+	o[0].vec = calloc(8, sizeof(popnd_t));
+	o[2].vec = calloc(32, sizeof(popnd_t));
+	o[0].vcap = 8;
+	o[2].vcap = 32;
+	if (!o[0].vec || !o[2].vec) {
+		p->err = SC_ENOMEM;
+		return -1;
+	}
+	if (is_punct(peek(p), '(')) {
+		if (parse_call_list(p, &o[0], 8))
+			return -1;
+		if (!is_punct(peek(p), ','))
+			return bad_call(p);
+		next(p);
+	}
+	sc_tok_t *f = next(p);
+	if (f->kind == SC_TK_REG)
+		return perr(p, f, "indirect call through '%s' is not supported", tokstr(f));
+	if (f->kind != SC_TK_IDENT)
+		return bad_call(p);
+	o[1].kind = O_SYM;
+	o[1].tok = f;
+	o[1].sym = sym_find(p, f->p, f->len);
+	if (is_punct(peek(p), ',')) {
+		next(p);
+		if (parse_call_list(p, &o[2], 32))
+			return -1;
+	}
+	if (is_punct(peek(p), ','))
+		return perr(p, peek(p), "indirect calls through prototypes are not supported");
+	l->no = 3;
+	return expect(p, ';');
+}
+
+/* "a|b" after a: o becomes the pair. */
+static int parse_pair(P *p, popnd_t *o)
+{
+	sc_tok_t *bar = next(p);
+	popnd_t *v = calloc(2, sizeof *v);
+	if (!v) {
+		p->err = SC_ENOMEM;
+		return -1;
+	}
+	v[0] = *o;
+	o->kind = O_PAIR;
+	o->vec = v;
+	o->vcap = 2;
+	o->nvec = 2;
+	o->tok = bar;
+	return parse_simple(p, &v[1]);
+}
+
+/* "a, b|c, ...;" after mnemonic k, into l->o (at most 8). */
+static int parse_operands(P *p, const sc_tok_t *k, L *l)
+{
+	if (is_punct(peek(p), ';')) {
+		next(p);
+		return 0;
+	}
+	for (;;) {
+		if (l->no == 8)
+			return perr(p, k, "too many operands");
+		popnd_t *o = &l->o[l->no];
+		if (parse_simple(p, o) || (is_punct(peek(p), '|') && parse_pair(p, o)))
+			return -1;
+		l->no++;
+		sc_tok_t *s = next(p);
+		if (is_punct(s, ';'))
+			return 0;
+		if (!is_punct(s, ','))
+			return perr(p, s, "expected ',' or ';' after an operand, found '%s'", tokstr(s));
+	}
+}
+
 static int parse_instruction(P *p)
 {
 	L l;
@@ -1544,155 +1741,33 @@ static int parse_instruction(P *p)
 	popnd_t ops[8];
 	memset(ops, 0, sizeof ops);
 	l.o = ops;
+	if (parse_guard(p, &l))
+		return -1;
 	sc_tok_t *k = next(p);
-	if (is_punct(k, '@')) {
-		bool neg = false;
-		sc_tok_t *g = next(p);
-		if (is_punct(g, '!')) {
-			neg = true;
-			g = next(p);
-		}
-		uint32_t idx;
-		reg_t *r = g->kind == SC_TK_REG || g->kind == SC_TK_IDENT ? reg_find(p, g, &idx) : NULL;
-		if (!r || r->type != SC_T_PRED)
-			return perr(p, g, "expected a predicate register after '@', found '%s'", tokstr(g));
-		l.in.guard = (uint16_t)(SC_GUARD_ON | (neg ? SC_GUARD_NEG : 0) | (r->first + idx));
-		k = next(p);
-	}
 	if (k->kind != SC_TK_IDENT)
 		return perr(p, k, "expected an instruction, found '%s'", tokstr(k));
 	sc_tok_t alias;
 	char abuf[96];
-	bool cc_in = false;
-	if (carry_alias(k, abuf, sizeof abuf)) {
+	bool cc_in = carry_alias(k, abuf, sizeof abuf) != NULL;
+	if (cc_in) {
 		alias = *k;
 		alias.p = abuf;
 		alias.len = (uint32_t)strlen(abuf);
-		cc_in = true;
 	}
 	l.mn = k;
 	bool is_call = k->len >= 4 && memcmp(k->p, "call", 4) == 0 && (k->len == 4 || k->p[4] == '.');
-	int rc = -1;
-	if (is_call) {
-		/* call[.uni] [(rets),] func [, (args)] [, prototype] ; */
-		ops[0].kind = O_VEC;
-		ops[2].kind = O_VEC;
-		ops[0].vec = calloc(8, sizeof(popnd_t));
-		ops[2].vec = calloc(32, sizeof(popnd_t));
-		ops[0].vcap = 8;
-		ops[2].vcap = 32;
-		if (!ops[0].vec || !ops[2].vec) {
-			p->err = SC_ENOMEM;
-			goto out;
-		}
-		for (int part = 0; part < 3; part += 2) {
-			popnd_t *lst = &ops[part];
-			if (part == 0 && !is_punct(peek(p), '('))
-				goto func_name;
-			if (part == 2) {
-				if (!is_punct(peek(p), ','))
-					break;
-				next(p);
-			}
-			if (expect(p, '('))
-				goto out;
-			while (!is_punct(peek(p), ')')) {
-				if (lst->nvec == (part ? 32u : 8u)) {
-					perr(p, peek(p), "too many call arguments");
-					goto out;
-				}
-				if (parse_simple(p, &lst->vec[lst->nvec]))
-					goto out;
-				lst->nvec++;
-				if (is_punct(peek(p), ','))
-					next(p);
-				else if (!is_punct(peek(p), ')'))
-					goto bad_call;
-			}
-			next(p);
-			if (part == 2)
-				break;
-			if (!is_punct(peek(p), ','))
-				goto bad_call;
-			next(p);
-		func_name: {
-			sc_tok_t *f = next(p);
-			if (f->kind == SC_TK_REG) {
-				perr(p, f, "indirect call through '%s' is not supported", tokstr(f));
-				goto out;
-			}
-			if (f->kind != SC_TK_IDENT)
-				goto bad_call;
-			ops[1].kind = O_SYM;
-			ops[1].tok = f;
-			ops[1].sym = sym_find(p, f->p, f->len);
-		}
-		}
-		if (is_punct(peek(p), ',')) {
-			perr(p, peek(p), "indirect calls through prototypes are not supported");
-			goto out;
-		}
-		l.no = 3;
-		if (expect(p, ';'))
-			goto out;
-		rc = 0;
-		goto lowered;
-	bad_call:
-		perr(p, peek(p), "malformed call: expected 'call (rets), func, (args);'");
-		goto out;
-	}
-	/* operands */
-	if (!is_punct(peek(p), ';')) {
-		for (;;) {
-			if (l.no == 8) {
-				perr(p, k, "too many operands");
-				goto out;
-			}
-			popnd_t *o = &ops[l.no];
-			if (parse_simple(p, o))
-				goto out;
-			if (is_punct(peek(p), '|')) {
-				sc_tok_t *bar = next(p);
-				popnd_t *v = calloc(2, sizeof *v);
-				if (!v) {
-					p->err = SC_ENOMEM;
-					goto out;
-				}
-				v[0] = *o;
-				o->kind = O_PAIR;
-				o->vec = v;
-				o->vcap = 2;
-				o->nvec = 2;
-				o->tok = bar;
-				if (parse_simple(p, &v[1]))
-					goto out;
-			}
-			l.no++;
-			sc_tok_t *s = next(p);
-			if (is_punct(s, ';'))
-				break;
-			if (!is_punct(s, ',')) {
-				perr(p, s, "expected ',' or ';' after an operand, found '%s'", tokstr(s));
-				goto out;
-			}
-		}
-	} else {
-		next(p);
-	}
-	rc = 0;
-lowered:
-	if (cc_in)
-		l.mn = &alias;
-	rc = lower_insn(p, &l);
-	if (cc_in) {
+	int rc = is_call ? parse_call(p, &l) : parse_operands(p, k, &l);
+	if (!rc) {
+		l.mn = cc_in ? &alias : k;
+		rc = lower_insn(p, &l);
 		l.mn = k;
-		l.in.mods |= SC_MOD_CC_IN;
 	}
+	if (cc_in)
+		l.in.mods |= SC_MOD_CC_IN;
 	if (!rc && (l.in.mods & (SC_MOD_CC_IN | SC_MOD_CC_OUT)) && sc__type_is_float(l.in.type))
 		rc = perr(p, k, "carry modifiers apply to integer types only");
 	if (!rc)
 		rc = emit(p, &l);
-out:
 	for (uint32_t i = 0; i < 8; i++)
 		popnd_free(&ops[i]);
 	return p->err ? -1 : rc;
@@ -1938,6 +2013,65 @@ static int parse_body(P *p)
 	return 0;
 }
 
+/* Room for parameter *n of f's parameter (or return) arrays. */
+static int grow_params(P *p, sc_func_t *f, bool rets, uint32_t *cap)
+{
+	uint32_t n = rets ? f->nrets : f->nparams;
+	uint32_t **sz = rets ? &f->ret_size : &f->param_size, **off = rets ? &f->ret_off : &f->param_off;
+	if (n < *cap)
+		return 0;
+	*cap = *cap ? *cap * 2 : 8;
+	uint32_t *a = realloc(*sz, *cap * sizeof *a);
+	if (a)
+		*sz = a;
+	uint32_t *b = a ? realloc(*off, *cap * sizeof *b) : NULL;
+	if (b)
+		*off = b;
+	sc__param_decl_t *d = NULL;
+	if (b && !rets && (d = realloc(f->param_decl, *cap * sizeof *d)))
+		f->param_decl = d;
+	if (!b || (!rets && !d)) {
+		p->err = SC_ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+/* ".param [.align N] [.ptr ...] .type name [ [N] ]": *t, *count, *align
+ * and the name's token. */
+static int parse_param_decl(P *p, bool kernel, int *t, uint64_t *count, uint32_t *align, sc_tok_t **name)
+{
+	sc_tok_t *k = next(p);
+	if (!tok_is(k, ".param") && !(kernel && tok_is(k, ".reg")))
+		return perr(p, k, "expected .param, found '%s'", tokstr(k));
+	if (tok_is(k, ".reg"))
+		return perr(p, k, ".reg parameters are not supported");
+	if (parse_align(p, align))
+		return -1;
+	sc_tok_t *tk = next(p);
+	*t = tok_type(tk);
+	if (*t <= 0 || *t == SC_T_PRED)
+		return perr(p, tk, "expected a parameter type, found '%s'", tokstr(tk));
+	while (tok_is(peek(p), ".ptr") || tok_is(peek(p), ".global") || tok_is(peek(p), ".shared") ||
+	       tok_is(peek(p), ".const") || tok_is(peek(p), ".local") || tok_is(peek(p), ".align")) {
+		uint32_t a2;
+		if (!tok_is(peek(p), ".align"))
+			next(p);
+		else if (parse_align(p, &a2))
+			return -1;
+	}
+	*name = next(p);
+	if ((*name)->kind != SC_TK_IDENT)
+		return perr(p, *name, "expected a parameter name, found '%s'", tokstr(*name));
+	*count = 1;
+	if (is_punct(peek(p), '[')) {
+		next(p);
+		if (get_int(p, count) || expect(p, ']'))
+			return -1;
+	}
+	return 0;
+}
+
 /* Parameter list: ( .param [.align N] [.ptr ...] .type name [ [N] ], ... ) */
 static int parse_params(P *p, sc_func_t *f, bool rets, bool kernel)
 {
@@ -1945,66 +2079,18 @@ static int parse_params(P *p, sc_func_t *f, bool rets, bool kernel)
 		return -1;
 	uint32_t cap = 0;
 	uint32_t *n = rets ? &f->nrets : &f->nparams;
-	uint32_t **sz = rets ? &f->ret_size : &f->param_size;
-	uint32_t **off = rets ? &f->ret_off : &f->param_off;
 	while (!is_punct(peek(p), ')')) {
-		sc_tok_t *k = next(p);
-		if (!tok_is(k, ".param") && !(kernel && tok_is(k, ".reg")))
-			return perr(p, k, "expected .param, found '%s'", tokstr(k));
-		if (tok_is(k, ".reg"))
-			return perr(p, k, ".reg parameters are not supported");
-		uint32_t align = 0;
-		if (parse_align(p, &align))
-			return -1;
-		sc_tok_t *tk = next(p);
-		int t = tok_type(tk);
-		if (t <= 0 || t == SC_T_PRED)
-			return perr(p, tk, "expected a parameter type, found '%s'", tokstr(tk));
-		while (tok_is(peek(p), ".ptr") || tok_is(peek(p), ".global") || tok_is(peek(p), ".shared") ||
-		       tok_is(peek(p), ".const") || tok_is(peek(p), ".local") || tok_is(peek(p), ".align")) {
-			if (tok_is(peek(p), ".align")) {
-				uint32_t a2;
-				if (parse_align(p, &a2))
-					return -1;
-			} else {
-				next(p);
-			}
-		}
-		sc_tok_t *nk = next(p);
-		if (nk->kind != SC_TK_IDENT)
-			return perr(p, nk, "expected a parameter name, found '%s'", tokstr(nk));
+		int t = 0;
 		uint64_t count = 1;
-		if (is_punct(peek(p), '[')) {
-			next(p);
-			if (get_int(p, &count) || expect(p, ']'))
-				return -1;
-		}
+		uint32_t align = 0;
+		sc_tok_t *nk = NULL;
+		if (parse_param_decl(p, kernel, &t, &count, &align, &nk))
+			return -1;
 		uint32_t bytes = (uint32_t)(count * type_bytes(t));
 		if (!align)
 			align = type_bytes(t);
-		if (*n >= cap) {
-			cap = cap ? cap * 2 : 8;
-			uint32_t *a = realloc(*sz, cap * sizeof *a), *b;
-			if (!a) {
-				p->err = SC_ENOMEM;
-				return -1;
-			}
-			*sz = a;
-			b = realloc(*off, cap * sizeof *b);
-			if (!b) {
-				p->err = SC_ENOMEM;
-				return -1;
-			}
-			*off = b;
-			if (!rets) {
-				sc__param_decl_t *d = realloc(f->param_decl, cap * sizeof *d);
-				if (!d) {
-					p->err = SC_ENOMEM;
-					return -1;
-				}
-				f->param_decl = d;
-			}
-		}
+		if (grow_params(p, f, rets, &cap))
+			return -1;
 		if (!rets) {
 			f->param_decl[*n] = (sc__param_decl_t){tokdup(nk), (uint8_t)t, (uint32_t)count};
 			if (!f->param_decl[*n].name) {
@@ -2013,8 +2099,8 @@ static int parse_params(P *p, sc_func_t *f, bool rets, bool kernel)
 			}
 		}
 		uint32_t o = (f->param_bytes + align - 1) & ~(align - 1);
-		(*sz)[*n] = bytes;
-		(*off)[*n] = o;
+		(rets ? f->ret_size : f->param_size)[*n] = bytes;
+		(rets ? f->ret_off : f->param_off)[*n] = o;
 		f->param_bytes = o + bytes;
 		(*n)++;
 		sym_t *y = sym_new(p, nk);
@@ -2035,48 +2121,13 @@ static int parse_params(P *p, sc_func_t *f, bool rets, bool kernel)
 	return 0;
 }
 
-static int parse_function(P *p, bool is_entry, bool is_extern)
+/* .maxntid .reqntid .minnctapersm ... between a function's head and body. */
+static int parse_perf_directives(P *p, sc_func_t *f)
 {
-	sc_module_t *m = p->m;
-	GROW(m->funcs, m->nfuncs, p->funcs_cap);
-	sc_func_t *f = &m->funcs[m->nfuncs];
-	memset(f, 0, sizeof *f);
-	f->is_entry = is_entry;
-	int32_t idx = (int32_t)m->nfuncs;
-	sc_tok_t *rk = NULL;
-	p->fn = idx;
-	p->nregs = 0;
-	/* .func (rets) name (params) */
-	if (!is_entry && is_punct(peek(p), '(')) {
-		rk = peek(p);
-		/* return values are declared before the name; parse them into the frame */
-		if (parse_params(p, f, true, false))
-			goto uncounted;
-	}
-	sc_tok_t *nk = next(p);
-	if (nk->kind != SC_TK_IDENT) {
-		perr(p, nk, "expected a function name, found '%s'", tokstr(nk));
-		goto uncounted;
-	}
-	(void)rk;
-	/* A prototype or earlier declaration of the same function? */
-	int32_t prev = -1;
-	for (uint32_t i = 0; i < m->nfuncs; i++)
-		if (!strncmp(m->funcs[i].name, nk->p, nk->len) && strlen(m->funcs[i].name) == nk->len)
-			prev = (int32_t)i;
-	f->name = tokdup(nk);
-	if (!f->name) {
-		p->err = SC_ENOMEM;
-		goto uncounted;
-	}
-	m->nfuncs++; /* from here on the module owns f and frees it */
-	if (is_punct(peek(p), '(') && parse_params(p, f, false, is_entry))
-		return -1;
-	/* performance directives */
 	for (;;) {
 		sc_tok_t *k = peek(p);
 		if (k->kind != SC_TK_DIRECTIVE)
-			break;
+			return 0;
 		next(p);
 		uint32_t *dst = tok_is(k, ".maxntid") ? f->maxntid : tok_is(k, ".reqntid") ? f->reqntid : NULL;
 		if (dst) {
@@ -2104,47 +2155,36 @@ static int parse_function(P *p, bool is_entry, bool is_extern)
 			return perr(p, k, "unsupported directive '%s' before a function body", tokstr(k));
 		}
 	}
-	sym_t *fs = NULL;
-	if (prev >= 0) {
-		/* the earlier entry was a declaration; this one replaces it */
+}
+
+/* The call-target symbol of function idx named nk: the one of an earlier
+ * declaration (prev >= 0) when there is one, else a new one. */
+static sym_t *func_symbol(P *p, const sc_tok_t *nk, int32_t prev)
+{
+	if (prev >= 0)
 		for (uint32_t i = 0; i < p->nsyms; i++)
 			if (p->syms[i]->is_func && p->syms[i]->func == prev)
-				fs = p->syms[i];
-	}
-	if (!fs) {
-		int32_t save = p->fn;
-		p->fn = -1;
-		fs = sym_new(p, nk);
-		p->fn = save;
-		if (!fs)
-			return -1;
+				return p->syms[i];
+	int32_t save = p->fn;
+	p->fn = -1;
+	sym_t *fs = sym_new(p, nk);
+	p->fn = save;
+	if (fs) {
 		fs->is_func = true;
 		fs->owner = -1;
 	}
-	if (is_punct(peek(p), ';')) {
-		next(p);
-		f->entry_pc = f->end_pc = UINT32_MAX; /* declaration only */
-		fs->func = prev >= 0 && m->funcs[prev].entry_pc != UINT32_MAX ? prev : idx;
-		(void)is_extern;
-		p->fn = -1;
-		return 0;
-	}
-	if (prev >= 0 && m->funcs[prev].entry_pc != UINT32_MAX)
-		return perr(p, nk, "function '%s' defined twice", f->name);
-	fs->func = idx;
-	if (expect(p, '{'))
-		return -1;
-	f->entry_pc = m->ncode;
-	p->label_floor = p->nlabels;
-	if (parse_body(p))
-		return -1;
-	/* Kernels end with exit; functions with one ret that every ret reaches. */
+	return fs;
+}
+
+/* Kernels end with exit; functions with one ret that every ret reaches. */
+static int end_body(P *p, sc_func_t *f, bool is_entry)
+{
+	sc_module_t *m = p->m;
 	L l;
 	memset(&l, 0, sizeof l);
 	l.mn = &p->t[p->i - 1];
 	l.in.op = is_entry ? SC_OP_EXIT : SC_OP_RET;
-	bool ends = m->ncode > f->entry_pc && !m->code[m->ncode - 1].guard &&
-	            m->code[m->ncode - 1].op == l.in.op;
+	bool ends = m->ncode > f->entry_pc && !m->code[m->ncode - 1].guard && m->code[m->ncode - 1].op == l.in.op;
 	if (!ends && emit(p, &l))
 		return -1;
 	f->end_pc = m->ncode;
@@ -2154,7 +2194,12 @@ static int parse_function(P *p, bool is_entry, bool is_extern)
 				m->code[pc].op = SC_OP_BRA;
 				m->code[pc].imm = ((uint64_t)SC_PC_NONE << 32) | (f->end_pc - 1);
 			}
-	/* resolve label fixups of this function now (labels are function-local) */
+	return 0;
+}
+
+/* The label fixups of function idx, now that its labels are known. */
+static int resolve_labels(P *p, int32_t idx)
+{
 	for (uint32_t i = 0; i < p->nfx; i++) {
 		fixup_t *x = &p->fx[i];
 		if (x->kind != FX_LABEL || x->func != idx)
@@ -2162,7 +2207,7 @@ static int parse_function(P *p, bool is_entry, bool is_extern)
 		bool found = false;
 		for (uint32_t j = p->label_floor; j < p->nlabels; j++)
 			if (p->labels[j].len == x->llen && !memcmp(p->labels[j].name, x->lname, x->llen)) {
-				m->code[x->pc].imm = ((uint64_t)SC_PC_NONE << 32) | p->labels[j].pc;
+				p->m->code[x->pc].imm = ((uint64_t)SC_PC_NONE << 32) | p->labels[j].pc;
 				found = true;
 			}
 		if (!found) {
@@ -2174,8 +2219,73 @@ static int parse_function(P *p, bool is_entry, bool is_extern)
 		x->kind = 0xff; /* done */
 	}
 	p->nlabels = p->label_floor;
+	return 0;
+}
+
+/* "{ body }" of function idx named nk, or ";" of a declaration. */
+static int parse_func_body(P *p, sc_func_t *f, const sc_tok_t *nk, int32_t prev, sym_t *fs)
+{
+	sc_module_t *m = p->m;
+	int32_t idx = (int32_t)(f - m->funcs);
+	if (is_punct(peek(p), ';')) {
+		next(p);
+		f->entry_pc = f->end_pc = UINT32_MAX; /* declaration only */
+		fs->func = prev >= 0 && m->funcs[prev].entry_pc != UINT32_MAX ? prev : idx;
+		p->fn = -1;
+		return 0;
+	}
+	if (prev >= 0 && m->funcs[prev].entry_pc != UINT32_MAX)
+		return perr(p, nk, "function '%s' defined twice", f->name);
+	fs->func = idx;
+	if (expect(p, '{'))
+		return -1;
+	f->entry_pc = m->ncode;
+	p->label_floor = p->nlabels;
+	if (parse_body(p) || end_body(p, f, f->is_entry) || resolve_labels(p, idx))
+		return -1;
 	p->fn = -1;
 	return 0;
+}
+
+static int parse_function(P *p, bool is_entry, bool is_extern)
+{
+	sc_module_t *m = p->m;
+	(void)is_extern;
+	GROW(m->funcs, m->nfuncs, p->funcs_cap);
+	sc_func_t *f = &m->funcs[m->nfuncs];
+	memset(f, 0, sizeof *f);
+	f->is_entry = is_entry;
+	int32_t idx = (int32_t)m->nfuncs;
+	p->fn = idx;
+	p->nregs = 0;
+	/* .func (rets) name (params): return values are declared before the
+	 * name; they are parsed into the frame */
+	if (!is_entry && is_punct(peek(p), '(') && parse_params(p, f, true, false))
+		goto uncounted;
+	sc_tok_t *nk = next(p);
+	if (nk->kind != SC_TK_IDENT) {
+		perr(p, nk, "expected a function name, found '%s'", tokstr(nk));
+		goto uncounted;
+	}
+	/* A prototype or earlier declaration of the same function? */
+	int32_t prev = -1;
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		if (!strncmp(m->funcs[i].name, nk->p, nk->len) && strlen(m->funcs[i].name) == nk->len)
+			prev = (int32_t)i;
+	f->name = tokdup(nk);
+	if (!f->name) {
+		p->err = SC_ENOMEM;
+		goto uncounted;
+	}
+	m->nfuncs++; /* from here on the module owns f and frees it */
+	if (is_punct(peek(p), '(') && parse_params(p, f, false, is_entry))
+		return -1;
+	if (parse_perf_directives(p, f))
+		return -1;
+	sym_t *fs = func_symbol(p, nk, prev);
+	if (!fs)
+		return -1;
+	return parse_func_body(p, f, nk, prev, fs);
 
 uncounted:
 	/* f is not yet in m->nfuncs, so freeing the module would not see what
@@ -2190,12 +2300,27 @@ uncounted:
 /* ---------------------------------------------------------------- layout */
 static uint32_t align_up(uint32_t v, uint32_t a) { return a ? (v + a - 1) / a * a : v; }
 
-static int layout(P *p)
+/* Where function i is first called (for messages). */
+static sc_tok_t first_call_of(const P *p, uint32_t i)
+{
+	sc_tok_t t = {.line = 1, .col = 1};
+	for (uint32_t x = 0; x < p->nfx; x++)
+		if (p->fx[x].kind == FX_CALL && p->fx[x].sym->func == (int32_t)i) {
+			t.line = p->fx[x].line;
+			t.col = p->fx[x].col;
+			break;
+		}
+	return t;
+}
+
+/* The call graph from the FX_CALL fixups, closed transitively into
+ * *calls (calls[i * nf + j]: i reaches j); refuses recursion and calls of
+ * functions declared but never defined. */
+static int call_graph(P *p, bool **out)
 {
 	sc_module_t *m = p->m;
 	uint32_t nf = m->nfuncs;
-	/* Call graph: which functions each function calls (FX_CALL fixups). */
-	bool *calls = calloc((size_t)nf * nf + 1, 1);
+	bool *calls = *out = calloc((size_t)nf * nf + 1, 1);
 	if (!calls) {
 		p->err = SC_ENOMEM;
 		return -1;
@@ -2203,7 +2328,6 @@ static int layout(P *p)
 	for (uint32_t i = 0; i < p->nfx; i++)
 		if (p->fx[i].kind == FX_CALL)
 			calls[(size_t)p->fx[i].func * nf + (uint32_t)p->fx[i].sym->func] = true;
-	/* transitive closure; a function reaching itself is recursion */
 	for (uint32_t k = 0; k < nf; k++)
 		for (uint32_t i = 0; i < nf; i++)
 			if (calls[(size_t)i * nf + k])
@@ -2223,66 +2347,68 @@ static int layout(P *p)
 					break;
 				}
 			}
-			free(calls);
 			return perr(p, &t, "function '%s' is recursive; recursion is not supported", m->funcs[i].name);
 		}
 	for (uint32_t i = 0; i < nf; i++)
-		if (m->funcs[i].entry_pc == UINT32_MAX)
-			for (uint32_t j = 0; j < nf; j++)
-				if (calls[(size_t)j * nf + i]) {
-					sc_tok_t t = {.line = 1, .col = 1};
-					for (uint32_t x = 0; x < p->nfx; x++)
-						if (p->fx[x].kind == FX_CALL && p->fx[x].sym->func == (int32_t)i) {
-							t.line = p->fx[x].line;
-							t.col = p->fx[x].col;
-							break;
-						}
-					free(calls);
-					return perr(p, &t, "function '%s' is declared but never defined", m->funcs[i].name);
-				}
+		for (uint32_t j = 0; j < nf && m->funcs[i].entry_pc == UINT32_MAX; j++)
+			if (calls[(size_t)j * nf + i]) {
+				sc_tok_t t = first_call_of(p, i);
+				return perr(p, &t, "function '%s' is declared but never defined", m->funcs[i].name);
+			}
 	m->max_call_depth = nf + 1;
-	/* A call parsed before its callee's definition bound its .param
-	 * variables to the declaration's frame: move them to the definition's. */
+	return 0;
+}
+
+/* A call parsed before its callee's definition bound its .param
+ * variables to the declaration's frame: move them to the definition's. */
+static void rebind_call_params(P *p)
+{
+	sc_module_t *m = p->m;
 	for (uint32_t s = 0; s < p->nsyms; s++) {
 		sym_t *y = p->syms[s];
 		if (!y->bound || y->func < 0 || m->funcs[y->func].entry_pc != UINT32_MAX)
 			continue;
-		for (uint32_t j = 0; j < nf; j++)
+		for (uint32_t j = 0; j < m->nfuncs; j++)
 			if (m->funcs[j].entry_pc != UINT32_MAX && !strcmp(m->funcs[j].name, m->funcs[y->func].name)) {
 				y->func = (int32_t)j;
 				break;
 			}
 	}
+}
 
-	/* Registers: kernels from 0; functions above every kernel. */
-	uint32_t kmax = 0, kpmax = 0;
-	for (uint32_t i = 0; i < nf; i++)
-		if (m->funcs[i].is_entry) {
-			kmax = kmax > m->funcs[i].nregs ? kmax : m->funcs[i].nregs;
-			kpmax = kpmax > m->funcs[i].npreds ? kpmax : m->funcs[i].npreds;
-		}
-	uint32_t rb = kmax, pb = kpmax;
-	uint32_t klocal = 0;
-	/* locals of each function: own .local symbols */
+/* Each function's own .local variables, one after the other. */
+static int layout_locals(P *p)
+{
 	for (uint32_t s = 0; s < p->nsyms; s++) {
 		sym_t *y = p->syms[s];
-		if (y->space == SC_SP_LOCAL && !y->bound && y->owner >= 0) {
-			sc_func_t *f = &m->funcs[y->owner];
-			uint32_t o = align_up(f->local_own, y->align);
-			y->addr = o; /* relative to the function's local area */
-			f->local_own = o + y->size;
-			if ((uint64_t)o + y->size > (1ull << 31)) {
-				sc_tok_t t = {.line = 1, .col = 1};
-				free(calls);
-				return perr(p, &t, "the .local variables of '%s' exceed 2 GiB per thread", f->name);
-			}
+		if (y->space != SC_SP_LOCAL || y->bound || y->owner < 0)
+			continue;
+		sc_func_t *f = &p->m->funcs[y->owner];
+		uint32_t o = align_up(f->local_own, y->align);
+		y->addr = o; /* relative to the function's local area */
+		f->local_own = o + y->size;
+		if ((uint64_t)o + y->size > (1ull << 31)) {
+			sc_tok_t t = {.line = 1, .col = 1};
+			return perr(p, &t, "the .local variables of '%s' exceed 2 GiB per thread", f->name);
 		}
 	}
-	for (uint32_t i = 0; i < nf; i++)
-		if (m->funcs[i].is_entry)
+	return 0;
+}
+
+/* Registers: kernels from 0, each .func above every kernel; local memory:
+ * the largest kernel's own, then every .func's frame. */
+static int layout_frames(P *p)
+{
+	sc_module_t *m = p->m;
+	uint32_t rb = 0, pb = 0, klocal = 0;
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		if (m->funcs[i].is_entry) {
+			rb = rb > m->funcs[i].nregs ? rb : m->funcs[i].nregs;
+			pb = pb > m->funcs[i].npreds ? pb : m->funcs[i].npreds;
 			klocal = klocal > m->funcs[i].local_own ? klocal : m->funcs[i].local_own;
+		}
 	uint32_t fo = align_up(klocal, 16);
-	for (uint32_t i = 0; i < nf; i++) {
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
 		sc_func_t *f = &m->funcs[i];
 		if (f->is_entry)
 			continue;
@@ -2294,7 +2420,6 @@ static int layout(P *p)
 		f->frame_bytes = align_up(f->param_bytes, 16) + f->local_own;
 		if ((uint64_t)fo + f->param_bytes + 16 + f->local_own > (1ull << 31)) {
 			sc_tok_t t = {.line = 1, .col = 1};
-			free(calls);
 			return perr(p, &t, "the module's local memory (.local variables and call frames) exceeds 2 GiB "
 			            "per thread");
 		}
@@ -2302,12 +2427,20 @@ static int layout(P *p)
 	}
 	if (rb > 0xfff || pb > 0xfff) {
 		sc_tok_t t = {.line = 1, .col = 1};
-		free(calls);
 		return perr(p, &t, "the module needs %u register slots; the encoding holds 4095", rb);
 	}
 	m->nregs_all = rb;
 	m->npreds_all = pb;
 	m->local_all = fo;
+	return 0;
+}
+
+/* A kernel's registers, predicates and local memory over everything it
+ * can call. */
+static void kernel_totals(P *p, const bool *calls)
+{
+	sc_module_t *m = p->m;
+	uint32_t nf = m->nfuncs;
 	for (uint32_t i = 0; i < nf; i++) {
 		sc_func_t *f = &m->funcs[i];
 		if (!f->is_entry)
@@ -2327,9 +2460,48 @@ static int layout(P *p)
 					f->local_total = g->frame_off + g->frame_bytes;
 			}
 	}
+}
 
-	/* Shared variables: those used by functions first, from 0, for all
-	 * kernels; then each kernel's own, after them. */
+/* Kernel i's own shared variables (those its fixups name), after the
+ * common ones when it calls functions: their addresses are folded into
+ * the fixups. */
+static void layout_kernel_shared(P *p, uint32_t i, uint32_t common)
+{
+	sc_func_t *f = &p->m->funcs[i];
+	uint32_t end = f->uses_funcs ? common : 0;
+	uint32_t dyn_align = 16;
+	for (uint32_t s = 0; s < p->nsyms; s++) {
+		sym_t *y = p->syms[s];
+		if (y->space != SC_SP_SHARED || y->used_by_func)
+			continue;
+		bool used = false;
+		for (uint32_t x = 0; x < p->nfx && !used; x++)
+			used = p->fx[x].sym == y && p->fx[x].func == (int32_t)i &&
+			       (p->fx[x].kind == FX_IMM || p->fx[x].kind == FX_POOL);
+		if (!used)
+			continue;
+		if (y->is_extern_shared) {
+			dyn_align = dyn_align > y->align ? dyn_align : y->align;
+			continue;
+		}
+		end = align_up(end, y->align);
+		for (uint32_t x = 0; x < p->nfx; x++)
+			if (p->fx[x].sym == y && p->fx[x].func == (int32_t)i) {
+				p->fx[x].addend += end;
+				p->fx[x].folded = true;
+			}
+		end += y->size;
+	}
+	f->smem_static = end;
+	f->dyn_smem_align = dyn_align;
+}
+
+/* Shared variables: those used by functions first, from 0, for all
+ * kernels; then each kernel's own, after them; extern (dynamic) shared
+ * memory after a kernel's static shared data. */
+static int layout_shared(P *p)
+{
+	sc_module_t *m = p->m;
 	uint32_t common = 0;
 	for (uint32_t s = 0; s < p->nsyms; s++) {
 		sym_t *y = p->syms[s];
@@ -2339,47 +2511,14 @@ static int layout(P *p)
 			common += y->size;
 		}
 	}
-	/* which kernel uses which shared symbol: from fixups */
-	for (uint32_t i = 0; i < nf; i++) {
-		sc_func_t *f = &m->funcs[i];
-		if (!f->is_entry)
-			continue;
-		uint32_t end = f->uses_funcs ? common : 0;
-		uint32_t dyn_align = 16;
-		for (uint32_t s = 0; s < p->nsyms; s++) {
-			sym_t *y = p->syms[s];
-			if (y->space != SC_SP_SHARED || y->used_by_func)
-				continue;
-			bool used = false;
-			for (uint32_t x = 0; x < p->nfx && !used; x++)
-				used = p->fx[x].sym == y && p->fx[x].func == (int32_t)i &&
-				       (p->fx[x].kind == FX_IMM || p->fx[x].kind == FX_POOL);
-			if (!used)
-				continue;
-			if (y->is_extern_shared) {
-				dyn_align = dyn_align > y->align ? dyn_align : y->align;
-				continue;
-			}
-			end = align_up(end, y->align);
-			/* record the per-kernel address in the fixups of this kernel */
-			for (uint32_t x = 0; x < p->nfx; x++)
-				if (p->fx[x].sym == y && p->fx[x].func == (int32_t)i)
-				{
-					p->fx[x].addend += end;
-					p->fx[x].folded = true;
-				}
-			end += y->size;
-		}
-		f->smem_static = end;
-		f->dyn_smem_align = dyn_align;
-	}
-	/* extern shared starts after the kernel's static shared data */
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		if (m->funcs[i].is_entry)
+			layout_kernel_shared(p, i, common);
 	for (uint32_t x = 0; x < p->nfx; x++) {
 		fixup_t *fx = &p->fx[x];
 		if ((fx->kind == FX_IMM || fx->kind == FX_POOL) && fx->sym->is_extern_shared) {
 			if (fx->func < 0 || !m->funcs[fx->func].is_entry) {
 				sc_tok_t t = {.line = fx->line, .col = fx->col};
-				free(calls);
 				return perr(p, &t, "dynamic shared memory used from a device function is not supported");
 			}
 			sc_func_t *f = &m->funcs[fx->func];
@@ -2387,8 +2526,13 @@ static int layout(P *p)
 			fx->folded = true;
 		}
 	}
+	return 0;
+}
 
-	/* .const bank and .global variables */
+/* The .const bank, and the .global variables in the GPU's memory. */
+static int layout_globals(P *p)
+{
+	sc_module_t *m = p->m;
 	uint32_t cb = 0;
 	for (uint32_t s = 0; s < p->nsyms; s++) {
 		sym_t *y = p->syms[s];
@@ -2401,7 +2545,6 @@ static int layout(P *p)
 	m->cbank_size = cb;
 	m->cbank = calloc(1, cb ? cb : 1);
 	if (!m->cbank) {
-		free(calls);
 		p->err = SC_ENOMEM;
 		return -1;
 	}
@@ -2412,15 +2555,29 @@ static int layout(P *p)
 		if (y->space == SC_SP_GLOBAL) {
 			int rc = p->host->alloc_global(p->host->ctx, y->size, y->init, &y->addr);
 			if (rc) {
-				free(calls);
 				p->err = rc;
 				snprintf(p->msg, p->msgsz, "%s: cannot allocate global variable '%s'", p->name, y->name);
 				return -1;
 			}
 		}
 	}
-	free(calls);
 	return 0;
+}
+
+static int layout(P *p)
+{
+	bool *calls = NULL;
+	int rc = call_graph(p, &calls);
+	if (!rc) {
+		rebind_call_params(p);
+		rc = layout_locals(p) || layout_frames(p) ? -1 : 0;
+	}
+	if (!rc) {
+		kernel_totals(p, calls);
+		rc = layout_shared(p) || layout_globals(p) ? -1 : 0;
+	}
+	free(calls);
+	return rc;
 }
 
 static uint64_t sym_address(const P *p, const fixup_t *x)
@@ -2498,6 +2655,86 @@ static int apply_fixups(P *p)
 }
 
 /* ---------------------------------------------------------------- module */
+/* ".target sm_NN[, ...]" after the directive. */
+static int parse_target(P *p)
+{
+	for (;;) {
+		sc_tok_t *t = next(p);
+		if (t->kind != SC_TK_IDENT)
+			return perr(p, t, "expected a target, found '%s'", tokstr(t));
+		if (t->len > 3 && !memcmp(t->p, "sm_", 3)) {
+			int sm = atoi(t->p + 3);
+			if (sm < 30)
+				return perr(p, t, "target '%s' is not supported (sm_30 and later)", tokstr(t));
+		} else if (!tok_is(t, "texmode_independent") && !tok_is(t, "debug") &&
+		           !(t->len > 8 && !memcmp(t->p, "compute_", 8))) {
+			return perr(p, t, "unknown target '%s'", tokstr(t));
+		}
+		if (tok_is(t, "debug"))
+			return perr(p, t, "debug targets (.target debug) are not supported");
+		if (!is_punct(peek(p), ','))
+			return 0;
+		next(p);
+	}
+}
+
+/* A module directive k other than a declaration: 1 when it was one of
+ * .version .target .address_size .file .loc .pragma, 0 when not, -1 on
+ * error. */
+static int parse_module_directive(P *p, const sc_tok_t *k, bool *seen_version, bool *seen_target)
+{
+	if (tok_is(k, ".version")) {
+		sc_tok_t *v = next(p);
+		if (v->kind != SC_TK_FLOAT && v->kind != SC_TK_INT)
+			return perr(p, v, "expected a version number, found '%s'", tokstr(v));
+		if (v->kind == SC_TK_FLOAT && (v->fval < 6.0 || v->fval >= 10.0))
+			return perr(p, v, "PTX ISA version %s is not supported (6.0 to 9.x)", tokstr(v));
+		*seen_version = true;
+	} else if (tok_is(k, ".target")) {
+		if (parse_target(p))
+			return -1;
+		*seen_target = true;
+	} else if (tok_is(k, ".address_size")) {
+		uint64_t v;
+		sc_tok_t *vk = peek(p);
+		if (get_int(p, &v))
+			return -1;
+		if (v != 64)
+			return perr(p, vk, "only .address_size 64 is supported");
+	} else if (tok_is(k, ".file") || tok_is(k, ".loc")) {
+		uint32_t line = k->line;
+		while (peek(p)->line == line && peek(p)->kind != SC_TK_EOF)
+			next(p);
+	} else if (tok_is(k, ".pragma")) {
+		sc_tok_t *s = next(p);
+		if (s->kind != SC_TK_STRING || expect(p, ';'))
+			return perr(p, s, "expected .pragma \"...\";");
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* [.visible|.weak|.extern|.common]* then .entry, .func or a variable. */
+static int parse_declaration(P *p, sc_tok_t *k, bool seen)
+{
+	bool is_extern = false;
+	while (tok_is(k, ".visible") || tok_is(k, ".weak") || tok_is(k, ".extern") || tok_is(k, ".common")) {
+		is_extern |= tok_is(k, ".extern");
+		k = next(p);
+	}
+	if (!seen)
+		return perr(p, k, "'.version' and '.target' must come first");
+	if (tok_is(k, ".entry") || tok_is(k, ".func"))
+		return parse_function(p, tok_is(k, ".entry"), is_extern);
+	if (tok_is(k, ".global") || tok_is(k, ".const") || tok_is(k, ".shared")) {
+		int sp = tok_is(k, ".global") ? SC_SP_GLOBAL : tok_is(k, ".const") ? SC_SP_CONST : SC_SP_SHARED;
+		p->fn = -1;
+		return parse_var(p, sp, is_extern, NULL);
+	}
+	return perr(p, k, "unsupported directive '%s'", tokstr(k));
+}
+
 static int parse_module(P *p)
 {
 	bool seen_version = false, seen_target = false;
@@ -2508,73 +2745,12 @@ static int parse_module(P *p)
 		if (k->kind != SC_TK_DIRECTIVE)
 			return perr(p, k, "expected a directive, found '%s'", tokstr(k));
 		next(p);
-		if (tok_is(k, ".version")) {
-			sc_tok_t *v = next(p);
-			if (v->kind != SC_TK_FLOAT && v->kind != SC_TK_INT)
-				return perr(p, v, "expected a version number, found '%s'", tokstr(v));
-			if (v->kind == SC_TK_FLOAT && (v->fval < 6.0 || v->fval >= 10.0))
-				return perr(p, v, "PTX ISA version %s is not supported (6.0 to 9.x)", tokstr(v));
-			seen_version = true;
-		} else if (tok_is(k, ".target")) {
-			for (;;) {
-				sc_tok_t *t = next(p);
-				if (t->kind != SC_TK_IDENT)
-					return perr(p, t, "expected a target, found '%s'", tokstr(t));
-				if (t->len > 3 && !memcmp(t->p, "sm_", 3)) {
-					int sm = atoi(t->p + 3);
-					if (sm < 30)
-						return perr(p, t, "target '%s' is not supported (sm_30 and later)", tokstr(t));
-				} else if (!tok_is(t, "texmode_independent") && !tok_is(t, "debug") &&
-				           !(t->len > 8 && !memcmp(t->p, "compute_", 8))) {
-					return perr(p, t, "unknown target '%s'", tokstr(t));
-				}
-				if (tok_is(t, "debug"))
-					return perr(p, t, "debug targets (.target debug) are not supported");
-				if (!is_punct(peek(p), ','))
-					break;
-				next(p);
-			}
-			seen_target = true;
-		} else if (tok_is(k, ".address_size")) {
-			uint64_t v;
-			sc_tok_t *vk = peek(p);
-			if (get_int(p, &v))
-				return -1;
-			if (v != 64)
-				return perr(p, vk, "only .address_size 64 is supported");
-		} else if (tok_is(k, ".file") || tok_is(k, ".loc")) {
-			uint32_t line = k->line;
-			while (peek(p)->line == line && peek(p)->kind != SC_TK_EOF)
-				next(p);
-		} else if (tok_is(k, ".pragma")) {
-			sc_tok_t *s = next(p);
-			if (s->kind != SC_TK_STRING || expect(p, ';'))
-				return perr(p, s, "expected .pragma \"...\";");
-		} else {
-			bool is_extern = false;
-			while (tok_is(k, ".visible") || tok_is(k, ".weak") || tok_is(k, ".extern") || tok_is(k, ".common")) {
-				is_extern |= tok_is(k, ".extern");
-				k = next(p);
-			}
-			if (!seen_version || !seen_target)
-				return perr(p, k, "'.version' and '.target' must come first");
-			if (tok_is(k, ".entry") || tok_is(k, ".func")) {
-				if (parse_function(p, tok_is(k, ".entry"), is_extern))
-					return -1;
-			} else if (tok_is(k, ".global") || tok_is(k, ".const") || tok_is(k, ".shared")) {
-				int sp = tok_is(k, ".global") ? SC_SP_GLOBAL : tok_is(k, ".const") ? SC_SP_CONST : SC_SP_SHARED;
-				p->fn = -1;
-				if (parse_var(p, sp, is_extern, NULL))
-					return -1;
-			} else {
-				return perr(p, k, "unsupported directive '%s'", tokstr(k));
-			}
-		}
+		int rc = parse_module_directive(p, k, &seen_version, &seen_target);
+		if (rc < 0 || (rc == 0 && parse_declaration(p, k, seen_version && seen_target)))
+			return -1;
 	}
-	if (!seen_version || !seen_target) {
-		sc_tok_t *k = peek(p);
-		return perr(p, k, "not a PTX module: '.version' and '.target' are missing");
-	}
+	if (!seen_version || !seen_target)
+		return perr(p, peek(p), "not a PTX module: '.version' and '.target' are missing");
 	bool any = false;
 	for (uint32_t i = 0; i < p->m->nfuncs; i++)
 		any |= p->m->funcs[i].is_entry;

@@ -69,41 +69,11 @@
 #include "sc_int.h"
 
 /* ---------------------------------------------------------------- operands */
-typedef struct opv {
-	uint16_t idx;  /* absolute slot or predicate */
-	uint8_t w;     /* slots: 1 or 2; predicates 1 */
-	bool pred;
-	bool def;
-	uint8_t pos;   /* operand position, 6 = the guard */
-} opv_t;
+/* The register operands of an instruction and their roles come from the
+ * instruction table (sc__insn_regs, isa.c). */
+typedef sc_regref_t opv_t;
 
-/* The register and predicate operands of `in`: destinations, then sources,
- * address bases and the guard. Returns how many (at most 7). */
-static unsigned insn_opvs(const sc_insn_t *in, opv_t *v)
-{
-	unsigned n = 0, nd = SC_NDST(in), no = nd + SC_NSRC(in);
-	for (unsigned j = 0; j < no && j < 6; j++) {
-		unsigned k = SC_OPND_KIND(in->opnd[j]), i = SC_OPND_IDX(in->opnd[j]);
-		opv_t o = {.idx = (uint16_t)i, .def = j < nd, .pos = (uint8_t)j};
-		switch (k) {
-		case SC_K_R32: case SC_K_ADDR32: o.w = 1; break;
-		case SC_K_R64: o.w = 2; break;
-		case SC_K_ADDR:
-			if (i == SC_NOREG)
-				continue;
-			o.w = 2;
-			break;
-		case SC_K_PRED: case SC_K_PREDN: o.w = 1; o.pred = true; break;
-		default: continue;
-		}
-		if (k == SC_K_ADDR || k == SC_K_ADDR32 || k == SC_K_PREDN)
-			o.def = false;
-		v[n++] = o;
-	}
-	if (in->guard & SC_GUARD_ON)
-		v[n++] = (opv_t){.idx = (uint16_t)SC_GUARD_REG(in->guard), .w = 1, .pred = true, .pos = 6};
-	return n;
-}
+static unsigned insn_opvs(const sc_insn_t *in, opv_t *v) { return sc__insn_regs(in, v); }
 
 static void opv_set(sc_insn_t *in, const opv_t *o, uint32_t idx)
 {
@@ -117,26 +87,15 @@ static void opv_set(sc_insn_t *in, const opv_t *o, uint32_t idx)
 static unsigned succs(const sc_insn_t *code, uint32_t lo, uint32_t hi, uint32_t pc, uint32_t s[2])
 {
 	const sc_insn_t *in = &code[pc];
-	bool guarded = in->guard & SC_GUARD_ON;
 	unsigned n = 0;
-	switch (in->op) {
-	case SC_OP_BRA: {
+	if (sc__insn_jumps(in)) {
 		uint32_t t = SC_BR_TARGET(in->imm);
 		if (t >= lo && t < hi)
 			s[n++] = t;
-		if (guarded && pc + 1 < hi && (n == 0 || s[0] != pc + 1))
-			s[n++] = pc + 1;
-		return n;
 	}
-	case SC_OP_EXIT: case SC_OP_RET: case SC_OP_TRAP:
-		if (guarded && pc + 1 < hi)
-			s[n++] = pc + 1;
-		return n;
-	default:
-		if (pc + 1 < hi)
-			s[n++] = pc + 1;
-		return n;
-	}
+	if (sc__insn_falls(in) && pc + 1 < hi && (n == 0 || s[0] != pc + 1))
+		s[n++] = pc + 1;
+	return n;
 }
 
 /* ---------------------------------------------------------------- liveness */
@@ -167,17 +126,46 @@ void sc__live_free(sc_live_t *lv)
 	memset(lv, 0, sizeof *lv);
 }
 
+/* One backward pass over [lo, hi) in reverse pc order; nin: scratch.
+ * Returns whether a live-in set changed. */
+static bool live_pass(const sc_insn_t *code, sc_live_t *lv, uint64_t *nin)
+{
+	uint32_t W = lv->words, lo = lv->lo;
+	bool changed = false;
+	for (uint32_t pc = lv->hi; pc-- > lo;) {
+		uint64_t *in = lv->in + (size_t)(pc - lo) * W, *out = lv->out + (size_t)(pc - lo) * W;
+		uint32_t s[2];
+		unsigned ns = succs(code, lo, lv->hi, pc, s);
+		for (uint32_t w = 0; w < W; w++) {
+			uint64_t o = 0;
+			for (unsigned j = 0; j < ns; j++)
+				o |= lv->in[(size_t)(s[j] - lo) * W + w];
+			out[w] = o;
+		}
+		memcpy(nin, out, W * sizeof *nin);
+		opv_t ov[8];
+		unsigned k = insn_opvs(&code[pc], ov);
+		bool guarded = code[pc].guard & SC_GUARD_ON;
+		if (!guarded)
+			for (unsigned j = 0; j < k; j++)
+				if (ov[j].def)
+					bclr(nin, val_of(lv, &ov[j]));
+		for (unsigned j = 0; j < k; j++)
+			if (!ov[j].def)
+				bset(nin, val_of(lv, &ov[j]));
+		if (memcmp(nin, in, W * sizeof *nin)) {
+			memcpy(in, nin, W * sizeof *nin);
+			changed = true;
+		}
+	}
+	return changed;
+}
+
 int sc__live(const sc_insn_t *code, uint32_t lo, uint32_t hi, uint32_t reg_base, uint32_t nregs, uint32_t pred_base,
              uint32_t npreds, sc_live_t *lv)
 {
-	memset(lv, 0, sizeof *lv);
-	lv->lo = lo;
-	lv->hi = hi;
-	lv->reg_base = reg_base;
-	lv->nregs = nregs;
-	lv->pred_base = pred_base;
-	lv->npreds = npreds;
-	lv->nv = nregs + npreds;
+	*lv = (sc_live_t){.lo = lo, .hi = hi, .reg_base = reg_base, .nregs = nregs, .pred_base = pred_base,
+	                  .npreds = npreds, .nv = nregs + npreds};
 	lv->words = (lv->nv + 63) / 64;
 	if (lv->words == 0)
 		lv->words = 1;
@@ -185,55 +173,27 @@ int sc__live(const sc_insn_t *code, uint32_t lo, uint32_t hi, uint32_t reg_base,
 	lv->in = calloc(n ? n : 1, sizeof *lv->in);
 	lv->out = calloc(n ? n : 1, sizeof *lv->out);
 	uint64_t *nin = malloc(lv->words * sizeof *nin);
-	if (!lv->in || !lv->out || !nin) {
-		free(nin);
-		sc__live_free(lv);
-		return SC_ENOMEM;
-	}
+	int rc = SC_ENOMEM;
+	if (!lv->in || !lv->out || !nin)
+		goto fail;
+	rc = SC_EINVAL;
 	for (uint32_t pc = lo; pc < hi; pc++) {
 		opv_t ov[8];
 		unsigned k = insn_opvs(&code[pc], ov);
 		for (unsigned j = 0; j < k; j++)
-			if (val_of(lv, &ov[j]) == UINT32_MAX) {
-				free(nin);
-				sc__live_free(lv);
-				return SC_EINVAL;
-			}
+			if (val_of(lv, &ov[j]) == UINT32_MAX)
+				goto fail;
 	}
-	/* Backward passes in reverse pc order until nothing changes: loops
-	 * need a pass per nesting level or so. */
-	uint32_t W = lv->words;
-	for (bool changed = true; changed;) {
-		changed = false;
-		for (uint32_t pc = hi; pc-- > lo;) {
-			uint64_t *in = lv->in + (size_t)(pc - lo) * W, *out = lv->out + (size_t)(pc - lo) * W;
-			uint32_t s[2];
-			unsigned ns = succs(code, lo, hi, pc, s);
-			for (uint32_t w = 0; w < W; w++) {
-				uint64_t o = 0;
-				for (unsigned j = 0; j < ns; j++)
-					o |= lv->in[(size_t)(s[j] - lo) * W + w];
-				out[w] = o;
-			}
-			memcpy(nin, out, W * sizeof *nin);
-			opv_t ov[8];
-			unsigned k = insn_opvs(&code[pc], ov);
-			bool guarded = code[pc].guard & SC_GUARD_ON;
-			if (!guarded)
-				for (unsigned j = 0; j < k; j++)
-					if (ov[j].def)
-						bclr(nin, val_of(lv, &ov[j]));
-			for (unsigned j = 0; j < k; j++)
-				if (!ov[j].def)
-					bset(nin, val_of(lv, &ov[j]));
-			if (memcmp(nin, in, W * sizeof *nin)) {
-				memcpy(in, nin, W * sizeof *nin);
-				changed = true;
-			}
-		}
-	}
+	/* Backward passes until nothing changes: loops need a pass per
+	 * nesting level or so. */
+	while (live_pass(code, lv, nin))
+		;
 	free(nin);
 	return 0;
+fail:
+	free(nin);
+	sc__live_free(lv);
+	return rc;
 }
 
 /* ---------------------------------------------------------------- allocation */
@@ -302,132 +262,181 @@ static uint32_t colour(uint32_t first, uint32_t count, const uint64_t *adj, uint
 	return top;
 }
 
-static int alloc_func(const sc_module_t *m, const sc_func_t *f, fres_t *r, char *msg, size_t msgsz)
-{
+/* One function's allocation under way. */
+typedef struct actx {
+	const sc_module_t *m;
+	const sc_func_t *f;
+	fres_t *r;
 	sc_live_t lv;
-	int rc = sc__live(m->code, f->entry_pc, f->end_pc, f->reg_base, f->nregs, f->pred_base, f->npreds, &lv);
-	if (rc)
-		return rc == SC_ENOMEM ? rc : fail(msg, msgsz, SC_EPARSE, m, "'%s': operand outside the function's registers", f->name);
-	uint32_t nv = lv.nv, W = lv.words;
-	uint8_t *width = calloc(nv + 1, 1);
-	uint64_t *adj = calloc((size_t)nv * W + 1, sizeof *adj);
-	uint32_t *order = malloc((nv + 1) * sizeof *order), *partner = malloc((nv + 1) * sizeof *partner);
-	uint8_t *pinned = calloc(nv + 1, 1), *busy = malloc(BUSY_SLOTS + 1);
-	r->col = malloc((nv + 1) * sizeof *r->col);
-	uint32_t norder = 0;
-	rc = SC_ENOMEM;
-	if (!width || !adj || !order || !partner || !pinned || !busy || !r->col)
-		goto out;
-	for (uint32_t v = 0; v < nv; v++) {
-		partner[v] = UINT32_MAX;
-		r->col[v] = UINT32_MAX;
-	}
-#define EDGE(a, b) do { bset(adj + (size_t)(a) * W, (b)); bset(adj + (size_t)(b) * W, (a)); } while (0)
-	for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++) {
-		const sc_insn_t *in = &m->code[pc];
-		opv_t ov[8];
-		unsigned k = insn_opvs(in, ov);
-		const uint64_t *out = lv.out + (size_t)(pc - lv.lo) * W;
-		for (unsigned j = 0; j < k; j++) {
-			uint32_t v = val_of(&lv, &ov[j]);
-			if (width[v] && width[v] != ov[j].w) {
-				rc = fail(msg, msgsz, SC_EPARSE, m, "'%s': register slot %u is read at two widths", f->name, ov[j].idx);
-				goto out;
-			}
-			if (!width[v]) {
-				width[v] = ov[j].w;
-				order[norder++] = v;
-			}
-			if (in->op == SC_OP_SHFL && ov[j].pos == 2)
-				pinned[v] = 1;
-			if (!ov[j].def)
-				continue;
-			FOR_BITS(x, out, W)
-				if (x != v)
-					EDGE(v, (uint32_t)x);
-			for (unsigned i = 0; i < j; i++)
-				if (ov[i].def && val_of(&lv, &ov[i]) != v)
-					EDGE(v, val_of(&lv, &ov[i]));
+	uint32_t nv, W;
+	uint8_t *width;      /* value -> slots (0: never named) */
+	uint64_t *adj;       /* interference matrix, W words per value */
+	uint32_t *order;     /* values by first appearance */
+	uint32_t norder;
+	uint32_t *partner;   /* a mov partner, or UINT32_MAX */
+	uint8_t *pinned, *busy;
+	char *msg;
+	size_t msgsz;
+} actx_t;
+
+static void edge(actx_t *a, uint32_t x, uint32_t y)
+{
+	bset(a->adj + (size_t)x * a->W, y);
+	bset(a->adj + (size_t)y * a->W, x);
+}
+
+/* The operands of pc: widths, order, pinned values, and the edges of its
+ * definitions with what is live after it and with each other. */
+static int interfere_at(actx_t *a, uint32_t pc)
+{
+	const sc_insn_t *in = &a->m->code[pc];
+	opv_t ov[8];
+	unsigned k = insn_opvs(in, ov);
+	const uint64_t *out = a->lv.out + (size_t)(pc - a->lv.lo) * a->W;
+	for (unsigned j = 0; j < k; j++) {
+		uint32_t v = val_of(&a->lv, &ov[j]);
+		if (a->width[v] && a->width[v] != ov[j].w)
+			return fail(a->msg, a->msgsz, SC_EPARSE, a->m, "'%s': register slot %u is read at two widths", a->f->name,
+			            ov[j].idx);
+		if (!a->width[v]) {
+			a->width[v] = ov[j].w;
+			a->order[a->norder++] = v;
 		}
-		/* copy partners: an unguarded whole-register move */
-		if (in->op == SC_OP_MOV && SC_NDST(in) == 1 && SC_NSRC(in) == 1 && !(in->guard & SC_GUARD_ON) && k == 2 &&
-		    ov[0].def && !ov[1].def && ov[0].pred == ov[1].pred && ov[0].w == ov[1].w) {
-			uint32_t d = val_of(&lv, &ov[0]), s = val_of(&lv, &ov[1]);
-			if (partner[d] == UINT32_MAX)
-				partner[d] = s;
-			if (partner[s] == UINT32_MAX)
-				partner[s] = d;
-		}
+		if (ov[j].xlane)
+			a->pinned[v] = 1;
+		if (!ov[j].def)
+			continue;
+		FOR_BITS(x, out, a->W)
+			if (x != v)
+				edge(a, v, (uint32_t)x);
+		for (unsigned i = 0; i < j; i++)
+			if (ov[i].def && val_of(&a->lv, &ov[i]) != v)
+				edge(a, v, val_of(&a->lv, &ov[i]));
 	}
-	if (f->end_pc > f->entry_pc) {
-		const uint64_t *ein = lv.in;
-		for (uint32_t a = 0; a < nv; a++)
-			if (bget(ein, a)) {
-				r->stale |= !f->is_entry;
-				for (uint32_t b = a + 1; b < nv; b++)
-					if (bget(ein, b))
-						EDGE(a, b);
+	/* copy partners: an unguarded whole-register move */
+	if (in->op == SC_OP_MOV && SC_NDST(in) == 1 && SC_NSRC(in) == 1 && !(in->guard & SC_GUARD_ON) && k == 2 &&
+	    ov[0].def && !ov[1].def && ov[0].pred == ov[1].pred && ov[0].w == ov[1].w) {
+		uint32_t d = val_of(&a->lv, &ov[0]), s = val_of(&a->lv, &ov[1]);
+		if (a->partner[d] == UINT32_MAX)
+			a->partner[d] = s;
+		if (a->partner[s] == UINT32_MAX)
+			a->partner[s] = d;
+	}
+	return 0;
+}
+
+/* Values live at the entry interfere with each other (a .func reading
+ * one is stale); a pinned value with everything (in a .func, the lanes a
+ * shuffle reads may not have made this call: the window must be the
+ * function's alone, as for stale values). */
+static void entry_and_pinned_edges(actx_t *a)
+{
+	uint32_t nv = a->nv;
+	bool is_func = !a->f->is_entry;
+	if (a->f->end_pc > a->f->entry_pc) {
+		const uint64_t *ein = a->lv.in;
+		for (uint32_t x = 0; x < nv; x++)
+			if (bget(ein, x)) {
+				a->r->stale |= is_func;
+				for (uint32_t y = x + 1; y < nv; y++)
+					if (bget(ein, y))
+						edge(a, x, y);
 			}
 	}
 	for (uint32_t v = 0; v < nv; v++)
-		if (pinned[v]) {
-			/* in a .func, the lanes a shuffle reads may not have made this
-			 * call: the window must be the function's alone, as below */
-			r->stale |= !f->is_entry;
+		if (a->pinned[v]) {
+			a->r->stale |= is_func;
 			for (uint32_t x = 0; x < nv; x++)
-				if (x != v && width[x])
-					EDGE(v, x);
+				if (x != v && a->width[x])
+					edge(a, v, x);
 		}
-#undef EDGE
-	/* values of different classes never meet: the matrix rows of the two
-	 * classes are coloured separately */
-	r->nregs = colour(0, lv.nregs, adj, W, width, order, norder, partner, r->col, busy);
-	r->npreds = colour(lv.nregs, lv.npreds, adj, W, width, order, norder, partner, r->col, busy);
-	/* call sites: what stays live across each */
-	for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++)
+}
+
+/* The highest register slot and predicate (+1) of the values live across
+ * the call at pc (for a .func, also those live at its entry). */
+static void live_across(const actx_t *a, uint32_t pc, uint32_t *hr, uint32_t *hp)
+{
+	const uint64_t *out = a->lv.out + (size_t)(pc - a->lv.lo) * a->W, *ein = a->lv.in;
+	const uint32_t *col = a->r->col;
+	*hr = *hp = 0;
+	for (uint32_t v = 0; v < a->nv; v++) {
+		if (!bget(out, v) && !(!a->f->is_entry && bget(ein, v)))
+			continue;
+		if (col[v] == UINT32_MAX)
+			continue;
+		if (v < a->lv.nregs) {
+			if (col[v] + a->width[v] > *hr)
+				*hr = col[v] + a->width[v];
+		} else if (col[v] + 1 > *hp) {
+			*hp = col[v] + 1;
+		}
+	}
+}
+
+/* The call sites of the function and what stays live across each. */
+static int call_sites(actx_t *a)
+{
+	const sc_module_t *m = a->m;
+	fres_t *r = a->r;
+	for (uint32_t pc = a->f->entry_pc; pc < a->f->end_pc; pc++)
 		r->ncalls += m->code[pc].op == SC_OP_CALL;
 	r->calls = calloc(r->ncalls + 1, sizeof *r->calls);
 	if (!r->calls)
-		goto out;
+		return SC_ENOMEM;
 	r->ncalls = 0;
-	for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++) {
-		const sc_insn_t *in = &m->code[pc];
-		if (in->op != SC_OP_CALL)
+	for (uint32_t pc = a->f->entry_pc; pc < a->f->end_pc; pc++) {
+		if (m->code[pc].op != SC_OP_CALL)
 			continue;
-		int g = func_index_at(m, SC_BR_TARGET(in->imm));
-		if (g < 0) {
-			rc = fail(msg, msgsz, SC_EPARSE, m, "'%s': call at pc %u to no function", f->name, pc);
-			goto out;
-		}
-		const uint64_t *out = lv.out + (size_t)(pc - lv.lo) * W, *ein = lv.in;
-		uint32_t hr = 0, hp = 0;
-		for (uint32_t v = 0; v < nv; v++) {
-			if (!bget(out, v) && !(!f->is_entry && bget(ein, v)))
-				continue;
-			if (r->col[v] == UINT32_MAX)
-				continue;
-			if (v < lv.nregs) {
-				if (r->col[v] + width[v] > hr)
-					hr = r->col[v] + width[v];
-			} else if (r->col[v] + 1 > hp) {
-				hp = r->col[v] + 1;
-			}
-		}
+		int g = func_index_at(m, SC_BR_TARGET(m->code[pc].imm));
+		if (g < 0)
+			return fail(a->msg, a->msgsz, SC_EPARSE, m, "'%s': call at pc %u to no function", a->f->name, pc);
 		r->calls[r->ncalls].pc = pc;
 		r->calls[r->ncalls].callee = (uint32_t)g;
-		r->calls[r->ncalls].hr = hr;
-		r->calls[r->ncalls].hp = hp;
+		live_across(a, pc, &r->calls[r->ncalls].hr, &r->calls[r->ncalls].hp);
 		r->ncalls++;
 	}
-	rc = 0;
+	return 0;
+}
+
+static int alloc_func(const sc_module_t *m, const sc_func_t *f, fres_t *r, char *msg, size_t msgsz)
+{
+	actx_t a = {.m = m, .f = f, .r = r, .msg = msg, .msgsz = msgsz};
+	int rc = sc__live(m->code, f->entry_pc, f->end_pc, f->reg_base, f->nregs, f->pred_base, f->npreds, &a.lv);
+	if (rc)
+		return rc == SC_ENOMEM ? rc : fail(msg, msgsz, SC_EPARSE, m, "'%s': operand outside the function's registers", f->name);
+	uint32_t nv = a.nv = a.lv.nv;
+	a.W = a.lv.words;
+	a.width = calloc(nv + 1, 1);
+	a.adj = calloc((size_t)nv * a.W + 1, sizeof *a.adj);
+	a.order = malloc((nv + 1) * sizeof *a.order);
+	a.partner = malloc((nv + 1) * sizeof *a.partner);
+	a.pinned = calloc(nv + 1, 1);
+	a.busy = malloc(BUSY_SLOTS + 1);
+	r->col = malloc((nv + 1) * sizeof *r->col);
+	rc = SC_ENOMEM;
+	if (!a.width || !a.adj || !a.order || !a.partner || !a.pinned || !a.busy || !r->col)
+		goto out;
+	for (uint32_t v = 0; v < nv; v++) {
+		a.partner[v] = UINT32_MAX;
+		r->col[v] = UINT32_MAX;
+	}
+	for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++)
+		if ((rc = interfere_at(&a, pc)))
+			goto out;
+	entry_and_pinned_edges(&a);
+	/* values of different classes never meet: the matrix rows of the two
+	 * classes are coloured separately */
+	r->nregs = colour(0, a.lv.nregs, a.adj, a.W, a.width, a.order, a.norder, a.partner, r->col, a.busy);
+	r->npreds = colour(a.lv.nregs, a.lv.npreds, a.adj, a.W, a.width, a.order, a.norder, a.partner, r->col, a.busy);
+	rc = call_sites(&a);
 out:
-	free(width);
-	free(adj);
-	free(order);
-	free(partner);
-	free(pinned);
-	free(busy);
-	sc__live_free(&lv);
+	free(a.width);
+	free(a.adj);
+	free(a.order);
+	free(a.partner);
+	free(a.pinned);
+	free(a.busy);
+	sc__live_free(&a.lv);
 	return rc;
 }
 
@@ -458,60 +467,42 @@ static bool *call_closure(const sc_module_t *m)
 	return reach;
 }
 
-int sc__regalloc(sc_module_t *m, char *msg, size_t msgsz)
+/* Window bases rb[], pb[]: callers first; the call graph is acyclic, so
+ * nf rounds of relaxation reach the fixed point. A .func that reads a
+ * value before writing it sees, in ptx mode, what it left there at its
+ * last call; so such a function gets a region above everything placed so
+ * far, which nothing but its own callees' windows (above the values it
+ * keeps) ever overlaps. Those are placed callers first, after each other
+ * (place_windows, which returns 0 or SC_ENOMEM). */
+static void relax_windows(const sc_module_t *m, const fres_t *res, uint32_t *rb, uint32_t *pb)
 {
 	uint32_t nf = m->nfuncs;
-	int rc = SC_ENOMEM;
-	fres_t *res = calloc(nf + 1, sizeof *res);
-	bool *reach = NULL;
-	m->code_ptx = malloc((m->ncode ? m->ncode : 1) * sizeof *m->code_ptx);
-	if (!res || !m->code_ptx)
-		goto out;
-	memcpy(m->code_ptx, m->code, m->ncode * sizeof *m->code);
-	for (uint32_t i = 0; i < nf; i++) {
-		sc_func_t *f = &m->funcs[i];
-		f->ptx_reg_base = f->reg_base;
-		f->ptx_nregs = f->nregs;
-		f->ptx_pred_base = f->pred_base;
-		f->ptx_npreds = f->npreds;
-		f->regs_ptx = f->regs_total;
-		f->preds_ptx = f->preds_total;
-		if (f->entry_pc == UINT32_MAX)
-			continue;
-		if ((rc = alloc_func(m, f, &res[i], msg, msgsz)))
-			goto out;
-	}
-	if (!(reach = call_closure(m)))
-		goto out;
-	/* Window bases: callers first; the call graph is acyclic, so nf rounds
-	 * of relaxation reach the fixed point. A .func that reads a value before
-	 * writing it sees, in ptx mode, what it left there at its last call; so
-	 * such a function gets a region above everything placed so far, which
-	 * nothing but its own callees' windows (above the values it keeps) ever
-	 * overlaps. Those are placed callers first, after each other. */
-	uint32_t *rb = calloc(nf + 1, sizeof *rb), *pb = calloc(nf + 1, sizeof *pb);
+	for (uint32_t round = 0; round <= nf; round++)
+		for (uint32_t i = 0; i < nf; i++)
+			for (uint32_t c = 0; c < res[i].ncalls; c++) {
+				uint32_t g = res[i].calls[c].callee;
+				if (rb[i] + res[i].calls[c].hr > rb[g])
+					rb[g] = rb[i] + res[i].calls[c].hr;
+				if (pb[i] + res[i].calls[c].hp > pb[g])
+					pb[g] = pb[i] + res[i].calls[c].hp;
+			}
+}
+
+static int place_windows(const sc_module_t *m, const fres_t *res, const bool *reach, uint32_t *rb, uint32_t *pb)
+{
+	uint32_t nf = m->nfuncs;
 	uint32_t *depth = calloc(nf + 1, sizeof *depth);
 	bool *placed = calloc(nf + 1, sizeof *placed);
-	if (!rb || !pb || !depth || !placed) {
-		free(rb);
-		free(pb);
+	if (!depth || !placed) {
 		free(depth);
 		free(placed);
-		goto out;
+		return SC_ENOMEM;
 	}
 	for (uint32_t i = 0; i < nf; i++)
 		for (uint32_t j = 0; j < nf; j++)
 			depth[i] += reach[(size_t)j * nf + i]; /* callers of i: more than any caller has */
 	for (;;) {
-		for (uint32_t round = 0; round <= nf; round++)
-			for (uint32_t i = 0; i < nf; i++)
-				for (uint32_t c = 0; c < res[i].ncalls; c++) {
-					uint32_t g = res[i].calls[c].callee;
-					if (rb[i] + res[i].calls[c].hr > rb[g])
-						rb[g] = rb[i] + res[i].calls[c].hr;
-					if (pb[i] + res[i].calls[c].hp > pb[g])
-						pb[g] = pb[i] + res[i].calls[c].hp;
-				}
+		relax_windows(m, res, rb, pb);
 		int32_t next = -1;
 		for (uint32_t i = 0; i < nf; i++)
 			if (res[i].stale && !placed[i] && (next < 0 || depth[i] < depth[next]))
@@ -531,39 +522,33 @@ int sc__regalloc(sc_module_t *m, char *msg, size_t msgsz)
 	}
 	free(depth);
 	free(placed);
-	uint32_t all_r = 0, all_p = 0;
-	for (uint32_t i = 0; i < nf; i++) {
-		sc_func_t *f = &m->funcs[i];
-		if (f->entry_pc == UINT32_MAX)
-			continue;
-		if (rb[i] + res[i].nregs > 0xfff || pb[i] + res[i].npreds > 0xfff) {
-			free(rb);
-			free(pb);
-			rc = fail(msg, msgsz, SC_EPARSE, m, "'%s' needs more than %u register slots", f->name, 0xfff);
-			goto out;
+	return 0;
+}
+
+/* Renumbers function i's operands into its window rb/pb. */
+static void rewrite_func(sc_module_t *m, uint32_t i, const fres_t *r, uint32_t rb, uint32_t pb)
+{
+	sc_func_t *f = &m->funcs[i];
+	for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++) {
+		sc_insn_t *in = &m->code[pc];
+		opv_t ov[8];
+		unsigned k = insn_opvs(in, ov);
+		for (unsigned j = 0; j < k; j++) {
+			uint32_t v = ov[j].pred ? f->nregs + ov[j].idx - f->pred_base : (uint32_t)ov[j].idx - f->reg_base;
+			opv_set(in, &ov[j], (ov[j].pred ? pb : rb) + r->col[v]);
 		}
-		for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++) {
-			sc_insn_t *in = &m->code[pc];
-			opv_t ov[8];
-			unsigned k = insn_opvs(in, ov);
-			for (unsigned j = 0; j < k; j++) {
-				uint32_t v = ov[j].pred ? f->nregs + ov[j].idx - f->pred_base : (uint32_t)ov[j].idx - f->reg_base;
-				opv_set(in, &ov[j], (ov[j].pred ? pb[i] : rb[i]) + res[i].col[v]);
-			}
-		}
-		f->reg_base = rb[i];
-		f->pred_base = pb[i];
-		f->nregs = res[i].nregs;
-		f->npreds = res[i].npreds;
-		if (rb[i] + res[i].nregs > all_r)
-			all_r = rb[i] + res[i].nregs;
-		if (pb[i] + res[i].npreds > all_p)
-			all_p = pb[i] + res[i].npreds;
 	}
-	free(rb);
-	free(pb);
-	m->nregs_all = all_r;
-	m->npreds_all = all_p;
+	f->reg_base = rb;
+	f->pred_base = pb;
+	f->nregs = r->nregs;
+	f->npreds = r->npreds;
+}
+
+/* A kernel's registers per thread: the highest slot of itself and of
+ * everything it can call. */
+static void alloc_totals(sc_module_t *m, const bool *reach)
+{
+	uint32_t nf = m->nfuncs;
 	for (uint32_t i = 0; i < nf; i++) {
 		sc_func_t *f = &m->funcs[i];
 		if (!f->is_entry)
@@ -579,6 +564,67 @@ int sc__regalloc(sc_module_t *m, char *msg, size_t msgsz)
 					f->preds_total = g->pred_base + g->npreds;
 			}
 	}
+}
+
+/* Keeps the ptx-mode code and numbers, and colours every function. */
+static int alloc_all(sc_module_t *m, fres_t *res, char *msg, size_t msgsz)
+{
+	m->code_ptx = malloc((m->ncode ? m->ncode : 1) * sizeof *m->code_ptx);
+	if (!m->code_ptx)
+		return SC_ENOMEM;
+	memcpy(m->code_ptx, m->code, m->ncode * sizeof *m->code);
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
+		sc_func_t *f = &m->funcs[i];
+		f->ptx_reg_base = f->reg_base;
+		f->ptx_nregs = f->nregs;
+		f->ptx_pred_base = f->pred_base;
+		f->ptx_npreds = f->npreds;
+		f->regs_ptx = f->regs_total;
+		f->preds_ptx = f->preds_total;
+		int rc;
+		if (f->entry_pc != UINT32_MAX && (rc = alloc_func(m, f, &res[i], msg, msgsz)))
+			return rc;
+	}
+	return 0;
+}
+
+/* The windows into the code: every function's operands renumbered. */
+static int rewrite_all(sc_module_t *m, const fres_t *res, const uint32_t *rb, const uint32_t *pb, char *msg,
+                       size_t msgsz)
+{
+	uint32_t all_r = 0, all_p = 0;
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
+		sc_func_t *f = &m->funcs[i];
+		if (f->entry_pc == UINT32_MAX)
+			continue;
+		if (rb[i] + res[i].nregs > 0xfff || pb[i] + res[i].npreds > 0xfff)
+			return fail(msg, msgsz, SC_EPARSE, m, "'%s' needs more than %u register slots", f->name, 0xfff);
+		rewrite_func(m, i, &res[i], rb[i], pb[i]);
+		all_r = rb[i] + res[i].nregs > all_r ? rb[i] + res[i].nregs : all_r;
+		all_p = pb[i] + res[i].npreds > all_p ? pb[i] + res[i].npreds : all_p;
+	}
+	m->nregs_all = all_r;
+	m->npreds_all = all_p;
+	return 0;
+}
+
+int sc__regalloc(sc_module_t *m, char *msg, size_t msgsz)
+{
+	uint32_t nf = m->nfuncs;
+	fres_t *res = calloc(nf + 1, sizeof *res);
+	uint32_t *rb = calloc(nf + 1, sizeof *rb), *pb = calloc(nf + 1, sizeof *pb);
+	bool *reach = NULL;
+	int rc = SC_ENOMEM;
+	if (!res || !rb || !pb)
+		goto out;
+	if ((rc = alloc_all(m, res, msg, msgsz)))
+		goto out;
+	rc = SC_ENOMEM;
+	if (!(reach = call_closure(m)) || place_windows(m, res, reach, rb, pb))
+		goto out;
+	if ((rc = rewrite_all(m, res, rb, pb, msg, msgsz)))
+		goto out;
+	alloc_totals(m, reach);
 	rc = sc__regalloc_verify(m, msg, msgsz);
 out:
 	if (res)
@@ -587,6 +633,8 @@ out:
 			free(res[i].calls);
 		}
 	free(res);
+	free(rb);
+	free(pb);
 	free(reach);
 	if (rc == SC_ENOMEM && msg[0] == 0)
 		snprintf(msg, msgsz, "%s: out of memory", m->name);
@@ -609,205 +657,267 @@ static uint32_t ow_meet(uint32_t a, uint32_t b)
 	return OW_CONFLICT;
 }
 
-static int verify_func(const sc_module_t *m, const sc_func_t *f, const bool *reach, char *msg, size_t msgsz)
-{
+/* One function's check under way: its values (by the ptx-mode code)
+ * and the physical cells they sit in (its slots, then its predicates). */
+typedef struct vctx {
+	const sc_module_t *m;
+	const sc_func_t *f;
+	const bool *reach;
 	sc_live_t lv;
-	int rc = sc__live(m->code_ptx, f->entry_pc, f->end_pc, f->ptx_reg_base, f->ptx_nregs, f->ptx_pred_base,
-	                  f->ptx_npreds, &lv);
-	if (rc)
-		return rc == SC_ENOMEM ? rc : fail(msg, msgsz, SC_EPARSE, m, "'%s': ptx operands outside the function", f->name);
-	uint32_t nv = lv.nv, W = lv.words, n = f->end_pc - f->entry_pc;
-	/* physical cells: the function's slots, then its predicates */
-	uint32_t nr = f->nregs, ncell = f->nregs + f->npreds;
-	uint32_t *map = malloc((nv + 1) * sizeof *map);
-	uint8_t *width = calloc(nv + 1, 1);
-	uint32_t *stamp = calloc(ncell + 1, sizeof *stamp);
-	uint32_t *own = malloc(((size_t)n * ncell + 1) * sizeof *own);
-	uint32_t *cur = malloc((ncell + 1) * sizeof *cur);
-	uint32_t *work = malloc((n + 1) * sizeof *work);
-	uint8_t *queued = calloc(n + 1, 1);
-	uint64_t *both = malloc(W * sizeof *both);
-	rc = SC_ENOMEM;
-	if (!map || !width || !stamp || !own || !cur || !work || !queued || !both)
-		goto out;
-	for (uint32_t v = 0; v < nv; v++)
-		map[v] = UINT32_MAX;
-	/* the map from values to cells, the same at every operand */
+	uint32_t nv, W, n;   /* values, words per set, pcs */
+	uint32_t nr, ncell;  /* slots, cells */
+	uint32_t *map;       /* value -> first cell */
+	uint8_t *width;      /* value -> cells */
+	uint32_t *stamp;     /* cell -> tick of its last claim */
+	uint32_t *own;       /* per pc, per cell: the value that last wrote it */
+	uint32_t *cur;       /* one pc's own[] */
+	uint32_t *work;      /* worklist of pcs */
+	uint8_t *queued;
+	uint64_t *both;
+	char *msg;
+	size_t msgsz;
+} vctx_t;
+
+/* The map from values to cells, the same at every operand. */
+static int verify_map(vctx_t *v)
+{
+	const sc_module_t *m = v->m;
+	const sc_func_t *f = v->f;
+	for (uint32_t x = 0; x < v->nv; x++)
+		v->map[x] = UINT32_MAX;
 	for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++) {
 		opv_t a[8], b[8];
 		unsigned ka = insn_opvs(&m->code_ptx[pc], a), kb = insn_opvs(&m->code[pc], b);
-		if (ka != kb) {
-			rc = fail(msg, msgsz, SC_EPARSE, m, "'%s': operands changed at pc %u", f->name, pc);
-			goto out;
-		}
+		if (ka != kb)
+			return fail(v->msg, v->msgsz, SC_EPARSE, m, "'%s': operands changed at pc %u", f->name, pc);
 		for (unsigned j = 0; j < ka; j++) {
-			uint32_t v = val_of(&lv, &a[j]);
+			uint32_t x = val_of(&v->lv, &a[j]);
 			uint32_t base = b[j].pred ? f->pred_base : f->reg_base, lim = b[j].pred ? f->npreds : f->nregs;
-			if (b[j].pred != a[j].pred || b[j].w != a[j].w || b[j].idx < base || b[j].idx + b[j].w > base + lim) {
-				rc = fail(msg, msgsz, SC_EPARSE, m, "'%s': operand out of the function's slots at pc %u", f->name, pc);
-				goto out;
-			}
-			uint32_t c = b[j].idx - base + (b[j].pred ? nr : 0);
-			if (map[v] != UINT32_MAX && map[v] != c) {
-				rc = fail(msg, msgsz, SC_EPARSE, m, "'%s': a value sits in two places at pc %u", f->name, pc);
-				goto out;
-			}
-			map[v] = c;
-			width[v] = a[j].w;
+			if (b[j].pred != a[j].pred || b[j].w != a[j].w || b[j].idx < base || b[j].idx + b[j].w > base + lim)
+				return fail(v->msg, v->msgsz, SC_EPARSE, m, "'%s': operand out of the function's slots at pc %u",
+				            f->name, pc);
+			uint32_t c = b[j].idx - base + (b[j].pred ? v->nr : 0);
+			if (v->map[x] != UINT32_MAX && v->map[x] != c)
+				return fail(v->msg, v->msgsz, SC_EPARSE, m, "'%s': a value sits in two places at pc %u", f->name, pc);
+			v->map[x] = c;
+			v->width[x] = a[j].w;
 		}
 	}
-	/* 1. values live at the same reachable point never overlap (code no
-	 * path reaches never runs: values read there without a definition
-	 * interfere with nothing, and may share a slot) */
-	uint32_t nr_reach = 0;
-	if (n) {
-		work[nr_reach++] = 0;
-		queued[0] = 1;
+	return 0;
+}
+
+/* queued[i]: pc entry + i is reachable from the entry. */
+static void verify_reach(vctx_t *v)
+{
+	uint32_t nw = 0, lo = v->f->entry_pc;
+	if (v->n) {
+		v->work[nw++] = 0;
+		v->queued[0] = 1;
 	}
-	while (nr_reach) {
-		uint32_t i = work[--nr_reach], sv[2];
-		unsigned ns = succs(m->code_ptx, f->entry_pc, f->end_pc, f->entry_pc + i, sv);
+	while (nw) {
+		uint32_t i = v->work[--nw], sv[2];
+		unsigned ns = succs(v->m->code_ptx, lo, v->f->end_pc, lo + i, sv);
 		for (unsigned j = 0; j < ns; j++)
-			if (!queued[sv[j] - f->entry_pc]) {
-				queued[sv[j] - f->entry_pc] = 1;
-				work[nr_reach++] = sv[j] - f->entry_pc;
+			if (!v->queued[sv[j] - lo]) {
+				v->queued[sv[j] - lo] = 1;
+				v->work[nw++] = sv[j] - lo;
 			}
 	}
-	uint32_t tick = 0;
-	for (uint32_t pc = f->entry_pc; pc <= f->end_pc && n; pc++) {
-		if (pc < f->end_pc && !queued[pc - f->entry_pc])
+}
+
+/* 1. Values live at the same reachable point never overlap (code no path
+ * reaches never runs: values read there without a definition interfere
+ * with nothing, and may share a slot). */
+static int verify_overlap(vctx_t *v)
+{
+	const sc_func_t *f = v->f;
+	uint32_t tick = 0, nr = v->nr;
+	verify_reach(v);
+	for (uint32_t pc = f->entry_pc; pc <= f->end_pc && v->n; pc++) {
+		if (pc < f->end_pc && !v->queued[pc - f->entry_pc])
 			continue;
 		/* pc == end_pc stands for the entry's live-in set */
-		const uint64_t *set = pc == f->end_pc ? lv.in : lv.out + (size_t)(pc - f->entry_pc) * W;
-		memcpy(both, set, W * sizeof *both);
+		const uint64_t *set = pc == f->end_pc ? v->lv.in : v->lv.out + (size_t)(pc - f->entry_pc) * v->W;
+		memcpy(v->both, set, v->W * sizeof *v->both);
 		opv_t ov[8];
-		unsigned k = pc == f->end_pc ? 0 : insn_opvs(&m->code_ptx[pc], ov);
+		unsigned k = pc == f->end_pc ? 0 : insn_opvs(&v->m->code_ptx[pc], ov);
 		for (unsigned j = 0; j < k; j++)
 			if (ov[j].def)
-				bset(both, val_of(&lv, &ov[j]));
+				bset(v->both, val_of(&v->lv, &ov[j]));
 		tick++;
-		FOR_BITS(v, both, W) {
-			if (map[v] == UINT32_MAX)
+		FOR_BITS(x, v->both, v->W) {
+			if (v->map[x] == UINT32_MAX)
 				continue; /* live but never named here: cannot happen */
-			for (uint32_t s = 0; s < width[v]; s++) {
-				if (stamp[map[v] + s] == tick) {
-					rc = fail(msg, msgsz, SC_EPARSE, m, "'%s': two values live at pc %u share %s %u", f->name,
-					          pc == f->end_pc ? f->entry_pc : pc, map[v] >= nr ? "predicate" : "slot",
-					          (uint32_t)(map[v] + s - (map[v] >= nr ? nr : 0)));
-					goto out;
-				}
-				stamp[map[v] + s] = tick;
+			for (uint32_t s = 0; s < v->width[x]; s++) {
+				uint32_t c = v->map[x] + s;
+				if (v->stamp[c] == tick)
+					return fail(v->msg, v->msgsz, SC_EPARSE, v->m, "'%s': two values live at pc %u share %s %u",
+					            f->name, pc == f->end_pc ? f->entry_pc : pc, v->map[x] >= nr ? "predicate" : "slot",
+					            c - (v->map[x] >= nr ? nr : 0));
+				v->stamp[c] = tick;
 			}
 		}
 	}
-	/* 2. a .func's values read before written keep, as in ptx mode, what
-	 * its last call left: no other function may own those slots */
-	for (uint32_t v = 0; v < nv && !f->is_entry && n; v++) {
-		if (!bget(lv.in, v) || map[v] == UINT32_MAX)
+	return 0;
+}
+
+/* 2. A .func's values read before written keep, as in ptx mode, what its
+ * last call left: no other function may own those slots. */
+static int verify_stale(vctx_t *v)
+{
+	const sc_module_t *m = v->m;
+	const sc_func_t *f = v->f;
+	for (uint32_t x = 0; x < v->nv && !f->is_entry && v->n; x++) {
+		if (!bget(v->lv.in, x) || v->map[x] == UINT32_MAX)
 			continue;
-		bool pred = map[v] >= nr;
-		uint32_t lo = pred ? f->pred_base + map[v] - nr : f->reg_base + map[v], hi = lo + width[v];
+		bool pred = v->map[x] >= v->nr;
+		uint32_t lo = pred ? f->pred_base + v->map[x] - v->nr : f->reg_base + v->map[x], hi = lo + v->width[x];
 		for (uint32_t j = 0; j < m->nfuncs; j++) {
 			const sc_func_t *h = &m->funcs[j];
 			if (h == f || h->entry_pc == UINT32_MAX)
 				continue;
 			uint32_t hb = pred ? h->pred_base : h->reg_base, hn = pred ? h->npreds : h->nregs;
-			if (lo < hb + hn && hb < hi) {
-				rc = fail(msg, msgsz, SC_EPARSE, m, "'%s' reads %s %u before writing it, and '%s' uses it too",
-				          f->name, pred ? "predicate" : "slot", lo, h->name);
-				goto out;
-			}
+			if (lo < hb + hn && hb < hi)
+				return fail(v->msg, v->msgsz, SC_EPARSE, m, "'%s' reads %s %u before writing it, and '%s' uses it too",
+				            f->name, pred ? "predicate" : "slot", lo, h->name);
 		}
 	}
-	/* 3. forward: the value that last wrote each cell; every read must find
-	 * its own value (or the zero a CTA starts with) */
-	for (size_t i = 0; i < (size_t)n * ncell; i++)
-		own[i] = OW_TOP;
-	memset(queued, 0, n + 1);
-	uint32_t nw = 0;
-	if (n) {
+	return 0;
+}
+
+/* Every read of `in` finds its own value in its cells (or what the entry
+ * left, or nothing yet). */
+static int verify_reads(vctx_t *v, uint32_t pc, const opv_t *ov, unsigned k)
+{
+	for (unsigned j = 0; j < k; j++) {
+		if (ov[j].def)
+			continue;
+		uint32_t x = val_of(&v->lv, &ov[j]);
+		for (uint32_t s = 0; s < v->width[x]; s++) {
+			uint32_t c = v->map[x] + s, o = v->cur[c];
+			if (o != x && o != OW_ENTRY && o != OW_TOP)
+				return fail(v->msg, v->msgsz, SC_EPARSE, v->m, "'%s': pc %u reads a value from %s %u, which %s",
+				            v->f->name, pc, v->map[x] >= v->nr ? "predicate" : "slot", c - (v->map[x] >= v->nr ? v->nr : 0),
+				            o == OW_CLOBBER ? "a call overwrote" : o == OW_CONFLICT ? "other values may have written"
+				                                                                    : "another value wrote");
+		}
+	}
+	return 0;
+}
+
+/* A call clobbers the cells of the callee and of everything it reaches. */
+static void verify_clobber(vctx_t *v, const sc_insn_t *in)
+{
+	const sc_module_t *m = v->m;
+	const sc_func_t *f = v->f;
+	int g = func_index_at(m, SC_BR_TARGET(in->imm));
+	uint32_t fi = (uint32_t)(f - m->funcs);
+	for (uint32_t j = 0; g >= 0 && j < m->nfuncs; j++) {
+		if ((j != (uint32_t)g && !v->reach[(size_t)g * m->nfuncs + j]) || j == fi)
+			continue;
+		const sc_func_t *h = &m->funcs[j];
+		for (uint32_t s = h->reg_base; s < h->reg_base + h->nregs; s++)
+			if (s >= f->reg_base && s < f->reg_base + v->nr)
+				v->cur[s - f->reg_base] = OW_CLOBBER;
+		for (uint32_t s = h->pred_base; s < h->pred_base + h->npreds; s++)
+			if (s >= f->pred_base && s < f->pred_base + f->npreds)
+				v->cur[v->nr + s - f->pred_base] = OW_CLOBBER;
+	}
+}
+
+/* Meets cur into the successors of pc, queueing those that changed. */
+static void verify_flow(vctx_t *v, uint32_t pc, uint32_t *nw)
+{
+	uint32_t sv[2];
+	unsigned ns = succs(v->m->code_ptx, v->f->entry_pc, v->f->end_pc, pc, sv);
+	for (unsigned j = 0; j < ns; j++) {
+		uint32_t t = sv[j] - v->f->entry_pc;
+		uint32_t *to = v->own + (size_t)t * v->ncell;
+		bool ch = false;
+		for (uint32_t c = 0; c < v->ncell; c++) {
+			uint32_t x = ow_meet(to[c], v->cur[c]);
+			if (x != to[c]) {
+				to[c] = x;
+				ch = true;
+			}
+		}
+		if (ch && !v->queued[t]) {
+			v->queued[t] = 1;
+			v->work[(*nw)++] = t;
+		}
+	}
+}
+
+/* 3. Forward: the value that last wrote each cell; every read must find
+ * its own value (or the zero a CTA starts with). */
+static int verify_forward(vctx_t *v)
+{
+	uint32_t ncell = v->ncell, nw = 0;
+	for (size_t i = 0; i < (size_t)v->n * ncell; i++)
+		v->own[i] = OW_TOP;
+	memset(v->queued, 0, v->n + 1);
+	if (v->n) {
 		for (uint32_t c = 0; c < ncell; c++)
-			own[c] = OW_ENTRY;
-		work[nw++] = 0;
-		queued[0] = 1;
+			v->own[c] = OW_ENTRY;
+		v->work[nw++] = 0;
+		v->queued[0] = 1;
 	}
 	while (nw) {
-		uint32_t i = work[--nw], pc = f->entry_pc + i;
-		queued[i] = 0;
-		memcpy(cur, own + (size_t)i * ncell, ncell * sizeof *cur);
-		const sc_insn_t *in = &m->code_ptx[pc];
+		uint32_t i = v->work[--nw], pc = v->f->entry_pc + i;
+		v->queued[i] = 0;
+		memcpy(v->cur, v->own + (size_t)i * ncell, ncell * sizeof *v->cur);
+		const sc_insn_t *in = &v->m->code_ptx[pc];
 		opv_t ov[8];
 		unsigned k = insn_opvs(in, ov);
-		for (unsigned j = 0; j < k; j++) {
-			if (ov[j].def)
-				continue;
-			uint32_t v = val_of(&lv, &ov[j]);
-			for (uint32_t s = 0; s < width[v]; s++) {
-				uint32_t o = cur[map[v] + s];
-				if (o != v && o != OW_ENTRY && o != OW_TOP) {
-					rc = fail(msg, msgsz, SC_EPARSE, m, "'%s': pc %u reads a value from %s %u, which %s", f->name, pc,
-					          map[v] >= nr ? "predicate" : "slot", map[v] + s - (map[v] >= nr ? nr : 0),
-					          o == OW_CLOBBER ? "a call overwrote" : o == OW_CONFLICT ? "other values may have written"
-					                                                                   : "another value wrote");
-					goto out;
-				}
-			}
-		}
+		if (verify_reads(v, pc, ov, k))
+			return SC_EPARSE;
 		bool guarded = in->guard & SC_GUARD_ON;
 		for (unsigned j = 0; j < k; j++) {
 			if (!ov[j].def)
 				continue;
-			uint32_t v = val_of(&lv, &ov[j]);
-			for (uint32_t s = 0; s < width[v]; s++)
-				cur[map[v] + s] = guarded ? ow_meet(cur[map[v] + s], v) : v;
+			uint32_t x = val_of(&v->lv, &ov[j]);
+			for (uint32_t s = 0; s < v->width[x]; s++)
+				v->cur[v->map[x] + s] = guarded ? ow_meet(v->cur[v->map[x] + s], x) : x;
 		}
-		if (in->op == SC_OP_CALL) {
-			int g = func_index_at(m, SC_BR_TARGET(in->imm));
-			uint32_t fi = (uint32_t)(f - m->funcs);
-			for (uint32_t j = 0; g >= 0 && j < m->nfuncs; j++) {
-				if (j != (uint32_t)g && !reach[(size_t)g * m->nfuncs + j])
-					continue;
-				const sc_func_t *h = &m->funcs[j];
-				if (j == fi)
-					continue;
-				for (uint32_t s = h->reg_base; s < h->reg_base + h->nregs; s++)
-					if (s >= f->reg_base && s < f->reg_base + nr)
-						cur[s - f->reg_base] = OW_CLOBBER;
-				for (uint32_t s = h->pred_base; s < h->pred_base + h->npreds; s++)
-					if (s >= f->pred_base && s < f->pred_base + f->npreds)
-						cur[nr + s - f->pred_base] = OW_CLOBBER;
-			}
-		}
-		uint32_t sv[2];
-		unsigned ns = succs(m->code_ptx, f->entry_pc, f->end_pc, pc, sv);
-		for (unsigned j = 0; j < ns; j++) {
-			uint32_t t = sv[j] - f->entry_pc;
-			uint32_t *to = own + (size_t)t * ncell;
-			bool ch = false;
-			for (uint32_t c = 0; c < ncell; c++) {
-				uint32_t x = ow_meet(to[c], cur[c]);
-				if (x != to[c]) {
-					to[c] = x;
-					ch = true;
-				}
-			}
-			if (ch && !queued[t]) {
-				queued[t] = 1;
-				work[nw++] = t;
-			}
-		}
+		if (in->op == SC_OP_CALL)
+			verify_clobber(v, in);
+		verify_flow(v, pc, &nw);
 	}
-	rc = 0;
-out:
-	free(map);
-	free(width);
-	free(stamp);
-	free(own);
-	free(cur);
-	free(work);
-	free(queued);
-	free(both);
-	sc__live_free(&lv);
+	return 0;
+}
+
+static int verify_func(const sc_module_t *m, const sc_func_t *f, const bool *reach, char *msg, size_t msgsz)
+{
+	vctx_t v = {.m = m, .f = f, .reach = reach, .msg = msg, .msgsz = msgsz};
+	int rc = sc__live(m->code_ptx, f->entry_pc, f->end_pc, f->ptx_reg_base, f->ptx_nregs, f->ptx_pred_base,
+	                  f->ptx_npreds, &v.lv);
+	if (rc)
+		return rc == SC_ENOMEM ? rc : fail(msg, msgsz, SC_EPARSE, m, "'%s': ptx operands outside the function", f->name);
+	v.nv = v.lv.nv;
+	v.W = v.lv.words;
+	v.n = f->end_pc - f->entry_pc;
+	v.nr = f->nregs;
+	v.ncell = f->nregs + f->npreds;
+	v.map = malloc((v.nv + 1) * sizeof *v.map);
+	v.width = calloc(v.nv + 1, 1);
+	v.stamp = calloc(v.ncell + 1, sizeof *v.stamp);
+	v.own = malloc(((size_t)v.n * v.ncell + 1) * sizeof *v.own);
+	v.cur = malloc((v.ncell + 1) * sizeof *v.cur);
+	v.work = malloc((v.n + 1) * sizeof *v.work);
+	v.queued = calloc(v.n + 1, 1);
+	v.both = malloc(v.W * sizeof *v.both);
+	rc = SC_ENOMEM;
+	if (v.map && v.width && v.stamp && v.own && v.cur && v.work && v.queued && v.both)
+		rc = verify_map(&v) || verify_overlap(&v) || verify_stale(&v) || verify_forward(&v) ? SC_EPARSE : 0;
+	free(v.map);
+	free(v.width);
+	free(v.stamp);
+	free(v.own);
+	free(v.cur);
+	free(v.work);
+	free(v.queued);
+	free(v.both);
+	sc__live_free(&v.lv);
 	return rc;
 }
 

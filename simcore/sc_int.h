@@ -225,85 +225,262 @@ enum {
 	SC_U_NUM, SC_U_INT, SC_U_FP, SC_U_CMP, SC_U_MOV, SC_U_MEM, SC_U_CTL, SC_U_WARP
 };
 
-/* The instruction table: one row per PTX opcode —
- * X(enum name, mnemonic, unit, latency class). Lowering (ptx_lower.c)
- * accepts modifiers per opcode; semantics are in sem_*.c and sm.c. */
-#define SC_OP_LIST(X)                                                      \
-	X(INVALID, "<invalid>", CTL, BRANCH)                                   \
-	/* integer or float by type */                                         \
-	X(ADD, "add", NUM, INT)     /* d = a + b (.cc/addc via mods) */        \
-	X(SUB, "sub", NUM, INT)     /* d = a - b (.cc/subc via mods) */        \
-	X(MUL, "mul", NUM, IMUL)    /* d = a * b (.lo/.hi/.wide in sub) */     \
-	X(MAD, "mad", NUM, IMUL)    /* d = a * b + c */                        \
-	X(DIV, "div", NUM, IMUL)    /* d = a / b */                            \
-	X(ABS, "abs", NUM, INT)     /* d = |a| */                              \
-	X(NEG, "neg", NUM, INT)     /* d = -a */                               \
-	X(MIN, "min", NUM, INT)     /* d = min(a, b) */                        \
-	X(MAX, "max", NUM, INT)     /* d = max(a, b) */                        \
-	/* integer and bit operations */                                       \
-	X(REM, "rem", INT, IMUL)    /* d = a % b */                            \
-	X(MUL24, "mul24", INT, IMUL) /* 24x24 multiply, .lo/.hi */             \
-	X(MAD24, "mad24", INT, IMUL)                                           \
-	X(SAD, "sad", INT, INT)     /* d = |a - b| + c */                      \
-	X(POPC, "popc", INT, INT)   /* d(u32) = population count of a */       \
-	X(CLZ, "clz", INT, INT)     /* d(u32) = leading zeros of a */          \
-	X(BREV, "brev", INT, INT)   /* d = bit reverse of a */                 \
-	X(BFE, "bfe", INT, INT)     /* d = a[b +: c], sign/zero extended */    \
-	X(BFI, "bfi", INT, INT)     /* d = b with a inserted at [c +: e] */    \
-	X(BFIND, "bfind", INT, INT) /* d = index of most significant bit */    \
-	X(PRMT, "prmt", INT, INT)   /* d = bytes of {b,a} selected by c */     \
-	X(SHF, "shf", INT, INT)     /* funnel shift of {b:a} by c */           \
-	X(SHL, "shl", INT, INT)                                                \
-	X(SHR, "shr", INT, INT)                                                \
-	X(AND, "and", INT, INT)                                                \
-	X(OR, "or", INT, INT)                                                  \
-	X(XOR, "xor", INT, INT)                                                \
-	X(NOT, "not", INT, INT)                                                \
-	X(CNOT, "cnot", INT, INT)   /* d = (a == 0) */                         \
-	X(LOP3, "lop3", INT, INT)   /* d = LUT e (imm) applied to a, b, c */    \
-	/* floating point only */                                              \
-	X(FMA, "fma", FP, FP32)     /* d = a * b + c, one rounding */          \
-	X(RCP, "rcp", FP, SFU)                                                 \
-	X(SQRT, "sqrt", FP, SFU)                                               \
-	X(RSQRT, "rsqrt", FP, SFU)                                             \
-	X(SIN, "sin", FP, SFU)                                                 \
-	X(COS, "cos", FP, SFU)                                                 \
-	X(LG2, "lg2", FP, SFU)                                                 \
-	X(EX2, "ex2", FP, SFU)                                                 \
-	X(TANH, "tanh", FP, SFU)                                               \
-	X(COPYSIGN, "copysign", FP, FP32) /* d = |b| with the sign of a */     \
-	/* comparisons, selects, conversions */                                \
-	X(SETP, "setp", CMP, INT)   /* p|q = a cmp b (combined with c) */      \
-	X(SET, "set", CMP, INT)     /* d = a cmp b ? all-ones/1.0 : 0 */       \
-	X(SELP, "selp", CMP, INT)   /* d = c ? a : b */                        \
-	X(SLCT, "slct", CMP, INT)   /* d = c >= 0 ? a : b */                   \
-	X(TESTP, "testp", CMP, FP32) /* p = class test of a */                 \
-	X(CVT, "cvt", CMP, CVT)     /* d(type) = a(stype) converted */         \
-	/* moves */                                                            \
-	X(MOV, "mov", MOV, INT)     /* copy, pack {a,b,..} or unpack */        \
-	X(CVTA, "cvta", MOV, INT)   /* address to/from generic */              \
-	X(ISSPACEP, "isspacep", MOV, INT) /* p = generic address a is in space */ \
-	/* memory */                                                           \
-	X(LD, "ld", MEM, GLOBAL)                                               \
-	X(ST, "st", MEM, GLOBAL)                                               \
-	X(ATOM, "atom", MEM, ATOMIC)                                           \
-	X(RED, "red", MEM, ATOMIC)                                             \
-	/* control */                                                          \
-	X(BRA, "bra", CTL, BRANCH)                                             \
-	X(CALL, "call", CTL, BRANCH)                                           \
-	X(RET, "ret", CTL, BRANCH)                                             \
-	X(EXIT, "exit", CTL, BRANCH)                                           \
-	X(TRAP, "trap", CTL, BRANCH)                                           \
-	X(BAR, "bar", CTL, BRANCH)  /* bar.sync/arrive/red, barrier.sync */    \
-	X(MEMBAR, "membar", CTL, INT) /* membar and fence: ordering only */    \
-	X(NOP, "nop", CTL, INT)                                                \
-	/* warp-level */                                                       \
-	X(SHFL, "shfl", WARP, WARP) /* d|p = lane value by mode */             \
-	X(VOTE, "vote", WARP, WARP)                                            \
-	X(ACTIVEMASK, "activemask", WARP, WARP)
+/* ======================================================================
+ * The instruction table
+ *
+ * One row per PTX instruction holds everything that is regular about it;
+ * lowering (ptx_parse.c), the operand check, sc__insn_valid (isa.c), the
+ * disassembler (disasm.c), block ends (cfg.c) and operand roles
+ * (regalloc.c) are generated from the rows. A row reads
+ *
+ *   X(NAME, "mnemonic", UNIT, LAT, NT, "shape", TYPES, STYPES, IMODS, FMODS, SUB, FLAGS)
+ *
+ *  NAME     the opcode is SC_OP_NAME; "mnemonic" its PTX base name
+ *  UNIT     executing unit (SC_U_*, above); LAT its latency class
+ *           (SC_LAT_*; sm.c picks FP32/FP64/SFU for floating types)
+ *  NT       type modifiers written in PTX:
+ *             NONE  none checked          T   one, in .type
+ *             S     one, in .stype (the destination is a predicate)
+ *             TS    two, in .type then .stype
+ *  shape    the operands as written, one character each, destinations
+ *           first (a pair "p|q" is one operand):
+ *             d  destination of .type      q  destination, a 32-bit register
+ *             P  destination predicate     r  destination, any register
+ *             a  source of .type           s  source of .stype
+ *             u  source .u32               x  source .b32, any register
+ *             p  source predicate (!p too) g  source .u64, any register
+ *             m  [address]                 L  label      F  function
+ *             |P after a destination: an optional predicate "d|p"
+ *             ?  after a source: it may be left out
+ *           Lowering a regular row, the parser lowers a source first as
+ *           .type and then, for u, x and (with NT TS) s, again as its own
+ *           type (as the hand-written lowering did); it checks that a
+ *           register has the size of the type of its position (d a: .type,
+ *           q u: 32 bits, s: .stype, P p: a predicate; r x g: anything).
+ *  TYPES    the .type values the semantics define (SC_TS_* bit set);
+ *  STYPES   the .stype values they define (lowering checks only how
+ *           many types are written: the rest is the semantics' word)
+ *  IMODS    modifiers (SC_M_*) lowering accepts with an integer .type,
+ *  FMODS    and with a floating-point .type (the semantics' finer rules
+ *           are in sc__insn_valid)
+ *  SUB      the sub-selector (SC_SS_*): the words lowered into `sub`
+ *  FLAGS    SC_OF_*:
+ *             RND     a float rounding (.rn .rz .rm .rp) means something
+ *             CARRY   .cc writes, and the c-forms read, the carry flag
+ *             JUMP    goes to the pc in imm; ends a basic block
+ *             CALL    calls the function at the pc in imm
+ *             END     ends the thread's path (no successor); ends a block
+ *             XLANE   reads its first source in lanes that need not
+ *                     execute it (shfl): regalloc pins that value
+ *             SPACE   has a state space (aux bits 2..0)
+ *             VEC     takes .v2/.v4
+ *             LOAD, STORE  reads / writes memory
+ *             SIDE    has effects beyond its destination registers
+ *             WIDE    a register wider than an integer .type is accepted
+ *
+ * Adding an ALU instruction (say `foo`, d = f(a, b) on .u32/.s32):
+ *  1. one row here: X(FOO, "foo", INT, INT, T, "daa", SC_TS(U32) | SC_TS(S32),
+ *     SC_TS_ANY, 0, 0, NONE, 0), with a one-line comment;
+ *  2. one handler: a case in sem_int.c (or sem_fp.c, sem_cmp.c) that
+ *     computes d from a and b (while sem_int.c keeps its rules[], the
+ *     row's types go there too);
+ *  3. one test of its results (tests/simcore).
+ * Lowering, the operand and modifier checks, sc__insn_valid, the
+ * disassembler and regalloc follow from the row. Anything irregular (an
+ * operand only some forms have, a modifier that depends on another) is
+ * written in ptx_parse.c's lower_* functions and isa.c's finer rules.
+ * Opcode numbers are part of the encoding: a row placed before others
+ * renumbers them, and so changes what a flipped op field decodes to (the
+ * outcomes of instruction-buffer campaigns); append when those must stay
+ * comparable.
+ * ====================================================================== */
+
+/* Type sets: bit SC_T_x. */
+_Static_assert(SC_T__COUNT <= 32, "type sets are 32-bit masks");
+#define SC_TS(n) (1u << SC_T_##n)
+#define SC_TS_ANY ((1u << SC_T__COUNT) - 1)
+#define SC_TS_NUM (SC_TS(U16) | SC_TS(U32) | SC_TS(U64) | SC_TS(S16) | SC_TS(S32) | SC_TS(S64))
+#define SC_TS_SGN (SC_TS(S16) | SC_TS(S32) | SC_TS(S64))
+#define SC_TS_B3264 (SC_TS(B32) | SC_TS(B64))
+#define SC_TS_US3264 (SC_TS(U32) | SC_TS(U64) | SC_TS(S32) | SC_TS(S64))
+#define SC_TS_SHIFT (SC_TS(B16) | SC_TS(B32) | SC_TS(B64) | SC_TS_NUM)
+#define SC_TS_LOGIC (SC_TS(PRED) | SC_TS(B16) | SC_TS(B32) | SC_TS(B64))
+#define SC_TS_HALF (SC_TS(F16) | SC_TS(F16X2) | SC_TS(BF16) | SC_TS(BF16X2))
+#define SC_TS_F3264 (SC_TS(F32) | SC_TS(F64))
+#define SC_TS_FLOAT (SC_TS_F3264 | SC_TS_HALF)
+/* integers of 16 bits and more (.b .u .s): what comparisons and selects take */
+#define SC_TS_BITS (SC_TS(B16) | SC_TS(B32) | SC_TS(B64) | SC_TS_NUM)
+#define SC_TS_SEL (SC_TS_BITS | SC_TS_F3264)
+/* the destination types of set: the value of "true" */
+#define SC_TS_SETD (SC_TS(U32) | SC_TS(S32) | SC_TS(B32) | SC_TS(U16) | SC_TS(S16) | SC_TS(B16) | SC_TS(F32) | \
+                    SC_TS_HALF)
+/* conversions: .u/.s integers and scalar floats (and pairs as results) */
+#define SC_TS_INT (SC_TS(U8) | SC_TS(S8) | SC_TS_NUM)
+#define SC_TS_SCALAR (SC_TS_INT | SC_TS(F16) | SC_TS(BF16) | SC_TS_F3264)
+/* memory: 8 to 64 bits; atomics 32 or 64 */
+#define SC_TS_MEM (SC_TS_ANY & ~(SC_TS(NONE) | SC_TS(PRED) | SC_TS(B128)))
+#define SC_TS_ATOM (SC_TS_B3264 | SC_TS_US3264 | SC_TS(F16X2) | SC_TS(BF16X2) | SC_TS_F3264)
+
+/* Modifier sets, as short names for the table. */
+#define SC_M_RND SC_MOD_RND_MASK
+#define SC_M_FTZ SC_MOD_FTZ
+#define SC_M_SAT SC_MOD_SAT
+#define SC_M_CC SC_MOD_CC_OUT
+#define SC_M_APX SC_MOD_APPROX
+#define SC_M_FULL SC_MOD_FULL
+#define SC_M_UNI SC_MOD_UNI
+#define SC_M_VOL SC_MOD_VOLATILE
+#define SC_M_FARITH (SC_M_RND | SC_M_FTZ | SC_M_SAT)
+#define SC_M_FUNARY (SC_M_RND | SC_M_FTZ | SC_M_APX | SC_M_SAT)
+
+enum { SC_NT_NONE, SC_NT_T, SC_NT_S, SC_NT_TS };
 
 enum {
-#define X(name, text, unit, lat) SC_OP_##name,
+	SC_OF_RND = 1u << 0,
+	SC_OF_CARRY = 1u << 1,
+	SC_OF_JUMP = 1u << 2,
+	SC_OF_CALL = 1u << 3,
+	SC_OF_END = 1u << 4,
+	SC_OF_XLANE = 1u << 5,
+	SC_OF_SPACE = 1u << 6,
+	SC_OF_VEC = 1u << 7,
+	SC_OF_LOAD = 1u << 8,
+	SC_OF_STORE = 1u << 9,
+	SC_OF_SIDE = 1u << 10,
+	SC_OF_WIDE = 1u << 11,
+};
+#define SC_OF_BLOCK_END (SC_OF_JUMP | SC_OF_END)
+#define SC_OF_MEM (SC_OF_SPACE | SC_OF_LOAD | SC_OF_STORE | SC_OF_SIDE)
+#define SC_OF_CTL (SC_OF_SIDE | SC_OF_END)
+
+/* Sub-selectors: the words of a mnemonic that become the sub field, one
+ * name per value ("" for the value written without a word; SHF and BAR
+ * are parsed by hand). isa.c gives each its names. */
+#define SC_SS_LIST(X)                                                      \
+	X(NONE) X(MUL) X(MUL24) X(PRMT) X(BFIND) X(SHF) X(CMP) X(TESTP)        \
+	X(CVTA) X(ATOM) X(BAR) X(SHFL) X(VOTE)
+enum {
+#define X(name) SC_SS_##name,
+	SC_SS_LIST(X)
+#undef X
+	SC_SS__COUNT
+};
+
+/* Where the disassembler writes the word: after the name (cvta.to.global),
+ * after the state space (atom.global.add) or after the types (prmt.b32.f4e). */
+enum { SC_SSP_NAME, SC_SSP_SPACE, SC_SSP_TYPE };
+
+typedef struct sc_subsel {
+	const char *const *names; /* by value, NULL-terminated; "a.b" is two words */
+	uint8_t n;                /* values */
+	uint8_t pos;              /* SC_SSP_* */
+	const char *need;         /* required: the message when absent ('%s': the mnemonic) */
+} sc_subsel_t;
+
+extern const sc_subsel_t sc__subs[SC_SS__COUNT];
+
+/* The rows. */
+#define SC_OP_LIST(X)                                                                                             \
+	X(INVALID, "<invalid>", CTL, BRANCH, NONE, "", 0, 0, 0, 0, NONE, 0)                                           \
+	/* integer or float by type */                                                                                \
+	/* d = a + b (.cc/addc via mods) */                                                                           \
+	X(ADD, "add", NUM, INT, T, "daa", SC_TS_NUM | SC_TS_FLOAT, SC_TS_ANY, SC_M_SAT | SC_M_CC, SC_M_FARITH, NONE, \
+	  SC_OF_RND | SC_OF_CARRY)                                                                                      \
+	/* d = a - b (.cc/subc via mods) */                                                                           \
+	X(SUB, "sub", NUM, INT, T, "daa", SC_TS_NUM | SC_TS_FLOAT, SC_TS_ANY, SC_M_SAT | SC_M_CC, SC_M_FARITH, NONE, \
+	  SC_OF_RND | SC_OF_CARRY)                                                                                      \
+	/* d = a * b (.lo/.hi/.wide in sub) */                                                                        \
+	X(MUL, "mul", NUM, IMUL, T, "daa", SC_TS_NUM | SC_TS_FLOAT, SC_TS_ANY, SC_M_SAT | SC_M_CC, SC_M_FARITH, MUL, \
+	  SC_OF_RND)                                                                                                   \
+	/* d = a * b + c */                                                                                           \
+	X(MAD, "mad", NUM, IMUL, T, "daaa", SC_TS_NUM | SC_TS_FLOAT, SC_TS_ANY, SC_M_SAT | SC_M_CC, SC_M_FARITH,     \
+	  MUL, SC_OF_RND | SC_OF_CARRY)                                                                                 \
+	/* d = a / b */                                                                                               \
+	X(DIV, "div", NUM, IMUL, T, "daa", SC_TS_NUM | SC_TS_F3264, SC_TS_ANY, 0,                                     \
+	  SC_M_RND | SC_M_FTZ | SC_M_APX | SC_M_FULL, NONE, SC_OF_RND)                                                 \
+	X(ABS, "abs", NUM, INT, T, "da", SC_TS_SGN | SC_TS_FLOAT, SC_TS_ANY, 0, SC_M_FUNARY, NONE, 0) /* |a| */       \
+	X(NEG, "neg", NUM, INT, T, "da", SC_TS_SGN | SC_TS_FLOAT, SC_TS_ANY, 0, SC_M_FUNARY, NONE, 0) /* -a */        \
+	X(MIN, "min", NUM, INT, T, "daa", SC_TS_NUM | SC_TS_FLOAT, SC_TS_ANY, 0, SC_M_FTZ, NONE, 0)                   \
+	X(MAX, "max", NUM, INT, T, "daa", SC_TS_NUM | SC_TS_FLOAT, SC_TS_ANY, 0, SC_M_FTZ, NONE, 0)                   \
+	/* integer and bit operations */                                                                              \
+	X(REM, "rem", INT, IMUL, T, "daa", SC_TS_NUM, SC_TS_ANY, 0, SC_M_FTZ, NONE, 0) /* a % b */                    \
+	/* 24x24 multiply, .lo/.hi */                                                                                 \
+	X(MUL24, "mul24", INT, IMUL, T, "daa", SC_TS(U32) | SC_TS(S32), SC_TS_ANY, SC_M_SAT, SC_M_SAT, MUL24, 0)      \
+	X(MAD24, "mad24", INT, IMUL, T, "daaa", SC_TS(U32) | SC_TS(S32), SC_TS_ANY, SC_M_SAT, SC_M_SAT, MUL24, 0)     \
+	X(SAD, "sad", INT, INT, T, "daaa", SC_TS_NUM, SC_TS_ANY, 0, 0, NONE, 0)         /* |a - b| + c */             \
+	X(POPC, "popc", INT, INT, T, "qa", SC_TS_B3264, SC_TS_ANY, 0, SC_M_FUNARY, NONE, 0) /* bits set */            \
+	X(CLZ, "clz", INT, INT, T, "qa", SC_TS_B3264, SC_TS_ANY, 0, SC_M_FUNARY, NONE, 0) /* leading zeros */         \
+	X(BREV, "brev", INT, INT, T, "da", SC_TS_B3264, SC_TS_ANY, 0, SC_M_FUNARY, NONE, 0) /* bit reverse */         \
+	X(BFE, "bfe", INT, INT, T, "dauu", SC_TS_US3264, SC_TS_ANY, 0, 0, NONE, 0) /* a[b +: c], extended */          \
+	X(BFI, "bfi", INT, INT, T, "daauu", SC_TS_B3264, SC_TS_ANY, 0, 0, NONE, 0) /* b, a put at [c +: e] */         \
+	X(BFIND, "bfind", INT, INT, T, "qa", SC_TS_US3264, SC_TS_ANY, 0, 0, BFIND, 0) /* msb index */                 \
+	X(PRMT, "prmt", INT, INT, T, "daaa", SC_TS(B32), SC_TS_ANY, 0, 0, PRMT, 0) /* bytes of {b,a} by c */          \
+	X(SHF, "shf", INT, INT, T, "daau", SC_TS(B32), SC_TS_ANY, 0, 0, SHF, 0)    /* funnel shift {b:a} by c */      \
+	X(SHL, "shl", INT, INT, T, "dau", SC_TS_SHIFT, SC_TS_ANY, 0, SC_M_FTZ, NONE, 0)                               \
+	X(SHR, "shr", INT, INT, T, "dau", SC_TS_SHIFT, SC_TS_ANY, 0, SC_M_FTZ, NONE, 0)                               \
+	X(AND, "and", INT, INT, T, "daa", SC_TS_LOGIC, SC_TS_ANY, 0, SC_M_FTZ, NONE, 0)                               \
+	X(OR, "or", INT, INT, T, "daa", SC_TS_LOGIC, SC_TS_ANY, 0, SC_M_FTZ, NONE, 0)                                 \
+	X(XOR, "xor", INT, INT, T, "daa", SC_TS_LOGIC, SC_TS_ANY, 0, SC_M_FTZ, NONE, 0)                               \
+	X(NOT, "not", INT, INT, T, "da", SC_TS_LOGIC, SC_TS_ANY, 0, SC_M_FUNARY, NONE, 0)                             \
+	X(CNOT, "cnot", INT, INT, T, "da", SC_TS_LOGIC, SC_TS_ANY, 0, SC_M_FUNARY, NONE, 0) /* a == 0 */              \
+	X(LOP3, "lop3", INT, INT, T, "daaax", SC_TS(B32), SC_TS_ANY, 0, 0, NONE, 0) /* LUT e on a, b, c */            \
+	/* floating point only */                                                                                     \
+	X(FMA, "fma", FP, FP32, T, "daaa", SC_TS_FLOAT, SC_TS_ANY, SC_M_FARITH, SC_M_FARITH, NONE, SC_OF_RND)          \
+	X(RCP, "rcp", FP, SFU, T, "da", SC_TS_F3264, SC_TS_ANY, 0, SC_M_FUNARY, NONE, SC_OF_RND)                       \
+	X(SQRT, "sqrt", FP, SFU, T, "da", SC_TS_F3264, SC_TS_ANY, 0, SC_M_FUNARY, NONE, SC_OF_RND)                     \
+	X(RSQRT, "rsqrt", FP, SFU, T, "da", SC_TS_F3264, SC_TS_ANY, 0, SC_M_FUNARY, NONE, 0)                          \
+	X(SIN, "sin", FP, SFU, T, "da", SC_TS(F32), SC_TS_ANY, 0, SC_M_FUNARY, NONE, 0)                               \
+	X(COS, "cos", FP, SFU, T, "da", SC_TS(F32), SC_TS_ANY, 0, SC_M_FUNARY, NONE, 0)                               \
+	X(LG2, "lg2", FP, SFU, T, "da", SC_TS(F32), SC_TS_ANY, 0, SC_M_FUNARY, NONE, 0)                               \
+	X(EX2, "ex2", FP, SFU, T, "da", SC_TS(F32) | SC_TS_HALF, SC_TS_ANY, 0, SC_M_FUNARY, NONE, 0)                  \
+	X(TANH, "tanh", FP, SFU, T, "da", SC_TS(F32) | SC_TS_HALF, SC_TS_ANY, 0, SC_M_FUNARY, NONE, 0)                \
+	X(COPYSIGN, "copysign", FP, FP32, T, "daa", SC_TS_F3264, SC_TS_ANY, 0, SC_M_FTZ, NONE, 0) /* |b|, a's sign */ \
+	/* comparisons, selects, conversions */                                                                       \
+	/* p[|q] = a cmp b [bool c] */                                                                                \
+	X(SETP, "setp", CMP, INT, S, "P|Pssp?", SC_TS_ANY, SC_TS_BITS | SC_TS_FLOAT, SC_M_FTZ, SC_M_FTZ, CMP, 0)      \
+	/* d = a cmp b [bool c] ? true : 0 */                                                                         \
+	X(SET, "set", CMP, INT, TS, "dssp?", SC_TS_SETD, SC_TS_BITS | SC_TS_FLOAT, SC_M_FTZ, SC_M_FTZ, CMP, 0)        \
+	X(SELP, "selp", CMP, INT, T, "daap", SC_TS_SEL, SC_TS_ANY, 0, 0, NONE, 0) /* c ? a : b */                     \
+	/* c >= 0 ? a : b */                                                                                          \
+	X(SLCT, "slct", CMP, INT, TS, "daas", SC_TS_SEL, SC_TS(S32) | SC_TS(F32), SC_M_FTZ, SC_M_FTZ, NONE, 0)        \
+	/* p = class test of a */                                                                                     \
+	X(TESTP, "testp", CMP, FP32, S, "Ps", SC_TS_ANY, SC_TS_F3264, 0, 0, TESTP, 0)                                 \
+	/* d(type) = a(stype) converted; d = {a, b} for f16x2/bf16x2 */                                               \
+	X(CVT, "cvt", CMP, CVT, TS, "dss?", SC_TS_SCALAR | SC_TS(F16X2) | SC_TS(BF16X2), SC_TS_SCALAR, SC_M_FARITH,   \
+	  SC_M_FARITH, NONE, SC_OF_WIDE)                                                                               \
+	/* moves: copy, pack {a,b,..} or unpack */                                                                    \
+	X(MOV, "mov", MOV, INT, T, "da", SC_TS_ANY, SC_TS_ANY, 0, 0, NONE, SC_OF_VEC)                                  \
+	/* address to (.to: from) generic */                                                                          \
+	X(CVTA, "cvta", MOV, INT, T, "da", SC_TS_ANY, SC_TS_ANY, 0, 0, CVTA, SC_OF_SPACE)                              \
+	/* p = generic address a lies in the space */                                                                 \
+	X(ISSPACEP, "isspacep", MOV, INT, NONE, "Pg", SC_TS_ANY, SC_TS_ANY, 0, 0, NONE, SC_OF_SPACE)                   \
+	/* memory */                                                                                                  \
+	X(LD, "ld", MEM, GLOBAL, T, "dm", SC_TS_MEM, SC_TS_ANY, SC_M_VOL, SC_M_VOL, NONE,                             \
+	  SC_OF_SPACE | SC_OF_VEC | SC_OF_LOAD | SC_OF_WIDE)                                                              \
+	X(ST, "st", MEM, GLOBAL, T, "ma", SC_TS_MEM, SC_TS_ANY, SC_M_VOL, SC_M_VOL, NONE,                             \
+	  SC_OF_SPACE | SC_OF_VEC | SC_OF_STORE | SC_OF_SIDE | SC_OF_WIDE)                                                 \
+	X(ATOM, "atom", MEM, ATOMIC, T, "dmaa?", SC_TS_ATOM, SC_TS_ANY, 0, 0, ATOM, SC_OF_MEM)                         \
+	X(RED, "red", MEM, ATOMIC, T, "maa?", SC_TS_ATOM, SC_TS_ANY, 0, 0, ATOM, SC_OF_MEM)                            \
+	/* control */                                                                                                 \
+	X(BRA, "bra", CTL, BRANCH, NONE, "L", SC_TS_ANY, SC_TS_ANY, SC_M_UNI, SC_M_UNI, NONE, SC_OF_JUMP)              \
+	X(CALL, "call", CTL, BRANCH, NONE, "F", SC_TS_ANY, SC_TS_ANY, SC_M_UNI, SC_M_UNI, NONE,                       \
+	  SC_OF_CALL | SC_OF_SIDE)                                                                                      \
+	X(RET, "ret", CTL, BRANCH, NONE, "", SC_TS_ANY, SC_TS_ANY, SC_M_UNI, SC_M_UNI, NONE, SC_OF_CTL)                \
+	X(EXIT, "exit", CTL, BRANCH, NONE, "", SC_TS_ANY, SC_TS_ANY, SC_M_UNI, SC_M_UNI, NONE, SC_OF_CTL)              \
+	X(TRAP, "trap", CTL, BRANCH, NONE, "", SC_TS_ANY, SC_TS_ANY, SC_M_UNI, SC_M_UNI, NONE, SC_OF_CTL)              \
+	/* bar.sync/arrive a[, b], bar.red d, a[, b], p, barrier.sync, bar.warp.sync a */                             \
+	X(BAR, "bar", CTL, BRANCH, NONE, "uu?", SC_TS_ANY, SC_TS_ANY, 0, 0, BAR, SC_OF_SIDE)                           \
+	/* membar and fence: ordering only */                                                                         \
+	X(MEMBAR, "membar", CTL, INT, NONE, "", SC_TS_ANY, SC_TS_ANY, 0, 0, NONE, SC_OF_SIDE)                          \
+	X(NOP, "nop", CTL, INT, NONE, "", SC_TS_ANY, SC_TS_ANY, SC_M_UNI, SC_M_UNI, NONE, 0)                          \
+	/* warp-level */                                                                                              \
+	/* d[|p] = a of the lane the mode selects */                                                                  \
+	X(SHFL, "shfl", WARP, WARP, T, "d|Pauuu", SC_TS_ANY, SC_TS_ANY, 0, 0, SHFL, SC_OF_XLANE)                       \
+	X(VOTE, "vote", WARP, WARP, T, "dpu", SC_TS_ANY, SC_TS_ANY, 0, 0, VOTE, 0)                                    \
+	X(ACTIVEMASK, "activemask", WARP, WARP, T, "r", SC_TS_ANY, SC_TS_ANY, 0, 0, NONE, 0)
+
+enum {
+#define X(name, text, unit, lat, nt, shape, types, stypes, imods, fmods, sub, flags) SC_OP_##name,
 	SC_OP_LIST(X)
 #undef X
 	SC_OP__COUNT
@@ -313,6 +490,12 @@ typedef struct sc_opinfo {
 	const char *name;
 	uint8_t unit;
 	uint8_t lat;
+	uint8_t nt;             /* SC_NT_* */
+	uint8_t sub;            /* SC_SS_* */
+	const char *shape;
+	uint32_t types, stypes; /* SC_TS_* sets */
+	uint16_t mods[2];       /* [0] integer .type, [1] floating-point .type */
+	uint16_t flags;         /* SC_OF_* */
 } sc_opinfo_t;
 
 extern const sc_opinfo_t sc__ops[SC_OP__COUNT];
@@ -327,6 +510,43 @@ static inline bool sc__type_is_float(unsigned t)
 	       t == SC_T_F32 || t == SC_T_F64;
 }
 static inline bool sc__type_is_signed(unsigned t) { return t >= SC_T_S8 && t <= SC_T_S64; }
+
+/* The operand characters of a row's shape (see the table's head), split
+ * into destinations and sources: a pair "d|P" gives dst "dP" with pair
+ * set; an optional source is marked in opt (bit = source index). */
+typedef struct sc_shape {
+	char dst[3], src[6];
+	uint8_t ndst, nsrc, nops;  /* nops: operands as written (a pair is one) */
+	bool pair;
+	uint8_t opt;
+} sc_shape_t;
+void sc__shape(unsigned op, sc_shape_t *s);
+
+/* Control flow after an instruction of lowered code (cfg.c, regalloc.c):
+ * whether it goes to SC_BR_TARGET(imm), and whether it can go on to the
+ * next pc (it does not end its path, or a guard may skip it). */
+static inline bool sc__insn_jumps(const sc_insn_t *in) { return sc__ops[in->op].flags & SC_OF_JUMP; }
+static inline bool sc__insn_ends_block(const sc_insn_t *in) { return sc__ops[in->op].flags & SC_OF_BLOCK_END; }
+static inline bool sc__insn_falls(const sc_insn_t *in)
+{
+	return !sc__insn_ends_block(in) || (in->guard & SC_GUARD_ON);
+}
+
+/* A register operand of an instruction and its role. Destinations (the
+ * first ndst operands) are written, except an address base or a negated
+ * predicate, which are only read; sources, address bases and the guard
+ * are read. */
+typedef struct sc_regref {
+	uint16_t idx;  /* slot, or predicate */
+	uint8_t w;     /* slots: 1 or 2; predicates 1 */
+	bool pred;
+	bool def;      /* written */
+	bool xlane;    /* read in lanes that need not execute it (SC_OF_XLANE) */
+	uint8_t pos;   /* operand position, 6 = the guard */
+} sc_regref_t;
+/* The register operands of `in`: destinations, then sources, address
+ * bases and the guard. Returns how many (at most 7). */
+unsigned sc__insn_regs(const sc_insn_t *in, sc_regref_t v[7]);
 
 /* ======================================================================
  * Semantics interface (sem_int.c, sem_fp.c, sem_cmp.c)
@@ -371,6 +591,29 @@ uint16_t sc__double_to_bf16(double f, int rnd);
  * `ncode` instructions. Returns 0, or -1 when it does not decode. */
 int sc__insn_check(const sc_insn_t *in, uint32_t nregs, uint32_t npreds, uint32_t npool,
                    uint32_t ncode);
+
+/* Whether a word sc__insn_check accepts is one the execution side defines:
+ * an op/type/stype/sub/modifier/state-space/operand-count combination and
+ * destination kinds that sm.c and the semantic units carry out (isa.c
+ * lists the rules). Returns 1, or 0 for a word that raises DUE
+ * invalid_instruction when it issues with at least one lane active. Today
+ * some of those checks come after other effects: ld's destinations after
+ * the memory access (an address fault wins), an unpacking mov's or a
+ * two-destination word's second destination after the first is written.
+ * Lowering never produces a word this refuses from PTX the semantics
+ * define; it does let through a few forms PTX does not define (mul.sat,
+ * mul.cc, mul24.sat, abs.rn.f32 and other roundings on float unary
+ * instructions, add.b32, popc.b16 and other types outside the row's
+ * TYPES), which then fail here. */
+int sc__insn_valid(const sc_insn_t *in);
+
+/* The word as PTX-like text (disasm.c): "[@[!]%pN ]mnemonic operands",
+ * registers by slot, constants from m's pool (m may be NULL), targets as
+ * pcs; "<invalid word 0x...>" (the 32 bytes in memory order) for a word
+ * sc__insn_check refuses with m's limits. Writes at most n bytes into buf,
+ * terminated; returns the length of the whole text (as snprintf). Where
+ * the simulator names an instruction in a DUE it can say which one. */
+int sc__disasm(const sc_module_t *m, const sc_insn_t *in, char *buf, size_t n);
 
 /* ======================================================================
  * Modules (ptx_parse.c builds them; gpu.c owns them)

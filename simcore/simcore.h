@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define SC_VERSION "0.1.0"
 
@@ -288,6 +289,14 @@ typedef struct sc_param_info {
 	uint32_t count, size;
 } sc_param_info_t;
 int sc_kernel_param(const sc_module_t *mod, const char *kernel, uint32_t i, sc_param_info_t *out);
+
+/* The instruction at pc as PTX-like text (registers by slot: %r<N>,
+ * %rd<N>, %p<N>; branch targets as pcs) into buf, truncated to n bytes.
+ * Returns the length of the whole text, or SC_EINVAL past the code. */
+int sc_disasm_pc(const sc_module_t *mod, uint32_t pc, char *buf, size_t n);
+/* Every function of the module: each instruction's pc, source line and
+ * text. Returns 0, or SC_EIO when writing failed. */
+int sc_module_disasm(const sc_module_t *mod, FILE *out);
 
 /* ---- fault injection (DESIGN.md "Principles"; layouts in sc_int.h) -----
  * A target is a bit space per SM. Bit `loc` of target t in SM s names one

@@ -1,0 +1,299 @@
+/* The disassembler: an instruction word (the encoding in sc_int.h) as
+ * PTX-like text, generated from the instruction table: the guard, the
+ * mnemonic with its sub-selector, modifiers and types, then the operands
+ * (registers by slot as %r<N>, %rd<N>, %p<N>; constants from the pool;
+ * [base+offset]; branch and call targets as pcs). */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sc_int.h"
+
+typedef struct out {
+	char *p;
+	size_t n, len; /* len: what the whole text takes, even past n */
+} out_t;
+
+static void put(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(out_t *o, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(o->len < o->n ? o->p + o->len : NULL, o->len < o->n ? o->n - o->len : 0, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		o->len += (size_t)k;
+}
+
+/* ---- the mnemonic */
+
+static void put_sub(out_t *o, const sc_insn_t *in, const sc_opinfo_t *oi)
+{
+	const sc_subsel_t *s = &sc__subs[oi->sub];
+	if (oi->sub == SC_SS_MUL && sc__type_is_float(in->type) && in->sub == SC_MUL_LO)
+		return; /* mul.f32: .lo/.hi/.wide are the integers' */
+	if (in->sub >= s->n)
+		put(o, ".sub%u", in->sub);
+	else if (s->names[in->sub][0])
+		put(o, ".%s", s->names[in->sub]);
+}
+
+static void put_space(out_t *o, unsigned sp)
+{
+	static const char *const names[SC_SP__COUNT] = {".nospace", "", ".global", ".shared", ".local", ".const", ".param"};
+	put(o, "%s", sp < SC_SP__COUNT ? names[sp] : ".space?");
+}
+
+/* The modifier flags, in PTX's order: rounding, .approx/.full, .ftz,
+ * .sat, .cc, .uni. */
+static void put_mods(out_t *o, unsigned mods)
+{
+	static const char *const rnd[SC_RND__COUNT] = {"", ".rn", ".rz", ".rm", ".rp", ".rni", ".rzi", ".rmi", ".rpi"};
+	unsigned r = mods & SC_MOD_RND_MASK;
+	put(o, "%s", r < SC_RND__COUNT ? rnd[r] : ".rnd?");
+	if (mods & SC_MOD_APPROX)
+		put(o, ".approx");
+	if (mods & SC_MOD_FULL)
+		put(o, ".full");
+	if (mods & SC_MOD_FTZ)
+		put(o, ".ftz");
+	if (mods & SC_MOD_SAT)
+		put(o, ".sat");
+	if (mods & SC_MOD_CC_OUT)
+		put(o, ".cc");
+	if (mods & SC_MOD_UNI)
+		put(o, ".uni");
+}
+
+static void put_type(out_t *o, unsigned t)
+{
+	if (t < SC_T__COUNT && sc__type_names[t][0])
+		put(o, ".%s", sc__type_names[t]);
+}
+
+/* name[c] [.volatile] [.sub] [.space] [.sub] [.bool] [.vN] [mods] types [.sub] */
+static void put_mnemonic(out_t *o, const sc_insn_t *in, const sc_opinfo_t *oi)
+{
+	static const char *const bools[] = {"", ".and", ".or", ".xor"};
+	unsigned pos = sc__subs[oi->sub].pos;
+	put(o, "%s%s", oi->name, (in->mods & SC_MOD_CC_IN) ? "c" : "");
+	if (in->mods & SC_MOD_VOLATILE)
+		put(o, ".volatile");
+	if (pos == SC_SSP_NAME)
+		put_sub(o, in, oi);
+	if (oi->flags & SC_OF_SPACE)
+		put_space(o, SC_AUX_SPACE(in->aux));
+	if (pos == SC_SSP_SPACE)
+		put_sub(o, in, oi);
+	if (in->op == SC_OP_SETP || in->op == SC_OP_SET)
+		put(o, "%s", bools[SC_AUX_BOOL(in->aux)]);
+	if ((oi->flags & SC_OF_VEC) && in->op != SC_OP_MOV && SC_AUX_VEC(in->aux) > 1)
+		put(o, ".v%u", SC_AUX_VEC(in->aux));
+	put_mods(o, in->mods);
+	if (oi->nt == SC_NT_T || oi->nt == SC_NT_TS)
+		put_type(o, in->type);
+	if (oi->nt == SC_NT_S || oi->nt == SC_NT_TS)
+		put_type(o, in->stype);
+	if (pos == SC_SSP_TYPE)
+		put_sub(o, in, oi);
+}
+
+/* ---- operands */
+
+/* The type a constant at a position of shape character k is read as. */
+static unsigned kind_type(const sc_insn_t *in, char k)
+{
+	switch (k) {
+	case 's': return in->stype;
+	case 'u': return SC_T_U32;
+	case 'x': return SC_T_B32;
+	case 'g': return SC_T_U64;
+	case 'p': case 'P': return SC_T_PRED;
+	default: return in->type;
+	}
+}
+
+/* A constant as nvcc writes one: f32 and f64 as 0f/0d bits, the halves'
+ * bits in hex, integers in decimal (negative when the 64 bits are). */
+static void put_imm(out_t *o, uint64_t v, unsigned t)
+{
+	if (t == SC_T_F32)
+		put(o, "0f%08" PRIX32, (uint32_t)v);
+	else if (t == SC_T_F64)
+		put(o, "0d%016" PRIX64, v);
+	else if (sc__type_is_float(t))
+		put(o, "0x%" PRIX64, v);
+	else if ((int64_t)v < 0)
+		put(o, "%" PRId64, (int64_t)v);
+	else
+		put(o, "%" PRIu64, v);
+}
+
+/* Operand o of in; k: its shape character (the type of a constant). */
+static void put_opnd(out_t *o, const sc_module_t *m, const sc_insn_t *in, uint16_t op, char k)
+{
+	unsigned i = SC_OPND_IDX(op);
+	int64_t off = (int64_t)in->imm;
+	switch (SC_OPND_KIND(op)) {
+	case SC_K_NONE: put(o, "_"); return;
+	case SC_K_R32: put(o, "%%r%u", i); return;
+	case SC_K_R64: put(o, "%%rd%u", i); return;
+	case SC_K_PRED: put(o, "%%p%u", i); return;
+	case SC_K_PREDN: put(o, "!%%p%u", i); return;
+	case SC_K_SREG: put(o, "%%%s", i < SC_SR__COUNT ? sc__sreg_names[i] : "sreg?"); return;
+	case SC_K_IMM:
+		if (m && i < m->npool)
+			put_imm(o, m->pool[i], kind_type(in, k));
+		else
+			put(o, "pool[%u]", i);
+		return;
+	case SC_K_ADDR:
+		if (i == SC_NOREG) {
+			put(o, "[0x%" PRIx64 "]", in->imm);
+			return;
+		}
+		put(o, "[%%rd%u", i);
+		break;
+	case SC_K_ADDR32:
+		put(o, "[%%r%u", i);
+		break;
+	default:
+		put(o, "?%u", SC_OPND_KIND(op));
+		return;
+	}
+	if (off)
+		put(o, "%s%" PRId64, off < 0 ? "" : "+", off);
+	put(o, "]");
+}
+
+/* Operands [from, to) of in as "a, b" or, grouped, "{a, b}"; ks: their
+ * shape characters (the last one repeats). */
+static void put_list(out_t *o, const sc_module_t *m, const sc_insn_t *in, unsigned from, unsigned to, const char *ks,
+                     unsigned nk, bool group)
+{
+	if (group)
+		put(o, "{");
+	for (unsigned j = from; j < to && j < 6; j++) {
+		unsigned ki = j - from < nk ? j - from : nk - 1;
+		put(o, "%s", j > from ? ", " : "");
+		put_opnd(o, m, in, in->opnd[j], nk ? ks[ki] : 'a');
+	}
+	if (group)
+		put(o, "}");
+}
+
+/* The name of the function that starts at pc, or NULL. */
+static const char *func_at(const sc_module_t *m, uint32_t pc)
+{
+	for (uint32_t i = 0; m && i < m->nfuncs; i++)
+		if (m->funcs[i].entry_pc == pc)
+			return m->funcs[i].name;
+	return NULL;
+}
+
+static void put_target(out_t *o, const sc_module_t *m, const sc_insn_t *in)
+{
+	uint32_t t = SC_BR_TARGET(in->imm), rpc = SC_BR_RPC(in->imm);
+	put(o, " %u", t);
+	const char *f = in->op == SC_OP_CALL ? func_at(m, t) : NULL;
+	if (f)
+		put(o, " (%s)", f);
+	if (in->op == SC_OP_BRA && rpc != SC_PC_NONE)
+		put(o, " (rpc %u)", rpc);
+}
+
+/* Destinations then sources: a pair "d|p", several destinations or the
+ * values of a vector store or a packing move in braces, a bar's missing
+ * count left out. */
+static void put_operands(out_t *o, const sc_module_t *m, const sc_insn_t *in, const sc_opinfo_t *oi)
+{
+	unsigned nd = SC_NDST(in), n = nd + SC_NSRC(in);
+	sc_shape_t s;
+	sc__shape(in->op, &s);
+	if (oi->flags & (SC_OF_JUMP | SC_OF_CALL)) {
+		put_target(o, m, in);
+		return;
+	}
+	if (n)
+		put(o, " ");
+	if (s.pair && nd == 2) {
+		put_opnd(o, m, in, in->opnd[0], s.dst[0]);
+		if (SC_OPND_KIND(in->opnd[1]) != SC_K_NONE) {
+			put(o, "|");
+			put_opnd(o, m, in, in->opnd[1], s.dst[1]);
+		}
+	} else {
+		put_list(o, m, in, 0, nd, s.dst, s.ndst, nd > 1);
+	}
+	unsigned first = nd;
+	if (in->op == SC_OP_ST && n > 1) { /* the address, then the values */
+		put(o, "%s", nd ? ", " : "");
+		put_opnd(o, m, in, in->opnd[nd], 'm');
+		first = nd + 1;
+	}
+	if (first >= n)
+		return;
+	put(o, "%s", first ? ", " : "");
+	bool group = (in->op == SC_OP_ST && n - first > 1) || (in->op == SC_OP_MOV && n - first > 1 && nd == 1);
+	if (in->op == SC_OP_BAR) {
+		for (unsigned j = first, k = 0; j < n && j < 6; j++)
+			if (SC_OPND_KIND(in->opnd[j]) != SC_K_NONE || j == first) {
+				put(o, "%s", k++ ? ", " : "");
+				put_opnd(o, m, in, in->opnd[j], 'u');
+			}
+		return;
+	}
+	const char *ks = in->op == SC_OP_ST ? s.src + 1 : s.src;
+	put_list(o, m, in, first, n, ks, in->op == SC_OP_ST ? s.nsrc - 1u : s.nsrc, group);
+}
+
+int sc__disasm(const sc_module_t *m, const sc_insn_t *in, char *buf, size_t n)
+{
+	out_t o = {buf, n, 0};
+	if (n)
+		buf[0] = 0;
+	uint32_t nregs = m ? m->nregs_all : 0xfff, npreds = m ? m->npreds_all : 0xfff;
+	uint32_t npool = m ? m->npool : 0xfff, ncode = m ? m->ncode : UINT32_MAX;
+	if (sc__insn_check(in, nregs, npreds, npool, ncode)) {
+		const unsigned char *b = (const unsigned char *)in;
+		put(&o, "<invalid word 0x");
+		for (size_t i = 0; i < sizeof *in; i++)
+			put(&o, "%02x", b[i]);
+		put(&o, ">");
+		return (int)o.len;
+	}
+	const sc_opinfo_t *oi = &sc__ops[in->op];
+	if (in->guard & SC_GUARD_ON)
+		put(&o, "@%s%%p%u ", (in->guard & SC_GUARD_NEG) ? "!" : "", SC_GUARD_REG(in->guard));
+	put_mnemonic(&o, in, oi);
+	put_operands(&o, m, in, oi);
+	return (int)o.len;
+}
+
+int sc_disasm_pc(const sc_module_t *mod, uint32_t pc, char *buf, size_t n)
+{
+	if (!mod || pc >= mod->ncode)
+		return SC_EINVAL;
+	return sc__disasm(mod, &mod->code[pc], buf, n);
+}
+
+int sc_module_disasm(const sc_module_t *mod, FILE *out)
+{
+	if (!mod || !out)
+		return SC_EINVAL;
+	char text[256];
+	fprintf(out, "// %s: %s register mode, %u instructions\n", mod->name, sc_regs_name(mod->regs), mod->ncode);
+	for (uint32_t i = 0; i < mod->nfuncs; i++) {
+		const sc_func_t *f = &mod->funcs[i];
+		if (f->entry_pc == UINT32_MAX)
+			continue;
+		fprintf(out, "\n%s %s  // pcs %u-%u\n//     pc   line\n", f->is_entry ? ".entry" : ".func", f->name, f->entry_pc,
+		        f->end_pc ? f->end_pc - 1 : 0);
+		for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++) {
+			sc__disasm(mod, &mod->code[pc], text, sizeof text);
+			fprintf(out, "%8u %6u   %s\n", pc, mod->line[pc], text);
+		}
+	}
+	return ferror(out) ? SC_EIO : 0;
+}
