@@ -53,6 +53,9 @@ TEST_OBJ    := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 # Floating-point semantics change the rounding mode at run time.
 $(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o $(BUILD)/simcore/sem_fast.o: CFLAGS += -frounding-math
+# The lane loops of the execution path are written to vectorise; -O2's
+# very-cheap cost model leaves most of them scalar.
+$(BUILD)/simcore/sem_fast.o $(BUILD)/simcore/exec.o $(BUILD)/simcore/sem_int.o: CFLAGS += -fvect-cost-model=dynamic
 
 .PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests e2e-tests study test-bins suites
 all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(EXAMPLE_BIN)

@@ -144,7 +144,18 @@ HANDLER(add64_rr)
 		return 1;
 	uint32_t *r = w->rf + d->o[0];
 	const uint32_t *A = w->rf + d->o[1], *B = w->rf + d->o[2];
-	RES64(exec, r, r64(A, l) + r64(B, l));
+	if (exec == 0xffffffffu) {
+		/* in 32-bit halves with the carry, into locals first: vectorises */
+		uint32_t lo[32], hi[32];
+		for (uint32_t l = 0; l < 32; l++) {
+			lo[l] = A[l] + B[l];
+			hi[l] = A[l + 32] + B[l + 32] + (lo[l] < A[l]);
+		}
+		memcpy(r, lo, sizeof lo);
+		memcpy(r + 32, hi, sizeof hi);
+	} else {
+		LANES(exec, w64(r, l, r64(A, l) + r64(B, l)));
+	}
 	return (int)d->lat;
 }
 
