@@ -157,9 +157,11 @@ study: deps
 	$(MAKE) all
 	JOBS=$(JOBS) sh examples/campaigns/gufi/study.sh $(BUILD) $(INJECTIONS) $(CAMPAIGNS)
 
+# make bench [BASELINE=REV-or-flipsim]: with a baseline (a git revision, built
+# in a scratch worktree, or another flipsim) every row is measured side by side.
 bench: deps
 	$(MAKE) $(BUILD)/flipsim
-	+bash tests/bench.sh $(BUILD)/flipsim  # '+': the make it runs shares the jobs
+	+bash tests/bench.sh $(BUILD)/flipsim $(BASELINE)  # '+': the make it runs shares the jobs
 
 ASAN_MAKE := BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
              LDFLAGS="-fsanitize=address,undefined"
