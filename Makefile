@@ -56,6 +56,9 @@ TEST_OBJ    := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 # Floating-point semantics change the rounding mode at run time.
 $(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o $(BUILD)/simcore/sem_fast.o: CFLAGS += -frounding-math
+# The lane loops of the execution path are written to vectorise; -O2's
+# very-cheap cost model leaves most of them scalar.
+$(BUILD)/simcore/sem_fast.o $(BUILD)/simcore/exec.o $(BUILD)/simcore/sem_int.o: CFLAGS += -fvect-cost-model=dynamic
 
 .PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests e2e-tests study test-bins suites
 all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(EXAMPLE_BIN)
@@ -157,9 +160,11 @@ study: deps
 	$(MAKE) all
 	JOBS=$(JOBS) sh examples/campaigns/gufi/study.sh $(BUILD) $(INJECTIONS) $(CAMPAIGNS)
 
+# make bench [BASELINE=REV-or-flipsim]: with a baseline (a git revision, built
+# in a scratch worktree, or another flipsim) every row is measured side by side.
 bench: deps
 	$(MAKE) $(BUILD)/flipsim
-	+bash tests/bench.sh $(BUILD)/flipsim  # '+': the make it runs shares the jobs
+	+bash tests/bench.sh $(BUILD)/flipsim $(BASELINE)  # '+': the make it runs shares the jobs
 
 ASAN_MAKE := BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
              LDFLAGS="-fsanitize=address,undefined"

@@ -144,7 +144,18 @@ HANDLER(add64_rr)
 		return 1;
 	uint32_t *r = w->rf + d->o[0];
 	const uint32_t *A = w->rf + d->o[1], *B = w->rf + d->o[2];
-	RES64(exec, r, r64(A, l) + r64(B, l));
+	if (exec == 0xffffffffu) {
+		/* in 32-bit halves with the carry, into locals first: vectorises */
+		uint32_t lo[32], hi[32];
+		for (uint32_t l = 0; l < 32; l++) {
+			lo[l] = A[l] + B[l];
+			hi[l] = A[l + 32] + B[l + 32] + (lo[l] < A[l]);
+		}
+		memcpy(r, lo, sizeof lo);
+		memcpy(r + 32, hi, sizeof hi);
+	} else {
+		LANES(exec, w64(r, l, r64(A, l) + r64(B, l)));
+	}
 	return (int)d->lat;
 }
 
@@ -342,6 +353,95 @@ SETP32(setp_les, int32_t, a <= b)
 SETP32(setp_gts, int32_t, a > b)
 SETP32(setp_ges, int32_t, a >= b)
 
+/* ---- setp on f32 (no .ftz), no combiner: ordered comparisons are false
+ * on NaN, unordered ones (...u) true, as sem_cmp.c's ------------------- */
+#define SETPF(name, expr)                                                   \
+	HANDLER(name)                                                           \
+	{                                                                       \
+		UNUSED2(g, sm);                                                     \
+		if (!exec)                                                          \
+			return 1;                                                       \
+		unsigned nd = SC_NDST(d->in);                                       \
+		const uint32_t *A, *B;                                              \
+		uint32_t sa, sb, ia, ib, t = 0;                                     \
+		src3(w, d, nd, &A, &sa, &ia);                                       \
+		src3(w, d, nd + 1, &B, &sb, &ib);                                   \
+		LANES(exec, float a = f32_of(A[l * sa]); float b = f32_of(B[l * sb]); \
+		      t |= (uint32_t)(expr) << l);                                  \
+		setp_write(w, d, exec, t);                                          \
+		return (int)d->lat;                                                 \
+	}
+
+SETPF(setpf_eq, a == b)
+SETPF(setpf_ne, a < b || a > b)
+SETPF(setpf_lt, a < b)
+SETPF(setpf_le, a <= b)
+SETPF(setpf_gt, a > b)
+SETPF(setpf_ge, a >= b)
+SETPF(setpf_equ, !(a < b || a > b))
+SETPF(setpf_neu, a != b)
+SETPF(setpf_ltu, !(a >= b))
+SETPF(setpf_leu, !(a > b))
+SETPF(setpf_gtu, !(a <= b))
+SETPF(setpf_geu, !(a < b))
+SETPF(setpf_num, a == a && b == b)
+SETPF(setpf_nan, a != a || b != b)
+
+/* ---- predicates: a source's lane bits, negated for !%p ---------------- */
+static inline uint32_t pbits(const sc_warp_t *w, const sc_dec_t *d, unsigned j)
+{
+	uint32_t p = w->pf[d->o[j]];
+	return SC_OPND_KIND(d->in->opnd[j]) == SC_K_PREDN ? ~p : p;
+}
+
+static inline int pwrite(sc_warp_t *w, const sc_dec_t *d, uint32_t exec, uint32_t bits)
+{
+	w->pf[d->o[0]] = (w->pf[d->o[0]] & ~exec) | (bits & exec);
+	return (int)d->lat;
+}
+
+HANDLER(and_pred) { UNUSED2(g, sm); return exec ? pwrite(w, d, exec, pbits(w, d, 1) & pbits(w, d, 2)) : 1; }
+HANDLER(or_pred) { UNUSED2(g, sm); return exec ? pwrite(w, d, exec, pbits(w, d, 1) | pbits(w, d, 2)) : 1; }
+HANDLER(xor_pred) { UNUSED2(g, sm); return exec ? pwrite(w, d, exec, pbits(w, d, 1) ^ pbits(w, d, 2)) : 1; }
+HANDLER(not_pred) { UNUSED2(g, sm); return exec ? pwrite(w, d, exec, ~pbits(w, d, 1)) : 1; }
+
+/* selp on 32 bits: d = c ? a : b, c a predicate. */
+HANDLER(selp32)
+{
+	UNUSED2(g, sm);
+	if (!exec)
+		return 1;
+	const uint32_t *A, *B;
+	uint32_t sa, sb, ia, ib, c = pbits(w, d, 3);
+	src3(w, d, 1, &A, &sa, &ia);
+	src3(w, d, 2, &B, &sb, &ib);
+	uint32_t *r = w->rf + d->o[0];
+	LANES(exec, r[l] = (c >> l) & 1 ? A[l * sa] : B[l * sb]);
+	return (int)d->lat;
+}
+
+HANDLER(neg_s32)
+{
+	UNUSED2(g, sm);
+	if (!exec)
+		return 1;
+	uint32_t *r = w->rf + d->o[0];
+	const uint32_t *A = w->rf + d->o[1];
+	LANES(exec, r[l] = 0u - A[l]);
+	return (int)d->lat;
+}
+
+HANDLER(abs_s32)
+{
+	UNUSED2(g, sm);
+	if (!exec)
+		return 1;
+	uint32_t *r = w->rf + d->o[0];
+	const uint32_t *A = w->rf + d->o[1];
+	LANES(exec, r[l] = (int32_t)A[l] < 0 ? 0u - A[l] : A[l]);
+	return (int)d->lat;
+}
+
 /* ---- picking ----------------------------------------------------------- */
 static bool is_r32(uint16_t o) { return SC_OPND_KIND(o) == SC_K_R32; }
 static bool is_r64(uint16_t o) { return SC_OPND_KIND(o) == SC_K_R64; }
@@ -360,13 +460,34 @@ static sc_exec_fn pick_bin32(const sc_insn_t *in, sc_exec_fn rr, sc_exec_fn ri)
 
 static bool t_us32(unsigned t) { return t == SC_T_U32 || t == SC_T_S32; }
 
+static bool is_p(uint16_t o) { return SC_OPND_KIND(o) == SC_K_PRED || SC_OPND_KIND(o) == SC_K_PREDN; }
+
+/* and or xor not on predicates: whole lane masks at once. */
+static sc_exec_fn pick_pred(const sc_insn_t *in)
+{
+	unsigned ns = SC_NSRC(in);
+	if (SC_OPND_KIND(in->opnd[0]) != SC_K_PRED || in->sub != 0 || !is_p(in->opnd[1]))
+		return NULL;
+	if (in->op == SC_OP_NOT)
+		return ns == 1 ? not_pred : NULL;
+	if (ns != 2 || !is_p(in->opnd[2]))
+		return NULL;
+	return in->op == SC_OP_AND ? and_pred : in->op == SC_OP_OR ? or_pred : in->op == SC_OP_XOR ? xor_pred : NULL;
+}
+
 static sc_exec_fn pick_int(const sc_insn_t *in)
 {
 	unsigned t = in->type;
 	bool s = t == SC_T_S32;
 	if (in->mods || SC_NDST(in) != 1)
 		return NULL;
+	if (t == SC_T_PRED)
+		return pick_pred(in);
 	switch (in->op) {
+	case SC_OP_NEG: case SC_OP_ABS:
+		if (s && in->sub == 0 && SC_NSRC(in) == 1 && is_r32(in->opnd[0]) && is_r32(in->opnd[1]))
+			return in->op == SC_OP_NEG ? neg_s32 : abs_s32;
+		return NULL;
 	case SC_OP_ADD:
 		if (t_us32(t) && in->sub == 0)
 			return PICK(add32);
@@ -439,14 +560,23 @@ static sc_exec_fn pick_setp(const sc_insn_t *in)
 	static const sc_exec_fn sgn[] = {
 		[SC_CMP_LT] = setp_lts, [SC_CMP_LE] = setp_les, [SC_CMP_GT] = setp_gts, [SC_CMP_GE] = setp_ges,
 	};
+	static const sc_exec_fn f[] = {
+		[SC_CMP_EQ] = setpf_eq, [SC_CMP_NE] = setpf_ne, [SC_CMP_LT] = setpf_lt, [SC_CMP_LE] = setpf_le,
+		[SC_CMP_GT] = setpf_gt, [SC_CMP_GE] = setpf_ge, [SC_CMP_EQU] = setpf_equ, [SC_CMP_NEU] = setpf_neu,
+		[SC_CMP_LTU] = setpf_ltu, [SC_CMP_LEU] = setpf_leu, [SC_CMP_GTU] = setpf_gtu, [SC_CMP_GEU] = setpf_geu,
+		[SC_CMP_NUM] = setpf_num, [SC_CMP_NAN] = setpf_nan,
+	};
 	unsigned st = in->stype, nd = SC_NDST(in), c = in->sub;
-	if ((st != SC_T_S32 && st != SC_T_U32 && st != SC_T_B32) || c > SC_CMP_HS || in->mods ||
+	bool fl = st == SC_T_F32 && c < SC_CMP__COUNT && f[c];
+	if ((st != SC_T_S32 && st != SC_T_U32 && st != SC_T_B32 && !fl) || (!fl && c > SC_CMP_HS) || in->mods ||
 	    SC_AUX_BOOL(in->aux) != SC_BOOL_NONE || nd < 1 || nd > 2 || SC_NSRC(in) != 2)
 		return NULL;
 	if (SC_OPND_KIND(in->opnd[0]) != SC_K_PRED ||
 	    (nd == 2 && SC_OPND_KIND(in->opnd[1]) != SC_K_PRED && SC_OPND_KIND(in->opnd[1]) != SC_K_NONE) ||
 	    !is_r32i(in->opnd[nd]) || !is_r32i(in->opnd[nd + 1]))
 		return NULL;
+	if (fl)
+		return f[c];
 	if (st == SC_T_S32 && c >= SC_CMP_LT && c <= SC_CMP_GE)
 		return sgn[c];
 	return u[c];
@@ -464,6 +594,16 @@ static sc_exec_fn pick_cvt(const sc_insn_t *in)
 	if (s64 && d32 && is_r32(in->opnd[0]) && is_r64(in->opnd[1]))
 		return cvt_narrow;
 	return NULL;
+}
+
+static sc_exec_fn pick_selp(const sc_insn_t *in)
+{
+	unsigned t = in->type;
+	if ((t != SC_T_B32 && t != SC_T_U32 && t != SC_T_S32 && t != SC_T_F32) || SC_NDST(in) != 1 ||
+	    SC_NSRC(in) != 3 || !is_r32(in->opnd[0]) || !is_r32i(in->opnd[1]) || !is_r32i(in->opnd[2]) ||
+	    !is_p(in->opnd[3]))
+		return NULL;
+	return selp32;
 }
 
 /* mov between registers of one width, of a constant or of a special
@@ -500,7 +640,8 @@ sc_exec_fn sc__fast_pick(const sc_insn_t *in)
 	case SC_U_FP:
 		return in->op == SC_OP_FMA ? pick_fp(in) : NULL;
 	case SC_U_CMP:
-		return in->op == SC_OP_SETP ? pick_setp(in) : in->op == SC_OP_CVT ? pick_cvt(in) : NULL;
+		return in->op == SC_OP_SETP ? pick_setp(in) : in->op == SC_OP_CVT ? pick_cvt(in)
+		       : in->op == SC_OP_SELP ? pick_selp(in) : NULL;
 	case SC_U_MOV:
 		return pick_mov(in);
 	}

@@ -461,7 +461,7 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
 		exec &= (in->guard & SC_GUARD_NEG) ? ~pm : pm;
 	}
 	g->run.warp_insts++;
-	g->run.thread_insts += popcount32(top->mask);
+	g->run.thread_insts += top->mask == 0xffffffffu ? 32 : popcount32(top->mask);
 
 	int rc = d->fn(g, sm, w, d, exec);
 	bool transfer = false;
@@ -608,9 +608,17 @@ void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
 				return;
 		}
 	}
-	uint64_t next = UINT64_MAX;
-	for (uint32_t i = 0; i < nslots; i++)
-		next = sm->wnext[i] < next ? sm->wnext[i] : next;
+	/* two running minima: half the dependent compares */
+	uint64_t next = UINT64_MAX, next2 = UINT64_MAX;
+	const uint64_t *wn = sm->wnext;
+	uint32_t i = 0;
+	for (; i + 1 < nslots; i += 2) {
+		next = wn[i] < next ? wn[i] : next;
+		next2 = wn[i + 1] < next2 ? wn[i + 1] : next2;
+	}
+	if (i < nslots)
+		next = wn[i] < next ? wn[i] : next;
+	next = next2 < next ? next2 : next;
 	sm->next = next > now ? next : now + 1;
 	if (next == UINT64_MAX)
 		sm->next = UINT64_MAX;

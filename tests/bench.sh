@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
-# bench.sh — simulator throughput on the examples (`make bench`). For vadd and
-# scalarprod at two sizes each it generates the workload with the example's
-# gen, runs `FLIPSIM exec W.json --stats` RUNS times and prints one table row:
-# simulated cycles and instructions, the median host seconds spent simulating
-# and the rates they give. Then it builds and times examples/iterate once.
-# Needs bash, coreutils, awk and a C compiler; no jq, no python.
-# Usage: tests/bench.sh FLIPSIM. Exits 1 if any run fails, 2 on bad usage.
+# bench.sh — simulator and campaign throughput on the examples (`make bench`).
+# For vadd and scalarprod at two sizes each it generates the workload with the
+# example's gen, runs `FLIPSIM exec W.json --stats` RUNS times and prints one
+# table row: simulated cycles and instructions, the median CPU seconds of the
+# run (user + system, the whole process) and the thread-instructions per
+# CPU-second they give. With a baseline (a second flipsim, or a git revision
+# that the script builds in a scratch worktree) the runs alternate between
+# the two binaries, each row adds the baseline's median and the speed-up, and
+# the campaigns are run with both (CPU seconds side by side).
+# Then it builds and times examples/iterate once, and runs the register-file
+# campaigns in four modes. Needs bash, coreutils, awk, a C compiler, and git
+# for a revision.
+# Usage: tests/bench.sh FLIPSIM [BASELINE]. Exits 1 if any run fails or the
+# two binaries disagree on cycles, instructions or outcomes, 2 on bad usage.
 set -u
 
 RUNS=${RUNS:-5}
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-	echo "usage: $0 FLIPSIM  (the flipsim executable, e.g. build/flipsim)" >&2
+if [ $# -lt 1 ] || [ $# -gt 2 ] || [ ! -x "$1" ]; then
+	echo "usage: $0 FLIPSIM [BASELINE]  (FLIPSIM: e.g. build/flipsim; BASELINE: another" \
+		"flipsim executable, or a git revision to build and compare with)" >&2
 	exit 2
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,8 +27,39 @@ flipsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 build=$(dirname "$flipsim")
 cd "$root" || exit 2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/flipsim-bench.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
+trap 'git -C "$root" worktree remove --force "$tmp/baseline-src" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 failed=0
+
+# The baseline: an executable as it is, or a revision built here.
+base=""
+if [ $# -eq 2 ]; then
+	if [ -x "$2" ] && [ -f "$2" ]; then
+		base=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+	elif git -C "$root" rev-parse --verify -q "$2^{commit}" >/dev/null; then
+		echo "bench: building baseline $2 in a scratch worktree ..." >&2
+		if ! git -C "$root" worktree add --detach "$tmp/baseline-src" "$2" >"$tmp/err" 2>&1 ||
+			! make -C "$tmp/baseline-src" -s build/flipsim >"$tmp/err" 2>&1; then
+			echo "bench: cannot build baseline $2:" >&2
+			cat "$tmp/err" >&2
+			exit 1
+		fi
+		base=$tmp/baseline-src/build/flipsim
+	else
+		echo "bench: baseline '$2' is neither an executable nor a git revision" >&2
+		exit 2
+	fi
+fi
+
+# cpu_of CMD...: runs CMD (output to $tmp/out, errors to $tmp/err) and prints
+# its user + system CPU seconds, the children it waited for included;
+# returns CMD's status.
+cpu_of() {
+	local TIMEFORMAT='%U %S' t rc
+	t=$({ time "$@" >"$tmp/out" 2>"$tmp/err"; } 2>&1)
+	rc=$?
+	awk -v t="$t" 'BEGIN { split(t, a, " "); printf "%.4f\n", a[1] + a[2] }'
+	return $rc
+}
 
 # stat_of KEY FILE: the number after the first "KEY": in FILE (flipsim's --stats
 # JSON, one line or many).
@@ -49,6 +88,16 @@ for ex in vadd scalarprod; do
 	fi
 done
 
+# median: the middle of the numbers on stdin.
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# stats_of FILE: "cycles warp thread" from flipsim's --stats JSON.
+stats_of() {
+	local c w t
+	c=$(stat_of cycles "$1") && w=$(stat_of warp_instructions "$1") && t=$(stat_of thread_instructions "$1") &&
+		echo "$c $w $t"
+}
+
 # bench EXAMPLE SIZE-LABEL GEN-ARGS...: one table row.
 bench() {
 	local ex=$1 label=$2 dir=$tmp/$1-$2
@@ -59,52 +108,53 @@ bench() {
 		failed=1
 		return
 	fi
-	local secs="" cyc="" wi="" ti="" r c w t s
+	local secs="" bsecs="" ref="" r s st bin
 	for r in $(seq "$RUNS"); do
-		if ! "$flipsim" exec "$dir/$ex.json" --stats >"$tmp/stats" 2>"$tmp/err"; then
-			echo "bench: $ex $label: run $r failed:" >&2
-			cat "$tmp/err" >&2
-			failed=1
-			return
-		fi
-		if ! c=$(stat_of cycles "$tmp/stats") || ! w=$(stat_of warp_instructions "$tmp/stats") ||
-			! t=$(stat_of thread_instructions "$tmp/stats") || ! s=$(stat_of sim_seconds "$tmp/stats"); then
-			echo "bench: $ex $label: --stats lacks a key; it printed:" >&2
-			cat "$tmp/stats" >&2
-			failed=1
-			return
-		fi
-		if [ -z "$cyc" ]; then
-			cyc=$c wi=$w ti=$t
-		elif [ "$c $w $t" != "$cyc $wi $ti" ]; then
-			echo "bench: $ex $label: not deterministic: run 1 gave $cyc cycles," \
-				"$wi warp- and $ti thread-instructions, run $r $c, $w, $t" >&2
-			failed=1
-			return
-		fi
-		secs="$secs$s
+		for bin in "$flipsim" $base; do
+			if ! s=$(cpu_of "$bin" exec "$dir/$ex.json" --stats) || ! st=$(stats_of "$tmp/out"); then
+				echo "bench: $ex $label: run $r of $bin failed:" >&2
+				cat "$tmp/err" "$tmp/out" >&2
+				failed=1
+				return
+			fi
+			if [ -z "$ref" ]; then
+				ref=$st
+			elif [ "$st" != "$ref" ]; then
+				echo "bench: $ex $label: $bin gave cycles, warp- and thread-instructions $st, not $ref" >&2
+				failed=1
+				return
+			fi
+			if [ "$bin" = "$flipsim" ]; then
+				secs="$secs$s
 "
+			else
+				bsecs="$bsecs$s
+"
+			fi
+		done
 	done
-	local med
-	med=$(printf '%s' "$secs" | sort -g | sed -n "$(((RUNS + 1) / 2))p")
-	awk -v ex="$ex" -v size="$label" -v c="$cyc" -v t="$ti" -v w="$wi" -v s="$med" 'BEGIN {
-		if (s > 0)
-			printf "%-11s %-10s %12s %14s %12s %10.4f %10.1f %10.2f\n",
-			       ex, size, c, t, w, s, t / s / 1e6, w / s / 1e6
-		else
-			printf "%-11s %-10s %12s %14s %12s %10.4f %10s %10s\n",
-			       ex, size, c, t, w, s, "-", "-"
+	local med bmed=""
+	med=$(printf '%s' "$secs" | median)
+	[ -n "$base" ] && bmed=$(printf '%s' "$bsecs" | median)
+	# shellcheck disable=SC2086
+	set -- $ref
+	awk -v ex="$ex" -v size="$label" -v c="$1" -v w="$2" -v t="$3" -v s="$med" -v b="$bmed" 'BEGIN {
+		printf "%-11s %-10s %12s %14s %12s %9.3f %10.1f", ex, size, c, t, w, s, s > 0 ? t / s / 1e6 : 0
+		if (b != "")
+			printf " %9.3f %10.1f %7.2fx", b, b > 0 ? t / b / 1e6 : 0, s > 0 ? b / s : 0
+		printf "\n"
 	}'
 }
 
-printf '%-11s %-10s %12s %14s %12s %10s %10s %10s\n' example size cycles thread-insts \
-	warp-insts "sim s" "M thr/s" "M warp/s"
+printf '%-11s %-10s %12s %14s %12s %9s %10s' example size cycles thread-insts warp-insts "cpu s" "M thr/s"
+[ -n "$base" ] && printf ' %9s %10s %8s' "base s" "base M/s" speedup
+echo
 bench vadd 65536 65536
 bench vadd 1048576 1048576
 bench scalarprod 256x4096 256 4096
 bench scalarprod 1024x4096 1024 4096
-echo "(sim s: median of $RUNS runs of host seconds spent simulating; M: millions of" \
-	"instructions per second)"
+echo "(cpu s: median of $RUNS runs, user + system CPU seconds of the whole run; M thr/s:" \
+	"millions of thread-instructions per CPU-second${base:+; base: $base})"
 
 # The host-API example: build it as the Makefile does, run it once.
 case $build in
@@ -129,39 +179,60 @@ awk -v a="$t0" -v b="$t1" -v rc="$rc" 'BEGIN { printf "iterate: %.3f s wall, exi
 # with 2 workers, with and without fork-at-cycle and early termination,
 # and the share of experiments classified without simulating (unused: an
 # unallocated location; dead: a value never read again) or stopped early.
-# Every mode must give the same outcome counts.
+# Seconds are CPU seconds of the daemon and every process it waited for.
+# Every mode, and the baseline, must give the same outcome counts.
 echo
-printf '%-20s %-22s %8s %9s %8s %8s %8s %8s  %s\n' campaign mode seconds "inj/s" unused dead early "time" "masked/sdc/due"
+printf '%-20s %-15s %8s %9s %8s %8s %8s %6s  %-15s' campaign mode "cpu s" "inj/cpu-s" unused dead early "time" \
+	masked/sdc/due
+[ -n "$base" ] && printf ' %8s %8s' "base s" speedup
+echo
+# campaign_run BIN FILE DB FLAGS: prints CPU seconds, then the status row
+# (header names as keys); returns nonzero on failure.
+campaign_run() {
+	local bin=$1 file=$2 db=$3 flags=$4 s
+	rm -f "$db" "$db-wal" "$db-shm"
+	# shellcheck disable=SC2086
+	s=$(cpu_of "$bin" run "$file" --db "$db" -j 2 --quiet $flags) || return 1
+	"$bin" status "$db" | awk -v s="$s" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i }  # columns by their header names
+		NR == 2 {
+			split($col["done/planned"], d, "/")
+			print s, d[1], $col["unused"], $col["dead"], $col["early"], $col["masked"] "/" $col["sdc"] "/" $col["due"]
+		}'
+}
 campaign_bench() {
-	name=$1 file=$2
-	base=""
+	local name=$1 file=$2 first="" mode label flags row brow
 	for mode in "fork+early:" "fork:--no-early" "no-fork+early:--no-fork" "no-fork:--no-fork --no-early"; do
 		label=${mode%%:*} flags=${mode#*:}
-		db="$tmp/$name-$label.db"
-		rm -f "$db" "$db-wal" "$db-shm"
-		t0=$(now)
-		# shellcheck disable=SC2086
-		if ! "$flipsim" run "$file" --db "$db" -j 2 --quiet $flags >/dev/null 2>"$tmp/err"; then
+		if ! row=$(campaign_run "$flipsim" "$file" "$tmp/$name-$label.db" "$flags"); then
 			echo "bench: $name $label failed:" >&2
 			cat "$tmp/err" >&2
 			failed=1
 			return
 		fi
-		t1=$(now)
-		"$flipsim" status "$db" | awk -v n="$name" -v m="$label" -v a="$t0" -v b="$t1" -v base="$base" '
-			NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i }  # columns by their header names
-			NR == 2 {
-				split($col["done/planned"], d, "/"); s = b - a; done = d[1]
-				sp = base == "" ? "1.0x" : sprintf("%.1fx", s / base)
-				printf "%-20s %-22s %8.2f %9.0f %7.1f%% %7.1f%% %7.1f%% %8s  %d/%d/%d\n", n, m, s, done / s,
-				       100 * $col["unused"] / done, 100 * $col["dead"] / done, 100 * $col["early"] / done, sp,
-				       $col["masked"], $col["sdc"], $col["due"]
-			}'
-		[ -z "$base" ] && base=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+		brow=""
+		if [ -n "$base" ] && ! brow=$(campaign_run "$base" "$file" "$tmp/$name-$label-base.db" "$flags"); then
+			echo "bench: $name $label failed with the baseline:" >&2
+			cat "$tmp/err" >&2
+			failed=1
+			return
+		fi
+		[ -z "$first" ] && first=${row%% *}
+		echo "$row|$brow" | awk -v n="$name" -v m="$label" -v f="$first" '{
+			split($0, p, "|"); split(p[1], a, " "); nb = split(p[2], b, " ")
+			printf "%-20s %-15s %8.2f %9.0f %7.1f%% %7.1f%% %7.1f%% %5.1fx  %-15s", n, m, a[1], a[2] / a[1],
+			       100 * a[3] / a[2], 100 * a[4] / a[2], 100 * a[5] / a[2], a[1] / f, a[6]
+			if (nb)
+				printf " %8.2f %7.2fx%s", b[1], b[1] / a[1], b[6] == a[6] ? "" : "  OUTCOMES DIFFER: " b[6]
+			printf "\n"
+		}'
+		if [ -n "$brow" ] && [ "${brow##* }" != "${row##* }" ]; then
+			failed=1
+		fi
 	done
 }
 campaign_bench vadd-regfile examples/campaigns/vadd-regfile.json
 campaign_bench scalarprod-regfile examples/campaigns/scalarprod-regfile.json
-echo "(time: each mode's seconds over fork+early's; unused, dead: classified without simulating after the fault)"
+echo "(time: each mode's CPU seconds over fork+early's; unused, dead: classified without simulating after the fault)"
 
 exit "$failed"
