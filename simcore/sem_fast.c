@@ -319,7 +319,8 @@ static inline void setp_write(sc_warp_t *w, const sc_dec_t *d, uint32_t exec, ui
 		w->pf[d->o[1]] = (w->pf[d->o[1]] & ~exec) | (~t & exec);
 }
 
-#define SETP32(name, type, expr)                                            \
+/* p = a CMP b, the operands read as `type` through `conv`. */
+#define SETPX(name, type, conv, expr)                                       \
 	HANDLER(name)                                                           \
 	{                                                                       \
 		UNUSED2(g, sm);                                                     \
@@ -330,11 +331,12 @@ static inline void setp_write(sc_warp_t *w, const sc_dec_t *d, uint32_t exec, ui
 		uint32_t sa, sb, ia, ib, t = 0;                                     \
 		src3(w, d, nd, &A, &sa, &ia);                                       \
 		src3(w, d, nd + 1, &B, &sb, &ib);                                   \
-		LANES(exec, type a = (type)A[l * sa]; type b = (type)B[l * sb];     \
+		LANES(exec, type a = conv(A[l * sa]); type b = conv(B[l * sb]);     \
 		      t |= (uint32_t)(expr) << l);                                  \
 		setp_write(w, d, exec, t);                                          \
 		return (int)d->lat;                                                 \
 	}
+#define SETP32(name, type, expr) SETPX(name, type, (type), expr)
 
 SETP32(setp_eq, uint32_t, a == b)
 SETP32(setp_ne, uint32_t, a != b)
@@ -349,22 +351,7 @@ SETP32(setp_ges, int32_t, a >= b)
 
 /* ---- setp on f32 (no .ftz), no combiner: ordered comparisons are false
  * on NaN, unordered ones (...u) true, as sem_cmp.c's ------------------- */
-#define SETPF(name, expr)                                                   \
-	HANDLER(name)                                                           \
-	{                                                                       \
-		UNUSED2(g, sm);                                                     \
-		if (!exec)                                                          \
-			return 1;                                                       \
-		unsigned nd = SC_NDST(d->in);                                       \
-		const uint32_t *A, *B;                                              \
-		uint32_t sa, sb, ia, ib, t = 0;                                     \
-		src3(w, d, nd, &A, &sa, &ia);                                       \
-		src3(w, d, nd + 1, &B, &sb, &ib);                                   \
-		LANES(exec, float a = f32_of(A[l * sa]); float b = f32_of(B[l * sb]); \
-		      t |= (uint32_t)(expr) << l);                                  \
-		setp_write(w, d, exec, t);                                          \
-		return (int)d->lat;                                                 \
-	}
+#define SETPF(name, expr) SETPX(name, float, f32_of, expr)
 
 SETPF(setpf_eq, a == b)
 SETPF(setpf_ne, a < b || a > b)
