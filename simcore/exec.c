@@ -461,78 +461,89 @@ static bool ld_span(sc_gpu_t *g, sc_warp_t *w, const sc_insn_t *in, const span_t
 	return true;
 }
 
-static uint32_t ex_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc)
+/* ld: n destinations of `bytes` each; the warp-wide path, else lane by
+ * lane (loads land in g->vec first, so a DUE leaves the registers alone).
+ * Returns the latency, 0 after a DUE, UINT32_MAX for a malformed word. */
+static uint32_t ex_ld(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc,
+                      unsigned bytes)
 {
-	unsigned type = in->type, bytes = sc__type_bits(type) / 8;
-	int space = SC_AUX_SPACE(in->aux);
-	int resolved = space;
+	unsigned n = SC_NDST(in);
+	int space = SC_AUX_SPACE(in->aux), resolved = space;
 	uint64_t addr[32];
 	span_t sp;
-	if (UNLIKELY(bytes == 0 || bytes > 8))
-		goto bad;
-	if (in->op == SC_OP_LD) {
-		unsigned n = SC_NDST(in);
-		if (UNLIKELY(n == 0 || n > 4 || SC_NSRC(in) != 1))
-			goto bad;
-		agen_t ag = addr_gen(w, in, in->opnd[n]);
-		bounds_t bd = lane_addrs(&ag, exec, addr);
-		if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, bytes * n, false, &sp))) {
-			if (!ld_span(g, w, in, &sp, addr, exec, n, bytes))
-				goto bad;
-			return mem_latency(g, sp.space);
-		}
-		uint64_t (*v)[32] = g->vec;
-		FOR_LANES(l, exec) {
-			memref_t ref;
-			if (!resolve(g, sm, w, pc, space, addr[l], bytes * n, l, false, &ref))
-				return 0;
-			resolved = ref.space;
-			for (unsigned e = 0; e < n; e++)
-				v[e][l] = load_ext(ref.p + e * bytes, type);
-		}
+	if (UNLIKELY(n == 0 || n > 4 || SC_NSRC(in) != 1))
+		return UINT32_MAX;
+	agen_t ag = addr_gen(w, in, in->opnd[n]);
+	bounds_t bd = lane_addrs(&ag, exec, addr);
+	if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, bytes * n, false, &sp)))
+		return ld_span(g, w, in, &sp, addr, exec, n, bytes) ? mem_latency(g, sp.space) : UINT32_MAX;
+	uint64_t (*v)[32] = g->vec;
+	FOR_LANES(l, exec) {
+		memref_t ref;
+		if (!resolve(g, sm, w, pc, space, addr[l], bytes * n, l, false, &ref))
+			return 0;
+		resolved = ref.space;
 		for (unsigned e = 0; e < n; e++)
-			if (!sc__wr(w, in->opnd[e], exec, v[e]))
-				goto bad;
-	} else {
-		unsigned n = SC_NSRC(in) - 1;
-		if (UNLIKELY(SC_NDST(in) != 0 || n == 0 || n > 4))
-			goto bad;
-		agen_t ag = addr_gen(w, in, in->opnd[0]);
-		uint16_t o = in->opnd[1];
-		if (n == 1 && bytes == 4 && SC_OPND_KIND(o) == SC_K_R32) {
-			bounds_t bd = lane_addrs(&ag, exec, addr);
-			if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, 4, true, &sp))) {
-				const uint32_t *v = w->rf + (size_t)SC_OPND_IDX(o) * 32;
-				FOR_LANES(l, exec) /* in lane order: the last lane's store wins */
-					memcpy(span_at(&sp, addr, l), &v[l], 4);
-				return mem_latency(g, sp.space);
-			}
-		}
-		uint64_t (*v)[32] = g->vec;
-		for (unsigned e = 0; e < n; e++)
-			sc__rd(g, sm, w, in->opnd[1 + e], exec, v[e]);
+			v[e][l] = load_ext(ref.p + e * bytes, in->type);
+	}
+	for (unsigned e = 0; e < n; e++)
+		if (!sc__wr(w, in->opnd[e], exec, v[e]))
+			return UINT32_MAX;
+	return mem_latency(g, resolved);
+}
+
+/* st: n sources of `bytes` each, stored in lane order (the last lane to
+ * store an address wins), on the warp-wide path when it applies. */
+static uint32_t ex_st(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc,
+                      unsigned bytes)
+{
+	unsigned n = SC_NSRC(in) - 1;
+	int space = SC_AUX_SPACE(in->aux), resolved = space;
+	uint64_t addr[32];
+	span_t sp;
+	if (UNLIKELY(SC_NDST(in) != 0 || n == 0 || n > 4))
+		return UINT32_MAX;
+	agen_t ag = addr_gen(w, in, in->opnd[0]);
+	uint16_t o = in->opnd[1];
+	if (n == 1 && bytes == 4 && SC_OPND_KIND(o) == SC_K_R32) {
 		bounds_t bd = lane_addrs(&ag, exec, addr);
-		if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, bytes * n, true, &sp))) {
-			FOR_LANES(l, exec) {
-				uint8_t *p = span_at(&sp, addr, l);
-				for (unsigned e = 0; e < n; e++)
-					store_bytes(p + e * bytes, v[e][l], bytes);
-			}
+		if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, 4, true, &sp))) {
+			const uint32_t *v = w->rf + (size_t)SC_OPND_IDX(o) * 32;
+			FOR_LANES(l, exec)
+				memcpy(span_at(&sp, addr, l), &v[l], 4);
 			return mem_latency(g, sp.space);
-		}
-		FOR_LANES(l, exec) {
-			memref_t ref;
-			if (!resolve(g, sm, w, pc, space, addr[l], bytes * n, l, true, &ref))
-				return 0;
-			resolved = ref.space;
-			for (unsigned e = 0; e < n; e++)
-				store_bytes(ref.p + e * bytes, v[e][l], bytes);
 		}
 	}
-	return mem_latency(g, resolved);
-bad:
-	sc__due(g, SC_DUE_INVALID_INSTRUCTION, sm, w, -1, pc, 0, "malformed %s", sc__ops[in->op].name);
-	return 0;
+	uint64_t (*v)[32] = g->vec;
+	for (unsigned e = 0; e < n; e++)
+		sc__rd(g, sm, w, in->opnd[1 + e], exec, v[e]);
+	bounds_t bd = lane_addrs(&ag, exec, addr);
+	bool fast = fast_span(g, sm, w, space, addr, bd, exec, bytes * n, true, &sp);
+	FOR_LANES(l, exec) {
+		memref_t ref = {NULL, 0};
+		if (fast)
+			ref.p = span_at(&sp, addr, l);
+		else if (!resolve(g, sm, w, pc, space, addr[l], bytes * n, l, true, &ref))
+			return 0;
+		else
+			resolved = ref.space;
+		for (unsigned e = 0; e < n; e++)
+			store_bytes(ref.p + e * bytes, v[e][l], bytes);
+	}
+	return mem_latency(g, fast ? sp.space : resolved);
+}
+
+static uint32_t ex_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc)
+{
+	unsigned bytes = sc__type_bits(in->type) / 8;
+	uint32_t lat = UINT32_MAX;
+	if (LIKELY(bytes != 0 && bytes <= 8))
+		lat = in->op == SC_OP_LD ? ex_ld(g, sm, w, in, exec, pc, bytes) : ex_st(g, sm, w, in, exec, pc, bytes);
+	if (UNLIKELY(lat == UINT32_MAX)) {
+		sc__due(g, SC_DUE_INVALID_INSTRUCTION, sm, w, -1, pc, 0, "malformed %s", sc__ops[in->op].name);
+		return 0;
+	}
+	return lat;
 }
 
 static float f32_of(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }

@@ -186,57 +186,55 @@ HANDLER(shl64)
 	return (int)d->lat;
 }
 
-HANDLER(mulwide_s32)
-{
-	UNUSED2(g, sm);
-	if (!exec)
-		return 1;
-	const uint32_t *A, *B;
-	uint32_t sa, sb, ia, ib;
-	src3(w, d, 1, &A, &sa, &ia);
-	src3(w, d, 2, &B, &sb, &ib);
-	uint32_t *r = w->rf + d->o[0];
-	RES64(exec, r, (uint64_t)((int64_t)(int32_t)A[l * sa] * (int32_t)B[l * sb]));
-	return (int)d->lat;
-}
+/* d(64) = f(a, b) for 32-bit sources, each a register or a constant. */
+#define WIDE(name, expr)                                                    \
+	HANDLER(name)                                                           \
+	{                                                                       \
+		UNUSED2(g, sm);                                                     \
+		if (!exec)                                                          \
+			return 1;                                                       \
+		const uint32_t *A, *B;                                              \
+		uint32_t sa, sb, ia, ib;                                            \
+		src3(w, d, 1, &A, &sa, &ia);                                        \
+		src3(w, d, 2, &B, &sb, &ib);                                        \
+		uint32_t *r = w->rf + d->o[0];                                      \
+		RES64(exec, r, (expr));                                             \
+		return (int)d->lat;                                                 \
+	}
 
-HANDLER(mulwide_u32)
-{
-	UNUSED2(g, sm);
-	if (!exec)
-		return 1;
-	const uint32_t *A, *B;
-	uint32_t sa, sb, ia, ib;
-	src3(w, d, 1, &A, &sa, &ia);
-	src3(w, d, 2, &B, &sb, &ib);
-	uint32_t *r = w->rf + d->o[0];
-	RES64(exec, r, (uint64_t)A[l * sa] * B[l * sb]);
-	return (int)d->lat;
-}
+WIDE(mulwide_s32, (uint64_t)((int64_t)(int32_t)A[l * sa] * (int32_t)B[l * sb]))
+WIDE(mulwide_u32, (uint64_t)A[l * sa] * B[l * sb])
 
-HANDLER(cvt_s64_s32)
-{
-	UNUSED2(g, sm);
-	if (!exec)
-		return 1;
-	uint32_t *r = w->rf + d->o[0];
-	const uint32_t *A = w->rf + d->o[1];
-	RES64(exec, r, (uint64_t)(int64_t)(int32_t)A[l]);
-	return (int)d->lat;
-}
+/* d = f(a) for a register a: a 64-bit result (UN64) or a 32-bit one
+ * (UN32), the handler of an ALU unit (nothing without lanes). */
+#define UN64(name, expr)                                                    \
+	HANDLER(name)                                                           \
+	{                                                                       \
+		UNUSED2(g, sm);                                                     \
+		if (!exec)                                                          \
+			return 1;                                                       \
+		uint32_t *r = w->rf + d->o[0];                                      \
+		const uint32_t *A = w->rf + d->o[1];                                \
+		RES64(exec, r, (expr));                                             \
+		return (int)d->lat;                                                 \
+	}
+#define UN32(name, expr)                                                    \
+	HANDLER(name)                                                           \
+	{                                                                       \
+		UNUSED2(g, sm);                                                     \
+		if (!exec)                                                          \
+			return 1;                                                       \
+		uint32_t *r = w->rf + d->o[0];                                      \
+		const uint32_t *A = w->rf + d->o[1];                                \
+		LANES(exec, r[l] = (expr));                                         \
+		return (int)d->lat;                                                 \
+	}
 
-HANDLER(cvt_u64_u32)
-{
-	UNUSED2(g, sm);
-	if (!exec)
-		return 1;
-	uint32_t *r = w->rf + d->o[0];
-	const uint32_t *A = w->rf + d->o[1];
-	RES64(exec, r, (uint64_t)A[l]);
-	return (int)d->lat;
-}
+UN64(cvt_s64_s32, (uint64_t)(int64_t)(int32_t)A[l])
+UN64(cvt_u64_u32, (uint64_t)A[l])
+UN32(cvt_narrow, A[l])
 
-/* cvt from 64 to 32 bits, and mov of a 32-bit register: copy the low word. */
+/* mov of a 32-bit register (the MOV unit: its latency even without lanes). */
 HANDLER(copy32)
 {
 	UNUSED2(g, sm);
@@ -248,10 +246,6 @@ HANDLER(copy32)
 	return (int)d->lat;
 }
 
-HANDLER(cvt_narrow)
-{
-	return exec ? copy32(g, sm, w, d, exec) : 1;
-}
 
 HANDLER(mov_imm32)
 {
@@ -325,7 +319,8 @@ static inline void setp_write(sc_warp_t *w, const sc_dec_t *d, uint32_t exec, ui
 		w->pf[d->o[1]] = (w->pf[d->o[1]] & ~exec) | (~t & exec);
 }
 
-#define SETP32(name, type, expr)                                            \
+/* p = a CMP b, the operands read as `type` through `conv`. */
+#define SETPX(name, type, conv, expr)                                       \
 	HANDLER(name)                                                           \
 	{                                                                       \
 		UNUSED2(g, sm);                                                     \
@@ -336,11 +331,12 @@ static inline void setp_write(sc_warp_t *w, const sc_dec_t *d, uint32_t exec, ui
 		uint32_t sa, sb, ia, ib, t = 0;                                     \
 		src3(w, d, nd, &A, &sa, &ia);                                       \
 		src3(w, d, nd + 1, &B, &sb, &ib);                                   \
-		LANES(exec, type a = (type)A[l * sa]; type b = (type)B[l * sb];     \
+		LANES(exec, type a = conv(A[l * sa]); type b = conv(B[l * sb]);     \
 		      t |= (uint32_t)(expr) << l);                                  \
 		setp_write(w, d, exec, t);                                          \
 		return (int)d->lat;                                                 \
 	}
+#define SETP32(name, type, expr) SETPX(name, type, (type), expr)
 
 SETP32(setp_eq, uint32_t, a == b)
 SETP32(setp_ne, uint32_t, a != b)
@@ -355,22 +351,7 @@ SETP32(setp_ges, int32_t, a >= b)
 
 /* ---- setp on f32 (no .ftz), no combiner: ordered comparisons are false
  * on NaN, unordered ones (...u) true, as sem_cmp.c's ------------------- */
-#define SETPF(name, expr)                                                   \
-	HANDLER(name)                                                           \
-	{                                                                       \
-		UNUSED2(g, sm);                                                     \
-		if (!exec)                                                          \
-			return 1;                                                       \
-		unsigned nd = SC_NDST(d->in);                                       \
-		const uint32_t *A, *B;                                              \
-		uint32_t sa, sb, ia, ib, t = 0;                                     \
-		src3(w, d, nd, &A, &sa, &ia);                                       \
-		src3(w, d, nd + 1, &B, &sb, &ib);                                   \
-		LANES(exec, float a = f32_of(A[l * sa]); float b = f32_of(B[l * sb]); \
-		      t |= (uint32_t)(expr) << l);                                  \
-		setp_write(w, d, exec, t);                                          \
-		return (int)d->lat;                                                 \
-	}
+#define SETPF(name, expr) SETPX(name, float, f32_of, expr)
 
 SETPF(setpf_eq, a == b)
 SETPF(setpf_ne, a < b || a > b)
@@ -420,27 +401,8 @@ HANDLER(selp32)
 	return (int)d->lat;
 }
 
-HANDLER(neg_s32)
-{
-	UNUSED2(g, sm);
-	if (!exec)
-		return 1;
-	uint32_t *r = w->rf + d->o[0];
-	const uint32_t *A = w->rf + d->o[1];
-	LANES(exec, r[l] = 0u - A[l]);
-	return (int)d->lat;
-}
-
-HANDLER(abs_s32)
-{
-	UNUSED2(g, sm);
-	if (!exec)
-		return 1;
-	uint32_t *r = w->rf + d->o[0];
-	const uint32_t *A = w->rf + d->o[1];
-	LANES(exec, r[l] = (int32_t)A[l] < 0 ? 0u - A[l] : A[l]);
-	return (int)d->lat;
-}
+UN32(neg_s32, 0u - A[l])
+UN32(abs_s32, (int32_t)A[l] < 0 ? 0u - A[l] : A[l])
 
 /* ---- picking ----------------------------------------------------------- */
 static bool is_r32(uint16_t o) { return SC_OPND_KIND(o) == SC_K_R32; }
