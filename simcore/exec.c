@@ -540,7 +540,7 @@ static uint32_t ex_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 	if (LIKELY(bytes != 0 && bytes <= 8))
 		lat = in->op == SC_OP_LD ? ex_ld(g, sm, w, in, exec, pc, bytes) : ex_st(g, sm, w, in, exec, pc, bytes);
 	if (UNLIKELY(lat == UINT32_MAX)) {
-		sc__due(g, SC_DUE_INVALID_INSTRUCTION, sm, w, -1, pc, 0, "malformed %s", sc__ops[in->op].name);
+		sc__due_insn(g, sm, w, pc, in, "a malformed memory instruction at pc %u: %s");
 		return 0;
 	}
 	return lat;
@@ -632,7 +632,7 @@ static uint32_t ex_atom(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 		goto bad;
 	return g->cfg.latency[resolved == SC_SP_SHARED ? SC_LAT_SHARED : SC_LAT_ATOMIC];
 bad:
-	sc__due(g, SC_DUE_INVALID_INSTRUCTION, sm, w, -1, pc, 0, "malformed %s", sc__ops[in->op].name);
+	sc__due_insn(g, sm, w, pc, in, "a malformed atomic instruction at pc %u: %s");
 	return 0;
 }
 

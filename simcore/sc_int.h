@@ -1082,5 +1082,9 @@ void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now);
 void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uint64_t now);
 void sc__due(sc_gpu_t *g, sc_due_t reason, const sc_sm_t *sm, const sc_warp_t *w, int lane, uint32_t pc,
              uint64_t addr, const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+/* DUE invalid_instruction for word `in` at pc: fmt takes the pc (%u) and
+ * the word's text (%s, sc__disasm). */
+void sc__due_insn(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint32_t pc, const sc_insn_t *in,
+                  const char *fmt);
 
 #endif

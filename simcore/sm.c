@@ -39,6 +39,14 @@ void sc__due(sc_gpu_t *g, sc_due_t reason, const sc_sm_t *sm, const sc_warp_t *w
 	va_end(ap);
 }
 
+void sc__due_insn(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint32_t pc, const sc_insn_t *in,
+                  const char *fmt)
+{
+	char text[128];
+	sc__disasm(g->run.mod, in, text, sizeof text);
+	sc__due(g, SC_DUE_INVALID_INSTRUCTION, sm, w, -1, pc, 0, fmt, pc, text);
+}
+
 static void scoreboard_set(sc_gpu_t *g, sc_warp_t *w, uint16_t o, uint64_t at)
 {
 	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
@@ -448,8 +456,7 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
 	if (UNLIKELY(w->ib_dirty)) {
 		const sc_run_t *r = &g->run;
 		if (sc__insn_check(in, r->regs, r->preds, r->mod->npool, r->mod->ncode)) {
-			sc__due(g, SC_DUE_INVALID_INSTRUCTION, sm, w, -1, pc, 0, "the instruction word at pc %u does not decode",
-			        pc);
+			sc__due_insn(g, sm, w, pc, in, "the instruction word at pc %u does not decode: %s");
 			return;
 		}
 		sc__decode(g, in, pc, false, &redo);
@@ -498,8 +505,7 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
 		case SC_X_HALT:
 			return;
 		default:
-			sc__due(g, SC_DUE_INVALID_INSTRUCTION, sm, w, -1, pc, 0, "%s at pc %u has operands that do not decode",
-			        sc__ops[in->op < SC_OP__COUNT ? in->op : 0].name, pc);
+			sc__due_insn(g, sm, w, pc, in, "the instruction at pc %u has operands that do not decode: %s");
 			return;
 		}
 	}

@@ -545,8 +545,20 @@ Test(due, invalid_instruction)
 	uint64_t d = h_alloc(&h, 64 * 4, NULL);
 	const sc_status_t *s = expect_due(&h, "k", H_D1(1), H_D1(64), 0, H_ARGS(&d), SC_DUE_INVALID_INSTRUCTION);
 	cr_expect_eq(s->pc, pc);
+	/* the detail shows the word (sc__disasm) */
+	cr_expect(strstr(s->detail, "<invalid word 0xff"), "%s", s->detail);
 	h_fini(&h);
 
+	/* a word that decodes to a combination no unit defines: its text */
+	h_init(&h);
+	h_load_ok(&h, plain_ptx);
+	pc = find_op(h.mod, SC_OP_ADD, 0);
+	h.mod->code[pc].type = SC_T_B8; /* add.u32 %r2, %r1, 100 becomes add.b8 */
+	d = h_alloc(&h, 64 * 4, NULL);
+	s = expect_due(&h, "k", H_D1(1), H_D1(64), 0, H_ARGS(&d), SC_DUE_INVALID_INSTRUCTION);
+	cr_expect(strstr(s->detail, "add.b8 %r"), "%s", s->detail);
+	cr_expect(strstr(s->detail, "do not decode"), "%s", s->detail);
+	h_fini(&h);
 }
 
 /* A word corrupted into another valid instruction runs: a silent change. */
