@@ -361,9 +361,40 @@ typedef struct bounds {
 	uint64_t lo, hi, any;
 } bounds_t;
 
+/* All 32 lanes from their 32-bit halves, in loops that vectorise: when
+ * every lane's base has the same upper word, the lowest and highest lower
+ * words give the lowest and highest address, unless adding the offset
+ * wraps some lanes and not others (then amax < amin: false, and the caller
+ * takes the lane loop). Only the low bits of `any` are used (alignment). */
+static bool lane_addrs_all(const agen_t *ag, uint64_t *addr, bounds_t *b)
+{
+	const uint32_t *lo = ag->lo, *hi = ag->hi;
+	uint32_t h0 = hi[0], diff = 0, lmin = UINT32_MAX, lmax = 0, any = 0, i32 = (uint32_t)ag->imm;
+	for (uint32_t l = 0; l < 32; l++) {
+		diff |= hi[l] ^ h0;
+		lmin = lo[l] < lmin ? lo[l] : lmin;
+		lmax = lo[l] > lmax ? lo[l] : lmax;
+		any |= lo[l] + i32;
+	}
+	for (uint32_t l = 0; l < 32; l++)
+		addr[l] = (ag->imm + lo[l] + ((uint64_t)hi[l] << 32)) & ag->mask;
+	uint64_t base = (uint64_t)h0 << 32;
+	uint64_t amin = (ag->imm + base + lmin) & ag->mask, amax = (ag->imm + base + lmax) & ag->mask;
+	if (diff || amax < amin)
+		return false;
+	*b = (bounds_t){amin, amax, any};
+	return true;
+}
+
 static bounds_t lane_addrs(const agen_t *ag, uint32_t exec, uint64_t *addr)
 {
 	bounds_t b = {UINT64_MAX, 0, 0};
+	if (ag->lo == zero_lanes && ag->hi == zero_lanes) { /* [imm]: one address */
+		EACH_LANE(exec, addr[l] = ag->imm);
+		return (bounds_t){ag->imm, ag->imm, ag->imm};
+	}
+	if (exec == 0xffffffffu && lane_addrs_all(ag, addr, &b))
+		return b;
 	EACH_LANE(exec, uint64_t a = lane_addr(ag, l); addr[l] = a; b.lo = a < b.lo ? a : b.lo;
 	          b.hi = a > b.hi ? a : b.hi; b.any |= a);
 	return b;
@@ -430,11 +461,24 @@ static inline uint8_t *span_at(const span_t *s, const uint64_t *addr, uint32_t l
 	return s->base + (addr[l] - s->lo) + l * s->stride;
 }
 
-/* ld: n destinations of `bytes` each. */
+/* ld: n destinations of `bytes` each; `uniform`: every lane reads the
+ * same bytes (loaded once). */
 static bool ld_span(sc_gpu_t *g, sc_warp_t *w, const sc_insn_t *in, const span_t *s, const uint64_t *addr,
-                    uint32_t exec, unsigned n, unsigned bytes)
+                    uint32_t exec, unsigned n, unsigned bytes, bool uniform)
 {
 	uint16_t o = in->opnd[0];
+	if (n == 1 && bytes == 4 && SC_OPND_KIND(o) == SC_K_R32 && uniform) { /* e.g. ld.param */
+		uint32_t *d = w->rf + (size_t)SC_OPND_IDX(o) * 32, v;
+		memcpy(&v, span_at(s, addr, (uint32_t)__builtin_ctz(exec)), 4);
+		EACH_LANE(exec, d[l] = v);
+		return true;
+	}
+	if (n == 1 && bytes == 8 && SC_OPND_KIND(o) == SC_K_R64 && uniform) {
+		uint32_t *lo = w->rf + (size_t)SC_OPND_IDX(o) * 32, *hi = lo + 32, v[2];
+		memcpy(v, span_at(s, addr, (uint32_t)__builtin_ctz(exec)), 8);
+		EACH_LANE(exec, lo[l] = v[0]; hi[l] = v[1]);
+		return true;
+	}
 	if (n == 1 && bytes == 4 && SC_OPND_KIND(o) == SC_K_R32) {
 		uint32_t *d = w->rf + (size_t)SC_OPND_IDX(o) * 32;
 		EACH_LANE(exec, memcpy(&d[l], span_at(s, addr, l), 4));
@@ -476,7 +520,8 @@ static uint32_t ex_ld(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 	agen_t ag = addr_gen(w, in, in->opnd[n]);
 	bounds_t bd = lane_addrs(&ag, exec, addr);
 	if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, bytes * n, false, &sp)))
-		return ld_span(g, w, in, &sp, addr, exec, n, bytes) ? mem_latency(g, sp.space) : UINT32_MAX;
+		return ld_span(g, w, in, &sp, addr, exec, n, bytes, bd.lo == bd.hi && sp.stride == 0)
+		           ? mem_latency(g, sp.space) : UINT32_MAX;
 	uint64_t (*v)[32] = g->vec;
 	FOR_LANES(l, exec) {
 		memref_t ref;

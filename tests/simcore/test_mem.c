@@ -809,3 +809,55 @@ Test(mem, addr32_wrap_out_of_bounds)
 	cr_expect_eq(h_status(&h)->addr, 0xfc0u, "addr 0x%llx", (unsigned long long)h_status(&h)->addr);
 	h_fini(&h);
 }
+
+/* The warp-wide memory path checks a warp's addresses as one range; lanes
+ * it cannot check that way (bases in different 4 GiB halves, a 32-bit
+ * offset that wraps some lanes and not others) go lane by lane, and the
+ * first lane out of bounds is the one the DUE names. */
+Test(mem, warp_wide_path_falls_back_per_lane)
+{
+	static const char ptx[] = H_PTX_HEAD
+		".visible .entry k(.param .u64 p, .param .u32 sh)\n"
+		"{\n"
+		"	.reg .b32 %r<4>;\n"
+		"	.reg .b64 %rd<6>;\n"
+		"	ld.param.u64 %rd1, [p];\n"
+		"	ld.param.u32 %r3, [sh];\n"
+		"	mov.u32 %r1, %tid.x;\n"
+		"	cvt.u64.u32 %rd2, %r1;\n"
+		"	shl.b64 %rd3, %rd2, %r3;      // lane << sh\n"
+		"	add.s64 %rd4, %rd1, %rd3;\n"
+		"	st.global.u32 [%rd4], %r1;\n"
+		"	ret;\n"
+		"}\n";
+	h_ctx_t h;
+	h_init(&h);
+	h_load_ok(&h, ptx);
+	uint64_t d = h_alloc(&h, 32 * 4, NULL);
+	uint32_t sh = 2; /* lane * 4: one range, the fast path */
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d, &sh));
+	uint32_t o[32];
+	h_read(&h, o, d, sizeof o);
+	for (uint32_t l = 0; l < 32; l++)
+		cr_expect_eq(o[l], l);
+	h_fini(&h);
+
+	h_init(&h);
+	h_load_ok(&h, ptx);
+	d = h_alloc(&h, 32 * 4, NULL);
+	sh = 32; /* lane << 32: upper words differ, lane 1 is the first outside */
+	cr_assert_eq(h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d, &sh)), SC_EDUE);
+	cr_expect_eq(h_status(&h)->reason, SC_DUE_ILLEGAL_ADDRESS);
+	cr_expect_eq(h_status(&h)->lane, 1);
+	cr_expect_eq(h_status(&h)->addr, d + (1ull << 32));
+	h_fini(&h);
+
+	h_init(&h);
+	h_load_ok(&h, ptx);
+	d = h_alloc(&h, 32 * 4, NULL);
+	sh = 63; /* lane << 63: lane 1's address wraps past 2^64 */
+	cr_assert_eq(h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d, &sh)), SC_EDUE);
+	cr_expect_eq(h_status(&h)->lane, 1);
+	cr_expect_eq(h_status(&h)->addr, d + (1ull << 63));
+	h_fini(&h);
+}
