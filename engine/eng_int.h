@@ -93,7 +93,8 @@ void eng_golden_free(eng_golden_t *g);
 sc_options_t eng_options(const camp_campaign_t *c);
 /* The golden-run limits campaign c sets (golden_watchdog_seconds, golden_cycle_budget). */
 eng_limits_t eng_limits(const camp_campaign_t *c);
-/* The golden run of campaign c's workload, JSON or host program. */
+/* The golden run of campaign c's workload, JSON or host program:
+ * eng_driver_for(c)->golden (driver.c). */
 int eng_golden_campaign(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz);
 double eng_df_reg(const sc_gpu_config_t *c, const sc_launch_stats_t *l);
 /* GUFI's average warp occupancy of g at the limit and resident (golden.c). */
@@ -205,7 +206,8 @@ int eng_plan_mask(const eng_plan_t *p, uint64_t seed, uint64_t index, eng_exp_t 
 void eng_exps_sort(eng_exp_t *e, uint64_t n);
 
 /* Runs experiments (sorted by first activation cycle) and emits one outcome
- * each, in no particular order. Returns 0 or an exit status with err. */
+ * each, in no particular order: eng_driver_for(o->campaign)->run
+ * (driver.c). Returns 0 or an exit status with err. */
 int eng_runner(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp, char *err, size_t errsz);
 /* The runtime's plan for these experiments of o->campaign (runner.c). */
 void eng_rt_plan(const eng_runner_opts_t *o, const eng_golden_t *g, const eng_exp_t *exps, uint64_t nexp,
@@ -218,11 +220,44 @@ void eng_rt_plan(const eng_runner_opts_t *o, const eng_golden_t *g, const eng_ex
  * is completed with the status, signal and exit status of r. */
 void eng_outcome_of(const sc_rt_result_t *r, const cls_run_t *golden, cls_run_t *faulty, eng_outcome_t *out);
 
+/* ---- workload drivers (driver.c; runner.c, hostrun.c) ----
+ * A campaign's workload is a JSON workload (c->workload: the simulator runs
+ * in this process, runner.c) or a host program (c->exec: the program runs
+ * with its own libsimcore, hostrun.c). Which one is decided in one place,
+ * eng_driver_for; everything that differs by kind is a member here, so no
+ * caller tests c->exec or c->workload to choose what to do:
+ *
+ *   member    JSON workload (eng_driver_json)     host program (eng_driver_exec)
+ *   --------  ----------------------------------  --------------------------------
+ *   kind      "json"                              "exec"
+ *   outputs   true: golden record holds buffers   false: stdout/stderr files
+ *   name      the workload's "name"               the program's base name
+ *   golden    eng_golden_run_opt in this process  the program in golden mode
+ *   run       replay here, fork per experiment    the program replays and forks
+ *
+ * golden and run return 0 or an exit status with the message in err, as
+ * eng_golden_run and eng_runner do. The drivers are constant objects;
+ * eng_driver_for never fails (a loaded campaign has exactly one kind). */
+typedef struct eng_driver {
+	const char *kind;
+	bool outputs;  /* the golden run's outputs are buffers (g->res), in the golden record */
+	/* The workload's name as stored with the campaign. */
+	const char *(*name)(const camp_campaign_t *c);
+	/* The golden run of c, checkpoints every ck_interval cycles (0: none). */
+	int (*golden)(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz);
+	/* The experiments of o->campaign (eng_runner). */
+	int (*run)(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp, char *err, size_t errsz);
+} eng_driver_t;
+
+extern const eng_driver_t eng_driver_json; /* runner.c */
+extern const eng_driver_t eng_driver_exec; /* hostrun.c */
+/* The driver of campaign c's workload kind. */
+const eng_driver_t *eng_driver_for(const camp_campaign_t *c);
+
 /* ---- host programs as workloads (hostrun.c) ---- */
-/* The golden run of campaign c's host program (c->exec). */
+/* The golden run of campaign c's host program (c->exec): eng_driver_exec's
+ * golden, also used by `flipsim profile PROGRAM`. */
 int eng_golden_exec(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz);
-/* eng_runner for a host program: the program runs the experiments. */
-int eng_runner_exec(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp, char *err, size_t errsz);
 void eng_profile_help(FILE *out);
 
 /* ---- commands (run.c, worker.c, query.c) ---- */

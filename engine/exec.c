@@ -454,6 +454,40 @@ static int status_of(int camp_rc)
 	return camp_rc == CAMP_EINPUT ? ENG_EXIT_INPUT : ENG_EXIT_INTERNAL;
 }
 
+/* What exec prints of the run r of w on gpu: the DUE, the statistics,
+ * the dump or the summary, as o asks. Returns the exit status. */
+static int print_results(const opts_t *o, const camp_workload_t *w, const sc_gpu_config_t *cfg, sc_gpu_t *gpu,
+                         const camp_result_t *r)
+{
+	int status = ENG_EXIT_OK;
+	if (r->due) {
+		print_due(&r->status);
+		status = ENG_EXIT_DUE;
+	}
+	if (o->stats) {
+		json_t *j = stats_json(w, cfg, o->regs, gpu, r);
+		if (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+		                                    JSON_REAL_PRECISION(12)) != 0) {
+			eng_errorf("cannot print the statistics");
+			status = ENG_EXIT_INTERNAL;
+		}
+		putchar('\n');
+		json_decref(j);
+	}
+	if (o->dump && !r->due) {
+		int s = write_dump(o->dump, w, r);
+		if (s)
+			status = s;
+	}
+	if (!o->stats && !o->dump)
+		print_summary(w, cfg, o->regs, gpu, r);
+	if (fflush(stdout) != 0) {
+		eng_errorf("cannot write to stdout: %s", strerror(errno));
+		status = ENG_EXIT_INTERNAL;
+	}
+	return status;
+}
+
 int eng_exec_main(int argc, char **argv)
 {
 	opts_t o = {0};
@@ -487,32 +521,7 @@ int eng_exec_main(int argc, char **argv)
 		goto done;
 	}
 
-	status = ENG_EXIT_OK;
-	if (r->due) {
-		print_due(&r->status);
-		status = ENG_EXIT_DUE;
-	}
-	if (o.stats) {
-		json_t *j = stats_json(w, &cfg, o.regs, gpu, r);
-		if (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-		                                    JSON_REAL_PRECISION(12)) != 0) {
-			eng_errorf("cannot print the statistics");
-			status = ENG_EXIT_INTERNAL;
-		}
-		putchar('\n');
-		json_decref(j);
-	}
-	if (o.dump && !r->due) {
-		int s = write_dump(o.dump, w, r);
-		if (s)
-			status = s;
-	}
-	if (!o.stats && !o.dump)
-		print_summary(w, &cfg, o.regs, gpu, r);
-	if (fflush(stdout) != 0) {
-		eng_errorf("cannot write to stdout: %s", strerror(errno));
-		status = ENG_EXIT_INTERNAL;
-	}
+	status = print_results(&o, w, &cfg, gpu, r);
 
 done:
 	camp_result_destroy(r);

@@ -168,15 +168,6 @@ void eng_warp_occupancy(const eng_golden_t *g, double *limit, double *resident)
 	*resident = cyc > 0 ? res / cyc : 0;
 }
 
-int eng_golden_campaign(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz)
-{
-	if (c->exec)
-		return eng_golden_exec(c, ck_interval, g, err, errsz);
-	sc_options_t o = eng_options(c);
-	eng_limits_t lim = eng_limits(c);
-	return eng_golden_run_opt(c->workload, &c->gpu, &o, &lim, ck_interval, g, err, errsz);
-}
-
 sc_options_t eng_options(const camp_campaign_t *c)
 {
 	return (sc_options_t){.regs = c->regs == CAMP_REGS_ALLOC ? SC_REGS_ALLOC : SC_REGS_PTX};
@@ -470,24 +461,10 @@ static int parse_limit(int c, const char *s, eng_limits_t *lim)
 	return 0;
 }
 
-int eng_profile_main(int argc, char **argv)
+/* Whether profile's workload (its first argument that is no option or
+ * option value) is a host program: neither *.json nor *.ptx. */
+static bool names_host_program(int argc, char **argv)
 {
-	static const struct option opts[] = {{"gpu", required_argument, NULL, 'g'},
-	                                     {"regs", required_argument, NULL, 'r'},
-	                                     {"golden-timeout", required_argument, NULL, 't'},
-	                                     {"cycle-budget", required_argument, NULL, 'b'},
-	                                     {"help", no_argument, NULL, 'h'},
-	                                     {"disasm", no_argument, NULL, 'd'},
-	                                     {NULL, 0, NULL, 0}};
-	const char *gpu_name = "gtx480";
-	bool disasm = false;
-	sc_options_t so = {0};
-	eng_limits_t lim = {.seconds = CAMP_GOLDEN_SECONDS, .cycles = CAMP_GOLDEN_CYCLES};
-	int c;
-	optind = 1;
-	opterr = 0;
-	/* A host program's own options follow it and stay its own ('+': stop
-	 * at the program); a JSON or PTX workload may have options after it. */
 	const char *first = NULL;
 	for (int i = 1; i < argc && !first; i++) {
 		if (argv[i][0] != '-')
@@ -496,62 +473,77 @@ int eng_profile_main(int argc, char **argv)
 		         !strcmp(argv[i], "--cycle-budget"))
 			i++;
 	}
-	bool host = first && !ends_with(first, ".json") && !ends_with(first, ".ptx");
+	return first && !ends_with(first, ".json") && !ends_with(first, ".ptx");
+}
+
+typedef struct profile_opts {
+	const char *gpu_name;
+	bool disasm;
+	sc_options_t so;
+	eng_limits_t lim;
+} profile_opts_t;
+
+/* profile's options into po, optind left at the workload. Returns -1 to
+ * go on, else the exit status to end with (help, usage). */
+static int profile_options(int argc, char **argv, profile_opts_t *po)
+{
+	static const struct option opts[] = {{"gpu", required_argument, NULL, 'g'},
+	                                     {"regs", required_argument, NULL, 'r'},
+	                                     {"golden-timeout", required_argument, NULL, 't'},
+	                                     {"cycle-budget", required_argument, NULL, 'b'},
+	                                     {"help", no_argument, NULL, 'h'},
+	                                     {"disasm", no_argument, NULL, 'd'},
+	                                     {NULL, 0, NULL, 0}};
+	int c;
+	optind = 1;
+	opterr = 0;
+	/* A host program's own options follow it and stay its own ('+': stop
+	 * at the program); a JSON or PTX workload may have options after it. */
+	bool host = names_host_program(argc, argv);
 	while ((c = getopt_long(argc, argv, host ? "+h" : "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'g': gpu_name = optarg; break;
+		case 'g': po->gpu_name = optarg; break;
 		case 'r':
-			if (sc_regs_parse(optarg, &so.regs))
+			if (sc_regs_parse(optarg, &po->so.regs))
 				return eng_usage_error("profile", "option '--regs': expected 'ptx' or 'alloc', got '%s'", optarg);
 			break;
 		case 't':
 		case 'b':
-			if (parse_limit(c, optarg, &lim))
+			if (parse_limit(c, optarg, &po->lim))
 				return eng_usage_error("profile", "option '--%s': expected %s, got '%s'",
 				                       c == 't' ? "golden-timeout" : "cycle-budget",
 				                       c == 't' ? "a number of seconds in (0, 604800]" : "a number of cycles >= 1",
 				                       optarg);
 			break;
 		case 'h': eng_profile_help(stdout); return ENG_EXIT_OK;
-		case 'd': disasm = true; break;
+		case 'd': po->disasm = true; break;
 		default: return eng_usage_error("profile", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)
 		return eng_usage_error("profile", "missing workload file");
+	return -1;
+}
+
+/* profile W.json: the golden run's table and outputs, and with --regs
+ * alloc the register table. Returns the exit status. */
+static int profile_json(const char *wpath, const sc_gpu_config_t *cfg, const profile_opts_t *po)
+{
 	char err[1024];
-	sc_gpu_config_t cfg;
-	if (camp_gpu_load(gpu_name, &cfg, err, sizeof err)) {
-		eng_errorf("%s", err);
-		return ENG_EXIT_INPUT;
-	}
-	const char *wpath = argv[optind];
-	if (disasm)
-		return print_disasm(argc - optind, argv + optind, &cfg, so.regs);
-	if (!ends_with(wpath, ".json") && !ends_with(wpath, ".ptx"))
-		return profile_exec(&cfg, so.regs, &lim, argc - optind, argv + optind);
-	if (optind != argc - 1)
-		return eng_usage_error("profile", "too many arguments");
-	if (ends_with(wpath, ".ptx")) {
-		/* a PTX file alone: its kernels' registers, nothing runs */
-		if (so.regs != SC_REGS_ALLOC)
-			return eng_usage_error("profile", "a PTX file needs '--regs alloc' (the register table)");
-		return print_regs_table(wpath, &cfg);
-	}
 	camp_workload_t *w;
 	if (camp_workload_load(wpath, &w, err, sizeof err)) {
 		eng_errorf("%s", err);
 		return ENG_EXIT_INPUT;
 	}
 	eng_golden_t g;
-	int rc = eng_golden_run_opt(w, &cfg, &so, &lim, 0, &g, err, sizeof err);
+	int rc = eng_golden_run_opt(w, cfg, &po->so, &po->lim, 0, &g, err, sizeof err);
 	if (rc && rc != ENG_EXIT_DUE) {
 		eng_errorf("%s", err);
 		eng_golden_free(&g);
 		camp_workload_destroy(w);
 		return rc;
 	}
-	print_profile(w->name, &g, so.regs);
+	print_profile(w->name, &g, po->so.regs);
 	if (rc == ENG_EXIT_DUE) {
 		eng_errorf("%s", err);
 	} else {
@@ -561,13 +553,41 @@ int eng_profile_main(int argc, char **argv)
 			       camp_fnv1a(CAMP_FNV_OFFSET, o->data, o->bytes));
 		}
 	}
-	if (so.regs == SC_REGS_ALLOC) {
+	if (po->so.regs == SC_REGS_ALLOC) {
 		putchar('\n');
-		int t = print_regs_table(w->ptx, &cfg);
+		int t = print_regs_table(w->ptx, cfg);
 		if (t && !rc)
 			rc = t;
 	}
 	eng_golden_free(&g);
 	camp_workload_destroy(w);
 	return rc;
+}
+
+int eng_profile_main(int argc, char **argv)
+{
+	profile_opts_t po = {.gpu_name = "gtx480", .lim = {.seconds = CAMP_GOLDEN_SECONDS, .cycles = CAMP_GOLDEN_CYCLES}};
+	int rc = profile_options(argc, argv, &po);
+	if (rc >= 0)
+		return rc;
+	char err[1024];
+	sc_gpu_config_t cfg;
+	if (camp_gpu_load(po.gpu_name, &cfg, err, sizeof err)) {
+		eng_errorf("%s", err);
+		return ENG_EXIT_INPUT;
+	}
+	const char *wpath = argv[optind];
+	if (po.disasm)
+		return print_disasm(argc - optind, argv + optind, &cfg, po.so.regs);
+	if (!ends_with(wpath, ".json") && !ends_with(wpath, ".ptx"))
+		return profile_exec(&cfg, po.so.regs, &po.lim, argc - optind, argv + optind);
+	if (optind != argc - 1)
+		return eng_usage_error("profile", "too many arguments");
+	if (ends_with(wpath, ".ptx")) {
+		/* a PTX file alone: its kernels' registers, nothing runs */
+		if (po.so.regs != SC_REGS_ALLOC)
+			return eng_usage_error("profile", "a PTX file needs '--regs alloc' (the register table)");
+		return print_regs_table(wpath, &cfg);
+	}
+	return profile_json(wpath, &cfg, &po);
 }

@@ -217,6 +217,35 @@ static int exp_cmp(const eng_text_t *t, const char *path, diff_t *d)
 
 /* ---- the program's process ---- */
 
+/* The child of start(): sets up its group, signals, stdio, fd 3 (res)
+ * and FLIPSIM_RT (job), then runs the program. An errno on the way is
+ * written to ex (close-on-exec: nothing arrives when the program runs). */
+static _Noreturn void exec_child(const camp_exec_t *x, const char *job, const char *outp, const char *errp, int res,
+                                 int ex)
+{
+	setpgid(0, 0);                    /* what it starts, flipsim can end with it */
+	prctl(PR_SET_PDEATHSIG, SIGKILL); /* the program never outlives its runner */
+	signal(SIGPIPE, SIG_DFL);         /* flipsim run ignores it; the program must not */
+	signal(SIGXFSZ, SIG_DFL);         /* flipsim ignores it (main.c); the same */
+	int in = open("/dev/null", O_RDONLY);
+	int out = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	int er = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	int e = 0;
+	if (in < 0 || out < 0 || er < 0 || chdir(x->cwd) < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
+	    dup2(er, 2) < 0 || dup2(res, SC_RT_FD) < 0 || setenv(SC_RT_ENV, job, 1) < 0)
+		e = errno;
+	if (!e) {
+		for (int fd = SC_RT_FD + 1; fd < 64; fd++)
+			if (fd != ex)
+				close(fd);
+		execv(x->argv[0], x->argv);
+		e = errno;
+	}
+	if (write(ex, &e, sizeof e) < 0)
+		_exit(127);
+	_exit(127);
+}
+
 /* Starts the program in a process group of its own: stdin /dev/null,
  * stdout and stderr into the files outp and errp, fd 3 the result channel
  * (*rfd reads it), FLIPSIM_RT the job. */
@@ -238,27 +267,7 @@ static pid_t start(const camp_exec_t *x, const scratch_t *s, const char *outp, c
 	if (pid == 0) {
 		close(res[0]);
 		close(ex[0]);
-		setpgid(0, 0);                    /* what it starts, flipsim can end with it */
-		prctl(PR_SET_PDEATHSIG, SIGKILL); /* the program never outlives its runner */
-		signal(SIGPIPE, SIG_DFL);         /* flipsim run ignores it; the program must not */
-		signal(SIGXFSZ, SIG_DFL);         /* flipsim ignores it (main.c); the same */
-		int in = open("/dev/null", O_RDONLY);
-		int out = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int er = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int e = 0;
-		if (in < 0 || out < 0 || er < 0 || chdir(x->cwd) < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
-		    dup2(er, 2) < 0 || dup2(res[1], SC_RT_FD) < 0 || setenv(SC_RT_ENV, job, 1) < 0)
-			e = errno;
-		if (!e) {
-			for (int fd = SC_RT_FD + 1; fd < 64; fd++)
-				if (fd != ex[1])
-					close(fd);
-			execv(x->argv[0], x->argv);
-			e = errno;
-		}
-		if (write(ex[1], &e, sizeof e) < 0)
-			_exit(127);
-		_exit(127);
+		exec_child(x, job, outp, errp, res[1], ex[1]);
 	}
 	close(res[1]);
 	close(ex[1]);
@@ -746,7 +755,8 @@ out:
 	return rc;
 }
 
-int eng_runner_exec(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp, char *err, size_t errsz)
+/* eng_runner for a host program: the program runs the experiments. */
+static int runner_exec(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp, char *err, size_t errsz)
 {
 	eng_golden_t own;
 	const eng_golden_t *g = o->golden ? o->golden : &own;
@@ -767,3 +777,13 @@ int eng_runner_exec(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t 
 		eng_golden_free(&own);
 	return rc;
 }
+
+/* A host program's name: its file's base name. */
+static const char *name_exec(const camp_campaign_t *c)
+{
+	const char *p = c->exec->argv[0], *slash = strrchr(p, '/');
+	return slash ? slash + 1 : p;
+}
+
+const eng_driver_t eng_driver_exec = {.kind = "exec", .outputs = false, .name = name_exec, .golden = eng_golden_exec,
+                                      .run = runner_exec};

@@ -229,7 +229,7 @@ static int head_check(const head_t *h, uint64_t size, const camp_campaign_t *c, 
 		what = "the record of another campaign";
 	else if (h->interval != interval)
 		what = "recorded at another checkpoint interval";
-	else if (h->n > SC_RT_MAX_CKPT || (c->exec && h->noutputs))
+	else if (h->n > SC_RT_MAX_CKPT || (!eng_driver_for(c)->outputs && h->noutputs))
 		what = "inconsistent";
 	if (!what)
 		return 0;
@@ -259,7 +259,7 @@ int eng_golden_open(int fd, const camp_campaign_t *c, uint64_t interval, eng_gol
 	if (rc)
 		return rc;
 	rd_t r = {.map = map, .off = align8(sizeof *h), .size = h->size};
-	if (!read_ckpts(&r, h, &g->ck) || (!c->exec && !read_outputs(&r, h, g))) {
+	if (!read_ckpts(&r, h, &g->ck) || (eng_driver_for(c)->outputs && !read_outputs(&r, h, g))) {
 		snprintf(err, errsz, "%s: cannot use the golden record: truncated or out of memory", c->path);
 		return ENG_EXIT_INTERNAL;
 	}
