@@ -93,7 +93,7 @@ int eng_golden_run_opt(const camp_workload_t *w, const sc_gpu_config_t *cfg, con
 	int rc = sc_gpu_create(cfg, &o, &gpu);
 	if (rc) {
 		snprintf(err, errsz, "cannot create the GPU: %s", sc_strerror(rc));
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	watch_t watch = {.deadline = eng_now() + (lim ? lim->seconds : 0)};
 	if (lim && lim->seconds > 0 && !ck_interval)
@@ -105,7 +105,7 @@ int eng_golden_run_opt(const camp_workload_t *w, const sc_gpu_config_t *cfg, con
 	sc_rt_record_end(gpu, &g->ck);
 	if (rc) {
 		sc_gpu_destroy(gpu);
-		return rc == CAMP_EINPUT ? ENG_EXIT_INPUT : ENG_EXIT_INTERNAL;
+		return rc == CAMP_EINPUT ? ENG_EINPUT : ENG_EINTERNAL;
 	}
 	sc_gpu_stats(gpu, &g->totals);
 	g->cycles = sc_gpu_cycle(gpu);
@@ -114,21 +114,21 @@ int eng_golden_run_opt(const camp_workload_t *w, const sc_gpu_config_t *cfg, con
 	if (!g->launch) {
 		sc_gpu_destroy(gpu);
 		snprintf(err, errsz, "out of memory");
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	for (uint32_t i = 0; i < g->nlaunch; i++)
 		g->launch[i] = *sc_launch_stats(gpu, i);
 	sc_gpu_destroy(gpu);
 	if (g->res->due && g->res->status.reason == SC_DUE_TIMEOUT && (watch.fired || (lim && lim->cycles))) {
 		limit_message(w, lim, watch.fired, &g->res->status, err, errsz);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	if (g->res->due) {
 		char name[256];
 		snprintf(err, errsz, "the fault-free run ends in a DUE (%s in kernel '%s': %s): nothing to inject into",
 		         sc_due_name(g->res->status.reason),
 		         db_demangle(g->res->status.kernel, true, name, sizeof name), g->res->status.detail);
-		return ENG_EXIT_DUE;
+		return ENG_EDUE;
 	}
 	return 0;
 }
@@ -331,13 +331,13 @@ static int profile_exec(const sc_gpu_config_t *cfg, sc_regs_t regs, const eng_li
 	                 .cwd = getcwd(NULL, 0)};
 	camp_campaign_t c = {.exec = &x, .gpu = *cfg, .regs = regs == SC_REGS_ALLOC ? CAMP_REGS_ALLOC : CAMP_REGS_PTX,
 	                     .golden_watchdog_seconds = lim->seconds, .golden_cycle_budget = lim->cycles};
-	int rc = ENG_EXIT_INTERNAL;
+	int rc = ENG_EINTERNAL;
 	if (!x.argv || !x.cwd)
 		goto out;
 	x.argv[0] = realpath(argv[0], NULL);
 	if (!x.argv[0] || access(x.argv[0], X_OK)) {
 		eng_errorf("%s: not an executable file (a workload is a *.json file or a host program)", argv[0]);
-		rc = ENG_EXIT_INPUT;
+		rc = ENG_EINPUT;
 		goto out;
 	}
 	for (int i = 1; i < argc; i++)
@@ -364,7 +364,7 @@ out:
 }
 
 /* Registers per thread of every kernel of the PTX file: ptx mode, alloc
- * mode and ptxas. Returns 0 or an exit status (message printed). */
+ * mode and ptxas. Returns 0 or an error code (message printed). */
 static int print_regs_table(const char *ptx, const sc_gpu_config_t *cfg)
 {
 	sc_options_t opt = {.regs = SC_REGS_ALLOC};
@@ -372,12 +372,12 @@ static int print_regs_table(const char *ptx, const sc_gpu_config_t *cfg)
 	sc_module_t *mod;
 	if (sc_gpu_create(cfg, &opt, &gpu)) {
 		eng_errorf("cannot create the GPU");
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	if (sc_module_load_file(gpu, ptx, &mod)) {
 		eng_errorf("%s", sc_gpu_errmsg(gpu));
 		sc_gpu_destroy(gpu);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	char path[4096];
 	const char *ptxas = eng_ptxas_find(path, sizeof path);
@@ -415,26 +415,28 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /* profile --disasm K.ptx: the lowered code of the PTX file in register
- * mode `regs`; nothing runs. Returns 0 or an exit status (message printed). */
+ * mode `regs`; nothing runs. Returns 0 or an error code (message printed). */
 static int print_disasm(int argc, char **argv, const sc_gpu_config_t *cfg, sc_regs_t regs)
 {
-	if (argc != 1 || !ends_with(argv[0], ".ptx"))
-		return eng_usage_error("profile", "--disasm takes one .ptx file");
+	if (argc != 1 || !ends_with(argv[0], ".ptx")) {
+		eng_usage_error("profile", "--disasm takes one .ptx file");
+		return ENG_EINPUT;
+	}
 	const char *ptx = argv[0];
 	sc_options_t opt = {.regs = regs};
 	sc_gpu_t *gpu;
 	sc_module_t *mod;
 	if (sc_gpu_create(cfg, &opt, &gpu)) {
 		eng_errorf("cannot create the GPU");
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
-	int rc = ENG_EXIT_OK;
+	int rc = 0;
 	if (sc_module_load_file(gpu, ptx, &mod)) {
 		eng_errorf("%s", sc_gpu_errmsg(gpu));
-		rc = ENG_EXIT_INPUT;
+		rc = ENG_EINPUT;
 	} else if (sc_module_disasm(mod, stdout) || fflush(stdout)) {
 		eng_errorf("cannot write the disassembly: %s", strerror(errno));
-		rc = ENG_EXIT_INTERNAL;
+		rc = ENG_EINTERNAL;
 	}
 	sc_gpu_destroy(gpu);
 	return rc;
@@ -526,25 +528,26 @@ static int profile_options(int argc, char **argv, profile_opts_t *po)
 }
 
 /* profile W.json: the golden run's table and outputs, and with --regs
- * alloc the register table. Returns the exit status. */
+ * alloc the register table. Returns 0 or an error code (messages printed;
+ * ENG_EDUE: the run ended in a DUE). */
 static int profile_json(const char *wpath, const sc_gpu_config_t *cfg, const profile_opts_t *po)
 {
 	char err[1024];
 	camp_workload_t *w;
 	if (camp_workload_load(wpath, &w, err, sizeof err)) {
 		eng_errorf("%s", err);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	eng_golden_t g;
 	int rc = eng_golden_run_opt(w, cfg, &po->so, &po->lim, 0, &g, err, sizeof err);
-	if (rc && rc != ENG_EXIT_DUE) {
+	if (rc && rc != ENG_EDUE) {
 		eng_errorf("%s", err);
 		eng_golden_free(&g);
 		camp_workload_destroy(w);
 		return rc;
 	}
 	print_profile(w->name, &g, po->so.regs);
-	if (rc == ENG_EXIT_DUE) {
+	if (rc == ENG_EDUE) {
 		eng_errorf("%s", err);
 	} else {
 		for (uint32_t i = 0; i < g.res->noutputs; i++) {
@@ -578,16 +581,16 @@ int eng_profile_main(int argc, char **argv)
 	}
 	const char *wpath = argv[optind];
 	if (po.disasm)
-		return print_disasm(argc - optind, argv + optind, &cfg, po.so.regs);
+		return eng_exit_status(print_disasm(argc - optind, argv + optind, &cfg, po.so.regs));
 	if (!ends_with(wpath, ".json") && !ends_with(wpath, ".ptx"))
-		return profile_exec(&cfg, po.so.regs, &po.lim, argc - optind, argv + optind);
+		return eng_exit_status(profile_exec(&cfg, po.so.regs, &po.lim, argc - optind, argv + optind));
 	if (optind != argc - 1)
 		return eng_usage_error("profile", "too many arguments");
 	if (ends_with(wpath, ".ptx")) {
 		/* a PTX file alone: its kernels' registers, nothing runs */
 		if (po.so.regs != SC_REGS_ALLOC)
 			return eng_usage_error("profile", "a PTX file needs '--regs alloc' (the register table)");
-		return print_regs_table(wpath, &cfg);
+		return eng_exit_status(print_regs_table(wpath, &cfg));
 	}
-	return profile_json(wpath, &cfg, &po);
+	return eng_exit_status(profile_json(wpath, &cfg, &po));
 }

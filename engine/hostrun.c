@@ -33,7 +33,7 @@ static int scratch_make(scratch_t *s, char *err, size_t errsz)
 	if (!mkdtemp(s->dir)) {
 		snprintf(err, errsz, "cannot create a temporary folder in %s: %s", t && *t ? t : "/tmp", strerror(errno));
 		s->dir[0] = 0;
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	return 0;
 }
@@ -490,7 +490,7 @@ static bool golden_line(void *ctx, char *line)
 }
 
 /* The golden run's verdict once its program is over (how: what collect
- * returned, st its wait status): 0 or an exit status with err. */
+ * returned, st its wait status): 0 or an error code with err. */
 static int golden_verdict(const camp_campaign_t *c, const gread_t *r, int how, int st, char *err, size_t errsz)
 {
 	const char *prog = c->exec->argv[0];
@@ -503,37 +503,37 @@ static int golden_verdict(const camp_campaign_t *c, const gread_t *r, int how, i
 		         "golden_watchdog_seconds, profile --golden-timeout)%s%s", prog, c->golden_watchdog_seconds,
 		         r->seen_g ? "its GPU work was over: the host program hung" : "it hung before its GPU work was over",
 		         *line1 ? "; its stderr: " : "", line1);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	if (how < 0 || r->bad || (!r->ended && r->seen_g)) {
 		snprintf(err, errsz, "'%s' (%s) reported to flipsim in a form it cannot read; is it linked with "
 		         "libsimcore " SC_VERSION "?", prog, what);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	if (!r->seen_g) {
 		snprintf(err, errsz, "'%s' %s without simulating anything under flipsim (a program on the "
 		         "simcore API, linked with libsimcore " SC_VERSION ", is needed)%s%s", prog, what,
 		         *line1 ? "; its stderr: " : "", line1);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	if (r->due == SC_DUE_TIMEOUT && c->golden_cycle_budget) {
 		snprintf(err, errsz, "the fault-free run of '%s' did not end within the cycle budget of %" PRIu64 " cycles "
 		         "(a kernel still running; golden_cycle_budget, profile --cycle-budget)", prog,
 		         c->golden_cycle_budget);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	if (r->due != SC_DUE_NONE) {
 		snprintf(err, errsz, "the fault-free run of '%s' ends in a DUE (%s): nothing to inject into", prog,
 		         r->due > 0 && r->due < SC_DUE__COUNT ? sc_due_name((sc_due_t)r->due) : "?");
-		return ENG_EXIT_DUE;
+		return ENG_EDUE;
 	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		snprintf(err, errsz, "the fault-free run of '%s' %s%s%s", prog, what, *line1 ? "; its stderr: " : "", line1);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	if (r->nl != g->nlaunch) {
 		snprintf(err, errsz, "'%s' reported %" PRIu32 " of %" PRIu32 " launches", prog, r->nl, g->nlaunch);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	return 0;
 }
@@ -557,14 +557,14 @@ int eng_golden_exec(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t
 	                 .cycle_budget = c->golden_cycle_budget};
 	if (sc_rt_job_write(job, &j)) {
 		snprintf(err, errsz, "cannot write %s: %s", job, strerror(errno));
-		rc = ENG_EXIT_INTERNAL;
+		rc = ENG_EINTERNAL;
 		goto out;
 	}
 	int rfd, st;
 	double t0 = eng_now();
 	pid_t pid = start(c->exec, &s, g->out.path, g->err.path, &rfd, err, errsz);
 	if (pid < 0) {
-		rc = ENG_EXIT_INPUT;
+		rc = ENG_EINPUT;
 		goto out;
 	}
 	gread_t r = {.g = g};
@@ -575,7 +575,7 @@ int eng_golden_exec(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t
 	uint64_t chain = CAMP_FNV_OFFSET;
 	if (digest_file(&g->out, &chain) || digest_file(&g->err, &chain)) {
 		snprintf(err, errsz, "cannot read the output of '%s': %s", c->exec->argv[0], strerror(errno));
-		rc = ENG_EXIT_INTERNAL;
+		rc = ENG_EINTERNAL;
 		goto out;
 	}
 	g->digest = camp_fnv1a(chain, &g->exit_status, sizeof g->exit_status);
@@ -662,14 +662,14 @@ static bool inject_line(void *ctx, char *line)
 	xrun_t *x = ctx;
 	if (line[0] == 'X' && !x->ended) {
 		if (!on_result(x, line + 1)) {
-			x->rc = ENG_EXIT_INTERNAL;
+			x->rc = ENG_EINTERNAL;
 			return false;
 		}
 	} else if (line[0] == 'E') {
 		x->ended = true;
 	} else {
 		snprintf(x->err, x->errsz, "malformed result from the program: %s", line);
-		x->rc = ENG_EXIT_INTERNAL;
+		x->rc = ENG_EINTERNAL;
 		return false;
 	}
 	return true;
@@ -677,7 +677,7 @@ static bool inject_line(void *ctx, char *line)
 
 /* The replay in the parent is the golden run again: a program whose replay
  * differs is not deterministic, and its outcomes mean nothing. st: its wait
- * status. Returns 0 or an exit status with the message in x->err. */
+ * status. Returns 0 or an error code with the message in x->err. */
 static int replay_check(xrun_t *x, const char *outp, const char *errp, int st)
 {
 	const char *prog = x->o->campaign->exec->argv[0];
@@ -690,7 +690,7 @@ static int replay_check(xrun_t *x, const char *outp, const char *errp, int st)
 		close(fe);
 	if (a < 0 || b < 0) {
 		snprintf(x->err, x->errsz, "cannot read the output of '%s'", prog);
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	bool status = !WIFEXITED(st) || WEXITSTATUS(st) != x->g->exit_status;
 	if (a || b || status) {
@@ -699,7 +699,7 @@ static int replay_check(xrun_t *x, const char *outp, const char *errp, int st)
 		snprintf(x->err, x->errsz, "'%s' is not deterministic: its fault-free replay (%s) gave another %s than the "
 		         "golden run; flipsim needs the same output for the same input every time", prog, what,
 		         a ? "stdout" : b ? "stderr" : "exit status");
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	return 0;
 }
@@ -721,13 +721,13 @@ static int inject_run(xrun_t *x, const eng_exp_t *exps, uint64_t n, char *err, s
 	scratch_path(&x->s, "job", path, sizeof path);
 	if (mkdir(dir, 0700) || sc_rt_job_write(path, &job)) {
 		snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
-		rc = ENG_EXIT_INTERNAL;
+		rc = ENG_EINTERNAL;
 		goto out;
 	}
 	int rfd, st;
 	pid_t pid = start(c->exec, &x->s, outp, errp, &rfd, err, errsz);
 	if (pid < 0) {
-		rc = ENG_EXIT_INPUT;
+		rc = ENG_EINPUT;
 		goto out;
 	}
 	uint64_t before = x->reported;
@@ -738,7 +738,7 @@ static int inject_run(xrun_t *x, const eng_exp_t *exps, uint64_t n, char *err, s
 	if (collect(pid, rfd, 0, inject_line, x, &st)) {
 		if (!x->rc)
 			snprintf(err, errsz, "cannot read the results of '%s'", c->exec->argv[0]);
-		rc = x->rc ? x->rc : ENG_EXIT_INTERNAL;
+		rc = x->rc ? x->rc : ENG_EINTERNAL;
 		goto out;
 	}
 	if (!x->ended || x->reported - before != n) {
@@ -746,7 +746,7 @@ static int inject_run(xrun_t *x, const eng_exp_t *exps, uint64_t n, char *err, s
 		describe_status(st, what, sizeof what);
 		snprintf(err, errsz, "'%s' %s after reporting %" PRIu64 " of %" PRIu64 " experiments", c->exec->argv[0],
 		         what, x->reported - before, n);
-		rc = ENG_EXIT_INTERNAL;
+		rc = ENG_EINTERNAL;
 		goto out;
 	}
 	rc = replay_check(x, outp, errp, st);

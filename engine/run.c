@@ -507,21 +507,21 @@ static int check_golden(db_t *db, const camp_campaign_t *c, const eng_golden_t *
 	if (e) {
 		*dberr = e;
 		snprintf(err, errsz, "%s", db_errmsg(db));
-		return eng_db_status(e);
+		return eng_db_err(e);
 	}
 	char what[600];
 	if (eng_golden_differs(g, c->workload, old.output_digest, old.cycles, what, sizeof what)) {
 		snprintf(err, errsz, "%s: cannot resume: the golden run differs from the one the campaign began with "
 		         "(%s); the workload or its inputs changed, and its experiments would be judged against two "
 		         "versions (restore them, or use another database)", c->path, what);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	snprintf(digest, dsz, "%s", old.output_digest);
 	return 0;
 }
 
 /* Campaign c's row (a new one, or *existed): id in *id. Returns 0 or an
- * exit status with err and *dberr. */
+ * error code with err and *dberr. */
 static int campaign_row(db_t *db, const camp_campaign_t *c, const eng_plan_t *p, int64_t *id, bool *existed,
                         int *dberr, char *err, size_t errsz)
 {
@@ -543,7 +543,7 @@ static int campaign_row(db_t *db, const camp_campaign_t *c, const eng_plan_t *p,
 	                    .confidence = c->confidence, .n_masks = p->n};
 	if ((*dberr = db_campaign_get_or_create(db, &dc, id, existed))) {
 		snprintf(err, errsz, "%s", db_errmsg(db));
-		return eng_db_status(*dberr);
+		return eng_db_err(*dberr);
 	}
 	return 0;
 }
@@ -564,7 +564,7 @@ static void kernel_rows(const camp_campaign_t *c, const eng_golden_t *g, db_kern
 
 /* Every mask of plan p as rows m[0..p->n): the first fault in columns, the
  * others as JSON text in extra[i] (m[i].extra points to it; the caller
- * frees them). Returns 0 or ENG_EXIT_INPUT with err. */
+ * frees them). Returns 0 or ENG_EINPUT with err. */
 static int mask_rows(const camp_campaign_t *c, const eng_plan_t *p, db_mask_t *m, char **extra, char *err,
                      size_t errsz)
 {
@@ -572,7 +572,7 @@ static int mask_rows(const camp_campaign_t *c, const eng_plan_t *p, db_mask_t *m
 		eng_exp_t e;
 		if (eng_plan_mask(p, c->seed, i, &e)) {
 			snprintf(err, errsz, "%s: cannot generate masks for this campaign", c->path);
-			return ENG_EXIT_INPUT;
+			return ENG_EINPUT;
 		}
 		m[i] = (db_mask_t){.idx = i, .cycle = e.f[0].cycle, .sm = e.f[0].sm, .loc = e.f[0].loc, .nbits = e.f[0].nbits};
 		if (e.nfaults > 1) {
@@ -592,7 +592,7 @@ static int mask_rows(const camp_campaign_t *c, const eng_plan_t *p, db_mask_t *m
 
 /* Golden run g (its output digest text `digest`), its kernel invocations
  * and every mask of p, stored for campaign id before any experiment.
- * Returns 0 or an exit status with err (and *dberr for the database's). */
+ * Returns 0 or an error code with err (and *dberr for the database's). */
 static int store_golden(db_t *db, const camp_campaign_t *c, const eng_golden_t *g, const eng_plan_t *p, int64_t id,
                         const char *digest, int *dberr, char *err, size_t errsz)
 {
@@ -606,7 +606,7 @@ static int store_golden(db_t *db, const camp_campaign_t *c, const eng_golden_t *
 	db_kernel_t *k = calloc(g->nlaunch ? g->nlaunch : 1, sizeof *k);
 	db_mask_t *m = calloc(p->n ? p->n : 1, sizeof *m);
 	char **extra = calloc(p->n ? p->n : 1, sizeof *extra);
-	int rc = ENG_EXIT_INTERNAL;
+	int rc = ENG_EINTERNAL;
 	if (!k || !m || !extra) {
 		snprintf(err, errsz, "out of memory");
 		goto out;
@@ -617,7 +617,7 @@ static int store_golden(db_t *db, const camp_campaign_t *c, const eng_golden_t *
 	if ((*dberr = db_golden_put(db, id, &dg)) || (*dberr = db_kernels_put(db, id, k, g->nlaunch)) ||
 	    (*dberr = db_masks_put(db, id, m, p->n))) {
 		snprintf(err, errsz, "%s", db_errmsg(db));
-		rc = eng_db_status(*dberr);
+		rc = eng_db_err(*dberr);
 	}
 out:
 	if (extra)
@@ -632,7 +632,7 @@ out:
 /* Campaign c with golden run g and plan p in the database: its row (id in
  * *id; *existed when it was there already, its golden run then checked),
  * then, unless all its masks are stored, golden run, kernels and masks.
- * Returns 0 or an exit status with err (and *dberr for the database's). */
+ * Returns 0 or an error code with err (and *dberr for the database's). */
 static int store_campaign(db_t *db, const camp_campaign_t *c, const eng_golden_t *g, const eng_plan_t *p, int64_t *id,
                           bool *existed, int *dberr, char *err, size_t errsz)
 {
@@ -695,7 +695,7 @@ static void arm_early_stop(void)
  * second golden run records (their interval follows from the first one's
  * length) and which must agree with the first. *fd is -1 when no record
  * could be made: each worker then runs the golden run itself. Returns 0 or
- * an exit status with err. */
+ * an error code with err. */
 static int golden_record(const camp_campaign_t *c, eng_golden_t *g, uint64_t ck, bool quiet, int *fd, char *err,
                          size_t errsz)
 {
@@ -708,7 +708,7 @@ static int golden_record(const camp_campaign_t *c, eng_golden_t *g, uint64_t ck,
 		if (!rc && eng_golden_differs(&g2, c->workload, digest, g->totals.cycles, what, sizeof what)) {
 			snprintf(err, errsz, "%s: the fault-free run is not deterministic: a second run gave another result "
 			         "(%s); flipsim needs the same output for the same input every time", c->path, what);
-			rc = ENG_EXIT_INPUT;
+			rc = ENG_EINPUT;
 		}
 		sc_rt_ckpts_t mine = g->ck; /* g takes the checkpoints */
 		g->ck = g2.ck;
@@ -736,7 +736,7 @@ typedef struct prepared {
 } prepared_t;
 
 /* The golden run and plan of c, stored (store_campaign) with the pending
- * experiments read back into r. Returns 0 or an exit status with err;
+ * experiments read back into r. Returns 0 or an error code with err;
  * *db_broken when the database failed. */
 static int prepare(const run_opts_t *o, db_t *db, const camp_campaign_t *c, prepared_t *r, bool *db_broken,
                    char *err, size_t errsz)
@@ -754,7 +754,7 @@ static int prepare(const run_opts_t *o, db_t *db, const camp_campaign_t *c, prep
 	if ((dbrc = db_masks_pending(db, r->id, &r->pend, &r->npend))) {
 		*db_broken = true;
 		snprintf(err, errsz, "%s", db_errmsg(db));
-		return eng_db_status(dbrc);
+		return eng_db_err(dbrc);
 	}
 	if (!r->existed)
 		note_namesake(db, c, r->id);
@@ -811,7 +811,7 @@ static daemon_t *new_daemon(const run_opts_t *o, db_t *db, const camp_campaign_t
 }
 
 /* Every pending mask as stored must be the one the plan generates now.
- * Returns 0 or ENG_EXIT_INPUT with err. */
+ * Returns 0 or ENG_EINPUT with err. */
 static int check_pending(const camp_campaign_t *c, const prepared_t *r, char *err, size_t errsz)
 {
 	for (uint64_t i = 0; i < r->npend; i++) {
@@ -821,7 +821,7 @@ static int check_pending(const camp_campaign_t *c, const prepared_t *r, char *er
 			snprintf(err, errsz, "the stored mask %" PRIu64 " differs from the campaign's: the kernel "
 			         "invocations of the golden run changed, or another flipsim version wrote the database",
 			         r->pend[i].idx);
-			return ENG_EXIT_INPUT;
+			return ENG_EINPUT;
 		}
 	}
 	return 0;
@@ -859,7 +859,7 @@ static void daemon_loop(daemon_t *d, int nw)
 }
 
 /* The experiments of r run by o->jobs workers at most: checked, golden
- * record made, then the daemon loop. Returns 0 or an exit status with err. */
+ * record made, then the daemon loop. Returns 0 or an error code with err. */
 static int run_pending(const run_opts_t *o, const camp_campaign_t *c, prepared_t *r, daemon_t *d, char *err,
                        size_t errsz)
 {
@@ -872,7 +872,7 @@ static int run_pending(const run_opts_t *o, const camp_campaign_t *c, prepared_t
 		return rc;
 	if (!(d->w = calloc((size_t)nw, sizeof *d->w))) {
 		snprintf(err, errsz, "out of memory for %d workers", nw);
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	daemon_loop(d, nw);
 	return 0;
@@ -880,7 +880,7 @@ static int run_pending(const run_opts_t *o, const camp_campaign_t *c, prepared_t
 
 /* How the daemon loop of campaign c (row id) ended, said on stderr: a
  * database failure, a stop by signal (*interrupted), experiments left
- * over, or done. Returns the campaign's exit status. */
+ * over, or done. Returns 0 or the campaign's error code. */
 static int finish(const daemon_t *d, db_t *db, const camp_campaign_t *c, int64_t id, int *interrupted,
                   bool *db_broken)
 {
@@ -891,7 +891,7 @@ static int finish(const daemon_t *d, db_t *db, const camp_campaign_t *c, int64_t
 			fprintf(stderr, "%s: stopped: %" PRIu64 " of %" PRIu64 " experiments stored; %s\n", c->name, pr.done,
 			        pr.n_masks, d->db_err == DB_EMOVED ? "resume from the saved copy (see above)"
 			                    : "run the same command again to resume once the database can be written");
-		return eng_db_status(d->db_err);
+		return eng_db_err(d->db_err);
 	}
 	if (d->stopping) {
 		*interrupted = d->stop_signal;
@@ -903,9 +903,9 @@ static int finish(const daemon_t *d, db_t *db, const camp_campaign_t *c, int64_t
 	if (!db_progress(db, id, &pr) && pr.done < pr.n_masks) {
 		eng_errorf("%s: %" PRIu64 " experiments could not be run (a worker failed); run the command again to retry "
 		           "them", c->name, pr.n_masks - pr.done);
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
-	return d->failed ? ENG_EXIT_INTERNAL : 0;
+	return d->failed ? ENG_EINTERNAL : 0;
 }
 
 static void daemon_free(daemon_t *d)
@@ -922,14 +922,14 @@ static void daemon_free(daemon_t *d)
 }
 
 /* One campaign of `flipsim run`: prepared, its pending experiments run,
- * its end reported. Returns its exit status. */
+ * its end reported. Returns 0 or an error code (message printed). */
 static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrupted, bool *db_broken)
 {
 	char err[1024];
 	camp_campaign_t *c;
 	if (camp_campaign_load(path, &c, err, sizeof err)) {
 		eng_errorf("%s", err);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	prepared_t r = {0};
 	daemon_t *d = NULL;
@@ -937,7 +937,7 @@ static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrup
 	int rc = prepare(o, db, c, &r, db_broken, err, sizeof err);
 	if (!rc && !(d = new_daemon(o, db, c, path, &r))) {
 		snprintf(err, sizeof err, "out of memory");
-		rc = ENG_EXIT_INTERNAL;
+		rc = ENG_EINTERNAL;
 	}
 	if (!rc && r.npend)
 		rc = run_pending(o, c, &r, d, err, sizeof err);
@@ -1061,7 +1061,7 @@ int eng_default_workers(int ncpu_available)
  * many is reported now, not after the others have run for hours. Records
  * each one's planned experiments in left[] and its identities in hash[]
  * (two per campaign: current and legacy), for the run's ETA. Returns 0 or
- * ENG_EXIT_INPUT. */
+ * ENG_EINPUT. */
 static int check_campaigns(char **files, int n, uint64_t *left, char (*hash)[17])
 {
 	char err[1024];
@@ -1082,7 +1082,7 @@ static int check_campaigns(char **files, int n, uint64_t *left, char (*hash)[17]
 	}
 	if (bad && n > 1)
 		eng_errorf("%d of %d campaigns are not valid; nothing was run", bad, n);
-	return bad ? ENG_EXIT_INPUT : 0;
+	return bad ? ENG_EINPUT : 0;
 }
 
 /* left[i] becomes what campaign i still lacks when the database holds it. */
@@ -1152,7 +1152,7 @@ static int run_options(int argc, char **argv, run_opts_t *o)
 
 /* Campaign files files[0..o->count) run in turn until one is stopped by a
  * signal (*interrupted) or the database breaks (*db_broken). Returns the
- * worst exit status of them. */
+ * worst error code of them (the lowest), 0 when all went well. */
 static int run_campaigns(run_opts_t *o, db_t *db, char **files, int *interrupted, bool *db_broken)
 {
 	/* A worker that dies leaves its stdin pipe without a reader: the write
@@ -1163,16 +1163,17 @@ static int run_campaigns(run_opts_t *o, db_t *db, char **files, int *interrupted
 	for (int i = 0; i < o->count && !*interrupted && !*db_broken; i++) {
 		o->index = i;
 		int rc = run_campaign(o, db, files[i], interrupted, db_broken);
-		if (rc > worst)
+		if (rc < worst)
 			worst = rc;
 	}
 	return worst;
 }
 
 /* The end of a run of the campaigns in db: the daemon's row closed, a
- * hangup said, the report printed when all went well, the file checked.
- * Returns the run's exit status. */
-static int end_run(const run_opts_t *o, db_t *db, int worst, int interrupted, bool db_broken)
+ * hangup said, the report printed when all went well (*worst: its error
+ * code when that fails), the file checked. Returns 0, or the error code
+ * when the file is gone. */
+static int end_run(const run_opts_t *o, db_t *db, int *worst, int interrupted, bool db_broken)
 {
 	char err[1024];
 	int rc = 0;
@@ -1183,11 +1184,11 @@ static int end_run(const run_opts_t *o, db_t *db, int worst, int interrupted, bo
 	if (interrupted == SIGHUP)
 		eng_errorf("hangup (terminal closed); %" PRIu64 " experiments committed; run the same command to resume",
 		           o->committed);
-	if (!interrupted && worst == 0) {
+	if (!interrupted && *worst == 0) {
 		fputc('\n', stdout);
 		if ((rc = db_report(db, DB_TEXT, stdout, err, sizeof err))) {
 			eng_errorf("%s", err);
-			worst = eng_db_status(rc);
+			*worst = eng_db_err(rc);
 		}
 	}
 	/* The file may have gone since the last commit: say so, and save it. */
@@ -1195,7 +1196,7 @@ static int end_run(const run_opts_t *o, db_t *db, int worst, int interrupted, bo
 	if (lost)
 		eng_errorf("%s", db_errmsg(db));
 	db_close(db);
-	return lost ? eng_db_status(rc) : interrupted ? 128 + interrupted : worst;
+	return lost ? eng_db_err(rc) : 0;
 }
 
 int eng_run_main(int argc, char **argv)
@@ -1216,12 +1217,13 @@ int eng_run_main(int argc, char **argv)
 	db_t *db = NULL;
 	if (!left || !hash) {
 		eng_errorf("out of memory");
-		rc = ENG_EXIT_INTERNAL;
+		rc = ENG_EINTERNAL;
 	} else if (!(rc = check_campaigns(argv + optind, o.count, left, hash)) &&
 	           (rc = db_open(o.db_path, true, &db, err, sizeof err))) {
 		eng_errorf("%s", err);
-		rc = eng_db_status(rc);
+		rc = eng_db_err(rc);
 	}
+	int status = eng_exit_status(rc);
 	if (!rc) {
 		left_in_db(db, o.count, left, hash);
 		o.left = left;
@@ -1229,9 +1231,10 @@ int eng_run_main(int argc, char **argv)
 		int interrupted = 0;
 		bool db_broken = false;
 		int worst = run_campaigns(&o, db, argv + optind, &interrupted, &db_broken);
-		rc = end_run(&o, db, worst, interrupted, db_broken);
+		int lost = end_run(&o, db, &worst, interrupted, db_broken);
+		status = lost ? eng_exit_status(lost) : interrupted ? 128 + interrupted : eng_exit_status(worst);
 	}
 	free(left);
 	free(hash);
-	return rc;
+	return status;
 }

@@ -112,7 +112,7 @@ Test(hostrun, a_nondeterministic_program_is_refused, .timeout = 120)
 	char err[1024];
 	int rc = eng_runner(&o, s.e, s.p.n, err, sizeof err);
 	unsetenv("VADD_HOST_PRINT_PID");
-	cr_expect_eq(rc, ENG_EXIT_INPUT);
+	cr_expect_eq(rc, ENG_EINPUT);
 	cr_expect(strstr(err, "not deterministic"), "%s", err);
 	free(g.o);
 	runs_teardown(&s);
@@ -125,11 +125,11 @@ Test(hostrun, a_program_off_the_simcore_api_is_bad_input, .timeout = 60)
 	sc_config_gtx480(&c.gpu);
 	eng_golden_t g;
 	char err[1024];
-	cr_expect_eq(eng_golden_exec(&c, 0, &g, err, sizeof err), ENG_EXIT_INPUT);
+	cr_expect_eq(eng_golden_exec(&c, 0, &g, err, sizeof err), ENG_EINPUT);
 	cr_expect(strstr(err, "without simulating anything"), "%s", err);
 	eng_golden_free(&g);
 	x.argv[0] = "/nonexistent/program";
-	cr_expect_eq(eng_golden_exec(&c, 0, &g, err, sizeof err), ENG_EXIT_INPUT);
+	cr_expect_eq(eng_golden_exec(&c, 0, &g, err, sizeof err), ENG_EINPUT);
 	cr_expect(strstr(err, "cannot run"), "%s", err);
 	eng_golden_free(&g);
 }
