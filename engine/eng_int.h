@@ -158,7 +158,9 @@ int eng_golden_open(int fd, const camp_campaign_t *c, uint64_t interval, eng_gol
 /* eng_golden_free of a mapped g. */
 void eng_golden_unmap(eng_golden_t *g);
 
+/* ---- flipsim profile (profile.c) ---- */
 int eng_profile_main(int argc, char **argv);
+void eng_profile_help(FILE *out);
 
 /* ---- ptxas -v (ptxas.c) ---- */
 typedef struct eng_ptxas {   /* registers ptxas uses per kernel (.entry) */
@@ -284,7 +286,6 @@ const eng_driver_t *eng_driver_for(const camp_campaign_t *c);
 /* The golden run of campaign c's host program (c->exec): eng_driver_exec's
  * golden, also used by `flipsim profile PROGRAM`. */
 int eng_golden_exec(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz);
-void eng_profile_help(FILE *out);
 
 /* ---- commands (run.c, worker.c, query.c) ---- */
 int eng_run_main(int argc, char **argv);
