@@ -172,3 +172,24 @@ Test(hostrun, every_golden_run_is_the_daemons, .timeout = 120)
 	count_starts(false, 2);
 	count_starts(true, 1);
 }
+
+/* The workload kind is chosen in one place: a campaign with a host program
+ * gets the exec driver (named by the program's base name, no output
+ * buffers in the golden record), one with a JSON workload the JSON one. */
+Test(hostrun, the_driver_follows_the_workload_kind)
+{
+	camp_exec_t x = {.argv = (char *[]){"/usr/bin/some_app", "--n", "4", NULL}, .argc = 3, .cwd = "/"};
+	camp_campaign_t c = {.exec = &x};
+	const eng_driver_t *d = eng_driver_for(&c);
+	cr_expect_eq(d, &eng_driver_exec);
+	cr_expect_str_eq(d->kind, "exec");
+	cr_expect_not(d->outputs);
+	cr_expect_str_eq(d->name(&c), "some_app");
+	camp_workload_t w = {.name = "vadd"};
+	camp_campaign_t j = {.workload = &w};
+	d = eng_driver_for(&j);
+	cr_expect_eq(d, &eng_driver_json);
+	cr_expect_str_eq(d->kind, "json");
+	cr_expect(d->outputs);
+	cr_expect_str_eq(d->name(&j), "vadd");
+}
