@@ -27,7 +27,8 @@ MASKS_SRC   := masks/mask.c masks/stats.c
 PARSER_SRC  := parser/classify.c
 DB_SRC      := db/db.c db/report.c db/study.c db/demangle.c
 ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/runner.c engine/hostrun.c engine/plan.c \
-               engine/worker.c engine/run.c engine/query.c engine/ptxas.c engine/progress.c engine/record.c
+               engine/worker.c engine/run.c engine/query.c engine/ptxas.c engine/progress.c engine/record.c \
+               engine/driver.c engine/profile.c
 TEST_SRC    := tests/simcore/test_harness.c tests/simcore/insn.c tests/simcore/test_insn.c tests/simcore/test_parse.c \
                tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
                tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c \

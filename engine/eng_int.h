@@ -25,12 +25,38 @@
 
 enum { ENG_EXIT_OK = 0, ENG_EXIT_INTERNAL = 1, ENG_EXIT_INPUT = 2, ENG_EXIT_DUE = 3 };
 
+/* Errors inside the engine. Every fallible function below the commands
+ * returns 0 or a negative ENG_E* code, its message in an err buffer or
+ * already printed; only the eng_*_main functions (and the option parsers
+ * and usage errors they call) deal in exit statuses, mapping a code with
+ * eng_exit_status. Codes are ordered as their statuses: of two failures
+ * the lower code is the worse one.
+ *
+ *   code           exit status         meaning
+ *   -------------  ------------------  ---------------------------------- */
+#define ENG_ERRNO_MAP(X)                                                                   \
+	X(EINTERNAL, -1, ENG_EXIT_INTERNAL, "internal failure")                                \
+	X(EINPUT, -2, ENG_EXIT_INPUT, "bad input")                                             \
+	X(EDUE, -3, ENG_EXIT_DUE, "the simulated program ended in a DUE")
+
+#define ENG_ERRNO_ENUM(name, code, status, msg) ENG_##name = code,
+enum { ENG_ERRNO_MAP(ENG_ERRNO_ENUM) };
+#undef ENG_ERRNO_ENUM
+
+/* The exit status of error code e (0: ENG_EXIT_OK; an unknown code:
+ * ENG_EXIT_INTERNAL). */
+int eng_exit_status(int e);
+/* What error code e means, as a static string. */
+const char *eng_strerror(int e);
+
 /* Prints "flipsim: <message>" on stderr. */
 void eng_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* The exit status for a failure db_err (a DB_E* code) of the results
- * database: ENG_EXIT_INTERNAL for out of memory and flipsim's own bugs,
- * ENG_EXIT_INPUT for everything about the file and the disk it is on. */
+/* The error code for a failure db_err (a DB_E* code) of the results
+ * database: ENG_EINTERNAL for out of memory and flipsim's own bugs,
+ * ENG_EINPUT for everything about the file and the disk it is on; 0 for 0. */
+int eng_db_err(int db_err);
+/* eng_exit_status(eng_db_err(db_err)), for the *_main functions. */
 int eng_db_status(int db_err);
 
 /* Reports a usage error of command `cmd` (NULL for the top level) and
@@ -75,8 +101,8 @@ typedef struct eng_golden {
 } eng_golden_t;
 
 /* Runs w fault-free on a fresh GPU, hashing the state every ck_interval
- * cycles. Returns 0, or an exit status with the message in err
- * (ENG_EXIT_DUE when the fault-free run itself ends in a DUE). Free with
+ * cycles. Returns 0, or an error code with the message in err
+ * (ENG_EDUE when the fault-free run itself ends in a DUE). Free with
  * eng_golden_free whatever it returns. */
 int eng_golden_run(const camp_workload_t *w, const sc_gpu_config_t *cfg, uint64_t ck_interval, eng_golden_t *g,
                    char *err, size_t errsz);
@@ -84,7 +110,7 @@ int eng_golden_run(const camp_workload_t *w, const sc_gpu_config_t *cfg, uint64_
  * register mode (opt->regs) decides how the workload's module is lowered.
  * lim (NULL: none) bounds the run: past lim->cycles, or lim->seconds of
  * wall clock (checked only when ck_interval is 0: the pause point serves
- * the checkpoints otherwise), it fails with ENG_EXIT_INPUT naming the
+ * the checkpoints otherwise), it fails with ENG_EINPUT naming the
  * kernel that was running. */
 int eng_golden_run_opt(const camp_workload_t *w, const sc_gpu_config_t *cfg, const sc_options_t *opt,
                        const eng_limits_t *lim, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz);
@@ -93,7 +119,8 @@ void eng_golden_free(eng_golden_t *g);
 sc_options_t eng_options(const camp_campaign_t *c);
 /* The golden-run limits campaign c sets (golden_watchdog_seconds, golden_cycle_budget). */
 eng_limits_t eng_limits(const camp_campaign_t *c);
-/* The golden run of campaign c's workload, JSON or host program. */
+/* The golden run of campaign c's workload, JSON or host program:
+ * eng_driver_for(c)->golden (driver.c). */
 int eng_golden_campaign(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz);
 double eng_df_reg(const sc_gpu_config_t *c, const sc_launch_stats_t *l);
 /* GUFI's average warp occupancy of g at the limit and resident (golden.c). */
@@ -119,19 +146,21 @@ double eng_now(void);
 /* ---- the golden record (record.c) ---- */
 /* Writes what workers need of golden run g of campaign c (checkpoints,
  * outputs or the host program's output files, cycles) into a new anonymous
- * file: *fd, close-on-exec, read from offset 0. Returns 0 or an exit
- * status with err. */
+ * file: *fd, close-on-exec, read from offset 0. Returns 0 or an error
+ * code with err. */
 int eng_golden_share(const eng_golden_t *g, const camp_campaign_t *c, int *fd, char *err, size_t errsz);
 /* A worker's golden run: the record on fd (eng_golden_share) of campaign c
  * with checkpoints every `interval` cycles, mapped read-only into g (the
  * fd may be closed after). A record of another campaign, version or
- * interval is refused. Returns 0 or an exit status with err; free g with
+ * interval is refused. Returns 0 or an error code with err; free g with
  * eng_golden_free either way. */
 int eng_golden_open(int fd, const camp_campaign_t *c, uint64_t interval, eng_golden_t *g, char *err, size_t errsz);
 /* eng_golden_free of a mapped g. */
 void eng_golden_unmap(eng_golden_t *g);
 
+/* ---- flipsim profile (profile.c) ---- */
 int eng_profile_main(int argc, char **argv);
+void eng_profile_help(FILE *out);
 
 /* ---- ptxas -v (ptxas.c) ---- */
 typedef struct eng_ptxas {   /* registers ptxas uses per kernel (.entry) */
@@ -196,7 +225,7 @@ typedef struct eng_plan {
 } eng_plan_t;
 
 /* The sampled space and sample size of campaign c given its golden run.
- * Returns 0 or an exit status with err. */
+ * Returns 0 or an error code with err. */
 int eng_plan_space(const camp_campaign_t *c, const eng_golden_t *g, eng_plan_t *p, char *err, size_t errsz);
 void eng_plan_free(eng_plan_t *p);
 /* Experiment `index` of the campaign (its mask). 0 or -1. */
@@ -205,7 +234,8 @@ int eng_plan_mask(const eng_plan_t *p, uint64_t seed, uint64_t index, eng_exp_t 
 void eng_exps_sort(eng_exp_t *e, uint64_t n);
 
 /* Runs experiments (sorted by first activation cycle) and emits one outcome
- * each, in no particular order. Returns 0 or an exit status with err. */
+ * each, in no particular order: eng_driver_for(o->campaign)->run
+ * (driver.c). Returns 0 or an error code with err. */
 int eng_runner(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp, char *err, size_t errsz);
 /* The runtime's plan for these experiments of o->campaign (runner.c). */
 void eng_rt_plan(const eng_runner_opts_t *o, const eng_golden_t *g, const eng_exp_t *exps, uint64_t nexp,
@@ -218,12 +248,44 @@ void eng_rt_plan(const eng_runner_opts_t *o, const eng_golden_t *g, const eng_ex
  * is completed with the status, signal and exit status of r. */
 void eng_outcome_of(const sc_rt_result_t *r, const cls_run_t *golden, cls_run_t *faulty, eng_outcome_t *out);
 
+/* ---- workload drivers (driver.c; runner.c, hostrun.c) ----
+ * A campaign's workload is a JSON workload (c->workload: the simulator runs
+ * in this process, runner.c) or a host program (c->exec: the program runs
+ * with its own libsimcore, hostrun.c). Which one is decided in one place,
+ * eng_driver_for; everything that differs by kind is a member here, so no
+ * caller tests c->exec or c->workload to choose what to do:
+ *
+ *   member    JSON workload (eng_driver_json)     host program (eng_driver_exec)
+ *   --------  ----------------------------------  --------------------------------
+ *   kind      "json"                              "exec"
+ *   outputs   true: golden record holds buffers   false: stdout/stderr files
+ *   name      the workload's "name"               the program's base name
+ *   golden    eng_golden_run_opt in this process  the program in golden mode
+ *   run       replay here, fork per experiment    the program replays and forks
+ *
+ * golden and run return 0 or an error code with the message in err, as
+ * eng_golden_run and eng_runner do. The drivers are constant objects;
+ * eng_driver_for never fails (a loaded campaign has exactly one kind). */
+typedef struct eng_driver {
+	const char *kind;
+	bool outputs;  /* the golden run's outputs are buffers (g->res), in the golden record */
+	/* The workload's name as stored with the campaign. */
+	const char *(*name)(const camp_campaign_t *c);
+	/* The golden run of c, checkpoints every ck_interval cycles (0: none). */
+	int (*golden)(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz);
+	/* The experiments of o->campaign (eng_runner). */
+	int (*run)(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp, char *err, size_t errsz);
+} eng_driver_t;
+
+extern const eng_driver_t eng_driver_json; /* runner.c */
+extern const eng_driver_t eng_driver_exec; /* hostrun.c */
+/* The driver of campaign c's workload kind. */
+const eng_driver_t *eng_driver_for(const camp_campaign_t *c);
+
 /* ---- host programs as workloads (hostrun.c) ---- */
-/* The golden run of campaign c's host program (c->exec). */
+/* The golden run of campaign c's host program (c->exec): eng_driver_exec's
+ * golden, also used by `flipsim profile PROGRAM`. */
 int eng_golden_exec(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz);
-/* eng_runner for a host program: the program runs the experiments. */
-int eng_runner_exec(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp, char *err, size_t errsz);
-void eng_profile_help(FILE *out);
 
 /* ---- commands (run.c, worker.c, query.c) ---- */
 int eng_run_main(int argc, char **argv);

@@ -315,7 +315,7 @@ static int make_dirs(const char *dir)
  * a link: the user named it. Buffer names never start with '.' (workload
  * loader), so temporaries cannot collide with dumps. */
 
-#define DUMP_REFUSED ENG_EXIT_INPUT
+#define DUMP_REFUSED ENG_EINPUT
 
 static int is_sqlite(int dfd, const char *file)
 {
@@ -342,7 +342,7 @@ static const camp_buffer_t *init_file_at(const camp_workload_t *w, const struct 
 }
 
 /* 0 when DIR/file may be (re)written with `bytes` bytes; else the message is
- * printed and an exit status returned. */
+ * printed and an error code returned. */
 static int dump_target_ok(int dfd, const char *dir, const char *file, uint64_t bytes,
                           const camp_workload_t *w)
 {
@@ -352,7 +352,7 @@ static int dump_target_ok(int dfd, const char *dir, const char *file, uint64_t b
 		if (errno == ENOENT)
 			return 0;
 		eng_errorf("--dump: cannot check %s/%s: %s", dir, file, strerror(errno));
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	if (S_ISLNK(st.st_mode))
 		eng_errorf("--dump: %s/%s is a symbolic link; refusing to write through or replace it "
@@ -393,13 +393,13 @@ static int dump_one(int dfd, const char *dir, const char *file, const camp_outpu
 	char path[PATH_MAX];
 	if (snprintf(path, sizeof path, "%s/.%s.tmpXXXXXX", dir, file) >= (int)sizeof path) {
 		eng_errorf("--dump: the folder name %s is too long", dir);
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	int fd = mkostemp(path, O_CLOEXEC);
 	const char *tmp = path + strlen(dir) + 1; /* its name in dfd */
 	if (fd < 0) {
 		eng_errorf("--dump: cannot create a temporary file in %s: %s", dir, strerror(errno));
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	int bad = write_all(fd, o->data, o->bytes) || fsync(fd) != 0;
 	int e = errno;
@@ -412,24 +412,24 @@ static int dump_one(int dfd, const char *dir, const char *file, const camp_outpu
 		e = errno;
 	}
 	if (!bad)
-		return ENG_EXIT_OK;
+		return 0;
 	unlinkat(dfd, tmp, 0);
 	eng_errorf("--dump: cannot write %s/%s: %s", dir, file, strerror(e));
-	return ENG_EXIT_INTERNAL;
+	return ENG_EINTERNAL;
 }
 
 static int write_dump(const char *dir, const camp_workload_t *w, const camp_result_t *r)
 {
 	char file[80];  /* buffer names are at most 63 characters */
-	int e = make_dirs(dir), status = ENG_EXIT_OK;
+	int e = make_dirs(dir), status = 0;
 	if (e) {
 		eng_errorf("cannot create directory %s: %s", dir, strerror(e));
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0) {
 		eng_errorf("cannot open directory %s: %s", dir, strerror(errno));
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	for (uint32_t i = 0; i < r->noutputs && !status; i++) {
 		snprintf(file, sizeof file, "%s.bin", w->buffers[r->outputs[i].buffer].name);
@@ -441,7 +441,7 @@ static int write_dump(const char *dir, const camp_workload_t *w, const camp_resu
 	}
 	if (!status && fsync(dfd) != 0 && errno != EINVAL) {
 		eng_errorf("--dump: cannot sync directory %s: %s", dir, strerror(errno));
-		status = ENG_EXIT_INTERNAL;
+		status = ENG_EINTERNAL;
 	}
 	close(dfd);
 	return status;
@@ -449,9 +449,45 @@ static int write_dump(const char *dir, const camp_workload_t *w, const camp_resu
 
 /* ---- the command -------------------------------------------------------- */
 
-static int status_of(int camp_rc)
+/* The error code of a CAMP_E* failure. */
+static int error_of(int camp_rc)
 {
-	return camp_rc == CAMP_EINPUT ? ENG_EXIT_INPUT : ENG_EXIT_INTERNAL;
+	return camp_rc == CAMP_EINPUT ? ENG_EINPUT : ENG_EINTERNAL;
+}
+
+/* What exec prints of the run r of w on gpu: the DUE, the statistics,
+ * the dump or the summary, as o asks. Returns 0 or an error code
+ * (ENG_EDUE when the run ended in a DUE; messages printed). */
+static int print_results(const opts_t *o, const camp_workload_t *w, const sc_gpu_config_t *cfg, sc_gpu_t *gpu,
+                         const camp_result_t *r)
+{
+	int status = 0;
+	if (r->due) {
+		print_due(&r->status);
+		status = ENG_EDUE;
+	}
+	if (o->stats) {
+		json_t *j = stats_json(w, cfg, o->regs, gpu, r);
+		if (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+		                                    JSON_REAL_PRECISION(12)) != 0) {
+			eng_errorf("cannot print the statistics");
+			status = ENG_EINTERNAL;
+		}
+		putchar('\n');
+		json_decref(j);
+	}
+	if (o->dump && !r->due) {
+		int s = write_dump(o->dump, w, r);
+		if (s)
+			status = s;
+	}
+	if (!o->stats && !o->dump)
+		print_summary(w, cfg, o->regs, gpu, r);
+	if (fflush(stdout) != 0) {
+		eng_errorf("cannot write to stdout: %s", strerror(errno));
+		status = ENG_EINTERNAL;
+	}
+	return status;
 }
 
 int eng_exec_main(int argc, char **argv)
@@ -469,54 +505,29 @@ int eng_exec_main(int argc, char **argv)
 
 	if ((rc = camp_gpu_load(o.gpu ? o.gpu : "gtx480", &cfg, err, sizeof err))) {
 		eng_errorf("%s", err);
-		return status_of(rc);
+		return eng_exit_status(error_of(rc));
 	}
 	if ((rc = camp_workload_load(o.workload, &w, err, sizeof err))) {
 		eng_errorf("%s", err);
-		return status_of(rc);
+		return eng_exit_status(error_of(rc));
 	}
 	sc_options_t so = {.cycle_budget = o.cycle_budget, .regs = o.regs};
 	if ((rc = sc_gpu_create(&cfg, &so, &gpu))) {
 		eng_errorf("cannot create the GPU '%s': %s", cfg.name, sc_strerror(rc));
-		status = rc == SC_EINVAL ? ENG_EXIT_INPUT : ENG_EXIT_INTERNAL;
+		status = rc == SC_EINVAL ? ENG_EINPUT : ENG_EINTERNAL;
 		goto done;
 	}
 	if ((rc = camp_workload_run(w, gpu, &r, err, sizeof err))) {
 		eng_errorf("%s", err);
-		status = status_of(rc);
+		status = error_of(rc);
 		goto done;
 	}
 
-	status = ENG_EXIT_OK;
-	if (r->due) {
-		print_due(&r->status);
-		status = ENG_EXIT_DUE;
-	}
-	if (o.stats) {
-		json_t *j = stats_json(w, &cfg, o.regs, gpu, r);
-		if (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-		                                    JSON_REAL_PRECISION(12)) != 0) {
-			eng_errorf("cannot print the statistics");
-			status = ENG_EXIT_INTERNAL;
-		}
-		putchar('\n');
-		json_decref(j);
-	}
-	if (o.dump && !r->due) {
-		int s = write_dump(o.dump, w, r);
-		if (s)
-			status = s;
-	}
-	if (!o.stats && !o.dump)
-		print_summary(w, &cfg, o.regs, gpu, r);
-	if (fflush(stdout) != 0) {
-		eng_errorf("cannot write to stdout: %s", strerror(errno));
-		status = ENG_EXIT_INTERNAL;
-	}
+	status = print_results(&o, w, &cfg, gpu, r);
 
 done:
 	camp_result_destroy(r);
 	sc_gpu_destroy(gpu);
 	camp_workload_destroy(w);
-	return status;
+	return eng_exit_status(status);
 }

@@ -1,9 +1,7 @@
 /* The golden (fault-free) run of a workload: outputs, statistics, the
  * per-invocation profile GUFI's method needs (occupancy, df_reg, df_smem)
- * and full-state hashes at checkpoints for exact early termination; and
- * the `flipsim profile` command that prints it. */
-#include <errno.h>
-#include <getopt.h>
+ * and full-state hashes at checkpoints for exact early termination. The
+ * `flipsim profile` command that prints it is profile.c. */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -93,7 +91,7 @@ int eng_golden_run_opt(const camp_workload_t *w, const sc_gpu_config_t *cfg, con
 	int rc = sc_gpu_create(cfg, &o, &gpu);
 	if (rc) {
 		snprintf(err, errsz, "cannot create the GPU: %s", sc_strerror(rc));
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	watch_t watch = {.deadline = eng_now() + (lim ? lim->seconds : 0)};
 	if (lim && lim->seconds > 0 && !ck_interval)
@@ -105,7 +103,7 @@ int eng_golden_run_opt(const camp_workload_t *w, const sc_gpu_config_t *cfg, con
 	sc_rt_record_end(gpu, &g->ck);
 	if (rc) {
 		sc_gpu_destroy(gpu);
-		return rc == CAMP_EINPUT ? ENG_EXIT_INPUT : ENG_EXIT_INTERNAL;
+		return rc == CAMP_EINPUT ? ENG_EINPUT : ENG_EINTERNAL;
 	}
 	sc_gpu_stats(gpu, &g->totals);
 	g->cycles = sc_gpu_cycle(gpu);
@@ -114,21 +112,21 @@ int eng_golden_run_opt(const camp_workload_t *w, const sc_gpu_config_t *cfg, con
 	if (!g->launch) {
 		sc_gpu_destroy(gpu);
 		snprintf(err, errsz, "out of memory");
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	for (uint32_t i = 0; i < g->nlaunch; i++)
 		g->launch[i] = *sc_launch_stats(gpu, i);
 	sc_gpu_destroy(gpu);
 	if (g->res->due && g->res->status.reason == SC_DUE_TIMEOUT && (watch.fired || (lim && lim->cycles))) {
 		limit_message(w, lim, watch.fired, &g->res->status, err, errsz);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	if (g->res->due) {
 		char name[256];
 		snprintf(err, errsz, "the fault-free run ends in a DUE (%s in kernel '%s': %s): nothing to inject into",
 		         sc_due_name(g->res->status.reason),
 		         db_demangle(g->res->status.kernel, true, name, sizeof name), g->res->status.detail);
-		return ENG_EXIT_DUE;
+		return ENG_EDUE;
 	}
 	return 0;
 }
@@ -166,15 +164,6 @@ void eng_warp_occupancy(const eng_golden_t *g, double *limit, double *resident)
 	}
 	*limit = cyc > 0 ? lim / cyc : 0;
 	*resident = cyc > 0 ? res / cyc : 0;
-}
-
-int eng_golden_campaign(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz)
-{
-	if (c->exec)
-		return eng_golden_exec(c, ck_interval, g, err, errsz);
-	sc_options_t o = eng_options(c);
-	eng_limits_t lim = eng_limits(c);
-	return eng_golden_run_opt(c->workload, &c->gpu, &o, &lim, ck_interval, g, err, errsz);
 }
 
 sc_options_t eng_options(const camp_campaign_t *c)
@@ -261,313 +250,4 @@ int eng_golden_differs(const eng_golden_t *g, const camp_workload_t *w, const ch
 		         g->totals.cycles, stored_cycles);
 	}
 	return what[0] != 0;
-}
-
-/* ---------------------------------------------------------------- profile */
-void eng_profile_help(FILE *out)
-{
-	fputs("usage: flipsim profile [--gpu NAME|FILE] [--regs ptx|alloc] [LIMITS] W.json\n"
-	      "       flipsim profile [--gpu NAME|FILE] [--regs ptx|alloc] [LIMITS] PROGRAM [ARG...]\n"
-	      "       flipsim profile [--gpu NAME|FILE] --regs alloc K.ptx\n"
-	      "       flipsim profile --disasm [--regs ptx|alloc] K.ptx\n"
-	      "\n"
-	      "Runs the workload fault-free (the golden run) and prints, per kernel\n"
-	      "invocation: kernel, launch index, start and end cycle, grid, block,\n"
-	      "registers per thread, threads per SM, CTAs per SM, shared memory per\n"
-	      "CTA and GUFI's derating factors df_reg and df_smem; then the whole\n"
-	      "application: cycles, thread-instructions, IPC and a digest (FNV-1a) of\n"
-	      "each output buffer. A workload that is not a *.json file is a host\n"
-	      "program on the simcore API, run with its arguments in the current\n"
-	      "folder; its outputs are its stdout, stderr and exit status.\n"
-	      "With --regs alloc and a workload JSON, a table follows: registers per\n"
-	      "thread of each kernel in ptx mode, in alloc mode and as ptxas -v\n"
-	      "reports them (when ptxas is found: PATH or /usr/local/cuda/bin).\n"
-	      "Given a .ptx file, only that table is printed; with --disasm, its code\n"
-	      "instead: every function's instructions as the simulator holds them (pc,\n"
-	      "source line, text; registers by slot, branch targets as pcs).\n"
-	      "\n"
-	      "  df_reg  = registers per thread x threads per SM / registers per SM\n"
-	      "  df_smem = shared memory per CTA x CTAs per SM / shared memory per SM\n"
-	      "\n"
-	      "options:\n"
-	      "  --gpu NAME|FILE   GPU preset or configuration file (default gtx480)\n"
-	      "  --regs ptx|alloc  register mode (default ptx)\n"
-	      "  --disasm          with a .ptx file: print its code instead of a table\n"
-	      "  --golden-timeout S  give up on a run that has not ended after S seconds\n"
-	      "                    of wall clock (default 3600)\n"
-	      "  --cycle-budget N  give up on a run still simulating after N GPU cycles\n"
-	      "                    (default 10000000000)\n"
-	      "  -h, --help        print this help and exit\n"
-	      "\n"
-	      "exit status: 0 success, 1 internal failure, 2 bad input, 3 the run ends in a DUE\n",
-	      out);
-}
-
-static void print_profile(const char *name, const eng_golden_t *g, sc_regs_t regs)
-{
-	const sc_gpu_config_t *cfg = &g->cfg;
-	printf("%s on %s, %s registers\n\n", name, cfg->name, sc_regs_name(regs));
-	char kname[128];
-	int width = 24;  /* the kernel column: its longest (demangled) name */
-	for (uint32_t i = 0; i < g->nlaunch; i++) {
-		int n = (int)strlen(db_demangle(g->launch[i].kernel, false, kname, sizeof kname));
-		width = n > width ? n : width;
-	}
-	printf("%-*s %6s %10s %10s %14s %12s %5s %7s %5s %8s %7s %7s\n", width, "kernel", "launch", "start", "end",
-	       "grid", "block", "regs", "thr/SM", "CTA/SM", "smem/CTA", "df_reg", "df_smem");
-	for (uint32_t i = 0; i < g->nlaunch; i++) {
-		const sc_launch_stats_t *l = &g->launch[i];
-		char grid[32], block[32];
-		snprintf(grid, sizeof grid, "%u,%u,%u", l->grid.x, l->grid.y, l->grid.z);
-		snprintf(block, sizeof block, "%u,%u,%u", l->block.x, l->block.y, l->block.z);
-		uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z * l->ctas_per_sm;
-		printf("%-*s %6u %10" PRIu64 " %10" PRIu64 " %14s %12s %5u %7" PRIu64 " %5u %8u %7.4f %7.4f\n", width,
-		       db_demangle(l->kernel, false, kname, sizeof kname), i, l->start_cycle, l->end_cycle, grid, block, l->regs_per_thread, threads, l->ctas_per_sm,
-		       l->smem_per_cta, eng_df_reg(cfg, l), eng_df_smem(cfg, l));
-	}
-	printf("\napplication: %" PRIu64 " cycles, %" PRIu64 " thread-instructions, IPC %.3f\n", g->totals.cycles,
-	       g->totals.thread_insts, g->totals.cycles ? (double)g->totals.thread_insts / g->totals.cycles : 0.0);
-	double limit, resident;
-	eng_warp_occupancy(g, &limit, &resident);
-	printf("average warp occupancy: %.2f%% at the occupancy limit, %.2f%% resident\n", 100 * limit, 100 * resident);
-}
-
-/* profile PROGRAM [ARG...]: the host program in the current folder. */
-static int profile_exec(const sc_gpu_config_t *cfg, sc_regs_t regs, const eng_limits_t *lim, int argc, char **argv)
-{
-	char err[1024];
-	camp_exec_t x = {.argv = calloc((size_t)argc + 1, sizeof(char *)), .argc = (uint32_t)argc,
-	                 .cwd = getcwd(NULL, 0)};
-	camp_campaign_t c = {.exec = &x, .gpu = *cfg, .regs = regs == SC_REGS_ALLOC ? CAMP_REGS_ALLOC : CAMP_REGS_PTX,
-	                     .golden_watchdog_seconds = lim->seconds, .golden_cycle_budget = lim->cycles};
-	int rc = ENG_EXIT_INTERNAL;
-	if (!x.argv || !x.cwd)
-		goto out;
-	x.argv[0] = realpath(argv[0], NULL);
-	if (!x.argv[0] || access(x.argv[0], X_OK)) {
-		eng_errorf("%s: not an executable file (a workload is a *.json file or a host program)", argv[0]);
-		rc = ENG_EXIT_INPUT;
-		goto out;
-	}
-	for (int i = 1; i < argc; i++)
-		x.argv[i] = argv[i];
-	eng_golden_t g;
-	rc = eng_golden_exec(&c, 0, &g, err, sizeof err);
-	if (rc && !g.nlaunch) {  /* nothing ran: the error alone, no empty table */
-		eng_errorf("%s", err);
-	} else {
-		print_profile(argv[0], &g, regs);
-		if (rc)
-			eng_errorf("%s", err);
-		else
-			printf("stdout %" PRIu64 " bytes  fnv1a %016" PRIx64 "\nstderr %" PRIu64 " bytes  fnv1a %016" PRIx64
-			       "\nexit status %d\n", g.out.len, g.out.fnv, g.err.len, g.err.fnv, g.exit_status);
-	}
-	eng_golden_free(&g);
-out:
-	if (x.argv)
-		free(x.argv[0]);
-	free(x.argv);
-	free(x.cwd);
-	return rc;
-}
-
-/* Registers per thread of every kernel of the PTX file: ptx mode, alloc
- * mode and ptxas. Returns 0 or an exit status (message printed). */
-static int print_regs_table(const char *ptx, const sc_gpu_config_t *cfg)
-{
-	sc_options_t opt = {.regs = SC_REGS_ALLOC};
-	sc_gpu_t *gpu;
-	sc_module_t *mod;
-	if (sc_gpu_create(cfg, &opt, &gpu)) {
-		eng_errorf("cannot create the GPU");
-		return ENG_EXIT_INTERNAL;
-	}
-	if (sc_module_load_file(gpu, ptx, &mod)) {
-		eng_errorf("%s", sc_gpu_errmsg(gpu));
-		sc_gpu_destroy(gpu);
-		return ENG_EXIT_INPUT;
-	}
-	char path[4096];
-	const char *ptxas = eng_ptxas_find(path, sizeof path);
-	eng_ptxas_t px = {0};
-	bool have = ptxas && eng_ptxas_run(ptxas, ptx, &px) == 0;
-	printf("registers per thread (ptxas: %s)\n", have ? ptxas : ptxas ? "failed" : "not found");
-	const char *k;
-	char name[128];
-	int width = 32; /* the kernel column fits the longest name */
-	for (uint32_t i = 0; (k = sc_kernel_name(mod, i)) != NULL; i++) {
-		int n = (int)strlen(db_demangle(k, false, name, sizeof name));
-		width = n > width ? n : width;
-	}
-	printf("%-*s %6s %6s %6s %12s\n", width, "kernel", "ptx", "alloc", "ptxas", "alloc/ptxas");
-	for (uint32_t i = 0; (k = sc_kernel_name(mod, i)) != NULL; i++) {
-		sc_kernel_regs_t kr;
-		if (sc_kernel_regs(mod, k, &kr))
-			continue;
-		int pr = have ? eng_ptxas_regs(&px, k) : -1;
-		char pcol[16], ratio[16];
-		snprintf(pcol, sizeof pcol, pr >= 0 ? "%d" : "n/a", pr);
-		snprintf(ratio, sizeof ratio, pr > 0 ? "%.2f" : "n/a", pr > 0 ? (double)kr.regs / pr : 0.0);
-		printf("%-*s %6u %6u %6s %12s\n", width, db_demangle(k, false, name, sizeof name), kr.regs_ptx, kr.regs,
-		       pcol, ratio);
-	}
-	eng_ptxas_free(&px);
-	sc_gpu_destroy(gpu);
-	return 0;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-	return n >= k && !strcmp(s + n - k, suffix);
-}
-
-/* profile --disasm K.ptx: the lowered code of the PTX file in register
- * mode `regs`; nothing runs. Returns 0 or an exit status (message printed). */
-static int print_disasm(int argc, char **argv, const sc_gpu_config_t *cfg, sc_regs_t regs)
-{
-	if (argc != 1 || !ends_with(argv[0], ".ptx"))
-		return eng_usage_error("profile", "--disasm takes one .ptx file");
-	const char *ptx = argv[0];
-	sc_options_t opt = {.regs = regs};
-	sc_gpu_t *gpu;
-	sc_module_t *mod;
-	if (sc_gpu_create(cfg, &opt, &gpu)) {
-		eng_errorf("cannot create the GPU");
-		return ENG_EXIT_INTERNAL;
-	}
-	int rc = ENG_EXIT_OK;
-	if (sc_module_load_file(gpu, ptx, &mod)) {
-		eng_errorf("%s", sc_gpu_errmsg(gpu));
-		rc = ENG_EXIT_INPUT;
-	} else if (sc_module_disasm(mod, stdout) || fflush(stdout)) {
-		eng_errorf("cannot write the disassembly: %s", strerror(errno));
-		rc = ENG_EXIT_INTERNAL;
-	}
-	sc_gpu_destroy(gpu);
-	return rc;
-}
-
-/* --golden-timeout S (c 't') or --cycle-budget N (c 'b') into *lim. 0 or -1. */
-static int parse_limit(int c, const char *s, eng_limits_t *lim)
-{
-	char *e;
-	errno = 0;
-	if (c == 't') {
-		double v = strtod(s, &e);
-		if (e == s || *e || !(v > 0 && v <= 604800))
-			return -1;
-		lim->seconds = v;
-		return 0;
-	}
-	if (*s == '-')
-		return -1;
-	unsigned long long v = strtoull(s, &e, 10);
-	if (e == s || *e || errno || v < 1)
-		return -1;
-	lim->cycles = v;
-	return 0;
-}
-
-int eng_profile_main(int argc, char **argv)
-{
-	static const struct option opts[] = {{"gpu", required_argument, NULL, 'g'},
-	                                     {"regs", required_argument, NULL, 'r'},
-	                                     {"golden-timeout", required_argument, NULL, 't'},
-	                                     {"cycle-budget", required_argument, NULL, 'b'},
-	                                     {"help", no_argument, NULL, 'h'},
-	                                     {"disasm", no_argument, NULL, 'd'},
-	                                     {NULL, 0, NULL, 0}};
-	const char *gpu_name = "gtx480";
-	bool disasm = false;
-	sc_options_t so = {0};
-	eng_limits_t lim = {.seconds = CAMP_GOLDEN_SECONDS, .cycles = CAMP_GOLDEN_CYCLES};
-	int c;
-	optind = 1;
-	opterr = 0;
-	/* A host program's own options follow it and stay its own ('+': stop
-	 * at the program); a JSON or PTX workload may have options after it. */
-	const char *first = NULL;
-	for (int i = 1; i < argc && !first; i++) {
-		if (argv[i][0] != '-')
-			first = argv[i];
-		else if (!strcmp(argv[i], "--gpu") || !strcmp(argv[i], "--regs") || !strcmp(argv[i], "--golden-timeout") ||
-		         !strcmp(argv[i], "--cycle-budget"))
-			i++;
-	}
-	bool host = first && !ends_with(first, ".json") && !ends_with(first, ".ptx");
-	while ((c = getopt_long(argc, argv, host ? "+h" : "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'g': gpu_name = optarg; break;
-		case 'r':
-			if (sc_regs_parse(optarg, &so.regs))
-				return eng_usage_error("profile", "option '--regs': expected 'ptx' or 'alloc', got '%s'", optarg);
-			break;
-		case 't':
-		case 'b':
-			if (parse_limit(c, optarg, &lim))
-				return eng_usage_error("profile", "option '--%s': expected %s, got '%s'",
-				                       c == 't' ? "golden-timeout" : "cycle-budget",
-				                       c == 't' ? "a number of seconds in (0, 604800]" : "a number of cycles >= 1",
-				                       optarg);
-			break;
-		case 'h': eng_profile_help(stdout); return ENG_EXIT_OK;
-		case 'd': disasm = true; break;
-		default: return eng_usage_error("profile", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind >= argc)
-		return eng_usage_error("profile", "missing workload file");
-	char err[1024];
-	sc_gpu_config_t cfg;
-	if (camp_gpu_load(gpu_name, &cfg, err, sizeof err)) {
-		eng_errorf("%s", err);
-		return ENG_EXIT_INPUT;
-	}
-	const char *wpath = argv[optind];
-	if (disasm)
-		return print_disasm(argc - optind, argv + optind, &cfg, so.regs);
-	if (!ends_with(wpath, ".json") && !ends_with(wpath, ".ptx"))
-		return profile_exec(&cfg, so.regs, &lim, argc - optind, argv + optind);
-	if (optind != argc - 1)
-		return eng_usage_error("profile", "too many arguments");
-	if (ends_with(wpath, ".ptx")) {
-		/* a PTX file alone: its kernels' registers, nothing runs */
-		if (so.regs != SC_REGS_ALLOC)
-			return eng_usage_error("profile", "a PTX file needs '--regs alloc' (the register table)");
-		return print_regs_table(wpath, &cfg);
-	}
-	camp_workload_t *w;
-	if (camp_workload_load(wpath, &w, err, sizeof err)) {
-		eng_errorf("%s", err);
-		return ENG_EXIT_INPUT;
-	}
-	eng_golden_t g;
-	int rc = eng_golden_run_opt(w, &cfg, &so, &lim, 0, &g, err, sizeof err);
-	if (rc && rc != ENG_EXIT_DUE) {
-		eng_errorf("%s", err);
-		eng_golden_free(&g);
-		camp_workload_destroy(w);
-		return rc;
-	}
-	print_profile(w->name, &g, so.regs);
-	if (rc == ENG_EXIT_DUE) {
-		eng_errorf("%s", err);
-	} else {
-		for (uint32_t i = 0; i < g.res->noutputs; i++) {
-			const camp_output_t *o = &g.res->outputs[i];
-			printf("output %-16s %12" PRIu64 " bytes  fnv1a %016" PRIx64 "\n", w->buffers[o->buffer].name, o->bytes,
-			       camp_fnv1a(CAMP_FNV_OFFSET, o->data, o->bytes));
-		}
-	}
-	if (so.regs == SC_REGS_ALLOC) {
-		putchar('\n');
-		int t = print_regs_table(w->ptx, &cfg);
-		if (t && !rc)
-			rc = t;
-	}
-	eng_golden_free(&g);
-	camp_workload_destroy(w);
-	return rc;
 }

@@ -33,7 +33,7 @@ static int scratch_make(scratch_t *s, char *err, size_t errsz)
 	if (!mkdtemp(s->dir)) {
 		snprintf(err, errsz, "cannot create a temporary folder in %s: %s", t && *t ? t : "/tmp", strerror(errno));
 		s->dir[0] = 0;
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	return 0;
 }
@@ -217,6 +217,35 @@ static int exp_cmp(const eng_text_t *t, const char *path, diff_t *d)
 
 /* ---- the program's process ---- */
 
+/* The child of start(): sets up its group, signals, stdio, fd 3 (res)
+ * and FLIPSIM_RT (job), then runs the program. An errno on the way is
+ * written to ex (close-on-exec: nothing arrives when the program runs). */
+static _Noreturn void exec_child(const camp_exec_t *x, const char *job, const char *outp, const char *errp, int res,
+                                 int ex)
+{
+	setpgid(0, 0);                    /* what it starts, flipsim can end with it */
+	prctl(PR_SET_PDEATHSIG, SIGKILL); /* the program never outlives its runner */
+	signal(SIGPIPE, SIG_DFL);         /* flipsim run ignores it; the program must not */
+	signal(SIGXFSZ, SIG_DFL);         /* flipsim ignores it (main.c); the same */
+	int in = open("/dev/null", O_RDONLY);
+	int out = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	int er = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	int e = 0;
+	if (in < 0 || out < 0 || er < 0 || chdir(x->cwd) < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
+	    dup2(er, 2) < 0 || dup2(res, SC_RT_FD) < 0 || setenv(SC_RT_ENV, job, 1) < 0)
+		e = errno;
+	if (!e) {
+		for (int fd = SC_RT_FD + 1; fd < 64; fd++)
+			if (fd != ex)
+				close(fd);
+		execv(x->argv[0], x->argv);
+		e = errno;
+	}
+	if (write(ex, &e, sizeof e) < 0)
+		_exit(127);
+	_exit(127);
+}
+
 /* Starts the program in a process group of its own: stdin /dev/null,
  * stdout and stderr into the files outp and errp, fd 3 the result channel
  * (*rfd reads it), FLIPSIM_RT the job. */
@@ -238,27 +267,7 @@ static pid_t start(const camp_exec_t *x, const scratch_t *s, const char *outp, c
 	if (pid == 0) {
 		close(res[0]);
 		close(ex[0]);
-		setpgid(0, 0);                    /* what it starts, flipsim can end with it */
-		prctl(PR_SET_PDEATHSIG, SIGKILL); /* the program never outlives its runner */
-		signal(SIGPIPE, SIG_DFL);         /* flipsim run ignores it; the program must not */
-		signal(SIGXFSZ, SIG_DFL);         /* flipsim ignores it (main.c); the same */
-		int in = open("/dev/null", O_RDONLY);
-		int out = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int er = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int e = 0;
-		if (in < 0 || out < 0 || er < 0 || chdir(x->cwd) < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
-		    dup2(er, 2) < 0 || dup2(res[1], SC_RT_FD) < 0 || setenv(SC_RT_ENV, job, 1) < 0)
-			e = errno;
-		if (!e) {
-			for (int fd = SC_RT_FD + 1; fd < 64; fd++)
-				if (fd != ex[1])
-					close(fd);
-			execv(x->argv[0], x->argv);
-			e = errno;
-		}
-		if (write(ex[1], &e, sizeof e) < 0)
-			_exit(127);
-		_exit(127);
+		exec_child(x, job, outp, errp, res[1], ex[1]);
 	}
 	close(res[1]);
 	close(ex[1]);
@@ -481,7 +490,7 @@ static bool golden_line(void *ctx, char *line)
 }
 
 /* The golden run's verdict once its program is over (how: what collect
- * returned, st its wait status): 0 or an exit status with err. */
+ * returned, st its wait status): 0 or an error code with err. */
 static int golden_verdict(const camp_campaign_t *c, const gread_t *r, int how, int st, char *err, size_t errsz)
 {
 	const char *prog = c->exec->argv[0];
@@ -494,37 +503,37 @@ static int golden_verdict(const camp_campaign_t *c, const gread_t *r, int how, i
 		         "golden_watchdog_seconds, profile --golden-timeout)%s%s", prog, c->golden_watchdog_seconds,
 		         r->seen_g ? "its GPU work was over: the host program hung" : "it hung before its GPU work was over",
 		         *line1 ? "; its stderr: " : "", line1);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	if (how < 0 || r->bad || (!r->ended && r->seen_g)) {
 		snprintf(err, errsz, "'%s' (%s) reported to flipsim in a form it cannot read; is it linked with "
 		         "libsimcore " SC_VERSION "?", prog, what);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	if (!r->seen_g) {
 		snprintf(err, errsz, "'%s' %s without simulating anything under flipsim (a program on the "
 		         "simcore API, linked with libsimcore " SC_VERSION ", is needed)%s%s", prog, what,
 		         *line1 ? "; its stderr: " : "", line1);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	if (r->due == SC_DUE_TIMEOUT && c->golden_cycle_budget) {
 		snprintf(err, errsz, "the fault-free run of '%s' did not end within the cycle budget of %" PRIu64 " cycles "
 		         "(a kernel still running; golden_cycle_budget, profile --cycle-budget)", prog,
 		         c->golden_cycle_budget);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	if (r->due != SC_DUE_NONE) {
 		snprintf(err, errsz, "the fault-free run of '%s' ends in a DUE (%s): nothing to inject into", prog,
 		         r->due > 0 && r->due < SC_DUE__COUNT ? sc_due_name((sc_due_t)r->due) : "?");
-		return ENG_EXIT_DUE;
+		return ENG_EDUE;
 	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		snprintf(err, errsz, "the fault-free run of '%s' %s%s%s", prog, what, *line1 ? "; its stderr: " : "", line1);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	if (r->nl != g->nlaunch) {
 		snprintf(err, errsz, "'%s' reported %" PRIu32 " of %" PRIu32 " launches", prog, r->nl, g->nlaunch);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	return 0;
 }
@@ -548,14 +557,14 @@ int eng_golden_exec(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t
 	                 .cycle_budget = c->golden_cycle_budget};
 	if (sc_rt_job_write(job, &j)) {
 		snprintf(err, errsz, "cannot write %s: %s", job, strerror(errno));
-		rc = ENG_EXIT_INTERNAL;
+		rc = ENG_EINTERNAL;
 		goto out;
 	}
 	int rfd, st;
 	double t0 = eng_now();
 	pid_t pid = start(c->exec, &s, g->out.path, g->err.path, &rfd, err, errsz);
 	if (pid < 0) {
-		rc = ENG_EXIT_INPUT;
+		rc = ENG_EINPUT;
 		goto out;
 	}
 	gread_t r = {.g = g};
@@ -566,7 +575,7 @@ int eng_golden_exec(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t
 	uint64_t chain = CAMP_FNV_OFFSET;
 	if (digest_file(&g->out, &chain) || digest_file(&g->err, &chain)) {
 		snprintf(err, errsz, "cannot read the output of '%s': %s", c->exec->argv[0], strerror(errno));
-		rc = ENG_EXIT_INTERNAL;
+		rc = ENG_EINTERNAL;
 		goto out;
 	}
 	g->digest = camp_fnv1a(chain, &g->exit_status, sizeof g->exit_status);
@@ -653,14 +662,14 @@ static bool inject_line(void *ctx, char *line)
 	xrun_t *x = ctx;
 	if (line[0] == 'X' && !x->ended) {
 		if (!on_result(x, line + 1)) {
-			x->rc = ENG_EXIT_INTERNAL;
+			x->rc = ENG_EINTERNAL;
 			return false;
 		}
 	} else if (line[0] == 'E') {
 		x->ended = true;
 	} else {
 		snprintf(x->err, x->errsz, "malformed result from the program: %s", line);
-		x->rc = ENG_EXIT_INTERNAL;
+		x->rc = ENG_EINTERNAL;
 		return false;
 	}
 	return true;
@@ -668,7 +677,7 @@ static bool inject_line(void *ctx, char *line)
 
 /* The replay in the parent is the golden run again: a program whose replay
  * differs is not deterministic, and its outcomes mean nothing. st: its wait
- * status. Returns 0 or an exit status with the message in x->err. */
+ * status. Returns 0 or an error code with the message in x->err. */
 static int replay_check(xrun_t *x, const char *outp, const char *errp, int st)
 {
 	const char *prog = x->o->campaign->exec->argv[0];
@@ -681,7 +690,7 @@ static int replay_check(xrun_t *x, const char *outp, const char *errp, int st)
 		close(fe);
 	if (a < 0 || b < 0) {
 		snprintf(x->err, x->errsz, "cannot read the output of '%s'", prog);
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	bool status = !WIFEXITED(st) || WEXITSTATUS(st) != x->g->exit_status;
 	if (a || b || status) {
@@ -690,7 +699,7 @@ static int replay_check(xrun_t *x, const char *outp, const char *errp, int st)
 		snprintf(x->err, x->errsz, "'%s' is not deterministic: its fault-free replay (%s) gave another %s than the "
 		         "golden run; flipsim needs the same output for the same input every time", prog, what,
 		         a ? "stdout" : b ? "stderr" : "exit status");
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	return 0;
 }
@@ -712,13 +721,13 @@ static int inject_run(xrun_t *x, const eng_exp_t *exps, uint64_t n, char *err, s
 	scratch_path(&x->s, "job", path, sizeof path);
 	if (mkdir(dir, 0700) || sc_rt_job_write(path, &job)) {
 		snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
-		rc = ENG_EXIT_INTERNAL;
+		rc = ENG_EINTERNAL;
 		goto out;
 	}
 	int rfd, st;
 	pid_t pid = start(c->exec, &x->s, outp, errp, &rfd, err, errsz);
 	if (pid < 0) {
-		rc = ENG_EXIT_INPUT;
+		rc = ENG_EINPUT;
 		goto out;
 	}
 	uint64_t before = x->reported;
@@ -729,7 +738,7 @@ static int inject_run(xrun_t *x, const eng_exp_t *exps, uint64_t n, char *err, s
 	if (collect(pid, rfd, 0, inject_line, x, &st)) {
 		if (!x->rc)
 			snprintf(err, errsz, "cannot read the results of '%s'", c->exec->argv[0]);
-		rc = x->rc ? x->rc : ENG_EXIT_INTERNAL;
+		rc = x->rc ? x->rc : ENG_EINTERNAL;
 		goto out;
 	}
 	if (!x->ended || x->reported - before != n) {
@@ -737,7 +746,7 @@ static int inject_run(xrun_t *x, const eng_exp_t *exps, uint64_t n, char *err, s
 		describe_status(st, what, sizeof what);
 		snprintf(err, errsz, "'%s' %s after reporting %" PRIu64 " of %" PRIu64 " experiments", c->exec->argv[0],
 		         what, x->reported - before, n);
-		rc = ENG_EXIT_INTERNAL;
+		rc = ENG_EINTERNAL;
 		goto out;
 	}
 	rc = replay_check(x, outp, errp, st);
@@ -746,7 +755,8 @@ out:
 	return rc;
 }
 
-int eng_runner_exec(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp, char *err, size_t errsz)
+/* eng_runner for a host program: the program runs the experiments. */
+static int runner_exec(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp, char *err, size_t errsz)
 {
 	eng_golden_t own;
 	const eng_golden_t *g = o->golden ? o->golden : &own;
@@ -767,3 +777,13 @@ int eng_runner_exec(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t 
 		eng_golden_free(&own);
 	return rc;
 }
+
+/* A host program's name: its file's base name. */
+static const char *name_exec(const camp_campaign_t *c)
+{
+	const char *p = c->exec->argv[0], *slash = strrchr(p, '/');
+	return slash ? slash + 1 : p;
+}
+
+const eng_driver_t eng_driver_exec = {.kind = "exec", .outputs = false, .name = name_exec, .golden = eng_golden_exec,
+                                      .run = runner_exec};

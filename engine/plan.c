@@ -15,7 +15,7 @@ int eng_plan_space(const camp_campaign_t *c, const eng_golden_t *g, eng_plan_t *
 	p->busy = calloc(g->nlaunch ? g->nlaunch : 1, sizeof *p->busy);
 	if (!p->busy) {
 		snprintf(err, errsz, "out of memory");
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	uint32_t seen = 0;
 	p->kernel_launch = -1;
@@ -34,7 +34,7 @@ int eng_plan_space(const camp_campaign_t *c, const eng_golden_t *g, eng_plan_t *
 		         c->invocation);
 		free(p->busy);
 		p->busy = NULL;
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	uint32_t word_bits = 0;
 	p->space.busy = p->busy;
@@ -54,12 +54,12 @@ int eng_plan_space(const camp_campaign_t *c, const eng_golden_t *g, eng_plan_t *
 	} else if (mask_sample_size(c->confidence, c->margin, population, 0.5, &p->n)) {
 		snprintf(err, errsz, "%s: cannot compute a sample size from confidence %g and margin %g", c->path,
 		         c->confidence, c->margin);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	if (p->n > CAMP_MAX_INJECTIONS) { /* the limit "injections" has: masks are stored and held in memory */
 		snprintf(err, errsz, "%s: $.margin: %g at confidence %g needs %" PRIu64 " injections, more than the limit "
 		         "of %d; expected a larger margin", c->path, c->margin, c->confidence, p->n, CAMP_MAX_INJECTIONS);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	return 0;
 }

@@ -81,20 +81,20 @@ static int add(eng_ptxas_t *p, const char *name, size_t len, uint32_t regs)
 	return 0;
 }
 
-int eng_ptxas_run(const char *ptxas, const char *ptx, eng_ptxas_t *out)
+/* ptxas -v's output: runs it on ptx for arch, its stdout and stderr
+ * together in a new NUL-terminated buffer. NULL when it cannot run, fails
+ * or memory runs out. */
+static char *ptxas_output(const char *ptxas, const char *ptx, const char *arch)
 {
-	memset(out, 0, sizeof *out);
-	char arch[32];
-	target_arch(ptx, arch, sizeof arch);
 	int fd[2];
 	if (pipe(fd) != 0)
-		return -1;
+		return NULL;
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(fd[0]);
 		close(fd[1]);
-		return -1;
+		return NULL;
 	}
 	if (pid == 0) {
 		dup2(fd[1], 1);
@@ -125,9 +125,20 @@ int eng_ptxas_run(const char *ptxas, const char *ptx, eng_ptxas_t *out)
 	waitpid(pid, &st, 0);
 	if (!text || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		free(text);
-		return -1;
+		return NULL;
 	}
 	text[len] = 0;
+	return text;
+}
+
+int eng_ptxas_run(const char *ptxas, const char *ptx, eng_ptxas_t *out)
+{
+	memset(out, 0, sizeof *out);
+	char arch[32];
+	target_arch(ptx, arch, sizeof arch);
+	char *text = ptxas_output(ptxas, ptx, arch);
+	if (!text)
+		return -1;
 	/* "Compiling entry function 'K' for 'sm_75'" ... "Used N registers" */
 	const char *kern = NULL;
 	size_t klen = 0;

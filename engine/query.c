@@ -12,13 +12,15 @@
 #include "db.h"
 #include "eng_int.h"
 
+/* The database at path, which must exist. Returns 0 or an error code
+ * (message printed). */
 static int open_existing(const char *path, db_t **db)
 {
 	char err[1024];
 	int rc = db_open(path, false, db, err, sizeof err);
 	if (rc) {
 		eng_errorf("%s", err);
-		return eng_db_status(rc);
+		return eng_db_err(rc);
 	}
 	return 0;
 }
@@ -201,7 +203,7 @@ int eng_status_main(int argc, char **argv)
 	db_t *db;
 	int rc = open_existing(path, &db);
 	if (rc)
-		return rc;
+		return eng_exit_status(rc);
 	db_campaign_info_t *list = NULL;
 	status_row_t *rows = NULL;
 	size_t n = 0;
@@ -279,7 +281,7 @@ int eng_report_main(int argc, char **argv)
 	db_t *db;
 	int rc = open_existing(path, &db);
 	if (rc)
-		return rc;
+		return eng_exit_status(rc);
 	char err[1024];
 	if ((rc = (study ? db_report_study : db_report)(db, format, stdout, err, sizeof err))) {
 		eng_errorf("%s", err);

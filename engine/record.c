@@ -127,7 +127,7 @@ int eng_golden_share(const eng_golden_t *g, const camp_campaign_t *c, int *fd, c
 	wr_t w = {.fd = anon_file()};
 	if (w.fd < 0) {
 		snprintf(err, errsz, "cannot create the golden record: %s", strerror(errno));
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	put(&w, &h, sizeof h);
 	put(&w, ck->cycle, h.n * sizeof *ck->cycle);
@@ -153,7 +153,7 @@ int eng_golden_share(const eng_golden_t *g, const camp_campaign_t *c, int *fd, c
 	if (w.bad) {
 		snprintf(err, errsz, "cannot write the golden record: %s", strerror(errno ? errno : ENOSPC));
 		close(w.fd);
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	*fd = w.fd;
 	return 0;
@@ -229,12 +229,12 @@ static int head_check(const head_t *h, uint64_t size, const camp_campaign_t *c, 
 		what = "the record of another campaign";
 	else if (h->interval != interval)
 		what = "recorded at another checkpoint interval";
-	else if (h->n > SC_RT_MAX_CKPT || (c->exec && h->noutputs))
+	else if (h->n > SC_RT_MAX_CKPT || (!eng_driver_for(c)->outputs && h->noutputs))
 		what = "inconsistent";
 	if (!what)
 		return 0;
 	snprintf(err, errsz, "%s: cannot use the golden record: %s", c->path, what);
-	return ENG_EXIT_INTERNAL;
+	return ENG_EINTERNAL;
 }
 
 int eng_golden_open(int fd, const camp_campaign_t *c, uint64_t interval, eng_golden_t *g, char *err, size_t errsz)
@@ -245,12 +245,12 @@ int eng_golden_open(int fd, const camp_campaign_t *c, uint64_t interval, eng_gol
 	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(head_t)) {
 		snprintf(err, errsz, "%s: cannot use the golden record (descriptor %d): %s", c->path, fd,
 		         st.st_size < (off_t)sizeof(head_t) ? "too short" : strerror(errno));
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED) {
 		snprintf(err, errsz, "%s: cannot map the golden record: %s", c->path, strerror(errno));
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	g->map = map;
 	g->map_len = (size_t)st.st_size;
@@ -259,9 +259,9 @@ int eng_golden_open(int fd, const camp_campaign_t *c, uint64_t interval, eng_gol
 	if (rc)
 		return rc;
 	rd_t r = {.map = map, .off = align8(sizeof *h), .size = h->size};
-	if (!read_ckpts(&r, h, &g->ck) || (!c->exec && !read_outputs(&r, h, g))) {
+	if (!read_ckpts(&r, h, &g->ck) || (eng_driver_for(c)->outputs && !read_outputs(&r, h, g))) {
 		snprintf(err, errsz, "%s: cannot use the golden record: truncated or out of memory", c->path);
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	g->cycles = h->cycles;
 	g->digest = h->digest;

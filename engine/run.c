@@ -492,13 +492,6 @@ uint64_t eng_ck_interval(uint64_t golden_cycles)
 	return ck < 32 ? 32 : ck;
 }
 
-/* A host program's name: its file's base name. */
-static const char *workload_name(const camp_campaign_t *c)
-{
-	const char *p = c->exec->argv[0], *slash = strrchr(p, '/');
-	return slash ? slash + 1 : p;
-}
-
 /* A resumed campaign: its golden run must be the one stored when it began
  * (a host program's inputs, or the PTX it loads, may have changed since).
  * digest (the new run's text) becomes the stored one when they agree: older
@@ -514,21 +507,23 @@ static int check_golden(db_t *db, const camp_campaign_t *c, const eng_golden_t *
 	if (e) {
 		*dberr = e;
 		snprintf(err, errsz, "%s", db_errmsg(db));
-		return eng_db_status(e);
+		return eng_db_err(e);
 	}
 	char what[600];
 	if (eng_golden_differs(g, c->workload, old.output_digest, old.cycles, what, sizeof what)) {
 		snprintf(err, errsz, "%s: cannot resume: the golden run differs from the one the campaign began with "
 		         "(%s); the workload or its inputs changed, and its experiments would be judged against two "
 		         "versions (restore them, or use another database)", c->path, what);
-		return ENG_EXIT_INPUT;
+		return ENG_EINPUT;
 	}
 	snprintf(digest, dsz, "%s", old.output_digest);
 	return 0;
 }
 
-static int store_campaign(db_t *db, const camp_campaign_t *c, const eng_golden_t *g, const eng_plan_t *p, int64_t *id,
-                          bool *existed, int *dberr, char *err, size_t errsz)
+/* Campaign c's row (a new one, or *existed): id in *id. Returns 0 or an
+ * error code with err and *dberr. */
+static int campaign_row(db_t *db, const camp_campaign_t *c, const eng_plan_t *p, int64_t *id, bool *existed,
+                        int *dberr, char *err, size_t errsz)
 {
 	char fields[64] = "", scope[300] = "application";
 	for (uint32_t bit = 1; bit <= 4; bit <<= 1)
@@ -540,39 +535,22 @@ static int store_campaign(db_t *db, const camp_campaign_t *c, const eng_golden_t
 		}
 	if (c->scope == CAMP_SCOPE_KERNEL)
 		snprintf(scope, sizeof scope, "kernel:%s:%u", c->kernel, c->invocation);
-	db_campaign_t dc = {.fields = fields, .scope = scope, .name = c->name, .workload = c->workload ? c->workload->name : workload_name(c), .gpu = c->gpu.name,
+	db_campaign_t dc = {.fields = fields, .scope = scope, .name = c->name,
+	                    .workload = eng_driver_for(c)->name(c), .gpu = c->gpu.name,
 	                    .regs = camp_regs_name(c->regs), .config = c->canonical, .config_hash = c->hash,
 	                    .tool_version = SC_VERSION, .seed = c->seed, .target = camp_target_name(c->target),
 	                    .sampling = camp_sampling_name(c->sampling), .fit_per_bit = c->fit_per_bit,
 	                    .confidence = c->confidence, .n_masks = p->n};
 	if ((*dberr = db_campaign_get_or_create(db, &dc, id, existed))) {
 		snprintf(err, errsz, "%s", db_errmsg(db));
-		return eng_db_status(*dberr);
+		return eng_db_err(*dberr);
 	}
-	char digest[DB_DIGEST_MAX];
-	eng_output_digest_text(g, digest, sizeof digest);
-	int rc = *existed ? check_golden(db, c, g, *id, digest, sizeof digest, dberr, err, errsz) : 0;
-	if (rc)
-		return rc;
-	db_progress_t pr;
-	if (*existed && !db_progress(db, *id, &pr) && pr.stored == p->n)
-		return 0;
-	/* golden run, kernel invocations and every mask, before any experiment */
-	db_golden_t dg = {.cycles = g->totals.cycles, .thread_insts = g->totals.thread_insts,
-	                  .warp_insts = g->totals.warp_insts,
-	                  .ipc = g->totals.cycles ? (double)g->totals.thread_insts / g->totals.cycles : 0,
-	                  .clock_mhz = c->gpu.clock_mhz, .num_sms = c->gpu.num_sms,
-	                  .bits_per_sm = sc_target_bits(&c->gpu, (sc_target_t)c->target, c->fields, NULL),
-	                  .wall_seconds = g->wall};
-	snprintf(dg.output_digest, sizeof dg.output_digest, "%s", digest);
-	db_kernel_t *k = calloc(g->nlaunch ? g->nlaunch : 1, sizeof *k);
-	db_mask_t *m = calloc(p->n ? p->n : 1, sizeof *m);
-	char **extra = calloc(p->n ? p->n : 1, sizeof *extra);
-	rc = ENG_EXIT_INTERNAL;
-	if (!k || !m || !extra) {
-		snprintf(err, errsz, "out of memory");
-		goto out;
-	}
+	return 0;
+}
+
+/* The kernel invocations of golden run g as rows k[0..g->nlaunch). */
+static void kernel_rows(const camp_campaign_t *c, const eng_golden_t *g, db_kernel_t *k)
+{
 	for (uint32_t i = 0; i < g->nlaunch; i++) {
 		const sc_launch_stats_t *l = &g->launch[i];
 		k[i] = (db_kernel_t){.launch_index = i, .kernel = l->kernel, .start_cycle = l->start_cycle,
@@ -582,12 +560,19 @@ static int store_campaign(db_t *db, const camp_campaign_t *c, const eng_golden_t
 		                     .ctas_per_sm = l->ctas_per_sm, .smem_per_cta = l->smem_per_cta,
 		                     .df_reg = eng_df_reg(&c->gpu, l), .df_smem = eng_df_smem(&c->gpu, l)};
 	}
+}
+
+/* Every mask of plan p as rows m[0..p->n): the first fault in columns, the
+ * others as JSON text in extra[i] (m[i].extra points to it; the caller
+ * frees them). Returns 0 or ENG_EINPUT with err. */
+static int mask_rows(const camp_campaign_t *c, const eng_plan_t *p, db_mask_t *m, char **extra, char *err,
+                     size_t errsz)
+{
 	for (uint64_t i = 0; i < p->n; i++) {
 		eng_exp_t e;
 		if (eng_plan_mask(p, c->seed, i, &e)) {
 			snprintf(err, errsz, "%s: cannot generate masks for this campaign", c->path);
-			rc = ENG_EXIT_INPUT;
-			goto out;
+			return ENG_EINPUT;
 		}
 		m[i] = (db_mask_t){.idx = i, .cycle = e.f[0].cycle, .sm = e.f[0].sm, .loc = e.f[0].loc, .nbits = e.f[0].nbits};
 		if (e.nfaults > 1) {
@@ -602,13 +587,38 @@ static int store_campaign(db_t *db, const camp_campaign_t *c, const eng_golden_t
 			m[i].extra = buf;
 		}
 	}
-	if ((*dberr = db_golden_put(db, *id, &dg)) || (*dberr = db_kernels_put(db, *id, k, g->nlaunch)) ||
-	    (*dberr = db_masks_put(db, *id, m, p->n))) {
-		snprintf(err, errsz, "%s", db_errmsg(db));
-		rc = eng_db_status(*dberr);
+	return 0;
+}
+
+/* Golden run g (its output digest text `digest`), its kernel invocations
+ * and every mask of p, stored for campaign id before any experiment.
+ * Returns 0 or an error code with err (and *dberr for the database's). */
+static int store_golden(db_t *db, const camp_campaign_t *c, const eng_golden_t *g, const eng_plan_t *p, int64_t id,
+                        const char *digest, int *dberr, char *err, size_t errsz)
+{
+	db_golden_t dg = {.cycles = g->totals.cycles, .thread_insts = g->totals.thread_insts,
+	                  .warp_insts = g->totals.warp_insts,
+	                  .ipc = g->totals.cycles ? (double)g->totals.thread_insts / g->totals.cycles : 0,
+	                  .clock_mhz = c->gpu.clock_mhz, .num_sms = c->gpu.num_sms,
+	                  .bits_per_sm = sc_target_bits(&c->gpu, (sc_target_t)c->target, c->fields, NULL),
+	                  .wall_seconds = g->wall};
+	snprintf(dg.output_digest, sizeof dg.output_digest, "%s", digest);
+	db_kernel_t *k = calloc(g->nlaunch ? g->nlaunch : 1, sizeof *k);
+	db_mask_t *m = calloc(p->n ? p->n : 1, sizeof *m);
+	char **extra = calloc(p->n ? p->n : 1, sizeof *extra);
+	int rc = ENG_EINTERNAL;
+	if (!k || !m || !extra) {
+		snprintf(err, errsz, "out of memory");
 		goto out;
 	}
-	rc = 0;
+	kernel_rows(c, g, k);
+	if ((rc = mask_rows(c, p, m, extra, err, errsz)))
+		goto out;
+	if ((*dberr = db_golden_put(db, id, &dg)) || (*dberr = db_kernels_put(db, id, k, g->nlaunch)) ||
+	    (*dberr = db_masks_put(db, id, m, p->n))) {
+		snprintf(err, errsz, "%s", db_errmsg(db));
+		rc = eng_db_err(*dberr);
+	}
 out:
 	if (extra)
 		for (uint64_t i = 0; i < p->n; i++)
@@ -617,6 +627,26 @@ out:
 	free(m);
 	free(k);
 	return rc;
+}
+
+/* Campaign c with golden run g and plan p in the database: its row (id in
+ * *id; *existed when it was there already, its golden run then checked),
+ * then, unless all its masks are stored, golden run, kernels and masks.
+ * Returns 0 or an error code with err (and *dberr for the database's). */
+static int store_campaign(db_t *db, const camp_campaign_t *c, const eng_golden_t *g, const eng_plan_t *p, int64_t *id,
+                          bool *existed, int *dberr, char *err, size_t errsz)
+{
+	int rc = campaign_row(db, c, p, id, existed, dberr, err, errsz);
+	if (rc)
+		return rc;
+	char digest[DB_DIGEST_MAX];
+	eng_output_digest_text(g, digest, sizeof digest);
+	if (*existed && (rc = check_golden(db, c, g, *id, digest, sizeof digest, dberr, err, errsz)))
+		return rc;
+	db_progress_t pr;
+	if (*existed && !db_progress(db, *id, &pr) && pr.stored == p->n)
+		return 0;
+	return store_golden(db, c, g, p, *id, digest, dberr, err, errsz);
 }
 
 /* Says so when this new campaign `id` shares its name with an earlier one
@@ -665,7 +695,7 @@ static void arm_early_stop(void)
  * second golden run records (their interval follows from the first one's
  * length) and which must agree with the first. *fd is -1 when no record
  * could be made: each worker then runs the golden run itself. Returns 0 or
- * an exit status with err. */
+ * an error code with err. */
 static int golden_record(const camp_campaign_t *c, eng_golden_t *g, uint64_t ck, bool quiet, int *fd, char *err,
                          size_t errsz)
 {
@@ -678,7 +708,7 @@ static int golden_record(const camp_campaign_t *c, eng_golden_t *g, uint64_t ck,
 		if (!rc && eng_golden_differs(&g2, c->workload, digest, g->totals.cycles, what, sizeof what)) {
 			snprintf(err, errsz, "%s: the fault-free run is not deterministic: a second run gave another result "
 			         "(%s); flipsim needs the same output for the same input every time", c->path, what);
-			rc = ENG_EXIT_INPUT;
+			rc = ENG_EINPUT;
 		}
 		sc_rt_ckpts_t mine = g->ck; /* g takes the checkpoints */
 		g->ck = g2.ck;
@@ -694,56 +724,63 @@ static int golden_record(const camp_campaign_t *c, eng_golden_t *g, uint64_t ck,
 	return 0;
 }
 
-static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrupted, bool *db_broken)
-{
-	char err[1024];
-	camp_campaign_t *c;
-	if (camp_campaign_load(path, &c, err, sizeof err)) {
-		eng_errorf("%s", err);
-		return ENG_EXIT_INPUT;
-	}
+/* A campaign's state before its experiments: golden run, plan, its row in
+ * the database and the experiments still pending there. */
+typedef struct prepared {
 	eng_golden_t g;
-	eng_plan_t p = {0};
-	daemon_t *d = NULL;
-	db_mask_t *pend = NULL;
-	uint64_t npend = 0;
-	arm_early_stop();
-	int rc = eng_golden_campaign(c, 0, &g, err, sizeof err);
-	if (rc)
-		goto fail;
-	if ((rc = eng_plan_space(c, &g, &p, err, sizeof err)))
-		goto fail;
+	eng_plan_t p;
 	int64_t id;
 	bool existed;
+	db_mask_t *pend;
+	uint64_t npend;
+} prepared_t;
+
+/* The golden run and plan of c, stored (store_campaign) with the pending
+ * experiments read back into r. Returns 0 or an error code with err;
+ * *db_broken when the database failed. */
+static int prepare(const run_opts_t *o, db_t *db, const camp_campaign_t *c, prepared_t *r, bool *db_broken,
+                   char *err, size_t errsz)
+{
+	int rc = eng_golden_campaign(c, 0, &r->g, err, errsz);
+	if (rc)
+		return rc;
+	if ((rc = eng_plan_space(c, &r->g, &r->p, err, errsz)))
+		return rc;
 	int dbrc = 0;
-	if ((rc = store_campaign(db, c, &g, &p, &id, &existed, &dbrc, err, sizeof err))) {
+	if ((rc = store_campaign(db, c, &r->g, &r->p, &r->id, &r->existed, &dbrc, err, errsz))) {
 		*db_broken = dbrc != 0;
-		goto fail;
+		return rc;
 	}
-	if ((dbrc = db_masks_pending(db, id, &pend, &npend))) {
+	if ((dbrc = db_masks_pending(db, r->id, &r->pend, &r->npend))) {
 		*db_broken = true;
-		snprintf(err, sizeof err, "%s", db_errmsg(db));
-		rc = eng_db_status(dbrc);
-		goto fail;
+		snprintf(err, errsz, "%s", db_errmsg(db));
+		return eng_db_err(dbrc);
 	}
-	if (!existed)
-		note_namesake(db, c, id);
+	if (!r->existed)
+		note_namesake(db, c, r->id);
 	if (!o->quiet)
 		fprintf(stderr, "%s: %s %s on %s, %" PRIu64 " injections (%" PRIu64 " to run%s), golden %" PRIu64 " cycles\n",
-		        c->name, camp_target_name(c->target), camp_sampling_name(c->sampling), c->gpu.name, p.n, npend,
-		        existed ? ", resumed" : "", g.cycles);
-	d = calloc(1, sizeof *d);
-	if (!d || !(d->got = calloc(p.n / 8 + 1, 1))) {
-		snprintf(err, sizeof err, "out of memory");
-		rc = ENG_EXIT_INTERNAL;
-		goto fail;
+		        c->name, camp_target_name(c->target), camp_sampling_name(c->sampling), c->gpu.name, r->p.n, r->npend,
+		        r->existed ? ", resumed" : "", r->g.cycles);
+	return 0;
+}
+
+/* The daemon of campaign c (prepared as r, from file path) with its counts
+ * of stored outcomes, its first heartbeat beaten. NULL out of memory. */
+static daemon_t *new_daemon(const run_opts_t *o, db_t *db, const camp_campaign_t *c, const char *path,
+                            const prepared_t *r)
+{
+	daemon_t *d = calloc(1, sizeof *d);
+	if (!d || !(d->got = calloc(r->p.n / 8 + 1, 1))) {
+		free(d);
+		return NULL;
 	}
-	d->plan = &p;
+	d->plan = &r->p;
 	d->seed = c->seed;
-	d->pend = pend;
-	d->npend = npend;
+	d->pend = r->pend;
+	d->npend = r->npend;
 	d->db = db;
-	d->campaign = id;
+	d->campaign = r->id;
 	d->campaign_path = path;
 	d->name = c->name;
 	d->index = o->index;
@@ -751,17 +788,17 @@ static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrup
 	for (int j = o->index + 1; j < o->count; j++)
 		d->later += o->left[j];
 	d->daemon_row = o->daemon_row;
-	d->ck = o->no_early ? 0 : eng_ck_interval(g.cycles);
+	d->ck = o->no_early ? 0 : eng_ck_interval(r->g.cycles);
 	d->golden_fd = -1;
 	d->no_fork = o->no_fork;
 	d->no_early = o->no_early;
 	d->quiet = o->quiet;
 	d->tty = isatty(2);
-	d->total = p.n;
-	d->done_at_start = p.n - npend;
+	d->total = r->p.n;
+	d->done_at_start = r->p.n - r->npend;
 	d->confidence = c->confidence;
 	db_progress_t start;
-	if (!db_progress(db, id, &start)) {
+	if (!db_progress(db, r->id, &start)) {
 		d->stored[0] = start.masked;
 		d->stored[1] = start.sdc;
 		d->stored[2] = start.due;
@@ -769,99 +806,152 @@ static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrup
 	d->t0 = d->last_log = eng_now();
 	heartbeat(d);
 	/* a worker's golden runs, then one experiment at most per alarm period */
-	d->watchdog = 2 * c->watchdog_seconds + 4 * g.wall + 30;
-	if (npend) {
-		/* experiments dealt in cycle order: every worker replays the golden
-		 * run to about its end, and all advance together */
-		int nw = (uint64_t)o->jobs < npend ? o->jobs : (int)npend;
-		for (uint64_t i = 0; i < npend; i++) {
-			eng_exp_t e;
-			if (pend[i].idx >= p.n || eng_plan_mask(&p, c->seed, pend[i].idx, &e) ||
-			    e.f[0].cycle != pend[i].cycle || e.f[0].loc != pend[i].loc) {
-				snprintf(err, sizeof err, "the stored mask %" PRIu64 " differs from the campaign's: the kernel "
-				         "invocations of the golden run changed, or another flipsim version wrote the database",
-				         pend[i].idx);
-				rc = ENG_EXIT_INPUT;
-				goto fail;
-			}
+	d->watchdog = 2 * c->watchdog_seconds + 4 * r->g.wall + 30;
+	return d;
+}
+
+/* Every pending mask as stored must be the one the plan generates now.
+ * Returns 0 or ENG_EINPUT with err. */
+static int check_pending(const camp_campaign_t *c, const prepared_t *r, char *err, size_t errsz)
+{
+	for (uint64_t i = 0; i < r->npend; i++) {
+		eng_exp_t e;
+		if (r->pend[i].idx >= r->p.n || eng_plan_mask(&r->p, c->seed, r->pend[i].idx, &e) ||
+		    e.f[0].cycle != r->pend[i].cycle || e.f[0].loc != r->pend[i].loc) {
+			snprintf(err, errsz, "the stored mask %" PRIu64 " differs from the campaign's: the kernel "
+			         "invocations of the golden run changed, or another flipsim version wrote the database",
+			         r->pend[i].idx);
+			return ENG_EINPUT;
 		}
-		/* the golden run's second part: checkpoints, shared by all workers */
-		if ((rc = golden_record(c, &g, d->ck, o->quiet, &d->golden_fd, err, sizeof err)))
-			goto fail;
-		if (!(d->w = calloc((size_t)nw, sizeof *d->w))) {
-			snprintf(err, sizeof err, "out of memory for %d workers", nw);
-			rc = ENG_EXIT_INTERNAL;
-			goto fail;
-		}
-		d->loop = uv_default_loop();
-		uv_timer_init(d->loop, &d->tick);
-		d->tick.data = d;
-		uv_timer_start(&d->tick, on_tick, TICK_MS, TICK_MS);
-		uv_signal_init(d->loop, &d->sigint);
-		uv_signal_init(d->loop, &d->sigterm);
-		uv_signal_init(d->loop, &d->sighup);
-		d->sigint.data = d->sigterm.data = d->sighup.data = d;
-		uv_signal_start(&d->sigint, on_signal, SIGINT);
-		uv_signal_start(&d->sigterm, on_signal, SIGTERM);
-		uv_signal_start(&d->sighup, on_signal, SIGHUP); /* an ssh drop: stop as for Ctrl-C */
-		d->nworkers = nw;
-		for (int k = 0; k < nw; k++) {
-			d->w[k].d = d;
-			d->w[k].id = k;
-			char *in;
-			size_t len;
-			uint64_t n;
-			if (slot_input(d, k, &in, &len, &n) || spawn_worker(d, &d->w[k], in, len))
-				d->failed = true;
-		}
-		maybe_finish(d);
-		uv_run(d->loop, UV_RUN_DEFAULT);
-		if (!d->db_err)
-			commit(d);
 	}
-	progress(d, true);
-	o->committed += d->fresh;
+	return 0;
+}
+
+/* The daemon loop: timer, signals and nw workers, until every worker is
+ * gone; then the last commit. */
+static void daemon_loop(daemon_t *d, int nw)
+{
+	d->loop = uv_default_loop();
+	uv_timer_init(d->loop, &d->tick);
+	d->tick.data = d;
+	uv_timer_start(&d->tick, on_tick, TICK_MS, TICK_MS);
+	uv_signal_init(d->loop, &d->sigint);
+	uv_signal_init(d->loop, &d->sigterm);
+	uv_signal_init(d->loop, &d->sighup);
+	d->sigint.data = d->sigterm.data = d->sighup.data = d;
+	uv_signal_start(&d->sigint, on_signal, SIGINT);
+	uv_signal_start(&d->sigterm, on_signal, SIGTERM);
+	uv_signal_start(&d->sighup, on_signal, SIGHUP); /* an ssh drop: stop as for Ctrl-C */
+	d->nworkers = nw;
+	for (int k = 0; k < nw; k++) {
+		d->w[k].d = d;
+		d->w[k].id = k;
+		char *in;
+		size_t len;
+		uint64_t n;
+		if (slot_input(d, k, &in, &len, &n) || spawn_worker(d, &d->w[k], in, len))
+			d->failed = true;
+	}
+	maybe_finish(d);
+	uv_run(d->loop, UV_RUN_DEFAULT);
+	if (!d->db_err)
+		commit(d);
+}
+
+/* The experiments of r run by o->jobs workers at most: checked, golden
+ * record made, then the daemon loop. Returns 0 or an error code with err. */
+static int run_pending(const run_opts_t *o, const camp_campaign_t *c, prepared_t *r, daemon_t *d, char *err,
+                       size_t errsz)
+{
+	/* experiments dealt in cycle order: every worker replays the golden
+	 * run to about its end, and all advance together */
+	int nw = (uint64_t)o->jobs < r->npend ? o->jobs : (int)r->npend;
+	int rc = check_pending(c, r, err, errsz);
+	/* the golden run's second part: checkpoints, shared by all workers */
+	if (rc || (rc = golden_record(c, &r->g, d->ck, o->quiet, &d->golden_fd, err, errsz)))
+		return rc;
+	if (!(d->w = calloc((size_t)nw, sizeof *d->w))) {
+		snprintf(err, errsz, "out of memory for %d workers", nw);
+		return ENG_EINTERNAL;
+	}
+	daemon_loop(d, nw);
+	return 0;
+}
+
+/* How the daemon loop of campaign c (row id) ended, said on stderr: a
+ * database failure, a stop by signal (*interrupted), experiments left
+ * over, or done. Returns 0 or the campaign's error code. */
+static int finish(const daemon_t *d, db_t *db, const camp_campaign_t *c, int64_t id, int *interrupted,
+                  bool *db_broken)
+{
+	db_progress_t pr;
 	if (d->db_err) {
 		*db_broken = true;
-		db_progress_t pr;
 		if (!db_progress(db, id, &pr))
 			fprintf(stderr, "%s: stopped: %" PRIu64 " of %" PRIu64 " experiments stored; %s\n", c->name, pr.done,
 			        pr.n_masks, d->db_err == DB_EMOVED ? "resume from the saved copy (see above)"
 			                    : "run the same command again to resume once the database can be written");
-		rc = eng_db_status(d->db_err);
-	} else if (d->stopping) {
+		return eng_db_err(d->db_err);
+	}
+	if (d->stopping) {
 		*interrupted = d->stop_signal;
-		db_progress_t pr;
 		if (!db_progress(db, id, &pr))
 			fprintf(stderr, "%s: stopped: %" PRIu64 " of %" PRIu64 " experiments stored; run the same command again to "
 			        "resume\n", c->name, pr.done, pr.n_masks);
-		rc = 0;
+		return 0;
+	}
+	if (!db_progress(db, id, &pr) && pr.done < pr.n_masks) {
+		eng_errorf("%s: %" PRIu64 " experiments could not be run (a worker failed); run the command again to retry "
+		           "them", c->name, pr.n_masks - pr.done);
+		return ENG_EINTERNAL;
+	}
+	return d->failed ? ENG_EINTERNAL : 0;
+}
+
+static void daemon_free(daemon_t *d)
+{
+	if (!d)
+		return;
+	if (d->golden_fd >= 0)
+		close(d->golden_fd);
+	free(d->w);
+	free(d->got);
+	free(d->queue);
+	free(d->reasons);
+	free(d);
+}
+
+/* One campaign of `flipsim run`: prepared, its pending experiments run,
+ * its end reported. Returns 0 or an error code (message printed). */
+static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrupted, bool *db_broken)
+{
+	char err[1024];
+	camp_campaign_t *c;
+	if (camp_campaign_load(path, &c, err, sizeof err)) {
+		eng_errorf("%s", err);
+		return ENG_EINPUT;
+	}
+	prepared_t r = {0};
+	daemon_t *d = NULL;
+	arm_early_stop();
+	int rc = prepare(o, db, c, &r, db_broken, err, sizeof err);
+	if (!rc && !(d = new_daemon(o, db, c, path, &r))) {
+		snprintf(err, sizeof err, "out of memory");
+		rc = ENG_EINTERNAL;
+	}
+	if (!rc && r.npend)
+		rc = run_pending(o, c, &r, d, err, sizeof err);
+	if (rc) {
+		eng_errorf("%s", err);
 	} else {
-		db_progress_t pr;
-		if (!db_progress(db, id, &pr) && pr.done < pr.n_masks) {
-			snprintf(err, sizeof err, "%s: %" PRIu64 " experiments could not be run (a worker failed); run the "
-			         "command again to retry them", c->name, pr.n_masks - pr.done);
-			rc = ENG_EXIT_INTERNAL;
-			goto fail;
-		}
-		rc = d->failed ? ENG_EXIT_INTERNAL : 0;
+		progress(d, true);
+		o->committed += d->fresh;
+		rc = finish(d, db, c, r.id, interrupted, db_broken);
 	}
-	goto out;
-fail:
-	eng_errorf("%s", err);
-out:
-	if (d) {
-		if (d->golden_fd >= 0)
-			close(d->golden_fd);
-		free(d->w);
-		free(d->got);
-		free(d->queue);
-		free(d->reasons);
-		free(d);
-	}
-	free(pend);
-	eng_plan_free(&p);
-	eng_golden_free(&g);
+	daemon_free(d);
+	free(r.pend);
+	eng_plan_free(&r.p);
+	eng_golden_free(&r.g);
 	camp_campaign_destroy(c);
 	return rc;
 }
@@ -971,7 +1061,7 @@ int eng_default_workers(int ncpu_available)
  * many is reported now, not after the others have run for hours. Records
  * each one's planned experiments in left[] and its identities in hash[]
  * (two per campaign: current and legacy), for the run's ETA. Returns 0 or
- * ENG_EXIT_INPUT. */
+ * ENG_EINPUT. */
 static int check_campaigns(char **files, int n, uint64_t *left, char (*hash)[17])
 {
 	char err[1024];
@@ -992,7 +1082,7 @@ static int check_campaigns(char **files, int n, uint64_t *left, char (*hash)[17]
 	}
 	if (bad && n > 1)
 		eng_errorf("%d of %d campaigns are not valid; nothing was run", bad, n);
-	return bad ? ENG_EXIT_INPUT : 0;
+	return bad ? ENG_EINPUT : 0;
 }
 
 /* left[i] becomes what campaign i still lacks when the database holds it. */
@@ -1023,7 +1113,9 @@ static int64_t register_daemon(db_t *db)
 	return db_daemon_start(db, &dd, &row) ? 0 : row;
 }
 
-int eng_run_main(int argc, char **argv)
+/* flipsim run's options into o, optind left at the first campaign file.
+ * Returns -1 to go on, else the exit status to end with (help, usage). */
+static int run_options(int argc, char **argv, run_opts_t *o)
 {
 	static const struct option opts[] = {{"db", required_argument, NULL, 'd'},
 	                                     {"no-fork", no_argument, NULL, 'f'},
@@ -1031,23 +1123,22 @@ int eng_run_main(int argc, char **argv)
 	                                     {"quiet", no_argument, NULL, 'q'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
-	run_opts_t o = {.db_path = "flipsim.db", .jobs = eng_default_workers(eng_available_cpus())};
 	int c;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "hj:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd': o.db_path = optarg; break;
-		case 'f': o.no_fork = true; break;
-		case 'e': o.no_early = true; break;
-		case 'q': o.quiet = true; break;
+		case 'd': o->db_path = optarg; break;
+		case 'f': o->no_fork = true; break;
+		case 'e': o->no_early = true; break;
+		case 'q': o->quiet = true; break;
 		case 'j': {
 			char *e;
 			long v = strtol(optarg, &e, 10);
 			if (*e || v < 1 || v > ENG_MAX_WORKERS)
 				return eng_usage_error("run", "-j: expected a number of workers in 1..%d, got '%s'", ENG_MAX_WORKERS,
 				                       optarg);
-			o.jobs = (int)v;
+			o->jobs = (int)v;
 			break;
 		}
 		case 'h': eng_run_help(stdout); return ENG_EXIT_OK;
@@ -1056,6 +1147,64 @@ int eng_run_main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return eng_usage_error("run", "missing campaign file");
+	return -1;
+}
+
+/* Campaign files files[0..o->count) run in turn until one is stopped by a
+ * signal (*interrupted) or the database breaks (*db_broken). Returns the
+ * worst error code of them (the lowest), 0 when all went well. */
+static int run_campaigns(run_opts_t *o, db_t *db, char **files, int *interrupted, bool *db_broken)
+{
+	/* A worker that dies leaves its stdin pipe without a reader: the write
+	 * fails with EPIPE (the worker is restarted) instead of killing us.
+	 * Workers start with default signal dispositions (libuv resets them). */
+	signal(SIGPIPE, SIG_IGN);
+	int worst = 0;
+	for (int i = 0; i < o->count && !*interrupted && !*db_broken; i++) {
+		o->index = i;
+		int rc = run_campaign(o, db, files[i], interrupted, db_broken);
+		if (rc < worst)
+			worst = rc;
+	}
+	return worst;
+}
+
+/* The end of a run of the campaigns in db: the daemon's row closed, a
+ * hangup said, the report printed when all went well (*worst: its error
+ * code when that fails), the file checked. Returns 0, or the error code
+ * when the file is gone. */
+static int end_run(const run_opts_t *o, db_t *db, int *worst, int interrupted, bool db_broken)
+{
+	char err[1024];
+	int rc = 0;
+	if (o->daemon_row)
+		db_daemon_end(db, o->daemon_row, eng_wall_clock());
+	/* an ssh session that drops takes the run with it: say so, for the log
+	 * (nohup.out) or whoever looks next; README: "Long runs" */
+	if (interrupted == SIGHUP)
+		eng_errorf("hangup (terminal closed); %" PRIu64 " experiments committed; run the same command to resume",
+		           o->committed);
+	if (!interrupted && *worst == 0) {
+		fputc('\n', stdout);
+		if ((rc = db_report(db, DB_TEXT, stdout, err, sizeof err))) {
+			eng_errorf("%s", err);
+			*worst = eng_db_err(rc);
+		}
+	}
+	/* The file may have gone since the last commit: say so, and save it. */
+	bool lost = !db_broken && (rc = db_check_file(db)) != 0;
+	if (lost)
+		eng_errorf("%s", db_errmsg(db));
+	db_close(db);
+	return lost ? eng_db_err(rc) : 0;
+}
+
+int eng_run_main(int argc, char **argv)
+{
+	run_opts_t o = {.db_path = "flipsim.db", .jobs = eng_default_workers(eng_available_cpus())};
+	int rc = run_options(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
 	size_t n = sizeof exe;
 	if (uv_exepath(exe, &n)) {
 		eng_errorf("cannot find the flipsim executable");
@@ -1065,59 +1214,27 @@ int eng_run_main(int argc, char **argv)
 	o.count = argc - optind;
 	uint64_t *left = calloc((size_t)o.count, sizeof *left);
 	char (*hash)[17] = calloc(2 * (size_t)o.count, sizeof *hash);
-	if (!left || !hash) {
-		free(left);
-		free(hash);
-		eng_errorf("out of memory");
-		return ENG_EXIT_INTERNAL;
-	}
-	int rc = check_campaigns(argv + optind, o.count, left, hash);
 	db_t *db = NULL;
-	if (!rc && (rc = db_open(o.db_path, true, &db, err, sizeof err))) {
+	if (!left || !hash) {
+		eng_errorf("out of memory");
+		rc = ENG_EINTERNAL;
+	} else if (!(rc = check_campaigns(argv + optind, o.count, left, hash)) &&
+	           (rc = db_open(o.db_path, true, &db, err, sizeof err))) {
 		eng_errorf("%s", err);
-		rc = eng_db_status(rc);
+		rc = eng_db_err(rc);
 	}
-	if (rc) {
-		free(left);
-		free(hash);
-		return rc;
+	int status = eng_exit_status(rc);
+	if (!rc) {
+		left_in_db(db, o.count, left, hash);
+		o.left = left;
+		o.daemon_row = register_daemon(db);
+		int interrupted = 0;
+		bool db_broken = false;
+		int worst = run_campaigns(&o, db, argv + optind, &interrupted, &db_broken);
+		int lost = end_run(&o, db, &worst, interrupted, db_broken);
+		status = lost ? eng_exit_status(lost) : interrupted ? 128 + interrupted : eng_exit_status(worst);
 	}
-	left_in_db(db, o.count, left, hash);
-	o.left = left;
-	o.daemon_row = register_daemon(db);
-	/* A worker that dies leaves its stdin pipe without a reader: the write
-	 * fails with EPIPE (the worker is restarted) instead of killing us.
-	 * Workers start with default signal dispositions (libuv resets them). */
-	signal(SIGPIPE, SIG_IGN);
-	int interrupted = 0;
-	int worst = 0;
-	bool db_broken = false;
-	for (int i = optind; i < argc && !interrupted && !db_broken; i++) {
-		o.index = i - optind;
-		rc = run_campaign(&o, db, argv[i], &interrupted, &db_broken);
-		if (rc > worst)
-			worst = rc;
-	}
-	if (o.daemon_row)
-		db_daemon_end(db, o.daemon_row, eng_wall_clock());
-	/* an ssh session that drops takes the run with it: say so, for the log
-	 * (nohup.out) or whoever looks next; README: "Long runs" */
-	if (interrupted == SIGHUP)
-		eng_errorf("hangup (terminal closed); %" PRIu64 " experiments committed; run the same command to resume",
-		           o.committed);
-	if (!interrupted && worst == 0) {
-		fputc('\n', stdout);
-		if ((rc = db_report(db, DB_TEXT, stdout, err, sizeof err))) {
-			eng_errorf("%s", err);
-			worst = eng_db_status(rc);
-		}
-	}
-	/* The file may have gone since the last commit: say so, and save it. */
-	bool lost = !db_broken && (rc = db_check_file(db)) != 0;
-	if (lost)
-		eng_errorf("%s", db_errmsg(db));
-	db_close(db);
 	free(left);
 	free(hash);
-	return lost ? eng_db_status(rc) : interrupted ? 128 + interrupted : worst;
+	return status;
 }

@@ -185,7 +185,7 @@ static int run_workload(jrun_t *j, sc_gpu_t *gpu, char *err, size_t errsz)
 	return rc;
 }
 
-/* The golden outputs as the classifier sees them. 0 or an exit status. */
+/* The golden outputs as the classifier sees them. 0 or an error code. */
 static int golden_outputs(jrun_t *j, char *err, size_t errsz)
 {
 	const camp_result_t *gres = j->golden->res;
@@ -193,7 +193,7 @@ static int golden_outputs(jrun_t *j, char *err, size_t errsz)
 	j->gbuf = calloc(gres->noutputs ? gres->noutputs : 1, sizeof *j->gbuf);
 	if (!j->gbuf) {
 		snprintf(err, errsz, "out of memory");
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	for (uint32_t i = 0; i < gres->noutputs; i++) {
 		const camp_buffer_t *b = &w->buffers[gres->outputs[i].buffer];
@@ -238,7 +238,7 @@ static int json_no_fork(jrun_t *j, const sc_options_t *opt, const eng_exp_t *exp
 	return 0;
 fail:
 	snprintf(err, errsz, "cannot start an experiment: %s", strerror(errno));
-	return ENG_EXIT_INTERNAL;
+	return ENG_EINTERNAL;
 }
 
 /* Fork mode: one replay of the golden run, forking each experiment. */
@@ -247,13 +247,13 @@ static int json_fork(jrun_t *j, const sc_options_t *opt, char *err, size_t errsz
 	sc_gpu_t *gpu;
 	if (sc_gpu_create(&j->o->campaign->gpu, opt, &gpu)) {
 		snprintf(err, errsz, "cannot create the GPU");
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	sc_rt_hooks_t hooks = {.done = json_done, .mem_final = json_mem_final, .ctx = j};
 	if (sc_rt_attach(gpu, &j->plan, &hooks)) {
 		sc_gpu_destroy(gpu);
 		snprintf(err, errsz, "experiments not sorted by cycle");
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	}
 	int rc = run_workload(j, gpu, err, errsz);
 	sc_rt_finish(); /* the experiments the replay never reached */
@@ -261,15 +261,22 @@ static int json_fork(jrun_t *j, const sc_options_t *opt, char *err, size_t errsz
 	return rc;
 }
 
+/* The golden run of c's JSON workload in this process. */
+static int golden_json(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz)
+{
+	sc_options_t o = eng_options(c);
+	eng_limits_t lim = eng_limits(c);
+	return eng_golden_run_opt(c->workload, &c->gpu, &o, &lim, ck_interval, g, err, errsz);
+}
+
 static int runner_json(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp, char *err, size_t errsz)
 {
 	const camp_campaign_t *c = o->campaign;
 	jrun_t j = {.o = o, .golden = o->golden ? o->golden : &j.own};
 	sc_options_t opt = eng_options(c);
-	eng_limits_t lim = eng_limits(c);
 	int rc = 0;
 	if (!o->golden) /* no record from the daemon: the golden run here */
-		rc = eng_golden_run_opt(c->workload, &c->gpu, &opt, &lim, o->ck_interval, &j.own, err, errsz);
+		rc = golden_json(c, o->ck_interval, &j.own, err, errsz);
 	if (!rc)
 		rc = golden_outputs(&j, err, errsz);
 	if (!rc) {
@@ -285,9 +292,10 @@ static int runner_json(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64
 	return rc;
 }
 
-int eng_runner(const eng_runner_opts_t *o, const eng_exp_t *exps, uint64_t nexp, char *err, size_t errsz)
+static const char *name_json(const camp_campaign_t *c)
 {
-	if (o->campaign->exec)
-		return eng_runner_exec(o, exps, nexp, err, errsz);
-	return runner_json(o, exps, nexp, err, errsz);
+	return c->workload->name;
 }
+
+const eng_driver_t eng_driver_json = {.kind = "json", .outputs = true, .name = name_json, .golden = golden_json,
+                                      .run = runner_json};

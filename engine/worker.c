@@ -40,7 +40,8 @@ void eng_worker_help(FILE *out)
 	      "stdin and writes their outcomes on stdout (format in engine/worker.c).\n", out);
 }
 
-/* The experiment lines on stdin, run. Returns the exit status. */
+/* The experiment lines on stdin, run. Returns 0 or an error code (message
+ * printed). */
 static int read_experiments(const eng_runner_opts_t *o, char *err, size_t errsz)
 {
 	uint64_t n = 0, cap = 1024;
@@ -62,7 +63,7 @@ static int read_experiments(const eng_runner_opts_t *o, char *err, size_t errsz)
 		if (q == p || x->nfaults == 0 || x->nfaults > MASK_MAX_FAULTS) {
 			eng_errorf("worker: malformed experiment line");
 			free(e);
-			return ENG_EXIT_INTERNAL;
+			return ENG_EINTERNAL;
 		}
 		for (uint32_t k = 0; k < x->nfaults; k++) {
 			x->f[k].cycle = strtoull(q, &q, 10);
@@ -73,7 +74,7 @@ static int read_experiments(const eng_runner_opts_t *o, char *err, size_t errsz)
 		n++;
 	}
 	if (!e)
-		return ENG_EXIT_INTERNAL;
+		return ENG_EINTERNAL;
 	eng_exps_sort(e, n);
 	int rc = eng_runner(o, e, n, err, errsz);
 	if (rc)
@@ -122,7 +123,7 @@ int eng_worker_main(int argc, char **argv)
 			eng_errorf("%s", err);
 			eng_golden_free(&g);
 			camp_campaign_destroy(camp);
-			return rc;
+			return eng_exit_status(rc);
 		}
 		o.golden = &g;
 	}
@@ -130,5 +131,5 @@ int eng_worker_main(int argc, char **argv)
 	if (o.golden)
 		eng_golden_free(&g);
 	camp_campaign_destroy(camp);
-	return rc;
+	return eng_exit_status(rc);
 }

@@ -65,7 +65,7 @@ Test(golden, a_program_that_never_exits_is_refused, .timeout = 60)
 {
 	eng_golden_t g;
 	char err[1024];
-	cr_expect_eq(golden_exec("hang", VADD, NULL, 1, CAMP_GOLDEN_CYCLES, &g, err, sizeof err), ENG_EXIT_INPUT);
+	cr_expect_eq(golden_exec("hang", VADD, NULL, 1, CAMP_GOLDEN_CYCLES, &g, err, sizeof err), ENG_EINPUT);
 	cr_expect(strstr(err, "did not end within 1 s and was killed"), "%s", err);
 	cr_expect(strstr(err, "golden_watchdog_seconds"), "%s", err);
 	eng_golden_free(&g);
@@ -106,15 +106,15 @@ Test(golden, a_kernel_that_never_ends_is_refused, .timeout = 60)
 	sc_config_gtx480(&cfg);
 	eng_golden_t g;
 	eng_limits_t cycles = {.seconds = 600, .cycles = 100000}, clock = {.seconds = 1, .cycles = UINT64_MAX};
-	cr_expect_eq(eng_golden_run_opt(w, &cfg, NULL, &cycles, 0, &g, err, sizeof err), ENG_EXIT_INPUT);
+	cr_expect_eq(eng_golden_run_opt(w, &cfg, NULL, &cycles, 0, &g, err, sizeof err), ENG_EINPUT);
 	cr_expect(strstr(err, "workload 'spin' did not end within the cycle budget of 100000 cycles (kernel 'spin'"),
 	          "%s", err);
 	eng_golden_free(&g);
-	cr_expect_eq(eng_golden_run_opt(w, &cfg, NULL, &clock, 0, &g, err, sizeof err), ENG_EXIT_INPUT);
+	cr_expect_eq(eng_golden_run_opt(w, &cfg, NULL, &clock, 0, &g, err, sizeof err), ENG_EINPUT);
 	cr_expect(strstr(err, "did not end within 1 s (kernel 'spin' still running"), "%s", err);
 	eng_golden_free(&g);
 	camp_workload_destroy(w);
-	cr_expect_eq(golden_exec("spin", SPIN, NULL, 600, 100000, &g, err, sizeof err), ENG_EXIT_INPUT);
+	cr_expect_eq(golden_exec("spin", SPIN, NULL, 600, 100000, &g, err, sizeof err), ENG_EINPUT);
 	cr_expect(strstr(err, "did not end within the cycle budget of 100000 cycles"), "%s", err);
 	eng_golden_free(&g);
 }
@@ -315,7 +315,7 @@ Test(golden, a_margin_beyond_the_injection_limit_is_refused)
 	eng_golden_t g;
 	cr_assert_eq(eng_golden_campaign(c, 0, &g, err, sizeof err), 0, "%s", err);
 	eng_plan_t p;
-	cr_expect_eq(eng_plan_space(c, &g, &p, err, sizeof err), ENG_EXIT_INPUT);
+	cr_expect_eq(eng_plan_space(c, &g, &p, err, sizeof err), ENG_EINPUT);
 	cr_expect(strstr(err, path) && strstr(err, "$.margin: 0.0001 at confidence 0.95 needs") &&
 	          strstr(err, "more than the limit of 10000000"), "%s", err);
 	eng_plan_free(&p);
@@ -323,4 +323,21 @@ Test(golden, a_margin_beyond_the_injection_limit_is_refused)
 	camp_campaign_destroy(c);
 	free(root);
 	runs_rm_dir(dir);
+}
+
+/* Engine functions return ENG_E* codes; the commands' exit statuses come
+ * from eng_exit_status alone (eng_int.h), the worst code the lowest. */
+Test(golden, error_codes_map_to_exit_statuses)
+{
+	cr_expect_eq(eng_exit_status(0), ENG_EXIT_OK);
+	cr_expect_eq(eng_exit_status(ENG_EINTERNAL), ENG_EXIT_INTERNAL);
+	cr_expect_eq(eng_exit_status(ENG_EINPUT), ENG_EXIT_INPUT);
+	cr_expect_eq(eng_exit_status(ENG_EDUE), ENG_EXIT_DUE);
+	cr_expect_eq(eng_exit_status(-99), ENG_EXIT_INTERNAL);
+	cr_expect(ENG_EDUE < ENG_EINPUT && ENG_EINPUT < ENG_EINTERNAL);
+	cr_expect_str_eq(eng_strerror(ENG_EINPUT), "bad input");
+	cr_expect_eq(eng_db_err(0), 0);
+	cr_expect_eq(eng_db_err(DB_ENOMEM), ENG_EINTERNAL);
+	cr_expect_eq(eng_db_err(DB_EMOVED), ENG_EINPUT);
+	cr_expect_eq(eng_db_status(DB_EMOVED), ENG_EXIT_INPUT);
 }

@@ -112,7 +112,7 @@ Test(hostrun, a_nondeterministic_program_is_refused, .timeout = 120)
 	char err[1024];
 	int rc = eng_runner(&o, s.e, s.p.n, err, sizeof err);
 	unsetenv("VADD_HOST_PRINT_PID");
-	cr_expect_eq(rc, ENG_EXIT_INPUT);
+	cr_expect_eq(rc, ENG_EINPUT);
 	cr_expect(strstr(err, "not deterministic"), "%s", err);
 	free(g.o);
 	runs_teardown(&s);
@@ -125,11 +125,11 @@ Test(hostrun, a_program_off_the_simcore_api_is_bad_input, .timeout = 60)
 	sc_config_gtx480(&c.gpu);
 	eng_golden_t g;
 	char err[1024];
-	cr_expect_eq(eng_golden_exec(&c, 0, &g, err, sizeof err), ENG_EXIT_INPUT);
+	cr_expect_eq(eng_golden_exec(&c, 0, &g, err, sizeof err), ENG_EINPUT);
 	cr_expect(strstr(err, "without simulating anything"), "%s", err);
 	eng_golden_free(&g);
 	x.argv[0] = "/nonexistent/program";
-	cr_expect_eq(eng_golden_exec(&c, 0, &g, err, sizeof err), ENG_EXIT_INPUT);
+	cr_expect_eq(eng_golden_exec(&c, 0, &g, err, sizeof err), ENG_EINPUT);
 	cr_expect(strstr(err, "cannot run"), "%s", err);
 	eng_golden_free(&g);
 }
@@ -171,4 +171,25 @@ Test(hostrun, every_golden_run_is_the_daemons, .timeout = 120)
 {
 	count_starts(false, 2);
 	count_starts(true, 1);
+}
+
+/* The workload kind is chosen in one place: a campaign with a host program
+ * gets the exec driver (named by the program's base name, no output
+ * buffers in the golden record), one with a JSON workload the JSON one. */
+Test(hostrun, the_driver_follows_the_workload_kind)
+{
+	camp_exec_t x = {.argv = (char *[]){"/usr/bin/some_app", "--n", "4", NULL}, .argc = 3, .cwd = "/"};
+	camp_campaign_t c = {.exec = &x};
+	const eng_driver_t *d = eng_driver_for(&c);
+	cr_expect_eq(d, &eng_driver_exec);
+	cr_expect_str_eq(d->kind, "exec");
+	cr_expect_not(d->outputs);
+	cr_expect_str_eq(d->name(&c), "some_app");
+	camp_workload_t w = {.name = "vadd"};
+	camp_campaign_t j = {.workload = &w};
+	d = eng_driver_for(&j);
+	cr_expect_eq(d, &eng_driver_json);
+	cr_expect_str_eq(d->kind, "json");
+	cr_expect(d->outputs);
+	cr_expect_str_eq(d->name(&j), "vadd");
 }
