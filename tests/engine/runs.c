@@ -204,3 +204,30 @@ void runs_sleep_ms(long ms)
 	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
 	nanosleep(&ts, NULL);
 }
+
+/* The bit of sig in /proc/PID/status's SigCgt (signals with a handler). */
+static bool handles(pid_t pid, int sig)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	bool yes = false;
+	while (f && fgets(line, sizeof line, f))
+		if (!strncmp(line, "SigCgt:", 7)) {
+			yes = (strtoull(line + 7, NULL, 16) >> (sig - 1)) & 1u;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return yes;
+}
+
+bool runs_wait_handler(pid_t pid, int sig, long timeout_ms)
+{
+	for (long t = 0; t < timeout_ms; t += 10) {
+		if (handles(pid, sig))
+			return true;
+		runs_sleep_ms(10);
+	}
+	return handles(pid, sig);
+}

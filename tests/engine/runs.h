@@ -76,5 +76,9 @@ void runs_rm_dir(const char *dir);
  * dir (asserting it could be made). */
 void runs_tmpdir(char *dir, size_t n, const char *tag);
 void runs_sleep_ms(long ms);
+/* Waits up to timeout_ms for process pid to install a handler for sig
+ * (Linux: /proc/PID/status); true once it has. A signal sent before would
+ * kill the process silently, however long its start-up took. */
+bool runs_wait_handler(pid_t pid, int sig, long timeout_ms);
 
 #endif

@@ -169,7 +169,11 @@ Test(golden, a_hangup_during_the_golden_run_says_so, .timeout = 60)
 	static const int sigs[] = {SIGHUP, SIGINT};
 	for (int i = 0; i < 2; i++) {
 		pid_t pid = runs_spawn(run, &so);
-		runs_sleep_ms(700); /* the kernel spins for far longer */
+		/* once flipsim handles the signal (a loaded machine can take longer
+		 * than any fixed wait to get there), well inside the golden run:
+		 * the kernel spins for far longer */
+		cr_assert(runs_wait_handler(pid, sigs[i], 30000), "no handler for signal %d", sigs[i]);
+		runs_sleep_ms(300);
 		kill(pid, sigs[i]);
 		cr_expect_eq(runs_wait(pid), 128 + sigs[i]);
 		char *e = runs_slurp(sp.err);
