@@ -431,9 +431,10 @@ static uint64_t child_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 
 /* Turns this process into experiment e: in the child at the activation
  * cycle (fork mode) or before the run (no-fork mode). */
-/* The child's memory hashes start from the golden line hashes of the
- * last checkpoint before its first fault: until then its memory is the
- * golden one, and the trace names every line written since. */
+/* No-fork mode: the child's memory hashes start from the golden line
+ * hashes of the last checkpoint before its first fault (with lines): until
+ * then its memory is the golden one, and the trace names every line
+ * written since. (A forked child inherits its parent's hashes instead.) */
 static void seed_lines(sc_gpu_t *gpu, const sc_rt_exp_t *e)
 {
 	const sc_rt_ckpts_t *ck = R.p->ck;
@@ -461,7 +462,6 @@ static void become_child(sc_gpu_t *gpu, const sc_rt_exp_t *e, int wfd)
 		alarm(R.p->watchdog_s);
 	sc_set_cycle_budget(gpu, R.p->cycle_budget);
 	sc_set_pause(gpu, e->f[0].cycle, child_pause, NULL);
-	seed_lines(gpu, e);
 	if (R.h.child_start)
 		R.h.child_start(R.h.ctx, e);
 }
@@ -516,11 +516,24 @@ static void done(const sc_rt_exp_t *e, sc_rt_kind_t kind)
 	R.h.done(R.h.ctx, e, &r);
 }
 
+/* Before a fork at cycle `at`: the memory's line hashes as of now, which
+ * the child inherits; its comparisons then hash only the lines written
+ * after the fork (incremental here too: the lines written since the last
+ * fork). Only when the child may compare: early termination on, a
+ * checkpoint after `at`. */
+static void lines_for_child(sc_gpu_t *gpu, uint64_t at)
+{
+	const sc_rt_ckpts_t *ck = R.p->ck;
+	if (!R.p->no_early && ck && ck->n && ck->cycle[ck->n - 1] >= at)
+		sc__gmem_hash_at(gpu, at);
+}
+
 /* Forks the experiment child: returns true in the child, waits and
  * reports in the parent (false). */
 static bool spawn(sc_gpu_t *gpu, const sc_rt_exp_t *e)
 {
 	int p[2];
+	lines_for_child(gpu, e->f[0].cycle);
 	double t0 = now_s();
 	if (pipe(p) < 0) {
 		done(e, SC_RT_NO_REPORT);
@@ -624,6 +637,7 @@ int sc_rt_become(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h, c
 		R.h.child_start = NULL; /* this process is the child from the start */
 	}
 	sc__trace_on(gpu, false);
+	seed_lines(gpu, e);
 	become_child(gpu, e, report_fd);
 	return 0;
 }
