@@ -35,6 +35,7 @@
  *     OCCUPANCY START END CYCLES WARP_INSTS THREAD_INSTS    per launch
  *   C CYCLE PART... (hex)               golden checkpoint
  *   X IDX KIND DUE CYCLES HAS_LIVE LIVE WSTATUS WALL    inject: one result
+ *                                       (the LINE fields of SC_RT_RESULT_LIST)
  *   E                                   the runtime's part ended normally
  * DUE and KIND are numbers (sc_due_t, sc_rt_kind_t).
  * Experiment outputs (inject: outdir/IDX.out, IDX.err): "%020llu\n" (21
@@ -223,15 +224,103 @@ void sc_rt_ckpts_free(sc_rt_ckpts_t *ck)
 
 /* ----------------------------------------------------------------- runner */
 
-/* What a child sends its parent: one fixed record. */
-typedef struct report {
-	uint32_t kind;
-	int32_t verdict;
-	uint32_t due;
-	uint32_t has_live;
-	uint64_t cycles, live;
-	char reason[96];
-} report_t;
+/* ---- the result record (simcore.h SC_RT_RESULT_LIST) ----
+ * A child sends its runner its sc_rt_result_t as it is (the same program
+ * on both ends of the pipe); the runner checks every field by its kind. A
+ * host program writes the LINE fields as text. */
+#define KIND_OK_U64(v) true
+#define KIND_OK_INT(v) true
+#define KIND_OK_KIND(v) ((unsigned)(v) <= SC_RT_NO_REPORT)
+#define KIND_OK_DUE(v) ((unsigned)(v) < SC_DUE__COUNT)
+#define KIND_OK_WALL(v) ((v) >= 0)
+#define KIND_OK_TEXT(v) (memchr((v), 0, sizeof(v)) != NULL)
+
+/* Whether every field of a received report holds a value of its kind. */
+static bool result_ok(const sc_rt_result_t *r)
+{
+	bool ok = true;
+#define X(field, kind, line, what) ok = ok && KIND_OK_##kind(r->field);
+	SC_RT_RESULT_LIST(X)
+#undef X
+	return ok;
+}
+
+#define FMT_U64(b, n, sep, v) snprintf(b, n, "%s%" PRIu64, sep, (v))
+#define FMT_INT(b, n, sep, v) snprintf(b, n, "%s%d", sep, (int)(v))
+#define FMT_KIND FMT_INT
+#define FMT_DUE FMT_INT
+#define FMT_WALL(b, n, sep, v) snprintf(b, n, "%s%.6f", sep, (v))
+#define FMT_TEXT(b, n, sep, v) snprintf(b, n, "%s%s", sep, (v))
+
+void sc_rt_result_format(const sc_rt_result_t *r, char *buf, size_t n)
+{
+	size_t len = 0;
+	const char *sep = "";
+	buf[0] = 0;
+#define X(field, kind, line, what)                                             \
+	if (line && len < n) {                                                      \
+		len += (size_t)FMT_##kind(buf + len, n - len, sep, r->field);           \
+		sep = " ";                                                              \
+	}
+	SC_RT_RESULT_LIST(X)
+#undef X
+}
+
+/* One field of a line at *p: a number of the kind's range. false when absent or out of range. */
+static bool parse_u64(char **p, uint64_t *v)
+{
+	char *e;
+	errno = 0;
+	while (**p == ' ')
+		(*p)++;
+	if (!isdigit((unsigned char)**p))
+		return false;
+	*v = strtoull(*p, &e, 10);
+	bool ok = !errno && e != *p;
+	*p = e;
+	return ok;
+}
+
+static bool parse_int(char **p, int *v)
+{
+	char *e;
+	errno = 0;
+	long x = strtol(*p, &e, 10);
+	bool ok = !errno && e != *p && x >= INT_MIN && x <= INT_MAX;
+	*p = e;
+	*v = (int)x;
+	return ok;
+}
+
+static bool parse_wall(char **p, double *v)
+{
+	char *e;
+	*v = strtod(*p, &e);
+	bool ok = e != *p;
+	*p = e;
+	return ok;
+}
+
+#define PARSE_U64(p, f) parse_u64(p, &(f))
+#define PARSE_INT(p, f) parse_int(p, &(f))
+#define PARSE_KIND(p, f) (parse_int(p, &k) && (f = (sc_rt_kind_t)k, KIND_OK_KIND(k)))
+#define PARSE_DUE(p, f) (parse_int(p, &k) && (f = (sc_due_t)k, KIND_OK_DUE(k)))
+#define PARSE_WALL(p, f) parse_wall(p, &(f))
+#define PARSE_TEXT(p, f) false /* never on the line */
+
+int sc_rt_result_parse(const char *line, sc_rt_result_t *r)
+{
+	memset(r, 0, sizeof *r);
+	r->verdict = -1;
+	char *p = (char *)line;
+	int k;
+	bool ok = true;
+#define X(field, kind, line, what) ok = ok && (!line || PARSE_##kind(&p, r->field));
+	SC_RT_RESULT_LIST(X)
+#undef X
+	p += strspn(p, " \n");
+	return ok && !*p ? 0 : SC_EINVAL;
+}
 
 typedef struct runner {
 	sc_gpu_t *gpu;
@@ -261,8 +350,9 @@ static runner_t R; /* one runner per process */
 /* Sends the child's report; `due` and `cycles` describe where it ended. */
 static void child_send(sc_rt_kind_t kind, int verdict, const char *reason, sc_due_t due, uint64_t cycles)
 {
-	report_t rep;
+	sc_rt_result_t rep;
 	memset(&rep, 0, sizeof rep);
+	rep.idx = R.cur->idx;
 	rep.kind = kind;
 	rep.verdict = verdict;
 	rep.due = due;
@@ -431,9 +521,10 @@ static uint64_t child_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 
 /* Turns this process into experiment e: in the child at the activation
  * cycle (fork mode) or before the run (no-fork mode). */
-/* The child's memory hashes start from the golden line hashes of the
- * last checkpoint before its first fault: until then its memory is the
- * golden one, and the trace names every line written since. */
+/* No-fork mode: the child's memory hashes start from the golden line
+ * hashes of the last checkpoint before its first fault (with lines): until
+ * then its memory is the golden one, and the trace names every line
+ * written since. (A forked child inherits its parent's hashes instead.) */
 static void seed_lines(sc_gpu_t *gpu, const sc_rt_exp_t *e)
 {
 	const sc_rt_ckpts_t *ck = R.p->ck;
@@ -461,7 +552,6 @@ static void become_child(sc_gpu_t *gpu, const sc_rt_exp_t *e, int wfd)
 		alarm(R.p->watchdog_s);
 	sc_set_cycle_budget(gpu, R.p->cycle_budget);
 	sc_set_pause(gpu, e->f[0].cycle, child_pause, NULL);
-	seed_lines(gpu, e);
 	if (R.h.child_start)
 		R.h.child_start(R.h.ctx, e);
 }
@@ -471,7 +561,7 @@ void sc_rt_wait(int pid, int rfd, const sc_rt_exp_t *e, double t0, sc_rt_result_
 	int st = 0;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	report_t rep;
+	sc_rt_result_t rep;
 	size_t got = 0;
 	while (got < sizeof rep) {
 		ssize_t k = read(rfd, (char *)&rep + got, sizeof rep - got);
@@ -482,25 +572,18 @@ void sc_rt_wait(int pid, int rfd, const sc_rt_exp_t *e, double t0, sc_rt_result_
 		got += (size_t)k;
 	}
 	close(rfd);
-	memset(r, 0, sizeof *r);
+	if (got == sizeof rep && result_ok(&rep) && rep.idx == e->idx) {
+		*r = rep;
+	} else { /* no report, or not one this runtime wrote */
+		memset(r, 0, sizeof *r);
+		r->kind = SC_RT_NO_REPORT;
+		r->verdict = -1;
+		r->has_live = R.has_live;
+		r->live = R.live;
+	}
 	r->idx = e->idx;
 	r->wstatus = st;
 	r->wall = now_s() - t0;
-	r->verdict = -1;
-	r->has_live = R.has_live;
-	r->live = R.live;
-	if (got != sizeof rep || rep.kind > SC_RT_NO_REPORT || rep.due >= SC_DUE__COUNT) {
-		r->kind = SC_RT_NO_REPORT;
-		return;
-	}
-	r->kind = (sc_rt_kind_t)rep.kind;
-	r->due = (sc_due_t)rep.due;
-	r->cycles = rep.cycles;
-	r->has_live = (int)rep.has_live;
-	r->live = rep.live;
-	r->verdict = rep.verdict;
-	memcpy(r->reason, rep.reason, sizeof r->reason);
-	r->reason[sizeof r->reason - 1] = 0;
 }
 
 static void done(const sc_rt_exp_t *e, sc_rt_kind_t kind)
@@ -516,11 +599,24 @@ static void done(const sc_rt_exp_t *e, sc_rt_kind_t kind)
 	R.h.done(R.h.ctx, e, &r);
 }
 
+/* Before a fork at cycle `at`: the memory's line hashes as of now, which
+ * the child inherits; its comparisons then hash only the lines written
+ * after the fork (incremental here too: the lines written since the last
+ * fork). Only when the child may compare: early termination on, a
+ * checkpoint after `at`. */
+static void lines_for_child(sc_gpu_t *gpu, uint64_t at)
+{
+	const sc_rt_ckpts_t *ck = R.p->ck;
+	if (!R.p->no_early && ck && ck->n && ck->cycle[ck->n - 1] >= at)
+		sc__gmem_hash_at(gpu, at);
+}
+
 /* Forks the experiment child: returns true in the child, waits and
  * reports in the parent (false). */
 static bool spawn(sc_gpu_t *gpu, const sc_rt_exp_t *e)
 {
 	int p[2];
+	lines_for_child(gpu, e->f[0].cycle);
 	double t0 = now_s();
 	if (pipe(p) < 0) {
 		done(e, SC_RT_NO_REPORT);
@@ -624,6 +720,7 @@ int sc_rt_become(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h, c
 		R.h.child_start = NULL; /* this process is the child from the start */
 	}
 	sc__trace_on(gpu, false);
+	seed_lines(gpu, e);
 	become_child(gpu, e, report_fd);
 	return 0;
 }
@@ -1090,8 +1187,9 @@ static void env_done(void *ctx, const sc_rt_exp_t *e, const sc_rt_result_t *r)
 {
 	(void)ctx;
 	(void)e;
-	fprintf(E.res, "X %" PRIu64 " %d %d %" PRIu64 " %d %" PRIu64 " %d %.6f\n", r->idx, (int)r->kind, (int)r->due,
-	        r->cycles, r->has_live, r->live, r->wstatus, r->wall);
+	char line[512];
+	sc_rt_result_format(r, line, sizeof line);
+	fprintf(E.res, "X %s\n", line);
 	fflush(E.res);
 }
 

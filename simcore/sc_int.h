@@ -808,8 +808,9 @@ typedef struct sc_trace {
 	uint64_t rehashed;     /* lines hashed by the last sc__gmem_hash_at (tests) */
 } sc_trace_t;
 /* A global access of `size` bytes at addr, in the allocation sc__gmem_find
- * just found (g->trace set). */
-void sc__trace_touch(sc_gpu_t *g, uint64_t addr, uint32_t size, bool write);
+ * just found (g->trace set): sc__trace_touch (below sc_gpu_t) calls it for
+ * writes, and for loads only while touches are recorded. */
+void sc__trace_mark(sc_gpu_t *g, uint64_t addr, uint32_t size, bool write);
 /* The host wrote [addr, addr + bytes), inside one allocation (no-op without a trace). */
 void sc__trace_wrote(sc_gpu_t *g, uint64_t addr, uint64_t bytes);
 /* Turns the trace on (touch: record touches too). 0 or SC_ENOMEM. */
@@ -1062,6 +1063,12 @@ bool sc__wr(sc_warp_t *w, uint16_t o, uint32_t mask, const uint64_t *v);
 uint32_t sc__alu_latency(const sc_gpu_t *g, const sc_insn_t *in);
 /* The value of special register sr for lane l of warp w. */
 uint64_t sc__sreg(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, unsigned sr, uint32_t l);
+/* The memory trace's hook in the load/store path (mem.c sc__trace_mark). */
+static inline void sc__trace_touch(sc_gpu_t *g, uint64_t addr, uint32_t size, bool write)
+{
+	if (write || g->trace->touch)
+		sc__trace_mark(g, addr, size, write);
+}
 
 /* fault.c: corrupts the result the instruction just wrote, when an armed
  * FU fault waits for this SM and cycle. */
