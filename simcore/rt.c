@@ -89,7 +89,23 @@ static bool write_all(int fd, const void *p, size_t n)
  * fault: its own state is then the golden one, and equal GPU states mean
  * equal futures. */
 static uint64_t observed;
-void sc__rt_observe(void) { observed++; }
+static void rt_observe(void *ctx)
+{
+	(void)ctx;
+	observed++;
+}
+
+static void env_gone(void *ctx, sc_gpu_t *g);
+
+/* The GPU's hooks while the runtime runs it (sc_rt_attach, sc_rt_become,
+ * env mode). */
+static const sc_gpu_hooks_t rt_hooks = {.observe = rt_observe, .gone = env_gone};
+
+static void install_hooks(sc_gpu_t *g)
+{
+	g->hooks = &rt_hooks;
+	g->hook_ctx = NULL;
+}
 
 /* ------------------------------------------------------------ checkpoints */
 
@@ -691,6 +707,7 @@ int sc_rt_attach(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h)
 	R.p = p;
 	R.h = *h;
 	sc__trace_on(gpu, false); /* written lines, for the children's memory hashes */
+	install_hooks(gpu);
 	if (p->nexp)
 		sc_set_pause(gpu, p->exp[0].f[0].cycle, parent_pause, NULL);
 	return 0;
@@ -720,6 +737,7 @@ int sc_rt_become(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h, c
 		R.h.child_start = NULL; /* this process is the child from the start */
 	}
 	sc__trace_on(gpu, false);
+	install_hooks(gpu);
 	seed_lines(gpu, e);
 	become_child(gpu, e, report_fd);
 	return 0;
@@ -1070,7 +1088,7 @@ static void env_load(const char *path)
 	env_check(&r, j, end);
 }
 
-void sc__rt_env_config(sc_gpu_config_t *cfg, sc_options_t *opt)
+void *sc__rt_env_config(sc_gpu_config_t *cfg, sc_options_t *opt)
 {
 	if (!E.checked) {
 		E.checked = true;
@@ -1080,10 +1098,11 @@ void sc__rt_env_config(sc_gpu_config_t *cfg, sc_options_t *opt)
 			E.active = true;
 		}
 	}
-	if (E.active && !E.gpu) {
-		*cfg = E.job.cfg;
-		opt->regs = E.job.regs;
-	}
+	if (!E.active || E.gpu)
+		return NULL;
+	*cfg = E.job.cfg;
+	opt->regs = E.job.regs;
+	return &E;
 }
 
 static void golden_write(sc_gpu_t *g)
@@ -1183,14 +1202,15 @@ static void env_done(void *ctx, const sc_rt_exp_t *e, const sc_rt_result_t *r)
 	fflush(E.res);
 }
 
-void sc__rt_env_attach(sc_gpu_t *g)
+void sc__rt_env_attach(void *env, sc_gpu_t *g)
 {
-	if (!E.active || E.gpu)
+	if (env != &E || !E.active || E.gpu)
 		return;
 	E.gpu = g;
 	if (E.job.mode == SC_RT_GOLDEN) {
 		E.ck.interval = E.job.ck_interval;
 		sc_rt_record(g, &E.ck);
+		install_hooks(g); /* gone: the golden results */
 		if (E.job.cycle_budget)
 			sc_set_cycle_budget(g, E.job.cycle_budget);
 	} else {
@@ -1201,8 +1221,9 @@ void sc__rt_env_attach(sc_gpu_t *g)
 	atexit(env_at_exit);
 }
 
-void sc__rt_gpu_gone(sc_gpu_t *g)
+static void env_gone(void *ctx, sc_gpu_t *g)
 {
+	(void)ctx;
 	if (!E.active || g != E.gpu || E.gone)
 		return;
 	env_over();
