@@ -368,7 +368,7 @@ void sc_set_pause(sc_gpu_t *g, uint64_t at, sc_pause_fn fn, void *ctx)
 void sc_set_cycle_budget(sc_gpu_t *g, uint64_t budget) { g->opt.cycle_budget = budget; }
 uint64_t sc_gpu_cycle(const sc_gpu_t *g)
 {
-	sc__rt_observe();
+	sc__gpu_observe(g);
 	return g->cycle;
 }
 

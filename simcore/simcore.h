@@ -516,10 +516,10 @@ typedef struct sc_rt_hooks {
  * a child it runs on faulty, until it calls sc_rt_child_exit or exits
  * (then the GPU's status is reported). Returns 0 or SC_EINVAL. */
 int sc_rt_attach(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h);
-/* Fork mode, once the program's run is over in the parent: the
+/* Fork mode, once the program's run on gpu is over in the parent: the
  * experiments it never reached (activation after the last event) are done
  * as UNUSED. */
-void sc_rt_finish(void);
+void sc_rt_finish(sc_gpu_t *gpu);
 /* No-fork mode: this process becomes experiment e on a fresh gpu (faults
  * injected when the run reaches them), reporting on report_fd; h (may be
  * NULL) as for sc_rt_attach, of which only mem_final is used. */
@@ -528,8 +528,8 @@ int sc_rt_become(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h, c
 /* No-fork mode, in the parent: waits for child pid and reads its report
  * from rfd (closed); fills *r for e. */
 void sc_rt_wait(int pid, int rfd, const sc_rt_exp_t *e, double t0, sc_rt_result_t *r);
-/* In an experiment child: the experiment; NULL elsewhere. */
-const sc_rt_exp_t *sc_rt_current(void);
+/* In an experiment child: the experiment gpu runs; NULL elsewhere. */
+const sc_rt_exp_t *sc_rt_current(const sc_gpu_t *gpu);
 /* Ends an experiment child: reports kind ENDED with gpu's status and
  * cycles, and the child's verdict when verdict >= 0. */
 _Noreturn void sc_rt_child_exit(const sc_gpu_t *gpu, int verdict, const char *reason);
