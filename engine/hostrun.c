@@ -611,18 +611,10 @@ static void not_started(xrun_t *x, const char *ep)
 static bool on_result(xrun_t *x, const char *line)
 {
 	sc_rt_result_t r;
-	memset(&r, 0, sizeof r);
-	int kind, due, has_live;
-	if (sscanf(line, "%" SCNu64 " %d %d %" SCNu64 " %d %" SCNu64 " %d %lf", &r.idx, &kind, &due, &r.cycles, &has_live,
-	           &r.live, &r.wstatus, &r.wall) != 8 || kind < 0 || kind > SC_RT_NO_REPORT || due < 0 ||
-	    due >= SC_DUE__COUNT) {
+	if (sc_rt_result_parse(line, &r)) {
 		snprintf(x->err, x->errsz, "malformed result from the program: %s", line);
 		return false;
 	}
-	r.kind = (sc_rt_kind_t)kind;
-	r.due = (sc_due_t)due;
-	r.has_live = has_live;
-	r.verdict = -1;
 	char op[4300], ep[4300];
 	snprintf(op, sizeof op, "%s/exp/%" PRIu64 ".out", x->s.dir, r.idx);
 	snprintf(ep, sizeof ep, "%s/exp/%" PRIu64 ".err", x->s.dir, r.idx);

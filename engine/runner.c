@@ -179,7 +179,7 @@ static int run_workload(jrun_t *j, sc_gpu_t *gpu, char *err, size_t errsz)
 {
 	camp_result_t *res = NULL;
 	int rc = camp_workload_run(j->o->campaign->workload, gpu, &res, err, errsz);
-	if (sc_rt_current())
+	if (sc_rt_current(gpu))
 		child_verdict(j, gpu, rc, res);
 	camp_result_destroy(res);
 	return rc;
@@ -256,7 +256,7 @@ static int json_fork(jrun_t *j, const sc_options_t *opt, char *err, size_t errsz
 		return ENG_EINTERNAL;
 	}
 	int rc = run_workload(j, gpu, err, errsz);
-	sc_rt_finish(); /* the experiments the replay never reached */
+	sc_rt_finish(gpu); /* the experiments the replay never reached */
 	sc_gpu_destroy(gpu);
 	return rc;
 }

@@ -368,7 +368,7 @@ void sc_set_pause(sc_gpu_t *g, uint64_t at, sc_pause_fn fn, void *ctx)
 void sc_set_cycle_budget(sc_gpu_t *g, uint64_t budget) { g->opt.cycle_budget = budget; }
 uint64_t sc_gpu_cycle(const sc_gpu_t *g)
 {
-	sc__rt_observe();
+	sc__gpu_observe(g);
 	return g->cycle;
 }
 
@@ -556,13 +556,18 @@ uint64_t sc__gmem_hash_at(sc_gpu_t *g, uint64_t at)
 		hmix(&s, al->base);
 		hmix(&s, al->size);
 		for (uint64_t off = 0, l = 0; off < al->size; off += SC_LINE, l++, k++) {
+			uint64_t h;
 			if (base && (!w || w[l] <= t->at)) {
-				t->lh[k] = base[k]; /* not written since the cache's pause */
+				h = base[k]; /* not written since the cache's pause */
 			} else {
-				t->lh[k] = line_hash(al, off);
+				h = line_hash(al, off);
 				t->rehashed++;
 			}
-			hmix(&s, t->lh[k]);
+			/* in place, only what changed: a forked child shares the
+			 * cache's pages with its parent until one writes them */
+			if (base != t->lh || t->lh[k] != h)
+				t->lh[k] = h;
+			hmix(&s, h);
 		}
 	}
 	sc__gmem_cache_seed(g, t->lh, nl, sig, at);

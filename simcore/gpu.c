@@ -57,7 +57,7 @@ int sc_gpu_create(const sc_gpu_config_t *want, const sc_options_t *opt, sc_gpu_t
 	sc_options_t optv = {0};
 	if (opt)
 		optv = *opt;
-	sc__rt_env_config(cfg, &optv); /* under flipsim, the campaign's GPU */
+	void *env = sc__rt_env_config(cfg, &optv); /* under flipsim, the campaign's GPU */
 	opt = &optv;
 	if (sc_config_check(cfg, msg, sizeof msg))
 		return SC_EINVAL;
@@ -99,7 +99,8 @@ int sc_gpu_create(const sc_gpu_config_t *want, const sc_options_t *opt, sc_gpu_t
 		}
 	}
 	*out = g;
-	sc__rt_env_attach(g);
+	if (env)
+		sc__rt_env_attach(env, g);
 	return 0;
 nomem:
 	sc_gpu_destroy(g);
@@ -110,7 +111,8 @@ void sc_gpu_destroy(sc_gpu_t *g)
 {
 	if (!g)
 		return;
-	sc__rt_gpu_gone(g);
+	if (g->hooks && g->hooks->gone)
+		g->hooks->gone(g->hook_ctx, g);
 	sc__trace_free(g);
 	sms_free(g);
 	while (g->mods) {
@@ -127,16 +129,16 @@ void sc_gpu_destroy(sc_gpu_t *g)
 
 const char *sc_gpu_errmsg(const sc_gpu_t *g) { return g ? g->errmsg : ""; }
 
-/* The calls below show the host what the GPU computed (sc__rt_observe). */
+/* The calls below show the host what the GPU computed (sc__gpu_observe). */
 const sc_status_t *sc_gpu_status(const sc_gpu_t *g)
 {
-	sc__rt_observe();
+	sc__gpu_observe(g);
 	return &g->status;
 }
 
 int sc_synchronize(sc_gpu_t *g)
 {
-	sc__rt_observe();
+	sc__gpu_observe(g);
 	return g->status.reason == SC_DUE_NONE ? 0 : SC_EDUE;
 }
 
@@ -251,7 +253,7 @@ int sc_memcpy_htod(sc_gpu_t *g, uint64_t dst, const void *src, uint64_t bytes)
 
 int sc_memcpy_dtoh(sc_gpu_t *g, void *dst, uint64_t src, uint64_t bytes)
 {
-	sc__rt_observe();
+	sc__gpu_observe(g);
 	if (!bytes)
 		return 0;
 	uint8_t *p = host_range(g, src, bytes);
@@ -342,19 +344,19 @@ const char *sc_kernel_name(const sc_module_t *m, uint32_t i)
 
 void sc_gpu_stats(const sc_gpu_t *g, sc_gpu_stats_t *out)
 {
-	sc__rt_observe();
+	sc__gpu_observe(g);
 	*out = g->totals;
 }
 
 uint32_t sc_launch_count(const sc_gpu_t *g)
 {
-	sc__rt_observe();
+	sc__gpu_observe(g);
 	return g->nstats;
 }
 
 const sc_launch_stats_t *sc_launch_stats(const sc_gpu_t *g, uint32_t i)
 {
-	sc__rt_observe();
+	sc__gpu_observe(g);
 	return i < g->nstats ? &g->stats[i] : NULL;
 }
 

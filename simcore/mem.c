@@ -145,10 +145,8 @@ static void mark(sc_gpu_t *g, uint32_t i, uint64_t off, uint64_t size, bool writ
 		l[k] = stamp;
 }
 
-void sc__trace_touch(sc_gpu_t *g, uint64_t addr, uint32_t size, bool write)
+void sc__trace_mark(sc_gpu_t *g, uint64_t addr, uint32_t size, bool write)
 {
-	if (!write && !g->trace->touch)
-		return; /* a load, and only writes are traced */
 	uint32_t i = g->gmem.hint; /* sc__gmem_find just found the allocation */
 	mark(g, i, addr - g->gmem.a[i].base, size, write, true);
 }

@@ -7,7 +7,10 @@
  * early termination: the whole state equals golden, or only lines that
  * nothing touches again differ and mem_final decides; the child's report);
  * no-fork mode; and env mode, in which a host program started by flipsim
- * with FLIPSIM_RT joins the runtime from sc_gpu_create.
+ * with FLIPSIM_RT joins the runtime from sc_gpu_create. State: an rt_t per
+ * GPU the runtime runs, installed as the context of the GPU's hooks
+ * (observe, gone), and in env mode one env_t, reached from that rt_t and
+ * passed to the exit handler; nothing lives in file-level variables.
  *
  * Job file (flipsim -> host program; text, one record per line):
  *   flipsim-rt 1
@@ -35,6 +38,7 @@
  *     OCCUPANCY START END CYCLES WARP_INSTS THREAD_INSTS    per launch
  *   C CYCLE PART... (hex)               golden checkpoint
  *   X IDX KIND DUE CYCLES HAS_LIVE LIVE WSTATUS WALL    inject: one result
+ *                                       (the LINE fields of SC_RT_RESULT_LIST)
  *   E                                   the runtime's part ended normally
  * DUE and KIND are numbers (sc_due_t, sc_rt_kind_t).
  * Experiment outputs (inject: outdir/IDX.out, IDX.err): "%020llu\n" (21
@@ -82,13 +86,6 @@ static bool write_all(int fd, const void *p, size_t n)
 	}
 	return true;
 }
-
-/* Host calls that show the program something the GPU computed. Early
- * termination is exact only while the program has seen nothing since the
- * fault: its own state is then the golden one, and equal GPU states mean
- * equal futures. */
-static uint64_t observed;
-void sc__rt_observe(void) { observed++; }
 
 /* ------------------------------------------------------------ checkpoints */
 
@@ -223,18 +220,110 @@ void sc_rt_ckpts_free(sc_rt_ckpts_t *ck)
 
 /* ----------------------------------------------------------------- runner */
 
-/* What a child sends its parent: one fixed record. */
-typedef struct report {
-	uint32_t kind;
-	int32_t verdict;
-	uint32_t due;
-	uint32_t has_live;
-	uint64_t cycles, live;
-	char reason[96];
-} report_t;
+/* ---- the result record (simcore.h SC_RT_RESULT_LIST) ----
+ * A child sends its runner its sc_rt_result_t as it is (the same program
+ * on both ends of the pipe); the runner checks every field by its kind. A
+ * host program writes the LINE fields as text. */
+#define KIND_OK_U64(v) true
+#define KIND_OK_INT(v) true
+#define KIND_OK_KIND(v) ((unsigned)(v) <= SC_RT_NO_REPORT)
+#define KIND_OK_DUE(v) ((unsigned)(v) < SC_DUE__COUNT)
+#define KIND_OK_WALL(v) ((v) >= 0)
+#define KIND_OK_TEXT(v) (memchr((v), 0, sizeof(v)) != NULL)
 
-typedef struct runner {
+/* Whether every field of a received report holds a value of its kind. */
+static bool result_ok(const sc_rt_result_t *r)
+{
+	bool ok = true;
+#define X(field, kind, line, what) ok = ok && KIND_OK_##kind(r->field);
+	SC_RT_RESULT_LIST(X)
+#undef X
+	return ok;
+}
+
+#define FMT_U64(b, n, sep, v) snprintf(b, n, "%s%" PRIu64, sep, (v))
+#define FMT_INT(b, n, sep, v) snprintf(b, n, "%s%d", sep, (int)(v))
+#define FMT_KIND FMT_INT
+#define FMT_DUE FMT_INT
+#define FMT_WALL(b, n, sep, v) snprintf(b, n, "%s%.6f", sep, (v))
+#define FMT_TEXT(b, n, sep, v) snprintf(b, n, "%s%s", sep, (v))
+
+void sc_rt_result_format(const sc_rt_result_t *r, char *buf, size_t n)
+{
+	size_t len = 0;
+	const char *sep = "";
+	buf[0] = 0;
+#define X(field, kind, line, what)                                             \
+	if (line && len < n) {                                                      \
+		len += (size_t)FMT_##kind(buf + len, n - len, sep, r->field);           \
+		sep = " ";                                                              \
+	}
+	SC_RT_RESULT_LIST(X)
+#undef X
+}
+
+/* One field of a line at *p: a number of the kind's range. false when absent or out of range. */
+static bool parse_u64(char **p, uint64_t *v)
+{
+	char *e;
+	errno = 0;
+	while (**p == ' ')
+		(*p)++;
+	if (!isdigit((unsigned char)**p))
+		return false;
+	*v = strtoull(*p, &e, 10);
+	bool ok = !errno && e != *p;
+	*p = e;
+	return ok;
+}
+
+static bool parse_int(char **p, int *v)
+{
+	char *e;
+	errno = 0;
+	long x = strtol(*p, &e, 10);
+	bool ok = !errno && e != *p && x >= INT_MIN && x <= INT_MAX;
+	*p = e;
+	*v = (int)x;
+	return ok;
+}
+
+static bool parse_wall(char **p, double *v)
+{
+	char *e;
+	*v = strtod(*p, &e);
+	bool ok = e != *p;
+	*p = e;
+	return ok;
+}
+
+#define PARSE_U64(p, f) parse_u64(p, &(f))
+#define PARSE_INT(p, f) parse_int(p, &(f))
+#define PARSE_KIND(p, f) (parse_int(p, &k) && (f = (sc_rt_kind_t)k, KIND_OK_KIND(k)))
+#define PARSE_DUE(p, f) (parse_int(p, &k) && (f = (sc_due_t)k, KIND_OK_DUE(k)))
+#define PARSE_WALL(p, f) parse_wall(p, &(f))
+#define PARSE_TEXT(p, f) false /* never on the line */
+
+int sc_rt_result_parse(const char *line, sc_rt_result_t *r)
+{
+	memset(r, 0, sizeof *r);
+	r->verdict = -1;
+	char *p = (char *)line;
+	int k;
+	bool ok = true;
+#define X(field, kind, line, what) ok = ok && (!line || PARSE_##kind(&p, r->field));
+	SC_RT_RESULT_LIST(X)
+#undef X
+	p += strspn(p, " \n");
+	return ok && !*p ? 0 : SC_EINVAL;
+}
+
+/* The runtime's state for one GPU (gpu->hook_ctx while rt_hooks are
+ * installed): the fork-at-cycle runner, and in an experiment child the
+ * experiment. A forked child inherits its parent's copy. */
+typedef struct rt {
 	sc_gpu_t *gpu;
+	struct env *env;              /* env mode: the job this GPU runs, else NULL */
 	const sc_rt_plan_t *p;
 	sc_rt_hooks_t h;
 	uint64_t next;                /* next experiment to start */
@@ -254,58 +343,114 @@ typedef struct runner {
 	uint32_t *diff_len;
 	bool fu_check;                /* an FU fault waits to be confirmed */
 	uint64_t fu_cycle;
-} runner_t;
+	/* Host calls that showed the program something the GPU computed. Early
+	 * termination is exact only while the program has seen nothing since
+	 * the fault: its own state is then the golden one, and equal GPU
+	 * states mean equal futures. */
+	uint64_t observed;
+} rt_t;
 
-static runner_t R; /* one runner per process */
+static void rt_observe(void *ctx) { ((rt_t *)ctx)->observed++; }
+
+static void env_gone(struct env *env, sc_gpu_t *g);
+
+/* The GPU is being destroyed: its runtime goes with it, unless env mode
+ * still needs it at the program's exit. */
+static void rt_gone(void *ctx, sc_gpu_t *g)
+{
+	rt_t *rt = ctx;
+	if (rt->env) {
+		env_gone(rt->env, g);
+		return;
+	}
+	g->hooks = NULL;
+	free(rt->diff_addr);
+	free(rt->diff_len);
+	free(rt);
+}
+
+/* The GPU's hooks while the runtime runs it (sc_rt_attach, sc_rt_become,
+ * env mode). */
+static const sc_gpu_hooks_t rt_hooks = {.observe = rt_observe, .gone = rt_gone};
+
+/* gpu's runtime, or NULL when the runtime does not run it. */
+static rt_t *rt_of(const sc_gpu_t *gpu) { return gpu && gpu->hooks == &rt_hooks ? gpu->hook_ctx : NULL; }
+
+/* gpu's runtime, made and installed when it has none; its runner set for
+ * plan p and hooks h (NULL: none), the rest of a runner cleared. NULL
+ * when out of memory. */
+static rt_t *rt_install(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h)
+{
+	rt_t *rt = rt_of(gpu);
+	if (!rt && !(rt = calloc(1, sizeof *rt)))
+		return NULL;
+	struct env *env = rt->env;
+	uint64_t observed = rt->observed;
+	free(rt->diff_addr);
+	free(rt->diff_len);
+	*rt = (rt_t){.gpu = gpu, .env = env, .observed = observed, .p = p};
+	if (h)
+		rt->h = *h;
+	gpu->hooks = &rt_hooks;
+	gpu->hook_ctx = rt;
+	return rt;
+}
 
 /* Sends the child's report; `due` and `cycles` describe where it ended. */
-static void child_send(sc_rt_kind_t kind, int verdict, const char *reason, sc_due_t due, uint64_t cycles)
+static void child_send(rt_t *rt, sc_rt_kind_t kind, int verdict, const char *reason, sc_due_t due, uint64_t cycles)
 {
-	report_t rep;
+	sc_rt_result_t rep;
 	memset(&rep, 0, sizeof rep);
+	rep.idx = rt->cur->idx;
 	rep.kind = kind;
 	rep.verdict = verdict;
 	rep.due = due;
-	rep.has_live = R.has_live;
-	rep.live = R.live;
+	rep.has_live = rt->has_live;
+	rep.live = rt->live;
 	rep.cycles = cycles;
 	if (reason)
 		snprintf(rep.reason, sizeof rep.reason, "%s", reason);
-	R.reported = true;
-	if (!write_all(R.wfd, &rep, sizeof rep))
+	rt->reported = true;
+	if (!write_all(rt->wfd, &rep, sizeof rep))
 		_exit(1);
-	close(R.wfd);
+	close(rt->wfd);
 }
 
-static _Noreturn void child_end(sc_rt_kind_t kind, uint64_t cycles)
+static _Noreturn void child_end(rt_t *rt, sc_rt_kind_t kind, uint64_t cycles)
 {
-	child_send(kind, -1, NULL, SC_DUE_NONE, cycles);
+	child_send(rt, kind, -1, NULL, SC_DUE_NONE, cycles);
 	_exit(0);
 }
 
 _Noreturn void sc_rt_child_exit_early(const sc_gpu_t *gpu, int verdict, const char *reason)
 {
+	rt_t *rt = rt_of(gpu);
 	uint64_t now = gpu->cycle;
-	child_send(SC_RT_EARLY, verdict, reason, SC_DUE_NONE, now > R.start ? now - R.start : 0);
+	child_send(rt, SC_RT_EARLY, verdict, reason, SC_DUE_NONE, now > rt->start ? now - rt->start : 0);
 	_exit(0);
 }
 
 _Noreturn void sc_rt_child_exit(const sc_gpu_t *gpu, int verdict, const char *reason)
 {
+	rt_t *rt = rt_of(gpu);
 	uint64_t now = gpu->cycle;
 	/* The run ended before the first fault's cycle came (it lies after the
 	 * last event): nothing was injected, as fork mode says by not pausing. */
-	if (R.fault == 0)
-		child_end(SC_RT_UNUSED, 0);
-	child_send(SC_RT_ENDED, verdict, reason, gpu->status.reason, now > R.start ? now - R.start : 0);
+	if (rt->fault == 0)
+		child_end(rt, SC_RT_UNUSED, 0);
+	child_send(rt, SC_RT_ENDED, verdict, reason, gpu->status.reason, now > rt->start ? now - rt->start : 0);
 	_exit(0);
 }
 
-const sc_rt_exp_t *sc_rt_current(void) { return R.child ? R.cur : NULL; }
-
-static int inject(sc_gpu_t *gpu, const sc_rt_fault_t *f)
+const sc_rt_exp_t *sc_rt_current(const sc_gpu_t *gpu)
 {
-	const sc_rt_plan_t *p = R.p;
+	const rt_t *rt = rt_of(gpu);
+	return rt && rt->child ? rt->cur : NULL;
+}
+
+static int inject(const rt_t *rt, sc_gpu_t *gpu, const sc_rt_fault_t *f)
+{
+	const sc_rt_plan_t *p = rt->p;
 	if (p->live)
 		return sc_inject_live(gpu, p->target, p->fields, f->sm, f->loc, f->nbits);
 	return sc_inject(gpu, p->target, p->fields, f->sm, f->loc, f->nbits);
@@ -313,18 +458,18 @@ static int inject(sc_gpu_t *gpu, const sc_rt_fault_t *f)
 
 /* The next cycle the child must stop at: a pending fault, the FU check, or
  * the next checkpoint (early termination). */
-static uint64_t child_next(uint64_t now)
+static uint64_t child_next(rt_t *rt, uint64_t now)
 {
-	const sc_rt_ckpts_t *ck = R.p->ck;
-	if (R.fault < R.cur->nfaults)
-		return R.cur->f[R.fault].cycle;
-	if (R.fu_check)
-		return R.fu_cycle + 1;
-	if (R.p->no_early || !ck)
+	const sc_rt_ckpts_t *ck = rt->p->ck;
+	if (rt->fault < rt->cur->nfaults)
+		return rt->cur->f[rt->fault].cycle;
+	if (rt->fu_check)
+		return rt->fu_cycle + 1;
+	if (rt->p->no_early || !ck)
 		return UINT64_MAX;
-	while (R.ck < ck->n && ck->cycle[R.ck] < now)
-		R.ck++;
-	return R.ck < ck->n ? ck->cycle[R.ck] : UINT64_MAX;
+	while (rt->ck < ck->n && ck->cycle[rt->ck] < now)
+		rt->ck++;
+	return rt->ck < ck->n ? ck->cycle[rt->ck] : UINT64_MAX;
 }
 
 /* The state at checkpoint k against the golden one, part by part: the
@@ -335,11 +480,11 @@ static uint64_t child_next(uint64_t now)
  * check costs a fraction of a full hash. Returns 0 when equal, 1 when
  * something but global memory differs, 2 when only global memory does
  * (then gpu->trace->lh holds this state's line hashes). */
-static int compare_state(sc_gpu_t *gpu, uint32_t k)
+static int compare_state(const rt_t *rt, sc_gpu_t *gpu, uint32_t k)
 {
-	const sc_rt_ckpts_t *ck = R.p->ck;
+	const sc_rt_ckpts_t *ck = rt->p->ck;
 	const uint64_t *part = &ck->part[(size_t)k * ck->nparts];
-	uint32_t n = ck->nparts, first = 1 + R.cur->f[0].sm;
+	uint32_t n = ck->nparts, first = 1 + rt->cur->f[0].sm;
 	if (n != sc_state_parts(gpu) || sc_state_hash_part(gpu, 0) != part[0])
 		return 1;
 	if (first < n - 1 && sc_state_hash_part(gpu, first) != part[first])
@@ -352,17 +497,17 @@ static int compare_state(sc_gpu_t *gpu, uint32_t k)
 
 /* Only global memory differs at checkpoint k: when every differing line is
  * one the golden run never touches again, hand them to mem_final. */
-static void memory_only(sc_gpu_t *gpu, uint32_t k, uint64_t cycle)
+static void memory_only(rt_t *rt, sc_gpu_t *gpu, uint32_t k, uint64_t cycle)
 {
-	const sc_rt_ckpts_t *ck = R.p->ck;
+	const sc_rt_ckpts_t *ck = rt->p->ck;
 	const uint64_t *lines = cached_lines(gpu, ck->nlines);
-	if (!ck->lines || !R.h.mem_final || !lines || sc__gmem_nlines(&gpu->gmem) != ck->nlines)
+	if (!ck->lines || !rt->h.mem_final || !lines || sc__gmem_nlines(&gpu->gmem) != ck->nlines)
 		return;
-	if (!R.diff_addr) {
-		R.diff_addr = malloc((ck->nlines ? ck->nlines : 1) * sizeof *R.diff_addr);
-		R.diff_len = malloc((ck->nlines ? ck->nlines : 1) * sizeof *R.diff_len);
+	if (!rt->diff_addr) {
+		rt->diff_addr = malloc((ck->nlines ? ck->nlines : 1) * sizeof *rt->diff_addr);
+		rt->diff_len = malloc((ck->nlines ? ck->nlines : 1) * sizeof *rt->diff_len);
 	}
-	if (!R.diff_addr || !R.diff_len)
+	if (!rt->diff_addr || !rt->diff_len)
 		return;
 	const uint64_t *golden = &ck->line[(size_t)k * ck->nlines];
 	uint32_t n = 0;
@@ -371,72 +516,73 @@ static void memory_only(sc_gpu_t *gpu, uint32_t k, uint64_t cycle)
 			continue;
 		if (ck->touch[i] > cycle)
 			return; /* touched again (ck->touch is the last cycle + 1): it may still matter */
-		R.diff_addr[n] = ck->line_addr[i];
-		R.diff_len[n++] = ck->line_len[i];
+		rt->diff_addr[n] = ck->line_addr[i];
+		rt->diff_len[n++] = ck->line_len[i];
 	}
 	if (n)
-		R.h.mem_final(R.h.ctx, gpu, R.diff_addr, R.diff_len, n);
+		rt->h.mem_final(rt->h.ctx, gpu, rt->diff_addr, rt->diff_len, n);
 }
 
 static uint64_t child_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 {
-	(void)ctx;
+	rt_t *rt = ctx;
 	uint64_t now = gpu->cycle;
-	const sc_rt_ckpts_t *ck = R.p->ck;
-	if (R.fault < R.cur->nfaults && cycle == R.cur->f[R.fault].cycle) {
-		const sc_rt_fault_t *f = &R.cur->f[R.fault++];
+	const sc_rt_ckpts_t *ck = rt->p->ck;
+	if (rt->fault < rt->cur->nfaults && cycle == rt->cur->f[rt->fault].cycle) {
+		const sc_rt_fault_t *f = &rt->cur->f[rt->fault++];
 		/* no-fork mode decides here what fork mode decided before forking */
-		R.dead = R.cur->nfaults == 1 && !R.p->live && !R.p->no_dead &&
-		         sc_target_dead(gpu, R.p->target, R.p->fields, f->sm, f->loc, f->nbits) == 1;
-		if (R.fault == 1 && !R.has_live) {
+		rt->dead = rt->cur->nfaults == 1 && !rt->p->live && !rt->p->no_dead &&
+		         sc_target_dead(gpu, rt->p->target, rt->p->fields, f->sm, f->loc, f->nbits) == 1;
+		if (rt->fault == 1 && !rt->has_live) {
 			/* fork mode measured it before forking; no-fork measures here */
-			R.has_live = R.p->live;
-			R.live = R.has_live ? sc_target_live_bits(gpu, R.p->target, R.p->fields, f->sm) : 0;
+			rt->has_live = rt->p->live;
+			rt->live = rt->has_live ? sc_target_live_bits(gpu, rt->p->target, rt->p->fields, f->sm) : 0;
 		}
-		int rc = inject(gpu, f);
+		int rc = inject(rt, gpu, f);
 		if (rc < 0)
-			child_end(SC_RT_BAD_MASK, 0);
-		if (rc == 0 && R.cur->nfaults == 1)
-			child_end(SC_RT_UNUSED, 0);
-		if (R.cur->nfaults == 1 && R.dead)
-			child_end(SC_RT_DEAD, 0);
-		if (R.p->target == SC_TGT_FU) {
-			R.fu_check = true;
-			R.fu_cycle = cycle;
+			child_end(rt, SC_RT_BAD_MASK, 0);
+		if (rc == 0 && rt->cur->nfaults == 1)
+			child_end(rt, SC_RT_UNUSED, 0);
+		if (rt->cur->nfaults == 1 && rt->dead)
+			child_end(rt, SC_RT_DEAD, 0);
+		if (rt->p->target == SC_TGT_FU) {
+			rt->fu_check = true;
+			rt->fu_cycle = cycle;
 		}
-		R.seen = observed;
-		return child_next(now);
+		rt->seen = rt->observed;
+		return child_next(rt, now);
 	}
-	if (R.fu_check && cycle == R.fu_cycle + 1) {
-		R.fu_check = false;
-		if (!sc_fu_applied(gpu) && R.cur->nfaults == 1)
-			child_end(SC_RT_UNUSED, 1);
-		return child_next(now);
+	if (rt->fu_check && cycle == rt->fu_cycle + 1) {
+		rt->fu_check = false;
+		if (!sc_fu_applied(gpu) && rt->cur->nfaults == 1)
+			child_end(rt, SC_RT_UNUSED, 1);
+		return child_next(rt, now);
 	}
-	if (ck && R.ck < ck->n && cycle == ck->cycle[R.ck]) {
-		if (observed != R.seen)
+	if (ck && rt->ck < ck->n && cycle == ck->cycle[rt->ck]) {
+		if (rt->observed != rt->seen)
 			return UINT64_MAX; /* the program saw faulty data: its state may differ */
-		int cmp = compare_state(gpu, R.ck);
+		int cmp = compare_state(rt, gpu, rt->ck);
 		if (cmp == 0)
-			child_end(SC_RT_EARLY, cycle - R.start);
+			child_end(rt, SC_RT_EARLY, cycle - rt->start);
 		if (cmp == 2)
-			memory_only(gpu, R.ck, cycle);
+			memory_only(rt, gpu, rt->ck, cycle);
 		/* a fault that has not died out is unlikely to die soon: compare
 		 * at checkpoints 1, 2, 4, 8 (at most) apart */
-		R.misses++;
-		R.ck += 1u << (R.misses / 2 < 3 ? R.misses / 2 : 3);
+		rt->misses++;
+		rt->ck += 1u << (rt->misses / 2 < 3 ? rt->misses / 2 : 3);
 	}
-	return child_next(now);
+	return child_next(rt, now);
 }
 
 /* Turns this process into experiment e: in the child at the activation
  * cycle (fork mode) or before the run (no-fork mode). */
-/* The child's memory hashes start from the golden line hashes of the
- * last checkpoint before its first fault: until then its memory is the
- * golden one, and the trace names every line written since. */
-static void seed_lines(sc_gpu_t *gpu, const sc_rt_exp_t *e)
+/* No-fork mode: the child's memory hashes start from the golden line
+ * hashes of the last checkpoint before its first fault (with lines): until
+ * then its memory is the golden one, and the trace names every line
+ * written since. (A forked child inherits its parent's hashes instead.) */
+static void seed_lines(const rt_t *rt, sc_gpu_t *gpu, const sc_rt_exp_t *e)
 {
-	const sc_rt_ckpts_t *ck = R.p->ck;
+	const sc_rt_ckpts_t *ck = rt->p->ck;
 	if (!ck || !ck->lines || !ck->line || !ck->n || ck->cycle[0] > e->f[0].cycle)
 		return;
 	uint32_t j = 0;
@@ -445,33 +591,35 @@ static void seed_lines(sc_gpu_t *gpu, const sc_rt_exp_t *e)
 	sc__gmem_cache_seed(gpu, &ck->line[(size_t)j * ck->nlines], ck->nlines, ck->layout, ck->cycle[j]);
 }
 
-static void become_child(sc_gpu_t *gpu, const sc_rt_exp_t *e, int wfd)
+static void become_child(rt_t *rt, sc_gpu_t *gpu, const sc_rt_exp_t *e, int wfd)
 {
-	R.child = true;
-	R.reported = false;
-	R.wfd = wfd;
-	R.cur = e;
-	R.fault = 0;
-	R.ck = 0;
-	R.misses = 0;
-	R.fu_check = false;
-	R.start = e->f[0].cycle;
+	rt->child = true;
+	rt->reported = false;
+	rt->wfd = wfd;
+	rt->cur = e;
+	rt->fault = 0;
+	rt->ck = 0;
+	rt->misses = 0;
+	rt->fu_check = false;
+	rt->start = e->f[0].cycle;
 	prctl(PR_SET_PDEATHSIG, SIGKILL); /* an experiment never outlives its runner */
-	if (R.p->watchdog_s)
-		alarm(R.p->watchdog_s);
-	sc_set_cycle_budget(gpu, R.p->cycle_budget);
-	sc_set_pause(gpu, e->f[0].cycle, child_pause, NULL);
-	seed_lines(gpu, e);
-	if (R.h.child_start)
-		R.h.child_start(R.h.ctx, e);
+	if (rt->p->watchdog_s)
+		alarm(rt->p->watchdog_s);
+	sc_set_cycle_budget(gpu, rt->p->cycle_budget);
+	sc_set_pause(gpu, e->f[0].cycle, child_pause, rt);
+	if (rt->h.child_start)
+		rt->h.child_start(rt->h.ctx, e);
 }
 
-void sc_rt_wait(int pid, int rfd, const sc_rt_exp_t *e, double t0, sc_rt_result_t *r)
+/* Waits for child pid and reads its report from rfd (closed) into *r;
+ * without a report, the live bits the parent measured (has_live, live). */
+static void wait_report(int pid, int rfd, const sc_rt_exp_t *e, double t0, bool has_live, uint64_t live,
+                        sc_rt_result_t *r)
 {
 	int st = 0;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	report_t rep;
+	sc_rt_result_t rep;
 	size_t got = 0;
 	while (got < sizeof rep) {
 		ssize_t k = read(rfd, (char *)&rep + got, sizeof rep - got);
@@ -482,28 +630,26 @@ void sc_rt_wait(int pid, int rfd, const sc_rt_exp_t *e, double t0, sc_rt_result_
 		got += (size_t)k;
 	}
 	close(rfd);
-	memset(r, 0, sizeof *r);
+	if (got == sizeof rep && result_ok(&rep) && rep.idx == e->idx) {
+		*r = rep;
+	} else { /* no report, or not one this runtime wrote */
+		memset(r, 0, sizeof *r);
+		r->kind = SC_RT_NO_REPORT;
+		r->verdict = -1;
+		r->has_live = has_live;
+		r->live = live;
+	}
 	r->idx = e->idx;
 	r->wstatus = st;
 	r->wall = now_s() - t0;
-	r->verdict = -1;
-	r->has_live = R.has_live;
-	r->live = R.live;
-	if (got != sizeof rep || rep.kind > SC_RT_NO_REPORT || rep.due >= SC_DUE__COUNT) {
-		r->kind = SC_RT_NO_REPORT;
-		return;
-	}
-	r->kind = (sc_rt_kind_t)rep.kind;
-	r->due = (sc_due_t)rep.due;
-	r->cycles = rep.cycles;
-	r->has_live = (int)rep.has_live;
-	r->live = rep.live;
-	r->verdict = rep.verdict;
-	memcpy(r->reason, rep.reason, sizeof r->reason);
-	r->reason[sizeof r->reason - 1] = 0;
 }
 
-static void done(const sc_rt_exp_t *e, sc_rt_kind_t kind)
+void sc_rt_wait(int pid, int rfd, const sc_rt_exp_t *e, double t0, sc_rt_result_t *r)
+{
+	wait_report(pid, rfd, e, t0, false, 0, r);
+}
+
+static void done(rt_t *rt, const sc_rt_exp_t *e, sc_rt_kind_t kind)
 {
 	sc_rt_result_t r;
 	memset(&r, 0, sizeof r);
@@ -511,19 +657,32 @@ static void done(const sc_rt_exp_t *e, sc_rt_kind_t kind)
 	r.kind = kind;
 	r.wstatus = -1;
 	r.verdict = -1;
-	r.has_live = R.has_live;
-	r.live = R.live;
-	R.h.done(R.h.ctx, e, &r);
+	r.has_live = rt->has_live;
+	r.live = rt->live;
+	rt->h.done(rt->h.ctx, e, &r);
+}
+
+/* Before a fork at cycle `at`: the memory's line hashes as of now, which
+ * the child inherits; its comparisons then hash only the lines written
+ * after the fork (incremental here too: the lines written since the last
+ * fork). Only when the child may compare: early termination on, a
+ * checkpoint after `at`. */
+static void lines_for_child(const rt_t *rt, sc_gpu_t *gpu, uint64_t at)
+{
+	const sc_rt_ckpts_t *ck = rt->p->ck;
+	if (!rt->p->no_early && ck && ck->n && ck->cycle[ck->n - 1] >= at)
+		sc__gmem_hash_at(gpu, at);
 }
 
 /* Forks the experiment child: returns true in the child, waits and
  * reports in the parent (false). */
-static bool spawn(sc_gpu_t *gpu, const sc_rt_exp_t *e)
+static bool spawn(rt_t *rt, sc_gpu_t *gpu, const sc_rt_exp_t *e)
 {
 	int p[2];
+	lines_for_child(rt, gpu, e->f[0].cycle);
 	double t0 = now_s();
 	if (pipe(p) < 0) {
-		done(e, SC_RT_NO_REPORT);
+		done(rt, e, SC_RT_NO_REPORT);
 		return false;
 	}
 	fflush(NULL); /* the child must not write the parent's buffered output again */
@@ -531,50 +690,50 @@ static bool spawn(sc_gpu_t *gpu, const sc_rt_exp_t *e)
 	if (pid < 0) {
 		close(p[0]);
 		close(p[1]);
-		done(e, SC_RT_NO_REPORT);
+		done(rt, e, SC_RT_NO_REPORT);
 		return false;
 	}
 	if (pid == 0) {
 		close(p[0]);
-		become_child(gpu, e, p[1]);
+		become_child(rt, gpu, e, p[1]);
 		return true;
 	}
 	close(p[1]);
 	sc_rt_result_t r;
-	sc_rt_wait(pid, p[0], e, t0, &r);
-	R.h.done(R.h.ctx, e, &r);
+	wait_report(pid, p[0], e, t0, rt->has_live, rt->live, &r);
+	rt->h.done(rt->h.ctx, e, &r);
 	return false;
 }
 
 /* Parent pause hook: the golden replay reached an activation cycle. */
 static uint64_t parent_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 {
-	(void)ctx;
-	const sc_rt_plan_t *p = R.p;
-	while (R.next < p->nexp && p->exp[R.next].f[0].cycle <= cycle) {
-		const sc_rt_exp_t *e = &p->exp[R.next++];
+	rt_t *rt = ctx;
+	const sc_rt_plan_t *p = rt->p;
+	while (rt->next < p->nexp && p->exp[rt->next].f[0].cycle <= cycle) {
+		const sc_rt_exp_t *e = &p->exp[rt->next++];
 		const sc_rt_fault_t *f = &e->f[0];
-		R.has_live = p->live;
-		R.live = R.has_live ? sc_target_live_bits(gpu, p->target, p->fields, f->sm) : 0;
+		rt->has_live = p->live;
+		rt->live = rt->has_live ? sc_target_live_bits(gpu, p->target, p->fields, f->sm) : 0;
 		if (e->nfaults == 1) {
 			int use;
 			if (p->live)
-				use = R.live > 0 || p->target == SC_TGT_FU;
+				use = rt->live > 0 || p->target == SC_TGT_FU;
 			else
 				use = sc_target_in_use(gpu, p->target, p->fields, f->sm, f->loc, f->nbits);
 			if (use == 0) {
-				done(e, SC_RT_UNUSED);
+				done(rt, e, SC_RT_UNUSED);
 				continue;
 			}
 			if (!p->live && !p->no_dead && sc_target_dead(gpu, p->target, p->fields, f->sm, f->loc, f->nbits) == 1) {
-				done(e, SC_RT_DEAD);
+				done(rt, e, SC_RT_DEAD);
 				continue;
 			}
 		}
-		if (spawn(gpu, e))
-			return child_pause(gpu, NULL, cycle); /* the child: inject now */
+		if (spawn(rt, gpu, e))
+			return child_pause(gpu, rt, cycle); /* the child: inject now */
 	}
-	return R.next < p->nexp ? p->exp[R.next].f[0].cycle : UINT64_MAX;
+	return rt->next < p->nexp ? p->exp[rt->next].f[0].cycle : UINT64_MAX;
 }
 
 static bool plan_ok(const sc_rt_plan_t *p)
@@ -590,41 +749,41 @@ int sc_rt_attach(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h)
 {
 	if (!gpu || !p || !h || !h->done || !plan_ok(p))
 		return SC_EINVAL;
-	memset(&R, 0, sizeof R);
-	R.gpu = gpu;
-	R.p = p;
-	R.h = *h;
+	rt_t *rt = rt_install(gpu, p, h);
+	if (!rt)
+		return SC_ENOMEM;
 	sc__trace_on(gpu, false); /* written lines, for the children's memory hashes */
 	if (p->nexp)
-		sc_set_pause(gpu, p->exp[0].f[0].cycle, parent_pause, NULL);
+		sc_set_pause(gpu, p->exp[0].f[0].cycle, parent_pause, rt);
 	return 0;
 }
 
-void sc_rt_finish(void)
+/* The experiments of rt's plan the replay never reached: UNUSED. */
+static void rt_finish(rt_t *rt)
 {
-	if (R.child || !R.p)
+	if (!rt || rt->child || !rt->p)
 		return;
-	while (R.next < R.p->nexp) {
-		R.has_live = false;
-		R.live = 0;
-		done(&R.p->exp[R.next++], SC_RT_UNUSED);
+	while (rt->next < rt->p->nexp) {
+		rt->has_live = false;
+		rt->live = 0;
+		done(rt, &rt->p->exp[rt->next++], SC_RT_UNUSED);
 	}
 }
+
+void sc_rt_finish(sc_gpu_t *gpu) { rt_finish(rt_of(gpu)); }
 
 int sc_rt_become(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h, const sc_rt_exp_t *e,
                  int report_fd)
 {
 	if (!gpu || !p || !e || e->nfaults == 0 || e->nfaults > SC_RT_MAX_FAULTS)
 		return SC_EINVAL;
-	memset(&R, 0, sizeof R);
-	R.gpu = gpu;
-	R.p = p;
-	if (h) {
-		R.h = *h;
-		R.h.child_start = NULL; /* this process is the child from the start */
-	}
+	rt_t *rt = rt_install(gpu, p, h);
+	if (!rt)
+		return SC_ENOMEM;
+	rt->h.child_start = NULL; /* this process is the child from the start */
 	sc__trace_on(gpu, false);
-	become_child(gpu, e, report_fd);
+	seed_lines(rt, gpu, e);
+	become_child(rt, gpu, e, report_fd);
 	return 0;
 }
 
@@ -679,8 +838,12 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 
 /* ---------------------------------------------------------------- env mode */
 
-static struct env {
-	bool checked, active;
+/* A host program's part in a campaign: the job file it was started with
+ * and what it reports (one per process: the first GPU it creates takes
+ * part; sc__rt_env_config makes it, the runtime of that GPU points at it). */
+typedef struct env {
+	char *path;                   /* the job file */
+	rt_t *rt;                     /* the runtime of the GPU taking part */
 	sc_rt_job_t job;
 	sc_rt_ckpts_t ck;             /* golden: recorded; inject: the golden ones */
 	sc_rt_exp_t *exp;
@@ -691,7 +854,7 @@ static struct env {
 	sc_due_t due;                 /* the GPU's state when it was destroyed */
 	uint64_t cycle;
 	bool gone;
-} E;
+} env_t;
 
 static _Noreturn __attribute__((format(printf, 3, 4))) void env_fail(const char *path, unsigned line,
                                                                       const char *fmt, ...)
@@ -715,6 +878,7 @@ typedef struct jrd {
 	const char *rec;     /* the record's name, for messages */
 	char *p;             /* the rest of the line */
 	bool seen[16];       /* records read so far (JR_*) */
+	env_t *env;          /* what is read goes here */
 } jrd_t;
 
 enum { JR_MODE, JR_CONFIG, JR_NAME, JR_REGS, JR_CKI, JR_PLAN, JR_STDOUT, JR_STDERR, JR_OUTDIR, JR__COUNT };
@@ -813,9 +977,9 @@ static void jr_plan(jrd_t *r, sc_rt_job_t *j)
 	p->cycle_budget = jr_u64(r, "budget", 0, UINT64_MAX, 10);
 	p->watchdog_s = (unsigned)jr_u64(r, "watchdog", 0, UINT_MAX, 10);
 	p->no_early = (int)jr_u64(r, "no_early", 0, 1, 10);
-	E.ck.nparts = (uint32_t)jr_u64(r, "nparts", 0, np, 10);
-	if (E.ck.nparts && E.ck.nparts != np)
-		env_fail(r->path, r->ln, "'plan' record, field nparts: %u, but %u SMs make %u parts", E.ck.nparts,
+	r->env->ck.nparts = (uint32_t)jr_u64(r, "nparts", 0, np, 10);
+	if (r->env->ck.nparts && r->env->ck.nparts != np)
+		env_fail(r->path, r->ln, "'plan' record, field nparts: %u, but %u SMs make %u parts", r->env->ck.nparts,
 		         j->cfg.num_sms, np);
 	p->no_dead = (int)jr_u64(r, "no_dead", 0, 1, 10);
 	jr_end(r);
@@ -824,7 +988,7 @@ static void jr_plan(jrd_t *r, sc_rt_job_t *j)
 /* "c CYCLE PART...": one golden checkpoint of nparts hashes. */
 static void jr_ckpt(jrd_t *r)
 {
-	sc_rt_ckpts_t *ck = &E.ck;
+	sc_rt_ckpts_t *ck = &r->env->ck;
 	if (!ck->nparts)
 		env_fail(r->path, r->ln, "checkpoint without a 'plan' record that gives its parts");
 	if (ck->n >= SC_RT_MAX_CKPT)
@@ -847,16 +1011,16 @@ static void jr_exp(jrd_t *r, sc_rt_plan_t *p, uint64_t *ecap)
 {
 	if (p->nexp == *ecap) {
 		*ecap = *ecap ? 2 * *ecap : 256;
-		sc_rt_exp_t *ne = realloc(E.exp, *ecap * sizeof *ne);
+		sc_rt_exp_t *ne = realloc(r->env->exp, *ecap * sizeof *ne);
 		if (!ne)
 			env_fail(r->path, r->ln, "out of memory");
-		E.exp = ne;
+		r->env->exp = ne;
 	}
-	sc_rt_exp_t *e = &E.exp[p->nexp];
+	sc_rt_exp_t *e = &r->env->exp[p->nexp];
 	memset(e, 0, sizeof *e);
 	e->idx = jr_u64(r, "idx", 0, UINT64_MAX, 10);
 	e->nfaults = (uint32_t)jr_u64(r, "nfaults", 1, SC_RT_MAX_FAULTS, 10);
-	uint64_t first = p->nexp ? E.exp[p->nexp - 1].f[0].cycle : 0;
+	uint64_t first = p->nexp ? r->env->exp[p->nexp - 1].f[0].cycle : 0;
 	for (uint32_t k = 0; k < e->nfaults; k++) {
 		e->f[k].cycle = jr_u64(r, "cycle", k ? e->f[k - 1].cycle : first, UINT64_MAX, 10);
 		e->f[k].sm = (uint32_t)jr_u64(r, "sm", 0, UINT32_MAX, 10);
@@ -913,7 +1077,7 @@ static void jr_record(jrd_t *r, int k, sc_rt_job_t *j)
 		break;
 	case JR_PLAN: jr_plan(r, j); break;
 	default:
-		E.paths[k - JR_STDOUT] = jr_rest(r, 4000);
+		r->env->paths[k - JR_STDOUT] = jr_rest(r, 4000);
 		break;
 	}
 }
@@ -930,17 +1094,17 @@ static void env_check(const jrd_t *r, sc_rt_job_t *j, bool end)
 		env_fail(r->path, r->ln, "no 'config' record");
 	if (sc_config_check(&j->cfg, msg, sizeof msg))
 		env_fail(r->path, r->ln, "%s", msg);
-	if (j->mode == SC_RT_INJECT && (!E.paths[0] || !E.paths[1] || !E.paths[2]))
+	if (j->mode == SC_RT_INJECT && (!r->env->paths[0] || !r->env->paths[1] || !r->env->paths[2]))
 		env_fail(r->path, r->ln, "inject job without stdout, stderr and outdir");
-	j->plan.exp = E.exp;
-	j->plan.ck = &E.ck;
-	E.res = fdopen(SC_RT_FD, "w");
-	if (!E.res)
+	j->plan.exp = r->env->exp;
+	j->plan.ck = &r->env->ck;
+	r->env->res = fdopen(SC_RT_FD, "w");
+	if (!r->env->res)
 		env_fail(r->path, r->ln, "no result channel on fd 3");
 }
 
 /* Reads the job file named by FLIPSIM_RT; exits 2 when it is unusable. */
-static void env_load(const char *path)
+static void env_load(env_t *env, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
@@ -948,8 +1112,8 @@ static void env_load(const char *path)
 	char *line = NULL;
 	size_t cap = 0;
 	uint64_t ecap = 0;
-	sc_rt_job_t *j = &E.job;
-	jrd_t r = {.path = path};
+	sc_rt_job_t *j = &env->job;
+	jrd_t r = {.path = path, .env = env};
 	bool end = false;
 	while (!end && getline(&line, &cap, f) > 0) {
 		r.ln++;
@@ -983,25 +1147,26 @@ static void env_load(const char *path)
 	env_check(&r, j, end);
 }
 
-void sc__rt_env_config(sc_gpu_config_t *cfg, sc_options_t *opt)
+void *sc__rt_env_config(sc_gpu_config_t *cfg, sc_options_t *opt)
 {
-	if (!E.checked) {
-		E.checked = true;
-		const char *path = getenv(SC_RT_ENV);
-		if (path && *path) {
-			env_load(path);
-			E.active = true;
-		}
-	}
-	if (E.active && !E.gpu) {
-		*cfg = E.job.cfg;
-		opt->regs = E.job.regs;
-	}
+	const char *path = getenv(SC_RT_ENV);
+	if (!path || !*path)
+		return NULL;
+	env_t *env = calloc(1, sizeof *env);
+	if (!env || !(env->path = strdup(path)))
+		env_fail(path, 0, "out of memory");
+	env_load(env, env->path);
+	/* one GPU per process takes part, the first one created: later ones,
+	 * and programs this one starts, find no job */
+	unsetenv(SC_RT_ENV);
+	*cfg = env->job.cfg;
+	opt->regs = env->job.regs;
+	return env;
 }
 
-static void golden_write(sc_gpu_t *g)
+static void golden_write(const env_t *env, const sc_gpu_t *g)
 {
-	FILE *f = E.res;
+	FILE *f = env->res;
 	fprintf(f, "G %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu32 " %d\n", g->cycle, g->totals.cycles,
 	        g->totals.warp_insts,
 	        g->totals.thread_insts, g->nstats, (int)g->status.reason);
@@ -1013,55 +1178,57 @@ static void golden_write(sc_gpu_t *g)
 		        l->local_per_thread, l->ctas_per_sm, l->limiter ? l->limiter : "-", l->occupancy,
 		        l->start_cycle, l->end_cycle, l->cycles, l->warp_insts, l->thread_insts);
 	}
-	for (uint32_t k = 0; k < E.ck.n; k++) {
-		fprintf(f, "C %" PRIu64, E.ck.cycle[k]);
-		for (uint32_t i = 0; i < E.ck.nparts; i++)
-			fprintf(f, " %" PRIx64, E.ck.part[(size_t)k * E.ck.nparts + i]);
+	for (uint32_t k = 0; k < env->ck.n; k++) {
+		fprintf(f, "C %" PRIu64, env->ck.cycle[k]);
+		for (uint32_t i = 0; i < env->ck.nparts; i++)
+			fprintf(f, " %" PRIx64, env->ck.part[(size_t)k * env->ck.nparts + i]);
 		fputc('\n', f);
 	}
 	fflush(f);
 }
 
 /* The GPU's run is over (destroyed, or the program exits). */
-static void env_over(void)
+static void env_over(env_t *env)
 {
-	if (E.wrote || !E.gpu)
+	if (env->wrote || !env->gpu)
 		return;
-	E.wrote = true;
-	if (R.child)
+	env->wrote = true;
+	if (env->rt->child)
 		return;
-	if (E.job.mode == SC_RT_GOLDEN)
-		golden_write(E.gpu);
+	if (env->job.mode == SC_RT_GOLDEN)
+		golden_write(env, env->gpu);
 	else
-		sc_rt_finish();
+		rt_finish(env->rt);
 }
 
-static void env_at_exit(void)
+static void env_at_exit(int status, void *ctx)
 {
-	if (R.child) {
-		if (!R.reported) {
-			uint64_t now = E.gone ? E.cycle : E.gpu->cycle;
-			sc_due_t due = E.gone ? E.due : E.gpu->status.reason;
-			if (R.fault == 0)
-				child_send(SC_RT_UNUSED, -1, NULL, SC_DUE_NONE, 0);
+	env_t *env = ctx;
+	(void)status;
+	if (env->rt->child) {
+		if (!env->rt->reported) {
+			uint64_t now = env->gone ? env->cycle : env->gpu->cycle;
+			sc_due_t due = env->gone ? env->due : env->gpu->status.reason;
+			if (env->rt->fault == 0)
+				child_send(env->rt, SC_RT_UNUSED, -1, NULL, SC_DUE_NONE, 0);
 			else
-				child_send(SC_RT_ENDED, -1, NULL, due, now > R.start ? now - R.start : 0);
+				child_send(env->rt, SC_RT_ENDED, -1, NULL, due, now > env->rt->start ? now - env->rt->start : 0);
 		}
 		return;
 	}
-	env_over();
-	fputs("E\n", E.res);
-	fflush(E.res);
+	env_over(env);
+	fputs("E\n", env->res);
+	fflush(env->res);
 }
 
 /* A child's stdout or stderr: a file of its own in outdir. Its output
  * starts with what the parent had written so far; the file holds only the
  * length of that (SC_RT_HEADER bytes) and what the child writes after it,
  * so that no experiment copies the output it shares with the golden run. */
-static void redirect(int fd, const sc_rt_exp_t *e, const char *ext)
+static void redirect(const env_t *env, int fd, const sc_rt_exp_t *e, const char *ext)
 {
 	char path[4096], head[SC_RT_HEADER + 1];
-	snprintf(path, sizeof path, "%s/%" PRIu64 ".%s", E.paths[2], e->idx, ext);
+	snprintf(path, sizeof path, "%s/%" PRIu64 ".%s", env->paths[2], e->idx, ext);
 	off_t len = lseek(fd, 0, SEEK_CUR);
 	int out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (len < 0 || out < 0)
@@ -1079,46 +1246,51 @@ fail:
 
 static void env_child_start(void *ctx, const sc_rt_exp_t *e)
 {
-	(void)ctx;
-	fclose(E.res); /* the result channel is the parent's */
-	E.res = NULL;
-	redirect(1, e, "out");
-	redirect(2, e, "err");
+	env_t *env = ctx;
+	fclose(env->res); /* the result channel is the parent's */
+	env->res = NULL;
+	redirect(env, 1, e, "out");
+	redirect(env, 2, e, "err");
 }
 
 static void env_done(void *ctx, const sc_rt_exp_t *e, const sc_rt_result_t *r)
 {
-	(void)ctx;
+	const env_t *env = ctx;
 	(void)e;
-	fprintf(E.res, "X %" PRIu64 " %d %d %" PRIu64 " %d %" PRIu64 " %d %.6f\n", r->idx, (int)r->kind, (int)r->due,
-	        r->cycles, r->has_live, r->live, r->wstatus, r->wall);
-	fflush(E.res);
+	char line[512];
+	sc_rt_result_format(r, line, sizeof line);
+	fprintf(env->res, "X %s\n", line);
+	fflush(env->res);
 }
 
-void sc__rt_env_attach(sc_gpu_t *g)
+void sc__rt_env_attach(void *token, sc_gpu_t *g)
 {
-	if (!E.active || E.gpu)
-		return;
-	E.gpu = g;
-	if (E.job.mode == SC_RT_GOLDEN) {
-		E.ck.interval = E.job.ck_interval;
-		sc_rt_record(g, &E.ck);
-		if (E.job.cycle_budget)
-			sc_set_cycle_budget(g, E.job.cycle_budget);
+	env_t *env = token;
+	env->gpu = g;
+	if (env->job.mode == SC_RT_GOLDEN) {
+		env->ck.interval = env->job.ck_interval;
+		sc_rt_record(g, &env->ck);
+		env->rt = rt_install(g, NULL, NULL); /* its gone hook: the golden results */
+		if (env->job.cycle_budget)
+			sc_set_cycle_budget(g, env->job.cycle_budget);
 	} else {
-		static const sc_rt_hooks_t hooks = {.child_start = env_child_start, .done = env_done};
-		if (sc_rt_attach(g, &E.job.plan, &hooks))
-			env_fail(getenv(SC_RT_ENV), 0, "%s", "invalid plan");
+		sc_rt_hooks_t hooks = {.child_start = env_child_start, .done = env_done, .ctx = env};
+		if (sc_rt_attach(g, &env->job.plan, &hooks))
+			env_fail(env->path, 0, "%s", "invalid plan");
+		env->rt = rt_of(g);
 	}
-	atexit(env_at_exit);
+	if (!env->rt)
+		env_fail(env->path, 0, "out of memory");
+	env->rt->env = env;
+	on_exit(env_at_exit, env);
 }
 
-void sc__rt_gpu_gone(sc_gpu_t *g)
+static void env_gone(env_t *env, sc_gpu_t *g)
 {
-	if (!E.active || g != E.gpu || E.gone)
+	if (g != env->gpu || env->gone)
 		return;
-	env_over();
-	E.due = g->status.reason;
-	E.cycle = g->cycle;
-	E.gone = true;
+	env_over(env);
+	env->due = g->status.reason;
+	env->cycle = g->cycle;
+	env->gone = true;
 }

@@ -808,8 +808,9 @@ typedef struct sc_trace {
 	uint64_t rehashed;     /* lines hashed by the last sc__gmem_hash_at (tests) */
 } sc_trace_t;
 /* A global access of `size` bytes at addr, in the allocation sc__gmem_find
- * just found (g->trace set). */
-void sc__trace_touch(sc_gpu_t *g, uint64_t addr, uint32_t size, bool write);
+ * just found (g->trace set): sc__trace_touch (below sc_gpu_t) calls it for
+ * writes, and for loads only while touches are recorded. */
+void sc__trace_mark(sc_gpu_t *g, uint64_t addr, uint32_t size, bool write);
 /* The host wrote [addr, addr + bytes), inside one allocation (no-op without a trace). */
 void sc__trace_wrote(sc_gpu_t *g, uint64_t addr, uint64_t bytes);
 /* Turns the trace on (touch: record touches too). 0 or SC_ENOMEM. */
@@ -965,11 +966,21 @@ typedef struct sc_run {
 
 typedef struct sc_dec sc_dec_t; /* decoded instruction, below */
 
+/* What the GPU tells whoever runs it (the injection runtime installs them;
+ * each may be NULL): observe, the host API showed the program something the
+ * GPU computed; gone, the GPU is being destroyed (before anything is freed). */
+typedef struct sc_gpu_hooks {
+	void (*observe)(void *ctx);
+	void (*gone)(void *ctx, sc_gpu_t *g);
+} sc_gpu_hooks_t;
+
 struct sc_gpu {
 	sc_gpu_config_t cfg;
 	sc_options_t opt;
 	sc_gmem_t gmem;
 	sc_trace_t *trace;              /* golden memory trace (rt.c), NULL when off */
+	const sc_gpu_hooks_t *hooks;    /* NULL: none installed */
+	void *hook_ctx;
 	sc_module_t *mods;
 	sc_sm_t *sms;
 	uint64_t cycle;                 /* GPU clock, over all launches */
@@ -1062,20 +1073,33 @@ bool sc__wr(sc_warp_t *w, uint16_t o, uint32_t mask, const uint64_t *v);
 uint32_t sc__alu_latency(const sc_gpu_t *g, const sc_insn_t *in);
 /* The value of special register sr for lane l of warp w. */
 uint64_t sc__sreg(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, unsigned sr, uint32_t l);
+/* The memory trace's hook in the load/store path (mem.c sc__trace_mark). */
+static inline void sc__trace_touch(sc_gpu_t *g, uint64_t addr, uint32_t size, bool write)
+{
+	if (write || g->trace->touch)
+		sc__trace_mark(g, addr, size, write);
+}
 
 /* fault.c: corrupts the result the instruction just wrote, when an armed
  * FU fault waits for this SM and cycle. */
 void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint64_t now);
 
-/* rt.c: the injection runtime's hooks into the host API. observe: the
- * program was shown something the GPU computed (ends early termination);
- * env_config: a host program started by flipsim gets the campaign's GPU
- * configuration and register mode; env_attach: its first GPU joins the runtime; gpu_gone:
- * that GPU is being destroyed. */
-void sc__rt_observe(void);
-void sc__rt_env_config(sc_gpu_config_t *cfg, sc_options_t *opt);
-void sc__rt_env_attach(sc_gpu_t *g);
-void sc__rt_gpu_gone(sc_gpu_t *g);
+/* Telling the injection runtime: the program was shown something the GPU
+ * computed (the host API's reads; it ends early termination). */
+static inline void sc__gpu_observe(const sc_gpu_t *g)
+{
+	if (g->hooks && g->hooks->observe)
+		g->hooks->observe(g->hook_ctx);
+}
+
+/* rt.c, env mode (a host program started by flipsim with FLIPSIM_RT), the
+ * one way into the runtime sc_gpu_create knows: env_config gives the first
+ * GPU of the process the campaign's configuration and register mode and
+ * returns the runtime's token (NULL when not under flipsim, or for any
+ * later GPU); env_attach(token, g) joins the created GPU, installing its
+ * hooks. */
+void *sc__rt_env_config(sc_gpu_config_t *cfg, sc_options_t *opt);
+void sc__rt_env_attach(void *env, sc_gpu_t *g);
 
 /* sm.c */
 void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now);

@@ -456,18 +456,45 @@ typedef enum {
 	SC_RT_NO_REPORT   /* the child ended without reporting (see wstatus) */
 } sc_rt_kind_t;
 
+/* An experiment's result, the record that crosses process boundaries:
+ * the child's report to its runner (binary, sc_rt_wait checks it) and, on
+ * the LINE fields in this order, the X line a host program writes to
+ * flipsim (sc_rt_result_format, sc_rt_result_parse). The struct, the line's
+ * writer and reader and the report's checks are generated from this list.
+ *   X(field, kind, LINE: on the X line, comment)
+ * kinds: U64, INT, KIND (sc_rt_kind_t), DUE (sc_due_t), WALL (seconds,
+ * "%.6f" on the line), TEXT (96 bytes, NUL-terminated). */
+#define SC_RT_RESULT_LIST(X)                                                                 \
+	X(idx, U64, 1, "the caller's name for the experiment")                                  \
+	X(kind, KIND, 1, "how it ended")                                                        \
+	X(due, DUE, 1, "ENDED: the simulator's stop reason (NONE if healthy)")                   \
+	X(cycles, U64, 1, "cycles simulated from the first fault")                              \
+	X(has_live, INT, 1, "live sampling: bits of the target in use in")                      \
+	X(live, U64, 1, "the first fault's SM at its cycle")                                    \
+	X(wstatus, INT, 1, "the child's wait status; -1 when no child ran")                     \
+	X(wall, WALL, 1, "host seconds")                                                        \
+	X(verdict, INT, 0, "the child's own verdict (sc_rt_child_exit), or -1")                  \
+	X(reason, TEXT, 0, "with verdict")
+
+#define SC_RT_DECL_U64(f) uint64_t f
+#define SC_RT_DECL_INT(f) int f
+#define SC_RT_DECL_KIND(f) sc_rt_kind_t f
+#define SC_RT_DECL_DUE(f) sc_due_t f
+#define SC_RT_DECL_WALL(f) double f
+#define SC_RT_DECL_TEXT(f) char f[96]
+
 typedef struct sc_rt_result {
-	uint64_t idx;
-	sc_rt_kind_t kind;
-	sc_due_t due;                /* ENDED: the simulator's stop reason (NONE if healthy) */
-	uint64_t cycles;             /* cycles simulated from the first fault */
-	int has_live;                /* live sampling: bits of the target in use in */
-	uint64_t live;               /* the first fault's SM at its cycle           */
-	int wstatus;                 /* the child's wait status; -1 when no child ran */
-	int verdict;                 /* the child's own verdict (sc_rt_child_exit), or -1 */
-	char reason[96];             /* with verdict */
-	double wall;                 /* host seconds */
+#define X(field, kind, line, what) SC_RT_DECL_##kind(field);
+	SC_RT_RESULT_LIST(X)
+#undef X
 } sc_rt_result_t;
+
+/* The LINE fields of r, space-separated, into buf (no newline). */
+void sc_rt_result_format(const sc_rt_result_t *r, char *buf, size_t n);
+/* Reads what sc_rt_result_format wrote (trailing spaces and a newline
+ * allowed) into *r, the other fields cleared (verdict -1). Returns 0, or
+ * SC_EINVAL for a missing, extra or out-of-range field. */
+int sc_rt_result_parse(const char *line, sc_rt_result_t *r);
 
 typedef struct sc_rt_hooks {
 	/* in a new child, before its first fault (e.g. redirect its output) */
@@ -489,10 +516,10 @@ typedef struct sc_rt_hooks {
  * a child it runs on faulty, until it calls sc_rt_child_exit or exits
  * (then the GPU's status is reported). Returns 0 or SC_EINVAL. */
 int sc_rt_attach(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h);
-/* Fork mode, once the program's run is over in the parent: the
+/* Fork mode, once the program's run on gpu is over in the parent: the
  * experiments it never reached (activation after the last event) are done
  * as UNUSED. */
-void sc_rt_finish(void);
+void sc_rt_finish(sc_gpu_t *gpu);
 /* No-fork mode: this process becomes experiment e on a fresh gpu (faults
  * injected when the run reaches them), reporting on report_fd; h (may be
  * NULL) as for sc_rt_attach, of which only mem_final is used. */
@@ -501,8 +528,8 @@ int sc_rt_become(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h, c
 /* No-fork mode, in the parent: waits for child pid and reads its report
  * from rfd (closed); fills *r for e. */
 void sc_rt_wait(int pid, int rfd, const sc_rt_exp_t *e, double t0, sc_rt_result_t *r);
-/* In an experiment child: the experiment; NULL elsewhere. */
-const sc_rt_exp_t *sc_rt_current(void);
+/* In an experiment child: the experiment gpu runs; NULL elsewhere. */
+const sc_rt_exp_t *sc_rt_current(const sc_gpu_t *gpu);
 /* Ends an experiment child: reports kind ENDED with gpu's status and
  * cycles, and the child's verdict when verdict >= 0. */
 _Noreturn void sc_rt_child_exit(const sc_gpu_t *gpu, int verdict, const char *reason);

@@ -613,3 +613,34 @@ Test(fault, incremental_memory_hash_equals_a_full_rehash)
 		free(d.line[a]);
 	h_fini(&h);
 }
+
+/* ---- the result record (SC_RT_RESULT_LIST) ---- */
+
+/* A host program's X line: what sc_rt_result_format writes,
+ * sc_rt_result_parse reads back; a line with a field missing, one too many
+ * or out of its kind's range is refused. */
+Test(fault, result_line_round_trip)
+{
+	sc_rt_result_t r = {.idx = 18446744073709551615ull, .kind = SC_RT_ENDED, .due = SC_DUE_TRAP, .cycles = 1234,
+	                    .has_live = 1, .live = 77, .wstatus = 256, .wall = 0.25, .verdict = 2, .reason = "x"};
+	char line[512];
+	sc_rt_result_format(&r, line, sizeof line);
+	cr_expect_str_eq(line, "18446744073709551615 3 10 1234 1 77 256 0.250000");
+	sc_rt_result_t back;
+	cr_assert_eq(sc_rt_result_parse(line, &back), 0);
+	cr_expect_eq(back.idx, r.idx);
+	cr_expect_eq(back.kind, r.kind);
+	cr_expect_eq(back.due, r.due);
+	cr_expect_eq(back.cycles, r.cycles);
+	cr_expect_eq(back.has_live, r.has_live);
+	cr_expect_eq(back.live, r.live);
+	cr_expect_eq(back.wstatus, r.wstatus);
+	cr_expect_eq(back.wall, r.wall);
+	cr_expect_eq(back.verdict, -1, "not on the line");
+	cr_expect_str_eq(back.reason, "");
+	cr_expect_eq(sc_rt_result_parse(" 5 0 0 0 0 0 -1 0.5\n", &back), 0, "as the program sends it");
+	static const char *const bad[] = {"5 0 0 0 0 0 -1", "5 0 0 0 0 0 -1 0.5 9", "5 6 0 0 0 0 -1 0.5",
+	                                  "5 -1 0 0 0 0 -1 0.5", "5 0 99 0 0 0 -1 0.5", "x 0 0 0 0 0 -1 0.5", ""};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		cr_expect_eq(sc_rt_result_parse(bad[i], &back), SC_EINVAL, "'%s' accepted", bad[i]);
+}
