@@ -139,9 +139,9 @@ bench() {
 	# shellcheck disable=SC2086
 	set -- $ref
 	awk -v ex="$ex" -v size="$label" -v c="$1" -v w="$2" -v t="$3" -v s="$med" -v b="$bmed" 'BEGIN {
-		printf "%-11s %-10s %12s %14s %12s %9.3f %10.1f", ex, size, c, t, w, s, s > 0 ? t / s / 1e6 : 0
+		printf "%-11s %-10s %12s %14s %12s %9.3f %10.1f", ex, size, c, t, w, s, (s > 0 ? t / s / 1e6 : 0)
 		if (b != "")
-			printf " %9.3f %10.1f %7.2fx", b, b > 0 ? t / b / 1e6 : 0, s > 0 ? b / s : 0
+			printf " %9.3f %10.1f %7.2fx", b, (b > 0 ? t / b / 1e6 : 0), (s > 0 ? b / s : 0)
 		printf "\n"
 	}'
 }
