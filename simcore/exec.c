@@ -186,6 +186,31 @@ static const char *space_name(int sp)
 	return sp >= 0 && sp < SC_SP__COUNT ? n[sp] : "?";
 }
 
+/* The generic window that holds a, or SC_SP_GLOBAL outside all four. */
+static int window_of(uint64_t a)
+{
+	if (a >= SC_SHARED_WIN && a < SC_SHARED_WIN + SC_WIN_SIZE)
+		return SC_SP_SHARED;
+	if (a >= SC_LOCAL_WIN && a < SC_LOCAL_WIN + SC_WIN_SIZE)
+		return SC_SP_LOCAL;
+	if (a >= SC_CONST_WIN && a < SC_CONST_WIN + SC_WIN_SIZE)
+		return SC_SP_CONST;
+	if (a >= SC_PARAM_WIN && a < SC_PARAM_WIN + SC_WIN_SIZE)
+		return SC_SP_PARAM;
+	return SC_SP_GLOBAL;
+}
+
+static uint64_t window_base(int space)
+{
+	switch (space) {
+	case SC_SP_SHARED: return SC_SHARED_WIN;
+	case SC_SP_LOCAL: return SC_LOCAL_WIN;
+	case SC_SP_CONST: return SC_CONST_WIN;
+	case SC_SP_PARAM: return SC_PARAM_WIN;
+	}
+	return 0;
+}
+
 /* Resolves [addr, addr+size) in `space` for lane l, or raises the DUE. */
 static bool resolve(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, int space, uint64_t addr,
                     uint32_t size, uint32_t l, bool write, memref_t *out)
@@ -197,21 +222,8 @@ static bool resolve(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, int spa
 		return false;
 	}
 	if (space == SC_SP_GENERIC) {
-		if (addr >= SC_SHARED_WIN && addr < SC_SHARED_WIN + SC_WIN_SIZE) {
-			space = SC_SP_SHARED;
-			addr -= SC_SHARED_WIN;
-		} else if (addr >= SC_LOCAL_WIN && addr < SC_LOCAL_WIN + SC_WIN_SIZE) {
-			space = SC_SP_LOCAL;
-			addr -= SC_LOCAL_WIN;
-		} else if (addr >= SC_CONST_WIN && addr < SC_CONST_WIN + SC_WIN_SIZE) {
-			space = SC_SP_CONST;
-			addr -= SC_CONST_WIN;
-		} else if (addr >= SC_PARAM_WIN && addr < SC_PARAM_WIN + SC_WIN_SIZE) {
-			space = SC_SP_PARAM;
-			addr -= SC_PARAM_WIN;
-		} else {
-			space = SC_SP_GLOBAL;
-		}
+		space = window_of(addr);
+		addr -= window_base(space);
 	}
 	out->space = space;
 	uint8_t *p = NULL;
@@ -315,31 +327,6 @@ typedef struct span {
 	size_t stride;
 	int space;
 } span_t;
-
-/* The generic window that holds a, or SC_SP_GLOBAL outside all four. */
-static int window_of(uint64_t a)
-{
-	if (a >= SC_SHARED_WIN && a < SC_SHARED_WIN + SC_WIN_SIZE)
-		return SC_SP_SHARED;
-	if (a >= SC_LOCAL_WIN && a < SC_LOCAL_WIN + SC_WIN_SIZE)
-		return SC_SP_LOCAL;
-	if (a >= SC_CONST_WIN && a < SC_CONST_WIN + SC_WIN_SIZE)
-		return SC_SP_CONST;
-	if (a >= SC_PARAM_WIN && a < SC_PARAM_WIN + SC_WIN_SIZE)
-		return SC_SP_PARAM;
-	return SC_SP_GLOBAL;
-}
-
-static uint64_t window_base(int space)
-{
-	switch (space) {
-	case SC_SP_SHARED: return SC_SHARED_WIN;
-	case SC_SP_LOCAL: return SC_LOCAL_WIN;
-	case SC_SP_CONST: return SC_CONST_WIN;
-	case SC_SP_PARAM: return SC_PARAM_WIN;
-	}
-	return 0;
-}
 
 /* Resolves a generic range [lo, hi] to one space when all of it lies in
  * one window, or in global space below or above every window. */
@@ -738,50 +725,42 @@ static bool ex_warp(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in,
 	return false;
 }
 
-static bool ex_mov(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec)
+/* cvta: an address to or from the generic window of a space. */
+static bool mov_cvta(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec)
 {
 	sc_alu_t *x = &g->alu;
-	unsigned nd = SC_NDST(in), ns = SC_NSRC(in);
-	unsigned bits = sc__type_bits(in->type);
-	if (in->op == SC_OP_CVTA) {
-		if (nd != 1 || ns != 1)
-			return false;
-		sc__rd(g, sm, w, in->opnd[1], exec, x->a);
-		uint64_t win = 0;
-		switch (SC_AUX_SPACE(in->aux)) {
-		case SC_SP_SHARED: win = SC_SHARED_WIN; break;
-		case SC_SP_LOCAL: win = SC_LOCAL_WIN; break;
-		case SC_SP_CONST: win = SC_CONST_WIN; break;
-		case SC_SP_PARAM: win = SC_PARAM_WIN; break;
-		case SC_SP_GLOBAL: break;
-		default: return false;
-		}
+	int sp = SC_AUX_SPACE(in->aux);
+	if (SC_NDST(in) != 1 || SC_NSRC(in) != 1 || sp == SC_SP_NONE || sp == SC_SP_GENERIC || sp >= SC_SP__COUNT)
+		return false;
+	sc__rd(g, sm, w, in->opnd[1], exec, x->a);
+	uint64_t win = window_base(sp);
+	FOR_LANES(l, exec)
+		x->d[l] = in->sub == SC_CVTA_FROM_GENERIC ? x->a[l] - win : x->a[l] + win;
+	if (sc__type_bits(in->type) == 32)
 		FOR_LANES(l, exec)
-			x->d[l] = in->sub == SC_CVTA_FROM_GENERIC ? x->a[l] - win : x->a[l] + win;
-		if (bits == 32)
-			FOR_LANES(l, exec)
-				x->d[l] &= 0xffffffffu;
-		return sc__wr(w, in->opnd[0], exec, x->d);
-	}
-	if (in->op == SC_OP_ISSPACEP) {
-		if (nd != 1 || ns != 1)
-			return false;
-		sc__rd(g, sm, w, in->opnd[1], exec, x->a);
-		int sp = SC_AUX_SPACE(in->aux);
-		FOR_LANES(l, exec) {
-			uint64_t a = x->a[l];
-			int in_sp = a >= SC_SHARED_WIN && a < SC_SHARED_WIN + SC_WIN_SIZE ? SC_SP_SHARED
-			            : a >= SC_LOCAL_WIN && a < SC_LOCAL_WIN + SC_WIN_SIZE ? SC_SP_LOCAL
-			            : a >= SC_CONST_WIN && a < SC_CONST_WIN + SC_WIN_SIZE ? SC_SP_CONST
-			            : a >= SC_PARAM_WIN && a < SC_PARAM_WIN + SC_WIN_SIZE ? SC_SP_PARAM : SC_SP_GLOBAL;
-			x->d[l] = in_sp == sp;
-		}
-		return sc__wr(w, in->opnd[0], exec, x->d);
-	}
-	if (nd == 1 && ns == 1) {
-		sc__rd(g, sm, w, in->opnd[1], exec, x->a);
-		return sc__wr(w, in->opnd[0], exec, x->a);
-	}
+			x->d[l] &= 0xffffffffu;
+	return sc__wr(w, in->opnd[0], exec, x->d);
+}
+
+/* isspacep: is the generic address in the space's window. */
+static bool mov_isspacep(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec)
+{
+	sc_alu_t *x = &g->alu;
+	if (SC_NDST(in) != 1 || SC_NSRC(in) != 1)
+		return false;
+	sc__rd(g, sm, w, in->opnd[1], exec, x->a);
+	int sp = SC_AUX_SPACE(in->aux);
+	FOR_LANES(l, exec)
+		x->d[l] = window_of(x->a[l]) == sp;
+	return sc__wr(w, in->opnd[0], exec, x->d);
+}
+
+/* mov {a, b, ..} into one register (pack) or one register into {d, e, ..}
+ * (unpack), in elements of type-width / count bits. */
+static bool mov_vector(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec)
+{
+	sc_alu_t *x = &g->alu;
+	unsigned nd = SC_NDST(in), ns = SC_NSRC(in), bits = sc__type_bits(in->type);
 	if (bits == 0 || bits > 64)
 		return false;
 	if (nd == 1 && ns >= 2 && ns <= 4) { /* pack */
@@ -808,6 +787,19 @@ static bool ex_mov(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, 
 		return true;
 	}
 	return false;
+}
+
+static bool ex_mov(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec)
+{
+	if (in->op == SC_OP_CVTA)
+		return mov_cvta(g, sm, w, in, exec);
+	if (in->op == SC_OP_ISSPACEP)
+		return mov_isspacep(g, sm, w, in, exec);
+	if (SC_NDST(in) == 1 && SC_NSRC(in) == 1) {
+		sc__rd(g, sm, w, in->opnd[1], exec, g->alu.a);
+		return sc__wr(w, in->opnd[0], exec, g->alu.a);
+	}
+	return mov_vector(g, sm, w, in, exec);
 }
 
 uint32_t sc__alu_latency(const sc_gpu_t *g, const sc_insn_t *in)

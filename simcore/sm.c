@@ -443,6 +443,48 @@ static void reschedule(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, bool
 	}
 }
 
+/* The decoded form of the word a faulty instruction buffer holds: checked
+ * and decoded again into *redo; NULL after the DUE of a word that does not
+ * decode. */
+static const sc_dec_t *redecode(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, const sc_insn_t *in,
+                                sc_dec_t *redo)
+{
+	const sc_run_t *r = &g->run;
+	if (sc__insn_check(in, r->regs, r->preds, r->mod->npool, r->mod->ncode)) {
+		sc__due_insn(g, sm, w, pc, in, "the instruction word at pc %u does not decode: %s");
+		return NULL;
+	}
+	sc__decode(g, in, pc, false, redo);
+	return redo;
+}
+
+/* Retires an instruction whose handler returned an SC_X_* code: 1 when
+ * control was transferred, 0 when not, -1 when the warp is not to be
+ * rescheduled (halted, done, or a word that does not execute). */
+static int retire_special(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc,
+                          int rc, uint64_t now)
+{
+	sc_simt_t *top = &w->stk[w->sp - 1];
+	switch (rc) {
+	case SC_X_JUMP:
+		if (UNLIKELY(g->fu.armed))
+			sc__fu_apply(g, sm, w, in, exec, now);
+		return UNLIKELY(top->pc == top->rpc) && !simt_pop(g, sm, w, pc) ? -1 : 1;
+	case SC_X_DIVERGE:
+		return 1;
+	case SC_X_EXIT:
+		return 0;
+	case SC_X_BAR:
+		if (w->sp && w->stk[w->sp - 1].pc == pc + 1)
+			ib_advance(g, w, pc);
+		return 0;
+	case SC_X_HALT:
+		return -1;
+	}
+	sc__due_insn(g, sm, w, pc, in, "the instruction at pc %u has operands that do not decode: %s");
+	return -1;
+}
+
 /* Fetch, guard, execute (the decoded handler), retire. */
 static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
 {
@@ -452,16 +494,9 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
 	if (!in)
 		return;
 	sc_dec_t redo;
-	const sc_dec_t *d = &g->dec[pc];
-	if (UNLIKELY(w->ib_dirty)) {
-		const sc_run_t *r = &g->run;
-		if (sc__insn_check(in, r->regs, r->preds, r->mod->npool, r->mod->ncode)) {
-			sc__due_insn(g, sm, w, pc, in, "the instruction word at pc %u does not decode: %s");
-			return;
-		}
-		sc__decode(g, in, pc, false, &redo);
-		d = &redo;
-	}
+	const sc_dec_t *d = LIKELY(!w->ib_dirty) ? &g->dec[pc] : redecode(g, sm, w, pc, in, &redo);
+	if (!d)
+		return;
 	uint32_t exec = top->mask;
 	if (in->guard & SC_GUARD_ON) {
 		uint32_t pm = w->pf[SC_GUARD_REG(in->guard)];
@@ -470,8 +505,7 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
 	g->run.warp_insts++;
 	g->run.thread_insts += top->mask == 0xffffffffu ? 32 : popcount32(top->mask);
 
-	int rc = d->fn(g, sm, w, d, exec);
-	bool transfer = false;
+	int rc = d->fn(g, sm, w, d, exec), transfer = 0;
 	if (LIKELY(rc >= 0)) {
 		if (UNLIKELY(g->fu.armed))
 			sc__fu_apply(g, sm, w, in, exec, now);
@@ -484,30 +518,8 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
 			return;
 		if (w->sp && w->stk[w->sp - 1].pc == pc + 1)
 			ib_advance(g, w, pc);
-	} else {
-		switch (rc) {
-		case SC_X_JUMP:
-			if (UNLIKELY(g->fu.armed))
-				sc__fu_apply(g, sm, w, in, exec, now);
-			if (UNLIKELY(top->pc == top->rpc) && !simt_pop(g, sm, w, pc))
-				return;
-			transfer = true;
-			break;
-		case SC_X_DIVERGE:
-			transfer = true;
-			break;
-		case SC_X_EXIT:
-			break;
-		case SC_X_BAR:
-			if (w->sp && w->stk[w->sp - 1].pc == pc + 1)
-				ib_advance(g, w, pc);
-			break;
-		case SC_X_HALT:
-			return;
-		default:
-			sc__due_insn(g, sm, w, pc, in, "the instruction at pc %u has operands that do not decode: %s");
-			return;
-		}
+	} else if ((transfer = retire_special(g, sm, w, in, exec, pc, rc, now)) < 0) {
+		return;
 	}
 	reschedule(g, sm, w, pc, transfer, now);
 }
