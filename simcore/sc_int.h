@@ -1035,7 +1035,6 @@ enum { SC_X_BAD = -6, SC_X_HALT, SC_X_BAR, SC_X_EXIT, SC_X_DIVERGE, SC_X_JUMP };
 typedef int (*sc_exec_fn)(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
 
 #define SC_DEC_RDY_MAX 13 /* 6 operands of up to 2 slots, and the guard */
-#define SC_DEC_PRED 0x8000u /* rdy[] entry names a predicate (index + run.regs) */
 
 struct sc_dec {
 	sc_exec_fn fn;

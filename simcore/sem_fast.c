@@ -207,7 +207,7 @@ WIDE(mulwide_u32, (uint64_t)A[l * sa] * B[l * sb])
 
 /* d = f(a) for a register a: a 64-bit result (UN64) or a 32-bit one
  * (UN32), the handler of an ALU unit (nothing without lanes). */
-#define UN64(name, expr)                                                    \
+#define UNARY(name, store)                                                  \
 	HANDLER(name)                                                           \
 	{                                                                       \
 		UNUSED2(g, sm);                                                     \
@@ -215,20 +215,11 @@ WIDE(mulwide_u32, (uint64_t)A[l * sa] * B[l * sb])
 			return 1;                                                       \
 		uint32_t *r = w->rf + d->o[0];                                      \
 		const uint32_t *A = w->rf + d->o[1];                                \
-		RES64(exec, r, (expr));                                             \
+		store;                                                              \
 		return (int)d->lat;                                                 \
 	}
-#define UN32(name, expr)                                                    \
-	HANDLER(name)                                                           \
-	{                                                                       \
-		UNUSED2(g, sm);                                                     \
-		if (!exec)                                                          \
-			return 1;                                                       \
-		uint32_t *r = w->rf + d->o[0];                                      \
-		const uint32_t *A = w->rf + d->o[1];                                \
-		LANES(exec, r[l] = (expr));                                         \
-		return (int)d->lat;                                                 \
-	}
+#define UN64(name, expr) UNARY(name, RES64(exec, r, (expr)))
+#define UN32(name, expr) UNARY(name, LANES(exec, r[l] = (expr)))
 
 UN64(cvt_s64_s32, (uint64_t)(int64_t)(int32_t)A[l])
 UN64(cvt_u64_u32, (uint64_t)A[l])

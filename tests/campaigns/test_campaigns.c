@@ -11,6 +11,7 @@
 
 #include <criterion/criterion.h>
 
+#include "../engine/runs.h"
 #include "campaigns.h"
 
 #define DATA "tests/campaigns/data/"
@@ -240,10 +241,8 @@ Test(gpu, check_reports_warp_size_before_other_ranges)
  * name on its own line. */
 Test(gpu, job_file_config_record)
 {
-	char path[] = "/tmp/flipsim-job-XXXXXX", line[512], name[128];
-	int fd = mkstemp(path);
-	cr_assert(fd >= 0);
-	close(fd);
+	char path[512], line[512], name[128];
+	runs_tmpfile(path, sizeof path, "job");
 	sc_rt_job_t j = {.mode = SC_RT_GOLDEN, .regs = SC_REGS_PTX};
 	sc_config_gtx480(&j.cfg);
 	cr_assert_eq(sc_rt_job_write(path, &j), 0);

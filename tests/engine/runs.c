@@ -199,6 +199,15 @@ void runs_tmpdir(char *dir, size_t n, const char *tag)
 	cr_assert_not_null(mkdtemp(dir), "mkdtemp %s: %s", dir, strerror(errno));
 }
 
+void runs_tmpfile(char *path, size_t n, const char *tag)
+{
+	const char *t = getenv("TMPDIR");
+	cr_assert_lt(snprintf(path, n, "%s/flipsim-%s-XXXXXX", t && *t ? t : "/tmp", tag), (int)n);
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0, "mkstemp %s: %s", path, strerror(errno));
+	close(fd);
+}
+
 void runs_sleep_ms(long ms)
 {
 	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};

@@ -75,6 +75,9 @@ void runs_rm_dir(const char *dir);
 /* A fresh folder $TMPDIR/flipsim-TAG-XXXXXX (TMPDIR: /tmp when unset) into
  * dir (asserting it could be made). */
 void runs_tmpdir(char *dir, size_t n, const char *tag);
+/* The same for an empty file $TMPDIR/flipsim-TAG-XXXXXX (path), for the
+ * caller to unlink. */
+void runs_tmpfile(char *path, size_t n, const char *tag);
 void runs_sleep_ms(long ms);
 /* Waits up to timeout_ms for process pid to install a handler for sig
  * (Linux: /proc/PID/status); true once it has. A signal sent before would

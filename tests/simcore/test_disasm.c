@@ -409,10 +409,8 @@ Test(disasm, repository_ptx_round_trip)
 
 Test(disasm, profile_disasm_cli)
 {
-	char out[] = "/tmp/flipsim-disasm-XXXXXX";
-	int fd = mkstemp(out);
-	cr_assert_geq(fd, 0);
-	close(fd);
+	char out[512], errf[512];
+	runs_tmpfile(out, sizeof out, "disasm");
 	spawn_opts_t o = {.out = out};
 	const char *args[] = {"profile", "--disasm", "examples/vadd/vadd.ptx", NULL};
 	cr_assert_eq(runs_flipsim(args, &o), 0);
@@ -429,10 +427,7 @@ Test(disasm, profile_disasm_cli)
 	free(s);
 
 	int st;
-	char errf[] = "/tmp/flipsim-disasm-err-XXXXXX";
-	fd = mkstemp(errf);
-	cr_assert_geq(fd, 0);
-	close(fd);
+	runs_tmpfile(errf, sizeof errf, "disasm-err");
 	spawn_opts_t oe = {.out = out, .err = errf};
 	const char *json[] = {"profile", "--disasm", "examples/vadd/vadd.json", NULL};
 	char *err = runs_flipsim_err(json, &oe, &st);

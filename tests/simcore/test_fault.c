@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../engine/runs.h"
 #include "harness.h"
 #include "sc_int.h"
 
@@ -464,10 +465,8 @@ static void write_text(const char *path, const char *text)
 
 Test(fault, job_file_fields_are_checked)
 {
-	char path[] = "/tmp/flipsim-job-XXXXXX";
-	int fd = mkstemp(path);
-	cr_assert_geq(fd, 0);
-	close(fd);
+	char path[512];
+	runs_tmpfile(path, sizeof path, "job");
 	job_write_valid(path);
 	char *valid = slurp_text(path);
 	static char err[8192];
