@@ -150,6 +150,22 @@ static int check_launches(const camp_workload_t *w, sc_module_t *mod, char *err,
 	return 0;
 }
 
+/* sc_memfill's callback: the buffer's initial contents straight into the
+ * GPU's memory (a file is read in place, not through a staging copy). */
+struct fill_ctx {
+	const camp_buffer_t *b;
+	char *err;
+	size_t errsz;
+	int rc; /* camp_buffer_fill's result: a CAMP_E* code, kept apart from SC_E* */
+};
+
+static int fill_buffer(void *ctx, void *host)
+{
+	struct fill_ctx *c = ctx;
+	c->rc = camp_buffer_fill(c->b, host, c->err, c->errsz);
+	return c->rc ? 1 : 0;
+}
+
 /* Allocates and initialises every buffer; dptr[i] valid where alloc[i]. */
 static int setup_buffers(const camp_workload_t *w, sc_gpu_t *gpu, uint64_t *dptr,
                          uint8_t *alloc, char *err, size_t errsz)
@@ -167,20 +183,12 @@ static int setup_buffers(const camp_workload_t *w, sc_gpu_t *gpu, uint64_t *dptr
 				return sim_error(w, gpu, rc, b->name, err, errsz);
 			continue;
 		}
-		void *host = malloc(bytes ? (size_t)bytes : 1);
-		if (!host) {
-			snprintf(err, errsz, "%s: buffer '%s': out of memory", w->path, b->name);
-			return CAMP_ENOMEM;
-		}
-		rc = camp_buffer_fill(b, host, err, errsz);
-		if (rc == 0) {
-			int src = sc_memcpy_htod(gpu, dptr[i], host, bytes);
-			if (src)
-				rc = sim_error(w, gpu, src, b->name, err, errsz);
-		}
-		free(host);
+		struct fill_ctx fc = {b, err, errsz, 0};
+		rc = sc_memfill(gpu, dptr[i], bytes, fill_buffer, &fc);
+		if (fc.rc)
+			return fc.rc;
 		if (rc)
-			return rc;
+			return sim_error(w, gpu, rc, b->name, err, errsz);
 	}
 	return 0;
 }

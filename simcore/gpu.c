@@ -251,6 +251,18 @@ int sc_memcpy_htod(sc_gpu_t *g, uint64_t dst, const void *src, uint64_t bytes)
 	return 0;
 }
 
+int sc_memfill(sc_gpu_t *g, uint64_t dst, uint64_t bytes, int (*fill)(void *ctx, void *host), void *ctx)
+{
+	uint8_t none = 0;
+	if (!bytes)
+		return fill(ctx, &none);
+	uint8_t *p = host_range(g, dst, bytes);
+	if (!p)
+		return SC_EINVAL;
+	sc__trace_wrote(g, dst, bytes);
+	return fill(ctx, p);
+}
+
 int sc_memcpy_dtoh(sc_gpu_t *g, void *dst, uint64_t src, uint64_t bytes)
 {
 	sc__gpu_observe(g);

@@ -218,6 +218,12 @@ int sc_free(sc_gpu_t *gpu, uint64_t dptr);
 int sc_memcpy_htod(sc_gpu_t *gpu, uint64_t dst, const void *src, uint64_t bytes);
 int sc_memcpy_dtoh(sc_gpu_t *gpu, void *dst, uint64_t src, uint64_t bytes);
 int sc_memset(sc_gpu_t *gpu, uint64_t dst, int value, uint64_t bytes);
+/* Writes [dst, dst + bytes) in place, without a staging buffer: calls
+ * fill(ctx, host) once with `host` the range's bytes in the GPU's memory
+ * (their old contents), and counts the range as written, as sc_memcpy_htod
+ * does. Returns SC_EINVAL for a range not inside one allocation, otherwise
+ * what fill returned (0 for success; a nonzero value is the caller's own). */
+int sc_memfill(sc_gpu_t *gpu, uint64_t dst, uint64_t bytes, int (*fill)(void *ctx, void *host), void *ctx);
 
 /* Launches `kernel` and simulates it to completion (launches are
  * synchronous). args[i] points to the value of the kernel's i-th parameter,

@@ -556,6 +556,19 @@ static void expect_hash(sc_gpu_t *g, dirty_t *d, const char *when)
 	free(full);
 }
 
+/* sc_memfill's callback for the tests: copies a source buffer in. */
+typedef struct {
+	const uint8_t *src;
+	uint64_t len;
+} fill_src_t;
+
+static int fill_from(void *ctx, void *host)
+{
+	const fill_src_t *f = ctx;
+	memcpy(host, f->src, f->len);
+	return 0;
+}
+
 Test(fault, incremental_memory_hash_equals_a_full_rehash)
 {
 	h_ctx_t h;
@@ -580,10 +593,13 @@ Test(fault, incremental_memory_hash_equals_a_full_rehash)
 				len = len > 600 ? 600 : len;
 			for (uint64_t i = 0; i < len; i++)
 				buf[i] = (uint8_t)rand();
-			if (rand() % 2)
+			int kind = rand() % 3;
+			if (kind == 0)
 				cr_assert_eq(sc_memcpy_htod(g, d.base[a] + off, buf, len), 0);
-			else
+			else if (kind == 1)
 				cr_assert_eq(sc_memset(g, d.base[a] + off, rand(), len), 0);
+			else
+				cr_assert_eq(sc_memfill(g, d.base[a] + off, len, fill_from, &(fill_src_t){buf, len}), 0);
 			dirty_mark(&d, a, off, len);
 		}
 		expect_hash(g, &d, "host writes");

@@ -861,3 +861,35 @@ Test(mem, warp_wide_path_falls_back_per_lane)
 	cr_expect_eq(h_status(&h)->addr, d + (1ull << 63));
 	h_fini(&h);
 }
+
+/* sc_memfill: the callback sees the range's bytes in place (their old
+ * contents), what it writes is what the GPU holds, its result comes back
+ * as it is, and a range outside one allocation is refused without a call. */
+static int fill_check(void *ctx, void *host)
+{
+	int *calls = ctx;
+	uint8_t *p = host;
+	cr_expect_eq(p[0], 7, "the old contents, in place");
+	for (int i = 0; i < 16; i++)
+		p[i] = (uint8_t)(100 + i);
+	return ++*calls == 2 ? 42 : 0;
+}
+
+Test(mem, memfill_in_place)
+{
+	h_ctx_t h;
+	h_init(&h);
+	uint64_t d = h_alloc(&h, 64, NULL);
+	cr_assert_eq(sc_memset(h.gpu, d, 7, 64), 0);
+	int calls = 0;
+	cr_expect_eq(sc_memfill(h.gpu, d + 8, 16, fill_check, &calls), 0);
+	uint8_t back[64];
+	cr_assert_eq(sc_memcpy_dtoh(h.gpu, back, d, 64), 0);
+	for (int i = 0; i < 64; i++)
+		cr_expect_eq(back[i], i >= 8 && i < 24 ? 100 + (i - 8) : 7, "byte %d", i);
+	cr_assert_eq(sc_memset(h.gpu, d + 40, 7, 1), 0);
+	cr_expect_eq(sc_memfill(h.gpu, d + 40, 16, fill_check, &calls), 42, "the callback's own result");
+	cr_expect_eq(sc_memfill(h.gpu, d + 56, 16, fill_check, &calls), SC_EINVAL, "past the allocation's end");
+	cr_expect_eq(calls, 2, "no call for a refused range");
+	h_fini(&h);
+}
