@@ -3,11 +3,48 @@
  * outside every allocation (DUE illegal_address). See sc_int.h. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sc_int.h"
 
 #define ALLOC_ALIGN 256ull
 #define ALLOC_GAP 4096ull
+#define HUGE_PAGE (2ull << 20)
+
+/* Zeroed host memory for an allocation of `bytes`. Large ones get a
+ * mapping of their own, aligned to and advised for 2 MiB pages where the
+ * kernel has them: filling a 16 MB input then takes 8 page faults instead
+ * of 4,096 (*mapped: the mapping's length); small ones come from calloc
+ * (*mapped = 0). NULL when out of memory. */
+static uint8_t *host_alloc(uint64_t bytes, size_t *mapped)
+{
+	*mapped = 0;
+	if (bytes < 2 * HUGE_PAGE)
+		return calloc(1, bytes);
+	size_t len = (size_t)((bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1)) + HUGE_PAGE;
+	uint8_t *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	uint8_t *a = (uint8_t *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+	size_t head = (size_t)(a - p), keep = len - HUGE_PAGE;
+	if (head)
+		munmap(p, head);
+	if (len - head > keep)
+		munmap(a + keep, len - head - keep);
+#ifdef MADV_HUGEPAGE
+	madvise(a, keep, MADV_HUGEPAGE); /* advice only: without it, 4 KiB pages */
+#endif
+	*mapped = keep;
+	return a;
+}
+
+static void host_free(sc_alloc_t *a)
+{
+	if (a->mapped)
+		munmap(a->data, a->mapped);
+	else
+		free(a->data);
+}
 
 int sc__gmem_alloc(sc_gmem_t *g, uint64_t bytes, uint64_t *base)
 {
@@ -23,7 +60,8 @@ int sc__gmem_alloc(sc_gmem_t *g, uint64_t bytes, uint64_t *base)
 		g->a = a;
 		g->cap = cap;
 	}
-	uint8_t *data = calloc(1, bytes);
+	size_t mapped;
+	uint8_t *data = host_alloc(bytes, &mapped);
 	if (!data)
 		return SC_ENOMEM;
 	if (g->next_base == 0)
@@ -31,7 +69,7 @@ int sc__gmem_alloc(sc_gmem_t *g, uint64_t bytes, uint64_t *base)
 	/* Addresses only grow, so the array stays sorted by appending. */
 	uint64_t b = g->next_base;
 	g->next_base = (b + bytes + ALLOC_GAP + ALLOC_ALIGN - 1) & ~(ALLOC_ALIGN - 1);
-	g->a[g->n++] = (sc_alloc_t){b, bytes, data};
+	g->a[g->n++] = (sc_alloc_t){b, bytes, data, mapped};
 	*base = b;
 	return 0;
 }
@@ -164,7 +202,7 @@ int sc__gmem_free(sc_gmem_t *g, uint64_t base)
 	int i = find_index(g, base);
 	if (i < 0 || g->a[i].base != base)
 		return SC_EINVAL;
-	free(g->a[i].data);
+	host_free(&g->a[i]);
 	memmove(&g->a[i], &g->a[i + 1], (g->n - (uint32_t)i - 1) * sizeof g->a[0]);
 	g->freed = true;
 	g->n--;
@@ -175,7 +213,7 @@ int sc__gmem_free(sc_gmem_t *g, uint64_t base)
 void sc__gmem_release(sc_gmem_t *g)
 {
 	for (uint32_t i = 0; i < g->n; i++)
-		free(g->a[i].data);
+		host_free(&g->a[i]);
 	free(g->a);
 	memset(g, 0, sizeof *g);
 }

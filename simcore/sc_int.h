@@ -764,6 +764,7 @@ int sc__cfg_reconverge(sc_module_t *m);
 typedef struct sc_alloc {
 	uint64_t base, size;
 	uint8_t *data;
+	size_t mapped;       /* a mapping of its own (large allocations, mem.c): its length; 0 from calloc */
 } sc_alloc_t;
 
 typedef struct sc_gmem {

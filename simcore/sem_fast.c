@@ -80,33 +80,42 @@ BIN32(fsub, fout(f32_of(a) - f32_of(b)))
 BIN32(fmul, fout(f32_of(a) * f32_of(b)))
 
 /* ---- three sources, each a register or a constant -------------------- */
-static inline void src3(const sc_warp_t *w, const sc_dec_t *d, unsigned j, const uint32_t **p, uint32_t *step,
-                        uint32_t *imm)
+/* Source j's 32 lanes: the register's own, or the constant's broadcast
+ * into v. Loops over the result then run with unit stride and vectorise. */
+static inline const uint32_t *lanes32(const sc_warp_t *w, const sc_dec_t *d, unsigned j, uint32_t v[32])
 {
-	if (SC_OPND_KIND(d->in->opnd[j]) == SC_K_IMM) {
-		*imm = (uint32_t)d->k[j];
-		*p = imm;
-		*step = 0;
-	} else {
-		*p = w->rf + d->o[j];
-		*step = 1;
-	}
+	if (SC_OPND_KIND(d->in->opnd[j]) != SC_K_IMM)
+		return w->rf + d->o[j];
+	for (uint32_t l = 0; l < 32; l++)
+		v[l] = (uint32_t)d->k[j];
+	return v;
 }
 
+/* Writes t to r's lanes of exec. */
+static inline void put32(uint32_t *r, const uint32_t t[32], uint32_t exec)
+{
+	if (exec == 0xffffffffu)
+		memcpy(r, t, 32 * sizeof *t);
+	else
+		LANES(exec, r[l] = t[l]);
+}
+
+/* Pure lane functions are computed for all 32 lanes (every lane's
+ * registers exist; nothing traps), then written to the lanes of exec. */
 #define TER32(name, expr)                                                   \
 	HANDLER(name)                                                           \
 	{                                                                       \
 		UNUSED2(g, sm);                                                     \
 		if (!exec)                                                          \
 			return 1;                                                       \
-		const uint32_t *A, *B, *C;                                          \
-		uint32_t sa, sb, sc, ia, ib, ic;                                    \
-		src3(w, d, 1, &A, &sa, &ia);                                        \
-		src3(w, d, 2, &B, &sb, &ib);                                        \
-		src3(w, d, 3, &C, &sc, &ic);                                        \
-		uint32_t *r = w->rf + d->o[0];                                      \
-		LANES(exec, uint32_t a = A[l * sa]; uint32_t b = B[l * sb];         \
-		      uint32_t c = C[l * sc]; r[l] = (expr));                       \
+		uint32_t va[32], vb[32], vc[32], t[32];                             \
+		const uint32_t *A = lanes32(w, d, 1, va), *B = lanes32(w, d, 2, vb); \
+		const uint32_t *C = lanes32(w, d, 3, vc);                           \
+		for (uint32_t l = 0; l < 32; l++) {                                 \
+			uint32_t a = A[l], b = B[l], c = C[l];                          \
+			t[l] = (expr);                                                  \
+		}                                                                   \
+		put32(w->rf + d->o[0], t, exec);                                    \
 		return (int)d->lat;                                                 \
 	}
 
@@ -137,25 +146,30 @@ static inline void w64(uint32_t *p, uint32_t l, uint64_t v)
 		}                                                                   \
 	} while (0)
 
+/* A 64-bit result given as its 32-bit halves for all 32 lanes (loops on
+ * halves vectorise where 64-bit lanes would not), written to exec's lanes. */
+static inline void put64(uint32_t *r, const uint32_t lo[32], const uint32_t hi[32], uint32_t exec)
+{
+	if (exec == 0xffffffffu) {
+		memcpy(r, lo, 32 * sizeof *lo);
+		memcpy(r + 32, hi, 32 * sizeof *hi);
+	} else {
+		LANES(exec, r[l] = lo[l]; r[l + 32] = hi[l]);
+	}
+}
+
 HANDLER(add64_rr)
 {
 	UNUSED2(g, sm);
 	if (!exec)
 		return 1;
-	uint32_t *r = w->rf + d->o[0];
 	const uint32_t *A = w->rf + d->o[1], *B = w->rf + d->o[2];
-	if (exec == 0xffffffffu) {
-		/* in 32-bit halves with the carry, into locals first: vectorises */
-		uint32_t lo[32], hi[32];
-		for (uint32_t l = 0; l < 32; l++) {
-			lo[l] = A[l] + B[l];
-			hi[l] = A[l + 32] + B[l + 32] + (lo[l] < A[l]);
-		}
-		memcpy(r, lo, sizeof lo);
-		memcpy(r + 32, hi, sizeof hi);
-	} else {
-		LANES(exec, w64(r, l, r64(A, l) + r64(B, l)));
+	uint32_t lo[32], hi[32];
+	for (uint32_t l = 0; l < 32; l++) { /* in halves, with the carry */
+		lo[l] = A[l] + B[l];
+		hi[l] = A[l + 32] + B[l + 32] + (lo[l] < A[l]);
 	}
+	put64(w->rf + d->o[0], lo, hi, exec);
 	return (int)d->lat;
 }
 
@@ -164,10 +178,14 @@ HANDLER(add64_ri)
 	UNUSED2(g, sm);
 	if (!exec)
 		return 1;
-	uint32_t *r = w->rf + d->o[0];
 	const uint32_t *A = w->rf + d->o[1];
-	const uint64_t b = d->k[2];
-	RES64(exec, r, r64(A, l) + b);
+	const uint32_t blo = (uint32_t)d->k[2], bhi = (uint32_t)(d->k[2] >> 32);
+	uint32_t lo[32], hi[32];
+	for (uint32_t l = 0; l < 32; l++) {
+		lo[l] = A[l] + blo;
+		hi[l] = A[l + 32] + bhi + (lo[l] < blo);
+	}
+	put64(w->rf + d->o[0], lo, hi, exec);
 	return (int)d->lat;
 }
 
@@ -177,12 +195,31 @@ HANDLER(shl64)
 	UNUSED2(g, sm);
 	if (!exec)
 		return 1;
-	const uint32_t *B;
-	uint32_t sb, ib;
-	src3(w, d, 2, &B, &sb, &ib);
 	uint32_t *r = w->rf + d->o[0];
 	const uint32_t *A = w->rf + d->o[1];
-	RES64(exec, r, B[l * sb] < 64 ? r64(A, l) << B[l * sb] : 0);
+	if (SC_OPND_KIND(d->in->opnd[2]) == SC_K_IMM) { /* one shift for the warp, in halves */
+		uint32_t k = (uint32_t)d->k[2], lo[32], hi[32];
+		if (k == 0 || k >= 64) {
+			for (uint32_t l = 0; l < 32; l++) {
+				lo[l] = k ? 0 : A[l];
+				hi[l] = k ? 0 : A[l + 32];
+			}
+		} else if (k < 32) {
+			for (uint32_t l = 0; l < 32; l++) {
+				lo[l] = A[l] << k;
+				hi[l] = A[l + 32] << k | A[l] >> (32 - k);
+			}
+		} else {
+			for (uint32_t l = 0; l < 32; l++) {
+				lo[l] = 0;
+				hi[l] = A[l] << (k - 32);
+			}
+		}
+		put64(r, lo, hi, exec);
+	} else {
+		const uint32_t *B = w->rf + d->o[2];
+		RES64(exec, r, B[l] < 64 ? r64(A, l) << B[l] : 0);
+	}
 	return (int)d->lat;
 }
 
@@ -193,17 +230,15 @@ HANDLER(shl64)
 		UNUSED2(g, sm);                                                     \
 		if (!exec)                                                          \
 			return 1;                                                       \
-		const uint32_t *A, *B;                                              \
-		uint32_t sa, sb, ia, ib;                                            \
-		src3(w, d, 1, &A, &sa, &ia);                                        \
-		src3(w, d, 2, &B, &sb, &ib);                                        \
+		uint32_t va[32], vb[32];                                            \
+		const uint32_t *A = lanes32(w, d, 1, va), *B = lanes32(w, d, 2, vb); \
 		uint32_t *r = w->rf + d->o[0];                                      \
 		RES64(exec, r, (expr));                                             \
 		return (int)d->lat;                                                 \
 	}
 
-WIDE(mulwide_s32, (uint64_t)((int64_t)(int32_t)A[l * sa] * (int32_t)B[l * sb]))
-WIDE(mulwide_u32, (uint64_t)A[l * sa] * B[l * sb])
+WIDE(mulwide_s32, (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]))
+WIDE(mulwide_u32, (uint64_t)A[l] * B[l])
 
 /* d = f(a) for a register a: a 64-bit result (UN64) or a 32-bit one
  * (UN32), the handler of an ALU unit (nothing without lanes). */
@@ -221,8 +256,13 @@ WIDE(mulwide_u32, (uint64_t)A[l * sa] * B[l * sb])
 #define UN64(name, expr) UNARY(name, RES64(exec, r, (expr)))
 #define UN32(name, expr) UNARY(name, LANES(exec, r[l] = (expr)))
 
-UN64(cvt_s64_s32, (uint64_t)(int64_t)(int32_t)A[l])
-UN64(cvt_u64_u32, (uint64_t)A[l])
+/* widening cvt: the low half is the source, the high half its sign or 0 */
+#define WIDEN(name, high)                                                   \
+	UNARY(name, uint32_t hi[32];                                            \
+	      for (uint32_t l = 0; l < 32; l++) hi[l] = (high);                 \
+	      put64(r, A, hi, exec))
+WIDEN(cvt_s64_s32, (uint32_t)((int32_t)A[l] >> 31))
+WIDEN(cvt_u64_u32, 0)
 UN32(cvt_narrow, A[l])
 
 /* mov of a 32-bit register (the MOV unit: its latency even without lanes). */
@@ -310,7 +350,22 @@ static inline void setp_write(sc_warp_t *w, const sc_dec_t *d, uint32_t exec, ui
 		w->pf[d->o[1]] = (w->pf[d->o[1]] & ~exec) | (~t & exec);
 }
 
-/* p = a CMP b, the operands read as `type` through `conv`. */
+/* The lane bits of 32 booleans (each 0 or 1): eight at a time, the
+ * multiply gathers byte i's low bit into bit 56 + i (no two partial
+ * products share a bit, so nothing carries). */
+static inline uint32_t pack32(const uint8_t c[32])
+{
+	uint32_t t = 0;
+	for (unsigned q = 0; q < 4; q++) {
+		uint64_t x;
+		memcpy(&x, c + 8 * q, 8);
+		t |= (uint32_t)((x * 0x0102040810204080ull) >> 56) << (8 * q);
+	}
+	return t;
+}
+
+/* p = a CMP b, the operands read as `type` through `conv`: compared on
+ * all 32 lanes, the bits of exec written. */
 #define SETPX(name, type, conv, expr)                                       \
 	HANDLER(name)                                                           \
 	{                                                                       \
@@ -318,13 +373,14 @@ static inline void setp_write(sc_warp_t *w, const sc_dec_t *d, uint32_t exec, ui
 		if (!exec)                                                          \
 			return 1;                                                       \
 		unsigned nd = SC_NDST(d->in);                                       \
-		const uint32_t *A, *B;                                              \
-		uint32_t sa, sb, ia, ib, t = 0;                                     \
-		src3(w, d, nd, &A, &sa, &ia);                                       \
-		src3(w, d, nd + 1, &B, &sb, &ib);                                   \
-		LANES(exec, type a = conv(A[l * sa]); type b = conv(B[l * sb]);     \
-		      t |= (uint32_t)(expr) << l);                                  \
-		setp_write(w, d, exec, t);                                          \
+		uint32_t va[32], vb[32];                                            \
+		const uint32_t *A = lanes32(w, d, nd, va), *B = lanes32(w, d, nd + 1, vb); \
+		uint8_t c[32];                                                      \
+		for (uint32_t l = 0; l < 32; l++) {                                 \
+			type a = conv(A[l]), b = conv(B[l]);                            \
+			c[l] = (uint8_t)(expr);                                         \
+		}                                                                   \
+		setp_write(w, d, exec, pack32(c));                                  \
 		return (int)d->lat;                                                 \
 	}
 #define SETP32(name, type, expr) SETPX(name, type, (type), expr)
@@ -383,12 +439,10 @@ HANDLER(selp32)
 	UNUSED2(g, sm);
 	if (!exec)
 		return 1;
-	const uint32_t *A, *B;
-	uint32_t sa, sb, ia, ib, c = pbits(w, d, 3);
-	src3(w, d, 1, &A, &sa, &ia);
-	src3(w, d, 2, &B, &sb, &ib);
+	uint32_t va[32], vb[32], c = pbits(w, d, 3);
+	const uint32_t *A = lanes32(w, d, 1, va), *B = lanes32(w, d, 2, vb);
 	uint32_t *r = w->rf + d->o[0];
-	LANES(exec, r[l] = (c >> l) & 1 ? A[l * sa] : B[l * sb]);
+	LANES(exec, r[l] = (c >> l) & 1 ? A[l] : B[l]);
 	return (int)d->lat;
 }
 

@@ -893,3 +893,26 @@ Test(mem, memfill_in_place)
 	cr_expect_eq(calls, 2, "no call for a refused range");
 	h_fini(&h);
 }
+
+/* Allocations of 4 MiB and more have mappings of their own (mem.c):
+ * zeroed, every byte usable, freed and allocated again. */
+Test(mem, large_allocation_mapped)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h_start(&h);
+	uint64_t big = (5ull << 20) + 3, d = 0;
+	for (int round = 0; round < 2; round++) {
+		cr_assert_eq(sc_malloc(h.gpu, big, &d), 0, "%s", sc_gpu_errmsg(h.gpu));
+		uint8_t head[8], tail[8] = {1, 2, 3, 4, 5, 6, 7, 8}, back[8];
+		cr_assert_eq(sc_memcpy_dtoh(h.gpu, head, d + big - 4096, 8), 0);
+		for (int i = 0; i < 8; i++)
+			cr_expect_eq(head[i], 0, "fresh memory is zero");
+		cr_assert_eq(sc_memcpy_htod(h.gpu, d + big - 8, tail, 8), 0);
+		cr_assert_eq(sc_memcpy_dtoh(h.gpu, back, d + big - 8, 8), 0);
+		cr_expect_eq(memcmp(back, tail, 8), 0, "the last bytes");
+		cr_expect_neq(sc_memcpy_htod(h.gpu, d + big - 7, tail, 8), 0, "one past the end");
+		cr_assert_eq(sc_free(h.gpu, d), 0);
+	}
+	h_fini(&h);
+}
