@@ -26,6 +26,7 @@ static void sms_free(sc_gpu_t *g)
 {
 	if (!g->sms)
 		return;
+	sc__rf_unmap(g);
 	for (uint32_t i = 0; i < g->cfg.num_sms; i++) {
 		sc_sm_t *sm = &g->sms[i];
 		if (sm->warps)
@@ -35,7 +36,6 @@ static void sms_free(sc_gpu_t *g)
 			}
 		free(sm->warps);
 		free(sm->ctas);
-		free(sm->rf);
 		free(sm->pf);
 		free(sm->smem);
 		free(sm->last);
@@ -81,12 +81,10 @@ int sc_gpu_create(const sc_gpu_config_t *want, const sc_options_t *opt, sc_gpu_t
 		sm->next = UINT64_MAX;
 		sm->warps = calloc(cfg->max_warps_per_sm, sizeof *sm->warps);
 		sm->ctas = calloc(cfg->max_ctas_per_sm, sizeof *sm->ctas);
-		sm->rf = calloc(cfg->regs_per_sm, sizeof *sm->rf);
-		sm->rf_words = cfg->regs_per_sm;
 		sm->smem = calloc(cfg->smem_per_sm ? cfg->smem_per_sm : 1, 1);
 		sm->last = calloc(cfg->schedulers_per_sm, sizeof *sm->last);
 		sm->wnext = malloc(cfg->max_warps_per_sm * sizeof *sm->wnext);
-		if (!sm->warps || !sm->ctas || !sm->rf || !sm->smem || !sm->last || !sm->wnext)
+		if (!sm->warps || !sm->ctas || !sm->smem || !sm->last || !sm->wnext)
 			goto nomem;
 		for (uint32_t c = 0; c < cfg->max_ctas_per_sm; c++)
 			sm->ctas[c].slot = c;
@@ -98,6 +96,8 @@ int sc_gpu_create(const sc_gpu_config_t *want, const sc_options_t *opt, sc_gpu_t
 				goto nomem;
 		}
 	}
+	if (sc__rf_map(g, cfg->regs_per_sm))
+		goto nomem;
 	*out = g;
 	if (env)
 		sc__rt_env_attach(env, g);
@@ -593,25 +593,14 @@ static int run_params(sc_gpu_t *g, const sc_func_t *f, void *const *args, const 
 }
 
 /* Every SM's register file: the configured size, or one CTA's worth when
- * that is more (run_fit's "registers+"). New words are zero. */
+ * that is more (run_fit's "registers+"). Old words are kept up to the new
+ * size, new words are zero (rfmap.c). */
 static int rf_fit(sc_gpu_t *g)
 {
 	const sc_run_t *r = &g->run;
 	uint64_t cta_regs = (uint64_t)r->regs * r->nwarps * 32;
 	uint64_t want = cta_regs > g->cfg.regs_per_sm ? cta_regs : g->cfg.regs_per_sm;
-	for (uint32_t i = 0; i < g->cfg.num_sms; i++) {
-		sc_sm_t *sm = &g->sms[i];
-		if (want != sm->rf_words) {
-			uint32_t *nrf = realloc(sm->rf, want * sizeof *nrf);
-			if (!nrf)
-				return SC_ENOMEM;
-			if (want > sm->rf_words)
-				memset(nrf + sm->rf_words, 0, (want - sm->rf_words) * sizeof *nrf);
-			sm->rf = nrf;
-			sm->rf_words = (uint32_t)want;
-		}
-	}
-	return 0;
+	return want == g->sms[0].rf_words ? 0 : sc__rf_map(g, want);
 }
 
 /* The earliest cycle at which some SM has work; UINT64_MAX when none has. */

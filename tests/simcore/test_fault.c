@@ -323,6 +323,81 @@ Test(fault, fu_fault_corrupts_a_result_of_its_cycle_only)
 	cr_expect_gt(changed, 0, "corrupting the loop counter changes the trip count");
 }
 
+/* ---- the injection runtime's forks (rt.c spawn) ----
+ * The replay's register files are shared across its forks (rfmap.c); each
+ * experiment child must still have registers of its own. */
+
+typedef struct rt_got {
+	uint32_t n;
+	sc_rt_kind_t kind[4];
+	int verdict[4];
+} rt_got_t;
+
+static void rt_done(void *ctx, const sc_rt_exp_t *e, const sc_rt_result_t *r)
+{
+	rt_got_t *got = ctx;
+	cr_assert_lt(e->idx, 4);
+	got->kind[e->idx] = r->kind;
+	got->verdict[e->idx] = r->verdict;
+	got->n++;
+}
+
+/* Runs k on one warp; out[] and the final state hash. With a plan, in an
+ * experiment child it reports whether out[] is the golden one (verdict 0)
+ * or not (1) and does not return. */
+static uint64_t rt_run(const sc_rt_plan_t *p, rt_got_t *got, uint32_t out[32])
+{
+	h_ctx_t h;
+	h_init(&h);
+	h_load_ok(&h, ptx);
+	sc_gpu_t *g = h.gpu;
+	uint64_t d = h_alloc(&h, 32 * 4, NULL);
+	sc_rt_hooks_t hooks = {.done = rt_done, .ctx = got};
+	if (p)
+		cr_assert_eq(sc_rt_attach(g, p, &hooks), 0);
+	int rc = sc_launch(g, h.mod, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d));
+	if (rc == 0)
+		sc_memcpy_dtoh(g, out, d, 32 * 4);
+	if (p && sc_rt_current(g)) {
+		bool golden = rc == 0;
+		for (uint32_t t = 0; t < 32; t++)
+			golden = golden && out[t] == t + 50;
+		sc_rt_child_exit(g, golden ? 0 : 1, NULL);
+	}
+	cr_assert_eq(rc, 0);
+	cr_expect(!p || g->rfm.shared, "the runtime shares the register files (rfmap.c)");
+	if (p)
+		sc_rt_finish(g);
+	uint64_t hash = sc_state_hash(g);
+	h_fini(&h);
+	return hash;
+}
+
+/* Each experiment child flips a bit of %r1 and runs on, writing registers
+ * all the way: the parent's replay must stay the golden run (its outputs
+ * and its final state), and every child must see its fault. */
+Test(fault, experiment_children_never_write_the_replay_registers)
+{
+	uint32_t gout[32], out[32];
+	uint64_t golden = rt_run(NULL, NULL, gout);
+	static const sc_rt_exp_t exp[4] = {
+		{.idx = 0, .nfaults = 1, .f = {{.cycle = 100, .sm = 0, .loc = RF_LOC(0, 1, 3, 0), .nbits = 1}}},
+		{.idx = 1, .nfaults = 1, .f = {{.cycle = 300, .sm = 0, .loc = RF_LOC(0, 1, 5, 3), .nbits = 1}}},
+		{.idx = 2, .nfaults = 1, .f = {{.cycle = 300, .sm = 0, .loc = RF_LOC(0, 1, 9, 1), .nbits = 2}}},
+		{.idx = 3, .nfaults = 1, .f = {{.cycle = 600, .sm = 0, .loc = RF_LOC(0, 1, 31, 4), .nbits = 1}}},
+	};
+	sc_rt_plan_t p = {.target = SC_TGT_REGFILE, .exp = exp, .nexp = 4};
+	rt_got_t got = {0};
+	cr_expect_eq(rt_run(&p, &got, out), golden, "the replay ends in the golden state");
+	for (uint32_t t = 0; t < 32; t++)
+		cr_expect_eq(out[t], gout[t], "out[%u]", t);
+	cr_assert_eq(got.n, 4);
+	for (uint32_t i = 0; i < 4; i++) {
+		cr_expect_eq(got.kind[i], SC_RT_ENDED, "experiment %u ran to its end", i);
+		cr_expect_eq(got.verdict[i], 1, "experiment %u: its fault reached the output", i);
+	}
+}
+
 /* ---------------------------------------------------------------- job files
  * A host program started with FLIPSIM_RT reads its job file in
  * sc_gpu_create (rt.c). Each field is checked as it is read: a corrupt file
