@@ -26,26 +26,65 @@ static void sms_free(sc_gpu_t *g)
 {
 	if (!g->sms)
 		return;
-	sc__rf_unmap(g);
 	for (uint32_t i = 0; i < g->cfg.num_sms; i++) {
-		sc_sm_t *sm = &g->sms[i];
-		if (sm->warps)
-			for (uint32_t w = 0; w < g->cfg.max_warps_per_sm; w++) {
-				free(sm->warps[w].stk);
-				free(sm->warps[w].ib);
-			}
-		free(sm->warps);
-		free(sm->ctas);
-		free(sm->pf);
-		free(sm->smem);
-		free(sm->last);
-		free(sm->wnext);
-		free(sm->ready_mem);
-		free(sm->local_mem);
-		free(sm->call_mem);
+		free(g->sms[i].smem);
+		free(g->sms[i].local_mem);
 	}
+	sc__state_unmap(g); /* everything else lives in its mappings */
 	free(g->sms);
 	g->sms = NULL;
+}
+
+/* Takes n bytes, cache-line aligned, off *p (which NULL only measures). */
+static void *carve(uint8_t **p, size_t n)
+{
+	uint8_t *r = *p;
+	*p += (n + 63) & ~(size_t)63;
+	return r;
+}
+
+/* SM i's part of the SC_MAP_SM mapping at base (NULL: measure only): its
+ * warps with their SIMT stacks and instruction buffers, CTAs, schedulers'
+ * last slots and warps' next issue cycles. Returns the bytes per SM. */
+static size_t sm_layout(sc_gpu_t *g, uint8_t *base, uint32_t i)
+{
+	const sc_gpu_config_t *cfg = &g->cfg;
+	uint8_t *p = base;
+	sc_sm_t *sm = &g->sms[i];
+	sc_warp_t *warps = carve(&p, cfg->max_warps_per_sm * sizeof *warps);
+	sc_cta_t *ctas = carve(&p, cfg->max_ctas_per_sm * sizeof *ctas);
+	uint32_t *last = carve(&p, cfg->schedulers_per_sm * sizeof *last);
+	uint64_t *wnext = carve(&p, cfg->max_warps_per_sm * sizeof *wnext);
+	for (uint32_t w = 0; w < cfg->max_warps_per_sm; w++) {
+		sc_simt_t *stk = carve(&p, cfg->simt_stack_depth * sizeof *stk);
+		sc_ibent_t *ib = carve(&p, cfg->ib_entries * sizeof *ib);
+		if (base) {
+			warps[w].stk = stk;
+			warps[w].ib = ib;
+			warps[w].slot = w;
+		}
+	}
+	if (base) {
+		sm->warps = warps;
+		sm->ctas = ctas;
+		sm->last = last;
+		sm->wnext = wnext;
+		for (uint32_t c = 0; c < cfg->max_ctas_per_sm; c++)
+			ctas[c].slot = c;
+	}
+	return (size_t)(p - base);
+}
+
+/* Every SM's configuration-sized state, in the SC_MAP_SM mapping. */
+static int sms_map(sc_gpu_t *g)
+{
+	size_t per = sm_layout(g, NULL, 0);
+	uint8_t *base = sc__state_map(g, SC_MAP_SM, per * g->cfg.num_sms);
+	if (!base)
+		return SC_ENOMEM;
+	for (uint32_t i = 0; i < g->cfg.num_sms; i++)
+		sm_layout(g, base + per * i, i);
+	return 0;
 }
 
 int sc_gpu_create(const sc_gpu_config_t *want, const sc_options_t *opt, sc_gpu_t **out)
@@ -79,23 +118,12 @@ int sc_gpu_create(const sc_gpu_config_t *want, const sc_options_t *opt, sc_gpu_t
 		sc_sm_t *sm = &g->sms[i];
 		sm->id = i;
 		sm->next = UINT64_MAX;
-		sm->warps = calloc(cfg->max_warps_per_sm, sizeof *sm->warps);
-		sm->ctas = calloc(cfg->max_ctas_per_sm, sizeof *sm->ctas);
 		sm->smem = calloc(cfg->smem_per_sm ? cfg->smem_per_sm : 1, 1);
-		sm->last = calloc(cfg->schedulers_per_sm, sizeof *sm->last);
-		sm->wnext = malloc(cfg->max_warps_per_sm * sizeof *sm->wnext);
-		if (!sm->warps || !sm->ctas || !sm->smem || !sm->last || !sm->wnext)
+		if (!sm->smem)
 			goto nomem;
-		for (uint32_t c = 0; c < cfg->max_ctas_per_sm; c++)
-			sm->ctas[c].slot = c;
-		for (uint32_t w = 0; w < cfg->max_warps_per_sm; w++) {
-			sm->warps[w].stk = calloc(cfg->simt_stack_depth, sizeof(sc_simt_t));
-			sm->warps[w].ib = calloc(cfg->ib_entries, sizeof(sc_ibent_t));
-			sm->warps[w].slot = w;
-			if (!sm->warps[w].stk || !sm->warps[w].ib)
-				goto nomem;
-		}
 	}
+	if (sms_map(g))
+		goto nomem;
 	if (sc__rf_map(g, cfg->regs_per_sm))
 		goto nomem;
 	*out = g;
@@ -414,25 +442,41 @@ static int local_check(sc_gpu_t *g, const char *kernel)
 
 /* Per-launch SM storage sized by the kernel's needs. Returns 0, SC_ENOMEM,
  * or SC_ELAUNCH (with the message) when local memory cannot be had. */
+/* SM i's part of the SC_MAP_LAUNCH mapping at base (NULL: measure only):
+ * the predicate file, scoreboard and call stacks of every warp slot.
+ * Returns the bytes per SM. */
+static size_t launch_layout(sc_gpu_t *g, uint8_t *base, uint32_t i)
+{
+	const sc_run_t *r = &g->run;
+	size_t mw = g->cfg.max_warps_per_sm;
+	uint8_t *p = base;
+	uint32_t *pf = carve(&p, mw * (r->preds ? r->preds : 1) * sizeof *pf);
+	uint64_t *ready = carve(&p, mw * (r->regs + r->preds + 1) * sizeof *ready);
+	uint32_t *calls = carve(&p, mw * (r->mod->max_call_depth + 1) * sizeof *calls);
+	if (base) {
+		g->sms[i].pf = pf;
+		g->sms[i].ready_mem = ready;
+		g->sms[i].call_mem = calls;
+	}
+	return (size_t)(p - base);
+}
+
 static int sms_prepare(sc_gpu_t *g)
 {
 	sc_run_t *r = &g->run;
 	uint32_t mw = g->cfg.max_warps_per_sm;
+	size_t per = launch_layout(g, NULL, 0);
+	uint8_t *launch = sc__state_map(g, SC_MAP_LAUNCH, per * g->cfg.num_sms);
+	if (!launch)
+		return SC_ENOMEM;
 	for (uint32_t i = 0; i < g->cfg.num_sms; i++) {
 		sc_sm_t *sm = &g->sms[i];
-		free(sm->pf);
-		free(sm->ready_mem);
 		free(sm->local_mem);
-		free(sm->call_mem);
-		sm->pf = calloc((size_t)mw * (r->preds ? r->preds : 1), sizeof *sm->pf);
-		sm->ready_mem = calloc((size_t)mw * (r->regs + r->preds + 1), sizeof *sm->ready_mem);
 		sm->local_mem = calloc(local_bytes(g, i) + 1, 1);
-		sm->call_mem = calloc((size_t)mw * (r->mod->max_call_depth + 1), sizeof *sm->call_mem);
 		if (!sm->local_mem)
 			return fail(g, SC_ELAUNCH, "kernel '%s': cannot allocate %.1f MiB of local memory (%u bytes per "
 			            "thread) for SM %u", r->fn->name, (double)local_bytes(g, i) / (1 << 20), r->local, i);
-		if (!sm->pf || !sm->ready_mem || !sm->call_mem)
-			return SC_ENOMEM;
+		launch_layout(g, launch + per * i, i);
 		for (uint32_t w = 0; w < mw; w++) {
 			sm->warps[w].state = SC_W_IDLE;
 			sm->wnext[w] = UINT64_MAX;
@@ -594,7 +638,7 @@ static int run_params(sc_gpu_t *g, const sc_func_t *f, void *const *args, const 
 
 /* Every SM's register file: the configured size, or one CTA's worth when
  * that is more (run_fit's "registers+"). Old words are kept up to the new
- * size, new words are zero (rfmap.c). */
+ * size, new words are zero (statemap.c). */
 static int rf_fit(sc_gpu_t *g)
 {
 	const sc_run_t *r = &g->run;

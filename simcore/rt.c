@@ -686,9 +686,9 @@ static bool spawn(rt_t *rt, sc_gpu_t *gpu, const sc_rt_exp_t *e)
 		return false;
 	}
 	fflush(NULL); /* the child must not write the parent's buffered output again */
-	sc__rf_arm(gpu); /* the child's registers: the spare (sc_rfmap_t) */
+	sc__state_arm(gpu); /* the child's SM state: the spares (sc_statemap_t) */
 	pid_t pid = fork();
-	sc__rf_disarm(gpu); /* a child took the spare inside fork() */
+	sc__state_disarm(gpu); /* a child took the spares inside fork() */
 	if (pid < 0) {
 		close(p[0]);
 		close(p[1]);
@@ -755,9 +755,9 @@ int sc_rt_attach(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h)
 	if (!rt)
 		return SC_ENOMEM;
 	sc__trace_on(gpu, false); /* written lines, for the children's memory hashes */
-	/* registers the children do not copy on write (sc_rfmap_t); failing
-	 * that, copied on write as everything else */
-	sc__rf_share(gpu);
+	/* SM state the children do not copy on write (sc_statemap_t);
+	 * failing that, copied on write as everything else */
+	sc__state_share(gpu);
 	if (p->nexp)
 		sc_set_pause(gpu, p->exp[0].f[0].cycle, parent_pause, rt);
 	return 0;

@@ -975,34 +975,49 @@ typedef struct sc_gpu_hooks {
 	void (*gone)(void *ctx, sc_gpu_t *g);
 } sc_gpu_hooks_t;
 
-/* Register files across fork() (rfmap.c). Every SM's file is a slice of
- * one page-aligned mapping per GPU: SM i's rf is base + i * rf_words.
+/* SM state across fork() (statemap.c). What experiments write most lives
+ * in three page-aligned mappings per GPU:
  *
- *   mode     mapping                   who turns it on
+ *   SC_MAP_RF      every SM's register file; SM i's is base + i * rf_words
+ *   SC_MAP_SM      every SM's warps, CTAs, scheduler state, SIMT stacks and
+ *                  instruction buffers (sized by the configuration, once)
+ *   SC_MAP_LAUNCH  every SM's predicate files, scoreboards and call stacks
+ *                  (sized by each launch)
+ *
+ *   mode     mappings                  who turns it on
  *   private  MAP_PRIVATE|MAP_ANONYMOUS sc_gpu_create (a library, `exec`)
  *   shared   MAP_SHARED|MAP_ANONYMOUS  sc_rt_attach (the fork-at-cycle parent)
  *
  * A private mapping is copied on write after a fork(), page by page, in
  * the child and then again in the parent (~4 us a page). A shared one is
  * not: fork() write-protects nothing. Parent and child must still never
- * share registers, so a fork handler (pthread_atfork, the one place that
- * unshares) gives every child its own files at the same address before
- * fork() returns: the runtime's spare when rt.c armed it for this fork,
- * else a private copy (a child that cannot have one exits 1). The spare is
- * a shared mapping of the same size; sc__rf_arm copies the files into it
- * right before the fork (the parent has both mapped: one memcpy, no
- * faults) and the child mremaps it over its files, then maps only the
- * pages it touches. The parent waits for each experiment child before it
- * forks the next, so one spare per GPU suffices. */
-typedef struct sc_rfmap {
-	uint32_t *base;         /* the mapping, NULL when none */
+ * share state, so a fork handler (pthread_atfork, the one place that
+ * unshares) gives every child its own mappings at the same addresses
+ * before fork() returns (pointers into them stay valid): the runtime's
+ * spares when rt.c armed this fork, else private copies (a child that
+ * cannot have one exits 1). A spare is a shared mapping of the same size;
+ * sc__state_arm copies into it right before the fork (the parent has both
+ * mapped: one memcpy, no faults) and the child mremaps it over the
+ * original, then maps only the pages it touches. The parent waits for each
+ * experiment child before it forks the next, so one spare per mapping
+ * suffices. (Shared and local memory stay ordinary allocations: large, and
+ * copied on write only where a kernel uses them.) */
+enum { SC_MAP_RF, SC_MAP_SM, SC_MAP_LAUNCH, SC_MAP__COUNT };
+
+typedef struct sc_shmap {
+	void *base;             /* the mapping, NULL when none */
 	size_t len;             /* its bytes, whole pages */
-	bool shared;            /* MAP_SHARED, and on rfmap.c's list */
-	bool armed;             /* the next fork's child takes the spare */
-	uint32_t *spare;        /* shared, len bytes; NULL until armed once */
+	bool shared;            /* MAP_SHARED */
+	void *spare;            /* shared, spare_len bytes; NULL until armed once */
 	size_t spare_len;
-	struct sc_gpu *next;    /* rfmap.c's list of shared GPUs */
-} sc_rfmap_t;
+} sc_shmap_t;
+
+typedef struct sc_statemap {
+	sc_shmap_t m[SC_MAP__COUNT];
+	bool share;             /* new mappings shared; on statemap.c's list */
+	bool armed;             /* the next fork's child takes the spares */
+	struct sc_gpu *next;    /* statemap.c's list of shared GPUs */
+} sc_statemap_t;
 
 struct sc_gpu {
 	sc_gpu_config_t cfg;
@@ -1013,7 +1028,7 @@ struct sc_gpu {
 	void *hook_ctx;
 	sc_module_t *mods;
 	sc_sm_t *sms;
-	sc_rfmap_t rfm;                 /* the SMs' register files */
+	sc_statemap_t smap;             /* the SMs' most-written state */
 	uint64_t cycle;                 /* GPU clock, over all launches */
 	sc_status_t status;
 	char errmsg[512];
@@ -1131,18 +1146,21 @@ static inline void sc__gpu_observe(const sc_gpu_t *g)
 void *sc__rt_env_config(sc_gpu_config_t *cfg, sc_options_t *opt);
 void sc__rt_env_attach(void *env, sc_gpu_t *g);
 
-/* rfmap.c (the design: sc_rfmap_t). map: every SM's file resized to
- * `words` (the old words kept up to the new size, new words zero; the
- * first call maps them), 0 or SC_ENOMEM with the files unchanged; unmap:
- * frees them (and the spare). share: the files shared across fork() from
- * now on, 0 or SC_ENOMEM (then they stay private). arm: the next fork's
- * child takes the spare (made here, when the files are shared); disarm,
- * right after that fork in the parent. */
+/* statemap.c (the design: sc_statemap_t). rf_map: every SM's register
+ * file resized to `words` (the old words kept up to the new size, new
+ * words zero; the first call maps them), 0 or SC_ENOMEM with the files
+ * unchanged. state_map: mapping `which` (SC_MAP_SM, SC_MAP_LAUNCH) with
+ * `bytes` zeroed bytes (the old contents dropped), NULL when out of
+ * memory; state_unmap: frees every mapping and spare. share: the mappings
+ * shared across fork() from now on, 0 or SC_ENOMEM (then some stay
+ * private). arm: the next fork's child takes the spares (made here, when
+ * shared); disarm, right after that fork in the parent. */
 int sc__rf_map(sc_gpu_t *g, uint64_t words);
-void sc__rf_unmap(sc_gpu_t *g);
-int sc__rf_share(sc_gpu_t *g);
-void sc__rf_arm(sc_gpu_t *g);
-void sc__rf_disarm(sc_gpu_t *g);
+void *sc__state_map(sc_gpu_t *g, int which, size_t bytes);
+void sc__state_unmap(sc_gpu_t *g);
+int sc__state_share(sc_gpu_t *g);
+void sc__state_arm(sc_gpu_t *g);
+void sc__state_disarm(sc_gpu_t *g);
 
 /* sm.c */
 void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now);

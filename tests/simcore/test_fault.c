@@ -324,7 +324,7 @@ Test(fault, fu_fault_corrupts_a_result_of_its_cycle_only)
 }
 
 /* ---- the injection runtime's forks (rt.c spawn) ----
- * The replay's register files are shared across its forks (rfmap.c); each
+ * The replay's SM state is shared across its forks (statemap.c); each
  * experiment child must still have registers of its own. */
 
 typedef struct rt_got {
@@ -365,7 +365,7 @@ static uint64_t rt_run(const sc_rt_plan_t *p, rt_got_t *got, uint32_t out[32])
 		sc_rt_child_exit(g, golden ? 0 : 1, NULL);
 	}
 	cr_assert_eq(rc, 0);
-	cr_expect(!p || g->rfm.shared, "the runtime shares the register files (rfmap.c)");
+	cr_expect(!p || g->smap.share, "the runtime shares the SM state (statemap.c)");
 	if (p)
 		sc_rt_finish(g);
 	uint64_t hash = sc_state_hash(g);

@@ -1,7 +1,8 @@
-/* The register files' mapping (rfmap.c, sc_int.h "Register files across
- * fork()"): private until the injection runtime shares it, resized with
- * today's semantics, and never shared between a parent and its child,
- * whichever way the child is forked. */
+/* The SM state's mappings (statemap.c, sc_int.h "SM state across fork()"):
+ * private until the injection runtime shares them, the register files
+ * resized with today's semantics, and never shared between a parent and
+ * its child, whichever way the child is forked. Checked on the register
+ * files and on warp state in the other two mappings. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,21 +15,40 @@
 /* Word w of SM i's file, as filled with `seed`. */
 static uint32_t pattern(uint32_t seed, uint32_t i, uint32_t w) { return seed ^ (i << 24) ^ (w * 2654435761u); }
 
+/* The test's share of the SC_MAP_LAUNCH mapping (gpu_new maps it). */
+#define LAUNCH_WORDS 3000u
+
 static void rf_fill(sc_gpu_t *g, uint32_t seed)
 {
-	for (uint32_t i = 0; i < g->cfg.num_sms; i++)
+	uint32_t *launch = g->smap.m[SC_MAP_LAUNCH].base;
+	for (uint32_t i = 0; i < g->cfg.num_sms; i++) {
 		for (uint32_t w = 0; w < g->sms[i].rf_words; w++)
 			g->sms[i].rf[w] = pattern(seed, i, w);
+		for (uint32_t w = 0; w < g->cfg.max_warps_per_sm; w++) { /* SC_MAP_SM */
+			g->sms[i].wnext[w] = pattern(seed, i, w);
+			g->sms[i].warps[w].stk[0].pc = pattern(seed, i, ~w);
+		}
+	}
+	for (uint32_t w = 0; w < LAUNCH_WORDS; w++)
+		launch[w] = pattern(seed, 99, w);
 }
 
 /* Whether every file holds what rf_fill(seed) wrote, over its first `words`
- * words, and zeros after. */
+ * words, and zeros after; and the warp state too. */
 static bool rf_holds(const sc_gpu_t *g, uint32_t seed, uint32_t words)
 {
-	for (uint32_t i = 0; i < g->cfg.num_sms; i++)
+	const uint32_t *launch = g->smap.m[SC_MAP_LAUNCH].base;
+	for (uint32_t i = 0; i < g->cfg.num_sms; i++) {
 		for (uint32_t w = 0; w < g->sms[i].rf_words; w++)
 			if (g->sms[i].rf[w] != (w < words ? pattern(seed, i, w) : 0))
 				return false;
+		for (uint32_t w = 0; w < g->cfg.max_warps_per_sm; w++)
+			if (g->sms[i].wnext[w] != pattern(seed, i, w) || g->sms[i].warps[w].stk[0].pc != pattern(seed, i, ~w))
+				return false;
+	}
+	for (uint32_t w = 0; w < LAUNCH_WORDS; w++)
+		if (launch[w] != pattern(seed, 99, w))
+			return false;
 	return true;
 }
 
@@ -51,6 +71,7 @@ static sc_gpu_t *gpu_new(h_ctx_t *h)
 	h_init(h);
 	h->opt.regs = SC_REGS_PTX;
 	h_start(h);
+	cr_assert(sc__state_map(h->gpu, SC_MAP_LAUNCH, LAUNCH_WORDS * sizeof(uint32_t)));
 	return h->gpu;
 }
 
@@ -58,7 +79,7 @@ static sc_gpu_t *gpu_new(h_ctx_t *h)
 typedef struct child_rep {
 	bool saw;       /* the parent's files as at the fork */
 	bool wrote;     /* its own writes read back */
-	bool shared;    /* its files are a shared mapping (the spare) */
+	int shared;     /* how many of its three mappings are shared (the spares) */
 	bool kept;      /* its files unchanged by a grandchild's writes */
 } child_rep_t;
 
@@ -67,7 +88,9 @@ typedef struct child_rep {
 static _Noreturn void test_child(sc_gpu_t *g, uint32_t seed, bool grandchild, int wfd)
 {
 	uint32_t words = g->sms[0].rf_words;
-	child_rep_t r = {.saw = rf_holds(g, seed, words), .shared = mapped_shared(g->sms[0].rf), .kept = true};
+	child_rep_t r = {.saw = rf_holds(g, seed, words), .kept = true};
+	r.shared = mapped_shared(g->sms[0].rf) + mapped_shared(g->sms[0].warps) +
+	           mapped_shared(g->smap.m[SC_MAP_LAUNCH].base);
 	rf_fill(g, ~seed);
 	r.wrote = rf_holds(g, ~seed, words);
 	if (grandchild) {
@@ -89,9 +112,9 @@ static child_rep_t fork_child(sc_gpu_t *g, uint32_t seed, bool arm, bool grandch
 	int p[2];
 	cr_assert_eq(pipe(p), 0);
 	if (arm)
-		sc__rf_arm(g);
+		sc__state_arm(g);
 	pid_t pid = fork();
-	sc__rf_disarm(g);
+	sc__state_disarm(g);
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {
 		close(p[0]);
@@ -107,30 +130,32 @@ static child_rep_t fork_child(sc_gpu_t *g, uint32_t seed, bool arm, bool grandch
 	return r;
 }
 
-Test(rfmap, private_until_shared)
+Test(statemap, private_until_shared)
 {
 	h_ctx_t h;
 	sc_gpu_t *g = gpu_new(&h);
 	cr_expect_eq(g->sms[1].rf, g->sms[0].rf + g->sms[0].rf_words, "one mapping, SM after SM");
 	cr_expect(!mapped_shared(g->sms[0].rf), "without the runtime the files are private");
+	cr_expect(!mapped_shared(g->sms[0].warps) && !mapped_shared(g->smap.m[SC_MAP_LAUNCH].base), "and the warps");
 	rf_fill(g, 7);
-	cr_assert_eq(sc__rf_share(g), 0);
+	cr_assert_eq(sc__state_share(g), 0);
 	cr_expect(mapped_shared(g->sms[0].rf));
-	cr_expect(rf_holds(g, 7, g->cfg.regs_per_sm), "sharing keeps the contents");
+	cr_expect(mapped_shared(g->sms[0].warps) && mapped_shared(g->smap.m[SC_MAP_LAUNCH].base), "all three mappings");
+	cr_expect(rf_holds(g, 7, g->cfg.regs_per_sm), "sharing keeps the contents, at the same addresses");
 	h_fini(&h);
 }
 
 /* A fork the runtime did not arm (a host program's own fork): the child
  * gets a private copy. */
-Test(rfmap, a_plain_fork_gives_the_child_a_private_copy)
+Test(statemap, a_plain_fork_gives_the_child_a_private_copy)
 {
 	h_ctx_t h;
 	sc_gpu_t *g = gpu_new(&h);
-	cr_assert_eq(sc__rf_share(g), 0);
+	cr_assert_eq(sc__state_share(g), 0);
 	rf_fill(g, 1);
 	child_rep_t r = fork_child(g, 1, false, false);
 	cr_expect(r.saw && r.wrote, "the child has the parent's registers and writes its own");
-	cr_expect(!r.shared, "a private copy");
+	cr_expect_eq(r.shared, 0, "private copies");
 	cr_expect(rf_holds(g, 1, g->cfg.regs_per_sm), "the parent's registers are unchanged");
 	cr_expect(mapped_shared(g->sms[0].rf), "and still shared");
 	h_fini(&h);
@@ -139,16 +164,16 @@ Test(rfmap, a_plain_fork_gives_the_child_a_private_copy)
 /* The runtime's forks: the child takes the spare; the next child sees the
  * parent's registers of its own fork, not what the last child left in the
  * spare; a grandchild gets a private copy of the child's. */
-Test(rfmap, an_armed_fork_gives_the_child_the_spare)
+Test(statemap, an_armed_fork_gives_the_child_the_spare)
 {
 	h_ctx_t h;
 	sc_gpu_t *g = gpu_new(&h);
-	cr_assert_eq(sc__rf_share(g), 0);
+	cr_assert_eq(sc__state_share(g), 0);
 	for (uint32_t seed = 1; seed <= 3; seed++) {
 		rf_fill(g, seed);
 		child_rep_t r = fork_child(g, seed, true, seed == 2);
 		cr_expect(r.saw && r.wrote, "child %u: the parent's registers, then its own", seed);
-		cr_expect(r.shared, "child %u: the spare's pages", seed);
+		cr_expect_eq(r.shared, 3, "child %u: the spares' pages", seed);
 		cr_expect(r.kept, "child %u: its grandchild wrote a copy", seed);
 		cr_expect(rf_holds(g, seed, g->cfg.regs_per_sm), "child %u left the parent's registers alone", seed);
 	}
@@ -157,11 +182,11 @@ Test(rfmap, an_armed_fork_gives_the_child_the_spare)
 
 /* rf_fit's resizing (sc__rf_map) with sharing on: old words kept up to the
  * new size, new words zero, still shared and still unshared at a fork. */
-Test(rfmap, resizing_keeps_old_words_and_zeroes_new_ones)
+Test(statemap, resizing_keeps_old_words_and_zeroes_new_ones)
 {
 	h_ctx_t h;
 	sc_gpu_t *g = gpu_new(&h);
-	cr_assert_eq(sc__rf_share(g), 0);
+	cr_assert_eq(sc__state_share(g), 0);
 	uint32_t n = g->cfg.regs_per_sm;
 	rf_fill(g, 5);
 	cr_assert_eq(sc__rf_map(g, n + 1000), 0);
@@ -169,13 +194,13 @@ Test(rfmap, resizing_keeps_old_words_and_zeroes_new_ones)
 	cr_expect(rf_holds(g, 5, n), "grown: old words kept, new ones zero");
 	cr_expect(mapped_shared(g->sms[0].rf));
 	child_rep_t r = fork_child(g, 0, true, false);
-	cr_expect(!r.saw && r.wrote && r.shared);
+	cr_expect(!r.saw && r.wrote && r.shared == 3);
 	cr_expect(rf_holds(g, 5, n), "the resized spare's child left the parent alone");
 	rf_fill(g, 6);
 	cr_assert_eq(sc__rf_map(g, n - 1000), 0);
 	cr_expect(rf_holds(g, 6, n - 1000), "shrunk: the words up to the new size kept");
 	r = fork_child(g, 6, true, false);
-	cr_expect(r.saw && r.wrote && r.shared);
+	cr_expect(r.saw && r.wrote && r.shared == 3);
 	cr_expect(rf_holds(g, 6, n - 1000));
 	h_fini(&h);
 }
