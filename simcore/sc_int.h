@@ -978,7 +978,8 @@ typedef struct sc_gpu_hooks {
 /* SM state across fork() (statemap.c). What experiments write most lives
  * in three page-aligned mappings per GPU:
  *
- *   SC_MAP_RF      every SM's register file; SM i's is base + i * rf_words
+ *   SC_MAP_RF      every SM's register file; SM i's is base + i * rf_stride
+ *                  (the most words any launch needed so far)
  *   SC_MAP_SM      every SM's warps, CTAs, scheduler state, SIMT stacks and
  *                  instruction buffers (sized by the configuration, once)
  *   SC_MAP_LAUNCH  every SM's predicate files, scoreboards and call stacks
@@ -1014,6 +1015,7 @@ typedef struct sc_shmap {
 
 typedef struct sc_statemap {
 	sc_shmap_t m[SC_MAP__COUNT];
+	uint64_t rf_stride;     /* words per SM in SC_MAP_RF, >= every rf_words */
 	bool share;             /* new mappings shared; on statemap.c's list */
 	bool armed;             /* the next fork's child takes the spares */
 	struct sc_gpu *next;    /* statemap.c's list of shared GPUs */
@@ -1148,8 +1150,8 @@ void sc__rt_env_attach(void *env, sc_gpu_t *g);
 
 /* statemap.c (the design: sc_statemap_t). rf_map: every SM's register
  * file resized to `words` (the old words kept up to the new size, new
- * words zero; the first call maps them), 0 or SC_ENOMEM with the files
- * unchanged. state_map: mapping `which` (SC_MAP_SM, SC_MAP_LAUNCH) with
+ * words zero; the first call maps them; a new mapping only when the files
+ * outgrow their slices), 0 or SC_ENOMEM with the files unchanged. state_map: mapping `which` (SC_MAP_SM, SC_MAP_LAUNCH) with
  * `bytes` zeroed bytes (the old contents dropped), NULL when out of
  * memory; state_unmap: frees every mapping and spare. share: the mappings
  * shared across fork() from now on, 0 or SC_ENOMEM (then some stay

@@ -56,9 +56,9 @@ static void drop(sc_shmap_t *m)
 	*m = (sc_shmap_t){0};
 }
 
-/* Every SM's file resized to `words` per SM, the old words kept up to the
- * new size; every SM pointed at its slice. */
-static int rf_resize(sc_gpu_t *g, uint64_t words)
+/* Every SM's file resized to `words` in a new mapping of `words` per SM,
+ * the old words kept up to the new size; every SM pointed at its slice. */
+static int rf_remap(sc_gpu_t *g, uint64_t words)
 {
 	sc_shmap_t *m = &g->smap.m[SC_MAP_RF], old;
 	size_t bytes = (size_t)g->cfg.num_sms * words * sizeof(uint32_t);
@@ -73,6 +73,7 @@ static int rf_resize(sc_gpu_t *g, uint64_t words)
 		sm->rf = base + i * words;
 		sm->rf_words = (uint32_t)words;
 	}
+	g->smap.rf_stride = words;
 	if (old.base) /* (the spare stays: sc__state_arm remakes one of the wrong size) */
 		munmap(old.base, old.len);
 	return 0;
@@ -80,8 +81,19 @@ static int rf_resize(sc_gpu_t *g, uint64_t words)
 
 int sc__rf_map(sc_gpu_t *g, uint64_t words)
 {
+	if (g->smap.m[SC_MAP_RF].base && words <= g->smap.rf_stride) {
+		/* within the slices: what grows is zeroed (what shrank is gone,
+		 * as realloc would have it) */
+		for (uint32_t i = 0; i < g->cfg.num_sms; i++) {
+			sc_sm_t *sm = &g->sms[i];
+			if (words > sm->rf_words)
+				memset(sm->rf + sm->rf_words, 0, (words - sm->rf_words) * sizeof *sm->rf);
+			sm->rf_words = (uint32_t)words;
+		}
+		return 0;
+	}
 	pthread_mutex_lock(&map_lock); /* no fork() sees half a mapping */
-	int rc = rf_resize(g, words);
+	int rc = rf_remap(g, words);
 	pthread_mutex_unlock(&map_lock);
 	return rc;
 }

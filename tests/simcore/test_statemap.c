@@ -134,7 +134,7 @@ Test(statemap, private_until_shared)
 {
 	h_ctx_t h;
 	sc_gpu_t *g = gpu_new(&h);
-	cr_expect_eq(g->sms[1].rf, g->sms[0].rf + g->sms[0].rf_words, "one mapping, SM after SM");
+	cr_expect_eq(g->sms[1].rf, g->sms[0].rf + g->smap.rf_stride, "one mapping, SM after SM");
 	cr_expect(!mapped_shared(g->sms[0].rf), "without the runtime the files are private");
 	cr_expect(!mapped_shared(g->sms[0].warps) && !mapped_shared(g->smap.m[SC_MAP_LAUNCH].base), "and the warps");
 	rf_fill(g, 7);
@@ -181,7 +181,8 @@ Test(statemap, an_armed_fork_gives_the_child_the_spare)
 }
 
 /* rf_fit's resizing (sc__rf_map) with sharing on: old words kept up to the
- * new size, new words zero, still shared and still unshared at a fork. */
+ * new size, new words zero (also when they grow back within the slices),
+ * still shared and still unshared at a fork. */
 Test(statemap, resizing_keeps_old_words_and_zeroes_new_ones)
 {
 	h_ctx_t h;
@@ -202,5 +203,9 @@ Test(statemap, resizing_keeps_old_words_and_zeroes_new_ones)
 	r = fork_child(g, 6, true, false);
 	cr_expect(r.saw && r.wrote && r.shared == 3);
 	cr_expect(rf_holds(g, 6, n - 1000));
+	uint32_t *base = g->sms[0].rf;
+	cr_assert_eq(sc__rf_map(g, n), 0);
+	cr_expect_eq(g->sms[0].rf, base, "grown within its slices: no new mapping");
+	cr_expect(rf_holds(g, 6, n - 1000), "the regrown words are zero, not what they held before");
 	h_fini(&h);
 }
