@@ -637,8 +637,8 @@ static int run_params(sc_gpu_t *g, const sc_func_t *f, void *const *args, const 
 }
 
 /* Every SM's register file: the configured size, or one CTA's worth when
- * that is more (run_fit's "registers+"). Old words are kept up to the new
- * size, new words are zero (statemap.c). */
+ * that is more (run_fit's "registers+"). What it held is not kept: no
+ * window is live between launches (statemap.c). */
 static int rf_fit(sc_gpu_t *g)
 {
 	const sc_run_t *r = &g->run;

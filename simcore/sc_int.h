@@ -1149,9 +1149,10 @@ void *sc__rt_env_config(sc_gpu_config_t *cfg, sc_options_t *opt);
 void sc__rt_env_attach(void *env, sc_gpu_t *g);
 
 /* statemap.c (the design: sc_statemap_t). rf_map: every SM's register
- * file resized to `words` (the old words kept up to the new size, new
- * words zero; the first call maps them; a new mapping only when the files
- * outgrow their slices), 0 or SC_ENOMEM with the files unchanged. state_map: mapping `which` (SC_MAP_SM, SC_MAP_LAUNCH) with
+ * file resized to `words` (the first call maps them, later ones map anew
+ * only when the files outgrow their slices; contents are not kept: every
+ * CTA zeroes its window when it starts), 0 or SC_ENOMEM with the files
+ * unchanged. state_map: mapping `which` (SC_MAP_SM, SC_MAP_LAUNCH) with
  * `bytes` zeroed bytes (the old contents dropped), NULL when out of
  * memory; state_unmap: frees every mapping and spare. share: the mappings
  * shared across fork() from now on, 0 or SC_ENOMEM (then some stay

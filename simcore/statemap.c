@@ -56,8 +56,8 @@ static void drop(sc_shmap_t *m)
 	*m = (sc_shmap_t){0};
 }
 
-/* Every SM's file resized to `words` in a new mapping of `words` per SM,
- * the old words kept up to the new size; every SM pointed at its slice. */
+/* Every SM's file resized to `words` in a new mapping of `words` per SM;
+ * every SM pointed at its slice. */
 static int rf_remap(sc_gpu_t *g, uint64_t words)
 {
 	sc_shmap_t *m = &g->smap.m[SC_MAP_RF], old;
@@ -65,13 +65,9 @@ static int rf_remap(sc_gpu_t *g, uint64_t words)
 	int rc = replace(m, g->smap.share, bytes, &old);
 	if (rc)
 		return rc;
-	uint32_t *base = m->base;
 	for (uint32_t i = 0; i < g->cfg.num_sms; i++) {
-		sc_sm_t *sm = &g->sms[i];
-		if (old.base)
-			memcpy(base + i * words, sm->rf, (words < sm->rf_words ? words : sm->rf_words) * sizeof *base);
-		sm->rf = base + i * words;
-		sm->rf_words = (uint32_t)words;
+		g->sms[i].rf = (uint32_t *)m->base + i * words;
+		g->sms[i].rf_words = (uint32_t)words;
 	}
 	g->smap.rf_stride = words;
 	if (old.base) /* (the spare stays: sc__state_arm remakes one of the wrong size) */
@@ -79,17 +75,15 @@ static int rf_remap(sc_gpu_t *g, uint64_t words)
 	return 0;
 }
 
+/* The files' words are not kept across a resize, nor zeroed: between
+ * launches nothing reads them, and every CTA zeroes its window when it
+ * starts (fault.c's targets and state hash read only resident CTAs'
+ * windows). */
 int sc__rf_map(sc_gpu_t *g, uint64_t words)
 {
 	if (g->smap.m[SC_MAP_RF].base && words <= g->smap.rf_stride) {
-		/* within the slices: what grows is zeroed (what shrank is gone,
-		 * as realloc would have it) */
-		for (uint32_t i = 0; i < g->cfg.num_sms; i++) {
-			sc_sm_t *sm = &g->sms[i];
-			if (words > sm->rf_words)
-				memset(sm->rf + sm->rf_words, 0, (words - sm->rf_words) * sizeof *sm->rf);
-			sm->rf_words = (uint32_t)words;
-		}
+		for (uint32_t i = 0; i < g->cfg.num_sms; i++)
+			g->sms[i].rf_words = (uint32_t)words;
 		return 0;
 	}
 	pthread_mutex_lock(&map_lock); /* no fork() sees half a mapping */

@@ -180,32 +180,28 @@ Test(statemap, an_armed_fork_gives_the_child_the_spare)
 	h_fini(&h);
 }
 
-/* rf_fit's resizing (sc__rf_map) with sharing on: old words kept up to the
- * new size, new words zero (also when they grow back within the slices),
- * still shared and still unshared at a fork. */
-Test(statemap, resizing_keeps_old_words_and_zeroes_new_ones)
+/* rf_fit's resizing (sc__rf_map) with sharing on: each SM gets a slice of
+ * the new size of its own (what the files held is not kept: every CTA
+ * zeroes its window), a resize within the slices maps nothing new, and
+ * the files stay shared and are still unshared at every fork. */
+Test(statemap, resizing_gives_every_sm_its_own_slice)
 {
 	h_ctx_t h;
 	sc_gpu_t *g = gpu_new(&h);
 	cr_assert_eq(sc__state_share(g), 0);
 	uint32_t n = g->cfg.regs_per_sm;
-	rf_fill(g, 5);
-	cr_assert_eq(sc__rf_map(g, n + 1000), 0);
-	cr_expect_eq(g->sms[0].rf_words, n + 1000);
-	cr_expect(rf_holds(g, 5, n), "grown: old words kept, new ones zero");
-	cr_expect(mapped_shared(g->sms[0].rf));
-	child_rep_t r = fork_child(g, 0, true, false);
-	cr_expect(!r.saw && r.wrote && r.shared == 3);
-	cr_expect(rf_holds(g, 5, n), "the resized spare's child left the parent alone");
-	rf_fill(g, 6);
-	cr_assert_eq(sc__rf_map(g, n - 1000), 0);
-	cr_expect(rf_holds(g, 6, n - 1000), "shrunk: the words up to the new size kept");
-	r = fork_child(g, 6, true, false);
-	cr_expect(r.saw && r.wrote && r.shared == 3);
-	cr_expect(rf_holds(g, 6, n - 1000));
-	uint32_t *base = g->sms[0].rf;
-	cr_assert_eq(sc__rf_map(g, n), 0);
-	cr_expect_eq(g->sms[0].rf, base, "grown within its slices: no new mapping");
-	cr_expect(rf_holds(g, 6, n - 1000), "the regrown words are zero, not what they held before");
+	const uint32_t sizes[] = {n + 1000, n - 1000, n + 500, n + 2000};
+	for (uint32_t k = 0; k < 4; k++) {
+		uint32_t *base = g->sms[0].rf;
+		cr_assert_eq(sc__rf_map(g, sizes[k]), 0);
+		cr_expect_eq(g->sms[0].rf_words, sizes[k]);
+		cr_expect_eq(g->sms[0].rf == base, k == 1 || k == 2, "size %u: a new mapping only to grow", sizes[k]);
+		rf_fill(g, 10 + k); /* every word of every SM: overlapping slices would clash */
+		cr_expect(rf_holds(g, 10 + k, sizes[k]), "size %u: each SM's words its own", sizes[k]);
+		cr_expect(mapped_shared(g->sms[0].rf));
+		child_rep_t r = fork_child(g, 10 + k, true, false);
+		cr_expect(r.saw && r.wrote && r.shared == 3, "size %u: the child has its own copy", sizes[k]);
+		cr_expect(rf_holds(g, 10 + k, sizes[k]), "size %u: the child left the parent alone", sizes[k]);
+	}
 	h_fini(&h);
 }
