@@ -352,7 +352,12 @@ typedef struct bounds {
  * every lane's base has the same upper word, the lowest and highest lower
  * words give the lowest and highest address, unless adding the offset
  * wraps some lanes and not others (then amax < amin: false, and the caller
- * takes the lane loop). Only the low bits of `any` are used (alignment). */
+ * takes the lane loop). Only the low bits of `any` are used (alignment).
+ * Built for AVX2 too where GCC can (the loader picks by the host CPU): the
+ * loops vectorise twice as wide, with the same integer results. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
 static bool lane_addrs_all(const agen_t *ag, uint64_t *addr, bounds_t *b)
 {
 	const uint32_t *lo = ag->lo, *hi = ag->hi;

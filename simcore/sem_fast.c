@@ -211,19 +211,24 @@ HANDLER(add64_rr)
 	return (int)d->lat;
 }
 
+/* r = a + k for a 64-bit register a and a constant k, in halves. */
+static inline void add64_k(uint32_t *r, const uint32_t *A, uint64_t k, uint32_t exec)
+{
+	const uint32_t klo = (uint32_t)k, khi = (uint32_t)(k >> 32);
+	uint32_t lo[32], hi[32];
+	for (uint32_t l = 0; l < 32; l++) {
+		lo[l] = A[l] + klo;
+		hi[l] = A[l + 32] + khi + (lo[l] < klo);
+	}
+	put64(r, lo, hi, exec);
+}
+
 HANDLER(add64_ri)
 {
 	UNUSED2(g, sm);
 	if (!exec)
 		return 1;
-	const uint32_t *A = w->rf + d->o[1];
-	const uint32_t blo = (uint32_t)d->k[2], bhi = (uint32_t)(d->k[2] >> 32);
-	uint32_t lo[32], hi[32];
-	for (uint32_t l = 0; l < 32; l++) {
-		lo[l] = A[l] + blo;
-		hi[l] = A[l + 32] + bhi + (lo[l] < blo);
-	}
-	put64(w->rf + d->o[0], lo, hi, exec);
+	add64_k(w->rf + d->o[0], w->rf + d->o[1], d->k[2], exec);
 	return (int)d->lat;
 }
 
@@ -374,9 +379,7 @@ HANDLER(cvta64)
 	uint64_t off = win[SC_AUX_SPACE(d->in->aux)];
 	if (d->in->sub == SC_CVTA_FROM_GENERIC)
 		off = -off;
-	uint32_t *r = w->rf + d->o[0];
-	const uint32_t *A = w->rf + d->o[1];
-	RES64(exec, r, r64(A, l) + off);
+	add64_k(w->rf + d->o[0], w->rf + d->o[1], off, exec);
 	return (int)d->lat;
 }
 
