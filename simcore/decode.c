@@ -37,23 +37,27 @@ static uint32_t unit_latency(const sc_gpu_t *g, const sc_insn_t *in)
  * after the launch's register slots (as sc_warp_t.ready lays them out). */
 static void ready_entries(const sc_gpu_t *g, uint16_t o, sc_dec_t *d)
 {
-	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
-	if (i + 1 >= g->run.regs + g->run.preds && k != SC_K_SREG && k != SC_K_IMM)
-		return; /* a word no check admits (tests build such words) */
+	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o), regs = g->run.regs, preds = g->run.preds;
+	/* an index past its file is a word no check admits (tests build such
+	 * words): nothing to wait on */
 	switch (k) {
 	case SC_K_R32: case SC_K_ADDR32:
-		d->rdy[d->nrdy++] = (uint16_t)i;
+		if (i < regs)
+			d->rdy[d->nrdy++] = (uint16_t)i;
 		break;
 	case SC_K_ADDR:
 		if (i == SC_NOREG)
 			break;
 		/* fall through */
 	case SC_K_R64:
-		d->rdy[d->nrdy++] = (uint16_t)i;
-		d->rdy[d->nrdy++] = (uint16_t)(i + 1);
+		if (i + 1 < regs) {
+			d->rdy[d->nrdy++] = (uint16_t)i;
+			d->rdy[d->nrdy++] = (uint16_t)(i + 1);
+		}
 		break;
 	case SC_K_PRED: case SC_K_PREDN:
-		d->rdy[d->nrdy++] = (uint16_t)(g->run.regs + i);
+		if (i < preds)
+			d->rdy[d->nrdy++] = (uint16_t)(regs + i);
 		break;
 	}
 }

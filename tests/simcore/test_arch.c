@@ -386,6 +386,40 @@ Test(arch, idle_cycles_and_latency)
 	}
 }
 
+/* A kernel without predicates: the scoreboard still holds back a read of
+ * the last register slot until its load returns, in both register modes
+ * (the slot after the registers is where the predicates would begin). */
+Test(arch, last_register_waits_without_predicates)
+{
+	static const char ptx[] = H_PTX_HEAD
+		".visible .entry k(.param .u64 p)\n"
+		"{\n"
+		"	.reg .b32 %r<3>;\n"
+		"	.reg .b64 %rd<2>;\n"
+		"	ld.param.u64 %rd1, [p];\n"
+		"	ld.global.u32 %r2, [%rd1];\n"
+		"	add.s32 %r1, %r2, 1;\n"
+		"	st.global.u32 [%rd1], %r1;\n"
+		"	ret;\n"
+		"}\n";
+	static const sc_regs_t modes[] = {SC_REGS_PTX, SC_REGS_ALLOC};
+	for (size_t m = 0; m < 2; m++) {
+		h_ctx_t h;
+		h_init(&h);
+		h.opt.regs = modes[m];
+		h_load_ok(&h, ptx);
+		uint32_t v = 41;
+		uint64_t a = h_alloc(&h, 4, &v);
+		h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&a));
+		h_read(&h, &v, a, 4);
+		cr_expect_eq(v, 42);
+		const sc_launch_stats_t *s = h_last(&h);
+		cr_expect_geq(s->cycles, h.cfg.latency[SC_LAT_GLOBAL], "%s mode: %llu cycles, less than one global load",
+		              m ? "alloc" : "ptx", (unsigned long long)s->cycles);
+		h_fini(&h);
+	}
+}
+
 /* %clock64 and %clock advance across a dependent load and across launches. */
 Test(arch, clock_registers)
 {
