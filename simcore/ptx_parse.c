@@ -1833,6 +1833,27 @@ static int parse_init_values(P *p, sym_t *y, int t)
 }
 
 /* [.align N] [.v2|.v4] .type name [ '[' N? ']' ]* [= init] */
+/* A variable's array dimensions after its name nk: [n][m]... multiply
+ * into *count; [] (only .extern .shared may have it) sets *unsized. */
+static int parse_dims(P *p, const sc_tok_t *nk, uint64_t *count, bool *unsized)
+{
+	while (is_punct(peek(p), '[')) {
+		next(p);
+		if (is_punct(peek(p), ']')) {
+			*unsized = true;
+			next(p);
+			continue;
+		}
+		uint64_t d;
+		if (get_int(p, &d) || expect(p, ']'))
+			return -1;
+		*count *= d;
+		if (*count > (1ull << 31))
+			return perr(p, nk, "variable '%s' is too large", tokstr(nk));
+	}
+	return 0;
+}
+
 static int parse_var(P *p, int space, bool is_extern, sym_t **out)
 {
 	uint32_t align = 0;
@@ -1856,20 +1877,8 @@ static int parse_var(P *p, int space, bool is_extern, sym_t **out)
 		return perr(p, nk, "expected a variable name, found '%s'", tokstr(nk));
 	uint64_t count = 1;
 	bool unsized = false;
-	while (is_punct(peek(p), '[')) {
-		next(p);
-		if (is_punct(peek(p), ']')) {
-			unsized = true;
-			next(p);
-			continue;
-		}
-		uint64_t d;
-		if (get_int(p, &d) || expect(p, ']'))
-			return -1;
-		count *= d;
-		if (count > (1ull << 31))
-			return perr(p, nk, "variable '%s' is too large", tokstr(nk));
-	}
+	if (parse_dims(p, nk, &count, &unsized))
+		return -1;
 	sym_t *y = sym_new(p, nk);
 	if (!y)
 		return -1;
@@ -1949,6 +1958,38 @@ static int parse_reg_decl(P *p)
 	}
 }
 
+/* A directive k inside a function body (already consumed): registers,
+ * variables, .pragma, and the debug directives, which are skipped. */
+static int body_directive(P *p, sc_tok_t *k)
+{
+	if (tok_is(k, ".reg"))
+		return parse_reg_decl(p);
+	if (tok_is(k, ".local") || tok_is(k, ".shared") || tok_is(k, ".param") || tok_is(k, ".const") ||
+	    tok_is(k, ".global")) {
+		int sp = tok_is(k, ".local") ? SC_SP_LOCAL : tok_is(k, ".shared") ? SC_SP_SHARED :
+		         tok_is(k, ".param") ? SC_SP_PARAM : tok_is(k, ".const") ? SC_SP_CONST : SC_SP_GLOBAL;
+		sym_t *y;
+		if (parse_var(p, sp, false, &y))
+			return -1;
+		if (sp == SC_SP_SHARED || sp == SC_SP_CONST || sp == SC_SP_GLOBAL)
+			y->owner = p->fn;
+		return 0;
+	}
+	if (tok_is(k, ".pragma")) {
+		sc_tok_t *s = next(p);
+		if (s->kind != SC_TK_STRING || expect(p, ';'))
+			return perr(p, s, "expected .pragma \"...\";");
+		return 0;
+	}
+	if (tok_is(k, ".loc") || tok_is(k, ".file")) {
+		uint32_t line = k->line;
+		while (peek(p)->line == line && peek(p)->kind != SC_TK_EOF)
+			next(p);
+		return 0;
+	}
+	return perr(p, k, "unsupported directive '%s' in a function body", tokstr(k));
+}
+
 static int parse_body(P *p)
 {
 	sc_func_t *f = &p->m->funcs[p->fn];
@@ -1972,29 +2013,8 @@ static int parse_body(P *p)
 		}
 		if (k->kind == SC_TK_DIRECTIVE) {
 			next(p);
-			if (tok_is(k, ".reg")) {
-				if (parse_reg_decl(p))
-					return -1;
-			} else if (tok_is(k, ".local") || tok_is(k, ".shared") || tok_is(k, ".param") ||
-			           tok_is(k, ".const") || tok_is(k, ".global")) {
-				int sp = tok_is(k, ".local") ? SC_SP_LOCAL : tok_is(k, ".shared") ? SC_SP_SHARED :
-				         tok_is(k, ".param") ? SC_SP_PARAM : tok_is(k, ".const") ? SC_SP_CONST : SC_SP_GLOBAL;
-				sym_t *y;
-				if (parse_var(p, sp, false, &y))
-					return -1;
-				if (sp == SC_SP_SHARED || sp == SC_SP_CONST || sp == SC_SP_GLOBAL)
-					y->owner = p->fn;
-			} else if (tok_is(k, ".pragma")) {
-				sc_tok_t *s = next(p);
-				if (s->kind != SC_TK_STRING || expect(p, ';'))
-					return perr(p, s, "expected .pragma \"...\";");
-			} else if (tok_is(k, ".loc") || tok_is(k, ".file")) {
-				uint32_t line = k->line;
-				while (peek(p)->line == line && peek(p)->kind != SC_TK_EOF)
-					next(p);
-			} else {
-				return perr(p, k, "unsupported directive '%s' in a function body", tokstr(k));
-			}
+			if (body_directive(p, k))
+				return -1;
 			continue;
 		}
 		if (k->kind == SC_TK_IDENT && is_punct(&p->t[p->i + 1], ':') ) {

@@ -533,31 +533,37 @@ static void lop3(sc_alu_t *x)
 
 /* Returns 0, or -1 (having written nothing, cc included) when the word is
  * not an integer instruction PTX defines. */
-int sc__sem_int(sc_alu_t *x)
+/* Whether the word's fields make an integer instruction: any field may
+ * have been flipped, so every one is checked before use. */
+static bool word_ok(const sc_insn_t *in)
 {
-	const sc_insn_t *in = x->in;
 	unsigned op = in->op, t = in->type, sub = in->sub, mods = in->mods;
-
-	/* Any field may have been flipped: check every one before use. */
 	if (op >= SC_OP__COUNT || t >= SC_T__COUNT)
-		return -1;
+		return false;
 	const rule_t *r = &rules[op];
 	if (!(r->types & (1u << t)) || sub >= r->nsub || (mods & ~r->mods))
-		return -1;
-
+		return false;
 	unsigned w = sc__type_bits(t);
-	bool sgn = sc__type_is_signed(t), sat = mods & SC_MOD_SAT, cc = mods & M_CC;
-
+	bool sat = mods & SC_MOD_SAT, cc = mods & M_CC;
 	/* The finer rules: .sat only on add/sub.s32 and mad(24).hi.s32, never
 	 * with a carry; carries only on 32/64-bit add/sub/mad.lo/hi; .wide only
 	 * from 16 or 32 bits. */
 	bool hi_only = op == SC_OP_MAD || op == SC_OP_MAD24;
 	if (sat && (t != SC_T_S32 || cc || (hi_only && sub != SC_MUL_HI)))
-		return -1;
+		return false;
 	if (cc && (!(T_CC & (1u << t)) || sub == SC_MUL_WIDE))
+		return false;
+	return !(sub == SC_MUL_WIDE && (op == SC_OP_MUL || op == SC_OP_MAD) && w > 32);
+}
+
+int sc__sem_int(sc_alu_t *x)
+{
+	const sc_insn_t *in = x->in;
+	if (!word_ok(in))
 		return -1;
-	if (sub == SC_MUL_WIDE && (op == SC_OP_MUL || op == SC_OP_MAD) && w > 32)
-		return -1;
+	unsigned op = in->op, t = in->type, sub = in->sub, mods = in->mods;
+	unsigned w = sc__type_bits(t);
+	bool sgn = sc__type_is_signed(t), sat = mods & SC_MOD_SAT, cc = mods & M_CC;
 
 	switch (op) {
 	case SC_OP_ADD:
