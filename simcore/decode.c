@@ -62,6 +62,14 @@ static void ready_entries(const sc_gpu_t *g, uint16_t o, sc_dec_t *d)
 	}
 }
 
+/* Whether a destination operand o becomes ready later (the scoreboard
+ * marks registers and predicates, nothing else). */
+static bool marks(uint16_t o)
+{
+	unsigned k = SC_OPND_KIND(o);
+	return k == SC_K_R32 || k == SC_K_R64 || k == SC_K_PRED;
+}
+
 void sc__decode(const sc_gpu_t *g, const sc_insn_t *in, uint32_t pc, bool generic, sc_dec_t *d)
 {
 	const sc_module_t *mod = g->run.mod;
@@ -71,16 +79,23 @@ void sc__decode(const sc_gpu_t *g, const sc_insn_t *in, uint32_t pc, bool generi
 	d->fn = generic ? NULL : sc__fast_pick(in);
 	if (!d->fn)
 		d->fn = unit_handler(in);
-	d->nrdy = 0;
-	unsigned n = SC_NDST(in) + SC_NSRC(in);
+	unsigned nd = SC_NDST(in), n = nd + SC_NSRC(in);
 	for (unsigned j = 0; j < 6; j++) {
 		uint16_t o = in->opnd[j];
 		unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
 		d->o[j] = k == SC_K_PRED || k == SC_K_PREDN ? i : i * 32;
 		d->k[j] = k == SC_K_IMM && i < mod->npool ? mod->pool[i] : 0;
-		if (j < n)
-			ready_entries(g, o, d);
 	}
+	/* the entries a retiring instruction marks come first: its register
+	 * and predicate destinations; then everything an issue waits on */
+	d->nrdy = 0;
+	for (unsigned j = 0; j < nd && j < 6; j++)
+		if (marks(in->opnd[j]))
+			ready_entries(g, in->opnd[j], d);
+	d->nwr = d->nrdy;
+	for (unsigned j = 0; j < n && j < 6; j++)
+		if (j >= nd || !marks(in->opnd[j]))
+			ready_entries(g, in->opnd[j], d);
 	if (in->guard & SC_GUARD_ON)
 		d->rdy[d->nrdy++] = (uint16_t)(g->run.regs + SC_GUARD_REG(in->guard));
 }

@@ -42,7 +42,10 @@ static void put_sub(out_t *o, const sc_insn_t *in, const sc_opinfo_t *oi)
 static void put_space(out_t *o, unsigned sp)
 {
 	static const char *const names[SC_SP__COUNT] = {".nospace", "", ".global", ".shared", ".local", ".const", ".param"};
-	put(o, "%s", sp < SC_SP__COUNT ? names[sp] : ".space?");
+	if (sp < SC_SP__COUNT)
+		put(o, "%s", names[sp]);
+	else
+		put(o, ".space%u", sp); /* a flipped field: its number, as .sub%u */
 }
 
 /* The modifier flags, in PTX's order: rounding, .approx/.full, .ftz,
@@ -50,20 +53,19 @@ static void put_space(out_t *o, unsigned sp)
 static void put_mods(out_t *o, unsigned mods)
 {
 	static const char *const rnd[SC_RND__COUNT] = {"", ".rn", ".rz", ".rm", ".rp", ".rni", ".rzi", ".rmi", ".rpi"};
+	static const struct {
+		unsigned bit;
+		const char *text;
+	} flags[] = {{SC_MOD_APPROX, ".approx"}, {SC_MOD_FULL, ".full"}, {SC_MOD_FTZ, ".ftz"},
+	             {SC_MOD_SAT, ".sat"},       {SC_MOD_CC_OUT, ".cc"},  {SC_MOD_UNI, ".uni"}};
 	unsigned r = mods & SC_MOD_RND_MASK;
-	put(o, "%s", r < SC_RND__COUNT ? rnd[r] : ".rnd?");
-	if (mods & SC_MOD_APPROX)
-		put(o, ".approx");
-	if (mods & SC_MOD_FULL)
-		put(o, ".full");
-	if (mods & SC_MOD_FTZ)
-		put(o, ".ftz");
-	if (mods & SC_MOD_SAT)
-		put(o, ".sat");
-	if (mods & SC_MOD_CC_OUT)
-		put(o, ".cc");
-	if (mods & SC_MOD_UNI)
-		put(o, ".uni");
+	if (r < SC_RND__COUNT)
+		put(o, "%s", rnd[r]);
+	else
+		put(o, ".rnd%u", r); /* a flipped field: its number */
+	for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+		if (mods & flags[k].bit)
+			put(o, "%s", flags[k].text);
 }
 
 static void put_type(out_t *o, unsigned t)
@@ -141,7 +143,12 @@ static void put_opnd(out_t *o, const sc_module_t *m, const sc_insn_t *in, uint16
 	case SC_K_R64: put(o, "%%rd%u", i); return;
 	case SC_K_PRED: put(o, "%%p%u", i); return;
 	case SC_K_PREDN: put(o, "!%%p%u", i); return;
-	case SC_K_SREG: put(o, "%%%s", i < SC_SR__COUNT ? sc__sreg_names[i] : "sreg?"); return;
+	case SC_K_SREG:
+		if (i < SC_SR__COUNT)
+			put(o, "%%%s", sc__sreg_names[i]);
+		else
+			put(o, "%%sreg%u", i); /* a flipped index: its number */
+		return;
 	case SC_K_IMM:
 		if (m && i < m->npool)
 			put_imm(o, m->pool[i], kind_type(in, k));

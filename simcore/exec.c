@@ -583,10 +583,6 @@ static uint32_t ex_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 	return lat;
 }
 
-static float f32_of(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static uint32_t u32_of(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-static double f64_of(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
-static uint64_t u64_of(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
 
 /* atom.add.f32 flushes subnormal inputs and results (PTX ISA, atom). */
 static float ftz32(float f) { return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f; }
@@ -601,9 +597,9 @@ static bool atom_apply(unsigned op, unsigned type, uint64_t old, uint64_t b, uin
 	switch (op) {
 	case SC_ATOM_ADD:
 		if (type == SC_T_F32)
-			*res = u32_of(ftz32(ftz32(f32_of((uint32_t)old)) + ftz32(f32_of((uint32_t)b))));
+			*res = sc__bits32(ftz32(ftz32(sc__f32_of((uint32_t)old)) + ftz32(sc__f32_of((uint32_t)b))));
 		else if (type == SC_T_F64)
-			*res = u64_of(f64_of(old) + f64_of(b));
+			*res = sc__bits64(sc__f64_of(old) + sc__f64_of(b));
 		else
 			*res = (old + b) & m;
 		return true;
@@ -616,9 +612,9 @@ static bool atom_apply(unsigned op, unsigned type, uint64_t old, uint64_t b, uin
 		else if (type == SC_T_S64)
 			lt = (int64_t)old < (int64_t)b;
 		else if (type == SC_T_F32)
-			lt = f32_of((uint32_t)old) < f32_of((uint32_t)b);
+			lt = sc__f32_of((uint32_t)old) < sc__f32_of((uint32_t)b);
 		else if (type == SC_T_F64)
-			lt = f64_of(old) < f64_of(b);
+			lt = sc__f64_of(old) < sc__f64_of(b);
 		else
 			lt = old < b;
 		*res = (op == SC_ATOM_MIN) == lt ? old : b;

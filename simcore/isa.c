@@ -20,18 +20,12 @@ static const char *const ss_mul24[] = {"lo", "hi", NULL};
 static const char *const ss_prmt[] = {"", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", NULL};
 static const char *const ss_bfind[] = {"", "shiftamt", NULL};
 static const char *const ss_shf[] = {"l.wrap", "r.wrap", "l.clamp", "r.clamp", NULL}; /* SC_SHF_R | SC_SHF_CLAMP */
-static const char *const ss_cmp[] = {
-#define X(name, text) text,
-	SC_CMP_LIST(X)
-#undef X
-	NULL};
+#define TEXT_OF(name, text) text, /* the text column of an X-macro list */
+static const char *const ss_cmp[] = {SC_CMP_LIST(TEXT_OF) NULL};
 static const char *const ss_testp[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal", NULL};
 static const char *const ss_cvta[] = {"", "to", NULL};
-static const char *const ss_atom[] = {
-#define X(name, text) text,
-	SC_ATOM_LIST(X)
-#undef X
-	NULL};
+static const char *const ss_atom[] = {SC_ATOM_LIST(TEXT_OF) NULL};
+#undef TEXT_OF
 static const char *const ss_bar[] = {"sync", "arrive", "red.popc", "red.and", "red.or", "warp.sync", NULL};
 static const char *const ss_shfl[] = {"sync.up", "sync.down", "sync.bfly", "sync.idx", NULL};
 static const char *const ss_vote[] = {"sync.all", "sync.any", "sync.uni", "sync.ballot", NULL};

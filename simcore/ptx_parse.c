@@ -350,6 +350,19 @@ static int parse_addr(P *p, popnd_t *o)
 	return expect(p, ']');
 }
 
+/* After an item of a list: 1 at its closing character `end`, 0 after a
+ * ',' (either consumed), else -1 with an error naming what was expected
+ * (`where`: what list, e.g. " in vector operand"). */
+static int list_next(P *p, char end, const char *where)
+{
+	sc_tok_t *s = next(p);
+	if (is_punct(s, end))
+		return 1;
+	if (is_punct(s, ','))
+		return 0;
+	return perr(p, s, "expected ',' or '%c'%s, found '%s'", end, where, tokstr(s));
+}
+
 /* "{a, b, ...}" after the '{' k: registers, '_' or constants. */
 static int parse_vector(P *p, const sc_tok_t *k, popnd_t *o)
 {
@@ -372,11 +385,9 @@ static int parse_vector(P *p, const sc_tok_t *k, popnd_t *o)
 		if (e->kind != O_REG && e->kind != O_SINK && e->kind != O_INT && e->kind != O_F32 && e->kind != O_F64)
 			return perr(p, e->tok, "vector elements must be registers, '_' or constants");
 		o->nvec++;
-		sc_tok_t *s = next(p);
-		if (is_punct(s, '}'))
-			return 0;
-		if (!is_punct(s, ','))
-			return perr(p, s, "expected ',' or '}' in vector operand, found '%s'", tokstr(s));
+		int end = list_next(p, '}', " in vector operand");
+		if (end)
+			return end < 0 ? -1 : 0;
 	}
 }
 
@@ -396,22 +407,29 @@ static int parse_negative(P *p, popnd_t *o)
 	return 0;
 }
 
+/* Whether k names a declared register; o is that register when it does. */
+static bool reg_operand(P *p, const sc_tok_t *k, popnd_t *o)
+{
+	uint32_t idx;
+	reg_t *r = reg_find(p, k, &idx);
+	if (!r)
+		return false;
+	o->kind = O_REG;
+	o->reg = r;
+	o->ridx = idx;
+	return true;
+}
+
 /* %name: a declared register, else a special register. */
 static int parse_reg_operand(P *p, const sc_tok_t *k, popnd_t *o)
 {
+	if (reg_operand(p, k, o))
+		return 0;
 	int s = parse_sreg(k);
-	uint32_t idx;
-	reg_t *r = reg_find(p, k, &idx);
-	if (r) {
-		o->kind = O_REG;
-		o->reg = r;
-		o->ridx = idx;
-	} else if (s >= 0) {
-		o->kind = O_SREG;
-		o->sreg = s;
-	} else {
+	if (s < 0)
 		return perr(p, k, "undeclared register '%s'", tokstr(k));
-	}
+	o->kind = O_SREG;
+	o->sreg = s;
 	return 0;
 }
 
@@ -423,14 +441,8 @@ static int parse_name_operand(P *p, const sc_tok_t *k, popnd_t *o)
 		o->kind = O_SINK;
 		return 0;
 	}
-	uint32_t ridx;
-	reg_t *r = reg_find(p, k, &ridx);
-	if (r) {
-		o->kind = O_REG;
-		o->reg = r;
-		o->ridx = ridx;
+	if (reg_operand(p, k, o))
 		return 0;
-	}
 	sym_t *y = sym_find(p, k->p, k->len);
 	o->kind = O_SYM;
 	o->sym = y;
@@ -1726,11 +1738,9 @@ static int parse_operands(P *p, const sc_tok_t *k, L *l)
 		if (parse_simple(p, o) || (is_punct(peek(p), '|') && parse_pair(p, o)))
 			return -1;
 		l->no++;
-		sc_tok_t *s = next(p);
-		if (is_punct(s, ';'))
-			return 0;
-		if (!is_punct(s, ','))
-			return perr(p, s, "expected ',' or ';' after an operand, found '%s'", tokstr(s));
+		int end = list_next(p, ';', " after an operand");
+		if (end)
+			return end < 0 ? -1 : 0;
 	}
 }
 
@@ -1950,11 +1960,9 @@ static int parse_reg_decl(P *p)
 		}
 		if (f->nregs > 0xfff || f->npreds > 0xfff)
 			return perr(p, nk, "too many registers in '%s' for the instruction encoding (limit 4095 slots)", f->name);
-		sc_tok_t *s = next(p);
-		if (is_punct(s, ';'))
-			return 0;
-		if (!is_punct(s, ','))
-			return perr(p, s, "expected ',' or ';', found '%s'", tokstr(s));
+		int end = list_next(p, ';', "");
+		if (end)
+			return end < 0 ? -1 : 0;
 	}
 }
 

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "simcore.h"
 
@@ -502,6 +503,13 @@ extern const sc_opinfo_t sc__ops[SC_OP__COUNT];
 extern const char *const sc__type_names[SC_T__COUNT];
 extern const uint8_t sc__type_bits_tab[SC_T__COUNT];
 extern const char *const sc__sreg_names[SC_SR__COUNT];
+
+/* Bit casts between register words and IEEE values (an f32 is the low 32
+ * bits of its word). */
+static inline float sc__f32_of(uint64_t v) { uint32_t u = (uint32_t)v; float f; memcpy(&f, &u, 4); return f; }
+static inline uint32_t sc__bits32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline double sc__f64_of(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
+static inline uint64_t sc__bits64(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
 
 static inline unsigned sc__type_bits(unsigned t) { return t < SC_T__COUNT ? sc__type_bits_tab[t] : 0; }
 static inline bool sc__type_is_float(unsigned t)
@@ -1091,8 +1099,9 @@ struct sc_dec {
 	uint32_t lat;             /* the unit's result latency, in cycles */
 	uint32_t o[6];            /* R32/R64/ADDR32/ADDR: first slot * 32; PRED: index */
 	uint64_t k[6];            /* IMM: the constant's 64 bits */
-	uint16_t rdy[SC_DEC_RDY_MAX]; /* scoreboard entries an issue waits on */
+	uint16_t rdy[SC_DEC_RDY_MAX]; /* scoreboard entries an issue waits on, */
 	uint8_t nrdy;
+	uint8_t nwr;              /* the first nwr of them also marked at retirement */
 };
 
 /* decode.c: decodes word `in` at pc into d (a generic handler when
@@ -1153,8 +1162,10 @@ void sc__rt_env_attach(void *env, sc_gpu_t *g);
  * only when the files outgrow their slices; contents are not kept: every
  * CTA zeroes its window when it starts), 0 or SC_ENOMEM with the files
  * unchanged. state_map: mapping `which` (SC_MAP_SM, SC_MAP_LAUNCH) with
- * `bytes` zeroed bytes (the old contents dropped), NULL when out of
- * memory; state_unmap: frees every mapping and spare. share: the mappings
+ * room for `bytes`: the current one when it has, else a new zeroed one;
+ * NULL when out of memory (what a launch's state held before is never
+ * read: every CTA zeroes its warps' predicates and scoreboard when it
+ * starts, and fault.c reads only resident CTAs' state); state_unmap: frees every mapping and spare. share: the mappings
  * shared across fork() from now on, 0 or SC_ENOMEM (then some stay
  * private). arm: the next fork's child takes the spares (made here, when
  * shared); disarm, right after that fork in the parent. */

@@ -44,35 +44,6 @@ static const int fe_modes[SC_RND_RP + 1] = {
 	[SC_RND_RZ] = FE_TOWARDZERO, [SC_RND_RM] = FE_DOWNWARD, [SC_RND_RP] = FE_UPWARD,
 };
 
-static inline float f32_of(uint64_t v)
-{
-	uint32_t u = (uint32_t)v;
-	float f;
-	memcpy(&f, &u, sizeof f);
-	return f;
-}
-
-static inline uint32_t bits32(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, sizeof u);
-	return u;
-}
-
-static inline double f64_of(uint64_t v)
-{
-	double d;
-	memcpy(&d, &v, sizeof d);
-	return d;
-}
-
-static inline uint64_t bits64(double d)
-{
-	uint64_t u;
-	memcpy(&u, &d, sizeof u);
-	return u;
-}
-
 /* The low `bits` (8..64) of v, sign-extended when sgn, else zero-extended. */
 static inline uint64_t ival(uint64_t v, unsigned bits, bool sgn)
 {
@@ -102,11 +73,11 @@ static int load_float(const sc_alu_t *x, const uint64_t *src, unsigned t, unsign
 	switch (t) {
 	case SC_T_F32: {
 		const uint32_t keep = ftz ? 0x80000000u : 0xffffffffu;
-		LANES(uint32_t u = (uint32_t)src[l]; if (!(u & 0x7f800000u)) u &= keep; V[l] = f32_of(u);)
+		LANES(uint32_t u = (uint32_t)src[l]; if (!(u & 0x7f800000u)) u &= keep; V[l] = sc__f32_of(u);)
 		return 0;
 	}
 	case SC_T_F64:
-		LANES(V[l] = f64_of(src[l]);)
+		LANES(V[l] = sc__f64_of(src[l]);)
 		return 0;
 	case SC_T_F16:
 	case SC_T_F16X2: {
@@ -159,7 +130,7 @@ static inline float ld32(uint64_t v, uint32_t keep)
 	uint32_t u = (uint32_t)v;
 	if (!(u & 0x7f800000u))
 		u &= keep;
-	return f32_of(u);
+	return sc__f32_of(u);
 }
 
 static uint32_t fcmp32(const sc_alu_t *x, unsigned cmp, uint32_t keep)
@@ -172,7 +143,7 @@ static uint32_t fcmp32(const sc_alu_t *x, unsigned cmp, uint32_t keep)
 static uint32_t fcmp64(const sc_alu_t *x, unsigned cmp)
 {
 	uint32_t t = 0;
-	FCMP_SWITCH(double, f64_of(x->a[l]), f64_of(x->b[l]))
+	FCMP_SWITCH(double, sc__f64_of(x->a[l]), sc__f64_of(x->b[l]))
 	return t;
 }
 
@@ -364,7 +335,7 @@ static int slct(sc_alu_t *x)
 	case SC_T_F32: { /* -0 >= 0 holds; NaN >= 0 does not */
 		const uint32_t keep = (x->in->mods & SC_MOD_FTZ) ? 0x80000000u : 0xffffffffu;
 		LANES(uint32_t u = (uint32_t)x->c[l]; if (!(u & 0x7f800000u)) u &= keep;
-		      x->d[l] = (f32_of(u) >= 0.0f ? x->a[l] : x->b[l]) & wm;)
+		      x->d[l] = (sc__f32_of(u) >= 0.0f ? x->a[l] : x->b[l]) & wm;)
 		return 0;
 	}
 	default:
@@ -467,13 +438,13 @@ static int cvt_i2f(sc_alu_t *x, unsigned rnd)
 		if (dir)
 			fesetround(fe_modes[mode]);
 		if (dt == SC_T_F64 && ss)
-			LANES(x->d[l] = bits64((double)(int64_t)V[l]);)
+			LANES(x->d[l] = sc__bits64((double)(int64_t)V[l]);)
 		else if (dt == SC_T_F64)
-			LANES(x->d[l] = bits64((double)V[l]);)
+			LANES(x->d[l] = sc__bits64((double)V[l]);)
 		else if (ss)
-			LANES(x->d[l] = bits32((float)(int64_t)V[l]);)
+			LANES(x->d[l] = sc__bits32((float)(int64_t)V[l]);)
 		else
-			LANES(x->d[l] = bits32((float)V[l]);)
+			LANES(x->d[l] = sc__bits32((float)V[l]);)
 		if (dir)
 			fesetround(FE_TONEAREST);
 		return 0;
@@ -569,7 +540,7 @@ static int cvt_f2f(sc_alu_t *x, unsigned rnd)
 		LANES(const double v = V[l]; V[l] = v > 1.0 ? 1.0 : v > 0.0 ? v : 0.0;)
 	switch (dt) {
 	case SC_T_F64:
-		LANES(x->d[l] = V[l] != V[l] ? nan_to_f64(x->a[l], st) : bits64(V[l]);)
+		LANES(x->d[l] = V[l] != V[l] ? nan_to_f64(x->a[l], st) : sc__bits64(V[l]);)
 		return 0;
 	case SC_T_F32: {
 		const uint32_t keep = ftz ? 0x80000000u : 0xffffffffu;
@@ -577,7 +548,7 @@ static int cvt_f2f(sc_alu_t *x, unsigned rnd)
 		if (dir)
 			fesetround(fe_modes[mode]);
 		LANES(
-			uint32_t u = bits32((float)V[l]);
+			uint32_t u = sc__bits32((float)V[l]);
 			if ((u & 0x7fffffffu) > 0x7f800000u)
 				u = NAN32;
 			else if (!(u & 0x7f800000u))
@@ -612,8 +583,8 @@ static int cvt_pair(sc_alu_t *x, unsigned rnd)
 			a &= keep;
 		if (!(b & 0x7f800000u))
 			b &= keep;
-		const uint32_t ha = bf ? sc__float_to_bf16(f32_of(a), mode) : sc__float_to_half(f32_of(a), mode);
-		const uint32_t hb = bf ? sc__float_to_bf16(f32_of(b), mode) : sc__float_to_half(f32_of(b), mode);
+		const uint32_t ha = bf ? sc__float_to_bf16(sc__f32_of(a), mode) : sc__float_to_half(sc__f32_of(a), mode);
+		const uint32_t hb = bf ? sc__float_to_bf16(sc__f32_of(b), mode) : sc__float_to_half(sc__f32_of(b), mode);
 		x->d[l] = ha << 16 | hb;
 	)
 	return 0;

@@ -30,13 +30,18 @@
 
 #define HANDLER(name) static int name(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
 
-static inline float f32_of(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static inline uint32_t u32_of(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+/* An ALU handler's first statement: a word no lane executes writes nothing
+ * and retires at once, as the generic ALU path has it. */
+#define ALU_PROLOGUE()                                                      \
+	UNUSED2(g, sm);                                                         \
+	if (!exec)                                                              \
+		return 1
+
 
 /* An f32 result as sem_fp.c writes it without .ftz/.sat: NaN canonical. */
 static inline uint32_t fout(float r)
 {
-	uint32_t u = u32_of(r);
+	uint32_t u = sc__bits32(r);
 	return (u & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : u;
 }
 
@@ -44,9 +49,7 @@ static inline uint32_t fout(float r)
 #define BIN32(name, expr)                                                   \
 	HANDLER(name##_rr)                                                      \
 	{                                                                       \
-		UNUSED2(g, sm);                                                     \
-		if (!exec)                                                          \
-			return 1;                                                       \
+		ALU_PROLOGUE();                                                     \
 		uint32_t *r = w->rf + d->o[0];                                      \
 		const uint32_t *A = w->rf + d->o[1], *B = w->rf + d->o[2];          \
 		LANES(exec, uint32_t a = A[l]; uint32_t b = B[l]; r[l] = (expr));   \
@@ -54,9 +57,7 @@ static inline uint32_t fout(float r)
 	}                                                                       \
 	HANDLER(name##_ri)                                                      \
 	{                                                                       \
-		UNUSED2(g, sm);                                                     \
-		if (!exec)                                                          \
-			return 1;                                                       \
+		ALU_PROLOGUE();                                                     \
 		uint32_t *r = w->rf + d->o[0];                                      \
 		const uint32_t *A = w->rf + d->o[1], b = (uint32_t)d->k[2];         \
 		LANES(exec, uint32_t a = A[l]; r[l] = (expr));                      \
@@ -76,9 +77,9 @@ BIN32(minu32, a < b ? a : b)
 BIN32(maxu32, a > b ? a : b)
 BIN32(mins32, (int32_t)a < (int32_t)b ? a : b)
 BIN32(maxs32, (int32_t)a > (int32_t)b ? a : b)
-BIN32(fadd, fout(f32_of(a) + f32_of(b)))
-BIN32(fsub, fout(f32_of(a) - f32_of(b)))
-BIN32(fmul, fout(f32_of(a) * f32_of(b)))
+BIN32(fadd, fout(sc__f32_of(a) + sc__f32_of(b)))
+BIN32(fsub, fout(sc__f32_of(a) - sc__f32_of(b)))
+BIN32(fmul, fout(sc__f32_of(a) * sc__f32_of(b)))
 
 /* ---- three sources, each a register or a constant -------------------- */
 /* Source j's 32 lanes: the register's own, or the constant's broadcast
@@ -106,9 +107,7 @@ static inline void put32(uint32_t *r, const uint32_t t[32], uint32_t exec)
 #define TER32(name, expr)                                                   \
 	HANDLER(name)                                                           \
 	{                                                                       \
-		UNUSED2(g, sm);                                                     \
-		if (!exec)                                                          \
-			return 1;                                                       \
+		ALU_PROLOGUE();                                                     \
 		uint32_t va[32], vb[32], vc[32], t[32];                             \
 		const uint32_t *A = lanes32(w, d, 1, va), *B = lanes32(w, d, 2, vb); \
 		const uint32_t *C = lanes32(w, d, 3, vc);                           \
@@ -121,7 +120,7 @@ static inline void put32(uint32_t *r, const uint32_t t[32], uint32_t exec)
 	}
 
 TER32(mad32, a * b + c)
-TER32(fma32, fout(fmaf(f32_of(a), f32_of(b), f32_of(c))))
+TER32(fma32, fout(fmaf(sc__f32_of(a), sc__f32_of(b), sc__f32_of(c))))
 
 /* fma.rn.f32 where the host has AVX2 and FMA (x86-64 since 2013): eight
  * lanes per instruction, the same correctly rounded results as libm's
@@ -132,9 +131,7 @@ TER32(fma32, fout(fmaf(f32_of(a), f32_of(b), f32_of(c))))
 #define FMA_CLONE 1
 __attribute__((target("avx2,fma"))) HANDLER(fma32_hw)
 {
-	UNUSED2(g, sm);
-	if (!exec)
-		return 1;
+	ALU_PROLOGUE();
 	uint32_t va[32], vb[32], vc[32], t[32];
 	const uint32_t *A = lanes32(w, d, 1, va), *B = lanes32(w, d, 2, vb), *C = lanes32(w, d, 3, vc);
 	const __m256i abs = _mm256_set1_epi32(0x7fffffff), inf = _mm256_set1_epi32(0x7f800000);
@@ -198,9 +195,7 @@ static inline void put64(uint32_t *r, const uint32_t lo[32], const uint32_t hi[3
 
 HANDLER(add64_rr)
 {
-	UNUSED2(g, sm);
-	if (!exec)
-		return 1;
+	ALU_PROLOGUE();
 	const uint32_t *A = w->rf + d->o[1], *B = w->rf + d->o[2];
 	uint32_t lo[32], hi[32];
 	for (uint32_t l = 0; l < 32; l++) { /* in halves, with the carry */
@@ -225,9 +220,7 @@ static inline void add64_k(uint32_t *r, const uint32_t *A, uint64_t k, uint32_t 
 
 HANDLER(add64_ri)
 {
-	UNUSED2(g, sm);
-	if (!exec)
-		return 1;
+	ALU_PROLOGUE();
 	add64_k(w->rf + d->o[0], w->rf + d->o[1], d->k[2], exec);
 	return (int)d->lat;
 }
@@ -235,9 +228,7 @@ HANDLER(add64_ri)
 /* shl.b64 d, a, n: n is a 32-bit register or a constant. */
 HANDLER(shl64)
 {
-	UNUSED2(g, sm);
-	if (!exec)
-		return 1;
+	ALU_PROLOGUE();
 	uint32_t *r = w->rf + d->o[0];
 	const uint32_t *A = w->rf + d->o[1];
 	if (SC_OPND_KIND(d->in->opnd[2]) == SC_K_IMM) { /* one shift for the warp, in halves */
@@ -270,9 +261,7 @@ HANDLER(shl64)
 #define WIDE(name, expr)                                                    \
 	HANDLER(name)                                                           \
 	{                                                                       \
-		UNUSED2(g, sm);                                                     \
-		if (!exec)                                                          \
-			return 1;                                                       \
+		ALU_PROLOGUE();                                                     \
 		uint32_t va[32], vb[32];                                            \
 		const uint32_t *A = lanes32(w, d, 1, va), *B = lanes32(w, d, 2, vb); \
 		uint32_t *r = w->rf + d->o[0];                                      \
@@ -288,9 +277,7 @@ WIDE(mulwide_u32, (uint64_t)A[l] * B[l])
 #define UNARY(name, store)                                                  \
 	HANDLER(name)                                                           \
 	{                                                                       \
-		UNUSED2(g, sm);                                                     \
-		if (!exec)                                                          \
-			return 1;                                                       \
+		ALU_PROLOGUE();                                                     \
 		uint32_t *r = w->rf + d->o[0];                                      \
 		const uint32_t *A = w->rf + d->o[1];                                \
 		store;                                                              \
@@ -410,9 +397,7 @@ static inline uint32_t pack32(const uint8_t c[32])
 #define SETPX(name, type, conv, expr)                                       \
 	HANDLER(name)                                                           \
 	{                                                                       \
-		UNUSED2(g, sm);                                                     \
-		if (!exec)                                                          \
-			return 1;                                                       \
+		ALU_PROLOGUE();                                                     \
 		unsigned nd = SC_NDST(d->in);                                       \
 		uint32_t va[32], vb[32];                                            \
 		const uint32_t *A = lanes32(w, d, nd, va), *B = lanes32(w, d, nd + 1, vb); \
@@ -439,7 +424,7 @@ SETP32(setp_ges, int32_t, a >= b)
 
 /* ---- setp on f32 (no .ftz), no combiner: ordered comparisons are false
  * on NaN, unordered ones (...u) true, as sem_cmp.c's ------------------- */
-#define SETPF(name, expr) SETPX(name, float, f32_of, expr)
+#define SETPF(name, expr) SETPX(name, float, sc__f32_of, expr)
 
 SETPF(setpf_eq, a == b)
 SETPF(setpf_ne, a < b || a > b)
@@ -477,9 +462,7 @@ HANDLER(not_pred) { UNUSED2(g, sm); return exec ? pwrite(w, d, exec, ~pbits(w, d
 /* selp on 32 bits: d = c ? a : b, c a predicate. */
 HANDLER(selp32)
 {
-	UNUSED2(g, sm);
-	if (!exec)
-		return 1;
+	ALU_PROLOGUE();
 	uint32_t va[32], vb[32], c = pbits(w, d, 3);
 	const uint32_t *A = lanes32(w, d, 1, va), *B = lanes32(w, d, 2, vb);
 	uint32_t *r = w->rf + d->o[0];

@@ -53,35 +53,6 @@ static const int fe_modes[SC_RND_RP + 1] = {
 	[SC_RND_RZ] = FE_TOWARDZERO, [SC_RND_RM] = FE_DOWNWARD, [SC_RND_RP] = FE_UPWARD,
 };
 
-static inline float f32_of(uint64_t v)
-{
-	uint32_t u = (uint32_t)v;
-	float f;
-	memcpy(&f, &u, sizeof f);
-	return f;
-}
-
-static inline uint32_t bits32(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, sizeof u);
-	return u;
-}
-
-static inline double f64_of(uint64_t v)
-{
-	double d;
-	memcpy(&d, &v, sizeof d);
-	return d;
-}
-
-static inline uint64_t bits64(double d)
-{
-	uint64_t u;
-	memcpy(&u, &d, sizeof u);
-	return u;
-}
-
 static inline bool isnan64(uint64_t u) { return (u & ~SIGN64) > EXP64; }
 
 /* ---- f16 / bf16 ------------------------------------------------------- */
@@ -143,7 +114,7 @@ overflow:
 /* Rounds a double to a small format; NaN gives that format's canonical NaN. */
 static uint32_t double_to_small(double v, unsigned mbits, unsigned ebits, int rnd)
 {
-	const uint64_t u = bits64(v);
+	const uint64_t u = sc__bits64(v);
 	const unsigned neg = (unsigned)(u >> 63);
 	const int be = (int)((u >> 52) & 0x7ff);
 	const uint64_t f = u & 0xfffffffffffffull;
@@ -162,10 +133,10 @@ float sc__half_to_float(uint16_t h)
 	const uint32_t e = (h >> 10) & 31, f = h & 1023u;
 
 	if (e == 31) /* infinity, or NaN with its payload kept */
-		return f32_of(sign | 0x7f800000u | (f << 13) | (f ? 0x00400000u : 0));
+		return sc__f32_of(sign | 0x7f800000u | (f << 13) | (f ? 0x00400000u : 0));
 	if (e == 0) /* zero or subnormal: f * 2^-24, exact in float */
 		return (sign ? -1.0f : 1.0f) * ((float)f * 0x1p-24f);
-	return f32_of(sign | ((e + 112) << 23) | (f << 13));
+	return sc__f32_of(sign | ((e + 112) << 23) | (f << 13));
 }
 
 /* f32 bits to f16 bits, round to nearest even, in integers only (the
@@ -200,11 +171,11 @@ uint16_t sc__double_to_half(double f, int rnd) { return (uint16_t)double_to_smal
 uint16_t sc__float_to_half(float f, int rnd)
 {
 	if (rnd == SC_RND_RN || rnd == SC_RND_NONE)
-		return (uint16_t)f32_to_f16_rn(bits32(f));
+		return (uint16_t)f32_to_f16_rn(sc__bits32(f));
 	return sc__double_to_half((double)f, rnd);
 }
 
-float sc__bf16_to_float(uint16_t h) { return f32_of((uint32_t)h << 16); }
+float sc__bf16_to_float(uint16_t h) { return sc__f32_of((uint32_t)h << 16); }
 
 /* f32 bits to bf16 bits, round to nearest even (carry as above). */
 static inline uint32_t f32_to_bf16_rn(uint32_t u)
@@ -219,7 +190,7 @@ uint16_t sc__double_to_bf16(double f, int rnd) { return (uint16_t)double_to_smal
 uint16_t sc__float_to_bf16(float f, int rnd)
 {
 	if (rnd == SC_RND_RN || rnd == SC_RND_NONE)
-		return (uint16_t)f32_to_bf16_rn(bits32(f));
+		return (uint16_t)f32_to_bf16_rn(sc__bits32(f));
 	return sc__double_to_bf16((double)f, rnd);
 }
 
@@ -232,7 +203,7 @@ static inline float in32(uint64_t v, uint32_t keep)
 	uint32_t u = (uint32_t)v;
 	if (!(u & 0x7f800000u))
 		u &= keep;
-	return f32_of(u);
+	return sc__f32_of(u);
 }
 
 static uint32_t post32(uint32_t u, unsigned fl)
@@ -251,7 +222,7 @@ static uint32_t post32(uint32_t u, unsigned fl)
 /* Writes an f32 result: canonical NaN, then .ftz and .sat (fl). */
 static inline uint64_t out32(float r, unsigned fl)
 {
-	uint32_t u = bits32(r);
+	uint32_t u = sc__bits32(r);
 	if ((u & 0x7fffffffu) > 0x7f800000u)
 		u = NAN32;
 	if (fl)
@@ -267,7 +238,7 @@ static inline uint32_t min32(uint32_t a, uint32_t b)
 	const bool na = (a & 0x7fffffffu) > 0x7f800000u, nb = (b & 0x7fffffffu) > 0x7f800000u;
 	if (na | nb)
 		return na && nb ? NAN32 : na ? b : a;
-	const float fa = f32_of(a), fb = f32_of(b);
+	const float fa = sc__f32_of(a), fb = sc__f32_of(b);
 	return fa < fb ? a : fb < fa ? b : a | b;
 }
 
@@ -276,7 +247,7 @@ static inline uint32_t max32(uint32_t a, uint32_t b)
 	const bool na = (a & 0x7fffffffu) > 0x7f800000u, nb = (b & 0x7fffffffu) > 0x7f800000u;
 	if (na | nb)
 		return na && nb ? NAN32 : na ? b : a;
-	const float fa = f32_of(a), fb = f32_of(b);
+	const float fa = sc__f32_of(a), fb = sc__f32_of(b);
 	return fa > fb ? a : fb > fa ? b : a & b;
 }
 
@@ -367,18 +338,18 @@ static int fp32(sc_alu_t *x, unsigned op, unsigned rnd)
 		LANES(x->d[l] = out32((float)tanh((double)in32(x->a[l], keep)), fl);)
 		break;
 	case SC_OP_ABS:
-		LANES(x->d[l] = out32(f32_of(bits32(in32(x->a[l], keep)) & 0x7fffffffu), fl);)
+		LANES(x->d[l] = out32(sc__f32_of(sc__bits32(in32(x->a[l], keep)) & 0x7fffffffu), fl);)
 		break;
 	case SC_OP_NEG:
-		LANES(x->d[l] = out32(f32_of(bits32(in32(x->a[l], keep)) ^ 0x80000000u), fl);)
+		LANES(x->d[l] = out32(sc__f32_of(sc__bits32(in32(x->a[l], keep)) ^ 0x80000000u), fl);)
 		break;
 	case SC_OP_MIN:
-		LANES(x->d[l] = out32(f32_of(min32(bits32(in32(x->a[l], keep)),
-		                                   bits32(in32(x->b[l], keep)))), fl);)
+		LANES(x->d[l] = out32(sc__f32_of(min32(sc__bits32(in32(x->a[l], keep)),
+		                                   sc__bits32(in32(x->b[l], keep)))), fl);)
 		break;
 	case SC_OP_MAX:
-		LANES(x->d[l] = out32(f32_of(max32(bits32(in32(x->a[l], keep)),
-		                                   bits32(in32(x->b[l], keep)))), fl);)
+		LANES(x->d[l] = out32(sc__f32_of(max32(sc__bits32(in32(x->a[l], keep)),
+		                                   sc__bits32(in32(x->b[l], keep)))), fl);)
 		break;
 	case SC_OP_COPYSIGN: /* a bit operation: payloads are kept */
 		LANES(x->d[l] = ((uint32_t)x->a[l] & 0x80000000u) | ((uint32_t)x->b[l] & 0x7fffffffu);)
@@ -411,7 +382,7 @@ static uint64_t nan64(uint64_t a, uint64_t b, uint64_t c)
 
 static inline uint64_t out64(double r, uint64_t a, uint64_t b, uint64_t c)
 {
-	const uint64_t u = bits64(r);
+	const uint64_t u = sc__bits64(r);
 	return isnan64(u) ? nan64(a, b, c) : u;
 }
 
@@ -420,7 +391,7 @@ static inline uint64_t min64(uint64_t a, uint64_t b)
 	const bool na = isnan64(a), nb = isnan64(b);
 	if (na | nb)
 		return na && nb ? NAN64 : na ? b : a;
-	const double fa = f64_of(a), fb = f64_of(b);
+	const double fa = sc__f64_of(a), fb = sc__f64_of(b);
 	return fa < fb ? a : fb < fa ? b : a | b;
 }
 
@@ -429,7 +400,7 @@ static inline uint64_t max64(uint64_t a, uint64_t b)
 	const bool na = isnan64(a), nb = isnan64(b);
 	if (na | nb)
 		return na && nb ? NAN64 : na ? b : a;
-	const double fa = f64_of(a), fb = f64_of(b);
+	const double fa = sc__f64_of(a), fb = sc__f64_of(b);
 	return fa > fb ? a : fb > fa ? b : a & b;
 }
 
@@ -486,14 +457,14 @@ static uint64_t rsqrt64(uint64_t a, bool ftz)
 	} else if (isnan64(a)) {
 		return a | QUIET64;
 	}
-	const double v = f64_of(a);
+	const double v = sc__f64_of(a);
 	if (v == 0)
 		return (a & SIGN64) | EXP64; /* 1/sqrt(-0) = -Inf */
 	if (v < 0)
 		return ftz ? NAN64_APPROX : NAN64;
 	if (v == INFINITY)
 		return 0;
-	return bits64(rsqrt_rn(v));
+	return sc__bits64(rsqrt_rn(v));
 }
 
 /* rcp.approx.ftz.f64: 1/a correctly rounded, subnormals flushed. */
@@ -503,7 +474,7 @@ static uint64_t rcp64_approx(uint64_t a)
 		a &= SIGN64;
 	if (isnan64(a))
 		return NAN64_APPROX;
-	uint64_t u = bits64(1.0 / f64_of(a));
+	uint64_t u = sc__bits64(1.0 / sc__f64_of(a));
 	if (!(u & EXP64))
 		u &= SIGN64;
 	return u;
@@ -551,30 +522,30 @@ static int fp64(sc_alu_t *x, unsigned op, unsigned rnd)
 		fesetround(fe_modes[rnd]);
 	switch (op) {
 	case SC_OP_ADD:
-		LANES(x->d[l] = out64(f64_of(x->a[l]) + f64_of(x->b[l]), x->a[l], x->b[l], 0);)
+		LANES(x->d[l] = out64(sc__f64_of(x->a[l]) + sc__f64_of(x->b[l]), x->a[l], x->b[l], 0);)
 		break;
 	case SC_OP_SUB:
-		LANES(x->d[l] = out64(f64_of(x->a[l]) - f64_of(x->b[l]), x->a[l], x->b[l], 0);)
+		LANES(x->d[l] = out64(sc__f64_of(x->a[l]) - sc__f64_of(x->b[l]), x->a[l], x->b[l], 0);)
 		break;
 	case SC_OP_MUL:
-		LANES(x->d[l] = out64(f64_of(x->a[l]) * f64_of(x->b[l]), x->a[l], x->b[l], 0);)
+		LANES(x->d[l] = out64(sc__f64_of(x->a[l]) * sc__f64_of(x->b[l]), x->a[l], x->b[l], 0);)
 		break;
 	case SC_OP_MAD:
 	case SC_OP_FMA:
-		LANES(x->d[l] = out64(fma(f64_of(x->a[l]), f64_of(x->b[l]), f64_of(x->c[l])),
+		LANES(x->d[l] = out64(fma(sc__f64_of(x->a[l]), sc__f64_of(x->b[l]), sc__f64_of(x->c[l])),
 		                      x->a[l], x->b[l], x->c[l]);)
 		break;
 	case SC_OP_DIV:
-		LANES(x->d[l] = out64(f64_of(x->a[l]) / f64_of(x->b[l]), x->a[l], x->b[l], 0);)
+		LANES(x->d[l] = out64(sc__f64_of(x->a[l]) / sc__f64_of(x->b[l]), x->a[l], x->b[l], 0);)
 		break;
 	case SC_OP_RCP:
 		if (approx)
 			LANES(x->d[l] = rcp64_approx(x->a[l]);)
 		else
-			LANES(x->d[l] = out64(1.0 / f64_of(x->a[l]), x->a[l], 0, 0);)
+			LANES(x->d[l] = out64(1.0 / sc__f64_of(x->a[l]), x->a[l], 0, 0);)
 		break;
 	case SC_OP_SQRT:
-		LANES(x->d[l] = out64(sqrt(f64_of(x->a[l])), x->a[l], 0, 0);)
+		LANES(x->d[l] = out64(sqrt(sc__f64_of(x->a[l])), x->a[l], 0, 0);)
 		break;
 	case SC_OP_RSQRT: {
 		const bool ftz = (mods & SC_MOD_FTZ) != 0;
@@ -697,7 +668,7 @@ static inline float hf(uint32_t h, const hfmt_t *f)
 
 static inline uint32_t hround(float r, const hfmt_t *f)
 {
-	const uint32_t h = f->bf ? f32_to_bf16_rn(bits32(r)) : f32_to_f16_rn(bits32(r));
+	const uint32_t h = f->bf ? f32_to_bf16_rn(sc__bits32(r)) : f32_to_f16_rn(sc__bits32(r));
 	return f->fl ? hpost(h, f) : h;
 }
 

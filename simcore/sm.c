@@ -47,68 +47,32 @@ void sc__due_insn(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint32_t p
 	sc__due(g, SC_DUE_INVALID_INSTRUCTION, sm, w, -1, pc, 0, fmt, pc, text);
 }
 
-static void scoreboard_set(sc_gpu_t *g, sc_warp_t *w, uint16_t o, uint64_t at)
-{
-	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
-	if (k == SC_K_R32) {
-		w->ready[i] = at;
-	} else if (k == SC_K_R64) {
-		w->ready[i] = at;
-		w->ready[i + 1] = at;
-	} else if (k == SC_K_PRED) {
-		w->ready[g->run.regs + i] = at;
-	}
-}
-
-static uint64_t opnd_ready(const sc_gpu_t *g, const sc_warp_t *w, uint16_t o)
-{
-	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
-	switch (k) {
-	case SC_K_R32: case SC_K_ADDR32: return w->ready[i];
-	case SC_K_R64: return w->ready[i] > w->ready[i + 1] ? w->ready[i] : w->ready[i + 1];
-	case SC_K_ADDR:
-		if (i == SC_NOREG)
-			return 0;
-		return w->ready[i] > w->ready[i + 1] ? w->ready[i] : w->ready[i + 1];
-	case SC_K_PRED: case SC_K_PREDN: return w->ready[g->run.regs + i];
-	}
-	return 0;
-}
-
-/* Earliest cycle the warp's next instruction has its operands ready. */
+/* Earliest cycle the warp's next instruction has its operands ready: the
+ * decoded form's scoreboard entries, or those of the word a faulty
+ * instruction buffer holds (none for a word that does not decode). */
 static uint64_t ready_time(const sc_gpu_t *g, const sc_warp_t *w, uint64_t now)
 {
 	uint64_t t = now + 1;
 	if (UNLIKELY(w->sp == 0))
 		return t;
 	uint32_t pc = w->stk[w->sp - 1].pc;
-	if (LIKELY(!w->ib_dirty)) {
-		/* the buffer holds the module's words: the decoded form applies */
-		if (pc >= g->run.mod->ncode)
+	const sc_dec_t *d;
+	sc_dec_t redo;
+	if (UNLIKELY(w->ib_dirty)) {
+		const sc_insn_t *in = w->ib_pc == pc && w->ib[0].valid ? &w->ib[0].insn
+		                      : pc < g->run.mod->ncode    ? &g->run.mod->code[pc]
+		                                                  : NULL;
+		if (!in || sc__insn_check(in, g->run.regs, g->run.preds, g->run.mod->npool, g->run.mod->ncode))
 			return t;
-		const sc_dec_t *d = &g->dec[pc];
-		for (unsigned j = 0; j < d->nrdy; j++) {
-			uint64_t r = w->ready[d->rdy[j]];
-			t = r > t ? r : t;
-		}
+		sc__decode(g, in, pc, true, &redo);
+		d = &redo;
+	} else if (pc < g->run.mod->ncode) {
+		d = &g->dec[pc];
+	} else {
 		return t;
 	}
-	const sc_insn_t *in;
-	if (w->ib_pc == pc && w->ib[0].valid)
-		in = &w->ib[0].insn;
-	else if (pc < g->run.mod->ncode)
-		in = &g->run.mod->code[pc];
-	else
-		return t;
-	if (sc__insn_check(in, g->run.regs, g->run.preds, g->run.mod->npool, g->run.mod->ncode))
-		return t;
-	unsigned n = SC_NDST(in) + SC_NSRC(in);
-	for (unsigned j = 0; j < n && j < 6; j++) {
-		uint64_t r = opnd_ready(g, w, in->opnd[j]);
-		t = r > t ? r : t;
-	}
-	if (in->guard & SC_GUARD_ON) {
-		uint64_t r = w->ready[g->run.regs + SC_GUARD_REG(in->guard)];
+	for (unsigned j = 0; j < d->nrdy; j++) {
+		uint64_t r = w->ready[d->rdy[j]];
 		t = r > t ? r : t;
 	}
 	return t;
@@ -511,8 +475,8 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
 			sc__fu_apply(g, sm, w, in, exec, now);
 		/* scoreboard: destinations become readable after the latency */
 		if (rc > 1)
-			for (unsigned j = 0, nd = SC_NDST(in); j < nd && j < 6; j++)
-				scoreboard_set(g, w, in->opnd[j], now + (uint32_t)rc);
+			for (unsigned j = 0; j < d->nwr; j++)
+				w->ready[d->rdy[j]] = now + (uint32_t)rc;
 		top->pc = pc + 1;
 		if (UNLIKELY(top->pc == top->rpc) && !simt_pop(g, sm, w, pc))
 			return;

@@ -95,10 +95,8 @@ int sc__rf_map(sc_gpu_t *g, uint64_t words)
 void *sc__state_map(sc_gpu_t *g, int which, size_t bytes)
 {
 	sc_shmap_t *m = &g->smap.m[which], old;
-	if (m->base && m->len >= bytes) { /* big enough: cleared, as a new one is */
-		memset(m->base, 0, bytes);
+	if (m->base && m->len >= bytes) /* big enough: kept as it is */
 		return m->base;
-	}
 	pthread_mutex_lock(&map_lock);
 	int rc = replace(m, g->smap.share, bytes, &old);
 	if (!rc && old.base)

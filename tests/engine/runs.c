@@ -192,17 +192,26 @@ void runs_rm_dir(const char *dir)
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-void runs_tmpdir(char *dir, size_t n, const char *tag)
+/* The template mkdtemp and mkstemp fill in: $TMPDIR/flipsim-TAG- and the
+ * six 'X' characters they replace. */
+static void tmp_template(char *path, size_t n, const char *tag)
 {
 	const char *t = getenv("TMPDIR");
-	cr_assert_lt(snprintf(dir, n, "%s/flipsim-%s-XXXXXX", t && *t ? t : "/tmp", tag), (int)n);
+	int len = snprintf(path, n, "%s/flipsim-%s-", t && *t ? t : "/tmp", tag);
+	cr_assert(len >= 0 && (size_t)len + 6 < n, "no room for a temporary name under %s", t ? t : "/tmp");
+	memset(path + len, 'X', 6);
+	path[len + 6] = '\0';
+}
+
+void runs_tmpdir(char *dir, size_t n, const char *tag)
+{
+	tmp_template(dir, n, tag);
 	cr_assert_not_null(mkdtemp(dir), "mkdtemp %s: %s", dir, strerror(errno));
 }
 
 void runs_tmpfile(char *path, size_t n, const char *tag)
 {
-	const char *t = getenv("TMPDIR");
-	cr_assert_lt(snprintf(path, n, "%s/flipsim-%s-XXXXXX", t && *t ? t : "/tmp", tag), (int)n);
+	tmp_template(path, n, tag);
 	int fd = mkstemp(path);
 	cr_assert_geq(fd, 0, "mkstemp %s: %s", path, strerror(errno));
 	close(fd);

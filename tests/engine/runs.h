@@ -72,11 +72,11 @@ void runs_writef(const char *path, const char *fmt, ...) __attribute__((format(p
 const char *runs_test_host(const char *name);
 /* Removes dir and everything below it. */
 void runs_rm_dir(const char *dir);
-/* A fresh folder $TMPDIR/flipsim-TAG-XXXXXX (TMPDIR: /tmp when unset) into
- * dir (asserting it could be made). */
+/* A fresh folder $TMPDIR/flipsim-TAG-<six random characters> (TMPDIR:
+ * /tmp when unset) into dir (asserting it could be made). */
 void runs_tmpdir(char *dir, size_t n, const char *tag);
-/* The same for an empty file $TMPDIR/flipsim-TAG-XXXXXX (path), for the
- * caller to unlink. */
+/* The same for a fresh empty file, its name into path, for the caller to
+ * unlink. */
 void runs_tmpfile(char *path, size_t n, const char *tag);
 void runs_sleep_ms(long ms);
 /* Waits up to timeout_ms for process pid to install a handler for sig

@@ -51,6 +51,10 @@ const sc_status_t *h_status(const h_ctx_t *h);
 /* Statistics of the last launch. */
 const sc_launch_stats_t *h_last(const h_ctx_t *h);
 
+/* The next value of a xorshift64 stream in *state (never 0): random
+ * words and values for the tests, the same on every machine. */
+uint64_t h_rand(uint64_t *state);
+
 /* One-call form for kernels of the shape k(u32 *out): loads ptx, runs it
  * with `out` of n u32 zeros, and copies the result to out. Asserts success. */
 void h_run_u32(h_ctx_t *h, const char *ptx, const char *kernel, sc_dim3_t grid, sc_dim3_t block,

@@ -22,20 +22,13 @@ typedef struct bench {
 	uint64_t seed;
 } bench_t;
 
-static uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
 
 /* Values that reach edge cases: zeros, signs, NaNs, shifts >= 32. */
 static uint32_t value(uint64_t *s)
 {
 	static const uint32_t edge[] = {0, 1, 31, 32, 33, 63, 64, 0x7fffffffu, 0x80000000u, 0xffffffffu,
 	                                0x7f800000u, 0xff800000u, 0x7fc00001u, 0x00000001u, 0x3f800000u};
-	uint64_t r = rnd(s);
+	uint64_t r = h_rand(s);
 	return r % 4 == 0 ? edge[(r >> 8) % (sizeof edge / sizeof edge[0])] : (uint32_t)(r >> 16);
 }
 
@@ -72,10 +65,10 @@ static void randomize(bench_t *b)
 	for (size_t i = 0; i < NREGS * 32; i++)
 		b->rf[i] = value(&b->seed);
 	for (size_t i = 0; i < NPREDS; i++)
-		b->pf[i] = (uint32_t)rnd(&b->seed);
-	b->w.cc = (uint32_t)rnd(&b->seed);
+		b->pf[i] = (uint32_t)h_rand(&b->seed);
+	b->w.cc = (uint32_t)h_rand(&b->seed);
 	for (size_t i = 0; i < NPOOL; i++)
-		b->h.mod->pool[i] = rnd(&b->seed) % 3 ? value(&b->seed) : rnd(&b->seed);
+		b->h.mod->pool[i] = h_rand(&b->seed) % 3 ? value(&b->seed) : h_rand(&b->seed);
 }
 
 /* Runs word `in` fast and generic on the same state; returns false (after

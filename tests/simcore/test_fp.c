@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
 #include "sc_int.h"
 
 #define LANE 7 /* the lane the tables run on: not 0, to catch indexing slips */
@@ -578,13 +579,7 @@ Test(sem_cmp, bits_above_the_type)
 /* ---- robustness -------------------------------------------------------- */
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-static uint64_t rng(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
+static uint64_t rng(void) { return h_rand(&rng_state); }
 
 /* Garbage instruction words (as a flipped bit pattern may decode) must
  * return 0 or -1, write only masked lanes and leave the rounding mode. */

@@ -100,3 +100,12 @@ void h_run_u32(h_ctx_t *h, const char *ptx, const char *kernel, sc_dim3_t grid, 
 	h_launch_ok(h, kernel, grid, block, 0, H_ARGS(&d));
 	h_read(h, out, d, (uint64_t)n * 4);
 }
+
+uint64_t h_rand(uint64_t *state)
+{
+	uint64_t x = *state;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *state = x;
+}
