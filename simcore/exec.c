@@ -488,8 +488,31 @@ static bool ld_span(sc_gpu_t *g, sc_warp_t *w, const sc_insn_t *in, const span_t
 	return true;
 }
 
+/* ld lane by lane (loads land in g->vec first, so a DUE leaves the
+ * registers alone); *resolved gets the space. 0 after a DUE, UINT32_MAX for
+ * a malformed word, else 1. */
+static uint32_t ld_lanes(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc,
+                         const uint64_t *addr, unsigned n, unsigned bytes, int *resolved)
+{
+	int space = SC_AUX_SPACE(in->aux);
+	uint64_t (*v)[32] = g->vec;
+	FOR_LANES(l, exec) {
+		memref_t ref;
+		if (!resolve(g, sm, w, pc, space, addr[l], bytes * n, l, false, &ref))
+			return 0;
+		*resolved = ref.space;
+		for (unsigned e = 0; e < n; e++)
+			v[e][l] = load_ext(ref.p + e * bytes, in->type);
+	}
+	for (unsigned e = 0; e < n; e++)
+		if (!sc__wr(w, in->opnd[e], exec, v[e]))
+			return UINT32_MAX;
+	return 1;
+}
+
 /* ld: n destinations of `bytes` each; the warp-wide path, else lane by
- * lane (loads land in g->vec first, so a DUE leaves the registers alone).
+ * lane. A load that a cache fault's overlay reaches (g->ms.nover: never in
+ * a fault-free run) reads again with the corrupted bytes in place.
  * Returns the latency, 0 after a DUE, UINT32_MAX for a malformed word. */
 static uint32_t ex_ld(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc,
                       unsigned bytes)
@@ -502,23 +525,25 @@ static uint32_t ex_ld(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 		return UINT32_MAX;
 	agen_t ag = addr_gen(w, in, in->opnd[n]);
 	bounds_t bd = lane_addrs(&ag, exec, addr);
-	if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, bytes * n, false, &sp)))
-		return ld_span(g, w, in, &sp, addr, exec, n, bytes, bd.lo == bd.hi && sp.stride == 0)
-		           ? sc__mem_time(g, sm, w, sp.space, SC_OP_LD, addr, sp.off, exec, bytes * n, &bd) : UINT32_MAX;
-	uint64_t (*v)[32] = g->vec;
-	FOR_LANES(l, exec) {
-		memref_t ref;
-		if (!resolve(g, sm, w, pc, space, addr[l], bytes * n, l, false, &ref))
-			return 0;
-		resolved = ref.space;
-		for (unsigned e = 0; e < n; e++)
-			v[e][l] = load_ext(ref.p + e * bytes, in->type);
-	}
-	for (unsigned e = 0; e < n; e++)
-		if (!sc__wr(w, in->opnd[e], exec, v[e]))
+	if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, bytes * n, false, &sp))) {
+		bool uniform = bd.lo == bd.hi && sp.stride == 0;
+		if (!ld_span(g, w, in, &sp, addr, exec, n, bytes, uniform))
 			return UINT32_MAX;
-	return sc__mem_time(g, sm, w, resolved, SC_OP_LD, addr, space == SC_SP_GENERIC ? window_base(resolved) : 0, exec,
-	                    bytes * n, NULL);
+		if (UNLIKELY(g->ms.nover) && sc__ovl_load(g, sm, w, sp.space, addr, sp.off, exec, bytes * n)) {
+			ld_span(g, w, in, &sp, addr, exec, n, bytes, uniform);
+			sc__ovl_unpatch(g);
+		}
+		return sc__mem_time(g, sm, w, sp.space, SC_OP_LD, addr, sp.off, exec, bytes * n, &bd);
+	}
+	uint32_t rc = ld_lanes(g, sm, w, in, exec, pc, addr, n, bytes, &resolved);
+	if (rc != 1)
+		return rc;
+	uint64_t off = space == SC_SP_GENERIC ? window_base(resolved) : 0;
+	if (UNLIKELY(g->ms.nover) && sc__ovl_load(g, sm, w, resolved, addr, off, exec, bytes * n)) {
+		ld_lanes(g, sm, w, in, exec, pc, addr, n, bytes, &resolved);
+		sc__ovl_unpatch(g);
+	}
+	return sc__mem_time(g, sm, w, resolved, SC_OP_LD, addr, off, exec, bytes * n, NULL);
 }
 
 /* st: n sources of `bytes` each, stored in lane order (the last lane to
@@ -540,6 +565,8 @@ static uint32_t ex_st(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 			const uint32_t *v = w->rf + (size_t)SC_OPND_IDX(o) * 32;
 			FOR_LANES(l, exec)
 				memcpy(span_at(&sp, addr, l), &v[l], 4);
+			if (UNLIKELY(g->ms.nover))
+				sc__ovl_store(g, sm, w, sp.space, addr, sp.off, exec, 4);
 			return sc__mem_time(g, sm, w, sp.space, SC_OP_ST, addr, sp.off, exec, 4, &bd);
 		}
 	}
@@ -559,10 +586,11 @@ static uint32_t ex_st(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 		for (unsigned e = 0; e < n; e++)
 			store_bytes(ref.p + e * bytes, v[e][l], bytes);
 	}
-	if (fast)
-		return sc__mem_time(g, sm, w, sp.space, SC_OP_ST, addr, sp.off, exec, bytes * n, &bd);
-	return sc__mem_time(g, sm, w, resolved, SC_OP_ST, addr, space == SC_SP_GENERIC ? window_base(resolved) : 0, exec,
-	                    bytes * n, NULL);
+	int sps = fast ? sp.space : resolved;
+	uint64_t off = fast ? sp.off : space == SC_SP_GENERIC ? window_base(resolved) : 0;
+	if (UNLIKELY(g->ms.nover))
+		sc__ovl_store(g, sm, w, sps, addr, off, exec, bytes * n);
+	return sc__mem_time(g, sm, w, sps, SC_OP_ST, addr, off, exec, bytes * n, fast ? &bd : NULL);
 }
 
 static uint32_t ex_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc)
@@ -651,6 +679,8 @@ static uint32_t ex_atom(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 		}
 		resolved = ref.space;
 		uint64_t old = 0, res;
+		if (UNLIKELY(g->ms.nover) && ref.space == SC_SP_GLOBAL)
+			sc__ovl_atomic(g, a, bytes, ref.p); /* a generic global address is the global one */
 		memcpy(&old, ref.p, bytes);
 		if (!atom_apply(in->sub, type, old, b[l], c[l], &res))
 			goto bad;

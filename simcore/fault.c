@@ -11,10 +11,15 @@
  *   ibuffer  max_warps x ib_entries entries, each the selected fields of
  *            {valid (1 bit), instr (256 bits: the sc_insn_t word)}
  *   fu       32 lanes x 64 bits of the result written in the fault's cycle
+ *   l1d      the L1 data cache's lines, each the selected fields of {data,
+ *            tag, valid}; const: the constant cache's, of {data, tag}; l2:
+ *            the whole L2 as SM 0's space, of {data, tag, valid, dirty}
+ *            (per sector); layouts and what each flip does: cachefault.c
  *
  * A location is in use when it belongs to a resident CTA (regfile, pred,
  * smem), a live warp's stack entry below its top (simt) or a live warp's
- * buffer entry (ibuffer: valid bits of every entry, words of valid ones).
+ * buffer entry (ibuffer: valid bits of every entry, words of valid ones),
+ * a valid cache line (data and dirty bits: of a valid sector).
  * CTAs start with zeroed registers, predicates, shared and local memory
  * (sc__cta_start), so nothing outside these can influence the future: the
  * state hash covers exactly what is in use, and faults elsewhere are
@@ -60,12 +65,17 @@ uint64_t sc_target_bits(const sc_gpu_config_t *c, sc_target_t t, unsigned fields
 			wb = 1; /* 257-bit entries: only single bits stay inside a word */
 		break;
 	case SC_TGT_FU: n = 32 * 64; wb = 64; break;
+	case SC_TGT_L1D: case SC_TGT_L2: case SC_TGT_CONST: return sc__cache_target_bits(c, t, fields, word_bits);
 	default: return 0;
 	}
 	if (word_bits)
 		*word_bits = wb;
 	return n;
 }
+
+static bool is_cache(sc_target_t t) { return t == SC_TGT_L1D || t == SC_TGT_L2 || t == SC_TGT_CONST; }
+
+uint32_t sc_target_sms(const sc_gpu_config_t *c, sc_target_t t) { return t == SC_TGT_L2 ? 1 : c->num_sms; }
 
 /* ---------------------------------------------------------------- in use */
 static bool warp_live(const sc_warp_t *w) { return w->state == SC_W_ACTIVE || w->state == SC_W_BAR; }
@@ -166,6 +176,8 @@ static int flip(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, uint64
 	bitref_t refs[64];
 	if (nbits == 0 || nbits > 64)
 		return SC_EINVAL;
+	if (is_cache(t))
+		return sc__cache_fault(g, t, fields, sm->id, loc, nbits, true);
 	/* all bits must be in use; an adjacent-bit fault lies inside one word */
 	for (uint32_t i = 0; i < nbits; i++)
 		if (!locate(g, t, fields, sm, loc + i, &refs[i]))
@@ -184,7 +196,7 @@ int sc_inject(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm, uint64_t
 {
 	uint32_t wb;
 	uint64_t n = sc_target_bits(&g->cfg, t, fields, &wb);
-	if (sm >= g->cfg.num_sms || !n || loc >= n || nbits == 0 || loc + nbits > n)
+	if (sm >= sc_target_sms(&g->cfg, t) || !n || loc >= n || nbits == 0 || loc + nbits > n)
 		return SC_EINVAL;
 	if (t == SC_TGT_FU) {
 		g->fu.armed = true;
@@ -204,10 +216,12 @@ int sc_target_in_use(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_
 {
 	sc_gpu_t *g = (sc_gpu_t *)cg; /* locate() only reads */
 	uint64_t n = sc_target_bits(&g->cfg, t, fields, NULL);
-	if (smi >= g->cfg.num_sms || !n || loc >= n || nbits == 0 || nbits > 64 || loc + nbits > n)
+	if (smi >= sc_target_sms(&g->cfg, t) || !n || loc >= n || nbits == 0 || nbits > 64 || loc + nbits > n)
 		return SC_EINVAL;
 	if (t == SC_TGT_FU)
 		return 1;
+	if (is_cache(t))
+		return sc__cache_fault(g, t, fields, smi, loc, nbits, false);
 	bitref_t ref;
 	for (uint32_t i = 0; i < nbits; i++)
 		if (!locate(g, t, fields, &g->sms[smi], loc + i, &ref))
@@ -305,8 +319,10 @@ uint64_t sc_target_live_bits(const sc_gpu_t *cg, sc_target_t t, unsigned fields,
 	sc_gpu_t *g = (sc_gpu_t *)cg; /* locate() does not modify anything */
 	uint32_t wb;
 	uint64_t n = sc_target_bits(&g->cfg, t, fields, &wb);
-	if (smi >= g->cfg.num_sms || t == SC_TGT_FU)
+	if (smi >= sc_target_sms(&g->cfg, t) || t == SC_TGT_FU)
 		return t == SC_TGT_FU ? n : 0;
+	if (is_cache(t))
+		return sc__cache_live_bits(g, t, fields, smi);
 	uint64_t live = 0;
 	bitref_t ref;
 	/* step word by word: use is decided per word (per entry field) */
@@ -320,7 +336,7 @@ int sc_inject_live(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, ui
 {
 	uint32_t wb;
 	uint64_t n = sc_target_bits(&g->cfg, t, fields, &wb);
-	if (smi >= g->cfg.num_sms || !n || nbits == 0 || nbits > wb)
+	if (smi >= sc_target_sms(&g->cfg, t) || !n || nbits == 0 || nbits > wb)
 		return SC_EINVAL;
 	if (t == SC_TGT_FU)
 		return sc_inject(g, t, fields, smi, draw % n, nbits);
@@ -330,6 +346,10 @@ int sc_inject_live(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, ui
 	/* the draw picks a word among the live ones, then a start inside it */
 	uint64_t words = live / wb, k = draw % words;
 	uint32_t start = (uint32_t)((draw / words) % (wb - nbits + 1));
+	if (is_cache(t)) {
+		uint64_t b = sc__cache_live_word(g, t, fields, smi, k, wb);
+		return b == UINT64_MAX ? 0 : flip(g, t, fields, &g->sms[smi], b + start, nbits);
+	}
 	bitref_t ref;
 	for (uint64_t b = 0; b < n; b += wb)
 		if (locate(g, t, fields, &g->sms[smi], b, &ref) && k-- == 0)
@@ -433,6 +453,8 @@ static void hash_cache(const sc_cache_t *c, uint64_t now, hasher_t *s)
 		hbytes(s, c->valid, n);
 		hbytes(s, c->dirty, n);
 	}
+	if (c->nover) /* lines a fault corrupted (none in a fault-free run) */
+		hmix(s, sc__ovl_hash(c));
 }
 
 /* The units, schedulers and caches of SM sm: its timing state. */

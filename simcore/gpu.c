@@ -285,6 +285,8 @@ int sc_memcpy_htod(sc_gpu_t *g, uint64_t dst, const void *src, uint64_t bytes)
 		return SC_EINVAL;
 	memcpy(p, src, bytes);
 	sc__trace_wrote(g, dst, bytes);
+	if (UNLIKELY(g->ms.nover)) /* the host writes through the L2 */
+		sc__ovl_host_write(g, dst, bytes);
 	return 0;
 }
 
@@ -297,6 +299,8 @@ int sc_memfill(sc_gpu_t *g, uint64_t dst, uint64_t bytes, int (*fill)(void *ctx,
 	if (!p)
 		return SC_EINVAL;
 	sc__trace_wrote(g, dst, bytes);
+	if (UNLIKELY(g->ms.nover))
+		sc__ovl_host_write(g, dst, bytes);
 	return fill(ctx, p);
 }
 
@@ -309,6 +313,8 @@ int sc_memcpy_dtoh(sc_gpu_t *g, void *dst, uint64_t src, uint64_t bytes)
 	if (!p)
 		return SC_EINVAL;
 	memcpy(dst, p, bytes);
+	if (UNLIKELY(g->ms.nover)) /* the host reads through the L2 */
+		sc__ovl_host_read(g, dst, src, bytes);
 	return 0;
 }
 
@@ -321,6 +327,8 @@ int sc_memset(sc_gpu_t *g, uint64_t dst, int value, uint64_t bytes)
 		return SC_EINVAL;
 	memset(p, value, bytes);
 	sc__trace_wrote(g, dst, bytes);
+	if (UNLIKELY(g->ms.nover))
+		sc__ovl_host_write(g, dst, bytes);
 	return 0;
 }
 

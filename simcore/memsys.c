@@ -3,7 +3,9 @@
  * constant caches, the L2 slices shared by all SMs and the DRAM channels
  * behind them. The data itself lives in the GPU's memories (mem.c); these
  * structures hold tags, sector masks and times only, so what a fault-free
- * program computes never depends on them, only when it does.
+ * program computes never depends on them, only when it does. (Faults in
+ * the caches add data: the overlay of cachefault.c, which a fault-free run
+ * never has, behind one test of a counter at each hook.)
  *
  * Time: every figure is in cycles of the configuration's clock_mhz, except
  * the DRAM buses, which count ticks of 1/1024 cycle (a GDDR5 burst is a
@@ -17,12 +19,8 @@
 #include "sc_int.h"
 
 
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define FOR_LANES(l, m) for (uint32_t m_ = (m), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
-
-/* Where local memory and the constant bank sit in the caches' address
- * space: apart from every global address (those are below 2^48). */
-#define LOCAL_BASE (1ull << 62)
-#define CONST_BASE (1ull << 61)
 
 static uint32_t log2u(uint32_t v) { return (uint32_t)__builtin_ctz(v); }
 
@@ -55,17 +53,20 @@ static int cache_init(sc_cache_t *c, uint32_t bytes, uint32_t line, uint32_t way
 
 static void cache_free(sc_cache_t *c)
 {
+	sc__ovl_free(c);
 	free(c->tag);
 	free(c->ready);
 	free(c->valid);
 	free(c->dirty);
 }
 
-static void cache_clear(sc_cache_t *c)
+static void cache_clear(sc_gpu_t *g, sc_cache_t *c)
 {
 	size_t n = (size_t)c->sets * c->ways;
 	if (!n)
 		return;
+	if (c->nover)
+		sc__ovl_clear(g, c);
 	memset(c->tag, 0, n * sizeof *c->tag);
 	memset(c->ready, 0, n * sizeof *c->ready);
 	if (c->valid) {
@@ -126,8 +127,8 @@ void sc__memsys_destroy(sc_gpu_t *g)
 void sc__memsys_launch(sc_gpu_t *g)
 {
 	for (uint32_t i = 0; i < g->cfg.num_sms; i++) {
-		cache_clear(&g->ms.l1[i]);
-		cache_clear(&g->ms.cc[i]);
+		cache_clear(g, &g->ms.l1[i]);
+		cache_clear(g, &g->ms.cc[i]);
 	}
 	memset(&g->ms.count, 0, sizeof g->ms.count);
 }
@@ -140,6 +141,8 @@ static void promote(sc_cache_t *c, size_t base, uint32_t w)
 {
 	if (w == 0)
 		return;
+	if (UNLIKELY(c->nover))
+		sc__ovl_promote(c, base, w);
 	uint64_t t = c->tag[base + w], r = c->ready[base + w];
 	memmove(&c->tag[base + 1], &c->tag[base], w * sizeof *c->tag);
 	memmove(&c->ready[base + 1], &c->ready[base], w * sizeof *c->ready);
@@ -168,10 +171,12 @@ static size_t lookup(sc_cache_t *c, uint32_t set, uint64_t ln)
 
 /* Puts line ln in way 0 of its set; the least recent line leaves (its tag
  * and dirty sectors in *old_tag and *old_dirty). Returns the slot. */
-static size_t insert(sc_cache_t *c, uint32_t set, uint64_t ln, uint64_t *old_tag, uint8_t *old_dirty)
+static size_t insert(sc_gpu_t *g, sc_cache_t *c, uint32_t set, uint64_t ln, uint64_t *old_tag, uint8_t *old_dirty)
 {
 	size_t base = (size_t)set * c->ways;
 	uint32_t last = c->ways - 1;
+	if (UNLIKELY(c->nover))
+		sc__ovl_evict(g, c, base + last);
 	*old_tag = c->tag[base + last];
 	*old_dirty = c->dirty ? c->dirty[base + last] : 0;
 	c->tag[base + last] = ln + 1;
@@ -182,18 +187,30 @@ static size_t insert(sc_cache_t *c, uint32_t set, uint64_t ln, uint64_t *old_tag
 	return base;
 }
 
-static void invalidate(sc_cache_t *c, uint32_t set, uint64_t ln)
+/* Way w of the set at base becomes invalid and the least recent. */
+static void drop_way(sc_gpu_t *g, sc_cache_t *c, size_t base, uint32_t w)
+{
+	if (UNLIKELY(c->nover))
+		sc__ovl_remove_way(g, c, base, w);
+	memmove(&c->tag[base + w], &c->tag[base + w + 1], (c->ways - 1 - w) * sizeof *c->tag);
+	memmove(&c->ready[base + w], &c->ready[base + w + 1], (c->ways - 1 - w) * sizeof *c->ready);
+	c->tag[base + c->ways - 1] = 0;
+	c->ready[base + c->ways - 1] = 0;
+}
+
+static void invalidate(sc_gpu_t *g, sc_cache_t *c, uint32_t set, uint64_t ln)
 {
 	size_t base = (size_t)set * c->ways;
 	for (uint32_t w = 0; w < c->ways; w++)
 		if (c->tag[base + w] == ln + 1) {
-			/* the invalid way becomes the least recent */
-			memmove(&c->tag[base + w], &c->tag[base + w + 1], (c->ways - 1 - w) * sizeof *c->tag);
-			memmove(&c->ready[base + w], &c->ready[base + w + 1], (c->ways - 1 - w) * sizeof *c->ready);
-			c->tag[base + c->ways - 1] = 0;
-			c->ready[base + c->ways - 1] = 0;
+			drop_way(g, c, base, w);
 			return;
 		}
+}
+
+void sc__cache_drop(sc_gpu_t *g, sc_cache_t *c, size_t slot)
+{
+	drop_way(g, c, slot - slot % c->ways, (uint32_t)(slot % c->ways));
 }
 
 /* The set of line ln in a per-SM cache: its low bits folded with the next
@@ -204,13 +221,21 @@ static uint32_t l1_set(const sc_cache_t *c, uint64_t ln)
 	return (uint32_t)((ln ^ (ln >> bits)) & (c->sets - 1));
 }
 
+size_t sc__cache_find(const sc_cache_t *c, uint64_t ln)
+{
+	if (!c->sets)
+		return SIZE_MAX;
+	size_t base = (size_t)l1_set(c, ln) * c->ways;
+	for (uint32_t w = 0; w < c->ways; w++)
+		if (c->tag[base + w] == ln + 1)
+			return base + w;
+	return SIZE_MAX;
+}
+
 /* ------------------------------------------------------------ L2 and DRAM */
 /* Where byte address a lives: lines interleave over the slices of a
  * channel, and chunks of slices_per_channel lines over the channels. */
-typedef struct place {
-	uint32_t slice, chan, set;
-	uint64_t line;
-} place_t;
+typedef sc_l2_place_t place_t;
 
 static place_t place(const sc_gpu_t *g, uint64_t a)
 {
@@ -223,6 +248,22 @@ static place_t place(const sc_gpu_t *g, uint64_t a)
 	uint64_t row = chunk / ms->nchan;
 	uint32_t sets = ms->l2[0].sets;
 	return (place_t){chan * c->l2_slices_per_channel + sub, chan, sets ? (uint32_t)(row & (sets - 1)) : 0, line};
+}
+
+sc_l2_place_t sc__l2_place(const sc_gpu_t *g, uint64_t a) { return place(g, a); }
+
+size_t sc__l2_find(const sc_gpu_t *g, uint64_t a, uint32_t *slice)
+{
+	place_t p = place(g, a);
+	const sc_cache_t *l2 = &g->ms.l2[p.slice];
+	*slice = p.slice;
+	if (!l2->sets)
+		return SIZE_MAX;
+	size_t base = (size_t)p.set * l2->ways;
+	for (uint32_t w = 0; w < l2->ways; w++)
+		if (l2->tag[base + w] == p.line + 1)
+			return base + w;
+	return SIZE_MAX;
 }
 
 /* n sectors over channel ch's bus from cycle t on; returns the cycle the
@@ -257,7 +298,7 @@ static uint64_t l2_access(sc_gpu_t *g, uint64_t a, uint8_t mask, int kind, uint6
 	if (s == SIZE_MAX) {
 		uint64_t old;
 		uint8_t dirty;
-		s = insert(l2, p.set, p.line, &old, &dirty);
+		s = insert(g, l2, p.set, p.line, &old, &dirty);
 		if (dirty) { /* write back the victim: same slice, same channel */
 			ms->count.dram_wb += nsect(dirty);
 			dram(ms, p.chan, nsect(dirty), ts);
@@ -360,8 +401,10 @@ static uint32_t global_time(sc_gpu_t *g, sc_sm_t *sm, uint64_t base, const uint6
 				uint64_t old;
 				uint8_t dirty;
 				ms->count.l1_misses++;
-				s = insert(l1, set, ln, &old, &dirty);
+				s = insert(g, l1, set, ln, &old, &dirty);
 				end = l1->ready[s] = l2_access(g, a, whole, ACC_READ, ti);
+				if (UNLIKELY(ms->nover))
+					sc__ovl_fill(g, l1, s, a);
 			}
 		} else if (kind == ACC_READ) {
 			end = l2_access(g, a, t[i].sectors, ACC_READ, ti);
@@ -372,11 +415,11 @@ static uint32_t global_time(sc_gpu_t *g, sc_sm_t *sm, uint64_t base, const uint6
 					if (s == SIZE_MAX) {
 						uint64_t old;
 						uint8_t dirty;
-						s = insert(l1, set, ln, &old, &dirty);
+						s = insert(g, l1, set, ln, &old, &dirty);
 						l1->ready[s] = ti;
 					}
 				} else {
-					invalidate(l1, set, ln);
+					invalidate(g, l1, set, ln);
 				}
 			}
 			end = l2_access(g, a, t[i].sectors, kind, ti);
@@ -435,18 +478,20 @@ static uint32_t const_time(sc_gpu_t *g, sc_sm_t *sm, const uint64_t *addr, uint6
 		uint64_t ti = now + (uint64_t)n * iv, end = ti + c->latency[SC_LAT_CONST];
 		n++;
 		if (cc->sets) {
-			uint64_t ln = (CONST_BASE + a) >> cc->shift;
+			uint64_t ln = (SC_CACHE_CONST + a) >> cc->shift;
 			uint32_t set = l1_set(cc, ln);
 			size_t s = lookup(cc, set, ln);
 			if (s == SIZE_MAX) {
 				uint64_t old;
 				uint8_t dirty;
-				s = insert(cc, set, ln, &old, &dirty);
+				s = insert(g, cc, set, ln, &old, &dirty);
 				uint32_t sshift = log2u(c->l2_sector);
 				uint32_t first = (uint32_t)((ln << cc->shift) & (c->l2_line - 1)) >> sshift;
 				uint32_t cnt = c->const_line >= c->l2_sector ? c->const_line >> sshift : 1;
 				uint8_t mask = (uint8_t)(((1u << cnt) - 1) << first);
 				cc->ready[s] = l2_access(g, ln << cc->shift, mask, ACC_READ, ti);
+				if (UNLIKELY(ms->nover))
+					sc__ovl_fill(g, cc, s, ln << cc->shift);
 			}
 			end = end > cc->ready[s] ? end : cc->ready[s];
 		}
@@ -473,15 +518,12 @@ uint32_t sc__mem_time(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, int space, i
 		g->ms.occ = c->interval[SC_LAT_CONST];
 		return c->latency[SC_LAT_CONST];
 	case SC_SP_LOCAL: {
-		/* each thread's local words interleave with its warp's: lane l's
-		 * byte o sits at (o / 4) * 128 + l * 4 + o % 4 of the warp's area */
+		/* each thread's local words interleave with its warp's
+		 * (sc__local_pos) */
 		uint64_t la[32];
-		FOR_LANES(l, exec) {
-			uint64_t o = addr[l] - off;
-			la[l] = (o >> 2) * 128 + l * 4 + (o & 3);
-		}
-		uint64_t area = ((uint64_t)g->run.local * 32 + c->l1_line - 1) & ~((uint64_t)c->l1_line - 1);
-		uint64_t base = LOCAL_BASE + ((uint64_t)sm->id * c->max_warps_per_sm + w->slot) * area;
+		FOR_LANES(l, exec)
+			la[l] = sc__local_pos(addr[l] - off, l);
+		uint64_t base = sc__local_base(g, sm->id, w->slot);
 		return global_time(g, sm, base, la, 0, NULL, exec, bytes < 4 ? bytes : 4, kind, SC_LAT_LOCAL);
 	}
 	}

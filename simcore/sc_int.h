@@ -957,14 +957,26 @@ typedef struct sc_sm {
 	uint32_t *call_mem;
 } sc_sm_t;
 
+/* A line whose data a fault changed (cachefault.c): what the line returns
+ * is the memory at its tag's address XOR x, for every byte of the line.
+ * In a fault-free run no cache has one. */
+typedef struct sc_ovl {
+	size_t slot;              /* set * ways + way (ways in recency order) */
+	uint8_t *x;               /* the line's bytes (1 << shift), not all 0 */
+} sc_ovl_t;
+
 /* The memory system's timing state (memsys.c): tags, sector masks and
  * times, never data. A set's ways are in recency order, way 0 the most
- * recent; tag: line number + 1, 0 when the way is invalid. */
+ * recent; tag: line number + 1, 0 when the way is invalid. The overlay is
+ * the one exception to "never data": lines a fault corrupted, consulted
+ * only while g->ms.nover is not 0 (cachefault.c). */
 typedef struct sc_cache {
 	uint64_t *tag;
 	uint64_t *ready;          /* cycle the line's data is there */
 	uint8_t *valid, *dirty;   /* sectored caches (L2): sectors held, written */
 	uint32_t sets, ways, shift;
+	uint32_t nover, ovcap;    /* the overlay: nover lines in ovl, unordered */
+	sc_ovl_t *ovl;
 } sc_cache_t;
 
 #define SC_TICK_SHIFT 10      /* DRAM bus times count 1/1024 cycles */
@@ -980,6 +992,10 @@ typedef struct sc_memsys {
 	struct {
 		uint64_t l1_hits, l1_misses, l2_hits, dram, dram_wb;
 	} count;                  /* sectors (L2, DRAM) and lines (L1) of this launch */
+	uint32_t nover;           /* overlay lines in all caches (0: fault-free) */
+	uint32_t l2_nover;        /* of them in the L2 */
+	uint32_t npatch, patchcap;
+	struct sc_patch { uint8_t *p; uint8_t x; } *patch; /* bytes a load's overlay XORed into memory */
 } sc_memsys_t;
 
 /* sm.c: recomputes every warp's sm->nfu after a fault changed what a
@@ -1000,6 +1016,77 @@ typedef struct sc_bounds {
  * addresses' bounds when the caller has them (NULL: not known). */
 uint32_t sc__mem_time(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, int space, int op, const uint64_t *addr,
                       uint64_t off, uint32_t exec, unsigned bytes, const sc_bounds_t *bd);
+/* The caches' address space: global addresses as they are (below 2^48),
+ * the constant bank from SC_CACHE_CONST and local memory from
+ * SC_CACHE_LOCAL (sc__local_base, below sc_gpu_t). */
+#define SC_CACHE_CONST (1ull << 61)
+#define SC_CACHE_LOCAL (1ull << 62)
+/* The slot of line ln in per-SM cache c (L1, constant), or SIZE_MAX when
+ * absent; changes nothing (no recency update). */
+size_t sc__cache_find(const sc_cache_t *c, uint64_t ln);
+/* Where the L2 keeps cache address a: its slice, the DRAM channel behind
+ * it, its set in the slice, and its line number (a >> log2 l2_line). */
+typedef struct sc_l2_place {
+	uint32_t slice, chan, set;
+	uint64_t line;
+} sc_l2_place_t;
+sc_l2_place_t sc__l2_place(const sc_gpu_t *g, uint64_t a);
+/* The L2 slot holding cache address a (*slice its slice), or SIZE_MAX;
+ * changes nothing. */
+size_t sc__l2_find(const sc_gpu_t *g, uint64_t a, uint32_t *slice);
+/* Invalidates the line in `slot` of c as a global store does: the way
+ * becomes the least recent of its set. */
+void sc__cache_drop(sc_gpu_t *g, sc_cache_t *c, size_t slot);
+
+/* cachefault.c: the caches as fault targets and the overlay of corrupted
+ * lines (its design at the top of the file). Every hook below is called
+ * only while g->ms.nover is not 0 (or, for one cache, c->nover), so that
+ * fault-free runs never reach them.
+ *   memsys.c keeps the overlay's slots in step with the recency order:
+ *   sc__ovl_promote (ways 0..w-1 move down one, w becomes 0), sc__ovl_evict
+ *   (the line in slot leaves: an L2 line's dirty sectors carry its
+ *   corruption to memory), sc__ovl_remove_way (way w invalidated, the ways
+ *   after it move up), sc__ovl_clear (the cache flushed), sc__ovl_fill (a
+ *   per-SM cache's line in slot was just filled from the L2: it takes the
+ *   L2 line's corruption with its data). */
+void sc__ovl_promote(sc_cache_t *c, size_t base, uint32_t w);
+void sc__ovl_evict(sc_gpu_t *g, sc_cache_t *c, size_t slot);
+void sc__ovl_remove_way(sc_gpu_t *g, sc_cache_t *c, size_t base, uint32_t w);
+void sc__ovl_clear(sc_gpu_t *g, sc_cache_t *c);
+void sc__ovl_fill(sc_gpu_t *g, sc_cache_t *c, size_t slot, uint64_t ca);
+void sc__ovl_free(sc_cache_t *c);
+/*   exec.c: a load's bytes (`bytes` per lane from addr[l] - off in `space`,
+ *   after the data was read): sc__ovl_load XORs into memory what the lines
+ *   that serve the load hold differently, as the caches are before the
+ *   access, and returns how many bytes it changed (0: none; the load is
+ *   right as it is); the caller reads again and calls sc__ovl_unpatch. A
+ *   store's bytes overwrite the corruption of the lines holding them
+ *   (sc__ovl_store); an atomic at L2 reads the L2's corrupted bytes and
+ *   writes them (sc__ovl_atomic: applied to memory at p, then cleared). */
+uint32_t sc__ovl_load(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int space, const uint64_t *addr,
+                      uint64_t off, uint32_t exec, unsigned bytes);
+void sc__ovl_unpatch(sc_gpu_t *g);
+void sc__ovl_store(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int space, const uint64_t *addr,
+                   uint64_t off, uint32_t exec, unsigned bytes);
+void sc__ovl_atomic(sc_gpu_t *g, uint64_t a, unsigned bytes, uint8_t *p);
+/*   gpu.c: the host reads global memory through the L2 (its corrupted
+ *   lines show in the copy) and its writes overwrite the L2's corruption. */
+void sc__ovl_host_read(sc_gpu_t *g, uint8_t *dst, uint64_t src, uint64_t bytes);
+void sc__ovl_host_write(sc_gpu_t *g, uint64_t dst, uint64_t bytes);
+/*   fault.c: the overlay's part of the state hash (independent of the
+ *   entries' order); the cache targets' bit spaces (fields as in
+ *   sc_target_bits), their use and their faults. sc__cache_fault flips
+ *   nbits from loc when apply (every bit must be in use) and returns 1, or
+ *   0 when a bit is not in use (SC_EINVAL: no such space, SC_ENOMEM);
+ *   sc__cache_live_bits counts the bits in use. */
+uint64_t sc__ovl_hash(const sc_cache_t *c);
+uint64_t sc__cache_target_bits(const sc_gpu_config_t *cfg, sc_target_t t, unsigned fields, uint32_t *word_bits);
+int sc__cache_fault(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits,
+                    bool apply);
+uint64_t sc__cache_live_bits(const sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm);
+/* The first bit of the k-th word of wb bits in use (live sampling), or
+ * UINT64_MAX when there are not that many. */
+uint64_t sc__cache_live_word(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm, uint64_t k, uint32_t wb);
 
 /* The launch in progress. */
 typedef struct sc_run {
@@ -1206,6 +1293,21 @@ bool sc__wr(sc_warp_t *w, uint16_t o, uint32_t mask, const uint64_t *v);
 sc_lat_t sc__alu_class(const sc_insn_t *in);
 /* The value of special register sr for lane l of warp w. */
 uint64_t sc__sreg(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, unsigned sr, uint32_t l);
+/* Local memory in the caches' address space: warp slot `slot` of SM `sm`
+ * owns sc__local_area bytes from sc__local_base, lane l's byte o at
+ * sc__local_pos(o, l) of them (word i of each lane side by side, as the
+ * hardware interleaves it, so that a warp's access to one local word is
+ * one line). */
+static inline uint64_t sc__local_area(const sc_gpu_t *g)
+{
+	return ((uint64_t)g->run.local * 32 + g->cfg.l1_line - 1) & ~((uint64_t)g->cfg.l1_line - 1);
+}
+static inline uint64_t sc__local_base(const sc_gpu_t *g, uint32_t sm, uint32_t slot)
+{
+	return SC_CACHE_LOCAL + ((uint64_t)sm * g->cfg.max_warps_per_sm + slot) * sc__local_area(g);
+}
+static inline uint64_t sc__local_pos(uint64_t o, uint32_t lane) { return (o >> 2) * 128 + lane * 4 + (o & 3); }
+
 /* The memory trace's hook in the load/store path (mem.c sc__trace_mark). */
 static inline void sc__trace_touch(sc_gpu_t *g, uint64_t addr, uint32_t size, bool write)
 {

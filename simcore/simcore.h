@@ -352,13 +352,16 @@ int sc_disasm_pc(const sc_module_t *mod, uint32_t pc, char *buf, size_t n);
  * text. Returns 0, or SC_EIO when writing failed. */
 int sc_module_disasm(const sc_module_t *mod, FILE *out);
 
-/* ---- fault injection (DESIGN.md "Principles"; layouts in sc_int.h) -----
+/* ---- fault injection (DESIGN.md "Principles"; layouts in fault.c) -------
  * A target is a bit space per SM. Bit `loc` of target t in SM s names one
- * physical bit; fields restrict SIMT and IB targets to parts of an entry.
- * Every function here acts on the state at the current pause point. */
+ * physical bit; fields restrict SIMT, IB and cache targets to parts of an
+ * entry. The L2 is shared: its whole bit space is SM 0's, and the other
+ * SMs hold none of it (sc_target_sms). Every function here acts on the
+ * state at the current pause point. */
 #define SC_TARGET_LIST(X)                                                 \
 	X(REGFILE, "regfile") X(PRED, "pred") X(SMEM, "smem") X(SIMT, "simt") \
-	X(IBUFFER, "ibuffer") X(FU, "fu")
+	X(IBUFFER, "ibuffer") X(FU, "fu") X(L1D, "l1d") X(L2, "l2")           \
+	X(CONST, "const")
 
 typedef enum {
 #define X(name, text) SC_TGT_##name,
@@ -373,17 +376,30 @@ typedef enum {
 #define SC_F_SIMT_MASK 4u
 #define SC_F_IB_VALID 1u
 #define SC_F_IB_INSTR 2u
+#define SC_F_CACHE_DATA 1u    /* l1d, l2, const: the line's bytes */
+#define SC_F_CACHE_TAG 2u     /* l1d, l2, const: its address tag */
+#define SC_F_CACHE_VALID 4u   /* l1d: one bit per line; l2: one per sector */
+#define SC_F_CACHE_DIRTY 8u   /* l2: one bit per sector (L1 and the constant
+                                 cache hold no dirty data) */
+/* Cache tags name the address bits above the set index and the line offset
+ * of a physical address this wide (l2: and above the slice's share). */
+#define SC_CACHE_ADDR_BITS 40u
 
 const char *sc_target_name(sc_target_t t);
 /* Bits per SM of target t restricted to `fields`; *word_bits gets the width
  * of one word (adjacent multi-bit faults stay inside a word). 0 if invalid. */
 uint64_t sc_target_bits(const sc_gpu_config_t *cfg, sc_target_t t, unsigned fields, uint32_t *word_bits);
+/* How many SMs hold target t's bit space: num_sms, or 1 for the L2 (SM 0
+ * holds all of it). A structure's bits over the GPU are this times
+ * sc_target_bits, and faults are drawn on SMs 0 .. this - 1. */
+uint32_t sc_target_sms(const sc_gpu_config_t *cfg, sc_target_t t);
 
 /* Flips nbits consecutive bits from bit `loc` of target t in SM `sm` now.
  * Returns 1 when the location is in use (allocated to a resident CTA, a
- * live SIMT entry, a live warp's buffer entry) and was flipped, 0 when it is
- * not in use (nothing changes: the fault is masked by construction), and
- * SC_EINVAL for arguments outside the space. For SC_TGT_FU the fault is
+ * live SIMT entry, a live warp's buffer entry, a valid cache line or
+ * sector) and was flipped, 0 when it is not in use (nothing changes: the
+ * fault is masked by construction), and SC_EINVAL for arguments outside
+ * the space (for the L2: an SM other than 0). For SC_TGT_FU the fault is
  * armed for the current cycle: it corrupts bit (loc % 64) of lane (loc / 64)
  * of the result of an instruction that issues on `sm` in this cycle, and
  * sc_fu_applied() says afterwards whether one did. */

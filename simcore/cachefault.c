@@ -1,0 +1,776 @@
+/* The caches as fault targets (l1d, l2, const): their bit layouts, what a
+ * flip of each field does, and the overlay that lets a corrupted line show
+ * in the loads it serves. The design and its limits: docs/DESIGN.md,
+ * "Caches as fault targets".
+ *
+ * memsys.c keeps tags and times only: a line returns the memory at its
+ * tag's address, which is what a fault-free run needs. A fault that changes
+ * what a line returns gives it an overlay entry {slot, x}, x as long as the
+ * line, and from then on the line returns memory XOR x:
+ *
+ *   data flip      x ^= the bit
+ *   tag flip       the line now answers for address B instead of A (same
+ *                  set and slice); x becomes mem(A) ^ x ^ mem(B) over the
+ *                  bytes it holds, so loads of B read A's bytes (a wrong
+ *                  hit) and loads of A miss (refetched)
+ *   valid 1 -> 0   the line (l1d) or sector (l2) is gone with its x:
+ *                  refetched; an L2 sector's dirty bit goes with it
+ *   valid 0 -> 1   (l2 sectors of a line that holds a tag) the sector is
+ *                  held again, with the memory's bytes
+ *   dirty flip     (l2) the sector is written back on eviction, or not
+ *
+ * Loads read each byte from the first level that holds its line, as the
+ * caches are when the load issues (L1 or constant cache, then L2); a store
+ * overwrites x where it writes (a global store also evicts the L1's line);
+ * an atomic, performed at L2, reads the corrupted bytes and writes them; an
+ * L2 line written back carries x into memory over its dirty sectors; a
+ * per-SM line filled from the L2 takes the L2 line's x with its data; the
+ * host reads and writes global memory through the L2. x is kept zero over
+ * an L2 line's invalid sectors, and an entry whose x is all zero is
+ * removed, so a state whose corruption is gone hashes as the golden one.
+ *
+ * Bit layout of a line (the selected fields, in this order):
+ *
+ *   l1d    data (line bytes x 8: byte i's bit b at 8i + b) | tag | valid (1)
+ *   const  data | tag
+ *   l2     data | tag | valid (one per sector) | dirty (one per sector)
+ *
+ * l1d and const: per SM, line k is slot k of that SM's cache (slot = set x
+ * ways + way, ways in recency order: way 0 the most recent). l2: the whole
+ * L2 is SM 0's space, line k = slot k % lines_per_slice of slice k /
+ * lines_per_slice. A tag is the physical address's bits above the set
+ * index and the line offset (l2: and above log2(slices) more), of a
+ * SC_CACHE_ADDR_BITS-bit address; bit j of the field is bit j of the
+ * line's number above its set bits. The constant and local regions of the
+ * caches' address space (SC_CACHE_CONST, SC_CACHE_LOCAL) lie above it, so
+ * a flipped tag stays in its region. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sc_int.h"
+
+static uint32_t floor_log2(uint32_t v) { return v ? 31u - (uint32_t)__builtin_clz(v) : 0; }
+
+static bool sectored(const sc_cache_t *c) { return c->valid != NULL; }
+static uint32_t log2_sector(const sc_gpu_t *g) { return floor_log2(g->cfg.l2_sector); }
+static uint32_t line_bytes(const sc_cache_t *c) { return 1u << c->shift; }
+
+/* ------------------------------------------------------------ the overlay */
+
+static sc_ovl_t *ovl_find(const sc_cache_t *c, size_t slot)
+{
+	for (uint32_t i = 0; i < c->nover; i++)
+		if (c->ovl[i].slot == slot)
+			return &c->ovl[i];
+	return NULL;
+}
+
+static const uint8_t *ovl_x(const sc_cache_t *c, size_t slot)
+{
+	const sc_ovl_t *o = c->nover ? ovl_find(c, slot) : NULL;
+	return o ? o->x : NULL;
+}
+
+static void count(sc_gpu_t *g, const sc_cache_t *c, int d)
+{
+	g->ms.nover += (uint32_t)d;
+	if (sectored(c))
+		g->ms.l2_nover += (uint32_t)d;
+}
+
+/* The x of the line in slot, created all zero when it has none; NULL when
+ * out of memory. */
+static uint8_t *ovl_get(sc_gpu_t *g, sc_cache_t *c, size_t slot)
+{
+	sc_ovl_t *o = ovl_find(c, slot);
+	if (o)
+		return o->x;
+	if (c->nover == c->ovcap) {
+		uint32_t cap = c->ovcap ? c->ovcap * 2 : 4;
+		sc_ovl_t *n = realloc(c->ovl, cap * sizeof *n);
+		if (!n)
+			return NULL;
+		c->ovl = n;
+		c->ovcap = cap;
+	}
+	uint8_t *x = calloc(1, line_bytes(c));
+	if (!x)
+		return NULL;
+	c->ovl[c->nover++] = (sc_ovl_t){slot, x};
+	count(g, c, 1);
+	return x;
+}
+
+static void ovl_del(sc_gpu_t *g, sc_cache_t *c, sc_ovl_t *o)
+{
+	free(o->x);
+	*o = c->ovl[--c->nover];
+	count(g, c, -1);
+}
+
+/* Removes the entries whose x is all zero. */
+static void ovl_tidy(sc_gpu_t *g, sc_cache_t *c)
+{
+	for (uint32_t i = 0; i < c->nover;) {
+		const uint8_t *x = c->ovl[i].x;
+		uint32_t n = line_bytes(c), k = 0;
+		while (k < n && !x[k])
+			k++;
+		if (k == n)
+			ovl_del(g, c, &c->ovl[i]);
+		else
+			i++;
+	}
+}
+
+/* An overlay of the hooks below that cannot be allocated would lose a
+ * fault's effect without a word: the experiment stops instead. */
+static uint8_t *ovl_need(sc_gpu_t *g, sc_cache_t *c, size_t slot)
+{
+	uint8_t *x = ovl_get(g, c, slot);
+	if (!x) {
+		fputs("flipsim: out of memory for a cache fault's overlay\n", stderr);
+		abort();
+	}
+	return x;
+}
+
+void sc__ovl_free(sc_cache_t *c)
+{
+	for (uint32_t i = 0; i < c->nover; i++)
+		free(c->ovl[i].x);
+	free(c->ovl);
+	c->ovl = NULL;
+	c->nover = c->ovcap = 0;
+}
+
+/* ------------------------------------------------------------ memory */
+
+/* The host byte behind cache address ca, or NULL where nothing is (outside
+ * every allocation, a local word of a warp not resident, past the constant
+ * bank). sc__gmem_find leaves the allocation in gmem.hint for the trace. */
+static uint8_t *mem_at(sc_gpu_t *g, uint64_t ca)
+{
+	const sc_run_t *r = &g->run;
+	if (ca >= SC_CACHE_LOCAL) {
+		uint64_t area = sc__local_area(g), rel = ca - SC_CACHE_LOCAL;
+		if (!r->fn || !r->local || !area)
+			return NULL;
+		uint64_t unit = rel / area, p = rel % area, o = (p >> 7) * 4 + (p & 3);
+		uint32_t maxw = g->cfg.max_warps_per_sm, lane = (uint32_t)(p >> 2) & 31;
+		if (unit / maxw >= g->cfg.num_sms || o >= r->local)
+			return NULL;
+		const sc_warp_t *w = &g->sms[unit / maxw].warps[unit % maxw];
+		return w->cta && w->cta->used && w->local ? w->local + (size_t)lane * r->local + o : NULL;
+	}
+	if (ca >= SC_CACHE_CONST) {
+		uint64_t o = ca - SC_CACHE_CONST;
+		return r->mod && o < r->mod->cbank_size ? r->mod->cbank + o : NULL;
+	}
+	return sc__gmem_find(&g->gmem, ca, 1);
+}
+
+static uint8_t mem_byte(sc_gpu_t *g, uint64_t ca)
+{
+	const uint8_t *p = mem_at(g, ca);
+	return p ? *p : 0;
+}
+
+/* Memory at ca changes to its value XOR x: written like a store. */
+static void mem_xor(sc_gpu_t *g, uint64_t ca, uint8_t x)
+{
+	uint8_t *p = mem_at(g, ca);
+	if (!p)
+		return;
+	*p ^= x;
+	if (g->trace && ca < SC_CACHE_CONST)
+		sc__trace_touch(g, ca, 1, true);
+}
+
+/* The cache address of the first byte of the line in slot. */
+static uint64_t line_addr(const sc_cache_t *c, size_t slot) { return (c->tag[slot] - 1) << c->shift; }
+
+/* ------------------------------------------------------------ memsys hooks */
+
+void sc__ovl_promote(sc_cache_t *c, size_t base, uint32_t w)
+{
+	for (uint32_t i = 0; i < c->nover; i++) {
+		size_t *s = &c->ovl[i].slot;
+		if (*s == base + w)
+			*s = base;
+		else if (*s >= base && *s < base + w)
+			(*s)++;
+	}
+}
+
+void sc__ovl_evict(sc_gpu_t *g, sc_cache_t *c, size_t slot)
+{
+	sc_ovl_t *o = ovl_find(c, slot);
+	if (!o)
+		return;
+	if (sectored(c) && c->dirty[slot]) { /* write-back: the corruption reaches memory */
+		uint32_t ss = log2_sector(g);
+		uint64_t a = line_addr(c, slot);
+		for (uint32_t i = 0; i < line_bytes(c); i++)
+			if (o->x[i] && (c->dirty[slot] >> (i >> ss) & 1u))
+				mem_xor(g, a + i, o->x[i]);
+	}
+	ovl_del(g, c, o);
+}
+
+void sc__ovl_remove_way(sc_gpu_t *g, sc_cache_t *c, size_t base, uint32_t w)
+{
+	sc_ovl_t *o = ovl_find(c, base + w);
+	if (o)
+		ovl_del(g, c, o);
+	for (uint32_t i = 0; i < c->nover; i++)
+		if (c->ovl[i].slot > base + w && c->ovl[i].slot < base + c->ways)
+			c->ovl[i].slot--;
+}
+
+void sc__ovl_clear(sc_gpu_t *g, sc_cache_t *c)
+{
+	while (c->nover)
+		ovl_del(g, c, &c->ovl[c->nover - 1]);
+}
+
+/* The L2's x for cache address ca (0 where no line holds it). m memoises
+ * the last line looked up. */
+typedef struct l2memo {
+	uint64_t line;     /* ca >> l2 shift, UINT64_MAX: none yet */
+	const uint8_t *x;  /* its x, NULL when none */
+} l2memo_t;
+
+static uint8_t l2_x(const sc_gpu_t *g, uint64_t ca, l2memo_t *m)
+{
+	uint32_t shift = g->ms.l2[0].shift;
+	if (ca >> shift != m->line) {
+		uint32_t slice;
+		size_t s = sc__l2_find(g, ca, &slice);
+		m->line = ca >> shift;
+		m->x = s == SIZE_MAX ? NULL : ovl_x(&g->ms.l2[slice], s);
+	}
+	return m->x ? m->x[ca & ((1u << shift) - 1)] : 0;
+}
+
+void sc__ovl_fill(sc_gpu_t *g, sc_cache_t *c, size_t slot, uint64_t ca)
+{
+	if (!g->ms.l2_nover)
+		return;
+	l2memo_t m = {UINT64_MAX, NULL};
+	uint8_t *x = NULL;
+	sc_ovl_t *old = ovl_find(c, slot);
+	if (old) /* none expected: the line just came in */
+		ovl_del(g, c, old);
+	for (uint32_t i = 0; i < line_bytes(c); i++) {
+		uint8_t v = l2_x(g, ca + i, &m);
+		if (v) {
+			if (!x)
+				x = ovl_need(g, c, slot);
+			x[i] = v;
+		}
+	}
+}
+
+/* ------------------------------------------------------------ loads and stores */
+
+/* The caches a warp's access to `space` goes through: the SM's first level
+ * (L1 for global and local data, the constant cache for .const; NULL when
+ * the GPU has none) and whether the L2 is behind it (global and local data
+ * reach the L2 without an L1; constant data only through the constant
+ * cache, as memsys.c times it). */
+typedef struct path {
+	sc_cache_t *first;
+	bool l2;
+} path_t;
+
+static path_t path_of(sc_gpu_t *g, const sc_sm_t *sm, int space)
+{
+	sc_memsys_t *ms = &g->ms;
+	path_t p = {NULL, false};
+	bool has_l2 = ms->nslices && ms->l2[0].sets;
+	if (space == SC_SP_GLOBAL || space == SC_SP_LOCAL) {
+		p.first = ms->l1[sm->id].sets ? &ms->l1[sm->id] : NULL;
+		p.l2 = has_l2;
+	} else if (space == SC_SP_CONST && ms->cc[sm->id].sets) {
+		p.first = &ms->cc[sm->id];
+		p.l2 = has_l2;
+	}
+	return p;
+}
+
+/* Whether some cache on the path has an overlay at all. */
+static bool path_dirty(const sc_gpu_t *g, path_t p)
+{
+	return (p.first && p.first->nover) || (p.l2 && g->ms.l2_nover);
+}
+
+/* Lane l's byte o of an access to `space`: its cache address and its host
+ * byte (NULL when it has none; only for loads, where the access read it). */
+static uint64_t byte_ca(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int space, uint64_t o, uint32_t l)
+{
+	if (space == SC_SP_LOCAL)
+		return sc__local_base(g, sm->id, w->slot) + sc__local_pos(o, l);
+	return space == SC_SP_CONST ? SC_CACHE_CONST + o : o;
+}
+
+static uint8_t *byte_mem(sc_gpu_t *g, const sc_warp_t *w, int space, uint64_t o, uint32_t l)
+{
+	const sc_run_t *r = &g->run;
+	if (space == SC_SP_LOCAL)
+		return o < r->local ? w->local + (size_t)l * r->local + o : NULL;
+	if (space == SC_SP_CONST)
+		return o < r->mod->cbank_size ? r->mod->cbank + o : NULL;
+	return sc__gmem_find(&g->gmem, o, 1);
+}
+
+/* What the path's caches hold XOR memory at ca: the first level's line
+ * when it has one, else the L2's. m1 memoises the first level's line. */
+typedef struct memo {
+	uint64_t line;
+	bool hit;
+	const uint8_t *x;
+} memo_t;
+
+static uint8_t path_x(const sc_gpu_t *g, path_t p, uint64_t ca, memo_t *m1, l2memo_t *m2)
+{
+	if (p.first) {
+		if (ca >> p.first->shift != m1->line) {
+			size_t s = sc__cache_find(p.first, ca >> p.first->shift);
+			m1->line = ca >> p.first->shift;
+			m1->hit = s != SIZE_MAX;
+			m1->x = m1->hit ? ovl_x(p.first, s) : NULL;
+		}
+		if (m1->hit)
+			return m1->x ? m1->x[ca & (line_bytes(p.first) - 1)] : 0;
+	}
+	return p.l2 ? l2_x(g, ca, m2) : 0;
+}
+
+static bool patch_push(sc_memsys_t *ms, uint8_t *p, uint8_t x)
+{
+	for (uint32_t i = 0; i < ms->npatch; i++)
+		if (ms->patch[i].p == p)
+			return true; /* another lane read the same byte */
+	if (ms->npatch == ms->patchcap) {
+		uint32_t cap = ms->patchcap ? ms->patchcap * 2 : 64;
+		struct sc_patch *n = realloc(ms->patch, cap * sizeof *n);
+		if (!n)
+			return false;
+		ms->patch = n;
+		ms->patchcap = cap;
+	}
+	ms->patch[ms->npatch++] = (struct sc_patch){p, x};
+	*p ^= x;
+	return true;
+}
+
+uint32_t sc__ovl_load(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int space, const uint64_t *addr,
+                      uint64_t off, uint32_t exec, unsigned bytes)
+{
+	path_t p = path_of(g, sm, space);
+	if (!path_dirty(g, p))
+		return 0;
+	memo_t m1 = {UINT64_MAX, false, NULL};
+	l2memo_t m2 = {UINT64_MAX, NULL};
+	g->ms.npatch = 0;
+	for (uint32_t m = exec; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		for (unsigned i = 0; i < bytes; i++) {
+			uint64_t o = addr[l] - off + i;
+			uint8_t x = path_x(g, p, byte_ca(g, sm, w, space, o, l), &m1, &m2);
+			uint8_t *b = x ? byte_mem(g, w, space, o, l) : NULL;
+			if (b && !patch_push(&g->ms, b, x)) {
+				fputs("flipsim: out of memory for a cache fault's overlay\n", stderr);
+				abort();
+			}
+		}
+	}
+	return g->ms.npatch;
+}
+
+void sc__ovl_unpatch(sc_gpu_t *g)
+{
+	sc_memsys_t *ms = &g->ms;
+	for (uint32_t i = 0; i < ms->npatch; i++)
+		*ms->patch[i].p ^= ms->patch[i].x;
+	ms->npatch = 0;
+}
+
+/* Clears x over byte ca of the line holding it in c (per-SM cache, or the
+ * L2 when c is NULL). Entries left all zero are removed by the caller. */
+static void clear_byte(sc_gpu_t *g, sc_cache_t *c, uint64_t ca)
+{
+	size_t s;
+	if (c) {
+		s = c->nover ? sc__cache_find(c, ca >> c->shift) : SIZE_MAX;
+	} else {
+		uint32_t slice;
+		s = g->ms.l2_nover ? sc__l2_find(g, ca, &slice) : SIZE_MAX;
+		c = &g->ms.l2[slice];
+	}
+	sc_ovl_t *o = s == SIZE_MAX ? NULL : ovl_find(c, s);
+	if (o)
+		o->x[ca & (line_bytes(c) - 1)] = 0;
+}
+
+static void tidy_path(sc_gpu_t *g, path_t p)
+{
+	if (p.first && p.first->nover)
+		ovl_tidy(g, p.first);
+	for (uint32_t i = 0; p.l2 && g->ms.l2_nover && i < g->ms.nslices; i++)
+		if (g->ms.l2[i].nover)
+			ovl_tidy(g, &g->ms.l2[i]);
+}
+
+void sc__ovl_store(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int space, const uint64_t *addr,
+                   uint64_t off, uint32_t exec, unsigned bytes)
+{
+	path_t p = path_of(g, sm, space);
+	if (space == SC_SP_CONST || !path_dirty(g, p))
+		return;
+	for (uint32_t m = exec; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		for (unsigned i = 0; i < bytes; i++) {
+			uint64_t ca = byte_ca(g, sm, w, space, addr[l] - off + i, l);
+			if (p.first)
+				clear_byte(g, p.first, ca);
+			if (p.l2)
+				clear_byte(g, NULL, ca);
+		}
+	}
+	tidy_path(g, p);
+}
+
+void sc__ovl_atomic(sc_gpu_t *g, uint64_t a, unsigned bytes, uint8_t *p)
+{
+	uint32_t slice;
+	size_t s = g->ms.l2_nover && g->ms.nslices && g->ms.l2[0].sets ? sc__l2_find(g, a, &slice) : SIZE_MAX;
+	sc_cache_t *c = s == SIZE_MAX ? NULL : &g->ms.l2[slice];
+	sc_ovl_t *o = c ? ovl_find(c, s) : NULL;
+	if (!o)
+		return;
+	for (unsigned i = 0; i < bytes; i++) {
+		uint8_t *x = &o->x[(a + i) & (line_bytes(c) - 1)];
+		p[i] ^= *x;
+		*x = 0;
+	}
+	ovl_tidy(g, c);
+}
+
+/* ------------------------------------------------------------ the host */
+
+/* Calls fn for every byte of an L2 overlay line inside [lo, lo + n) of
+ * global memory. */
+static void host_range(sc_gpu_t *g, uint64_t lo, uint64_t n, void (*fn)(uint8_t *x, uint64_t at, void *ctx),
+                       void *ctx)
+{
+	for (uint32_t k = 0; g->ms.l2_nover && k < g->ms.nslices; k++) {
+		sc_cache_t *c = &g->ms.l2[k];
+		for (uint32_t i = 0; i < c->nover; i++) {
+			uint64_t a = line_addr(c, c->ovl[i].slot);
+			for (uint32_t j = 0; a < SC_CACHE_CONST && j < line_bytes(c); j++)
+				if (a + j >= lo && a + j - lo < n)
+					fn(&c->ovl[i].x[j], a + j - lo, ctx);
+		}
+	}
+}
+
+static void read_byte(uint8_t *x, uint64_t at, void *ctx) { ((uint8_t *)ctx)[at] ^= *x; }
+static void write_byte(uint8_t *x, uint64_t at, void *ctx)
+{
+	(void)at;
+	(void)ctx;
+	*x = 0;
+}
+
+void sc__ovl_host_read(sc_gpu_t *g, uint8_t *dst, uint64_t src, uint64_t bytes)
+{
+	host_range(g, src, bytes, read_byte, dst);
+}
+
+void sc__ovl_host_write(sc_gpu_t *g, uint64_t dst, uint64_t bytes)
+{
+	host_range(g, dst, bytes, write_byte, NULL);
+	for (uint32_t k = 0; g->ms.l2_nover && k < g->ms.nslices; k++)
+		if (g->ms.l2[k].nover)
+			ovl_tidy(g, &g->ms.l2[k]);
+}
+
+/* ------------------------------------------------------------ the hash */
+
+/* Each entry hashed on its own and the results added: equal overlays give
+ * equal hashes whatever order their entries were made in. */
+uint64_t sc__ovl_hash(const sc_cache_t *c)
+{
+	uint64_t sum = 0;
+	for (uint32_t i = 0; i < c->nover; i++) {
+		uint64_t h = 0x243f6a8885a308d3ull ^ c->ovl[i].slot;
+		for (uint32_t k = 0, n = line_bytes(c); k < n; k += 8) {
+			uint64_t v = 0;
+			memcpy(&v, c->ovl[i].x + k, n - k < 8 ? n - k : 8);
+			h = (h ^ v) * 0x100000001b3ull;
+			h ^= h >> 29;
+		}
+		sum += h * 0x9e3779b97f4a7c15ull;
+	}
+	return sum;
+}
+
+/* ------------------------------------------------------------ targets */
+
+enum { F_DATA, F_TAG, F_VALID, F_DIRTY, F__COUNT };
+
+/* A cache target's geometry: its caches (1 per SM, or the L2's slices on
+ * SM 0), their lines, and the bits of each selected field per line. */
+typedef struct geo {
+	uint32_t ncache, lines;       /* caches, lines in each */
+	uint32_t line, sets, ways;    /* line bytes */
+	uint32_t setbits, tagbits, nsect;
+	uint32_t size[F__COUNT];      /* bits per line of each field, 0 when not selected */
+	uint32_t entry;               /* bits per line */
+} geo_t;
+
+static unsigned all_fields(sc_target_t t)
+{
+	return t == SC_TGT_L2 ? 15u : t == SC_TGT_L1D ? 7u : t == SC_TGT_CONST ? 3u : 0u;
+}
+
+/* false when t is no cache target or the GPU has no such cache. */
+static bool geo_of(const sc_gpu_config_t *c, sc_target_t t, unsigned fields, geo_t *o)
+{
+	memset(o, 0, sizeof *o);
+	uint32_t bytes, slices = 1;
+	switch (t) {
+	case SC_TGT_L1D: bytes = c->l1_bytes, o->line = c->l1_line, o->ways = c->l1_ways; break;
+	case SC_TGT_CONST: bytes = c->const_bytes, o->line = c->const_line, o->ways = c->const_ways; break;
+	case SC_TGT_L2:
+		slices = c->dram_channels * c->l2_slices_per_channel;
+		bytes = slices ? c->l2_bytes / slices : 0, o->line = c->l2_line, o->ways = c->l2_ways;
+		break;
+	default: return false;
+	}
+	if (!bytes || !o->line || !o->ways || !(o->sets = bytes / o->line / o->ways))
+		return false;
+	fields = fields ? fields & all_fields(t) : all_fields(t);
+	o->ncache = slices;
+	o->lines = o->sets * o->ways;
+	o->setbits = floor_log2(o->sets);
+	int tb = (int)SC_CACHE_ADDR_BITS - (int)floor_log2(o->line) - (int)o->setbits -
+	         (t == SC_TGT_L2 ? (int)floor_log2(slices) : 0);
+	o->tagbits = tb > 1 ? (uint32_t)tb : 1;
+	o->nsect = t == SC_TGT_L2 && c->l2_sector ? o->line / c->l2_sector : 1;
+	static const unsigned bit[F__COUNT] = {SC_F_CACHE_DATA, SC_F_CACHE_TAG, SC_F_CACHE_VALID, SC_F_CACHE_DIRTY};
+	uint32_t full[F__COUNT] = {o->line * 8, o->tagbits, t == SC_TGT_L2 ? o->nsect : 1, o->nsect};
+	for (int f = 0; f < F__COUNT; f++) {
+		o->size[f] = (fields & bit[f]) ? full[f] : 0;
+		o->entry += o->size[f];
+	}
+	return o->entry > 0;
+}
+
+uint64_t sc__cache_target_bits(const sc_gpu_config_t *cfg, sc_target_t t, unsigned fields, uint32_t *word_bits)
+{
+	geo_t o;
+	if (!geo_of(cfg, t, fields, &o))
+		return 0;
+	/* one field: its natural word (32-bit data words, a whole tag, a
+	 * line's valid or dirty bits); mixed fields: single bits */
+	uint32_t wb = 1, nf = 0;
+	for (int f = 0; f < F__COUNT; f++)
+		if (o.size[f]) {
+			nf++;
+			wb = f == F_DATA ? (o.size[f] % 32 ? 8 : 32) : o.size[f];
+		}
+	if (word_bits)
+		*word_bits = nf == 1 ? wb : 1;
+	return (uint64_t)o.entry * o.lines * o.ncache;
+}
+
+/* Bit loc of t's space in SM sm: the cache, the slot, the field and the
+ * bit within the field. */
+typedef struct cbit {
+	sc_cache_t *c;
+	size_t slot;
+	int field;
+	uint32_t bit;
+} cbit_t;
+
+static bool decode(sc_gpu_t *g, sc_target_t t, const geo_t *o, uint32_t sm, uint64_t loc, cbit_t *b)
+{
+	uint64_t li = loc / o->entry;
+	uint32_t off = (uint32_t)(loc % o->entry);
+	uint32_t k = (uint32_t)(li / o->lines);
+	if (k >= o->ncache || (t == SC_TGT_L2 && sm != 0))
+		return false;
+	b->c = t == SC_TGT_L1D ? &g->ms.l1[sm] : t == SC_TGT_CONST ? &g->ms.cc[sm] : &g->ms.l2[k];
+	b->slot = (size_t)(li % o->lines);
+	for (b->field = 0; b->field < F__COUNT && off >= o->size[b->field]; b->field++)
+		off -= o->size[b->field];
+	b->bit = off;
+	return b->field < F__COUNT;
+}
+
+/* Whether the bit is in use: it belongs to a valid line (a line with a
+ * tag: the model keeps none in an invalid way), and data and dirty bits
+ * to a valid sector. */
+static bool bit_in_use(const geo_t *o, const cbit_t *b)
+{
+	const sc_cache_t *c = b->c;
+	if (!c->tag[b->slot])
+		return false;
+	if (!sectored(c) || b->field == F_TAG || b->field == F_VALID)
+		return true;
+	uint32_t sector = b->field == F_DATA ? b->bit / 8 / (o->line / o->nsect) : b->bit;
+	return c->valid[b->slot] >> sector & 1u;
+}
+
+/* The line number that the line in slot answers for once bit j of its tag
+ * flips: the same set (and L2 slice), bit setbits + j of the number above
+ * the set index changed. */
+static uint64_t flipped_line(const sc_gpu_t *g, const sc_cache_t *c, const geo_t *o, size_t slot, uint32_t j)
+{
+	uint64_t ln = c->tag[slot] - 1, set = slot / o->ways;
+	if (!sectored(c)) { /* per-SM caches: the set is the low bits folded with the next ones */
+		uint64_t hi = (ln >> o->setbits) ^ (1ull << j);
+		return hi << o->setbits | (set ^ (hi & (o->sets - 1)));
+	}
+	/* the L2: memsys.c's place() backwards, with the set's row bits flipped */
+	uint64_t spc = g->cfg.l2_slices_per_channel, nchan = g->ms.nchan;
+	uint64_t chunk = ln / spc, sub = ln % spc, chan = chunk % nchan, row = chunk / nchan;
+	row ^= 1ull << (o->setbits + j);
+	return (row * nchan + chan) * spc + sub;
+}
+
+/* The line in slot answers for another address: what it returns stays
+ * (memory at its old address XOR x), so x is re-expressed over the memory
+ * of the new one, for the bytes it holds. */
+static int flip_tag(sc_gpu_t *g, const geo_t *o, const cbit_t *b)
+{
+	sc_cache_t *c = b->c;
+	uint64_t from = line_addr(c, b->slot), ln = flipped_line(g, c, o, b->slot, b->bit);
+	uint64_t to = ln << c->shift;
+	uint8_t *x = ovl_get(g, c, b->slot);
+	if (!x)
+		return SC_ENOMEM;
+	uint32_t ss = log2_sector(g);
+	for (uint32_t i = 0; i < line_bytes(c); i++)
+		if (!sectored(c) || (c->valid[b->slot] >> (i >> ss) & 1u))
+			x[i] ^= mem_byte(g, from + i) ^ mem_byte(g, to + i);
+	c->tag[b->slot] = ln + 1;
+	ovl_tidy(g, c);
+	return 1;
+}
+
+/* A sector's valid bit: cleared, the sector is lost with its corruption and
+ * its dirty data; set, it is held again with the memory's bytes. */
+static int flip_sector(sc_gpu_t *g, const cbit_t *b)
+{
+	sc_cache_t *c = b->c;
+	uint8_t m = (uint8_t)(1u << b->bit);
+	c->valid[b->slot] ^= m;
+	if (c->valid[b->slot] & m)
+		return 1;
+	c->dirty[b->slot] &= (uint8_t)~m;
+	sc_ovl_t *ov = ovl_find(c, b->slot);
+	if (ov) {
+		uint32_t sz = 1u << log2_sector(g);
+		memset(ov->x + (size_t)b->bit * sz, 0, sz);
+		ovl_tidy(g, c);
+	}
+	return 1;
+}
+
+static int flip_bit(sc_gpu_t *g, const geo_t *o, const cbit_t *b)
+{
+	sc_cache_t *c = b->c;
+	switch (b->field) {
+	case F_DATA: {
+		uint8_t *x = ovl_get(g, c, b->slot);
+		if (!x)
+			return SC_ENOMEM;
+		x[b->bit / 8] ^= (uint8_t)(1u << (b->bit % 8));
+		ovl_tidy(g, c);
+		return 1;
+	}
+	case F_TAG: return flip_tag(g, o, b);
+	case F_VALID:
+		if (sectored(c))
+			return flip_sector(g, b);
+		sc__cache_drop(g, c, b->slot); /* a valid line becomes invalid: lost */
+		return 1;
+	default:
+		c->dirty[b->slot] ^= (uint8_t)(1u << b->bit);
+		return 1;
+	}
+}
+
+int sc__cache_fault(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits,
+                    bool apply)
+{
+	geo_t o;
+	cbit_t b;
+	if (!geo_of(&g->cfg, t, fields, &o) || sm >= g->cfg.num_sms)
+		return SC_EINVAL;
+	for (uint32_t i = 0; i < nbits; i++)
+		if (!decode(g, t, &o, sm, loc + i, &b) || !bit_in_use(&o, &b))
+			return 0;
+	/* bit by bit, each located again: a flip may move lines */
+	for (uint32_t i = 0; apply && i < nbits; i++) {
+		if (!decode(g, t, &o, sm, loc + i, &b) || !bit_in_use(&o, &b))
+			continue;
+		int rc = flip_bit(g, &o, &b);
+		if (rc < 0)
+			return rc;
+	}
+	return 1;
+}
+
+/* The bits of the line in slot that are in use. */
+static uint64_t line_live(const geo_t *o, const sc_cache_t *c, size_t slot)
+{
+	if (!c->tag[slot])
+		return 0;
+	uint64_t held = sectored(c) ? (uint32_t)__builtin_popcount(c->valid[slot]) : 1;
+	return o->size[F_TAG] + o->size[F_VALID] + (o->size[F_DATA] ? held * (o->line / o->nsect) * 8 : 0) +
+	       (o->size[F_DIRTY] ? held : 0);
+}
+
+uint64_t sc__cache_live_bits(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t sm)
+{
+	sc_gpu_t *g = (sc_gpu_t *)cg; /* decode() hands out pointers; nothing is written */
+	geo_t o;
+	cbit_t b;
+	uint64_t live = 0;
+	if (!geo_of(&g->cfg, t, fields, &o))
+		return 0;
+	for (uint64_t li = 0; li < (uint64_t)o.lines * o.ncache; li++)
+		if (decode(g, t, &o, sm, li * o.entry, &b))
+			live += line_live(&o, b.c, b.slot);
+	return live;
+}
+
+uint64_t sc__cache_live_word(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm, uint64_t k, uint32_t wb)
+{
+	geo_t o;
+	cbit_t b;
+	if (!geo_of(&g->cfg, t, fields, &o) || !wb)
+		return UINT64_MAX;
+	/* whole lines first (a word is in use or not as a whole: it lies in
+	 * one field and one sector), then the words of the line that holds it */
+	for (uint64_t li = 0; li < (uint64_t)o.lines * o.ncache; li++) {
+		if (!decode(g, t, &o, sm, li * o.entry, &b))
+			return UINT64_MAX;
+		uint64_t words = line_live(&o, b.c, b.slot) / wb;
+		if (k >= words) {
+			k -= words;
+			continue;
+		}
+		for (uint64_t at = li * o.entry; at < (li + 1) * o.entry; at += wb)
+			if (decode(g, t, &o, sm, at, &b) && bit_in_use(&o, &b) && k-- == 0)
+				return at;
+		return UINT64_MAX;
+	}
+	return UINT64_MAX;
+}

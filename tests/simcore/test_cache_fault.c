@@ -1,0 +1,499 @@
+/* The caches as fault targets (cachefault.c): which bits are in use, what a
+ * data, tag, valid or dirty flip does to the loads, stores, write-backs and
+ * host copies that follow, and the state hash while a line is corrupted.
+ * One warp of 32 threads on SM 0; the caches are made small (one set) so
+ * that every line's slot and every eviction is known. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "sc_int.h"
+
+/* out[4 tid + 0..3] = a[tid] (a miss that fills line A), then after a
+ * ~100-iteration pause a[tid] again (r3), a[32 + tid] (line B, r4), three
+ * more lines, and a[tid] once more (r8). With a one-set, 4-way L1 the four
+ * lines after A evict it, so r8 is a refetch. */
+static const char ptx_l1[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 a, .param .u64 out)\n"
+	"{\n"
+	"	.reg .b32 %r<12>;\n"
+	"	.reg .b64 %rd<8>;\n"
+	"	.reg .pred %p<2>;\n"
+	"	ld.param.u64 %rd1, [a];\n"
+	"	ld.param.u64 %rd2, [out];\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	mul.wide.u32 %rd3, %r1, 4;\n"
+	"	add.s64 %rd4, %rd1, %rd3;\n"
+	"	ld.global.u32 %r2, [%rd4];\n"
+	"	mov.u32 %r10, 0;\n"
+	"L:\n"
+	"	add.u32 %r10, %r10, 1;\n"
+	"	setp.lt.u32 %p1, %r10, 100;\n"
+	"	@%p1 bra L;\n"
+	"	ld.global.u32 %r3, [%rd4];\n"
+	"	ld.global.u32 %r4, [%rd4+128];\n"
+	"	ld.global.u32 %r5, [%rd4+256];\n"
+	"	ld.global.u32 %r6, [%rd4+384];\n"
+	"	ld.global.u32 %r7, [%rd4+512];\n"
+	"	ld.global.u32 %r8, [%rd4];\n"
+	"	mul.wide.u32 %rd5, %r1, 16;\n"
+	"	add.s64 %rd6, %rd2, %rd5;\n"
+	"	st.global.v4.u32 [%rd6], {%r2, %r3, %r4, %r8};\n"
+	"	ret;\n"
+	"}\n";
+
+#define PAUSE 1000 /* after the first load issued, before the second */
+#define NA 256     /* words of a */
+
+typedef struct plan {
+	uint64_t at[3];   /* pause points, 0-terminated */
+	uint32_t k;       /* the next one */
+	sc_target_t t;
+	unsigned fields;
+	uint64_t loc;
+	uint32_t nbits;
+	bool inject;      /* at at[0] */
+	int use, rc;      /* sc_target_in_use and sc_inject there */
+	uint64_t hash[3]; /* state hash at each pause (after injecting) */
+	uint32_t nover[3];
+} plan_t;
+
+static uint64_t on_pause(sc_gpu_t *g, void *ctx, uint64_t cycle)
+{
+	plan_t *p = ctx;
+	cr_assert_eq(cycle, p->at[p->k]);
+	if (p->k == 0 && p->inject) {
+		uint64_t before = sc_state_hash(g);
+		p->use = sc_target_in_use(g, p->t, p->fields, 0, p->loc, p->nbits);
+		cr_expect_eq(sc_state_hash(g), before, "the query changes nothing");
+		p->rc = sc_inject(g, p->t, p->fields, 0, p->loc, p->nbits);
+		cr_expect_eq(p->use, p->rc, "sc_target_in_use agrees with sc_inject");
+	}
+	p->hash[p->k] = sc_state_hash(g);
+	p->nover[p->k] = g->ms.nover;
+	p->k++;
+	return p->k < 3 && p->at[p->k] ? p->at[p->k] : UINT64_MAX;
+}
+
+static uint32_t a_val(uint32_t i) { return 0x1000u + i * 7u; }
+
+/* gtx480 with a one-set, 4-way L1 of 128-byte lines. */
+static void init_small_l1(h_ctx_t *h)
+{
+	h_init(h);
+	h->cfg.l1_bytes = 4 * 128;
+	h->cfg.l1_ways = 4;
+}
+
+/* Runs ptx_l1 with the plan (NULL: fault-free) on h; out[4 * 32]. */
+static void run_l1(h_ctx_t *h, plan_t *p, uint32_t *out)
+{
+	h_load_ok(h, ptx_l1);
+	uint32_t a[NA];
+	for (uint32_t i = 0; i < NA; i++)
+		a[i] = a_val(i);
+	uint64_t da = h_alloc(h, sizeof a, a), dout = h_alloc(h, 4 * 32 * 4, NULL);
+	if (p)
+		sc_set_pause(h->gpu, p->at[0], on_pause, p);
+	h_launch_ok(h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
+	h_read(h, out, dout, 4 * 32 * 4);
+}
+
+#define DATA_BITS (128u * 8)
+
+Test(cache_fault, target_sizes_follow_the_config)
+{
+	sc_gpu_config_t c;
+	sc_config_gtx480(&c);
+	uint32_t wb;
+	/* l1d: 128 lines of 1024 data bits, a 28-bit tag (40 - 7 offset - 5
+	 * set bits) and a valid bit */
+	cr_expect_eq(sc_target_bits(&c, SC_TGT_L1D, 0, &wb), 128ull * (1024 + 28 + 1));
+	cr_expect_eq(wb, 1);
+	cr_expect_eq(sc_target_bits(&c, SC_TGT_L1D, SC_F_CACHE_DATA, &wb), 128ull * 1024);
+	cr_expect_eq(wb, 32);
+	cr_expect_eq(sc_target_bits(&c, SC_TGT_L1D, SC_F_CACHE_TAG, &wb), 128ull * 28);
+	cr_expect_eq(wb, 28);
+	cr_expect_eq(sc_target_bits(&c, SC_TGT_L1D, SC_F_CACHE_DIRTY, NULL), 0, "the L1 holds no dirty data");
+	/* const: 128 lines of 64 bytes, 64 sets: 40 - 6 - 6 = 28 tag bits */
+	cr_expect_eq(sc_target_bits(&c, SC_TGT_CONST, 0, NULL), 128ull * (512 + 28));
+	/* l2: 6144 lines of 4 sectors; 12 slices of 64 sets: 40 - 7 - 6 - 3 = 24 */
+	cr_expect_eq(sc_target_bits(&c, SC_TGT_L2, 0, &wb), 6144ull * (1024 + 24 + 4 + 4));
+	cr_expect_eq(sc_target_bits(&c, SC_TGT_L2, SC_F_CACHE_VALID, &wb), 6144ull * 4);
+	cr_expect_eq(wb, 4);
+	cr_expect_eq(sc_target_sms(&c, SC_TGT_L2), 1, "the L2 is SM 0's space");
+	cr_expect_eq(sc_target_sms(&c, SC_TGT_L1D), 15);
+	cr_expect_str_eq(sc_target_name(SC_TGT_CONST), "const");
+	c.l1_bytes = 0;
+	cr_expect_eq(sc_target_bits(&c, SC_TGT_L1D, 0, NULL), 0, "no L1, no target");
+}
+
+/* Before the kernel's first load the L1 holds nothing: every bit of it is
+ * unused and a flip there changes nothing; once line A is in, its bits are
+ * in use. */
+Test(cache_fault, a_fault_in_an_invalid_l1_line_is_unused)
+{
+	h_ctx_t h;
+	uint32_t gold[128], out[128];
+	init_small_l1(&h);
+	run_l1(&h, NULL, gold);
+	h_fini(&h);
+	for (uint32_t slot = 0; slot < 4; slot++) {
+		plan_t p = {.at = {5}, .t = SC_TGT_L1D, .fields = SC_F_CACHE_DATA, .loc = slot * DATA_BITS + 3, .nbits = 1,
+		            .inject = true};
+		init_small_l1(&h);
+		run_l1(&h, &p, out);
+		cr_expect_eq(p.rc, 0, "slot %u: empty at cycle 5", slot);
+		cr_expect_arr_eq(out, gold, sizeof out);
+		h_fini(&h);
+	}
+	plan_t p = {.at = {PAUSE}, .t = SC_TGT_L1D, .fields = SC_F_CACHE_DATA, .loc = 3, .nbits = 1, .inject = true};
+	init_small_l1(&h);
+	run_l1(&h, &p, out);
+	cr_expect_eq(p.rc, 1, "line A is valid in slot 0");
+	h_fini(&h);
+	plan_t q = {.at = {PAUSE}, .t = SC_TGT_L1D, .fields = SC_F_CACHE_DATA, .loc = DATA_BITS + 3, .nbits = 1,
+	            .inject = true};
+	init_small_l1(&h);
+	run_l1(&h, &q, out);
+	cr_expect_eq(q.rc, 0, "one line is in: slot 1 is still invalid");
+	h_fini(&h);
+}
+
+/* Bit 0 of byte 12 of line A (lane 3's word): the load that hits A returns
+ * lane 3's word with that bit flipped and nothing else changes; once A is
+ * evicted the refetch reads memory, which the fault never touched. */
+Test(cache_fault, a_data_flip_corrupts_the_hits_until_eviction)
+{
+	h_ctx_t h;
+	uint32_t gold[128], out[128];
+	init_small_l1(&h);
+	run_l1(&h, NULL, gold);
+	h_fini(&h);
+	plan_t p = {.at = {PAUSE}, .t = SC_TGT_L1D, .fields = SC_F_CACHE_DATA, .loc = 12 * 8 + 0, .nbits = 1,
+	            .inject = true};
+	init_small_l1(&h);
+	run_l1(&h, &p, out);
+	cr_assert_eq(p.rc, 1);
+	for (uint32_t t = 0; t < 32; t++) {
+		cr_expect_eq(out[4 * t], a_val(t), "the first load was before the fault");
+		cr_expect_eq(out[4 * t + 1], a_val(t) ^ (t == 3 ? 1u : 0u), "the hit: lane %u", t);
+		cr_expect_eq(out[4 * t + 2], a_val(32 + t));
+		cr_expect_eq(out[4 * t + 3], a_val(t), "refetched after the eviction: lane %u", t);
+	}
+	cr_expect_eq(h.gpu->ms.nover, 0, "the corrupted line left with its eviction");
+	h_fini(&h);
+}
+
+/* Bit 0 of line A's tag: A's line number is even (allocations are
+ * 256-byte aligned), so the line now answers for the next line, B. The
+ * load of A misses and reads memory; the load of B hits and reads A's
+ * words (a wrong hit). */
+Test(cache_fault, a_tag_flip_gives_a_wrong_hit)
+{
+	h_ctx_t h;
+	uint32_t out[128];
+	plan_t p = {.at = {PAUSE}, .t = SC_TGT_L1D, .fields = SC_F_CACHE_TAG, .loc = 0, .nbits = 1, .inject = true};
+	init_small_l1(&h);
+	run_l1(&h, &p, out);
+	cr_assert_eq(p.rc, 1);
+	for (uint32_t t = 0; t < 32; t++) {
+		cr_expect_eq(out[4 * t + 1], a_val(t), "A lost its line: a miss, refetched");
+		cr_expect_eq(out[4 * t + 2], a_val(t), "B hit A's line: lane %u read A's word", t);
+		cr_expect_eq(out[4 * t + 3], a_val(t));
+	}
+	h_fini(&h);
+}
+
+/* The valid bit of line A: the line is lost, the next load refetches it,
+ * and nothing the kernel computes changes. */
+Test(cache_fault, a_cleared_valid_bit_loses_the_line)
+{
+	h_ctx_t h;
+	uint32_t gold[128], out[128];
+	init_small_l1(&h);
+	run_l1(&h, NULL, gold);
+	uint64_t misses = h_last(&h)->l1_misses;
+	h_fini(&h);
+	plan_t p = {.at = {PAUSE}, .t = SC_TGT_L1D, .fields = SC_F_CACHE_VALID, .loc = 0, .nbits = 1, .inject = true};
+	init_small_l1(&h);
+	run_l1(&h, &p, out);
+	cr_assert_eq(p.rc, 1);
+	cr_expect_arr_eq(out, gold, sizeof out);
+	cr_expect_eq(h_last(&h)->l1_misses, misses + 1, "the second load of A missed");
+	h_fini(&h);
+}
+
+/* A flip in a line no load reads again: the state differs while the line
+ * holds it, and equals the golden state once the line is evicted. */
+static const char ptx_unread[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 a, .param .u64 out)\n"
+	"{\n"
+	"	.reg .b32 %r<12>;\n"
+	"	.reg .b64 %rd<8>;\n"
+	"	.reg .pred %p<3>;\n"
+	"	ld.param.u64 %rd1, [a];\n"
+	"	ld.param.u64 %rd2, [out];\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	mul.wide.u32 %rd3, %r1, 4;\n"
+	"	add.s64 %rd4, %rd1, %rd3;\n"
+	"	ld.global.u32 %r2, [%rd4];\n"
+	"	mov.u32 %r10, 0;\n"
+	"L:\n"
+	"	add.u32 %r10, %r10, 1;\n"
+	"	setp.lt.u32 %p1, %r10, 100;\n"
+	"	@%p1 bra L;\n"
+	"	ld.global.u32 %r4, [%rd4+128];\n"
+	"	ld.global.u32 %r5, [%rd4+256];\n"
+	"	ld.global.u32 %r6, [%rd4+384];\n"
+	"	ld.global.u32 %r7, [%rd4+512];\n"
+	"	add.u32 %r2, %r2, %r4;\n"
+	"	add.u32 %r2, %r2, %r5;\n"
+	"	add.u32 %r2, %r2, %r6;\n"
+	"	add.u32 %r2, %r2, %r7;\n"
+	"	mov.u32 %r10, 0;\n"
+	"M:\n"
+	"	add.u32 %r10, %r10, 1;\n"
+	"	setp.lt.u32 %p2, %r10, 100;\n"
+	"	@%p2 bra M;\n"
+	"	add.s64 %rd6, %rd2, %rd3;\n"
+	"	st.global.u32 [%rd6], %r2;\n"
+	"	ret;\n"
+	"}\n";
+
+static void run_unread(plan_t *p)
+{
+	h_ctx_t h;
+	init_small_l1(&h);
+	h_load_ok(&h, ptx_unread);
+	uint32_t a[NA];
+	for (uint32_t i = 0; i < NA; i++)
+		a[i] = a_val(i);
+	uint64_t da = h_alloc(&h, sizeof a, a), dout = h_alloc(&h, 32 * 4, NULL);
+	sc_set_pause(h.gpu, p->at[0], on_pause, p);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
+	cr_assert_eq(p->k, 3, "every pause point was reached");
+	h_fini(&h);
+}
+
+Test(cache_fault, the_hash_covers_the_overlay_until_the_line_leaves)
+{
+	plan_t gold = {.at = {PAUSE, PAUSE + 100, 12000}};
+	plan_t p = gold;
+	p.t = SC_TGT_L1D;
+	p.fields = SC_F_CACHE_DATA;
+	p.loc = 40 * 8 + 5;
+	p.nbits = 1;
+	p.inject = true;
+	run_unread(&gold);
+	run_unread(&p);
+	cr_assert_eq(p.rc, 1);
+	cr_expect_eq(p.nover[1], 1, "line A carries the flip");
+	cr_expect_neq(p.hash[1], gold.hash[1], "a corrupted line is state");
+	cr_expect_eq(p.nover[2], 0, "evicted by the four loads after the first pause loop");
+	cr_expect_eq(p.hash[2], gold.hash[2], "the corruption left with the line: the golden state again");
+}
+
+/* ---- the L2 (no L1: every global access reaches it) ----
+ * One slice of one set of 2 ways: the third line to come in evicts the
+ * least recent of the other two. */
+static void init_small_l2(h_ctx_t *h)
+{
+	h_init(h);
+	h->cfg.l1_bytes = 0;
+	h->cfg.dram_channels = 1;
+	h->cfg.l2_slices_per_channel = 1;
+	h->cfg.l2_bytes = 2 * 128;
+	h->cfg.l2_ways = 2;
+}
+
+/* out[tid] = tid + 100 (a store: out's line dirty in the L2, slot 0), a
+ * pause loop, then, when `evict`, loads of two lines of a (the second
+ * evicts out's line) and a store to a third. */
+static const char ptx_l2[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 a, .param .u64 out, .param .u32 evict)\n"
+	"{\n"
+	"	.reg .b32 %r<12>;\n"
+	"	.reg .b64 %rd<8>;\n"
+	"	.reg .pred %p<3>;\n"
+	"	ld.param.u64 %rd1, [a];\n"
+	"	ld.param.u64 %rd2, [out];\n"
+	"	ld.param.u32 %r9, [evict];\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	mul.wide.u32 %rd3, %r1, 4;\n"
+	"	add.s64 %rd4, %rd1, %rd3;\n"
+	"	add.s64 %rd5, %rd2, %rd3;\n"
+	"	add.u32 %r2, %r1, 100;\n"
+	"	st.global.u32 [%rd5], %r2;\n"
+	"	mov.u32 %r10, 0;\n"
+	"L:\n"
+	"	add.u32 %r10, %r10, 1;\n"
+	"	setp.lt.u32 %p1, %r10, 100;\n"
+	"	@%p1 bra L;\n"
+	"	setp.eq.u32 %p2, %r9, 0;\n"
+	"	@%p2 bra END;\n"
+	"	ld.global.u32 %r4, [%rd4];\n"
+	"	ld.global.u32 %r5, [%rd4+128];\n"
+	"	add.u32 %r4, %r4, %r5;\n"
+	"	st.global.u32 [%rd4+256], %r4;\n"
+	"END:\n"
+	"	ret;\n"
+	"}\n";
+
+/* Runs ptx_l2; returns out[] as the host reads it and as memory holds it. */
+static void run_l2(plan_t *p, uint32_t evict, uint32_t host[32], uint32_t raw[32], uint32_t *nover_end)
+{
+	h_ctx_t h;
+	init_small_l2(&h);
+	h_load_ok(&h, ptx_l2);
+	uint32_t a[NA];
+	for (uint32_t i = 0; i < NA; i++)
+		a[i] = a_val(i);
+	uint64_t da = h_alloc(&h, sizeof a, a), dout = h_alloc(&h, 32 * 4, NULL);
+	if (p)
+		sc_set_pause(h.gpu, p->at[0], on_pause, p);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout, &evict));
+	h_read(&h, host, dout, 32 * 4);
+	memcpy(raw, sc__gmem_find(&h.gpu->gmem, dout, 32 * 4), 32 * 4);
+	*nover_end = h.gpu->ms.nover;
+	h_fini(&h);
+}
+
+/* Bit 0 of byte 20 of out's line (lane 5's word), dirty in the L2: while
+ * the line stays, memory is untouched and the host reads the corrupted word
+ * through the L2; when it is evicted, the write-back carries the flip into
+ * memory. */
+Test(cache_fault, a_dirty_l2_data_flip_reaches_memory_at_write_back)
+{
+	uint32_t host[32], raw[32], nover;
+	plan_t p = {.at = {PAUSE}, .t = SC_TGT_L2, .fields = SC_F_CACHE_DATA, .loc = 20 * 8, .nbits = 1, .inject = true};
+	run_l2(&p, 0, host, raw, &nover);
+	cr_assert_eq(p.rc, 1);
+	cr_expect_eq(nover, 1, "no eviction: the line keeps its corruption");
+	for (uint32_t t = 0; t < 32; t++) {
+		cr_expect_eq(raw[t], t + 100, "memory holds what was stored");
+		cr_expect_eq(host[t], (t + 100) ^ (t == 5 ? 1u : 0u), "the host reads through the L2: lane %u", t);
+	}
+	plan_t q = {.at = {PAUSE}, .t = SC_TGT_L2, .fields = SC_F_CACHE_DATA, .loc = 20 * 8, .nbits = 1, .inject = true};
+	run_l2(&q, 1, host, raw, &nover);
+	cr_assert_eq(q.rc, 1);
+	cr_expect_eq(nover, 0, "evicted");
+	for (uint32_t t = 0; t < 32; t++) {
+		cr_expect_eq(raw[t], (t + 100) ^ (t == 5 ? 1u : 0u), "written back: lane %u", t);
+		cr_expect_eq(host[t], raw[t]);
+	}
+}
+
+/* A store over the corrupted byte overwrites the corruption. */
+static const char ptx_store[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 a, .param .u64 out)\n"
+	"{\n"
+	"	.reg .b32 %r<12>;\n"
+	"	.reg .b64 %rd<8>;\n"
+	"	.reg .pred %p<2>;\n"
+	"	ld.param.u64 %rd1, [a];\n"
+	"	ld.param.u64 %rd2, [out];\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	mul.wide.u32 %rd3, %r1, 4;\n"
+	"	add.s64 %rd4, %rd1, %rd3;\n"
+	"	add.s64 %rd5, %rd2, %rd3;\n"
+	"	ld.global.u32 %r2, [%rd4];\n"
+	"	mov.u32 %r10, 0;\n"
+	"L:\n"
+	"	add.u32 %r10, %r10, 1;\n"
+	"	setp.lt.u32 %p1, %r10, 100;\n"
+	"	@%p1 bra L;\n"
+	"	add.u32 %r3, %r1, 500;\n"
+	"	st.global.u32 [%rd4], %r3;\n"
+	"	ld.global.u32 %r4, [%rd4];\n"
+	"	st.global.u32 [%rd5], %r4;\n"
+	"	ret;\n"
+	"}\n";
+
+Test(cache_fault, a_store_clears_the_corruption)
+{
+	h_ctx_t h;
+	init_small_l2(&h);
+	h_load_ok(&h, ptx_store);
+	uint32_t a[NA], out[32];
+	for (uint32_t i = 0; i < NA; i++)
+		a[i] = a_val(i);
+	uint64_t da = h_alloc(&h, sizeof a, a), dout = h_alloc(&h, 32 * 4, NULL);
+	/* line A (a[0..31]) is clean in the L2, slot 0; lane 7's word */
+	plan_t p = {.at = {PAUSE, PAUSE + 1}, .t = SC_TGT_L2, .fields = SC_F_CACHE_DATA, .loc = 28 * 8 + 3, .nbits = 1,
+	            .inject = true};
+	sc_set_pause(h.gpu, p.at[0], on_pause, &p);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
+	cr_assert_eq(p.rc, 1);
+	cr_expect_eq(p.nover[1], 1);
+	h_read(&h, out, dout, sizeof out);
+	for (uint32_t t = 0; t < 32; t++)
+		cr_expect_eq(out[t], t + 500, "the store overwrote the corrupted byte: lane %u", t);
+	cr_expect_eq(h.gpu->ms.nover, 0, "nothing corrupted is left");
+	h_fini(&h);
+}
+
+/* ---- the constant cache ---- */
+static const char ptx_const[] = H_PTX_HEAD
+	".const .align 4 .b32 coef[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};\n"
+	".visible .entry k(.param .u64 out)\n"
+	"{\n"
+	"	.reg .b32 %r<12>;\n"
+	"	.reg .b64 %rd<8>;\n"
+	"	.reg .pred %p<2>;\n"
+	"	ld.param.u64 %rd2, [out];\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	and.b32 %r5, %r1, 15;\n"
+	"	mul.wide.u32 %rd3, %r5, 4;\n"
+	"	mov.u64 %rd1, coef;\n"
+	"	add.s64 %rd4, %rd1, %rd3;\n"
+	"	ld.const.u32 %r2, [%rd4];\n"
+	"	mov.u32 %r10, 0;\n"
+	"L:\n"
+	"	add.u32 %r10, %r10, 1;\n"
+	"	setp.lt.u32 %p1, %r10, 100;\n"
+	"	@%p1 bra L;\n"
+	"	ld.const.u32 %r3, [%rd4];\n"
+	"	mul.wide.u32 %rd5, %r1, 8;\n"
+	"	add.s64 %rd6, %rd2, %rd5;\n"
+	"	st.global.v2.u32 [%rd6], {%r2, %r3};\n"
+	"	ret;\n"
+	"}\n";
+
+/* Bit 4 of byte 8 of the constant cache's line 0 (coef[2]): the second
+ * load of lanes 2 and 18 reads 3 ^ 16; a fault in another, empty line is
+ * unused. */
+Test(cache_fault, a_const_data_flip_corrupts_the_constant_loads)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h.cfg.const_bytes = 2 * 64;
+	h.cfg.const_ways = 2;
+	h_load_ok(&h, ptx_const);
+	uint64_t dout = h_alloc(&h, 64 * 4, NULL);
+	plan_t p = {.at = {PAUSE}, .t = SC_TGT_CONST, .fields = SC_F_CACHE_DATA, .loc = 8 * 8 + 4, .nbits = 1,
+	            .inject = true};
+	sc_set_pause(h.gpu, p.at[0], on_pause, &p);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&dout));
+	cr_assert_eq(p.rc, 1);
+	uint32_t out[64];
+	h_read(&h, out, dout, sizeof out);
+	for (uint32_t t = 0; t < 32; t++) {
+		uint32_t v = (t & 15) + 1;
+		cr_expect_eq(out[2 * t], v);
+		cr_expect_eq(out[2 * t + 1], v ^ ((t & 15) == 2 ? 16u : 0u), "lane %u", t);
+	}
+	h_fini(&h);
+	h_init(&h);
+	h.cfg.const_bytes = 2 * 64;
+	h.cfg.const_ways = 2;
+	h_load_ok(&h, ptx_const);
+	dout = h_alloc(&h, 64 * 4, NULL);
+	plan_t q = {.at = {PAUSE}, .t = SC_TGT_CONST, .fields = SC_F_CACHE_DATA, .loc = 512 + 8 * 8 + 4, .nbits = 1,
+	            .inject = true};
+	sc_set_pause(h.gpu, q.at[0], on_pause, &q);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&dout));
+	cr_expect_eq(q.rc, 0, "the second way holds no line");
+	h_fini(&h);
+}
