@@ -41,7 +41,9 @@ CAMP_TARGET_LIST(X)
 #undef X
 _Static_assert(CAMP_FIELD_PC == SC_F_SIMT_PC && CAMP_FIELD_RPC == SC_F_SIMT_RPC &&
                CAMP_FIELD_MASK == SC_F_SIMT_MASK && CAMP_FIELD_VALID == SC_F_IB_VALID &&
-               CAMP_FIELD_INSTR == SC_F_IB_INSTR, "field bits follow simcore.h");
+               CAMP_FIELD_INSTR == SC_F_IB_INSTR && CAMP_FIELD_DATA == SC_F_CACHE_DATA &&
+               CAMP_FIELD_TAG == SC_F_CACHE_TAG && CAMP_FIELD_LINE_VALID == SC_F_CACHE_VALID &&
+               CAMP_FIELD_DIRTY == SC_F_CACHE_DIRTY, "field bits follow simcore.h");
 
 /* ---- names -------------------------------------------------------------- */
 
@@ -58,11 +60,20 @@ static const char *const regs_names[] = {"ptx", "alloc"};
 /* Field names by bit position, per target; NULL-terminated. */
 static const char *const simt_fields[] = {"pc", "rpc", "mask", NULL};
 static const char *const ibuffer_fields[] = {"valid", "instr", NULL};
+static const char *const l1d_fields[] = {"data", "tag", "valid", NULL};
+static const char *const l2_fields[] = {"data", "tag", "valid", "dirty", NULL};
+static const char *const const_fields[] = {"data", "tag", NULL};
 
 static const char *const *target_fields(camp_target_t t)
 {
-	return t == CAMP_TARGET_SIMT ? simt_fields : t == CAMP_TARGET_IBUFFER ? ibuffer_fields
-	                                                                      : NULL;
+	switch (t) {
+	case CAMP_TARGET_SIMT: return simt_fields;
+	case CAMP_TARGET_IBUFFER: return ibuffer_fields;
+	case CAMP_TARGET_L1D: return l1d_fields;
+	case CAMP_TARGET_L2: return l2_fields;
+	case CAMP_TARGET_CONST: return const_fields;
+	default: return NULL;
+	}
 }
 
 #define NAME_OF(table, i) \
@@ -396,6 +407,25 @@ static int parse_gpu(ctx_t *x, json_t *v)
 	return rc ? nested(x, "$.gpu", rc, inner) : 0;
 }
 
+/* The GPU has the target (a preset without an L1 has no l1d), and an
+ * adjacent-bit fault fits in one of its words. */
+static int check_target_on_gpu(ctx_t *x)
+{
+	const camp_campaign_t *c = x->c;
+	uint32_t wb = 0;
+	if (!sc_target_bits(&c->gpu, (sc_target_t)c->target, c->fields, &wb))
+		return fail(x, "$.target", "GPU '%s' has no %s (its size in the GPU configuration is 0)", c->gpu.name,
+		            target_names[c->target]);
+	if (c->model == CAMP_MODEL_ADJACENT && wb < 2)
+		return fail(x, "$.fault_model.bits", "adjacent bits stay inside one word, and %s with these fields has "
+		            "words of one bit (choose one field, e.g. \"fields\": [\"%s\"])", target_names[c->target],
+		            target_fields(c->target) ? target_fields(c->target)[0] : "?");
+	if (c->model == CAMP_MODEL_ADJACENT && c->model_k > wb)
+		return fail(x, "$.fault_model.bits", "expected at most %u: adjacent bits stay inside one word of %s (%u "
+		            "bits)", wb, target_names[c->target], wb);
+	return 0;
+}
+
 static int parse_regs(ctx_t *x, json_t *v)
 {
 	int i = v ? lookup(v, regs_names, 2) : CAMP_REGS_PTX;
@@ -427,8 +457,8 @@ static int parse_fields(ctx_t *x, json_t *v)
 	char list[64], p[64];
 	if (!names) {
 		if (v)
-			return fail(x, "$.fields", "target '%s' has no fields (only simt and ibuffer "
-			            "do)", target_names[c->target]);
+			return fail(x, "$.fields", "target '%s' has no fields (only simt, ibuffer, l1d, l2 "
+			            "and const do)", target_names[c->target]);
 		c->fields = 0;
 		return 0;
 	}
@@ -945,6 +975,7 @@ static int parse_campaign(ctx_t *x, json_t *root)
 	    (rc = parse_scalars(x, root)) ||
 	    (rc = parse_workload_key(x, workload)) ||
 	    (rc = parse_gpu(x, json_object_get(root, "gpu"))) ||
+	    (rc = check_target_on_gpu(x)) ||
 	    (rc = parse_scope(x, json_object_get(root, "scope"))))
 		return rc;
 	return build_canonical(x);

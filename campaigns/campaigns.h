@@ -190,7 +190,10 @@ void camp_result_destroy(camp_result_t *r);
 	X(SMEM, "smem", "shared memory")                                      \
 	X(SIMT, "simt", "SIMT reconvergence stacks (fields pc, rpc, mask)")   \
 	X(IBUFFER, "ibuffer", "instruction buffers (fields valid, instr)")    \
-	X(FU, "fu", "functional-unit results")
+	X(FU, "fu", "functional-unit results")                                \
+	X(L1D, "l1d", "L1 data caches (fields data, tag, valid)")             \
+	X(L2, "l2", "the L2 cache, shared (fields data, tag, valid, dirty)")  \
+	X(CONST, "const", "constant caches (fields data, tag)")
 
 typedef enum {
 #define X(name, text, what) CAMP_TARGET_##name,
@@ -199,11 +202,13 @@ typedef enum {
 	CAMP_TARGET__COUNT
 } camp_target_t;
 
-/* Field bits of camp_campaign_t.fields: SIMT stack entries and instruction-
- * buffer entries. Other targets have no fields (fields == 0). */
+/* Field bits of camp_campaign_t.fields: SIMT stack entries, instruction-
+ * buffer entries and cache lines. Other targets have no fields (fields == 0). */
 enum {
 	CAMP_FIELD_PC = 1, CAMP_FIELD_RPC = 2, CAMP_FIELD_MASK = 4,  /* simt */
-	CAMP_FIELD_VALID = 1, CAMP_FIELD_INSTR = 2                   /* ibuffer */
+	CAMP_FIELD_VALID = 1, CAMP_FIELD_INSTR = 2,                  /* ibuffer */
+	CAMP_FIELD_DATA = 1, CAMP_FIELD_TAG = 2,                     /* l1d, l2, const */
+	CAMP_FIELD_LINE_VALID = 4, CAMP_FIELD_DIRTY = 8              /* l1d and l2; l2 */
 };
 
 typedef enum { CAMP_REGS_PTX, CAMP_REGS_ALLOC } camp_regs_t;

@@ -16,29 +16,35 @@
 /* ---- schema ---------------------------------------------------------------
  * Version 1. Every uint64 of the C API is stored as the int64 with the same
  * bits; the CHECKs on cycles, counts and indices hold because those stay
- * below 2^63. The application_id is set by db.c in the same transaction. */
-static const char SCHEMA_V1[] =
-	"CREATE TABLE campaigns (\n"
-	"  id           INTEGER PRIMARY KEY,\n"
-	"  name         TEXT NOT NULL,\n"
-	"  workload     TEXT NOT NULL,\n"
-	"  gpu          TEXT NOT NULL,\n"
-	"  regs         TEXT NOT NULL CHECK (regs IN ('ptx', 'alloc')),\n"
-	"  config       TEXT NOT NULL CHECK (json_valid(config)),\n"
-	"  config_hash  TEXT NOT NULL UNIQUE CHECK (config_hash <> ''),\n"
-	"  tool_version TEXT NOT NULL,\n"
-	"  seed         INTEGER NOT NULL,           -- uint64 bit pattern\n"
-	"  target       TEXT NOT NULL CHECK (target IN\n"
-	"                 ('regfile', 'pred', 'smem', 'simt', 'ibuffer', 'fu')),\n"
-	"  sampling     TEXT NOT NULL CHECK (sampling IN ('physical', 'live')),\n"
-	"  fit_per_bit  REAL NOT NULL CHECK (fit_per_bit >= 0),\n"
-	"  confidence   REAL NOT NULL CHECK (confidence > 0 AND confidence < 1),\n"
-	"  z            REAL NOT NULL CHECK (z > 0), -- normal quantile of confidence\n"
-	"  n_masks      INTEGER NOT NULL CHECK (n_masks >= 0),\n"
-	"  fields       TEXT NOT NULL DEFAULT '',   -- sampled fields (simt, ibuffer)\n"
-	"  scope        TEXT NOT NULL DEFAULT 'application', -- or kernel:NAME:INVOCATION\n"
-	"  created      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))\n"
+ * below 2^63. The application_id is set by db.c in the same transaction.
+ * The table campaigns, named `table`, with the targets `targets` (version 4
+ * made it again with more). */
+#define CAMPAIGNS_TABLE(table, targets)                                                         \
+	"CREATE TABLE " table " (\n"                                                              \
+	"  id           INTEGER PRIMARY KEY,\n"                                                   \
+	"  name         TEXT NOT NULL,\n"                                                         \
+	"  workload     TEXT NOT NULL,\n"                                                         \
+	"  gpu          TEXT NOT NULL,\n"                                                         \
+	"  regs         TEXT NOT NULL CHECK (regs IN ('ptx', 'alloc')),\n"                        \
+	"  config       TEXT NOT NULL CHECK (json_valid(config)),\n"                              \
+	"  config_hash  TEXT NOT NULL UNIQUE CHECK (config_hash <> ''),\n"                        \
+	"  tool_version TEXT NOT NULL,\n"                                                         \
+	"  seed         INTEGER NOT NULL,           -- uint64 bit pattern\n"                      \
+	"  target       TEXT NOT NULL CHECK (target IN\n"                                         \
+	"                 (" targets ")),\n"                                                      \
+	"  sampling     TEXT NOT NULL CHECK (sampling IN ('physical', 'live')),\n"                \
+	"  fit_per_bit  REAL NOT NULL CHECK (fit_per_bit >= 0),\n"                                \
+	"  confidence   REAL NOT NULL CHECK (confidence > 0 AND confidence < 1),\n"               \
+	"  z            REAL NOT NULL CHECK (z > 0), -- normal quantile of confidence\n"          \
+	"  n_masks      INTEGER NOT NULL CHECK (n_masks >= 0),\n"                                 \
+	"  fields       TEXT NOT NULL DEFAULT '',   -- sampled fields (simt, ibuffer)\n"          \
+	"  scope        TEXT NOT NULL DEFAULT 'application', -- or kernel:NAME:INVOCATION\n"     \
+	"  created      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))\n"          \
 	") STRICT;\n"
+#define TARGETS_V1 "'regfile', 'pred', 'smem', 'simt', 'ibuffer', 'fu'"
+
+static const char SCHEMA_V1[] =
+	CAMPAIGNS_TABLE("campaigns", TARGETS_V1)
 	"\n"
 	"CREATE TABLE golden (\n"
 	"  campaign_id   INTEGER PRIMARY KEY REFERENCES campaigns(id) ON DELETE CASCADE,\n"
@@ -600,6 +606,22 @@ static const char SCHEMA_V3[] =
 	"         AS contribution\n"
 	"  FROM wilson;\n";
 
+/* Version 4 (issue 12 item 5): the caches as targets. SQLite cannot widen
+ * a CHECK in place, so the table campaigns is made again with the wider one
+ * and its rows copied. migrate() runs every step with foreign keys off (the
+ * DROP would otherwise delete every row that references a campaign), and
+ * legacy_alter_table keeps the RENAME from rewriting what names the table
+ * (the other tables' references and the views): they name `campaigns`,
+ * which the new table then is. */
+static const char SCHEMA_V4[] =
+	"-- issue 12 item 5: caches as fault targets\n"
+	"PRAGMA legacy_alter_table = ON;\n"
+	CAMPAIGNS_TABLE("campaigns_v4", TARGETS_V1 ", 'l1d', 'l2', 'const'")
+	"INSERT INTO campaigns_v4 SELECT * FROM campaigns;\n"
+	"DROP TABLE campaigns;\n"
+	"ALTER TABLE campaigns_v4 RENAME TO campaigns;\n"
+	"PRAGMA legacy_alter_table = OFF;\n";
+
 /* Step v brings the schema from version v-1 to v. Released steps never
  * change; a new version appends one. */
 static const char *const migrations[] = {
@@ -607,6 +629,7 @@ static const char *const migrations[] = {
 	SCHEMA_V1,
 	SCHEMA_V2,
 	SCHEMA_V3,
+	SCHEMA_V4,
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION + 1,
                "one migration step per schema version");
@@ -873,10 +896,10 @@ static int set_journal_wal(db_t *db)
 	return err;
 }
 
-/* Brings an empty or older database to DB_SCHEMA_VERSION in one write
- * transaction that re-reads the header first, in case another process got
- * there in between. */
-static int migrate(db_t *db)
+/* migrate()'s write transaction: the header read again first, in case
+ * another process got there in between, then the missing steps, then the
+ * references checked. */
+static int migrate_steps(db_t *db)
 {
 	int err = begin_write(db);
 	if (err)
@@ -899,10 +922,34 @@ static int migrate(db_t *db)
 		if (!err)
 			err = exec(db, sql, "setting the schema version");
 	}
+	int64_t broken = 0;
+	if (!err)
+		err = query_int(db, "SELECT count(*) FROM pragma_foreign_key_check", &broken);
+	if (!err && broken)
+		err = db__fail(db, DB_ESQL, "migrating to schema %d left %" PRId64 " broken references", DB_SCHEMA_VERSION,
+		               broken);
 	if (!err)
 		err = commit_write(db);
 	if (err)
 		rollback(db);
+	return err;
+}
+
+/* Brings an empty or older database to DB_SCHEMA_VERSION in one write
+ * transaction (migrate_steps), with foreign keys off while it runs: a step
+ * may make a table again (SCHEMA_V4). */
+static int migrate(db_t *db)
+{
+	int64_t fk = 0;
+	int err = query_int(db, "PRAGMA foreign_keys", &fk);
+	if (!err && fk)
+		err = exec(db, "PRAGMA foreign_keys = OFF", "configuring the connection");
+	if (!err)
+		err = migrate_steps(db);
+	if (fk) {
+		int e2 = exec(db, "PRAGMA foreign_keys = ON", "configuring the connection");
+		err = err ? err : e2;
+	}
 	return err;
 }
 

@@ -43,7 +43,7 @@ const char *db_strerror(int err);
 /* The database's identity and the schema version this build writes. The
  * application_id is 'FLPS' in ASCII. */
 #define DB_APPLICATION_ID 0x464C5053
-#define DB_SCHEMA_VERSION 3
+#define DB_SCHEMA_VERSION 4
 
 /* The reason an engine stores for a fault that hit an unallocated resource
  * and was classified Masked without simulation; db_progress counts them. */
@@ -95,8 +95,8 @@ typedef struct {
 	uint64_t warp_insts;
 	double ipc;          /* thread instructions per cycle, whole GPU */
 	double clock_mhz;
-	uint32_t num_sms;
-	uint64_t bits_per_sm; /* size of the target structure per SM, all fields */
+	uint32_t num_sms;     /* SMs holding the target (sc_target_sms: 1 for the shared l2) */
+	uint64_t bits_per_sm; /* size of the target structure per SM, its sampled fields */
 	char output_digest[DB_DIGEST_MAX];
 	double wall_seconds;
 } db_golden_t;

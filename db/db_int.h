@@ -88,6 +88,12 @@
  *                intervals at an effective sample size
  *   avf_kernel   as before, by the same estimator
  *   campaign_df  campaign: df of its avf row 'all'
+ *
+ * Schema version 4 (issue 12 item 5) makes the table campaigns again, the
+ * same columns and rows, with the cache targets 'l1d', 'l2' and 'const'
+ * allowed in target. golden.num_sms is the number of SMs that hold the
+ * target (1 for the L2, shared by all: simcore's sc_target_sms), so that
+ * num_sms x bits_per_sm stays the structure's bits over the GPU.
  */
 #ifndef DB_INT_H
 #define DB_INT_H

@@ -39,7 +39,7 @@ int eng_plan_space(const camp_campaign_t *c, const eng_golden_t *g, eng_plan_t *
 	uint32_t word_bits = 0;
 	p->space.busy = p->busy;
 	p->space.nbusy = p->nbusy;
-	p->space.num_sms = c->gpu.num_sms;
+	p->space.num_sms = sc_target_sms(&c->gpu, (sc_target_t)c->target);
 	p->space.bits_per_sm = sc_target_bits(&c->gpu, (sc_target_t)c->target, c->fields, &word_bits);
 	p->space.word_bits = word_bits;
 	p->space.live = c->sampling == CAMP_SAMPLING_LIVE;
@@ -47,8 +47,9 @@ int eng_plan_space(const camp_campaign_t *c, const eng_golden_t *g, eng_plan_t *
 	p->model.k = c->model_k;
 	for (uint32_t i = 0; i < p->nbusy; i++)
 		p->busy_cycles += p->busy[i].end - p->busy[i].start;
-	/* the population of faults: every bit of every SM at every busy cycle */
-	double population = (double)p->busy_cycles * c->gpu.num_sms * (double)p->space.bits_per_sm;
+	/* the population of faults: every bit of every SM (that holds the
+	 * target) at every busy cycle */
+	double population = (double)p->busy_cycles * p->space.num_sms * (double)p->space.bits_per_sm;
 	if (c->injections) {
 		p->n = c->injections;
 	} else if (mask_sample_size(c->confidence, c->margin, population, 0.5, &p->n)) {

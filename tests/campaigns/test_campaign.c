@@ -291,8 +291,9 @@ static const struct {
 	{"bad_gpu_file.json", "at $.gpu: /", "gpu_warp_size.json: at $.warp_size: expected 32"},
 	{"bad_gpu_type.json", "at $.gpu:", "preset name or a GPU config file"},
 	{"bad_regs_other.json", "at $.regs:", "expected \"ptx\" or \"alloc\""},
-	{"bad_target.json", "at $.target:", "expected one of regfile, pred, smem, simt, ibuffer "
-	 "or fu"},
+	{"bad_target.json", "at $.target:", "expected one of regfile, pred, smem, simt, ibuffer, "
+	 "fu, l1d, l2 or const"},
+	{"bad_target_no_cache.json", "at $.target:", "GPU 'quadro_fx5800' has no l1d"},
 	{"bad_target_type.json", "at $.target:", "expected one of regfile"},
 	{"bad_fields_regfile.json", "at $.fields:", "target 'regfile' has no fields"},
 	{"bad_fields_empty.json", "at $.fields:", "non-empty array of field names (simt: pc, rpc "
@@ -300,6 +301,7 @@ static const struct {
 	{"bad_fields_type.json", "at $.fields:", "non-empty array of field names"},
 	{"bad_fields_unknown.json", "at $.fields[1]:", "field of target ibuffer: valid or instr"},
 	{"bad_fields_dup.json", "at $.fields[2]:", "field 'pc' is listed twice"},
+	{"bad_fields_l1d_dirty.json", "at $.fields[1]:", "field of target l1d: data, tag or valid"},
 	{"bad_scope_string.json", "at $.scope:", "expected \"application\" or {\"kernel\""},
 	{"bad_scope_type.json", "at $.scope:", "expected \"application\" or {\"kernel\""},
 	{"bad_scope_kernel_type.json", "at $.scope.kernel:", "expected a kernel name"},
@@ -325,6 +327,8 @@ static const struct {
 	{"bad_model_adjacent_bits.json", "at $.fault_model.bits:", "2..32"},
 	{"bad_model_adjacent_one.json", "at $.fault_model.bits:", "2..32"},
 	{"bad_model_adjacent_no_bits.json", "at $.fault_model:", "missing key 'bits'"},
+	{"bad_model_adjacent_word.json", "at $.fault_model.bits:", "l2 with these fields has words of one bit "
+	 "(choose one field, e.g. \"fields\": [\"data\"])"},
 	{"bad_model_multi_faults.json", "at $.fault_model.faults:", "2..8"},
 	{"bad_model_multi_bits.json", "at $.fault_model:", "unknown key 'bits' (expected kind, "
 	 "faults)"},
@@ -633,8 +637,8 @@ Test(campaign, exec_identity_follows_content, .init = tmp_init, .fini = tmp_fini
 
 Test(campaign, names)
 {
-	static const char *const targets[] = {"regfile", "pred", "smem", "simt", "ibuffer", "fu"};
-	cr_assert_eq(CAMP_TARGET__COUNT, 6);
+	static const char *const targets[] = {"regfile", "pred", "smem", "simt", "ibuffer", "fu", "l1d", "l2", "const"};
+	cr_assert_eq(CAMP_TARGET__COUNT, 9);
 	for (int i = 0; i < CAMP_TARGET__COUNT; i++) {
 		camp_target_t t;
 		cr_expect_str_eq(camp_target_name((camp_target_t)i), targets[i]);
@@ -642,7 +646,7 @@ Test(campaign, names)
 		cr_expect_eq(t, (camp_target_t)i);
 	}
 	camp_target_t t;
-	cr_expect_eq(camp_target_parse("l2", &t), CAMP_EINPUT);
+	cr_expect_eq(camp_target_parse("l3", &t), CAMP_EINPUT);
 	cr_expect_str_eq(camp_target_name(CAMP_TARGET__COUNT), "?");
 	cr_expect_str_eq(camp_field_name(CAMP_TARGET_SIMT, CAMP_FIELD_PC), "pc");
 	cr_expect_str_eq(camp_field_name(CAMP_TARGET_SIMT, CAMP_FIELD_RPC), "rpc");
@@ -650,6 +654,12 @@ Test(campaign, names)
 	cr_expect_str_eq(camp_field_name(CAMP_TARGET_IBUFFER, CAMP_FIELD_VALID), "valid");
 	cr_expect_str_eq(camp_field_name(CAMP_TARGET_IBUFFER, CAMP_FIELD_INSTR), "instr");
 	cr_expect_null(camp_field_name(CAMP_TARGET_IBUFFER, 4));
+	cr_expect_str_eq(camp_field_name(CAMP_TARGET_L1D, CAMP_FIELD_DATA), "data");
+	cr_expect_str_eq(camp_field_name(CAMP_TARGET_L1D, CAMP_FIELD_TAG), "tag");
+	cr_expect_str_eq(camp_field_name(CAMP_TARGET_L1D, CAMP_FIELD_LINE_VALID), "valid");
+	cr_expect_null(camp_field_name(CAMP_TARGET_L1D, CAMP_FIELD_DIRTY), "the L1 holds no dirty data");
+	cr_expect_str_eq(camp_field_name(CAMP_TARGET_L2, CAMP_FIELD_DIRTY), "dirty");
+	cr_expect_null(camp_field_name(CAMP_TARGET_CONST, CAMP_FIELD_LINE_VALID));
 	cr_expect_null(camp_field_name(CAMP_TARGET_REGFILE, 1));
 	cr_expect_str_eq(camp_model_name(CAMP_MODEL_SINGLE), "single");
 	cr_expect_str_eq(camp_model_name(CAMP_MODEL_ADJACENT), "adjacent");

@@ -246,7 +246,7 @@ Test(db, creates_schema_and_reopens)
 
 	sqlite3 *s = raw();
 	cr_assert_eq(raw_real(s, "PRAGMA application_id"), (double)0x464C5053);
-	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 3);
+	cr_assert_eq(raw_real(s, "PRAGMA user_version"), DB_SCHEMA_VERSION);
 	cr_assert_eq(raw_real(s, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
 	cr_assert_eq(raw_real(s, "SELECT count(*) FROM pragma_table_list WHERE strict = 1 AND name IN"
 	                         " ('campaigns','golden','kernels','masks','experiments')"),
@@ -327,9 +327,9 @@ Test(db, refuses_newer_schema)
 	new_campaign(db, "h1", "regfile", "physical");
 	db_close(db);
 	sqlite3 *s = raw();
-	raw_exec(s, "PRAGMA user_version = 4");
+	raw_exec(s, "PRAGMA user_version = 5");
 	sqlite3_close(s);
-	expect_refused(DB_ENEWER, "written by a newer flipsim (schema 4; this one reads up to 3)");
+	expect_refused(DB_ENEWER, "written by a newer flipsim (schema 5; this one reads up to 4)");
 }
 
 /* A version-1 file (no per-kernel or study views) is read as it is by a
@@ -369,7 +369,7 @@ Test(db, migrates_version_1)
 	db = open_db(true);
 	db_close(db);
 	s = raw();
-	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 3);
+	cr_assert_eq(raw_real(s, "PRAGMA user_version"), DB_SCHEMA_VERSION);
 	cr_assert_eq(raw_real(s, "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name IN"
 	                         " ('avf_kernel','study','study_gpu','study_kernel')"),
 	             4);
@@ -475,11 +475,70 @@ Test(db, migrates_version_2)
 	/* a writer upgrades it in place */
 	db_close(open_db(true));
 	s = raw();
-	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 3);
+	cr_assert_eq(raw_real(s, "PRAGMA user_version"), DB_SCHEMA_VERSION);
 	cr_assert_eq(raw_real(s, "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name IN"
 	                         " ('exp_weight','campaign_df','avf','avf_kernel','fit','study')"),
 	             6);
 	cr_expect_float_eq(raw_real(s, "SELECT avf_derated FROM fit"), 0.16, 1e-12);
+	sqlite3_close(s);
+}
+
+/* A version-3 file (campaigns.target without the cache targets) is made
+ * version 4 by a writer: the table campaigns again, every row of every
+ * table kept and every reference to a campaign still holding; a cache
+ * target can be stored then, and not before. A reader reads it unchanged. */
+Test(db, migrates_version_3)
+{
+	sqlite3 *s = raw();
+	for (int v = 1; v <= 3; v++)
+		raw_exec(s, db__migration(v));
+	char sql[96];
+	snprintf(sql, sizeof sql, "PRAGMA user_version = 3; PRAGMA application_id = %d", DB_APPLICATION_ID);
+	raw_exec(s, sql);
+	sqlite3_close(s);
+	db_t *db = open_db(false);
+	db_close(db);
+	s = raw();
+	cr_assert_eq(raw_real(s, "PRAGMA user_version"), 3, "a reader does not migrate the file");
+	sqlite3_close(s);
+
+	/* rows as schema 3 stored them: the writer of this build refuses to
+	 * open the file without migrating it, so they are written raw */
+	s = raw();
+	raw_exec(s, "INSERT INTO campaigns (id, name, workload, gpu, regs, config, config_hash, tool_version, seed,"
+	            " target, sampling, fit_per_bit, confidence, z, n_masks)"
+	            " VALUES (7, 'c7', 'w', 'gtx480', 'ptx', '{}', 'h7', 'v', 1, 'simt', 'physical', 0.001, 0.95,"
+	            " 1.96, 2);"
+	            "INSERT INTO golden VALUES (7, 100, 200, 20, 2.0, 1401, 15, 1000, 'd', 0.5);"
+	            "INSERT INTO kernels VALUES (7, 0, 'k', 0, 100, '1,1,1', '32,1,1', 8, 32, 1, 0, 0.1, 0);"
+	            "INSERT INTO masks VALUES (7, 0, 10, 3, 5, 1, NULL, 0), (7, 1, 20, 4, 6, 1, NULL, 0);"
+	            "INSERT INTO experiments VALUES (7, 0, 'sdc', 'output:c', 5, 0, 0.1, 0, NULL);");
+	cr_assert_neq(sqlite3_exec(s, "INSERT INTO campaigns (name, workload, gpu, regs, config, config_hash,"
+	                              " tool_version, seed, target, sampling, fit_per_bit, confidence, z, n_masks)"
+	                              " VALUES ('c8', 'w', 'gtx480', 'ptx', '{}', 'h8', 'v', 1, 'l2', 'physical',"
+	                              " 0.001, 0.95, 1.96, 0)", NULL, NULL, NULL), SQLITE_OK,
+	              "schema 3 has no l2 target");
+	sqlite3_close(s);
+
+	db = open_db(true);
+	int64_t id = new_campaign(db, "h-l2", "l2", "physical");
+	cr_expect_gt(id, 7);
+	db_progress_t p;
+	cr_assert_eq(db_progress(db, 7, &p), 0, "%s", db_errmsg(db));
+	cr_expect_eq(p.done, 1);
+	db_close(db);
+	s = raw();
+	cr_expect_eq(raw_real(s, "PRAGMA user_version"), 4);
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM campaigns"), 2);
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM golden") + raw_real(s, "SELECT count(*) FROM kernels") +
+	                 raw_real(s, "SELECT count(*) FROM masks") + raw_real(s, "SELECT count(*) FROM experiments"),
+	             1 + 1 + 2 + 1, "every row kept");
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM sqlite_master WHERE name = 'campaigns_v4'"), 0);
+	cr_expect_eq(raw_real(s, "SELECT bits FROM fit WHERE campaign_id = 7"), 15000, "the views read the new table");
+	/* the references follow the table: deleting the campaign deletes its rows */
+	raw_exec(s, "PRAGMA foreign_keys = ON; DELETE FROM campaigns WHERE id = 7");
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM masks") + raw_real(s, "SELECT count(*) FROM golden"), 0);
 	sqlite3_close(s);
 }
 
