@@ -12,8 +12,10 @@
 
 #include "runs.h"
 
-/* The host-program twin of tests/engine/data/vadd4k-iota-regfile.json. */
-static void setup_host(setup_t *s, uint64_t injections, const char *regs)
+/* The host-program twin of tests/engine/data/vadd4k-iota-regfile.json;
+ * `target` (NULL: "regfile") its target, `gpu` (NULL: gtx480) a GPU file
+ * under tests/engine/data. */
+static void setup_host_on(setup_t *s, uint64_t injections, const char *regs, const char *target, const char *gpu)
 {
 	const char *host = getenv("FLIPSIM_TEST_HOST");
 	cr_assert(host && *host, "FLIPSIM_TEST_HOST must name build/tests/vadd_host (make unit sets it)");
@@ -24,12 +26,20 @@ static void setup_host(setup_t *s, uint64_t injections, const char *regs)
 	FILE *f = fopen(path, "w");
 	cr_assert(f);
 	fprintf(f, "{\"name\": \"vadd4k-host\", \"workload\": {\"exec\": [\"%s\", \"examples/vadd/vadd.ptx\"], "
-	        "\"cwd\": \"%s\"}, \"regs\": \"%s\", \"target\": \"regfile\", \"injections\": %llu, \"seed\": 7}\n",
-	        hostabs, root, regs, (unsigned long long)injections);
+	        "\"cwd\": \"%s\"}, \"regs\": \"%s\", \"target\": \"%s\", \"injections\": %llu, \"seed\": 7",
+	        hostabs, root, regs, target ? target : "regfile", (unsigned long long)injections);
+	if (gpu)
+		fprintf(f, ", \"gpu\": \"%s/tests/engine/data/%s\"", root, gpu);
+	fprintf(f, "}\n");
 	fclose(f);
 	free(root);
 	free(hostabs);
 	runs_setup(s, path);
+}
+
+static void setup_host(setup_t *s, uint64_t injections, const char *regs)
+{
+	setup_host_on(s, injections, regs, NULL, NULL);
 }
 
 static got_t run(setup_t *s, bool no_fork) { return runs_run(s, no_fork, false, false); }
@@ -101,6 +111,33 @@ Test(hostrun, fork_at_cycle_equals_one_run_per_experiment, .timeout = 300)
 	free(nf.o);
 	runs_teardown(&s);
 }
+
+/* The same for the caches (on small-cache-gpu.json, where vadd's inputs
+ * and outputs fill and leave them): the host program reads its outputs
+ * through the L2 (sc_memcpy_dtoh), corrupted lines included. */
+static void host_cache_fork(const char *target)
+{
+	setup_t s = {0};
+	setup_host_on(&s, 150, "ptx", target, "small-cache-gpu.json");
+	got_t f = run(&s, false), nf = run(&s, true);
+	uint64_t failed = 0, used = 0;
+	for (uint64_t i = 0; i < s.p.n; i++) {
+		cr_expect_eq(f.o[i].outcome, nf.o[i].outcome, "%s: mask %llu", target, (unsigned long long)i);
+		cr_expect_str_eq(f.o[i].reason, nf.o[i].reason, "%s: mask %llu", target, (unsigned long long)i);
+		cr_expect_eq(f.o[i].cycles, nf.o[i].cycles, "%s: mask %llu", target, (unsigned long long)i);
+		failed += f.o[i].outcome != CLS_MASKED;
+		used += strcmp(f.o[i].reason, "unused") != 0;
+	}
+	cr_expect_gt(used, 0, "%s", target);
+	cr_log_info("%s: %llu of %llu in use, %llu failed", target, (unsigned long long)used,
+	            (unsigned long long)s.p.n, (unsigned long long)failed);
+	free(f.o);
+	free(nf.o);
+	runs_teardown(&s);
+}
+
+Test(hostrun, cache_l2_fork_at_cycle_equals_one_run_per_experiment, .timeout = 300) { host_cache_fork("l2"); }
+Test(hostrun, cache_l1d_fork_at_cycle_equals_one_run_per_experiment, .timeout = 300) { host_cache_fork("l1d"); }
 
 Test(hostrun, a_nondeterministic_program_is_refused, .timeout = 120)
 {

@@ -83,6 +83,58 @@ Test(runner, early_termination_never_changes_an_outcome, .timeout = 300)
 	runs_teardown(&s);
 }
 
+/* The caches as targets (stencil.json on small-cache-gpu.json: lines that
+ * are hit, evicted, written back and read by the next launch): fork-at-cycle
+ * equals re-simulation, and early termination (whole state, or memory lines
+ * nobody touches again) never changes an outcome, for every cache target. */
+static void cache_equivalences(const char *campaign)
+{
+	setup_t s;
+	runs_setup(&s, campaign);
+	got_t f = run(&s, false, false), nf = run(&s, true, false), off = run(&s, false, true);
+	uint64_t k[3], unused, early;
+	for (uint64_t i = 0; i < s.p.n; i++) {
+		cr_expect_eq(f.o[i].outcome, nf.o[i].outcome, "%s: mask %llu", campaign, (unsigned long long)i);
+		cr_expect_str_eq(f.o[i].reason, nf.o[i].reason, "%s: mask %llu", campaign, (unsigned long long)i);
+		cr_expect_eq(f.o[i].cycles, nf.o[i].cycles, "%s: mask %llu", campaign, (unsigned long long)i);
+		cr_expect_eq(f.o[i].outcome, off.o[i].outcome, "%s: mask %llu: %s with early termination, %s without",
+		             campaign, (unsigned long long)i, f.o[i].reason, off.o[i].reason);
+		if (!(f.o[i].early && !strcmp(f.o[i].reason, "early")))
+			cr_expect_str_eq(f.o[i].reason, off.o[i].reason, "%s: mask %llu", campaign, (unsigned long long)i);
+		cr_expect_eq(off.o[i].early, 0);
+	}
+	count(&f, k, &unused, &early);
+	/* a meaningful mix: unused lines, faults that die out, faults that fail */
+	cr_expect_gt(unused, 0, "%s", campaign);
+	cr_expect_gt(early, 0, "%s", campaign);
+	cr_expect_gt(k[CLS_SDC] + k[CLS_DUE], 0, "%s", campaign);
+	cr_log_info("%s: masked %llu sdc %llu due %llu (unused %llu, early %llu)", campaign, (unsigned long long)k[0],
+	            (unsigned long long)k[1], (unsigned long long)k[2], (unsigned long long)unused,
+	            (unsigned long long)early);
+	free(f.o);
+	free(nf.o);
+	free(off.o);
+	runs_teardown(&s);
+}
+
+Test(runner, cache_l1d_fork_and_early_change_no_outcome, .timeout = 300)
+{
+	cache_equivalences("tests/engine/data/stencil-l1d.json");
+}
+Test(runner, cache_l2_fork_and_early_change_no_outcome, .timeout = 300)
+{
+	cache_equivalences("tests/engine/data/stencil-l2.json");
+}
+Test(runner, cache_const_fork_and_early_change_no_outcome, .timeout = 300)
+{
+	cache_equivalences("tests/engine/data/stencil-const.json");
+}
+/* live sampling: every draw lands on a line in use */
+Test(runner, cache_l2_live_fork_and_early_change_no_outcome, .timeout = 300)
+{
+	cache_equivalences("tests/engine/data/stencil-l2-live.json");
+}
+
 /* A fault in a value no thread reads again is Masked "dead" without being
  * simulated (sc_target_dead); simulated, every such fault is masked, and
  * nothing else changes. */
