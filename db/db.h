@@ -75,7 +75,7 @@ typedef struct {
 	const char *config_hash;  /* digest of config (hex text), unique */
 	const char *tool_version; /* flipsim version that created it */
 	uint64_t seed;
-	const char *target;       /* "regfile" "pred" "smem" "simt" "ibuffer" "fu" */
+	const char *target;       /* "regfile" "pred" "smem" "simt" "ibuffer" "fu" "l1d" "l2" "const" */
 	const char *sampling;     /* "physical" | "live" */
 	double fit_per_bit;       /* intrinsic FIT per bit, e.g. 0.001 */
 	double confidence;        /* of the Wilson intervals, in (0,1), e.g. 0.95 */

@@ -438,7 +438,8 @@ uint64_t sc_gpu_cycle(const sc_gpu_t *gpu);
  * the clock, the launch in progress, every resident CTA's registers,
  * predicates, shared and local memory, warp state (SIMT stack, call stack,
  * valid instruction-buffer words, scoreboard relative to now), scheduler
- * state, and all of global memory. Equal hashes at the same pause point of
+ * state, the caches (tags, sectors, pending fills, and the lines a cache
+ * fault corrupted), and all of global memory. Equal hashes at the same pause point of
  * two runs of the same workload mean equal futures (up to a 2^-64 chance). */
 uint64_t sc_state_hash(const sc_gpu_t *gpu);
 /* The same state in parts, to compare piece by piece and stop at the first
