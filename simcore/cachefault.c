@@ -576,12 +576,14 @@ uint64_t sc__cache_target_bits(const sc_gpu_config_t *cfg, sc_target_t t, unsign
 	if (!geo_of(cfg, t, fields, &o))
 		return 0;
 	/* one field: its natural word (32-bit data words, a whole tag, a
-	 * line's valid or dirty bits); mixed fields: single bits */
+	 * line's valid bits), each word in use or not as a whole; dirty bits
+	 * are in use per sector, so each is a word of its own; mixed fields:
+	 * single bits */
 	uint32_t wb = 1, nf = 0;
 	for (int f = 0; f < F__COUNT; f++)
 		if (o.size[f]) {
 			nf++;
-			wb = f == F_DATA ? (o.size[f] % 32 ? 8 : 32) : o.size[f];
+			wb = f == F_DATA ? (o.size[f] % 32 ? 8 : 32) : f == F_DIRTY ? 1 : o.size[f];
 		}
 	if (word_bits)
 		*word_bits = nf == 1 ? wb : 1;

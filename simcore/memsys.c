@@ -119,6 +119,7 @@ void sc__memsys_destroy(sc_gpu_t *g)
 	free(ms->l2);
 	free(ms->port);
 	free(ms->bus);
+	free(ms->patch);
 	memset(ms, 0, sizeof *ms);
 }
 

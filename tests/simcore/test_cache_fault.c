@@ -497,3 +497,248 @@ Test(cache_fault, a_const_data_flip_corrupts_the_constant_loads)
 	cr_expect_eq(q.rc, 0, "the second way holds no line");
 	h_fini(&h);
 }
+
+/* ---- live bits ---- */
+/* Lanes 0..15 store: out's line holds two valid, dirty sectors of four. */
+static const char ptx_half[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 out)\n"
+	"{\n"
+	"	.reg .b32 %r<12>;\n"
+	"	.reg .b64 %rd<4>;\n"
+	"	.reg .pred %p<3>;\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	setp.lt.u32 %p1, %r1, 16;\n"
+	"	mul.wide.u32 %rd2, %r1, 4;\n"
+	"	add.s64 %rd3, %rd1, %rd2;\n"
+	"	@%p1 st.global.u32 [%rd3], %r1;\n"
+	"	mov.u32 %r10, 0;\n"
+	"L:\n"
+	"	add.u32 %r10, %r10, 1;\n"
+	"	setp.lt.u32 %p2, %r10, 100;\n"
+	"	@%p2 bra L;\n"
+	"	ret;\n"
+	"}\n";
+
+typedef struct live_check {
+	int checked;
+} live_check_t;
+
+/* For each selection of fields: the bits sc_target_live_bits counts are
+ * the words sc_target_in_use accepts, word by word (what live sampling
+ * draws from), and the count is what the line holds. */
+static uint64_t check_live(sc_gpu_t *g, void *ctx, uint64_t cycle)
+{
+	(void)cycle;
+	static const struct {
+		unsigned fields;
+		uint64_t want; /* one line with a tag, sectors 0 and 1 valid */
+	} sel[] = {
+		{SC_F_CACHE_DATA, 2 * 32 * 8},
+		{SC_F_CACHE_TAG, 40 - 7}, /* one slice of one set: no set or slice bits */
+		{SC_F_CACHE_VALID, 4},
+		{SC_F_CACHE_DIRTY, 2},
+		{0, 2 * 32 * 8 + 33 + 4 + 2},
+	};
+	for (size_t i = 0; i < sizeof sel / sizeof sel[0]; i++) {
+		uint32_t wb;
+		uint64_t n = sc_target_bits(&g->cfg, SC_TGT_L2, sel[i].fields, &wb), live = 0;
+		for (uint64_t b = 0; b < n; b += wb)
+			live += sc_target_in_use(g, SC_TGT_L2, sel[i].fields, 0, b, wb) == 1 ? wb : 0;
+		cr_expect_eq(sc_target_live_bits(g, SC_TGT_L2, sel[i].fields, 0), live, "fields %u", sel[i].fields);
+		cr_expect_eq(live, sel[i].want, "fields %u", sel[i].fields);
+	}
+	((live_check_t *)ctx)->checked = 1;
+	return UINT64_MAX;
+}
+
+Test(cache_fault, live_bits_are_the_words_in_use)
+{
+	h_ctx_t h;
+	init_small_l2(&h);
+	h_load_ok(&h, ptx_half);
+	uint64_t dout = h_alloc(&h, 32 * 4, NULL);
+	live_check_t c = {0};
+	sc_set_pause(h.gpu, PAUSE, check_live, &c);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&dout));
+	cr_expect(c.checked);
+	h_fini(&h);
+}
+
+/* ---- the L2's corruption reaching the L1 and atomics ---- */
+/* r3: A again (an L1 hit), four more lines (A leaves the one-set L1, not
+ * the L2), r8: A (an L1 miss served by the L2), r9: A (an L1 hit). */
+static const char ptx_fill[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 a, .param .u64 out)\n"
+	"{\n"
+	"	.reg .b32 %r<12>;\n"
+	"	.reg .b64 %rd<8>;\n"
+	"	.reg .pred %p<2>;\n"
+	"	ld.param.u64 %rd1, [a];\n"
+	"	ld.param.u64 %rd2, [out];\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	mul.wide.u32 %rd3, %r1, 4;\n"
+	"	add.s64 %rd4, %rd1, %rd3;\n"
+	"	ld.global.u32 %r2, [%rd4];\n"
+	"	mov.u32 %r10, 0;\n"
+	"L:\n"
+	"	add.u32 %r10, %r10, 1;\n"
+	"	setp.lt.u32 %p1, %r10, 100;\n"
+	"	@%p1 bra L;\n"
+	"	ld.global.u32 %r3, [%rd4];\n"
+	"	ld.global.u32 %r4, [%rd4+128];\n"
+	"	ld.global.u32 %r5, [%rd4+256];\n"
+	"	ld.global.u32 %r6, [%rd4+384];\n"
+	"	ld.global.u32 %r7, [%rd4+512];\n"
+	"	ld.global.u32 %r8, [%rd4];\n"
+	"	ld.global.u32 %r9, [%rd4];\n"
+	"	mul.wide.u32 %rd5, %r1, 16;\n"
+	"	add.s64 %rd6, %rd2, %rd5;\n"
+	"	st.global.v4.u32 [%rd6], {%r2, %r3, %r8, %r9};\n"
+	"	ret;\n"
+	"}\n";
+
+typedef struct l2_flip {
+	uint64_t addr;   /* a byte of the line to corrupt */
+	uint32_t bit;    /* the bit of that byte */
+	int rc;
+} l2_flip_t;
+
+/* Flips `bit` of the L2's copy of byte f->addr (fields: data only). */
+static uint64_t flip_l2_byte(sc_gpu_t *g, void *ctx, uint64_t cycle)
+{
+	(void)cycle;
+	l2_flip_t *f = ctx;
+	uint32_t slice;
+	size_t slot = sc__l2_find(g, f->addr, &slice);
+	cr_assert_neq(slot, SIZE_MAX, "the line is in the L2");
+	const sc_cache_t *c = &g->ms.l2[slice];
+	uint64_t line = (uint64_t)slice * c->sets * c->ways + slot;
+	uint64_t loc = line * (128 * 8) + (f->addr & 127) * 8 + f->bit;
+	f->rc = sc_inject(g, SC_TGT_L2, SC_F_CACHE_DATA, 0, loc, 1);
+	return UINT64_MAX;
+}
+
+Test(cache_fault, a_line_filled_from_the_l2_takes_its_corruption)
+{
+	h_ctx_t h;
+	init_small_l1(&h);
+	h_load_ok(&h, ptx_fill);
+	uint32_t a[NA], out[128];
+	for (uint32_t i = 0; i < NA; i++)
+		a[i] = a_val(i);
+	uint64_t da = h_alloc(&h, sizeof a, a), dout = h_alloc(&h, sizeof out, NULL);
+	l2_flip_t f = {.addr = da + 4 * 9, .bit = 6}; /* lane 9's word */
+	sc_set_pause(h.gpu, PAUSE, flip_l2_byte, &f);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
+	cr_assert_eq(f.rc, 1);
+	h_read(&h, out, dout, sizeof out);
+	for (uint32_t t = 0; t < 32; t++) {
+		uint32_t bad = a_val(t) ^ (t == 9 ? 64u : 0u);
+		cr_expect_eq(out[4 * t + 1], a_val(t), "the L1's own copy was clean: lane %u", t);
+		cr_expect_eq(out[4 * t + 2], bad, "served by the corrupted L2 line: lane %u", t);
+		cr_expect_eq(out[4 * t + 3], bad, "the L1 line filled from it: lane %u", t);
+	}
+	h_fini(&h);
+}
+
+/* An atomic at L2 reads the corrupted word (its old value) and writes its
+ * result over it: the corruption is in memory then, and gone from the L2. */
+static const char ptx_atom[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 a, .param .u64 out)\n"
+	"{\n"
+	"	.reg .b32 %r<12>;\n"
+	"	.reg .b64 %rd<8>;\n"
+	"	.reg .pred %p<2>;\n"
+	"	ld.param.u64 %rd1, [a];\n"
+	"	ld.param.u64 %rd2, [out];\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	mul.wide.u32 %rd3, %r1, 4;\n"
+	"	add.s64 %rd4, %rd1, %rd3;\n"
+	"	ld.global.u32 %r2, [%rd4];\n"
+	"	mov.u32 %r10, 0;\n"
+	"L:\n"
+	"	add.u32 %r10, %r10, 1;\n"
+	"	setp.lt.u32 %p1, %r10, 100;\n"
+	"	@%p1 bra L;\n"
+	"	atom.global.add.u32 %r3, [%rd4], 1;\n"
+	"	add.s64 %rd6, %rd2, %rd3;\n"
+	"	st.global.u32 [%rd6], %r3;\n"
+	"	ret;\n"
+	"}\n";
+
+Test(cache_fault, an_atomic_reads_and_writes_the_corrupted_l2_word)
+{
+	h_ctx_t h;
+	init_small_l2(&h);
+	h_load_ok(&h, ptx_atom);
+	uint32_t a[32], out[32];
+	for (uint32_t i = 0; i < 32; i++)
+		a[i] = a_val(i);
+	uint64_t da = h_alloc(&h, sizeof a, a), dout = h_alloc(&h, sizeof out, NULL);
+	l2_flip_t f = {.addr = da + 4 * 30 + 2, .bit = 0}; /* lane 30's word, bit 16 */
+	sc_set_pause(h.gpu, PAUSE, flip_l2_byte, &f);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
+	cr_assert_eq(f.rc, 1);
+	cr_expect_eq(h.gpu->ms.nover, 0, "the atomic's write took the corruption out of the L2");
+	h_read(&h, out, dout, sizeof out);
+	h_read(&h, a, da, sizeof a);
+	for (uint32_t t = 0; t < 32; t++) {
+		uint32_t old = a_val(t) ^ (t == 30 ? 1u << 16 : 0u);
+		cr_expect_eq(out[t], old, "the old value the atomic read: lane %u", t);
+		cr_expect_eq(a[t], old + 1, "what it wrote: lane %u", t);
+	}
+	h_fini(&h);
+}
+
+/* Bit 0 of the tag of out's line, dirty in the L2: the line now answers
+ * for the next 128 bytes (out[32..63]), and its eviction writes the stored
+ * words there. (out[0..31] keep them too: the model has no DRAM image to
+ * lose them from; docs/DESIGN.md, "Caches as fault targets".) */
+Test(cache_fault, a_dirty_line_with_a_flipped_tag_is_written_back_to_the_wrong_address)
+{
+	h_ctx_t h;
+	init_small_l2(&h);
+	h_load_ok(&h, ptx_l2);
+	uint32_t a[NA], out[64];
+	for (uint32_t i = 0; i < NA; i++)
+		a[i] = a_val(i);
+	uint64_t da = h_alloc(&h, sizeof a, a), dout = h_alloc(&h, sizeof out, NULL);
+	uint32_t evict = 1;
+	plan_t p = {.at = {PAUSE}, .t = SC_TGT_L2, .fields = SC_F_CACHE_TAG, .loc = 0, .nbits = 1, .inject = true};
+	sc_set_pause(h.gpu, p.at[0], on_pause, &p);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout, &evict));
+	cr_assert_eq(p.rc, 1);
+	h_read(&h, out, dout, sizeof out);
+	for (uint32_t t = 0; t < 32; t++) {
+		cr_expect_eq(out[32 + t], t + 100, "written back to the flipped address: lane %u", t);
+		cr_expect_eq(out[t], t + 100);
+	}
+	h_fini(&h);
+}
+
+/* The host writes global memory through the L2: a copy over a corrupted
+ * word replaces it, and reads show what was written. */
+Test(cache_fault, a_host_write_clears_the_l2_corruption)
+{
+	h_ctx_t h;
+	init_small_l2(&h);
+	h_load_ok(&h, ptx_l2);
+	uint32_t a[NA], out[32];
+	for (uint32_t i = 0; i < NA; i++)
+		a[i] = a_val(i);
+	uint64_t da = h_alloc(&h, sizeof a, a), dout = h_alloc(&h, sizeof out, NULL);
+	uint32_t evict = 0, v = 77;
+	plan_t p = {.at = {PAUSE}, .t = SC_TGT_L2, .fields = SC_F_CACHE_DATA, .loc = 20 * 8 + 1, .nbits = 1,
+	            .inject = true};
+	sc_set_pause(h.gpu, p.at[0], on_pause, &p);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout, &evict));
+	cr_assert_eq(p.rc, 1);
+	h_read(&h, out, dout, sizeof out);
+	cr_expect_eq(out[5], 105u ^ 2u, "read through the corrupted line");
+	cr_assert_eq(sc_memcpy_htod(h.gpu, dout + 5 * 4, &v, 4), 0);
+	h_read(&h, out, dout, sizeof out);
+	cr_expect_eq(out[5], 77);
+	cr_expect_eq(h.gpu->ms.nover, 0);
+	h_fini(&h);
+}
