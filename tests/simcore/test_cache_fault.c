@@ -10,41 +10,42 @@
 #include "harness.h"
 #include "sc_int.h"
 
-/* out[4 tid + 0..3] = a[tid] (a miss that fills line A), then after a
- * ~100-iteration pause a[tid] again (r3), a[32 + tid] (line B, r4), three
- * more lines, and a[tid] once more (r8). With a one-set, 4-way L1 the four
- * lines after A evict it, so r8 is a refetch. */
-static const char ptx_l1[] = H_PTX_HEAD
-	".visible .entry k(.param .u64 a, .param .u64 out)\n"
-	"{\n"
-	"	.reg .b32 %r<12>;\n"
-	"	.reg .b64 %rd<8>;\n"
-	"	.reg .pred %p<2>;\n"
-	"	ld.param.u64 %rd1, [a];\n"
-	"	ld.param.u64 %rd2, [out];\n"
-	"	mov.u32 %r1, %tid.x;\n"
-	"	mul.wide.u32 %rd3, %r1, 4;\n"
-	"	add.s64 %rd4, %rd1, %rd3;\n"
-	"	ld.global.u32 %r2, [%rd4];\n"
-	"	mov.u32 %r10, 0;\n"
-	"L:\n"
-	"	add.u32 %r10, %r10, 1;\n"
-	"	setp.lt.u32 %p1, %r10, 100;\n"
-	"	@%p1 bra L;\n"
-	"	ld.global.u32 %r3, [%rd4];\n"
-	"	ld.global.u32 %r4, [%rd4+128];\n"
-	"	ld.global.u32 %r5, [%rd4+256];\n"
-	"	ld.global.u32 %r6, [%rd4+384];\n"
-	"	ld.global.u32 %r7, [%rd4+512];\n"
-	"	ld.global.u32 %r8, [%rd4];\n"
-	"	mul.wide.u32 %rd5, %r1, 16;\n"
-	"	add.s64 %rd6, %rd2, %rd5;\n"
-	"	st.global.v4.u32 [%rd6], {%r2, %r3, %r4, %r8};\n"
-	"	ret;\n"
-	"}\n";
+/* The kernels' common parts: a kernel k with the given parameters and
+ * registers; a and out loaded, %rd4 = &a[tid], %rd3 = tid * 4; a wait of
+ * about 100 loop iterations (about 7,000 cycles) at label l. */
+#define K_HEAD(params)                                                        \
+	H_PTX_HEAD ".visible .entry k(" params ")\n{\n\t.reg .b32 %r<12>;\n" \
+	"\t.reg .b64 %rd<8>;\n\t.reg .pred %p<3>;\n"
+#define K_A_OUT                                                               \
+	"\tld.param.u64 %rd1, [a];\n\tld.param.u64 %rd2, [out];\n"          \
+	"\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd3, %r1, 4;\n"            \
+	"\tadd.s64 %rd4, %rd1, %rd3;\n"
+#define K_WAIT(l)                                                             \
+	"\tmov.u32 %r10, 0;\n" l ":\n\tadd.u32 %r10, %r10, 1;\n"           \
+	"\tsetp.lt.u32 %p1, %r10, 100;\n\t@%p1 bra " l ";\n"
+#define K_END "\tret;\n}\n"
+
+/* out[8 tid + 0..4] = a[tid] (a miss that fills line A), then after the
+ * wait a[tid] again (r3), a[32 + tid] (line B, r4), three more lines, and
+ * a[tid] twice more (r8, r9). With a one-set, 4-way L1 the four lines after
+ * A evict it, so r8 is a refetch (from the L2) and r9 a hit on it. */
+static const char ptx_l1[] = K_HEAD(".param .u64 a, .param .u64 out") K_A_OUT
+	"\tld.global.u32 %r2, [%rd4];\n" K_WAIT("L")
+	"\tld.global.u32 %r3, [%rd4];\n"
+	"\tld.global.u32 %r4, [%rd4+128];\n"
+	"\tld.global.u32 %r5, [%rd4+256];\n"
+	"\tld.global.u32 %r6, [%rd4+384];\n"
+	"\tld.global.u32 %r7, [%rd4+512];\n"
+	"\tld.global.u32 %r8, [%rd4];\n"
+	"\tld.global.u32 %r9, [%rd4];\n"
+	"\tmul.wide.u32 %rd5, %r1, 32;\n"
+	"\tadd.s64 %rd6, %rd2, %rd5;\n"
+	"\tst.global.v4.u32 [%rd6], {%r2, %r3, %r4, %r8};\n"
+	"\tst.global.u32 [%rd6+16], %r9;\n" K_END;
 
 #define PAUSE 1000 /* after the first load issued, before the second */
 #define NA 256     /* words of a */
+#define NOUT 256   /* words of ptx_l1's out: 8 per thread */
 
 typedef struct plan {
 	uint64_t at[3];   /* pause points, 0-terminated */
@@ -78,6 +79,18 @@ static uint64_t on_pause(sc_gpu_t *g, void *ctx, uint64_t cycle)
 
 static uint32_t a_val(uint32_t i) { return 0x1000u + i * 7u; }
 
+/* Loads ptx on h (made, not started) and allocates a (NA words a_val(i))
+ * and out (nout words of zeros). */
+static void load_a_out(h_ctx_t *h, const char *ptx, uint32_t nout, uint64_t *da, uint64_t *dout)
+{
+	uint32_t a[NA];
+	for (uint32_t i = 0; i < NA; i++)
+		a[i] = a_val(i);
+	h_load_ok(h, ptx);
+	*da = h_alloc(h, sizeof a, a);
+	*dout = h_alloc(h, (uint64_t)nout * 4, NULL);
+}
+
 /* gtx480 with a one-set, 4-way L1 of 128-byte lines. */
 static void init_small_l1(h_ctx_t *h)
 {
@@ -86,18 +99,34 @@ static void init_small_l1(h_ctx_t *h)
 	h->cfg.l1_ways = 4;
 }
 
-/* Runs ptx_l1 with the plan (NULL: fault-free) on h; out[4 * 32]. */
-static void run_l1(h_ctx_t *h, plan_t *p, uint32_t *out)
+/* What a run of ptx_l1 on the one-set L1 gives: out[NOUT], the L1's
+ * misses and the overlay lines left at its end. */
+typedef struct l1_got {
+	uint32_t out[NOUT];
+	uint64_t misses;
+	uint32_t nover;
+} l1_got_t;
+
+/* Runs ptx_l1 with the plan (NULL: fault-free). */
+static void run_l1(plan_t *p, l1_got_t *got)
 {
-	h_load_ok(h, ptx_l1);
-	uint32_t a[NA];
-	for (uint32_t i = 0; i < NA; i++)
-		a[i] = a_val(i);
-	uint64_t da = h_alloc(h, sizeof a, a), dout = h_alloc(h, 4 * 32 * 4, NULL);
+	h_ctx_t h;
+	uint64_t da, dout;
+	init_small_l1(&h);
+	load_a_out(&h, ptx_l1, NOUT, &da, &dout);
 	if (p)
-		sc_set_pause(h->gpu, p->at[0], on_pause, p);
-	h_launch_ok(h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
-	h_read(h, out, dout, 4 * 32 * 4);
+		sc_set_pause(h.gpu, p->at[0], on_pause, p);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
+	h_read(&h, got->out, dout, NOUT * 4);
+	got->misses = h_last(&h)->l1_misses;
+	got->nover = h.gpu->ms.nover;
+	h_fini(&h);
+}
+
+/* A one-bit flip of ptx_l1's L1 at PAUSE. */
+static plan_t l1_flip(unsigned fields, uint64_t loc)
+{
+	return (plan_t){.at = {PAUSE}, .t = SC_TGT_L1D, .fields = fields, .loc = loc, .nbits = 1, .inject = true};
 }
 
 #define DATA_BITS (128u * 8)
@@ -134,31 +163,21 @@ Test(cache_fault, target_sizes_follow_the_config)
  * in use. */
 Test(cache_fault, a_fault_in_an_invalid_l1_line_is_unused)
 {
-	h_ctx_t h;
-	uint32_t gold[128], out[128];
-	init_small_l1(&h);
-	run_l1(&h, NULL, gold);
-	h_fini(&h);
+	l1_got_t gold, got;
+	run_l1(NULL, &gold);
 	for (uint32_t slot = 0; slot < 4; slot++) {
-		plan_t p = {.at = {5}, .t = SC_TGT_L1D, .fields = SC_F_CACHE_DATA, .loc = slot * DATA_BITS + 3, .nbits = 1,
-		            .inject = true};
-		init_small_l1(&h);
-		run_l1(&h, &p, out);
+		plan_t p = l1_flip(SC_F_CACHE_DATA, slot * DATA_BITS + 3);
+		p.at[0] = 5;
+		run_l1(&p, &got);
 		cr_expect_eq(p.rc, 0, "slot %u: empty at cycle 5", slot);
-		cr_expect_arr_eq(out, gold, sizeof out);
-		h_fini(&h);
+		cr_expect_arr_eq(got.out, gold.out, sizeof got.out);
 	}
-	plan_t p = {.at = {PAUSE}, .t = SC_TGT_L1D, .fields = SC_F_CACHE_DATA, .loc = 3, .nbits = 1, .inject = true};
-	init_small_l1(&h);
-	run_l1(&h, &p, out);
+	plan_t p = l1_flip(SC_F_CACHE_DATA, 3);
+	run_l1(&p, &got);
 	cr_expect_eq(p.rc, 1, "line A is valid in slot 0");
-	h_fini(&h);
-	plan_t q = {.at = {PAUSE}, .t = SC_TGT_L1D, .fields = SC_F_CACHE_DATA, .loc = DATA_BITS + 3, .nbits = 1,
-	            .inject = true};
-	init_small_l1(&h);
-	run_l1(&h, &q, out);
+	plan_t q = l1_flip(SC_F_CACHE_DATA, DATA_BITS + 3);
+	run_l1(&q, &got);
 	cr_expect_eq(q.rc, 0, "one line is in: slot 1 is still invalid");
-	h_fini(&h);
 }
 
 /* Bit 0 of byte 12 of line A (lane 3's word): the load that hits A returns
@@ -166,24 +185,19 @@ Test(cache_fault, a_fault_in_an_invalid_l1_line_is_unused)
  * evicted the refetch reads memory, which the fault never touched. */
 Test(cache_fault, a_data_flip_corrupts_the_hits_until_eviction)
 {
-	h_ctx_t h;
-	uint32_t gold[128], out[128];
-	init_small_l1(&h);
-	run_l1(&h, NULL, gold);
-	h_fini(&h);
-	plan_t p = {.at = {PAUSE}, .t = SC_TGT_L1D, .fields = SC_F_CACHE_DATA, .loc = 12 * 8 + 0, .nbits = 1,
-	            .inject = true};
-	init_small_l1(&h);
-	run_l1(&h, &p, out);
+	l1_got_t got;
+	plan_t p = l1_flip(SC_F_CACHE_DATA, 12 * 8 + 0);
+	run_l1(&p, &got);
 	cr_assert_eq(p.rc, 1);
 	for (uint32_t t = 0; t < 32; t++) {
-		cr_expect_eq(out[4 * t], a_val(t), "the first load was before the fault");
-		cr_expect_eq(out[4 * t + 1], a_val(t) ^ (t == 3 ? 1u : 0u), "the hit: lane %u", t);
-		cr_expect_eq(out[4 * t + 2], a_val(32 + t));
-		cr_expect_eq(out[4 * t + 3], a_val(t), "refetched after the eviction: lane %u", t);
+		const uint32_t *o = &got.out[8 * t];
+		cr_expect_eq(o[0], a_val(t), "the first load was before the fault");
+		cr_expect_eq(o[1], a_val(t) ^ (t == 3 ? 1u : 0u), "the hit: lane %u", t);
+		cr_expect_eq(o[2], a_val(32 + t));
+		cr_expect_eq(o[3], a_val(t), "refetched after the eviction: lane %u", t);
+		cr_expect_eq(o[4], a_val(t), "a hit on the refetched line: lane %u", t);
 	}
-	cr_expect_eq(h.gpu->ms.nover, 0, "the corrupted line left with its eviction");
-	h_fini(&h);
+	cr_expect_eq(got.nover, 0, "the corrupted line left with its eviction");
 }
 
 /* Bit 0 of line A's tag: A's line number is even (allocations are
@@ -192,85 +206,51 @@ Test(cache_fault, a_data_flip_corrupts_the_hits_until_eviction)
  * words (a wrong hit). */
 Test(cache_fault, a_tag_flip_gives_a_wrong_hit)
 {
-	h_ctx_t h;
-	uint32_t out[128];
-	plan_t p = {.at = {PAUSE}, .t = SC_TGT_L1D, .fields = SC_F_CACHE_TAG, .loc = 0, .nbits = 1, .inject = true};
-	init_small_l1(&h);
-	run_l1(&h, &p, out);
+	l1_got_t got;
+	plan_t p = l1_flip(SC_F_CACHE_TAG, 0);
+	run_l1(&p, &got);
 	cr_assert_eq(p.rc, 1);
 	for (uint32_t t = 0; t < 32; t++) {
-		cr_expect_eq(out[4 * t + 1], a_val(t), "A lost its line: a miss, refetched");
-		cr_expect_eq(out[4 * t + 2], a_val(t), "B hit A's line: lane %u read A's word", t);
-		cr_expect_eq(out[4 * t + 3], a_val(t));
+		cr_expect_eq(got.out[8 * t + 1], a_val(t), "A lost its line: a miss, refetched");
+		cr_expect_eq(got.out[8 * t + 2], a_val(t), "B hit A's line: lane %u read A's word", t);
+		cr_expect_eq(got.out[8 * t + 3], a_val(t));
 	}
-	h_fini(&h);
 }
 
 /* The valid bit of line A: the line is lost, the next load refetches it,
  * and nothing the kernel computes changes. */
 Test(cache_fault, a_cleared_valid_bit_loses_the_line)
 {
-	h_ctx_t h;
-	uint32_t gold[128], out[128];
-	init_small_l1(&h);
-	run_l1(&h, NULL, gold);
-	uint64_t misses = h_last(&h)->l1_misses;
-	h_fini(&h);
-	plan_t p = {.at = {PAUSE}, .t = SC_TGT_L1D, .fields = SC_F_CACHE_VALID, .loc = 0, .nbits = 1, .inject = true};
-	init_small_l1(&h);
-	run_l1(&h, &p, out);
+	l1_got_t gold, got;
+	run_l1(NULL, &gold);
+	plan_t p = l1_flip(SC_F_CACHE_VALID, 0);
+	run_l1(&p, &got);
 	cr_assert_eq(p.rc, 1);
-	cr_expect_arr_eq(out, gold, sizeof out);
-	cr_expect_eq(h_last(&h)->l1_misses, misses + 1, "the second load of A missed");
-	h_fini(&h);
+	cr_expect_arr_eq(got.out, gold.out, sizeof got.out);
+	cr_expect_eq(got.misses, gold.misses + 1, "the second load of A missed");
 }
 
 /* A flip in a line no load reads again: the state differs while the line
  * holds it, and equals the golden state once the line is evicted. */
-static const char ptx_unread[] = H_PTX_HEAD
-	".visible .entry k(.param .u64 a, .param .u64 out)\n"
-	"{\n"
-	"	.reg .b32 %r<12>;\n"
-	"	.reg .b64 %rd<8>;\n"
-	"	.reg .pred %p<3>;\n"
-	"	ld.param.u64 %rd1, [a];\n"
-	"	ld.param.u64 %rd2, [out];\n"
-	"	mov.u32 %r1, %tid.x;\n"
-	"	mul.wide.u32 %rd3, %r1, 4;\n"
-	"	add.s64 %rd4, %rd1, %rd3;\n"
-	"	ld.global.u32 %r2, [%rd4];\n"
-	"	mov.u32 %r10, 0;\n"
-	"L:\n"
-	"	add.u32 %r10, %r10, 1;\n"
-	"	setp.lt.u32 %p1, %r10, 100;\n"
-	"	@%p1 bra L;\n"
-	"	ld.global.u32 %r4, [%rd4+128];\n"
-	"	ld.global.u32 %r5, [%rd4+256];\n"
-	"	ld.global.u32 %r6, [%rd4+384];\n"
-	"	ld.global.u32 %r7, [%rd4+512];\n"
-	"	add.u32 %r2, %r2, %r4;\n"
-	"	add.u32 %r2, %r2, %r5;\n"
-	"	add.u32 %r2, %r2, %r6;\n"
-	"	add.u32 %r2, %r2, %r7;\n"
-	"	mov.u32 %r10, 0;\n"
-	"M:\n"
-	"	add.u32 %r10, %r10, 1;\n"
-	"	setp.lt.u32 %p2, %r10, 100;\n"
-	"	@%p2 bra M;\n"
-	"	add.s64 %rd6, %rd2, %rd3;\n"
-	"	st.global.u32 [%rd6], %r2;\n"
-	"	ret;\n"
-	"}\n";
+static const char ptx_unread[] = K_HEAD(".param .u64 a, .param .u64 out") K_A_OUT
+	"\tld.global.u32 %r2, [%rd4];\n" K_WAIT("L")
+	"\tld.global.u32 %r4, [%rd4+128];\n"
+	"\tld.global.u32 %r5, [%rd4+256];\n"
+	"\tld.global.u32 %r6, [%rd4+384];\n"
+	"\tld.global.u32 %r7, [%rd4+512];\n"
+	"\tadd.u32 %r2, %r2, %r4;\n"
+	"\tadd.u32 %r2, %r2, %r5;\n"
+	"\tadd.u32 %r2, %r2, %r6;\n"
+	"\tadd.u32 %r2, %r2, %r7;\n" K_WAIT("M")
+	"\tadd.s64 %rd6, %rd2, %rd3;\n"
+	"\tst.global.u32 [%rd6], %r2;\n" K_END;
 
 static void run_unread(plan_t *p)
 {
 	h_ctx_t h;
 	init_small_l1(&h);
-	h_load_ok(&h, ptx_unread);
-	uint32_t a[NA];
-	for (uint32_t i = 0; i < NA; i++)
-		a[i] = a_val(i);
-	uint64_t da = h_alloc(&h, sizeof a, a), dout = h_alloc(&h, 32 * 4, NULL);
+	uint64_t da, dout;
+	load_a_out(&h, ptx_unread, 32, &da, &dout);
 	sc_set_pause(h.gpu, p->at[0], on_pause, p);
 	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
 	cr_assert_eq(p->k, 3, "every pause point was reached");
@@ -311,46 +291,26 @@ static void init_small_l2(h_ctx_t *h)
 /* out[tid] = tid + 100 (a store: out's line dirty in the L2, slot 0), a
  * pause loop, then, when `evict`, loads of two lines of a (the second
  * evicts out's line) and a store to a third. */
-static const char ptx_l2[] = H_PTX_HEAD
-	".visible .entry k(.param .u64 a, .param .u64 out, .param .u32 evict)\n"
-	"{\n"
-	"	.reg .b32 %r<12>;\n"
-	"	.reg .b64 %rd<8>;\n"
-	"	.reg .pred %p<3>;\n"
-	"	ld.param.u64 %rd1, [a];\n"
-	"	ld.param.u64 %rd2, [out];\n"
-	"	ld.param.u32 %r9, [evict];\n"
-	"	mov.u32 %r1, %tid.x;\n"
-	"	mul.wide.u32 %rd3, %r1, 4;\n"
-	"	add.s64 %rd4, %rd1, %rd3;\n"
-	"	add.s64 %rd5, %rd2, %rd3;\n"
-	"	add.u32 %r2, %r1, 100;\n"
-	"	st.global.u32 [%rd5], %r2;\n"
-	"	mov.u32 %r10, 0;\n"
-	"L:\n"
-	"	add.u32 %r10, %r10, 1;\n"
-	"	setp.lt.u32 %p1, %r10, 100;\n"
-	"	@%p1 bra L;\n"
-	"	setp.eq.u32 %p2, %r9, 0;\n"
-	"	@%p2 bra END;\n"
-	"	ld.global.u32 %r4, [%rd4];\n"
-	"	ld.global.u32 %r5, [%rd4+128];\n"
-	"	add.u32 %r4, %r4, %r5;\n"
-	"	st.global.u32 [%rd4+256], %r4;\n"
-	"END:\n"
-	"	ret;\n"
-	"}\n";
+static const char ptx_l2[] = K_HEAD(".param .u64 a, .param .u64 out, .param .u32 evict") K_A_OUT
+	"\tld.param.u32 %r9, [evict];\n"
+	"\tadd.s64 %rd5, %rd2, %rd3;\n"
+	"\tadd.u32 %r2, %r1, 100;\n"
+	"\tst.global.u32 [%rd5], %r2;\n" K_WAIT("L")
+	"\tsetp.eq.u32 %p2, %r9, 0;\n"
+	"\t@%p2 bra END;\n"
+	"\tld.global.u32 %r4, [%rd4];\n"
+	"\tld.global.u32 %r5, [%rd4+128];\n"
+	"\tadd.u32 %r4, %r4, %r5;\n"
+	"\tst.global.u32 [%rd4+256], %r4;\n"
+	"END:\n" K_END;
 
 /* Runs ptx_l2; returns out[] as the host reads it and as memory holds it. */
 static void run_l2(plan_t *p, uint32_t evict, uint32_t host[32], uint32_t raw[32], uint32_t *nover_end)
 {
 	h_ctx_t h;
 	init_small_l2(&h);
-	h_load_ok(&h, ptx_l2);
-	uint32_t a[NA];
-	for (uint32_t i = 0; i < NA; i++)
-		a[i] = a_val(i);
-	uint64_t da = h_alloc(&h, sizeof a, a), dout = h_alloc(&h, 32 * 4, NULL);
+	uint64_t da, dout;
+	load_a_out(&h, ptx_l2, 32, &da, &dout);
 	if (p)
 		sc_set_pause(h.gpu, p->at[0], on_pause, p);
 	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout, &evict));
@@ -386,40 +346,21 @@ Test(cache_fault, a_dirty_l2_data_flip_reaches_memory_at_write_back)
 }
 
 /* A store over the corrupted byte overwrites the corruption. */
-static const char ptx_store[] = H_PTX_HEAD
-	".visible .entry k(.param .u64 a, .param .u64 out)\n"
-	"{\n"
-	"	.reg .b32 %r<12>;\n"
-	"	.reg .b64 %rd<8>;\n"
-	"	.reg .pred %p<2>;\n"
-	"	ld.param.u64 %rd1, [a];\n"
-	"	ld.param.u64 %rd2, [out];\n"
-	"	mov.u32 %r1, %tid.x;\n"
-	"	mul.wide.u32 %rd3, %r1, 4;\n"
-	"	add.s64 %rd4, %rd1, %rd3;\n"
-	"	add.s64 %rd5, %rd2, %rd3;\n"
-	"	ld.global.u32 %r2, [%rd4];\n"
-	"	mov.u32 %r10, 0;\n"
-	"L:\n"
-	"	add.u32 %r10, %r10, 1;\n"
-	"	setp.lt.u32 %p1, %r10, 100;\n"
-	"	@%p1 bra L;\n"
-	"	add.u32 %r3, %r1, 500;\n"
-	"	st.global.u32 [%rd4], %r3;\n"
-	"	ld.global.u32 %r4, [%rd4];\n"
-	"	st.global.u32 [%rd5], %r4;\n"
-	"	ret;\n"
-	"}\n";
+static const char ptx_store[] = K_HEAD(".param .u64 a, .param .u64 out") K_A_OUT
+	"\tadd.s64 %rd5, %rd2, %rd3;\n"
+	"\tld.global.u32 %r2, [%rd4];\n" K_WAIT("L")
+	"\tadd.u32 %r3, %r1, 500;\n"
+	"\tst.global.u32 [%rd4], %r3;\n"
+	"\tld.global.u32 %r4, [%rd4];\n"
+	"\tst.global.u32 [%rd5], %r4;\n" K_END;
 
 Test(cache_fault, a_store_clears_the_corruption)
 {
 	h_ctx_t h;
 	init_small_l2(&h);
-	h_load_ok(&h, ptx_store);
-	uint32_t a[NA], out[32];
-	for (uint32_t i = 0; i < NA; i++)
-		a[i] = a_val(i);
-	uint64_t da = h_alloc(&h, sizeof a, a), dout = h_alloc(&h, 32 * 4, NULL);
+	uint32_t out[32];
+	uint64_t da, dout;
+	load_a_out(&h, ptx_store, 32, &da, &dout);
 	/* line A (a[0..31]) is clean in the L2, slot 0; lane 7's word */
 	plan_t p = {.at = {PAUSE, PAUSE + 1}, .t = SC_TGT_L2, .fields = SC_F_CACHE_DATA, .loc = 28 * 8 + 3, .nbits = 1,
 	            .inject = true};
@@ -437,29 +378,18 @@ Test(cache_fault, a_store_clears_the_corruption)
 /* ---- the constant cache ---- */
 static const char ptx_const[] = H_PTX_HEAD
 	".const .align 4 .b32 coef[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};\n"
-	".visible .entry k(.param .u64 out)\n"
-	"{\n"
-	"	.reg .b32 %r<12>;\n"
-	"	.reg .b64 %rd<8>;\n"
-	"	.reg .pred %p<2>;\n"
-	"	ld.param.u64 %rd2, [out];\n"
-	"	mov.u32 %r1, %tid.x;\n"
-	"	and.b32 %r5, %r1, 15;\n"
-	"	mul.wide.u32 %rd3, %r5, 4;\n"
-	"	mov.u64 %rd1, coef;\n"
-	"	add.s64 %rd4, %rd1, %rd3;\n"
-	"	ld.const.u32 %r2, [%rd4];\n"
-	"	mov.u32 %r10, 0;\n"
-	"L:\n"
-	"	add.u32 %r10, %r10, 1;\n"
-	"	setp.lt.u32 %p1, %r10, 100;\n"
-	"	@%p1 bra L;\n"
-	"	ld.const.u32 %r3, [%rd4];\n"
-	"	mul.wide.u32 %rd5, %r1, 8;\n"
-	"	add.s64 %rd6, %rd2, %rd5;\n"
-	"	st.global.v2.u32 [%rd6], {%r2, %r3};\n"
-	"	ret;\n"
-	"}\n";
+	".visible .entry k(.param .u64 out)\n{\n\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<8>;\n\t.reg .pred %p<3>;\n"
+	"\tld.param.u64 %rd2, [out];\n"
+	"\tmov.u32 %r1, %tid.x;\n"
+	"\tand.b32 %r5, %r1, 15;\n"
+	"\tmul.wide.u32 %rd3, %r5, 4;\n"
+	"\tmov.u64 %rd1, coef;\n"
+	"\tadd.s64 %rd4, %rd1, %rd3;\n"
+	"\tld.const.u32 %r2, [%rd4];\n" K_WAIT("L")
+	"\tld.const.u32 %r3, [%rd4];\n"
+	"\tmul.wide.u32 %rd5, %r1, 8;\n"
+	"\tadd.s64 %rd6, %rd2, %rd5;\n"
+	"\tst.global.v2.u32 [%rd6], {%r2, %r3};\n" K_END;
 
 /* Bit 4 of byte 8 of the constant cache's line 0 (coef[2]): the second
  * load of lanes 2 and 18 reads 3 ^ 16; a fault in another, empty line is
@@ -500,25 +430,13 @@ Test(cache_fault, a_const_data_flip_corrupts_the_constant_loads)
 
 /* ---- live bits ---- */
 /* Lanes 0..15 store: out's line holds two valid, dirty sectors of four. */
-static const char ptx_half[] = H_PTX_HEAD
-	".visible .entry k(.param .u64 out)\n"
-	"{\n"
-	"	.reg .b32 %r<12>;\n"
-	"	.reg .b64 %rd<4>;\n"
-	"	.reg .pred %p<3>;\n"
-	"	ld.param.u64 %rd1, [out];\n"
-	"	mov.u32 %r1, %tid.x;\n"
-	"	setp.lt.u32 %p1, %r1, 16;\n"
-	"	mul.wide.u32 %rd2, %r1, 4;\n"
-	"	add.s64 %rd3, %rd1, %rd2;\n"
-	"	@%p1 st.global.u32 [%rd3], %r1;\n"
-	"	mov.u32 %r10, 0;\n"
-	"L:\n"
-	"	add.u32 %r10, %r10, 1;\n"
-	"	setp.lt.u32 %p2, %r10, 100;\n"
-	"	@%p2 bra L;\n"
-	"	ret;\n"
-	"}\n";
+static const char ptx_half[] = K_HEAD(".param .u64 out")
+	"\tld.param.u64 %rd1, [out];\n"
+	"\tmov.u32 %r1, %tid.x;\n"
+	"\tsetp.lt.u32 %p2, %r1, 16;\n"
+	"\tmul.wide.u32 %rd2, %r1, 4;\n"
+	"\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\t@%p2 st.global.u32 [%rd3], %r1;\n" K_WAIT("L") K_END;
 
 typedef struct live_check {
 	int checked;
@@ -566,38 +484,6 @@ Test(cache_fault, live_bits_are_the_words_in_use)
 }
 
 /* ---- the L2's corruption reaching the L1 and atomics ---- */
-/* r3: A again (an L1 hit), four more lines (A leaves the one-set L1, not
- * the L2), r8: A (an L1 miss served by the L2), r9: A (an L1 hit). */
-static const char ptx_fill[] = H_PTX_HEAD
-	".visible .entry k(.param .u64 a, .param .u64 out)\n"
-	"{\n"
-	"	.reg .b32 %r<12>;\n"
-	"	.reg .b64 %rd<8>;\n"
-	"	.reg .pred %p<2>;\n"
-	"	ld.param.u64 %rd1, [a];\n"
-	"	ld.param.u64 %rd2, [out];\n"
-	"	mov.u32 %r1, %tid.x;\n"
-	"	mul.wide.u32 %rd3, %r1, 4;\n"
-	"	add.s64 %rd4, %rd1, %rd3;\n"
-	"	ld.global.u32 %r2, [%rd4];\n"
-	"	mov.u32 %r10, 0;\n"
-	"L:\n"
-	"	add.u32 %r10, %r10, 1;\n"
-	"	setp.lt.u32 %p1, %r10, 100;\n"
-	"	@%p1 bra L;\n"
-	"	ld.global.u32 %r3, [%rd4];\n"
-	"	ld.global.u32 %r4, [%rd4+128];\n"
-	"	ld.global.u32 %r5, [%rd4+256];\n"
-	"	ld.global.u32 %r6, [%rd4+384];\n"
-	"	ld.global.u32 %r7, [%rd4+512];\n"
-	"	ld.global.u32 %r8, [%rd4];\n"
-	"	ld.global.u32 %r9, [%rd4];\n"
-	"	mul.wide.u32 %rd5, %r1, 16;\n"
-	"	add.s64 %rd6, %rd2, %rd5;\n"
-	"	st.global.v4.u32 [%rd6], {%r2, %r3, %r8, %r9};\n"
-	"	ret;\n"
-	"}\n";
-
 typedef struct l2_flip {
 	uint64_t addr;   /* a byte of the line to corrupt */
 	uint32_t bit;    /* the bit of that byte */
@@ -623,11 +509,9 @@ Test(cache_fault, a_line_filled_from_the_l2_takes_its_corruption)
 {
 	h_ctx_t h;
 	init_small_l1(&h);
-	h_load_ok(&h, ptx_fill);
-	uint32_t a[NA], out[128];
-	for (uint32_t i = 0; i < NA; i++)
-		a[i] = a_val(i);
-	uint64_t da = h_alloc(&h, sizeof a, a), dout = h_alloc(&h, sizeof out, NULL);
+	uint32_t out[NOUT];
+	uint64_t da, dout;
+	load_a_out(&h, ptx_l1, NOUT, &da, &dout);
 	l2_flip_t f = {.addr = da + 4 * 9, .bit = 6}; /* lane 9's word */
 	sc_set_pause(h.gpu, PAUSE, flip_l2_byte, &f);
 	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
@@ -635,47 +519,28 @@ Test(cache_fault, a_line_filled_from_the_l2_takes_its_corruption)
 	h_read(&h, out, dout, sizeof out);
 	for (uint32_t t = 0; t < 32; t++) {
 		uint32_t bad = a_val(t) ^ (t == 9 ? 64u : 0u);
-		cr_expect_eq(out[4 * t + 1], a_val(t), "the L1's own copy was clean: lane %u", t);
-		cr_expect_eq(out[4 * t + 2], bad, "served by the corrupted L2 line: lane %u", t);
-		cr_expect_eq(out[4 * t + 3], bad, "the L1 line filled from it: lane %u", t);
+		cr_expect_eq(out[8 * t + 1], a_val(t), "the L1's own copy was clean: lane %u", t);
+		cr_expect_eq(out[8 * t + 3], bad, "served by the corrupted L2 line: lane %u", t);
+		cr_expect_eq(out[8 * t + 4], bad, "the L1 line filled from it: lane %u", t);
 	}
 	h_fini(&h);
 }
 
 /* An atomic at L2 reads the corrupted word (its old value) and writes its
  * result over it: the corruption is in memory then, and gone from the L2. */
-static const char ptx_atom[] = H_PTX_HEAD
-	".visible .entry k(.param .u64 a, .param .u64 out)\n"
-	"{\n"
-	"	.reg .b32 %r<12>;\n"
-	"	.reg .b64 %rd<8>;\n"
-	"	.reg .pred %p<2>;\n"
-	"	ld.param.u64 %rd1, [a];\n"
-	"	ld.param.u64 %rd2, [out];\n"
-	"	mov.u32 %r1, %tid.x;\n"
-	"	mul.wide.u32 %rd3, %r1, 4;\n"
-	"	add.s64 %rd4, %rd1, %rd3;\n"
-	"	ld.global.u32 %r2, [%rd4];\n"
-	"	mov.u32 %r10, 0;\n"
-	"L:\n"
-	"	add.u32 %r10, %r10, 1;\n"
-	"	setp.lt.u32 %p1, %r10, 100;\n"
-	"	@%p1 bra L;\n"
-	"	atom.global.add.u32 %r3, [%rd4], 1;\n"
-	"	add.s64 %rd6, %rd2, %rd3;\n"
-	"	st.global.u32 [%rd6], %r3;\n"
-	"	ret;\n"
-	"}\n";
+static const char ptx_atom[] = K_HEAD(".param .u64 a, .param .u64 out") K_A_OUT
+	"\tld.global.u32 %r2, [%rd4];\n" K_WAIT("L")
+	"\tatom.global.add.u32 %r3, [%rd4], 1;\n"
+	"\tadd.s64 %rd6, %rd2, %rd3;\n"
+	"\tst.global.u32 [%rd6], %r3;\n" K_END;
 
 Test(cache_fault, an_atomic_reads_and_writes_the_corrupted_l2_word)
 {
 	h_ctx_t h;
 	init_small_l2(&h);
-	h_load_ok(&h, ptx_atom);
 	uint32_t a[32], out[32];
-	for (uint32_t i = 0; i < 32; i++)
-		a[i] = a_val(i);
-	uint64_t da = h_alloc(&h, sizeof a, a), dout = h_alloc(&h, sizeof out, NULL);
+	uint64_t da, dout;
+	load_a_out(&h, ptx_atom, 32, &da, &dout);
 	l2_flip_t f = {.addr = da + 4 * 30 + 2, .bit = 0}; /* lane 30's word, bit 16 */
 	sc_set_pause(h.gpu, PAUSE, flip_l2_byte, &f);
 	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
@@ -699,11 +564,9 @@ Test(cache_fault, a_dirty_line_with_a_flipped_tag_is_written_back_to_the_wrong_a
 {
 	h_ctx_t h;
 	init_small_l2(&h);
-	h_load_ok(&h, ptx_l2);
-	uint32_t a[NA], out[64];
-	for (uint32_t i = 0; i < NA; i++)
-		a[i] = a_val(i);
-	uint64_t da = h_alloc(&h, sizeof a, a), dout = h_alloc(&h, sizeof out, NULL);
+	uint32_t out[64];
+	uint64_t da, dout;
+	load_a_out(&h, ptx_l2, 64, &da, &dout);
 	uint32_t evict = 1;
 	plan_t p = {.at = {PAUSE}, .t = SC_TGT_L2, .fields = SC_F_CACHE_TAG, .loc = 0, .nbits = 1, .inject = true};
 	sc_set_pause(h.gpu, p.at[0], on_pause, &p);
@@ -723,11 +586,9 @@ Test(cache_fault, a_host_write_clears_the_l2_corruption)
 {
 	h_ctx_t h;
 	init_small_l2(&h);
-	h_load_ok(&h, ptx_l2);
-	uint32_t a[NA], out[32];
-	for (uint32_t i = 0; i < NA; i++)
-		a[i] = a_val(i);
-	uint64_t da = h_alloc(&h, sizeof a, a), dout = h_alloc(&h, sizeof out, NULL);
+	uint32_t out[32];
+	uint64_t da, dout;
+	load_a_out(&h, ptx_l2, 32, &da, &dout);
 	uint32_t evict = 0, v = 77;
 	plan_t p = {.at = {PAUSE}, .t = SC_TGT_L2, .fields = SC_F_CACHE_DATA, .loc = 20 * 8 + 1, .nbits = 1,
 	            .inject = true};
