@@ -603,3 +603,59 @@ Test(cache_fault, a_host_write_clears_the_l2_corruption)
 	cr_expect_eq(h.gpu->ms.nover, 0);
 	h_fini(&h);
 }
+
+/* ---- tags ---- */
+/* Every bit of the tag of out's line, in the gtx480's L2 (12 slices of 64
+ * sets) and in its L1 (32 folded sets): the line then answers for an
+ * address that the same set (and slice) holds, and a second flip of the
+ * bit gives the line its own address back. */
+static uint64_t flip_every_tag_bit(sc_gpu_t *g, void *ctx, uint64_t cycle)
+{
+	(void)cycle;
+	uint64_t a = *(uint64_t *)ctx;
+	uint32_t slice, tb;
+	size_t slot = sc__l2_find(g, a, &slice);
+	cr_assert_neq(slot, SIZE_MAX);
+	const sc_cache_t *c = &g->ms.l2[slice];
+	uint64_t line = (uint64_t)slice * c->sets * c->ways + slot, own = c->tag[slot];
+	sc_target_bits(&g->cfg, SC_TGT_L2, SC_F_CACHE_TAG, &tb);
+	cr_assert_eq(tb, 24);
+	for (uint32_t j = 0; j < tb; j++) {
+		cr_assert_eq(sc_inject(g, SC_TGT_L2, SC_F_CACHE_TAG, 0, line * tb + j, 1), 1);
+		uint64_t b = (c->tag[slot] - 1) << c->shift;
+		uint32_t s2;
+		cr_expect_neq(c->tag[slot], own, "bit %u", j);
+		cr_expect_eq(sc__l2_find(g, b, &s2), slot, "bit %u: the line answers for its new address", j);
+		cr_expect_eq(s2, slice, "bit %u", j);
+		cr_expect_eq(sc__l2_place(g, b).set, sc__l2_place(g, a).set, "bit %u", j);
+		cr_assert_eq(sc_inject(g, SC_TGT_L2, SC_F_CACHE_TAG, 0, line * tb + j, 1), 1);
+		cr_expect_eq(c->tag[slot], own, "bit %u flipped back", j);
+	}
+	const sc_cache_t *l1 = &g->ms.l1[0];
+	size_t s1 = sc__cache_find(l1, a >> l1->shift);
+	cr_assert_neq(s1, SIZE_MAX, "a's line is in SM 0's L1");
+	sc_target_bits(&g->cfg, SC_TGT_L1D, SC_F_CACHE_TAG, &tb);
+	for (uint32_t j = 0; j < tb; j++) {
+		uint64_t own1 = l1->tag[s1];
+		cr_assert_eq(sc_inject(g, SC_TGT_L1D, SC_F_CACHE_TAG, 0, s1 * tb + j, 1), 1);
+		cr_expect_eq(sc__cache_find(l1, l1->tag[s1] - 1), s1, "L1 bit %u: the same set", j);
+		sc_inject(g, SC_TGT_L1D, SC_F_CACHE_TAG, 0, s1 * tb + j, 1);
+		cr_expect_eq(l1->tag[s1], own1);
+	}
+	cr_expect_eq(g->ms.nover, 0, "every line is back as it was");
+	*(uint64_t *)ctx = 0;
+	return UINT64_MAX;
+}
+
+Test(cache_fault, a_tag_flip_keeps_the_set_and_slice)
+{
+	h_ctx_t h;
+	h_init(&h);
+	uint64_t da, dout;
+	load_a_out(&h, ptx_l1, NOUT, &da, &dout);
+	uint64_t a = da; /* line A, in the L1 and the L2 by PAUSE */
+	sc_set_pause(h.gpu, PAUSE, flip_every_tag_bit, &a);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
+	cr_expect_eq(a, 0, "the pause was reached");
+	h_fini(&h);
+}
