@@ -419,6 +419,20 @@ Test(calib, l1_resident_throughput)
 
 /* ---------------------------------------------------------------- shared-memory banks */
 
+/* The chase that banks and cchase share: each lane follows %r4 through
+ * UNROLL dependent loads of `space` per iteration, then stores where it
+ * ended, as an offset from %r5, at out[%tid.x] (%r1). */
+static void lane_chase(sb_t *b, const char *space)
+{
+	loop_open(b);
+	for (unsigned j = 0; j < UNROLL; j++) {
+		sb_add(b, "\tld.%s.u32 %%r4, [%%r4];\n", space);
+		loop_step(b, j);
+	}
+	sb_add(b, "\tsub.u32 %%r4, %%r4, %%r5;\n\tld.param.u64 %%rd1, [out];\n\tmul.wide.u32 %%rd2, %%r1, 4;\n"
+	          "\tadd.s64 %%rd1, %%rd1, %%rd2;\n\tst.global.u32 [%%rd1], %%r4;\n\tret;\n}\n");
+}
+
 /* One warp; lane l chases the word s*l of shared memory, which holds its
  * own address: every step a dependent load of the same 32 addresses. */
 static char *banks_ptx(uint32_t smem)
@@ -431,13 +445,7 @@ static char *banks_ptx(uint32_t smem)
 	                      "\tshl.b32 %%r3, %%r3, 2;\n\tmov.u32 %%r5, sh;\n\tadd.u32 %%r4, %%r5, %%r3;\n"
 	                      "\tst.shared.u32 [%%r4], %%r4;\n\tbar.sync 0;\n",
 	       smem);
-	loop_open(&b);
-	for (unsigned j = 0; j < UNROLL; j++) {
-		sb_add(&b, "\tld.shared.u32 %%r4, [%%r4];\n");
-		loop_step(&b, j);
-	}
-	sb_add(&b, "\tsub.u32 %%r4, %%r4, %%r5;\n\tld.param.u64 %%rd1, [out];\n\tmul.wide.u32 %%rd2, %%r1, 4;\n"
-	           "\tadd.s64 %%rd1, %%rd1, %%rd2;\n\tst.global.u32 [%%rd1], %%r4;\n\tret;\n}\n");
+	lane_chase(&b, "shared");
 	return b.s;
 }
 
@@ -506,13 +514,7 @@ static char *const_ptx(uint32_t line)
 	           "\tmov.u32 %%r1, %%tid.x;\n\tld.param.u32 %%r2, [k];\n\trem.u32 %%r3, %%r1, %%r2;\n"
 	           "\tmov.u32 %%r5, ctab;\n\tmad.lo.u32 %%r4, %%r3, %u, %%r5;\n",
 	       line);
-	loop_open(&b);
-	for (unsigned j = 0; j < UNROLL; j++) {
-		sb_add(&b, "\tld.const.u32 %%r4, [%%r4];\n");
-		loop_step(&b, j);
-	}
-	sb_add(&b, "\tsub.u32 %%r4, %%r4, %%r5;\n\tld.param.u64 %%rd1, [out];\n\tmul.wide.u32 %%rd2, %%r1, 4;\n"
-	           "\tadd.s64 %%rd1, %%rd1, %%rd2;\n\tst.global.u32 [%%rd1], %%r4;\n\tret;\n}\n");
+	lane_chase(&b, "const");
 	return b.s;
 }
 
