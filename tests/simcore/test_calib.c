@@ -326,7 +326,9 @@ Test(calib, streaming_copy_bandwidth)
 	double got = 2.0 * (big - small) / (double)(b - a);
 	double peak = k->dram_channels * k->l2_sector / sector_transfer(k);
 	cr_log_info("streaming copy: %.3f bytes per cycle, %.1f %% of %.3f", got, 100 * got / peak, peak);
-	cr_expect(got >= 0.70 * peak && got <= peak,
+	/* 100 % plus 0.1 %: a simulator may keep a sector's transfer time to a
+	 * fraction of a cycle, rounded */
+	cr_expect(got >= 0.70 * peak && got <= 1.001 * peak,
 	          "streaming copy: measured %.3f bytes per cycle (read + write), expected 70-100 %% of the DRAM peak %.3f",
 	          got, peak);
 }
