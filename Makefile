@@ -21,7 +21,8 @@ endif
 SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c \
                simcore/sem_int.c simcore/sem_fp.c simcore/sem_cmp.c simcore/mem.c \
                simcore/decode.c simcore/exec.c simcore/sem_fast.c simcore/sm.c simcore/gpu.c simcore/config.c \
-               simcore/fault.c simcore/regalloc.c simcore/rt.c simcore/statemap.c simcore/disasm.c
+               simcore/fault.c simcore/regalloc.c simcore/rt.c simcore/statemap.c simcore/disasm.c \
+               simcore/memsys.c
 CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run.c campaigns/camp_campaign.c
 MASKS_SRC   := masks/mask.c masks/stats.c
 PARSER_SRC  := parser/classify.c
@@ -59,7 +60,7 @@ TEST_OBJ    := $(TEST_SRC:%.c=$(BUILD)/%.o)
 $(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o $(BUILD)/simcore/sem_fast.o: CFLAGS += -frounding-math
 # The lane loops of the execution path are written to vectorise; -O2's
 # very-cheap cost model leaves most of them scalar.
-$(BUILD)/simcore/sem_fast.o $(BUILD)/simcore/exec.o $(BUILD)/simcore/sem_int.o: CFLAGS += -fvect-cost-model=dynamic
+$(BUILD)/simcore/sem_fast.o $(BUILD)/simcore/exec.o $(BUILD)/simcore/sem_int.o $(BUILD)/simcore/memsys.o: CFLAGS += -fvect-cost-model=dynamic
 
 .PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests e2e-tests study test-bins suites
 all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(EXAMPLE_BIN)

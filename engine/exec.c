@@ -44,9 +44,10 @@ void eng_exec_help(FILE *out)
 	      "                      file is replaced only when it is an earlier dump (a\n"
 	      "                      regular file of the same size); links, non-regular\n"
 	      "                      and other files are refused (exit 2)\n"
-	      "  --stats             print statistics as JSON on stdout: cycles, instructions,\n"
-	      "                      IPC, host time in launches, status, the DUE if any, and\n"
-	      "                      per-launch occupancy and counts\n"
+	      "  --stats             print statistics as JSON on stdout: cycles (of the GPU's\n"
+	      "                      clock_mhz), instructions, IPC, host time in launches,\n"
+	      "                      status, the DUE if any, and per launch: occupancy,\n"
+	      "                      counts, cache and DRAM traffic, busy cycles per unit\n"
 	      "  --cycle-budget N    end a launch that runs past N GPU cycles as a DUE\n"
 	      "                      'timeout' (default 0: unlimited)\n"
 	      "  -h, --help          print this help and exit\n"
@@ -195,6 +196,14 @@ static json_t *launch_json(const sc_launch_stats_t *l)
 	bad |= json_object_set_new(o, "cycles", json_integer(JI(l->cycles)));
 	bad |= json_object_set_new(o, "warp_instructions", json_integer(JI(l->warp_insts)));
 	bad |= json_object_set_new(o, "thread_instructions", json_integer(JI(l->thread_insts)));
+	bad |= json_object_set_new(o, "memory",
+	                           json_pack("{s:I, s:I, s:I, s:I, s:I}", "l1_hits", JI(l->l1_hits), "l1_misses",
+	                                     JI(l->l1_misses), "l2_sector_hits", JI(l->l2_hits), "dram_sector_reads",
+	                                     JI(l->dram_reads), "dram_sector_writebacks", JI(l->dram_writebacks)));
+	json_t *busy = json_object();
+	for (int k = 0; k < SC_FU__COUNT && busy; k++)
+		bad |= json_object_set_new(busy, sc_fu_name((sc_fu_t)k), json_integer(JI(l->unit_busy[k])));
+	bad |= json_object_set_new(o, "unit_busy_cycles", busy);
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -215,6 +224,7 @@ static json_t *stats_json(const camp_workload_t *w, const sc_gpu_config_t *cfg, 
 		bad |= json_object_set_new(o, "gpu", json_string(cfg->name));
 		bad |= json_object_set_new(o, "regs", json_string(sc_regs_name(regs)));
 		bad |= json_object_set_new(o, "cycles", json_integer(JI(t.cycles)));
+		bad |= json_object_set_new(o, "clock_mhz", json_real(cfg->clock_mhz));
 		bad |= json_object_set_new(o, "warp_instructions", json_integer(JI(t.warp_insts)));
 		bad |= json_object_set_new(o, "thread_instructions", json_integer(JI(t.thread_insts)));
 		bad |= json_object_set_new(o, "ipc", json_real(t.cycles ? (double)t.thread_insts /

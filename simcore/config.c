@@ -3,6 +3,7 @@
  * (campaigns/camp_gpu.c, the presets in campaigns/gpus/), passes before use.
  * Design: docs/DESIGN.md ("The simulator"). */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,11 +22,12 @@
  * the gtx480 column of SC_CONFIG_FIELDS (simcore.h), the latencies the table
  * below.
  *
- * Clock: the GTX480 runs its core at 700 MHz and its shader (processor) clock
- * at 1401 MHz (NVIDIA GeForce GTX 480 specifications). GPGPU-Sim models the
- * 700 MHz clock and issues a whole warp per cycle there ("1400/2 = 700" in its
- * config); flipsim counts shader cycles, so every latency below is in
- * 1401 MHz cycles, and MITF uses 1401 MHz.
+ * Clocks: the GTX480 runs its core at 700 MHz, its shader (processor) clock
+ * at 1401 MHz (NVIDIA GeForce GTX 480 specifications) and its GDDR5 command
+ * clock at 924 MHz (3.7 GT/s). GPGPU-Sim models the 700 MHz clock and issues
+ * a whole warp per cycle there ("1400/2 = 700" in its config); flipsim
+ * counts shader cycles (clock_mhz), so every latency and interval below is
+ * in 1401 MHz cycles, and MITF uses 1401 MHz.
  *
  * Latencies (cycles from issue until a dependent instruction may read the
  * result). Fermi has no complete public per-instruction latency table, so
@@ -45,21 +47,61 @@
  *       class follows mul/mad.
  *   - shared 50: Mei & Chu, "Dissecting GPU Memory Hierarchy through
  *     Microbenchmarking" (IEEE TPDS 2017) measured about 50 cycles for a
- *     Fermi shared-memory load.
- *   - global, local 600: the middle of the Guide's 400-800 cycles; the
- *     simulator models no caches, so one figure stands for every access.
+ *     Fermi shared-memory load (GPGPU-Sim: -gpgpu_smem_latency 26 core
+ *     cycles, 52 shader cycles).
+ *   - global, local 70: an L1 hit, GPGPU-Sim's -gpgpu_l1_latency 35 core
+ *     cycles. An L1 miss served by L2 takes l2_latency 310: the L1 pass
+ *     plus GPGPU-Sim's -gpgpu_l2_rop_latency 120 core cycles, doubled
+ *     (70 + 240); an L2 miss adds dram_latency 236: -dram_latency 100 core
+ *     cycles (200) plus the GDDR5 row activation and CAS latency of the same
+ *     config, tRCD 12 + CL 12 at 924 MHz (36 shader cycles).
+ *   - atomic 310: atomics are performed at L2 (Fermi whitepaper: "atomic
+ *     operations ... in the L2"), one L2 round trip.
  *   - assumptions (no public measurement isolates them): sfu 40 (4 SFUs per
  *     SM take 8 cycles to issue a warp, plus the pipeline); cvt 22 and warp
  *     22 (conversions and vote run in the ALU pipeline; Fermi has no shfl);
  *     const 22 (Fermi instructions read c[bank][offset] operands directly, so
- *     a .param/.const read costs an ALU pass); atomic 600 (atomics resolve
- *     at the L2/memory side, a global round trip); branch 22 (the target is
- *     fetched once the branch leaves the 22-cycle pipeline). */
+ *     a constant-cache hit costs an ALU pass); branch 22 (the target is
+ *     fetched once the branch leaves the 22-cycle pipeline).
+ *
+ * Issue and functional units (NVIDIA Fermi compute architecture
+ * whitepaper): each of the two schedulers issues one warp-instruction to a
+ * group of 16 cores, 16 load/store units or 4 SFUs; a 32-thread warp takes
+ * a 16-lane group two shader cycles (issue_cycles 2, one core cycle), and
+ * double precision does not dual-issue (dp_solo). The SFU, FP64 and
+ * load/store units are shared by the SM (units_per_scheduler 0). Busy
+ * cycles per warp (interval) follow the throughputs of the CUDA C
+ * Programming Guide's "Arithmetic Instructions" table for compute
+ * capability 2.0, per SM per clock: 32 for fp32 and integer add/logic (2),
+ * 16 for 32-bit integer multiply and for conversions (4), 4 SFU operations
+ * (8), FP64 at 1/8 of FP32 on GeForce GPUs (4 per clock: 8). Memory classes
+ * are per transaction: one cache line or one bank-conflict pass per core
+ * cycle (2).
+ *
+ * Memory (GPGPU-Sim's SM2_GTX480 config and the GTX 480 specifications):
+ * L1 16 KB of 128-byte lines, 4 ways, beside 48 KB of shared memory
+ * (-gpgpu_cache:dl1 32:128:4); 32 shared-memory banks (-gpgpu_shmem_num_banks
+ * 32); constant cache 8 KB of 64-byte lines, 2 ways (-gpgpu_const_cache:l1
+ * 64:64:2); L2 768 KB in 12 slices, 2 per memory channel, of 64 sets of 8
+ * ways of 128-byte lines with 32-byte sectors (-gpgpu_cache:dl2
+ * S:64:128:8, -gpgpu_n_sub_partition_per_mchannel 2), one sector per core
+ * cycle per slice; 6 GDDR5 channels of 64 bits (two 32-bit chips each,
+ * -gpgpu_dram_buswidth 4 x -gpgpu_n_mem_per_ctrlr 2), burst length 8, four
+ * transfers per 924 MHz command clock (-gpgpu_clock_domains ...:924,
+ * -dram_data_command_freq_ratio 4): 6 x 8 B x 4 x 924 MHz = 177.4 GB/s,
+ * the GTX 480's specified bandwidth. */
 static const uint32_t gtx480_latency[SC_LAT__COUNT] = {
 	[SC_LAT_INT] = 22,     [SC_LAT_IMUL] = 24,    [SC_LAT_FP32] = 22,    [SC_LAT_FP64] = 30,
-	[SC_LAT_SFU] = 40,     [SC_LAT_CVT] = 22,     [SC_LAT_SHARED] = 50,  [SC_LAT_GLOBAL] = 600,
-	[SC_LAT_LOCAL] = 600,  [SC_LAT_CONST] = 22,   [SC_LAT_ATOMIC] = 600, [SC_LAT_BRANCH] = 22,
+	[SC_LAT_SFU] = 40,     [SC_LAT_CVT] = 22,     [SC_LAT_SHARED] = 50,  [SC_LAT_GLOBAL] = 70,
+	[SC_LAT_LOCAL] = 70,   [SC_LAT_CONST] = 22,   [SC_LAT_ATOMIC] = 310, [SC_LAT_BRANCH] = 22,
 	[SC_LAT_WARP] = 22,
+};
+
+static const uint32_t gtx480_interval[SC_LAT__COUNT] = {
+	[SC_LAT_INT] = 2,      [SC_LAT_IMUL] = 4,     [SC_LAT_FP32] = 2,     [SC_LAT_FP64] = 8,
+	[SC_LAT_SFU] = 8,      [SC_LAT_CVT] = 4,      [SC_LAT_SHARED] = 2,   [SC_LAT_GLOBAL] = 2,
+	[SC_LAT_LOCAL] = 2,    [SC_LAT_CONST] = 2,    [SC_LAT_ATOMIC] = 2,   [SC_LAT_BRANCH] = 2,
+	[SC_LAT_WARP] = 2,
 };
 
 void sc_config_gtx480(sc_gpu_config_t *cfg)
@@ -189,9 +231,60 @@ static int check_fields(const sc_gpu_config_t *cfg, int first, char *msg, size_t
 	return 0;
 }
 
+static bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+/* A cache of `bytes` in `parts` equal parts (slices) of `ways`-way sets of
+ * `line`-byte lines: lines a power of two, and a power-of-two number of
+ * sets in each part, so that a lookup is a shift and a mask. */
+static int check_cache(const char *pre, uint32_t bytes, uint32_t line, uint32_t ways, uint32_t parts, char *msg,
+                       size_t msgsz)
+{
+	if (!pow2(line)) {
+		snprintf(msg, msgsz, "%s_line: expected a power of two, got %u", pre, line);
+		return SC_EINVAL;
+	}
+	uint64_t per = (uint64_t)line * ways * parts;
+	if (bytes && (bytes % per || !pow2(bytes / per))) {
+		snprintf(msg, msgsz,
+		         "%s_bytes: expected 0 or a power-of-two number of sets of %u ways of %u-byte lines%s, got %u", pre,
+		         ways, line, parts > 1 ? " in each L2 slice" : "", bytes);
+		return SC_EINVAL;
+	}
+	return 0;
+}
+
+static int check_memory(const sc_gpu_config_t *cfg, char *msg, size_t msgsz)
+{
+	int rc;
+	uint32_t slices = cfg->dram_channels * cfg->l2_slices_per_channel;
+	if ((rc = check_cache("l1", cfg->l1_bytes, cfg->l1_line, cfg->l1_ways, 1, msg, msgsz)) ||
+	    (rc = check_cache("const", cfg->const_bytes, cfg->const_line, cfg->const_ways, 1, msg, msgsz)) ||
+	    (rc = check_cache("l2", cfg->l2_bytes, cfg->l2_line, cfg->l2_ways, slices, msg, msgsz)))
+		return rc;
+	if (!pow2(cfg->l2_sector) || cfg->l2_sector > cfg->l2_line || cfg->l2_line / cfg->l2_sector > 8) {
+		snprintf(msg, msgsz, "l2_sector: expected a power of two that divides l2_line (%u) into at most 8, got %u",
+		         cfg->l2_line, cfg->l2_sector);
+		return SC_EINVAL;
+	}
+	if (cfg->l1_line != cfg->l2_line || cfg->const_line > cfg->l2_line) {
+		snprintf(msg, msgsz, "%s: expected %s l2_line (%u), got %u", cfg->l1_line != cfg->l2_line ? "l1_line" : "const_line",
+		         cfg->l1_line != cfg->l2_line ? "the same as" : "at most", cfg->l2_line,
+		         cfg->l1_line != cfg->l2_line ? cfg->l1_line : cfg->const_line);
+		return SC_EINVAL;
+	}
+	if (!pow2(cfg->smem_banks)) {
+		snprintf(msg, msgsz, "smem_banks: expected a power of two, got %u", cfg->smem_banks);
+		return SC_EINVAL;
+	}
+	return 0;
+}
+
 /* Constraints between fields: each names the field it constrains. */
 static int check_cross(const sc_gpu_config_t *cfg, char *msg, size_t msgsz)
 {
+	int rc;
+	if ((rc = check_memory(cfg, msg, msgsz)) != 0)
+		return rc;
 	if ((uint64_t)cfg->max_warps_per_sm * cfg->warp_size < cfg->max_threads_per_sm) {
 		snprintf(msg, msgsz,
 		         "max_warps_per_sm: %u warps of %u threads hold fewer than "

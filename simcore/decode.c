@@ -21,16 +21,29 @@ static sc_exec_fn unit_handler(const sc_insn_t *in)
 	return sc__x_bad;
 }
 
-static uint32_t unit_latency(const sc_gpu_t *g, const sc_insn_t *in)
+/* The latency class of a word (memory: the access resolves it at issue)
+ * and the unit that executes it. */
+static void unit_class(const sc_insn_t *in, sc_dec_t *d)
 {
+	d->cls = SC_LAT_INT;
+	d->fu = SC_FU_ALU;
 	if (in->op >= SC_OP__COUNT)
-		return 1;
+		return;
 	switch (sc__ops[in->op].unit) {
-	case SC_U_NUM: case SC_U_INT: case SC_U_FP: case SC_U_CMP: return sc__alu_latency(g, in);
-	case SC_U_MOV: return g->cfg.latency[SC_LAT_INT];
-	case SC_U_WARP: return g->cfg.latency[SC_LAT_WARP];
+	case SC_U_NUM: case SC_U_INT: case SC_U_FP: case SC_U_CMP: d->cls = (uint8_t)sc__alu_class(in); break;
+	case SC_U_WARP: d->cls = SC_LAT_WARP; break;
+	case SC_U_CTL: d->cls = SC_LAT_BRANCH; break;
+	case SC_U_MEM: {
+		int sp = SC_AUX_SPACE(in->aux);
+		/* .param and .const reads are operands of the instruction on the
+		 * hardware (c[bank][offset]); every other access is the LD/ST's */
+		bool operand = in->op == SC_OP_LD && (sp == SC_SP_PARAM || sp == SC_SP_CONST);
+		d->cls = operand ? SC_LAT_CONST : SC_LAT_GLOBAL;
+		d->fu = operand ? SC_FU_ALU : SC_FU_LDST;
+		return;
 	}
-	return 1; /* memory latencies depend on the space an access resolves to */
+	}
+	d->fu = d->cls == SC_LAT_SFU ? SC_FU_SFU : d->cls == SC_LAT_FP64 ? SC_FU_DP : SC_FU_ALU;
 }
 
 /* The scoreboard entries of operand o: a register's slots, a predicate
@@ -75,7 +88,10 @@ void sc__decode(const sc_gpu_t *g, const sc_insn_t *in, uint32_t pc, bool generi
 	const sc_module_t *mod = g->run.mod;
 	d->in = in;
 	d->pc = pc;
-	d->lat = unit_latency(g, in);
+	unit_class(in, d);
+	/* memory latencies depend on the access; control returns its own */
+	unsigned u = in->op < SC_OP__COUNT ? sc__ops[in->op].unit : SC_U_CTL;
+	d->lat = u == SC_U_MEM || u == SC_U_CTL ? 1 : g->cfg.latency[d->cls];
 	d->fn = generic ? NULL : sc__fast_pick(in);
 	if (!d->fn)
 		d->fn = unit_handler(in);

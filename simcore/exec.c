@@ -305,16 +305,6 @@ static void store_bytes(uint8_t *p, uint64_t v, unsigned bytes)
 	}
 }
 
-static uint32_t mem_latency(const sc_gpu_t *g, int space)
-{
-	switch (space) {
-	case SC_SP_SHARED: return g->cfg.latency[SC_LAT_SHARED];
-	case SC_SP_LOCAL: return g->cfg.latency[SC_LAT_LOCAL];
-	case SC_SP_CONST: case SC_SP_PARAM: return g->cfg.latency[SC_LAT_CONST];
-	}
-	return g->cfg.latency[SC_LAT_GLOBAL];
-}
-
 /* The warp-wide path: when every lane's access is aligned and falls in one
  * region of one space (one global allocation, the CTA's shared memory,
  * the lanes' local memories, the constant bank or the parameters), the
@@ -324,6 +314,7 @@ static uint32_t mem_latency(const sc_gpu_t *g, int space)
 typedef struct span {
 	uint8_t *base;   /* host address of address `lo` (lane 0 for local) */
 	uint64_t lo;
+	uint64_t off;    /* a generic window's base: addr - off is in `space` */
 	size_t stride;
 	int space;
 } span_t;
@@ -343,10 +334,9 @@ static int generic_span(uint64_t *lo, uint64_t *hi)
 	return s;
 }
 
-/* The lanes' addresses into addr, and their bounds and bitwise or. */
-typedef struct bounds {
-	uint64_t lo, hi, any;
-} bounds_t;
+/* The lanes' addresses into addr, and their bounds and bitwise or
+ * (sc_bounds_t, sc_int.h). */
+typedef sc_bounds_t bounds_t;
 
 /* All 32 lanes from their 32-bit halves, in loops that vectorise: when
  * every lane's base has the same upper word, the lowest and highest lower
@@ -443,6 +433,7 @@ static bool fast_span(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, int space, const u
 			sc__trace_touch(g, addr[l] - off, size, write);
 	out->base = p + lo;
 	out->lo = l0;
+	out->off = off;
 	out->stride = stride;
 	out->space = space;
 	return true;
@@ -513,7 +504,7 @@ static uint32_t ex_ld(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 	bounds_t bd = lane_addrs(&ag, exec, addr);
 	if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, bytes * n, false, &sp)))
 		return ld_span(g, w, in, &sp, addr, exec, n, bytes, bd.lo == bd.hi && sp.stride == 0)
-		           ? mem_latency(g, sp.space) : UINT32_MAX;
+		           ? sc__mem_time(g, sm, w, sp.space, SC_OP_LD, addr, sp.off, exec, bytes * n, &bd) : UINT32_MAX;
 	uint64_t (*v)[32] = g->vec;
 	FOR_LANES(l, exec) {
 		memref_t ref;
@@ -526,7 +517,8 @@ static uint32_t ex_ld(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 	for (unsigned e = 0; e < n; e++)
 		if (!sc__wr(w, in->opnd[e], exec, v[e]))
 			return UINT32_MAX;
-	return mem_latency(g, resolved);
+	return sc__mem_time(g, sm, w, resolved, SC_OP_LD, addr, space == SC_SP_GENERIC ? window_base(resolved) : 0, exec,
+	                    bytes * n, NULL);
 }
 
 /* st: n sources of `bytes` each, stored in lane order (the last lane to
@@ -548,7 +540,7 @@ static uint32_t ex_st(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 			const uint32_t *v = w->rf + (size_t)SC_OPND_IDX(o) * 32;
 			FOR_LANES(l, exec)
 				memcpy(span_at(&sp, addr, l), &v[l], 4);
-			return mem_latency(g, sp.space);
+			return sc__mem_time(g, sm, w, sp.space, SC_OP_ST, addr, sp.off, exec, 4, &bd);
 		}
 	}
 	uint64_t (*v)[32] = g->vec;
@@ -567,7 +559,10 @@ static uint32_t ex_st(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 		for (unsigned e = 0; e < n; e++)
 			store_bytes(ref.p + e * bytes, v[e][l], bytes);
 	}
-	return mem_latency(g, fast ? sp.space : resolved);
+	if (fast)
+		return sc__mem_time(g, sm, w, sp.space, SC_OP_ST, addr, sp.off, exec, bytes * n, &bd);
+	return sc__mem_time(g, sm, w, resolved, SC_OP_ST, addr, space == SC_SP_GENERIC ? window_base(resolved) : 0, exec,
+	                    bytes * n, NULL);
 }
 
 static uint32_t ex_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc)
@@ -644,9 +639,10 @@ static uint32_t ex_atom(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 		sc__rd(g, sm, w, in->opnd[base + 2], exec, c);
 	int resolved = space;
 	agen_t ag = addr_gen(w, in, in->opnd[base]);
+	uint64_t addr[32];
 	FOR_LANES(l, exec) {
 		memref_t ref;
-		uint64_t a = lane_addr(&ag, l);
+		uint64_t a = addr[l] = lane_addr(&ag, l);
 		if (!resolve(g, sm, w, pc, space, a, bytes, l, true, &ref))
 			return 0;
 		if (ref.space != SC_SP_GLOBAL && ref.space != SC_SP_SHARED) {
@@ -663,7 +659,8 @@ static uint32_t ex_atom(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 	}
 	if (base == 1 && !sc__wr(w, in->opnd[0], exec, d))
 		goto bad;
-	return g->cfg.latency[resolved == SC_SP_SHARED ? SC_LAT_SHARED : SC_LAT_ATOMIC];
+	return sc__mem_time(g, sm, w, resolved, in->op, addr, space == SC_SP_GENERIC ? window_base(resolved) : 0, exec,
+	                    bytes, NULL);
 bad:
 	sc__due_insn(g, sm, w, pc, in, "a malformed atomic instruction at pc %u: %s");
 	return 0;
@@ -803,7 +800,7 @@ static bool ex_mov(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, 
 	return mov_vector(g, sm, w, in, exec);
 }
 
-uint32_t sc__alu_latency(const sc_gpu_t *g, const sc_insn_t *in)
+sc_lat_t sc__alu_class(const sc_insn_t *in)
 {
 	unsigned lat = sc__ops[in->op].lat;
 	if (sc__ops[in->op].unit == SC_U_NUM && sc__type_is_float(in->type))
@@ -812,7 +809,7 @@ uint32_t sc__alu_latency(const sc_gpu_t *g, const sc_insn_t *in)
 		lat = SC_LAT_FP64;
 	else if (sc__ops[in->op].unit == SC_U_FP && in->type == SC_T_F64 && lat == SC_LAT_SFU)
 		lat = SC_LAT_FP64;
-	return g->cfg.latency[lat];
+	return (sc_lat_t)lat;
 }
 
 

@@ -415,6 +415,50 @@ static void hbytes(hasher_t *s, const void *p, size_t n)
  * the last part: global memory. */
 uint32_t sc_state_parts(const sc_gpu_t *g) { return g->cfg.num_sms + 2; }
 
+/* A time as it matters from now on: how far ahead it is, 0 once past. */
+static inline uint64_t ahead(uint64_t t, uint64_t now) { return t > now ? t - now : 0; }
+
+/* A cache's lines: tags (in recency order), sectors, and when data that is
+ * still on its way arrives. */
+static void hash_cache(const sc_cache_t *c, uint64_t now, hasher_t *s)
+{
+	size_t n = (size_t)c->sets * c->ways;
+	hbytes(s, c->tag, n * sizeof *c->tag);
+	for (size_t i = 0; i < n; i++)
+		if (c->ready[i] > now)
+			hmix(s, i << 32 | (c->ready[i] - now));
+	if (c->valid) {
+		hbytes(s, c->valid, n);
+		hbytes(s, c->dirty, n);
+	}
+}
+
+/* The units, schedulers and caches of SM sm: its timing state. */
+static void hash_sm_timing(const sc_gpu_t *g, const sc_sm_t *sm, hasher_t *s)
+{
+	uint64_t now = g->cycle;
+	uint32_t ns = g->cfg.schedulers_per_sm;
+	for (uint32_t k = 0; k < ns; k++)
+		hmix(s, ahead(sm->sfree[k], now));
+	for (uint32_t k = 0; k < ns * SC_FU__COUNT; k++)
+		hmix(s, ahead(sm->ufree[k], now));
+	hash_cache(&g->ms.l1[sm->id], now, s);
+	hash_cache(&g->ms.cc[sm->id], now, s);
+}
+
+/* The L2 slices, their ports and the DRAM buses. */
+static void hash_memsys(const sc_gpu_t *g, hasher_t *s)
+{
+	const sc_memsys_t *ms = &g->ms;
+	uint64_t now = g->cycle;
+	for (uint32_t i = 0; i < ms->nslices; i++) {
+		hash_cache(&ms->l2[i], now, s);
+		hmix(s, ahead(ms->port[i], now));
+	}
+	for (uint32_t i = 0; i < ms->nchan; i++)
+		hmix(s, ahead(ms->bus[i], now << SC_TICK_SHIFT));
+}
+
 static void hash_sm(const sc_gpu_t *g, const sc_sm_t *sm, hasher_t *s)
 {
 	const sc_run_t *r = &g->run;
@@ -424,6 +468,7 @@ static void hash_sm(const sc_gpu_t *g, const sc_sm_t *sm, hasher_t *s)
 		return;
 	hmix(s, sm->nctas);
 	hmix(s, sm->next == UINT64_MAX ? UINT64_MAX : sm->next - now);
+	hash_sm_timing(g, sm, s);
 	hbytes(s, sm->last, c->schedulers_per_sm * sizeof *sm->last);
 	for (uint32_t k = 0; k < r->ctas_per_sm; k++) {
 		const sc_cta_t *cta = &sm->ctas[k];
@@ -479,6 +524,7 @@ uint64_t sc_state_hash_part(const sc_gpu_t *g, uint32_t part)
 		hmix(&s, r->next_sm);
 		hmix(&s, r->age);
 		hmix(&s, g->status.reason);
+		hash_memsys(g, &s);
 	} else if (part <= g->cfg.num_sms) {
 		hash_sm(g, &g->sms[part - 1], &s);
 	} else {

@@ -55,6 +55,9 @@ static size_t sm_layout(sc_gpu_t *g, uint8_t *base, uint32_t i)
 	sc_cta_t *ctas = carve(&p, cfg->max_ctas_per_sm * sizeof *ctas);
 	uint32_t *last = carve(&p, cfg->schedulers_per_sm * sizeof *last);
 	uint64_t *wnext = carve(&p, cfg->max_warps_per_sm * sizeof *wnext);
+	uint64_t *sfree = carve(&p, cfg->schedulers_per_sm * sizeof *sfree);
+	uint64_t *smin = carve(&p, cfg->schedulers_per_sm * sizeof *smin);
+	uint64_t *ufree = carve(&p, cfg->schedulers_per_sm * SC_FU__COUNT * sizeof *ufree);
 	for (uint32_t w = 0; w < cfg->max_warps_per_sm; w++) {
 		sc_simt_t *stk = carve(&p, cfg->simt_stack_depth * sizeof *stk);
 		sc_ibent_t *ib = carve(&p, cfg->ib_entries * sizeof *ib);
@@ -69,6 +72,9 @@ static size_t sm_layout(sc_gpu_t *g, uint8_t *base, uint32_t i)
 		sm->ctas = ctas;
 		sm->last = last;
 		sm->wnext = wnext;
+		sm->sfree = sfree;
+		sm->smin = smin;
+		sm->ufree = ufree;
 		for (uint32_t c = 0; c < cfg->max_ctas_per_sm; c++)
 			ctas[c].slot = c;
 	}
@@ -122,7 +128,7 @@ int sc_gpu_create(const sc_gpu_config_t *want, const sc_options_t *opt, sc_gpu_t
 		if (!sm->smem)
 			goto nomem;
 	}
-	if (sms_map(g))
+	if (sms_map(g) || sc__memsys_create(g))
 		goto nomem;
 	if (sc__rf_map(g, cfg->regs_per_sm))
 		goto nomem;
@@ -143,6 +149,7 @@ void sc_gpu_destroy(sc_gpu_t *g)
 		g->hooks->gone(g->hook_ctx, g);
 	sc__trace_free(g);
 	sms_free(g);
+	sc__memsys_destroy(g);
 	while (g->mods) {
 		sc_module_t *n = g->mods->next;
 		sc__module_free(g->mods);
@@ -485,9 +492,14 @@ static int sms_prepare(sc_gpu_t *g)
 			sm->ctas[c].used = false;
 		for (uint32_t s = 0; s < g->cfg.schedulers_per_sm; s++)
 			sm->last[s] = UINT32_MAX;
+		memset(sm->sfree, 0, g->cfg.schedulers_per_sm * sizeof *sm->sfree);
+		for (uint32_t s = 0; s < g->cfg.schedulers_per_sm; s++)
+			sm->smin[s] = UINT64_MAX;
+		memset(sm->ufree, 0, g->cfg.schedulers_per_sm * SC_FU__COUNT * sizeof *sm->ufree);
 		sm->nctas = 0;
 		sm->next = UINT64_MAX;
 	}
+	sc__memsys_launch(g);
 	return 0;
 }
 
@@ -740,6 +752,12 @@ static int record_stats(sc_gpu_t *g, sc_dim3_t grid, sc_dim3_t block, const char
 	s->cycles = now - start;
 	s->warp_insts = r->warp_insts;
 	s->thread_insts = r->thread_insts;
+	s->l1_hits = g->ms.count.l1_hits;
+	s->l1_misses = g->ms.count.l1_misses;
+	s->l2_hits = g->ms.count.l2_hits;
+	s->dram_reads = g->ms.count.dram;
+	s->dram_writebacks = g->ms.count.dram_wb;
+	memcpy(s->unit_busy, r->unit_busy, sizeof s->unit_busy);
 	g->totals.cycles += s->cycles;
 	g->totals.warp_insts += r->warp_insts;
 	g->totals.thread_insts += r->thread_insts;

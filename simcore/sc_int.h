@@ -947,10 +947,53 @@ typedef struct sc_sm {
 	                         * unless SC_W_ACTIVE (kept apart from sc_warp_t so
 	                         * that the scheduler's scans stay in cache) */
 	uint64_t next;          /* next cycle with work, UINT64_MAX when none */
+	uint64_t *sfree;        /* per scheduler: first cycle it may issue again */
+	uint64_t *smin;         /* per scheduler: a lower bound of its warps' wnext */
+	uint64_t *ufree;        /* per functional unit (sc__unit_slot): first cycle it is free */
 	uint64_t *ready_mem;
 	uint8_t *local_mem;
 	uint32_t *call_mem;
 } sc_sm_t;
+
+/* The memory system's timing state (memsys.c): tags, sector masks and
+ * times, never data. A set's ways are in recency order, way 0 the most
+ * recent; tag: line number + 1, 0 when the way is invalid. */
+typedef struct sc_cache {
+	uint64_t *tag;
+	uint64_t *ready;          /* cycle the line's data is there */
+	uint8_t *valid, *dirty;   /* sectored caches (L2): sectors held, written */
+	uint32_t sets, ways, shift;
+} sc_cache_t;
+
+#define SC_TICK_SHIFT 10      /* DRAM bus times count 1/1024 cycles */
+
+typedef struct sc_memsys {
+	sc_cache_t *l1, *cc;      /* per SM: L1 data, constant */
+	sc_cache_t *l2;           /* per slice */
+	uint64_t *port;           /* per slice: cycle its port is free again */
+	uint64_t *bus;            /* per channel: tick (1/1024 cycle) its bus is free */
+	uint32_t nslices, nchan;
+	uint64_t sector_ticks;    /* bus time of one sector */
+	uint32_t occ;             /* load/store unit cycles of the access just timed */
+	struct {
+		uint64_t l1_hits, l1_misses, l2_hits, dram, dram_wb;
+	} count;                  /* sectors (L2, DRAM) and lines (L1) of this launch */
+} sc_memsys_t;
+
+/* memsys.c */
+int sc__memsys_create(sc_gpu_t *g);
+void sc__memsys_destroy(sc_gpu_t *g);
+void sc__memsys_launch(sc_gpu_t *g);
+/* The active lanes' lowest and highest address and the bitwise or of all. */
+typedef struct sc_bounds {
+	uint64_t lo, hi, any;
+} sc_bounds_t;
+/* The latency of a warp's access (op SC_OP_LD, SC_OP_ST or an atomic) to
+ * `space` at the lanes' addresses minus off, `bytes` per lane, issued at
+ * g->cycle; sets g->ms.occ to the load/store unit's busy cycles. bd: the
+ * addresses' bounds when the caller has them (NULL: not known). */
+uint32_t sc__mem_time(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, int space, int op, const uint64_t *addr,
+                      uint64_t off, uint32_t exec, unsigned bytes, const sc_bounds_t *bd);
 
 /* The launch in progress. */
 typedef struct sc_run {
@@ -969,6 +1012,7 @@ typedef struct sc_run {
 	uint32_t launch_index;
 	uint32_t next_sm;               /* round-robin dispatch pointer */
 	uint64_t warp_insts, thread_insts;
+	uint64_t unit_busy[SC_FU__COUNT];  /* see sc_launch_stats_t */
 	uint64_t age;
 	bool halt;                      /* a DUE stopped the launch */
 } sc_run_t;
@@ -1059,6 +1103,7 @@ struct sc_gpu {
 	uint64_t vec[4][32];            /* scratch: the elements of a vector ld/st */
 	sc_dec_t *dec;                  /* the launch's code, decoded (decode.c) */
 	uint32_t dec_cap;
+	sc_memsys_t ms;                 /* caches and DRAM timing (memsys.c) */
 };
 
 /* ======================================================================
@@ -1092,11 +1137,37 @@ typedef int (*sc_exec_fn)(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t
 
 #define SC_DEC_RDY_MAX 13 /* 6 operands of up to 2 slots, and the guard */
 
+/* Warp `slot` of sm may issue from cycle t on (t no later than before):
+ * its scheduler's lower bound and the SM's next event follow. */
+static inline void sc__wake(const sc_gpu_t *g, sc_sm_t *sm, uint32_t slot, uint64_t t)
+{
+	uint32_t s = slot % g->cfg.schedulers_per_sm;
+	sm->wnext[slot] = t;
+	if (sm->smin[s] > t)
+		sm->smin[s] = t;
+}
+
+/* Schedulers act on the edges of their clock, every issue_cycles cycles:
+ * the first edge at or after cycle t. */
+static inline uint64_t sc__issue_edge(const sc_gpu_t *g, uint64_t t)
+{
+	uint32_t ic = g->cfg.issue_cycles;
+	return ic == 1 ? t : ic == 2 ? (t + 1) & ~1ull : (t + ic - 1) / ic * ic;
+}
+
+/* The index in sc_sm_t.ufree of the unit of kind fu that scheduler s uses. */
+static inline uint32_t sc__unit_slot(const sc_gpu_config_t *c, unsigned fu, uint32_t s)
+{
+	return fu * c->schedulers_per_sm + (fu == SC_FU_ALU || c->units_per_scheduler ? s : 0);
+}
+
 struct sc_dec {
 	sc_exec_fn fn;
 	const sc_insn_t *in;      /* the word decoded */
 	uint32_t pc;
 	uint32_t lat;             /* the unit's result latency, in cycles */
+	uint8_t cls;              /* latency class (sc_lat_t); memory: resolved at issue */
+	uint8_t fu;               /* functional unit kind (SC_FU_*) */
 	uint32_t o[6];            /* R32/R64/ADDR32/ADDR: first slot * 32; PRED: index */
 	uint64_t k[6];            /* IMM: the constant's 64 bits */
 	uint16_t rdy[SC_DEC_RDY_MAX]; /* scoreboard entries an issue waits on, */
@@ -1126,7 +1197,7 @@ sc_exec_fn sc__fast_pick(const sc_insn_t *in);
  * register (only a corrupted word can do that). */
 void sc__rd(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint16_t o, uint32_t mask, uint64_t *v);
 bool sc__wr(sc_warp_t *w, uint16_t o, uint32_t mask, const uint64_t *v);
-uint32_t sc__alu_latency(const sc_gpu_t *g, const sc_insn_t *in);
+sc_lat_t sc__alu_class(const sc_insn_t *in);
 /* The value of special register sr for lane l of warp w. */
 uint64_t sc__sreg(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, unsigned sr, uint32_t l);
 /* The memory trace's hook in the load/store path (mem.c sc__trace_mark). */

@@ -148,7 +148,32 @@ typedef enum {
 	X(U32, schedulers_per_sm, 1, 8, 2)                                                         \
 	X(SCHED, scheduler, 0, SC_SCHED__COUNT - 1, SC_SCHED_LRR)                                  \
 	X(LAT, latency, 1, 100000, gtx480_latency)                                                 \
-	X(MHZ, clock_mhz, 1, 100000, 1401.0)               /* core clock, for MITF */
+	X(MHZ, clock_mhz, 1, 100000, 1401.0)           /* the clock `cycles` count; MITF's */ \
+	X(MHZ, core_mhz, 1, 100000, 700.0)             /* core / SM front-end clock */     \
+	X(MHZ, mem_mhz, 1, 100000, 924.0)              /* DRAM command clock */            \
+	X(U32, issue_cycles, 1, 64, 2)                 /* per warp-instruction, per sched. */ \
+	X(U32, units_per_scheduler, 0, 1, 0)           /* SFU/FP64/LDST per scheduler? */  \
+	X(U32, dp_solo, 0, 1, 1)                       /* FP64 takes every issue slot */   \
+	X(LAT, interval, 1, 4096, gtx480_interval)     /* unit busy cycles per class */    \
+	X(U32, smem_banks, 1, 64, 32)                                                      \
+	X(U32, l1_bytes, 0, 16777216, 16384)           /* L1 data cache per SM; 0: none */ \
+	X(U32, l1_line, 16, 4096, 128)                                                     \
+	X(U32, l1_ways, 1, 64, 4)                                                          \
+	X(U32, const_bytes, 0, 16777216, 8192)         /* constant cache per SM */         \
+	X(U32, const_line, 16, 4096, 64)                                                   \
+	X(U32, const_ways, 1, 64, 2)                                                       \
+	X(U32, l2_bytes, 0, 1073741824, 786432)        /* L2 of the whole GPU; 0: none */  \
+	X(U32, l2_line, 16, 4096, 128)                                                     \
+	X(U32, l2_ways, 1, 64, 8)                                                          \
+	X(U32, l2_sector, 4, 4096, 32)                                                     \
+	X(U32, l2_slices_per_channel, 1, 16, 2)                                            \
+	X(U32, l2_latency, 1, 100000, 310)             /* round trip of an L2 hit */       \
+	X(U32, l2_sector_cycles, 1, 1024, 2)           /* slice busy per sector */         \
+	X(U32, dram_channels, 1, 256, 6)                                                   \
+	X(U32, dram_bus_bytes, 1, 256, 8)              /* per transfer per channel */      \
+	X(U32, dram_burst, 1, 64, 8)                   /* transfers per burst */           \
+	X(U32, dram_rate, 1, 16, 4)                    /* transfers per mem_mhz clock */   \
+	X(U32, dram_latency, 0, 100000, 236)           /* what an L2 miss adds */
 
 #define SC__CFG_MEMBER_NAME(field, hi) char field[(hi) + 1];
 #define SC__CFG_MEMBER_U32(field, hi) uint32_t field;
@@ -241,6 +266,23 @@ int sc_synchronize(sc_gpu_t *gpu);
 const sc_status_t *sc_gpu_status(const sc_gpu_t *gpu);
 
 /* Per-launch statistics. */
+/* Functional-unit kinds of an SM: each scheduler has its own ALU group
+ * (integer, fp32, conversions, moves, branches); the SFU, FP64 and
+ * load/store units are shared by the SM's schedulers unless the
+ * configuration's units_per_scheduler gives each its own. */
+#define SC_FU_LIST(X) X(ALU, "alu") X(SFU, "sfu") X(DP, "fp64") X(LDST, "ldst")
+typedef enum {
+#define X(name, text) SC_FU_##name,
+	SC_FU_LIST(X)
+#undef X
+	SC_FU__COUNT
+} sc_fu_t;
+const char *sc_fu_name(sc_fu_t fu);
+/* The first cycle at or after which unit `fu` of scheduler `sched` of SM
+ * `sm` is free (it is busy at every cycle before): 0 when out of range.
+ * Schedulers sharing a unit see the same one. */
+uint64_t sc_unit_free_cycle(const sc_gpu_t *gpu, uint32_t sm, sc_fu_t fu, uint32_t sched);
+
 typedef struct sc_launch_stats {
 	char kernel[64];
 	sc_dim3_t grid, block;
@@ -253,6 +295,12 @@ typedef struct sc_launch_stats {
 	double occupancy;           /* resident warps / max warps per SM at the limit */
 	uint64_t start_cycle, end_cycle, cycles;
 	uint64_t warp_insts, thread_insts;
+	/* the memory system (memsys.c): L1 lines that hit and missed, L2
+	 * sectors that hit, sectors read from DRAM and written back to it */
+	uint64_t l1_hits, l1_misses, l2_hits, dram_reads, dram_writebacks;
+	/* cycles the functional units of each kind (sc_fu_t) were busy,
+	 * summed over the units and SMs */
+	uint64_t unit_busy[SC_FU__COUNT];
 } sc_launch_stats_t;
 
 /* Totals over all launches so far. */

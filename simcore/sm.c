@@ -128,12 +128,13 @@ static void bar_release(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, unsigned id, ui
 			sc__wr(w, w->bar_dst, w->bar_mask, v);
 		}
 		w->state = SC_W_ACTIVE;
-		sm->wnext[w->slot] = now + 1;
+		sc__wake(g, sm, w->slot, now + 1);
 	}
 	memset(b, 0, sizeof *b);
 	b->all = true;
-	if (sm->next > now + 1)
-		sm->next = now + 1;
+	uint64_t wake = sc__issue_edge(g, now + 1);
+	if (sm->next > wake)
+		sm->next = wake;
 }
 
 static void bar_check(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, unsigned id, uint64_t now)
@@ -449,8 +450,33 @@ static int retire_special(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_
 	return -1;
 }
 
+/* The functional units: the issuing scheduler's issue slot and the unit
+ * its instruction runs on are busy for the class's interval (a memory
+ * access: as many intervals as it has transactions or bank passes; double
+ * precision on dp_solo GPUs takes every scheduler's slot). */
+static void occupy(sc_gpu_t *g, sc_sm_t *sm, const sc_dec_t *d, uint32_t s, uint64_t now)
+{
+	const sc_gpu_config_t *c = &g->cfg;
+	uint32_t busy = d->fu == SC_FU_LDST ? g->ms.occ : c->interval[d->cls];
+	sm->ufree[sc__unit_slot(c, d->fu, s)] = now + busy;
+	g->run.unit_busy[d->fu] += busy;
+	sm->sfree[s] = now + c->issue_cycles;
+	if (d->fu == SC_FU_DP && c->dp_solo)
+		for (uint32_t k = 0; k < c->schedulers_per_sm; k++)
+			sm->sfree[k] = now + c->issue_cycles;
+}
+
+/* The first cycle the unit of w's next instruction is free (a word in a
+ * faulty instruction buffer counts as the ALU's). */
+static uint64_t unit_free(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint32_t s)
+{
+	uint32_t pc = w->stk[w->sp - 1].pc;
+	unsigned fu = !w->ib_dirty && pc < g->run.mod->ncode ? g->dec[pc].fu : SC_FU_ALU;
+	return sm->ufree[sc__unit_slot(&g->cfg, fu, s)];
+}
+
 /* Fetch, guard, execute (the decoded handler), retire. */
-static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
+static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t now)
 {
 	sc_simt_t *top = &w->stk[w->sp - 1];
 	uint32_t pc = top->pc;
@@ -470,6 +496,7 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
 	g->run.thread_insts += top->mask == 0xffffffffu ? 32 : popcount32(top->mask);
 
 	int rc = d->fn(g, sm, w, d, exec), transfer = 0;
+	occupy(g, sm, d, s, now);
 	if (LIKELY(rc >= 0)) {
 		if (UNLIKELY(g->fu.armed))
 			sc__fu_apply(g, sm, w, in, exec, now);
@@ -531,16 +558,32 @@ void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uin
 		w->pf = sm->pf + (size_t)slot * r->preds;
 		w->ready = sm->ready_mem + (size_t)slot * per;
 		memset(w->ready, 0, per * sizeof *w->ready);
-		sm->wnext[slot] = now + 1;
+		sc__wake(g, sm, slot, now + 1);
 		w->age = r->age++;
 		w->local = cta->local + (size_t)i * 32 * r->local;
 		w->cta = cta;
 	}
 	sm->nctas++;
-	if (sm->next > now + 1)
-		sm->next = now + 1;
+	uint64_t wake = sc__issue_edge(g, now + 1);
+	if (sm->next > wake)
+		sm->next = wake;
 }
 
+/* Whether warp `slot`, ready by its operands, may issue now: when the
+ * unit of its next instruction is busy it waits for it instead. */
+static inline bool unit_ready(const sc_gpu_t *g, sc_sm_t *sm, uint32_t slot, uint32_t s, uint64_t now)
+{
+	uint64_t t = unit_free(g, sm, &sm->warps[slot], s);
+	if (t <= now)
+		return true;
+	sm->wnext[slot] = t;
+	return false;
+}
+
+/* The warp scheduler s issues now: LRR, the first ready warp after the
+ * last one it issued; GTO, the last one while it stays ready, else the
+ * oldest ready. Ready: its operands and its unit are; a warp ready but for
+ * its unit is set to wait for the unit. */
 static sc_warp_t *pick(sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslots, uint64_t now)
 {
 	uint32_t ns = g->cfg.schedulers_per_sm;
@@ -550,12 +593,13 @@ static sc_warp_t *pick(sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslots, ui
 	/* warps of this scheduler (a shift for the usual two schedulers) */
 	uint32_t cnt = ns == 2 ? (nslots - s + 1) >> 1 : (nslots - s + ns - 1) / ns;
 	if (g->cfg.scheduler == SC_SCHED_GTO) {
-		if (sm->last[s] < nslots && wn[sm->last[s]] <= now)
-			return &sm->warps[sm->last[s]];
+		uint32_t last = sm->last[s];
+		if (last < nslots && wn[last] <= now && unit_ready(g, sm, last, s, now))
+			return &sm->warps[last];
 		sc_warp_t *best = NULL;
 		for (uint32_t k = 0; k < cnt; k++) {
 			uint32_t slot = s + k * ns;
-			if (wn[slot] <= now && (!best || sm->warps[slot].age < best->age))
+			if (wn[slot] <= now && (!best || sm->warps[slot].age < best->age) && unit_ready(g, sm, slot, s, now))
 				best = &sm->warps[slot];
 		}
 		if (best)
@@ -567,41 +611,73 @@ static sc_warp_t *pick(sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslots, ui
 	if (start >= cnt)
 		start = 0;
 	for (uint32_t k = start; k < cnt; k++)
-		if (wn[s + k * ns] <= now) {
+		if (wn[s + k * ns] <= now && unit_ready(g, sm, s + k * ns, s, now)) {
 			sm->last[s] = s + k * ns;
 			return &sm->warps[s + k * ns];
 		}
 	for (uint32_t k = 0; k < start; k++)
-		if (wn[s + k * ns] <= now) {
+		if (wn[s + k * ns] <= now && unit_ready(g, sm, s + k * ns, s, now)) {
 			sm->last[s] = s + k * ns;
 			return &sm->warps[s + k * ns];
 		}
 	return NULL;
 }
 
-void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
+/* Scheduler s's lower bound (smin) made exact: the earliest wnext of its
+ * warps. */
+static void sched_min(const sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslots)
 {
-	uint32_t nslots = g->run.ctas_per_sm * g->run.nwarps;
-	for (uint32_t s = 0; s < g->cfg.schedulers_per_sm; s++) {
-		sc_warp_t *w = pick(g, sm, s, nslots, now);
-		if (w) {
-			issue(g, sm, w, now);
-			if (g->run.halt)
-				return;
-		}
-	}
-	/* two running minima: half the dependent compares */
-	uint64_t next = UINT64_MAX, next2 = UINT64_MAX;
+	uint32_t ns = g->cfg.schedulers_per_sm;
 	const uint64_t *wn = sm->wnext;
-	uint32_t i = 0;
-	for (; i + 1 < nslots; i += 2) {
-		next = wn[i] < next ? wn[i] : next;
-		next2 = wn[i + 1] < next2 ? wn[i + 1] : next2;
+	uint64_t m0 = UINT64_MAX, m1 = UINT64_MAX;
+	uint32_t i = s;
+	/* two running minima: half the dependent compares */
+	for (; i + ns < nslots; i += 2 * ns) {
+		m0 = wn[i] < m0 ? wn[i] : m0;
+		m1 = wn[i + ns] < m1 ? wn[i + ns] : m1;
 	}
 	if (i < nslots)
-		next = wn[i] < next ? wn[i] : next;
-	next = next2 < next ? next2 : next;
-	sm->next = next > now ? next : now + 1;
-	if (next == UINT64_MAX)
-		sm->next = UINT64_MAX;
+		m0 = wn[i] < m0 ? wn[i] : m0;
+	sm->smin[s] = m0 < m1 ? m0 : m1;
+}
+
+/* Each scheduler whose issue slot is free and which may have a ready warp
+ * issues one whose unit is free too; a warp whose unit is busy waits for
+ * it. sm->smin[s] is a lower bound of scheduler s's wnext (whatever lowers
+ * a wnext lowers it: sc__wake), made exact for the schedulers that issued,
+ * so that a scheduler with nothing ready costs neither a scan to pick nor
+ * one to find its next cycle. */
+void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
+{
+	uint32_t nslots = g->run.ctas_per_sm * g->run.nwarps, ns = g->cfg.schedulers_per_sm;
+	uint64_t next = UINT64_MAX;
+	for (uint32_t s = 0; s < ns; s++) {
+		if (sm->sfree[s] <= now && sm->smin[s] <= now) {
+			sc_warp_t *w = pick(g, sm, s, nslots, now);
+			if (w) {
+				issue(g, sm, w, s, now);
+				if (g->run.halt)
+					return;
+			}
+			sched_min(g, sm, s, nslots);
+		}
+		uint64_t m = sm->smin[s], t = m == UINT64_MAX || sm->sfree[s] <= m ? m : sm->sfree[s];
+		next = t < next ? t : next;
+	}
+	sm->next = next == UINT64_MAX ? next : sc__issue_edge(g, next > now ? next : now + 1);
+}
+
+static const char *const fu_names[SC_FU__COUNT] = {
+#define X(name, text) [SC_FU_##name] = text,
+	SC_FU_LIST(X)
+#undef X
+};
+
+const char *sc_fu_name(sc_fu_t fu) { return (unsigned)fu < SC_FU__COUNT ? fu_names[fu] : "?"; }
+
+uint64_t sc_unit_free_cycle(const sc_gpu_t *g, uint32_t sm, sc_fu_t fu, uint32_t sched)
+{
+	if (!g || sm >= g->cfg.num_sms || (unsigned)fu >= SC_FU__COUNT || sched >= g->cfg.schedulers_per_sm)
+		return 0;
+	return g->sms[sm].ufree[sc__unit_slot(&g->cfg, fu, sched)];
 }

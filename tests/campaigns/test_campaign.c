@@ -374,15 +374,23 @@ Test(campaign, small_error_buffer_and_null)
 /* The GPU part of the canonical text of fixture min.json, between the
  * format and the workload. */
 #define MIN_GPU_TEXT                                                                        \
-	"\"gpu\":{\"clock_mhz\":1401.0,"                                                        \
-	"\"ib_entries\":2,\"latency\":{\"atomic\":600,\"branch\":22,\"const\":22,"                \
-	"\"cvt\":22,\"fp32\":22,\"fp64\":30,\"global\":600,\"imul\":24,\"int\":22,"             \
-	"\"local\":600,\"sfu\":40,\"shared\":50,\"warp\":22},\"max_ctas_per_sm\":8,"              \
+	"\"gpu\":{\"clock_mhz\":1401.0,\"const_bytes\":8192,\"const_line\":64,"               \
+	"\"const_ways\":2,\"core_mhz\":700.0,\"dp_solo\":1,\"dram_burst\":8,"                   \
+	"\"dram_bus_bytes\":8,\"dram_channels\":6,\"dram_latency\":236,\"dram_rate\":4,"        \
+	"\"ib_entries\":2,\"interval\":{\"atomic\":2,\"branch\":2,\"const\":2,\"cvt\":4,"        \
+	"\"fp32\":2,\"fp64\":8,\"global\":2,\"imul\":4,\"int\":2,\"local\":2,\"sfu\":8,"       \
+	"\"shared\":2,\"warp\":2},\"issue_cycles\":2,\"l1_bytes\":16384,\"l1_line\":128,"       \
+	"\"l1_ways\":4,\"l2_bytes\":786432,\"l2_latency\":310,\"l2_line\":128,"                 \
+	"\"l2_sector\":32,\"l2_sector_cycles\":2,\"l2_slices_per_channel\":2,\"l2_ways\":8,"    \
+	"\"latency\":{\"atomic\":310,\"branch\":22,\"const\":22,"                               \
+	"\"cvt\":22,\"fp32\":22,\"fp64\":30,\"global\":70,\"imul\":24,\"int\":22,"              \
+	"\"local\":70,\"sfu\":40,\"shared\":50,\"warp\":22},\"max_ctas_per_sm\":8,"               \
 	"\"max_regs_per_thread\":63,\"max_smem_per_cta\":49152,"                                  \
 	"\"max_threads_per_cta\":1024,\"max_threads_per_sm\":1536,"                               \
-	"\"max_warps_per_sm\":48,\"name\":\"gtx480\",\"num_sms\":15,"                              \
+	"\"max_warps_per_sm\":48,\"mem_mhz\":924.0,\"name\":\"gtx480\",\"num_sms\":15,"          \
 	"\"preds_per_thread\":8,\"regs_per_sm\":32768,\"scheduler\":\"lrr\","                      \
-	"\"schedulers_per_sm\":2,\"simt_stack_depth\":32,\"smem_per_sm\":49152,"                   \
+	"\"schedulers_per_sm\":2,\"simt_stack_depth\":32,\"smem_banks\":32,"                      \
+	"\"smem_per_sm\":49152,\"units_per_scheduler\":0,"                                        \
 	"\"warp_size\":32},\"injections\":2000,\"margin\":null,\"name\":\"min\","                   \
 	"\"regs\":\"ptx\",\"sampling\":\"physical\",\"scope\":\"application\","                     \
 	"\"seed\":1,\"target\":\"regfile\",\"timeout_factor\":3.0,"                                 \

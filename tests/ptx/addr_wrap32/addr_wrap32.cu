@@ -28,6 +28,9 @@ extern "C" __global__ void wrap_shared(const int *in, int *out)
 	o[1] = v1 - v2;
 	__syncthreads();
 	asm volatile("atom.shared.add.u32 %0, [%1+64], %2;" : "=r"(old) : "r"(next), "r"(t) : "memory");
+	/* every atom before any red: thread 63's atom and thread 0's red meet on
+	 * s[0] from different warps, whose order is otherwise the scheduler's */
+	__syncthreads();
 	asm volatile("red.shared.add.u32 [%0+64], 1000;" ::"r"(mine) : "memory");
 	__syncthreads();
 	o[2] = old;
