@@ -175,6 +175,8 @@ static int flip(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, uint64
 		if (refs[i].warp && t == SC_TGT_IBUFFER)
 			refs[i].warp->ib_dirty = true;
 	}
+	if (t == SC_TGT_IBUFFER || t == SC_TGT_SIMT)
+		sc__sm_refresh_units(g, sm);
 	return 1;
 }
 

@@ -57,6 +57,7 @@ static size_t sm_layout(sc_gpu_t *g, uint8_t *base, uint32_t i)
 	uint64_t *wnext = carve(&p, cfg->max_warps_per_sm * sizeof *wnext);
 	uint64_t *sfree = carve(&p, cfg->schedulers_per_sm * sizeof *sfree);
 	uint64_t *smin = carve(&p, cfg->schedulers_per_sm * sizeof *smin);
+	uint8_t *nfu = carve(&p, cfg->max_warps_per_sm * sizeof *nfu);
 	uint64_t *ufree = carve(&p, cfg->schedulers_per_sm * SC_FU__COUNT * sizeof *ufree);
 	for (uint32_t w = 0; w < cfg->max_warps_per_sm; w++) {
 		sc_simt_t *stk = carve(&p, cfg->simt_stack_depth * sizeof *stk);
@@ -74,6 +75,7 @@ static size_t sm_layout(sc_gpu_t *g, uint8_t *base, uint32_t i)
 		sm->wnext = wnext;
 		sm->sfree = sfree;
 		sm->smin = smin;
+		sm->nfu = nfu;
 		sm->ufree = ufree;
 		for (uint32_t c = 0; c < cfg->max_ctas_per_sm; c++)
 			ctas[c].slot = c;

@@ -949,6 +949,8 @@ typedef struct sc_sm {
 	uint64_t next;          /* next cycle with work, UINT64_MAX when none */
 	uint64_t *sfree;        /* per scheduler: first cycle it may issue again */
 	uint64_t *smin;         /* per scheduler: a lower bound of its warps' wnext */
+	uint8_t *nfu;           /* per warp slot: the unit (sc_fu_t) its next
+	                         * instruction needs, kept with wnext */
 	uint64_t *ufree;        /* per functional unit (sc__unit_slot): first cycle it is free */
 	uint64_t *ready_mem;
 	uint8_t *local_mem;
@@ -979,6 +981,10 @@ typedef struct sc_memsys {
 		uint64_t l1_hits, l1_misses, l2_hits, dram, dram_wb;
 	} count;                  /* sectors (L2, DRAM) and lines (L1) of this launch */
 } sc_memsys_t;
+
+/* sm.c: recomputes every warp's sm->nfu after a fault changed what a
+ * warp issues next (its SIMT stack or instruction buffer). */
+void sc__sm_refresh_units(const sc_gpu_t *g, sc_sm_t *sm);
 
 /* memsys.c */
 int sc__memsys_create(sc_gpu_t *g);

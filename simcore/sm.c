@@ -47,35 +47,52 @@ void sc__due_insn(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint32_t p
 	sc__due(g, SC_DUE_INVALID_INSTRUCTION, sm, w, -1, pc, 0, fmt, pc, text);
 }
 
-/* Earliest cycle the warp's next instruction has its operands ready: the
- * decoded form's scoreboard entries, or those of the word a faulty
- * instruction buffer holds (none for a word that does not decode). */
-static uint64_t ready_time(const sc_gpu_t *g, const sc_warp_t *w, uint64_t now)
+/* The decoded form of the warp's next instruction: the launch's, or that
+ * of the word a faulty instruction buffer holds (decoded into *redo); NULL
+ * when there is none (an empty stack, a pc outside the code, a word that
+ * does not decode). */
+static const sc_dec_t *next_dec(const sc_gpu_t *g, const sc_warp_t *w, sc_dec_t *redo)
 {
-	uint64_t t = now + 1;
 	if (UNLIKELY(w->sp == 0))
-		return t;
+		return NULL;
 	uint32_t pc = w->stk[w->sp - 1].pc;
-	const sc_dec_t *d;
-	sc_dec_t redo;
 	if (UNLIKELY(w->ib_dirty)) {
 		const sc_insn_t *in = w->ib_pc == pc && w->ib[0].valid ? &w->ib[0].insn
 		                      : pc < g->run.mod->ncode    ? &g->run.mod->code[pc]
 		                                                  : NULL;
 		if (!in || sc__insn_check(in, g->run.regs, g->run.preds, g->run.mod->npool, g->run.mod->ncode))
-			return t;
-		sc__decode(g, in, pc, true, &redo);
-		d = &redo;
-	} else if (pc < g->run.mod->ncode) {
-		d = &g->dec[pc];
-	} else {
-		return t;
+			return NULL;
+		sc__decode(g, in, pc, true, redo);
+		return redo;
 	}
+	return pc < g->run.mod->ncode ? &g->dec[pc] : NULL;
+}
+
+/* Earliest cycle the warp's next instruction has its operands ready (its
+ * scoreboard entries), and the unit it will need in sm->nfu (the ALU for
+ * a word that does not decode: its issue raises the DUE). */
+static uint64_t ready_time(const sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint64_t now)
+{
+	uint64_t t = now + 1;
+	sc_dec_t redo;
+	const sc_dec_t *d = next_dec(g, w, &redo);
+	sm->nfu[w->slot] = d ? d->fu : SC_FU_ALU;
+	if (!d)
+		return t;
 	for (unsigned j = 0; j < d->nrdy; j++) {
 		uint64_t r = w->ready[d->rdy[j]];
 		t = r > t ? r : t;
 	}
 	return t;
+}
+
+void sc__sm_refresh_units(const sc_gpu_t *g, sc_sm_t *sm)
+{
+	for (uint32_t i = 0; i < g->run.ctas_per_sm * g->run.nwarps; i++) {
+		sc_dec_t redo;
+		const sc_dec_t *d = next_dec(g, &sm->warps[i], &redo);
+		sm->nfu[i] = d ? d->fu : SC_FU_ALU;
+	}
 }
 
 /* ------------------------------------------------------------ SIMT stack */
@@ -128,6 +145,9 @@ static void bar_release(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, unsigned id, ui
 			sc__wr(w, w->bar_dst, w->bar_mask, v);
 		}
 		w->state = SC_W_ACTIVE;
+		sc_dec_t redo;
+		const sc_dec_t *d = next_dec(g, w, &redo);
+		sm->nfu[w->slot] = d ? d->fu : SC_FU_ALU;
 		sc__wake(g, sm, w->slot, now + 1);
 	}
 	memset(b, 0, sizeof *b);
@@ -401,7 +421,7 @@ static void reschedule(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, bool
 		w->ib_pc = w->stk[w->sp - 1].pc;
 	}
 	if (w->state == SC_W_ACTIVE) {
-		uint64_t t = ready_time(g, w, now);
+		uint64_t t = ready_time(g, sm, w, now);
 		if (transfer || (w->sp && w->stk[w->sp - 1].pc != pc + 1))
 			t = t > now + g->cfg.latency[SC_LAT_BRANCH] ? t : now + g->cfg.latency[SC_LAT_BRANCH];
 		sm->wnext[w->slot] = t;
@@ -466,13 +486,11 @@ static void occupy(sc_gpu_t *g, sc_sm_t *sm, const sc_dec_t *d, uint32_t s, uint
 			sm->sfree[k] = now + c->issue_cycles;
 }
 
-/* The first cycle the unit of w's next instruction is free (a word in a
- * faulty instruction buffer counts as the ALU's). */
-static uint64_t unit_free(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint32_t s)
+/* The first cycle the unit of the next instruction of warp `slot` is free
+ * (sm->nfu, kept by ready_time). */
+static uint64_t unit_free(const sc_gpu_t *g, const sc_sm_t *sm, uint32_t slot, uint32_t s)
 {
-	uint32_t pc = w->stk[w->sp - 1].pc;
-	unsigned fu = !w->ib_dirty && pc < g->run.mod->ncode ? g->dec[pc].fu : SC_FU_ALU;
-	return sm->ufree[sc__unit_slot(&g->cfg, fu, s)];
+	return sm->ufree[sc__unit_slot(&g->cfg, sm->nfu[slot], s)];
 }
 
 /* Fetch, guard, execute (the decoded handler), retire. */
@@ -558,6 +576,7 @@ void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uin
 		w->pf = sm->pf + (size_t)slot * r->preds;
 		w->ready = sm->ready_mem + (size_t)slot * per;
 		memset(w->ready, 0, per * sizeof *w->ready);
+		sm->nfu[slot] = r->fn->entry_pc < r->mod->ncode ? g->dec[r->fn->entry_pc].fu : SC_FU_ALU;
 		sc__wake(g, sm, slot, now + 1);
 		w->age = r->age++;
 		w->local = cta->local + (size_t)i * 32 * r->local;
@@ -573,7 +592,7 @@ void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uin
  * unit of its next instruction is busy it waits for it instead. */
 static inline bool unit_ready(const sc_gpu_t *g, sc_sm_t *sm, uint32_t slot, uint32_t s, uint64_t now)
 {
-	uint64_t t = unit_free(g, sm, &sm->warps[slot], s);
+	uint64_t t = unit_free(g, sm, slot, s);
 	if (t <= now)
 		return true;
 	sm->wnext[slot] = t;
@@ -653,13 +672,18 @@ void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
 	uint64_t next = UINT64_MAX;
 	for (uint32_t s = 0; s < ns; s++) {
 		if (sm->sfree[s] <= now && sm->smin[s] <= now) {
+			uint64_t bound = sm->smin[s];
 			sc_warp_t *w = pick(g, sm, s, nslots, now);
+			uint64_t was = w ? sm->wnext[w->slot] : 0;
 			if (w) {
 				issue(g, sm, w, s, now);
 				if (g->run.halt)
 					return;
 			}
-			sched_min(g, sm, s, nslots);
+			/* a warp issued that was not the earliest: the bound still
+			 * holds for the others, and its own wnext only moved later */
+			if (!w || was <= bound)
+				sched_min(g, sm, s, nslots);
 		}
 		uint64_t m = sm->smin[s], t = m == UINT64_MAX || sm->sfree[s] <= m ? m : sm->sfree[s];
 		next = t < next ? t : next;
