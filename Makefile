@@ -32,8 +32,9 @@ ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/r
                engine/driver.c engine/profile.c
 TEST_SRC    := tests/simcore/test_harness.c tests/simcore/insn.c tests/simcore/test_insn.c tests/simcore/test_parse.c \
                tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
-               tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c \
-               tests/simcore/test_due.c tests/simcore/test_decode.c tests/simcore/test_fault.c tests/simcore/test_cache_fault.c tests/simcore/test_regalloc.c \
+               tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c tests/simcore/test_calib.c \
+               tests/simcore/test_due.c tests/simcore/test_decode.c tests/simcore/test_fault.c tests/simcore/test_cache_fault.c \
+               tests/simcore/test_regalloc.c \
                tests/simcore/test_isa.c tests/simcore/test_disasm.c tests/simcore/test_statemap.c \
                tests/campaigns/test_campaigns.c \
                tests/campaigns/test_campaign.c tests/masks/test_masks.c tests/parser/test_classify.c \
@@ -206,4 +207,4 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ) $(CORE_OBJ) $(BUI
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(SIMCORE_OBJ:.o=.d) $(CORE_OBJ:.o=.d) $(ENGINE_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(SIMCORE_OBJ:.o=.d) $(CORE_OBJ:.o=.d) $(ENGINE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(APP_OBJ:.o=.d)

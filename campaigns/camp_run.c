@@ -15,12 +15,14 @@
 #error "campaigns/camp_run.c assumes a little-endian host"
 #endif
 
-static double now_seconds(void)
+static double clock_seconds(clockid_t id)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+static double now_seconds(void) { return clock_seconds(CLOCK_MONOTONIC); }
 
 /* Maps a simulator error that is not about the input to a campaigns code. */
 static int sim_error(const camp_workload_t *w, sc_gpu_t *gpu, int rc, const char *what,
@@ -228,9 +230,10 @@ static int launch_once(const camp_workload_t *w, uint32_t li, uint32_t iter, sc_
 		argv[ai] = p;
 	}
 
-	double t0 = now_seconds();
+	double t0 = now_seconds(), c0 = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
 	int rc = sc_launch(gpu, mod, l->kernel, l->grid, l->block, l->shared, argv);
 	res->sim_seconds += now_seconds() - t0;
+	res->sim_cpu_seconds += clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	free(store);
 	free(argv);
 	res->launches_run++;

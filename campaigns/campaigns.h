@@ -163,6 +163,7 @@ typedef struct camp_result {
 	sc_status_t status;     /* where and why (reason NONE when !due) */
 	uint32_t launches_run;  /* sc_launch calls made, repeats counted */
 	double sim_seconds;     /* host time spent inside sc_launch */
+	double sim_cpu_seconds; /* CPU time of this process inside sc_launch */
 	uint32_t noutputs;      /* the workload's outputs; 0 after a DUE */
 	camp_output_t *outputs;
 } camp_result_t;

@@ -45,7 +45,8 @@ void eng_exec_help(FILE *out)
 	      "                      regular file of the same size); links, non-regular\n"
 	      "                      and other files are refused (exit 2)\n"
 	      "  --stats             print statistics as JSON on stdout: cycles (of the GPU's\n"
-	      "                      clock_mhz), instructions, IPC, host time in launches,\n"
+	      "                      clock_mhz), instructions, IPC, host wall and CPU time\n"
+	      "                      in launches (sim_seconds, sim_cpu_seconds),\n"
 	      "                      status, the DUE if any, and per launch: occupancy,\n"
 	      "                      counts, cache and DRAM traffic, busy cycles per unit\n"
 	      "  --cycle-budget N    end a launch that runs past N GPU cycles as a DUE\n"
@@ -231,6 +232,7 @@ static json_t *stats_json(const camp_workload_t *w, const sc_gpu_config_t *cfg, 
 		                                                                 (double)t.cycles
 		                                                           : 0.0));
 		bad |= json_object_set_new(o, "sim_seconds", json_real(r->sim_seconds));
+		bad |= json_object_set_new(o, "sim_cpu_seconds", json_real(r->sim_cpu_seconds));
 		bad |= json_object_set_new(o, "status", json_string(r->due
 		                                                    ? sc_due_name(r->status.reason)
 		                                                    : "ok"));
@@ -281,11 +283,11 @@ static void print_summary(const camp_workload_t *w, const sc_gpu_config_t *cfg, 
 	sc_gpu_stats(gpu, &t);
 	printf("%s on %s%s: %s\n", w->name, cfg->name, regs == SC_REGS_ALLOC ? " (alloc registers)" : "",
 	       r->due ? sc_due_name(r->status.reason) : "ok");
-	printf("  %" PRIu32 " launch%s, %" PRIu64 " cycles, %" PRIu64 " warp instructions, %"
+	printf("  %" PRIu32 " launch%s, %" PRIu64 " cycles (%g MHz), %" PRIu64 " warp instructions, %"
 	       PRIu64 " thread instructions, IPC %.3f\n", r->launches_run,
-	       r->launches_run == 1 ? "" : "es", t.cycles, t.warp_insts, t.thread_insts,
+	       r->launches_run == 1 ? "" : "es", t.cycles, cfg->clock_mhz, t.warp_insts, t.thread_insts,
 	       t.cycles ? (double)t.thread_insts / (double)t.cycles : 0.0);
-	printf("  %.3f s of host time inside launches\n", r->sim_seconds);
+	printf("  %.3f s of host time inside launches (%.3f s of CPU)\n", r->sim_seconds, r->sim_cpu_seconds);
 }
 
 /* mkdir -p */

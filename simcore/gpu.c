@@ -57,6 +57,7 @@ static size_t sm_layout(sc_gpu_t *g, uint8_t *base, uint32_t i)
 	uint64_t *wnext = carve(&p, cfg->max_warps_per_sm * sizeof *wnext);
 	uint64_t *sfree = carve(&p, cfg->schedulers_per_sm * sizeof *sfree);
 	uint64_t *smin = carve(&p, cfg->schedulers_per_sm * sizeof *smin);
+	sc_wheel_t *wh = carve(&p, sizeof *wh);
 	uint8_t *nfu = carve(&p, cfg->max_warps_per_sm * sizeof *nfu);
 	uint64_t *ufree = carve(&p, cfg->schedulers_per_sm * SC_FU__COUNT * sizeof *ufree);
 	for (uint32_t w = 0; w < cfg->max_warps_per_sm; w++) {
@@ -75,6 +76,7 @@ static size_t sm_layout(sc_gpu_t *g, uint8_t *base, uint32_t i)
 		sm->wnext = wnext;
 		sm->sfree = sfree;
 		sm->smin = smin;
+		sm->wh = wh;
 		sm->nfu = nfu;
 		sm->ufree = ufree;
 		for (uint32_t c = 0; c < cfg->max_ctas_per_sm; c++)
@@ -478,6 +480,22 @@ static size_t launch_layout(sc_gpu_t *g, uint8_t *base, uint32_t i)
 	return (size_t)(p - base);
 }
 
+/* An empty wheel at the launch's start, in use when the launch has at most
+ * 64 warp slots per SM (and at most 8 schedulers). FLIPSIM_SCAN_SCHEDULER
+ * set (to anything but 0) keeps to the scans: the same decisions, for
+ * checking that they are (test arch::wheel_equals_scan). */
+static void wheel_start(const sc_gpu_t *g, sc_wheel_t *wh)
+{
+	uint32_t nslots = g->run.ctas_per_sm * g->run.nwarps, ns = g->cfg.schedulers_per_sm;
+	memset(wh, 0, sizeof *wh);
+	wh->at = g->cycle;
+	wh->far_min = UINT64_MAX;
+	const char *scan = getenv("FLIPSIM_SCAN_SCHEDULER");
+	wh->on = nslots <= 64 && ns <= 8 && !(scan && *scan && strcmp(scan, "0") != 0);
+	for (uint32_t i = 0; wh->on && i < nslots; i++)
+		wh->smask[i % ns] |= 1ull << i;
+}
+
 static int sms_prepare(sc_gpu_t *g)
 {
 	sc_run_t *r = &g->run;
@@ -498,6 +516,7 @@ static int sms_prepare(sc_gpu_t *g)
 			sm->warps[w].state = SC_W_IDLE;
 			sm->wnext[w] = UINT64_MAX;
 		}
+		wheel_start(g, sm->wh);
 		for (uint32_t c = 0; c < g->cfg.max_ctas_per_sm; c++)
 			sm->ctas[c].used = false;
 		for (uint32_t s = 0; s < g->cfg.schedulers_per_sm; s++)

@@ -949,6 +949,7 @@ typedef struct sc_sm {
 	uint64_t next;          /* next cycle with work, UINT64_MAX when none */
 	uint64_t *sfree;        /* per scheduler: first cycle it may issue again */
 	uint64_t *smin;         /* per scheduler: a lower bound of its warps' wnext */
+	struct sc_wheel *wh;    /* the warps by wnext, for launches of at most 64 slots */
 	uint8_t *nfu;           /* per warp slot: the unit (sc_fu_t) its next
 	                         * instruction needs, kept with wnext */
 	uint64_t *ufree;        /* per functional unit (sc__unit_slot): first cycle it is free */
@@ -1230,12 +1231,69 @@ typedef int (*sc_exec_fn)(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t
 
 #define SC_DEC_RDY_MAX 13 /* 6 operands of up to 2 slots, and the guard */
 
+/* The warps of an SM by their wnext, when a launch has at most 64 warp
+ * slots (sm.c): a slot is in `ready` when its wnext is at or before `at`
+ * (the wheel's time), in bucket[t % 64] when its wnext t is in (at, at +
+ * 64], in `far` when later (never: nowhere). Picking a warp and finding a
+ * scheduler's next cycle are then bit arithmetic instead of scans. It is
+ * derived from wnext (which the state hash covers) and changes no decision. */
+typedef struct sc_wheel {
+	uint64_t bucket[64];
+	uint64_t occ;           /* bit b: bucket[b] is not empty */
+	uint64_t ready, far;
+	uint64_t far_min;       /* no slot in far has an earlier wnext */
+	uint64_t at;
+	uint64_t smask[8];      /* per scheduler: its slots */
+	bool on;
+} sc_wheel_t;
+
+static inline void sc__wheel_put(sc_wheel_t *wh, uint32_t slot, uint64_t t)
+{
+	uint64_t bit = 1ull << slot;
+	if (t == UINT64_MAX)
+		return;
+	if (t <= wh->at) {
+		wh->ready |= bit;
+	} else if (t - wh->at <= 64) {
+		wh->bucket[t & 63] |= bit;
+		wh->occ |= 1ull << (t & 63);
+	} else {
+		wh->far |= bit;
+		wh->far_min = t < wh->far_min ? t : wh->far_min;
+	}
+}
+
+static inline void sc__wheel_take(sc_wheel_t *wh, uint32_t slot, uint64_t t)
+{
+	uint64_t bit = 1ull << slot;
+	if (t == UINT64_MAX)
+		return;
+	if (t <= wh->at) {
+		wh->ready &= ~bit;
+	} else if (t - wh->at <= 64) {
+		if (!(wh->bucket[t & 63] &= ~bit))
+			wh->occ &= ~(1ull << (t & 63));
+	} else {
+		wh->far &= ~bit;
+	}
+}
+
+/* Every write of a warp's wnext: the wheel follows. */
+static inline void sc__set_wnext(sc_sm_t *sm, uint32_t slot, uint64_t t)
+{
+	if (sm->wh->on) {
+		sc__wheel_take(sm->wh, slot, sm->wnext[slot]);
+		sc__wheel_put(sm->wh, slot, t);
+	}
+	sm->wnext[slot] = t;
+}
+
 /* Warp `slot` of sm may issue from cycle t on (t no later than before):
- * its scheduler's lower bound and the SM's next event follow. */
+ * its scheduler's lower bound follows. */
 static inline void sc__wake(const sc_gpu_t *g, sc_sm_t *sm, uint32_t slot, uint64_t t)
 {
 	uint32_t s = slot % g->cfg.schedulers_per_sm;
-	sm->wnext[slot] = t;
+	sc__set_wnext(sm, slot, t);
 	if (sm->smin[s] > t)
 		sm->smin[s] = t;
 }

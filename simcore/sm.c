@@ -145,10 +145,9 @@ static void bar_release(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, unsigned id, ui
 			sc__wr(w, w->bar_dst, w->bar_mask, v);
 		}
 		w->state = SC_W_ACTIVE;
-		sc_dec_t redo;
-		const sc_dec_t *d = next_dec(g, w, &redo);
-		sm->nfu[w->slot] = d ? d->fu : SC_FU_ALU;
-		sc__wake(g, sm, w->slot, now + 1);
+		/* on from the next cycle, when its next instruction's operands
+		 * are ready too (ready_time also notes its unit) */
+		sc__wake(g, sm, w->slot, ready_time(g, sm, w, now));
 	}
 	memset(b, 0, sizeof *b);
 	b->all = true;
@@ -228,7 +227,7 @@ static void ex_bar(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, 
 	}
 	if (kind != SC_BAR_ARRIVE) {
 		w->state = SC_W_BAR;
-		sm->wnext[w->slot] = UINT64_MAX;
+		sc__set_wnext(sm, w->slot, UINT64_MAX);
 		w->bar_id = (uint8_t)id;
 		w->bar_kind = (uint8_t)kind;
 	}
@@ -240,7 +239,7 @@ static void ex_bar(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, 
 static void cta_finish_warp(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
 {
 	w->state = SC_W_DONE;
-	sm->wnext[w->slot] = UINT64_MAX;
+	sc__set_wnext(sm, w->slot, UINT64_MAX);
 	sc_cta_t *cta = w->cta;
 	cta->done++;
 	if (cta->done == cta->nwarps) {
@@ -424,7 +423,7 @@ static void reschedule(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, bool
 		uint64_t t = ready_time(g, sm, w, now);
 		if (transfer || (w->sp && w->stk[w->sp - 1].pc != pc + 1))
 			t = t > now + g->cfg.latency[SC_LAT_BRANCH] ? t : now + g->cfg.latency[SC_LAT_BRANCH];
-		sm->wnext[w->slot] = t;
+		sc__set_wnext(sm, w->slot, t);
 	}
 }
 
@@ -595,7 +594,7 @@ static inline bool unit_ready(const sc_gpu_t *g, sc_sm_t *sm, uint32_t slot, uin
 	uint64_t t = unit_free(g, sm, slot, s);
 	if (t <= now)
 		return true;
-	sm->wnext[slot] = t;
+	sc__set_wnext(sm, slot, t);
 	return false;
 }
 
@@ -666,10 +665,121 @@ static void sched_min(const sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslot
  * a wnext lowers it: sc__wake), made exact for the schedulers that issued,
  * so that a scheduler with nothing ready costs neither a scan to pick nor
  * one to find its next cycle. */
+/* ---- the wheel (sc_wheel_t, sc_int.h): launches of at most 64 slots ---- */
+/* Moves the wheel's time to now: the buckets passed empty into `ready`, and
+ * the far slots come back once they may be near. */
+static void wheel_advance(sc_wheel_t *wh, const uint64_t *wnext, uint64_t now)
+{
+	if (now <= wh->at)
+		return;
+	uint64_t d = now - wh->at;
+	uint64_t due = wh->occ;
+	if (d < 64) { /* the buckets of at + 1 .. now, rotated to bit 0 on */
+		uint32_t r = (uint32_t)((wh->at + 1) & 63);
+		due = ((due >> r) | (r ? due << (64 - r) : 0)) & ((1ull << d) - 1);
+		due = (due << r) | (r ? due >> (64 - r) : 0);
+	}
+	for (; due; due &= due - 1) {
+		uint32_t b = (uint32_t)__builtin_ctzll(due);
+		wh->ready |= wh->bucket[b];
+		wh->bucket[b] = 0;
+		wh->occ &= ~(1ull << b);
+	}
+	wh->at = now;
+	if (wh->far && now + 64 >= wh->far_min) {
+		uint64_t f = wh->far;
+		wh->far = 0;
+		wh->far_min = UINT64_MAX;
+		for (; f; f &= f - 1) {
+			uint32_t slot = (uint32_t)__builtin_ctzll(f);
+			sc__wheel_put(wh, slot, wnext[slot]);
+		}
+	}
+}
+
+/* The earliest wnext of the slots in mask, `at` or earlier meaning ready
+ * (returned as `at`), UINT64_MAX for none. */
+static uint64_t wheel_first(const sc_wheel_t *wh, const uint64_t *wnext, uint64_t mask)
+{
+	if (wh->ready & mask)
+		return wh->at;
+	uint32_t r = (uint32_t)((wh->at + 1) & 63);
+	uint64_t occ = wh->occ, rot = (occ >> r) | (r ? occ << (64 - r) : 0);
+	for (; rot; rot &= rot - 1) {
+		uint32_t i = (uint32_t)__builtin_ctzll(rot);
+		if (wh->bucket[(r + i) & 63] & mask)
+			return wh->at + 1 + i;
+	}
+	uint64_t m = UINT64_MAX;
+	for (uint64_t f = wh->far & mask; f; f &= f - 1) {
+		uint64_t t = wnext[__builtin_ctzll(f)];
+		m = t < m ? t : m;
+	}
+	return m;
+}
+
+/* pick() on the wheel's ready slots: the same warp, by the same rules. */
+static sc_warp_t *pick_ready(sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslots, uint64_t now)
+{
+	sc_wheel_t *wh = sm->wh;
+	uint64_t mask = wh->smask[s];
+	uint32_t last = sm->last[s];
+	if (g->cfg.scheduler == SC_SCHED_GTO) {
+		if (last < nslots && (wh->ready >> last & 1) && unit_ready(g, sm, last, s, now))
+			return &sm->warps[last];
+		sc_warp_t *best = NULL;
+		for (uint64_t c = wh->ready & mask; c; c &= c - 1) {
+			uint32_t slot = (uint32_t)__builtin_ctzll(c);
+			if ((!best || sm->warps[slot].age < best->age) && unit_ready(g, sm, slot, s, now))
+				best = &sm->warps[slot];
+		}
+		if (best)
+			sm->last[s] = best->slot;
+		return best;
+	}
+	for (uint64_t c = wh->ready & mask; c;) {
+		uint64_t after = last < nslots ? c & ~((2ull << last) - 1) : c;
+		uint32_t slot = (uint32_t)__builtin_ctzll(after ? after : c);
+		if (unit_ready(g, sm, slot, s, now)) {
+			sm->last[s] = slot;
+			return &sm->warps[slot];
+		}
+		c &= ~(1ull << slot); /* it waits for its unit now */
+	}
+	return NULL;
+}
+
+static void sm_cycle_wheel(sc_gpu_t *g, sc_sm_t *sm, uint32_t nslots, uint64_t now)
+{
+	sc_wheel_t *wh = sm->wh;
+	uint32_t ns = g->cfg.schedulers_per_sm;
+	wheel_advance(wh, sm->wnext, now);
+	for (uint32_t s = 0; s < ns; s++) {
+		if (sm->sfree[s] > now || !(wh->ready & wh->smask[s]))
+			continue;
+		sc_warp_t *w = pick_ready(g, sm, s, nslots, now);
+		if (w) {
+			issue(g, sm, w, s, now);
+			if (g->run.halt)
+				return;
+		}
+	}
+	uint64_t next = UINT64_MAX;
+	for (uint32_t s = 0; s < ns; s++) {
+		uint64_t m = sm->smin[s] = wheel_first(wh, sm->wnext, wh->smask[s]);
+		uint64_t t = m == UINT64_MAX || sm->sfree[s] <= m ? m : sm->sfree[s];
+		next = t < next ? t : next;
+	}
+	sm->next = next == UINT64_MAX ? next : sc__issue_edge(g, next > now ? next : now + 1);
+}
+
 void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
 {
 	uint32_t nslots = g->run.ctas_per_sm * g->run.nwarps, ns = g->cfg.schedulers_per_sm;
-	uint64_t next = UINT64_MAX;
+	if (sm->wh->on) {
+		sm_cycle_wheel(g, sm, nslots, now);
+		return;
+	}
 	for (uint32_t s = 0; s < ns; s++) {
 		if (sm->sfree[s] <= now && sm->smin[s] <= now) {
 			uint64_t bound = sm->smin[s];
@@ -685,6 +795,10 @@ void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
 			if (!w || was <= bound)
 				sched_min(g, sm, s, nslots);
 		}
+	}
+	/* after every scheduler: an issue can wake another scheduler's warps */
+	uint64_t next = UINT64_MAX;
+	for (uint32_t s = 0; s < ns; s++) {
 		uint64_t m = sm->smin[s], t = m == UINT64_MAX || sm->sfree[s] <= m ? m : sm->sfree[s];
 		next = t < next ? t : next;
 	}

@@ -108,7 +108,7 @@ bench() {
 		failed=1
 		return
 	fi
-	local secs="" bsecs="" ref="" r s st bin
+	local secs="" bsecs="" sims="" ref="" r s st bin
 	for r in $(seq "$RUNS"); do
 		for bin in "$flipsim" $base; do
 			if ! s=$(cpu_of "$bin" exec "$dir/$ex.json" --stats) || ! st=$(stats_of "$tmp/out"); then
@@ -127,34 +127,38 @@ bench() {
 			if [ "$bin" = "$flipsim" ]; then
 				secs="$secs$s
 "
+				sims="$sims$(stat_of sim_cpu_seconds "$tmp/out" || echo 0)
+"
 			else
 				bsecs="$bsecs$s
 "
 			fi
 		done
 	done
-	local med bmed=""
+	local med bmed="" smed
 	med=$(printf '%s' "$secs" | median)
+	smed=$(printf '%s' "$sims" | median)
 	[ -n "$base" ] && bmed=$(printf '%s' "$bsecs" | median)
 	# shellcheck disable=SC2086
 	set -- $ref
-	awk -v ex="$ex" -v size="$label" -v c="$1" -v w="$2" -v t="$3" -v s="$med" -v b="$bmed" 'BEGIN {
-		printf "%-11s %-10s %12s %14s %12s %9.3f %10.1f", ex, size, c, t, w, s, (s > 0 ? t / s / 1e6 : 0)
+	awk -v ex="$ex" -v size="$label" -v c="$1" -v w="$2" -v t="$3" -v s="$med" -v b="$bmed" -v sim="$smed" 'BEGIN {
+		printf "%-11s %-10s %12s %14s %12s %9.3f %9.3f %10.1f", ex, size, c, t, w, s, sim, (s > 0 ? t / s / 1e6 : 0)
 		if (b != "")
 			printf " %9.3f %10.1f %7.2fx", b, (b > 0 ? t / b / 1e6 : 0), (s > 0 ? b / s : 0)
 		printf "\n"
 	}'
 }
 
-printf '%-11s %-10s %12s %14s %12s %9s %10s' example size cycles thread-insts warp-insts "cpu s" "M thr/s"
+printf '%-11s %-10s %12s %14s %12s %9s %9s %10s' example size cycles thread-insts warp-insts "cpu s" "sim cpu s" "M thr/s"
 [ -n "$base" ] && printf ' %9s %10s %8s' "base s" "base M/s" speedup
 echo
 bench vadd 65536 65536
 bench vadd 1048576 1048576
 bench scalarprod 256x4096 256 4096
 bench scalarprod 1024x4096 1024 4096
-echo "(cpu s: median of $RUNS runs, user + system CPU seconds of the whole run; M thr/s:" \
-	"millions of thread-instructions per CPU-second${base:+; base: $base})"
+echo "(cpu s: median of $RUNS runs, user + system CPU seconds of the whole run; sim cpu s:" \
+	"median CPU seconds inside the launches, the simulation alone (--stats sim_cpu_seconds);" \
+	"M thr/s: millions of thread-instructions per CPU-second of the whole run${base:+; base: $base})"
 
 # The host-API example: build it as the Makefile does, run it once.
 case $build in

@@ -466,3 +466,119 @@ Test(arch, clock_registers)
 	cr_expect_gt(c[1][0], c[0][1], "the clock runs on across launches");
 	h_fini(&h);
 }
+
+/* The functional units: the SM's one SFU (gtx480: 4 lanes, interval.sfu
+ * cycles a warp) takes the SFU instructions of both schedulers one after
+ * the other, so a kernel of independent ex2 instructions takes at least
+ * their count times the interval; the busy cycles counted per unit kind are
+ * exactly that product, and both schedulers see the same SFU. A preset with
+ * units per scheduler halves the SFU's share of the time. */
+Test(arch, functional_units_busy_and_shared)
+{
+	static const char ptx[] = H_PTX_HEAD
+		".visible .entry k(.param .u64 p)\n"
+		"{\n"
+		"	.reg .f32 %f<9>;\n"
+		"	.reg .b32 %r<3>;\n"
+		"	.reg .b64 %rd<2>;\n"
+		"	ld.param.u64 %rd1, [p];\n"
+		"	mov.u32 %r1, %tid.x;\n"
+		"	cvt.rn.f32.u32 %f1, %r1;\n"
+		"	ex2.approx.f32 %f2, %f1;\n"
+		"	ex2.approx.f32 %f3, %f1;\n"
+		"	ex2.approx.f32 %f4, %f1;\n"
+		"	ex2.approx.f32 %f5, %f1;\n"
+		"	ex2.approx.f32 %f6, %f1;\n"
+		"	ex2.approx.f32 %f7, %f1;\n"
+		"	ex2.approx.f32 %f8, %f1;\n"
+		"	st.global.f32 [%rd1], %f8;\n"
+		"	ret;\n"
+		"}\n";
+	const uint32_t warps = 8, sfu_per_warp = 7;
+	uint64_t cycles[2];
+	for (int per_sched = 0; per_sched < 2; per_sched++) {
+		h_ctx_t h;
+		h_init(&h);
+		h.cfg.units_per_scheduler = (uint32_t)per_sched;
+		h_load_ok(&h, ptx);
+		uint64_t p = h_alloc(&h, 4, NULL);
+		h_launch_ok(&h, "k", H_D1(1), H_D1(32 * warps), 0, H_ARGS(&p));
+		const sc_launch_stats_t *s = h_last(&h);
+		uint64_t sfu = (uint64_t)warps * sfu_per_warp * h.cfg.interval[SC_LAT_SFU];
+		cr_expect_eq(s->unit_busy[SC_FU_SFU], sfu, "SFU busy %llu cycles, want %llu",
+		             (unsigned long long)s->unit_busy[SC_FU_SFU], (unsigned long long)sfu);
+		cr_expect_eq(s->unit_busy[SC_FU_LDST], (uint64_t)warps * h.cfg.interval[SC_LAT_GLOBAL],
+		             "one store per warp, one line each");
+		cycles[per_sched] = s->cycles;
+		uint64_t f0 = sc_unit_free_cycle(h.gpu, 0, SC_FU_SFU, 0), f1 = sc_unit_free_cycle(h.gpu, 0, SC_FU_SFU, 1);
+		if (!per_sched) {
+			cr_expect_geq(s->cycles, sfu, "%llu cycles for %llu cycles of one SFU's work",
+			              (unsigned long long)s->cycles, (unsigned long long)sfu);
+			cr_expect_eq(f0, f1, "the schedulers share the SFU");
+		}
+		cr_expect(f0 > s->start_cycle && f0 <= s->end_cycle, "SFU free from %llu, launch %llu..%llu",
+		          (unsigned long long)f0, (unsigned long long)s->start_cycle, (unsigned long long)s->end_cycle);
+		cr_expect_eq(sc_unit_free_cycle(h.gpu, h.cfg.num_sms, SC_FU_SFU, 0), 0, "an SM out of range");
+		cr_expect_eq(sc_unit_free_cycle(h.gpu, 0, SC_FU__COUNT, 0), 0, "a unit kind out of range");
+		cr_expect_str_eq(sc_fu_name(SC_FU_DP), "fp64");
+		h_fini(&h);
+	}
+	cr_expect_lt(cycles[1], cycles[0], "an SFU per scheduler: %llu cycles, not fewer than one shared (%llu)",
+	             (unsigned long long)cycles[1], (unsigned long long)cycles[0]);
+}
+
+/* The scheduler finds ready warps through a wheel of buckets by cycle
+ * (launches of at most 64 warp slots per SM) or by scanning the slots
+ * (FLIPSIM_SCAN_SCHEDULER=1, and launches with more slots): the same
+ * decisions either way, under both policies. */
+Test(arch, wheel_equals_scan)
+{
+	static work_result_t wheel[2], scan[2];
+	static const sc_sched_t sched[2] = {SC_SCHED_LRR, SC_SCHED_GTO};
+	for (int i = 0; i < 2; i++) {
+		run_work(sched[i], 15, &wheel[i]);
+		setenv("FLIPSIM_SCAN_SCHEDULER", "1", 1);
+		run_work(sched[i], 15, &scan[i]);
+		unsetenv("FLIPSIM_SCAN_SCHEDULER");
+		check_work(&wheel[i], "wheel");
+		cr_expect_eq(wheel[i].cycles, scan[i].cycles, "%s: %llu cycles with the wheel, %llu scanning",
+		             sc_sched_name(sched[i]), (unsigned long long)wheel[i].cycles,
+		             (unsigned long long)scan[i].cycles);
+		cr_expect(memcmp(wheel[i].out, scan[i].out, sizeof wheel[i].out) == 0);
+	}
+}
+
+/* A warp released from a barrier still waits for its next instruction's
+ * operands: warp 0 loads from DRAM, reaches the barrier at once and stores
+ * the loaded value after it; warp 1 releases the barrier long before the
+ * load is back. The store, and so the launch, cannot end before the load. */
+Test(arch, barrier_release_waits_for_operands)
+{
+	static const char ptx[] = H_PTX_HEAD
+		".visible .entry k(.param .u64 p)\n"
+		"{\n"
+		"	.reg .b32 %r<4>;\n"
+		"	.reg .b64 %rd<3>;\n"
+		"	.reg .pred %p<2>;\n"
+		"	ld.param.u64 %rd1, [p];\n"
+		"	mov.u32 %r1, %tid.x;\n"
+		"	setp.lt.u32 %p1, %r1, 32;\n"
+		"	@%p1 ld.global.u32 %r2, [%rd1];\n"
+		"	bar.sync 0;\n"
+		"	@%p1 st.global.u32 [%rd1+4], %r2;\n"
+		"	ret;\n"
+		"}\n";
+	h_ctx_t h;
+	h_init(&h);
+	h_load_ok(&h, ptx);
+	uint32_t v[2] = {7, 0};
+	uint64_t a = h_alloc(&h, 8, v);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(64), 0, H_ARGS(&a));
+	h_read(&h, v, a, 8);
+	cr_expect_eq(v[1], 7);
+	const sc_launch_stats_t *s = h_last(&h);
+	uint64_t miss = (uint64_t)h.cfg.l2_latency + h.cfg.dram_latency;
+	cr_expect_geq(s->cycles, miss, "%llu cycles: the store after the barrier did not wait for the load (%llu)",
+	              (unsigned long long)s->cycles, (unsigned long long)miss);
+	h_fini(&h);
+}
