@@ -445,6 +445,8 @@ static inline uint64_t ahead(uint64_t t, uint64_t now) { return t > now ? t - no
 static void hash_cache(const sc_cache_t *c, uint64_t now, hasher_t *s)
 {
 	size_t n = (size_t)c->sets * c->ways;
+	if (!n) /* no such cache in this GPU: no arrays either */
+		return;
 	hbytes(s, c->tag, n * sizeof *c->tag);
 	for (size_t i = 0; i < n; i++)
 		if (c->ready[i] > now)
