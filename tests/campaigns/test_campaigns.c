@@ -129,6 +129,9 @@ static const struct {
 	{"gpu_warps_threads.json", "at $.max_warps_per_sm:", "max_threads_per_sm"},
 	{"gpu_type.json", "at $.num_sms:", "expected an integer"},
 	{"gpu_negative.json", "at $.regs_per_sm:", "expected an integer in"},
+	{"gpu_l1_line.json", "at $.l1_line:", "expected a power of two, got 100"},
+	{"gpu_l2_bytes.json", "at $.l2_bytes:", "power-of-two number of sets of 8 ways of 128-byte lines in each L2 slice"},
+	{"gpu_interval_unknown.json", "at $.interval:", "unknown key 'tex'"},
 	{"gpu_absent.json", "gpu_absent.json: cannot read", "No such file"},
 };
 
