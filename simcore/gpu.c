@@ -717,15 +717,15 @@ static uint64_t run_loop(sc_gpu_t *g, uint64_t now)
 {
 	sc_run_t *r = &g->run;
 	dispatch(g, now);
-	uint64_t done_seen = 0;
+	uint64_t done_seen = 0, next = next_event(g);
 	while (!r->halt) {
-		if (r->done_ctas != done_seen) {
+		if (r->done_ctas != done_seen) { /* new CTAs start: their SMs' next */
 			done_seen = r->done_ctas;
 			dispatch(g, now);
+			next = next_event(g);
 		}
 		if (r->done_ctas == r->total_ctas)
 			break;
-		uint64_t next = next_event(g);
 		if (next == UINT64_MAX) {
 			sc__due(g, SC_DUE_BARRIER_DEADLOCK, NULL, NULL, -1, 0, 0, "no warp can make progress");
 			break;
@@ -742,9 +742,15 @@ static uint64_t run_loop(sc_gpu_t *g, uint64_t now)
 		}
 		now = next;
 		g->cycle = now;
-		for (uint32_t i = 0; i < g->cfg.num_sms && !r->halt; i++)
-			if (g->sms[i].next == now)
-				sc__sm_cycle(g, &g->sms[i], now);
+		/* an SM's cycle changes only its own next: the earliest is found
+		 * on the way */
+		next = UINT64_MAX;
+		for (uint32_t i = 0; i < g->cfg.num_sms && !r->halt; i++) {
+			sc_sm_t *sm = &g->sms[i];
+			if (sm->next == now)
+				sc__sm_cycle(g, sm, now);
+			next = sm->next < next ? sm->next : next;
+		}
 	}
 	g->cycle = now;
 	return now;
