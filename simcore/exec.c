@@ -444,6 +444,17 @@ static inline uint8_t *span_at(const span_t *s, const uint64_t *addr, uint32_t l
 	return s->base + (addr[l] - s->lo) + l * s->stride;
 }
 
+/* Whether the 32 lanes' addresses are consecutive words from lane 0's, in
+ * lane order: then a warp's 4-byte access is one 128-byte copy (for a
+ * store, the same bytes in the same places as lane by lane). */
+static inline bool consecutive4(const uint64_t *addr)
+{
+	uint64_t bad = 0;
+	for (uint32_t l = 0; l < 32; l++)
+		bad |= addr[l] ^ (addr[0] + 4 * l);
+	return !bad;
+}
+
 /* ld: n destinations of `bytes` each; `uniform`: every lane reads the
  * same bytes (loaded once). */
 static bool ld_span(sc_gpu_t *g, sc_warp_t *w, const sc_insn_t *in, const span_t *s, const uint64_t *addr,
@@ -464,7 +475,10 @@ static bool ld_span(sc_gpu_t *g, sc_warp_t *w, const sc_insn_t *in, const span_t
 	}
 	if (n == 1 && bytes == 4 && SC_OPND_KIND(o) == SC_K_R32) {
 		uint32_t *d = w->rf + (size_t)SC_OPND_IDX(o) * 32;
-		EACH_LANE(exec, memcpy(&d[l], span_at(s, addr, l), 4));
+		if (exec == 0xffffffffu && s->stride == 0 && consecutive4(addr))
+			memcpy(d, span_at(s, addr, 0), 128);
+		else
+			EACH_LANE(exec, memcpy(&d[l], span_at(s, addr, l), 4));
 		return true;
 	}
 	if (n == 1 && bytes == 8 && SC_OPND_KIND(o) == SC_K_R64) {
@@ -563,8 +577,11 @@ static uint32_t ex_st(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 		bounds_t bd = lane_addrs(&ag, exec, addr);
 		if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, 4, true, &sp))) {
 			const uint32_t *v = w->rf + (size_t)SC_OPND_IDX(o) * 32;
-			FOR_LANES(l, exec)
-				memcpy(span_at(&sp, addr, l), &v[l], 4);
+			if (exec == 0xffffffffu && sp.stride == 0 && consecutive4(addr))
+				memcpy(span_at(&sp, addr, 0), v, 128);
+			else
+				FOR_LANES(l, exec)
+					memcpy(span_at(&sp, addr, l), &v[l], 4);
 			if (UNLIKELY(g->ms.nover))
 				sc__ovl_store(g, sm, w, sp.space, addr, sp.off, exec, 4);
 			return sc__mem_time(g, sm, w, sp.space, SC_OP_ST, addr, sp.off, exec, 4, &bd);
