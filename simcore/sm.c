@@ -71,7 +71,8 @@ static const sc_dec_t *next_dec(const sc_gpu_t *g, const sc_warp_t *w, sc_dec_t 
 /* Earliest cycle the warp's next instruction has its operands ready (its
  * scoreboard entries), and the unit it will need in sm->nfu (the ALU for
  * a word that does not decode: its issue raises the DUE). */
-static uint64_t ready_time(const sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint64_t now)
+static inline __attribute__((always_inline)) uint64_t ready_time(const sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w,
+                                                                  uint64_t now)
 {
 	uint64_t t = now + 1;
 	sc_dec_t redo;
