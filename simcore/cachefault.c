@@ -734,7 +734,7 @@ static uint64_t line_live(const geo_t *o, const sc_cache_t *c, size_t slot)
 {
 	if (!c->tag[slot])
 		return 0;
-	uint64_t held = sectored(c) ? (uint32_t)__builtin_popcount(c->valid[slot]) : 1;
+	uint64_t held = sectored(c) ? sc__popcount32(c->valid[slot]) : 1;
 	return o->size[F_TAG] + o->size[F_VALID] + (o->size[F_DATA] ? held * (o->line / o->nsect) * 8 : 0) +
 	       (o->size[F_DIRTY] ? held : 0);
 }

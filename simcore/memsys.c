@@ -24,15 +24,6 @@
 
 static uint32_t log2u(uint32_t v) { return (uint32_t)__builtin_ctz(v); }
 
-/* Sectors in a mask (at most 8): without a popcnt instruction in the
- * baseline ISA, __builtin_popcount is a library call. */
-static inline uint32_t nsect(uint32_t m)
-{
-	m = m - ((m >> 1) & 0x55u);
-	m = (m & 0x33u) + ((m >> 2) & 0x33u);
-	return (m + (m >> 4)) & 0x0fu;
-}
-
 static int cache_init(sc_cache_t *c, uint32_t bytes, uint32_t line, uint32_t ways, bool sectored)
 {
 	memset(c, 0, sizeof *c);
@@ -285,7 +276,7 @@ static uint64_t l2_access(sc_gpu_t *g, uint64_t a, uint8_t mask, int kind, uint6
 	const sc_gpu_config_t *c = &g->cfg;
 	sc_memsys_t *ms = &g->ms;
 	place_t p = place(g, a);
-	uint32_t n = nsect(mask);
+	uint32_t n = sc__popcount32(mask);
 	uint64_t ts = ms->port[p.slice] > t ? ms->port[p.slice] : t;
 	ms->port[p.slice] = ts + (uint64_t)n * c->l2_sector_cycles;
 	uint32_t hit_lat = kind == ACC_ATOMIC ? c->latency[SC_LAT_ATOMIC] : c->l2_latency;
@@ -301,8 +292,9 @@ static uint64_t l2_access(sc_gpu_t *g, uint64_t a, uint8_t mask, int kind, uint6
 		uint8_t dirty;
 		s = insert(g, l2, p.set, p.line, &old, &dirty);
 		if (dirty) { /* write back the victim: same slice, same channel */
-			ms->count.dram_wb += nsect(dirty);
-			dram(ms, p.chan, nsect(dirty), ts);
+			uint32_t wb = sc__popcount32(dirty);
+			ms->count.dram_wb += wb;
+			dram(ms, p.chan, wb, ts);
 		}
 	}
 	uint8_t missing = (uint8_t)(mask & ~l2->valid[s]);
@@ -314,10 +306,10 @@ static uint64_t l2_access(sc_gpu_t *g, uint64_t a, uint8_t mask, int kind, uint6
 	}
 	if (kind == ACC_ATOMIC)
 		l2->dirty[s] |= mask;
-	ms->count.l2_hits += n - nsect(missing);
-	if (!missing)
+	uint32_t k = sc__popcount32(missing);
+	ms->count.l2_hits += n - k;
+	if (!k)
 		return ts + hit_lat > l2->ready[s] ? ts + hit_lat : l2->ready[s];
-	uint32_t k = nsect(missing);
 	ms->count.dram += k;
 	uint64_t done = dram(ms, p.chan, k, ts) + hit_lat + c->dram_latency;
 	l2->valid[s] |= missing;
@@ -390,8 +382,8 @@ static uint32_t global_time(sc_gpu_t *g, sc_sm_t *sm, uint64_t base, const uint6
 	ms->occ = n * iv;
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t a = base + (t[i].line << shift), ti = now + (uint64_t)i * iv, end;
-		uint32_t set = l1->sets ? l1_set(l1, t[i].line + (base >> shift)) : 0;
 		uint64_t ln = t[i].line + (base >> shift);
+		uint32_t set = l1->sets ? l1_set(l1, ln) : 0;
 		if (kind == ACC_READ && l1->sets) {
 			size_t s = lookup(l1, set, ln);
 			if (s != SIZE_MAX) {

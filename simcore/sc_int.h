@@ -1298,6 +1298,15 @@ static inline void sc__wake(const sc_gpu_t *g, sc_sm_t *sm, uint32_t slot, uint6
 		sm->smin[s] = t;
 }
 
+/* Without a popcnt instruction in the baseline ISA, __builtin_popcount is
+ * a library call; this is a few inline instructions. */
+static inline uint32_t sc__popcount32(uint32_t v)
+{
+	v = v - ((v >> 1) & 0x55555555u);
+	v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+	return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* Schedulers act on the edges of their clock, every issue_cycles cycles:
  * the first edge at or after cycle t. */
 static inline uint64_t sc__issue_edge(const sc_gpu_t *g, uint64_t t)

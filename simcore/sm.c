@@ -358,15 +358,6 @@ int sc__x_ctl(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_
 }
 
 /* ------------------------------------------------------------ issue */
-/* Without a popcnt instruction in the baseline ISA, __builtin_popcount is
- * a library call; this is a few inline instructions. */
-static inline uint32_t popcount32(uint32_t v)
-{
-	v = v - ((v >> 1) & 0x55555555u);
-	v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
-	return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
-}
-
 /* The instruction buffer: ib[k] holds pc ib_pc + k. Returns the word to
  * issue, or NULL after raising the DUE of a pc outside the program. */
 static const sc_insn_t *fetch(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc)
@@ -511,7 +502,7 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 		exec &= (in->guard & SC_GUARD_NEG) ? ~pm : pm;
 	}
 	g->run.warp_insts++;
-	g->run.thread_insts += top->mask == 0xffffffffu ? 32 : popcount32(top->mask);
+	g->run.thread_insts += top->mask == 0xffffffffu ? 32 : sc__popcount32(top->mask);
 
 	int rc = d->fn(g, sm, w, d, exec), transfer = 0;
 	occupy(g, sm, d, s, now);
@@ -767,7 +758,7 @@ static void sm_cycle_wheel(sc_gpu_t *g, sc_sm_t *sm, uint32_t nslots, uint64_t n
 	}
 	uint64_t next = UINT64_MAX;
 	for (uint32_t s = 0; s < ns; s++) {
-		uint64_t m = sm->smin[s] = wheel_first(wh, sm->wnext, wh->smask[s]);
+		uint64_t m = wheel_first(wh, sm->wnext, wh->smask[s]);
 		uint64_t t = m == UINT64_MAX || sm->sfree[s] <= m ? m : sm->sfree[s];
 		next = t < next ? t : next;
 	}
@@ -783,18 +774,13 @@ void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
 	}
 	for (uint32_t s = 0; s < ns; s++) {
 		if (sm->sfree[s] <= now && sm->smin[s] <= now) {
-			uint64_t bound = sm->smin[s];
 			sc_warp_t *w = pick(g, sm, s, nslots, now);
-			uint64_t was = w ? sm->wnext[w->slot] : 0;
 			if (w) {
 				issue(g, sm, w, s, now);
 				if (g->run.halt)
 					return;
 			}
-			/* a warp issued that was not the earliest: the bound still
-			 * holds for the others, and its own wnext only moved later */
-			if (!w || was <= bound)
-				sched_min(g, sm, s, nslots);
+			sched_min(g, sm, s, nslots);
 		}
 	}
 	/* after every scheduler: an issue can wake another scheduler's warps */
