@@ -60,9 +60,14 @@ static size_t sm_layout(sc_gpu_t *g, uint8_t *base, uint32_t i)
 	sc_wheel_t *wh = carve(&p, sizeof *wh);
 	uint8_t *nfu = carve(&p, cfg->max_warps_per_sm * sizeof *nfu);
 	uint64_t *ufree = carve(&p, cfg->schedulers_per_sm * SC_FU__COUNT * sizeof *ufree);
+	/* a warp's instruction buffer, then its SIMT stack at once: an issue
+	 * reads ib[0] and the stack's top (mostly its first entry) together */
 	for (uint32_t w = 0; w < cfg->max_warps_per_sm; w++) {
-		sc_simt_t *stk = carve(&p, cfg->simt_stack_depth * sizeof *stk);
-		sc_ibent_t *ib = carve(&p, cfg->ib_entries * sizeof *ib);
+		size_t ibb = cfg->ib_entries * sizeof(sc_ibent_t);
+		ibb = (ibb + _Alignof(sc_simt_t) - 1) / _Alignof(sc_simt_t) * _Alignof(sc_simt_t);
+		uint8_t *blk = carve(&p, ibb + cfg->simt_stack_depth * sizeof(sc_simt_t));
+		sc_ibent_t *ib = (sc_ibent_t *)blk;
+		sc_simt_t *stk = (sc_simt_t *)(blk + ibb);
 		if (base) {
 			warps[w].stk = stk;
 			warps[w].ib = ib;

@@ -893,28 +893,31 @@ typedef struct sc_ibent {
 struct sc_cta;
 
 typedef struct sc_warp {
+	/* what every issue reads first, in one host cache line (the struct
+	 * is line-aligned) */
 	uint8_t state;
 	bool ib_dirty;          /* a fault touched the IB: check words before issue */
 	uint8_t bar_id, bar_kind;
-	uint16_t bar_dst;       /* bar.red destination operand */
-	uint32_t bar_mask;      /* lanes that executed the bar.red */
-	uint32_t slot;          /* warp slot in the SM */
-	uint32_t wid;           /* warp index in its CTA */
-	uint32_t live;          /* lanes not exited */
-	uint32_t cc;            /* carry flag per lane */
 	uint32_t sp;            /* SIMT stack entries in use */
-	sc_simt_t *stk;
-	uint32_t ncalls;
-	uint32_t *calls;        /* return pcs */
 	uint32_t ib_pc;         /* pc held by ib[0] */
+	uint32_t slot;          /* warp slot in the SM */
+	sc_simt_t *stk;         /* right after ib, in the same block (gpu.c) */
 	sc_ibent_t *ib;
 	uint32_t *rf;           /* register 0 of lane 0 */
 	uint32_t *pf;           /* predicate 0 */
 	uint64_t *ready;        /* scoreboard: cycle each slot, then each predicate, is readable */
+	uint32_t live;          /* lanes not exited */
+	uint32_t cc;            /* carry flag per lane */
+	/* the rest */
+	uint16_t bar_dst;       /* bar.red destination operand */
+	uint32_t bar_mask;      /* lanes that executed the bar.red */
+	uint32_t wid;           /* warp index in its CTA */
+	uint32_t ncalls;
+	uint32_t *calls;        /* return pcs */
 	uint64_t age;           /* dispatch order (GTO) */
 	uint8_t *local;         /* lane 0's local memory; lane l at local + l * local_size */
 	struct sc_cta *cta;
-} sc_warp_t;
+} __attribute__((aligned(64))) sc_warp_t;
 
 typedef struct sc_bar {
 	uint32_t arrived;       /* warps */
