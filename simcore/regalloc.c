@@ -196,6 +196,88 @@ fail:
 	return rc;
 }
 
+/* ------------------------------------------------- reads before writes */
+/* A forward "written on every path" dataflow over the kernel's slots:
+ * in[pc] holds the slots every path from the entry to pc wrote with an
+ * unguarded definition (a guarded one writes some lanes only). A read of
+ * a slot outside in[pc] may see what the slot held before the thread
+ * started. Slots the kernel never writes are cleared too: a fault left in
+ * one would otherwise stay in the state hash for good, and a faulty run
+ * whose corruption is gone could never re-join the golden state.
+ * Registers only: predicates are few and always cleared. */
+void sc__uninit_slots(const sc_module_t *m, sc_func_t *f)
+{
+	if (f->zero_done)
+		return;
+	f->zero_done = true;
+	f->zero_all = true;
+	uint32_t lo = f->entry_pc, hi = f->end_pc, n = hi > lo ? hi - lo : 0, regs = f->regs_total;
+	if (f->uses_funcs || n == 0 || hi > m->ncode)
+		return;
+	uint32_t W = (regs + 63) / 64 ? (regs + 63) / 64 : 1;
+	uint64_t *in = malloc((size_t)n * W * sizeof *in), *cur = malloc(W * sizeof *cur);
+	uint64_t *need = calloc(W, sizeof *need), *any = calloc(W, sizeof *any);
+	uint16_t *list = malloc((regs ? regs : 1) * sizeof *list);
+	if (!in || !cur || !need || !any || !list)
+		goto done;
+	memset(in, 0xff, (size_t)n * W * sizeof *in); /* everything, until a path says less */
+	memset(in, 0, W * sizeof *in);                /* the entry: nothing written */
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (uint32_t pc = lo; pc < hi; pc++) {
+			const sc_insn_t *c = &m->code[pc];
+			if (c->op == SC_OP_CALL)
+				goto done;
+			memcpy(cur, in + (size_t)(pc - lo) * W, W * sizeof *cur);
+			opv_t ov[8];
+			unsigned k = insn_opvs(c, ov);
+			for (unsigned j = 0; j < k; j++) {
+				if (ov[j].pred)
+					continue;
+				if (ov[j].idx + ov[j].w > regs)
+					goto done; /* a slot outside the kernel's: no claim */
+				if (ov[j].def && !(c->guard & SC_GUARD_ON))
+					for (unsigned b = 0; b < ov[j].w; b++)
+						bset(cur, ov[j].idx + b);
+			}
+			uint32_t s[2];
+			unsigned ns = succs(m->code, lo, hi, pc, s);
+			for (unsigned j = 0; j < ns; j++) {
+				uint64_t *t = in + (size_t)(s[j] - lo) * W;
+				for (uint32_t w = 0; w < W; w++) {
+					uint64_t x = t[w] & cur[w];
+					changed |= x != t[w];
+					t[w] = x;
+				}
+			}
+		}
+	}
+	for (uint32_t pc = lo; pc < hi; pc++) {
+		const uint64_t *done_here = in + (size_t)(pc - lo) * W;
+		opv_t ov[8];
+		unsigned k = insn_opvs(&m->code[pc], ov);
+		for (unsigned j = 0; j < k; j++)
+			for (unsigned b = 0; !ov[j].pred && b < ov[j].w; b++)
+				if (ov[j].def)
+					bset(any, ov[j].idx + b);
+				else if (ov[j].xlane || !bget(done_here, ov[j].idx + b))
+					bset(need, ov[j].idx + b);
+	}
+	f->nzero = 0;
+	for (uint32_t i = 0; i < regs; i++)
+		if (bget(need, i) || !bget(any, i))
+			list[f->nzero++] = (uint16_t)i;
+	f->zero = list;
+	list = NULL;
+	f->zero_all = false;
+done:
+	free(in);
+	free(cur);
+	free(need);
+	free(any);
+	free(list);
+}
+
 /* ---------------------------------------------------------------- allocation */
 typedef struct fres {
 	uint32_t nregs, npreds;      /* allocated slots / predicates */

@@ -709,3 +709,130 @@ Test(alloc, random_programs_match_ptx_mode)
 	}
 	cr_expect_gt(shared_slots, 0, "the allocator shares slots in some program");
 }
+
+/* ------------------------------------------------- reads before writes */
+/* sc__uninit_slots: the slots a CTA's start must clear. */
+
+/* Kernel k of `ptx` loaded in `mode`, its zero list filled. */
+static const sc_func_t *uninit_of(h_ctx_t *h, const char *ptx, sc_regs_t mode)
+{
+	h_init_mode(h, mode);
+	sc_module_t *m = h_load_ok(h, ptx);
+	sc_func_t *f = (sc_func_t *)func_named(m, "k");
+	sc__uninit_slots(m, f);
+	cr_assert(f->zero_done);
+	return f;
+}
+
+static bool zeroes(const sc_func_t *f, uint32_t slot)
+{
+	for (uint32_t i = 0; i < f->nzero; i++)
+		if (f->zero[i] == slot)
+			return true;
+	return false;
+}
+
+/* Whether any instruction of kernel f writes the slot. */
+static bool written(const sc_module_t *m, const sc_func_t *f, uint32_t slot)
+{
+	for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++) {
+		sc_regref_t v[7];
+		unsigned n = sc__insn_regs(&m->code[pc], v);
+		for (unsigned j = 0; j < n; j++)
+			if (v[j].def && !v[j].pred && slot >= v[j].idx && slot < v[j].idx + v[j].w)
+				return true;
+	}
+	return false;
+}
+
+/* f's list: `extra`, and the slots the kernel never writes. */
+static void expect_zero_list(const sc_module_t *m, const sc_func_t *f, const uint32_t *extra, unsigned nextra,
+                             const char *what)
+{
+	cr_expect_not(f->zero_all, "%s", what);
+	for (uint32_t s = 0; s < f->regs_total; s++) {
+		bool want = !written(m, f, s);
+		for (unsigned i = 0; i < nextra; i++)
+			want |= extra[i] == s;
+		cr_expect_eq(zeroes(f, s), want, "%s: slot %u %s", what, s, want ? "not cleared" : "cleared");
+	}
+}
+
+Test(uninit, written_before_read_needs_no_clearing)
+{
+	const char *const kernels[] = {straight, loop, diverge, guarded};
+	for (unsigned i = 0; i < sizeof kernels / sizeof *kernels; i++)
+		for (int mode = SC_REGS_PTX; mode <= SC_REGS_ALLOC; mode++) {
+			h_ctx_t h;
+			const sc_func_t *f = uninit_of(&h, kernels[i], (sc_regs_t)mode);
+			char what[64];
+			snprintf(what, sizeof what, "kernel %u, mode %d", i, mode);
+			expect_zero_list(h.mod, f, NULL, 0, what);
+			h_fini(&h);
+		}
+}
+
+/* r5: written under a guard only; r6: on one side of a branch only; r9:
+ * read at a loop's head, written at its end; r3: a shuffle's source,
+ * written before, but read from other lanes. */
+static const char reads_first[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 out)\n{\n" REGS PRO
+	"	and.b32 %r4, %r0, 1;\n"
+	"	setp.eq.u32 %p1, %r4, 0;\n"
+	"	@%p1 mov.u32 %r5, 9;\n"
+	"	@%p1 bra L_skip;\n"
+	"	mov.u32 %r6, 3;\n"
+	"L_skip:\n"
+	"	add.u32 %r7, %r5, %r6;\n"
+	"	mov.u32 %r8, 0;\n"
+	"	mov.u32 %r10, 0;\n"
+	"L_head:\n"
+	"	add.u32 %r8, %r8, %r9;\n"
+	"	mov.u32 %r9, 1;\n"
+	"	add.u32 %r10, %r10, 1;\n"
+	"	setp.lt.u32 %p2, %r10, 2;\n"
+	"	@%p2 bra L_head;\n"
+	"	mov.u32 %r3, %r0;\n"
+	"	shfl.sync.idx.b32 %r11, %r3, 0, 31, -1;\n"
+	"	add.u32 %r7, %r7, %r8;\n"
+	"	add.u32 %r7, %r7, %r11;\n"
+	"	st.global.u32 [%rd1], %r7;\n"
+	"	ret;\n}\n";
+
+Test(uninit, reads_before_writes_are_cleared)
+{
+	h_ctx_t h;
+	const sc_func_t *f = uninit_of(&h, reads_first, SC_REGS_PTX);
+	const uint32_t first[] = {R(3), R(5), R(6), R(9)};
+	expect_zero_list(h.mod, f, first, 4, "reads_first");
+	h_fini(&h);
+	f = uninit_of(&h, calls, SC_REGS_PTX);
+	cr_expect(f->zero_all, "a kernel that calls: every slot");
+	h_fini(&h);
+}
+
+/* What the cleared slots give, with every other slot of every CTA filled
+ * with a pattern (FLIPSIM_POISON_REGS), in CTAs that follow each other in
+ * the same warp slots: a thread still sees zeros where it reads before
+ * writing. (Every CTA writes out[tid], the same words with the same
+ * values: one that read a pattern would leave another.) */
+Test(uninit, poisoned_files_give_the_same_outputs)
+{
+	setenv("FLIPSIM_POISON_REGS", "1", 1);
+	for (int mode = SC_REGS_PTX; mode <= SC_REGS_ALLOC; mode++) {
+		h_ctx_t h;
+		h_init_mode(&h, (sc_regs_t)mode);
+		h_load_ok(&h, reads_first);
+		enum { CTAS = 200, N = 64 };
+		uint64_t d = h_alloc(&h, N * 4, NULL);
+		h_launch_ok(&h, "k", H_D1(CTAS), H_D1(N), 0, H_ARGS(&d));
+		uint32_t out[N];
+		h_read(&h, out, d, sizeof out);
+		for (uint32_t t = 0; t < N; t++) {
+			uint32_t want = ((t & 1) == 0 ? 9 : 3) + 1 + (t & ~31u);
+			cr_expect_eq(out[t], want, "thread %u (mode %d): %u, expected %u", t, mode, out[t], want);
+		}
+		h_fini(&h);
+	}
+	unsetenv("FLIPSIM_POISON_REGS");
+}
