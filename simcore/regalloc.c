@@ -226,8 +226,8 @@ void sc__uninit_slots(const sc_module_t *m, sc_func_t *f)
 		changed = false;
 		for (uint32_t pc = lo; pc < hi; pc++) {
 			const sc_insn_t *c = &m->code[pc];
-			if (c->op == SC_OP_CALL)
-				goto done;
+			if (c->op >= SC_OP__COUNT || c->op == SC_OP_CALL)
+				goto done; /* a word that does not decode (its issue is a DUE), a call */
 			memcpy(cur, in + (size_t)(pc - lo) * W, W * sizeof *cur);
 			opv_t ov[8];
 			unsigned k = insn_opvs(c, ov);
