@@ -498,6 +498,289 @@ void sc__ovl_host_write(sc_gpu_t *g, uint64_t dst, uint64_t bytes)
 			ovl_tidy(g, &g->ms.l2[k]);
 }
 
+/* ------------------------------------------------------------ the DRAM image
+ *
+ * Memory is what every level above DRAM agrees on; a dirty L2 sector's
+ * newer bytes are in memory at once. The DRAM's older bytes of such a
+ * sector are kept in a table by sector number, taken before the first
+ * store to a sector without an entry and dropped when the sector is
+ * written back. Invariant: a global sector without an entry has DRAM ==
+ * memory. A fault that loses a dirty sector (its line's tag or the
+ * sector's valid bit flips) gives memory the entry's bytes back at once; a
+ * dirty bit flipped off leaves the sector clean with an entry (diverged),
+ * and its eviction, with no write-back, gives them back then. Global
+ * memory only: local memory is the CTA's own and starts at zero. */
+
+static uint32_t sector_bytes(const sc_gpu_t *g) { return 1u << log2_sector(g); }
+
+static uint32_t dimg_slot0(const sc_memsys_t *ms, uint64_t key)
+{
+	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (ms->dimg_cap - 1);
+}
+
+/* The slot of sector number sn, or UINT32_MAX. */
+static uint32_t dimg_find(const sc_memsys_t *ms, uint64_t sn)
+{
+	if (!ms->ndimg)
+		return UINT32_MAX;
+	for (uint32_t i = dimg_slot0(ms, sn + 1);; i = (i + 1) & (ms->dimg_cap - 1)) {
+		if (ms->dimg_key[i] == sn + 1)
+			return i;
+		if (!ms->dimg_key[i])
+			return UINT32_MAX;
+	}
+}
+
+static int dimg_grow(sc_gpu_t *g)
+{
+	sc_memsys_t *ms = &g->ms;
+	uint32_t cap = ms->dimg_cap ? ms->dimg_cap * 2 : 1024, sb = sector_bytes(g);
+	uint64_t *key = calloc(cap, sizeof *key);
+	uint8_t *bytes = malloc((size_t)cap * sb);
+	if (!key || !bytes) {
+		free(key);
+		free(bytes);
+		return SC_ENOMEM;
+	}
+	for (uint32_t i = 0; i < ms->dimg_cap; i++) {
+		if (!ms->dimg_key[i])
+			continue;
+		uint32_t j = (uint32_t)((ms->dimg_key[i] * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+		while (key[j])
+			j = (j + 1) & (cap - 1);
+		key[j] = ms->dimg_key[i];
+		memcpy(bytes + (size_t)j * sb, ms->dimg_bytes + (size_t)i * sb, sb);
+	}
+	free(ms->dimg_key);
+	free(ms->dimg_bytes);
+	ms->dimg_key = key;
+	ms->dimg_bytes = bytes;
+	ms->dimg_cap = cap;
+	return 0;
+}
+
+/* An entry for sector sn holding memory's bytes now, unless it has one. */
+static void dimg_take(sc_gpu_t *g, uint64_t sn)
+{
+	sc_memsys_t *ms = &g->ms;
+	if (dimg_find(ms, sn) != UINT32_MAX)
+		return;
+	if ((ms->ndimg + 1) * 4 > ms->dimg_cap * 3 && dimg_grow(g)) {
+		fputs("flipsim: out of memory for the DRAM image\n", stderr);
+		abort(); /* going on would lose a fault's effect without a word */
+	}
+	uint32_t i = dimg_slot0(ms, sn + 1), sb = sector_bytes(g);
+	while (ms->dimg_key[i])
+		i = (i + 1) & (ms->dimg_cap - 1);
+	ms->dimg_key[i] = sn + 1;
+	uint8_t *b = ms->dimg_bytes + (size_t)i * sb;
+	uint64_t a = sn << log2_sector(g);
+	const uint8_t *p = sc__gmem_find(&g->gmem, a, sb);
+	if (p)
+		memcpy(b, p, sb);
+	else
+		for (uint32_t k = 0; k < sb; k++)
+			b[k] = mem_byte(g, a + k);
+	ms->ndimg++;
+}
+
+/* Removes slot i (backward-shift deletion keeps every probe chain whole). */
+static void dimg_del(sc_memsys_t *ms, uint32_t i, uint32_t sb)
+{
+	uint32_t mask = ms->dimg_cap - 1;
+	for (uint32_t j = (i + 1) & mask; ms->dimg_key[j]; j = (j + 1) & mask) {
+		uint32_t h = dimg_slot0(ms, ms->dimg_key[j]);
+		/* j's entry may move to i when its home h is not in (i, j] */
+		if (((j - h) & mask) >= ((j - i) & mask)) {
+			ms->dimg_key[i] = ms->dimg_key[j];
+			memcpy(ms->dimg_bytes + (size_t)i * sb, ms->dimg_bytes + (size_t)j * sb, sb);
+			i = j;
+		}
+	}
+	ms->dimg_key[i] = 0;
+	ms->ndimg--;
+}
+
+/* Sector sn's newer bytes are lost: memory gets the DRAM's back. */
+static void dimg_lose(sc_gpu_t *g, uint64_t sn)
+{
+	sc_memsys_t *ms = &g->ms;
+	uint32_t i = dimg_find(ms, sn), sb = sector_bytes(g);
+	if (i == UINT32_MAX)
+		return;
+	uint64_t a = sn << log2_sector(g);
+	const uint8_t *b = ms->dimg_bytes + (size_t)i * sb;
+	for (uint32_t k = 0; k < sb; k++) {
+		uint8_t *p = mem_at(g, a + k);
+		if (p && *p != b[k])
+			mem_xor(g, a + k, (uint8_t)(*p ^ b[k]));
+	}
+	dimg_del(ms, i, sb);
+}
+
+/* Sector sn is written back: the DRAM has memory's bytes. */
+static void dimg_drop(sc_gpu_t *g, uint64_t sn)
+{
+	uint32_t i = dimg_find(&g->ms, sn);
+	if (i != UINT32_MAX)
+		dimg_del(&g->ms, i, sector_bytes(g));
+}
+
+int sc_dram_image(sc_gpu_t *g, int on)
+{
+	if (!g)
+		return SC_EINVAL;
+	if (!on) {
+		sc__dimg_free(g);
+		return 0;
+	}
+	if (!g->ms.dimg_cap && dimg_grow(g))
+		return SC_ENOMEM;
+	g->ms.dimg = g->ms.nslices && g->ms.l2[0].sets && g->ms.l2[0].valid;
+	return 0;
+}
+
+void sc__dimg_free(sc_gpu_t *g)
+{
+	sc_memsys_t *ms = &g->ms;
+	free(ms->dimg_key);
+	free(ms->dimg_bytes);
+	ms->dimg_key = NULL;
+	ms->dimg_bytes = NULL;
+	ms->dimg = false;
+	ms->ndimg = ms->dimg_cap = ms->ndiverged = 0;
+}
+
+void sc__dimg_store(sc_gpu_t *g, uint64_t a, uint64_t n)
+{
+	if (!g->ms.dimg || !n || a >= SC_CACHE_CONST)
+		return;
+	uint32_t ss = log2_sector(g);
+	for (uint64_t sn = a >> ss; sn <= (a + n - 1) >> ss; sn++)
+		dimg_take(g, sn);
+}
+
+void sc__dimg_store_lanes(sc_gpu_t *g, const uint64_t *addr, uint64_t off, uint32_t exec, unsigned bytes)
+{
+	uint32_t ss = log2_sector(g);
+	uint64_t last = UINT64_MAX;
+	for (uint32_t m = exec; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t a = addr[l] - off, sn = a >> ss;
+		if (sn == last && (a + bytes - 1) >> ss == sn)
+			continue; /* lanes in order mostly share sectors */
+		sc__dimg_store(g, a, bytes);
+		last = (a + bytes - 1) >> ss;
+	}
+}
+
+void sc__dimg_host_write(sc_gpu_t *g, uint64_t a, uint64_t n)
+{
+	sc_memsys_t *ms = &g->ms;
+	if (!ms->ndimg || !n || a >= SC_CACHE_CONST)
+		return;
+	uint32_t ss = log2_sector(g), sb = sector_bytes(g);
+	for (uint64_t sn = a >> ss; sn <= (a + n - 1) >> ss; sn++) {
+		uint32_t i = dimg_find(ms, sn);
+		if (i == UINT32_MAX)
+			continue;
+		uint64_t s0 = sn << ss, lo = a > s0 ? a : s0, hi = a + n < s0 + sb ? a + n : s0 + sb;
+		for (uint64_t b = lo; b < hi; b++)
+			ms->dimg_bytes[(size_t)i * sb + (b - s0)] = mem_byte(g, b);
+	}
+}
+
+/* The number of sector `sec` of the line in slot. */
+static uint64_t sector_no(const sc_gpu_t *g, const sc_cache_t *c, size_t slot, uint32_t sec)
+{
+	return (line_addr(c, slot) >> log2_sector(g)) + sec;
+}
+
+void sc__dimg_evict(sc_gpu_t *g, sc_cache_t *c, size_t slot)
+{
+	if (!g->ms.ndimg || !c->tag[slot] || line_addr(c, slot) >= SC_CACHE_CONST)
+		return;
+	uint32_t nsec = line_bytes(c) >> log2_sector(g);
+	for (uint32_t k = 0; k < nsec; k++) {
+		if (!(c->valid[slot] >> k & 1u))
+			continue;
+		uint64_t sn = sector_no(g, c, slot, k);
+		if (c->dirty[slot] >> k & 1u) {
+			dimg_drop(g, sn);
+		} else if (dimg_find(&g->ms, sn) != UINT32_MAX) {
+			dimg_lose(g, sn); /* clean with an entry: the newer bytes were never written back */
+			g->ms.ndiverged--;
+		}
+	}
+}
+
+void sc__dimg_dirtied(sc_gpu_t *g, sc_cache_t *c, size_t slot, uint8_t mask)
+{
+	uint8_t clean = (uint8_t)(mask & c->valid[slot] & ~c->dirty[slot]);
+	for (uint32_t k = 0; clean >> k; k++)
+		if ((clean >> k & 1u) && dimg_find(&g->ms, sector_no(g, c, slot, k)) != UINT32_MAX)
+			g->ms.ndiverged--;
+}
+
+/* The flips that lose a sector's newer bytes, or make a sector diverge. */
+static void dimg_tag_flip(sc_gpu_t *g, sc_cache_t *c, size_t slot, uint64_t old_line_addr)
+{
+	uint32_t ss = log2_sector(g), nsec = line_bytes(c) >> ss;
+	if (!g->ms.ndimg || old_line_addr >= SC_CACHE_CONST)
+		return;
+	for (uint32_t k = 0; k < nsec; k++) {
+		uint64_t sn = (old_line_addr >> ss) + k;
+		if (!(c->valid[slot] >> k & 1u) || dimg_find(&g->ms, sn) == UINT32_MAX)
+			continue;
+		if (!(c->dirty[slot] >> k & 1u))
+			g->ms.ndiverged--;
+		dimg_lose(g, sn); /* the line answers for another address now */
+	}
+}
+
+static void dimg_sector_flip(sc_gpu_t *g, sc_cache_t *c, size_t slot, uint32_t k, bool was_dirty)
+{
+	uint64_t sn = sector_no(g, c, slot, k);
+	if (!g->ms.ndimg || line_addr(c, slot) >= SC_CACHE_CONST || dimg_find(&g->ms, sn) == UINT32_MAX)
+		return;
+	if (!was_dirty)
+		g->ms.ndiverged--;
+	dimg_lose(g, sn);
+}
+
+static void dimg_dirty_flip(sc_gpu_t *g, sc_cache_t *c, size_t slot, uint32_t k)
+{
+	uint64_t sn = sector_no(g, c, slot, k);
+	if (!g->ms.ndimg || line_addr(c, slot) >= SC_CACHE_CONST || !(c->valid[slot] >> k & 1u) ||
+	    dimg_find(&g->ms, sn) == UINT32_MAX)
+		return;
+	if (c->dirty[slot] >> k & 1u) /* set again: dirty with its entry, as before */
+		g->ms.ndiverged--;
+	else /* cleared: clean, its DRAM bytes older than memory's */
+		g->ms.ndiverged++;
+}
+
+uint64_t sc__dimg_hash(const sc_gpu_t *g)
+{
+	const sc_memsys_t *ms = &g->ms;
+	if (!ms->ndiverged) /* a fault-free run: the entries are the dirty sectors' */
+		return 0;
+	uint64_t sum = ms->ndiverged, sb = sector_bytes(g);
+	for (uint32_t i = 0; i < ms->dimg_cap; i++) {
+		if (!ms->dimg_key[i])
+			continue;
+		uint64_t h = 0x13198a2e03707344ull ^ ms->dimg_key[i];
+		for (uint32_t k = 0; k < sb; k += 8) {
+			uint64_t v = 0;
+			memcpy(&v, ms->dimg_bytes + (size_t)i * sb + k, sb - k < 8 ? sb - k : 8);
+			h = (h ^ v) * 0x100000001b3ull;
+			h ^= h >> 29;
+		}
+		sum += h * 0x9e3779b97f4a7c15ull;
+	}
+	return sum;
+}
+
 /* ------------------------------------------------------------ the hash */
 
 /* Each entry hashed on its own and the results added: equal overlays give
@@ -661,6 +944,8 @@ static int flip_tag(sc_gpu_t *g, const geo_t *o, const cbit_t *b)
 		if (!sectored(c) || (c->valid[b->slot] >> (i >> ss) & 1u))
 			x[i] ^= mem_byte(g, from + i) ^ mem_byte(g, to + i);
 	c->tag[b->slot] = ln + 1;
+	if (sectored(c))
+		dimg_tag_flip(g, c, b->slot, from);
 	ovl_tidy(g, c);
 	return 1;
 }
@@ -674,6 +959,7 @@ static int flip_sector(sc_gpu_t *g, const cbit_t *b)
 	c->valid[b->slot] ^= m;
 	if (c->valid[b->slot] & m)
 		return 1;
+	dimg_sector_flip(g, c, b->slot, b->bit, c->dirty[b->slot] & m);
 	c->dirty[b->slot] &= (uint8_t)~m;
 	sc_ovl_t *ov = ovl_find(c, b->slot);
 	if (ov) {
@@ -704,6 +990,7 @@ static int flip_bit(sc_gpu_t *g, const geo_t *o, const cbit_t *b)
 		return 1;
 	default:
 		c->dirty[b->slot] ^= (uint8_t)(1u << b->bit);
+		dimg_dirty_flip(g, c, b->slot, b->bit);
 		return 1;
 	}
 }

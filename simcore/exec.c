@@ -577,6 +577,8 @@ static uint32_t ex_st(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 		bounds_t bd = lane_addrs(&ag, exec, addr);
 		if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, 4, true, &sp))) {
 			const uint32_t *v = w->rf + (size_t)SC_OPND_IDX(o) * 32;
+			if (UNLIKELY(g->ms.dimg) && sp.space == SC_SP_GLOBAL)
+				sc__dimg_store_lanes(g, addr, sp.off, exec, 4);
 			if (exec == 0xffffffffu && sp.stride == 0 && consecutive4(addr))
 				memcpy(span_at(&sp, addr, 0), v, 128);
 			else
@@ -600,6 +602,8 @@ static uint32_t ex_st(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 			return 0;
 		else
 			resolved = ref.space;
+		if (UNLIKELY(g->ms.dimg) && (fast ? sp.space : ref.space) == SC_SP_GLOBAL)
+			sc__dimg_store(g, addr[l] - (fast ? sp.off : 0), bytes * n); /* generic global = global */
 		for (unsigned e = 0; e < n; e++)
 			store_bytes(ref.p + e * bytes, v[e][l], bytes);
 	}
@@ -698,6 +702,8 @@ static uint32_t ex_atom(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 		uint64_t old = 0, res;
 		if (UNLIKELY(g->ms.nover) && ref.space == SC_SP_GLOBAL)
 			sc__ovl_atomic(g, a, bytes, ref.p); /* a generic global address is the global one */
+		if (UNLIKELY(g->ms.dimg) && ref.space == SC_SP_GLOBAL)
+			sc__dimg_store(g, a, bytes);
 		memcpy(&old, ref.p, bytes);
 		if (!atom_apply(in->sub, type, old, b[l], c[l], &res))
 			goto bad;

@@ -483,6 +483,9 @@ static void hash_memsys(const sc_gpu_t *g, hasher_t *s)
 	}
 	for (uint32_t i = 0; i < ms->nchan; i++)
 		hmix(s, ahead(ms->bus[i], now << SC_TICK_SHIFT));
+	uint64_t d = sc__dimg_hash(g); /* 0 unless a sector diverged */
+	if (d)
+		hmix(s, d);
 }
 
 static void hash_sm(const sc_gpu_t *g, const sc_sm_t *sm, hasher_t *s)

@@ -294,6 +294,8 @@ int sc_memcpy_htod(sc_gpu_t *g, uint64_t dst, const void *src, uint64_t bytes)
 	sc__trace_wrote(g, dst, bytes);
 	if (UNLIKELY(g->ms.nover)) /* the host writes through the L2 */
 		sc__ovl_host_write(g, dst, bytes);
+	if (UNLIKELY(g->ms.ndimg)) /* and to DRAM */
+		sc__dimg_host_write(g, dst, bytes);
 	return 0;
 }
 
@@ -308,7 +310,10 @@ int sc_memfill(sc_gpu_t *g, uint64_t dst, uint64_t bytes, int (*fill)(void *ctx,
 	sc__trace_wrote(g, dst, bytes);
 	if (UNLIKELY(g->ms.nover))
 		sc__ovl_host_write(g, dst, bytes);
-	return fill(ctx, p);
+	int rc = fill(ctx, p);
+	if (UNLIKELY(g->ms.ndimg))
+		sc__dimg_host_write(g, dst, bytes);
+	return rc;
 }
 
 int sc_memcpy_dtoh(sc_gpu_t *g, void *dst, uint64_t src, uint64_t bytes)
@@ -336,6 +341,8 @@ int sc_memset(sc_gpu_t *g, uint64_t dst, int value, uint64_t bytes)
 	sc__trace_wrote(g, dst, bytes);
 	if (UNLIKELY(g->ms.nover))
 		sc__ovl_host_write(g, dst, bytes);
+	if (UNLIKELY(g->ms.ndimg))
+		sc__dimg_host_write(g, dst, bytes);
 	return 0;
 }
 

@@ -99,6 +99,7 @@ int sc__memsys_create(sc_gpu_t *g)
 void sc__memsys_destroy(sc_gpu_t *g)
 {
 	sc_memsys_t *ms = &g->ms;
+	sc__dimg_free(g);
 	for (uint32_t i = 0; ms->l1 && i < g->cfg.num_sms; i++) {
 		cache_free(&ms->l1[i]);
 		cache_free(&ms->cc[i]);
@@ -169,6 +170,8 @@ static size_t insert(sc_gpu_t *g, sc_cache_t *c, uint32_t set, uint64_t ln, uint
 	uint32_t last = c->ways - 1;
 	if (UNLIKELY(c->nover))
 		sc__ovl_evict(g, c, base + last);
+	if (UNLIKELY(g->ms.ndimg) && c->valid)
+		sc__dimg_evict(g, c, base + last);
 	*old_tag = c->tag[base + last];
 	*old_dirty = c->dirty ? c->dirty[base + last] : 0;
 	c->tag[base + last] = ln + 1;
@@ -298,6 +301,8 @@ static uint64_t l2_access(sc_gpu_t *g, uint64_t a, uint8_t mask, int kind, uint6
 		}
 	}
 	uint8_t missing = (uint8_t)(mask & ~l2->valid[s]);
+	if (UNLIKELY(ms->ndiverged) && kind != ACC_READ)
+		sc__dimg_dirtied(g, l2, s, mask);
 	if (kind == ACC_WRITE) { /* write-back, allocating without a fetch */
 		l2->valid[s] |= mask;
 		l2->dirty[s] |= mask;

@@ -391,6 +391,9 @@ static rt_t *rt_install(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_
 	*rt = (rt_t){.gpu = gpu, .env = env, .observed = observed, .p = p};
 	if (h)
 		rt->h = *h;
+	/* l2 faults can lose dirty sectors: their DRAM bytes are kept */
+	if (p && p->target == SC_TGT_L2 && sc_dram_image(gpu, true))
+		return NULL;
 	gpu->hooks = &rt_hooks;
 	gpu->hook_ctx = rt;
 	return rt;

@@ -1013,6 +1013,14 @@ typedef struct sc_memsys {
 	uint32_t l2_nover;        /* of them in the L2 */
 	uint32_t npatch, patchcap;
 	struct sc_patch { uint8_t *p; uint8_t x; } *patch; /* bytes a load's overlay XORed into memory */
+	/* The DRAM image (cachefault.c): for each global L2 sector whose DRAM
+	 * bytes differ from memory's, the DRAM's. Kept while dimg is on (the
+	 * runtime turns it on for l2 campaigns; sc_dram_image). */
+	bool dimg;
+	uint32_t ndimg, dimg_cap;  /* entries; slots, a power of two */
+	uint32_t ndiverged;        /* entries of sectors the L2 holds clean */
+	uint64_t *dimg_key;        /* sector number + 1, 0: empty slot */
+	uint8_t *dimg_bytes;       /* l2_sector bytes per slot */
 } sc_memsys_t;
 
 /* sm.c: recomputes every warp's sm->nfu after a fault changed what a
@@ -1090,6 +1098,22 @@ void sc__ovl_atomic(sc_gpu_t *g, uint64_t a, unsigned bytes, uint8_t *p);
  *   lines show in the copy) and its writes overwrite the L2's corruption. */
 void sc__ovl_host_read(sc_gpu_t *g, uint8_t *dst, uint64_t src, uint64_t bytes);
 void sc__ovl_host_write(sc_gpu_t *g, uint64_t dst, uint64_t bytes);
+/* The DRAM image (cachefault.c, "Dirty data lost"), all no-ops while
+ * g->ms.dimg is off. sc__dimg_store: before a kernel's store or atomic
+ * writes global bytes [a, a + n): sectors without an entry get one (their
+ * DRAM bytes are memory's). sc__dimg_host_write: after the host wrote
+ * [a, a + n): the host writes through to DRAM too. sc__dimg_evict: the L2
+ * line in slot leaves (a dirty sector is written back, a clean one with
+ * an entry loses its newer bytes). sc__dimg_free, sc__dimg_hash. */
+void sc__dimg_store(sc_gpu_t *g, uint64_t a, uint64_t n);
+void sc__dimg_store_lanes(sc_gpu_t *g, const uint64_t *addr, uint64_t off, uint32_t exec, unsigned bytes);
+void sc__dimg_host_write(sc_gpu_t *g, uint64_t a, uint64_t n);
+void sc__dimg_evict(sc_gpu_t *g, sc_cache_t *c, size_t slot);
+/* The sectors `mask` of the L2 line in slot are about to be made dirty by
+ * a store or an atomic: a diverged one is dirty with its entry again. */
+void sc__dimg_dirtied(sc_gpu_t *g, sc_cache_t *c, size_t slot, uint8_t mask);
+void sc__dimg_free(sc_gpu_t *g);
+uint64_t sc__dimg_hash(const sc_gpu_t *g);
 /*   fault.c: the overlay's part of the state hash (independent of the
  *   entries' order); the cache targets' bit spaces (fields as in
  *   sc_target_bits), their use and their faults. sc__cache_fault flips

@@ -404,6 +404,14 @@ uint32_t sc_target_sms(const sc_gpu_config_t *cfg, sc_target_t t);
  * of the result of an instruction that issues on `sm` in this cycle, and
  * sc_fu_applied() says afterwards whether one did. */
 int sc_inject(sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits);
+/* Keeps a DRAM image beside memory from now on (on; off drops it): the
+ * DRAM's own bytes of every global L2 sector written since it was last
+ * written back, so that an l2 tag, valid or dirty fault that loses a dirty
+ * sector gives memory its older DRAM bytes back (docs/DESIGN.md, "Caches
+ * as fault targets"). Costs a copy per sector a store makes dirty; the
+ * injection runtime turns it on for l2 campaigns. Call before the launches
+ * whose stores it must see. 0, or SC_ENOMEM. */
+int sc_dram_image(sc_gpu_t *gpu, int on);
 /* Live sampling: maps a uniform 64-bit draw onto the bits of t in use in
  * SM `sm` now and flips nbits there (whole word-aligned groups). Returns 1,
  * or 0 when nothing is in use. */

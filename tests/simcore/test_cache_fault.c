@@ -558,8 +558,8 @@ Test(cache_fault, an_atomic_reads_and_writes_the_corrupted_l2_word)
 
 /* Bit 0 of the tag of out's line, dirty in the L2: the line now answers
  * for the next 128 bytes (out[32..63]), and its eviction writes the stored
- * words there. (out[0..31] keep them too: the model has no DRAM image to
- * lose them from; docs/DESIGN.md, "Caches as fault targets".) */
+ * words there. (out[0..31] keep them too: this GPU keeps no DRAM image to
+ * lose them to; with one, a_tag_flip_loses_the_dirty_line_at_its_own_address.) */
 Test(cache_fault, a_dirty_line_with_a_flipped_tag_is_written_back_to_the_wrong_address)
 {
 	h_ctx_t h;
@@ -657,5 +657,166 @@ Test(cache_fault, a_tag_flip_keeps_the_set_and_slice)
 	sc_set_pause(h.gpu, PAUSE, flip_every_tag_bit, &a);
 	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
 	cr_expect_eq(a, 0, "the pause was reached");
+	h_fini(&h);
+}
+
+/* ---- dirty data lost (the DRAM image, sc_dram_image) ----
+ * ptx_l2 stores out[tid] = tid + 100 over zeros: out's line (slot 0) is
+ * dirty in the L2, and the DRAM still holds the zeros. A fault that loses
+ * a dirty sector gives memory the DRAM's bytes back. */
+
+/* Runs ptx_l2 with the DRAM image on; out[] as the host reads it after. */
+static void run_l2_dimg(plan_t *p, uint32_t evict, uint32_t out[64], uint32_t *ndimg, uint32_t *ndiverged)
+{
+	h_ctx_t h;
+	init_small_l2(&h);
+	uint64_t da, dout;
+	load_a_out(&h, ptx_l2, 64, &da, &dout);
+	cr_assert_eq(sc_dram_image(h.gpu, 1), 0);
+	if (p)
+		sc_set_pause(h.gpu, p->at[0], on_pause, p);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout, &evict));
+	h_read(&h, out, dout, 64 * 4);
+	*ndimg = h.gpu->ms.ndimg;
+	*ndiverged = h.gpu->ms.ndiverged;
+	h_fini(&h);
+}
+
+/* Fault-free, the image changes nothing and holds exactly the dirty
+ * sectors: out's four (evict = 0), or, after the evictions, the one
+ * sector of a's third line that the last store dirtied. */
+Test(cache_fault, the_dram_image_holds_the_dirty_sectors)
+{
+	uint32_t out[64], ndimg, ndiv;
+	for (uint32_t evict = 0; evict < 2; evict++) {
+		run_l2_dimg(NULL, evict, out, &ndimg, &ndiv);
+		for (uint32_t t = 0; t < 32; t++)
+			cr_expect_eq(out[t], t + 100);
+		cr_expect_eq(ndimg, evict ? 4 : 4, "evict %u: %u entries", evict, ndimg);
+		cr_expect_eq(ndiv, 0);
+	}
+}
+
+/* The valid bit of out's first sector (lanes 0..7): the sector leaves the
+ * L2 with its stored words, never written back. */
+Test(cache_fault, a_cleared_valid_bit_loses_a_dirty_sector)
+{
+	uint32_t out[64], ndimg, ndiv;
+	plan_t p = {.at = {PAUSE}, .t = SC_TGT_L2, .fields = SC_F_CACHE_VALID, .loc = 0, .nbits = 1, .inject = true};
+	run_l2_dimg(&p, 0, out, &ndimg, &ndiv);
+	cr_assert_eq(p.rc, 1);
+	for (uint32_t t = 0; t < 32; t++)
+		cr_expect_eq(out[t], t < 8 ? 0 : t + 100, "lane %u: %u", t, out[t]);
+	cr_expect_eq(ndimg, 3, "the other three sectors are still dirty");
+}
+
+/* A tag flip of the dirty line: its stored words go to the flipped
+ * address at eviction (out[32..63]), and out[0..31] keep the DRAM's zeros
+ * (compare a_dirty_line_with_a_flipped_tag_is_written_back_to_the_wrong_address,
+ * without the image). */
+Test(cache_fault, a_tag_flip_loses_the_dirty_line_at_its_own_address)
+{
+	uint32_t out[64], ndimg, ndiv;
+	plan_t p = {.at = {PAUSE}, .t = SC_TGT_L2, .fields = SC_F_CACHE_TAG, .loc = 0, .nbits = 1, .inject = true};
+	run_l2_dimg(&p, 1, out, &ndimg, &ndiv);
+	cr_assert_eq(p.rc, 1);
+	for (uint32_t t = 0; t < 32; t++) {
+		cr_expect_eq(out[32 + t], t + 100, "written back to the flipped address: lane %u", t);
+		cr_expect_eq(out[t], 0, "lost at its own: lane %u", t);
+	}
+	cr_expect_eq(ndiv, 0);
+}
+
+/* The dirty bit of out's first sector cleared: the sector is clean with
+ * its newer words in the L2 (the host still reads them); when the line is
+ * evicted nothing is written back and the words are lost. */
+Test(cache_fault, a_cleared_dirty_bit_loses_the_sector_at_eviction)
+{
+	uint32_t out[64], ndimg, ndiv;
+	unsigned f = SC_F_CACHE_DIRTY;
+	plan_t p = {.at = {PAUSE, PAUSE + 10}, .t = SC_TGT_L2, .fields = f, .loc = 0, .nbits = 1, .inject = true};
+	run_l2_dimg(&p, 0, out, &ndimg, &ndiv);
+	cr_assert_eq(p.rc, 1);
+	cr_expect_eq(ndiv, 1, "diverged while the line stays");
+	cr_expect_neq(p.hash[0], 0);
+	for (uint32_t t = 0; t < 32; t++)
+		cr_expect_eq(out[t], t + 100, "the L2 still holds it: lane %u", t);
+	plan_t q = {.at = {PAUSE}, .t = SC_TGT_L2, .fields = f, .loc = 0, .nbits = 1, .inject = true};
+	run_l2_dimg(&q, 1, out, &ndimg, &ndiv);
+	cr_assert_eq(q.rc, 1);
+	cr_expect_eq(ndiv, 0);
+	for (uint32_t t = 0; t < 32; t++)
+		cr_expect_eq(out[t], t < 8 ? 0 : t + 100, "evicted without write-back: lane %u", t);
+}
+
+/* The state hash sees a diverged sector's DRAM bytes (sc__dimg_hash): 0
+ * in a fault-free run, where the image holds the dirty sectors only. */
+typedef struct dplan {
+	bool inject;
+	uint64_t dh[2];
+} dplan_t;
+
+static uint64_t on_dimg(sc_gpu_t *g, void *ctx, uint64_t cycle)
+{
+	dplan_t *p = ctx;
+	if (cycle == PAUSE) {
+		p->dh[0] = sc__dimg_hash(g);
+		if (p->inject)
+			cr_expect_eq(sc_inject(g, SC_TGT_L2, SC_F_CACHE_DIRTY, 0, 0, 1), 1);
+		return PAUSE + 10;
+	}
+	p->dh[1] = sc__dimg_hash(g);
+	return UINT64_MAX;
+}
+
+Test(cache_fault, the_hash_covers_a_diverged_sector)
+{
+	for (int inject = 0; inject < 2; inject++) {
+		h_ctx_t h;
+		init_small_l2(&h);
+		uint64_t da, dout;
+		uint32_t evict = 0;
+		load_a_out(&h, ptx_l2, 64, &da, &dout);
+		cr_assert_eq(sc_dram_image(h.gpu, 1), 0);
+		dplan_t p = {.inject = inject};
+		sc_set_pause(h.gpu, PAUSE, on_dimg, &p);
+		h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout, &evict));
+		cr_expect_eq(h.gpu->ms.ndimg, 4);
+		cr_expect_eq(p.dh[0], 0, "fault-free: nothing diverged");
+		if (inject)
+			cr_expect_neq(p.dh[1], 0, "the diverged sector is hashed");
+		else
+			cr_expect_eq(p.dh[1], 0);
+		h_fini(&h);
+	}
+}
+
+/* A store to a diverged sector makes it dirty again, its entry (the
+ * DRAM's zeros) kept: nothing is diverged after it. */
+static const char ptx_twice[] = K_HEAD(".param .u64 a, .param .u64 out") K_A_OUT
+	"\tadd.s64 %rd5, %rd2, %rd3;\n"
+	"\tadd.u32 %r2, %r1, 100;\n"
+	"\tst.global.u32 [%rd5], %r2;\n" K_WAIT("L")
+	"\tadd.u32 %r3, %r1, 200;\n"
+	"\tst.global.u32 [%rd5], %r3;\n" K_END;
+
+Test(cache_fault, a_store_makes_a_diverged_sector_dirty_again)
+{
+	h_ctx_t h;
+	init_small_l2(&h);
+	uint32_t out[32];
+	uint64_t da, dout;
+	load_a_out(&h, ptx_twice, 32, &da, &dout);
+	cr_assert_eq(sc_dram_image(h.gpu, 1), 0);
+	dplan_t p = {.inject = true};
+	sc_set_pause(h.gpu, PAUSE, on_dimg, &p);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
+	cr_expect_neq(p.dh[1], 0, "diverged after the flip");
+	cr_expect_eq(h.gpu->ms.ndiverged, 0, "dirty again after the second store");
+	cr_expect_eq(h.gpu->ms.ndimg, 4);
+	cr_expect_eq(sc__dimg_hash(h.gpu), 0);
+	h_read(&h, out, dout, sizeof out);
+	for (uint32_t t = 0; t < 32; t++)
+		cr_expect_eq(out[t], t + 200, "lane %u", t);
 	h_fini(&h);
 }
