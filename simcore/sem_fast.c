@@ -665,6 +665,40 @@ static sc_exec_fn pick_mov(const sc_insn_t *in)
 	return NULL;
 }
 
+/* ld.param of one 32- or 64-bit word at a constant offset, a kernel
+ * parameter: the same word to every lane, with the timing the generic path
+ * gives the param space (memsys.c); a word out of range or misaligned (only
+ * a corrupted one) takes the generic path, which raises the DUE. */
+HANDLER(ld_param)
+{
+	const sc_insn_t *in = d->in;
+	const sc_run_t *r = &g->run;
+	unsigned bytes = sc__type_bits(in->type) / 8;
+	uint64_t a = in->imm;
+	if (__builtin_expect(!exec || a >= r->param_bytes || bytes > r->param_bytes - a || (a & (bytes - 1)), 0))
+		return sc__x_ldst(g, sm, w, d, exec);
+	uint32_t *dst = w->rf + d->o[0], lo, hi = 0;
+	memcpy(&lo, r->params + a, 4);
+	LANES(exec, dst[l] = lo);
+	if (bytes == 8) {
+		memcpy(&hi, r->params + a + 4, 4);
+		LANES(exec, dst[l + 32] = hi);
+	}
+	g->ms.occ = g->cfg.interval[SC_LAT_CONST];
+	return (int)g->cfg.latency[SC_LAT_CONST];
+}
+
+static sc_exec_fn pick_ld(const sc_insn_t *in)
+{
+	if (in->op != SC_OP_LD || SC_AUX_SPACE(in->aux) != SC_SP_PARAM || SC_NDST(in) != 1 || SC_NSRC(in) != 1)
+		return NULL;
+	uint16_t dst = in->opnd[0], src = in->opnd[1];
+	if (SC_OPND_KIND(src) != SC_K_ADDR || SC_OPND_IDX(src) != SC_NOREG)
+		return NULL;
+	unsigned bits = sc__type_bits(in->type);
+	return (bits == 32 && is_r32(dst)) || (bits == 64 && is_r64(dst)) ? ld_param : NULL;
+}
+
 sc_exec_fn sc__fast_pick(const sc_insn_t *in)
 {
 	switch (in->op < SC_OP__COUNT ? sc__ops[in->op].unit : SC_U_CTL) {
@@ -679,6 +713,8 @@ sc_exec_fn sc__fast_pick(const sc_insn_t *in)
 		       : in->op == SC_OP_SELP ? pick_selp(in) : NULL;
 	case SC_U_MOV:
 		return pick_mov(in);
+	case SC_U_MEM:
+		return pick_ld(in);
 	}
 	return NULL;
 }

@@ -51,20 +51,28 @@ void sc__due_insn(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint32_t p
  * of the word a faulty instruction buffer holds (decoded into *redo); NULL
  * when there is none (an empty stack, a pc outside the code, a word that
  * does not decode). */
-static const sc_dec_t *next_dec(const sc_gpu_t *g, const sc_warp_t *w, sc_dec_t *redo)
+/* next_dec's cold path: the instruction buffer holds a word a fault may
+ * have changed, checked and decoded into *redo (NULL: it does not decode). */
+static __attribute__((noinline, cold)) const sc_dec_t *next_dec_faulty(const sc_gpu_t *g, const sc_warp_t *w,
+                                                                       uint32_t pc, sc_dec_t *redo)
+{
+	const sc_insn_t *in = w->ib_pc == pc && w->ib[0].valid ? &w->ib[0].insn
+	                      : pc < g->run.mod->ncode    ? &g->run.mod->code[pc]
+	                                                  : NULL;
+	if (!in || sc__insn_check(in, g->run.regs, g->run.preds, g->run.mod->npool, g->run.mod->ncode))
+		return NULL;
+	sc__decode(g, in, pc, true, redo);
+	return redo;
+}
+
+static inline __attribute__((always_inline)) const sc_dec_t *next_dec(const sc_gpu_t *g, const sc_warp_t *w,
+                                                                        sc_dec_t *redo)
 {
 	if (UNLIKELY(w->sp == 0))
 		return NULL;
 	uint32_t pc = w->stk[w->sp - 1].pc;
-	if (UNLIKELY(w->ib_dirty)) {
-		const sc_insn_t *in = w->ib_pc == pc && w->ib[0].valid ? &w->ib[0].insn
-		                      : pc < g->run.mod->ncode    ? &g->run.mod->code[pc]
-		                                                  : NULL;
-		if (!in || sc__insn_check(in, g->run.regs, g->run.preds, g->run.mod->npool, g->run.mod->ncode))
-			return NULL;
-		sc__decode(g, in, pc, true, redo);
-		return redo;
-	}
+	if (UNLIKELY(w->ib_dirty))
+		return next_dec_faulty(g, w, pc, redo);
 	return pc < g->run.mod->ncode ? &g->dec[pc] : NULL;
 }
 
@@ -85,8 +93,9 @@ static inline __attribute__((always_inline)) uint64_t ready_time(const sc_gpu_t 
 		t = r > t ? r : t;
 	}
 	/* the rows the instruction will write, fetched for writing meanwhile */
+	uint32_t regs = g->run.regs;
 	for (unsigned j = 0; j < d->nwr; j++)
-		if (d->rdy[j] < g->run.regs) {
+		if (d->rdy[j] < regs) {
 			const uint32_t *row = w->rf + (size_t)d->rdy[j] * 32;
 			__builtin_prefetch(row, 1, 3);
 			__builtin_prefetch(row + 16, 1, 3);

@@ -180,7 +180,8 @@ static void sweep(void)
 	}
 	cr_log_info("%u words with a specialised handler, %u handlers", picked, nseen);
 	cr_expect_eq(failed, 0, "%u runs differ between the specialised and the generic handler", failed);
-	/* the sweep reaches every specialised handler (sem_fast.c has 79) */
+	/* the sweep reaches every specialised handler but ld_param (sem_fast.c
+	 * has 80; ld_param_equals_generic below) */
 	cr_expect_geq(nseen, 79, "only %u specialised handlers reached", nseen);
 	h_fini(&b.h);
 }
@@ -196,4 +197,53 @@ Test(decode, portable_handlers_equal_generic)
 {
 	cr_assert_eq(setenv("FLIPSIM_PORTABLE", "1", 1), 0);
 	sweep();
+}
+
+/* ld.param of 32- and 64-bit words at every aligned offset of a parameter
+ * buffer (sem_fast.c's ld_param), against the generic load: the same
+ * registers, result and load/store-unit time. */
+Test(decode, ld_param_equals_generic)
+{
+	static bench_t b;
+	bench_init(&b);
+	sc_gpu_t *g = b.h.gpu;
+	static uint8_t params[64];
+	for (unsigned i = 0; i < sizeof params; i++)
+		params[i] = (uint8_t)(i * 37 + 11);
+	g->run.params = params;
+	g->run.param_bytes = sizeof params;
+	static const struct {
+		uint8_t type;
+		char dst;
+	} forms[] = {{SC_T_U32, 'r'}, {SC_T_S32, 'r'}, {SC_T_B32, 'r'}, {SC_T_F32, 'r'},
+	             {SC_T_U64, 'd'}, {SC_T_S64, 'd'}, {SC_T_B64, 'd'}, {SC_T_F64, 'd'}};
+	static const uint32_t masks[] = {0xffffffffu, 0x0f0f00f1u, 0x80000000u, 0};
+	unsigned words = 0, failed = 0;
+	for (unsigned f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+		unsigned bytes = forms[f].dst == 'd' ? 8 : 4;
+		for (unsigned off = 0; off + bytes <= sizeof params; off += bytes) {
+			sc_insn_t in = {.op = SC_OP_LD, .type = forms[f].type, .aux = SC_SP_PARAM, .imm = off};
+			in.opnd[0] = opnd(forms[f].dst, 0, 0);
+			in.opnd[1] = SC_OPND(SC_K_ADDR, SC_NOREG);
+			in.nops = SC_NOPS_MAKE(1, 1);
+			cr_assert_not_null(sc__fast_pick(&in), "ld.param form %u is specialised", f);
+			words++;
+			for (unsigned e = 0; e < 4; e++) {
+				randomize(&b);
+				g->ms.occ = 0;
+				failed += !same_both_ways(&b, &in, masks[e]);
+				uint32_t occ_generic = g->ms.occ;
+				sc_dec_t fast;
+				sc__decode(g, &in, 0, false, &fast);
+				g->ms.occ = 0;
+				fast.fn(g, &b.sm, &b.w, &fast, masks[e]);
+				failed += g->ms.occ != occ_generic;
+			}
+		}
+	}
+	g->run.params = NULL; /* not the GPU's to free */
+	g->run.param_bytes = 0;
+	cr_expect_eq(words, 4 * 16 + 4 * 8);
+	cr_expect_eq(failed, 0, "%u of %u runs differ", failed, words * 8);
+	h_fini(&b.h);
 }
