@@ -133,6 +133,9 @@ int sc_gpu_create(const sc_gpu_config_t *want, const sc_options_t *opt, sc_gpu_t
 		sc_sm_t *sm = &g->sms[i];
 		sm->id = i;
 		sm->next = UINT64_MAX;
+		for (uint32_t s = 0; s < cfg->schedulers_per_sm && s < 8; s++)
+			for (unsigned fu = 0; fu < SC_FU__COUNT; fu++)
+				sm->uslot[s][fu] = (uint8_t)sc__unit_slot(cfg, fu, s);
 		sm->smem = calloc(cfg->smem_per_sm ? cfg->smem_per_sm : 1, 1);
 		if (!sm->smem)
 			goto nomem;

@@ -969,6 +969,7 @@ typedef struct sc_sm {
 	uint8_t *nfu;           /* per warp slot: the unit (sc_fu_t) its next
 	                         * instruction needs, kept with wnext */
 	uint64_t *ufree;        /* per functional unit (sc__unit_slot): first cycle it is free */
+	uint8_t uslot[8][SC_FU__COUNT]; /* sc__unit_slot(cfg, fu, s) as [s][fu], set at creation */
 	uint64_t *ready_mem;
 	uint8_t *local_mem;
 	uint32_t *call_mem;

@@ -485,7 +485,7 @@ static void occupy(sc_gpu_t *g, sc_sm_t *sm, const sc_dec_t *d, uint32_t s, uint
 {
 	const sc_gpu_config_t *c = &g->cfg;
 	uint32_t busy = d->fu == SC_FU_LDST ? g->ms.occ : c->interval[d->cls];
-	sm->ufree[sc__unit_slot(c, d->fu, s)] = now + busy;
+	sm->ufree[sm->uslot[s][d->fu]] = now + busy;
 	g->run.unit_busy[d->fu] += busy;
 	sm->sfree[s] = now + c->issue_cycles;
 	if (d->fu == SC_FU_DP && c->dp_solo)
@@ -497,7 +497,8 @@ static void occupy(sc_gpu_t *g, sc_sm_t *sm, const sc_dec_t *d, uint32_t s, uint
  * (sm->nfu, kept by ready_time). */
 static uint64_t unit_free(const sc_gpu_t *g, const sc_sm_t *sm, uint32_t slot, uint32_t s)
 {
-	return sm->ufree[sc__unit_slot(&g->cfg, sm->nfu[slot], s)];
+	(void)g;
+	return sm->ufree[sm->uslot[s][sm->nfu[slot]]];
 }
 
 /* Fetch, guard, execute (the decoded handler), retire. */
@@ -685,6 +686,9 @@ static void sched_min(const sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslot
 	sm->smin[s] = m0 < m1 ? m0 : m1;
 }
 
+/* x rotated right by r (0 to 63): one instruction where the host has it. */
+static inline uint64_t rotr64(uint64_t x, uint32_t r) { return (x >> r) | (x << ((64 - r) & 63)); }
+
 /* Each scheduler whose issue slot is free and which may have a ready warp
  * issues one whose unit is free too; a warp whose unit is busy waits for
  * it. sm->smin[s] is a lower bound of scheduler s's wnext (whatever lowers
@@ -702,8 +706,8 @@ static void wheel_advance(sc_wheel_t *wh, const uint64_t *wnext, uint64_t now)
 	uint64_t due = wh->occ;
 	if (d < 64) { /* the buckets of at + 1 .. now, rotated to bit 0 on */
 		uint32_t r = (uint32_t)((wh->at + 1) & 63);
-		due = ((due >> r) | (r ? due << (64 - r) : 0)) & ((1ull << d) - 1);
-		due = (due << r) | (r ? due >> (64 - r) : 0);
+		due = rotr64(due, r) & ((1ull << d) - 1);
+		due = rotr64(due, (64 - r) & 63);
 	}
 	for (; due; due &= due - 1) {
 		uint32_t b = (uint32_t)__builtin_ctzll(due);
@@ -730,7 +734,7 @@ static uint64_t wheel_first(const sc_wheel_t *wh, const uint64_t *wnext, uint64_
 	if (wh->ready & mask)
 		return wh->at;
 	uint32_t r = (uint32_t)((wh->at + 1) & 63);
-	uint64_t occ = wh->occ, rot = (occ >> r) | (r ? occ << (64 - r) : 0);
+	uint64_t rot = rotr64(wh->occ, r);
 	for (; rot; rot &= rot - 1) {
 		uint32_t i = (uint32_t)__builtin_ctzll(rot);
 		if (wh->bucket[(r + i) & 63] & mask)
