@@ -629,9 +629,6 @@ static int run_size(sc_gpu_t *g, sc_module_t *m, const sc_func_t *f, const char 
 	r->nwarps = (r->nthreads + 31) / 32;
 	r->regs = f->regs_total;
 	r->preds = f->preds_total;
-	sc__uninit_slots(m, (sc_func_t *)f); /* once per kernel: kept in the module */
-	const char *poison = getenv("FLIPSIM_POISON_REGS");
-	r->poison = poison && *poison && strcmp(poison, "0") != 0;
 	/* A compiler would spill what does not fit; flipsim does not, so
 	 * alloc mode refuses the launch (ptx mode applies no limit). */
 	if (m->regs == SC_REGS_ALLOC && r->regs > g->cfg.max_regs_per_thread)

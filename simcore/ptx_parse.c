@@ -2800,7 +2800,6 @@ void sc__module_free(sc_module_t *m)
 		free(m->funcs[i].param_off);
 		free(m->funcs[i].ret_size);
 		free(m->funcs[i].ret_off);
-		free(m->funcs[i].zero);
 		sc__live_free(m->funcs[i].live);
 		free(m->funcs[i].live);
 	}

@@ -687,12 +687,6 @@ typedef struct sc_func {
 	 * computed on first use; NULL when not computed or not usable */
 	struct sc_live *live;
 	bool live_done;
-	/* kernel: the register slots a thread may read before writing them,
-	 * which a CTA's start zeroes (sc__uninit_slots); zero_all when that
-	 * cannot be told (calls, or no memory) */
-	uint16_t *zero;
-	uint32_t nzero;
-	bool zero_all, zero_done;
 	uint32_t ptx_reg_base, ptx_nregs, ptx_pred_base, ptx_npreds;
 } sc_func_t;
 
@@ -752,13 +746,6 @@ typedef struct sc_live {
 int sc__live(const sc_insn_t *code, uint32_t lo, uint32_t hi, uint32_t reg_base, uint32_t nregs, uint32_t pred_base,
              uint32_t npreds, sc_live_t *lv);
 void sc__live_free(sc_live_t *lv);
-/* Fills kernel f's zero, nzero and zero_all (once; zero_done): the slots
- * some path from the entry reads before every path to the read wrote them,
- * every slot a cross-lane read (shfl) takes from other lanes, and the
- * slots it never writes. The
- * rest are written before any read, so a CTA's start need not clear what
- * an earlier CTA left in them (sm.c, sc__cta_start). */
-void sc__uninit_slots(const sc_module_t *m, sc_func_t *f);
 static inline bool sc__live_at(const sc_live_t *lv, const uint64_t *set, uint32_t pc, uint32_t v)
 {
 	const uint64_t *w = set + (size_t)(pc - lv->lo) * lv->words;
@@ -1137,7 +1124,6 @@ typedef struct sc_run {
 	uint32_t grid[3], block[3];
 	uint32_t nthreads, nwarps;      /* per CTA */
 	uint32_t regs, preds;           /* per thread */
-	bool poison;                    /* FLIPSIM_POISON_REGS: see sc__cta_start */
 	uint32_t smem;                  /* per CTA, static + dynamic */
 	uint32_t dyn_smem;
 	uint32_t local;                 /* bytes per thread */

@@ -92,14 +92,6 @@ static inline __attribute__((always_inline)) uint64_t ready_time(const sc_gpu_t 
 		uint64_t r = w->ready[d->rdy[j]];
 		t = r > t ? r : t;
 	}
-	/* the rows the instruction will write, fetched for writing meanwhile */
-	uint32_t regs = g->run.regs;
-	for (unsigned j = 0; j < d->nwr; j++)
-		if (d->rdy[j] < regs) {
-			const uint32_t *row = w->rf + (size_t)d->rdy[j] * 32;
-			__builtin_prefetch(row, 1, 3);
-			__builtin_prefetch(row + 16, 1, 3);
-		}
 	return t;
 }
 
@@ -557,27 +549,9 @@ void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uin
 	memset(cta->bar, 0, sizeof cta->bar);
 	/* A CTA's registers, predicates, shared and local memory start at zero,
 	 * as fresh threads do in GPGPU-Sim: nothing left by an earlier CTA can
-	 * reach this one. Registers: the slots the kernel may read before
-	 * writing (regalloc.c, sc__uninit_slots); what an earlier CTA left in
-	 * the others is overwritten before any read, so no outcome depends on
-	 * it, and golden and faulty runs leave the same there (the state hash,
-	 * fault.c, stays exact). Clearing every slot was a sixth of the host
-	 * instructions of a streaming kernel. FLIPSIM_POISON_REGS set (to
-	 * anything but 0) fills the slots left alone with a pattern first, for
-	 * the tests that check that no output depends on them (tests/ptx). */
+	 * reach this one, which keeps the state hash (fault.c) exact. */
 	uint32_t first = cta->slot * r->nwarps;
-	const sc_func_t *fn = r->fn;
-	if (fn->zero_all) {
-		memset(sm->rf + (size_t)first * r->regs * 32, 0, (size_t)r->nwarps * r->regs * 32 * sizeof *sm->rf);
-	} else {
-		for (uint32_t i = 0; i < r->nwarps; i++) {
-			uint32_t *rf = sm->rf + (size_t)(first + i) * r->regs * 32;
-			for (uint32_t j = 0; r->poison && j < r->regs * 32; j++)
-				rf[j] = 0xdeadbeefu ^ (j * 0x9e3779b9u);
-			for (uint32_t j = 0; j < fn->nzero; j++)
-				memset(rf + (size_t)fn->zero[j] * 32, 0, 32 * sizeof *rf);
-		}
-	}
+	memset(sm->rf + (size_t)first * r->regs * 32, 0, (size_t)r->nwarps * r->regs * 32 * sizeof *sm->rf);
 	memset(sm->pf + (size_t)first * r->preds, 0, (size_t)r->nwarps * r->preds * sizeof *sm->pf);
 	memset(sm->smem + cta->smem_off, 0, r->smem);
 	memset(cta->local, 0, (size_t)r->nwarps * 32 * r->local);

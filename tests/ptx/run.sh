@@ -89,26 +89,20 @@ for name in ${cases[@]+"${cases[@]}"}; do
 	fi
 
 	# Both register modes: ptx must match the reference, alloc must match
-	# ptx bit for bit (and so the reference too). Then both again with the
-	# register slots a CTA's start leaves alone (those the kernel writes
-	# before reading) filled with a pattern (FLIPSIM_POISON_REGS): still
-	# the same bytes, or a CTA reads what an earlier one left.
+	# ptx bit for bit (and so the reference too).
 	reason=
-	for mode in ptx alloc ptx-poison alloc-poison; do
-		regs=${mode%-poison}
-		poison=0
-		[ "$mode" = "$regs" ] || poison=1
+	for regs in ptx alloc; do
 		got_dir=$out/got
-		[ "$mode" = ptx ] || got_dir=$out/got-$mode
+		[ "$regs" = ptx ] || got_dir=$out/got-$regs
 		mkdir -p "$got_dir"
-		FLIPSIM_POISON_REGS=$poison ${timeout_cmd[@]+"${timeout_cmd[@]}"} "$flipsim" exec "$json" --regs "$regs" \
-			--dump "$got_dir" >"$out/flipsim-$mode.log" 2>&1
+		${timeout_cmd[@]+"${timeout_cmd[@]}"} "$flipsim" exec "$json" --regs "$regs" --dump "$got_dir" \
+			>"$out/flipsim-$regs.log" 2>&1
 		rc=$?
 		if [ $rc -ne 0 ]; then
 			if [ $rc -eq 124 ] && [ ${#timeout_cmd[@]} -gt 0 ]; then
-				reason="flipsim exec --regs $regs timed out after ${limit}s (see $out/flipsim-$mode.log)"
+				reason="flipsim exec --regs $regs timed out after ${limit}s (see $out/flipsim-$regs.log)"
 			else
-				reason="flipsim exec --regs $regs exited with status $rc (see $out/flipsim-$mode.log)"
+				reason="flipsim exec --regs $regs exited with status $rc (see $out/flipsim-$regs.log)"
 			fi
 			break
 		fi
@@ -116,19 +110,19 @@ for name in ${cases[@]+"${cases[@]}"}; do
 			bin=${exp##*/}
 			ref=$exp
 			what="the reference"
-			if [ "$mode" != ptx ]; then
+			if [ "$regs" != ptx ]; then
 				ref=$out/got/$bin
 				what="ptx mode"
 			fi
 			got=$got_dir/$bin
 			if [ ! -f "$got" ]; then
-				reason="$bin missing from flipsim's dump ($mode)"
+				reason="$bin missing from flipsim's dump (--regs $regs)"
 				break
 			fi
 			exp_size=$(wc -c <"$ref")
 			got_size=$(wc -c <"$got")
 			if [ "$exp_size" -ne "$got_size" ]; then
-				reason="$bin is $got_size bytes in $mode, expected $exp_size"
+				reason="$bin is $got_size bytes with --regs $regs, expected $exp_size"
 				break
 			fi
 			if ! diff_at=$(cmp "$ref" "$got" 2>&1); then
@@ -136,8 +130,8 @@ for name in ${cases[@]+"${cases[@]}"}; do
 				byte=${diff_at#*byte }
 				byte=${byte%%,*}
 				case $byte in
-				''|*[!0-9]*) reason="$bin differs ($mode vs $what)" ;;
-				*) reason="$bin differs from byte offset $((byte - 1)) ($mode vs $what)" ;;
+				''|*[!0-9]*) reason="$bin differs (--regs $regs vs $what)" ;;
+				*) reason="$bin differs from byte offset $((byte - 1)) (--regs $regs vs $what)" ;;
 				esac
 				break
 			fi
