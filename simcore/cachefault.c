@@ -306,23 +306,13 @@ static bool path_dirty(const sc_gpu_t *g, path_t p)
 	return (p.first && p.first->nover) || (p.l2 && g->ms.l2_nover);
 }
 
-/* Lane l's byte o of an access to `space`: its cache address and its host
- * byte (NULL when it has none; only for loads, where the access read it). */
+/* Lane l's byte o of an access to `space`: its cache address (mem_at gives
+ * its host byte). */
 static uint64_t byte_ca(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int space, uint64_t o, uint32_t l)
 {
 	if (space == SC_SP_LOCAL)
 		return sc__local_base(g, sm->id, w->slot) + sc__local_pos(o, l);
 	return space == SC_SP_CONST ? SC_CACHE_CONST + o : o;
-}
-
-static uint8_t *byte_mem(sc_gpu_t *g, const sc_warp_t *w, int space, uint64_t o, uint32_t l)
-{
-	const sc_run_t *r = &g->run;
-	if (space == SC_SP_LOCAL)
-		return o < r->local ? w->local + (size_t)l * r->local + o : NULL;
-	if (space == SC_SP_CONST)
-		return o < r->mod->cbank_size ? r->mod->cbank + o : NULL;
-	return sc__gmem_find(&g->gmem, o, 1);
 }
 
 /* What the path's caches hold XOR memory at ca: the first level's line
@@ -375,12 +365,11 @@ uint32_t sc__ovl_load(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int sp
 	memo_t m1 = {UINT64_MAX, false, NULL};
 	l2memo_t m2 = {UINT64_MAX, NULL};
 	g->ms.npatch = 0;
-	for (uint32_t m = exec; m; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
+	FOR_LANES(l, exec) {
 		for (unsigned i = 0; i < bytes; i++) {
-			uint64_t o = addr[l] - off + i;
-			uint8_t x = path_x(g, p, byte_ca(g, sm, w, space, o, l), &m1, &m2);
-			uint8_t *b = x ? byte_mem(g, w, space, o, l) : NULL;
+			uint64_t ca = byte_ca(g, sm, w, space, addr[l] - off + i, l);
+			uint8_t x = path_x(g, p, ca, &m1, &m2);
+			uint8_t *b = x ? mem_at(g, ca) : NULL;
 			if (b && !patch_push(&g->ms, b, x)) {
 				fputs("flipsim: out of memory for a cache fault's overlay\n", stderr);
 				abort();
@@ -430,8 +419,7 @@ void sc__ovl_store(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int space
 	path_t p = path_of(g, sm, space);
 	if (space == SC_SP_CONST || !path_dirty(g, p))
 		return;
-	for (uint32_t m = exec; m; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
+	FOR_LANES(l, exec) {
 		for (unsigned i = 0; i < bytes; i++) {
 			uint64_t ca = byte_ca(g, sm, w, space, addr[l] - off + i, l);
 			if (p.first)
@@ -601,13 +589,15 @@ static void dimg_del(sc_memsys_t *ms, uint32_t i, uint32_t sb)
 	ms->ndimg--;
 }
 
-/* Sector sn's newer bytes are lost: memory gets the DRAM's back. */
-static void dimg_lose(sc_gpu_t *g, uint64_t sn)
+/* Sector sn's newer bytes are lost: memory gets the DRAM's back, when it
+ * has an entry. `clean`: the L2 held the sector clean (so it had diverged). */
+static void dimg_lose(sc_gpu_t *g, uint64_t sn, bool clean)
 {
 	sc_memsys_t *ms = &g->ms;
 	uint32_t i = dimg_find(ms, sn), sb = sector_bytes(g);
 	if (i == UINT32_MAX)
 		return;
+	ms->ndiverged -= clean;
 	uint64_t a = sn << log2_sector(g);
 	const uint8_t *b = ms->dimg_bytes + (size_t)i * sb;
 	for (uint32_t k = 0; k < sb; k++) {
@@ -653,7 +643,7 @@ void sc__dimg_free(sc_gpu_t *g)
 
 void sc__dimg_store(sc_gpu_t *g, uint64_t a, uint64_t n)
 {
-	if (!g->ms.dimg || !n || a >= SC_CACHE_CONST)
+	if (!n)
 		return;
 	uint32_t ss = log2_sector(g);
 	for (uint64_t sn = a >> ss; sn <= (a + n - 1) >> ss; sn++)
@@ -664,8 +654,7 @@ void sc__dimg_store_lanes(sc_gpu_t *g, const uint64_t *addr, uint64_t off, uint3
 {
 	uint32_t ss = log2_sector(g);
 	uint64_t last = UINT64_MAX;
-	for (uint32_t m = exec; m; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
+	FOR_LANES(l, exec) {
 		uint64_t a = addr[l] - off, sn = a >> ss;
 		if (sn == last && (a + bytes - 1) >> ss == sn)
 			continue; /* lanes in order mostly share sectors */
@@ -677,7 +666,7 @@ void sc__dimg_store_lanes(sc_gpu_t *g, const uint64_t *addr, uint64_t off, uint3
 void sc__dimg_host_write(sc_gpu_t *g, uint64_t a, uint64_t n)
 {
 	sc_memsys_t *ms = &g->ms;
-	if (!ms->ndimg || !n || a >= SC_CACHE_CONST)
+	if (!n)
 		return;
 	uint32_t ss = log2_sector(g), sb = sector_bytes(g);
 	for (uint64_t sn = a >> ss; sn <= (a + n - 1) >> ss; sn++) {
@@ -698,19 +687,17 @@ static uint64_t sector_no(const sc_gpu_t *g, const sc_cache_t *c, size_t slot, u
 
 void sc__dimg_evict(sc_gpu_t *g, sc_cache_t *c, size_t slot)
 {
-	if (!g->ms.ndimg || !c->tag[slot] || line_addr(c, slot) >= SC_CACHE_CONST)
+	if (!c->tag[slot])
 		return;
 	uint32_t nsec = line_bytes(c) >> log2_sector(g);
 	for (uint32_t k = 0; k < nsec; k++) {
 		if (!(c->valid[slot] >> k & 1u))
 			continue;
 		uint64_t sn = sector_no(g, c, slot, k);
-		if (c->dirty[slot] >> k & 1u) {
-			dimg_drop(g, sn);
-		} else if (dimg_find(&g->ms, sn) != UINT32_MAX) {
-			dimg_lose(g, sn); /* clean with an entry: the newer bytes were never written back */
-			g->ms.ndiverged--;
-		}
+		if (c->dirty[slot] >> k & 1u)
+			dimg_drop(g, sn); /* written back */
+		else
+			dimg_lose(g, sn, true); /* an entry: its newer bytes were never written back */
 	}
 }
 
@@ -726,33 +713,14 @@ void sc__dimg_dirtied(sc_gpu_t *g, sc_cache_t *c, size_t slot, uint8_t mask)
 static void dimg_tag_flip(sc_gpu_t *g, sc_cache_t *c, size_t slot, uint64_t old_line_addr)
 {
 	uint32_t ss = log2_sector(g), nsec = line_bytes(c) >> ss;
-	if (!g->ms.ndimg || old_line_addr >= SC_CACHE_CONST)
-		return;
-	for (uint32_t k = 0; k < nsec; k++) {
-		uint64_t sn = (old_line_addr >> ss) + k;
-		if (!(c->valid[slot] >> k & 1u) || dimg_find(&g->ms, sn) == UINT32_MAX)
-			continue;
-		if (!(c->dirty[slot] >> k & 1u))
-			g->ms.ndiverged--;
-		dimg_lose(g, sn); /* the line answers for another address now */
-	}
-}
-
-static void dimg_sector_flip(sc_gpu_t *g, sc_cache_t *c, size_t slot, uint32_t k, bool was_dirty)
-{
-	uint64_t sn = sector_no(g, c, slot, k);
-	if (!g->ms.ndimg || line_addr(c, slot) >= SC_CACHE_CONST || dimg_find(&g->ms, sn) == UINT32_MAX)
-		return;
-	if (!was_dirty)
-		g->ms.ndiverged--;
-	dimg_lose(g, sn);
+	for (uint32_t k = 0; g->ms.ndimg && k < nsec; k++)
+		if (c->valid[slot] >> k & 1u) /* the line answers for another address now */
+			dimg_lose(g, (old_line_addr >> ss) + k, !(c->dirty[slot] >> k & 1u));
 }
 
 static void dimg_dirty_flip(sc_gpu_t *g, sc_cache_t *c, size_t slot, uint32_t k)
 {
-	uint64_t sn = sector_no(g, c, slot, k);
-	if (!g->ms.ndimg || line_addr(c, slot) >= SC_CACHE_CONST || !(c->valid[slot] >> k & 1u) ||
-	    dimg_find(&g->ms, sn) == UINT32_MAX)
+	if (!(c->valid[slot] >> k & 1u) || dimg_find(&g->ms, sector_no(g, c, slot, k)) == UINT32_MAX)
 		return;
 	if (c->dirty[slot] >> k & 1u) /* set again: dirty with its entry, as before */
 		g->ms.ndiverged--;
@@ -760,44 +728,41 @@ static void dimg_dirty_flip(sc_gpu_t *g, sc_cache_t *c, size_t slot, uint32_t k)
 		g->ms.ndiverged++;
 }
 
+/* ------------------------------------------------------------ the hashes */
+
+/* One entry of an overlay or of the DRAM image: its key and its n bytes.
+ * The entries' hashes are added, so that equal sets hash alike whatever
+ * order their entries were made in. */
+static uint64_t entry_hash(uint64_t key, const uint8_t *x, uint32_t n)
+{
+	uint64_t h = key;
+	for (uint32_t k = 0; k < n; k += 8) {
+		uint64_t v = 0;
+		memcpy(&v, x + k, n - k < 8 ? n - k : 8);
+		h = (h ^ v) * 0x100000001b3ull;
+		h ^= h >> 29;
+	}
+	return h * 0x9e3779b97f4a7c15ull;
+}
+
 uint64_t sc__dimg_hash(const sc_gpu_t *g)
 {
 	const sc_memsys_t *ms = &g->ms;
 	if (!ms->ndiverged) /* a fault-free run: the entries are the dirty sectors' */
 		return 0;
-	uint64_t sum = ms->ndiverged, sb = sector_bytes(g);
-	for (uint32_t i = 0; i < ms->dimg_cap; i++) {
-		if (!ms->dimg_key[i])
-			continue;
-		uint64_t h = 0x13198a2e03707344ull ^ ms->dimg_key[i];
-		for (uint32_t k = 0; k < sb; k += 8) {
-			uint64_t v = 0;
-			memcpy(&v, ms->dimg_bytes + (size_t)i * sb + k, sb - k < 8 ? sb - k : 8);
-			h = (h ^ v) * 0x100000001b3ull;
-			h ^= h >> 29;
-		}
-		sum += h * 0x9e3779b97f4a7c15ull;
-	}
+	uint64_t sum = ms->ndiverged;
+	uint32_t sb = sector_bytes(g);
+	for (uint32_t i = 0; i < ms->dimg_cap; i++)
+		if (ms->dimg_key[i])
+			sum += entry_hash(0x13198a2e03707344ull ^ ms->dimg_key[i], ms->dimg_bytes + (size_t)i * sb, sb);
 	return sum;
 }
 
-/* ------------------------------------------------------------ the hash */
-
-/* Each entry hashed on its own and the results added: equal overlays give
- * equal hashes whatever order their entries were made in. */
 uint64_t sc__ovl_hash(const sc_cache_t *c)
 {
 	uint64_t sum = 0;
-	for (uint32_t i = 0; i < c->nover; i++) {
-		uint64_t h = 0x243f6a8885a308d3ull ^ c->ovl[i].slot;
-		for (uint32_t k = 0, n = line_bytes(c); k < n; k += 8) {
-			uint64_t v = 0;
-			memcpy(&v, c->ovl[i].x + k, n - k < 8 ? n - k : 8);
-			h = (h ^ v) * 0x100000001b3ull;
-			h ^= h >> 29;
-		}
-		sum += h * 0x9e3779b97f4a7c15ull;
-	}
+	for (uint32_t i = 0; i < c->nover; i++)
+		sum += entry_hash(0x243f6a8885a308d3ull ^ c->ovl[i].slot, c->ovl[i].x, line_bytes(c));
 	return sum;
 }
 
@@ -959,11 +924,11 @@ static int flip_sector(sc_gpu_t *g, const cbit_t *b)
 	c->valid[b->slot] ^= m;
 	if (c->valid[b->slot] & m)
 		return 1;
-	dimg_sector_flip(g, c, b->slot, b->bit, c->dirty[b->slot] & m);
+	dimg_lose(g, sector_no(g, c, b->slot, b->bit), !(c->dirty[b->slot] & m));
 	c->dirty[b->slot] &= (uint8_t)~m;
 	sc_ovl_t *ov = ovl_find(c, b->slot);
 	if (ov) {
-		uint32_t sz = 1u << log2_sector(g);
+		uint32_t sz = sector_bytes(g);
 		memset(ov->x + (size_t)b->bit * sz, 0, sz);
 		ovl_tidy(g, c);
 	}

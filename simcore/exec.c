@@ -8,9 +8,6 @@
 
 #include "sc_int.h"
 
-#define LIKELY(x) __builtin_expect(!!(x), 1)
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define FOR_LANES(l, m) for (uint32_t m_ = (m), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
 /* FOR_LANES with a plain loop when all 32 lanes run (the common case). */
 #define EACH_LANE(m, ...)                                                   \
 	do {                                                                    \

@@ -10,8 +10,6 @@
 
 #include "sc_int.h"
 
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
-
 static int fail(sc_gpu_t *g, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(sc_gpu_t *g, int rc, const char *fmt, ...)
 {
@@ -189,6 +187,18 @@ int sc_synchronize(sc_gpu_t *g)
 	return g->status.reason == SC_DUE_NONE ? 0 : SC_EDUE;
 }
 
+/* The host wrote global memory [dst, dst + bytes): the trace notes the
+ * lines for the state hash; the write goes through the L2 (a corrupted
+ * line's bytes there are replaced) and to DRAM (the image's entries). */
+static void host_wrote(sc_gpu_t *g, uint64_t dst, uint64_t bytes)
+{
+	sc__trace_wrote(g, dst, bytes);
+	if (UNLIKELY(g->ms.nover))
+		sc__ovl_host_write(g, dst, bytes);
+	if (UNLIKELY(g->ms.ndimg))
+		sc__dimg_host_write(g, dst, bytes);
+}
+
 /* sc_ptx_host_t's alloc_global: a module variable in global memory. */
 static int alloc_var(void *ctx, uint64_t bytes, const void *init, uint64_t *addr)
 {
@@ -198,7 +208,7 @@ static int alloc_var(void *ctx, uint64_t bytes, const void *init, uint64_t *addr
 		return rc;
 	if (init) {
 		memcpy(sc__gmem_find(&g->gmem, *addr, bytes ? bytes : 1), init, bytes);
-		sc__trace_wrote(g, *addr, bytes);
+		host_wrote(g, *addr, bytes);
 	}
 	return 0;
 }
@@ -294,11 +304,7 @@ int sc_memcpy_htod(sc_gpu_t *g, uint64_t dst, const void *src, uint64_t bytes)
 	if (!p)
 		return SC_EINVAL;
 	memcpy(p, src, bytes);
-	sc__trace_wrote(g, dst, bytes);
-	if (UNLIKELY(g->ms.nover)) /* the host writes through the L2 */
-		sc__ovl_host_write(g, dst, bytes);
-	if (UNLIKELY(g->ms.ndimg)) /* and to DRAM */
-		sc__dimg_host_write(g, dst, bytes);
+	host_wrote(g, dst, bytes);
 	return 0;
 }
 
@@ -310,12 +316,8 @@ int sc_memfill(sc_gpu_t *g, uint64_t dst, uint64_t bytes, int (*fill)(void *ctx,
 	uint8_t *p = host_range(g, dst, bytes);
 	if (!p)
 		return SC_EINVAL;
-	sc__trace_wrote(g, dst, bytes);
-	if (UNLIKELY(g->ms.nover))
-		sc__ovl_host_write(g, dst, bytes);
 	int rc = fill(ctx, p);
-	if (UNLIKELY(g->ms.ndimg))
-		sc__dimg_host_write(g, dst, bytes);
+	host_wrote(g, dst, bytes);
 	return rc;
 }
 
@@ -341,11 +343,7 @@ int sc_memset(sc_gpu_t *g, uint64_t dst, int value, uint64_t bytes)
 	if (!p)
 		return SC_EINVAL;
 	memset(p, value, bytes);
-	sc__trace_wrote(g, dst, bytes);
-	if (UNLIKELY(g->ms.nover))
-		sc__ovl_host_write(g, dst, bytes);
-	if (UNLIKELY(g->ms.ndimg))
-		sc__dimg_host_write(g, dst, bytes);
+	host_wrote(g, dst, bytes);
 	return 0;
 }
 
@@ -499,14 +497,13 @@ static size_t launch_layout(sc_gpu_t *g, uint8_t *base, uint32_t i)
  * 64 warp slots per SM (and at most 8 schedulers). FLIPSIM_SCAN_SCHEDULER
  * set (to anything but 0) keeps to the scans: the same decisions, for
  * checking that they are (test arch::wheel_equals_scan). */
-static void wheel_start(const sc_gpu_t *g, sc_wheel_t *wh)
+static void wheel_start(const sc_gpu_t *g, sc_wheel_t *wh, bool scan)
 {
 	uint32_t nslots = g->run.ctas_per_sm * g->run.nwarps, ns = g->cfg.schedulers_per_sm;
 	memset(wh, 0, sizeof *wh);
 	wh->at = g->cycle;
 	wh->far_min = UINT64_MAX;
-	const char *scan = getenv("FLIPSIM_SCAN_SCHEDULER");
-	wh->on = nslots <= 64 && ns <= 8 && !(scan && *scan && strcmp(scan, "0") != 0);
+	wh->on = nslots <= 64 && ns <= 8 && !scan;
 	for (uint32_t i = 0; wh->on && i < nslots; i++)
 		wh->smask[i % ns] |= 1ull << i;
 }
@@ -519,6 +516,8 @@ static int sms_prepare(sc_gpu_t *g)
 	uint8_t *launch = sc__state_map(g, SC_MAP_LAUNCH, per * g->cfg.num_sms);
 	if (!launch)
 		return SC_ENOMEM;
+	const char *env = getenv("FLIPSIM_SCAN_SCHEDULER");
+	bool scan = env && *env && strcmp(env, "0") != 0;
 	for (uint32_t i = 0; i < g->cfg.num_sms; i++) {
 		sc_sm_t *sm = &g->sms[i];
 		free(sm->local_mem);
@@ -531,7 +530,7 @@ static int sms_prepare(sc_gpu_t *g)
 			sm->warps[w].state = SC_W_IDLE;
 			sm->wnext[w] = UINT64_MAX;
 		}
-		wheel_start(g, sm->wh);
+		wheel_start(g, sm->wh, scan);
 		for (uint32_t c = 0; c < g->cfg.max_ctas_per_sm; c++)
 			sm->ctas[c].used = false;
 		for (uint32_t s = 0; s < g->cfg.schedulers_per_sm; s++)

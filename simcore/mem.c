@@ -9,32 +9,39 @@
 
 #define ALLOC_ALIGN 256ull
 #define ALLOC_GAP 4096ull
-#define HUGE_PAGE (2ull << 20)
-
-/* Zeroed host memory for an allocation of `bytes`. Large ones get a
- * mapping of their own, aligned to and advised for 2 MiB pages where the
- * kernel has them: filling a 16 MB input then takes 8 page faults instead
- * of 4,096 (*mapped: the mapping's length); small ones come from calloc
- * (*mapped = 0). NULL when out of memory. */
-static uint8_t *host_alloc(uint64_t bytes, size_t *mapped)
+void *sc__map_huge(size_t *len)
 {
-	*mapped = 0;
-	if (bytes < 2 * HUGE_PAGE)
-		return calloc(1, bytes);
-	size_t len = (size_t)((bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1)) + HUGE_PAGE;
-	uint8_t *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t keep = (*len + SC_HUGE_PAGE - 1) & ~(SC_HUGE_PAGE - 1), span = keep + SC_HUGE_PAGE;
+	uint8_t *p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
-	uint8_t *a = (uint8_t *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-	size_t head = (size_t)(a - p), keep = len - HUGE_PAGE;
+	uint8_t *a = (uint8_t *)(((uintptr_t)p + SC_HUGE_PAGE - 1) & ~(uintptr_t)(SC_HUGE_PAGE - 1));
+	size_t head = (size_t)(a - p);
 	if (head)
 		munmap(p, head);
-	if (len - head > keep)
-		munmap(a + keep, len - head - keep);
+	if (span - head > keep)
+		munmap(a + keep, span - head - keep);
 #ifdef MADV_HUGEPAGE
 	madvise(a, keep, MADV_HUGEPAGE); /* advice only: without it, 4 KiB pages */
 #endif
-	*mapped = keep;
+	*len = keep;
+	return a;
+}
+
+/* Zeroed host memory for an allocation of `bytes`. Large ones get a
+ * mapping of their own on 2 MiB pages (sc__map_huge): filling a 16 MB
+ * input then takes 8 page faults instead of 4,096 (*mapped: the mapping's
+ * length); small ones come from calloc (*mapped = 0). NULL when out of
+ * memory. */
+static uint8_t *host_alloc(uint64_t bytes, size_t *mapped)
+{
+	*mapped = 0;
+	if (bytes < 2 * SC_HUGE_PAGE)
+		return calloc(1, bytes);
+	size_t len = (size_t)bytes;
+	uint8_t *a = sc__map_huge(&len);
+	if (a)
+		*mapped = len;
 	return a;
 }
 

@@ -18,10 +18,6 @@
 
 #include "sc_int.h"
 
-
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define FOR_LANES(l, m) for (uint32_t m_ = (m), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
-
 static uint32_t log2u(uint32_t v) { return (uint32_t)__builtin_ctz(v); }
 
 static int cache_init(sc_cache_t *c, uint32_t bytes, uint32_t line, uint32_t ways, bool sectored)
@@ -150,16 +146,24 @@ static void promote(sc_cache_t *c, size_t base, uint32_t w)
 	}
 }
 
+/* The way of the set at base holding line ln, or c->ways when none. */
+static inline uint32_t find_way(const sc_cache_t *c, size_t base, uint64_t ln)
+{
+	for (uint32_t w = 0; w < c->ways; w++)
+		if (c->tag[base + w] == ln + 1)
+			return w;
+	return c->ways;
+}
+
 /* The slot of line ln (now the set's way 0) or SIZE_MAX when absent. */
-static size_t lookup(sc_cache_t *c, uint32_t set, uint64_t ln)
+static inline __attribute__((always_inline)) size_t lookup(sc_cache_t *c, uint32_t set, uint64_t ln)
 {
 	size_t base = (size_t)set * c->ways;
-	for (uint32_t w = 0; w < c->ways; w++)
-		if (c->tag[base + w] == ln + 1) {
-			promote(c, base, w);
-			return base;
-		}
-	return SIZE_MAX;
+	uint32_t w = find_way(c, base, ln);
+	if (w == c->ways)
+		return SIZE_MAX;
+	promote(c, base, w);
+	return base;
 }
 
 /* Puts line ln in way 0 of its set; the least recent line leaves (its tag
@@ -196,11 +200,9 @@ static void drop_way(sc_gpu_t *g, sc_cache_t *c, size_t base, uint32_t w)
 static void invalidate(sc_gpu_t *g, sc_cache_t *c, uint32_t set, uint64_t ln)
 {
 	size_t base = (size_t)set * c->ways;
-	for (uint32_t w = 0; w < c->ways; w++)
-		if (c->tag[base + w] == ln + 1) {
-			drop_way(g, c, base, w);
-			return;
-		}
+	uint32_t w = find_way(c, base, ln);
+	if (w < c->ways)
+		drop_way(g, c, base, w);
 }
 
 void sc__cache_drop(sc_gpu_t *g, sc_cache_t *c, size_t slot)
@@ -221,10 +223,8 @@ size_t sc__cache_find(const sc_cache_t *c, uint64_t ln)
 	if (!c->sets)
 		return SIZE_MAX;
 	size_t base = (size_t)l1_set(c, ln) * c->ways;
-	for (uint32_t w = 0; w < c->ways; w++)
-		if (c->tag[base + w] == ln + 1)
-			return base + w;
-	return SIZE_MAX;
+	uint32_t w = find_way(c, base, ln);
+	return w < c->ways ? base + w : SIZE_MAX;
 }
 
 /* ------------------------------------------------------------ L2 and DRAM */
@@ -255,10 +255,8 @@ size_t sc__l2_find(const sc_gpu_t *g, uint64_t a, uint32_t *slice)
 	if (!l2->sets)
 		return SIZE_MAX;
 	size_t base = (size_t)p.set * l2->ways;
-	for (uint32_t w = 0; w < l2->ways; w++)
-		if (l2->tag[base + w] == p.line + 1)
-			return base + w;
-	return SIZE_MAX;
+	uint32_t w = find_way(l2, base, p.line);
+	return w < l2->ways ? base + w : SIZE_MAX;
 }
 
 /* n sectors over channel ch's bus from cycle t on; returns the cycle the

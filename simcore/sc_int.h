@@ -13,6 +13,11 @@
 
 #include "simcore.h"
 
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* Every lane l set in mask m, lowest first. */
+#define FOR_LANES(l, m) for (uint32_t m_ = (m), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
+
 /* ======================================================================
  * Instruction encoding (what the instruction buffer holds)
  *
@@ -842,6 +847,12 @@ uint64_t sc__gmem_hash_at(sc_gpu_t *g, uint64_t at);
  * for layout sig (borrowed until the next sc__gmem_hash_at). */
 void sc__gmem_cache_seed(sc_gpu_t *g, const uint64_t *base, uint32_t n, uint64_t sig, uint64_t at);
 
+/* A private zeroed mapping of *len bytes rounded up to 2 MiB pages (the
+ * rounded length back in *len), aligned to and advised for them where the
+ * kernel has them; NULL when out of memory. Free with munmap. */
+#define SC_HUGE_PAGE ((size_t)2 << 20)
+void *sc__map_huge(size_t *len);
+
 int sc__gmem_alloc(sc_gmem_t *g, uint64_t bytes, uint64_t *base);
 int sc__gmem_free(sc_gmem_t *g, uint64_t base);
 void sc__gmem_release(sc_gmem_t *g);
@@ -1086,13 +1097,14 @@ void sc__ovl_atomic(sc_gpu_t *g, uint64_t a, unsigned bytes, uint8_t *p);
  *   lines show in the copy) and its writes overwrite the L2's corruption. */
 void sc__ovl_host_read(sc_gpu_t *g, uint8_t *dst, uint64_t src, uint64_t bytes);
 void sc__ovl_host_write(sc_gpu_t *g, uint64_t dst, uint64_t bytes);
-/* The DRAM image (cachefault.c, "Dirty data lost"), all no-ops while
- * g->ms.dimg is off. sc__dimg_store: before a kernel's store or atomic
- * writes global bytes [a, a + n): sectors without an entry get one (their
- * DRAM bytes are memory's). sc__dimg_host_write: after the host wrote
- * [a, a + n): the host writes through to DRAM too. sc__dimg_evict: the L2
- * line in slot leaves (a dirty sector is written back, a clean one with
- * an entry loses its newer bytes). sc__dimg_free, sc__dimg_hash. */
+/* The DRAM image (cachefault.c): sc__dimg_store and _store_lanes, called
+ * while it is on (g->ms.dimg), before a kernel's store or atomic writes
+ * global bytes [a, a + n): sectors without an entry get one (their DRAM
+ * bytes are memory's). The others while it has entries (g->ms.ndimg):
+ * sc__dimg_host_write after the host wrote global [a, a + n) (it writes
+ * through to DRAM too); sc__dimg_evict when the L2 line in slot leaves (a
+ * dirty sector is written back, a clean one with an entry loses its newer
+ * bytes). sc__dimg_free, sc__dimg_hash (0 while nothing diverged). */
 void sc__dimg_store(sc_gpu_t *g, uint64_t a, uint64_t n);
 void sc__dimg_store_lanes(sc_gpu_t *g, const uint64_t *addr, uint64_t off, uint32_t exec, unsigned bytes);
 void sc__dimg_host_write(sc_gpu_t *g, uint64_t a, uint64_t n);

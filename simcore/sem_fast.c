@@ -675,7 +675,7 @@ HANDLER(ld_param)
 	const sc_run_t *r = &g->run;
 	unsigned bytes = sc__type_bits(in->type) / 8;
 	uint64_t a = in->imm;
-	if (__builtin_expect(!exec || a >= r->param_bytes || bytes > r->param_bytes - a || (a & (bytes - 1)), 0))
+	if (UNLIKELY(!exec || a >= r->param_bytes || bytes > r->param_bytes - a || (a & (bytes - 1))))
 		return sc__x_ldst(g, sm, w, d, exec);
 	uint32_t *dst = w->rf + d->o[0], lo, hi = 0;
 	memcpy(&lo, r->params + a, 4);

@@ -10,10 +10,6 @@
 
 #include "sc_int.h"
 
-#define LIKELY(x) __builtin_expect(!!(x), 1)
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define FOR_LANES(l, m) for (uint32_t m_ = (m), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
-
 void sc__due(sc_gpu_t *g, sc_due_t reason, const sc_sm_t *sm, const sc_warp_t *w, int lane, uint32_t pc,
              uint64_t addr, const char *fmt, ...)
 {
@@ -487,9 +483,8 @@ static void occupy(sc_gpu_t *g, sc_sm_t *sm, const sc_dec_t *d, uint32_t s, uint
 
 /* The first cycle the unit of the next instruction of warp `slot` is free
  * (sm->nfu, kept by ready_time). */
-static uint64_t unit_free(const sc_gpu_t *g, const sc_sm_t *sm, uint32_t slot, uint32_t s)
+static uint64_t unit_free(const sc_sm_t *sm, uint32_t slot, uint32_t s)
 {
-	(void)g;
 	return sm->ufree[sm->uslot[s][sm->nfu[slot]]];
 }
 
@@ -590,9 +585,9 @@ void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uin
 
 /* Whether warp `slot`, ready by its operands, may issue now: when the
  * unit of its next instruction is busy it waits for it instead. */
-static inline bool unit_ready(const sc_gpu_t *g, sc_sm_t *sm, uint32_t slot, uint32_t s, uint64_t now)
+static inline bool unit_ready(sc_sm_t *sm, uint32_t slot, uint32_t s, uint64_t now)
 {
-	uint64_t t = unit_free(g, sm, slot, s);
+	uint64_t t = unit_free(sm, slot, s);
 	if (t <= now)
 		return true;
 	sc__set_wnext(sm, slot, t);
@@ -613,12 +608,12 @@ static sc_warp_t *pick(sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslots, ui
 	uint32_t cnt = ns == 2 ? (nslots - s + 1) >> 1 : (nslots - s + ns - 1) / ns;
 	if (g->cfg.scheduler == SC_SCHED_GTO) {
 		uint32_t last = sm->last[s];
-		if (last < nslots && wn[last] <= now && unit_ready(g, sm, last, s, now))
+		if (last < nslots && wn[last] <= now && unit_ready(sm, last, s, now))
 			return &sm->warps[last];
 		sc_warp_t *best = NULL;
 		for (uint32_t k = 0; k < cnt; k++) {
 			uint32_t slot = s + k * ns;
-			if (wn[slot] <= now && (!best || sm->warps[slot].age < best->age) && unit_ready(g, sm, slot, s, now))
+			if (wn[slot] <= now && (!best || sm->warps[slot].age < best->age) && unit_ready(sm, slot, s, now))
 				best = &sm->warps[slot];
 		}
 		if (best)
@@ -630,12 +625,12 @@ static sc_warp_t *pick(sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslots, ui
 	if (start >= cnt)
 		start = 0;
 	for (uint32_t k = start; k < cnt; k++)
-		if (wn[s + k * ns] <= now && unit_ready(g, sm, s + k * ns, s, now)) {
+		if (wn[s + k * ns] <= now && unit_ready(sm, s + k * ns, s, now)) {
 			sm->last[s] = s + k * ns;
 			return &sm->warps[s + k * ns];
 		}
 	for (uint32_t k = 0; k < start; k++)
-		if (wn[s + k * ns] <= now && unit_ready(g, sm, s + k * ns, s, now)) {
+		if (wn[s + k * ns] <= now && unit_ready(sm, s + k * ns, s, now)) {
 			sm->last[s] = s + k * ns;
 			return &sm->warps[s + k * ns];
 		}
@@ -660,15 +655,23 @@ static void sched_min(const sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslot
 	sm->smin[s] = m0 < m1 ? m0 : m1;
 }
 
+/* min(next, the cycle scheduler s may issue next): when its earliest warp
+ * (m; UINT64_MAX for none) is ready and its issue slot free. */
+static inline uint64_t sched_next(const sc_sm_t *sm, uint32_t s, uint64_t m, uint64_t next)
+{
+	uint64_t t = m == UINT64_MAX || sm->sfree[s] <= m ? m : sm->sfree[s];
+	return t < next ? t : next;
+}
+
+/* The SM's next event: the issue edge at or after `next` (and after now). */
+static inline void set_next(const sc_gpu_t *g, sc_sm_t *sm, uint64_t next, uint64_t now)
+{
+	sm->next = next == UINT64_MAX ? next : sc__issue_edge(g, next > now ? next : now + 1);
+}
+
 /* x rotated right by r (0 to 63): one instruction where the host has it. */
 static inline uint64_t rotr64(uint64_t x, uint32_t r) { return (x >> r) | (x << ((64 - r) & 63)); }
 
-/* Each scheduler whose issue slot is free and which may have a ready warp
- * issues one whose unit is free too; a warp whose unit is busy waits for
- * it. sm->smin[s] is a lower bound of scheduler s's wnext (whatever lowers
- * a wnext lowers it: sc__wake), made exact for the schedulers that issued,
- * so that a scheduler with nothing ready costs neither a scan to pick nor
- * one to find its next cycle. */
 /* ---- the wheel (sc_wheel_t, sc_int.h): launches of at most 64 slots ---- */
 /* Moves the wheel's time to now: the buckets passed empty into `ready`, and
  * the far slots come back once they may be near. */
@@ -729,12 +732,12 @@ static sc_warp_t *pick_ready(sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslo
 	uint64_t mask = wh->smask[s];
 	uint32_t last = sm->last[s];
 	if (g->cfg.scheduler == SC_SCHED_GTO) {
-		if (last < nslots && (wh->ready >> last & 1) && unit_ready(g, sm, last, s, now))
+		if (last < nslots && (wh->ready >> last & 1) && unit_ready(sm, last, s, now))
 			return &sm->warps[last];
 		sc_warp_t *best = NULL;
 		for (uint64_t c = wh->ready & mask; c; c &= c - 1) {
 			uint32_t slot = (uint32_t)__builtin_ctzll(c);
-			if ((!best || sm->warps[slot].age < best->age) && unit_ready(g, sm, slot, s, now))
+			if ((!best || sm->warps[slot].age < best->age) && unit_ready(sm, slot, s, now))
 				best = &sm->warps[slot];
 		}
 		if (best)
@@ -744,7 +747,7 @@ static sc_warp_t *pick_ready(sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslo
 	for (uint64_t c = wh->ready & mask; c;) {
 		uint64_t after = last < nslots ? c & ~((2ull << last) - 1) : c;
 		uint32_t slot = (uint32_t)__builtin_ctzll(after ? after : c);
-		if (unit_ready(g, sm, slot, s, now)) {
+		if (unit_ready(sm, slot, s, now)) {
 			sm->last[s] = slot;
 			return &sm->warps[slot];
 		}
@@ -769,14 +772,17 @@ static void sm_cycle_wheel(sc_gpu_t *g, sc_sm_t *sm, uint32_t nslots, uint64_t n
 		}
 	}
 	uint64_t next = UINT64_MAX;
-	for (uint32_t s = 0; s < ns; s++) {
-		uint64_t m = wheel_first(wh, sm->wnext, wh->smask[s]);
-		uint64_t t = m == UINT64_MAX || sm->sfree[s] <= m ? m : sm->sfree[s];
-		next = t < next ? t : next;
-	}
-	sm->next = next == UINT64_MAX ? next : sc__issue_edge(g, next > now ? next : now + 1);
+	for (uint32_t s = 0; s < ns; s++)
+		next = sched_next(sm, s, wheel_first(wh, sm->wnext, wh->smask[s]), next);
+	set_next(g, sm, next, now);
 }
 
+/* Each scheduler whose issue slot is free and which may have a ready warp
+ * issues one whose unit is free too; a warp whose unit is busy waits for
+ * it. sm->smin[s] is a lower bound of scheduler s's wnext (whatever lowers
+ * a wnext lowers it: sc__wake), made exact for the schedulers that issued,
+ * so that a scheduler with nothing ready costs neither a scan to pick nor
+ * one to find its next cycle. */
 void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
 {
 	uint32_t nslots = g->run.ctas_per_sm * g->run.nwarps, ns = g->cfg.schedulers_per_sm;
@@ -797,11 +803,9 @@ void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
 	}
 	/* after every scheduler: an issue can wake another scheduler's warps */
 	uint64_t next = UINT64_MAX;
-	for (uint32_t s = 0; s < ns; s++) {
-		uint64_t m = sm->smin[s], t = m == UINT64_MAX || sm->sfree[s] <= m ? m : sm->sfree[s];
-		next = t < next ? t : next;
-	}
-	sm->next = next == UINT64_MAX ? next : sc__issue_edge(g, next > now ? next : now + 1);
+	for (uint32_t s = 0; s < ns; s++)
+		next = sched_next(sm, s, sm->smin[s], next);
+	set_next(g, sm, next, now);
 }
 
 static const char *const fu_names[SC_FU__COUNT] = {
@@ -816,5 +820,5 @@ uint64_t sc_unit_free_cycle(const sc_gpu_t *g, uint32_t sm, sc_fu_t fu, uint32_t
 {
 	if (!g || sm >= g->cfg.num_sms || (unsigned)fu >= SC_FU__COUNT || sched >= g->cfg.schedulers_per_sm)
 		return 0;
-	return g->sms[sm].ufree[sc__unit_slot(&g->cfg, fu, sched)];
+	return g->sms[sm].ufree[g->sms[sm].uslot[sched][fu]];
 }

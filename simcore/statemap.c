@@ -31,41 +31,18 @@ static void *map_new(size_t len, bool shared)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-/* A new private mapping of len bytes (a multiple of HUGE_PAGE) aligned to
- * and advised for 2 MiB pages where the kernel has them: the register file
- * of a GTX480 is 1.9 MB, touched all over by every cycle's warps, and 4 KiB
- * pages make that a TLB miss on most register reads (make bench: vadd 1M
- * about 10 % less CPU). Shared mappings stay on 4 KiB pages (shmem has no
- * such advice by default), and so do the children's copies. */
-#define HUGE_PAGE ((size_t)2 << 20)
-
-static void *map_huge(size_t len)
-{
-	size_t span = len + HUGE_PAGE;
-	uint8_t *p = mmap(NULL, span, MAP_PROT, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	uint8_t *a = (uint8_t *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-	if (a > p)
-		munmap(p, (size_t)(a - p));
-	if (p + span > a + len)
-		munmap(a + len, (size_t)(p + span - (a + len)));
-#ifdef MADV_HUGEPAGE
-	madvise(a, len, MADV_HUGEPAGE); /* advice only: without it, 4 KiB pages */
-#endif
-	return a;
-}
-
 /* Replaces m by a new zeroed mapping of at least `bytes` (shared as the
  * GPU's state is); *old gets the previous one for the caller to copy from
  * and unmap. 0 or SC_ENOMEM (m unchanged). */
 static int replace(sc_shmap_t *m, bool shared, size_t bytes, sc_shmap_t *old)
 {
+	/* a private mapping of 1 MiB or more on 2 MiB pages (sc__map_huge): a
+	 * GTX480's register files are 1.9 MB, read all over by every cycle's
+	 * warps, and 4 KiB pages make most register reads a TLB miss. Shared
+	 * mappings (shmem has no such advice by default) and the children's
+	 * copies keep 4 KiB pages. */
 	size_t len = page_round(bytes ? bytes : 1);
-	bool huge = !shared && len >= HUGE_PAGE / 2;
-	if (huge)
-		len = (len + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-	void *base = huge ? map_huge(len) : map_new(len, shared);
+	void *base = !shared && len >= SC_HUGE_PAGE / 2 ? sc__map_huge(&len) : map_new(len, shared);
 	if (!base)
 		return SC_ENOMEM;
 	*old = *m;
