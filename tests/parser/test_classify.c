@@ -2,11 +2,14 @@
  * tests/parser/cases.txt (its syntax is described at the top of that file;
  * one Criterion test per case), a check that the table covers every
  * simulator DUE reason, and direct tests of what the table cannot express:
- * name tables, saturation, odd sizes, truncation, unaligned data, asserts. */
+ * name tables, saturation, odd sizes, truncation, unaligned data, asserts;
+ * and the severity of an SDC (cls_severity, cls_text_diff, and
+ * cls_severity_json read back with jansson). */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <criterion/redirect.h>
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -14,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "campaigns.h"
 #include "parser.h"
 
 #define CASES "tests/parser/cases.txt"
@@ -767,3 +771,450 @@ Test(classify, golden_due_asserts, .signal = SIGABRT, .init = cr_redirect_stderr
 	cls_classify(&g, &f, &v);
 }
 #endif
+
+/* ---- severity ---------------------------------------------------------------- */
+
+/* Every campaign buffer type has a classifier element kind of the same
+ * name (the engine maps one to the other by name), of the same size. */
+Test(severity, elem_names)
+{
+	for (int t = 0; t < CAMP_T__COUNT; t++) {
+		cls_elem_t e = CLS_T__COUNT;
+		cr_expect_eq(cls_elem_parse(camp_type_name((camp_type_t)t), &e), 0, "%s",
+		             camp_type_name((camp_type_t)t));
+		/* an element of the type's size compares as that kind, not RAW */
+		uint8_t a[8] = {0}, b[8] = {0};
+		b[camp_type_size((camp_type_t)t) - 1] = 1;
+		cls_buffer_t gb = {"x", a, camp_type_size((camp_type_t)t), e, 0};
+		cls_buffer_t fb = {"x", b, camp_type_size((camp_type_t)t), e, 0};
+		cls_severity_t s;
+		cls_severity(&gb, &fb, &s);
+		cr_expect_eq(s.elements, 1, "%s", camp_type_name((camp_type_t)t));
+	}
+	cls_elem_t e = CLS_T_F32;
+	cr_expect_eq(cls_elem_parse("raw", &e), 0);
+	cr_expect_eq(e, CLS_T_RAW);
+	cr_expect_eq(cls_elem_parse("F32", &e), CLS_EINVAL);
+	cr_expect_eq(cls_elem_parse("i128", &e), CLS_EINVAL);
+	cr_expect_eq(cls_elem_parse(NULL, &e), CLS_EINVAL);
+	cr_expect_eq(e, CLS_T_RAW, "a failed parse leaves *e alone");
+}
+
+/* cls_severity of g against f (f NULL: missing). Every field must be set,
+ * and the counts must be the classifier's verdict on the same pair. */
+static cls_severity_t severity(const cls_buffer_t *g, const cls_buffer_t *f)
+{
+	cls_severity_t s;
+	memset(&s, 0xa5, sizeof s);
+	cls_severity(g, f, &s);
+	cls_buffer_t none = {g->name, NULL, 0, g->elem, 0};  /* what the engine passes */
+	cls_run_t gr = {.out = g, .nout = 1}, fr = {.out = f ? f : &none, .nout = 1};
+	cls_verdict_t v = classify(&gr, &fr);
+	if (s.corrupted == 0)
+		cr_expect_eq(v.outcome, CLS_MASKED, "severity and verdict disagree on %s", g->name);
+	else {
+		cr_expect_eq(v.outcome, CLS_SDC, "severity and verdict disagree on %s", g->name);
+		cr_expect_eq(v.first_diff, s.first);
+		cr_expect_eq(v.ndiff, s.corrupted > UINT32_MAX ? UINT32_MAX : s.corrupted);
+	}
+	return s;
+}
+
+#define BUF(name, arr, elem, tol) ((cls_buffer_t){name, (const uint8_t *)(arr), sizeof(arr), elem, tol})
+
+/* Every field of s against the expected ones (infinities compare equal). */
+#define EXPECT_SEV(s, n, k, at, abs, rel, sd) expect_sev(s, n, k, at, abs, rel, sd, __LINE__)
+static void expect_sev(cls_severity_t s, uint64_t n, uint64_t k, uint64_t at, double abs, double rel,
+                       bool sd, int line)
+{
+	bool ok = s.elements == n && s.corrupted == k && s.first == at && s.max_abs == abs &&
+	          s.max_rel == rel && s.size_differs == sd;
+	cr_expect(ok,
+	          "line %d:\n  got  elements %llu corrupted %llu first %llu max_abs %.17g max_rel %.17g size_differs %d"
+	          "\n  want elements %llu corrupted %llu first %llu max_abs %.17g max_rel %.17g size_differs %d",
+	          line, (unsigned long long)s.elements, (unsigned long long)s.corrupted,
+	          (unsigned long long)s.first, s.max_abs, s.max_rel, s.size_differs, (unsigned long long)n,
+	          (unsigned long long)k, (unsigned long long)at, abs, rel, sd);
+}
+
+Test(severity, f32_one_element)
+{
+	float g[4] = {1.0f, 2.0f, 3.0f, 4.0f}, f[4] = {1.0f, 2.5f, 3.0f, 4.0f};
+	cls_buffer_t gb = BUF("c", g, CLS_T_F32, 0), fb = BUF("c", f, CLS_T_F32, 0);
+	/* exact: 2.5 - 2 and 0.5 / 2 */
+	EXPECT_SEV(severity(&gb, &fb), 4, 1, 1, 0.5, 0.25, false);
+}
+
+/* Identical buffers: nothing corrupted, every error 0. */
+Test(severity, identical)
+{
+	double g[3] = {1.0, -0.0, NAN};
+	cls_buffer_t gb = BUF("d", g, CLS_T_F64, 0);
+	EXPECT_SEV(severity(&gb, &gb), 3, 0, 0, 0, 0, false);
+}
+
+/* The largest errors may come from different elements; an element within
+ * the tolerance is not corrupted and adds no error. */
+Test(severity, f64_maxima_and_tolerance)
+{
+	double g[4] = {1.0, 100.0, 0.5, 8.0}, f[4] = {1.0 + 1e-9, 101.0, 0.75, 8.0};
+	cls_buffer_t gb = BUF("d", g, CLS_T_F64, 1e-6), fb = BUF("d", f, CLS_T_F64, 1e-6);
+	/* abs from element 1, rel from element 2 (0.25 / 0.5) */
+	EXPECT_SEV(severity(&gb, &fb), 4, 2, 1, 1.0, 0.5, false);
+	/* exact comparison: the first element counts too, its error is tiny */
+	gb.rel_tol = 0;
+	EXPECT_SEV(severity(&gb, &fb), 4, 3, 0, 1.0, 0.5, false);
+}
+
+Test(severity, nan_and_infinity)
+{
+	uint32_t qnan = 0x7fc00000, qnan2 = 0x7fc00001;
+	float nan1, nan2;
+	memcpy(&nan1, &qnan, 4);
+	memcpy(&nan2, &qnan2, 4);
+	float g[1] = {2.0f}, f[1] = {nan1};
+	cls_buffer_t gb = BUF("c", g, CLS_T_F32, 0), fb = BUF("c", f, CLS_T_F32, 0);
+	EXPECT_SEV(severity(&gb, &fb), 1, 1, 0, INFINITY, INFINITY, false);
+	/* NaN in golden, a number in faulty: the same */
+	EXPECT_SEV(severity(&fb, &gb), 1, 1, 0, INFINITY, INFINITY, false);
+	/* two NaNs differing in payload: corrupted (exact), no numeric error */
+	g[0] = nan2;
+	EXPECT_SEV(severity(&gb, &fb), 1, 1, 0, 0, 0, false);
+	/* an infinity against a finite value and against the other infinity */
+	g[0] = INFINITY;
+	f[0] = 1e30f;
+	EXPECT_SEV(severity(&gb, &fb), 1, 1, 0, INFINITY, INFINITY, false);
+	f[0] = -INFINITY;
+	EXPECT_SEV(severity(&gb, &fb), 1, 1, 0, INFINITY, INFINITY, false);
+}
+
+Test(severity, golden_zero)
+{
+	double g[3] = {0.0, 0.0, 4.0}, f[3] = {0.5, -0.0, 4.0};
+	cls_buffer_t gb = BUF("d", g, CLS_T_F64, 0), fb = BUF("d", f, CLS_T_F64, 0);
+	/* -0 is bitwise different from +0 */
+	EXPECT_SEV(severity(&gb, &fb), 3, 2, 0, 0.5, INFINITY, false);
+	/* -0 against +0 alone: corrupted, but errors 0 (not 0/0) */
+	f[0] = 0.0;
+	EXPECT_SEV(severity(&gb, &fb), 3, 1, 1, 0, 0, false);
+}
+
+Test(severity, signed_integers)
+{
+	/* elements of 4 bytes, not bytes */
+	int32_t g[3] = {-5, 7, 9}, f[3] = {3, 7, 9};
+	cls_buffer_t gb = BUF("n", g, CLS_T_I32, 0), fb = BUF("n", f, CLS_T_I32, 0);
+	EXPECT_SEV(severity(&gb, &fb), 3, 1, 0, 8.0, 8.0 / 5.0, false);
+
+	int8_t g8[2] = {-128, 0}, f8[2] = {127, 0};
+	cls_buffer_t g8b = BUF("b", g8, CLS_T_I8, 0), f8b = BUF("b", f8, CLS_T_I8, 0);
+	EXPECT_SEV(severity(&g8b, &f8b), 2, 1, 0, 255.0, 255.0 / 128.0, false);
+
+	int16_t g16[1] = {-300}, f16[1] = {-301};
+	cls_buffer_t g16b = BUF("h", g16, CLS_T_I16, 0), f16b = BUF("h", f16, CLS_T_I16, 0);
+	EXPECT_SEV(severity(&g16b, &f16b), 1, 1, 0, 1.0, 1.0 / 300.0, false);
+
+	/* the widest difference there is: exact in 64 bits, 2^64 - 1 rounds
+	 * to 2^64; relative 2^64 / 2^63 */
+	int64_t g64[1] = {INT64_MIN}, f64[1] = {INT64_MAX};
+	cls_buffer_t g64b = BUF("q", g64, CLS_T_I64, 0), f64b = BUF("q", f64, CLS_T_I64, 0);
+	EXPECT_SEV(severity(&g64b, &f64b), 1, 1, 0, 18446744073709551616.0, 2.0, false);
+}
+
+Test(severity, unsigned_integers)
+{
+	/* 2^60 + 1 and 2^60 are the same double: the difference is taken
+	 * before converting. UINT64_MAX - 0 rounds to 2^64. */
+	uint64_t g[2] = {(UINT64_C(1) << 60) + 1, UINT64_MAX}, f[2] = {UINT64_C(1) << 60, 0};
+	cls_buffer_t gb = BUF("u", g, CLS_T_U64, 0), fb = BUF("u", f, CLS_T_U64, 0);
+	EXPECT_SEV(severity(&gb, &fb), 2, 2, 0, 18446744073709551616.0, 1.0, false);
+	f[1] = UINT64_MAX;
+	EXPECT_SEV(severity(&gb, &fb), 2, 1, 0, 1.0, 1.0 / 1152921504606846976.0 /* 2^60 */, false);
+
+	/* unsigned, not signed: 0xffff is 65535, golden 0 gives +inf */
+	uint16_t g16[2] = {0, 1}, f16[2] = {0xffff, 1};
+	cls_buffer_t g16b = BUF("w", g16, CLS_T_U16, 0), f16b = BUF("w", f16, CLS_T_U16, 0);
+	EXPECT_SEV(severity(&g16b, &f16b), 2, 1, 0, 65535.0, INFINITY, false);
+}
+
+/* Integers compare exactly whatever rel_tol says, in elements, and the
+ * verdict's first_diff counts elements (severity() checks it). */
+Test(severity, integers_ignore_tolerance)
+{
+	uint32_t g[3] = {1, 100, 3}, f[3] = {1, 101, 3};
+	cls_buffer_t gb = BUF("n", g, CLS_T_U32, 0.5), fb = BUF("n", f, CLS_T_U32, 0.5);
+	EXPECT_SEV(severity(&gb, &fb), 3, 1, 1, 1.0, 0.01, false);
+}
+
+Test(severity, sizes_differ)
+{
+	float g[4] = {1.0f, 2.0f, 3.0f, 4.0f}, f[2] = {1.0f, 2.5f};
+	cls_buffer_t gb = BUF("c", g, CLS_T_F32, 0), fb = BUF("c", f, CLS_T_F32, 0);
+	/* one corrupted in the common part, two missing that add no error */
+	EXPECT_SEV(severity(&gb, &fb), 4, 3, 1, 0.5, 0.25, true);
+	/* the faulty one longer, the common part equal: the longer one's count */
+	f[1] = 2.0f;
+	EXPECT_SEV(severity(&fb, &gb), 4, 2, 2, 0, 0, true);
+	/* a missing output */
+	EXPECT_SEV(severity(&gb, NULL), 4, 4, 0, 0, 0, true);
+	/* a size that is not whole elements: bytes, RAW. The common part, 1.0f
+	 * and three bytes of 2.0f, is equal; the 9 surplus golden bytes are not */
+	fb.bytes = 7;
+	EXPECT_SEV(severity(&gb, &fb), 16, 9, 7, 0, 0, true);
+}
+
+Test(severity, raw_bytes)
+{
+	uint8_t g[3] = {10, 200, 7}, f[3] = {12, 100, 7};
+	cls_buffer_t gb = BUF("m", g, CLS_T_RAW, 0.9), fb = BUF("m", f, CLS_T_RAW, 0.9);
+	/* unsigned bytes: 200 - 100; 100 / 200 beats 2 / 10; tolerance ignored */
+	EXPECT_SEV(severity(&gb, &fb), 3, 2, 0, 100.0, 0.5, false);
+}
+
+/* Differences on both sides of the comparison's internal 4 KiB chunks,
+ * and the last element, all counted. */
+Test(severity, large_buffer)
+{
+	enum { N = 10000 };
+	double *g = malloc(N * sizeof *g), *f = malloc(N * sizeof *f);
+	cr_assert(g && f);
+	for (int i = 0; i < N; i++)
+		g[i] = f[i] = i + 1.0;
+	static const int at[] = {511, 512, 1023, 4096, N - 1};
+	for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+		f[at[k]] += (double)k + 1.0;  /* abs error k + 1 */
+	cls_buffer_t gb = {"d", (uint8_t *)g, N * 8, CLS_T_F64, 0};
+	cls_buffer_t fb = {"d", (uint8_t *)f, N * 8, CLS_T_F64, 0};
+	/* rel from element 512: 2 / 513 beats 5 / 10000 */
+	EXPECT_SEV(severity(&gb, &fb), N, 5, 511, 5.0, 2.0 / 513.0, false);
+	free(g);
+	free(f);
+}
+
+/* ---- severity of texts ----------------------------------------------------- */
+
+static void text_diff(const char *g, const char *f, uint64_t *first, uint64_t *lines)
+{
+	*first = *lines = 0xa5a5;
+	cls_text_diff(g, g ? strlen(g) : 0, f, f ? strlen(f) : 0, first, lines);
+}
+
+Test(severity, texts)
+{
+	static const struct {
+		const char *g, *f;
+		uint64_t first, lines;
+	} t[] = {
+		{"a\nb\nc\n", "a\nb\nc\n", 0, 0},
+		{NULL, "", 0, 0},
+		{"a\nb\nc\n", "a\nX\nc\n", 2, 1},      /* one changed line */
+		{"a\nb\nc\n", "a\nX\nY\n", 2, 2},
+		{"a\nb\n", "a\n", 2, 1},               /* a missing trailing line */
+		{"a\n", "a\nb\nc\n", 2, 2},            /* extra lines */
+		{"a\nb\n", "a\nb", 2, 1},              /* the last newline missing */
+		{"a\nb", "a\nc", 2, 1},                /* no final newline on either */
+		{NULL, "x", 1, 1},
+		{"x\n", NULL, 1, 1},
+		{"\n\n", "\n", 2, 1},                  /* empty lines are lines */
+		{"a\nb\nc\n", "z\na\nb\nc\n", 1, 4},   /* by position: an insertion shifts all */
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		uint64_t first, lines;
+		text_diff(t[i].g, t[i].f, &first, &lines);
+		cr_expect(first == t[i].first && lines == t[i].lines,
+		          "case %zu: got first_line %llu lines %llu, want %llu %llu", i,
+		          (unsigned long long)first, (unsigned long long)lines,
+		          (unsigned long long)t[i].first, (unsigned long long)t[i].lines);
+	}
+	/* texts with NUL bytes compare by length, not as C strings */
+	uint64_t first, lines;
+	cls_text_diff("a\0b\n", 4, "a\0c\n", 4, &first, &lines);
+	cr_expect_eq(first, 1);
+	cr_expect_eq(lines, 1);
+}
+
+/* ---- severity as JSON ------------------------------------------------------ */
+
+/* A run pair with something of everything: an intact output, a changed
+ * f64 one, one with an awkward name and an infinite relative error, one
+ * whose size differs, a changed stdout and an equal stderr. */
+typedef struct j_pair {
+	double ga[2], gc[3], fc[3];
+	int32_t gz[2], fz[2];
+	uint8_t gs[4], fs[2];
+	cls_buffer_t gb[4], fb[4];
+	cls_run_t g, f;
+} j_pair_t;
+
+static void j_pair_init(j_pair_t *p)
+{
+	memset(p, 0, sizeof *p);
+	p->ga[0] = 1.0;
+	p->ga[1] = 2.0;
+	p->gc[0] = 3.0, p->gc[1] = 0.1, p->gc[2] = 5.0;
+	memcpy(p->fc, p->gc, sizeof p->fc);
+	p->fc[1] = 0.3;  /* abs 0.19999999999999998: needs all 17 digits */
+	p->gz[0] = 0, p->gz[1] = -2;
+	p->fz[0] = 7, p->fz[1] = -2;
+	p->gs[0] = p->fs[0] = 1;
+	p->gs[1] = p->fs[1] = 2;
+	/* "é" is valid UTF-8; 0xff is not */
+	static const char *const names[4] = {"a", "c", "q\"\\\n\xc3\xa9\xff", "s"};
+	const void *gd[4] = {p->ga, p->gc, p->gz, p->gs}, *fd[4] = {p->ga, p->fc, p->fz, p->fs};
+	uint64_t gn[4] = {16, 24, 8, 4}, fn[4] = {16, 24, 8, 2};
+	cls_elem_t el[4] = {CLS_T_F64, CLS_T_F64, CLS_T_I32, CLS_T_U8};
+	for (int i = 0; i < 4; i++) {
+		p->gb[i] = (cls_buffer_t){names[i], gd[i], gn[i], el[i], 0};
+		p->fb[i] = (cls_buffer_t){names[i], fd[i], fn[i], el[i], 0};
+	}
+	p->g = (cls_run_t){.out = p->gb, .nout = 4, .stdout_text = "x\ny\nz\n", .stdout_len = 6,
+	                   .stderr_text = "w\n", .stderr_len = 2};
+	p->f = p->g;
+	p->f.out = p->fb;
+	p->f.stdout_text = "x\nY\n";
+	p->f.stdout_len = 4;
+}
+
+static json_t *j_parse(const char *buf)
+{
+	json_error_t e;
+	json_t *j = json_loads(buf, 0, &e);
+	cr_assert(j, "invalid JSON at %d: %s\n%s", e.position, e.text, buf);
+	return j;
+}
+
+static uint64_t j_u64(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	cr_assert(json_is_integer(v), "%s is not an integer", key);
+	return (uint64_t)json_integer_value(v);
+}
+
+Test(severity, json)
+{
+	j_pair_t p;
+	j_pair_init(&p);
+	char buf[1024];
+	int len = cls_severity_json(&p.g, &p.f, buf, sizeof buf);
+	cr_assert_gt(len, 0);
+	cr_expect_eq((size_t)len, strlen(buf));
+	json_t *j = j_parse(buf);
+	json_t *outs = json_object_get(j, "outputs");
+	cr_assert(json_is_array(outs));
+	cr_assert_eq(json_array_size(outs), 3, "only the outputs that differ: %s", buf);
+
+	json_t *c = json_array_get(outs, 0);
+	cls_severity_t s;
+	cls_severity(&p.gb[1], &p.fb[1], &s);
+	cr_expect_str_eq(json_string_value(json_object_get(c, "name")), "c");
+	cr_expect_eq(j_u64(c, "elements"), 3);
+	cr_expect_eq(j_u64(c, "corrupted"), 1);
+	cr_expect_eq(j_u64(c, "first"), 1);
+	cr_expect_eq(json_real_value(json_object_get(c, "max_abs")), s.max_abs, "round trip of %.17g",
+	             s.max_abs);
+	cr_expect_eq(json_real_value(json_object_get(c, "max_rel")), s.max_rel);
+	cr_expect_eq(s.max_abs, 0.3 - 0.1);
+	cr_expect_null(json_object_get(c, "size_differs"));
+
+	json_t *q = json_array_get(outs, 1);
+	cr_expect_str_eq(json_string_value(json_object_get(q, "name")), "q\"\\\n\xc3\xa9\xef\xbf\xbd",
+	                 "escaped, and the invalid byte replaced by U+FFFD");
+	cr_expect_eq(json_number_value(json_object_get(q, "max_abs")), 7.0);
+	cr_expect_str_eq(json_string_value(json_object_get(q, "max_rel")), "inf", "golden 0");
+
+	json_t *sz = json_array_get(outs, 2);
+	cr_expect_eq(j_u64(sz, "elements"), 4);
+	cr_expect_eq(j_u64(sz, "corrupted"), 2);
+	cr_expect_eq(j_u64(sz, "first"), 2);
+	cr_expect(json_is_true(json_object_get(sz, "size_differs")));
+
+	json_t *so = json_object_get(j, "stdout");
+	cr_assert(json_is_object(so), "%s", buf);
+	cr_expect_eq(j_u64(so, "first_line"), 2);
+	cr_expect_eq(j_u64(so, "lines"), 2);
+	cr_expect_null(json_object_get(j, "stderr"), "stderr is equal");
+	cr_expect_null(json_object_get(j, "truncated"));
+	json_decref(j);
+}
+
+/* A masked run: an empty list and nothing else. */
+Test(severity, json_no_difference)
+{
+	j_pair_t p;
+	j_pair_init(&p);
+	char buf[64];
+	int len = cls_severity_json(&p.g, &p.g, buf, sizeof buf);
+	cr_expect_eq(len, (int)strlen("{\"outputs\":[]}"));
+	json_t *j = j_parse(buf);
+	cr_expect_eq(json_object_size(j), 1);
+	cr_expect_eq(json_array_size(json_object_get(j, "outputs")), 0);
+	json_decref(j);
+	/* a faulty run without the outputs: each counted whole */
+	p.f.nout = 0;
+	p.f.stdout_text = p.g.stdout_text;
+	p.f.stdout_len = p.g.stdout_len;
+	char big[1024];
+	cr_assert_gt(cls_severity_json(&p.g, &p.f, big, sizeof big), 0);
+	j = j_parse(big);
+	json_t *outs = json_object_get(j, "outputs");
+	cr_expect_eq(json_array_size(outs), 4);
+	cr_expect_eq(j_u64(json_array_get(outs, 0), "corrupted"), 2);
+	json_decref(j);
+}
+
+/* Every buffer size short of the whole: -1, valid JSON marked truncated
+ * holding a prefix of the whole's entries, nothing written past n. */
+Test(severity, json_truncated)
+{
+	j_pair_t p;
+	j_pair_init(&p);
+	char whole[1024];
+	int len = cls_severity_json(&p.g, &p.f, whole, sizeof whole);
+	cr_assert_gt(len, CLS_SEVERITY_JSON_MIN);
+	json_t *wj = j_parse(whole);
+	json_t *wouts = json_object_get(wj, "outputs");
+	size_t prev = 0;
+	char buf[1024 + 16];
+	for (size_t n = 0; n <= (size_t)len + 1; n++) {
+		memset(buf, 0x5a, sizeof buf);
+		int rc = cls_severity_json(&p.g, &p.f, buf, n);
+		for (size_t i = n; i < sizeof buf; i++)
+			cr_assert_eq(buf[i], 0x5a, "n %zu: byte %zu written", n, i);
+		if (n == (size_t)len + 1) {
+			cr_expect_eq(rc, len);
+			cr_expect_str_eq(buf, whole);
+			break;
+		}
+		cr_expect_eq(rc, -1, "n %zu", n);
+		if (n == 0)
+			continue;
+		cr_expect_lt(strlen(buf), n);
+		if (n < 3) {
+			cr_expect_str_eq(buf, "");
+			continue;
+		}
+		json_t *j = j_parse(buf);
+		if (n < CLS_SEVERITY_JSON_MIN) {
+			cr_expect_eq(json_object_size(j), 0, "n %zu: %s", n, buf);
+			json_decref(j);
+			continue;
+		}
+		cr_expect(json_is_true(json_object_get(j, "truncated")), "n %zu: %s", n, buf);
+		json_t *outs = json_object_get(j, "outputs");
+		size_t k = json_array_size(outs);
+		cr_expect_leq(k, json_array_size(wouts));
+		for (size_t i = 0; i < k; i++)
+			cr_expect(json_equal(json_array_get(outs, i), json_array_get(wouts, i)), "n %zu", n);
+		json_t *so = json_object_get(j, "stdout");
+		if (so) {
+			cr_expect_eq(k, json_array_size(wouts), "stdout only after every output");
+			cr_expect(json_equal(so, json_object_get(wj, "stdout")));
+		}
+		size_t entries = k + (so != NULL);
+		cr_expect_geq(entries, prev, "n %zu: a larger buffer holds as much", n);
+		prev = entries;
+		json_decref(j);
+	}
+	cr_expect_eq(prev, json_array_size(wouts), "just short of the whole, only stdout is left out");
+	json_decref(wj);
+}
