@@ -197,8 +197,9 @@ static int golden_outputs(jrun_t *j, char *err, size_t errsz)
 	}
 	for (uint32_t i = 0; i < gres->noutputs; i++) {
 		const camp_buffer_t *b = &w->buffers[gres->outputs[i].buffer];
-		j->gbuf[i] = (cls_buffer_t){b->name, gres->outputs[i].data, gres->outputs[i].bytes,
-		                            b->type == CAMP_T_F32 ? CLS_T_F32 : b->type == CAMP_T_F64 ? CLS_T_F64 : CLS_T_RAW,
+		cls_elem_t elem = CLS_T_RAW;  /* the campaign's type names are the classifier's */
+		cls_elem_parse(camp_type_name(b->type), &elem);
+		j->gbuf[i] = (cls_buffer_t){b->name, gres->outputs[i].data, gres->outputs[i].bytes, elem,
 		                            b->tolerance};
 	}
 	j->grun = (cls_run_t){.out = j->gbuf, .nout = gres->noutputs};
