@@ -1,7 +1,9 @@
 /* PTX front end: parses a module as nvcc emits it, checks it, and lowers
  * every instruction once to the sc_insn_t encoding (sc_int.h). Symbols and
  * labels are resolved through fixups once the whole module is read, then
- * registers are relocated and reconvergence points computed (cfg.c). */
+ * registers are relocated and reconvergence points computed (cfg.c). The
+ * module keeps the names of registers and of each kernel's shared
+ * variables, so that a fault site can be named (sc__reg_name). */
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
@@ -73,6 +75,7 @@ typedef struct P {
 	int32_t fn;
 	reg_t *regs;
 	uint32_t nregs, regs_cap;
+	uint32_t decl_cap;   /* of the current function's decl[] */
 	uint32_t depth;
 	label_t *labels;
 	uint32_t nlabels, labels_cap;
@@ -1917,6 +1920,25 @@ static int parse_var(P *p, int space, bool is_extern, sym_t **out)
 	return expect(p, ';');
 }
 
+/* Keeps declaration r of f, with its name, for sc__reg_name: the parser's
+ * own list forgets a block's registers at its end. */
+static int keep_decl(P *p, sc_func_t *f, const reg_t *r)
+{
+	GROW(f->decl, f->ndecl, p->decl_cap);
+	sc__reg_decl_t *d = &f->decl[f->ndecl];
+	if (!(d->name = malloc(r->nlen + 1))) {
+		p->err = SC_ENOMEM;
+		return -1;
+	}
+	memcpy(d->name, r->name, r->nlen);
+	d->name[r->nlen] = 0;
+	d->count = r->count;
+	d->type = r->type;
+	d->first = r->first;
+	f->ndecl++;
+	return 0;
+}
+
 static int parse_reg_decl(P *p)
 {
 	sc_func_t *f = &p->m->funcs[p->fn];
@@ -1960,6 +1982,8 @@ static int parse_reg_decl(P *p)
 		}
 		if (f->nregs > 0xfff || f->npreds > 0xfff)
 			return perr(p, nk, "too many registers in '%s' for the instruction encoding (limit 4095 slots)", f->name);
+		if (keep_decl(p, f, r))
+			return -1;
 		int end = list_next(p, ';', "");
 		if (end)
 			return end < 0 ? -1 : 0;
@@ -2286,6 +2310,7 @@ static int parse_function(P *p, bool is_entry, bool is_extern)
 	int32_t idx = (int32_t)m->nfuncs;
 	p->fn = idx;
 	p->nregs = 0;
+	p->decl_cap = 0;
 	/* .func (rets) name (params): return values are declared before the
 	 * name; they are parsed into the frame */
 	if (!is_entry && is_punct(peek(p), '(') && parse_params(p, f, true, false))
@@ -2490,23 +2515,63 @@ static void kernel_totals(P *p, const bool *calls)
 	}
 }
 
+/* Whether function i names shared variable y (an address, not a call). */
+static bool names_sym(const P *p, uint32_t i, const sym_t *y)
+{
+	for (uint32_t x = 0; x < p->nfx; x++)
+		if (p->fx[x].sym == y && p->fx[x].func == (int32_t)i &&
+		    (p->fx[x].kind == FX_IMM || p->fx[x].kind == FX_POOL))
+			return true;
+	return false;
+}
+
+/* Whether kernel i's shared memory starts with the variables .funcs use:
+ * it calls functions, or names one of those variables itself. */
+static bool has_common_shared(const P *p, uint32_t i)
+{
+	if (p->m->funcs[i].uses_funcs)
+		return true;
+	for (uint32_t s = 0; s < p->nsyms; s++) {
+		const sym_t *y = p->syms[s];
+		if (y->space == SC_SP_SHARED && y->used_by_func && !y->is_extern_shared && names_sym(p, i, y))
+			return true;
+	}
+	return false;
+}
+
+/* Adds y at off to kernel f's list of shared variables. */
+static int keep_smem_var(P *p, sc_func_t *f, uint32_t *cap, const sym_t *y, uint32_t off)
+{
+	GROW(f->smem_var, f->nsmem_var, *cap);
+	if (!(f->smem_var[f->nsmem_var].name = strdup(y->name))) {
+		p->err = SC_ENOMEM;
+		return -1;
+	}
+	f->smem_var[f->nsmem_var].off = off;
+	f->smem_var[f->nsmem_var].size = y->size; /* 0 when extern */
+	f->smem_var[f->nsmem_var++].dynamic = y->is_extern_shared;
+	return 0;
+}
+
 /* Kernel i's own shared variables (those its fixups name), after the
- * common ones when it calls functions: their addresses are folded into
- * the fixups. */
-static void layout_kernel_shared(P *p, uint32_t i, uint32_t common)
+ * common ones when it uses them: their addresses are folded into the
+ * fixups. The kernel's list of variables (sc__smem_var) follows the
+ * layout: common, own, then extern ones at the dynamic offset. */
+static int layout_kernel_shared(P *p, uint32_t i, uint32_t common)
 {
 	sc_func_t *f = &p->m->funcs[i];
-	uint32_t end = f->uses_funcs ? common : 0;
+	bool with_common = has_common_shared(p, i);
+	uint32_t end = with_common ? common : 0, cap = 0;
 	uint32_t dyn_align = 16;
+	for (uint32_t s = 0; s < p->nsyms && with_common; s++) {
+		sym_t *y = p->syms[s];
+		if (y->space == SC_SP_SHARED && !y->is_extern_shared && y->used_by_func &&
+		    keep_smem_var(p, f, &cap, y, (uint32_t)y->addr))
+			return -1;
+	}
 	for (uint32_t s = 0; s < p->nsyms; s++) {
 		sym_t *y = p->syms[s];
-		if (y->space != SC_SP_SHARED || y->used_by_func)
-			continue;
-		bool used = false;
-		for (uint32_t x = 0; x < p->nfx && !used; x++)
-			used = p->fx[x].sym == y && p->fx[x].func == (int32_t)i &&
-			       (p->fx[x].kind == FX_IMM || p->fx[x].kind == FX_POOL);
-		if (!used)
+		if (y->space != SC_SP_SHARED || y->used_by_func || !names_sym(p, i, y))
 			continue;
 		if (y->is_extern_shared) {
 			dyn_align = dyn_align > y->align ? dyn_align : y->align;
@@ -2518,10 +2583,19 @@ static void layout_kernel_shared(P *p, uint32_t i, uint32_t common)
 				p->fx[x].addend += end;
 				p->fx[x].folded = true;
 			}
+		if (keep_smem_var(p, f, &cap, y, end))
+			return -1;
 		end += y->size;
 	}
 	f->smem_static = end;
 	f->dyn_smem_align = dyn_align;
+	for (uint32_t s = 0; s < p->nsyms; s++) {
+		sym_t *y = p->syms[s];
+		if (y->is_extern_shared && !y->used_by_func && names_sym(p, i, y) &&
+		    keep_smem_var(p, f, &cap, y, align_up(end, dyn_align)))
+			return -1;
+	}
+	return 0;
 }
 
 /* Shared variables: those used by functions first, from 0, for all
@@ -2540,8 +2614,8 @@ static int layout_shared(P *p)
 		}
 	}
 	for (uint32_t i = 0; i < m->nfuncs; i++)
-		if (m->funcs[i].is_entry)
-			layout_kernel_shared(p, i, common);
+		if (m->funcs[i].is_entry && layout_kernel_shared(p, i, common))
+			return -1;
 	for (uint32_t x = 0; x < p->nfx; x++) {
 		fixup_t *fx = &p->fx[x];
 		if ((fx->kind == FX_IMM || fx->kind == FX_POOL) && fx->sym->is_extern_shared) {
@@ -2802,6 +2876,15 @@ void sc__module_free(sc_module_t *m)
 		free(m->funcs[i].ret_off);
 		sc__live_free(m->funcs[i].live);
 		free(m->funcs[i].live);
+		for (uint32_t j = 0; j < m->funcs[i].ndecl; j++)
+			free(m->funcs[i].decl[j].name);
+		free(m->funcs[i].decl);
+		for (uint32_t j = 0; j < m->funcs[i].nsmem_var; j++)
+			free(m->funcs[i].smem_var[j].name);
+		free(m->funcs[i].smem_var);
+		free(m->funcs[i].vslot);
+		sc__live_free(m->funcs[i].vlive);
+		free(m->funcs[i].vlive);
 	}
 	free(m->funcs);
 	free(m->code);
@@ -2811,6 +2894,88 @@ void sc__module_free(sc_module_t *m)
 	free(m->cbank);
 	free(m->name);
 	free(m);
+}
+
+/* ---------------------------------------------------------------- names */
+const sc_func_t *sc__func_at(const sc_module_t *m, uint32_t pc)
+{
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		if (m->funcs[i].entry_pc != UINT32_MAX && pc >= m->funcs[i].entry_pc && pc < m->funcs[i].end_pc)
+			return &m->funcs[i];
+	return NULL;
+}
+
+/* The declaration of f covering ptx slot `slot` (pred: predicate; every
+ * declaration has slots of its own), or NULL. *k: the slot's offset from
+ * the declaration's first slot. */
+static const sc__reg_decl_t *decl_at(const sc_func_t *f, uint32_t slot, bool pred, uint32_t *k)
+{
+	if (!f)
+		return NULL;
+	uint32_t base = pred ? f->ptx_pred_base : f->ptx_reg_base, n = pred ? f->ptx_npreds : f->ptx_nregs;
+	if (slot < base || slot >= base + n)
+		return NULL;
+	uint32_t own = slot - base;
+	for (uint32_t i = f->ndecl; i-- > 0;) {
+		const sc__reg_decl_t *d = &f->decl[i];
+		if ((d->type == SC_T_PRED) != pred || own < d->first)
+			continue;
+		uint32_t w = !pred && sc__type_bits(d->type) == 64 ? 2 : 1;
+		if (own - d->first < (d->count ? d->count : 1) * w) {
+			*k = own - d->first;
+			return d;
+		}
+	}
+	return NULL;
+}
+
+int sc__reg_name(const sc_module_t *m, const sc_func_t *f, uint32_t slot, bool pred, char *buf, size_t n)
+{
+	(void)m;
+	uint32_t k;
+	const sc__reg_decl_t *d = decl_at(f, slot, pred, &k);
+	if (n)
+		buf[0] = 0;
+	if (!d)
+		return -1;
+	uint32_t w = !pred && sc__type_bits(d->type) == 64 ? 2 : 1;
+	if (d->count)
+		snprintf(buf, n, "%s%u", d->name, k / w);
+	else
+		snprintf(buf, n, "%s", d->name);
+	return 0;
+}
+
+int sc__reg_type(const sc_module_t *m, const sc_func_t *f, uint32_t slot, bool pred, uint8_t *type,
+                 unsigned *half)
+{
+	(void)m;
+	uint32_t k;
+	const sc__reg_decl_t *d = decl_at(f, slot, pred, &k);
+	if (!d)
+		return -1;
+	if (type)
+		*type = d->type;
+	if (half)
+		*half = !pred && sc__type_bits(d->type) == 64 ? k % 2 : 0;
+	return 0;
+}
+
+int sc__smem_var(const sc_module_t *m, const sc_func_t *k, uint32_t offset, const char **name,
+                 uint32_t *var_offset)
+{
+	(void)m;
+	for (uint32_t i = 0; k && i < k->nsmem_var; i++) {
+		const sc__smem_var_t *v = &k->smem_var[i];
+		if (offset >= v->off && (v->dynamic || offset - v->off < v->size)) {
+			if (name)
+				*name = v->name;
+			if (var_offset)
+				*var_offset = offset - v->off;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 int sc__ptx_load(const sc_ptx_host_t *host, const char *name, const char *text, sc_module_t **out,
@@ -2839,8 +3004,13 @@ int sc__ptx_load(const sc_ptx_host_t *host, const char *name, const char *text, 
 	}
 	sc__cfg_reconverge(p.m);
 	for (uint32_t i = 0; i < p.m->nfuncs; i++) {
-		p.m->funcs[i].regs_ptx = p.m->funcs[i].regs_total;
-		p.m->funcs[i].preds_ptx = p.m->funcs[i].preds_total;
+		sc_func_t *f = &p.m->funcs[i];
+		f->regs_ptx = f->regs_total;
+		f->preds_ptx = f->preds_total;
+		f->ptx_reg_base = f->reg_base;
+		f->ptx_nregs = f->nregs;
+		f->ptx_pred_base = f->pred_base;
+		f->ptx_npreds = f->npreds;
 	}
 	p.m->regs = host->regs;
 	if (host->regs == SC_REGS_ALLOC)

@@ -60,7 +60,9 @@
  * lie in no other function's slots; and a forward walk over the CFG that
  * tracks which value last wrote each physical slot (calls clobbering their
  * callees' windows) proves that every read finds its own value there.
- * ptx-mode code is kept for that check and for the ptx-mode counts. */
+ * ptx-mode code is kept for that check and for the ptx-mode counts, and
+ * each function's map from values to slots (f->vslot) so that a fault site
+ * can name the virtual register a slot holds (sc__vreg_at, at the end). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,6 +202,7 @@ fail:
 typedef struct fres {
 	uint32_t nregs, npreds;      /* allocated slots / predicates */
 	uint32_t *col;               /* value -> local slot or predicate, UINT32_MAX unused */
+	uint8_t *width;              /* value -> slots it takes (0: never named) */
 	uint32_t ncalls;
 	struct { uint32_t pc, callee, hr, hp; } *calls;
 	bool stale;                  /* a .func reading a value before writing it */
@@ -429,6 +432,8 @@ static int alloc_func(const sc_module_t *m, const sc_func_t *f, fres_t *r, char 
 	r->nregs = colour(0, a.lv.nregs, a.adj, a.W, a.width, a.order, a.norder, a.partner, r->col, a.busy);
 	r->npreds = colour(a.lv.nregs, a.lv.npreds, a.adj, a.W, a.width, a.order, a.norder, a.partner, r->col, a.busy);
 	rc = call_sites(&a);
+	r->width = a.width; /* sc__vreg_at needs it: kept in f->vslot */
+	a.width = NULL;
 out:
 	free(a.width);
 	free(a.adj);
@@ -525,6 +530,23 @@ static int place_windows(const sc_module_t *m, const fres_t *res, const bool *re
 	return 0;
 }
 
+/* Keeps, in f->vslot, where each ptx value of f went (sc__vreg_at).
+ * Returns 0 or SC_ENOMEM. */
+static int keep_vslots(sc_func_t *f, const fres_t *r, uint32_t rb, uint32_t pb)
+{
+	uint32_t nv = f->ptx_nregs + f->ptx_npreds;
+	if (!(f->vslot = malloc((nv + 1) * sizeof *f->vslot)))
+		return SC_ENOMEM;
+	for (uint32_t v = 0; v < nv; v++) {
+		if (r->col[v] == UINT32_MAX || !r->width[v])
+			f->vslot[v] = SC_VSLOT_NONE;
+		else
+			f->vslot[v] = (uint16_t)(((v < f->ptx_nregs ? rb : pb) + r->col[v]) |
+			                         (r->width[v] == 2 ? SC_VSLOT_PAIR : 0));
+	}
+	return 0;
+}
+
 /* Renumbers function i's operands into its window rb/pb. */
 static void rewrite_func(sc_module_t *m, uint32_t i, const fres_t *r, uint32_t rb, uint32_t pb)
 {
@@ -566,7 +588,8 @@ static void alloc_totals(sc_module_t *m, const bool *reach)
 	}
 }
 
-/* Keeps the ptx-mode code and numbers, and colours every function. */
+/* Keeps the ptx-mode code (the ptx-mode numbers, ptx_* and *_ptx, are
+ * set by sc__ptx_load in both modes), and colours every function. */
 static int alloc_all(sc_module_t *m, fres_t *res, char *msg, size_t msgsz)
 {
 	m->code_ptx = malloc((m->ncode ? m->ncode : 1) * sizeof *m->code_ptx);
@@ -574,13 +597,7 @@ static int alloc_all(sc_module_t *m, fres_t *res, char *msg, size_t msgsz)
 		return SC_ENOMEM;
 	memcpy(m->code_ptx, m->code, m->ncode * sizeof *m->code);
 	for (uint32_t i = 0; i < m->nfuncs; i++) {
-		sc_func_t *f = &m->funcs[i];
-		f->ptx_reg_base = f->reg_base;
-		f->ptx_nregs = f->nregs;
-		f->ptx_pred_base = f->pred_base;
-		f->ptx_npreds = f->npreds;
-		f->regs_ptx = f->regs_total;
-		f->preds_ptx = f->preds_total;
+		const sc_func_t *f = &m->funcs[i];
 		int rc;
 		if (f->entry_pc != UINT32_MAX && (rc = alloc_func(m, f, &res[i], msg, msgsz)))
 			return rc;
@@ -599,6 +616,8 @@ static int rewrite_all(sc_module_t *m, const fres_t *res, const uint32_t *rb, co
 			continue;
 		if (rb[i] + res[i].nregs > 0xfff || pb[i] + res[i].npreds > 0xfff)
 			return fail(msg, msgsz, SC_EPARSE, m, "'%s' needs more than %u register slots", f->name, 0xfff);
+		if (keep_vslots(f, &res[i], rb[i], pb[i]))
+			return SC_ENOMEM;
 		rewrite_func(m, i, &res[i], rb[i], pb[i]);
 		all_r = rb[i] + res[i].nregs > all_r ? rb[i] + res[i].nregs : all_r;
 		all_p = pb[i] + res[i].npreds > all_p ? pb[i] + res[i].npreds : all_p;
@@ -630,6 +649,7 @@ out:
 	if (res)
 		for (uint32_t i = 0; i < nf; i++) {
 			free(res[i].col);
+			free(res[i].width);
 			free(res[i].calls);
 		}
 	free(res);
@@ -936,4 +956,93 @@ int sc__regalloc_verify(const sc_module_t *m, char *msg, size_t msgsz)
 	}
 	free(reach);
 	return rc;
+}
+
+/* ---------------------------------------------------------------- names */
+/* Which virtual register a physical slot holds (sc__vreg_at): the value
+ * allocated there (f->vslot, kept by keep_vslots) that is live into the
+ * pc, by the liveness of the ptx values on code_ptx. */
+
+/* f's liveness on code_ptx, computed once and kept in the module (only
+ * the live-in sets); NULL when there is no memory for it. */
+static const sc_live_t *vlive_of(const sc_module_t *m, const sc_func_t *cf)
+{
+	sc_func_t *f = (sc_func_t *)cf; /* the one thing written through m */
+	if (f->vlive_done)
+		return f->vlive;
+	sc_live_t *lv = calloc(1, sizeof *lv);
+	if (!lv || sc__live(m->code_ptx, f->entry_pc, f->end_pc, f->ptx_reg_base, f->ptx_nregs, f->ptx_pred_base,
+	                    f->ptx_npreds, lv)) {
+		free(lv);
+		return NULL;
+	}
+	free(lv->out);
+	lv->out = NULL;
+	f->vlive = lv;
+	f->vlive_done = true;
+	return lv;
+}
+
+/* Whether physical slot (predicate) s lies in f's window. */
+static bool in_window(const sc_func_t *f, uint32_t s, bool pred)
+{
+	uint32_t base = pred ? f->pred_base : f->reg_base;
+	return s >= base && s - base < (pred ? f->npreds : f->nregs);
+}
+
+int sc__vreg_at(const sc_module_t *m, uint32_t pc, uint32_t phys_slot, bool pred, uint32_t *ptx_slot)
+{
+	const sc_func_t *f = sc__func_at(m, pc);
+	if (!f || !in_window(f, phys_slot, pred))
+		return 1;
+	if (m->regs != SC_REGS_ALLOC) {
+		*ptx_slot = phys_slot;
+		return 0;
+	}
+	if (!f->vslot)
+		return 1;
+	const sc_live_t *lv = vlive_of(m, f);
+	if (!lv)
+		return SC_ENOMEM;
+	for (uint32_t v = pred ? lv->nregs : 0; v < (pred ? lv->nv : lv->nregs); v++) {
+		uint32_t at = f->vslot[v] & ~SC_VSLOT_PAIR, w = f->vslot[v] & SC_VSLOT_PAIR ? 2 : 1;
+		if (f->vslot[v] == SC_VSLOT_NONE || phys_slot < at || phys_slot - at >= w ||
+		    !sc__live_at(lv, lv->in, pc, v))
+			continue;
+		*ptx_slot = (pred ? f->ptx_pred_base + v - lv->nregs : f->ptx_reg_base + v) + (phys_slot - at);
+		return 0;
+	}
+	return 1;
+}
+
+int sc__vreg_in_frames(const sc_module_t *m, uint32_t pc, const uint32_t *calls, uint32_t ncalls,
+                       uint32_t phys_slot, bool pred, uint32_t *ptx_slot, const sc_func_t **owner)
+{
+	for (uint32_t i = ncalls + 1; i-- > 0;) {
+		uint32_t at = i == ncalls ? pc : calls[i] - 1;
+		const sc_func_t *f = sc__func_at(m, at);
+		if (!f || !in_window(f, phys_slot, pred))
+			continue;
+		if (owner)
+			*owner = f;
+		return sc__vreg_at(m, at, phys_slot, pred, ptx_slot);
+	}
+	for (uint32_t i = 0; m->regs != SC_REGS_ALLOC && i < m->nfuncs; i++) {
+		const sc_func_t *g = &m->funcs[i];
+		if (g->is_entry || g->entry_pc == UINT32_MAX || !in_window(g, phys_slot, pred))
+			continue;
+		if (owner)
+			*owner = g;
+		*ptx_slot = phys_slot;
+		return 0;
+	}
+	return 1;
+}
+
+int sc__vreg_prepare(sc_module_t *m)
+{
+	for (uint32_t i = 0; m->regs == SC_REGS_ALLOC && i < m->nfuncs; i++)
+		if (m->funcs[i].vslot && !vlive_of(m, &m->funcs[i]))
+			return SC_ENOMEM;
+	return 0;
 }

@@ -663,6 +663,27 @@ typedef struct sc__param_decl {
 	uint32_t count;                /* 1, or N of NAME[N] */
 } sc__param_decl_t;
 
+/* A register declaration as written, scoped ones included (every block
+ * gets slots of its own): `.reg .f32 %f<5>;` is {"%f", 5, SC_T_F32,
+ * first}, `.reg .b32 v;` {"v", 0, SC_T_B32, first}. first is the
+ * function-relative slot (a 64-bit register takes two) or, for .pred,
+ * predicate index, as the function numbers them in ptx mode. */
+typedef struct sc__reg_decl {
+	char *name;
+	uint32_t count;                /* N of NAME<N>; 0: a single register NAME */
+	uint8_t type;                  /* SC_T_* */
+	uint32_t first;
+} sc__reg_decl_t;
+
+/* A shared variable in a kernel's shared memory: the CTA's bytes [off,
+ * off + size); extern (dynamic) shared memory runs from off to the end of
+ * what the launch gives (size 0). */
+typedef struct sc__smem_var {
+	char *name;
+	uint32_t off, size;
+	bool dynamic;
+} sc__smem_var_t;
+
 typedef struct sc_func {
 	char *name;
 	bool is_entry;
@@ -692,8 +713,29 @@ typedef struct sc_func {
 	 * computed on first use; NULL when not computed or not usable */
 	struct sc_live *live;
 	bool live_done;
+	/* the function's own slots as code_ptx (ptx mode: code) addresses
+	 * them, in both modes */
 	uint32_t ptx_reg_base, ptx_nregs, ptx_pred_base, ptx_npreds;
+	/* names (sc__reg_name): every .reg declaration, in order */
+	sc__reg_decl_t *decl;
+	uint32_t ndecl;
+	/* kernel: the shared variables in its layout, by offset (a dynamic
+	 * one last; several extern names share its offset) */
+	sc__smem_var_t *smem_var;
+	uint32_t nsmem_var;
+	/* alloc mode (regalloc.c): vslot[v] is where ptx value v (sc_live_t's
+	 * numbering on code_ptx: slots, then predicates) sits, a module-wide
+	 * slot or predicate, | SC_VSLOT_PAIR for a 64-bit value;
+	 * SC_VSLOT_NONE for a slot no operand names. vlive: liveness of those
+	 * values on code_ptx (live-in sets only), computed on first use
+	 * (sc__vreg_at) or by sc__vreg_prepare; NULL when not yet or no
+	 * memory. */
+	uint16_t *vslot;
+	struct sc_live *vlive;
+	bool vlive_done;
 } sc_func_t;
+#define SC_VSLOT_NONE 0xffffu
+#define SC_VSLOT_PAIR 0x8000u
 
 struct sc_module {
 	char *name;
@@ -732,6 +774,69 @@ int sc__ptx_load(const sc_ptx_host_t *host, const char *name, const char *text, 
                  char *msg, size_t msgsz);
 void sc__module_free(sc_module_t *m);
 
+/* ---- names of registers and shared variables (ptx_parse.c, regalloc.c) ----
+ * What a fault site held, for people: slots back to the PTX registers and
+ * shared offsets back to variables. None of it runs per instruction; all
+ * of it is owned by the module (sc__module_free).
+ *
+ * Slots here are ptx-mode slots: module-wide, as code_ptx (in ptx mode,
+ * code) addresses them, in f's window [f->ptx_reg_base, + ptx_nregs)
+ * (predicates: ptx_pred_base, ptx_npreds). A 64-bit register %rd2 takes
+ * two slots; both are named "%rd2", and sc__reg_type says which half. */
+
+/* The function whose code holds pc, or NULL. */
+const sc_func_t *sc__func_at(const sc_module_t *m, uint32_t pc);
+/* Writes the name of f's register (pred: predicate) at ptx slot `slot`
+ * into buf (at most n bytes, terminated): "%f3" for slot 3 of %f<5>,
+ * "%rd2" for either slot of %rd2, a single register by its plain name
+ * (where { } blocks reuse a name, each declaration has slots of its own).
+ * Returns 0, or -1 (buf "") when no declaration of f covers the slot. */
+int sc__reg_name(const sc_module_t *m, const sc_func_t *f, uint32_t slot, bool pred, char *buf, size_t n);
+/* The declared type (SC_T_*, SC_T_PRED for predicates) of the register at
+ * `slot` in *type, and in *half which 32 bits of a 64-bit register the
+ * slot holds (0 low, 1 high; 0 for anything narrower); either may be
+ * NULL. Returns 0, or -1 as sc__reg_name. */
+int sc__reg_type(const sc_module_t *m, const sc_func_t *f, uint32_t slot, bool pred, uint8_t *type,
+                 unsigned *half);
+
+/* The ptx-mode slot (predicate) of the virtual register that physical slot
+ * `phys_slot` (a thread's absolute slot; pred: predicate) holds for the
+ * function at pc (sc__func_at), when the instruction at pc is the next to
+ * run (a lane's: the topmost SIMT entry holding the lane): *ptx_slot
+ * names it through sc__reg_name with that function.
+ * alloc mode: the value allocated there that is live into pc (read before
+ * written on some path from pc); for a 64-bit value the ptx slot of the
+ * same half (first slot + 1 for the high one). ptx mode: the identity,
+ * live or not, as every virtual register keeps its slot. Returns 0; 1 for
+ * no virtual register: a dead slot (alloc), no function at pc, or a slot
+ * outside the function's window (below a .func's window lie its callers'
+ * registers: see sc__vreg_in_frames); or SC_ENOMEM (which is -1) when
+ * the function's liveness, computed on first use (written through m; not
+ * thread-safe), cannot be. */
+int sc__vreg_at(const sc_module_t *m, uint32_t pc, uint32_t phys_slot, bool pred, uint32_t *ptx_slot);
+/* As sc__vreg_at for a thread stopped at pc inside calls: calls[0 ..
+ * ncalls) are its return pcs, outermost first (sc_warp_t's calls). The
+ * innermost frame whose function's window holds phys_slot decides, at its
+ * own pc (a caller at its call, return pc - 1): callees' windows lie
+ * above what their callers keep live across the call. ptx mode: a slot in
+ * the window of a .func that is not running is that .func's register
+ * (it keeps its value until the next call). *owner (may be NULL): the
+ * function to name *ptx_slot with. Returns as sc__vreg_at. */
+int sc__vreg_in_frames(const sc_module_t *m, uint32_t pc, const uint32_t *calls, uint32_t ncalls,
+                       uint32_t phys_slot, bool pred, uint32_t *ptx_slot, const sc_func_t **owner);
+/* Computes now what sc__vreg_at would compute on first use, for every
+ * function (call it before fork() so that children share it). Returns 0
+ * or SC_ENOMEM. */
+int sc__vreg_prepare(sc_module_t *m);
+
+/* The shared variable of kernel k at byte `offset` of the CTA's shared
+ * memory: 0 with its name (owned by the module) in *name and the offset
+ * inside it in *var_offset (either may be NULL), or -1 when the offset
+ * lies in no variable (padding, beyond the static data of a kernel with
+ * no extern shared, or k not a kernel). */
+int sc__smem_var(const sc_module_t *m, const sc_func_t *k, uint32_t offset, const char **name,
+                 uint32_t *var_offset);
+
 /* ---- liveness and register allocation (regalloc.c) ----
  * Values of a function: its register slots [reg_base, reg_base + nregs)
  * are values 0 .. nregs-1 (a 64-bit register is the value of its first
@@ -758,7 +863,8 @@ static inline bool sc__live_at(const sc_live_t *lv, const uint64_t *set, uint32_
 }
 
 /* Allocates the registers of every function of m (lowered in ptx mode,
- * relocated, reconvergence computed) and rewrites its code; keeps the
+ * relocated, reconvergence computed, ptx_* and *_ptx set, as
+ * sc__ptx_load does) and rewrites its code; keeps the
  * ptx-mode code in m->code_ptx and checks the result with
  * sc__regalloc_verify. Returns 0, SC_ENOMEM, or SC_EPARSE with msg. */
 int sc__regalloc(sc_module_t *m, char *msg, size_t msgsz);

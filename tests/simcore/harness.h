@@ -51,6 +51,10 @@ const sc_status_t *h_status(const h_ctx_t *h);
 /* Statistics of the last launch. */
 const sc_launch_stats_t *h_last(const h_ctx_t *h);
 
+/* The function (.entry or .func) of m called `name` (asserts there is
+ * one); the internal sc_func_t of sc_int.h. */
+const struct sc_func *h_func(const sc_module_t *m, const char *name);
+
 /* The next value of a xorshift64 stream in *state (never 0): random
  * words and values for the tests, the same on every machine. */
 uint64_t h_rand(uint64_t *state);

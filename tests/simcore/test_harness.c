@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "sc_int.h"
 
 void h_init(h_ctx_t *h)
 {
@@ -84,6 +85,15 @@ void h_launch_ok(h_ctx_t *h, const char *kernel, sc_dim3_t grid, sc_dim3_t block
 }
 
 const sc_status_t *h_status(const h_ctx_t *h) { return sc_gpu_status(h->gpu); }
+
+const sc_func_t *h_func(const sc_module_t *m, const char *name)
+{
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		if (!strcmp(m->funcs[i].name, name))
+			return &m->funcs[i];
+	cr_assert_fail("no function '%s'", name);
+	return NULL;
+}
 
 const sc_launch_stats_t *h_last(const h_ctx_t *h)
 {

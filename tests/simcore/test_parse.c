@@ -1,13 +1,15 @@
 /* The PTX front end (simcore/ptx_lex.c, ptx_parse.c): a whole nvcc module
  * run end to end against a host model, hand-written snippets of the forms
  * nvcc emits, a table of bad inputs that must fail with "name:LINE:COL:" of
- * the offending token, and every committed PTX file of the repository. */
+ * the offending token, and every committed PTX file of the repository;
+ * the names a module keeps for fault sites (registers, shared variables). */
 #include <criterion/criterion.h>
 #include <glob.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "harness.h"
+#include "sc_int.h"
 
 /* ======================================================================
  * A whole nvcc module: tests/simcore/data/parse_full.ptx (from
@@ -615,5 +617,274 @@ Test(parse, mov_vector)
 	/* r8 = t - 3t + (t ^ 7) + (t + 100) */
 	for (uint32_t t = 0; t < 32; t++)
 		cr_expect_eq(o[t], t - 3 * t + (t ^ 7) + t + 100, "thread %u: %u", t, o[t]);
+	h_fini(&h);
+}
+
+/* ======================================================================
+ * Names for fault sites: every ptx-mode slot back to its declaration, and
+ * shared offsets back to variables, in the layout the kernel gets.
+ * ====================================================================== */
+
+/* Expects the register of f at ptx slot `slot` to be `name` of `type`,
+ * the 32 bits `half` of it. */
+static void expect_reg(const sc_module_t *m, const sc_func_t *f, uint32_t slot, bool pred, const char *name,
+                       uint8_t type, unsigned half)
+{
+	char buf[32];
+	uint8_t t = 0;
+	unsigned hf = 9;
+	cr_expect_eq(sc__reg_name(m, f, slot, pred, buf, sizeof buf), 0, "%s slot %u", f->name, slot);
+	cr_expect_str_eq(buf, name, "%s slot %u", f->name, slot);
+	cr_expect_eq(sc__reg_type(m, f, slot, pred, &t, &hf), 0);
+	cr_expect_eq(t, type, "%s %s: type %u", f->name, name, t);
+	cr_expect_eq(hf, half, "%s slot %u: half %u", f->name, slot, hf);
+}
+
+static void expect_no_reg(const sc_module_t *m, const sc_func_t *f, uint32_t slot, bool pred)
+{
+	char buf[32] = "x";
+	cr_expect_eq(sc__reg_name(m, f, slot, pred, buf, sizeof buf), -1, "%s slot %u", f->name, slot);
+	cr_expect_str_eq(buf, "");
+	cr_expect_eq(sc__reg_type(m, f, slot, pred, NULL, NULL), -1);
+}
+
+static const char names_ptx[] = H_PTX_HEAD
+	".func (.param .b32 rv) twice(.param .b32 a)\n"
+	"{\n"
+	"	.reg .b32 %q<2>;\n"
+	"	.reg .pred %c;\n"
+	"	ld.param.b32 %q0, [a];\n"
+	"	setp.gt.u32 %c, %q0, 3;\n"
+	"	@%c add.u32 %q1, %q0, %q0;\n"
+	"	st.param.b32 [rv], %q1;\n"
+	"	ret;\n"
+	"}\n"
+	".visible .entry k(.param .u64 out)\n"
+	"{\n"
+	"	.reg .pred %p<3>;\n"
+	"	.reg .b32 %r<4>;\n"
+	"	.reg .f32 %f<3>;\n"
+	"	.reg .b64 %rd<3>;\n"
+	"	.reg .b32 acc;\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	cvt.rn.f32.u32 %f1, %r1;\n"
+	"	setp.lt.u32 %p2, %r1, 7;\n"
+	"	selp.u32 acc, 1, 2, %p2;\n"
+	"	{\n"
+	"	.reg .b32 %t;\n"
+	"	.reg .pred %p<2>;\n"
+	"	setp.eq.u32 %p1, acc, 1;\n"
+	"	selp.u32 %t, 5, 6, %p1;\n"
+	"	add.u32 acc, acc, %t;\n"
+	"	}\n"
+	"	{\n"
+	"	.param .b32 a;\n"
+	"	.param .b32 rv;\n"
+	"	st.param.b32 [a], acc;\n"
+	"	call.uni (rv), twice, (a);\n"
+	"	ld.param.b32 %r2, [rv];\n"
+	"	}\n"
+	"	cvt.rzi.u32.f32 %r3, %f1;\n"
+	"	add.u32 %r2, %r2, %r3;\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	mul.wide.u32 %rd2, %r1, 4;\n"
+	"	add.s64 %rd1, %rd1, %rd2;\n"
+	"	st.global.u32 [%rd1], %r2;\n"
+	"	ret;\n"
+	"}\n";
+
+/* Every slot of k and of the .func it calls, in both register modes: the
+ * names are those of the ptx-mode slots, whatever the allocation did. */
+Test(parse, register_names)
+{
+	for (int mode = 0; mode < 2; mode++) {
+		h_ctx_t h;
+		h_init(&h);
+		h.opt.regs = mode ? SC_REGS_ALLOC : SC_REGS_PTX;
+		sc_module_t *m = h_load_ok(&h, names_ptx);
+		const sc_func_t *k = h_func(m, "k"), *tw = h_func(m, "twice");
+		/* declaration order: %r<4> 0-3, %f<3> 4-6, %rd<3> 7-12, acc 13, %t 14 */
+		cr_assert_eq(k->ptx_nregs, 15);
+		cr_assert_eq(k->ptx_npreds, 5);
+		char nm[8];
+		for (uint32_t i = 0; i < 4; i++) {
+			snprintf(nm, sizeof nm, "%%r%u", i);
+			expect_reg(m, k, k->ptx_reg_base + i, false, nm, SC_T_B32, 0);
+		}
+		for (uint32_t i = 0; i < 3; i++) {
+			snprintf(nm, sizeof nm, "%%f%u", i);
+			expect_reg(m, k, k->ptx_reg_base + 4 + i, false, nm, SC_T_F32, 0);
+			snprintf(nm, sizeof nm, "%%rd%u", i);
+			expect_reg(m, k, k->ptx_reg_base + 7 + 2 * i, false, nm, SC_T_B64, 0);
+			expect_reg(m, k, k->ptx_reg_base + 8 + 2 * i, false, nm, SC_T_B64, 1);
+			snprintf(nm, sizeof nm, "%%p%u", i);
+			expect_reg(m, k, k->ptx_pred_base + i, true, nm, SC_T_PRED, 0);
+		}
+		expect_reg(m, k, k->ptx_reg_base + 13, false, "acc", SC_T_B32, 0);
+		expect_reg(m, k, k->ptx_reg_base + 14, false, "%t", SC_T_B32, 0);
+		/* the block's own %p<2> after the outer %p<3> */
+		expect_reg(m, k, k->ptx_pred_base + 3, true, "%p0", SC_T_PRED, 0);
+		expect_reg(m, k, k->ptx_pred_base + 4, true, "%p1", SC_T_PRED, 0);
+		expect_no_reg(m, k, k->ptx_reg_base + 15, false);
+		expect_no_reg(m, k, k->ptx_pred_base + 5, true);
+		/* the .func's slots lie in its own window, above the kernel's */
+		cr_expect_geq(tw->ptx_reg_base, k->ptx_nregs);
+		expect_reg(m, tw, tw->ptx_reg_base, false, "%q0", SC_T_B32, 0);
+		expect_reg(m, tw, tw->ptx_reg_base + 1, false, "%q1", SC_T_B32, 0);
+		expect_reg(m, tw, tw->ptx_pred_base, true, "%c", SC_T_PRED, 0);
+		expect_no_reg(m, tw, tw->ptx_reg_base + 2, false);
+		expect_no_reg(m, k, tw->ptx_reg_base + 1, false);
+		if (tw->ptx_reg_base > 0)
+			expect_no_reg(m, tw, tw->ptx_reg_base - 1, false);
+		/* a short buffer gets the start of the name */
+		char b3[3];
+		cr_expect_eq(sc__reg_name(m, k, k->ptx_reg_base + 9, false, b3, sizeof b3), 0);
+		cr_expect_str_eq(b3, "%r");
+		cr_expect_eq(sc__func_at(m, k->entry_pc), k);
+		cr_expect_eq(sc__func_at(m, tw->end_pc - 1), tw);
+		cr_expect_null(sc__func_at(m, m->ncode));
+		/* and the module still runs */
+		uint64_t d = h_alloc(&h, 32 * 4, NULL);
+		h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d));
+		uint32_t o[32];
+		h_read(&h, o, d, sizeof o);
+		for (uint32_t t = 0; t < 32; t++) {
+			uint32_t acc = t < 7 ? 1 + 5 : 2 + 6;
+			cr_expect_eq(o[t], (acc > 3 ? 2 * acc : 0) + t, "mode %d thread %u: %u", mode, t, o[t]);
+		}
+		h_fini(&h);
+	}
+}
+
+/* Shared memory as three kernels get it: `a` and `b` with padding between
+ * them (b's .align 16); `com`, a module variable a .func uses, first in
+ * the layout of every kernel that calls the .func or names `com` (k_own
+ * does neither, k_com only names it); `dyn`, extern, after a kernel's
+ * static data; `z`, of no bytes. Each kernel stores the addresses it uses, and the lookup
+ * must agree with them. */
+static const char smem_ptx[] = H_PTX_HEAD
+	".shared .align 8 .b8 com[12];\n"
+	".extern .shared .align 16 .b8 dyn[];\n"
+	".func touch()\n"
+	"{\n"
+	"	.reg .b32 %r<2>;\n"
+	"	mov.u32 %r1, 7;\n"
+	"	st.shared.u32 [com+8], %r1;\n"
+	"	ret;\n"
+	"}\n"
+	".visible .entry k_call(.param .u64 out)\n"
+	"{\n"
+	"	.shared .align 4 .b8 a[6];\n"
+	"	.shared .align 16 .b8 b[32];\n"
+	"	.reg .b64 %rd<3>;\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	call.uni touch, ();\n"
+	"	mov.u64 %rd2, a;\n"
+	"	st.global.u64 [%rd1], %rd2;\n"
+	"	mov.u64 %rd2, b;\n"
+	"	st.global.u64 [%rd1+8], %rd2;\n"
+	"	mov.u64 %rd2, dyn;\n"
+	"	st.global.u64 [%rd1+16], %rd2;\n"
+	"	ret;\n"
+	"}\n"
+	".visible .entry k_com(.param .u64 out)\n"
+	"{\n"
+	"	.shared .align 4 .b8 c[8];\n"
+	"	.reg .b32 %r<3>;\n"
+	"	.reg .b64 %rd<3>;\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	mov.u32 %r1, 1;\n"
+	"	st.shared.u32 [c], %r1;\n"
+	"	mov.u32 %r1, 2;\n"
+	"	st.shared.u32 [com], %r1;\n"
+	"	ld.shared.u32 %r2, [c];\n"
+	"	st.global.u32 [%rd1+24], %r2;\n"
+	"	mov.u64 %rd2, com;\n"
+	"	st.global.u64 [%rd1], %rd2;\n"
+	"	mov.u64 %rd2, c;\n"
+	"	st.global.u64 [%rd1+8], %rd2;\n"
+	"	ret;\n"
+	"}\n"
+	".visible .entry k_own(.param .u64 out)\n"
+	"{\n"
+	"	.shared .align 4 .b8 e[4];\n"
+	"	.shared .align 4 .b8 z[0];\n"
+	"	.reg .b64 %rd<3>;\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	mov.u64 %rd2, e;\n"
+	"	st.global.u64 [%rd1], %rd2;\n"
+	"	mov.u64 %rd2, z;\n"
+	"	st.global.u64 [%rd1+8], %rd2;\n"
+	"	ret;\n"
+	"}\n";
+
+/* Runs kernel `kn` of smem_ptx; o gets the 4 words it stores. */
+static void smem_run(h_ctx_t *h, const char *kn, uint32_t dyn, uint64_t o[4])
+{
+	uint64_t d = h_alloc(h, 4 * 8, NULL);
+	h_launch_ok(h, kn, H_D1(1), H_D1(1), dyn, H_ARGS(&d));
+	h_read(h, o, d, 4 * 8);
+}
+
+static void expect_var(const sc_module_t *m, const sc_func_t *k, uint32_t off, const char *name, uint32_t in)
+{
+	const char *nm = NULL;
+	uint32_t at = 99;
+	cr_expect_eq(sc__smem_var(m, k, off, &nm, &at), 0, "%s: offset %u", k->name, off);
+	cr_expect_str_eq(nm ? nm : "(none)", name, "%s: offset %u", k->name, off);
+	cr_expect_eq(at, in, "%s: offset %u is byte %u of %s", k->name, off, at, name);
+}
+
+static void expect_no_var(const sc_module_t *m, const sc_func_t *k, uint32_t off)
+{
+	const char *nm = NULL;
+	cr_expect_eq(sc__smem_var(m, k, off, &nm, NULL), -1, "%s: offset %u in %s", k->name, off, nm ? nm : "?");
+}
+
+Test(parse, shared_variable_names)
+{
+	h_ctx_t h;
+	h_init(&h);
+	sc_module_t *m = h_load_ok(&h, smem_ptx);
+	uint64_t o[4];
+	/* k_call: com (from the .func), a, padding, b, then dyn */
+	const sc_func_t *k = h_func(m, "k_call");
+	smem_run(&h, "k_call", 100, o);
+	uint32_t a = (uint32_t)o[0], b = (uint32_t)o[1], dyn = (uint32_t)o[2];
+	cr_assert_geq(a, 12, "a (%u) after com", a);
+	cr_assert_geq(b, a + 8, "padding between a (%u) and b (%u)", a, b);
+	cr_assert_geq(dyn, b + 32);
+	expect_var(m, k, 0, "com", 0);
+	expect_var(m, k, 11, "com", 11);
+	expect_var(m, k, a, "a", 0);
+	expect_var(m, k, a + 5, "a", 5);
+	expect_no_var(m, k, a + 6);
+	expect_no_var(m, k, b - 1);
+	expect_var(m, k, b, "b", 0);
+	expect_var(m, k, b + 31, "b", 31);
+	expect_var(m, k, dyn, "dyn", 0);
+	expect_var(m, k, dyn + 99, "dyn", 99);
+	expect_var(m, k, dyn + 5000, "dyn", 5000); /* the launch's size is not the module's to know */
+	cr_expect_eq(k->smem_static, b + 32);
+	/* k_com names com without calling the .func: com first, c after it */
+	k = h_func(m, "k_com");
+	smem_run(&h, "k_com", 0, o);
+	uint32_t com = (uint32_t)o[0], c = (uint32_t)o[1];
+	cr_expect_eq(o[3] & 0xffffffffu, 1, "c and com do not overlap");
+	cr_expect_geq(c, com + 12);
+	expect_var(m, k, com + 4, "com", 4);
+	expect_var(m, k, c + 3, "c", 3);
+	expect_no_var(m, k, c + 8);
+	cr_expect_eq(k->smem_static, c + 8);
+	/* k_own: e at 0, then z, which holds no byte */
+	k = h_func(m, "k_own");
+	smem_run(&h, "k_own", 0, o);
+	cr_expect_eq(o[0], 0);
+	cr_expect_eq(o[1], 4);
+	expect_var(m, k, 0, "e", 0);
+	expect_var(m, k, 3, "e", 3);
+	expect_no_var(m, k, 4);
+	/* a .func has no shared layout of its own */
+	expect_no_var(m, h_func(m, "touch"), 0);
 	h_fini(&h);
 }

@@ -4,7 +4,8 @@
  * once share a slot, no read finds another value's write) checked by
  * sc__regalloc_verify on hand-written kernels and on every committed PTX,
  * and shown to catch corrupted allocations; outputs in alloc mode against
- * host models, including the SIMT cases; the public API of the mode. */
+ * host models, including the SIMT cases; the public API of the mode; and
+ * which virtual register a physical slot holds at a pc (sc__vreg_at). */
 #include <criterion/criterion.h>
 #include <glob.h>
 #include <stdarg.h>
@@ -42,19 +43,10 @@ static uint32_t pc_of(const sc_module_t *m, const char *ptx, const char *marker)
 	return 0;
 }
 
-static const sc_func_t *func_named(const sc_module_t *m, const char *name)
-{
-	for (uint32_t i = 0; i < m->nfuncs; i++)
-		if (!strcmp(m->funcs[i].name, name))
-			return &m->funcs[i];
-	cr_assert_fail("no function '%s'", name);
-	return NULL;
-}
-
 /* Liveness of function `fn` of a module loaded in ptx mode. */
 static void live_of(const sc_module_t *m, const char *fn, sc_live_t *lv)
 {
-	const sc_func_t *f = func_named(m, fn);
+	const sc_func_t *f = h_func(m, fn);
 	cr_assert_eq(sc__live(m->code, f->entry_pc, f->end_pc, f->reg_base, f->nregs, f->pred_base, f->npreds, lv), 0);
 }
 
@@ -354,7 +346,7 @@ Test(alloc, calls_use_register_windows)
 	h_ctx_t h;
 	h_init_mode(&h, SC_REGS_ALLOC);
 	sc_module_t *m = h_load_ok(&h, calls);
-	const sc_func_t *k = func_named(m, "k"), *tw = func_named(m, "twice");
+	const sc_func_t *k = h_func(m, "k"), *tw = h_func(m, "twice");
 	uint32_t call = pc_of(m, calls, "the call");
 	uint32_t s5 = slot_at(m, pc_of(m, calls, "def r5"), 0);
 	/* every slot live across the call lies below the callee's window */
@@ -413,7 +405,9 @@ Test(alloc, verify_catches_shared_live_slots)
 	h_fini(&h);
 }
 
-Test(alloc, every_committed_kernel_verifies_and_shrinks)
+/* Calls check(m, path) on every committed PTX file, loaded in alloc mode;
+ * expects to find them all (run from the repository root). */
+static void each_committed_module(void (*check)(sc_module_t *m, const char *path))
 {
 	static const char *const patterns[] = {"tests/ptx/*/*.ptx", "examples/*/*.ptx", "tests/simcore/data/*.ptx"};
 	int files = 0;
@@ -428,17 +422,7 @@ Test(alloc, every_committed_kernel_verifies_and_shrinks)
 			sc_module_t *m;
 			int rc = sc_module_load_file(h.gpu, g.gl_pathv[j], &m);
 			cr_assert_eq(rc, 0, "%s: %s", g.gl_pathv[j], sc_gpu_errmsg(h.gpu));
-			char msg[256] = "";
-			cr_expect_eq(sc__regalloc_verify(m, msg, sizeof msg), 0, "%s", msg);
-			const char *k;
-			for (uint32_t n = 0; (k = sc_kernel_name(m, n)) != NULL; n++) {
-				sc_kernel_regs_t kr;
-				cr_assert_eq(sc_kernel_regs(m, k, &kr), 0);
-				cr_expect_eq(kr.mode, SC_REGS_ALLOC);
-				cr_expect_leq(kr.regs, kr.regs_ptx, "%s %s: %u > %u", g.gl_pathv[j], k, kr.regs, kr.regs_ptx);
-				cr_expect_leq(kr.preds, kr.preds_ptx, "%s %s", g.gl_pathv[j], k);
-				cr_expect_gt(kr.regs, 0);
-			}
+			check(m, g.gl_pathv[j]);
 			files++;
 			h_fini(&h);
 		}
@@ -446,6 +430,23 @@ Test(alloc, every_committed_kernel_verifies_and_shrinks)
 	}
 	cr_expect_geq(files, 38, "found %d PTX files (run from the repository root)", files);
 }
+
+static void verify_and_shrink(sc_module_t *m, const char *path)
+{
+	char msg[256] = "";
+	cr_expect_eq(sc__regalloc_verify(m, msg, sizeof msg), 0, "%s", msg);
+	const char *k;
+	for (uint32_t n = 0; (k = sc_kernel_name(m, n)) != NULL; n++) {
+		sc_kernel_regs_t kr;
+		cr_assert_eq(sc_kernel_regs(m, k, &kr), 0);
+		cr_expect_eq(kr.mode, SC_REGS_ALLOC);
+		cr_expect_leq(kr.regs, kr.regs_ptx, "%s %s: %u > %u", path, k, kr.regs, kr.regs_ptx);
+		cr_expect_leq(kr.preds, kr.preds_ptx, "%s %s", path, k);
+		cr_expect_gt(kr.regs, 0);
+	}
+}
+
+Test(alloc, every_committed_kernel_verifies_and_shrinks) { each_committed_module(verify_and_shrink); }
 
 /* Even lanes shuffle r3 from odd lanes, which are inactive then: they
  * took the other side, which the warp runs first, and r3 is dead there, so
@@ -471,7 +472,7 @@ Test(alloc, shuffle_sources_are_pinned)
 	h_init_mode(&h, SC_REGS_ALLOC);
 	sc_module_t *m = h_load_ok(&h, shfl);
 	uint32_t src = slot_at(m, pc_of(m, shfl, "the shuffle"), 2);
-	const sc_func_t *k = func_named(m, "k");
+	const sc_func_t *k = h_func(m, "k");
 	for (uint32_t pc = k->entry_pc; pc < k->end_pc; pc++) {
 		const sc_insn_t *in = &m->code[pc];
 		for (unsigned o = 0; o < SC_NDST(in); o++) {
@@ -709,3 +710,163 @@ Test(alloc, random_programs_match_ptx_mode)
 	}
 	cr_expect_gt(shared_slots, 0, "the allocator shares slots in some program");
 }
+
+/* ---------------------------------------------------------------- names */
+
+/* r1 and r2 share a slot: the copy's destination takes its dying source's
+ * slot first (the mov partner). p1 and the 64-bit rd1 for the other
+ * kinds. */
+static const char share[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 out)\n{\n" REGS PRO
+	"	mov.u32 %r1, 5;            // def r1\n"
+	"	add.u32 %r1, %r1, %r0;     // r1 read\n"
+	"	mov.u32 %r2, %r1;          // the copy\n"
+	"	mul.lo.u32 %r3, %r2, %r2;  // r2 read\n"
+	"	setp.lt.u32 %p1, %r3, 50;  // def p1\n"
+	"	selp.u32 %r4, 1, 2, %p1;   // p1 read\n"
+	"	st.global.u32 [%rd1], %r4; // store\n"
+	"	ret;                       // the end\n}\n";
+
+/* sc__vreg_at must find `name` (ptx slot want) in phys at the marked pc. */
+static void expect_vreg(const sc_module_t *m, const char *ptx, const char *at, uint32_t phys, bool pred,
+                        uint32_t want, const char *name)
+{
+	uint32_t pc = pc_of(m, ptx, at), got = UINT32_MAX;
+	cr_expect_eq(sc__vreg_at(m, pc, phys, pred, &got), 0, "'%s': slot %u holds no register", at, phys);
+	cr_expect_eq(got, want, "'%s': slot %u holds ptx slot %u, not %u", at, phys, got, want);
+	char buf[16];
+	cr_expect_eq(sc__reg_name(m, sc__func_at(m, pc), got, pred, buf, sizeof buf), 0);
+	cr_expect_str_eq(buf, name, "'%s': slot %u", at, phys);
+}
+
+static void expect_no_vreg(const sc_module_t *m, const char *ptx, const char *at, uint32_t phys, bool pred)
+{
+	uint32_t got = UINT32_MAX;
+	cr_expect_eq(sc__vreg_at(m, pc_of(m, ptx, at), phys, pred, &got), 1, "'%s': slot %u holds ptx slot %u", at,
+	             phys, got);
+}
+
+Test(names, alloc_slot_holds_one_register_at_a_time)
+{
+	h_ctx_t h;
+	h_init_mode(&h, SC_REGS_ALLOC);
+	sc_module_t *m = h_load_ok(&h, share);
+	uint32_t s1 = slot_at(m, pc_of(m, share, "def r1"), 0);
+	cr_assert_eq(slot_at(m, pc_of(m, share, "the copy"), 0), s1, "the copy coalesces r1 and r2");
+	expect_no_vreg(m, share, "def r1", s1, false);
+	expect_vreg(m, share, "r1 read", s1, false, R(1), "%r1");
+	expect_vreg(m, share, "the copy", s1, false, R(1), "%r1");
+	expect_vreg(m, share, "r2 read", s1, false, R(2), "%r2");
+	expect_no_vreg(m, share, "the end", s1, false);
+	/* both halves of rd1 (the store's address) */
+	uint32_t d1 = slot_at(m, pc_of(m, share, "add.s64 %rd1"), 0);
+	expect_vreg(m, share, "store", d1, false, RD(1), "%rd1");
+	expect_vreg(m, share, "store", d1 + 1, false, RD(1) + 1, "%rd1");
+	unsigned half = 9;
+	cr_expect_eq(sc__reg_type(m, h_func(m, "k"), RD(1) + 1, false, NULL, &half), 0);
+	cr_expect_eq(half, 1);
+	/* a predicate */
+	uint32_t p1 = slot_at(m, pc_of(m, share, "def p1"), 0);
+	expect_no_vreg(m, share, "def p1", p1, true);
+	expect_vreg(m, share, "p1 read", p1, true, 1, "%p1");
+	expect_no_vreg(m, share, "store", p1, true);
+	/* outside the kernel's window, or no function at the pc */
+	const sc_func_t *k = h_func(m, "k");
+	expect_no_vreg(m, share, "r1 read", k->reg_base + k->nregs, false);
+	uint32_t got;
+	cr_expect_eq(sc__vreg_at(m, m->ncode, s1, false, &got), 1);
+	/* computed lazily, once; prepare leaves the answers as they are */
+	cr_expect(k->vlive_done);
+	cr_expect_eq(sc__vreg_prepare(m), 0);
+	expect_vreg(m, share, "r2 read", s1, false, R(2), "%r2");
+	h_fini(&h);
+}
+
+Test(names, ptx_slot_is_the_register)
+{
+	h_ctx_t h;
+	h_init_mode(&h, SC_REGS_PTX);
+	sc_module_t *m = h_load_ok(&h, share);
+	const sc_func_t *k = h_func(m, "k");
+	cr_expect_eq(sc__vreg_prepare(m), 0);
+	for (uint32_t pc = k->entry_pc; pc < k->end_pc; pc++) {
+		uint32_t got;
+		for (uint32_t s = 0; s < k->nregs; s++) {
+			cr_expect_eq(sc__vreg_at(m, pc, s, false, &got), 0);
+			cr_expect_eq(got, s, "pc %u slot %u: %u", pc, s, got);
+		}
+		cr_expect_eq(sc__vreg_at(m, pc, k->nregs, false, &got), 1);
+		cr_expect_eq(sc__vreg_at(m, pc, 1, true, &got), 0);
+		cr_expect_eq(got, 1);
+	}
+	cr_expect_null(k->vlive, "ptx mode needs no liveness");
+	h_fini(&h);
+}
+
+/* Inside `twice`, called from k: r5, live across the call, lies below the
+ * callee's window and is k's; the callee's own slots are its own. */
+Test(names, registers_of_callers_in_frames)
+{
+	for (int mode = 0; mode < 2; mode++) {
+		h_ctx_t h;
+		h_init_mode(&h, mode ? SC_REGS_ALLOC : SC_REGS_PTX);
+		sc_module_t *m = h_load_ok(&h, calls);
+		const sc_func_t *k = h_func(m, "k"), *tw = h_func(m, "twice"), *own = NULL;
+		uint32_t c = pc_of(m, calls, "// callee"), ret[1] = {pc_of(m, calls, "the call") + 1};
+		uint32_t s5 = slot_at(m, pc_of(m, calls, "def r5"), 0), q1 = slot_at(m, c, 1), got = UINT32_MAX;
+		char buf[16];
+		cr_assert_lt(s5, tw->reg_base);
+		cr_expect_eq(sc__vreg_at(m, c, s5, false, &got), 1, "mode %d: a caller's slot is not the callee's", mode);
+		cr_expect_eq(sc__vreg_in_frames(m, c, ret, 1, s5, false, &got, &own), 0, "mode %d", mode);
+		cr_expect_eq(own, k);
+		cr_expect_eq(got, R(5), "mode %d: %u", mode, got);
+		cr_expect_eq(sc__vreg_in_frames(m, c, ret, 1, q1, false, &got, &own), 0);
+		cr_expect_eq(own, tw);
+		cr_expect_eq(sc__reg_name(m, own, got, false, buf, sizeof buf), 0);
+		cr_expect_str_eq(buf, "%r1", "mode %d", mode);
+		/* back in k after the call: the callee's slots */
+		uint32_t after = pc_of(m, calls, "use r5");
+		if (mode) {
+			/* alloc: k's own, whatever it keeps there; twice's r1 is gone */
+			uint32_t kg = UINT32_MAX;
+			int rc = sc__vreg_at(m, after, q1, false, &kg);
+			cr_expect_eq(sc__vreg_in_frames(m, after, NULL, 0, q1, false, &got, &own), rc);
+			cr_expect(rc != 0 || (own == k && got == kg));
+		} else {
+			/* ptx mode: twice keeps its registers until its next call */
+			cr_expect_eq(sc__vreg_at(m, after, q1, false, &got), 1);
+			cr_expect_eq(sc__vreg_in_frames(m, after, NULL, 0, q1, false, &got, &own), 0);
+			cr_expect_eq(own, tw);
+			cr_expect_eq(got, q1);
+		}
+		h_fini(&h);
+	}
+}
+
+/* Every register an instruction reads is live into it: in alloc mode the
+ * slot it reads must name the operand's ptx register, in every committed
+ * PTX file, and every ptx operand has a declared name of its width. */
+static void check_reads(sc_module_t *m, const char *file)
+{
+	cr_assert_eq(sc__vreg_prepare(m), 0);
+	for (uint32_t pc = 0; pc < m->ncode; pc++) {
+		const sc_func_t *f = sc__func_at(m, pc);
+		sc_regref_t a[7], b[7];
+		unsigned na = sc__insn_regs(&m->code[pc], a), nb = sc__insn_regs(&m->code_ptx[pc], b);
+		cr_assert_eq(na, nb);
+		for (unsigned j = 0; j < na; j++) {
+			uint8_t type = 0;
+			cr_expect_eq(sc__reg_type(m, f, b[j].idx, b[j].pred, &type, NULL), 0, "%s pc %u: ptx slot %u unnamed",
+			             file, pc, b[j].idx);
+			cr_expect_eq(b[j].w == 2, sc__type_bits(type) == 64, "%s pc %u", file, pc);
+			for (uint32_t h = 0; h < a[j].w && !a[j].def; h++) {
+				uint32_t got = UINT32_MAX;
+				int rc = sc__vreg_at(m, pc, a[j].idx + h, a[j].pred, &got);
+				cr_expect(rc == 0 && got == b[j].idx + h, "%s pc %u: %s %u holds %u (rc %d), not %u", file, pc,
+				          a[j].pred ? "predicate" : "slot", a[j].idx + h, got, rc, b[j].idx + h);
+			}
+		}
+	}
+}
+
+Test(names, every_read_finds_its_register) { each_committed_module(check_reads); }
