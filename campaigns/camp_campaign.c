@@ -751,6 +751,7 @@ static json_t *gpu_object(const sc_gpu_config_t *g, int *bad)
 #define PUT_NAME(f) put(o, #f, json_string(g->f), bad);
 #define PUT_U32(f) put(o, #f, json_integer(g->f), bad);
 #define PUT_SCHED(f) put(o, #f, json_string(sc_sched_name(g->f)), bad);
+#define PUT_IBINV(f) put(o, #f, json_string(sc_ibinv_name(g->f)), bad);
 #define PUT_LAT(f) put(o, #f, latency_object(g->f, bad), bad);
 #define PUT_MHZ(f) put(o, #f, json_real(g->f), bad);
 #define X(kind, field, lo, hi, gtx480) PUT_##kind(field)

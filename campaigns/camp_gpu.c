@@ -136,6 +136,7 @@ int camp__fail_at(char *err, size_t errsz, const char *file, const char *path, c
 #define KEY_NAME(f) {#f, "sources", 0}
 #define KEY_U32(f) {#f, NULL, 1}
 #define KEY_SCHED(f) {#f, NULL, 0}
+#define KEY_IBINV(f) {#f, NULL, 0}
 #define KEY_LAT(f) {#f, NULL, 0}
 #define KEY_MHZ(f) {#f, NULL, 0}
 static const struct {
@@ -215,15 +216,20 @@ static int read_u32(ctx_t *c, json_t *root, const char *key, uint32_t *out)
 	return get_u32(c, path, json_object_get(root, key), out);
 }
 
-static int read_sched(ctx_t *c, json_t *root, const char *key, sc_sched_t *out)
+/* An enumerated field: a string that parse() knows (0), one of `choices`. */
+static int read_enum(ctx_t *c, json_t *root, const char *key, const char *choices, int (*parse)(const char *, void *),
+                     void *out)
 {
 	char path[128];
 	json_t *v = json_object_get(root, key);
 	snprintf(path, sizeof path, "$.%s", key);
-	if (!json_is_string(v) || sc_sched_parse(json_string_value(v), out) != 0)
-		return fail(c, path, "expected %s", SC_SCHED_CHOICES);
+	if (!json_is_string(v) || parse(json_string_value(v), out) != 0)
+		return fail(c, path, "expected %s", choices);
 	return 0;
 }
+
+static int parse_sched(const char *s, void *out) { return sc_sched_parse(s, out); }
+static int parse_ibinv(const char *s, void *out) { return sc_ibinv_parse(s, out); }
 
 static int read_lat(ctx_t *c, json_t *root, const char *key, uint32_t *out)
 {
@@ -263,7 +269,8 @@ static int read_mhz(ctx_t *c, json_t *root, const char *key, double *out)
 
 #define READ_NAME(f) read_name(c, root, #f, cfg->f, sizeof cfg->f)
 #define READ_U32(f) read_u32(c, root, #f, &cfg->f)
-#define READ_SCHED(f) read_sched(c, root, #f, &cfg->f)
+#define READ_SCHED(f) read_enum(c, root, #f, SC_SCHED_CHOICES, parse_sched, &cfg->f)
+#define READ_IBINV(f) read_enum(c, root, #f, SC_IBINV_CHOICES, parse_ibinv, &cfg->f)
 #define READ_LAT(f) read_lat(c, root, #f, cfg->f)
 #define READ_MHZ(f) read_mhz(c, root, #f, &cfg->f)
 

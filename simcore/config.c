@@ -18,9 +18,11 @@
  * 63 registers per thread, 1024 threads and 48 KB shared memory per CTA).
  * Fermi has two warp schedulers per SM (NVIDIA Fermi compute architecture
  * whitepaper, GF100; GPGPU-Sim's GTX480 config: -gpgpu_num_sched_per_core 2)
- * and 8 predicate registers per thread (SASS P0-P6 plus PT). The figures are
- * the gtx480 column of SC_CONFIG_FIELDS (simcore.h), the latencies the table
- * below.
+ * and 8 predicate registers per thread (SASS P0-P6 plus PT). An instruction-
+ * buffer entry whose valid bit a fault cleared is fetched again (refetch), a
+ * modelling choice rather than a measured figure (DESIGN.md, "Instruction
+ * buffer"). The figures are the gtx480 column of SC_CONFIG_FIELDS
+ * (simcore.h), the latencies the table below.
  *
  * Clocks: the GTX480 runs its core at 700 MHz, its shader (processor) clock
  * at 1401 MHz (NVIDIA GeForce GTX 480 specifications) and its GDDR5 command
@@ -110,6 +112,7 @@ void sc_config_gtx480(sc_gpu_config_t *cfg)
 #define SET_NAME(f, v) snprintf(cfg->f, sizeof cfg->f, "%s", v);
 #define SET_U32(f, v) cfg->f = v;
 #define SET_SCHED(f, v) cfg->f = v;
+#define SET_IBINV(f, v) cfg->f = v;
 #define SET_LAT(f, v) memcpy(cfg->f, v, sizeof cfg->f);
 #define SET_MHZ(f, v) cfg->f = v;
 #define X(kind, field, lo, hi, gtx480) SET_##kind(field, gtx480)
@@ -120,6 +123,12 @@ void sc_config_gtx480(sc_gpu_config_t *cfg)
 static const char *const sched_names[SC_SCHED__COUNT] = {
 #define X(name, text) [SC_SCHED_##name] = text,
 	SC_SCHED_LIST(X)
+#undef X
+};
+
+static const char *const ibinv_names[SC_IBINV__COUNT] = {
+#define X(name, text) [SC_IBINV_##name] = text,
+	SC_IBINV_LIST(X)
 #undef X
 };
 
@@ -134,19 +143,41 @@ const char *sc_sched_name(sc_sched_t s)
 	return (unsigned)s < SC_SCHED__COUNT ? sched_names[s] : "?";
 }
 
+const char *sc_ibinv_name(sc_ibinv_t m)
+{
+	return (unsigned)m < SC_IBINV__COUNT ? ibinv_names[m] : "?";
+}
+
 const char *sc_lat_name(sc_lat_t l)
 {
 	return (unsigned)l < SC_LAT__COUNT ? lat_names[l] : "?";
 }
 
+/* The index of name in names[0..n), -1 when it is not there. */
+static int name_index(const char *const *names, int n, const char *name)
+{
+	for (int i = 0; name && i < n; i++)
+		if (!strcmp(name, names[i]))
+			return i;
+	return -1;
+}
+
 int sc_sched_parse(const char *name, sc_sched_t *out)
 {
-	for (int i = 0; name && i < SC_SCHED__COUNT; i++)
-		if (!strcmp(name, sched_names[i])) {
-			*out = (sc_sched_t)i;
-			return 0;
-		}
-	return SC_EINVAL;
+	int i = name_index(sched_names, SC_SCHED__COUNT, name);
+	if (i < 0)
+		return SC_EINVAL;
+	*out = (sc_sched_t)i;
+	return 0;
+}
+
+int sc_ibinv_parse(const char *name, sc_ibinv_t *out)
+{
+	int i = name_index(ibinv_names, SC_IBINV__COUNT, name);
+	if (i < 0)
+		return SC_EINVAL;
+	*out = (sc_ibinv_t)i;
+	return 0;
 }
 
 /* One check per kind of field (simcore.h, SC_CONFIG_FIELDS). Messages start
@@ -174,10 +205,11 @@ static int check_u32(uint32_t v, uint32_t lo, uint32_t hi, const char *key, char
 	return 0;
 }
 
-static int check_sched(sc_sched_t v, const char *key, char *msg, size_t msgsz)
+/* An enumerated field: one of `count` values, named in `choices`. */
+static int check_enum(unsigned v, unsigned count, const char *choices, const char *key, char *msg, size_t msgsz)
 {
-	if ((unsigned)v >= SC_SCHED__COUNT) {
-		snprintf(msg, msgsz, "%s: expected %s", key, SC_SCHED_CHOICES);
+	if (v >= count) {
+		snprintf(msg, msgsz, "%s: expected %s", key, choices);
 		return SC_EINVAL;
 	}
 	return 0;
@@ -207,7 +239,8 @@ static int check_mhz(double v, double lo, double hi, const char *key, char *msg,
 
 #define CHECK_NAME(f, lo, hi) check_name(cfg->f, sizeof cfg->f, #f, msg, msgsz)
 #define CHECK_U32(f, lo, hi) check_u32(cfg->f, lo, hi, #f, msg, msgsz)
-#define CHECK_SCHED(f, lo, hi) check_sched(cfg->f, #f, msg, msgsz)
+#define CHECK_SCHED(f, lo, hi) check_enum(cfg->f, SC_SCHED__COUNT, SC_SCHED_CHOICES, #f, msg, msgsz)
+#define CHECK_IBINV(f, lo, hi) check_enum(cfg->f, SC_IBINV__COUNT, SC_IBINV_CHOICES, #f, msg, msgsz)
 #define CHECK_LAT(f, lo, hi) check_lat(cfg->f, lo, hi, #f, msg, msgsz)
 #define CHECK_MHZ(f, lo, hi) check_mhz(cfg->f, lo, hi, #f, msg, msgsz)
 
@@ -217,6 +250,7 @@ static int check_mhz(double v, double lo, double hi, const char *key, char *msg,
 #define FIRST_NAME(lo, hi) 1
 #define FIRST_U32(lo, hi) ((lo) == (hi))
 #define FIRST_SCHED(lo, hi) 0
+#define FIRST_IBINV(lo, hi) 0
 #define FIRST_LAT(lo, hi) 0
 #define FIRST_MHZ(lo, hi) 0
 

@@ -158,8 +158,8 @@ static bool locate(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, uin
 		} else {
 			if (f & SC_F_IB_VALID)
 				off--;
-			if (!w->ib[ent].valid)
-				return false; /* the word of an invalid entry is refetched before use */
+			if (!(w->ib[ent].valid & SC_IB_VALID))
+				return false; /* the word of an invalid entry is never issued */
 			out->byte = (uint8_t *)&w->ib[ent].insn + off / 8;
 			out->bit = off % 8;
 		}
@@ -529,7 +529,7 @@ static void hash_sm(const sc_gpu_t *g, const sc_sm_t *sm, hasher_t *s)
 			hmix(s, w->ib_pc);
 			for (uint32_t e = 0; e < c->ib_entries; e++) {
 				hmix(s, w->ib[e].valid);
-				if (w->ib[e].valid)
+				if (w->ib[e].valid & SC_IB_VALID)
 					hbytes(s, &w->ib[e].insn, sizeof w->ib[e].insn);
 			}
 			hbytes(s, w->rf, (size_t)r->regs * 32 * sizeof *w->rf);

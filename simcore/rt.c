@@ -808,6 +808,7 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 #define WRITE_NAME(m)
 #define WRITE_U32(m) fprintf(f, " %" PRIu32, c->m);
 #define WRITE_SCHED(m) fprintf(f, " %d", (int)c->m);
+#define WRITE_IBINV(m) fprintf(f, " %d", (int)c->m);
 #define WRITE_LAT(m)                           \
 	for (int i = 0; i < SC_LAT__COUNT; i++) \
 		fprintf(f, " %" PRIu32, c->m[i]);
@@ -956,6 +957,7 @@ static void jr_config(jrd_t *r, sc_gpu_config_t *c)
 #define READ_NAME(m)
 #define READ_U32(m) c->m = (uint32_t)jr_u64(r, #m, 0, UINT32_MAX, 10);
 #define READ_SCHED(m) c->m = (sc_sched_t)jr_u64(r, #m, 0, SC_SCHED__COUNT - 1, 10);
+#define READ_IBINV(m) c->m = (sc_ibinv_t)jr_u64(r, #m, 0, SC_IBINV__COUNT - 1, 10);
 #define READ_LAT(m)                            \
 	for (int i = 0; i < SC_LAT__COUNT; i++) \
 		c->m[i] = (uint32_t)jr_u64(r, #m, 0, UINT32_MAX, 10);

@@ -1002,6 +1002,18 @@ typedef struct sc_simt {
 	uint32_t pc, rpc, mask;
 } sc_simt_t;
 
+/* An instruction-buffer entry. `valid` holds two bits: SC_IB_VALID, the
+ * entry's valid bit (the fault target: fault.c flips bit 0), and
+ * SC_IB_HELD, set while the entry holds the word fetched for its pc since
+ * the last flush. Fault-free an entry is empty (0) or both; a 1->0 flip
+ * leaves SC_IB_HELD alone, so an issue can tell a valid bit a fault cleared
+ * (the word is there, marked invalid: cfg.ibuffer_invalid decides) from an
+ * entry not yet filled (fetched at no cost, as always), and a 0->1 flip
+ * makes an empty entry's stale word valid. Hardware needs no second bit for
+ * this; GPGPU-Sim has one (an entry's instruction pointer next to its valid
+ * flag). */
+enum { SC_IB_VALID = 1, SC_IB_HELD = 2 };
+
 typedef struct sc_ibent {
 	sc_insn_t insn;
 	uint8_t valid;

@@ -44,7 +44,8 @@ const char *sc_strerror(int err);
 	X(SIMT_UNDERFLOW, "simt_stack_underflow")                             \
 	X(BARRIER_DEADLOCK, "barrier_deadlock")                               \
 	X(TIMEOUT, "timeout")                                                 \
-	X(TRAP, "trap")
+	X(TRAP, "trap")                                                       \
+	X(IBUFFER_STALL, "ibuffer_stall") /* ibuffer_invalid "stall" */
 
 typedef enum {
 #define X(name, text) SC_DUE_##name,
@@ -86,8 +87,25 @@ typedef enum {
 
 /* The scheduler names as messages quote them, '"lrr" or "gto"': the list
  * joined with a leading " or " that the + 4 skips. */
-#define SC__SCHED_CHOICE(name, text) " or \"" text "\""
-#define SC_SCHED_CHOICES (SC_SCHED_LIST(SC__SCHED_CHOICE) + 4)
+#define SC__CHOICE(name, text) " or \"" text "\""
+#define SC_SCHED_CHOICES (SC_SCHED_LIST(SC__CHOICE) + 4)
+
+/* What an issue does with an instruction-buffer entry whose valid bit a
+ * fault cleared (DESIGN.md, "Instruction buffer"): X(enum suffix, name in
+ * GPU JSON). */
+#define SC_IBINV_LIST(X)                                                  \
+	X(REFETCH, "refetch") /* fetch the word again: latency.branch */      \
+	X(SKIP, "skip")       /* go on at pc + 1 without executing it */      \
+	X(STALL, "stall")     /* never issue again: DUE ibuffer_stall */
+
+typedef enum {
+#define X(name, text) SC_IBINV_##name,
+	SC_IBINV_LIST(X)
+#undef X
+	SC_IBINV__COUNT
+} sc_ibinv_t;
+
+#define SC_IBINV_CHOICES (SC_IBINV_LIST(SC__CHOICE) + 4)
 
 /* Latency classes: cycles from issue until the result may be read. */
 #define SC_LAT_LIST(X)                                                    \
@@ -123,6 +141,8 @@ typedef enum {
  *                  it with "sources", the texts the figures come from
  *           U32    uint32_t in lo..hi (lo == hi: exactly that value)
  *           SCHED  sc_sched_t, by its SC_SCHED_LIST name in JSON
+ *           IBINV  sc_ibinv_t, by its SC_IBINV_LIST name in JSON (what an
+ *                  issue does with an entry whose valid bit a fault cleared)
  *           LAT    uint32_t[SC_LAT__COUNT], each in lo..hi; in JSON an
  *                  object keyed by the SC_LAT_LIST names
  *           MHZ    double in lo..hi, a clock frequency in MHz
@@ -144,6 +164,7 @@ typedef enum {
 	X(U32, max_smem_per_cta, 1, 16777216, 48 * 1024)   /* bytes a single CTA may use */        \
 	X(U32, preds_per_thread, 1, 64, 8)                 /* predicate registers per thread */    \
 	X(U32, ib_entries, 1, 16, 2)                       /* instruction-buffer entries/warp */   \
+	X(IBINV, ibuffer_invalid, 0, SC_IBINV__COUNT - 1, SC_IBINV_REFETCH)                       \
 	X(U32, simt_stack_depth, 2, 1024, 32)              /* SIMT reconvergence entries/warp */   \
 	X(U32, schedulers_per_sm, 1, 8, 2)                                                         \
 	X(SCHED, scheduler, 0, SC_SCHED__COUNT - 1, SC_SCHED_LRR)                                  \
@@ -178,6 +199,7 @@ typedef enum {
 #define SC__CFG_MEMBER_NAME(field, hi) char field[(hi) + 1];
 #define SC__CFG_MEMBER_U32(field, hi) uint32_t field;
 #define SC__CFG_MEMBER_SCHED(field, hi) sc_sched_t field;
+#define SC__CFG_MEMBER_IBINV(field, hi) sc_ibinv_t field;
 #define SC__CFG_MEMBER_LAT(field, hi) uint32_t field[SC_LAT__COUNT];
 #define SC__CFG_MEMBER_MHZ(field, hi) double field;
 typedef struct sc_gpu_config {
@@ -196,10 +218,13 @@ int sc_config_check(const sc_gpu_config_t *cfg, char *msg, size_t msgsz);
 /* Names as GPU JSON writes them ("gto", "fp32"), static; "?" when out of
  * range. */
 const char *sc_sched_name(sc_sched_t s);
+const char *sc_ibinv_name(sc_ibinv_t m);
 const char *sc_lat_name(sc_lat_t l);
 
-/* Parses a scheduler name into *out: 0, or SC_EINVAL when unknown. */
+/* Parse a scheduler or ibuffer_invalid name into *out: 0, or SC_EINVAL
+ * when unknown. */
 int sc_sched_parse(const char *name, sc_sched_t *out);
+int sc_ibinv_parse(const char *name, sc_ibinv_t *out);
 
 /* ---- the simulated GPU and its host API --------------------------------- */
 typedef struct sc_gpu sc_gpu_t;

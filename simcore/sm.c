@@ -46,15 +46,20 @@ void sc__due_insn(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint32_t p
 /* The decoded form of the warp's next instruction: the launch's, or that
  * of the word a faulty instruction buffer holds (decoded into *redo); NULL
  * when there is none (an empty stack, a pc outside the code, a word that
- * does not decode). */
+ * does not decode, an entry whose valid bit a fault cleared). */
 /* next_dec's cold path: the instruction buffer holds a word a fault may
- * have changed, checked and decoded into *redo (NULL: it does not decode). */
+ * have changed, checked and decoded into *redo (NULL: it does not decode,
+ * or its valid bit was cleared: the issue finds that out without waiting
+ * for operands, and applies cfg.ibuffer_invalid). */
 static __attribute__((noinline, cold)) const sc_dec_t *next_dec_faulty(const sc_gpu_t *g, const sc_warp_t *w,
                                                                        uint32_t pc, sc_dec_t *redo)
 {
-	const sc_insn_t *in = w->ib_pc == pc && w->ib[0].valid ? &w->ib[0].insn
-	                      : pc < g->run.mod->ncode    ? &g->run.mod->code[pc]
-	                                                  : NULL;
+	uint8_t v = w->ib_pc == pc ? w->ib[0].valid : 0;
+	if (v == SC_IB_HELD)
+		return NULL;
+	const sc_insn_t *in = v & SC_IB_VALID          ? &w->ib[0].insn
+	                      : pc < g->run.mod->ncode ? &g->run.mod->code[pc]
+	                                               : NULL;
 	if (!in || sc__insn_check(in, g->run.regs, g->run.preds, g->run.mod->npool, g->run.mod->ncode))
 		return NULL;
 	sc__decode(g, in, pc, true, redo);
@@ -74,7 +79,8 @@ static inline __attribute__((always_inline)) const sc_dec_t *next_dec(const sc_g
 
 /* Earliest cycle the warp's next instruction has its operands ready (its
  * scoreboard entries), and the unit it will need in sm->nfu (the ALU for
- * a word that does not decode: its issue raises the DUE). */
+ * a word that does not decode, whose issue raises the DUE, and for an
+ * entry whose valid bit a fault cleared). */
 static inline __attribute__((always_inline)) uint64_t ready_time(const sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w,
                                                                   uint64_t now)
 {
@@ -362,8 +368,13 @@ int sc__x_ctl(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_
 }
 
 /* ------------------------------------------------------------ issue */
+static const sc_insn_t *ib_cleared(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc);
+
 /* The instruction buffer: ib[k] holds pc ib_pc + k. Returns the word to
- * issue, or NULL after raising the DUE of a pc outside the program. */
+ * issue, or NULL when the warp does not issue now: after raising the DUE
+ * of a pc outside the program, or when the entry's valid bit was cleared
+ * by a fault (ib_cleared). An entry not filled yet is filled at no cost
+ * (after a control transfer reschedule has charged the refetch). */
 static const sc_insn_t *fetch(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc)
 {
 	const sc_module_t *mod = g->run.mod;
@@ -373,14 +384,16 @@ static const sc_insn_t *fetch(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t p
 		w->ib_pc = pc;
 	}
 	sc_ibent_t *e = &w->ib[0];
-	if (!e->valid) {
+	if (!(e->valid & SC_IB_VALID)) {
+		if (UNLIKELY(e->valid))
+			return ib_cleared(g, sm, w, pc);
 		if (UNLIKELY(pc >= mod->ncode)) {
 			sc__due(g, SC_DUE_INVALID_PC, sm, w, -1, pc, 0, "pc %u is outside the program (%u instructions)", pc,
 			        mod->ncode);
 			return NULL;
 		}
 		e->insn = mod->code[pc];
-		e->valid = 1;
+		e->valid = SC_IB_VALID | SC_IB_HELD;
 	}
 	return &e->insn;
 }
@@ -399,7 +412,7 @@ static inline void ib_advance(sc_gpu_t *g, sc_warp_t *w, uint32_t pc)
 	uint32_t last = pc + n;
 	if (last < mod->ncode) {
 		w->ib[n - 1].insn = mod->code[last];
-		w->ib[n - 1].valid = 1;
+		w->ib[n - 1].valid = SC_IB_VALID | SC_IB_HELD;
 	} else {
 		w->ib[n - 1].valid = 0;
 	}
@@ -407,8 +420,9 @@ static inline void ib_advance(sc_gpu_t *g, sc_warp_t *w, uint32_t pc)
 
 /* After an issue: flush the buffer when control left the fetched sequence
  * (so that what it holds is exactly what will issue), and schedule the
- * warp's next issue. */
-static void reschedule(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, bool transfer, uint64_t now)
+ * warp's next issue. Inlined: issue() is its hot caller. */
+static inline __attribute__((always_inline)) void reschedule(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc,
+                                                              bool transfer, uint64_t now)
 {
 	if (w->sp && w->stk[w->sp - 1].pc != w->ib_pc) {
 		for (uint32_t k = 0; k < g->cfg.ib_entries; k++)
@@ -421,6 +435,47 @@ static void reschedule(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, bool
 			t = t > now + g->cfg.latency[SC_LAT_BRANCH] ? t : now + g->cfg.latency[SC_LAT_BRANCH];
 		sc__set_wnext(sm, w->slot, t);
 	}
+}
+
+/* The warp goes on at pc + 1, as after an instruction that retires in
+ * sequence: the stack pops what reconverges there and the buffer shifts
+ * when that is where the warp goes. false after a DUE. */
+static bool step_past(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc)
+{
+	sc_simt_t *top = &w->stk[w->sp - 1];
+	top->pc = pc + 1;
+	if (UNLIKELY(top->pc == top->rpc) && !simt_pop(g, sm, w, pc))
+		return false;
+	if (w->sp && w->stk[w->sp - 1].pc == pc + 1)
+		ib_advance(g, w, pc);
+	return true;
+}
+
+/* The issue of warp w found its entry for pc holding the word but with the
+ * valid bit a fault cleared (SC_IB_HELD alone); cfg.ibuffer_invalid says
+ * what the hardware does (DESIGN.md, "Instruction buffer"). The warp does
+ * not issue now: refetch fills the entry again and reschedules the warp as
+ * after a control transfer (latency.branch, the refetch's cost); skip
+ * consumes the entry as a bubble, the warp going on at pc + 1 without
+ * executing the instruction (a branch, a barrier or an exit included);
+ * stall models a warp that waits forever for a refill that never comes,
+ * which a watchdog would report: the DUE is raised now. Returns NULL. */
+static __attribute__((noinline, cold)) const sc_insn_t *ib_cleared(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w,
+                                                                     uint32_t pc)
+{
+	bool refetch = g->cfg.ibuffer_invalid == SC_IBINV_REFETCH;
+	if (refetch) {
+		w->ib[0].insn = g->run.mod->code[pc];
+		w->ib[0].valid = SC_IB_VALID | SC_IB_HELD;
+	} else if (g->cfg.ibuffer_invalid == SC_IBINV_STALL) {
+		sc__due(g, SC_DUE_IBUFFER_STALL, sm, w, -1, pc, 0,
+		        "the instruction-buffer entry of pc %u lost its valid bit: the warp stalls (ibuffer_invalid stall)", pc);
+		return NULL;
+	} else if (!step_past(g, sm, w, pc)) {
+		return NULL;
+	}
+	reschedule(g, sm, w, pc, refetch, g->cycle);
+	return NULL;
 }
 
 /* The decoded form of the word a faulty instruction buffer holds: checked

@@ -381,7 +381,8 @@ Test(campaign, small_error_buffer_and_null)
 	"\"gpu\":{\"clock_mhz\":1401.0,\"const_bytes\":8192,\"const_line\":64,"               \
 	"\"const_ways\":2,\"core_mhz\":700.0,\"dp_solo\":1,\"dram_burst\":8,"                   \
 	"\"dram_bus_bytes\":8,\"dram_channels\":6,\"dram_latency\":236,\"dram_rate\":4,"        \
-	"\"ib_entries\":2,\"interval\":{\"atomic\":2,\"branch\":2,\"const\":2,\"cvt\":4,"        \
+	"\"ib_entries\":2,\"ibuffer_invalid\":\"refetch\","                                     \
+	"\"interval\":{\"atomic\":2,\"branch\":2,\"const\":2,\"cvt\":4,"                         \
 	"\"fp32\":2,\"fp64\":8,\"global\":2,\"imul\":4,\"int\":2,\"local\":2,\"sfu\":8,"       \
 	"\"shared\":2,\"warp\":2},\"issue_cycles\":2,\"l1_bytes\":16384,\"l1_line\":128,"       \
 	"\"l1_ways\":4,\"l2_bytes\":786432,\"l2_latency\":310,\"l2_line\":128,"                 \

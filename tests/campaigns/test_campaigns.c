@@ -24,6 +24,7 @@ static void expect_same_config(const sc_gpu_config_t *a, const sc_gpu_config_t *
 #define SAME_NAME(f) cr_expect_str_eq(a->f, b->f);
 #define SAME_U32(f) cr_expect_eq(a->f, b->f, #f ": %u != %u", a->f, b->f);
 #define SAME_SCHED(f) cr_expect_eq(a->f, b->f, #f);
+#define SAME_IBINV(f) cr_expect_eq(a->f, b->f, #f);
 #define SAME_LAT(f)                                                                         \
 	for (int i = 0; i < SC_LAT__COUNT; i++)                                                 \
 		cr_expect_eq(a->f[i], b->f[i], #f " class %d: %u != %u", i, a->f[i], b->f[i]);
@@ -126,6 +127,7 @@ static const struct {
 	{"gpu_warp_size.json", "at $.warp_size:", "expected 32"},
 	{"gpu_ib_range.json", "at $.ib_entries:", "expected an integer in 1..16"},
 	{"gpu_scheduler.json", "at $.scheduler:", "\"lrr\" or \"gto\""},
+	{"gpu_ibuffer_invalid.json", "at $.ibuffer_invalid:", "expected \"refetch\" or \"skip\" or \"stall\""},
 	{"gpu_warps_threads.json", "at $.max_warps_per_sm:", "max_threads_per_sm"},
 	{"gpu_type.json", "at $.num_sms:", "expected an integer"},
 	{"gpu_negative.json", "at $.regs_per_sm:", "expected an integer in"},
@@ -205,6 +207,11 @@ Test(gpu, check_names_every_field_and_its_range)
 	c.f = SC_SCHED__COUNT;                                                                  \
 	cr_expect_eq(sc_config_check(&c, msg, sizeof msg), SC_EINVAL);                          \
 	cr_expect_str_eq(msg, #f ": expected \"lrr\" or \"gto\"");
+#define OUTSIDE_IBINV(f, lo, hi)                                                                \
+	sc_config_gtx480(&c);                                                                   \
+	c.f = SC_IBINV__COUNT;                                                                  \
+	cr_expect_eq(sc_config_check(&c, msg, sizeof msg), SC_EINVAL);                          \
+	cr_expect_str_eq(msg, #f ": expected \"refetch\" or \"skip\" or \"stall\"");
 #define OUTSIDE_LAT(f, lo, hi)                                                                  \
 	for (int i = 0; i < SC_LAT__COUNT; i++) {                                               \
 		sc_config_gtx480(&c);                                                           \
@@ -256,7 +263,7 @@ Test(gpu, job_file_config_record)
 	cr_assert(fgets(name, sizeof name, f));
 	fclose(f);
 	unlink(path);
-	cr_expect_str_eq(line, "config 15 32 1536 8 48 1024 32768 63 49152 49152 8 2 32 2 0 "
+	cr_expect_str_eq(line, "config 15 32 1536 8 48 1024 32768 63 49152 49152 8 2 0 32 2 0 "
 	                       "22 24 22 30 40 22 50 70 70 22 310 22 22 1401 700 924 2 0 1 "
 	                       "2 4 2 8 8 4 2 2 2 2 2 2 2 32 16384 128 4 8192 64 2 "
 	                       "786432 128 8 32 2 310 2 6 8 8 4 236\n");
