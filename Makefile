@@ -22,7 +22,7 @@ SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c
                simcore/sem_int.c simcore/sem_fp.c simcore/sem_cmp.c simcore/mem.c \
                simcore/decode.c simcore/exec.c simcore/sem_fast.c simcore/sm.c simcore/gpu.c simcore/config.c \
                simcore/fault.c simcore/regalloc.c simcore/rt.c simcore/statemap.c simcore/disasm.c \
-               simcore/memsys.c simcore/cachefault.c
+               simcore/memsys.c simcore/cachefault.c simcore/site.c
 CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run.c campaigns/camp_campaign.c
 MASKS_SRC   := masks/mask.c masks/stats.c
 PARSER_SRC  := parser/classify.c
@@ -33,12 +33,12 @@ ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/r
 TEST_SRC    := tests/simcore/test_harness.c tests/simcore/insn.c tests/simcore/test_insn.c tests/simcore/test_parse.c \
                tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
                tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c tests/simcore/test_calib.c \
-               tests/simcore/test_due.c tests/simcore/test_decode.c tests/simcore/test_fault.c tests/simcore/test_cache_fault.c \
+               tests/simcore/test_due.c tests/simcore/test_decode.c tests/simcore/test_fault.c tests/simcore/test_cache_fault.c tests/simcore/test_site.c \
                tests/simcore/test_regalloc.c tests/simcore/test_ibuf.c \
                tests/simcore/test_isa.c tests/simcore/test_disasm.c tests/simcore/test_statemap.c \
                tests/campaigns/test_campaigns.c \
                tests/campaigns/test_campaign.c tests/masks/test_masks.c tests/parser/test_classify.c \
-               tests/engine/runs.c tests/engine/test_runner.c tests/engine/test_hostrun.c tests/engine/test_golden.c tests/engine/test_daemon.c tests/engine/test_stats.c tests/engine/test_progress.c \
+               tests/engine/runs.c tests/engine/test_runner.c tests/engine/test_hostrun.c tests/engine/test_golden.c tests/engine/test_daemon.c tests/engine/test_attribution.c tests/engine/test_stats.c tests/engine/test_progress.c \
                tests/db/test_db.c tests/fuzz/test_regress.c tests/fuzz/fuzz_load.c tests/fuzz/fuzz_common.c
 EXAMPLE_BIN := $(BUILD)/examples/iterate
 # Each application under examples/ may bring its own fragment (examples/README.md,

@@ -622,6 +622,148 @@ static const char SCHEMA_V4[] =
 	"ALTER TABLE campaigns_v4 RENAME TO campaigns;\n"
 	"PRAGMA legacy_alter_table = OFF;\n";
 
+/* Version 5 (issue 13 items 1 and 2): each experiment's decoded fault site,
+ * what the fault met first and an SDC's severity, as JSON objects
+ * (README, "Fault sites and effects"), and the views that answer the
+ * questions asked of them. Rows stored before have NULL there. */
+static const char SCHEMA_V5[] =
+	"-- issue 13: fault sites, effects, attribution\n"
+	"ALTER TABLE experiments ADD COLUMN site TEXT CHECK (site IS NULL OR json_valid(site));\n"
+	"ALTER TABLE experiments ADD COLUMN effect TEXT CHECK (effect IS NULL OR json_valid(effect));\n"
+	"ALTER TABLE experiments ADD COLUMN severity TEXT CHECK (severity IS NULL OR json_valid(severity));\n"
+	"\n"
+	/* One row per experiment: the mask, the outcome and the decoded site
+	 * of its (first) fault; columns a structure does not have are NULL. */
+	"CREATE VIEW sites AS\n"
+	"SELECT e.campaign_id, c.name AS campaign, c.target, e.idx, m.cycle, m.sm, m.loc, m.nbits,\n"
+	"       m.kernel AS launch_index, e.outcome, e.reason,\n"
+	"       json_extract(e.site, '$.kernel') AS kernel,\n"
+	"       json_extract(e.site, '$.in_use') AS in_use,\n"
+	"       json_extract(e.site, '$.cta') AS cta,\n"
+	"       json_extract(e.site, '$.warp') AS warp,\n"
+	"       json_extract(e.site, '$.slot') AS warp_slot,\n"
+	"       json_extract(e.site, '$.lane') AS lane,\n"
+	"       json_extract(e.site, '$.phys') AS phys,\n"
+	"       json_extract(e.site, '$.reg') AS reg,\n"
+	"       json_extract(e.site, '$.vreg') AS vreg,\n"
+	"       json_extract(e.site, '$.pred') AS pred,\n"
+	"       json_extract(e.site, '$.offset') AS smem_offset,\n"
+	"       json_extract(e.site, '$.var') AS smem_var,\n"
+	"       json_extract(e.site, '$.entry') AS entry,\n"
+	"       json_extract(e.site, '$.field') AS field,\n"
+	"       json_extract(e.site, '$.slice') AS l2_slice,\n"
+	"       json_extract(e.site, '$.set') AS cache_set,\n"
+	"       json_extract(e.site, '$.way') AS cache_way,\n"
+	"       json_extract(e.site, '$.space') AS space,\n"
+	"       json_extract(e.site, '$.address') AS address,\n"
+	"       json_extract(e.site, '$.pc') AS pc,\n"
+	"       json_extract(e.site, '$.ptx_line') AS ptx_line,\n"
+	"       json_extract(e.site, '$.insn') AS insn,\n"
+	"       json_extract(e.site, '$.bit') AS bit,\n"
+	"       json_extract(e.site, '$.before') AS value_before,\n"
+	"       json_extract(e.site, '$.after') AS value_after,\n"
+	"       e.site\n"
+	"  FROM experiments e\n"
+	"  JOIN masks m ON m.campaign_id = e.campaign_id AND m.idx = e.idx\n"
+	"  JOIN campaigns c ON c.id = e.campaign_id;\n"
+	"\n"
+	/* What each fault did: the first instruction that read a corrupted
+	 * copy (or overwrote them all first), how long that took, the latency
+	 * to a DUE and, for a masked run stopped early, the cycle its state
+	 * re-joined the golden one. */
+	"CREATE VIEW effects AS\n"
+	"SELECT e.campaign_id, e.idx, e.outcome, e.reason, m.cycle AS fault_cycle,\n"
+	"       json_extract(e.effect, '$.first') AS first_event,\n"
+	"       json_extract(e.effect, '$.cycle') AS event_cycle,\n"
+	"       json_extract(e.effect, '$.cycle') - m.cycle AS event_latency,\n"
+	"       json_extract(e.effect, '$.pc') AS pc,\n"
+	"       json_extract(e.effect, '$.ptx_line') AS ptx_line,\n"
+	"       json_extract(e.effect, '$.op') AS op,\n"
+	"       json_extract(e.effect, '$.insn') AS insn,\n"
+	"       CASE WHEN e.outcome = 'due' THEN e.cycles END AS due_latency,\n"
+	"       CASE WHEN e.early AND e.reason = 'early' THEN m.cycle + e.cycles END AS rejoin_cycle,\n"
+	"       e.effect, e.severity\n"
+	"  FROM experiments e\n"
+	"  JOIN masks m ON m.campaign_id = e.campaign_id AND m.idx = e.idx;\n"
+	"\n"
+	/* Static instructions ranked by the failures whose fault they read
+	 * first: reads, failures among them and the part of the campaign's
+	 * avf_derated they make (Σ w f / the campaign's experiments, as
+	 * avf_kernel's contribution). */
+	"CREATE VIEW avf_insn AS\n"
+	"WITH tot AS (SELECT campaign_id, count(*) AS n, sum(fail) AS fails FROM exp_weight GROUP BY campaign_id),\n"
+	"r AS (\n"
+	"  SELECT f.campaign_id, f.pc, f.ptx_line, f.op, f.insn, f.outcome, w.fail,\n"
+	"         coalesce(w.w, 0) AS w\n"
+	"    FROM effects f JOIN exp_weight w ON w.campaign_id = f.campaign_id AND w.idx = f.idx\n"
+	"   WHERE f.first_event = 'read'\n"
+	")\n"
+	"SELECT r.campaign_id, c.name AS campaign, c.target, r.pc, r.ptx_line, r.op, r.insn,\n"
+	"       count(*) AS reads, sum(r.outcome = 'sdc') AS sdc, sum(r.outcome = 'due') AS due,\n"
+	"       sum(r.fail) AS failures,\n"
+	"       CAST(sum(r.fail) AS REAL) / count(*) AS failure_rate,\n"
+	"       CAST(sum(r.fail) AS REAL) / nullif(t.fails, 0) AS failure_share,\n"
+	"       sum(r.w * r.fail) / nullif(t.n, 0) AS contribution,\n"
+	"       rank() OVER (PARTITION BY r.campaign_id ORDER BY sum(r.fail) DESC) AS rank\n"
+	"  FROM r JOIN campaigns c ON c.id = r.campaign_id JOIN tot t ON t.campaign_id = r.campaign_id\n"
+	" GROUP BY r.campaign_id, r.pc;\n"
+	"\n"
+	/* The same by the PTX virtual register (or predicate) the fault hit. */
+	"CREATE VIEW avf_vreg AS\n"
+	"WITH tot AS (SELECT campaign_id, count(*) AS n, sum(fail) AS fails FROM exp_weight GROUP BY campaign_id)\n"
+	"SELECT s.campaign_id, s.campaign, s.target, s.kernel, s.vreg,\n"
+	"       count(*) AS n, sum(s.outcome = 'sdc') AS sdc, sum(s.outcome = 'due') AS due,\n"
+	"       sum(w.fail) AS failures,\n"
+	"       CAST(sum(w.fail) AS REAL) / count(*) AS failure_rate,\n"
+	"       CAST(sum(w.fail) AS REAL) / nullif(t.fails, 0) AS failure_share,\n"
+	"       sum(coalesce(w.w, 0) * w.fail) / nullif(t.n, 0) AS contribution,\n"
+	"       rank() OVER (PARTITION BY s.campaign_id ORDER BY sum(w.fail) DESC) AS rank\n"
+	"  FROM sites s\n"
+	"  JOIN exp_weight w ON w.campaign_id = s.campaign_id AND w.idx = s.idx\n"
+	"  JOIN tot t ON t.campaign_id = s.campaign_id\n"
+	" WHERE s.vreg IS NOT NULL\n"
+	" GROUP BY s.campaign_id, s.kernel, s.vreg;\n"
+	"\n"
+	/* One row per corrupted output of each SDC (texts: stdout, stderr,
+	 * with their first differing line and how many lines differ). */
+	"CREATE VIEW sdc_outputs AS\n"
+	"SELECT e.campaign_id, e.idx, json_extract(o.value, '$.name') AS output,\n"
+	"       json_extract(o.value, '$.elements') AS elements,\n"
+	"       json_extract(o.value, '$.corrupted') AS corrupted,\n"
+	"       json_extract(o.value, '$.first') AS first_index,\n"
+	"       json_extract(o.value, '$.max_abs') AS max_abs,\n"
+	"       json_extract(o.value, '$.max_rel') AS max_rel,\n"
+	"       NULL AS first_line, NULL AS lines\n"
+	"  FROM experiments e, json_each(e.severity, '$.outputs') o\n"
+	" WHERE e.severity IS NOT NULL\n"
+	"UNION ALL\n"
+	"SELECT e.campaign_id, e.idx, t.key, NULL, NULL, NULL, NULL, NULL,\n"
+	"       json_extract(t.value, '$.first_line'), json_extract(t.value, '$.lines')\n"
+	"  FROM experiments e, json_each(e.severity) t\n"
+	" WHERE e.severity IS NOT NULL AND t.key IN ('stdout', 'stderr');\n"
+	"\n"
+	/* SDC severity histograms: per campaign and output, how many SDCs
+	 * corrupted 1, 2-9, 10-99, 100-999 or more elements, by the largest
+	 * relative error's decade ('inf': a golden zero made non-zero, a NaN
+	 * or an infinity; the severity JSON writes that error "inf"). */
+	"CREATE VIEW sdc_severity AS\n"
+	"SELECT o.campaign_id, c.name AS campaign, o.output,\n"
+	"       CASE WHEN o.corrupted IS NULL THEN 'lines'\n"
+	"            WHEN o.corrupted = 1 THEN '1'\n"
+	"            WHEN o.corrupted < 10 THEN '2-9'\n"
+	"            WHEN o.corrupted < 100 THEN '10-99'\n"
+	"            WHEN o.corrupted < 1000 THEN '100-999'\n"
+	"            ELSE '1000+' END AS corrupted_elements,\n"
+	"       CASE WHEN o.corrupted IS NULL THEN NULL\n"
+	"            WHEN o.max_rel = 'inf' THEN 'inf'\n"
+	"            WHEN o.max_rel < 1e-6 THEN '<1e-6'\n"
+	"            WHEN o.max_rel < 1e-3 THEN '1e-6..1e-3'\n"
+	"            WHEN o.max_rel < 1 THEN '1e-3..1'\n"
+	"            ELSE '>=1' END AS max_rel_error,\n"
+	"       count(*) AS sdcs\n"
+	"  FROM sdc_outputs o JOIN campaigns c ON c.id = o.campaign_id\n"
+	" GROUP BY o.campaign_id, o.output, corrupted_elements, max_rel_error;\n";
+
 /* Step v brings the schema from version v-1 to v. Released steps never
  * change; a new version appends one. */
 static const char *const migrations[] = {
@@ -630,6 +772,7 @@ static const char *const migrations[] = {
 	SCHEMA_V2,
 	SCHEMA_V3,
 	SCHEMA_V4,
+	SCHEMA_V5,
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION + 1,
                "one migration step per schema version");
@@ -1389,6 +1532,10 @@ static void bind_text(sqlite3_stmt *st, int i, const char *s)
 		sqlite3_bind_null(st, i);
 }
 
+/* A JSON object, or NULL for none (NULL or ""); the statement stores only
+ * valid JSON (json_valid), so a garbled one becomes NULL, never an error. */
+static void bind_json(sqlite3_stmt *st, int i, const char *s) { bind_text(st, i, s && *s ? s : NULL); }
+
 /* Inside a write transaction: the campaign stored under c->legacy_hash,
  * if any and if none has c->config_hash yet, takes c's config and hash. */
 static int adopt_legacy(db_t *db, const db_campaign_t *c)
@@ -1874,7 +2021,9 @@ int db_experiments_put(db_t *db, int64_t campaign, const db_experiment_t *e, uin
 		return err;
 	if ((err = prepare(db,
 	                   "INSERT INTO experiments (campaign_id, idx, outcome, reason, cycles, early,"
-	                   " wall, worker, live_bits) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+	                   " wall, worker, live_bits, site, effect, severity)"
+	                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, CASE WHEN json_valid(?10) THEN ?10 END,"
+	                   " CASE WHEN json_valid(?11) THEN ?11 END, CASE WHEN json_valid(?12) THEN ?12 END)"
 	                   " ON CONFLICT (campaign_id, idx) DO NOTHING",
 	                   &ins)))
 		goto fail;
@@ -1892,6 +2041,9 @@ int db_experiments_put(db_t *db, int64_t campaign, const db_experiment_t *e, uin
 			sqlite3_bind_int64(ins, 9, i64(e[i].live_bits));
 		else
 			sqlite3_bind_null(ins, 9);
+		bind_json(ins, 10, e[i].site);
+		bind_json(ins, 11, e[i].effect);
+		bind_json(ins, 12, e[i].severity);
 		int rc = sqlite3_step(ins);
 		if (rc == SQLITE_CONSTRAINT_FOREIGNKEY) {
 			err = db__fail(db, DB_EINVAL, "experiment %" PRIu64 ": campaign %" PRId64

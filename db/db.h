@@ -43,7 +43,7 @@ const char *db_strerror(int err);
 /* The database's identity and the schema version this build writes. The
  * application_id is 'FLPS' in ASCII. */
 #define DB_APPLICATION_ID 0x464C5053
-#define DB_SCHEMA_VERSION 4
+#define DB_SCHEMA_VERSION 5
 
 /* The reason an engine stores for a fault that hit an unallocated resource
  * and was classified Masked without simulation; db_progress counts them. */
@@ -140,6 +140,10 @@ typedef struct {
 	int32_t worker;
 	bool has_live_bits;    /* live sampling: the target's bits in use in the */
 	uint64_t live_bits;    /* mask's SM at its cycle (what derates the AVF)  */
+	/* issue 13, JSON objects or NULL (README, "Fault sites and effects") */
+	const char *site;      /* where the (first) fault landed */
+	const char *effect;    /* the first instruction that read it or overwrote it */
+	const char *severity;  /* an SDC's size, output by output */
 } db_experiment_t;
 
 /* Where a campaign stands. AVF fields are NaN until done > 0; df and

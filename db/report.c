@@ -41,6 +41,7 @@ typedef struct {
 	const tcol_t *cols;
 	int ncols;
 	const char *extra; /* columns after `SELECT *` (", expr AS name"), or NULL */
+	bool optional;     /* text and CSV: left out when it has no rows */
 } table_t;
 
 static const tcol_t avf_cols[] = {
@@ -93,6 +94,44 @@ static const tcol_t fit_cols[] = {
 	{"interval", "fit_lo", "fit_hi", K_FIX1_IV},
 };
 
+static const tcol_t avf_insn_cols[] = {
+	{"id", "campaign_id", NULL, K_INT},
+	{"campaign", "campaign", NULL, K_STR},
+	{"rank", "rank", NULL, K_INT},
+	{"pc", "pc", NULL, K_INT},
+	{"PTX line", "ptx_line", NULL, K_INT},
+	{"instruction", "insn", NULL, K_STR},
+	{"first reads", "reads", NULL, K_INT},
+	{"sdc", "sdc", NULL, K_INT},
+	{"due", "due", NULL, K_INT},
+	{"failed", "failure_rate", NULL, K_PCT},
+	{"of failures", "failure_share", NULL, K_PCT},
+	{"contribution", "contribution", NULL, K_PCT},
+};
+
+static const tcol_t avf_vreg_cols[] = {
+	{"id", "campaign_id", NULL, K_INT},
+	{"campaign", "campaign", NULL, K_STR},
+	{"rank", "rank", NULL, K_INT},
+	{"kernel", "kernel", NULL, K_KNAME},
+	{"register", "vreg", NULL, K_STR},
+	{"n", "n", NULL, K_INT},
+	{"sdc", "sdc", NULL, K_INT},
+	{"due", "due", NULL, K_INT},
+	{"failed", "failure_rate", NULL, K_PCT},
+	{"of failures", "failure_share", NULL, K_PCT},
+	{"contribution", "contribution", NULL, K_PCT},
+};
+
+static const tcol_t sdc_severity_cols[] = {
+	{"id", "campaign_id", NULL, K_INT},
+	{"campaign", "campaign", NULL, K_STR},
+	{"output", "output", NULL, K_STR},
+	{"corrupted", "corrupted_elements", NULL, K_STR},
+	{"max rel. error", "max_rel_error", NULL, K_STR},
+	{"SDCs", "sdcs", NULL, K_INT},
+};
+
 static const tcol_t mitf_cols[] = {
 	{"workload", "workload", NULL, K_STR},
 	{"gpu", "gpu", NULL, K_STR},
@@ -111,21 +150,35 @@ static const table_t tables[] = {
 	{"avf",
 	 "AVF (Wilson score intervals at each campaign's confidence; live sampling: AVF of the bits in use, df their\n"
 	 "measured share, AVF x df = mean of live_bits / bits_per_sm x failed, the structure's AVF)",
-	 "kernel = 'all'", "campaign_id", avf_cols, COUNT(avf_cols), NULL},
+	 "kernel = 'all'", "campaign_id", avf_cols, COUNT(avf_cols), NULL, false},
 	{"avf_kernel",
 	 "AVF per kernel: its invocations together (share: of the experiments; contribution: to the campaign's AVF;\n"
 	 "per invocation: SQL view avf)",
-	 NULL, "campaign_id, first_launch", avf_kernel_cols, COUNT(avf_kernel_cols), NULL},
-	{"fit", "FIT per structure (AVF x df x FIT/bit x bits)", NULL, "campaign_id", fit_cols, COUNT(fit_cols), NULL},
+	 NULL, "campaign_id, first_launch", avf_kernel_cols, COUNT(avf_kernel_cols), NULL, false},
+	{"fit", "FIT per structure (AVF x df x FIT/bit x bits)", NULL, "campaign_id", fit_cols, COUNT(fit_cols), NULL, false},
 	{"mitf", "MITF per workload, GPU and register mode (newest application-scope campaign per target and fields)",
-	 NULL, "workload, gpu, regs", mitf_cols, COUNT(mitf_cols), NULL},
+	 NULL, "workload, gpu, regs", mitf_cols, COUNT(mitf_cols), NULL, false},
+	{"avf_insn",
+	 "Most vulnerable static instructions: the first instruction to read a fault (top 10 per campaign by failures;\n"
+	 "failed: of the faults it read first; contribution: to the campaign's AVF x df; all of them: SQL view avf_insn)",
+	 "rank <= 10", "campaign_id, rank, pc", avf_insn_cols, COUNT(avf_insn_cols), NULL, true},
+	{"avf_vreg",
+	 "Most vulnerable PTX registers: the virtual register a fault hit (top 10 per campaign by failures; SQL view\n"
+	 "avf_vreg)",
+	 "rank <= 10", "campaign_id, rank, kernel, vreg", avf_vreg_cols, COUNT(avf_vreg_cols), NULL, true},
+	{"sdc_severity",
+	 "SDC severity: corrupted elements of each output and the largest relative error (SQL views sdc_outputs,\n"
+	 "sdc_severity)",
+	 NULL, "campaign_id, output, corrupted_elements, max_rel_error", sdc_severity_cols, COUNT(sdc_severity_cols),
+	 NULL, true},
 };
 
 /* The study's views; their text form is study.c's. */
 static const table_t study_tables[] = {
-	{"study", NULL, NULL, "structure_rank, structure, workload, gpu", NULL, 0, DB_STUDY_EXTRA},
-	{"study_gpu", NULL, NULL, "regs, workload, gpu", NULL, 0, DB_STUDY_GPU_EXTRA},
-	{"study_kernel", NULL, NULL, "workload, gpu, structure_rank, structure, first_launch, kernel_name", NULL, 0, NULL},
+	{"study", NULL, NULL, "structure_rank, structure, workload, gpu", NULL, 0, DB_STUDY_EXTRA, false},
+	{"study_gpu", NULL, NULL, "regs, workload, gpu", NULL, 0, DB_STUDY_GPU_EXTRA, false},
+	{"study_kernel", NULL, NULL, "workload, gpu, structure_rank, structure, first_launch, kernel_name", NULL, 0, NULL,
+	 false},
 };
 
 static int column_index(sqlite3_stmt *st, const char *name)
@@ -358,6 +411,14 @@ static int print_table(db_t *db, int format, const table_t *tab, bool blank, jso
 	int rc = sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return db__sqlerr(db, rc, "preparing the report");
+	if (format != DB_JSON && tab->optional) { /* nothing to show: no table */
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+		if (rc == SQLITE_DONE) {
+			sqlite3_finalize(st);
+			return 0;
+		}
+	}
 	if (format != DB_JSON && blank)
 		fputc('\n', out);
 	if (format == DB_TEXT) {

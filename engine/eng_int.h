@@ -199,6 +199,10 @@ typedef struct eng_outcome {
 	uint64_t live_bits;         /* the fault's SM at its cycle (derating)      */
 	bool lost;                  /* not an outcome: the experiment was killed from
 	                               outside (eng_outcome_of); it must run again */
+	/* issue 13: compact JSON objects without blanks, "" when none */
+	char site[SC_RT_JSON];      /* where the (first) fault landed */
+	char effect[SC_RT_JSON];    /* what it met first: read or overwritten */
+	char severity[SC_RT_JSON];  /* an SDC's size, output by output */
 } eng_outcome_t;
 
 typedef struct eng_runner_opts {
@@ -209,6 +213,7 @@ typedef struct eng_runner_opts {
 	bool no_fork;               /* re-simulate from cycle 0 per experiment */
 	bool no_early;              /* never stop early */
 	bool no_dead;               /* simulate faults in dead values too */
+	bool no_attr;               /* no fault sites nor effects (sc_rt_plan_t no_attr) */
 	void (*emit)(const eng_outcome_t *o, void *ctx);
 	void *ctx;
 } eng_runner_opts_t;

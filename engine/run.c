@@ -75,7 +75,7 @@ typedef struct daemon {
 	uint8_t *got;             /* bit idx: an outcome of mask idx arrived */
 	uint64_t ck;              /* checkpoint interval (0 with --no-early) */
 	int golden_fd;            /* the golden record (record.c), -1: none */
-	bool no_fork, no_early, quiet, tty;
+	bool no_fork, no_early, no_attr, quiet, tty;
 	int nworkers, running;
 	worker_t *w;              /* nworkers of them */
 	db_experiment_t *queue;   /* outcomes waiting for the next commit */
@@ -137,7 +137,7 @@ static int commit(daemon_t *d)
 
 static void queue_line(daemon_t *d, worker_t *w, char *s)
 {
-	/* R idx outcome cycles early wall live_bits reason */
+	/* R idx outcome cycles early wall live_bits reason\tsite\teffect\tseverity */
 	char *q;
 	if (s[0] != 'R' || s[1] != ' ')
 		return;
@@ -168,14 +168,28 @@ static void queue_line(daemon_t *d, worker_t *w, char *s)
 		}
 		d->capqueue = cap;
 	}
-	char *reason = strdup(q);
+	/* the rest: reason, then tab-separated the site, effect and severity */
+	char *reason = strdup(q), *part[3] = {NULL, NULL, NULL};
+	if (!reason) {
+		d->failed = true;
+		return;
+	}
+	char *t = reason;
+	for (int k = 0; k < 3 && (t = strchr(t, '\t')); k++) {
+		*t++ = 0;
+		part[k] = *t && *t != '\t' ? t : NULL;
+	}
+	for (int k = 0; k < 3; k++)
+		if (part[k] && (t = strchr(part[k], '\t')))
+			*t = 0;
 	d->reasons[d->nqueue] = reason;
 	d->got[idx / 8] |= (uint8_t)(1u << (idx % 8));
 	w->reported++;
 	w->last_heard = eng_now();
 	d->queue[d->nqueue++] = (db_experiment_t){.idx = idx, .outcome = (db_outcome_t)outcome, .reason = reason,
 	                                          .cycles = cycles, .early = early != 0, .wall = wall, .worker = w->id,
-	                                          .has_live_bits = live >= 0, .live_bits = live >= 0 ? (uint64_t)live : 0};
+	                                          .has_live_bits = live >= 0, .live_bits = live >= 0 ? (uint64_t)live : 0,
+	                                          .site = part[0], .effect = part[1], .severity = part[2]};
 	d->done++;
 }
 
@@ -379,7 +393,7 @@ static int spawn_worker(daemon_t *d, worker_t *w, char *input, size_t len)
 {
 	char ck[32];
 	snprintf(ck, sizeof ck, "%" PRIu64, d->ck);
-	char *args[10] = {exe, "worker", (char *)d->campaign_path, "--ck", ck, NULL, NULL, NULL, NULL, NULL};
+	char *args[11] = {exe, "worker", (char *)d->campaign_path, "--ck", ck, NULL, NULL, NULL, NULL, NULL, NULL};
 	int na = 5;
 	if (d->golden_fd >= 0) { /* the worker's fd 3 */
 		args[na++] = "--golden";
@@ -389,6 +403,8 @@ static int spawn_worker(daemon_t *d, worker_t *w, char *input, size_t len)
 		args[na++] = "--no-fork";
 	if (d->no_early)
 		args[na++] = "--no-early";
+	if (d->no_attr)
+		args[na++] = "--no-attribution";
 	uv_pipe_init(d->loop, &w->in, 0);
 	uv_pipe_init(d->loop, &w->out, 0);
 	w->in.data = w->out.data = w->proc.data = w->wreq.data = w;
@@ -479,7 +495,7 @@ static int append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 typedef struct run_opts {
 	const char *db_path;
 	int jobs;
-	bool no_fork, no_early, quiet;
+	bool no_fork, no_early, no_attr, quiet;
 	int index, count;         /* the campaign being run, of count */
 	uint64_t *left;           /* experiments left per campaign (estimates for the run's ETA) */
 	int64_t daemon_row;       /* this process in the daemons table, or 0 */
@@ -792,6 +808,7 @@ static daemon_t *new_daemon(const run_opts_t *o, db_t *db, const camp_campaign_t
 	d->golden_fd = -1;
 	d->no_fork = o->no_fork;
 	d->no_early = o->no_early;
+	d->no_attr = o->no_attr;
 	d->quiet = o->quiet;
 	d->tty = isatty(2);
 	d->total = r->p.n;
@@ -959,7 +976,8 @@ static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrup
 /* ---------------------------------------------------------------- command */
 void eng_run_help(FILE *out)
 {
-	fputs("usage: flipsim run CAMPAIGN.json... [--db R.db] [-j N] [--no-fork] [--no-early] [--quiet]\n"
+	fputs("usage: flipsim run CAMPAIGN.json... [--db R.db] [-j N] [--no-fork] [--no-early]\n"
+	      "                   [--no-attribution] [--quiet]\n"
 	      "\n"
 	      "Runs fault-injection campaigns: the golden run, the masks (all stored\n"
 	      "before any experiment), then N worker processes that replay the golden\n"
@@ -978,6 +996,8 @@ void eng_run_help(FILE *out)
 	      "                may run on, affinity mask and cgroup quota, at most 64)\n"
 	      "  --no-fork     re-simulate every experiment from cycle 0 (for comparison)\n"
 	      "  --no-early    never stop an experiment early on re-joining the golden state\n"
+	      "  --no-attribution  store no fault sites nor effects (README, \"Fault sites\n"
+	      "                and effects\"): outcomes and severities only, a little faster\n"
 	      "  --quiet       no progress output (the final report is still printed)\n"
 	      "  -h, --help    print this help and exit\n"
 	      "\n"
@@ -1120,6 +1140,7 @@ static int run_options(int argc, char **argv, run_opts_t *o)
 	static const struct option opts[] = {{"db", required_argument, NULL, 'd'},
 	                                     {"no-fork", no_argument, NULL, 'f'},
 	                                     {"no-early", no_argument, NULL, 'e'},
+	                                     {"no-attribution", no_argument, NULL, 'a'},
 	                                     {"quiet", no_argument, NULL, 'q'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
@@ -1131,6 +1152,7 @@ static int run_options(int argc, char **argv, run_opts_t *o)
 		case 'd': o->db_path = optarg; break;
 		case 'f': o->no_fork = true; break;
 		case 'e': o->no_early = true; break;
+		case 'a': o->no_attr = true; break;
 		case 'q': o->quiet = true; break;
 		case 'j': {
 			char *e;

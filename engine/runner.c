@@ -28,6 +28,7 @@ void eng_rt_plan(const eng_runner_opts_t *o, const eng_golden_t *g, const eng_ex
 		.watchdog_s = (unsigned)(c->watchdog_seconds + 0.999),
 		.no_early = o->no_early,
 		.no_dead = o->no_dead,
+		.no_attr = o->no_attr,
 		.ck = &g->ck,
 		.exp = exps,
 		.nexp = nexp,
@@ -50,6 +51,10 @@ void eng_outcome_of(const sc_rt_result_t *r, const cls_run_t *golden, cls_run_t 
 	out->has_live_bits = r->has_live;
 	out->live_bits = r->live;
 	out->cycles = r->cycles;
+	memcpy(out->site, r->site, sizeof out->site);
+	memcpy(out->effect, r->effect, sizeof out->effect);
+	if (r->verdict >= 0)
+		memcpy(out->severity, r->note, sizeof out->severity);
 	const char *reason = NULL;
 	switch (r->kind) {
 	case SC_RT_UNUSED: out->outcome = CLS_MASKED; reason = "unused"; break;
@@ -96,6 +101,8 @@ void eng_outcome_of(const sc_rt_result_t *r, const cls_run_t *golden, cls_run_t 
 		cls_classify(golden, f, &v);
 		out->outcome = v.outcome;
 		snprintf(out->reason, sizeof out->reason, "%s", v.reason);
+		if (v.outcome == CLS_SDC)
+			cls_severity_json(golden, f, out->severity, sizeof out->severity);
 		return;
 	}
 	}
@@ -120,6 +127,16 @@ static void json_done(void *ctx, const sc_rt_exp_t *e, const sc_rt_result_t *r)
 	eng_outcome_t out;
 	eng_outcome_of(r, &j->grun, NULL, &out);
 	j->o->emit(&out, j->o->ctx);
+}
+
+/* An SDC's severity (cls_severity_json) into the child's report. */
+static void note_severity(sc_gpu_t *gpu, const cls_run_t *golden, const cls_run_t *faulty, cls_outcome_t o)
+{
+	char buf[SC_RT_JSON];
+	if (o != CLS_SDC)
+		return;
+	cls_severity_json(golden, faulty, buf, sizeof buf); /* truncated, it stays valid */
+	sc_rt_child_note(gpu, buf);
 }
 
 /* In a child at a checkpoint: everything is golden but n lines of global
@@ -151,6 +168,7 @@ static void json_mem_final(void *ctx, sc_gpu_t *gpu, const uint64_t *addr, const
 	cls_run_t fr = {.out = fb, .nout = nout};
 	cls_verdict_t v;
 	cls_classify(&j->grun, &fr, &v);
+	note_severity(gpu, &j->grun, &fr, v.outcome);
 	sc_rt_child_exit_early(gpu, (int)v.outcome, v.reason);
 }
 
@@ -171,6 +189,7 @@ static _Noreturn void child_verdict(jrun_t *j, sc_gpu_t *gpu, int rc, const camp
 	}
 	cls_verdict_t v;
 	cls_classify(&j->grun, &fr, &v);
+	note_severity(gpu, &j->grun, &fr, v.outcome);
 	sc_rt_child_exit(gpu, (int)v.outcome, v.reason);
 }
 

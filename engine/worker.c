@@ -5,9 +5,12 @@
  *     idx nfaults cycle sm loc nbits [cycle sm loc nbits ...]
  * runs them with the fork-at-cycle runner, and writes one line per outcome
  * on stdout,
- *     R idx outcome cycles early wall live_bits reason
+ *     R idx outcome cycles early wall live_bits reason\tsite\teffect\tseverity
  * (outcome 0 masked, 1 sdc, 2 due; live_bits -1 unless live sampling;
- * reason last, it may hold spaces); an experiment killed from outside gets
+ * reason, which may hold spaces, then tab-separated the fault's site, what
+ * it met first and an SDC's severity: JSON objects without blanks, or
+ * empty; tabs and newlines in the reason become spaces); an experiment
+ * killed from outside gets
  * no line (eng_outcome_of). It dies
  * with the daemon (PR_SET_PDEATHSIG), and its experiment children with it. */
 #include <getopt.h>
@@ -27,14 +30,20 @@ static void emit_line(const eng_outcome_t *o, void *ctx)
 		           o->reason);
 		return;
 	}
-	printf("R %" PRIu64 " %d %" PRIu64 " %d %.6f %" PRId64 " %s\n", o->idx, (int)o->outcome, o->cycles,
-	       o->early ? 1 : 0, o->wall, o->has_live_bits ? (int64_t)o->live_bits : (int64_t)-1, o->reason);
+	char reason[sizeof o->reason];
+	snprintf(reason, sizeof reason, "%s", o->reason);
+	for (char *c = reason; (c = strpbrk(c, "\t\n"));)
+		*c = ' ';
+	printf("R %" PRIu64 " %d %" PRIu64 " %d %.6f %" PRId64 " %s\t%s\t%s\t%s\n", o->idx, (int)o->outcome, o->cycles,
+	       o->early ? 1 : 0, o->wall, o->has_live_bits ? (int64_t)o->live_bits : (int64_t)-1, reason, o->site,
+	       o->effect, o->severity);
 	fflush(stdout);
 }
 
 void eng_worker_help(FILE *out)
 {
 	fputs("usage: flipsim worker CAMPAIGN.json --ck N [--golden FD] [--no-fork] [--no-early]\n"
+	      "                      [--no-attribution]\n"
 	      "\n"
 	      "Internal: the runner process 'flipsim run' spawns. Reads experiments on\n"
 	      "stdin and writes their outcomes on stdout (format in engine/worker.c).\n", out);
@@ -89,6 +98,7 @@ int eng_worker_main(int argc, char **argv)
 	                                     {"golden", required_argument, NULL, 'g'},
 	                                     {"no-fork", no_argument, NULL, 'f'},
 	                                     {"no-early", no_argument, NULL, 'e'},
+	                                     {"no-attribution", no_argument, NULL, 'a'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
 	eng_runner_opts_t o = {.emit = emit_line};
@@ -101,6 +111,7 @@ int eng_worker_main(int argc, char **argv)
 		case 'g': golden_fd = atoi(optarg); break;
 		case 'f': o.no_fork = true; break;
 		case 'e': o.no_early = true; break;
+		case 'a': o.no_attr = true; break;
 		case 'h': eng_worker_help(stdout); return ENG_EXIT_OK;
 		default: return eng_usage_error("worker", "unknown option '%s'", argv[optind - 1]);
 		}

@@ -1028,3 +1028,50 @@ uint64_t sc__cache_live_word(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32
 	}
 	return UINT64_MAX;
 }
+
+/* ------------------------------------------------------------ sites */
+bool sc__cache_site(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc,
+                    sc_cache_site_t *out)
+{
+	sc_gpu_t *g = (sc_gpu_t *)cg; /* decode() and mem_byte() only read */
+	static const char *const names[F__COUNT] = {"data", "tag", "valid", "dirty"};
+	geo_t o;
+	cbit_t b;
+	memset(out, 0, sizeof *out);
+	if (!geo_of(&g->cfg, t, fields, &o) || sm >= g->cfg.num_sms || !decode(g, t, &o, sm, loc, &b))
+		return false;
+	const sc_cache_t *c = b.c;
+	out->cache = t == SC_TGT_L2 ? (uint32_t)(loc / o.entry / o.lines) : sm;
+	out->set = (uint32_t)(b.slot / o.ways);
+	out->way = (uint32_t)(b.slot % o.ways);
+	out->field = names[b.field];
+	out->bit = b.bit;
+	out->in_use = bit_in_use(&o, &b);
+	out->addr = c->tag[b.slot] ? line_addr(c, b.slot) : UINT64_MAX;
+	switch (b.field) {
+	case F_DATA: { /* the byte the line returns: memory XOR its overlay */
+		const uint8_t *x = ovl_x(c, b.slot);
+		uint32_t i = b.bit / 8;
+		out->value = out->in_use ? (uint8_t)(mem_byte(g, out->addr + i) ^ (x ? x[i] : 0)) : 0;
+		out->value_bits = 8;
+		out->value_lo = b.bit % 8;
+		break;
+	}
+	case F_TAG:
+		out->value = c->tag[b.slot] ? (c->tag[b.slot] - 1) >> o.setbits : 0;
+		out->value_bits = o.tagbits;
+		out->value_lo = b.bit;
+		break;
+	case F_VALID:
+		out->value = sectored(c) ? c->valid[b.slot] : c->tag[b.slot] != 0;
+		out->value_bits = sectored(c) ? o.nsect : 1;
+		out->value_lo = b.bit;
+		break;
+	default:
+		out->value = c->dirty[b.slot];
+		out->value_bits = o.nsect;
+		out->value_lo = b.bit;
+		break;
+	}
+	return true;
+}

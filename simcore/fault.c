@@ -332,14 +332,18 @@ uint64_t sc_target_live_bits(const sc_gpu_t *cg, sc_target_t t, unsigned fields,
 	return live;
 }
 
-int sc_inject_live(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, uint64_t draw, uint32_t nbits)
+int sc_live_loc(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t smi, uint64_t draw, uint32_t nbits,
+                uint64_t *loc)
 {
+	sc_gpu_t *g = (sc_gpu_t *)cg; /* locate() and the cache walk only read */
 	uint32_t wb;
 	uint64_t n = sc_target_bits(&g->cfg, t, fields, &wb);
 	if (smi >= sc_target_sms(&g->cfg, t) || !n || nbits == 0 || nbits > wb)
 		return SC_EINVAL;
-	if (t == SC_TGT_FU)
-		return sc_inject(g, t, fields, smi, draw % n, nbits);
+	if (t == SC_TGT_FU) {
+		*loc = draw % n;
+		return 1;
+	}
 	uint64_t live = sc_target_live_bits(g, t, fields, smi);
 	if (!live)
 		return 0;
@@ -348,16 +352,33 @@ int sc_inject_live(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, ui
 	uint32_t start = (uint32_t)((draw / words) % (wb - nbits + 1));
 	if (is_cache(t)) {
 		uint64_t b = sc__cache_live_word(g, t, fields, smi, k, wb);
-		return b == UINT64_MAX ? 0 : flip(g, t, fields, &g->sms[smi], b + start, nbits);
+		if (b == UINT64_MAX)
+			return 0;
+		*loc = b + start;
+		return 1;
 	}
 	bitref_t ref;
 	for (uint64_t b = 0; b < n; b += wb)
-		if (locate(g, t, fields, &g->sms[smi], b, &ref) && k-- == 0)
-			return flip(g, t, fields, &g->sms[smi], b + start, nbits);
+		if (locate(g, t, fields, &g->sms[smi], b, &ref) && k-- == 0) {
+			*loc = b + start;
+			return 1;
+		}
 	return 0;
 }
 
-void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint64_t now)
+int sc_inject_live(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, uint64_t draw, uint32_t nbits)
+{
+	uint64_t loc;
+	int rc = sc_live_loc(g, t, fields, smi, draw, nbits, &loc);
+	if (rc != 1)
+		return rc;
+	if (t == SC_TGT_FU)
+		return sc_inject(g, t, fields, smi, loc, nbits);
+	return flip(g, t, fields, &g->sms[smi], loc, nbits);
+}
+
+void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc,
+                  uint64_t now)
 {
 	if (now > g->fu.cycle) {
 		g->fu.armed = false; /* its cycle passed with nothing to corrupt */
@@ -377,6 +398,9 @@ void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 		return; /* the bit is outside this result: the datapath bit is idle */
 	g->fu.armed = false;
 	g->fu.applied = true;
+	g->fu.pc = pc;
+	if (g->watch.want) /* from now on the corrupted result is a faulty register */
+		sc__watch_reg(g, sm->id, w->slot, k == SC_K_PRED, k == SC_K_PRED ? i : i + b / 32, 1u << l);
 }
 
 /* ---------------------------------------------------------------- pauses */

@@ -507,6 +507,8 @@ uint32_t sc__mem_time(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, int space, i
 		return 1;
 	switch (space) {
 	case SC_SP_SHARED:
+		if (UNLIKELY(g->watch.on) && g->watch.kind == SC_WATCH_SMEM)
+			sc__watch_shared(g, sm, w, kind == ACC_WRITE, addr, off, exec, bytes);
 		return shared_time(g, addr, off, exec, bytes);
 	case SC_SP_CONST:
 		return const_time(g, sm, addr, off, exec);

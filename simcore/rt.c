@@ -21,7 +21,7 @@
  *   name GPU NAME                       rest of line
  *   regs ptx|alloc
  *   ck_interval N [CYCLE_BUDGET]        golden (budget: 0 or absent, none)
- *   plan TARGET FIELDS LIVE BUDGET WATCHDOG NO_EARLY NPARTS NO_DEAD  inject
+ *   plan TARGET FIELDS LIVE BUDGET WATCHDOG NO_EARLY NPARTS NO_DEAD NO_ATTR  inject
  *   stdout PATH | stderr PATH | outdir PATH                     inject
  *   c CYCLE PART... (hex)               inject: one golden checkpoint
  *   x IDX NFAULTS {CYCLE SM LOC NBITS}  inject: one experiment
@@ -37,7 +37,8 @@
  *   L KERNEL GX GY GZ BX BY BZ REGS PREDS SMEM LOCAL CTAS/SM LIMITER
  *     OCCUPANCY START END CYCLES WARP_INSTS THREAD_INSTS    per launch
  *   C CYCLE PART... (hex)               golden checkpoint
- *   X IDX KIND DUE CYCLES HAS_LIVE LIVE WSTATUS WALL    inject: one result
+ *   X IDX KIND DUE CYCLES HAS_LIVE LIVE WSTATUS WALL SITE EFFECT  inject: one
+ *     result (SITE, EFFECT: JSON objects without blanks, "-" for none)
  *                                       (the LINE fields of SC_RT_RESULT_LIST)
  *   E                                   the runtime's part ended normally
  * DUE and KIND are numbers (sc_due_t, sc_rt_kind_t).
@@ -230,6 +231,7 @@ void sc_rt_ckpts_free(sc_rt_ckpts_t *ck)
 #define KIND_OK_DUE(v) ((unsigned)(v) < SC_DUE__COUNT)
 #define KIND_OK_WALL(v) ((v) >= 0)
 #define KIND_OK_TEXT(v) (memchr((v), 0, sizeof(v)) != NULL)
+#define KIND_OK_JSON(v) (memchr((v), 0, sizeof(v)) != NULL && ((v)[0] == 0 || (v)[0] == '{'))
 
 /* Whether every field of a received report holds a value of its kind. */
 static bool result_ok(const sc_rt_result_t *r)
@@ -247,6 +249,7 @@ static bool result_ok(const sc_rt_result_t *r)
 #define FMT_DUE FMT_INT
 #define FMT_WALL(b, n, sep, v) snprintf(b, n, "%s%.6f", sep, (v))
 #define FMT_TEXT(b, n, sep, v) snprintf(b, n, "%s%s", sep, (v))
+#define FMT_JSON(b, n, sep, v) snprintf(b, n, "%s%s", sep, (v)[0] ? (v) : "-")
 
 void sc_rt_result_format(const sc_rt_result_t *r, char *buf, size_t n)
 {
@@ -297,12 +300,28 @@ static bool parse_wall(char **p, double *v)
 	return ok;
 }
 
+/* A JSON field: one word, "-" for empty, else an object that fits. */
+static bool parse_json(char **p, char *f, size_t n)
+{
+	while (**p == ' ')
+		(*p)++;
+	size_t k = strcspn(*p, " \n");
+	bool empty = k == 1 && **p == '-';
+	if (!k || k >= n || (!empty && **p != '{'))
+		return false;
+	memcpy(f, *p, empty ? 0 : k);
+	f[empty ? 0 : k] = 0;
+	*p += k;
+	return true;
+}
+
 #define PARSE_U64(p, f) parse_u64(p, &(f))
 #define PARSE_INT(p, f) parse_int(p, &(f))
 #define PARSE_KIND(p, f) (parse_int(p, &k) && (f = (sc_rt_kind_t)k, KIND_OK_KIND(k)))
 #define PARSE_DUE(p, f) (parse_int(p, &k) && (f = (sc_due_t)k, KIND_OK_DUE(k)))
 #define PARSE_WALL(p, f) parse_wall(p, &(f))
 #define PARSE_TEXT(p, f) false /* never on the line */
+#define PARSE_JSON(p, f) parse_json(p, f, sizeof(f))
 
 int sc_rt_result_parse(const char *line, sc_rt_result_t *r)
 {
@@ -343,6 +362,9 @@ typedef struct rt {
 	uint32_t *diff_len;
 	bool fu_check;                /* an FU fault waits to be confirmed */
 	uint64_t fu_cycle;
+	char site[SC_RT_JSON];        /* the first fault's site (sc_site_json) */
+	char effect[SC_RT_JSON];      /* what it met first (sc_watch) */
+	char note[SC_RT_JSON];        /* sc_rt_child_note */
 	/* Host calls that showed the program something the GPU computed. Early
 	 * termination is exact only while the program has seen nothing since
 	 * the fault: its own state is then the golden one, and equal GPU
@@ -413,6 +435,10 @@ static void child_send(rt_t *rt, sc_rt_kind_t kind, int verdict, const char *rea
 	rep.cycles = cycles;
 	if (reason)
 		snprintf(rep.reason, sizeof rep.reason, "%s", reason);
+	memcpy(rep.site, rt->site, sizeof rep.site);
+	memcpy(rep.note, rt->note, sizeof rep.note);
+	if (kind != SC_RT_UNUSED && kind != SC_RT_DEAD && kind != SC_RT_BAD_MASK)
+		memcpy(rep.effect, rt->effect, sizeof rep.effect);
 	rt->reported = true;
 	if (!write_all(rt->wfd, &rep, sizeof rep))
 		_exit(1);
@@ -445,10 +471,48 @@ _Noreturn void sc_rt_child_exit(const sc_gpu_t *gpu, int verdict, const char *re
 	_exit(0);
 }
 
+void sc_rt_child_note(const sc_gpu_t *gpu, const char *json)
+{
+	rt_t *rt = rt_of(gpu);
+	if (!rt || !rt->child)
+		return;
+	size_t k = json ? strlen(json) : 0;
+	bool ok = k < sizeof rt->note && (k == 0 || json[0] == '{') && !strpbrk(json, " \t\n");
+	memcpy(rt->note, json, ok ? k : 0);
+	rt->note[ok ? k : 0] = 0;
+}
+
 const sc_rt_exp_t *sc_rt_current(const sc_gpu_t *gpu)
 {
 	const rt_t *rt = rt_of(gpu);
 	return rt && rt->child ? rt->cur : NULL;
+}
+
+/* The physical location fault f names now: its loc, or where a live
+ * draw lands. false when a live draw finds nothing in use. */
+static bool fault_loc(const rt_t *rt, const sc_gpu_t *gpu, const sc_rt_fault_t *f, uint64_t *loc)
+{
+	const sc_rt_plan_t *p = rt->p;
+	*loc = f->loc;
+	return !p->live || sc_live_loc(gpu, p->target, p->fields, f->sm, f->loc, f->nbits, loc) == 1;
+}
+
+/* Fault f's site now, into buf (the runtime's SC_RT_JSON bytes). */
+static void describe(const rt_t *rt, const sc_gpu_t *gpu, const sc_rt_fault_t *f, char *buf)
+{
+	const sc_rt_plan_t *p = rt->p;
+	uint64_t loc;
+	int k = -1;
+	buf[0] = 0;
+	if (p->no_attr)
+		return;
+	if (fault_loc(rt, gpu, f, &loc))
+		k = sc_site_json(gpu, p->target, p->fields, f->sm, loc, f->nbits, buf, SC_RT_JSON);
+	else
+		k = snprintf(buf, SC_RT_JSON, "{\"target\":\"%s\",\"sm\":%u,\"in_use\":false}", sc_target_name(p->target),
+		             f->sm);
+	if (k < 0 || k >= SC_RT_JSON)
+		buf[0] = 0;
 }
 
 static int inject(const rt_t *rt, sc_gpu_t *gpu, const sc_rt_fault_t *f)
@@ -536,6 +600,12 @@ static uint64_t child_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 		/* no-fork mode decides here what fork mode decided before forking */
 		rt->dead = rt->cur->nfaults == 1 && !rt->p->live && !rt->p->no_dead &&
 		         sc_target_dead(gpu, rt->p->target, rt->p->fields, f->sm, f->loc, f->nbits) == 1;
+		if (rt->fault == 1 && !rt->p->no_attr) { /* where the first fault lands, and what it meets */
+			uint64_t loc;
+			describe(rt, gpu, f, rt->site);
+			if (fault_loc(rt, gpu, f, &loc))
+				sc_watch(gpu, rt->p->target, rt->p->fields, f->sm, loc, f->nbits, rt->effect, sizeof rt->effect);
+		}
 		if (rt->fault == 1 && !rt->has_live) {
 			/* fork mode measured it before forking; no-fork measures here */
 			rt->has_live = rt->p->live;
@@ -557,6 +627,8 @@ static uint64_t child_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 	}
 	if (rt->fu_check && cycle == rt->fu_cycle + 1) {
 		rt->fu_check = false;
+		if (rt->fault == 1) /* the instruction it hit is known now */
+			describe(rt, gpu, &rt->cur->f[0], rt->site);
 		if (!sc_fu_applied(gpu) && rt->cur->nfaults == 1)
 			child_end(rt, SC_RT_UNUSED, 1);
 		return child_next(rt, now);
@@ -604,6 +676,7 @@ static void become_child(rt_t *rt, sc_gpu_t *gpu, const sc_rt_exp_t *e, int wfd)
 	rt->ck = 0;
 	rt->misses = 0;
 	rt->fu_check = false;
+	rt->site[0] = rt->effect[0] = rt->note[0] = 0;
 	rt->start = e->f[0].cycle;
 	prctl(PR_SET_PDEATHSIG, SIGKILL); /* an experiment never outlives its runner */
 	if (rt->p->watchdog_s)
@@ -656,6 +729,7 @@ static void done(rt_t *rt, const sc_rt_exp_t *e, sc_rt_kind_t kind)
 {
 	sc_rt_result_t r;
 	memset(&r, 0, sizeof r);
+	describe(rt, rt->gpu, &e->f[0], r.site);
 	r.idx = e->idx;
 	r.kind = kind;
 	r.wstatus = -1;
@@ -735,6 +809,10 @@ static uint64_t parent_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 				continue;
 			}
 		}
+		/* the liveness that names virtual registers, once, before the
+		 * forks: children share it instead of each computing it */
+		if (!p->no_attr && gpu->run.mod)
+			sc__vreg_prepare((sc_module_t *)gpu->run.mod);
 		if (spawn(rt, gpu, e))
 			return child_pause(gpu, rt, cycle); /* the child: inject now */
 	}
@@ -822,8 +900,8 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 	} else {
 		const sc_rt_plan_t *p = &j->plan;
 		const sc_rt_ckpts_t *ck = p->ck;
-		fprintf(f, "plan %d %u %d %" PRIu64 " %u %d %" PRIu32 " %d\n", (int)p->target, p->fields, p->live,
-		        p->cycle_budget, p->watchdog_s, p->no_early, ck ? ck->nparts : 0, p->no_dead);
+		fprintf(f, "plan %d %u %d %" PRIu64 " %u %d %" PRIu32 " %d %d\n", (int)p->target, p->fields, p->live,
+		        p->cycle_budget, p->watchdog_s, p->no_early, ck ? ck->nparts : 0, p->no_dead, p->no_attr);
 		fprintf(f, "stdout %s\nstderr %s\noutdir %s\n", j->stdout_path, j->stderr_path, j->out_dir);
 		for (uint32_t k = 0; ck && k < ck->n; k++) {
 			fprintf(f, "c %" PRIu64, ck->cycle[k]);
@@ -992,6 +1070,7 @@ static void jr_plan(jrd_t *r, sc_rt_job_t *j)
 		env_fail(r->path, r->ln, "'plan' record, field nparts: %u, but %u SMs make %u parts", r->env->ck.nparts,
 		         j->cfg.num_sms, np);
 	p->no_dead = (int)jr_u64(r, "no_dead", 0, 1, 10);
+	p->no_attr = (int)jr_u64(r, "no_attr", 0, 1, 10);
 	jr_end(r);
 }
 
@@ -1267,7 +1346,7 @@ static void env_done(void *ctx, const sc_rt_exp_t *e, const sc_rt_result_t *r)
 {
 	const env_t *env = ctx;
 	(void)e;
-	char line[512];
+	char line[512 + 2 * SC_RT_JSON];
 	sc_rt_result_format(r, line, sizeof line);
 	fprintf(env->res, "X %s\n", line);
 	fflush(env->res);

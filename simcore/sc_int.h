@@ -1325,6 +1325,26 @@ typedef struct sc_statemap {
 	struct sc_gpu *next;    /* statemap.c's list of shared GPUs */
 } sc_statemap_t;
 
+/* The watch on a faulty location (site.c, issue 13): the first instruction
+ * that reads it, or the one that overwrites it first. On in experiment
+ * children only (sc_watch); issue() and the shared-memory path test `on`. */
+typedef enum { SC_WATCH_REG = 1, SC_WATCH_PRED, SC_WATCH_SMEM } sc_watch_kind_t;
+typedef enum { SC_WATCH_PENDING, SC_WATCH_READ, SC_WATCH_OVERWRITTEN, SC_WATCH_CLEARED } sc_watch_state_t;
+typedef struct sc_watch {
+	bool on;                        /* watching now */
+	bool want;                      /* an experiment asked: an FU fault's result is watched once applied */
+	uint8_t kind;                   /* sc_watch_kind_t */
+	uint8_t state;                  /* sc_watch_state_t */
+	uint32_t sm, slot;              /* SM and warp slot (reg, pred); CTA slot (smem) */
+	uint32_t idx;                   /* register slot, predicate, or byte offset in the CTA's shared memory */
+	uint32_t lanes;                 /* reg, pred: the lanes whose copy is corrupted */
+	uint32_t bits;                  /* reg: the corrupted bits of the 32-bit word */
+	uint32_t pc;                    /* read or overwritten: the instruction */
+	uint64_t cycle;
+	char *out;                      /* sc_watch's buffer: what was seen, as JSON */
+	size_t outn;
+} sc_watch_t;
+
 struct sc_gpu {
 	sc_gpu_config_t cfg;
 	sc_options_t opt;
@@ -1351,7 +1371,9 @@ struct sc_gpu {
 		bool armed, applied;
 		uint32_t sm, lane, bit;
 		uint64_t cycle;
+		uint32_t pc;                /* applied: the instruction it corrupted */
 	} fu;                           /* a functional-unit fault waiting for its cycle */
+	sc_watch_t watch;               /* what a fault's location meets next (site.c) */
 	uint64_t vec[4][32];            /* scratch: the elements of a vector ld/st */
 	sc_dec_t *dec;                  /* the launch's code, decoded (decode.c) */
 	uint32_t dec_cap;
@@ -1542,7 +1564,36 @@ static inline void sc__trace_touch(sc_gpu_t *g, uint64_t addr, uint32_t size, bo
 
 /* fault.c: corrupts the result the instruction just wrote, when an armed
  * FU fault waits for this SM and cycle. */
-void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint64_t now);
+void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc,
+                  uint64_t now);
+/* The watch (site.c): warp w of SM sm issues `in` at pc with its active
+ * lanes `active` and executing lanes `exec` (the guard applied); a shared
+ * access of `bytes` at the lanes' CTA offsets addr[l] - off. */
+void sc__watch_issue(sc_gpu_t *g, const sc_warp_t *w, const sc_insn_t *in, uint32_t active, uint32_t exec,
+                     uint32_t pc);
+/* Follows register (or predicate) idx of `lanes` of warp slot `slot` of
+ * SM sm from now on, into the buffer sc_watch was given. */
+void sc__watch_reg(sc_gpu_t *g, uint32_t sm, uint32_t slot, bool pred, uint32_t idx, uint32_t lanes);
+/* A CTA starts in slot cta->slot of sm: a watched location of the CTA that
+ * held the slot is cleared with it (sc__cta_start zeroes it). */
+void sc__watch_cta(sc_gpu_t *g, const sc_sm_t *sm, const sc_cta_t *cta);
+void sc__watch_shared(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, bool write, const uint64_t *addr,
+                      uint64_t off, uint32_t exec, unsigned bytes);
+/* A cache target's bit decoded (cachefault.c): cache (SM's, or L2 slice),
+ * set, way, field ("data", "tag", "valid", "dirty"), bit in the field, the
+ * line's device address (UINT64_MAX for none), whether in use, and the
+ * value of the field's word holding the bit (data: its byte). false when
+ * loc is outside the space. */
+typedef struct sc_cache_site {
+	uint32_t cache, set, way, bit;
+	const char *field;
+	uint64_t addr;
+	bool in_use;
+	uint64_t value;
+	uint32_t value_bits, value_lo; /* the word's width and the bit of loc in it */
+} sc_cache_site_t;
+bool sc__cache_site(const sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc,
+                    sc_cache_site_t *out);
 
 /* Telling the injection runtime: the program was shown something the GPU
  * computed (the host API's reads; it ends early termination). */

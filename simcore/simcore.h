@@ -441,6 +441,33 @@ int sc_dram_image(sc_gpu_t *gpu, int on);
  * SM `sm` now and flips nbits there (whole word-aligned groups). Returns 1,
  * or 0 when nothing is in use. */
 int sc_inject_live(sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, uint64_t draw, uint32_t nbits);
+/* Live sampling: the bit of t that sc_inject_live's draw lands on now, in
+ * *loc; 1, or 0 when nothing is in use (then *loc is not set). */
+int sc_live_loc(const sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, uint64_t draw, uint32_t nbits,
+                uint64_t *loc);
+/* The fault site of nbits bits from `loc` of t in SM `sm` as it is now, as
+ * one compact JSON object in buf (no blank inside it; README, "Fault
+ * sites and effects", lists the keys): the kernel, its invocation and SM;
+ * whether the location is in use; by structure the CTA, warp, lane,
+ * register and the PTX virtual register it holds (alloc mode: the one live
+ * there, null for none), predicate, shared byte and variable, SIMT entry
+ * and field, buffer entry, field and instruction, cache set, way, field
+ * and address; FU: lane and bit, and once the cycle has run (sc_fu_applied)
+ * the instruction. Then the bit and the word holding it before and after
+ * the flip. Call before sc_inject. Returns the length, or -1 (buf too
+ * small even for a truncated object, or bad arguments). */
+int sc_site_json(const sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits,
+                 char *buf, size_t n);
+/* Follows the location from now on (regfile, pred, smem; an FU fault's
+ * result once applied): the first instruction that reads a corrupted copy,
+ * or that overwrites them all first. What it sees is kept up to date in
+ * out (n bytes, which must outlive the run) as one compact JSON object:
+ * {"first":"read"|"overwritten","cycle","pc","ptx_line","op","insn"},
+ * {"first":"cleared","cycle"} (a new CTA took the location's slot), or
+ * {"followed":true} while neither has happened, {"followed":false} for a
+ * location it does not follow. Call before sc_inject. */
+void sc_watch(sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits, char *out,
+              size_t n);
 /* 1 when sc_inject would flip (every bit of the range is in use), 0 when
  * not, SC_EINVAL outside the space; changes nothing. FU: always 1 (whether
  * a result issues in the cycle is only known by simulating it). */
@@ -545,6 +572,7 @@ typedef struct sc_rt_plan {
 	unsigned watchdog_s;         /* per experiment wall clock: SIGALRM (0: none) */
 	int no_early;                /* never stop at a checkpoint */
 	int no_dead;                 /* simulate faults in dead values too (sc_target_dead) */
+	int no_attr;                 /* no sites nor effects in the results (sc_site_json, sc_watch) */
 	const sc_rt_ckpts_t *ck;     /* golden checkpoints; NULL or empty: no early stop */
 	const sc_rt_exp_t *exp;      /* sorted by first cycle */
 	uint64_t nexp;
@@ -567,7 +595,9 @@ typedef enum {
  * writer and reader and the report's checks are generated from this list.
  *   X(field, kind, LINE: on the X line, comment)
  * kinds: U64, INT, KIND (sc_rt_kind_t), DUE (sc_due_t), WALL (seconds,
- * "%.6f" on the line), TEXT (96 bytes, NUL-terminated). */
+ * "%.6f" on the line), TEXT (96 bytes, NUL-terminated), JSON (an object
+ * without blanks, SC_RT_JSON bytes with the NUL; "-" on the line when
+ * empty). */
 #define SC_RT_RESULT_LIST(X)                                                                 \
 	X(idx, U64, 1, "the caller's name for the experiment")                                  \
 	X(kind, KIND, 1, "how it ended")                                                        \
@@ -577,8 +607,11 @@ typedef enum {
 	X(live, U64, 1, "the first fault's SM at its cycle")                                    \
 	X(wstatus, INT, 1, "the child's wait status; -1 when no child ran")                     \
 	X(wall, WALL, 1, "host seconds")                                                        \
+	X(site, JSON, 1, "the first fault's site (sc_site_json), \"\" when none")             \
+	X(effect, JSON, 1, "what the fault met first (sc_watch), \"\" when none")             \
 	X(verdict, INT, 0, "the child's own verdict (sc_rt_child_exit), or -1")                  \
-	X(reason, TEXT, 0, "with verdict")
+	X(reason, TEXT, 0, "with verdict")                                                       \
+	X(note, JSON, 0, "with verdict: the child's details (sc_rt_child_note)")
 
 #define SC_RT_DECL_U64(f) uint64_t f
 #define SC_RT_DECL_INT(f) int f
@@ -586,6 +619,8 @@ typedef enum {
 #define SC_RT_DECL_DUE(f) sc_due_t f
 #define SC_RT_DECL_WALL(f) double f
 #define SC_RT_DECL_TEXT(f) char f[96]
+#define SC_RT_JSON 1024 /* bytes of a JSON field, NUL included */
+#define SC_RT_DECL_JSON(f) char f[SC_RT_JSON]
 
 typedef struct sc_rt_result {
 #define X(field, kind, line, what) SC_RT_DECL_##kind(field);
@@ -637,6 +672,10 @@ const sc_rt_exp_t *sc_rt_current(const sc_gpu_t *gpu);
 /* Ends an experiment child: reports kind ENDED with gpu's status and
  * cycles, and the child's verdict when verdict >= 0. */
 _Noreturn void sc_rt_child_exit(const sc_gpu_t *gpu, int verdict, const char *reason);
+/* In an experiment child, before sc_rt_child_exit*: details of its verdict
+ * that travel with the report (note), as one JSON object without blanks
+ * (e.g. an SDC's severity); cut to nothing when too long. */
+void sc_rt_child_note(const sc_gpu_t *gpu, const char *json);
 /* The same, reporting kind EARLY: the verdict was found without running to
  * the end (from mem_final). */
 _Noreturn void sc_rt_child_exit_early(const sc_gpu_t *gpu, int verdict, const char *reason);

@@ -503,7 +503,7 @@ static int retire_special(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_
 	switch (rc) {
 	case SC_X_JUMP:
 		if (UNLIKELY(g->fu.armed))
-			sc__fu_apply(g, sm, w, in, exec, now);
+			sc__fu_apply(g, sm, w, in, exec, pc, now);
 		return UNLIKELY(top->pc == top->rpc) && !simt_pop(g, sm, w, pc) ? -1 : 1;
 	case SC_X_DIVERGE:
 		return 1;
@@ -562,12 +562,14 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 	}
 	g->run.warp_insts++;
 	g->run.thread_insts += top->mask == 0xffffffffu ? 32 : sc__popcount32(top->mask);
+	if (UNLIKELY(g->watch.on) && w->slot == g->watch.slot && sm->id == g->watch.sm)
+		sc__watch_issue(g, w, in, top->mask, exec, pc);
 
 	int rc = d->fn(g, sm, w, d, exec), transfer = 0;
 	occupy(g, sm, d, s, now);
 	if (LIKELY(rc >= 0)) {
 		if (UNLIKELY(g->fu.armed))
-			sc__fu_apply(g, sm, w, in, exec, now);
+			sc__fu_apply(g, sm, w, in, exec, pc, now);
 		/* scoreboard: destinations become readable after the latency */
 		if (rc > 1)
 			for (unsigned j = 0; j < d->nwr; j++)
@@ -601,6 +603,8 @@ void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uin
 	 * as fresh threads do in GPGPU-Sim: nothing left by an earlier CTA can
 	 * reach this one, which keeps the state hash (fault.c) exact. */
 	uint32_t first = cta->slot * r->nwarps;
+	if (UNLIKELY(g->watch.on))
+		sc__watch_cta(g, sm, cta);
 	memset(sm->rf + (size_t)first * r->regs * 32, 0, (size_t)r->nwarps * r->regs * 32 * sizeof *sm->rf);
 	memset(sm->pf + (size_t)first * r->preds, 0, (size_t)r->nwarps * r->preds * sizeof *sm->pf);
 	memset(sm->smem + cta->smem_off, 0, r->smem);

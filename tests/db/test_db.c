@@ -150,8 +150,9 @@ static void raw_exec(sqlite3 *s, const char *sql)
 
 /* Turns the file of s (current schema) into one of schema `version`, as an
  * older flipsim left it: every view dropped, the tables later steps added
- * dropped, and the views of steps 1..version created again (the tables of
- * those steps never changed). The reference is those steps run in memory. */
+ * dropped, the columns later steps added to kept tables dropped, and the
+ * views of steps 1..version created again. The reference is those steps
+ * run in memory. */
 static void downgrade(sqlite3 *s, int version)
 {
 	sqlite3 *ref = NULL;
@@ -181,6 +182,10 @@ static void downgrade(sqlite3 *s, int version)
 		snprintf(sql, sizeof sql, "DROP %s %s", !strcmp(types[i], "view") ? "VIEW" : "TABLE", names[i]);
 		raw_exec(s, sql);
 	}
+	/* columns later steps added to kept tables */
+	if (version < 5)
+		raw_exec(s, "ALTER TABLE experiments DROP COLUMN severity; ALTER TABLE experiments DROP COLUMN effect;"
+		            " ALTER TABLE experiments DROP COLUMN site");
 	cr_assert_eq(sqlite3_prepare_v2(ref, "SELECT sql FROM sqlite_master WHERE type = 'view' ORDER BY rowid", -1,
 	                                &st, NULL), SQLITE_OK);
 	while (sqlite3_step(st) == SQLITE_ROW)
@@ -327,9 +332,9 @@ Test(db, refuses_newer_schema)
 	new_campaign(db, "h1", "regfile", "physical");
 	db_close(db);
 	sqlite3 *s = raw();
-	raw_exec(s, "PRAGMA user_version = 5");
+	raw_exec(s, "PRAGMA user_version = 6");
 	sqlite3_close(s);
-	expect_refused(DB_ENEWER, "written by a newer flipsim (schema 5; this one reads up to 4)");
+	expect_refused(DB_ENEWER, "written by a newer flipsim (schema 6; this one reads up to 5)");
 }
 
 /* A version-1 file (no per-kernel or study views) is read as it is by a
@@ -528,7 +533,7 @@ Test(db, migrates_version_3)
 	cr_expect_eq(p.done, 1);
 	db_close(db);
 	s = raw();
-	cr_expect_eq(raw_real(s, "PRAGMA user_version"), 4);
+	cr_expect_eq(raw_real(s, "PRAGMA user_version"), DB_SCHEMA_VERSION);
 	cr_expect_eq(raw_real(s, "SELECT count(*) FROM campaigns"), 2);
 	cr_expect_eq(raw_real(s, "SELECT count(*) FROM golden") + raw_real(s, "SELECT count(*) FROM kernels") +
 	                 raw_real(s, "SELECT count(*) FROM masks") + raw_real(s, "SELECT count(*) FROM experiments"),
@@ -611,7 +616,8 @@ Test(db, reader_not_blocked_by_open_write_transaction)
 
 	/* Another writer holds a write transaction open... */
 	sqlite3 *w = raw();
-	raw_exec(w, "BEGIN IMMEDIATE; INSERT INTO experiments VALUES"
+	raw_exec(w, "BEGIN IMMEDIATE; INSERT INTO experiments (campaign_id, idx, outcome, reason, cycles, early, wall,"
+	            " worker, live_bits) VALUES"
 	            " (1, 4, 'due', 'timeout', 5, 0, 0.1, 7, NULL)");
 
 	/* ...a reader still reads, the committed state only... */

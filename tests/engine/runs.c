@@ -249,3 +249,13 @@ bool runs_wait_handler(pid_t pid, int sig, long timeout_ms)
 	}
 	return handles(pid, sig);
 }
+
+void runs_rm_db(const char *path)
+{
+	char side[600];
+	unlink(path);
+	snprintf(side, sizeof side, "%s-wal", path);
+	unlink(side);
+	snprintf(side, sizeof side, "%s-shm", path);
+	unlink(side);
+}

@@ -63,6 +63,8 @@ char *runs_flipsim_err(const char *const *args, const spawn_opts_t *o, int *stat
 
 /* The whole file at path, NUL-terminated ("" when it cannot be read). */
 char *runs_slurp(const char *path);
+/* Removes a database file and its -wal and -shm files. */
+void runs_rm_db(const char *path);
 /* Writes text to path, replacing it. */
 void runs_put(const char *path, const char *text);
 /* Writes the printf-formatted text to path, replacing it. */

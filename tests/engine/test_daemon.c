@@ -32,15 +32,7 @@ static pid_t start(const char *campaign, const char *db)
 	return runs_spawn(args, NULL);
 }
 
-static void rm_db(const char *path)
-{
-	char side[600];
-	unlink(path);
-	snprintf(side, sizeof side, "%s-wal", path);
-	unlink(side);
-	snprintf(side, sizeof side, "%s-shm", path);
-	unlink(side);
-}
+static void rm_db(const char *path) { runs_rm_db(path); }
 
 /* buf: a fresh database path for this test, none of its files left. */
 static void tmpdb(char *buf, size_t n, const char *tag)

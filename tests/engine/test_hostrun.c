@@ -70,6 +70,12 @@ static void host_equals_json(const char *regs, const char *json)
 			cr_expect_str_eq(x->reason, y->reason, "mask %llu", (unsigned long long)i);
 		k[x->outcome]++;
 		early += x->early;
+		/* where the fault landed and what it met: across the X line too */
+		cr_expect_str_eq(x->site, y->site, "mask %llu", (unsigned long long)i);
+		cr_expect_str_eq(x->effect, y->effect, "mask %llu", (unsigned long long)i);
+		if (x->outcome == CLS_SDC) /* the program's digest line: one line of stdout differs */
+			cr_expect(strstr(x->severity, "\"stdout\":{\"first_line\":") && strstr(y->severity, "\"name\":\"c\""),
+			          "%s | %s", x->severity, y->severity);
 	}
 	cr_expect_gt(k[CLS_SDC], 0);
 	cr_expect_gt(k[CLS_DUE], 0);

@@ -9,6 +9,21 @@
 
 static got_t run(setup_t *s, bool no_fork, bool no_early) { return runs_run(s, no_fork, no_early, false); }
 
+/* Sites and effects (README, "Fault sites and effects") of a and b agree
+ * mask by mask: the same state at each injection, the same first event. */
+static void same_attribution(const got_t *a, const got_t *b, const char *what)
+{
+	uint64_t sites = 0, effects = 0;
+	for (uint64_t i = 0; i < a->n; i++) {
+		cr_expect_str_eq(a->o[i].site, b->o[i].site, "%s: mask %llu", what, (unsigned long long)i);
+		cr_expect_str_eq(a->o[i].effect, b->o[i].effect, "%s: mask %llu", what, (unsigned long long)i);
+		sites += a->o[i].site[0] == '{';
+		effects += strstr(a->o[i].effect, "\"first\"") != NULL;
+	}
+	cr_expect_eq(sites, a->n, "%s: every experiment has its site", what);
+	cr_expect_gt(effects, 0, "%s: some faults are read or overwritten", what);
+}
+
 static void count(const got_t *g, uint64_t k[3], uint64_t *unused, uint64_t *early)
 {
 	k[0] = k[1] = k[2] = *unused = *early = 0;
@@ -30,6 +45,7 @@ Test(runner, fork_at_cycle_equals_resimulation, .timeout = 300)
 		cr_expect_str_eq(f.o[i].reason, nf.o[i].reason, "mask %llu", (unsigned long long)i);
 		cr_expect_eq(f.o[i].cycles, nf.o[i].cycles, "mask %llu", (unsigned long long)i);
 	}
+	same_attribution(&f, &nf, "fork against no-fork");
 	uint64_t k[3], unused, early, early_sdc = 0;
 	count(&f, k, &unused, &early);
 	for (uint64_t i = 0; i < s.p.n; i++)
@@ -60,6 +76,7 @@ Test(runner, fork_at_cycle_equals_resimulation_in_alloc_mode, .timeout = 300)
 		cr_expect_str_eq(f.o[i].reason, nf.o[i].reason, "mask %llu", (unsigned long long)i);
 		cr_expect_eq(f.o[i].cycles, nf.o[i].cycles, "mask %llu", (unsigned long long)i);
 	}
+	same_attribution(&f, &nf, "alloc: fork against no-fork");
 	free(f.o);
 	free(nf.o);
 	runs_teardown(&s);
@@ -78,6 +95,7 @@ Test(runner, early_termination_never_changes_an_outcome, .timeout = 300)
 			cr_expect_str_eq(on.o[i].reason, off.o[i].reason, "mask %llu", (unsigned long long)i);
 		cr_expect_eq(off.o[i].early, 0);
 	}
+	same_attribution(&on, &off, "early termination on and off");
 	free(on.o);
 	free(off.o);
 	runs_teardown(&s);

@@ -495,8 +495,8 @@ static const bad_job_t bad_jobs[] = {
 	{"parts count of other SMs", "plan ", "plan 0 0 0 0 0 0 4 0\n", "field nparts: 4, but 15 SMs make 17 parts"},
 	{"bad target", "plan ", "plan 99 0 0 0 0 0 17 0\n", "field target: 99 is outside"},
 	{"plan fields missing", "plan ", "plan 0 0 0\n", "field budget: expected an integer, found ''"},
-	{"text after the plan", "plan ", "plan 0 0 0 0 0 0 17 0 junk\n", "unexpected text after its fields"},
-	{"a second plan", "stdout ", "plan 0 0 0 0 0 0 17 0\n", "a second 'plan' record"},
+	{"text after the plan", "plan ", "plan 0 0 0 0 0 0 17 0 0 junk\n", "unexpected text after its fields"},
+	{"a second plan", "stdout ", "plan 0 0 0 0 0 0 17 0 0\n", "a second 'plan' record"},
 	{"plan before config", "config ", "", "'plan' record before the 'config' record"},
 	{"too many SMs", "config ", "config 99999 32 1536 8 48 1024 32768 63 49152 49152 7 2 0 32 2 0 1 1 1 1 1 1 1 1 1 1 1 1 1 700 "
 	 "700 924 2 0 1 2 4 2 8 8 4 2 2 2 2 2 2 2 32 16384 128 4 8192 64 2 786432 128 8 32 2 310 2 6 8 8 4 236\n",
@@ -713,10 +713,11 @@ Test(fault, incremental_memory_hash_equals_a_full_rehash)
 Test(fault, result_line_round_trip)
 {
 	sc_rt_result_t r = {.idx = 18446744073709551615ull, .kind = SC_RT_ENDED, .due = SC_DUE_TRAP, .cycles = 1234,
-	                    .has_live = 1, .live = 77, .wstatus = 256, .wall = 0.25, .verdict = 2, .reason = "x"};
+	                    .has_live = 1, .live = 77, .wstatus = 256, .wall = 0.25, .verdict = 2, .reason = "x",
+	                    .note = "{\"n\":1}"};
 	char line[512];
 	sc_rt_result_format(&r, line, sizeof line);
-	cr_expect_str_eq(line, "18446744073709551615 3 10 1234 1 77 256 0.250000");
+	cr_expect_str_eq(line, "18446744073709551615 3 10 1234 1 77 256 0.250000 - -", "empty JSON fields as '-'");
 	sc_rt_result_t back;
 	cr_assert_eq(sc_rt_result_parse(line, &back), 0);
 	cr_expect_eq(back.idx, r.idx);
@@ -727,11 +728,23 @@ Test(fault, result_line_round_trip)
 	cr_expect_eq(back.live, r.live);
 	cr_expect_eq(back.wstatus, r.wstatus);
 	cr_expect_eq(back.wall, r.wall);
+	cr_expect_str_eq(back.site, "");
+	cr_expect_str_eq(back.effect, "");
 	cr_expect_eq(back.verdict, -1, "not on the line");
 	cr_expect_str_eq(back.reason, "");
-	cr_expect_eq(sc_rt_result_parse(" 5 0 0 0 0 0 -1 0.5\n", &back), 0, "as the program sends it");
-	static const char *const bad[] = {"5 0 0 0 0 0 -1", "5 0 0 0 0 0 -1 0.5 9", "5 6 0 0 0 0 -1 0.5",
-	                                  "5 -1 0 0 0 0 -1 0.5", "5 0 99 0 0 0 -1 0.5", "x 0 0 0 0 0 -1 0.5", ""};
+	cr_expect_str_eq(back.note, "", "not on the line");
+	/* a site and an effect travel as one word each */
+	snprintf(r.site, sizeof r.site, "{\"target\":\"regfile\",\"insn\":\"add\\u0020%%r1\"}");
+	snprintf(r.effect, sizeof r.effect, "{\"first\":\"read\",\"pc\":7}");
+	sc_rt_result_format(&r, line, sizeof line);
+	cr_assert_eq(sc_rt_result_parse(line, &back), 0, "%s", line);
+	cr_expect_str_eq(back.site, r.site);
+	cr_expect_str_eq(back.effect, r.effect);
+	cr_expect_eq(sc_rt_result_parse(" 5 0 0 0 0 0 -1 0.5 - -\n", &back), 0, "as the program sends it");
+	static const char *const bad[] = {"5 0 0 0 0 0 -1", "5 0 0 0 0 0 -1 0.5 - - 9", "5 6 0 0 0 0 -1 0.5 - -",
+	                                  "5 -1 0 0 0 0 -1 0.5 - -", "5 0 99 0 0 0 -1 0.5 - -",
+	                                  "x 0 0 0 0 0 -1 0.5 - -", "5 0 0 0 0 0 -1 0.5", "5 0 0 0 0 0 -1 0.5 - x",
+	                                  "5 0 0 0 0 0 -1 0.5 [] -", ""};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		cr_expect_eq(sc_rt_result_parse(bad[i], &back), SC_EINVAL, "'%s' accepted", bad[i]);
 }

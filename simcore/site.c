@@ -1,0 +1,542 @@
+/* Decoded fault sites and the watch on a faulty location (issue 13):
+ * what bit `loc` of a target's space is at the current pause point, and
+ * what the fault then meets first.
+ *
+ * A site is written as one compact JSON object (sc_site_json): the
+ * target, the SM, whether the location is in use, and by structure the
+ * coordinates a reader asks for: the kernel and its invocation, the CTA,
+ * the warp, the lane; the register (physical word, thread slot and the
+ * PTX virtual register it holds), the predicate, the shared-memory byte
+ * and its variable, the SIMT entry and field, the instruction-buffer
+ * entry, field and instruction, the cache's set, way, field and address.
+ * Then the flipped bits and the value of the word holding them before and
+ * after the flip. No string in it holds a space, tab or newline (they are
+ * escaped), so it travels as one word of a text line (rt.c's X line).
+ *
+ * The watch (sc_watch) follows a register, predicate or shared byte after
+ * the fault: the first instruction whose executing lanes read a corrupted
+ * copy, or the first that overwrites every corrupted bit before any read.
+ * It costs nothing in a run without it: issue() and the shared-memory
+ * path test one flag. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sc_int.h"
+
+/* ------------------------------------------------------------ JSON text */
+typedef struct jw {
+	char *b;
+	size_t n, len;
+	bool bad, first;
+} jw_t;
+
+static void jw_raw(jw_t *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void jw_raw(jw_t *w, const char *fmt, ...)
+{
+	if (w->bad)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(w->b + w->len, w->n - w->len, fmt, ap);
+	va_end(ap);
+	if (k < 0 || (size_t)k >= w->n - w->len)
+		w->bad = true;
+	else
+		w->len += (size_t)k;
+}
+
+static void jw_key(jw_t *w, const char *key)
+{
+	jw_raw(w, "%s\"%s\":", w->first ? "" : ",", key);
+	w->first = false;
+}
+
+/* A JSON string: quotes, backslashes, controls and blanks escaped. */
+static void jw_str(jw_t *w, const char *key, const char *s)
+{
+	jw_key(w, key);
+	jw_raw(w, "\"");
+	for (; *s && !w->bad; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			jw_raw(w, "\\%c", ch);
+		else if (ch <= ' ' || ch == 0x7f)
+			jw_raw(w, "\\u%04x", ch);
+		else
+			jw_raw(w, "%c", ch);
+	}
+	jw_raw(w, "\"");
+}
+
+static void jw_u64(jw_t *w, const char *key, uint64_t v)
+{
+	jw_key(w, key);
+	jw_raw(w, "%llu", (unsigned long long)v);
+}
+
+static void jw_bool(jw_t *w, const char *key, bool v)
+{
+	jw_key(w, key);
+	jw_raw(w, "%s", v ? "true" : "false");
+}
+
+/* A value as a hex string of its width (JSON numbers lose 64-bit values). */
+static void jw_hex(jw_t *w, const char *key, uint64_t v, uint32_t bits)
+{
+	jw_key(w, key);
+	jw_raw(w, "\"0x%0*llx\"", (int)((bits + 3) / 4), (unsigned long long)v);
+}
+
+/* Closes the object; on overflow writes the shortest object that still
+ * says what it is. Returns the length, or -1 when even that did not fit. */
+static int jw_end(jw_t *w, const char *target)
+{
+	jw_raw(w, "}");
+	if (!w->bad)
+		return (int)w->len;
+	int k = snprintf(w->b, w->n, "{\"target\":\"%s\",\"truncated\":true}", target);
+	return k >= 0 && (size_t)k < w->n ? k : -1;
+}
+
+/* ------------------------------------------------------------ helpers */
+static bool warp_live(const sc_warp_t *w) { return w->state == SC_W_ACTIVE || w->state == SC_W_BAR; }
+
+/* The pc lane `lane` of w stands at: its innermost SIMT entry. */
+static uint32_t lane_pc(const sc_warp_t *w, uint32_t lane)
+{
+	for (uint32_t i = w->sp; i-- > 0;)
+		if (w->stk[i].mask >> lane & 1u)
+			return w->stk[i].pc;
+	return SC_PC_NONE;
+}
+
+/* The warp whose register block holds physical word `word` (slot k's
+ * block starts at word k x regs x 32, sc__cta_start), when its CTA is
+ * resident (the word is in use, as fault.c's locate() has it); else NULL.
+ * The warp itself may have exited. */
+static const sc_warp_t *warp_of_word(const sc_gpu_t *g, const sc_sm_t *sm, uint64_t word)
+{
+	const sc_run_t *r = &g->run;
+	uint64_t per = (uint64_t)r->regs * 32;
+	if (!r->fn || !per || !r->nwarps || word >= sm->rf_words)
+		return NULL;
+	uint64_t slot = word / per;
+	if (slot >= (uint64_t)r->ctas_per_sm * r->nwarps || !sm->ctas[slot / r->nwarps].used)
+		return NULL;
+	return &sm->warps[slot];
+}
+
+/* The kernel, its invocation and the warp's CTA, warp and lane. */
+static void warp_coords(jw_t *j, const sc_gpu_t *g, const sc_warp_t *w, int lane)
+{
+	const sc_cta_t *c = w->cta;
+	if (c)
+		jw_raw(j, ",\"cta\":[%u,%u,%u]", c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+	jw_u64(j, "warp", w->wid);
+	jw_u64(j, "slot", w->slot);
+	if (!warp_live(w))
+		jw_str(j, "warp_state", "exited");
+	if (lane >= 0)
+		jw_u64(j, "lane", (uint64_t)lane);
+	(void)g;
+}
+
+/* The PTX name of the register (or predicate) in thread slot `slot` that
+ * lane `lane` of w holds now: ptx mode, the slot's own register; alloc
+ * mode, the virtual register live there at the lane's pc (null: a dead
+ * value, no virtual register). Inside calls the frame whose window holds
+ * the slot decides (sc__vreg_in_frames). A 64-bit register's upper word
+ * is named with "half": 1. */
+static void vreg(jw_t *j, const sc_gpu_t *g, const sc_warp_t *w, uint32_t lane, uint32_t slot, bool pred)
+{
+	const sc_module_t *m = g->run.mod;
+	uint32_t pc = lane_pc(w, lane), ps = slot;
+	const sc_func_t *owner = NULL;
+	char name[64];
+	if (pc == SC_PC_NONE || pc >= m->ncode)
+		return;
+	jw_u64(j, "pc", pc);
+	if (m->line)
+		jw_u64(j, "ptx_line", m->line[pc]);
+	int rc = sc__vreg_in_frames(m, pc, w->calls, w->ncalls, slot, pred, &ps, &owner);
+	if (rc == 1) {
+		jw_key(j, "vreg");
+		jw_raw(j, "null");
+		return;
+	}
+	unsigned half = 0;
+	if (rc != 0 || !owner || sc__reg_name(m, owner, ps, pred, name, sizeof name) != 0)
+		return; /* not known (no memory for liveness): no key */
+	jw_str(j, "vreg", name);
+	if (!pred && sc__reg_type(m, owner, ps, false, NULL, &half) == 0 && half)
+		jw_u64(j, "half", half);
+}
+
+/* ------------------------------------------------------------ by target */
+/* The value of the `bits`-bit word of the target holding `loc` (bits
+ * counted from the word's start), read bit by bit through locate(). */
+typedef bool (*bit_reader)(const sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, int *v);
+
+static void before_after(jw_t *j, uint64_t value, uint32_t bits, uint32_t lo, uint32_t nbits)
+{
+	uint64_t m = (nbits >= 64 ? ~0ull : ((1ull << nbits) - 1)) << lo;
+	if (bits < 64)
+		m &= (1ull << bits) - 1;
+	jw_hex(j, "before", value, bits);
+	jw_hex(j, "after", value ^ m, bits);
+}
+
+static void site_regfile(jw_t *j, const sc_gpu_t *g, const sc_sm_t *sm, uint64_t loc, uint32_t nbits)
+{
+	uint64_t word = loc / 32;
+	jw_u64(j, "phys", word);
+	const sc_warp_t *w = warp_of_word(g, sm, word);
+	if (!w) {
+		jw_bool(j, "in_use", false);
+		return;
+	}
+	uint64_t off = word - (uint64_t)(w->rf - sm->rf);
+	uint32_t reg = (uint32_t)(off / 32), lane = (uint32_t)(off % 32);
+	jw_bool(j, "in_use", true);
+	warp_coords(j, g, w, (int)lane);
+	jw_u64(j, "reg", reg);
+	vreg(j, g, w, lane, reg, false);
+	jw_u64(j, "bit", loc % 32);
+	before_after(j, sm->rf[word], 32, (uint32_t)(loc % 32), nbits);
+}
+
+/* The warp of predicate p of slot `slot`, when its CTA is resident. */
+static const sc_warp_t *pred_warp(const sc_gpu_t *g, const sc_sm_t *sm, uint32_t slot, uint32_t p)
+{
+	const sc_run_t *r = &g->run;
+	if (!r->fn || p >= r->preds || !r->nwarps || slot >= (uint64_t)r->ctas_per_sm * r->nwarps ||
+	    !sm->ctas[slot / r->nwarps].used)
+		return NULL;
+	return &sm->warps[slot];
+}
+
+static void site_pred(jw_t *j, const sc_gpu_t *g, const sc_sm_t *sm, uint64_t loc, uint32_t nbits)
+{
+	uint64_t word = loc / 32;
+	uint32_t slot = (uint32_t)(word / g->cfg.preds_per_thread), p = (uint32_t)(word % g->cfg.preds_per_thread);
+	uint32_t lane = (uint32_t)(loc % 32);
+	const sc_warp_t *w = pred_warp(g, sm, slot, p);
+	jw_u64(j, "pred", p);
+	if (!w) {
+		jw_bool(j, "in_use", false);
+		return;
+	}
+	jw_bool(j, "in_use", true);
+	warp_coords(j, g, w, (int)lane);
+	vreg(j, g, w, lane, p, true);
+	jw_u64(j, "bit", lane);
+	before_after(j, w->pf[p], 32, lane, nbits);
+}
+
+static void site_smem(jw_t *j, const sc_gpu_t *g, const sc_sm_t *sm, uint64_t loc, uint32_t nbits)
+{
+	const sc_run_t *r = &g->run;
+	uint64_t byte = loc / 8;
+	jw_u64(j, "phys", byte);
+	uint32_t cslot = r->smem ? (uint32_t)(byte / r->smem) : UINT32_MAX;
+	if (!r->fn || !r->smem || cslot >= r->ctas_per_sm || !sm->ctas[cslot].used) {
+		jw_bool(j, "in_use", false);
+		return;
+	}
+	const sc_cta_t *c = &sm->ctas[cslot];
+	uint32_t off = (uint32_t)(byte % r->smem), voff = 0;
+	const char *var = NULL;
+	jw_bool(j, "in_use", true);
+	jw_raw(j, ",\"cta\":[%u,%u,%u]", c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+	jw_u64(j, "offset", off);
+	if (sc__smem_var(r->mod, r->fn, off, &var, &voff) == 0 && var) {
+		jw_str(j, "var", var);
+		jw_u64(j, "var_offset", voff);
+	}
+	jw_u64(j, "bit", loc % 8);
+	before_after(j, sm->smem[byte], 8, (uint32_t)(loc % 8), nbits);
+}
+
+static void site_simt(jw_t *j, const sc_gpu_t *g, const sc_sm_t *sm, unsigned fields, uint64_t loc, uint32_t nbits)
+{
+	static const char *const names[3] = {"pc", "rpc", "mask"};
+	unsigned f = fields ? fields & 7u : 7u;
+	uint32_t eb = 32u * (uint32_t)__builtin_popcount(f);
+	uint64_t e = loc / eb, off = loc % eb;
+	uint32_t slot = (uint32_t)(e / g->cfg.simt_stack_depth), ent = (uint32_t)(e % g->cfg.simt_stack_depth);
+	unsigned k = (unsigned)(off / 32), which = 0;
+	for (unsigned i = 0, seen = 0; i < 3; i++)
+		if (f & (1u << i) && seen++ == k)
+			which = i;
+	jw_u64(j, "entry", ent);
+	jw_str(j, "field", names[which]);
+	const sc_warp_t *w = slot < g->cfg.max_warps_per_sm ? &sm->warps[slot] : NULL;
+	if (!w || !g->run.fn || !warp_live(w) || ent >= w->sp) {
+		jw_u64(j, "slot", slot);
+		jw_bool(j, "in_use", false);
+		return;
+	}
+	jw_bool(j, "in_use", true);
+	warp_coords(j, g, w, -1);
+	const sc_simt_t *s = &w->stk[ent];
+	uint32_t v = which == 0 ? s->pc : which == 1 ? s->rpc : s->mask;
+	jw_u64(j, "bit", off % 32);
+	before_after(j, v, 32, (uint32_t)(off % 32), nbits);
+}
+
+static void site_ibuffer(jw_t *j, const sc_gpu_t *g, const sc_sm_t *sm, unsigned fields, uint64_t loc,
+                         uint32_t nbits)
+{
+	unsigned f = fields ? fields & 3u : 3u;
+	uint32_t eb = ((f & SC_F_IB_VALID) ? 1u : 0u) + ((f & SC_F_IB_INSTR) ? 256u : 0u);
+	uint64_t e = loc / eb, off = loc % eb;
+	uint32_t slot = (uint32_t)(e / g->cfg.ib_entries), ent = (uint32_t)(e % g->cfg.ib_entries);
+	bool valid_bit = (f & SC_F_IB_VALID) && off == 0;
+	if (!valid_bit && (f & SC_F_IB_VALID))
+		off--;
+	jw_u64(j, "entry", ent);
+	jw_str(j, "field", valid_bit ? "valid" : "instr");
+	const sc_warp_t *w = slot < g->cfg.max_warps_per_sm ? &sm->warps[slot] : NULL;
+	if (!w || !g->run.fn || !warp_live(w) || (!valid_bit && !(w->ib[ent].valid & SC_IB_VALID))) {
+		jw_u64(j, "slot", slot);
+		jw_bool(j, "in_use", false);
+		return;
+	}
+	jw_bool(j, "in_use", true);
+	warp_coords(j, g, w, -1);
+	const sc_ibent_t *ib = &w->ib[ent];
+	if (w->ib_pc != UINT32_MAX)
+		jw_u64(j, "pc", (uint64_t)w->ib_pc + ent);
+	if (ib->valid & SC_IB_VALID) {
+		char text[160];
+		if (sc__insn_check(&ib->insn, g->run.regs, g->run.preds, g->run.mod->npool, g->run.mod->ncode) == 0 &&
+		    sc__disasm(g->run.mod, &ib->insn, text, sizeof text) >= 0)
+			jw_str(j, "insn", text);
+	}
+	if (valid_bit) {
+		jw_u64(j, "bit", 0);
+		before_after(j, ib->valid & SC_IB_VALID, 1, 0, 1);
+		return;
+	}
+	/* the 32-bit chunk of the word holding the bit */
+	uint32_t chunk;
+	memcpy(&chunk, (const uint8_t *)&ib->insn + off / 32 * 4, 4);
+	jw_u64(j, "bit", off);
+	before_after(j, chunk, 32, (uint32_t)(off % 32), nbits);
+}
+
+static void site_cache(jw_t *j, const sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc,
+                       uint32_t nbits)
+{
+	sc_cache_site_t c;
+	if (!sc__cache_site(g, t, fields, sm, loc, &c)) {
+		jw_bool(j, "in_use", false);
+		return;
+	}
+	if (t == SC_TGT_L2)
+		jw_u64(j, "slice", c.cache);
+	jw_u64(j, "set", c.set);
+	jw_u64(j, "way", c.way);
+	jw_str(j, "field", c.field);
+	jw_bool(j, "in_use", c.in_use);
+	if (c.addr != UINT64_MAX) {
+		const char *space = c.addr >= SC_CACHE_LOCAL ? "local" : c.addr >= SC_CACHE_CONST ? "const" : "global";
+		uint64_t a = c.addr >= SC_CACHE_LOCAL ? c.addr - SC_CACHE_LOCAL
+		             : c.addr >= SC_CACHE_CONST ? c.addr - SC_CACHE_CONST
+		                                        : c.addr;
+		jw_str(j, "space", space);
+		jw_hex(j, "address", a, 40);
+	}
+	jw_u64(j, "bit", c.bit);
+	before_after(j, c.value, c.value_bits, c.value_lo, nbits);
+}
+
+/* FU: the lane and bit at injection; once the cycle ran, the instruction
+ * whose result it corrupted (sc__fu_apply recorded its pc). */
+static void site_fu(jw_t *j, const sc_gpu_t *g, uint64_t loc)
+{
+	jw_u64(j, "lane", loc / 64);
+	jw_u64(j, "bit", loc % 64);
+	if (!g->fu.applied)
+		return;
+	const sc_module_t *m = g->run.mod;
+	char text[160];
+	jw_bool(j, "applied", true);
+	jw_u64(j, "pc", g->fu.pc);
+	if (m && g->fu.pc < m->ncode) {
+		if (m->line)
+			jw_u64(j, "ptx_line", m->line[g->fu.pc]);
+		if (sc__disasm(m, &m->code[g->fu.pc], text, sizeof text) >= 0)
+			jw_str(j, "insn", text);
+	}
+}
+
+int sc_site_json(const sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, uint64_t loc, uint32_t nbits,
+                 char *buf, size_t n)
+{
+	if (!g || !buf || n == 0 || (unsigned)t >= SC_TGT__COUNT || smi >= g->cfg.num_sms)
+		return -1;
+	jw_t j = {.b = buf, .n = n, .first = true};
+	const sc_sm_t *sm = &g->sms[smi];
+	jw_raw(&j, "{");
+	jw_str(&j, "target", sc_target_name(t));
+	jw_u64(&j, "sm", smi);
+	if (g->run.fn) {
+		jw_str(&j, "kernel", g->run.fn->name);
+		jw_u64(&j, "launch", g->run.launch_index);
+	}
+	jw_u64(&j, "nbits", nbits);
+	switch (t) {
+	case SC_TGT_REGFILE: site_regfile(&j, g, sm, loc, nbits); break;
+	case SC_TGT_PRED: site_pred(&j, g, sm, loc, nbits); break;
+	case SC_TGT_SMEM: site_smem(&j, g, sm, loc, nbits); break;
+	case SC_TGT_SIMT: site_simt(&j, g, sm, fields, loc, nbits); break;
+	case SC_TGT_IBUFFER: site_ibuffer(&j, g, sm, fields, loc, nbits); break;
+	case SC_TGT_FU: site_fu(&j, g, loc); break;
+	default: site_cache(&j, g, t, fields, smi, loc, nbits); break;
+	}
+	return jw_end(&j, sc_target_name(t));
+}
+
+/* ------------------------------------------------------------ the watch */
+/* The watch's buffer: {"followed": on} until something happens. */
+static void watch_pending(sc_watch_t *wt)
+{
+	if (wt->out && wt->outn)
+		snprintf(wt->out, wt->outn, "{\"followed\":%s}", wt->on ? "true" : "false");
+}
+
+void sc_watch(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, uint64_t loc, uint32_t nbits, char *out,
+              size_t n)
+{
+	(void)fields;
+	const sc_run_t *r = &g->run;
+	sc_watch_t *wt = &g->watch;
+	*wt = (sc_watch_t){.want = true, .out = out, .outn = out ? n : 0};
+	uint64_t word = loc / 32;
+	uint32_t bits = (uint32_t)((nbits >= 32 ? ~0ull : (1ull << nbits) - 1) << (loc % 32));
+	if (smi < g->cfg.num_sms && r->fn && nbits >= 1 && nbits <= 32) {
+		const sc_sm_t *sm = &g->sms[smi];
+		if (t == SC_TGT_REGFILE) {
+			const sc_warp_t *w = warp_of_word(g, sm, word);
+			uint64_t off = w ? word - (uint64_t)(w->rf - sm->rf) : 0;
+			if (w)
+				sc__watch_reg(g, smi, w->slot, false, (uint32_t)(off / 32), 1u << (off % 32));
+		} else if (t == SC_TGT_PRED) {
+			uint32_t slot = (uint32_t)(word / g->cfg.preds_per_thread), p = (uint32_t)(word % g->cfg.preds_per_thread);
+			if (pred_warp(g, sm, slot, p))
+				sc__watch_reg(g, smi, slot, true, p, bits);
+		} else if (t == SC_TGT_SMEM) {
+			uint64_t byte = loc / 8;
+			uint32_t cslot = r->smem ? (uint32_t)(byte / r->smem) : UINT32_MAX;
+			if (cslot < r->ctas_per_sm && sm->ctas[cslot].used && (loc % 8) + nbits <= 8) {
+				wt->on = true;
+				wt->kind = SC_WATCH_SMEM;
+				wt->sm = smi;
+				wt->slot = cslot;
+				wt->idx = (uint32_t)(byte % r->smem);
+			}
+		} /* other targets are not followed (an FU result is, once applied) */
+	}
+	watch_pending(wt);
+}
+
+void sc__watch_reg(sc_gpu_t *g, uint32_t sm, uint32_t slot, bool pred, uint32_t idx, uint32_t lanes)
+{
+	sc_watch_t *wt = &g->watch;
+	*wt = (sc_watch_t){.on = true, .want = true, .kind = pred ? SC_WATCH_PRED : SC_WATCH_REG, .sm = sm,
+	                   .slot = slot, .idx = idx, .lanes = lanes, .out = wt->out, .outn = wt->outn};
+	watch_pending(wt);
+}
+
+/* The watch saw its event: written out now, while the module is there. */
+static void watch_hit(sc_gpu_t *g, sc_watch_state_t st, uint32_t pc)
+{
+	sc_watch_t *wt = &g->watch;
+	const sc_module_t *m = g->run.mod;
+	wt->on = false;
+	wt->state = (uint8_t)st;
+	wt->pc = pc;
+	wt->cycle = g->cycle;
+	if (!wt->out || !wt->outn)
+		return;
+	jw_t j = {.b = wt->out, .n = wt->outn, .first = true};
+	jw_raw(&j, "{");
+	jw_str(&j, "first", st == SC_WATCH_READ ? "read" : st == SC_WATCH_OVERWRITTEN ? "overwritten" : "cleared");
+	jw_u64(&j, "cycle", wt->cycle);
+	if (pc == SC_PC_NONE) { /* cleared: no instruction */
+		if (jw_end(&j, "effect") < 0)
+			wt->out[0] = 0;
+		return;
+	}
+	jw_u64(&j, "pc", pc);
+	if (m && pc < m->ncode) {
+		char text[160];
+		if (m->line)
+			jw_u64(&j, "ptx_line", m->line[pc]);
+		if (sc__disasm(m, &m->code[pc], text, sizeof text) >= 0) {
+			char op[48];
+			size_t k = strcspn(text, " ");
+			snprintf(op, sizeof op, "%.*s", (int)(k < sizeof op ? k : sizeof op - 1), text);
+			jw_str(&j, "op", op);
+			jw_str(&j, "insn", text);
+		}
+	}
+	if (jw_end(&j, "effect") < 0)
+		wt->out[0] = 0;
+}
+
+void sc__watch_issue(sc_gpu_t *g, const sc_warp_t *w, const sc_insn_t *in, uint32_t active, uint32_t exec,
+                     uint32_t pc)
+{
+	sc_watch_t *wt = &g->watch;
+	if (wt->kind != SC_WATCH_REG && wt->kind != SC_WATCH_PRED)
+		return;
+	(void)w;
+	bool pred = wt->kind == SC_WATCH_PRED;
+	sc_regref_t v[7];
+	unsigned n = sc__insn_regs(in, v);
+	uint32_t written = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (v[i].pred != pred || wt->idx < v[i].idx || wt->idx >= v[i].idx + v[i].w)
+			continue;
+		/* the guard is read by every active lane; a cross-lane source
+		 * (shfl) by lanes that need not execute; the rest by exec's */
+		uint32_t readers = v[i].pos == 6 ? active : v[i].xlane ? (exec ? wt->lanes : 0) : exec;
+		if (!v[i].def && (readers & wt->lanes)) {
+			watch_hit(g, SC_WATCH_READ, pc);
+			return;
+		}
+		if (v[i].def)
+			written |= exec;
+	}
+	/* every corrupted copy overwritten before being read */
+	if ((written & wt->lanes) == wt->lanes)
+		watch_hit(g, SC_WATCH_OVERWRITTEN, pc);
+	else if (written & wt->lanes)
+		wt->lanes &= ~written;
+}
+
+void sc__watch_cta(sc_gpu_t *g, const sc_sm_t *sm, const sc_cta_t *cta)
+{
+	const sc_watch_t *wt = &g->watch;
+	uint32_t cslot = wt->kind == SC_WATCH_SMEM ? wt->slot : g->run.nwarps ? wt->slot / g->run.nwarps : UINT32_MAX;
+	if (sm->id == wt->sm && cslot == cta->slot)
+		watch_hit(g, SC_WATCH_CLEARED, SC_PC_NONE);
+}
+
+void sc__watch_shared(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, bool write, const uint64_t *addr,
+                      uint64_t off, uint32_t exec, unsigned bytes)
+{
+	sc_watch_t *wt = &g->watch;
+	if (sm->id != wt->sm || !w->cta || w->cta->slot != wt->slot)
+		return;
+	for (uint32_t m = exec; m; m &= m - 1) {
+		uint64_t a = addr[__builtin_ctz(m)] - off;
+		if (wt->idx >= a && wt->idx < a + bytes) {
+			watch_hit(g, write ? SC_WATCH_OVERWRITTEN : SC_WATCH_READ, w->sp ? w->stk[w->sp - 1].pc : SC_PC_NONE);
+			return;
+		}
+	}
+}
