@@ -764,6 +764,95 @@ static const char SCHEMA_V5[] =
 	"  FROM sdc_outputs o JOIN campaigns c ON c.id = o.campaign_id\n"
 	" GROUP BY o.campaign_id, o.output, corrupted_elements, max_rel_error;\n";
 
+/* Version 6 (issue 13 item 3, last part, and item 7): an interval on every
+ * derived figure the report prints, and a failure probability per executed
+ * instruction where FIT per bit means nothing.
+ *
+ * fit: for `fu` and for `ibuffer` with its instruction words sampled, FIT
+ * is NULL (a bit of a functional unit's result, or of flipsim's 256-bit
+ * internal instruction encoding, is no storage bit whose raw rate a FIT per
+ * bit could scale); fail_per_insn is the probability that one flipped bit
+ * of an executed instruction's result (of a buffered instruction word)
+ * makes the run fail: failures over the experiments whose fault hit one
+ * (reason not 'unused'), with its Wilson interval.
+ * fit_gpu: the structures' FITs summed, with a confidence interval: each
+ * structure's Wilson interval taken as its estimate's centre ± z se, the
+ * centres summed ± z sqrt(Σ se²) (z the largest of the campaigns'), the
+ * lower bound kept ≥ 0; for one structure this is its own interval.
+ * mitf: IPC/FIT and MITF with the intervals that follow from the FIT's
+ * (IPC is measured exactly; no upper bound when the FIT's lower one is 0). */
+static const char SCHEMA_V6[] =
+	"-- issue 13: intervals on derived figures, failures per executed instruction\n"
+	"DROP VIEW mitf;\n"
+	"DROP VIEW fit_gpu;\n"
+	"DROP VIEW fit;\n"
+	"CREATE VIEW fit AS\n"
+	"WITH u AS (\n"
+	"  SELECT campaign_id, count(*) - sum(reason IS 'unused') AS m, sum(outcome <> 'masked') AS k\n"
+	"    FROM experiments GROUP BY campaign_id\n"
+	"),\n"
+	"b AS (\n"
+	"  SELECT a.*, c.workload, c.gpu, c.regs, c.sampling, c.fit_per_bit, c.z,\n"
+	"         g.num_sms * g.bits_per_sm AS bits, g.ipc, g.clock_mhz,\n"
+	"         c.target = 'fu' OR (c.target = 'ibuffer' AND c.fields <> 'valid') AS per_insn,\n"
+	"         CAST(u.k AS REAL) / nullif(u.m, 0) AS q, u.m\n"
+	"    FROM avf a\n"
+	"    JOIN campaigns c ON c.id = a.campaign_id\n"
+	"    LEFT JOIN golden g ON g.campaign_id = a.campaign_id\n"
+	"    LEFT JOIN u ON u.campaign_id = a.campaign_id\n"
+	"   WHERE a.kernel = 'all'\n"
+	"),\n"
+	"w AS (\n"
+	"  SELECT b.*, (q + z * z / (2 * m)) / (1 + z * z / m) AS qc,\n"
+	"         z / (1 + z * z / m) * sqrt(q * (1 - q) / m + z * z / (4.0 * m * m)) AS qh\n"
+	"    FROM b\n"
+	")\n"
+	"SELECT campaign_id, campaign, workload, gpu, regs, target, sampling,\n"
+	"       n, bits, fit_per_bit,\n"
+	"       avf, df, avf_derated,\n"
+	"       CASE WHEN NOT per_insn THEN avf_derated * fit_per_bit * bits END AS fit,\n"
+	"       CASE WHEN NOT per_insn THEN avf_derated_lo * fit_per_bit * bits END AS fit_lo,\n"
+	"       CASE WHEN NOT per_insn THEN avf_derated_hi * fit_per_bit * bits END AS fit_hi,\n"
+	"       ipc, clock_mhz, per_insn,\n"
+	"       CASE WHEN per_insn THEN q END AS fail_per_insn,\n"
+	"       CASE WHEN per_insn THEN max(0.0, qc - qh) END AS fail_per_insn_lo,\n"
+	"       CASE WHEN per_insn THEN min(1.0, qc + qh) END AS fail_per_insn_hi,\n"
+	"       z\n"
+	"  FROM w;\n"
+	"\n"
+	"CREATE VIEW fit_gpu AS\n"
+	"WITH s AS (\n"
+	"  SELECT workload, gpu, regs,\n"
+	"         count(*) AS structures,\n"
+	"         group_concat(target, ' ') AS targets,\n"
+	"         group_concat(campaign_id, ' ') AS campaigns,\n"
+	"         sum(fit) AS fit_total, sum((fit_lo + fit_hi) / 2) AS centre,\n"
+	"         sqrt(sum(((fit_hi - fit_lo) / (2 * z)) * ((fit_hi - fit_lo) / (2 * z)))) AS se,\n"
+	"         max(z) AS z, avg(ipc) AS ipc, avg(clock_mhz) AS clock_mhz\n"
+	"    FROM (SELECT f.*, row_number() OVER (PARTITION BY f.workload, f.gpu, f.regs, f.target,\n"
+	"                                                      c.fields\n"
+	"                                         ORDER BY f.campaign_id DESC) AS newest\n"
+	"            FROM fit f JOIN campaigns c ON c.id = f.campaign_id\n"
+	"           WHERE f.fit IS NOT NULL AND c.scope = 'application'\n"
+	"           ORDER BY f.workload, f.gpu, f.regs, f.target)\n"
+	"   WHERE newest = 1\n"
+	"   GROUP BY workload, gpu, regs\n"
+	")\n"
+	"SELECT workload, gpu, regs, structures, targets, campaigns, fit_total,\n"
+	"       max(0.0, centre - z * se) AS fit_lo, centre + z * se AS fit_hi,\n"
+	"       ipc, clock_mhz\n"
+	"  FROM s;\n"
+	"\n"
+	"CREATE VIEW mitf AS\n"
+	"SELECT workload, gpu, regs, targets, ipc, clock_mhz, fit_total, fit_lo, fit_hi,\n"
+	"       ipc / fit_total AS ipc_per_fit,\n"
+	"       ipc / fit_hi AS ipc_per_fit_lo,\n"
+	"       ipc / nullif(fit_lo, 0) AS ipc_per_fit_hi,\n"
+	"       ipc * clock_mhz * 1e6 * 3600 * 1e9 / fit_total AS mitf,\n"
+	"       ipc * clock_mhz * 1e6 * 3600 * 1e9 / fit_hi AS mitf_lo,\n"
+	"       ipc * clock_mhz * 1e6 * 3600 * 1e9 / nullif(fit_lo, 0) AS mitf_hi\n"
+	"  FROM fit_gpu;\n";
+
 /* Step v brings the schema from version v-1 to v. Released steps never
  * change; a new version appends one. */
 static const char *const migrations[] = {
@@ -773,6 +862,7 @@ static const char *const migrations[] = {
 	SCHEMA_V3,
 	SCHEMA_V4,
 	SCHEMA_V5,
+	SCHEMA_V6,
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION + 1,
                "one migration step per schema version");

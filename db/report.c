@@ -23,6 +23,8 @@ typedef enum {
 	K_FIX2,     /* "%.2f" */
 	K_G4,       /* "%.4g" */
 	K_SCI,      /* "%.3e" */
+	K_G4_IV,    /* col, col2 as "[%.4g, %.4g]"; col2 NULL: no upper bound, "[%.4g, inf)" */
+	K_SCI_IV,   /* the same with "%.3e" */
 	K_KERNEL,   /* col 'all' or launch index, col2 kernel name: "3 vadd" */
 	K_KNAME,    /* a kernel name, demangled (db_demangle) */
 } kind_t;
@@ -92,6 +94,8 @@ static const tcol_t fit_cols[] = {
 	{"AVF x df", "avf_derated", NULL, K_PCT},
 	{"FIT", "fit", NULL, K_FIX1},
 	{"interval", "fit_lo", "fit_hi", K_FIX1_IV},
+	{"fail/insn", "fail_per_insn", NULL, K_PCT},
+	{"interval", "fail_per_insn_lo", "fail_per_insn_hi", K_PCT_IV},
 };
 
 static const tcol_t avf_insn_cols[] = {
@@ -140,8 +144,11 @@ static const tcol_t mitf_cols[] = {
 	{"IPC", "ipc", NULL, K_FIX2},
 	{"clock MHz", "clock_mhz", NULL, K_G4},
 	{"FIT", "fit_total", NULL, K_FIX1},
+	{"interval", "fit_lo", "fit_hi", K_FIX1_IV},
 	{"IPC/FIT", "ipc_per_fit", NULL, K_G4},
+	{"interval", "ipc_per_fit_lo", "ipc_per_fit_hi", K_G4_IV},
 	{"MITF (instructions)", "mitf", NULL, K_SCI},
+	{"interval", "mitf_lo", "mitf_hi", K_SCI_IV},
 };
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -155,8 +162,13 @@ static const table_t tables[] = {
 	 "AVF per kernel: its invocations together (share: of the experiments; contribution: to the campaign's AVF;\n"
 	 "per invocation: SQL view avf)",
 	 NULL, "campaign_id, first_launch", avf_kernel_cols, COUNT(avf_kernel_cols), NULL, false},
-	{"fit", "FIT per structure (AVF x df x FIT/bit x bits)", NULL, "campaign_id", fit_cols, COUNT(fit_cols), NULL, false},
-	{"mitf", "MITF per workload, GPU and register mode (newest application-scope campaign per target and fields)",
+	{"fit",
+	 "FIT per structure (AVF x df x FIT/bit x bits; fu and instruction words: the failure probability per\n"
+	 "executed instruction hit instead, fail/insn, as their bits are no storage a FIT/bit could scale)",
+	 NULL, "campaign_id", fit_cols, COUNT(fit_cols), NULL, false},
+	{"mitf",
+	 "MITF per workload, GPU and register mode (newest application-scope campaign per target and fields; FIT:\n"
+	 "the structures' sum with a confidence interval from theirs, IPC/FIT and MITF with the intervals it gives)",
 	 NULL, "workload, gpu, regs", mitf_cols, COUNT(mitf_cols), NULL, false},
 	{"avf_insn",
 	 "Most vulnerable static instructions: the first instruction to read a fault (top 10 per campaign by failures;\n"
@@ -225,6 +237,15 @@ static void cell_text(sqlite3_stmt *st, const tcol_t *c, int i1, int i2, char *b
 		else
 			snprintf(buf, sz, "[%.1f, %.1f]", v1, v2);
 		break;
+	case K_G4_IV:
+	case K_SCI_IV: {
+		const char *f = c->kind == K_G4_IV ? "%.4g" : "%.3e";
+		char lo[32], hi[32];
+		snprintf(lo, sizeof lo, f, v1);
+		snprintf(hi, sizeof hi, f, v2);
+		snprintf(buf, sz, null2 ? "[%s, inf)" : "[%s, %s]", lo, hi);
+		break;
+	}
 	case K_KNAME:
 		snprintf(buf, sz, "%s", db_demangle((const char *)sqlite3_column_text(st, i1), false, name,
 		                                    sizeof name));
@@ -241,7 +262,8 @@ static void cell_text(sqlite3_stmt *st, const tcol_t *c, int i1, int i2, char *b
 
 static bool right_aligned(kind_t k)
 {
-	return k != K_STR && k != K_KNAME && k != K_KERNEL && k != K_PCT_IV && k != K_FIX1_IV;
+	return k != K_STR && k != K_KNAME && k != K_KERNEL && k != K_PCT_IV && k != K_FIX1_IV && k != K_G4_IV &&
+	       k != K_SCI_IV;
 }
 
 /* A text table as print_text gathers it: where each column's values are in

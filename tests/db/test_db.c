@@ -332,9 +332,13 @@ Test(db, refuses_newer_schema)
 	new_campaign(db, "h1", "regfile", "physical");
 	db_close(db);
 	sqlite3 *s = raw();
-	raw_exec(s, "PRAGMA user_version = 6");
+	char sql[64], msg[96];
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", DB_SCHEMA_VERSION + 1);
+	raw_exec(s, sql);
 	sqlite3_close(s);
-	expect_refused(DB_ENEWER, "written by a newer flipsim (schema 6; this one reads up to 5)");
+	snprintf(msg, sizeof msg, "written by a newer flipsim (schema %d; this one reads up to %d)", DB_SCHEMA_VERSION + 1,
+	         DB_SCHEMA_VERSION);
+	expect_refused(DB_ENEWER, msg);
 }
 
 /* A version-1 file (no per-kernel or study views) is read as it is by a
@@ -1084,6 +1088,31 @@ Test(db, fit_gpu_and_mitf)
 	cr_assert_float_eq(raw_real(s, "SELECT mitf FROM mitf WHERE gpu = 'gtx480'") / mitf, 1.0, 1e-12);
 	cr_assert_float_eq(raw_real(s, "SELECT fit_total FROM mitf WHERE gpu = 'v100'"),
 	                   0.1 * 0.001 * 15728640, 1e-6);
+	/* the sum's interval: each structure's Wilson interval as centre ± z se,
+	 * the centres summed ± z sqrt(Σ se²); one structure keeps its own */
+	double z = 1.959963984540054, lo[2], hi[2], sum = 0, var = 0;
+	const char *cid[2] = {"rf", "sm"};
+	for (int i = 0; i < 2; i++) {
+		char q[128];
+		snprintf(q, sizeof q, "SELECT fit_lo FROM fit WHERE campaign = '%s'", cid[i]);
+		lo[i] = raw_real(s, q);
+		snprintf(q, sizeof q, "SELECT fit_hi FROM fit WHERE campaign = '%s'", cid[i]);
+		hi[i] = raw_real(s, q);
+		sum += (lo[i] + hi[i]) / 2;
+		var += (hi[i] - lo[i]) / (2 * z) * ((hi[i] - lo[i]) / (2 * z));
+	}
+	cr_expect_float_eq(raw_real(s, "SELECT fit_lo FROM fit_gpu WHERE gpu = 'gtx480'"), sum - z * sqrt(var), 1e-6);
+	cr_expect_float_eq(raw_real(s, "SELECT fit_hi FROM fit_gpu WHERE gpu = 'gtx480'"), sum + z * sqrt(var), 1e-6);
+	cr_expect_lt(raw_real(s, "SELECT fit_hi - fit_lo FROM fit_gpu WHERE gpu = 'gtx480'"), hi[0] + hi[1] - lo[0] - lo[1],
+	             "narrower than the sum of the bounds");
+	cr_expect_float_eq(raw_real(s, "SELECT fit_lo FROM fit_gpu WHERE gpu = 'v100'"),
+	                   raw_real(s, "SELECT fit_lo FROM fit WHERE campaign = 'v100'"), 1e-9);
+	cr_expect_float_eq(raw_real(s, "SELECT fit_hi FROM fit_gpu WHERE gpu = 'v100'"),
+	                   raw_real(s, "SELECT fit_hi FROM fit WHERE campaign = 'v100'"), 1e-9);
+	cr_expect_float_eq(raw_real(s, "SELECT ipc_per_fit_lo FROM mitf WHERE gpu = 'gtx480'"),
+	                   250.5 / (sum + z * sqrt(var)), 1e-12);
+	cr_expect_float_eq(raw_real(s, "SELECT mitf_hi FROM mitf WHERE gpu = 'gtx480'") /
+	                       (250.5 * 700e6 * 3600 * 1e9 / (sum - z * sqrt(var))), 1.0, 1e-12);
 	sqlite3_close(s);
 }
 
@@ -1115,8 +1144,18 @@ Test(db, fit_gpu_sums_fields_and_skips_kernel_scope)
 	fill(db, id, 0, 100, 0, 90, 0); /* would be 13.5 */
 	db_close(db);
 	sqlite3 *s = raw();
-	cr_assert_eq(raw_real(s, "SELECT structures FROM fit_gpu"), 2);
-	cr_assert_float_eq(raw_real(s, "SELECT fit_total FROM fit_gpu"), 1.5 + 3.0, 1e-9);
+	/* instruction words are no storage a FIT/bit scales: a failure
+	 * probability per executed instruction instead, and no part of the sum */
+	cr_assert_eq(raw_real(s, "SELECT structures FROM fit_gpu"), 1);
+	cr_assert_float_eq(raw_real(s, "SELECT fit_total FROM fit_gpu"), 1.5, 1e-9);
+	cr_expect(isnan(raw_real(s, "SELECT fit FROM fit WHERE campaign = 'ib-instr'")));
+	cr_expect_eq(raw_real(s, "SELECT per_insn FROM fit WHERE campaign = 'ib-instr'"), 1);
+	cr_expect_eq(raw_real(s, "SELECT per_insn FROM fit WHERE campaign = 'ib-valid'"), 0);
+	cr_expect_float_eq(raw_real(s, "SELECT fail_per_insn FROM fit WHERE campaign = 'ib-instr'"), 0.2, 1e-12);
+	/* Wilson at z = 1.96 for 20 of 100: [0.133367, 0.288829] */
+	cr_expect_float_eq(raw_real(s, "SELECT fail_per_insn_lo FROM fit WHERE campaign = 'ib-instr'"), 0.133367, 1e-6);
+	cr_expect_float_eq(raw_real(s, "SELECT fail_per_insn_hi FROM fit WHERE campaign = 'ib-instr'"), 0.288829, 1e-6);
+	cr_expect(isnan(raw_real(s, "SELECT fail_per_insn FROM fit WHERE campaign = 'ib-valid'")));
 	sqlite3_close(s);
 }
 
