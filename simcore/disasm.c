@@ -13,6 +13,8 @@
 typedef struct out {
 	char *p;
 	size_t n, len; /* len: what the whole text takes, even past n */
+	const sc_module_t *m;
+	const sc_func_t *names; /* registers by their PTX names (sc__reg_name), or NULL: by slot */
 } out_t;
 
 static void put(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -132,6 +134,17 @@ static void put_imm(out_t *o, uint64_t v, unsigned t)
 		put(o, "%" PRIu64, v);
 }
 
+/* Register slot i (pred: predicate i) as "%r<i>"-style text (prefix: r, rd,
+ * p), or by its PTX name when the text asks for names and it has one. */
+static void put_reg(out_t *o, const char *prefix, unsigned i, bool pred)
+{
+	char name[64];
+	if (o->names && sc__reg_name(o->m, o->names, i, pred, name, sizeof name) == 0)
+		put(o, "%s", name);
+	else
+		put(o, "%%%s%u", prefix, i);
+}
+
 /* Operand o of in; k: its shape character (the type of a constant). */
 static void put_opnd(out_t *o, const sc_module_t *m, const sc_insn_t *in, uint16_t op, char k)
 {
@@ -139,10 +152,10 @@ static void put_opnd(out_t *o, const sc_module_t *m, const sc_insn_t *in, uint16
 	int64_t off = (int64_t)in->imm;
 	switch (SC_OPND_KIND(op)) {
 	case SC_K_NONE: put(o, "_"); return;
-	case SC_K_R32: put(o, "%%r%u", i); return;
-	case SC_K_R64: put(o, "%%rd%u", i); return;
-	case SC_K_PRED: put(o, "%%p%u", i); return;
-	case SC_K_PREDN: put(o, "!%%p%u", i); return;
+	case SC_K_R32: put_reg(o, "r", i, false); return;
+	case SC_K_R64: put_reg(o, "rd", i, false); return;
+	case SC_K_PRED: put_reg(o, "p", i, true); return;
+	case SC_K_PREDN: put(o, "!"); put_reg(o, "p", i, true); return;
 	case SC_K_SREG:
 		if (i < SC_SR__COUNT)
 			put(o, "%%%s", sc__sreg_names[i]);
@@ -160,10 +173,12 @@ static void put_opnd(out_t *o, const sc_module_t *m, const sc_insn_t *in, uint16
 			put(o, "[0x%" PRIx64 "]", in->imm);
 			return;
 		}
-		put(o, "[%%rd%u", i);
+		put(o, "[");
+		put_reg(o, "rd", i, false);
 		break;
 	case SC_K_ADDR32:
-		put(o, "[%%r%u", i);
+		put(o, "[");
+		put_reg(o, "r", i, false);
 		break;
 	default:
 		put(o, "?%u", SC_OPND_KIND(op));
@@ -255,9 +270,10 @@ static void put_operands(out_t *o, const sc_module_t *m, const sc_insn_t *in, co
 	put_list(o, m, in, first, n, ks, in->op == SC_OP_ST ? s.nsrc - 1u : s.nsrc, group);
 }
 
-int sc__disasm(const sc_module_t *m, const sc_insn_t *in, char *buf, size_t n)
+static int disasm(out_t o, const sc_module_t *m, const sc_insn_t *in)
 {
-	out_t o = {buf, n, 0};
+	char *buf = o.p;
+	size_t n = o.n;
 	if (n)
 		buf[0] = 0;
 	uint32_t nregs = m ? m->nregs_all : 0xfff, npreds = m ? m->npreds_all : 0xfff;
@@ -271,11 +287,30 @@ int sc__disasm(const sc_module_t *m, const sc_insn_t *in, char *buf, size_t n)
 		return (int)o.len;
 	}
 	const sc_opinfo_t *oi = &sc__ops[in->op];
-	if (in->guard & SC_GUARD_ON)
-		put(&o, "@%s%%p%u ", (in->guard & SC_GUARD_NEG) ? "!" : "", SC_GUARD_REG(in->guard));
+	if (in->guard & SC_GUARD_ON) {
+		put(&o, "@%s", (in->guard & SC_GUARD_NEG) ? "!" : "");
+		put_reg(&o, "p", SC_GUARD_REG(in->guard), true);
+		put(&o, " ");
+	}
 	put_mnemonic(&o, in, oi);
 	put_operands(&o, m, in, oi);
 	return (int)o.len;
+}
+
+int sc__disasm(const sc_module_t *m, const sc_insn_t *in, char *buf, size_t n)
+{
+	return disasm((out_t){buf, n, 0, m, NULL}, m, in);
+}
+
+int sc__disasm_ptx(const sc_module_t *m, uint32_t pc, char *buf, size_t n)
+{
+	if (!m || pc >= m->ncode) {
+		if (n)
+			buf[0] = 0;
+		return -1;
+	}
+	const sc_insn_t *in = m->code_ptx ? &m->code_ptx[pc] : &m->code[pc];
+	return disasm((out_t){buf, n, 0, m, sc__func_at(m, pc)}, m, in);
 }
 
 int sc_disasm_pc(const sc_module_t *mod, uint32_t pc, char *buf, size_t n)

@@ -627,6 +627,10 @@ int sc__insn_valid(const sc_insn_t *in);
  * terminated; returns the length of the whole text (as snprintf). Where
  * the simulator names an instruction in a DUE it can say which one. */
 int sc__disasm(const sc_module_t *m, const sc_insn_t *in, char *buf, size_t n);
+/* The instruction at pc as the PTX has it: the ptx-mode word (code_ptx in
+ * alloc mode) with its registers by their declared names (sc__reg_name),
+ * "%f3" rather than slot "%r12". Returns as sc__disasm, -1 for no such pc. */
+int sc__disasm_ptx(const sc_module_t *m, uint32_t pc, char *buf, size_t n);
 
 /* ======================================================================
  * Modules (ptx_parse.c builds them; gpu.c owns them)

@@ -367,7 +367,7 @@ static void site_fu(jw_t *j, const sc_gpu_t *g, uint64_t loc)
 	if (m && g->fu.pc < m->ncode) {
 		if (m->line)
 			jw_u64(j, "ptx_line", m->line[g->fu.pc]);
-		if (sc__disasm(m, &m->code[g->fu.pc], text, sizeof text) >= 0)
+		if (sc__disasm_ptx(m, g->fu.pc, text, sizeof text) >= 0)
 			jw_str(j, "insn", text);
 	}
 }
@@ -475,7 +475,7 @@ static void watch_hit(sc_gpu_t *g, sc_watch_state_t st, uint32_t pc)
 		char text[160];
 		if (m->line)
 			jw_u64(&j, "ptx_line", m->line[pc]);
-		if (sc__disasm(m, &m->code[pc], text, sizeof text) >= 0) {
+		if (sc__disasm_ptx(m, pc, text, sizeof text) >= 0) {
 			char op[48];
 			size_t k = strcspn(text, " ");
 			snprintf(op, sizeof op, "%.*s", (int)(k < sizeof op ? k : sizeof op - 1), text);

@@ -212,6 +212,7 @@ Test(site, shared_byte_names_its_variable_and_is_read_by_the_load)
 	j = parse(p.effect);
 	cr_expect_str_eq(str(j, "first"), "read", "%s", p.effect);
 	cr_expect_str_eq(str(j, "op"), "ld.shared.u32");
+	cr_expect_str_eq(str(j, "insn"), "ld.shared.u32 %r5, [%rd0]", "registers by their PTX names, not slots 5 and 6");
 	json_decref(j);
 	cr_expect_eq(out[3], 3 + 50 + (4u << 8), "%u", out[3]);
 	cr_expect_eq(out[4], 4 + 50);
