@@ -15,6 +15,7 @@ typedef struct out {
 	size_t n, len; /* len: what the whole text takes, even past n */
 	const sc_module_t *m;
 	const sc_func_t *names; /* registers by their PTX names (sc__reg_name), or NULL: by slot */
+	bool ptx_code;          /* the word is from an alloc-mode module's code_ptx */
 } out_t;
 
 static void put(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -276,7 +277,9 @@ static int disasm(out_t o, const sc_module_t *m, const sc_insn_t *in)
 	size_t n = o.n;
 	if (n)
 		buf[0] = 0;
-	uint32_t nregs = m ? m->nregs_all : 0xfff, npreds = m ? m->npreds_all : 0xfff;
+	/* the ptx-mode code of an alloc-mode module numbers registers past the
+	 * allocated slots (nregs_all): only the encoding bounds it */
+	uint32_t nregs = m && !o.ptx_code ? m->nregs_all : 0xfff, npreds = m && !o.ptx_code ? m->npreds_all : 0xfff;
 	uint32_t npool = m ? m->npool : 0xfff, ncode = m ? m->ncode : UINT32_MAX;
 	if (sc__insn_check(in, nregs, npreds, npool, ncode)) {
 		const unsigned char *b = (const unsigned char *)in;
@@ -299,7 +302,7 @@ static int disasm(out_t o, const sc_module_t *m, const sc_insn_t *in)
 
 int sc__disasm(const sc_module_t *m, const sc_insn_t *in, char *buf, size_t n)
 {
-	return disasm((out_t){buf, n, 0, m, NULL}, m, in);
+	return disasm((out_t){buf, n, 0, m, NULL, false}, m, in);
 }
 
 int sc__disasm_ptx(const sc_module_t *m, uint32_t pc, char *buf, size_t n)
@@ -310,7 +313,7 @@ int sc__disasm_ptx(const sc_module_t *m, uint32_t pc, char *buf, size_t n)
 		return -1;
 	}
 	const sc_insn_t *in = m->code_ptx ? &m->code_ptx[pc] : &m->code[pc];
-	return disasm((out_t){buf, n, 0, m, sc__func_at(m, pc)}, m, in);
+	return disasm((out_t){buf, n, 0, m, sc__func_at(m, pc), m->code_ptx != NULL}, m, in);
 }
 
 int sc_disasm_pc(const sc_module_t *mod, uint32_t pc, char *buf, size_t n)

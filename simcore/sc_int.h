@@ -1332,7 +1332,7 @@ typedef struct sc_statemap {
 /* The watch on a faulty location (site.c, issue 13): the first instruction
  * that reads it, or the one that overwrites it first. On in experiment
  * children only (sc_watch); issue() and the shared-memory path test `on`. */
-typedef enum { SC_WATCH_REG = 1, SC_WATCH_PRED, SC_WATCH_SMEM } sc_watch_kind_t;
+typedef enum { SC_WATCH_REG = 1, SC_WATCH_PRED, SC_WATCH_SMEM, SC_WATCH_IB } sc_watch_kind_t;
 typedef enum { SC_WATCH_PENDING, SC_WATCH_READ, SC_WATCH_OVERWRITTEN, SC_WATCH_CLEARED } sc_watch_state_t;
 typedef struct sc_watch {
 	bool on;                        /* watching now */
@@ -1340,7 +1340,8 @@ typedef struct sc_watch {
 	uint8_t kind;                   /* sc_watch_kind_t */
 	uint8_t state;                  /* sc_watch_state_t */
 	uint32_t sm, slot;              /* SM and warp slot (reg, pred); CTA slot (smem) */
-	uint32_t idx;                   /* register slot, predicate, or byte offset in the CTA's shared memory */
+	uint32_t idx;                   /* register slot, predicate, byte offset in the CTA's shared memory,
+	                                   or the pc whose buffered word is corrupted (ib) */
 	uint32_t lanes;                 /* reg, pred: the lanes whose copy is corrupted */
 	uint32_t bits;                  /* reg: the corrupted bits of the 32-bit word */
 	uint32_t pc;                    /* read or overwritten: the instruction */
@@ -1570,11 +1571,11 @@ static inline void sc__trace_touch(sc_gpu_t *g, uint64_t addr, uint32_t size, bo
  * FU fault waits for this SM and cycle. */
 void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc,
                   uint64_t now);
-/* The watch (site.c): warp w of SM sm issues `in` at pc with its active
- * lanes `active` and executing lanes `exec` (the guard applied); a shared
- * access of `bytes` at the lanes' CTA offsets addr[l] - off. */
-void sc__watch_issue(sc_gpu_t *g, const sc_warp_t *w, const sc_insn_t *in, uint32_t active, uint32_t exec,
-                     uint32_t pc);
+/* The watch (site.c): warp w issues `in`, the word its buffer gives for
+ * pc, with its active lanes `active` (before decoding: a word that does not
+ * decode is read too); a shared access of `bytes` at the lanes' CTA
+ * offsets addr[l] - off. */
+void sc__watch_issue(sc_gpu_t *g, const sc_warp_t *w, const sc_insn_t *in, uint32_t active, uint32_t pc);
 /* Follows register (or predicate) idx of `lanes` of warp slot `slot` of
  * SM sm from now on, into the buffer sc_watch was given. */
 void sc__watch_reg(sc_gpu_t *g, uint32_t sm, uint32_t slot, bool pred, uint32_t idx, uint32_t lanes);

@@ -427,6 +427,21 @@ void sc_watch(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, uint64_
 			uint32_t slot = (uint32_t)(word / g->cfg.preds_per_thread), p = (uint32_t)(word % g->cfg.preds_per_thread);
 			if (pred_warp(g, sm, slot, p))
 				sc__watch_reg(g, smi, slot, true, p, bits);
+		} else if (t == SC_TGT_IBUFFER) {
+			/* a bit of an instruction word: followed to the issue of its pc */
+			unsigned f = fields ? fields & 3u : 3u;
+			uint32_t eb = ((f & SC_F_IB_VALID) ? 1u : 0u) + ((f & SC_F_IB_INSTR) ? 256u : 0u);
+			uint64_t e = loc / eb, off = loc % eb;
+			uint32_t slot = (uint32_t)(e / g->cfg.ib_entries), ent = (uint32_t)(e % g->cfg.ib_entries);
+			const sc_warp_t *w = slot < g->cfg.max_warps_per_sm ? &sm->warps[slot] : NULL;
+			bool instr = !(f & SC_F_IB_VALID) || off > 0;
+			if (w && instr && warp_live(w) && (w->ib[ent].valid & SC_IB_VALID) && w->ib_pc != UINT32_MAX) {
+				wt->on = true;
+				wt->kind = SC_WATCH_IB;
+				wt->sm = smi;
+				wt->slot = slot;
+				wt->idx = w->ib_pc + ent;
+			}
 		} else if (t == SC_TGT_SMEM) {
 			uint64_t byte = loc / 8;
 			uint32_t cslot = r->smem ? (uint32_t)(byte / r->smem) : UINT32_MAX;
@@ -487,13 +502,24 @@ static void watch_hit(sc_gpu_t *g, sc_watch_state_t st, uint32_t pc)
 		wt->out[0] = 0;
 }
 
-void sc__watch_issue(sc_gpu_t *g, const sc_warp_t *w, const sc_insn_t *in, uint32_t active, uint32_t exec,
-                     uint32_t pc)
+void sc__watch_issue(sc_gpu_t *g, const sc_warp_t *w, const sc_insn_t *in, uint32_t active, uint32_t pc)
 {
 	sc_watch_t *wt = &g->watch;
+	if (wt->kind == SC_WATCH_IB) {
+		/* the corrupted word issues (read), or its pc issues a clean word
+		 * fetched again since (overwritten) */
+		const sc_module_t *m = g->run.mod;
+		if (pc == wt->idx && pc < m->ncode)
+			watch_hit(g, memcmp(in, &m->code[pc], sizeof *in) ? SC_WATCH_READ : SC_WATCH_OVERWRITTEN, pc);
+		return;
+	}
 	if (wt->kind != SC_WATCH_REG && wt->kind != SC_WATCH_PRED)
 		return;
-	(void)w;
+	uint32_t exec = active;
+	if (in->guard & SC_GUARD_ON) {
+		uint32_t pm = w->pf[SC_GUARD_REG(in->guard)];
+		exec &= (in->guard & SC_GUARD_NEG) ? ~pm : pm;
+	}
 	bool pred = wt->kind == SC_WATCH_PRED;
 	sc_regref_t v[7];
 	unsigned n = sc__insn_regs(in, v);

@@ -551,6 +551,8 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 	const sc_insn_t *in = fetch(g, sm, w, pc);
 	if (!in)
 		return;
+	if (UNLIKELY(g->watch.on) && w->slot == g->watch.slot && sm->id == g->watch.sm)
+		sc__watch_issue(g, w, in, top->mask, pc);
 	sc_dec_t redo;
 	const sc_dec_t *d = LIKELY(!w->ib_dirty) ? &g->dec[pc] : redecode(g, sm, w, pc, in, &redo);
 	if (!d)
@@ -562,8 +564,6 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 	}
 	g->run.warp_insts++;
 	g->run.thread_insts += top->mask == 0xffffffffu ? 32 : sc__popcount32(top->mask);
-	if (UNLIKELY(g->watch.on) && w->slot == g->watch.slot && sm->id == g->watch.sm)
-		sc__watch_issue(g, w, in, top->mask, exec, pc);
 
 	int rc = d->fn(g, sm, w, d, exec), transfer = 0;
 	occupy(g, sm, d, s, now);

@@ -52,7 +52,7 @@ typedef struct probe {
 	unsigned fields;
 	uint64_t loc;
 	uint32_t nbits;
-	bool watch, inject;
+	bool watch, inject, may_fail; /* may_fail: the launch may end in a DUE */
 	char site[1024], effect[1024];
 } probe_t;
 
@@ -65,8 +65,10 @@ static uint64_t on_pause(sc_gpu_t *g, void *ctx, uint64_t cycle)
 	if (p->watch)
 		sc_watch(g, p->t, p->fields, 0, p->loc, p->nbits, p->effect, sizeof p->effect);
 	cr_expect_eq(sc_state_hash(g), h, "decoding and watching change nothing");
-	if (p->inject)
-		cr_expect_eq(sc_inject(g, p->t, p->fields, 0, p->loc, p->nbits), 1);
+	if (p->inject) {
+		int use = sc_target_in_use(g, p->t, p->fields, 0, p->loc, p->nbits);
+		cr_expect_eq(sc_inject(g, p->t, p->fields, 0, p->loc, p->nbits), use, "flipped exactly when in use");
+	}
 	return UINT64_MAX;
 }
 
@@ -77,8 +79,11 @@ static void run(probe_t *p, uint32_t out[32])
 	h_load_ok(&h, ptx);
 	uint64_t d = h_alloc(&h, 32 * 4, NULL);
 	sc_set_pause(h.gpu, p->at, on_pause, p);
-	cr_assert_eq(h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d)), 0);
-	h_read(&h, out, d, 32 * 4);
+	int rc = h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d));
+	if (!p->may_fail)
+		cr_assert_eq(rc, 0);
+	if (rc == 0)
+		h_read(&h, out, d, 32 * 4);
 	h_fini(&h);
 }
 
@@ -257,5 +262,58 @@ Test(site, a_site_that_does_not_fit_stays_valid_json)
 	json_decref(parse(small));
 	cr_expect_eq(sc_site_json(h.gpu, SC_TGT_REGFILE, 0, 0, 0, 1, small, 8), -1);
 	cr_expect_eq(sc_site_json(h.gpu, SC_TGT_REGFILE, 0, 99, 0, 1, small, sizeof small), -1, "no SM 99");
+	h_fini(&h);
+}
+
+/* A flipped bit of a buffered instruction word: followed to the next issue
+ * of its pc, which issues the corrupted word (read) unless the buffer was
+ * flushed and the word fetched again (overwritten). */
+Test(site, a_buffered_word_is_read_when_its_pc_issues)
+{
+	uint32_t out[32];
+	int read = 0, in_use = 0;
+	for (uint64_t at = 480; at < 520; at += 4) {
+		/* entry 0's word, bit 40 */
+		probe_t p = {.at = at, .t = SC_TGT_IBUFFER, .fields = SC_F_IB_INSTR, .loc = 40, .nbits = 1, .watch = true,
+		             .inject = true, .may_fail = true};
+		run(&p, out);
+		json_t *s = parse(p.site), *e = parse(p.effect);
+		if (json_is_true(json_object_get(s, "in_use"))) {
+			in_use++;
+			const char *first = str(e, "first");
+			if (first) {
+				cr_expect_eq(num(e, "pc"), num(s, "pc"), "%s / %s", p.site, p.effect);
+				read += !strcmp(first, "read");
+			}
+		} else {
+			cr_expect_str_eq(p.effect, "{\"followed\":false}");
+		}
+		json_decref(s);
+		json_decref(e);
+	}
+	cr_expect_gt(in_use, 0);
+	cr_expect_gt(read, 0, "the corrupted word issues");
+}
+
+/* In alloc mode the text of an instruction is the PTX's: the ptx-mode word
+ * at its pc with the declared names, not the allocated slots. */
+Test(site, alloc_mode_names_the_ptx_instruction)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h.opt.regs = SC_REGS_ALLOC;
+	sc_module_t *m = h_load_ok(&h, ptx);
+	cr_assert_not_null(m->code_ptx, "alloc mode keeps the ptx-mode code");
+	long long want = line_of("add.u32 %r3, %r1, %r2");
+	int found = 0;
+	for (uint32_t pc = 0; pc < m->ncode; pc++) {
+		if (m->line[pc] != want)
+			continue;
+		char text[160];
+		cr_assert_gt(sc__disasm_ptx(m, pc, text, sizeof text), 0);
+		cr_expect_str_eq(text, "add.u32 %r3, %r1, %r2");
+		found++;
+	}
+	cr_expect_eq(found, 1);
 	h_fini(&h);
 }
