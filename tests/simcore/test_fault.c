@@ -506,12 +506,19 @@ static const bad_job_t bad_jobs[] = {
 	{"checkpoint without plan", "plan ", "", "checkpoint without a 'plan' record"},
 	{"huge fault count", "x 1 ", "x 1 1000000 250 2 9 1\n", "'x' record, field nfaults: 1000000 is outside 1..8"},
 	{"zero bits", "x 0 ", "x 0 1 150 1 7 0\n", "field nbits: 0 is outside 1..64"},
-	{"experiments out of order", "x 0 ", "x 0 1 900 1 7 1\n", "'x' record, field cycle: 250 is outside 900.."},
+	{"experiments out of order", "x 0 ", "x 0 1 900 1 7 1 0\n", "'x' record, field cycle: 250 is outside 900.."},
 	{"truncated fault", "x 2 ", "x 2 1 250 14\n", "field loc: expected an integer, found ''"},
 	{"bad mode", "mode ", "mode replay\n", "'mode' record: expected golden or inject"},
 	{"no end", "end", "", "truncated (no 'end' record)"},
 	{"unknown record", "end", "frob 1\nend\n", "unknown record 'frob'"},
 	{"empty outdir", "outdir ", "outdir \n", "'outdir' record: expected 1.."},
+	{"stuck at 2", "model ", "model 3 2 0 0 0 0\n", "'model' record, field value: 2 is outside 0..1"},
+	{"window longer than its period", "model ", "model 3 1 10 20 0 0\n", "field duration: 20 is outside 0..10"},
+	{"mcu without interleave", "model ", "model 0 0 0 0 2 0\n", "field interleave: 0 is outside 1.."},
+	{"stuck mcu", "model ", "model 3 1 0 0 2 1\n", "'model' record: regfile does not take this fault model"},
+	{"unknown model", "model ", "model 9 0 0 0 0 0\n", "field kind: 9 is outside 0..3"},
+	{"model before plan", "plan ", "model 0 0 0 0 0 0\n", "'model' record before the 'plan' record"},
+	{"bad pattern", "x 0 ", "x 0 1 150 1 7 1 zz\n", "'x' record, field pattern: expected an integer"},
 };
 
 /* Replaces (or deletes) the first line of text starting with `line`. */
