@@ -13,30 +13,8 @@
 #include "harness.h"
 #include "sc_int.h"
 
-/* As test_fault.c's kernel: r1 = tid, r2 counts a 50-iteration loop, then
- * out[tid] = r1 + r2. %r<6> are slots 0..5, %rd<4> 6..13; p1 is the loop's
+/* h_loop_ptx: %r<6> are slots 0..5, %rd<4> 6..13; p1 is the loop's
  * predicate. */
-static const char loop_ptx[] = H_PTX_HEAD
-	".visible .entry k(.param .u64 out)\n"
-	"{\n"
-	"	.reg .b32 %r<6>;\n"
-	"	.reg .b64 %rd<4>;\n"
-	"	.reg .pred %p<2>;\n"
-	"	mov.u32 %r1, %tid.x;\n"
-	"	mov.u32 %r2, 0;\n"
-	"L:\n"
-	"	add.u32 %r2, %r2, 1;\n"
-	"	setp.lt.u32 %p1, %r2, 50;\n"
-	"	@%p1 bra L;\n"
-	"	add.u32 %r3, %r1, %r2;\n"
-	"	ld.param.u64 %rd1, [out];\n"
-	"	cvta.to.global.u64 %rd1, %rd1;\n"
-	"	mov.u32 %r4, %tid.x;\n"
-	"	mul.wide.u32 %rd2, %r4, 4;\n"
-	"	add.s64 %rd3, %rd1, %rd2;\n"
-	"	st.global.u32 [%rd3], %r3;\n"
-	"	ret;\n"
-	"}\n";
 
 /* No loop: out[tid] = tid + 6, every result of a lane computed once. */
 static const char straight_ptx[] = H_PTX_HEAD
@@ -116,125 +94,86 @@ static uint64_t on_pause(sc_gpu_t *g, void *ctx, uint64_t cycle)
  * rc, out[] filled. */
 static int run(h_ctx_t *h, const char *ptx, plan_t *p, uint32_t out[32])
 {
-	h_init(h);
-	h_load_ok(h, ptx);
-	uint64_t d = h_alloc(h, 32 * 4, NULL);
-	if (p)
-		sc_set_pause(h->gpu, p->at, on_pause, p);
-	int rc = h_launch(h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d));
-	if (rc == 0)
-		h_read(h, out, d, 32 * 4);
-	return rc;
+	return h_run_warp(h, ptx, p->at, on_pause, p, out);
 }
 
-/* out[t] == golden(t) for every lane but those of `lanes`, which hold want[t]. */
-static void expect_out(const uint32_t out[32], uint32_t add, uint32_t lanes, const uint32_t *want, const char *what)
+/* Runs ptx with plan p: the injection returns rc and, when it changed
+ * something, out[t] == t + add for every lane t but those of `lanes`, which
+ * hold want[t]. */
+static void check(const char *ptx, plan_t *p, int rc, uint32_t add, uint32_t lanes, const uint32_t *want,
+                  const char *what)
 {
-	for (uint32_t t = 0; t < 32; t++)
+	h_ctx_t h;
+	uint32_t out[32];
+	cr_assert_eq(run(&h, ptx, p, out), 0, "%s: the launch fails", what);
+	cr_expect_eq(p->rc, rc, "%s: the injection returned %d", what, p->rc);
+	for (uint32_t t = 0; t < 32 && rc >= 0; t++)
 		cr_expect_eq(out[t], lanes >> t & 1 ? want[t] : t + add, "%s: out[%u] = %u", what, t, out[t]);
+	h_fini(&h);
 }
 
 Test(models, random_value_xors_the_whole_word)
 {
-	h_ctx_t h;
-	uint32_t out[32], want[32] = {0};
+	uint32_t want[32] = {[5] = (5u ^ 0xdeadbeefu) + 50};
 	plan_t p = {.at = 500, .t = SC_TGT_REGFILE, .loc = rf_loc(1, 5, 0), .nbits = 32, .m = {.kind = SC_FM_VALUE},
 	            .pattern = 0xdeadbeefu};
-	cr_assert_eq(run(&h, loop_ptx, &p, out), 0);
-	cr_expect_eq(p.rc, 1);
-	want[5] = (5u ^ 0xdeadbeefu) + 50;
-	expect_out(out, 50, 1u << 5, want, "r1 of lane 5 ^ 0xdeadbeef");
-	h_fini(&h);
+	check(h_loop_ptx, &p, 1, 50, 1u << 5, want, "r1 of lane 5 ^ 0xdeadbeef");
 }
 
 Test(models, zero_value_clears_the_whole_word)
 {
-	h_ctx_t h;
-	uint32_t out[32], want[32] = {0};
+	uint32_t want[32] = {[7] = 50};
 	plan_t p = {.at = 500, .t = SC_TGT_REGFILE, .loc = rf_loc(1, 7, 0), .nbits = 32, .m = {.kind = SC_FM_ZERO}};
-	cr_assert_eq(run(&h, loop_ptx, &p, out), 0);
-	cr_expect_eq(p.rc, 1);
-	want[7] = 50;
-	expect_out(out, 50, 1u << 7, want, "r1 of lane 7 cleared");
-	h_fini(&h);
+	check(h_loop_ptx, &p, 1, 50, 1u << 7, want, "r1 of lane 7 cleared");
 	/* a whole-word model must stay inside one word */
-	plan_t q = {.at = 500, .t = SC_TGT_REGFILE, .loc = rf_loc(1, 7, 16), .nbits = 32, .m = {.kind = SC_FM_ZERO}};
-	cr_assert_eq(run(&h, loop_ptx, &q, out), 0);
-	cr_expect_eq(q.rc, SC_EINVAL);
-	h_fini(&h);
+	p.loc = rf_loc(1, 7, 16);
+	check(h_loop_ptx, &p, SC_EINVAL, 50, 0, want, "half of two words");
 }
 
 Test(models, mcu_hits_k_words_interleave_apart)
 {
-	h_ctx_t h;
-	uint32_t out[32], want[32] = {0};
+	uint32_t want[32] = {[5] = (5u ^ 8u) + 50, [7] = (7u ^ 8u) + 50, [9] = (9u ^ 8u) + 50};
 	/* words of the register file are lanes of one register: lanes 5, 7, 9 */
 	plan_t p = {.at = 500, .t = SC_TGT_REGFILE, .loc = rf_loc(1, 5, 3), .nbits = 1,
 	            .m = {.kind = SC_FM_FLIP, .words = 3, .interleave = 2}};
-	cr_assert_eq(run(&h, loop_ptx, &p, out), 0);
-	cr_expect_eq(p.rc, 1);
-	for (uint32_t t = 5; t <= 9; t += 2)
-		want[t] = (t ^ 8u) + 50;
-	expect_out(out, 50, 1u << 5 | 1u << 7 | 1u << 9, want, "bit 3 of r1 in lanes 5, 7, 9");
-	h_fini(&h);
-	/* interleave 0 names no words */
-	plan_t q = p;
-	q.m.interleave = 0;
-	cr_assert_eq(run(&h, loop_ptx, &q, out), 0);
-	cr_expect_eq(q.rc, SC_EINVAL);
-	h_fini(&h);
+	check(h_loop_ptx, &p, 1, 50, 1u << 5 | 1u << 7 | 1u << 9, want, "bit 3 of r1 in lanes 5, 7, 9");
+	p.m.interleave = 0; /* names no words */
+	check(h_loop_ptx, &p, SC_EINVAL, 50, 0, want, "interleave 0");
 }
 
 Test(models, stuck_at_one_survives_every_write)
 {
-	h_ctx_t h;
-	uint32_t out[32], want[32] = {0};
+	uint32_t want[32] = {[5] = 5 + 51};
 	/* bit 0 of r2 (the loop counter) of lane 5 stuck at 1 from cycle 1,
-	 * before the CTA starts: the counter runs 1, 3, ..., 49, 51 */
+	 * before the CTA starts (armed, not in use yet): the counter runs 1,
+	 * 3, ..., 49, 51 */
 	plan_t p = {.at = 1, .t = SC_TGT_REGFILE, .loc = rf_loc(2, 5, 0), .nbits = 1,
 	            .m = {.kind = SC_FM_STUCK, .value = 1}};
-	cr_assert_eq(run(&h, loop_ptx, &p, out), 0);
-	cr_expect_eq(p.rc, 1, "armed, though not in use yet");
-	want[5] = 5 + 51;
-	expect_out(out, 50, 1u << 5, want, "r2 of lane 5 odd after every write");
-	h_fini(&h);
+	check(h_loop_ptx, &p, 1, 50, 1u << 5, want, "r2 of lane 5 odd after every write");
 	/* the same bit flipped once is overwritten: the loop still ends at 50 */
 	plan_t q = {.at = 500, .t = SC_TGT_REGFILE, .loc = rf_loc(2, 5, 0), .nbits = 1, .plain = true};
-	cr_assert_eq(run(&h, loop_ptx, &q, out), 0);
-	cr_expect_eq(q.rc, 1);
-	expect_out(out, 50, 0, want, "a transient flip of the counter is masked");
-	h_fini(&h);
+	check(h_loop_ptx, &q, 1, 50, 0, want, "a transient flip of the counter");
 }
 
 Test(models, stuck_at_zero_predicate_is_seen_by_the_guard)
 {
-	h_ctx_t h;
-	uint32_t out[32], want[32] = {0};
+	uint32_t want[32] = {[5] = 5 + 1};
 	/* p1 of lane 5 stuck at 0: the guard read after each setp sees it, the
 	 * lane leaves the loop after one iteration */
 	plan_t p = {.at = 1, .t = SC_TGT_PRED, .loc = 1 * 32 + 5, .nbits = 1, .m = {.kind = SC_FM_STUCK, .value = 0}};
-	cr_assert_eq(run(&h, loop_ptx, &p, out), 0);
-	cr_expect_eq(p.rc, 1);
-	want[5] = 5 + 1;
-	expect_out(out, 50, 1u << 5, want, "lane 5 iterates once");
-	h_fini(&h);
+	check(h_loop_ptx, &p, 1, 50, 1u << 5, want, "lane 5 iterates once");
 }
 
 Test(models, stuck_at_fu_lane_corrupts_every_result)
 {
-	h_ctx_t h;
-	uint32_t out[32], want[32] = {0};
+	uint32_t want[32] = {[5] = 9};
 	/* bit 1 of every result of lane 5 stuck at 0: r1 = 5 keeps it, r2 = 11
 	 * loses it (9); the addresses (multiples of 4 from an aligned base)
 	 * have it clear already */
 	plan_t p = {.at = 1, .t = SC_TGT_FU, .loc = 5 * 64 + 1, .nbits = 1, .m = {.kind = SC_FM_STUCK, .value = 0}};
-	cr_assert_eq(run(&h, straight_ptx, &p, out), 0);
-	cr_expect_eq(p.rc, 1);
-	cr_expect(sc_fu_applied(h.gpu));
-	want[5] = 9;
-	expect_out(out, 6, 1u << 5, want, "lane 5's sum loses bit 1");
-	h_fini(&h);
+	check(straight_ptx, &p, 1, 6, 1u << 5, want, "lane 5's sum loses bit 1");
 	/* one permanent fault per run */
+	h_ctx_t h;
 	h_init(&h);
 	h_load_ok(&h, straight_ptx);
 	sc_fmodel_t m = {.kind = SC_FM_STUCK, .value = 1};
