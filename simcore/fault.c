@@ -11,6 +11,7 @@
  *   ibuffer  max_warps x ib_entries entries, each the selected fields of
  *            {valid (1 bit), instr (256 bits: the sc_insn_t word)}
  *   fu       32 lanes x 64 bits of the result written in the fault's cycle
+ *            (a stuck bit: of every result from its cycle on)
  *   l1d      the L1 data cache's lines, each the selected fields of {data,
  *            tag, valid}; const: the constant cache's, of {data, tag}; l2:
  *            the whole L2 as SM 0's space, of {data, tag, valid, dirty}
@@ -23,7 +24,11 @@
  * CTAs start with zeroed registers, predicates, shared and local memory
  * (sc__cta_start), so nothing outside these can influence the future: the
  * state hash covers exactly what is in use, and faults elsewhere are
- * masked by construction. */
+ * masked by construction (a stuck bit is the exception: it waits for its
+ * location to come into use, so it is forced whenever it may have been
+ * written, sc__after_issue and sc__cta_start).
+ * Fault models (simcore.h sc_fmodel_t): flips, XOR patterns and clears of
+ * whole words, K words `interleave` apart, and stuck bits. */
 #include <stdlib.h>
 #include <string.h>
 
