@@ -1577,10 +1577,6 @@ static inline void sc__trace_touch(sc_gpu_t *g, uint64_t addr, uint32_t size, bo
 		sc__trace_mark(g, addr, size, write);
 }
 
-/* fault.c: corrupts the result the instruction just wrote, when an armed
- * FU fault waits for this SM and cycle. */
-void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc,
-                  uint64_t now);
 /* fault.c: what faults do once an instruction wrote its results (when
  * g->after): the stuck bit is forced again (sc__stuck_apply), an armed FU
  * fault corrupts the result (sc__fu_apply). */
@@ -1593,6 +1589,10 @@ void sc__stuck_apply(sc_gpu_t *g, const sc_sm_t *sm, uint64_t now);
  * active at cycle now; the first window start after now in *next (UINT64_MAX:
  * none) when next is not NULL. */
 bool sc__stuck_active(uint64_t start, uint64_t period, uint64_t duration, uint64_t now, uint64_t *next);
+/* fault.c: corrupts the result the instruction just wrote, when an armed
+ * FU fault waits for this SM and cycle. */
+void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc,
+                  uint64_t now);
 /* The watch (site.c): warp w of SM sm issues `in` at pc with its active
  * lanes `active` and executing lanes `exec` (the guard applied); a shared
  * access of `bytes` at the lanes' CTA offsets addr[l] - off. */
