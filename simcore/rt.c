@@ -30,7 +30,7 @@
  *                                       (PATTERN in hex)
  *   end
  * Each record but c and x at most once, config before plan, plan before
- * c. Every field is checked as it is read: NPARTS is 0 or NUM_SMS + 2
+ * c and model. Every field is checked as it is read: NPARTS is 0 or NUM_SMS + 2
  * (sc_state_parts), at most SC_RT_MAX_CKPT checkpoints with non-decreasing
  * cycles, NFAULTS 1..SC_RT_MAX_FAULTS, NBITS 1..64, a model the target
  * supports (sc_model_supported) with VALUE 0..1, experiments in order of
