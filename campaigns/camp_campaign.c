@@ -53,7 +53,8 @@ static const char *const target_names[CAMP_TARGET__COUNT] = {
 #undef X
 };
 
-static const char *const model_names[] = {"single", "adjacent", "multi"};
+static const char *const model_names[] = {"single", "adjacent", "multi", "random_value", "zero_value", "mcu",
+                                           "stuck_at", "intermittent"};
 static const char *const sampling_names[] = {"physical", "live"};
 static const char *const regs_names[] = {"ptx", "alloc"};
 
@@ -82,6 +83,17 @@ static const char *const *target_fields(camp_target_t t)
 const char *camp_target_name(camp_target_t t)
 {
 	return NAME_OF(target_names, t);
+}
+
+sc_fm_kind_t camp_model_kind(camp_model_t m)
+{
+	switch (m) {
+	case CAMP_MODEL_RANDOM_VALUE: return SC_FM_VALUE;
+	case CAMP_MODEL_ZERO_VALUE: return SC_FM_ZERO;
+	case CAMP_MODEL_STUCK_AT:
+	case CAMP_MODEL_INTERMITTENT: return SC_FM_STUCK;
+	default: return SC_FM_FLIP;
+	}
 }
 
 const char *camp_model_name(camp_model_t m)
@@ -420,6 +432,16 @@ static int check_target_on_gpu(ctx_t *x)
 		return fail(x, "$.fault_model.bits", "adjacent bits stay inside one word, and %s with these fields has "
 		            "words of one bit (choose one field, e.g. \"fields\": [\"%s\"])", target_names[c->target],
 		            target_fields(c->target) ? target_fields(c->target)[0] : "?");
+	if (!sc_model_supported((sc_target_t)c->target, camp_model_kind(c->model)))
+		return fail(x, "$.fault_model.kind", "\"%s\" does not apply to %s (%s)", model_names[c->model],
+		            target_names[c->target], c->model == CAMP_MODEL_ZERO_VALUE
+		            ? "a cache word's value is not read: use \"random_value\""
+		            : "a permanent fault needs regfile, pred, smem or fu");
+	if (c->model == CAMP_MODEL_MCU &&
+	    (uint64_t)(c->model_k - 1) * c->model_interleave >= sc_target_bits(&c->gpu, (sc_target_t)c->target,
+	                                                                      c->fields, NULL) / wb)
+		return fail(x, "$.fault_model.interleave", "%u words %u apart do not fit in one SM's %s", c->model_k,
+		            c->model_interleave, target_names[c->target]);
 	if (c->model == CAMP_MODEL_ADJACENT && c->model_k > wb)
 		return fail(x, "$.fault_model.bits", "expected at most %u: adjacent bits stay inside one word of %s (%u "
 		            "bits)", wb, target_names[c->target], wb);
@@ -631,16 +653,70 @@ static int parse_golden_limits(ctx_t *x, json_t *root)
 	return 0;
 }
 
+/* An integer in [lo, hi] at $.fault_model.KEY (required), into *out. */
+static int model_int(ctx_t *x, json_t *v, const char *key, json_int_t lo, json_int_t hi, const char *what,
+                     uint64_t *out)
+{
+	char path[64];
+	json_t *k;
+	int rc = require(x, "$.fault_model", v, key, &k);
+	if (rc)
+		return rc;
+	snprintf(path, sizeof path, "$.fault_model.%s", key);
+	if (!json_is_integer(k) || json_integer_value(k) < lo || json_integer_value(k) > hi)
+		return fail(x, path, "expected an integer in %lld..%lld (%s)", (long long)lo, (long long)hi, what);
+	*out = (uint64_t)json_integer_value(k);
+	return 0;
+}
+
+/* "from_start": true|false (optional, default false). */
+static int model_from_start(ctx_t *x, json_t *v)
+{
+	json_t *k = json_object_get(v, "from_start");
+	if (k && !json_is_boolean(k))
+		return fail(x, "$.fault_model.from_start", "expected true (the fault is there from the first busy "
+		            "cycle) or false (from a drawn cycle)");
+	x->c->model_from_start = k && json_is_true(k);
+	return 0;
+}
+
+/* stuck_at and intermittent: the value, the start and the windows. */
+static int parse_permanent(ctx_t *x, json_t *v)
+{
+	static const char *const stuck_keys[] = {"kind", "value", "from_start", NULL};
+	static const char *const inter_keys[] = {"kind", "value", "from_start", "period", "duration", NULL};
+	camp_campaign_t *c = x->c;
+	bool inter = c->model == CAMP_MODEL_INTERMITTENT;
+	uint64_t val, per = 0, dur = 0;
+	int rc;
+	if ((rc = check_keys(x, "$.fault_model", v, inter ? inter_keys : stuck_keys)) ||
+	    (rc = model_int(x, v, "value", 0, 1, "the value the bit is stuck at", &val)) ||
+	    (rc = model_from_start(x, v)))
+		return rc;
+	if (inter && ((rc = model_int(x, v, "period", 2, INT64_MAX, "cycles from one active window to the next", &per)) ||
+	              (rc = model_int(x, v, "duration", 1, INT64_MAX, "active cycles per period", &dur))))
+		return rc;
+	if (inter && dur >= per)
+		return fail(x, "$.fault_model.duration", "expected fewer cycles than the period (%" PRIu64 "); a fault "
+		            "active all the time is {\"kind\": \"stuck_at\"}", per);
+	c->model_value = (uint32_t)val;
+	c->model_period = per;
+	c->model_duration = dur;
+	return 0;
+}
+
 static int parse_model(ctx_t *x, json_t *v)
 {
 	static const char *const single_keys[] = {"kind", NULL};
 	static const char *const adjacent_keys[] = {"kind", "bits", NULL};
 	static const char *const multi_keys[] = {"kind", "faults", NULL};
-	static const char *const expect = "expected {\"kind\": \"single\"}, {\"kind\": "
-	                                  "\"adjacent\", \"bits\": K} or {\"kind\": \"multi\", "
-	                                  "\"faults\": K}";
+	static const char *const mcu_keys[] = {"kind", "words", "interleave", NULL};
+	static const char *const expect = "expected an object with \"kind\": \"single\", \"adjacent\", \"multi\", "
+	                                  "\"random_value\", \"zero_value\", \"mcu\", \"stuck_at\" or "
+	                                  "\"intermittent\" (README, \"Campaign JSON\")";
 	camp_campaign_t *c = x->c;
-	json_t *kind, *k;
+	json_t *kind;
+	uint64_t k = 1;
 	int rc;
 
 	c->model = CAMP_MODEL_SINGLE;
@@ -651,32 +727,42 @@ static int parse_model(ctx_t *x, json_t *v)
 		return fail(x, "$.fault_model", "%s", expect);
 	if ((rc = require(x, "$.fault_model", v, "kind", &kind)))
 		return rc;
-	int m = lookup(kind, model_names, 3);
+	int m = lookup(kind, model_names, (int)(sizeof model_names / sizeof *model_names));
 	if (m < 0)
-		return fail(x, "$.fault_model.kind", "expected \"single\", \"adjacent\" or "
-		            "\"multi\"");
+		return fail(x, "$.fault_model.kind", "%s", expect);
 	c->model = (camp_model_t)m;
 	switch (c->model) {
 	case CAMP_MODEL_SINGLE:
+	case CAMP_MODEL_RANDOM_VALUE:
+	case CAMP_MODEL_ZERO_VALUE:
 		return check_keys(x, "$.fault_model", v, single_keys);
 	case CAMP_MODEL_ADJACENT:
 		if ((rc = check_keys(x, "$.fault_model", v, adjacent_keys)) ||
-		    (rc = require(x, "$.fault_model", v, "bits", &k)))
+		    (rc = model_int(x, v, "bits", 2, 32, "adjacent bits of one word", &k)))
 			return rc;
-		if (!json_is_integer(k) || json_integer_value(k) < 2 || json_integer_value(k) > 32)
-			return fail(x, "$.fault_model.bits", "expected an integer in 2..32 (adjacent "
-			            "bits of one word)");
 		break;
 	case CAMP_MODEL_MULTI:
 		if ((rc = check_keys(x, "$.fault_model", v, multi_keys)) ||
-		    (rc = require(x, "$.fault_model", v, "faults", &k)))
+		    (rc = model_int(x, v, "faults", 2, 8, "single-bit faults spread in time", &k)))
 			return rc;
-		if (!json_is_integer(k) || json_integer_value(k) < 2 || json_integer_value(k) > 8)
-			return fail(x, "$.fault_model.faults", "expected an integer in 2..8 (single-bit "
-			            "faults spread in time)");
+		break;
+	case CAMP_MODEL_MCU: {
+		uint64_t il = 1;
+		if ((rc = check_keys(x, "$.fault_model", v, mcu_keys)) ||
+		    (rc = model_int(x, v, "words", 2, 8, "physically adjacent words hit at once", &k)))
+			return rc;
+		if (json_object_get(v, "interleave") &&
+		    (rc = model_int(x, v, "interleave", 1, 1024, "words between two hit words: the interleaving "
+		                    "factor", &il)))
+			return rc;
+		c->model_interleave = (uint32_t)il;
 		break;
 	}
-	c->model_k = (uint32_t)json_integer_value(k);
+	case CAMP_MODEL_STUCK_AT:
+	case CAMP_MODEL_INTERMITTENT:
+		return parse_permanent(x, v);
+	}
+	c->model_k = (uint32_t)k;
 	return 0;
 }
 
@@ -920,6 +1006,18 @@ static int canonical_text(ctx_t *x, bool legacy, char **text)
 			put(v, "bits", json_integer(c->model_k), &bad);
 		else if (c->model == CAMP_MODEL_MULTI)
 			put(v, "faults", json_integer(c->model_k), &bad);
+		if (c->model == CAMP_MODEL_MCU) {
+			put(v, "words", json_integer(c->model_k), &bad);
+			put(v, "interleave", json_integer(c->model_interleave), &bad);
+		}
+		if (c->model == CAMP_MODEL_STUCK_AT || c->model == CAMP_MODEL_INTERMITTENT) {
+			put(v, "value", json_integer(c->model_value), &bad);
+			put(v, "from_start", json_boolean(c->model_from_start), &bad);
+		}
+		if (c->model == CAMP_MODEL_INTERMITTENT) {
+			put(v, "period", json_integer((json_int_t)c->model_period), &bad);
+			put(v, "duration", json_integer((json_int_t)c->model_duration), &bad);
+		}
 	}
 	put(root, "fault_model", v, &bad);
 	put(root, "sampling", json_string(sampling_names[c->sampling]), &bad);

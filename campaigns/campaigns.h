@@ -8,6 +8,7 @@
 #ifndef CAMPAIGNS_H
 #define CAMPAIGNS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -222,7 +223,12 @@ typedef enum {
 typedef enum {
 	CAMP_MODEL_SINGLE,    /* one bit */
 	CAMP_MODEL_ADJACENT,  /* k adjacent bits of one word at one cycle */
-	CAMP_MODEL_MULTI      /* k single-bit faults spread in time */
+	CAMP_MODEL_MULTI,     /* k single-bit faults spread in time */
+	CAMP_MODEL_RANDOM_VALUE, /* one word takes a random value */
+	CAMP_MODEL_ZERO_VALUE,   /* one word is cleared */
+	CAMP_MODEL_MCU,          /* one bit in k words `interleave` words apart */
+	CAMP_MODEL_STUCK_AT,     /* one bit holds a value to the end of the run */
+	CAMP_MODEL_INTERMITTENT  /* one bit holds a value duration cycles every period */
 } camp_model_t;
 
 typedef enum {
@@ -265,7 +271,13 @@ typedef struct camp_campaign {
 	double confidence;         /* (0, 1), default 0.95; sample size and intervals */
 	double margin;             /* (0, 1) when injections == 0; 0 otherwise */
 	camp_model_t model;        /* default SINGLE */
-	uint32_t model_k;          /* bits (ADJACENT), faults (MULTI); 1 for SINGLE */
+	uint32_t model_k;          /* bits (ADJACENT), faults (MULTI), words (MCU); else 1 */
+	uint32_t model_interleave; /* MCU: words between hit words, default 1; else 0 */
+	uint32_t model_value;      /* STUCK_AT, INTERMITTENT: 0 or 1 */
+	uint64_t model_period;     /* INTERMITTENT: cycles, >= 2 */
+	uint64_t model_duration;   /* INTERMITTENT: active cycles per period, 1..period-1 */
+	bool model_from_start;     /* STUCK_AT, INTERMITTENT: from the first busy cycle
+	                              (default false: from a drawn cycle) */
 	camp_sampling_t sampling;  /* default PHYSICAL */
 	uint64_t seed;             /* default 1 */
 	double fit_per_bit;        /* intrinsic FIT per bit, > 0, default 0.001 */
@@ -303,6 +315,8 @@ void camp_campaign_destroy(camp_campaign_t *c);
  * static; "?" for values out of range. */
 const char *camp_target_name(camp_target_t t);
 const char *camp_model_name(camp_model_t m);
+/* What model m does to the word it hits (simcore's sc_fm_kind_t). */
+sc_fm_kind_t camp_model_kind(camp_model_t m);
 const char *camp_sampling_name(camp_sampling_t s);
 const char *camp_regs_name(camp_regs_t r);
 

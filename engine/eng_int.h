@@ -233,6 +233,9 @@ typedef struct eng_plan {
  * Returns 0 or an error code with err. */
 int eng_plan_space(const camp_campaign_t *c, const eng_golden_t *g, eng_plan_t *p, char *err, size_t errsz);
 void eng_plan_free(eng_plan_t *p);
+/* What campaign c's fault model does to the words it hits (the runtime's
+ * part of it; plan->model is the masks' part). */
+void eng_fault_model(const camp_campaign_t *c, sc_fmodel_t *m);
 /* Experiment `index` of the campaign (its mask). 0 or -1. */
 int eng_plan_mask(const eng_plan_t *p, uint64_t seed, uint64_t index, eng_exp_t *e);
 /* Sorts by first activation cycle, then index (the order runners need). */

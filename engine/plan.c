@@ -9,6 +9,29 @@
 
 #include "eng_int.h"
 
+/* The masks' part of c's fault model. */
+static mask_model_t mask_model_of(const camp_campaign_t *c)
+{
+	static const mask_kind_t kinds[] = {
+		[CAMP_MODEL_SINGLE] = MASK_SINGLE,    [CAMP_MODEL_ADJACENT] = MASK_ADJACENT,
+		[CAMP_MODEL_MULTI] = MASK_MULTI,      [CAMP_MODEL_RANDOM_VALUE] = MASK_VALUE,
+		[CAMP_MODEL_ZERO_VALUE] = MASK_ZERO,  [CAMP_MODEL_MCU] = MASK_MCU,
+		[CAMP_MODEL_STUCK_AT] = MASK_STUCK,   [CAMP_MODEL_INTERMITTENT] = MASK_STUCK,
+	};
+	return (mask_model_t){.kind = kinds[c->model], .k = c->model_k, .interleave = c->model_interleave,
+	                      .from_start = c->model_from_start};
+}
+
+void eng_fault_model(const camp_campaign_t *c, sc_fmodel_t *m)
+{
+	*m = (sc_fmodel_t){.kind = camp_model_kind(c->model), .value = c->model_value, .period = c->model_period,
+	                   .duration = c->model_duration};
+	if (c->model == CAMP_MODEL_MCU) {
+		m->words = c->model_k;
+		m->interleave = c->model_interleave;
+	}
+}
+
 int eng_plan_space(const camp_campaign_t *c, const eng_golden_t *g, eng_plan_t *p, char *err, size_t errsz)
 {
 	memset(p, 0, sizeof *p);
@@ -43,8 +66,7 @@ int eng_plan_space(const camp_campaign_t *c, const eng_golden_t *g, eng_plan_t *
 	p->space.bits_per_sm = sc_target_bits(&c->gpu, (sc_target_t)c->target, c->fields, &word_bits);
 	p->space.word_bits = word_bits;
 	p->space.live = c->sampling == CAMP_SAMPLING_LIVE;
-	p->model.kind = c->model == CAMP_MODEL_ADJACENT ? MASK_ADJACENT : c->model == CAMP_MODEL_MULTI ? MASK_MULTI : MASK_SINGLE;
-	p->model.k = c->model_k;
+	p->model = mask_model_of(c);
 	for (uint32_t i = 0; i < p->nbusy; i++)
 		p->busy_cycles += p->busy[i].end - p->busy[i].start;
 	/* the population of faults: every bit of every SM (that holds the
@@ -80,7 +102,8 @@ int eng_plan_mask(const eng_plan_t *p, uint64_t seed, uint64_t index, eng_exp_t 
 	e->nfaults = m.nfaults;
 	memset(e->f, 0, sizeof e->f);
 	for (uint32_t k = 0; k < m.nfaults; k++)
-		e->f[k] = (sc_rt_fault_t){.cycle = m.f[k].cycle, .sm = m.f[k].sm, .loc = m.f[k].loc, .nbits = m.f[k].nbits};
+		e->f[k] = (sc_rt_fault_t){.cycle = m.f[k].cycle, .sm = m.f[k].sm, .loc = m.f[k].loc, .nbits = m.f[k].nbits,
+		                          .pattern = m.f[k].pattern};
 	return 0;
 }
 

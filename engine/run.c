@@ -276,8 +276,8 @@ static int slot_input(const daemon_t *d, int k, char **buf, size_t *len, uint64_
 		eng_plan_mask(d->plan, d->seed, idx, &e);
 		int bad = append(buf, len, &cap, "%" PRIu64 " %u", e.idx, e.nfaults);
 		for (uint32_t f = 0; f < e.nfaults; f++)
-			bad |= append(buf, len, &cap, " %" PRIu64 " %u %" PRIu64 " %u", e.f[f].cycle, e.f[f].sm, e.f[f].loc,
-			              e.f[f].nbits);
+			bad |= append(buf, len, &cap, " %" PRIu64 " %u %" PRIu64 " %u %" PRIu64, e.f[f].cycle, e.f[f].sm,
+			              e.f[f].loc, e.f[f].nbits, e.f[f].pattern);
 		bad |= append(buf, len, &cap, "\n");
 		if (bad) {
 			free(*buf);
@@ -580,7 +580,10 @@ static void kernel_rows(const camp_campaign_t *c, const eng_golden_t *g, db_kern
 
 /* Every mask of plan p as rows m[0..p->n): the first fault in columns, the
  * others as JSON text in extra[i] (m[i].extra points to it; the caller
- * frees them). Returns 0 or ENG_EINPUT with err. */
+ * frees them): an array of [cycle, sm, loc, nbits] for a multi mask, or
+ * {"xor": "0xHEX"} for a random_value one (its XOR pattern; the other
+ * models need only the columns and the campaign). Returns 0 or
+ * ENG_EINPUT with err. */
 static int mask_rows(const camp_campaign_t *c, const eng_plan_t *p, db_mask_t *m, char **extra, char *err,
                      size_t errsz)
 {
@@ -591,7 +594,13 @@ static int mask_rows(const camp_campaign_t *c, const eng_plan_t *p, db_mask_t *m
 			return ENG_EINPUT;
 		}
 		m[i] = (db_mask_t){.idx = i, .cycle = e.f[0].cycle, .sm = e.f[0].sm, .loc = e.f[0].loc, .nbits = e.f[0].nbits};
-		if (e.nfaults > 1) {
+		if (e.f[0].pattern) { /* random_value: the XOR pattern replays the mask */
+			char *buf = malloc(48);
+			if (buf)
+				snprintf(buf, 48, "{\"xor\":\"0x%" PRIx64 "\"}", e.f[0].pattern);
+			extra[i] = buf;
+			m[i].extra = buf;
+		} else if (e.nfaults > 1) {
 			char *buf = malloc(64), sep = '[';
 			size_t len = 0, cap = 64;
 			for (uint32_t f = 1; buf && f < e.nfaults; f++, sep = ',')

@@ -20,7 +20,10 @@ void eng_rt_plan(const eng_runner_opts_t *o, const eng_golden_t *g, const eng_ex
                  sc_rt_plan_t *p)
 {
 	const camp_campaign_t *c = o->campaign;
+	sc_fmodel_t m;
+	eng_fault_model(c, &m);
 	*p = (sc_rt_plan_t){
+		.model = m,
 		.target = (sc_target_t)c->target,
 		.fields = c->fields,
 		.live = c->sampling == CAMP_SAMPLING_LIVE,

@@ -2,7 +2,8 @@
  * --golden FD it takes the campaign's golden run from the daemon's golden
  * record on that descriptor (record.c) instead of running it. It reads
  * its experiments on stdin, one per line,
- *     idx nfaults cycle sm loc nbits [cycle sm loc nbits ...]
+ *     idx nfaults cycle sm loc nbits pattern [cycle sm loc nbits pattern ...]
+ * (pattern: sc_rt_fault_t.pattern, decimal)
  * runs them with the fork-at-cycle runner, and writes one line per outcome
  * on stdout,
  *     R idx outcome cycles early wall live_bits reason\tsite\teffect\tseverity
@@ -79,6 +80,7 @@ static int read_experiments(const eng_runner_opts_t *o, char *err, size_t errsz)
 			x->f[k].sm = (uint32_t)strtoul(q, &q, 10);
 			x->f[k].loc = strtoull(q, &q, 10);
 			x->f[k].nbits = (uint32_t)strtoul(q, &q, 10);
+			x->f[k].pattern = strtoull(q, &q, 10);
 		}
 		n++;
 	}

@@ -1,5 +1,6 @@
 /* Seeded fault masks: the xoshiro256** stream of each mask and the drawing of
- * activation cycles, SMs and bit locations for the three fault models.
+ * activation cycles, SMs, bit locations and value patterns of the fault
+ * models.
  * The seeding scheme and the draw order are a reproducibility contract,
  * written down in masks.h; changing either changes every campaign's masks. */
 #include <stdint.h>
@@ -127,6 +128,16 @@ static int model_ok(const mask_space_t *sp, const mask_model_t *m, uint64_t tota
 		return sp->word_bits == 0 || sp->word_bits >= m->k;
 	case MASK_MULTI:
 		return m->k >= 2 && m->k <= MASK_MAX_FAULTS && total >= m->k;
+	case MASK_VALUE:
+	case MASK_ZERO:
+		return sp->word_bits >= 1 && sp->word_bits <= 64;
+	case MASK_MCU:
+		if (m->k < 2 || m->k > MASK_MAX_FAULTS || m->interleave == 0 || sp->word_bits == 0)
+			return 0;
+		/* the first word must leave room for its k - 1 followers */
+		return sp->live || (uint64_t)(m->k - 1) * m->interleave < sp->bits_per_sm / sp->word_bits;
+	case MASK_STUCK:
+		return 1;
 	}
 	return 0;
 }
@@ -136,9 +147,16 @@ static uint64_t draw_loc(const mask_space_t *sp, const mask_model_t *m, mask_rng
 {
 	if (sp->live)
 		return mask_rng_next(r);
+	uint64_t words = sp->word_bits ? sp->bits_per_sm / sp->word_bits : 0;
+	if (m->kind == MASK_VALUE || m->kind == MASK_ZERO)
+		return mask_rng_below(r, words) * sp->word_bits;
+	if (m->kind == MASK_MCU) {
+		uint64_t word = mask_rng_below(r, words - (uint64_t)(m->k - 1) * m->interleave);
+		return word * sp->word_bits + mask_rng_below(r, sp->word_bits);
+	}
 	if (m->kind != MASK_ADJACENT)
 		return mask_rng_below(r, sp->bits_per_sm);
-	uint64_t word = mask_rng_below(r, sp->bits_per_sm / sp->word_bits);
+	uint64_t word = mask_rng_below(r, words);
 	uint64_t first = mask_rng_below(r, sp->word_bits - m->k + 1);
 	return word * sp->word_bits + first;
 }
@@ -163,7 +181,9 @@ int mask_generate(const mask_space_t *sp, const mask_model_t *model, uint64_t se
 
 	uint64_t off[MASK_MAX_FAULTS];
 	uint32_t nf = model->kind == MASK_MULTI ? model->k : 1;
-	if (nf == 1) {
+	if (model->kind == MASK_STUCK && model->from_start) {
+		off[0] = 0; /* drawn from nothing: the stream starts with sm */
+	} else if (nf == 1) {
 		off[0] = mask_rng_below(&r, total);
 	} else {
 		/* Floyd: for j in [total-k, total) take t uniform in [0, j]; keep t
@@ -193,6 +213,12 @@ int mask_generate(const mask_space_t *sp, const mask_model_t *model, uint64_t se
 		f->sm = (uint32_t)mask_rng_below(&r, sp->num_sms);
 		f->loc = draw_loc(sp, model, &r);
 		f->nbits = model->kind == MASK_ADJACENT ? model->k : 1;
+		if (model->kind == MASK_VALUE || model->kind == MASK_ZERO)
+			f->nbits = sp->word_bits;
+		if (model->kind == MASK_VALUE) {
+			uint64_t v = mask_rng_next(&r);
+			f->pattern = sp->word_bits < 64 ? v & ((UINT64_C(1) << sp->word_bits) - 1) : v;
+		}
 	}
 	*out = m;
 	return 0;

@@ -1,6 +1,6 @@
 /* masks — the statistics of a fault-injection campaign and its fault masks:
  * the Leveugle sample size, Wilson intervals, FIT, a seeded random source, and
- * mask generation from the golden-run profile for the three fault models.
+ * mask generation from the golden-run profile for the fault models.
  * Design: docs/DESIGN.md ("Data flow", "Campaign JSON", "Metrics").
  * Ownership: nothing here allocates; every result goes to caller-owned memory,
  * and the space a mask is drawn from (busy intervals included) stays the
@@ -91,12 +91,21 @@ uint64_t mask_rng_below(mask_rng_t *r, uint64_t n);
 typedef enum {
 	MASK_SINGLE = 0, /* one bit flip */
 	MASK_ADJACENT,   /* k adjacent bits of one word flip together (k in 2..32) */
-	MASK_MULTI       /* k single-bit flips at k distinct cycles (k in 2..8) */
+	MASK_MULTI,      /* k single-bit flips at k distinct cycles (k in 2..8) */
+	MASK_VALUE,      /* a whole word takes a random value: XOR with `pattern` */
+	MASK_ZERO,       /* a whole word is cleared (the XOR is its value then) */
+	MASK_MCU,        /* one bit position in k words `interleave` words apart
+	                    (k in 2..8): a multi-cell upset */
+	MASK_STUCK       /* one bit stuck (permanent or intermittent: the
+	                    runtime's model says which and at what value) */
 } mask_kind_t;
 
 typedef struct mask_model {
 	mask_kind_t kind;
-	uint32_t k; /* ignored for MASK_SINGLE */
+	uint32_t k;          /* ADJACENT: bits; MULTI: faults; MCU: words; else ignored */
+	uint32_t interleave; /* MCU: words between two hit words (1: consecutive) */
+	bool from_start;     /* STUCK: every fault starts at the busy union's first
+	                        cycle instead of a drawn one */
 } mask_model_t;
 
 /* [start, end) in GPU cycles. */
@@ -138,7 +147,12 @@ typedef struct mask_fault {
 	                   bit for ADJACENT; live: a uniform 64-bit value that the
 	                   injector maps onto the live bits (e.g. loc % nlive, or
 	                   Lemire's (loc * nlive) >> 64) */
-	uint32_t nbits; /* 1, or k for ADJACENT: bits loc .. loc+k-1 flip */
+	uint32_t nbits; /* 1, or k for ADJACENT: bits loc .. loc+k-1 flip;
+	                   word_bits for VALUE and ZERO (loc is then a word's
+	                   first bit, or a live draw) */
+	uint64_t pattern; /* VALUE: the bits of the word to flip (uniform over
+	                     the word_bits-bit values, so the word's new value
+	                     is uniform and independent of the old one); 0 else */
 } mask_fault_t;
 
 typedef struct mask {
@@ -155,14 +169,24 @@ typedef struct mask {
  *     first bit uniform among the word_bits - k + 1 starts that keep all k
  *     bits inside that word; live: one 64-bit value);
  *   MULTI: k distinct cycles (Floyd's subset sampling, uniform over k-subsets
- *     of the busy union), sorted, then sm and loc of each fault in order.
+ *     of the busy union), sorted, then sm and loc of each fault in order;
+ *   VALUE, ZERO: cycle, sm, loc (physical: a word, loc its first bit; live:
+ *     one 64-bit value), then for VALUE the pattern (one 64-bit value, its
+ *     low word_bits bits kept);
+ *   MCU: cycle, sm, loc (physical: the first word uniform among the words
+ *     whose k - 1 followers, interleave apart, stay inside the SM's space,
+ *     then the bit uniform in the word; live: one 64-bit value);
+ *   STUCK: cycle (none with from_start: the first busy cycle), sm, loc as
+ *     SINGLE.
  * Cost is O(nbusy) per mask: the busy union is walked, not indexed.
  * Returns 0, or MASK_EINVAL (leaving *out untouched) when an argument is NULL,
  * the busy intervals are not sorted and disjoint or hold no cycle, num_sms is
  * 0, the model's k is out of range, MULTI asks for more cycles than the union
  * holds, or (physical) bits_per_sm is 0 or not a multiple of a non-zero
  * word_bits, or ADJACENT has word_bits < k (checked in live mode too when
- * word_bits is non-zero). */
+ * word_bits is non-zero), VALUE and ZERO have no word_bits (or more than
+ * 64), MCU has k outside 2..8, interleave 0 or (physical) no room for k
+ * words interleave apart. */
 int mask_generate(const mask_space_t *sp, const mask_model_t *model, uint64_t seed, uint64_t index,
                   mask_t *out);
 

@@ -11,6 +11,7 @@
  *   ibuffer  max_warps x ib_entries entries, each the selected fields of
  *            {valid (1 bit), instr (256 bits: the sc_insn_t word)}
  *   fu       32 lanes x 64 bits of the result written in the fault's cycle
+ *            (a stuck bit: of every result from its cycle on)
  *   l1d      the L1 data cache's lines, each the selected fields of {data,
  *            tag, valid}; const: the constant cache's, of {data, tag}; l2:
  *            the whole L2 as SM 0's space, of {data, tag, valid, dirty}
@@ -23,7 +24,11 @@
  * CTAs start with zeroed registers, predicates, shared and local memory
  * (sc__cta_start), so nothing outside these can influence the future: the
  * state hash covers exactly what is in use, and faults elsewhere are
- * masked by construction. */
+ * masked by construction (a stuck bit is the exception: it waits for its
+ * location to come into use, so it is forced whenever it may have been
+ * written, sc__after_issue and sc__cta_start).
+ * Fault models (simcore.h sc_fmodel_t): flips, XOR patterns and clears of
+ * whole words, K words `interleave` apart, and stuck bits. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -192,6 +197,22 @@ static int flip(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, uint64
 	return 1;
 }
 
+/* Arms an FU fault of kind op on `lanes` of SM sm from now. */
+static void fu_arm(sc_gpu_t *g, uint32_t sm, uint32_t lanes, sc_fm_kind_t op, uint64_t bits, const sc_fmodel_t *m)
+{
+	g->after = true;
+	g->fu.armed = true;
+	g->fu.applied = false;
+	g->fu.op = (uint8_t)op;
+	g->fu.sm = sm;
+	g->fu.lanes = lanes;
+	g->fu.bits = bits;
+	g->fu.value = m ? m->value : 0;
+	g->fu.period = m ? m->period : 0;
+	g->fu.duration = m ? m->duration : 0;
+	g->fu.cycle = g->cycle;
+}
+
 int sc_inject(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits)
 {
 	uint32_t wb;
@@ -199,15 +220,153 @@ int sc_inject(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm, uint64_t
 	if (sm >= sc_target_sms(&g->cfg, t) || !n || loc >= n || nbits == 0 || loc + nbits > n)
 		return SC_EINVAL;
 	if (t == SC_TGT_FU) {
-		g->fu.armed = true;
-		g->fu.applied = false;
-		g->fu.sm = sm;
-		g->fu.lane = (uint32_t)(loc / 64);
-		g->fu.bit = (uint32_t)(loc % 64);
-		g->fu.cycle = g->cycle;
+		fu_arm(g, sm, 1u << (loc / 64), SC_FM_FLIP, UINT64_C(1) << (loc % 64), NULL);
 		return 1;
 	}
 	return flip(g, t, fields, &g->sms[sm], loc, nbits);
+}
+
+/* ---------------------------------------------------------------- fault models */
+
+int sc_model_supported(sc_target_t t, sc_fm_kind_t k)
+{
+	if ((unsigned)t >= SC_TGT__COUNT)
+		return 0;
+	switch (k) {
+	case SC_FM_FLIP:
+	case SC_FM_VALUE: return 1;
+	case SC_FM_ZERO: return !is_cache(t); /* a cache word's value is not read here */
+	case SC_FM_STUCK: return t == SC_TGT_REGFILE || t == SC_TGT_PRED || t == SC_TGT_SMEM || t == SC_TGT_FU;
+	}
+	return 0;
+}
+
+/* XORs `pat` into the nbits bits from loc (one word): 1 when they are all
+ * in use (then changed), 0 when not. ZERO passes pat 0 and clears them. */
+static int xor_word(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, uint64_t loc, uint32_t nbits,
+                    uint64_t pat, bool zero)
+{
+	if (is_cache(t)) { /* runs of set bits, each one flip */
+		if (sc__cache_fault(g, t, fields, sm->id, loc, nbits, false) != 1)
+			return 0;
+		for (uint32_t i = 0; i < nbits;) {
+			uint32_t k = 0;
+			while (i + k < nbits && (pat >> (i + k) & 1))
+				k++;
+			if (k && sc__cache_fault(g, t, fields, sm->id, loc + i, k, true) < 0)
+				return SC_EINVAL;
+			i += k ? k : 1;
+		}
+		return 1;
+	}
+	bitref_t refs[64];
+	for (uint32_t i = 0; i < nbits; i++)
+		if (!locate(g, t, fields, sm, loc + i, &refs[i]))
+			return 0;
+	for (uint32_t i = 0; i < nbits; i++) {
+		uint8_t m = (uint8_t)(1u << refs[i].bit);
+		if (zero)
+			*refs[i].byte &= (uint8_t)~m;
+		else if (pat >> i & 1)
+			*refs[i].byte ^= m;
+		if (refs[i].warp && t == SC_TGT_IBUFFER)
+			refs[i].warp->ib_dirty = true;
+	}
+	if (t == SC_TGT_IBUFFER || t == SC_TGT_SIMT)
+		sc__sm_refresh_units(g, sm);
+	return 1;
+}
+
+bool sc__stuck_active(uint64_t start, uint64_t period, uint64_t duration, uint64_t now, uint64_t *next)
+{
+	uint64_t off = now >= start ? now - start : 0;
+	if (next)
+		*next = now < start ? start : period ? start + (off / period + 1) * period : UINT64_MAX;
+	if (now < start)
+		return false;
+	return !period || off % period < duration;
+}
+
+/* Forces the stuck bit (g->stuck) to its value when it is in use. */
+static void stuck_force(sc_gpu_t *g, sc_sm_t *sm)
+{
+	bitref_t ref;
+	if (!locate(g, (sc_target_t)g->stuck.target, 0, sm, g->stuck.loc, &ref))
+		return;
+	uint8_t m = (uint8_t)(1u << ref.bit);
+	*ref.byte = g->stuck.value ? (uint8_t)(*ref.byte | m) : (uint8_t)(*ref.byte & ~m);
+}
+
+void sc__stuck_apply(sc_gpu_t *g, const sc_sm_t *sm, uint64_t now)
+{
+	if (sm->id == g->stuck.sm && sc__stuck_active(g->stuck.start, g->stuck.period, g->stuck.duration, now, NULL))
+		stuck_force(g, &g->sms[sm->id]);
+}
+
+uint64_t sc_stuck_pause(sc_gpu_t *g, uint64_t cycle)
+{
+	uint64_t next;
+	if (!g->stuck.on || !g->stuck.period)
+		return UINT64_MAX;
+	if (sc__stuck_active(g->stuck.start, g->stuck.period, g->stuck.duration, cycle, &next))
+		stuck_force(g, &g->sms[g->stuck.sm]);
+	return next;
+}
+
+static int arm_stuck(sc_gpu_t *g, sc_target_t t, uint32_t smi, uint64_t loc, const sc_fmodel_t *m)
+{
+	if (g->stuck.on || (g->fu.armed && g->fu.op == SC_FM_STUCK) || m->value > 1 ||
+	    (m->period && (m->duration == 0 || m->duration > m->period)))
+		return SC_EINVAL; /* one permanent fault per run */
+	if (t == SC_TGT_FU) {
+		fu_arm(g, smi, 1u << (loc / 64), SC_FM_STUCK, loc % 64, m);
+		return 1;
+	}
+	g->stuck.on = true;
+	g->after = true;
+	g->stuck.target = (uint8_t)t;
+	g->stuck.sm = smi;
+	g->stuck.value = m->value;
+	g->stuck.loc = loc;
+	g->stuck.start = g->cycle;
+	g->stuck.period = m->period;
+	g->stuck.duration = m->duration;
+	stuck_force(g, &g->sms[smi]);
+	return 1;
+}
+
+int sc_inject_model(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, uint64_t loc, uint32_t nbits,
+                    const sc_fmodel_t *m, uint64_t pattern)
+{
+	static const sc_fmodel_t flip_model = {.kind = SC_FM_FLIP};
+	uint32_t wb;
+	uint64_t n = sc_target_bits(&g->cfg, t, fields, &wb);
+	if (!m)
+		m = &flip_model;
+	uint32_t words = m->words > 1 ? m->words : 1;
+	if (smi >= sc_target_sms(&g->cfg, t) || !n || loc >= n || nbits == 0 || nbits > 64 || loc + nbits > n ||
+	    !sc_model_supported(t, m->kind) || (words > 1 && (m->interleave == 0 || m->kind == SC_FM_STUCK)) ||
+	    (m->kind != SC_FM_FLIP && loc / wb != (loc + nbits - 1) / wb))
+		return SC_EINVAL;
+	if (m->kind == SC_FM_STUCK)
+		return nbits == 1 ? arm_stuck(g, t, smi, loc, m) : SC_EINVAL;
+	uint64_t stride = (uint64_t)m->interleave * wb;
+	uint64_t pat = m->kind == SC_FM_VALUE ? pattern : nbits == 64 ? UINT64_MAX : (UINT64_C(1) << nbits) - 1;
+	if (t == SC_TGT_FU) { /* words are lanes */
+		uint32_t lanes = 0;
+		for (uint32_t j = 0; j < words && loc + j * stride < n; j++)
+			lanes |= 1u << ((loc + j * stride) / 64);
+		fu_arm(g, smi, lanes, m->kind, pat << (loc % 64), m);
+		return 1;
+	}
+	int hit = 0;
+	for (uint32_t j = 0; j < words && loc + j * stride + nbits <= n; j++) {
+		int rc = xor_word(g, t, fields, &g->sms[smi], loc + j * stride, nbits, pat, m->kind == SC_FM_ZERO);
+		if (rc < 0)
+			return rc;
+		hit |= rc;
+	}
+	return hit;
 }
 
 int sc_fu_applied(const sc_gpu_t *g) { return g->fu.applied; }
@@ -377,30 +536,84 @@ int sc_inject_live(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, ui
 	return flip(g, t, fields, &g->sms[smi], loc, nbits);
 }
 
+/* Applies the FU fault to lane l of the result `in` wrote (operand kind k,
+ * register or predicate i): true when the result holds bits it acts on. */
+static bool fu_lane(sc_gpu_t *g, sc_warp_t *w, unsigned k, unsigned i, uint32_t l)
+{
+	uint32_t width = k == SC_K_R32 ? 32 : k == SC_K_R64 ? 64 : k == SC_K_PRED ? 1 : 0;
+	if (!width)
+		return false;
+	uint64_t v = k == SC_K_PRED ? (w->pf[i] >> l & 1u) : w->rf[(size_t)i * 32 + l];
+	if (k == SC_K_R64)
+		v |= (uint64_t)w->rf[(size_t)(i + 1) * 32 + l] << 32;
+	uint64_t keep = width == 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+	switch (g->fu.op) {
+	case SC_FM_ZERO: v = 0; break;
+	case SC_FM_STUCK:
+		if (g->fu.bits >= width)
+			return false;
+		v = g->fu.value ? v | UINT64_C(1) << g->fu.bits : v & ~(UINT64_C(1) << g->fu.bits);
+		break;
+	default:
+		if (!(g->fu.bits & keep))
+			return false; /* the bits are outside this result: that datapath is idle */
+		v ^= g->fu.bits & keep;
+	}
+	if (k == SC_K_PRED) {
+		w->pf[i] = (w->pf[i] & ~(1u << l)) | (uint32_t)(v & 1) << l;
+		return true;
+	}
+	w->rf[(size_t)i * 32 + l] = (uint32_t)v;
+	if (k == SC_K_R64)
+		w->rf[(size_t)(i + 1) * 32 + l] = (uint32_t)(v >> 32);
+	return true;
+}
+
 void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc,
                   uint64_t now)
 {
-	if (now > g->fu.cycle) {
+	bool stuck = g->fu.op == SC_FM_STUCK;
+	if (!stuck && now > g->fu.cycle) {
 		g->fu.armed = false; /* its cycle passed with nothing to corrupt */
+		g->after = g->stuck.on;
 		return;
 	}
-	if (sm->id != g->fu.sm || now != g->fu.cycle || !(exec >> g->fu.lane & 1u) || SC_NDST(in) == 0)
+	uint32_t lanes = exec & g->fu.lanes;
+	if (sm->id != g->fu.sm || (!stuck && now != g->fu.cycle) || !lanes || SC_NDST(in) == 0)
+		return;
+	if (stuck && !sc__stuck_active(g->fu.cycle, g->fu.period, g->fu.duration, now, NULL))
 		return;
 	uint16_t o = in->opnd[0];
-	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o), b = g->fu.bit, l = g->fu.lane;
-	if (k == SC_K_R32 && b < 32)
-		w->rf[(size_t)i * 32 + l] ^= 1u << b;
-	else if (k == SC_K_R64 && b < 64)
-		w->rf[(size_t)(i + b / 32) * 32 + l] ^= 1u << (b % 32);
-	else if (k == SC_K_PRED && b == 0)
-		w->pf[i] ^= 1u << l;
-	else
-		return; /* the bit is outside this result: the datapath bit is idle */
-	g->fu.armed = false;
+	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
+	bool hit = false;
+	for (uint32_t m = lanes; m; m &= m - 1)
+		hit |= fu_lane(g, w, k, i, (uint32_t)__builtin_ctz(m));
+	if (!hit)
+		return;
+	if (!stuck) {
+		g->fu.armed = false;
+		g->after = g->stuck.on;
+	}
+	if (g->fu.applied)
+		return;
 	g->fu.applied = true;
 	g->fu.pc = pc;
-	if (g->watch.want) /* from now on the corrupted result is a faulty register */
-		sc__watch_reg(g, sm->id, w->slot, k == SC_K_PRED, k == SC_K_PRED ? i : i + b / 32, 1u << l);
+	/* from now on the corrupted result is a faulty register (the high
+	 * half of a 64-bit one when only its bits there change) */
+	bool hi = k == SC_K_R64 && !stuck && !(g->fu.bits & UINT32_MAX);
+	if (stuck)
+		hi = k == SC_K_R64 && g->fu.bits >= 32;
+	if (g->watch.want)
+		sc__watch_reg(g, sm->id, w->slot, k == SC_K_PRED, k == SC_K_PRED ? i : i + hi, lanes);
+}
+
+void sc__after_issue(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc,
+                     uint64_t now)
+{
+	if (g->stuck.on)
+		sc__stuck_apply(g, sm, now);
+	if (g->fu.armed)
+		sc__fu_apply(g, sm, w, in, exec, pc, now);
 }
 
 /* ---------------------------------------------------------------- pauses */

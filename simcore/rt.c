@@ -13,7 +13,7 @@
  * passed to the exit handler; nothing lives in file-level variables.
  *
  * Job file (flipsim -> host program; text, one record per line):
- *   flipsim-rt 1
+ *   flipsim-rt 2
  *   mode golden|inject
  *   config NUM_SMS WARP THREADS/SM CTAS/SM WARPS/SM THREADS/CTA REGS/SM
  *          MAXREGS SMEM/SM SMEM/CTA PREDS IB SIMT SCHEDULERS SCHED
@@ -24,12 +24,16 @@
  *   plan TARGET FIELDS LIVE BUDGET WATCHDOG NO_EARLY NPARTS NO_DEAD NO_ATTR  inject
  *   stdout PATH | stderr PATH | outdir PATH                     inject
  *   c CYCLE PART... (hex)               inject: one golden checkpoint
- *   x IDX NFAULTS {CYCLE SM LOC NBITS}  inject: one experiment
+ *   model KIND VALUE PERIOD DURATION WORDS INTERLEAVE  inject, optional (sc_fmodel_t;
+ *                                       absent: FLIP), after the plan
+ *   x IDX NFAULTS {CYCLE SM LOC NBITS PATTERN}  inject: one experiment
+ *                                       (PATTERN in hex)
  *   end
  * Each record but c and x at most once, config before plan, plan before
- * c. Every field is checked as it is read: NPARTS is 0 or NUM_SMS + 2
+ * c and model. Every field is checked as it is read: NPARTS is 0 or NUM_SMS + 2
  * (sc_state_parts), at most SC_RT_MAX_CKPT checkpoints with non-decreasing
- * cycles, NFAULTS 1..SC_RT_MAX_FAULTS, NBITS 1..64, experiments in order of
+ * cycles, NFAULTS 1..SC_RT_MAX_FAULTS, NBITS 1..64, a model the target
+ * supports (sc_model_supported) with VALUE 0..1, experiments in order of
  * their first cycle; a bad file ends the program with exit 2 and a message
  * naming the file, line, record and field.
  * Result channel (host program -> flipsim, fd SC_RT_FD; text lines):
@@ -507,7 +511,8 @@ static void describe(const rt_t *rt, const sc_gpu_t *gpu, const sc_rt_fault_t *f
 	if (p->no_attr)
 		return;
 	if (fault_loc(rt, gpu, f, &loc))
-		k = sc_site_json(gpu, p->target, p->fields, f->sm, loc, f->nbits, buf, SC_RT_JSON);
+		k = sc_site_json_model(gpu, p->target, p->fields, f->sm, loc, f->nbits, &p->model, f->pattern, buf,
+		                       SC_RT_JSON);
 	else
 		k = snprintf(buf, SC_RT_JSON, "{\"target\":\"%s\",\"sm\":%u,\"in_use\":false}", sc_target_name(p->target),
 		             f->sm);
@@ -518,13 +523,54 @@ static void describe(const rt_t *rt, const sc_gpu_t *gpu, const sc_rt_fault_t *f
 static int inject(const rt_t *rt, sc_gpu_t *gpu, const sc_rt_fault_t *f)
 {
 	const sc_rt_plan_t *p = rt->p;
-	if (p->live)
-		return sc_inject_live(gpu, p->target, p->fields, f->sm, f->loc, f->nbits);
-	return sc_inject(gpu, p->target, p->fields, f->sm, f->loc, f->nbits);
+	if (p->model.kind == SC_FM_FLIP && p->model.words <= 1) {
+		if (p->live)
+			return sc_inject_live(gpu, p->target, p->fields, f->sm, f->loc, f->nbits);
+		return sc_inject(gpu, p->target, p->fields, f->sm, f->loc, f->nbits);
+	}
+	uint64_t loc = f->loc;
+	if (p->live) {
+		int rc = sc_live_loc(gpu, p->target, p->fields, f->sm, f->loc, f->nbits, &loc);
+		if (rc != 1)
+			return rc;
+		if (p->target == SC_TGT_FU && f->nbits == 64)
+			loc -= loc % 64; /* a lane's whole result (any bit is live there) */
+	}
+	return sc_inject_model(gpu, p->target, p->fields, f->sm, loc, f->nbits, &p->model, f->pattern);
 }
 
-/* The next cycle the child must stop at: a pending fault, the FU check, or
- * the next checkpoint (early termination). */
+/* A permanent or intermittent fault: the run never re-joins golden unless
+ * the stuck bit holds its value wherever it is read, which is not checked,
+ * so early termination and the unused and dead shortcuts are off. */
+static bool permanent(const sc_rt_plan_t *p) { return p->model.kind == SC_FM_STUCK; }
+
+/* The words a fault hits: 1, or the MCU's. */
+static uint32_t fault_words(const sc_rt_plan_t *p) { return p->model.words > 1 ? p->model.words : 1; }
+
+/* Shortcut tests over every word a fault hits (physical sampling): `use`
+ * when any word is in use, `dead` when every word in use holds a dead
+ * value. -1 when a word lies outside the space. */
+static int words_test(const sc_rt_plan_t *p, const sc_gpu_t *gpu, const sc_rt_fault_t *f, bool dead)
+{
+	uint32_t wb;
+	uint64_t n = sc_target_bits(&gpu->cfg, p->target, p->fields, &wb);
+	uint64_t stride = (uint64_t)p->model.interleave * wb;
+	int any = 0;
+	for (uint32_t j = 0; j < fault_words(p) && f->loc + j * stride + f->nbits <= n; j++) {
+		uint64_t loc = f->loc + j * stride;
+		int use = sc_target_in_use(gpu, p->target, p->fields, f->sm, loc, f->nbits);
+		if (use < 0)
+			return use;
+		if (dead && use == 1 && sc_target_dead(gpu, p->target, p->fields, f->sm, loc, f->nbits) != 1)
+			return 0;
+		any |= use;
+	}
+	return any;
+}
+
+/* The next cycle the child must stop at: a pending fault, the FU check, an
+ * intermittent fault's next window, or the next checkpoint (early
+ * termination). */
 static uint64_t child_next(rt_t *rt, uint64_t now)
 {
 	const sc_rt_ckpts_t *ck = rt->p->ck;
@@ -532,7 +578,9 @@ static uint64_t child_next(rt_t *rt, uint64_t now)
 		return rt->cur->f[rt->fault].cycle;
 	if (rt->fu_check)
 		return rt->fu_cycle + 1;
-	if (rt->p->no_early || !ck)
+	if (rt->gpu->stuck.on && rt->gpu->stuck.period) /* forces the bit in an open window */
+		return sc_stuck_pause(rt->gpu, now);
+	if (rt->p->no_early || !ck || permanent(rt->p))
 		return UINT64_MAX;
 	while (rt->ck < ck->n && ck->cycle[rt->ck] < now)
 		rt->ck++;
@@ -598,8 +646,8 @@ static uint64_t child_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 	if (rt->fault < rt->cur->nfaults && cycle == rt->cur->f[rt->fault].cycle) {
 		const sc_rt_fault_t *f = &rt->cur->f[rt->fault++];
 		/* no-fork mode decides here what fork mode decided before forking */
-		rt->dead = rt->cur->nfaults == 1 && !rt->p->live && !rt->p->no_dead &&
-		         sc_target_dead(gpu, rt->p->target, rt->p->fields, f->sm, f->loc, f->nbits) == 1;
+		rt->dead = rt->cur->nfaults == 1 && !rt->p->live && !rt->p->no_dead && !permanent(rt->p) &&
+		         words_test(rt->p, gpu, f, true) == 1;
 		if (rt->fault == 1 && !rt->p->no_attr) { /* where the first fault lands, and what it meets */
 			uint64_t loc;
 			describe(rt, gpu, f, rt->site);
@@ -618,7 +666,7 @@ static uint64_t child_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 			child_end(rt, SC_RT_UNUSED, 0);
 		if (rt->cur->nfaults == 1 && rt->dead)
 			child_end(rt, SC_RT_DEAD, 0);
-		if (rt->p->target == SC_TGT_FU) {
+		if (rt->p->target == SC_TGT_FU && !permanent(rt->p)) {
 			rt->fu_check = true;
 			rt->fu_cycle = cycle;
 		}
@@ -633,7 +681,7 @@ static uint64_t child_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 			child_end(rt, SC_RT_UNUSED, 1);
 		return child_next(rt, now);
 	}
-	if (ck && rt->ck < ck->n && cycle == ck->cycle[rt->ck]) {
+	if (ck && rt->ck < ck->n && cycle == ck->cycle[rt->ck] && !permanent(rt->p)) {
 		if (rt->observed != rt->seen)
 			return UINT64_MAX; /* the program saw faulty data: its state may differ */
 		int cmp = compare_state(rt, gpu, rt->ck);
@@ -794,17 +842,17 @@ static uint64_t parent_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 		const sc_rt_fault_t *f = &e->f[0];
 		rt->has_live = p->live;
 		rt->live = rt->has_live ? sc_target_live_bits(gpu, p->target, p->fields, f->sm) : 0;
-		if (e->nfaults == 1) {
+		if (e->nfaults == 1 && !permanent(p)) {
 			int use;
 			if (p->live)
 				use = rt->live > 0 || p->target == SC_TGT_FU;
 			else
-				use = sc_target_in_use(gpu, p->target, p->fields, f->sm, f->loc, f->nbits);
+				use = words_test(p, gpu, f, false);
 			if (use == 0) {
 				done(rt, e, SC_RT_UNUSED);
 				continue;
 			}
-			if (!p->live && !p->no_dead && sc_target_dead(gpu, p->target, p->fields, f->sm, f->loc, f->nbits) == 1) {
+			if (!p->live && !p->no_dead && words_test(p, gpu, f, true) == 1) {
 				done(rt, e, SC_RT_DEAD);
 				continue;
 			}
@@ -819,8 +867,18 @@ static uint64_t parent_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 	return rt->next < p->nexp ? p->exp[rt->next].f[0].cycle : UINT64_MAX;
 }
 
+static bool model_ok(const sc_rt_plan_t *p)
+{
+	const sc_fmodel_t *m = &p->model;
+	if (!sc_model_supported(p->target, m->kind) || m->value > 1 || (m->words > 1 && m->interleave == 0))
+		return false;
+	return m->kind != SC_FM_STUCK || (m->words <= 1 && (!m->period || (m->duration && m->duration <= m->period)));
+}
+
 static bool plan_ok(const sc_rt_plan_t *p)
 {
+	if ((unsigned)p->target >= SC_TGT__COUNT || !model_ok(p))
+		return false;
 	for (uint64_t i = 0; i < p->nexp; i++)
 		if (p->exp[i].nfaults == 0 || p->exp[i].nfaults > SC_RT_MAX_FAULTS ||
 		    (i && p->exp[i].f[0].cycle < p->exp[i - 1].f[0].cycle))
@@ -881,7 +939,7 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 	if (!f)
 		return SC_EIO;
 	const sc_gpu_config_t *c = &j->cfg;
-	fprintf(f, "flipsim-rt 1\nmode %s\nconfig", j->mode == SC_RT_GOLDEN ? "golden" : "inject");
+	fprintf(f, "flipsim-rt 2\nmode %s\nconfig", j->mode == SC_RT_GOLDEN ? "golden" : "inject");
 	/* every field of SC_CONFIG_FIELDS but the name, which has a record of its own */
 #define WRITE_NAME(m)
 #define WRITE_U32(m) fprintf(f, " %" PRIu32, c->m);
@@ -909,12 +967,15 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 				fprintf(f, " %" PRIx64, ck->part[(size_t)k * ck->nparts + i]);
 			fputc('\n', f);
 		}
+		const sc_fmodel_t *m = &p->model;
+		fprintf(f, "model %d %u %" PRIu64 " %" PRIu64 " %u %u\n", (int)m->kind, m->value, m->period, m->duration,
+		        m->words, m->interleave);
 		for (uint64_t i = 0; i < p->nexp; i++) {
 			const sc_rt_exp_t *e = &p->exp[i];
 			fprintf(f, "x %" PRIu64 " %" PRIu32, e->idx, e->nfaults);
 			for (uint32_t k = 0; k < e->nfaults; k++)
-				fprintf(f, " %" PRIu64 " %" PRIu32 " %" PRIu64 " %" PRIu32, e->f[k].cycle, e->f[k].sm,
-				        e->f[k].loc, e->f[k].nbits);
+				fprintf(f, " %" PRIu64 " %" PRIu32 " %" PRIu64 " %" PRIu32 " %" PRIx64, e->f[k].cycle, e->f[k].sm,
+				        e->f[k].loc, e->f[k].nbits, e->f[k].pattern);
 			fputc('\n', f);
 		}
 	}
@@ -968,7 +1029,7 @@ typedef struct jrd {
 	env_t *env;          /* what is read goes here */
 } jrd_t;
 
-enum { JR_MODE, JR_CONFIG, JR_NAME, JR_REGS, JR_CKI, JR_PLAN, JR_STDOUT, JR_STDERR, JR_OUTDIR, JR__COUNT };
+enum { JR_MODE, JR_CONFIG, JR_NAME, JR_REGS, JR_CKI, JR_PLAN, JR_MODEL, JR_STDOUT, JR_STDERR, JR_OUTDIR, JR__COUNT };
 
 /* The next field: an unsigned integer of `base` in [lo, hi]. */
 static uint64_t jr_u64(jrd_t *r, const char *field, uint64_t lo, uint64_t hi, int base)
@@ -1074,6 +1135,24 @@ static void jr_plan(jrd_t *r, sc_rt_job_t *j)
 	jr_end(r);
 }
 
+/* "model KIND VALUE PERIOD DURATION WORDS INTERLEAVE", after the plan
+ * (whose target it must fit). */
+static void jr_model(jrd_t *r, sc_rt_job_t *j)
+{
+	sc_fmodel_t *m = &j->plan.model;
+	if (!r->seen[JR_PLAN])
+		env_fail(r->path, r->ln, "'model' record before the 'plan' record");
+	m->kind = (sc_fm_kind_t)jr_u64(r, "kind", 0, SC_FM_STUCK, 10);
+	m->value = (uint32_t)jr_u64(r, "value", 0, 1, 10);
+	m->period = jr_u64(r, "period", 0, UINT64_MAX, 10);
+	m->duration = jr_u64(r, "duration", 0, m->period, 10);
+	m->words = (uint32_t)jr_u64(r, "words", 0, SC_RT_MAX_FAULTS, 10);
+	m->interleave = (uint32_t)jr_u64(r, "interleave", m->words > 1, UINT32_MAX, 10);
+	jr_end(r);
+	if (!model_ok(&j->plan))
+		env_fail(r->path, r->ln, "'model' record: %s does not take this fault model", sc_target_name(j->plan.target));
+}
+
 /* "c CYCLE PART...": one golden checkpoint of nparts hashes. */
 static void jr_ckpt(jrd_t *r)
 {
@@ -1115,6 +1194,7 @@ static void jr_exp(jrd_t *r, sc_rt_plan_t *p, uint64_t *ecap)
 		e->f[k].sm = (uint32_t)jr_u64(r, "sm", 0, UINT32_MAX, 10);
 		e->f[k].loc = jr_u64(r, "loc", 0, UINT64_MAX, 10);
 		e->f[k].nbits = (uint32_t)jr_u64(r, "nbits", 1, 64, 10);
+		e->f[k].pattern = jr_u64(r, "pattern", 0, UINT64_MAX, 16);
 	}
 	jr_end(r);
 	p->nexp++;
@@ -1122,7 +1202,7 @@ static void jr_exp(jrd_t *r, sc_rt_plan_t *p, uint64_t *ecap)
 
 /* Records that may appear once, by JR_* index. */
 static const char *const once_names[JR__COUNT] = {"mode", "config", "name", "regs", "ck_interval", "plan",
-                                                  "stdout", "stderr", "outdir"};
+                                                  "model", "stdout", "stderr", "outdir"};
 
 /* Which of them line starts, or -1. */
 static int jr_once(const char *line)
@@ -1165,6 +1245,7 @@ static void jr_record(jrd_t *r, int k, sc_rt_job_t *j)
 		jr_end(r);
 		break;
 	case JR_PLAN: jr_plan(r, j); break;
+	case JR_MODEL: jr_model(r, j); break;
 	default:
 		r->env->paths[k - JR_STDOUT] = jr_rest(r, 4000);
 		break;
@@ -1208,8 +1289,8 @@ static void env_load(env_t *env, const char *path)
 		r.ln++;
 		int k = jr_once(line);
 		if (r.ln == 1) {
-			if (strcmp(line, "flipsim-rt 1\n"))
-				env_fail(path, r.ln, "not a flipsim-rt 1 job file");
+			if (strcmp(line, "flipsim-rt 2\n"))
+				env_fail(path, r.ln, "not a flipsim-rt 2 job file");
 		} else if (k >= 0) {
 			if (r.seen[k])
 				env_fail(path, r.ln, "a second '%s' record", once_names[k]);

@@ -1372,12 +1372,27 @@ struct sc_gpu {
 	uint64_t pause_at;              /* next pause point, UINT64_MAX when none */
 	sc_pause_fn pause_fn;
 	void *pause_ctx;
+	bool after;                     /* issue() calls sc__after_issue after each result:
+	                                   fu.armed or stuck.on (one test on the hot path) */
 	struct {
 		bool armed, applied;
-		uint32_t sm, lane, bit;
-		uint64_t cycle;
-		uint32_t pc;                /* applied: the instruction it corrupted */
-	} fu;                           /* a functional-unit fault waiting for its cycle */
+		uint8_t op;                 /* sc_fm_kind_t: what it does to a result */
+		uint32_t sm, lanes;         /* the lanes hit (a mask) */
+		uint32_t value;             /* STUCK: the bit's value */
+		uint64_t bits;              /* FLIP, VALUE: the result bits to flip; STUCK:
+		                               the stuck bit's index */
+		uint64_t cycle;             /* its cycle; STUCK: the first one */
+		uint64_t period, duration;  /* STUCK: intermittent windows (period 0: none) */
+		uint32_t pc;                /* applied: the first instruction it corrupted */
+	} fu;                           /* a functional-unit fault waiting for its cycle
+	                                   (STUCK: armed to the end of the run) */
+	struct {
+		bool on;                    /* issue() and CTA starts force the bit */
+		uint8_t target;             /* sc_target_t: regfile, pred or smem */
+		uint32_t sm, value;
+		uint64_t loc;               /* the bit in the target's space */
+		uint64_t start, period, duration; /* as fu's */
+	} stuck;                        /* a stuck-at storage bit (fault.c) */
 	sc_watch_t watch;               /* what a fault's location meets next (site.c) */
 	uint64_t vec[4][32];            /* scratch: the elements of a vector ld/st */
 	sc_dec_t *dec;                  /* the launch's code, decoded (decode.c) */
@@ -1567,6 +1582,18 @@ static inline void sc__trace_touch(sc_gpu_t *g, uint64_t addr, uint32_t size, bo
 		sc__trace_mark(g, addr, size, write);
 }
 
+/* fault.c: what faults do once an instruction wrote its results (when
+ * g->after): the stuck bit is forced again (sc__stuck_apply), an armed FU
+ * fault corrupts the result (sc__fu_apply). */
+void sc__after_issue(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc,
+                     uint64_t now);
+/* fault.c: forces the stuck storage bit of g->stuck on SM sm when it is
+ * active at cycle now (g->stuck.on). */
+void sc__stuck_apply(sc_gpu_t *g, const sc_sm_t *sm, uint64_t now);
+/* Whether a STUCK fault from `start` with windows (period, duration) is
+ * active at cycle now; the first window start after now in *next (UINT64_MAX:
+ * none) when next is not NULL. */
+bool sc__stuck_active(uint64_t start, uint64_t period, uint64_t duration, uint64_t now, uint64_t *next);
 /* fault.c: corrupts the result the instruction just wrote, when an armed
  * FU fault waits for this SM and cycle. */
 void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc,

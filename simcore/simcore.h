@@ -429,6 +429,47 @@ uint32_t sc_target_sms(const sc_gpu_config_t *cfg, sc_target_t t);
  * of the result of an instruction that issues on `sm` in this cycle, and
  * sc_fu_applied() says afterwards whether one did. */
 int sc_inject(sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits);
+/* Fault models beyond the bit flip (README "Campaign JSON", DESIGN.md
+ * "Fault models"). A fault of kind m at `loc` (nbits bits from it, inside
+ * one word of sc_target_bits' word_bits):
+ *   FLIP   the bits flip (sc_inject);
+ *   VALUE  the bits of `pattern` among them flip: the word takes a random
+ *          value when pattern is uniform (the mask draws it);
+ *   ZERO   the bits are cleared (XOR with their value now);
+ *   STUCK  bit loc (nbits 1) holds `value` from now to the end of the run
+ *          (period 0), or during the first `duration` cycles of every
+ *          `period` from now (intermittent; outside them the stored value
+ *          is left as it is). Storage (regfile, pred, smem): the bit is
+ *          forced now, after every instruction the SM issues, after a CTA
+ *          starts and at each window's start, so every read sees it; FU:
+ *          bit (loc % 64) of every result of lane loc / 64 on the SM.
+ * words K > 1 (FLIP, VALUE, ZERO): a multi-cell upset, the same bits of K
+ * words `interleave` words apart (the FU: lanes), words past the space's
+ * end left out. */
+typedef enum { SC_FM_FLIP = 0, SC_FM_VALUE, SC_FM_ZERO, SC_FM_STUCK } sc_fm_kind_t;
+typedef struct sc_fmodel {
+	sc_fm_kind_t kind;
+	uint32_t value;      /* STUCK: 0 or 1 */
+	uint64_t period;     /* STUCK: 0 (permanent), or the intermittent's period */
+	uint64_t duration;   /* STUCK intermittent: active cycles per period, 1..period */
+	uint32_t words;      /* 0 or 1: one word; K: K words */
+	uint32_t interleave; /* words between two hit words, >= 1 when words > 1 */
+} sc_fmodel_t;
+/* Injects fault model m (NULL: FLIP) now. Returns 1 when some word hit was
+ * in use and changed or, for STUCK, once the fault is armed (whether the
+ * bit is in use then or later); 0 when no word was in use; SC_EINVAL for
+ * arguments outside the space, a model the target does not support (STUCK
+ * beyond regfile, pred, smem and fu; ZERO on caches) or a second STUCK. */
+int sc_inject_model(sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits,
+                    const sc_fmodel_t *m, uint64_t pattern);
+/* An intermittent storage fault's windows, at a pause at `cycle`: forces
+ * the bit when a window is open (one opening now included: a read in this
+ * cycle must see it) and returns the next window's first cycle, UINT64_MAX
+ * when no such fault is armed. Whoever pauses the run (the injection
+ * runtime) pauses at each. */
+uint64_t sc_stuck_pause(sc_gpu_t *gpu, uint64_t cycle);
+/* 1 when target t supports model kind k (sc_inject_model), else 0. */
+int sc_model_supported(sc_target_t t, sc_fm_kind_t k);
 /* Keeps a DRAM image beside memory from now on (on; off drops it): the
  * DRAM's own bytes of every global L2 sector written since it was last
  * written back, so that an l2 tag, valid or dirty fault that loses a dirty
@@ -458,6 +499,10 @@ int sc_live_loc(const sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm
  * small even for a truncated object, or bad arguments). */
 int sc_site_json(const sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits,
                  char *buf, size_t n);
+/* The same for a fault of model m (NULL: a flip) with its VALUE pattern:
+ * "after" is the word as the model leaves it (the first word of an MCU). */
+int sc_site_json_model(const sc_gpu_t *gpu, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits,
+                       const sc_fmodel_t *m, uint64_t pattern, char *buf, size_t n);
 /* Follows the location from now on (regfile, pred, smem; an FU fault's
  * result once applied): the first instruction that reads a corrupted copy,
  * or that overwrites them all first. What it sees is kept up to date in
@@ -530,6 +575,7 @@ typedef struct sc_rt_fault {
 	uint32_t sm;
 	uint32_t nbits;   /* consecutive bits from loc */
 	uint64_t loc;     /* bit in the target's space, or a live-sampling draw */
+	uint64_t pattern; /* SC_FM_VALUE: the bits of the word to flip; else 0 */
 } sc_rt_fault_t;
 
 typedef struct sc_rt_exp {
@@ -573,6 +619,8 @@ typedef struct sc_rt_plan {
 	int no_early;                /* never stop at a checkpoint */
 	int no_dead;                 /* simulate faults in dead values too (sc_target_dead) */
 	int no_attr;                 /* no sites nor effects in the results (sc_site_json, sc_watch) */
+	sc_fmodel_t model;           /* every fault's model (zero: FLIP); STUCK turns early
+	                                termination and the unused and dead shortcuts off */
 	const sc_rt_ckpts_t *ck;     /* golden checkpoints; NULL or empty: no early stop */
 	const sc_rt_exp_t *exp;      /* sorted by first cycle */
 	uint64_t nexp;

@@ -29,6 +29,8 @@ typedef struct jw {
 	char *b;
 	size_t n, len;
 	bool bad, first;
+	const sc_fmodel_t *fm;  /* the fault's model (NULL: a flip), for "after" */
+	uint64_t pattern;       /* its VALUE pattern */
 } jw_t;
 
 static void jw_raw(jw_t *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -180,11 +182,17 @@ typedef bool (*bit_reader)(const sc_gpu_t *g, sc_target_t t, unsigned fields, ui
 
 static void before_after(jw_t *j, uint64_t value, uint32_t bits, uint32_t lo, uint32_t nbits)
 {
-	uint64_t m = (nbits >= 64 ? ~0ull : ((1ull << nbits) - 1)) << lo;
+	uint64_t m = (nbits >= 64 ? ~0ull : ((1ull << nbits) - 1)) << lo, after;
 	if (bits < 64)
 		m &= (1ull << bits) - 1;
+	switch (j->fm ? j->fm->kind : SC_FM_FLIP) {
+	case SC_FM_VALUE: after = value ^ ((j->pattern << lo) & m); break;
+	case SC_FM_ZERO: after = value & ~m; break;
+	case SC_FM_STUCK: after = j->fm->value ? value | m : value & ~m; break;
+	default: after = value ^ m;
+	}
 	jw_hex(j, "before", value, bits);
-	jw_hex(j, "after", value ^ m, bits);
+	jw_hex(j, "after", after, bits);
 }
 
 static void site_regfile(jw_t *j, const sc_gpu_t *g, const sc_sm_t *sm, uint64_t loc, uint32_t nbits)
@@ -375,9 +383,15 @@ static void site_fu(jw_t *j, const sc_gpu_t *g, uint64_t loc)
 int sc_site_json(const sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, uint64_t loc, uint32_t nbits,
                  char *buf, size_t n)
 {
+	return sc_site_json_model(g, t, fields, smi, loc, nbits, NULL, 0, buf, n);
+}
+
+int sc_site_json_model(const sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, uint64_t loc, uint32_t nbits,
+                       const sc_fmodel_t *m, uint64_t pattern, char *buf, size_t n)
+{
 	if (!g || !buf || n == 0 || (unsigned)t >= SC_TGT__COUNT || smi >= g->cfg.num_sms)
 		return -1;
-	jw_t j = {.b = buf, .n = n, .first = true};
+	jw_t j = {.b = buf, .n = n, .first = true, .fm = m, .pattern = pattern};
 	const sc_sm_t *sm = &g->sms[smi];
 	jw_raw(&j, "{");
 	jw_str(&j, "target", sc_target_name(t));

@@ -502,14 +502,18 @@ static int retire_special(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_
 	sc_simt_t *top = &w->stk[w->sp - 1];
 	switch (rc) {
 	case SC_X_JUMP:
-		if (UNLIKELY(g->fu.armed))
-			sc__fu_apply(g, sm, w, in, exec, pc, now);
+		if (UNLIKELY(g->after)) /* a fault acts on the results: FU, stuck bit */
+			sc__after_issue(g, sm, w, in, exec, pc, now);
 		return UNLIKELY(top->pc == top->rpc) && !simt_pop(g, sm, w, pc) ? -1 : 1;
 	case SC_X_DIVERGE:
 		return 1;
-	case SC_X_EXIT:
+	case SC_X_EXIT: /* a barrier it completes may write reduction results */
+		if (UNLIKELY(g->stuck.on))
+			sc__stuck_apply(g, sm, now);
 		return 0;
 	case SC_X_BAR:
+		if (UNLIKELY(g->stuck.on))
+			sc__stuck_apply(g, sm, now);
 		if (w->sp && w->stk[w->sp - 1].pc == pc + 1)
 			ib_advance(g, w, pc);
 		return 0;
@@ -568,8 +572,8 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 	int rc = d->fn(g, sm, w, d, exec), transfer = 0;
 	occupy(g, sm, d, s, now);
 	if (LIKELY(rc >= 0)) {
-		if (UNLIKELY(g->fu.armed))
-			sc__fu_apply(g, sm, w, in, exec, pc, now);
+		if (UNLIKELY(g->after)) /* a fault acts on the results: FU, stuck bit */
+			sc__after_issue(g, sm, w, in, exec, pc, now);
 		/* scoreboard: destinations become readable after the latency */
 		if (rc > 1)
 			for (unsigned j = 0; j < d->nwr; j++)
@@ -609,6 +613,8 @@ void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uin
 	memset(sm->pf + (size_t)first * r->preds, 0, (size_t)r->nwarps * r->preds * sizeof *sm->pf);
 	memset(sm->smem + cta->smem_off, 0, r->smem);
 	memset(cta->local, 0, (size_t)r->nwarps * 32 * r->local);
+	if (UNLIKELY(g->stuck.on)) /* the clearing wrote the stuck bit too */
+		sc__stuck_apply(g, sm, now);
 	uint32_t per = r->regs + r->preds;
 	for (uint32_t i = 0; i < r->nwarps; i++) {
 		uint32_t slot = cta->slot * r->nwarps + i;

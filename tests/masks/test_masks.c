@@ -418,7 +418,7 @@ static void check_mask(const mask_space_t *sp, const mask_model_t *mo, const mas
 Test(masks, generate_deterministic_and_order_independent)
 {
 	mask_space_t sp = space();
-	static const mask_model_t models[] = {{MASK_SINGLE, 0}, {MASK_ADJACENT, 3}, {MASK_MULTI, 4}};
+	static const mask_model_t models[] = {{MASK_SINGLE, 0, 0, false}, {MASK_ADJACENT, 3, 0, false}, {MASK_MULTI, 4, 0, false}};
 	enum { N = 1000 };
 	static mask_t fwd[N], bwd[N];
 	for (size_t mi = 0; mi < 3; mi++) {
@@ -446,7 +446,7 @@ Test(masks, generate_deterministic_and_order_independent)
 Test(masks, generate_cycles_uniform_over_busy_union)
 {
 	mask_space_t sp = space(); /* 100 + 300 cycles: 25% / 75% */
-	mask_model_t mo = {MASK_SINGLE, 0};
+	mask_model_t mo = {MASK_SINGLE, 0, 0, false};
 	enum { N = 40000 };
 	uint64_t first = 0, buckets[16] = {0}, sms[15] = {0}, locs[16] = {0};
 	for (uint64_t i = 0; i < N; i++) {
@@ -473,7 +473,7 @@ Test(masks, generate_covers_edges)
 	/* Tiny space: every cycle, SM and bit must come up, ends included. */
 	static const mask_interval_t busy[] = {{0, 2}, {2, 2}, {10, 13}};
 	mask_space_t sp = {.busy = busy, .nbusy = 3, .num_sms = 3, .bits_per_sm = 5, .word_bits = 0};
-	mask_model_t mo = {MASK_SINGLE, 0};
+	mask_model_t mo = {MASK_SINGLE, 0, 0, false};
 	int seen_cycle[13] = {0}, seen_sm[3] = {0}, seen_loc[5] = {0};
 	for (uint64_t i = 0; i < 500; i++) {
 		mask_t m;
@@ -496,7 +496,7 @@ Test(masks, generate_adjacent_stays_in_word)
 	mask_space_t sp = space();
 	sp.bits_per_sm = 12 * 32; /* 12 words of 32 bits */
 	for (uint32_t k = 2; k <= 32; k++) {
-		mask_model_t mo = {MASK_ADJACENT, k};
+		mask_model_t mo = {MASK_ADJACENT, k, 0, false};
 		int seen_first[32] = {0};
 		for (uint64_t i = 0; i < 400; i++) {
 			mask_t m;
@@ -514,7 +514,7 @@ Test(masks, generate_adjacent_stays_in_word)
 	/* k == word_bits: the whole word. */
 	sp.word_bits = 8;
 	sp.bits_per_sm = 64;
-	mask_model_t whole = {MASK_ADJACENT, 8};
+	mask_model_t whole = {MASK_ADJACENT, 8, 0, false};
 	for (uint64_t i = 0; i < 100; i++) {
 		mask_t m;
 		cr_assert_eq(mask_generate(&sp, &whole, 3, i, &m), 0);
@@ -526,7 +526,7 @@ Test(masks, generate_multi_distinct_sorted)
 {
 	mask_space_t sp = space();
 	for (uint32_t k = 2; k <= MASK_MAX_FAULTS; k++) {
-		mask_model_t mo = {MASK_MULTI, k};
+		mask_model_t mo = {MASK_MULTI, k, 0, false};
 		for (uint64_t i = 0; i < 500; i++) {
 			mask_t m;
 			cr_assert_eq(mask_generate(&sp, &mo, 11, i, &m), 0);
@@ -536,7 +536,7 @@ Test(masks, generate_multi_distinct_sorted)
 	/* A union of exactly k cycles must use all of them. */
 	static const mask_interval_t busy[] = {{3, 5}, {9, 10}, {20, 25}};
 	mask_space_t tight = {.busy = busy, .nbusy = 3, .num_sms = 1, .bits_per_sm = 32, .word_bits = 32};
-	mask_model_t eight = {MASK_MULTI, 8};
+	mask_model_t eight = {MASK_MULTI, 8, 0, false};
 	static const uint64_t all[8] = {3, 4, 9, 20, 21, 22, 23, 24};
 	for (uint64_t i = 0; i < 50; i++) {
 		mask_t m;
@@ -547,7 +547,7 @@ Test(masks, generate_multi_distinct_sorted)
 	/* Each k-subset equally likely: 2 of 4 cycles, 6 subsets. */
 	static const mask_interval_t four[] = {{0, 4}};
 	mask_space_t sp4 = {.busy = four, .nbusy = 1, .num_sms = 1, .bits_per_sm = 1};
-	mask_model_t two = {MASK_MULTI, 2};
+	mask_model_t two = {MASK_MULTI, 2, 0, false};
 	uint64_t pairs[16] = {0};
 	for (uint64_t i = 0; i < 12000; i++) {
 		mask_t m;
@@ -567,7 +567,7 @@ Test(masks, generate_live_uses_full_64_bits)
 	mask_space_t sp = space();
 	sp.live = true;
 	sp.bits_per_sm = 0; /* not used in live mode */
-	static const mask_model_t models[] = {{MASK_SINGLE, 0}, {MASK_ADJACENT, 4}, {MASK_MULTI, 3}};
+	static const mask_model_t models[] = {{MASK_SINGLE, 0, 0, false}, {MASK_ADJACENT, 4, 0, false}, {MASK_MULTI, 3, 0, false}};
 	for (size_t mi = 0; mi < 3; mi++) {
 		uint64_t any = 0, all = UINT64_MAX;
 		int above32 = 0;
@@ -593,7 +593,7 @@ Test(masks, generate_invalid_inputs)
 	memset(&m, 0xab, sizeof m);
 	untouched = m;
 	mask_space_t good = space();
-	mask_model_t single = {MASK_SINGLE, 0};
+	mask_model_t single = {MASK_SINGLE, 0, 0, false};
 	cr_assert_eq(mask_generate(&good, &single, 1, 0, &m), 0);
 	memset(&m, 0xab, sizeof m);
 
@@ -631,9 +631,9 @@ Test(masks, generate_invalid_inputs)
 	}
 
 	static const mask_model_t bad_models[] = {
-		{MASK_ADJACENT, 0}, {MASK_ADJACENT, 1}, {MASK_ADJACENT, 33},
-		{MASK_MULTI, 0},    {MASK_MULTI, 1},    {MASK_MULTI, 9},
-		{(mask_kind_t)7, 1},
+		{MASK_ADJACENT, 0, 0, false}, {MASK_ADJACENT, 1, 0, false}, {MASK_ADJACENT, 33, 0, false},
+		{MASK_MULTI, 0, 0, false},    {MASK_MULTI, 1, 0, false},    {MASK_MULTI, 9, 0, false},
+		{(mask_kind_t)99, 1, 0, false},     {MASK_MCU, 1, 0, false},      {MASK_MCU, 9, 0, false},
 	};
 	for (size_t i = 0; i < sizeof bad_models / sizeof bad_models[0]; i++)
 		cr_expect_eq(mask_generate(&good, &bad_models[i], 1, 0, &m), -1, "model %zu", i);
@@ -641,11 +641,11 @@ Test(masks, generate_invalid_inputs)
 	/* ADJACENT: k <= 32 even in wider words, and words at least k bits wide. */
 	sp = good;
 	sp.word_bits = 64;
-	mask_model_t adj33 = {MASK_ADJACENT, 33}, adj32 = {MASK_ADJACENT, 32};
+	mask_model_t adj33 = {MASK_ADJACENT, 33, 0, false}, adj32 = {MASK_ADJACENT, 32, 0, false};
 	cr_expect_eq(mask_generate(&sp, &adj33, 1, 0, &m), -1);
 	cr_expect_eq(mask_generate(&sp, &adj32, 1, 0, &untouched), 0);
 	memset(&untouched, 0xab, sizeof untouched);
-	mask_model_t adj = {MASK_ADJACENT, 4};
+	mask_model_t adj = {MASK_ADJACENT, 4, 0, false};
 	sp = good;
 	sp.word_bits = 0;
 	cr_expect_eq(mask_generate(&sp, &adj, 1, 0, &m), -1);
@@ -662,8 +662,107 @@ Test(masks, generate_invalid_inputs)
 	sp = good;
 	sp.busy = three;
 	sp.nbusy = 2;
-	mask_model_t multi4 = {MASK_MULTI, 4}, multi3 = {MASK_MULTI, 3};
+	mask_model_t multi4 = {MASK_MULTI, 4, 0, false}, multi3 = {MASK_MULTI, 3, 0, false};
 	cr_expect_eq(mask_generate(&sp, &multi4, 1, 0, &m), -1);
 	cr_expect_eq(memcmp(&m, &untouched, sizeof m), 0, "failed calls leave *out alone");
 	cr_expect_eq(mask_generate(&sp, &multi3, 1, 0, &m), 0);
+}
+
+/* ---- value, MCU and stuck-at models ------------------------------------------ */
+
+/* n masks of one model: reproducible from (seed, index), whole words. */
+static void gen_all(const mask_space_t *sp, const mask_model_t *mo, uint64_t seed, mask_t *m, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		mask_t again;
+		cr_assert_eq(mask_generate(sp, mo, seed, i, &m[i]), 0, "mask %u", i);
+		cr_assert_eq(mask_generate(sp, mo, seed, i, &again), 0);
+		cr_assert_eq(memcmp(&m[i], &again, sizeof again), 0, "mask %u is not a function of (seed, index)", i);
+		cr_assert_eq(m[i].nfaults, 1);
+		cr_assert(in_busy(sp, m[i].f[0].cycle));
+		cr_assert_lt(m[i].f[0].sm, sp->num_sms);
+	}
+}
+
+Test(masks, generate_value_and_zero_cover_whole_words)
+{
+	static mask_t m[2000];
+	mask_space_t sp = space();
+	mask_model_t value = {.kind = MASK_VALUE}, zero = {.kind = MASK_ZERO};
+	gen_all(&sp, &value, 5, m, 2000);
+	uint32_t high = 0, ones = 0;
+	for (uint32_t i = 0; i < 2000; i++) {
+		const mask_fault_t *f = &m[i].f[0];
+		cr_assert_eq(f->loc % 32, 0, "a value fault starts at its word's first bit");
+		cr_assert_lt(f->loc, sp.bits_per_sm);
+		cr_assert_eq(f->nbits, 32);
+		cr_assert_lt(f->pattern, UINT64_C(1) << 32, "the pattern stays inside the word");
+		high += f->pattern >> 31 & 1;
+		ones += (uint32_t)__builtin_popcountll(f->pattern);
+	}
+	/* uniform patterns: each bit set half the time (4-sigma bounds) */
+	cr_expect(high > 1000 - 90 && high < 1000 + 90, "bit 31 set in %u of 2000", high);
+	cr_expect(ones > 32000 - 360 && ones < 32000 + 360, "%u bits set of 64000", ones);
+	gen_all(&sp, &zero, 5, m, 200);
+	for (uint32_t i = 0; i < 200; i++)
+		cr_assert(m[i].f[0].loc % 32 == 0 && m[i].f[0].nbits == 32 && m[i].f[0].pattern == 0);
+	/* 64-bit words (fu): the pattern uses all 64 bits; live: a 64-bit draw */
+	sp.word_bits = 64;
+	gen_all(&sp, &value, 5, m, 200);
+	uint32_t above = 0;
+	for (uint32_t i = 0; i < 200; i++)
+		above += m[i].f[0].pattern >> 32 != 0;
+	cr_expect_gt(above, 150);
+	sp.word_bits = 0;
+	cr_expect_eq(mask_generate(&sp, &value, 5, 0, &m[0]), -1, "a value model needs words");
+}
+
+Test(masks, generate_mcu_leaves_room_for_its_words)
+{
+	static mask_t m[3000];
+	/* 64 words of 8 bits: 3 words 10 apart start in words 0..43 */
+	mask_space_t sp = {.busy = two_busy, .nbusy = 2, .num_sms = 2, .bits_per_sm = 64 * 8, .word_bits = 8};
+	mask_model_t mcu = {.kind = MASK_MCU, .k = 3, .interleave = 10};
+	gen_all(&sp, &mcu, 9, m, 3000);
+	uint32_t last = 0, seen_bit[8] = {0};
+	for (uint32_t i = 0; i < 3000; i++) {
+		const mask_fault_t *f = &m[i].f[0];
+		uint64_t word = f->loc / 8;
+		cr_assert_leq(word + 2 * 10, 63, "the third word %lu is past the space", (unsigned long)(word + 20));
+		cr_assert_eq(f->nbits, 1);
+		last += word == 43;
+		seen_bit[f->loc % 8]++;
+	}
+	cr_expect_gt(last, 0, "the last start that fits is drawn");
+	for (int b = 0; b < 8; b++)
+		cr_expect_gt(seen_bit[b], 250, "bit %d drawn %u times", b, seen_bit[b]);
+	mcu.interleave = 32; /* 2 * 32 = 64 words: no room */
+	cr_expect_eq(mask_generate(&sp, &mcu, 9, 0, &m[0]), -1);
+	mcu.interleave = 0;
+	cr_expect_eq(mask_generate(&sp, &mcu, 9, 0, &m[0]), -1);
+	sp.live = true; /* live: the runtime places the words */
+	mcu.interleave = 32;
+	cr_expect_eq(mask_generate(&sp, &mcu, 9, 0, &m[0]), 0);
+}
+
+Test(masks, generate_stuck_from_a_cycle_or_from_the_start)
+{
+	static mask_t m[500];
+	mask_space_t sp = space();
+	mask_model_t stuck = {.kind = MASK_STUCK}, start = {.kind = MASK_STUCK, .from_start = true};
+	mask_model_t single = {.kind = MASK_SINGLE};
+	gen_all(&sp, &stuck, 2, m, 500);
+	uint32_t distinct = 0;
+	for (uint32_t i = 0; i < 500; i++) {
+		mask_t s;
+		cr_assert_eq(mask_generate(&sp, &single, 2, i, &s), 0);
+		cr_assert_eq(memcmp(&s.f[0], &m[i].f[0], sizeof s.f[0]), 0, "stuck_at draws as single");
+		distinct += i && m[i].f[0].cycle != m[i - 1].f[0].cycle;
+	}
+	cr_expect_gt(distinct, 400);
+	gen_all(&sp, &start, 2, m, 500);
+	for (uint32_t i = 0; i < 500; i++) {
+		cr_assert_eq(m[i].f[0].cycle, 1000, "from the start: the first busy cycle");
+		cr_assert_lt(m[i].f[0].loc, sp.bits_per_sm);
+	}
 }

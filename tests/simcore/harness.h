@@ -55,6 +55,16 @@ const sc_launch_stats_t *h_last(const h_ctx_t *h);
  * one); the internal sc_func_t of sc_int.h. */
 const struct sc_func *h_func(const sc_module_t *m, const char *name);
 
+/* k(u32 *out) for one warp: r1 = tid is written first, then r2 counts a
+ * 50-iteration loop (p1 its predicate), then out[tid] = r1 + r2 (the
+ * address comes from a fresh %tid in r4). Registers %r<6>, %rd<4>,
+ * %p<2>. The fault suites compute their locations from it. */
+extern const char h_loop_ptx[];
+/* Starts a GPU (h_init), loads ptx and runs its k(u32 *out) on one warp of
+ * one CTA with a 32-element out, pausing at `at` with fn (NULL: no pause).
+ * Returns the launch's rc; out[] filled when it is 0. */
+int h_run_warp(h_ctx_t *h, const char *ptx, uint64_t at, sc_pause_fn fn, void *ctx, uint32_t out[32]);
+
 /* The next value of a xorshift64 stream in *state (never 0): random
  * words and values for the tests, the same on every machine. */
 uint64_t h_rand(uint64_t *state);

@@ -14,30 +14,9 @@
 #include "harness.h"
 #include "sc_int.h"
 
-/* %r<6> are slots 0..5 and %rd<4> slots 6..13: 14 registers per thread.
- * r1 = tid is written first, then r2 counts a 50-iteration loop, then
- * out[tid] = r1 + r2 (the address comes from a fresh %tid). r5 is never used. */
-static const char ptx[] = H_PTX_HEAD
-	".visible .entry k(.param .u64 out)\n"
-	"{\n"
-	"	.reg .b32 %r<6>;\n"
-	"	.reg .b64 %rd<4>;\n"
-	"	.reg .pred %p<2>;\n"
-	"	mov.u32 %r1, %tid.x;\n"
-	"	mov.u32 %r2, 0;\n"
-	"L:\n"
-	"	add.u32 %r2, %r2, 1;\n"
-	"	setp.lt.u32 %p1, %r2, 50;\n"
-	"	@%p1 bra L;\n"
-	"	add.u32 %r3, %r1, %r2;\n"
-	"	ld.param.u64 %rd1, [out];\n"
-	"	cvta.to.global.u64 %rd1, %rd1;\n"
-	"	mov.u32 %r4, %tid.x;\n"
-	"	mul.wide.u32 %rd2, %r4, 4;\n"
-	"	add.s64 %rd3, %rd1, %rd2;\n"
-	"	st.global.u32 [%rd3], %r3;\n"
-	"	ret;\n"
-	"}\n";
+/* h_loop_ptx: %r<6> are slots 0..5 and %rd<4> slots 6..13, 14 registers
+ * per thread; r5 is never used. */
+static const char *const ptx = h_loop_ptx;
 
 #define REGS 14
 #define RF_LOC(slot, reg, lane, bit) (((((uint64_t)(slot) * REGS + (reg)) * 32 + (lane)) * 32) + (bit))
@@ -77,15 +56,7 @@ static uint64_t on_pause(sc_gpu_t *g, void *ctx, uint64_t cycle)
 /* Runs k on one warp with the plan; returns the launch rc, out[] filled. */
 static int run(h_ctx_t *h, plan_t *p, uint32_t out[32])
 {
-	h_init(h);
-	h_load_ok(h, ptx);
-	uint64_t d = h_alloc(h, 32 * 4, NULL);
-	if (p)
-		sc_set_pause(h->gpu, p->at, on_pause, p);
-	int rc = h_launch(h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d));
-	if (rc == 0)
-		h_read(h, out, d, 32 * 4);
-	return rc;
+	return h_run_warp(h, ptx, p ? p->at : 0, p ? on_pause : NULL, p, out);
 }
 
 Test(fault, target_sizes_follow_the_config)
@@ -506,12 +477,19 @@ static const bad_job_t bad_jobs[] = {
 	{"checkpoint without plan", "plan ", "", "checkpoint without a 'plan' record"},
 	{"huge fault count", "x 1 ", "x 1 1000000 250 2 9 1\n", "'x' record, field nfaults: 1000000 is outside 1..8"},
 	{"zero bits", "x 0 ", "x 0 1 150 1 7 0\n", "field nbits: 0 is outside 1..64"},
-	{"experiments out of order", "x 0 ", "x 0 1 900 1 7 1\n", "'x' record, field cycle: 250 is outside 900.."},
+	{"experiments out of order", "x 0 ", "x 0 1 900 1 7 1 0\n", "'x' record, field cycle: 250 is outside 900.."},
 	{"truncated fault", "x 2 ", "x 2 1 250 14\n", "field loc: expected an integer, found ''"},
 	{"bad mode", "mode ", "mode replay\n", "'mode' record: expected golden or inject"},
 	{"no end", "end", "", "truncated (no 'end' record)"},
 	{"unknown record", "end", "frob 1\nend\n", "unknown record 'frob'"},
 	{"empty outdir", "outdir ", "outdir \n", "'outdir' record: expected 1.."},
+	{"stuck at 2", "model ", "model 3 2 0 0 0 0\n", "'model' record, field value: 2 is outside 0..1"},
+	{"window longer than its period", "model ", "model 3 1 10 20 0 0\n", "field duration: 20 is outside 0..10"},
+	{"mcu without interleave", "model ", "model 0 0 0 0 2 0\n", "field interleave: 0 is outside 1.."},
+	{"stuck mcu", "model ", "model 3 1 0 0 2 1\n", "'model' record: regfile does not take this fault model"},
+	{"unknown model", "model ", "model 9 0 0 0 0 0\n", "field kind: 9 is outside 0..3"},
+	{"model before plan", "plan ", "model 0 0 0 0 0 0\n", "'model' record before the 'plan' record"},
+	{"bad pattern", "x 0 ", "x 0 1 150 1 7 1 zz\n", "'x' record, field pattern: expected an integer"},
 };
 
 /* Replaces (or deletes) the first line of text starting with `line`. */

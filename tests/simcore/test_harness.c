@@ -111,6 +111,41 @@ void h_run_u32(h_ctx_t *h, const char *ptx, const char *kernel, sc_dim3_t grid, 
 	h_read(h, out, d, (uint64_t)n * 4);
 }
 
+const char h_loop_ptx[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 out)\n"
+	"{\n"
+	"	.reg .b32 %r<6>;\n"
+	"	.reg .b64 %rd<4>;\n"
+	"	.reg .pred %p<2>;\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	mov.u32 %r2, 0;\n"
+	"L:\n"
+	"	add.u32 %r2, %r2, 1;\n"
+	"	setp.lt.u32 %p1, %r2, 50;\n"
+	"	@%p1 bra L;\n"
+	"	add.u32 %r3, %r1, %r2;\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	cvta.to.global.u64 %rd1, %rd1;\n"
+	"	mov.u32 %r4, %tid.x;\n"
+	"	mul.wide.u32 %rd2, %r4, 4;\n"
+	"	add.s64 %rd3, %rd1, %rd2;\n"
+	"	st.global.u32 [%rd3], %r3;\n"
+	"	ret;\n"
+	"}\n";
+
+int h_run_warp(h_ctx_t *h, const char *ptx, uint64_t at, sc_pause_fn fn, void *ctx, uint32_t out[32])
+{
+	h_init(h);
+	h_load_ok(h, ptx);
+	uint64_t d = h_alloc(h, 32 * 4, NULL);
+	if (fn)
+		sc_set_pause(h->gpu, at, fn, ctx);
+	int rc = h_launch(h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d));
+	if (rc == 0)
+		h_read(h, out, d, 32 * 4);
+	return rc;
+}
+
 uint64_t h_rand(uint64_t *state)
 {
 	uint64_t x = *state;
