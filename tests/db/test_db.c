@@ -183,6 +183,9 @@ static void downgrade(sqlite3 *s, int version)
 		raw_exec(s, sql);
 	}
 	/* columns later steps added to kept tables */
+	if (version < 6)
+		raw_exec(s, "ALTER TABLE campaigns DROP COLUMN stop; ALTER TABLE campaigns DROP COLUMN looks;"
+		            " ALTER TABLE campaigns DROP COLUMN strata");
 	if (version < 5)
 		raw_exec(s, "ALTER TABLE experiments DROP COLUMN severity; ALTER TABLE experiments DROP COLUMN effect;"
 		            " ALTER TABLE experiments DROP COLUMN site");
@@ -332,9 +335,9 @@ Test(db, refuses_newer_schema)
 	new_campaign(db, "h1", "regfile", "physical");
 	db_close(db);
 	sqlite3 *s = raw();
-	raw_exec(s, "PRAGMA user_version = 6");
+	raw_exec(s, "PRAGMA user_version = 7");
 	sqlite3_close(s);
-	expect_refused(DB_ENEWER, "written by a newer flipsim (schema 6; this one reads up to 5)");
+	expect_refused(DB_ENEWER, "written by a newer flipsim (schema 7; this one reads up to 6)");
 }
 
 /* A version-1 file (no per-kernel or study views) is read as it is by a
@@ -1230,6 +1233,88 @@ Test(db, avf_kernel_aggregates_invocations_by_name)
 }
 
 /* ---- the live estimator (schema 3) ------------------------------------------ */
+
+/* A stratified campaign ("strata": "kernel"): the three kernels of
+ * three_kernels are its strata, with cycle shares W = 0.6 (a), 0.2 (b),
+ * 0.2 (c). Until c has an experiment the AVF is unknown (NULL); with ten
+ * masked ones in c, by hand:
+ *     avf = 0.6 × 7/30 + 0.2 × 1/10 + 0.2 × 0 = 0.16
+ *     v   = 0.36 × (7/30)(23/30)/30 + 0.04 × 0.09/10 + 0 = 0.0025066667
+ *     ne  = 0.16 × 0.84 / v = 53.617, Wilson at ne: [0.085252, 0.280210]
+ * (pooled, 8 failures in 50 would give 0.16 too, but that is chance: the
+ * weights differ from the shares of the masks, 30:10:10). A campaign with
+ * no failure in strata of W = 0.6 (30 masks) and 0.4 (10) has Kish's
+ * ne = 1 / (0.36/30 + 0.16/10) = 35.714. */
+Test(db, stratified_estimator_by_hand)
+{
+	db_t *db = open_db(true);
+	db_campaign_t c = campaign("st", "regfile", "physical");
+	c.strata = "kernel";
+	int64_t st = 0, zero = 0, plain = new_campaign(db, "plain", "regfile", "physical");
+	bool existed;
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &st, &existed), 0, "%s", db_errmsg(db));
+	c.config_hash = c.name = "zero";
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &zero, &existed), 0, "%s", db_errmsg(db));
+	three_kernels(db, st);
+	three_kernels(db, plain);
+	db_close(db);
+
+	sqlite3 *s = raw();
+	cr_assert(isnan(rq(s, "SELECT avf FROM avf WHERE kernel = 'all' AND campaign_id = %" PRId64, st)));
+	cr_assert_eq(rq(s, "SELECT n FROM avf WHERE kernel = 'all' AND campaign_id = %" PRId64, st), 40);
+	sqlite3_close(s);
+	db = open_db(true);
+	fill(db, st, 40, 10, 400, 0, 0);
+	fill(db, plain, 40, 10, 400, 0, 0);
+	db_kernel_t k[2] = {
+		{.launch_index = 0, .kernel = "a", .start_cycle = 0, .end_cycle = 300, .grid = {1, 1, 1}, .block = {1, 1, 1}},
+		{.launch_index = 1, .kernel = "b", .start_cycle = 300, .end_cycle = 500, .grid = {1, 1, 1}, .block = {1, 1, 1}},
+	};
+	cr_assert_eq(db_kernels_put(db, zero, k, 2), 0, "%s", db_errmsg(db));
+	fill(db, zero, 0, 30, 0, 0, 0);
+	fill(db, zero, 30, 10, 300, 0, 0);
+	db_close(db);
+
+	s = raw();
+#define K(col, id, name) rq(s, "SELECT " col " FROM avf_kernel WHERE campaign_id = %" PRId64 \
+                           " AND kernel_name = '" name "'", id)
+#define ALL(col, id) rq(s, "SELECT " col " FROM avf WHERE kernel = 'all' AND campaign_id = %" PRId64, id)
+	cr_assert_eq(ALL("stratified", st), 1);
+	cr_assert_eq(ALL("n", st), 50);
+	cr_assert_eq(ALL("sdc", st), 7);
+	cr_assert_float_eq(ALL("avf", st), 0.16, 1e-12);
+	cr_assert_float_eq(ALL("avf_lo", st), 0.0852519759697952, 1e-12);
+	cr_assert_float_eq(ALL("avf_hi", st), 0.2802102777071032, 1e-12);
+	cr_assert_float_eq(ALL("df", st), 1.0, 1e-12);
+	cr_assert_float_eq(ALL("avf_derated", st), 0.16, 1e-12);
+	cr_assert_float_eq(ALL("avf_derated_lo", st), 0.0852519759697952, 1e-12);
+	cr_assert_float_eq(ALL("avf_derated_hi", st), 0.2802102777071032, 1e-12);
+	/* the same experiments pooled: 8/50 with Wilson at 50 */
+	double lo, hi;
+	wilson(8, 50, &lo, &hi);
+	cr_assert_eq(ALL("stratified", plain), 0);
+	cr_assert_float_eq(ALL("avf_lo", plain), lo, 1e-12);
+	/* no failure: Wilson's [0, z²/(ne + z²)] at Kish's ne */
+	cr_assert_eq(ALL("avf", zero), 0);
+	cr_assert_eq(ALL("avf_lo", zero), 0);
+	cr_assert_float_eq(ALL("avf_hi", zero), 0.09711506800983245, 1e-12);
+	/* the kernels: each its own stratum's interval; parts W_h × avf_h */
+	cr_assert_float_eq(K("avf", st, "a"), 7.0 / 30, 1e-12);
+	wilson(7, 30, &lo, &hi);
+	cr_assert_float_eq(K("avf_lo", st, "a"), lo, 1e-12);
+	cr_assert_float_eq(K("contribution", st, "a"), 0.14, 1e-12);
+	cr_assert_float_eq(K("contribution", st, "b"), 0.02, 1e-12);
+	cr_assert_eq(K("contribution", st, "c"), 0);
+	cr_assert_eq(K("stratified", st, "c"), 1);
+	cr_assert_float_eq(K("contribution", plain, "a"), 7.0 / 50, 1e-12);
+	cr_assert_eq(K("stratified", plain, "a"), 0);
+	/* the invocations stay each one's own */
+	cr_assert_float_eq(rq(s, "SELECT avf FROM avf WHERE launch_index = 2 AND campaign_id = %" PRId64, st), 0.2,
+	                   1e-12);
+	sqlite3_close(s);
+#undef ALL
+#undef K
+}
 
 /* The Wilson interval of an estimate x at an effective sample size ne, in
  * the arrangement (2k + z² ∓ z sqrt(z² + 4k(ne-k)/ne)) / (2(ne + z²)), k = x ne. */
