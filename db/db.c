@@ -787,25 +787,33 @@ static const char SCHEMA_V5[] =
  *
  * The stratified estimator: stratum h (a kernel name with cycles) has the
  * share W_h of the campaign's kernel cycles and n_h experiments; with
- * y = w f and the stratum's means ȳ_h and w̄_h,
- *     avf_derated = Σ W_h ȳ_h,   df = Σ W_h w̄_h,   avf = avf_derated / df,
- *     v(avf_derated) = Σ W_h² s²_h(y) / n_h,
- *     v(avf) = Σ W_h² s²_h(w (f - avf)) / n_h / df²   (delta method),
- * s²_h the stratum's (1/n_h) variance; the interval is Wilson's at the
- * effective sample size x(1-x)/v (as schema 3), or, when v is 0 (no
- * failure), at Kish's 1 / Σ W_h²/n_h. NULL until every stratum has an
- * experiment. With physical sampling ȳ_h is stratum h's (sdc+due)/n_h. */
+ * y = w f (f under physical sampling) and the stratum's means ȳ_h, w̄_h,
+ *     avf_derated = Σ W_h ȳ_h,   df = Σ W_h w̄_h,   avf = avf_derated / df.
+ * Its interval is Price and Bonett's for a linear function of binomial
+ * proportions (2004), with Agresti and Coull's pseudo-counts for any z:
+ * each of the m strata gets z²/2m failures in z²/m more experiments,
+ *     ỹ_h = (Σ_h y + z²/2m) / ñ_h,   ñ_h = n_h + z²/m,
+ *     avf_derated ∈ Σ W_h ỹ_h ± z sqrt(Σ W_h² ỹ_h (1 - ỹ_h) / ñ_h),
+ * clipped to [0, 1] and widened to hold the estimate itself. A stratum
+ * without failures thus still adds the uncertainty of its own interval
+ * (the plug-in variance Σ W_h² s²_h / n_h would add none, and a kernel of
+ * 90 % of the cycles with 0 failures in 300 would claim an AVF known to
+ * within a third of a percent); with one stratum it is Agresti and Coull's
+ * interval. ỹ(1 - ỹ) bounds the variance of values in [0, 1] (live
+ * weights), so live campaigns get it too. avf's interval is avf_derated's
+ * over df (df, a mean of weights in [0, 1] over every experiment, is taken
+ * as known). NULL until every stratum has an experiment. */
 
 /* The strata of each stratified campaign: one row per kernel name with
  * cycles, its cycle share wh and the sums of its experiments (needs inv,
- * all_cycles and grouped). */
+ * all_cycles and grouped); then the campaign's estimate and its interval
+ * (the comment above). */
 #define STRATA_CTES \
 	"strata_h AS (\n" \
-	"  SELECT i.campaign_id, CAST(i.cycles AS REAL) / ac.cycles AS wh,\n" \
+	"  SELECT i.campaign_id, CAST(i.cycles AS REAL) / ac.cycles AS wh, c.z,\n" \
 	"         coalesce(sum(g.n), 0) AS n, coalesce(sum(g.masked), 0) AS masked,\n" \
 	"         coalesce(sum(g.sdc), 0) AS sdc, coalesce(sum(g.due), 0) AS due,\n" \
-	"         coalesce(sum(g.sw), 0.0) AS sw, coalesce(sum(g.swf), 0.0) AS swf,\n" \
-	"         coalesce(sum(g.sw2), 0.0) AS sw2, coalesce(sum(g.sw2f), 0.0) AS sw2f\n" \
+	"         coalesce(sum(g.sw), 0.0) AS sw, coalesce(sum(g.swf), 0.0) AS swf\n" \
 	"    FROM inv i\n" \
 	"    JOIN campaigns c ON c.id = i.campaign_id AND c.strata IS NOT NULL\n" \
 	"    JOIN all_cycles ac ON ac.campaign_id = i.campaign_id\n" \
@@ -814,40 +822,25 @@ static const char SCHEMA_V5[] =
 	"   WHERE i.cycles > 0\n" \
 	"   GROUP BY i.campaign_id, i.kernel_name\n" \
 	"),\n" \
+	"strata_adj AS (\n" /* the pseudo-counts: z²/2m failures in z²/m experiments */ \
+	"  SELECT h.*, (h.swf + h.z * h.z / (2 * m.m)) / (h.n + h.z * h.z / m.m) AS yt,\n" \
+	"         h.n + h.z * h.z / m.m AS nt\n" \
+	"    FROM strata_h h\n" \
+	"    JOIN (SELECT campaign_id, count(*) AS m FROM strata_h GROUP BY campaign_id) m\n" \
+	"      ON m.campaign_id = h.campaign_id\n" \
+	"),\n" \
 	"strata_all AS (\n" \
-	"  SELECT campaign_id, sum(n) AS n, sum(masked) AS masked, sum(sdc) AS sdc, sum(due) AS due,\n" \
+	"  SELECT campaign_id, max(z) AS z, sum(n) AS n, sum(masked) AS masked, sum(sdc) AS sdc, sum(due) AS due,\n" \
 	"         CASE WHEN min(n) > 0 THEN sum(wh * swf / n) END AS d,\n" \
 	"         CASE WHEN min(n) > 0 THEN sum(wh * sw / n) END AS df,\n" \
-	"         CASE WHEN min(n) > 0 THEN sum(wh * wh / n) END AS kish\n" \
-	"    FROM strata_h GROUP BY campaign_id\n" \
-	"),\n" \
-	"strata_p AS (SELECT a.*, a.d / nullif(a.df, 0) AS p FROM strata_all a),\n" \
-	"strata_v AS (\n" \
-	"  SELECT a.campaign_id,\n" \
-	"         sum(h.wh * h.wh * (h.sw2f / h.n - (h.swf / h.n) * (h.swf / h.n)) / h.n) AS v_d,\n" \
-	"         sum(h.wh * h.wh * (((1 - 2 * a.p) * h.sw2f + a.p * a.p * h.sw2) / h.n\n" \
-	"                            - ((h.swf - a.p * h.sw) / h.n) * ((h.swf - a.p * h.sw) / h.n)) / h.n)\n" \
-	"           / (a.df * a.df) AS v_p\n" \
-	"    FROM strata_p a JOIN strata_h h ON h.campaign_id = a.campaign_id\n" \
-	"   WHERE a.d IS NOT NULL\n" \
-	"   GROUP BY a.campaign_id\n" \
-	"),\n" \
-	"strata_ne AS (\n" \
-	"  SELECT a.*, c.z,\n" \
-	"         CASE WHEN v.v_p > 1e-9 * a.p * a.p THEN a.p * (1 - a.p) / v.v_p ELSE 1 / a.kish END AS ne_p,\n" \
-	"         CASE WHEN v.v_d > 1e-9 * a.d * a.d THEN a.d * (1 - a.d) / v.v_d ELSE 1 / a.kish END AS ne_d\n" \
-	"    FROM strata_p a JOIN campaigns c ON c.id = a.campaign_id\n" \
-	"    LEFT JOIN strata_v v ON v.campaign_id = a.campaign_id\n" \
+	"         sum(wh * yt) AS dt, sum(wh * wh * yt * (1 - yt) / nt) AS v\n" \
+	"    FROM strata_adj GROUP BY campaign_id\n" \
 	"),\n" \
 	"strata_w AS (\n" \
-	"  SELECT s.*,\n" \
-	"         (s.p + s.z * s.z / (2 * s.ne_p)) / (1 + s.z * s.z / s.ne_p) AS c_p,\n" \
-	"         s.z / (1 + s.z * s.z / s.ne_p)\n" \
-	"           * sqrt(s.p * (1 - s.p) / s.ne_p + s.z * s.z / (4 * s.ne_p * s.ne_p)) AS h_p,\n" \
-	"         (s.d + s.z * s.z / (2 * s.ne_d)) / (1 + s.z * s.z / s.ne_d) AS c_d,\n" \
-	"         s.z / (1 + s.z * s.z / s.ne_d)\n" \
-	"           * sqrt(s.d * (1 - s.d) / s.ne_d + s.z * s.z / (4 * s.ne_d * s.ne_d)) AS h_d\n" \
-	"    FROM strata_ne s\n" \
+	"  SELECT a.*, a.d / nullif(a.df, 0) AS p,\n" \
+	"         min(a.d, max(0.0, a.dt - a.z * sqrt(a.v))) AS lo_d,\n" \
+	"         max(a.d, min(1.0, a.dt + a.z * sqrt(a.v))) AS hi_d\n" \
+	"    FROM strata_all a\n" \
 	"),\n" \
 	"strat AS (SELECT id AS sid, strata IS NOT NULL AS stratified FROM campaigns)\n"
 
@@ -875,8 +868,7 @@ static const char SCHEMA_V6[] =
 	"UNION ALL\n"
 	"SELECT c.id, c.name, c.target, 'all', NULL, NULL,\n"
 	"       coalesce(a.n, 0), coalesce(a.masked, 0), coalesce(a.sdc, 0), coalesce(a.due, 0), c.confidence,\n"
-	"       a.p, max(0.0, a.c_p - a.h_p), min(1.0, a.c_p + a.h_p), a.df, a.d,\n"
-	"       max(0.0, a.c_d - a.h_d), min(1.0, a.c_d + a.h_d), 1\n"
+	"       a.p, a.lo_d / a.df, min(1.0, a.hi_d / a.df), a.df, a.d, a.lo_d, a.hi_d, 1\n"
 	"  FROM campaigns c LEFT JOIN strata_w a ON a.campaign_id = c.id\n"
 	" WHERE c.strata IS NOT NULL;\n"
 	"\n"

@@ -940,8 +940,11 @@ static int finish(const daemon_t *d, db_t *db, const camp_campaign_t *c, int64_t
 			        "resume\n", c->name, pr.done, pr.n_masks);
 		return 0;
 	}
-	/* a sequential campaign's batch: its own experiments */
-	uint64_t lost = c->stop_looks ? missing(d) : !db_progress(db, id, &pr) && pr.done < pr.n_masks ? pr.n_masks - pr.done : 0;
+	uint64_t lost = 0;
+	if (c->stop_looks) /* a sequential campaign's batch: its own experiments */
+		lost = missing(d);
+	else if (!db_progress(db, id, &pr) && pr.done < pr.n_masks)
+		lost = pr.n_masks - pr.done;
 	if (lost) {
 		eng_errorf("%s: %" PRIu64 " experiments could not be run (a worker failed); run the command again to retry "
 		           "them", c->name, lost);
@@ -1114,7 +1117,10 @@ void eng_run_help(FILE *out)
 	      "same command again resumes with the experiments still missing: also\n"
 	      "after the project moved or the workload JSON was re-indented (a\n"
 	      "campaign is its content). Every campaign file is checked before any\n"
-	      "runs. Ends with the report of the database. For long runs over ssh:\n"
+	      "runs. A sequential campaign (\"stop\") runs its masks in batches up to\n"
+	      "each look and stops at the first whose interval is narrow enough; it\n"
+	      "says so at each look. Ends with the report of the database. For long\n"
+	      "runs over ssh:\n"
 	      "nohup flipsim run ... > run.log 2>&1 &  (or setsid, tmux, screen).\n"
 	      "\n"
 	      "options:\n"

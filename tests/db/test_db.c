@@ -1237,14 +1237,15 @@ Test(db, avf_kernel_aggregates_invocations_by_name)
 /* A stratified campaign ("strata": "kernel"): the three kernels of
  * three_kernels are its strata, with cycle shares W = 0.6 (a), 0.2 (b),
  * 0.2 (c). Until c has an experiment the AVF is unknown (NULL); with ten
- * masked ones in c, by hand:
+ * masked ones in c, by hand (m = 3 strata, z² = 3.841459: each stratum
+ * gets z²/6 = 0.640243 failures in z²/3 = 1.280486 more experiments):
  *     avf = 0.6 × 7/30 + 0.2 × 1/10 + 0.2 × 0 = 0.16
- *     v   = 0.36 × (7/30)(23/30)/30 + 0.04 × 0.09/10 + 0 = 0.0025066667
- *     ne  = 0.16 × 0.84 / v = 53.617, Wilson at ne: [0.085252, 0.280210]
- * (pooled, 8 failures in 50 would give 0.16 too, but that is chance: the
- * weights differ from the shares of the masks, 30:10:10). A campaign with
- * no failure in strata of W = 0.6 (30 masks) and 0.4 (10) has Kish's
- * ne = 1 / (0.36/30 + 0.16/10) = 35.714. */
+ *     ỹ   = 7.640243/31.280486, 1.640243/11.280486, 0.640243/11.280486
+ *     Σ W ỹ = 0.1869821, Σ W² ỹ(1 - ỹ)/ñ = 0.0027548859
+ *     interval 0.1869821 ± z × 0.0524870 = [0.0841095, 0.2898548]
+ * (pooled, 8 failures in 50 give 0.16 too, but by chance: the weights are
+ * not the shares of the masks, 30:10:10). Without failure in strata of
+ * W = 0.6 (30 masks) and 0.4 (10), m = 2: [0, 0.1215745]. */
 Test(db, stratified_estimator_by_hand)
 {
 	db_t *db = open_db(true);
@@ -1283,21 +1284,21 @@ Test(db, stratified_estimator_by_hand)
 	cr_assert_eq(ALL("n", st), 50);
 	cr_assert_eq(ALL("sdc", st), 7);
 	cr_assert_float_eq(ALL("avf", st), 0.16, 1e-12);
-	cr_assert_float_eq(ALL("avf_lo", st), 0.0852519759697952, 1e-12);
-	cr_assert_float_eq(ALL("avf_hi", st), 0.2802102777071032, 1e-12);
+	cr_assert_float_eq(ALL("avf_lo", st), 0.08410946754870001, 1e-12);
+	cr_assert_float_eq(ALL("avf_hi", st), 0.2898547541745133, 1e-12);
 	cr_assert_float_eq(ALL("df", st), 1.0, 1e-12);
 	cr_assert_float_eq(ALL("avf_derated", st), 0.16, 1e-12);
-	cr_assert_float_eq(ALL("avf_derated_lo", st), 0.0852519759697952, 1e-12);
-	cr_assert_float_eq(ALL("avf_derated_hi", st), 0.2802102777071032, 1e-12);
+	cr_assert_float_eq(ALL("avf_derated_lo", st), 0.08410946754870001, 1e-12);
+	cr_assert_float_eq(ALL("avf_derated_hi", st), 0.2898547541745133, 1e-12);
 	/* the same experiments pooled: 8/50 with Wilson at 50 */
 	double lo, hi;
 	wilson(8, 50, &lo, &hi);
 	cr_assert_eq(ALL("stratified", plain), 0);
 	cr_assert_float_eq(ALL("avf_lo", plain), lo, 1e-12);
-	/* no failure: Wilson's [0, z²/(ne + z²)] at Kish's ne */
+	/* no failure: the pseudo-counts' upper bound */
 	cr_assert_eq(ALL("avf", zero), 0);
 	cr_assert_eq(ALL("avf_lo", zero), 0);
-	cr_assert_float_eq(ALL("avf_hi", zero), 0.09711506800983245, 1e-12);
+	cr_assert_float_eq(ALL("avf_hi", zero), 0.12157447331331997, 1e-12);
 	/* the kernels: each its own stratum's interval; parts W_h × avf_h */
 	cr_assert_float_eq(K("avf", st, "a"), 7.0 / 30, 1e-12);
 	wilson(7, 30, &lo, &hi);
