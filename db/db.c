@@ -782,8 +782,10 @@ static const char SCHEMA_V5[] =
  * sequential campaign stopped; NULL before). The views avf and avf_kernel
  * are made again with a column `stratified`; for a stratified campaign the
  * 'all' row of avf is the stratified estimator and avf_kernel's
- * contribution is cycle_share × avf_derated. Rows of other campaigns are
- * exactly schema 3's.
+ * contribution is cycle_share × avf_derated. A view exp_share gives each
+ * experiment its part in its campaign's estimate (1/n, or W_h/n_h), with
+ * which avf_insn and avf_vreg, made again, sum their contributions. Rows
+ * of other campaigns are exactly schema 3's (and 5's).
  *
  * The stratified estimator: stratum h (a kernel name with cycles) has the
  * share W_h of the campaign's kernel cycles and n_h experiments; with
@@ -885,7 +887,68 @@ static const char SCHEMA_V6[] =
 	"            WHEN weighted THEN coalesce(swf, 0) / nullif(campaign_n, 0)\n"
 	"            ELSE df * k / nullif(campaign_n, 0) END AS contribution,\n"
 	"       stratified\n"
-	"  FROM wilson JOIN strat ON sid = campaign_id;\n";
+	"  FROM wilson JOIN strat ON sid = campaign_id;\n"
+	"\n"
+	/* Each experiment's part in its campaign's estimate: 1/n, or for a
+	 * stratified campaign W_h / n_h of its kernel h (NULL for a mask outside
+	 * every invocation); avf_insn and avf_vreg sum their contributions with
+	 * it, so a stratified campaign's parts add up to its stratified AVF. */
+	"CREATE VIEW exp_share AS\n"
+	"WITH e AS (\n"
+	"  SELECT w.*, k.kernel AS kernel_name, c.strata IS NOT NULL AS stratified\n"
+	"    FROM exp_weight w JOIN campaigns c ON c.id = w.campaign_id\n"
+	"    LEFT JOIN kernels k ON k.campaign_id = w.campaign_id AND k.launch_index = w.launch_index\n"
+	"),\n"
+	"nh AS (SELECT campaign_id, kernel_name, count(*) AS n FROM e GROUP BY campaign_id, kernel_name),\n"
+	"n AS (SELECT campaign_id, count(*) AS n FROM e GROUP BY campaign_id),\n"
+	"kc AS (SELECT campaign_id, kernel, sum(end_cycle - start_cycle) AS cycles FROM kernels\n"
+	"        GROUP BY campaign_id, kernel),\n"
+	"tc AS (SELECT campaign_id, sum(end_cycle - start_cycle) AS cycles FROM kernels GROUP BY campaign_id)\n"
+	"SELECT e.campaign_id, e.idx, e.launch_index, e.kernel_name, e.outcome, e.fail, e.w, e.stratified,\n"
+	"       CASE WHEN NOT e.stratified THEN 1.0 / n.n\n"
+	"            ELSE CAST(kc.cycles AS REAL) / nullif(tc.cycles, 0) / nh.n END AS share\n"
+	"  FROM e JOIN n ON n.campaign_id = e.campaign_id\n"
+	"  LEFT JOIN nh ON nh.campaign_id = e.campaign_id AND nh.kernel_name IS e.kernel_name\n"
+	"  LEFT JOIN kc ON kc.campaign_id = e.campaign_id AND kc.kernel = e.kernel_name\n"
+	"  LEFT JOIN tc ON tc.campaign_id = e.campaign_id;\n"
+	"\n"
+	"DROP VIEW avf_insn;\n"
+	"DROP VIEW avf_vreg;\n"
+	/* As schema 5; contribution: each experiment's w f times its share. */
+	"CREATE VIEW avf_insn AS\n"
+	"WITH tot AS (SELECT campaign_id, count(*) AS n, sum(fail) AS fails FROM exp_weight GROUP BY campaign_id),\n"
+	"r AS (\n"
+	"  SELECT f.campaign_id, f.pc, f.ptx_line, f.op, f.insn, f.outcome, w.fail,\n"
+	"         coalesce(w.w, 0) AS w, w.stratified, w.share\n"
+	"    FROM effects f JOIN exp_share w ON w.campaign_id = f.campaign_id AND w.idx = f.idx\n"
+	"   WHERE f.first_event = 'read'\n"
+	")\n"
+	"SELECT r.campaign_id, c.name AS campaign, c.target, r.pc, r.ptx_line, r.op, r.insn,\n"
+	"       count(*) AS reads, sum(r.outcome = 'sdc') AS sdc, sum(r.outcome = 'due') AS due,\n"
+	"       sum(r.fail) AS failures,\n"
+	"       CAST(sum(r.fail) AS REAL) / count(*) AS failure_rate,\n"
+	"       CAST(sum(r.fail) AS REAL) / nullif(t.fails, 0) AS failure_share,\n"
+	"       CASE WHEN max(r.stratified) THEN sum(r.w * r.fail * r.share)\n"
+	"            ELSE sum(r.w * r.fail) / nullif(t.n, 0) END AS contribution,\n"
+	"       rank() OVER (PARTITION BY r.campaign_id ORDER BY sum(r.fail) DESC) AS rank\n"
+	"  FROM r JOIN campaigns c ON c.id = r.campaign_id JOIN tot t ON t.campaign_id = r.campaign_id\n"
+	" GROUP BY r.campaign_id, r.pc;\n"
+	"\n"
+	"CREATE VIEW avf_vreg AS\n"
+	"WITH tot AS (SELECT campaign_id, count(*) AS n, sum(fail) AS fails FROM exp_weight GROUP BY campaign_id)\n"
+	"SELECT s.campaign_id, s.campaign, s.target, s.kernel, s.vreg,\n"
+	"       count(*) AS n, sum(s.outcome = 'sdc') AS sdc, sum(s.outcome = 'due') AS due,\n"
+	"       sum(w.fail) AS failures,\n"
+	"       CAST(sum(w.fail) AS REAL) / count(*) AS failure_rate,\n"
+	"       CAST(sum(w.fail) AS REAL) / nullif(t.fails, 0) AS failure_share,\n"
+	"       CASE WHEN max(w.stratified) THEN sum(coalesce(w.w, 0) * w.fail * w.share)\n"
+	"            ELSE sum(coalesce(w.w, 0) * w.fail) / nullif(t.n, 0) END AS contribution,\n"
+	"       rank() OVER (PARTITION BY s.campaign_id ORDER BY sum(w.fail) DESC) AS rank\n"
+	"  FROM sites s\n"
+	"  JOIN exp_share w ON w.campaign_id = s.campaign_id AND w.idx = s.idx\n"
+	"  JOIN tot t ON t.campaign_id = s.campaign_id\n"
+	" WHERE s.vreg IS NOT NULL\n"
+	" GROUP BY s.campaign_id, s.kernel, s.vreg;\n";
 
 /* Step v brings the schema from version v-1 to v. Released steps never
  * change; a new version appends one. */

@@ -907,9 +907,6 @@ static int run_pending(const run_opts_t *o, const camp_campaign_t *c, prepared_t
 	return 0;
 }
 
-/* How the daemon loop of campaign c (row id) ended, said on stderr: a
- * database failure, a stop by signal (*interrupted), experiments left
- * over, or done. Returns 0 or the campaign's error code. */
 /* How many of d's experiments got no outcome. */
 static uint64_t missing(const daemon_t *d)
 {
@@ -921,6 +918,10 @@ static uint64_t missing(const daemon_t *d)
 	return n;
 }
 
+/* How the daemon loop of campaign c (row id) ended, said on stderr: a
+ * database failure, a stop by signal (*interrupted), experiments left
+ * over (of a sequential campaign: of its batch), or done. Returns 0 or
+ * the campaign's error code. */
 static int finish(const daemon_t *d, db_t *db, const camp_campaign_t *c, int64_t id, int *interrupted,
                   bool *db_broken)
 {

@@ -1312,6 +1312,15 @@ Test(db, stratified_estimator_by_hand)
 	/* the invocations stay each one's own */
 	cr_assert_float_eq(rq(s, "SELECT avf FROM avf WHERE launch_index = 2 AND campaign_id = %" PRId64, st), 0.2,
 	                   1e-12);
+	/* each experiment's share (exp_share, which avf_insn and avf_vreg sum
+	 * their contributions with): W_h / n_h, so the parts add up to 0.16 */
+	cr_assert_float_eq(rq(s, "SELECT share FROM exp_share WHERE idx = 0 AND campaign_id = %" PRId64, st), 0.6 / 30,
+	                   1e-15);
+	cr_assert_float_eq(rq(s, "SELECT sum(share * w * fail) FROM exp_share WHERE campaign_id = %" PRId64, st), 0.16,
+	                   1e-12);
+	cr_assert_float_eq(rq(s, "SELECT sum(share * w * fail) FROM exp_share WHERE campaign_id = %" PRId64, plain),
+	                   8.0 / 50, 1e-12);
+	cr_assert_eq(rq(s, "SELECT max(stratified) FROM exp_share WHERE campaign_id = %" PRId64, plain), 0);
 	sqlite3_close(s);
 #undef ALL
 #undef K
