@@ -631,6 +631,17 @@ static const char SCHEMA_V4[] =
 	"ALTER TABLE campaigns_v4 RENAME TO campaigns;\n"
 	"PRAGMA legacy_alter_table = OFF;\n";
 
+/* The start of view avf_vreg (schema 5; schema 6 makes it again with
+ * another contribution). */
+#define AVF_VREG_HEAD \
+	"CREATE VIEW avf_vreg AS\n" \
+	"WITH tot AS (SELECT campaign_id, count(*) AS n, sum(fail) AS fails FROM exp_weight GROUP BY campaign_id)\n" \
+	"SELECT s.campaign_id, s.campaign, s.target, s.kernel, s.vreg,\n" \
+	"       count(*) AS n, sum(s.outcome = 'sdc') AS sdc, sum(s.outcome = 'due') AS due,\n" \
+	"       sum(w.fail) AS failures,\n" \
+	"       CAST(sum(w.fail) AS REAL) / count(*) AS failure_rate,\n" \
+	"       CAST(sum(w.fail) AS REAL) / nullif(t.fails, 0) AS failure_share,\n"
+
 /* Version 5 (issue 13 items 1 and 2): each experiment's decoded fault site,
  * what the fault met first and an SDC's severity, as JSON objects
  * (README, "Fault sites and effects"), and the views that answer the
@@ -718,13 +729,7 @@ static const char SCHEMA_V5[] =
 	" GROUP BY r.campaign_id, r.pc;\n"
 	"\n"
 	/* The same by the PTX virtual register (or predicate) the fault hit. */
-	"CREATE VIEW avf_vreg AS\n"
-	"WITH tot AS (SELECT campaign_id, count(*) AS n, sum(fail) AS fails FROM exp_weight GROUP BY campaign_id)\n"
-	"SELECT s.campaign_id, s.campaign, s.target, s.kernel, s.vreg,\n"
-	"       count(*) AS n, sum(s.outcome = 'sdc') AS sdc, sum(s.outcome = 'due') AS due,\n"
-	"       sum(w.fail) AS failures,\n"
-	"       CAST(sum(w.fail) AS REAL) / count(*) AS failure_rate,\n"
-	"       CAST(sum(w.fail) AS REAL) / nullif(t.fails, 0) AS failure_share,\n"
+	AVF_VREG_HEAD
 	"       sum(coalesce(w.w, 0) * w.fail) / nullif(t.n, 0) AS contribution,\n"
 	"       rank() OVER (PARTITION BY s.campaign_id ORDER BY sum(w.fail) DESC) AS rank\n"
 	"  FROM sites s\n"
@@ -934,13 +939,7 @@ static const char SCHEMA_V6[] =
 	"  FROM r JOIN campaigns c ON c.id = r.campaign_id JOIN tot t ON t.campaign_id = r.campaign_id\n"
 	" GROUP BY r.campaign_id, r.pc;\n"
 	"\n"
-	"CREATE VIEW avf_vreg AS\n"
-	"WITH tot AS (SELECT campaign_id, count(*) AS n, sum(fail) AS fails FROM exp_weight GROUP BY campaign_id)\n"
-	"SELECT s.campaign_id, s.campaign, s.target, s.kernel, s.vreg,\n"
-	"       count(*) AS n, sum(s.outcome = 'sdc') AS sdc, sum(s.outcome = 'due') AS due,\n"
-	"       sum(w.fail) AS failures,\n"
-	"       CAST(sum(w.fail) AS REAL) / count(*) AS failure_rate,\n"
-	"       CAST(sum(w.fail) AS REAL) / nullif(t.fails, 0) AS failure_share,\n"
+	AVF_VREG_HEAD
 	"       CASE WHEN max(w.stratified) THEN sum(coalesce(w.w, 0) * w.fail * w.share)\n"
 	"            ELSE sum(coalesce(w.w, 0) * w.fail) / nullif(t.n, 0) END AS contribution,\n"
 	"       rank() OVER (PARTITION BY s.campaign_id ORDER BY sum(w.fail) DESC) AS rank\n"

@@ -843,16 +843,16 @@ Test(examples, special_campaigns)
 	c = load_ok(EXAMPLES "scalarprod-simt.json");
 	cr_expect_eq(c->fields, CAMP_FIELD_PC | CAMP_FIELD_RPC | CAMP_FIELD_MASK);
 	camp_campaign_destroy(c);
-	c = load_ok(EXAMPLES "bfs-regfile-strata.json");
-	cr_expect_eq(c->strata, CAMP_STRATA_KERNEL);
-	cr_expect_eq(c->stop_looks, 0);
-	camp_campaign_destroy(c);
-	c = load_ok(EXAMPLES "bfs-regfile-stop.json");
-	cr_expect_eq(c->strata, CAMP_STRATA_KERNEL);
-	cr_expect_eq(c->stop_looks, 5);
-	cr_expect_eq(c->stop_relative, 0.4);
-	cr_expect_eq(c->injections, 32000);
-	camp_campaign_destroy(c);
+	/* stratified, then stratified and sequential (at most 32000, ±40 %) */
+	static const char *const sampled[] = {EXAMPLES "bfs-regfile-strata.json", EXAMPLES "bfs-regfile-stop.json"};
+	for (int i = 0; i < 2; i++) {
+		c = load_ok(sampled[i]);
+		cr_expect_eq(c->strata, CAMP_STRATA_KERNEL, "%s", sampled[i]);
+		cr_expect_eq(c->stop_looks, i ? 5u : 0u, "%s", sampled[i]);
+		cr_expect_eq(c->stop_relative, i ? 0.4 : 0.0, "%s", sampled[i]);
+		cr_expect_eq(c->injections, i ? 32000u : 2000u, "%s", sampled[i]);
+		camp_campaign_destroy(c);
+	}
 }
 
 /* GUFI's 55 campaigns (examples/campaigns/gufi/, written by its gen.sh): 12
