@@ -56,6 +56,7 @@ static const char *const target_names[CAMP_TARGET__COUNT] = {
 static const char *const model_names[] = {"single", "adjacent", "multi", "random_value", "zero_value", "mcu",
                                            "stuck_at", "intermittent"};
 static const char *const sampling_names[] = {"physical", "live"};
+static const char *const strata_names[] = {"none", "kernel"};
 static const char *const regs_names[] = {"ptx", "alloc"};
 
 /* Field names by bit position, per target; NULL-terminated. */
@@ -104,6 +105,11 @@ const char *camp_model_name(camp_model_t m)
 const char *camp_sampling_name(camp_sampling_t s)
 {
 	return NAME_OF(sampling_names, s);
+}
+
+const char *camp_strata_name(camp_strata_t s)
+{
+	return NAME_OF(strata_names, s);
 }
 
 const char *camp_regs_name(camp_regs_t r)
@@ -766,6 +772,73 @@ static int parse_model(ctx_t *x, json_t *v)
 	return 0;
 }
 
+/* "strata": "kernel" (or "none"); checked against the scope once that is
+ * known (check_strata). */
+static int parse_strata(ctx_t *x, json_t *v)
+{
+	x->c->strata = CAMP_STRATA_NONE;
+	if (!v)
+		return 0;
+	int i = lookup(v, strata_names, 2);
+	if (i < 0)
+		return fail(x, "$.strata", "expected \"kernel\" (one stratum per kernel name) or \"none\"");
+	x->c->strata = (camp_strata_t)i;
+	return 0;
+}
+
+static int check_strata(ctx_t *x)
+{
+	if (x->c->strata != CAMP_STRATA_NONE && x->c->scope != CAMP_SCOPE_APPLICATION)
+		return fail(x, "$.strata", "strata need \"scope\": \"application\" (a single-kernel campaign has "
+		            "one stratum)");
+	return 0;
+}
+
+/* A margin of "stop": a number in (0, 1). */
+static int stop_margin(ctx_t *x, json_t *stop, const char *key, double *out)
+{
+	char path[64];
+	json_t *v = json_object_get(stop, key);
+	*out = 0;
+	snprintf(path, sizeof path, "$.stop.%s", key);
+	return v ? get_fraction(x, path, v, out) : 0;
+}
+
+/* "stop": {"relative_margin": R} or {"absolute_margin": A}, "looks": J;
+ * "injections" is then the maximum ("margin" has no meaning here). */
+static int parse_stop(ctx_t *x, json_t *root)
+{
+	static const char *const keys[] = {"relative_margin", "absolute_margin", "looks", NULL};
+	static const char *const expect = "expected {\"relative_margin\": R} or {\"absolute_margin\": A} "
+	                                  "(a half-width in (0, 1)), with \"looks\": J optional";
+	camp_campaign_t *c = x->c;
+	json_t *stop = json_object_get(root, "stop"), *v;
+	int rc;
+
+	c->stop_looks = 0;
+	c->stop_relative = c->stop_absolute = 0;
+	if (!stop)
+		return 0;
+	if (!json_is_object(stop))
+		return fail(x, "$.stop", "%s", expect);
+	if ((rc = check_keys(x, "$.stop", stop, keys)) ||
+	    (rc = stop_margin(x, stop, "relative_margin", &c->stop_relative)) ||
+	    (rc = stop_margin(x, stop, "absolute_margin", &c->stop_absolute)))
+		return rc;
+	if ((c->stop_relative > 0) == (c->stop_absolute > 0))
+		return fail(x, "$.stop", "%s: give exactly one of the two margins", expect);
+	if (json_object_get(root, "margin"))
+		return fail(x, "$.margin", "a campaign with \"stop\" draws up to \"injections\" faults; \"margin\" "
+		            "(a fixed sample size) has no meaning there: give \"injections\" as the maximum");
+	c->stop_looks = CAMP_DEFAULT_LOOKS;
+	if ((v = json_object_get(stop, "looks"))) {
+		if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > CAMP_MAX_LOOKS)
+			return fail(x, "$.stop.looks", "expected an integer in 1..%d", CAMP_MAX_LOOKS);
+		c->stop_looks = (uint32_t)json_integer_value(v);
+	}
+	return 0;
+}
+
 static int parse_scalars(ctx_t *x, json_t *root)
 {
 	camp_campaign_t *c = x->c;
@@ -1021,6 +1094,17 @@ static int canonical_text(ctx_t *x, bool legacy, char **text)
 	}
 	put(root, "fault_model", v, &bad);
 	put(root, "sampling", json_string(sampling_names[c->sampling]), &bad);
+	/* only when asked for: campaigns without them keep their identity */
+	if (c->strata != CAMP_STRATA_NONE)
+		put(root, "strata", json_string(strata_names[c->strata]), &bad);
+	if (c->stop_looks && (v = json_object())) {
+		if (c->stop_relative > 0)
+			put(v, "relative_margin", json_real(c->stop_relative), &bad);
+		else
+			put(v, "absolute_margin", json_real(c->stop_absolute), &bad);
+		put(v, "looks", json_integer(c->stop_looks), &bad);
+		put(root, "stop", v, &bad);
+	}
 	put(root, "seed", json_integer((json_int_t)c->seed), &bad);
 	put(root, "fit_per_bit", json_real(c->fit_per_bit), &bad);
 	put(root, "timeout_factor", json_real(c->timeout_factor), &bad);
@@ -1053,7 +1137,8 @@ static int parse_campaign(ctx_t *x, json_t *root)
 	static const char *const keys[] = {
 		"name", "workload", "gpu", "regs", "target", "fields", "scope", "injections",
 		"confidence", "margin", "fault_model", "sampling", "seed", "fit_per_bit",
-		"timeout_factor", "watchdog_seconds", "golden_watchdog_seconds", "golden_cycle_budget", NULL};
+		"timeout_factor", "watchdog_seconds", "golden_watchdog_seconds", "golden_cycle_budget", "strata", "stop",
+		NULL};
 	json_t *workload, *target;
 	int rc;
 
@@ -1070,12 +1155,15 @@ static int parse_campaign(ctx_t *x, json_t *root)
 	    (rc = parse_target(x, target)) ||
 	    (rc = parse_fields(x, json_object_get(root, "fields"))) ||
 	    (rc = parse_size(x, root)) ||
+	    (rc = parse_stop(x, root)) ||
+	    (rc = parse_strata(x, json_object_get(root, "strata"))) ||
 	    (rc = parse_model(x, json_object_get(root, "fault_model"))) ||
 	    (rc = parse_scalars(x, root)) ||
 	    (rc = parse_workload_key(x, workload)) ||
 	    (rc = parse_gpu(x, json_object_get(root, "gpu"))) ||
 	    (rc = check_target_on_gpu(x)) ||
-	    (rc = parse_scope(x, json_object_get(root, "scope"))))
+	    (rc = parse_scope(x, json_object_get(root, "scope"))) ||
+	    (rc = check_strata(x)))
 		return rc;
 	return build_canonical(x);
 }

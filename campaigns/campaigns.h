@@ -236,6 +236,16 @@ typedef enum {
 	CAMP_SAMPLING_LIVE       /* allocated parts only, then derated */
 } camp_sampling_t;
 
+/* How an application-scope campaign spreads its masks ("strata"). */
+typedef enum {
+	CAMP_STRATA_NONE,    /* cycles uniform over every invocation (default) */
+	CAMP_STRATA_KERNEL   /* one stratum per kernel name, equal allocation */
+} camp_strata_t;
+
+/* The most looks of a sequential campaign ("stop": {"looks": J}). */
+#define CAMP_MAX_LOOKS 20
+#define CAMP_DEFAULT_LOOKS 5
+
 /* A host program as the workload ("workload": {"exec": [PROGRAM, ARG...],
  * "cwd": DIR}): run as argv in cwd; it drives the simulated GPU through
  * simcore.h and its stdout, stderr and exit status are its outputs. */
@@ -279,6 +289,16 @@ typedef struct camp_campaign {
 	bool model_from_start;     /* STUCK_AT, INTERMITTENT: from the first busy cycle
 	                              (default false: from a drawn cycle) */
 	camp_sampling_t sampling;  /* default PHYSICAL */
+	camp_strata_t strata;      /* default NONE; KERNEL only with SCOPE_APPLICATION */
+	/* Sequential stopping ("stop"): stop_looks is 0 without it, else the
+	 * looks (1..CAMP_MAX_LOOKS, default CAMP_DEFAULT_LOOKS) at the AVF's
+	 * interval before `injections` (the maximum) is reached; the campaign
+	 * stops at the first whose half-width is at most stop_relative × AVF
+	 * or stop_absolute (one of them > 0, the other 0). masks.h,
+	 * mask_look_n, mask_stop_met. */
+	uint32_t stop_looks;
+	double stop_relative;
+	double stop_absolute;
 	uint64_t seed;             /* default 1 */
 	double fit_per_bit;        /* intrinsic FIT per bit, > 0, default 0.001 */
 	double timeout_factor;     /* cycle budget = factor x golden cycles; 1.5..10000, 3 */
@@ -318,6 +338,7 @@ const char *camp_model_name(camp_model_t m);
 /* What model m does to the word it hits (simcore's sc_fm_kind_t). */
 sc_fm_kind_t camp_model_kind(camp_model_t m);
 const char *camp_sampling_name(camp_sampling_t s);
+const char *camp_strata_name(camp_strata_t s); /* "none", "kernel" */
 const char *camp_regs_name(camp_regs_t r);
 
 /* The name of field bit `bit` (one CAMP_FIELD_*) of target t ("rpc"), or NULL

@@ -460,6 +460,92 @@ static const char SCHEMA_V2[] =
 	"       CASE WHEN measured THEN min(1.0, c_d + h_d) ELSE df * min(1.0, c_p + h_p) END\n" \
 	"         AS avf_derated_hi"
 
+/* The CTEs of view avf (schema 3; schema 7 reuses them): its rows up to
+ * the estimator's `wilson`. */
+#define AVF_V3_CTES \
+WEIGHTED_GROUPS_CTE \
+	"counts AS (\n" \
+	"  SELECT c.id AS campaign_id, 'all' AS kernel, NULL AS launch_index,\n" \
+	"         coalesce(sum(g.n), 0) AS n, coalesce(sum(g.masked), 0) AS masked,\n" \
+	"         coalesce(sum(g.sdc), 0) AS sdc, coalesce(sum(g.due), 0) AS due,\n" \
+	"         sum(g.sw) AS sw, sum(g.swf) AS swf, sum(g.sw2) AS sw2, sum(g.sw2f) AS sw2f\n" \
+	"    FROM campaigns c LEFT JOIN grouped g ON g.campaign_id = c.id\n" \
+	"   GROUP BY c.id\n" \
+	"  UNION ALL\n" \
+	"  SELECT l.campaign_id, CAST(l.kernel AS TEXT), l.kernel,\n" \
+	"         coalesce(g.n, 0), coalesce(g.masked, 0), coalesce(g.sdc, 0), coalesce(g.due, 0),\n" \
+	"         g.sw, g.swf, g.sw2, g.sw2f\n" \
+	"    FROM (SELECT DISTINCT campaign_id, kernel FROM masks WHERE kernel IS NOT NULL) l\n" \
+	"    LEFT JOIN grouped g ON g.campaign_id = l.campaign_id AND g.launch_index = l.kernel\n" \
+	"),\n" \
+	"camp AS (\n" \
+	"  SELECT c.id AS campaign_id,\n" \
+	"         c.sampling = 'physical' OR coalesce(max(g.nw), 0) > 0 AS weighted\n" \
+	"    FROM campaigns c LEFT JOIN grouped g ON g.campaign_id = c.id\n" \
+	"   GROUP BY c.id\n" \
+	"),\n" \
+	"sums AS (\n" \
+	"  SELECT ct.*, ct.sdc + ct.due AS k, c.name AS campaign, c.target, c.confidence, c.z,\n" \
+	"         cp.weighted, c.sampling = 'live' AND cp.weighted AS measured,\n" \
+	"         CASE WHEN c.sampling = 'physical' THEN 1.0\n" \
+	"              WHEN cp.weighted THEN coalesce(ct.sw, 0) / nullif(ct.n, 0)\n" \
+	"              WHEN c.target NOT IN ('regfile', 'pred', 'smem') THEN 1.0\n" \
+	"              WHEN ct.launch_index IS NOT NULL\n" \
+	"              THEN CASE c.target WHEN 'smem' THEN k.df_smem ELSE k.df_reg END\n" \
+	"              ELSE (SELECT sum(CASE c.target WHEN 'smem' THEN q.df_smem ELSE q.df_reg END\n" \
+	"                               * (q.end_cycle - q.start_cycle))\n" \
+	"                           / sum(q.end_cycle - q.start_cycle)\n" \
+	"                      FROM kernels q WHERE q.campaign_id = c.id)\n" \
+	"         END AS df,\n" \
+	"         k.kernel AS kernel_name\n" \
+	"    FROM counts ct\n" \
+	"    JOIN campaigns c ON c.id = ct.campaign_id\n" \
+	"    JOIN camp cp ON cp.campaign_id = ct.campaign_id\n" \
+	"    LEFT JOIN kernels k ON k.campaign_id = ct.campaign_id\n" \
+	"                       AND k.launch_index = ct.launch_index\n" \
+	"),\n" \
+	ESTIMATE_CTES
+
+/* The CTEs of view avf_kernel (schema 3; schema 7 reuses them). */
+#define AVF_KERNEL_V3_CTES \
+KERNEL_INV_CTES \
+	WEIGHTED_GROUPS_CTE \
+	"counts AS (\n" \
+	"  SELECT g.campaign_id, k.kernel AS kernel_name, sum(g.n) AS n, sum(g.masked) AS masked,\n" \
+	"         sum(g.sdc) AS sdc, sum(g.due) AS due,\n" \
+	"         sum(g.sw) AS sw, sum(g.swf) AS swf, sum(g.sw2) AS sw2, sum(g.sw2f) AS sw2f\n" \
+	"    FROM grouped g\n" \
+	"    JOIN kernels k ON k.campaign_id = g.campaign_id AND k.launch_index = g.launch_index\n" \
+	"   GROUP BY g.campaign_id, k.kernel\n" \
+	"),\n" \
+	"camp AS (\n" \
+	"  SELECT c.id AS campaign_id, coalesce(sum(g.n), 0) AS n,\n" \
+	"         c.sampling = 'physical' OR coalesce(max(g.nw), 0) > 0 AS weighted\n" \
+	"    FROM campaigns c LEFT JOIN grouped g ON g.campaign_id = c.id\n" \
+	"   GROUP BY c.id\n" \
+	"),\n" \
+	"sums AS (\n" \
+	"  SELECT i.campaign_id, c.name AS campaign, c.target, i.kernel_name, i.invocations,\n" \
+	"         i.first_launch, i.cycles,\n" \
+	"         CAST(i.cycles AS REAL) / nullif(ac.cycles, 0) AS cycle_share,\n" \
+	"         coalesce(ct.n, 0) AS n, coalesce(ct.masked, 0) AS masked,\n" \
+	"         coalesce(ct.sdc, 0) AS sdc, coalesce(ct.due, 0) AS due,\n" \
+	"         coalesce(ct.sdc + ct.due, 0) AS k, ct.sw, ct.swf, ct.sw2, ct.sw2f,\n" \
+	"         cp.n AS campaign_n, c.confidence, c.z,\n" \
+	"         cp.weighted, c.sampling = 'live' AND cp.weighted AS measured,\n" \
+	"         CASE WHEN c.sampling = 'physical' THEN 1.0\n" \
+	"              WHEN cp.weighted THEN coalesce(ct.sw, 0) / nullif(ct.n, 0)\n" \
+	"              WHEN c.target = 'smem' THEN i.df_smem\n" \
+	"              WHEN c.target IN ('regfile', 'pred') THEN i.df_reg\n" \
+	"              ELSE 1.0 END AS df\n" \
+	"    FROM inv i\n" \
+	"    JOIN campaigns c ON c.id = i.campaign_id\n" \
+	"    JOIN camp cp ON cp.campaign_id = i.campaign_id\n" \
+	"    JOIN all_cycles ac ON ac.campaign_id = i.campaign_id\n" \
+	"    LEFT JOIN counts ct ON ct.campaign_id = i.campaign_id AND ct.kernel_name = i.kernel_name\n" \
+	"),\n" \
+	ESTIMATE_CTES
+
 static const char SCHEMA_V3[] =
 	"-- issue 10 item 11: daemon heartbeat\n"
 	"CREATE TABLE daemons (\n"
@@ -500,48 +586,7 @@ static const char SCHEMA_V3[] =
 	 * weights, df is the profile's: the target's df of each invocation, and
 	 * for the whole campaign weighted by the invocations' cycles. */
 	"CREATE VIEW avf AS\n"
-	"WITH " WEIGHTED_GROUPS_CTE
-	"counts AS (\n"
-	"  SELECT c.id AS campaign_id, 'all' AS kernel, NULL AS launch_index,\n"
-	"         coalesce(sum(g.n), 0) AS n, coalesce(sum(g.masked), 0) AS masked,\n"
-	"         coalesce(sum(g.sdc), 0) AS sdc, coalesce(sum(g.due), 0) AS due,\n"
-	"         sum(g.sw) AS sw, sum(g.swf) AS swf, sum(g.sw2) AS sw2, sum(g.sw2f) AS sw2f\n"
-	"    FROM campaigns c LEFT JOIN grouped g ON g.campaign_id = c.id\n"
-	"   GROUP BY c.id\n"
-	"  UNION ALL\n"
-	"  SELECT l.campaign_id, CAST(l.kernel AS TEXT), l.kernel,\n"
-	"         coalesce(g.n, 0), coalesce(g.masked, 0), coalesce(g.sdc, 0), coalesce(g.due, 0),\n"
-	"         g.sw, g.swf, g.sw2, g.sw2f\n"
-	"    FROM (SELECT DISTINCT campaign_id, kernel FROM masks WHERE kernel IS NOT NULL) l\n"
-	"    LEFT JOIN grouped g ON g.campaign_id = l.campaign_id AND g.launch_index = l.kernel\n"
-	"),\n"
-	"camp AS (\n"
-	"  SELECT c.id AS campaign_id,\n"
-	"         c.sampling = 'physical' OR coalesce(max(g.nw), 0) > 0 AS weighted\n"
-	"    FROM campaigns c LEFT JOIN grouped g ON g.campaign_id = c.id\n"
-	"   GROUP BY c.id\n"
-	"),\n"
-	"sums AS (\n"
-	"  SELECT ct.*, ct.sdc + ct.due AS k, c.name AS campaign, c.target, c.confidence, c.z,\n"
-	"         cp.weighted, c.sampling = 'live' AND cp.weighted AS measured,\n"
-	"         CASE WHEN c.sampling = 'physical' THEN 1.0\n"
-	"              WHEN cp.weighted THEN coalesce(ct.sw, 0) / nullif(ct.n, 0)\n"
-	"              WHEN c.target NOT IN ('regfile', 'pred', 'smem') THEN 1.0\n"
-	"              WHEN ct.launch_index IS NOT NULL\n"
-	"              THEN CASE c.target WHEN 'smem' THEN k.df_smem ELSE k.df_reg END\n"
-	"              ELSE (SELECT sum(CASE c.target WHEN 'smem' THEN q.df_smem ELSE q.df_reg END\n"
-	"                               * (q.end_cycle - q.start_cycle))\n"
-	"                           / sum(q.end_cycle - q.start_cycle)\n"
-	"                      FROM kernels q WHERE q.campaign_id = c.id)\n"
-	"         END AS df,\n"
-	"         k.kernel AS kernel_name\n"
-	"    FROM counts ct\n"
-	"    JOIN campaigns c ON c.id = ct.campaign_id\n"
-	"    JOIN camp cp ON cp.campaign_id = ct.campaign_id\n"
-	"    LEFT JOIN kernels k ON k.campaign_id = ct.campaign_id\n"
-	"                       AND k.launch_index = ct.launch_index\n"
-	"),\n"
-	ESTIMATE_CTES
+	"WITH " AVF_V3_CTES
 	"SELECT campaign_id, campaign, target, kernel, launch_index, kernel_name,\n"
 	"       n, masked, sdc, due, confidence,\n"
 	ESTIMATE_COLUMNS "\n"
@@ -561,43 +606,7 @@ static const char SCHEMA_V3[] =
 	 * the kernel's part of the campaign's avf_derated; the parts add up to
 	 * it whenever every mask falls in an invocation. */
 	"CREATE VIEW avf_kernel AS\n"
-	"WITH " KERNEL_INV_CTES
-	WEIGHTED_GROUPS_CTE
-	"counts AS (\n"
-	"  SELECT g.campaign_id, k.kernel AS kernel_name, sum(g.n) AS n, sum(g.masked) AS masked,\n"
-	"         sum(g.sdc) AS sdc, sum(g.due) AS due,\n"
-	"         sum(g.sw) AS sw, sum(g.swf) AS swf, sum(g.sw2) AS sw2, sum(g.sw2f) AS sw2f\n"
-	"    FROM grouped g\n"
-	"    JOIN kernels k ON k.campaign_id = g.campaign_id AND k.launch_index = g.launch_index\n"
-	"   GROUP BY g.campaign_id, k.kernel\n"
-	"),\n"
-	"camp AS (\n"
-	"  SELECT c.id AS campaign_id, coalesce(sum(g.n), 0) AS n,\n"
-	"         c.sampling = 'physical' OR coalesce(max(g.nw), 0) > 0 AS weighted\n"
-	"    FROM campaigns c LEFT JOIN grouped g ON g.campaign_id = c.id\n"
-	"   GROUP BY c.id\n"
-	"),\n"
-	"sums AS (\n"
-	"  SELECT i.campaign_id, c.name AS campaign, c.target, i.kernel_name, i.invocations,\n"
-	"         i.first_launch, i.cycles,\n"
-	"         CAST(i.cycles AS REAL) / nullif(ac.cycles, 0) AS cycle_share,\n"
-	"         coalesce(ct.n, 0) AS n, coalesce(ct.masked, 0) AS masked,\n"
-	"         coalesce(ct.sdc, 0) AS sdc, coalesce(ct.due, 0) AS due,\n"
-	"         coalesce(ct.sdc + ct.due, 0) AS k, ct.sw, ct.swf, ct.sw2, ct.sw2f,\n"
-	"         cp.n AS campaign_n, c.confidence, c.z,\n"
-	"         cp.weighted, c.sampling = 'live' AND cp.weighted AS measured,\n"
-	"         CASE WHEN c.sampling = 'physical' THEN 1.0\n"
-	"              WHEN cp.weighted THEN coalesce(ct.sw, 0) / nullif(ct.n, 0)\n"
-	"              WHEN c.target = 'smem' THEN i.df_smem\n"
-	"              WHEN c.target IN ('regfile', 'pred') THEN i.df_reg\n"
-	"              ELSE 1.0 END AS df\n"
-	"    FROM inv i\n"
-	"    JOIN campaigns c ON c.id = i.campaign_id\n"
-	"    JOIN camp cp ON cp.campaign_id = i.campaign_id\n"
-	"    JOIN all_cycles ac ON ac.campaign_id = i.campaign_id\n"
-	"    LEFT JOIN counts ct ON ct.campaign_id = i.campaign_id AND ct.kernel_name = i.kernel_name\n"
-	"),\n"
-	ESTIMATE_CTES
+	"WITH " AVF_KERNEL_V3_CTES
 	"SELECT campaign_id, campaign, target, kernel_name, invocations, first_launch, cycles,\n"
 	"       cycle_share, n, masked, sdc, due, confidence,\n"
 	"       CAST(n AS REAL) / nullif(campaign_n, 0) AS share,\n"
@@ -621,6 +630,17 @@ static const char SCHEMA_V4[] =
 	"DROP TABLE campaigns;\n"
 	"ALTER TABLE campaigns_v4 RENAME TO campaigns;\n"
 	"PRAGMA legacy_alter_table = OFF;\n";
+
+/* The start of view avf_vreg (schema 5; schema 7 makes it again with
+ * another contribution). */
+#define AVF_VREG_HEAD \
+	"CREATE VIEW avf_vreg AS\n" \
+	"WITH tot AS (SELECT campaign_id, count(*) AS n, sum(fail) AS fails FROM exp_weight GROUP BY campaign_id)\n" \
+	"SELECT s.campaign_id, s.campaign, s.target, s.kernel, s.vreg,\n" \
+	"       count(*) AS n, sum(s.outcome = 'sdc') AS sdc, sum(s.outcome = 'due') AS due,\n" \
+	"       sum(w.fail) AS failures,\n" \
+	"       CAST(sum(w.fail) AS REAL) / count(*) AS failure_rate,\n" \
+	"       CAST(sum(w.fail) AS REAL) / nullif(t.fails, 0) AS failure_share,\n"
 
 /* Version 5 (issue 13 items 1 and 2): each experiment's decoded fault site,
  * what the fault met first and an SDC's severity, as JSON objects
@@ -709,13 +729,7 @@ static const char SCHEMA_V5[] =
 	" GROUP BY r.campaign_id, r.pc;\n"
 	"\n"
 	/* The same by the PTX virtual register (or predicate) the fault hit. */
-	"CREATE VIEW avf_vreg AS\n"
-	"WITH tot AS (SELECT campaign_id, count(*) AS n, sum(fail) AS fails FROM exp_weight GROUP BY campaign_id)\n"
-	"SELECT s.campaign_id, s.campaign, s.target, s.kernel, s.vreg,\n"
-	"       count(*) AS n, sum(s.outcome = 'sdc') AS sdc, sum(s.outcome = 'due') AS due,\n"
-	"       sum(w.fail) AS failures,\n"
-	"       CAST(sum(w.fail) AS REAL) / count(*) AS failure_rate,\n"
-	"       CAST(sum(w.fail) AS REAL) / nullif(t.fails, 0) AS failure_share,\n"
+	AVF_VREG_HEAD
 	"       sum(coalesce(w.w, 0) * w.fail) / nullif(t.n, 0) AS contribution,\n"
 	"       rank() OVER (PARTITION BY s.campaign_id ORDER BY sum(w.fail) DESC) AS rank\n"
 	"  FROM sites s\n"
@@ -853,6 +867,177 @@ static const char SCHEMA_V6[] =
 	"       ipc * clock_mhz * 1e6 * 3600 * 1e9 / nullif(fit_lo, 0) AS mitf_hi\n"
 	"  FROM fit_gpu;\n";
 
+/* ---- schema version 7 (issue 13 item 3): stratified and sequential sampling
+ * Three columns of campaigns: `strata` ('kernel' or NULL: one stratum per
+ * kernel name, equal allocation), `looks` (a sequential campaign's looks,
+ * NULL otherwise; its z is then the quantile of 1 - (1 - confidence)/looks,
+ * so every interval it shows holds at `confidence` over all its looks
+ * together) and `stop` (JSON {"reason": "margin"|"max", "n": N} once a
+ * sequential campaign stopped; NULL before). The views avf and avf_kernel
+ * are made again with a column `stratified`; for a stratified campaign the
+ * 'all' row of avf is the stratified estimator and avf_kernel's
+ * contribution is cycle_share × avf_derated. A view exp_share gives each
+ * experiment its part in its campaign's estimate (1/n, or W_h/n_h), with
+ * which avf_insn and avf_vreg, made again, sum their contributions. Rows
+ * of other campaigns are exactly schema 3's (and 5's).
+ *
+ * The stratified estimator: stratum h (a kernel name with cycles) has the
+ * share W_h of the campaign's kernel cycles and n_h experiments; with
+ * y = w f (f under physical sampling) and the stratum's means ȳ_h, w̄_h,
+ *     avf_derated = Σ W_h ȳ_h,   df = Σ W_h w̄_h,   avf = avf_derated / df.
+ * Its interval is Price and Bonett's for a linear function of binomial
+ * proportions (2004), with Agresti and Coull's pseudo-counts for any z:
+ * each of the m strata gets z²/2m failures in z²/m more experiments,
+ *     ỹ_h = (Σ_h y + z²/2m) / ñ_h,   ñ_h = n_h + z²/m,
+ *     avf_derated ∈ Σ W_h ỹ_h ± z sqrt(Σ W_h² ỹ_h (1 - ỹ_h) / ñ_h),
+ * clipped to [0, 1] and widened to hold the estimate itself. A stratum
+ * without failures thus still adds the uncertainty of its own interval
+ * (the plug-in variance Σ W_h² s²_h / n_h would add none, and a kernel of
+ * 90 % of the cycles with 0 failures in 300 would claim an AVF known to
+ * within a third of a percent); with one stratum it is Agresti and Coull's
+ * interval. ỹ(1 - ỹ) bounds the variance of values in [0, 1] (live
+ * weights), so live campaigns get it too. avf's interval is avf_derated's
+ * over df (df, a mean of weights in [0, 1] over every experiment, is taken
+ * as known). NULL until every stratum has an experiment. */
+
+/* The strata of each stratified campaign: one row per kernel name with
+ * cycles, its cycle share wh and the sums of its experiments (needs inv,
+ * all_cycles and grouped); then the campaign's estimate and its interval
+ * (the comment above). */
+#define STRATA_CTES \
+	"strata_h AS (\n" \
+	"  SELECT i.campaign_id, CAST(i.cycles AS REAL) / ac.cycles AS wh, c.z,\n" \
+	"         coalesce(sum(g.n), 0) AS n, coalesce(sum(g.masked), 0) AS masked,\n" \
+	"         coalesce(sum(g.sdc), 0) AS sdc, coalesce(sum(g.due), 0) AS due,\n" \
+	"         coalesce(sum(g.sw), 0.0) AS sw, coalesce(sum(g.swf), 0.0) AS swf\n" \
+	"    FROM inv i\n" \
+	"    JOIN campaigns c ON c.id = i.campaign_id AND c.strata IS NOT NULL\n" \
+	"    JOIN all_cycles ac ON ac.campaign_id = i.campaign_id\n" \
+	"    JOIN kernels k ON k.campaign_id = i.campaign_id AND k.kernel = i.kernel_name\n" \
+	"    LEFT JOIN grouped g ON g.campaign_id = k.campaign_id AND g.launch_index = k.launch_index\n" \
+	"   WHERE i.cycles > 0\n" \
+	"   GROUP BY i.campaign_id, i.kernel_name\n" \
+	"),\n" \
+	"strata_adj AS (\n" /* the pseudo-counts: z²/2m failures in z²/m experiments */ \
+	"  SELECT h.*, (h.swf + h.z * h.z / (2 * m.m)) / (h.n + h.z * h.z / m.m) AS yt,\n" \
+	"         h.n + h.z * h.z / m.m AS nt\n" \
+	"    FROM strata_h h\n" \
+	"    JOIN (SELECT campaign_id, count(*) AS m FROM strata_h GROUP BY campaign_id) m\n" \
+	"      ON m.campaign_id = h.campaign_id\n" \
+	"),\n" \
+	"strata_all AS (\n" \
+	"  SELECT campaign_id, max(z) AS z, sum(n) AS n, sum(masked) AS masked, sum(sdc) AS sdc, sum(due) AS due,\n" \
+	"         CASE WHEN min(n) > 0 THEN sum(wh * swf / n) END AS d,\n" \
+	"         CASE WHEN min(n) > 0 THEN sum(wh * sw / n) END AS df,\n" \
+	"         sum(wh * yt) AS dt, sum(wh * wh * yt * (1 - yt) / nt) AS v\n" \
+	"    FROM strata_adj GROUP BY campaign_id\n" \
+	"),\n" \
+	"strata_w AS (\n" \
+	"  SELECT a.*, a.d / nullif(a.df, 0) AS p,\n" \
+	"         min(a.d, max(0.0, a.dt - a.z * sqrt(a.v))) AS lo_d,\n" \
+	"         max(a.d, min(1.0, a.dt + a.z * sqrt(a.v))) AS hi_d\n" \
+	"    FROM strata_all a\n" \
+	"),\n" \
+	"strat AS (SELECT id AS sid, strata IS NOT NULL AS stratified FROM campaigns)\n"
+
+static const char SCHEMA_V7[] =
+	"-- issue 13 item 3: stratified and sequential sampling\n"
+	"ALTER TABLE campaigns ADD COLUMN strata TEXT CHECK (strata IS NULL OR strata = 'kernel');\n"
+	"ALTER TABLE campaigns ADD COLUMN looks INTEGER CHECK (looks IS NULL OR looks BETWEEN 1 AND 20);\n"
+	"ALTER TABLE campaigns ADD COLUMN stop TEXT CHECK (stop IS NULL OR json_valid(stop));\n"
+	"DROP VIEW avf_kernel;\n"
+	"DROP VIEW avf;\n"
+	"\n"
+	/* As schema 3, but a stratified campaign's 'all' row is the stratified
+	 * estimator (its invocations' rows stay each one's own: cycles are
+	 * uniform within a kernel's invocations). */
+	"CREATE VIEW avf AS\n"
+	"WITH " AVF_V3_CTES ",\n"
+	KERNEL_INV_CTES
+	STRATA_CTES
+	"SELECT campaign_id, campaign, target, kernel, launch_index, kernel_name,\n"
+	"       n, masked, sdc, due, confidence,\n"
+	ESTIMATE_COLUMNS ",\n"
+	"       0 AS stratified\n"
+	"  FROM wilson JOIN strat ON sid = campaign_id\n"
+	" WHERE NOT (stratified AND kernel = 'all')\n"
+	"UNION ALL\n"
+	"SELECT c.id, c.name, c.target, 'all', NULL, NULL,\n"
+	"       coalesce(a.n, 0), coalesce(a.masked, 0), coalesce(a.sdc, 0), coalesce(a.due, 0), c.confidence,\n"
+	"       a.p, a.lo_d / a.df, min(1.0, a.hi_d / a.df), a.df, a.d, a.lo_d, a.hi_d, 1\n"
+	"  FROM campaigns c LEFT JOIN strata_w a ON a.campaign_id = c.id\n"
+	" WHERE c.strata IS NOT NULL;\n"
+	"\n"
+	/* As schema 3; a stratified campaign's kernel contributes its cycle
+	 * share times its own avf_derated. */
+	"CREATE VIEW avf_kernel AS\n"
+	"WITH " AVF_KERNEL_V3_CTES ",\n"
+	"strat AS (SELECT id AS sid, strata IS NOT NULL AS stratified FROM campaigns)\n"
+	"SELECT campaign_id, campaign, target, kernel_name, invocations, first_launch, cycles,\n"
+	"       cycle_share, n, masked, sdc, due, confidence,\n"
+	"       CAST(n AS REAL) / nullif(campaign_n, 0) AS share,\n"
+	ESTIMATE_COLUMNS ",\n"
+	"       CASE WHEN stratified THEN cycle_share * d\n"
+	"            WHEN weighted THEN coalesce(swf, 0) / nullif(campaign_n, 0)\n"
+	"            ELSE df * k / nullif(campaign_n, 0) END AS contribution,\n"
+	"       stratified\n"
+	"  FROM wilson JOIN strat ON sid = campaign_id;\n"
+	"\n"
+	/* Each experiment's part in its campaign's estimate: 1/n, or for a
+	 * stratified campaign W_h / n_h of its kernel h (NULL for a mask outside
+	 * every invocation); avf_insn and avf_vreg sum their contributions with
+	 * it, so a stratified campaign's parts add up to its stratified AVF. */
+	"CREATE VIEW exp_share AS\n"
+	"WITH e AS (\n"
+	"  SELECT w.*, k.kernel AS kernel_name, c.strata IS NOT NULL AS stratified\n"
+	"    FROM exp_weight w JOIN campaigns c ON c.id = w.campaign_id\n"
+	"    LEFT JOIN kernels k ON k.campaign_id = w.campaign_id AND k.launch_index = w.launch_index\n"
+	"),\n"
+	"nh AS (SELECT campaign_id, kernel_name, count(*) AS n FROM e GROUP BY campaign_id, kernel_name),\n"
+	"n AS (SELECT campaign_id, count(*) AS n FROM e GROUP BY campaign_id),\n"
+	"kc AS (SELECT campaign_id, kernel, sum(end_cycle - start_cycle) AS cycles FROM kernels\n"
+	"        GROUP BY campaign_id, kernel),\n"
+	"tc AS (SELECT campaign_id, sum(end_cycle - start_cycle) AS cycles FROM kernels GROUP BY campaign_id)\n"
+	"SELECT e.campaign_id, e.idx, e.launch_index, e.kernel_name, e.outcome, e.fail, e.w, e.stratified,\n"
+	"       CASE WHEN NOT e.stratified THEN 1.0 / n.n\n"
+	"            ELSE CAST(kc.cycles AS REAL) / nullif(tc.cycles, 0) / nh.n END AS share\n"
+	"  FROM e JOIN n ON n.campaign_id = e.campaign_id\n"
+	"  LEFT JOIN nh ON nh.campaign_id = e.campaign_id AND nh.kernel_name IS e.kernel_name\n"
+	"  LEFT JOIN kc ON kc.campaign_id = e.campaign_id AND kc.kernel = e.kernel_name\n"
+	"  LEFT JOIN tc ON tc.campaign_id = e.campaign_id;\n"
+	"\n"
+	"DROP VIEW avf_insn;\n"
+	"DROP VIEW avf_vreg;\n"
+	/* As schema 5; contribution: each experiment's w f times its share. */
+	"CREATE VIEW avf_insn AS\n"
+	"WITH tot AS (SELECT campaign_id, count(*) AS n, sum(fail) AS fails FROM exp_weight GROUP BY campaign_id),\n"
+	"r AS (\n"
+	"  SELECT f.campaign_id, f.pc, f.ptx_line, f.op, f.insn, f.outcome, w.fail,\n"
+	"         coalesce(w.w, 0) AS w, w.stratified, w.share\n"
+	"    FROM effects f JOIN exp_share w ON w.campaign_id = f.campaign_id AND w.idx = f.idx\n"
+	"   WHERE f.first_event = 'read'\n"
+	")\n"
+	"SELECT r.campaign_id, c.name AS campaign, c.target, r.pc, r.ptx_line, r.op, r.insn,\n"
+	"       count(*) AS reads, sum(r.outcome = 'sdc') AS sdc, sum(r.outcome = 'due') AS due,\n"
+	"       sum(r.fail) AS failures,\n"
+	"       CAST(sum(r.fail) AS REAL) / count(*) AS failure_rate,\n"
+	"       CAST(sum(r.fail) AS REAL) / nullif(t.fails, 0) AS failure_share,\n"
+	"       CASE WHEN max(r.stratified) THEN sum(r.w * r.fail * r.share)\n"
+	"            ELSE sum(r.w * r.fail) / nullif(t.n, 0) END AS contribution,\n"
+	"       rank() OVER (PARTITION BY r.campaign_id ORDER BY sum(r.fail) DESC) AS rank\n"
+	"  FROM r JOIN campaigns c ON c.id = r.campaign_id JOIN tot t ON t.campaign_id = r.campaign_id\n"
+	" GROUP BY r.campaign_id, r.pc;\n"
+	"\n"
+	AVF_VREG_HEAD
+	"       CASE WHEN max(w.stratified) THEN sum(coalesce(w.w, 0) * w.fail * w.share)\n"
+	"            ELSE sum(coalesce(w.w, 0) * w.fail) / nullif(t.n, 0) END AS contribution,\n"
+	"       rank() OVER (PARTITION BY s.campaign_id ORDER BY sum(w.fail) DESC) AS rank\n"
+	"  FROM sites s\n"
+	"  JOIN exp_share w ON w.campaign_id = s.campaign_id AND w.idx = s.idx\n"
+	"  JOIN tot t ON t.campaign_id = s.campaign_id\n"
+	" WHERE s.vreg IS NOT NULL\n"
+	" GROUP BY s.campaign_id, s.kernel, s.vreg;\n";
+
 /* Step v brings the schema from version v-1 to v. Released steps never
  * change; a new version appends one. */
 static const char *const migrations[] = {
@@ -863,6 +1048,7 @@ static const char *const migrations[] = {
 	SCHEMA_V4,
 	SCHEMA_V5,
 	SCHEMA_V6,
+	SCHEMA_V7,
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION + 1,
                "one migration step per schema version");
@@ -1657,8 +1843,8 @@ static int insert_campaign(db_t *db, const db_campaign_t *c, double z, int64_t *
 	int err = prepare(db,
 	                  "INSERT INTO campaigns (name, workload, gpu, regs, config, config_hash,"
 	                  " tool_version, seed, target, sampling, fit_per_bit, confidence, z, n_masks,"
-	                  " fields, scope)"
-	                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
+	                  " fields, scope, strata, looks)"
+	                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
 	                  " ON CONFLICT (config_hash) DO NOTHING",
 	                  &ins);
 	if (err)
@@ -1679,6 +1865,10 @@ static int insert_campaign(db_t *db, const db_campaign_t *c, double z, int64_t *
 	sqlite3_bind_int64(ins, 14, i64(c->n_masks));
 	bind_text(ins, 15, c->fields ? c->fields : "");
 	bind_text(ins, 16, c->scope ? c->scope : "application");
+	if (c->strata)
+		bind_text(ins, 17, c->strata);
+	if (c->looks)
+		sqlite3_bind_int64(ins, 18, c->looks);
 	int rc = sqlite3_step(ins);
 	if (rc != SQLITE_DONE)
 		err = db__sqlerr(db, rc, "storing the campaign");
@@ -1716,7 +1906,11 @@ int db_campaign_get_or_create(db_t *db, const db_campaign_t *c, int64_t *id, boo
 	int err = check_args(db, c && id && c->config && c->config_hash);
 	if (err)
 		return err;
-	double z = db_z_of_confidence(c->confidence);
+	/* a sequential campaign's intervals hold at `confidence` over all its
+	 * looks together (Bonferroni): each is taken at 1 - (1 - c)/looks */
+	double z = db_z_of_confidence(c->looks > 1 ? 1 - (1 - c->confidence) / c->looks : c->confidence);
+	if (c->looks > 20)
+		return db__fail(db, DB_EINVAL, "campaign %s: %u looks, more than 20", c->name ? c->name : "?", c->looks);
 	if (!isfinite(z))
 		return db__fail(db, DB_EINVAL, "campaign %s: confidence %g is not in (0,1)",
 		                c->name ? c->name : "?", c->confidence);
@@ -2178,7 +2372,9 @@ static int progress_counts(db_t *db, int64_t campaign, db_progress_t *p)
 	                  " coalesce(sum(e.early), 0),"
 	                  " coalesce(sum(e.reason = '" DB_REASON_UNUSED "'), 0),"
 	                  " coalesce(sum(e.wall), 0.0),"
-	                  " coalesce(sum(e.reason = '" DB_REASON_DEAD "'), 0)"
+	                  " coalesce(sum(e.reason = '" DB_REASON_DEAD "'), 0),"
+	                  " coalesce(c.looks, 0), coalesce(json_extract(c.stop, '$.reason'), ''),"
+	                  " coalesce(json_extract(c.stop, '$.n'), 0)"
 	                  " FROM campaigns c LEFT JOIN experiments e ON e.campaign_id = c.id"
 	                  " WHERE c.id = ?1 GROUP BY c.id",
 	                  &st);
@@ -2201,6 +2397,9 @@ static int progress_counts(db_t *db, int64_t campaign, db_progress_t *p)
 		p->unused = u64(sqlite3_column_int64(st, 7));
 		p->wall = sqlite3_column_double(st, 8);
 		p->dead = u64(sqlite3_column_int64(st, 9));
+		p->looks = (uint32_t)sqlite3_column_int64(st, 10);
+		snprintf(p->stop, sizeof p->stop, "%s", (const char *)sqlite3_column_text(st, 11));
+		p->stop_n = u64(sqlite3_column_int64(st, 12));
 	}
 	sqlite3_finalize(st);
 	return err;
@@ -2212,7 +2411,7 @@ static int progress_avf(db_t *db, int64_t campaign, db_progress_t *p)
 {
 	sqlite3_stmt *st = NULL;
 	int err = prepare(db,
-	                  "SELECT avf, avf_lo, avf_hi, df, avf_derated FROM avf"
+	                  "SELECT avf, avf_lo, avf_hi, df, avf_derated, stratified FROM avf"
 	                  " WHERE campaign_id = ?1 AND kernel = 'all'",
 	                  &st);
 	if (err)
@@ -2227,8 +2426,37 @@ static int progress_avf(db_t *db, int64_t campaign, db_progress_t *p)
 		p->avf_hi = col_real_or_nan(st, 2);
 		p->df = col_real_or_nan(st, 3);
 		p->avf_derated = col_real_or_nan(st, 4);
+		p->stratified = sqlite3_column_int(st, 5) != 0;
 	}
 	sqlite3_finalize(st);
+	return err;
+}
+
+int db_campaign_stopped(db_t *db, int64_t campaign, const char *reason, uint64_t n)
+{
+	int err = check_args(db, reason && (!strcmp(reason, "margin") || !strcmp(reason, "max")));
+	if (err)
+		return err;
+	sqlite3_stmt *st = NULL;
+	if ((err = begin_write(db)))
+		return err;
+	if ((err = prepare(db, "UPDATE campaigns SET stop = json_object('reason', ?2, 'n', ?3) WHERE id = ?1", &st)))
+		goto fail;
+	sqlite3_bind_int64(st, 1, campaign);
+	bind_text(st, 2, reason);
+	sqlite3_bind_int64(st, 3, i64(n));
+	int rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE)
+		err = db__sqlerr(db, rc, "recording why the campaign stopped");
+	else if (sqlite3_changes(db->sql) != 1)
+		err = db__fail(db, DB_ENOTFOUND, "no campaign %" PRId64, campaign);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (!err && !(err = commit_write(db)))
+		return 0;
+fail:
+	sqlite3_finalize(st);
+	rollback(db);
 	return err;
 }
 

@@ -43,7 +43,7 @@ const char *db_strerror(int err);
 /* The database's identity and the schema version this build writes. The
  * application_id is 'FLPS' in ASCII. */
 #define DB_APPLICATION_ID 0x464C5053
-#define DB_SCHEMA_VERSION 6
+#define DB_SCHEMA_VERSION 7
 
 /* The reason an engine stores for a fault that hit an unallocated resource
  * and was classified Masked without simulation; db_progress counts them. */
@@ -86,6 +86,10 @@ typedef struct {
 	                             campaigns of one target with different fields are summed */
 	const char *legacy_hash;  /* the same definition's digest as an older flipsim computed
 	                             it (campaign identity format 1), or NULL */
+	const char *strata;       /* "kernel" (stratified: view avf's 'all' row is the
+	                             stratified estimator), or NULL */
+	uint32_t looks;           /* sequential stopping: its looks (1..20; the intervals'
+	                             z is then of 1 - (1 - confidence) / looks); 0: none */
 } db_campaign_t;
 
 /* The fault-free run of a campaign. */
@@ -146,6 +150,11 @@ typedef struct {
 	const char *severity;  /* an SDC's size, output by output */
 } db_experiment_t;
 
+/* Records that sequential campaign `campaign` stopped after its first n
+ * experiments, for `reason` "margin" or "max" (db_progress_t.stop). 0, or
+ * DB_EINVAL for another reason, DB_ENOTFOUND for no such campaign. */
+int db_campaign_stopped(db_t *db, int64_t campaign, const char *reason, uint64_t n);
+
 /* Where a campaign stands. AVF fields are NaN until done > 0; df and
  * avf_derated are NaN also when live sampling lacks kernel invocations. */
 typedef struct {
@@ -160,6 +169,12 @@ typedef struct {
 	double avf, avf_lo, avf_hi; /* (sdc+due)/done and its Wilson interval; live
 	                               sampling: the AVF of the bits in use (view avf) */
 	double df, avf_derated;     /* see view avf */
+	bool stratified;            /* the AVF is the stratified estimator (view avf) */
+	uint32_t looks;             /* sequential stopping: its looks; 0 none */
+	char stop[8];               /* why a sequential campaign stopped: "margin" (the
+	                               interval was narrow enough), "max" (n reached the
+	                               most), or "" (not stopped, or not sequential) */
+	uint64_t stop_n;            /* the experiments it stopped at */
 } db_progress_t;
 
 /* A campaign as db_campaigns_list returns it. */

@@ -61,7 +61,17 @@ static const tcol_t avf_cols[] = {
 	{"df", "df", NULL, K_FIX3},
 	{"AVF x df", "avf_derated", NULL, K_PCT},
 	{"interval", "avf_derated_lo", "avf_derated_hi", K_PCT_IV},
+	{"sampling", "design", NULL, K_STR},
 };
+
+/* How the avf table's campaign was sampled (README, "Campaign JSON"):
+ * stratified by kernel, sequential with its looks and why it stopped. */
+#define AVF_DESIGN \
+	", (SELECT trim(CASE WHEN stratified THEN 'stratified' ELSE '' END ||" \
+	" CASE WHEN c.looks IS NULL THEN ''" \
+	" WHEN c.stop IS NULL THEN ' sequential, ' || c.looks || ' looks'" \
+	" ELSE ' stopped at ' || json_extract(c.stop, '$.n') || ' (' || json_extract(c.stop, '$.reason') || ')' END)" \
+	" FROM campaigns c WHERE c.id = campaign_id) AS design"
 
 static const tcol_t avf_kernel_cols[] = {
 	{"id", "campaign_id", NULL, K_INT},
@@ -156,8 +166,10 @@ static const tcol_t mitf_cols[] = {
 static const table_t tables[] = {
 	{"avf",
 	 "AVF (Wilson score intervals at each campaign's confidence; live sampling: AVF of the bits in use, df their\n"
-	 "measured share, AVF x df = mean of live_bits / bits_per_sm x failed, the structure's AVF)",
-	 "kernel = 'all'", "campaign_id", avf_cols, COUNT(avf_cols), NULL, false},
+	 "measured share, AVF x df = mean of live_bits / bits_per_sm x failed, the structure's AVF; stratified: each\n"
+	 "kernel weighted by its share of the cycles; sequential: the interval holds over all its looks; stopped at n\n"
+	 "(margin: narrow enough, max: the most injections))",
+	 "kernel = 'all'", "campaign_id", avf_cols, COUNT(avf_cols), AVF_DESIGN, false},
 	{"avf_kernel",
 	 "AVF per kernel: its invocations together (share: of the experiments; contribution: to the campaign's AVF;\n"
 	 "per invocation: SQL view avf)",

@@ -226,7 +226,15 @@ typedef struct eng_plan {
 	uint64_t busy_cycles;
 	mask_space_t space;
 	mask_model_t model;
-	uint64_t n;                  /* injections */
+	uint64_t n;                  /* injections (with "stop": the most) */
+	/* "strata": "kernel": one stratum per kernel name with busy cycles, in
+	 * the order of their first launch; mask i is drawn from stratum
+	 * mask_stratum(i, nstrata), its cycle uniform over that kernel's
+	 * invocations (space of each stratum: strata[h], intervals in sbusy).
+	 * nstrata is 0 without strata. */
+	uint32_t nstrata;
+	mask_space_t *strata;
+	mask_interval_t *sbusy;
 } eng_plan_t;
 
 /* The sampled space and sample size of campaign c given its golden run.

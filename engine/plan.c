@@ -1,6 +1,7 @@
 /* From a campaign and its golden run to the experiments: the sampled space
  * (GUFI mode 1: one kernel invocation; mode 2: every invocation, uniform
- * over the cycles the GPU is busy), the sample size (the campaign's count,
+ * over the cycles the GPU is busy, or with "strata": "kernel" uniform over
+ * each kernel's invocations in turn), the sample size (the campaign's count,
  * or Leveugle's formula over the whole fault population), and the masks,
  * each generated from (seed, index) alone. */
 #include <inttypes.h>
@@ -30,6 +31,41 @@ void eng_fault_model(const camp_campaign_t *c, sc_fmodel_t *m)
 		m->words = c->model_k;
 		m->interleave = c->model_interleave;
 	}
+}
+
+/* The strata of "strata": "kernel": for each kernel name with busy cycles
+ * (in the order of its first launch), a copy of p->space restricted to that
+ * kernel's invocations. Masks then depend on (seed, index) and the golden
+ * run's invocations, which are themselves deterministic. Returns 0 or
+ * ENG_EINTERNAL (out of memory). */
+static int plan_strata(const eng_golden_t *g, eng_plan_t *p)
+{
+	p->sbusy = calloc(g->nlaunch ? g->nlaunch : 1, sizeof *p->sbusy);
+	p->strata = calloc(g->nlaunch ? g->nlaunch : 1, sizeof *p->strata);
+	if (!p->sbusy || !p->strata)
+		return ENG_EINTERNAL;
+	uint32_t used = 0;
+	for (uint32_t i = 0; i < g->nlaunch; i++) {
+		const char *name = g->launch[i].kernel;
+		bool first = true;
+		for (uint32_t j = 0; j < i && first; j++)
+			first = strcmp(g->launch[j].kernel, name) != 0;
+		if (!first)
+			continue;
+		uint32_t start = used;
+		for (uint32_t j = i; j < g->nlaunch; j++) {
+			const sc_launch_stats_t *l = &g->launch[j];
+			if (!strcmp(l->kernel, name) && l->end_cycle > l->start_cycle)
+				p->sbusy[used++] = (mask_interval_t){l->start_cycle, l->end_cycle};
+		}
+		if (used == start)
+			continue; /* no busy cycle: nothing to sample, weight 0 */
+		mask_space_t *h = &p->strata[p->nstrata++];
+		*h = p->space;
+		h->busy = p->sbusy + start;
+		h->nbusy = used - start;
+	}
+	return 0;
 }
 
 int eng_plan_space(const camp_campaign_t *c, const eng_golden_t *g, eng_plan_t *p, char *err, size_t errsz)
@@ -69,6 +105,10 @@ int eng_plan_space(const camp_campaign_t *c, const eng_golden_t *g, eng_plan_t *
 	p->model = mask_model_of(c);
 	for (uint32_t i = 0; i < p->nbusy; i++)
 		p->busy_cycles += p->busy[i].end - p->busy[i].start;
+	if (c->strata == CAMP_STRATA_KERNEL && plan_strata(g, p)) {
+		snprintf(err, errsz, "out of memory");
+		return ENG_EINTERNAL;
+	}
 	/* the population of faults: every bit of every SM (that holds the
 	 * target) at every busy cycle */
 	double population = (double)p->busy_cycles * p->space.num_sms * (double)p->space.bits_per_sm;
@@ -90,13 +130,16 @@ int eng_plan_space(const camp_campaign_t *c, const eng_golden_t *g, eng_plan_t *
 void eng_plan_free(eng_plan_t *p)
 {
 	free(p->busy);
+	free(p->sbusy);
+	free(p->strata);
 	memset(p, 0, sizeof *p);
 }
 
 int eng_plan_mask(const eng_plan_t *p, uint64_t seed, uint64_t index, eng_exp_t *e)
 {
 	mask_t m;
-	if (mask_generate(&p->space, &p->model, seed, index, &m))
+	const mask_space_t *sp = p->nstrata ? &p->strata[mask_stratum(index, p->nstrata)] : &p->space;
+	if (mask_generate(sp, &p->model, seed, index, &m))
 		return -1;
 	e->idx = index;
 	e->nfaults = m.nfaults;

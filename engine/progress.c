@@ -156,7 +156,7 @@ bool eng_pid_alive(int64_t pid)
 eng_state_t eng_campaign_state(const db_progress_t *p, const db_daemon_t *d, double now, const char *host,
                                bool (*alive)(int64_t pid))
 {
-	if (p->n_masks > 0 && p->done >= p->n_masks)
+	if ((p->n_masks > 0 && p->done >= p->n_masks) || p->stop[0]) /* a sequential campaign may stop before */
 		return ENG_FINISHED;
 	if (!d || d->ended || d->interval <= 0)
 		return ENG_STOPPED;

@@ -36,13 +36,16 @@ void eng_status_help(FILE *out)
 	      "(h:mm:ss at the daemon's rate). running: the `flipsim run` working on\n"
 	      "it has beaten in the last 3 heartbeats (10 s apart) and, on this\n"
 	      "machine, its process exists; stopped: killed, interrupted or failed\n"
-	      "(run the same command to resume); finished: every experiment stored.\n"
+	      "(run the same command to resume); finished: every experiment stored\n"
+	      "(a sequential campaign: stopped by its rule, said below the table).\n"
 	      "Campaigns that share a name (the file was edited: a new definition is\n"
 	      "a new campaign) are pointed out. Reads only, safe while a campaign runs.\n"
 	      "\n"
 	      "--json   an array of objects: id, name, created, state, done, total,\n"
 	      "         counts {masked, sdc, due, early, unused, dead}, avf, avf_lo,\n"
-	      "         avf_hi, eta_seconds (null unless running), daemon {pid, host,\n"
+	      "         avf_hi, stratified, looks (0 unless sequential), stop (null, or\n"
+	      "         {reason: \"margin\" | \"max\", n}), eta_seconds (null unless\n"
+	      "         running), daemon {pid, host,\n"
 	      "         started, heartbeat} (null when none ran it; times ISO-8601 UTC)\n"
 	      "\n"
 	      "exit status: 0, 1 internal failure, 2 when the file is missing, not a\n"
@@ -105,6 +108,18 @@ static void status_text(const status_row_t *rows, size_t n)
 		if (r->state == ENG_RUNNING)
 			printf("campaign %" PRId64 " (%s): run by pid %" PRId64 " on %s, last heartbeat %s\n", r->c->id,
 			       r->c->name, r->d.pid, r->d.host, eng_iso_time(r->d.heartbeat, when, sizeof when));
+		const db_progress_t *p = &r->c->progress;
+		if (p->stratified)
+			printf("campaign %" PRId64 " (%s): stratified by kernel: its AVF is the stratified estimator (view "
+			       "avf), each kernel weighted by its share of the cycles\n", r->c->id, r->c->name);
+		if (p->stop[0])
+			printf("campaign %" PRId64 " (%s): sequential, stopped at n = %" PRIu64 " of at most %" PRIu64 ": %s; "
+			       "its interval holds at %d looks together\n", r->c->id, r->c->name, p->stop_n, p->n_masks,
+			       strcmp(p->stop, "margin") ? "the most injections reached" : "the interval was narrow enough",
+			       (int)p->looks);
+		else if (p->looks)
+			printf("campaign %" PRId64 " (%s): sequential, %d looks, at most %" PRIu64 " injections\n", r->c->id,
+			       r->c->name, (int)p->looks, p->n_masks);
 		if (r->namesake > r->c->id)
 			printf("campaign %" PRId64 " (%s): an older definition; campaign %" PRId64 " has the same name and "
 			       "another definition (the campaign, workload, program or GPU was changed)\n", r->c->id,
@@ -171,6 +186,12 @@ static void status_json(const status_row_t *rows, size_t n)
 		json_num(p->avf_lo);
 		printf(", \"avf_hi\": ");
 		json_num(p->avf_hi);
+		printf(", \"stratified\": %s, \"looks\": %d, \"stop\": ", p->stratified ? "true" : "false",
+		       (int)p->looks);
+		if (p->stop[0])
+			printf("{\"reason\": \"%s\", \"n\": %" PRIu64 "}", p->stop, p->stop_n);
+		else
+			fputs("null", stdout);
 		printf(", \"eta_seconds\": ");
 		json_num(isnan(r->eta) ? NAN : round(r->eta));
 		printf(", \"daemon\": ");

@@ -91,6 +91,9 @@ typedef struct daemon {
 	                          * counted here, not queried each tick, so that
 	                          * progress stays cheap on million-mask campaigns */
 	double confidence;
+	bool avf_of_view;        /* stratified or sequential: the pooled Wilson interval of
+	                          * the counts is not the campaign's; the view's is shown
+	                          * at the end (reading it each redraw would cost too much) */
 	double watchdog;         /* seconds a worker may stay silent */
 	double t0, last_log;
 	char err[1024];
@@ -213,7 +216,14 @@ static void progress(daemon_t *d, bool final)
 	                    .rate = rate, .eta = rate > 0 ? (double)(d->total - done) / rate : NAN,
 	                    .eta_all = rate > 0 ? (double)(d->total - done + d->later) / rate : NAN,
 	                    .masked = d->stored[0], .sdc = d->stored[1], .due = d->stored[2], .avf = NAN};
-	if (done) {
+	db_progress_t v;
+	if (d->avf_of_view) {
+		if (final && !db_progress(d->db, d->campaign, &v)) {
+			p.avf = v.avf;
+			p.avf_lo = v.avf_lo;
+			p.avf_hi = v.avf_hi;
+		}
+	} else if (done) {
 		p.avf = (double)fail / done;
 		mask_wilson(fail, done, d->confidence, &p.avf_lo, &p.avf_hi);
 	}
@@ -556,7 +566,8 @@ static int campaign_row(db_t *db, const camp_campaign_t *c, const eng_plan_t *p,
 	                    .regs = camp_regs_name(c->regs), .config = c->canonical, .config_hash = c->hash,
 	                    .tool_version = SC_VERSION, .seed = c->seed, .target = camp_target_name(c->target),
 	                    .sampling = camp_sampling_name(c->sampling), .fit_per_bit = c->fit_per_bit,
-	                    .confidence = c->confidence, .n_masks = p->n};
+	                    .confidence = c->confidence, .n_masks = p->n,
+	                    .strata = c->strata == CAMP_STRATA_KERNEL ? "kernel" : NULL, .looks = c->stop_looks};
 	if ((*dberr = db_campaign_get_or_create(db, &dc, id, existed))) {
 		snprintf(err, errsz, "%s", db_errmsg(db));
 		return eng_db_err(*dberr);
@@ -823,6 +834,7 @@ static daemon_t *new_daemon(const run_opts_t *o, db_t *db, const camp_campaign_t
 	d->total = r->p.n;
 	d->done_at_start = r->p.n - r->npend;
 	d->confidence = c->confidence;
+	d->avf_of_view = c->strata != CAMP_STRATA_NONE || c->stop_looks;
 	db_progress_t start;
 	if (!db_progress(db, r->id, &start)) {
 		d->stored[0] = start.masked;
@@ -904,9 +916,21 @@ static int run_pending(const run_opts_t *o, const camp_campaign_t *c, prepared_t
 	return 0;
 }
 
+/* How many of d's experiments got no outcome. */
+static uint64_t missing(const daemon_t *d)
+{
+	uint64_t n = 0;
+	for (uint64_t i = 0; i < d->npend; i++) {
+		uint64_t idx = d->pend[i].idx;
+		n += !(d->got[idx / 8] & (1u << (idx % 8)));
+	}
+	return n;
+}
+
 /* How the daemon loop of campaign c (row id) ended, said on stderr: a
  * database failure, a stop by signal (*interrupted), experiments left
- * over, or done. Returns 0 or the campaign's error code. */
+ * over (of a sequential campaign: of its batch), or done. Returns 0 or
+ * the campaign's error code. */
 static int finish(const daemon_t *d, db_t *db, const camp_campaign_t *c, int64_t id, int *interrupted,
                   bool *db_broken)
 {
@@ -926,9 +950,14 @@ static int finish(const daemon_t *d, db_t *db, const camp_campaign_t *c, int64_t
 			        "resume\n", c->name, pr.done, pr.n_masks);
 		return 0;
 	}
-	if (!db_progress(db, id, &pr) && pr.done < pr.n_masks) {
+	uint64_t lost = 0;
+	if (c->stop_looks) /* a sequential campaign's batch: its own experiments */
+		lost = missing(d);
+	else if (!db_progress(db, id, &pr) && pr.done < pr.n_masks)
+		lost = pr.n_masks - pr.done;
+	if (lost) {
 		eng_errorf("%s: %" PRIu64 " experiments could not be run (a worker failed); run the command again to retry "
-		           "them", c->name, pr.n_masks - pr.done);
+		           "them", c->name, lost);
 		return ENG_EINTERNAL;
 	}
 	return d->failed ? ENG_EINTERNAL : 0;
@@ -947,6 +976,117 @@ static void daemon_free(daemon_t *d)
 	free(d);
 }
 
+/* The pending experiments r->pend of campaign c run by one daemon, its
+ * end reported; the progress counts up to n (the campaign's, or a look's).
+ * Returns 0 or an error code (message printed). */
+static int run_batch(run_opts_t *o, db_t *db, const camp_campaign_t *c, const char *path, prepared_t *r, uint64_t n,
+                     int *interrupted, bool *db_broken)
+{
+	char err[1024];
+	int rc = 0;
+	daemon_t *d = new_daemon(o, db, c, path, r);
+	if (!d) {
+		snprintf(err, sizeof err, "out of memory");
+		rc = ENG_EINTERNAL;
+	} else {
+		d->total = n;
+		d->done_at_start = n - r->npend;
+	}
+	if (!rc && r->npend)
+		rc = run_pending(o, c, r, d, err, sizeof err);
+	if (rc) {
+		eng_errorf("%s", err);
+	} else {
+		progress(d, true);
+		o->committed += d->fresh;
+		rc = finish(d, db, c, r->id, interrupted, db_broken);
+	}
+	daemon_free(d);
+	return rc;
+}
+
+/* Look j of sequential campaign c (row id) after its first n experiments:
+ * the interval of view avf's 'all' row (what `status` shows) decides
+ * (mask_stop_met); a stop is recorded with its reason. A look taken
+ * before (more than n experiments stored: a later batch began, so it
+ * said go on) decides nothing again. *stopped says whether it stopped.
+ * Returns 0 or an error code (message printed). */
+static int take_look(db_t *db, const camp_campaign_t *c, int64_t id, uint32_t j, uint64_t n, bool quiet,
+                     bool *stopped, bool *db_broken)
+{
+	db_progress_t pr;
+	int dbrc = db_progress(db, id, &pr);
+	*stopped = false;
+	if (!dbrc && pr.done > n)
+		return 0;
+	bool met = !dbrc && mask_stop_met(pr.avf, pr.avf_lo, pr.avf_hi, c->stop_relative, c->stop_absolute);
+	if (!dbrc && (met || j + 1 == c->stop_looks)) {
+		dbrc = db_campaign_stopped(db, id, met ? "margin" : "max", n);
+		*stopped = !dbrc;
+	}
+	if (dbrc) {
+		*db_broken = true;
+		eng_errorf("%s", db_errmsg(db));
+		return eng_db_err(dbrc);
+	}
+	if (!quiet)
+		fprintf(stderr, "%s: look %u of %u at n = %" PRIu64 ": AVF %.4f%% [%.4f%%, %.4f%%], half-width %.4f%%%s\n",
+		        c->name, j + 1, c->stop_looks, n, 100 * pr.avf, 100 * pr.avf_lo, 100 * pr.avf_hi,
+		        50 * (pr.avf_hi - pr.avf_lo),
+		        met ? ": narrow enough, stopped" : *stopped ? ": the most injections reached, stopped" : "");
+	return 0;
+}
+
+/* A sequential campaign: its looks in turn (masks.h, mask_look_n). Before
+ * look j the pending experiments below its n run as one batch, then the
+ * look decides. Each decision depends on the experiments 0 .. n-1 alone,
+ * so a resumed (or shared) campaign makes the same ones; one that stopped
+ * before runs nothing. Returns 0 or an error code (message printed). */
+static int run_looks(run_opts_t *o, db_t *db, const camp_campaign_t *c, const char *path, prepared_t *r,
+                     int *interrupted, bool *db_broken)
+{
+	db_mask_t *all = r->pend, *batch = malloc((r->npend ? r->npend : 1) * sizeof *batch);
+	uint64_t nall = r->npend;
+	int rc = 0;
+	bool stopped = false;
+	if (!batch) {
+		eng_errorf("out of memory");
+		return ENG_EINTERNAL;
+	}
+	for (uint32_t j = 0; j < c->stop_looks && !rc && !stopped && !*interrupted; j++) {
+		db_progress_t pr;
+		int dbrc = db_progress(db, r->id, &pr);
+		if (dbrc) {
+			*db_broken = true;
+			eng_errorf("%s", db_errmsg(db));
+			rc = eng_db_err(dbrc);
+			break;
+		}
+		if (pr.stop[0]) {
+			if (!o->quiet)
+				fprintf(stderr, "%s: stopped before at n = %" PRIu64 " (%s)\n", c->name, pr.stop_n,
+				        strcmp(pr.stop, "margin") ? "the most injections" : "the interval was narrow enough");
+			break;
+		}
+		/* the pending experiments of this look; those below the last
+		 * look's n ran in its batch */
+		uint64_t lo = j ? mask_look_n(r->p.n, c->stop_looks, j - 1) : 0;
+		uint64_t n = mask_look_n(r->p.n, c->stop_looks, j), nb = 0;
+		for (uint64_t i = 0; i < nall; i++) /* in cycle order, as stored */
+			if (all[i].idx >= lo && all[i].idx < n)
+				batch[nb++] = all[i];
+		r->pend = batch;
+		r->npend = nb;
+		rc = run_batch(o, db, c, path, r, n, interrupted, db_broken);
+		if (!rc && !*interrupted)
+			rc = take_look(db, c, r->id, j, n, o->quiet, &stopped, db_broken);
+	}
+	r->pend = all;
+	r->npend = nall;
+	free(batch);
+	return rc;
+}
+
 /* One campaign of `flipsim run`: prepared, its pending experiments run,
  * its end reported. Returns 0 or an error code (message printed). */
 static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrupted, bool *db_broken)
@@ -958,23 +1098,14 @@ static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrup
 		return ENG_EINPUT;
 	}
 	prepared_t r = {0};
-	daemon_t *d = NULL;
 	arm_early_stop();
 	int rc = prepare(o, db, c, &r, db_broken, err, sizeof err);
-	if (!rc && !(d = new_daemon(o, db, c, path, &r))) {
-		snprintf(err, sizeof err, "out of memory");
-		rc = ENG_EINTERNAL;
-	}
-	if (!rc && r.npend)
-		rc = run_pending(o, c, &r, d, err, sizeof err);
-	if (rc) {
+	if (rc)
 		eng_errorf("%s", err);
-	} else {
-		progress(d, true);
-		o->committed += d->fresh;
-		rc = finish(d, db, c, r.id, interrupted, db_broken);
-	}
-	daemon_free(d);
+	else if (c->stop_looks)
+		rc = run_looks(o, db, c, path, &r, interrupted, db_broken);
+	else
+		rc = run_batch(o, db, c, path, &r, r.p.n, interrupted, db_broken);
 	free(r.pend);
 	eng_plan_free(&r.p);
 	eng_golden_free(&r.g);
@@ -996,7 +1127,10 @@ void eng_run_help(FILE *out)
 	      "same command again resumes with the experiments still missing: also\n"
 	      "after the project moved or the workload JSON was re-indented (a\n"
 	      "campaign is its content). Every campaign file is checked before any\n"
-	      "runs. Ends with the report of the database. For long runs over ssh:\n"
+	      "runs. A sequential campaign (\"stop\") runs its masks in batches up to\n"
+	      "each look and stops at the first whose interval is narrow enough; it\n"
+	      "says so at each look. Ends with the report of the database. For long\n"
+	      "runs over ssh:\n"
 	      "nohup flipsim run ... > run.log 2>&1 &  (or setsid, tmux, screen).\n"
 	      "\n"
 	      "options:\n"

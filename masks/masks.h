@@ -54,6 +54,37 @@ void mask_wilson(uint64_t k, uint64_t n, double confidence, double *lo, double *
  * upset rate is fit_per_bit (0.001 by default in campaigns). */
 double mask_fit(double avf, double fit_per_bit, double bits);
 
+/* ---- stratified and sequential sampling (stats.c) ---------------------- */
+
+/* Equal allocation over nstrata strata: mask `index` belongs to stratum
+ * index mod nstrata, so the first n masks give every stratum n / nstrata
+ * masks or one more (the first n mod nstrata strata), whatever n is: a
+ * campaign stopped, resumed or split at any index stays balanced.
+ * mask_stratum returns 0 and mask_stratum_count n when nstrata is 0 or 1. */
+uint32_t mask_stratum(uint64_t index, uint32_t nstrata);
+/* How many of the masks 0 .. n-1 fall in stratum h (0 when h >= nstrata). */
+uint64_t mask_stratum_count(uint64_t n, uint32_t nstrata, uint32_t h);
+
+/* Sequential stopping by a group-sequential design with `looks` looks at
+ * the campaign's interval: look j (0 .. looks-1) comes after the first
+ * mask_look_n(nmax, looks, j) = ceil(nmax / 2^(looks-1-j)) masks (a
+ * geometric schedule ending at nmax), and the campaign stops at the first
+ * look whose interval is narrow enough (mask_stop_met), or at nmax. Each
+ * look's interval is taken at the confidence mask_look_confidence gives,
+ * 1 - (1 - confidence) / looks: by Bonferroni's inequality the chance that
+ * any of the looks' intervals misses the AVF is at most 1 - confidence, so
+ * the interval at whichever look stops still covers it at `confidence`
+ * (however the stopping decision used the data). looks is 1 .. 20;
+ * mask_look_n returns 0 for j >= looks, and nmax itself for looks <= 1. */
+uint64_t mask_look_n(uint64_t nmax, uint32_t looks, uint32_t j);
+double mask_look_confidence(double confidence, uint32_t looks);
+
+/* The stopping rule: true when the interval [lo, hi] of estimate x has a
+ * half-width (hi - lo) / 2 of at most `absolute` (when > 0) or of at most
+ * `relative` × x (when > 0; never met while x is 0: no failure yet says
+ * nothing about the relative error). NaN bounds never meet it. */
+bool mask_stop_met(double x, double lo, double hi, double relative, double absolute);
+
 /* ---- random numbers (mask.c) -------------------------------------------- */
 
 /* xoshiro256** (Blackman and Vigna), seeded through splitmix64. */

@@ -128,3 +128,47 @@ double mask_fit(double avf, double fit_per_bit, double bits)
 {
 	return avf * fit_per_bit * bits;
 }
+
+/* ---- stratified and sequential sampling ----------------------------------- */
+
+uint32_t mask_stratum(uint64_t index, uint32_t nstrata)
+{
+	return nstrata > 1 ? (uint32_t)(index % nstrata) : 0;
+}
+
+uint64_t mask_stratum_count(uint64_t n, uint32_t nstrata, uint32_t h)
+{
+	if (nstrata <= 1)
+		return h == 0 ? n : 0;
+	if (h >= nstrata)
+		return 0;
+	return n / nstrata + (h < n % nstrata);
+}
+
+uint64_t mask_look_n(uint64_t nmax, uint32_t looks, uint32_t j)
+{
+	if (looks <= 1)
+		return j == 0 ? nmax : 0;
+	if (j >= looks)
+		return 0;
+	uint32_t shift = looks - 1 - j;
+	if (shift >= 64)
+		return nmax ? 1 : 0;
+	uint64_t d = UINT64_C(1) << shift;
+	return nmax / d + (nmax % d != 0);
+}
+
+double mask_look_confidence(double confidence, uint32_t looks)
+{
+	return looks <= 1 ? confidence : 1.0 - (1.0 - confidence) / looks;
+}
+
+bool mask_stop_met(double x, double lo, double hi, double relative, double absolute)
+{
+	if (isnan(x) || isnan(lo) || isnan(hi))
+		return false;
+	double half = (hi - lo) / 2.0;
+	if (absolute > 0.0 && half <= absolute)
+		return true;
+	return relative > 0.0 && x > 0.0 && half <= relative * x;
+}

@@ -245,6 +245,45 @@ Test(campaign, multi_and_kernel_scope, .init = tmp_init, .fini = tmp_fini)
 	camp_campaign_destroy(c);
 }
 
+/* "strata" and "stop" are read, and enter the identity only when given:
+ * a campaign without them keeps its hash. */
+Test(campaign, strata_and_stop, .init = tmp_init, .fini = tmp_fini)
+{
+	char text[8192], plain[17], h[17];
+	snprintf(text, sizeof text, "{\"workload\": \"%s\", \"target\": \"regfile\", \"strata\": \"kernel\", "
+	         "\"stop\": {\"relative_margin\": 0.1}, \"injections\": 5000}", fixture_workload());
+	camp_campaign_t *c = load_text(text);
+	cr_expect_eq(c->strata, CAMP_STRATA_KERNEL);
+	cr_expect_eq(c->stop_looks, CAMP_DEFAULT_LOOKS);
+	cr_expect_eq(c->stop_relative, 0.1);
+	cr_expect_eq(c->stop_absolute, 0);
+	cr_expect_eq(c->injections, 5000, "the most injections");
+	cr_expect(strstr(c->canonical, "\"strata\":\"kernel\""), "%s", c->canonical);
+	cr_expect(strstr(c->canonical, "\"stop\":{\"looks\":5,\"relative_margin\":0.1"), "%s", c->canonical);
+	snprintf(h, sizeof h, "%s", c->hash);
+	camp_campaign_destroy(c);
+
+	snprintf(text, sizeof text, "{\"workload\": \"%s\", \"target\": \"regfile\", \"strata\": \"none\", "
+	         "\"stop\": {\"absolute_margin\": 0.02, \"looks\": 3}}", fixture_workload());
+	c = load_text(text);
+	cr_expect_eq(c->strata, CAMP_STRATA_NONE);
+	cr_expect_eq(c->stop_looks, 3);
+	cr_expect_eq(c->stop_absolute, 0.02);
+	cr_expect(!strstr(c->canonical, "strata"), "\"none\" is the default: %s", c->canonical);
+	camp_campaign_destroy(c);
+
+	snprintf(text, sizeof text, "{\"workload\": \"%s\", \"target\": \"regfile\", \"injections\": 5000}",
+	         fixture_workload());
+	c = load_text(text);
+	cr_expect_eq(c->strata, CAMP_STRATA_NONE);
+	cr_expect_eq(c->stop_looks, 0);
+	cr_expect(!strstr(c->canonical, "stop"), "%s", c->canonical);
+	snprintf(plain, sizeof plain, "%s", c->hash);
+	camp_campaign_destroy(c);
+	cr_expect_str_neq(plain, h);
+	cr_expect_str_eq(camp_strata_name(CAMP_STRATA_KERNEL), "kernel");
+}
+
 Test(campaign, gpu_file_relative_to_campaign)
 {
 	camp_campaign_t *c = load_ok(CDATA "min_gpufile.json");
@@ -267,7 +306,7 @@ static const struct {
 	{"bad_unknown_key.json", "bad_unknown_key.json: at $:",
 	 "unknown key 'injection' (expected name, workload, gpu, regs, target, fields, scope, "
 	 "injections, confidence, margin, fault_model, sampling, seed, fit_per_bit, "
-	 "timeout_factor, watchdog_seconds, golden_watchdog_seconds, golden_cycle_budget)"},
+	 "timeout_factor, watchdog_seconds, golden_watchdog_seconds, golden_cycle_budget, strata, stop)"},
 	{"bad_missing_workload.json", "at $:", "missing key 'workload'"},
 	{"bad_missing_target.json", "at $:", "missing key 'target'"},
 	{"bad_name_type.json", "at $.name:", "expected a string of 1..127 characters"},
@@ -352,6 +391,15 @@ static const struct {
 	{"bad_golden_watchdog_zero.json", "at $.golden_watchdog_seconds:", "seconds in (0, 604800]"},
 	{"bad_golden_budget_zero.json", "at $.golden_cycle_budget:", "integer number of GPU cycles >= 1"},
 	{"bad_golden_budget_real.json", "at $.golden_cycle_budget:", "integer number of GPU cycles >= 1"},
+	{"bad_strata.json", "at $.strata:", "expected \"kernel\" (one stratum per kernel name) or \"none\""},
+	{"bad_strata_scope.json", "at $.strata:", "strata need \"scope\": \"application\""},
+	{"bad_stop_type.json", "at $.stop:", "expected {\"relative_margin\": R} or {\"absolute_margin\": A}"},
+	{"bad_stop_both.json", "at $.stop:", "give exactly one of the two margins"},
+	{"bad_stop_none.json", "at $.stop:", "give exactly one of the two margins"},
+	{"bad_stop_margin.json", "at $.stop.relative_margin:", "expected a number in (0, 1)"},
+	{"bad_stop_looks.json", "at $.stop.looks:", "expected an integer in 1..20"},
+	{"bad_stop_key.json", "at $.stop:", "unknown key 'after' (expected relative_margin, absolute_margin, looks)"},
+	{"bad_stop_with_margin.json", "at $.margin:", "give \"injections\" as the maximum"},
 	{"absent.json", "absent.json: cannot read", "No such file"},
 };
 
@@ -765,7 +813,7 @@ Test(examples, every_campaign_loads_and_is_listed)
 		snprintf(base, sizeof base, "%.*s", (int)(len - 5), e->d_name);
 		camp_campaign_t *c = load_ok(path);
 		cr_expect_str_eq(c->name, base, "%s: the name matches the file", path);
-		cr_expect_eq(c->injections, 2000, "%s", path);
+		cr_expect(c->injections == 2000 || c->stop_looks, "%s: 2000 injections (or at most, sequential)", path);
 		const char *app = c->workload ? c->workload->name : strrchr(c->exec->argv[0], '/') + 1;
 		cr_expect(!strncmp(c->name, app, strlen(app)), "%s: named <app>-<target>", path);
 		cr_expect(strstr(c->name, camp_target_name(c->target)) != NULL, "%s", path);
@@ -805,6 +853,16 @@ Test(examples, special_campaigns)
 	c = load_ok(EXAMPLES "scalarprod-simt.json");
 	cr_expect_eq(c->fields, CAMP_FIELD_PC | CAMP_FIELD_RPC | CAMP_FIELD_MASK);
 	camp_campaign_destroy(c);
+	/* stratified, then stratified and sequential (at most 32000, ±40 %) */
+	static const char *const sampled[] = {EXAMPLES "bfs-regfile-strata.json", EXAMPLES "bfs-regfile-stop.json"};
+	for (int i = 0; i < 2; i++) {
+		c = load_ok(sampled[i]);
+		cr_expect_eq(c->strata, CAMP_STRATA_KERNEL, "%s", sampled[i]);
+		cr_expect_eq(c->stop_looks, i ? 5u : 0u, "%s", sampled[i]);
+		cr_expect_eq(c->stop_relative, i ? 0.4 : 0.0, "%s", sampled[i]);
+		cr_expect_eq(c->injections, i ? 32000u : 2000u, "%s", sampled[i]);
+		camp_campaign_destroy(c);
+	}
 }
 
 /* GUFI's 55 campaigns (examples/campaigns/gufi/, written by its gen.sh): 12
@@ -860,7 +918,7 @@ Test(examples, gufi_study_campaigns)
 			cr_expect_eq(c->regs, kinds[k].regs, "%s", path);
 			cr_expect_eq(c->fields, kinds[k].fields, "%s", path);
 			cr_expect_eq(c->scope, CAMP_SCOPE_APPLICATION, "%s", path);
-			cr_expect_eq(c->injections, 2000, "%s", path);
+			cr_expect(c->injections == 2000 || c->stop_looks, "%s: 2000 injections (or at most, sequential)", path);
 			cr_expect_eq(c->model, CAMP_MODEL_SINGLE, "%s", path);
 			cr_expect_eq(c->sampling, CAMP_SAMPLING_PHYSICAL, "%s", path);
 			cr_expect_str_eq(c->gpu.name, "gtx480", "%s", path);

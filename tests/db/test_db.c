@@ -183,6 +183,9 @@ static void downgrade(sqlite3 *s, int version)
 		raw_exec(s, sql);
 	}
 	/* columns later steps added to kept tables */
+	if (version < 7)
+		raw_exec(s, "ALTER TABLE campaigns DROP COLUMN stop; ALTER TABLE campaigns DROP COLUMN looks;"
+		            " ALTER TABLE campaigns DROP COLUMN strata");
 	if (version < 5)
 		raw_exec(s, "ALTER TABLE experiments DROP COLUMN severity; ALTER TABLE experiments DROP COLUMN effect;"
 		            " ALTER TABLE experiments DROP COLUMN site");
@@ -1269,6 +1272,98 @@ Test(db, avf_kernel_aggregates_invocations_by_name)
 }
 
 /* ---- the live estimator (schema 3) ------------------------------------------ */
+
+/* A stratified campaign ("strata": "kernel"): the three kernels of
+ * three_kernels are its strata, with cycle shares W = 0.6 (a), 0.2 (b),
+ * 0.2 (c). Until c has an experiment the AVF is unknown (NULL); with ten
+ * masked ones in c, by hand (m = 3 strata, z² = 3.841459: each stratum
+ * gets z²/6 = 0.640243 failures in z²/3 = 1.280486 more experiments):
+ *     avf = 0.6 × 7/30 + 0.2 × 1/10 + 0.2 × 0 = 0.16
+ *     ỹ   = 7.640243/31.280486, 1.640243/11.280486, 0.640243/11.280486
+ *     Σ W ỹ = 0.1869821, Σ W² ỹ(1 - ỹ)/ñ = 0.0027548859
+ *     interval 0.1869821 ± z × 0.0524870 = [0.0841095, 0.2898548]
+ * (pooled, 8 failures in 50 give 0.16 too, but by chance: the weights are
+ * not the shares of the masks, 30:10:10). Without failure in strata of
+ * W = 0.6 (30 masks) and 0.4 (10), m = 2: [0, 0.1215745]. */
+Test(db, stratified_estimator_by_hand)
+{
+	db_t *db = open_db(true);
+	db_campaign_t c = campaign("st", "regfile", "physical");
+	c.strata = "kernel";
+	int64_t st = 0, zero = 0, plain = new_campaign(db, "plain", "regfile", "physical");
+	bool existed;
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &st, &existed), 0, "%s", db_errmsg(db));
+	c.config_hash = c.name = "zero";
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &zero, &existed), 0, "%s", db_errmsg(db));
+	three_kernels(db, st);
+	three_kernels(db, plain);
+	db_close(db);
+
+	sqlite3 *s = raw();
+	cr_assert(isnan(rq(s, "SELECT avf FROM avf WHERE kernel = 'all' AND campaign_id = %" PRId64, st)));
+	cr_assert_eq(rq(s, "SELECT n FROM avf WHERE kernel = 'all' AND campaign_id = %" PRId64, st), 40);
+	sqlite3_close(s);
+	db = open_db(true);
+	fill(db, st, 40, 10, 400, 0, 0);
+	fill(db, plain, 40, 10, 400, 0, 0);
+	db_kernel_t k[2] = {
+		{.launch_index = 0, .kernel = "a", .start_cycle = 0, .end_cycle = 300, .grid = {1, 1, 1}, .block = {1, 1, 1}},
+		{.launch_index = 1, .kernel = "b", .start_cycle = 300, .end_cycle = 500, .grid = {1, 1, 1}, .block = {1, 1, 1}},
+	};
+	cr_assert_eq(db_kernels_put(db, zero, k, 2), 0, "%s", db_errmsg(db));
+	fill(db, zero, 0, 30, 0, 0, 0);
+	fill(db, zero, 30, 10, 300, 0, 0);
+	db_close(db);
+
+	s = raw();
+#define K(col, id, name) rq(s, "SELECT " col " FROM avf_kernel WHERE campaign_id = %" PRId64 \
+                           " AND kernel_name = '" name "'", id)
+#define ALL(col, id) rq(s, "SELECT " col " FROM avf WHERE kernel = 'all' AND campaign_id = %" PRId64, id)
+	cr_assert_eq(ALL("stratified", st), 1);
+	cr_assert_eq(ALL("n", st), 50);
+	cr_assert_eq(ALL("sdc", st), 7);
+	cr_assert_float_eq(ALL("avf", st), 0.16, 1e-12);
+	cr_assert_float_eq(ALL("avf_lo", st), 0.08410946754870001, 1e-12);
+	cr_assert_float_eq(ALL("avf_hi", st), 0.2898547541745133, 1e-12);
+	cr_assert_float_eq(ALL("df", st), 1.0, 1e-12);
+	cr_assert_float_eq(ALL("avf_derated", st), 0.16, 1e-12);
+	cr_assert_float_eq(ALL("avf_derated_lo", st), 0.08410946754870001, 1e-12);
+	cr_assert_float_eq(ALL("avf_derated_hi", st), 0.2898547541745133, 1e-12);
+	/* the same experiments pooled: 8/50 with Wilson at 50 */
+	double lo, hi;
+	wilson(8, 50, &lo, &hi);
+	cr_assert_eq(ALL("stratified", plain), 0);
+	cr_assert_float_eq(ALL("avf_lo", plain), lo, 1e-12);
+	/* no failure: the pseudo-counts' upper bound */
+	cr_assert_eq(ALL("avf", zero), 0);
+	cr_assert_eq(ALL("avf_lo", zero), 0);
+	cr_assert_float_eq(ALL("avf_hi", zero), 0.12157447331331997, 1e-12);
+	/* the kernels: each its own stratum's interval; parts W_h × avf_h */
+	cr_assert_float_eq(K("avf", st, "a"), 7.0 / 30, 1e-12);
+	wilson(7, 30, &lo, &hi);
+	cr_assert_float_eq(K("avf_lo", st, "a"), lo, 1e-12);
+	cr_assert_float_eq(K("contribution", st, "a"), 0.14, 1e-12);
+	cr_assert_float_eq(K("contribution", st, "b"), 0.02, 1e-12);
+	cr_assert_eq(K("contribution", st, "c"), 0);
+	cr_assert_eq(K("stratified", st, "c"), 1);
+	cr_assert_float_eq(K("contribution", plain, "a"), 7.0 / 50, 1e-12);
+	cr_assert_eq(K("stratified", plain, "a"), 0);
+	/* the invocations stay each one's own */
+	cr_assert_float_eq(rq(s, "SELECT avf FROM avf WHERE launch_index = 2 AND campaign_id = %" PRId64, st), 0.2,
+	                   1e-12);
+	/* each experiment's share (exp_share, which avf_insn and avf_vreg sum
+	 * their contributions with): W_h / n_h, so the parts add up to 0.16 */
+	cr_assert_float_eq(rq(s, "SELECT share FROM exp_share WHERE idx = 0 AND campaign_id = %" PRId64, st), 0.6 / 30,
+	                   1e-15);
+	cr_assert_float_eq(rq(s, "SELECT sum(share * w * fail) FROM exp_share WHERE campaign_id = %" PRId64, st), 0.16,
+	                   1e-12);
+	cr_assert_float_eq(rq(s, "SELECT sum(share * w * fail) FROM exp_share WHERE campaign_id = %" PRId64, plain),
+	                   8.0 / 50, 1e-12);
+	cr_assert_eq(rq(s, "SELECT max(stratified) FROM exp_share WHERE campaign_id = %" PRId64, plain), 0);
+	sqlite3_close(s);
+#undef ALL
+#undef K
+}
 
 /* The Wilson interval of an estimate x at an effective sample size ne, in
  * the arrangement (2k + z² ∓ z sqrt(z² + 4k(ne-k)/ne)) / (2(ne + z²)), k = x ne. */

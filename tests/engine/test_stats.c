@@ -173,7 +173,8 @@ static void db_end(dbfile_t *d)
 }
 
 /* Stores the golden run and invocations of x, the masks e and outcomes o as
- * a new campaign of d; returns its id. */
+ * a new campaign of d, stratified or sequential as x's campaign; returns
+ * its id. */
 static int64_t store(dbfile_t *d, const ctx_t *x, double confidence, const eng_exp_t *e, const eng_outcome_t *o,
                      uint64_t n)
 {
@@ -182,7 +183,8 @@ static int64_t store(dbfile_t *d, const ctx_t *x, double confidence, const eng_e
 	db_campaign_t dc = {.name = hash, .workload = x->c->workload->name, .gpu = x->c->gpu.name, .regs = "ptx",
 	                    .config = "{}", .config_hash = hash, .tool_version = "test", .seed = x->c->seed,
 	                    .target = "pred", .sampling = x->p.space.live ? "live" : "physical", .fit_per_bit = 0.001,
-	                    .confidence = confidence, .n_masks = n};
+	                    .confidence = confidence, .n_masks = n,
+	                    .strata = x->c->strata == CAMP_STRATA_KERNEL ? "kernel" : NULL, .looks = x->c->stop_looks};
 	int64_t id;
 	bool existed;
 	cr_assert_eq(db_campaign_get_or_create(d->db, &dc, &id, &existed), 0, "%s", db_errmsg(d->db));
@@ -339,4 +341,214 @@ Test(stats, idle_sms_physical_and_live_sampling_cover_the_exact_avf, .timeout = 
 {
 	both_samplings_cover("tests/engine/data/tiny-idle-pred.json", "tests/engine/data/tiny-idle-pred-live.json",
 	                     1000, 30);
+}
+
+/* ---- stratified and sequential sampling (issue 13 item 3) ------------------- */
+
+/* The outcome of every fault of x's physical space, by
+ * (offset of the cycle in the busy union, SM, bit): 1 for a failure. */
+typedef struct table {
+	uint8_t *fail;
+	uint64_t per; /* faults per cycle: SMs × bits */
+	double avf;   /* exact: failures / faults */
+} table_t;
+
+static void mark(const eng_outcome_t *o, void *ctx)
+{
+	((uint8_t *)ctx)[o->idx] = o->outcome != CLS_MASKED;
+}
+
+static table_t outcome_table(const ctx_t *x)
+{
+	uint64_t bits = x->p.space.bits_per_sm, per = x->p.space.num_sms * bits, off = 0, fails = 0;
+	table_t t = {.fail = calloc(x->p.busy_cycles * per, 1), .per = per};
+	eng_exp_t *e = calloc(per, sizeof *e);
+	cr_assert(t.fail && e);
+	for (uint32_t b = 0; b < x->p.nbusy; b++)
+		for (uint64_t c = x->p.busy[b].start; c < x->p.busy[b].end; c++, off++) {
+			for (uint64_t k = 0; k < per; k++)
+				e[k] = (eng_exp_t){.idx = k, .nfaults = 1,
+				                   .f = {{.cycle = c, .sm = (uint32_t)(k / bits), .loc = k % bits, .nbits = 1}}};
+			eng_runner_opts_t opt = {.campaign = x->c, .ck_interval = eng_ck_interval(x->g.cycles), .emit = mark,
+			                         .ctx = t.fail + off * per};
+			char err[1024];
+			purge();
+			cr_assert_eq(eng_runner(&opt, e, per, err, sizeof err), 0, "%s", err);
+		}
+	for (uint64_t i = 0; i < off * per; i++)
+		fails += t.fail[i];
+	t.avf = (double)fails / (double)(off * per);
+	free(e);
+	return t;
+}
+
+/* Whether mask e fails, from the table. */
+static bool fails(const ctx_t *x, const table_t *t, const eng_exp_t *e)
+{
+	uint64_t off = 0, c = e->f[0].cycle;
+	for (uint32_t b = 0; b < x->p.nbusy; b++) {
+		if (c >= x->p.busy[b].start && c < x->p.busy[b].end)
+			return t->fail[(off + c - x->p.busy[b].start) * t->per + e->f[0].sm * x->p.space.bits_per_sm +
+			               e->f[0].loc];
+		off += x->p.busy[b].end - x->p.busy[b].start;
+	}
+	cr_assert_fail("cycle %" PRIu64 " outside the busy cycles", c);
+	return false;
+}
+
+/* Where a sequential campaign stopped: n and the interval at that look. */
+typedef struct stop {
+	uint64_t n;
+	double est, lo, hi;
+} stop_t;
+
+/* The sequential rule of x's campaign ("stop") on its masks under `seed`,
+ * outcomes from the table: look j after mask_look_n masks, Wilson at the
+ * look's confidence (as the view avf computes it for physical sampling),
+ * stop at the first look narrow enough. With every > 0 instead: the naive
+ * rule, a look every `every` masks at the campaign's own confidence. */
+static stop_t sequential(const ctx_t *x, const table_t *t, uint64_t seed, uint64_t every)
+{
+	const camp_campaign_t *c = x->c;
+	uint64_t k = 0, i = 0, nmax = x->p.n;
+	uint32_t looks = every ? (uint32_t)((nmax + every - 1) / every) : c->stop_looks;
+	double conf = every ? c->confidence : mask_look_confidence(c->confidence, looks);
+	stop_t s = {0};
+	for (uint32_t j = 0; j < looks; j++) {
+		s.n = every ? (j + 1 == looks ? nmax : (j + 1) * every) : mask_look_n(nmax, looks, j);
+		for (; i < s.n; i++) {
+			eng_exp_t e;
+			cr_assert_eq(eng_plan_mask(&x->p, seed, i, &e), 0);
+			k += fails(x, t, &e);
+		}
+		s.est = (double)k / (double)s.n;
+		mask_wilson(k, s.n, conf, &s.lo, &s.hi);
+		if (mask_stop_met(s.est, s.lo, s.hi, c->stop_relative, c->stop_absolute))
+			break;
+	}
+	return s;
+}
+
+/* Sequential stopping keeps its coverage: over 200 seeds the interval at
+ * which a campaign stops covers the exact AVF (the exhaustive outcome
+ * table of tiny-pred) at least as often as its confidence says, within the
+ * binomial noise of 200 trials. The naive rule (look every 50 masks at the
+ * unadjusted confidence) is logged beside it: stopping when a relative
+ * interval first looks narrow favours samples that overestimate the AVF.
+ * Then one seed through the results database: the view's interval at the
+ * stopping n is the one the rule used. */
+Test(stats, sequential_stopping_keeps_its_coverage, .timeout = 600)
+{
+	ctx_t x;
+	open_campaign(&x, "tests/engine/data/tiny-pred-stop.json");
+	cr_assert_eq(x.c->stop_looks, 5);
+	table_t t = outcome_table(&x);
+	cr_assert(t.avf > 0.02 && t.avf < 0.1, "a small AVF (%.4f)", t.avf);
+	enum { SEEDS = 200 };
+	int covered = 0, naive_covered = 0, at_max = 0;
+	double mean_n = 0, naive_n = 0;
+	for (uint64_t s = 1; s <= SEEDS; s++) {
+		stop_t q = sequential(&x, &t, s, 0), v = sequential(&x, &t, s, 50);
+		cr_assert_leq(q.n, x.p.n, "never past the maximum");
+		covered += q.lo <= t.avf && t.avf <= q.hi;
+		naive_covered += v.lo <= t.avf && t.avf <= v.hi;
+		at_max += q.n == x.p.n;
+		mean_n += (double)q.n / SEEDS;
+		naive_n += (double)v.n / SEEDS;
+	}
+	cr_log_info("exact AVF %.5f; sequential (5 looks, Bonferroni): %d of %d cover it, mean n %.0f, %d at the "
+	            "maximum; naive (a look every 50 masks at 95%%): %d of %d cover it, mean n %.0f",
+	            t.avf, covered, SEEDS, mean_n, at_max, naive_covered, SEEDS, naive_n);
+	/* Binomial(200, 0.95): mean 190, standard deviation 3.1 */
+	cr_expect_geq(covered, 181, "%d of %d stopped intervals cover the exact AVF", covered, SEEDS);
+
+	/* seed 1 as flipsim runs it: the masks up to its stop, through the view */
+	stop_t q = sequential(&x, &t, 1, 0);
+	eng_exp_t *e = calloc(q.n, sizeof *e);
+	cr_assert(e);
+	for (uint64_t i = 0; i < q.n; i++)
+		cr_assert_eq(eng_plan_mask(&x.p, 1, i, &e[i]), 0);
+	eng_outcome_t *o = run(&x, e, q.n);
+	for (uint64_t i = 0; i < q.n; i++)
+		cr_assert_eq(o[e[i].idx].outcome != CLS_MASKED, fails(&x, &t, &e[i]), "the table is the runner's");
+	dbfile_t d;
+	db_start(&d);
+	row_t r = avf_row(&d, store(&d, &x, x.c->confidence, e, o, q.n), -1);
+	cr_expect(fabs(r.lo - q.lo) < 1e-12 && fabs(r.hi - q.hi) < 1e-12, "view [%.6f, %.6f], rule [%.6f, %.6f]", r.lo,
+	          r.hi, q.lo, q.hi);
+	db_end(&d);
+	free(o);
+	free(e);
+	free(t.fail);
+	close_campaign(&x);
+}
+
+/* Stratified sampling (tiny2: kernel flag twice, tiny once, 30 % and 70 %
+ * of the cycles): masks alternate between the kernels, each mask's cycle
+ * lies in its kernel's invocations, and over 100 seeds of 60 masks the
+ * stratified interval of the view avf covers the exact AVF, and each
+ * kernel's own interval (avf_kernel) its exact AVF, as often as 95 %
+ * intervals should (Binomial(100, 0.95): mean 95, sd 2.2). */
+Test(stats, stratified_intervals_cover_the_exact_avf, .timeout = 600)
+{
+	ctx_t x;
+	open_campaign(&x, "tests/engine/data/tiny2-pred-strata.json");
+	cr_assert_eq(x.p.nstrata, 2);
+	table_t t = outcome_table(&x);
+	/* the exact AVF of each kernel: its cycles of the table */
+	double fail_k[2] = {0}, faults_k[2] = {0};
+	uint64_t off = 0;
+	for (uint32_t b = 0; b < x.p.nbusy; b++)
+		for (uint64_t c = x.p.busy[b].start; c < x.p.busy[b].end; c++, off++) {
+			int h = !strcmp(x.g.launch[launch_of(&x, c)].kernel, "tiny"); /* stratum 0: flag, launched first */
+			for (uint64_t k = 0; k < t.per; k++)
+				fail_k[h] += t.fail[off * t.per + k];
+			faults_k[h] += (double)t.per;
+		}
+	double truth_k[2] = {fail_k[0] / faults_k[0], fail_k[1] / faults_k[1]};
+	cr_log_info("exact AVF %.5f: flag %.5f (%.0f%% of the cycles), tiny %.5f", t.avf, truth_k[0],
+	            100 * faults_k[0] / (faults_k[0] + faults_k[1]), truth_k[1]);
+	enum { SEEDS = 100, N = 60 };
+	int covered = 0, covered_k[2] = {0};
+	dbfile_t d;
+	db_start(&d);
+	sqlite3 *s = NULL;
+	for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+		eng_exp_t e[N];
+		eng_outcome_t *o = calloc(N, sizeof *o); /* large: JSON texts */
+		cr_assert(o);
+		for (uint64_t i = 0; i < N; i++) {
+			cr_assert_eq(eng_plan_mask(&x.p, seed, i, &e[i]), 0);
+			const char *k = x.g.launch[launch_of(&x, e[i].f[0].cycle)].kernel;
+			cr_assert_str_eq(k, i % 2 ? "tiny" : "flag", "mask %" PRIu64 " in its stratum", i);
+			o[i].idx = i;
+			o[i].outcome = fails(&x, &t, &e[i]) ? CLS_SDC : CLS_MASKED;
+			snprintf(o[i].reason, sizeof o[i].reason, "%s", "table");
+		}
+		int64_t id = store(&d, &x, 0.95, e, o, N);
+		free(o);
+		row_t r = avf_row(&d, id, -1);
+		covered += covers(r, t.avf);
+		if (!s)
+			cr_assert_eq(sqlite3_open_v2(d.path, &s, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+		for (int h = 0; h < 2; h++) {
+			char sql[200];
+			snprintf(sql, sizeof sql, "SELECT avf_lo <= %.17g AND %.17g <= avf_hi FROM avf_kernel WHERE "
+			         "campaign_id = %" PRId64 " AND kernel_name = '%s' AND n = %d", truth_k[h], truth_k[h], id,
+			         h ? "tiny" : "flag", N / 2);
+			sqlite3_stmt *st;
+			cr_assert_eq(sqlite3_prepare_v2(s, sql, -1, &st, NULL), SQLITE_OK, "%s", sqlite3_errmsg(s));
+			cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "%s: half the masks in each kernel", sql);
+			covered_k[h] += sqlite3_column_int(st, 0);
+			sqlite3_finalize(st);
+		}
+	}
+	sqlite3_close(s);
+	cr_log_info("%d of %d stratified 95%% intervals cover the exact AVF; per kernel: flag %d, tiny %d", covered,
+	            SEEDS, covered_k[0], covered_k[1]);
+	cr_expect_geq(covered, 89, "%d of %d stratified intervals cover the exact AVF", covered, SEEDS);
+	cr_expect_geq(covered_k[1], 89, "tiny: %d of %d", covered_k[1], SEEDS);
+	db_end(&d);
+	free(t.fail);
+	close_campaign(&x);
 }

@@ -766,3 +766,88 @@ Test(masks, generate_stuck_from_a_cycle_or_from_the_start)
 		cr_assert_lt(m[i].f[0].loc, sp.bits_per_sm);
 	}
 }
+
+/* ---- stratified and sequential sampling ----------------------------------- */
+
+/* Equal allocation by index: every prefix of the masks is balanced, so a
+ * campaign stopped or split at any index keeps each stratum's share. */
+Test(masks, strata_equal_allocation_at_every_prefix)
+{
+	for (uint32_t h = 0; h < 7; h++)
+		cr_expect_eq(mask_stratum(h + 7 * 1000, 7), h);
+	cr_expect_eq(mask_stratum(12345, 0), 0);
+	cr_expect_eq(mask_stratum(12345, 1), 0);
+	for (uint64_t n = 0; n < 200; n++) {
+		uint64_t counted[5] = {0}, sum = 0;
+		for (uint64_t i = 0; i < n; i++)
+			counted[mask_stratum(i, 5)]++;
+		for (uint32_t h = 0; h < 5; h++) {
+			cr_assert_eq(mask_stratum_count(n, 5, h), counted[h], "n %lu h %u", (unsigned long)n, h);
+			cr_assert(counted[h] == n / 5 || counted[h] == n / 5 + 1);
+			sum += counted[h];
+		}
+		cr_assert_eq(sum, n);
+	}
+	cr_expect_eq(mask_stratum_count(10, 5, 5), 0, "no such stratum");
+	cr_expect_eq(mask_stratum_count(10, 1, 0), 10);
+	cr_expect_eq(mask_stratum_count(10, 0, 0), 10);
+}
+
+/* The looks: a geometric schedule ending at the maximum, never past it,
+ * and Bonferroni's confidence per look. */
+Test(masks, look_schedule_and_confidence)
+{
+	static const uint64_t want[] = {250, 500, 1000, 2000, 4000};
+	for (uint32_t j = 0; j < 5; j++)
+		cr_expect_eq(mask_look_n(4000, 5, j), want[j]);
+	cr_expect_eq(mask_look_n(4000, 5, 5), 0, "no sixth look");
+	cr_expect_eq(mask_look_n(1000, 4, 0), 125);
+	cr_expect_eq(mask_look_n(1001, 4, 0), 126, "rounded up");
+	cr_expect_eq(mask_look_n(3, 5, 0), 1, "at least one mask");
+	cr_expect_eq(mask_look_n(777, 1, 0), 777);
+	for (uint32_t looks = 1; looks <= 20; looks++)
+		for (uint32_t j = 0; j < looks; j++) {
+			uint64_t n = mask_look_n(10000000, looks, j);
+			cr_assert_leq(n, 10000000);
+			cr_assert(j == 0 || n > mask_look_n(10000000, looks, j - 1));
+		}
+	cr_expect_float_eq(mask_look_confidence(0.95, 5), 0.99, 1e-15);
+	cr_expect_eq(mask_look_confidence(0.95, 1), 0.95);
+	cr_expect_eq(mask_look_confidence(0.95, 0), 0.95);
+}
+
+/* The rule on fabricated outcomes: one failure in every ten masks (k/n =
+ * 0.1 at each look), at most 3200 masks in 5 looks (200, 400, 800, 1600,
+ * 3200), a 99 % interval per look (95 % over the 5). Half-widths, Wilson at
+ * z = 2.5758: 0.0553 (0.55 of the estimate), 0.0389 (0.39), 0.0274 (0.27),
+ * 0.0193 (0.19): a relative margin of 0.25 stops at 1600, 0.30 at 800, 0.01
+ * only at the maximum, never past it; an absolute 0.02 at 1600. Without
+ * failures a relative margin is never met, an absolute one of 0.05 at the
+ * first look (the interval is [0, 0.032]). */
+static uint64_t stop_at(uint64_t nmax, uint32_t looks, int every, double rel, double abs)
+{
+	for (uint32_t j = 0; j < looks; j++) {
+		uint64_t n = mask_look_n(nmax, looks, j), k = every ? n / (uint64_t)every : 0;
+		double lo, hi;
+		mask_wilson(k, n, mask_look_confidence(0.95, looks), &lo, &hi);
+		if (mask_stop_met((double)k / (double)n, lo, hi, rel, abs))
+			return n;
+	}
+	return nmax;
+}
+
+Test(masks, stop_rule_on_fabricated_outcomes)
+{
+	cr_expect_eq(stop_at(3200, 5, 10, 0.25, 0), 1600);
+	cr_expect_eq(stop_at(3200, 5, 10, 0.30, 0), 800);
+	cr_expect_eq(stop_at(3200, 5, 10, 0.01, 0), 3200, "the maximum, never past it");
+	cr_expect_eq(stop_at(3200, 5, 0, 0.5, 0), 3200, "no failure: a relative margin is never met");
+	cr_expect_eq(stop_at(3200, 5, 0, 0, 0.05), 200);
+	cr_expect_eq(stop_at(3200, 5, 10, 0, 0.02), 1600);
+	cr_expect(mask_stop_met(0.1, 0.08, 0.12, 0.2, 0), "half-width 0.02 = 0.2 x 0.1");
+	cr_expect(!mask_stop_met(0.1, 0.08, 0.1201, 0.2, 0));
+	cr_expect(!mask_stop_met(0.0, 0.0, 0.001, 0.5, 0));
+	cr_expect(mask_stop_met(0.0, 0.0, 0.001, 0, 0.001));
+	cr_expect(!mask_stop_met(NAN, 0.0, 0.001, 0, 0.5), "no estimate yet");
+	cr_expect(!mask_stop_met(0.1, 0.0, 1.0, 0, 0), "no margin: never");
+}
