@@ -1332,7 +1332,7 @@ typedef struct sc_statemap {
 /* The watch on a faulty location (site.c, issue 13): the first instruction
  * that reads it, or the one that overwrites it first. On in experiment
  * children only (sc_watch); issue() and the shared-memory path test `on`. */
-typedef enum { SC_WATCH_REG = 1, SC_WATCH_PRED, SC_WATCH_SMEM, SC_WATCH_IB } sc_watch_kind_t;
+typedef enum { SC_WATCH_REG = 1, SC_WATCH_PRED, SC_WATCH_SMEM, SC_WATCH_IB, SC_WATCH_SIMT } sc_watch_kind_t;
 typedef enum { SC_WATCH_PENDING, SC_WATCH_READ, SC_WATCH_OVERWRITTEN, SC_WATCH_CLEARED } sc_watch_state_t;
 typedef struct sc_watch {
 	bool on;                        /* watching now */
@@ -1341,7 +1341,7 @@ typedef struct sc_watch {
 	uint8_t state;                  /* sc_watch_state_t */
 	uint32_t sm, slot;              /* SM and warp slot (reg, pred); CTA slot (smem) */
 	uint32_t idx;                   /* register slot, predicate, byte offset in the CTA's shared memory,
-	                                   or the pc whose buffered word is corrupted (ib) */
+	                                   the pc whose buffered word is corrupted (ib), or the SIMT entry */
 	uint32_t lanes;                 /* reg, pred: the lanes whose copy is corrupted */
 	uint32_t bits;                  /* reg: the corrupted bits of the 32-bit word */
 	uint32_t pc;                    /* read or overwritten: the instruction */
@@ -1600,8 +1600,9 @@ void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
                   uint64_t now);
 /* The watch (site.c): warp w issues `in`, the word its buffer gives for
  * pc, with its active lanes `active` (before decoding: a word that does not
- * decode is read too); a shared access of `bytes` at the lanes' CTA
- * offsets addr[l] - off. */
+ * decode is read too; in NULL: a pc outside the program, which only reads
+ * the SIMT stack); a shared access of `bytes` at the lanes' CTA offsets
+ * addr[l] - off. */
 void sc__watch_issue(sc_gpu_t *g, const sc_warp_t *w, const sc_insn_t *in, uint32_t active, uint32_t pc);
 /* Follows register (or predicate) idx of `lanes` of warp slot `slot` of
  * SM sm from now on, into the buffer sc_watch was given. */

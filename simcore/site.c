@@ -441,6 +441,19 @@ void sc_watch(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, uint64_
 			uint32_t slot = (uint32_t)(word / g->cfg.preds_per_thread), p = (uint32_t)(word % g->cfg.preds_per_thread);
 			if (pred_warp(g, sm, slot, p))
 				sc__watch_reg(g, smi, slot, true, p, bits);
+		} else if (t == SC_TGT_SIMT) {
+			unsigned f = fields ? fields & 7u : 7u;
+			uint32_t eb = 32u * (uint32_t)__builtin_popcount(f);
+			uint64_t e = loc / eb;
+			uint32_t slot = (uint32_t)(e / g->cfg.simt_stack_depth), ent = (uint32_t)(e % g->cfg.simt_stack_depth);
+			const sc_warp_t *w = slot < g->cfg.max_warps_per_sm ? &sm->warps[slot] : NULL;
+			if (w && warp_live(w) && ent < w->sp) {
+				wt->on = true;
+				wt->kind = SC_WATCH_SIMT;
+				wt->sm = smi;
+				wt->slot = slot;
+				wt->idx = ent;
+			}
 		} else if (t == SC_TGT_IBUFFER) {
 			/* a bit of an instruction word: followed to the issue of its pc */
 			unsigned f = fields ? fields & 3u : 3u;
@@ -519,7 +532,7 @@ static void watch_hit(sc_gpu_t *g, sc_watch_state_t st, uint32_t pc)
 void sc__watch_issue(sc_gpu_t *g, const sc_warp_t *w, const sc_insn_t *in, uint32_t active, uint32_t pc)
 {
 	sc_watch_t *wt = &g->watch;
-	if (wt->kind == SC_WATCH_IB) {
+	if (wt->kind == SC_WATCH_IB && in) {
 		/* the corrupted word issues (read), or its pc issues a clean word
 		 * fetched again since (overwritten) */
 		const sc_module_t *m = g->run.mod;
@@ -527,7 +540,16 @@ void sc__watch_issue(sc_gpu_t *g, const sc_warp_t *w, const sc_insn_t *in, uint3
 			watch_hit(g, memcmp(in, &m->code[pc], sizeof *in) ? SC_WATCH_READ : SC_WATCH_OVERWRITTEN, pc);
 		return;
 	}
-	if (wt->kind != SC_WATCH_REG && wt->kind != SC_WATCH_PRED)
+	if (wt->kind == SC_WATCH_SIMT) {
+		/* an issue reads the top entry (its pc, its mask, and its rpc when
+		 * the pc advances); an entry at or above the top was popped */
+		if (w->sp == wt->idx + 1)
+			watch_hit(g, SC_WATCH_READ, pc);
+		else if (w->sp <= wt->idx)
+			watch_hit(g, SC_WATCH_OVERWRITTEN, pc);
+		return;
+	}
+	if (!in || (wt->kind != SC_WATCH_REG && wt->kind != SC_WATCH_PRED))
 		return;
 	uint32_t exec = active;
 	if (in->guard & SC_GUARD_ON) {

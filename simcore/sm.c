@@ -388,6 +388,8 @@ static const sc_insn_t *fetch(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t p
 		if (UNLIKELY(e->valid))
 			return ib_cleared(g, sm, w, pc);
 		if (UNLIKELY(pc >= mod->ncode)) {
+			if (UNLIKELY(g->watch.on) && w->slot == g->watch.slot && sm->id == g->watch.sm)
+				sc__watch_issue(g, w, NULL, 0, pc); /* a corrupted SIMT pc is read here */
 			sc__due(g, SC_DUE_INVALID_PC, sm, w, -1, pc, 0, "pc %u is outside the program (%u instructions)", pc,
 			        mod->ncode);
 			return NULL;

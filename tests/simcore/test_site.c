@@ -317,3 +317,22 @@ Test(site, alloc_mode_names_the_ptx_instruction)
 	cr_expect_eq(found, 1);
 	h_fini(&h);
 }
+
+/* A SIMT entry is read by the next issue while it is the top (its pc, its
+ * mask); an entry above the top is not in use and not followed. */
+Test(site, the_top_simt_entry_is_read_by_the_next_issue)
+{
+	uint32_t out[32];
+	/* lane 4 leaves the active mask while it is live (the run may end in
+	 * a DUE when the stack empties with it) */
+	probe_t p = {.at = 500, .t = SC_TGT_SIMT, .fields = SC_F_SIMT_MASK, .loc = 0 * 32 + 4, .nbits = 1,
+	             .watch = true, .inject = true, .may_fail = true};
+	run(&p, out);
+	json_t *e = parse(p.effect);
+	cr_expect_str_eq(str(e, "first"), "read", "%s", p.effect);
+	cr_expect_geq(num(e, "cycle"), 500);
+	json_decref(e);
+	probe_t q = {.at = 500, .t = SC_TGT_SIMT, .fields = SC_F_SIMT_MASK, .loc = 1 * 32 + 4, .nbits = 1, .watch = true};
+	run(&q, out);
+	cr_expect_str_eq(q.effect, "{\"followed\":false}");
+}
