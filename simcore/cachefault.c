@@ -107,6 +107,9 @@ static void ovl_del(sc_gpu_t *g, sc_cache_t *c, sc_ovl_t *o)
 	free(o->x);
 	*o = c->ovl[--c->nover];
 	count(g, c, -1);
+	/* a followed data fault whose corruption left every cache unread */
+	if (UNLIKELY(g->watch.on) && g->watch.kind == SC_WATCH_CACHE && !g->ms.nover)
+		sc__watch_hit(g, SC_WATCH_OVERWRITTEN, SC_PC_NONE);
 }
 
 /* Removes the entries whose x is all zero. */
@@ -212,9 +215,14 @@ void sc__ovl_evict(sc_gpu_t *g, sc_cache_t *c, size_t slot)
 	if (sectored(c) && c->dirty[slot]) { /* write-back: the corruption reaches memory */
 		uint32_t ss = log2_sector(g);
 		uint64_t a = line_addr(c, slot);
+		bool wrote = false;
 		for (uint32_t i = 0; i < line_bytes(c); i++)
-			if (o->x[i] && (c->dirty[slot] >> (i >> ss) & 1u))
+			if (o->x[i] && (c->dirty[slot] >> (i >> ss) & 1u)) {
 				mem_xor(g, a + i, o->x[i]);
+				wrote = true;
+			}
+		if (UNLIKELY(g->watch.on) && g->watch.kind == SC_WATCH_CACHE && wrote)
+			sc__watch_hit(g, SC_WATCH_WRITTEN_BACK, SC_PC_NONE);
 	}
 	ovl_del(g, c, o);
 }
@@ -376,6 +384,8 @@ uint32_t sc__ovl_load(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int sp
 			}
 		}
 	}
+	if (UNLIKELY(g->watch.on) && g->watch.kind == SC_WATCH_CACHE && g->ms.npatch)
+		sc__watch_hit(g, SC_WATCH_READ, w && w->sp ? w->stk[w->sp - 1].pc : SC_PC_NONE);
 	return g->ms.npatch;
 }
 
@@ -439,11 +449,15 @@ void sc__ovl_atomic(sc_gpu_t *g, uint64_t a, unsigned bytes, uint8_t *p)
 	sc_ovl_t *o = c ? ovl_find(c, s) : NULL;
 	if (!o)
 		return;
+	bool read = false;
 	for (unsigned i = 0; i < bytes; i++) {
 		uint8_t *x = &o->x[(a + i) & (line_bytes(c) - 1)];
+		read |= *x != 0;
 		p[i] ^= *x;
 		*x = 0;
 	}
+	if (UNLIKELY(g->watch.on) && g->watch.kind == SC_WATCH_CACHE && read)
+		sc__watch_hit(g, SC_WATCH_READ, SC_PC_NONE); /* an atomic at L2 */
 	ovl_tidy(g, c);
 }
 
@@ -466,6 +480,11 @@ static void host_range(sc_gpu_t *g, uint64_t lo, uint64_t n, void (*fn)(uint8_t 
 }
 
 static void read_byte(uint8_t *x, uint64_t at, void *ctx) { ((uint8_t *)ctx)[at] ^= *x; }
+static void any_byte(uint8_t *x, uint64_t at, void *ctx)
+{
+	(void)at;
+	*(bool *)ctx |= *x != 0;
+}
 static void write_byte(uint8_t *x, uint64_t at, void *ctx)
 {
 	(void)at;
@@ -476,6 +495,9 @@ static void write_byte(uint8_t *x, uint64_t at, void *ctx)
 void sc__ovl_host_read(sc_gpu_t *g, uint8_t *dst, uint64_t src, uint64_t bytes)
 {
 	host_range(g, src, bytes, read_byte, dst);
+	bool read = false;
+	if (UNLIKELY(g->watch.on) && g->watch.kind == SC_WATCH_CACHE && (host_range(g, src, bytes, any_byte, &read), read))
+		sc__watch_hit(g, SC_WATCH_READ, SC_PC_NONE); /* the host reads through the L2 */
 }
 
 void sc__ovl_host_write(sc_gpu_t *g, uint64_t dst, uint64_t bytes)

@@ -1332,8 +1332,10 @@ typedef struct sc_statemap {
 /* The watch on a faulty location (site.c, issue 13): the first instruction
  * that reads it, or the one that overwrites it first. On in experiment
  * children only (sc_watch); issue() and the shared-memory path test `on`. */
-typedef enum { SC_WATCH_REG = 1, SC_WATCH_PRED, SC_WATCH_SMEM, SC_WATCH_IB, SC_WATCH_SIMT } sc_watch_kind_t;
-typedef enum { SC_WATCH_PENDING, SC_WATCH_READ, SC_WATCH_OVERWRITTEN, SC_WATCH_CLEARED } sc_watch_state_t;
+typedef enum { SC_WATCH_REG = 1, SC_WATCH_PRED, SC_WATCH_SMEM, SC_WATCH_IB, SC_WATCH_SIMT, SC_WATCH_CACHE } sc_watch_kind_t;
+typedef enum {
+	SC_WATCH_PENDING, SC_WATCH_READ, SC_WATCH_OVERWRITTEN, SC_WATCH_CLEARED, SC_WATCH_WRITTEN_BACK
+} sc_watch_state_t;
 typedef struct sc_watch {
 	bool on;                        /* watching now */
 	bool want;                      /* an experiment asked: an FU fault's result is watched once applied */
@@ -1610,6 +1612,9 @@ void sc__watch_reg(sc_gpu_t *g, uint32_t sm, uint32_t slot, bool pred, uint32_t 
 /* A CTA starts in slot cta->slot of sm: a watched location of the CTA that
  * held the slot is cleared with it (sc__cta_start zeroes it). */
 void sc__watch_cta(sc_gpu_t *g, const sc_sm_t *sm, const sc_cta_t *cta);
+/* The watched location met its first event (sc_watch_state_t) at pc
+ * (SC_PC_NONE: no instruction, e.g. an eviction or the host's read). */
+void sc__watch_hit(sc_gpu_t *g, int state, uint32_t pc);
 void sc__watch_shared(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, bool write, const uint64_t *addr,
                       uint64_t off, uint32_t exec, unsigned bytes);
 /* A cache target's bit decoded (cachefault.c): cache (SM's, or L2 slice),

@@ -441,6 +441,15 @@ void sc_watch(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, uint64_
 			uint32_t slot = (uint32_t)(word / g->cfg.preds_per_thread), p = (uint32_t)(word % g->cfg.preds_per_thread);
 			if (pred_warp(g, sm, slot, p))
 				sc__watch_reg(g, smi, slot, true, p, bits);
+		} else if (t == SC_TGT_L1D || t == SC_TGT_L2 || t == SC_TGT_CONST) {
+			/* a data bit of a valid line: followed to the first load that
+			 * reads it, or until the corruption leaves the caches */
+			sc_cache_site_t c;
+			if (sc__cache_site(g, t, fields, smi, loc, &c) && c.in_use && !strcmp(c.field, "data")) {
+				wt->on = true;
+				wt->kind = SC_WATCH_CACHE;
+				wt->sm = smi;
+			}
 		} else if (t == SC_TGT_SIMT) {
 			unsigned f = fields ? fields & 7u : 7u;
 			uint32_t eb = 32u * (uint32_t)__builtin_popcount(f);
@@ -505,9 +514,11 @@ static void watch_hit(sc_gpu_t *g, sc_watch_state_t st, uint32_t pc)
 		return;
 	jw_t j = {.b = wt->out, .n = wt->outn, .first = true};
 	jw_raw(&j, "{");
-	jw_str(&j, "first", st == SC_WATCH_READ ? "read" : st == SC_WATCH_OVERWRITTEN ? "overwritten" : "cleared");
+	static const char *const names[] = {[SC_WATCH_READ] = "read", [SC_WATCH_OVERWRITTEN] = "overwritten",
+	                                    [SC_WATCH_CLEARED] = "cleared", [SC_WATCH_WRITTEN_BACK] = "written_back"};
+	jw_str(&j, "first", names[st]);
 	jw_u64(&j, "cycle", wt->cycle);
-	if (pc == SC_PC_NONE) { /* cleared: no instruction */
+	if (pc == SC_PC_NONE) { /* no instruction: cleared, evicted, written back, read by the host */
 		if (jw_end(&j, "effect") < 0)
 			wt->out[0] = 0;
 		return;
@@ -580,9 +591,13 @@ void sc__watch_issue(sc_gpu_t *g, const sc_warp_t *w, const sc_insn_t *in, uint3
 		wt->lanes &= ~written;
 }
 
+void sc__watch_hit(sc_gpu_t *g, int state, uint32_t pc) { watch_hit(g, (sc_watch_state_t)state, pc); }
+
 void sc__watch_cta(sc_gpu_t *g, const sc_sm_t *sm, const sc_cta_t *cta)
 {
 	const sc_watch_t *wt = &g->watch;
+	if (wt->kind == SC_WATCH_CACHE)
+		return; /* a CTA's start clears no cache line */
 	uint32_t cslot = wt->kind == SC_WATCH_SMEM ? wt->slot : g->run.nwarps ? wt->slot / g->run.nwarps : UINT32_MAX;
 	if (sm->id == wt->sm && cslot == cta->slot)
 		watch_hit(g, SC_WATCH_CLEARED, SC_PC_NONE);

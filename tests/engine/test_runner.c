@@ -121,6 +121,8 @@ static void cache_equivalences(const char *campaign)
 			cr_expect_str_eq(f.o[i].reason, off.o[i].reason, "%s: mask %llu", campaign, (unsigned long long)i);
 		cr_expect_eq(off.o[i].early, 0);
 	}
+	same_attribution(&f, &nf, campaign);
+	same_attribution(&f, &off, campaign);
 	count(&f, k, &unused, &early);
 	/* a meaningful mix: unused lines, faults that die out, faults that fail */
 	cr_expect_gt(unused, 0, "%s", campaign);

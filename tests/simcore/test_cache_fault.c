@@ -58,6 +58,7 @@ typedef struct plan {
 	int use, rc;      /* sc_target_in_use and sc_inject there */
 	uint64_t hash[3]; /* state hash at each pause (after injecting) */
 	uint32_t nover[3];
+	char effect[512]; /* what the fault met first (sc_watch) */
 } plan_t;
 
 static uint64_t on_pause(sc_gpu_t *g, void *ctx, uint64_t cycle)
@@ -67,7 +68,8 @@ static uint64_t on_pause(sc_gpu_t *g, void *ctx, uint64_t cycle)
 	if (p->k == 0 && p->inject) {
 		uint64_t before = sc_state_hash(g);
 		p->use = sc_target_in_use(g, p->t, p->fields, 0, p->loc, p->nbits);
-		cr_expect_eq(sc_state_hash(g), before, "the query changes nothing");
+		sc_watch(g, p->t, p->fields, 0, p->loc, p->nbits, p->effect, sizeof p->effect);
+		cr_expect_eq(sc_state_hash(g), before, "the query and the watch change nothing");
 		p->rc = sc_inject(g, p->t, p->fields, 0, p->loc, p->nbits);
 		cr_expect_eq(p->use, p->rc, "sc_target_in_use agrees with sc_inject");
 	}
@@ -198,6 +200,8 @@ Test(cache_fault, a_data_flip_corrupts_the_hits_until_eviction)
 		cr_expect_eq(o[4], a_val(t), "a hit on the refetched line: lane %u", t);
 	}
 	cr_expect_eq(got.nover, 0, "the corrupted line left with its eviction");
+	cr_expect(strstr(p.effect, "\"first\":\"read\"") && strstr(p.effect, "\"op\":\"ld.global.u32\""),
+	          "the hit reads it: %s", p.effect);
 }
 
 /* Bit 0 of line A's tag: A's line number is even (allocations are
@@ -335,6 +339,8 @@ Test(cache_fault, a_dirty_l2_data_flip_reaches_memory_at_write_back)
 		cr_expect_eq(raw[t], t + 100, "memory holds what was stored");
 		cr_expect_eq(host[t], (t + 100) ^ (t == 5 ? 1u : 0u), "the host reads through the L2: lane %u", t);
 	}
+	cr_expect(strstr(p.effect, "\"first\":\"read\"") && !strstr(p.effect, "\"pc\""),
+	          "read by the host, no instruction: %s", p.effect);
 	plan_t q = {.at = {PAUSE}, .t = SC_TGT_L2, .fields = SC_F_CACHE_DATA, .loc = 20 * 8, .nbits = 1, .inject = true};
 	run_l2(&q, 1, host, raw, &nover);
 	cr_assert_eq(q.rc, 1);
@@ -343,6 +349,7 @@ Test(cache_fault, a_dirty_l2_data_flip_reaches_memory_at_write_back)
 		cr_expect_eq(raw[t], (t + 100) ^ (t == 5 ? 1u : 0u), "written back: lane %u", t);
 		cr_expect_eq(host[t], raw[t]);
 	}
+	cr_expect(strstr(q.effect, "\"first\":\"written_back\""), "%s", q.effect);
 }
 
 /* A store over the corrupted byte overwrites the corruption. */
@@ -372,6 +379,7 @@ Test(cache_fault, a_store_clears_the_corruption)
 	for (uint32_t t = 0; t < 32; t++)
 		cr_expect_eq(out[t], t + 500, "the store overwrote the corrupted byte: lane %u", t);
 	cr_expect_eq(h.gpu->ms.nover, 0, "nothing corrupted is left");
+	cr_expect(strstr(p.effect, "\"first\":\"overwritten\""), "%s", p.effect);
 	h_fini(&h);
 }
 
