@@ -631,6 +631,29 @@ static const char SCHEMA_V4[] =
 	"ALTER TABLE campaigns_v4 RENAME TO campaigns;\n"
 	"PRAGMA legacy_alter_table = OFF;\n";
 
+/* View avf_insn (schema 5; schema 7 makes it again over exp_share): the
+ * r CTE's extra columns `cols` from the weights view `src`, then the
+ * columns up to the contribution, which each schema gives; AVF_INSN_TAIL
+ * closes it. */
+#define AVF_INSN_HEAD(cols, src) \
+	"CREATE VIEW avf_insn AS\n" \
+	"WITH tot AS (SELECT campaign_id, count(*) AS n, sum(fail) AS fails FROM exp_weight GROUP BY campaign_id),\n" \
+	"r AS (\n" \
+	"  SELECT f.campaign_id, f.pc, f.ptx_line, f.op, f.insn, f.outcome, w.fail,\n" \
+	"         coalesce(w.w, 0) AS w" cols "\n" \
+	"    FROM effects f JOIN " src " w ON w.campaign_id = f.campaign_id AND w.idx = f.idx\n" \
+	"   WHERE f.first_event = 'read'\n" \
+	")\n" \
+	"SELECT r.campaign_id, c.name AS campaign, c.target, r.pc, r.ptx_line, r.op, r.insn,\n" \
+	"       count(*) AS reads, sum(r.outcome = 'sdc') AS sdc, sum(r.outcome = 'due') AS due,\n" \
+	"       sum(r.fail) AS failures,\n" \
+	"       CAST(sum(r.fail) AS REAL) / count(*) AS failure_rate,\n" \
+	"       CAST(sum(r.fail) AS REAL) / nullif(t.fails, 0) AS failure_share,\n"
+#define AVF_INSN_TAIL \
+	"       rank() OVER (PARTITION BY r.campaign_id ORDER BY sum(r.fail) DESC) AS rank\n" \
+	"  FROM r JOIN campaigns c ON c.id = r.campaign_id JOIN tot t ON t.campaign_id = r.campaign_id\n" \
+	" GROUP BY r.campaign_id, r.pc;\n"
+
 /* The start of view avf_vreg (schema 5; schema 7 makes it again with
  * another contribution). */
 #define AVF_VREG_HEAD \
@@ -710,23 +733,9 @@ static const char SCHEMA_V5[] =
 	 * first: reads, failures among them and the part of the campaign's
 	 * avf_derated they make (Σ w f / the campaign's experiments, as
 	 * avf_kernel's contribution). */
-	"CREATE VIEW avf_insn AS\n"
-	"WITH tot AS (SELECT campaign_id, count(*) AS n, sum(fail) AS fails FROM exp_weight GROUP BY campaign_id),\n"
-	"r AS (\n"
-	"  SELECT f.campaign_id, f.pc, f.ptx_line, f.op, f.insn, f.outcome, w.fail,\n"
-	"         coalesce(w.w, 0) AS w\n"
-	"    FROM effects f JOIN exp_weight w ON w.campaign_id = f.campaign_id AND w.idx = f.idx\n"
-	"   WHERE f.first_event = 'read'\n"
-	")\n"
-	"SELECT r.campaign_id, c.name AS campaign, c.target, r.pc, r.ptx_line, r.op, r.insn,\n"
-	"       count(*) AS reads, sum(r.outcome = 'sdc') AS sdc, sum(r.outcome = 'due') AS due,\n"
-	"       sum(r.fail) AS failures,\n"
-	"       CAST(sum(r.fail) AS REAL) / count(*) AS failure_rate,\n"
-	"       CAST(sum(r.fail) AS REAL) / nullif(t.fails, 0) AS failure_share,\n"
+	AVF_INSN_HEAD("", "exp_weight")
 	"       sum(r.w * r.fail) / nullif(t.n, 0) AS contribution,\n"
-	"       rank() OVER (PARTITION BY r.campaign_id ORDER BY sum(r.fail) DESC) AS rank\n"
-	"  FROM r JOIN campaigns c ON c.id = r.campaign_id JOIN tot t ON t.campaign_id = r.campaign_id\n"
-	" GROUP BY r.campaign_id, r.pc;\n"
+	AVF_INSN_TAIL
 	"\n"
 	/* The same by the PTX virtual register (or predicate) the fault hit. */
 	AVF_VREG_HEAD
@@ -1009,24 +1018,10 @@ static const char SCHEMA_V7[] =
 	"DROP VIEW avf_insn;\n"
 	"DROP VIEW avf_vreg;\n"
 	/* As schema 5; contribution: each experiment's w f times its share. */
-	"CREATE VIEW avf_insn AS\n"
-	"WITH tot AS (SELECT campaign_id, count(*) AS n, sum(fail) AS fails FROM exp_weight GROUP BY campaign_id),\n"
-	"r AS (\n"
-	"  SELECT f.campaign_id, f.pc, f.ptx_line, f.op, f.insn, f.outcome, w.fail,\n"
-	"         coalesce(w.w, 0) AS w, w.stratified, w.share\n"
-	"    FROM effects f JOIN exp_share w ON w.campaign_id = f.campaign_id AND w.idx = f.idx\n"
-	"   WHERE f.first_event = 'read'\n"
-	")\n"
-	"SELECT r.campaign_id, c.name AS campaign, c.target, r.pc, r.ptx_line, r.op, r.insn,\n"
-	"       count(*) AS reads, sum(r.outcome = 'sdc') AS sdc, sum(r.outcome = 'due') AS due,\n"
-	"       sum(r.fail) AS failures,\n"
-	"       CAST(sum(r.fail) AS REAL) / count(*) AS failure_rate,\n"
-	"       CAST(sum(r.fail) AS REAL) / nullif(t.fails, 0) AS failure_share,\n"
+	AVF_INSN_HEAD(", w.stratified, w.share", "exp_share")
 	"       CASE WHEN max(r.stratified) THEN sum(r.w * r.fail * r.share)\n"
 	"            ELSE sum(r.w * r.fail) / nullif(t.n, 0) END AS contribution,\n"
-	"       rank() OVER (PARTITION BY r.campaign_id ORDER BY sum(r.fail) DESC) AS rank\n"
-	"  FROM r JOIN campaigns c ON c.id = r.campaign_id JOIN tot t ON t.campaign_id = r.campaign_id\n"
-	" GROUP BY r.campaign_id, r.pc;\n"
+	AVF_INSN_TAIL
 	"\n"
 	AVF_VREG_HEAD
 	"       CASE WHEN max(w.stratified) THEN sum(coalesce(w.w, 0) * w.fail * w.share)\n"

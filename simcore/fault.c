@@ -54,6 +54,27 @@ static uint32_t ib_entry_bits(unsigned f)
 	return ((f & SC_F_IB_VALID) ? 1u : 0u) + ((f & SC_F_IB_INSTR) ? 256u : 0u);
 }
 
+sc_entry_bit_t sc__simt_bit(const sc_gpu_config_t *c, unsigned fields, uint64_t loc)
+{
+	uint32_t eb = simt_entry_bits(fields);
+	uint64_t e = loc / eb, off = loc % eb;
+	unsigned f = simt_fields(fields), k = (unsigned)(off / 32), which = 0;
+	for (unsigned i = 0, seen = 0; i < 3; i++) /* the k-th selected field */
+		if (f & (1u << i) && seen++ == k)
+			which = i;
+	return (sc_entry_bit_t){(uint32_t)(e / c->simt_stack_depth), (uint32_t)(e % c->simt_stack_depth), which,
+	                        (uint32_t)(off % 32)};
+}
+
+sc_entry_bit_t sc__ib_bit(const sc_gpu_config_t *c, unsigned fields, uint64_t loc)
+{
+	uint32_t eb = ib_entry_bits(fields);
+	uint64_t e = loc / eb, off = loc % eb;
+	bool has_valid = ib_fields(fields) & SC_F_IB_VALID, valid = has_valid && off == 0;
+	return (sc_entry_bit_t){(uint32_t)(e / c->ib_entries), (uint32_t)(e % c->ib_entries), valid ? 0u : 1u,
+	                        valid ? 0u : (uint32_t)(off - has_valid)};
+}
+
 uint64_t sc_target_bits(const sc_gpu_config_t *c, sc_target_t t, unsigned fields, uint32_t *word_bits)
 {
 	uint32_t wb = 32;
@@ -132,41 +153,30 @@ static bool locate(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, uin
 		return true;
 	}
 	case SC_TGT_SIMT: {
-		uint32_t eb = simt_entry_bits(fields);
-		uint64_t e = loc / eb, off = loc % eb;
-		uint32_t slot = (uint32_t)(e / c->simt_stack_depth), ent = (uint32_t)(e % c->simt_stack_depth);
-		sc_warp_t *w = &sm->warps[slot];
-		if (!r->fn || slot >= c->max_warps_per_sm || !warp_live(w) || ent >= w->sp)
+		sc_entry_bit_t b = sc__simt_bit(c, fields, loc);
+		sc_warp_t *w = &sm->warps[b.slot];
+		if (!r->fn || b.slot >= c->max_warps_per_sm || !warp_live(w) || b.ent >= w->sp)
 			return false;
-		/* the off-th selected field bit */
-		unsigned f = simt_fields(fields), k = (unsigned)(off / 32);
-		uint32_t *field = NULL;
-		for (unsigned i = 0, seen = 0; i < 3; i++)
-			if (f & (1u << i) && seen++ == k)
-				field = i == 0 ? &w->stk[ent].pc : i == 1 ? &w->stk[ent].rpc : &w->stk[ent].mask;
-		out->byte = (uint8_t *)field + (off % 32) / 8;
-		out->bit = off % 8;
+		sc_simt_t *s = &w->stk[b.ent];
+		uint32_t *field = b.field == 0 ? &s->pc : b.field == 1 ? &s->rpc : &s->mask;
+		out->byte = (uint8_t *)field + b.bit / 8;
+		out->bit = b.bit % 8;
 		out->warp = w;
 		return true;
 	}
 	case SC_TGT_IBUFFER: {
-		uint32_t eb = ib_entry_bits(fields);
-		uint64_t e = loc / eb, off = loc % eb;
-		uint32_t slot = (uint32_t)(e / c->ib_entries), ent = (uint32_t)(e % c->ib_entries);
-		sc_warp_t *w = &sm->warps[slot];
-		if (!r->fn || slot >= c->max_warps_per_sm || !warp_live(w))
+		sc_entry_bit_t b = sc__ib_bit(c, fields, loc);
+		sc_warp_t *w = &sm->warps[b.slot];
+		if (!r->fn || b.slot >= c->max_warps_per_sm || !warp_live(w))
 			return false;
-		unsigned f = ib_fields(fields);
-		if ((f & SC_F_IB_VALID) && off == 0) {
-			out->byte = &w->ib[ent].valid;
+		if (b.field == 0) {
+			out->byte = &w->ib[b.ent].valid;
 			out->bit = 0;
 		} else {
-			if (f & SC_F_IB_VALID)
-				off--;
-			if (!(w->ib[ent].valid & SC_IB_VALID))
+			if (!(w->ib[b.ent].valid & SC_IB_VALID))
 				return false; /* the word of an invalid entry is never issued */
-			out->byte = (uint8_t *)&w->ib[ent].insn + off / 8;
-			out->bit = off % 8;
+			out->byte = (uint8_t *)&w->ib[b.ent].insn + b.bit / 8;
+			out->bit = b.bit % 8;
 		}
 		out->warp = w;
 		return true;

@@ -1340,14 +1340,10 @@ typedef struct sc_watch {
 	bool on;                        /* watching now */
 	bool want;                      /* an experiment asked: an FU fault's result is watched once applied */
 	uint8_t kind;                   /* sc_watch_kind_t */
-	uint8_t state;                  /* sc_watch_state_t */
 	uint32_t sm, slot;              /* SM and warp slot (reg, pred); CTA slot (smem) */
 	uint32_t idx;                   /* register slot, predicate, byte offset in the CTA's shared memory,
 	                                   the pc whose buffered word is corrupted (ib), or the SIMT entry */
 	uint32_t lanes;                 /* reg, pred: the lanes whose copy is corrupted */
-	uint32_t bits;                  /* reg: the corrupted bits of the 32-bit word */
-	uint32_t pc;                    /* read or overwritten: the instruction */
-	uint64_t cycle;
 	char *out;                      /* sc_watch's buffer: what was seen, as JSON */
 	size_t outn;
 } sc_watch_t;
@@ -1614,9 +1610,18 @@ void sc__watch_reg(sc_gpu_t *g, uint32_t sm, uint32_t slot, bool pred, uint32_t 
 void sc__watch_cta(sc_gpu_t *g, const sc_sm_t *sm, const sc_cta_t *cta);
 /* The watched location met its first event (sc_watch_state_t) at pc
  * (SC_PC_NONE: no instruction, e.g. an eviction or the host's read). */
-void sc__watch_hit(sc_gpu_t *g, int state, uint32_t pc);
+void sc__watch_hit(sc_gpu_t *g, sc_watch_state_t state, uint32_t pc);
 void sc__watch_shared(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, bool write, const uint64_t *addr,
                       uint64_t off, uint32_t exec, unsigned bytes);
+/* A bit of the simt or ibuffer target's space decoded by the layouts of
+ * fault.c: warp slot, entry, field (simt: 0 pc, 1 rpc, 2 mask; ibuffer:
+ * 0 valid, 1 instr) and the bit inside that field. The slot may be out of
+ * range: the caller checks it against max_warps_per_sm. */
+typedef struct sc_entry_bit {
+	uint32_t slot, ent, field, bit;
+} sc_entry_bit_t;
+sc_entry_bit_t sc__simt_bit(const sc_gpu_config_t *c, unsigned fields, uint64_t loc);
+sc_entry_bit_t sc__ib_bit(const sc_gpu_config_t *c, unsigned fields, uint64_t loc);
 /* A cache target's bit decoded (cachefault.c): cache (SM's, or L2 slice),
  * set, way, field ("data", "tag", "valid", "dirty"), bit in the field, the
  * line's device address (UINT64_MAX for none), whether in use, and the

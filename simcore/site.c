@@ -266,56 +266,54 @@ static void site_smem(jw_t *j, const sc_gpu_t *g, const sc_sm_t *sm, uint64_t lo
 	before_after(j, sm->smem[byte], 8, (uint32_t)(loc % 8), nbits);
 }
 
-static void site_simt(jw_t *j, const sc_gpu_t *g, const sc_sm_t *sm, unsigned fields, uint64_t loc, uint32_t nbits)
+/* Warp slot `slot` of sm when a kernel runs and the warp is live, else NULL. */
+static const sc_warp_t *live_warp(const sc_gpu_t *g, const sc_sm_t *sm, uint32_t slot)
 {
-	static const char *const names[3] = {"pc", "rpc", "mask"};
-	unsigned f = fields ? fields & 7u : 7u;
-	uint32_t eb = 32u * (uint32_t)__builtin_popcount(f);
-	uint64_t e = loc / eb, off = loc % eb;
-	uint32_t slot = (uint32_t)(e / g->cfg.simt_stack_depth), ent = (uint32_t)(e % g->cfg.simt_stack_depth);
-	unsigned k = (unsigned)(off / 32), which = 0;
-	for (unsigned i = 0, seen = 0; i < 3; i++)
-		if (f & (1u << i) && seen++ == k)
-			which = i;
-	jw_u64(j, "entry", ent);
-	jw_str(j, "field", names[which]);
-	const sc_warp_t *w = slot < g->cfg.max_warps_per_sm ? &sm->warps[slot] : NULL;
-	if (!w || !g->run.fn || !warp_live(w) || ent >= w->sp) {
+	return g->run.fn && slot < g->cfg.max_warps_per_sm && warp_live(&sm->warps[slot]) ? &sm->warps[slot] : NULL;
+}
+
+/* A warp's stack or buffer entry: in use (used; then its warp's
+ * coordinates), or not (its slot). Returns used. */
+static bool entry_in_use(jw_t *j, const sc_gpu_t *g, const sc_warp_t *w, uint32_t slot, bool used)
+{
+	if (!used) {
 		jw_u64(j, "slot", slot);
 		jw_bool(j, "in_use", false);
-		return;
+		return false;
 	}
 	jw_bool(j, "in_use", true);
 	warp_coords(j, g, w, -1);
-	const sc_simt_t *s = &w->stk[ent];
-	uint32_t v = which == 0 ? s->pc : which == 1 ? s->rpc : s->mask;
-	jw_u64(j, "bit", off % 32);
-	before_after(j, v, 32, (uint32_t)(off % 32), nbits);
+	return true;
+}
+
+static void site_simt(jw_t *j, const sc_gpu_t *g, const sc_sm_t *sm, unsigned fields, uint64_t loc, uint32_t nbits)
+{
+	static const char *const names[3] = {"pc", "rpc", "mask"};
+	sc_entry_bit_t b = sc__simt_bit(&g->cfg, fields, loc);
+	jw_u64(j, "entry", b.ent);
+	jw_str(j, "field", names[b.field]);
+	const sc_warp_t *w = live_warp(g, sm, b.slot);
+	if (!entry_in_use(j, g, w, b.slot, w && b.ent < w->sp))
+		return;
+	const sc_simt_t *s = &w->stk[b.ent];
+	uint32_t v = b.field == 0 ? s->pc : b.field == 1 ? s->rpc : s->mask;
+	jw_u64(j, "bit", b.bit);
+	before_after(j, v, 32, b.bit, nbits);
 }
 
 static void site_ibuffer(jw_t *j, const sc_gpu_t *g, const sc_sm_t *sm, unsigned fields, uint64_t loc,
                          uint32_t nbits)
 {
-	unsigned f = fields ? fields & 3u : 3u;
-	uint32_t eb = ((f & SC_F_IB_VALID) ? 1u : 0u) + ((f & SC_F_IB_INSTR) ? 256u : 0u);
-	uint64_t e = loc / eb, off = loc % eb;
-	uint32_t slot = (uint32_t)(e / g->cfg.ib_entries), ent = (uint32_t)(e % g->cfg.ib_entries);
-	bool valid_bit = (f & SC_F_IB_VALID) && off == 0;
-	if (!valid_bit && (f & SC_F_IB_VALID))
-		off--;
-	jw_u64(j, "entry", ent);
+	sc_entry_bit_t b = sc__ib_bit(&g->cfg, fields, loc);
+	bool valid_bit = b.field == 0;
+	jw_u64(j, "entry", b.ent);
 	jw_str(j, "field", valid_bit ? "valid" : "instr");
-	const sc_warp_t *w = slot < g->cfg.max_warps_per_sm ? &sm->warps[slot] : NULL;
-	if (!w || !g->run.fn || !warp_live(w) || (!valid_bit && !(w->ib[ent].valid & SC_IB_VALID))) {
-		jw_u64(j, "slot", slot);
-		jw_bool(j, "in_use", false);
+	const sc_warp_t *w = live_warp(g, sm, b.slot);
+	if (!entry_in_use(j, g, w, b.slot, w && (valid_bit || (w->ib[b.ent].valid & SC_IB_VALID))))
 		return;
-	}
-	jw_bool(j, "in_use", true);
-	warp_coords(j, g, w, -1);
-	const sc_ibent_t *ib = &w->ib[ent];
+	const sc_ibent_t *ib = &w->ib[b.ent];
 	if (w->ib_pc != UINT32_MAX)
-		jw_u64(j, "pc", (uint64_t)w->ib_pc + ent);
+		jw_u64(j, "pc", (uint64_t)w->ib_pc + b.ent);
 	if (ib->valid & SC_IB_VALID) {
 		char text[160];
 		if (sc__insn_check(&ib->insn, g->run.regs, g->run.preds, g->run.mod->npool, g->run.mod->ncode) == 0 &&
@@ -329,9 +327,9 @@ static void site_ibuffer(jw_t *j, const sc_gpu_t *g, const sc_sm_t *sm, unsigned
 	}
 	/* the 32-bit chunk of the word holding the bit */
 	uint32_t chunk;
-	memcpy(&chunk, (const uint8_t *)&ib->insn + off / 32 * 4, 4);
-	jw_u64(j, "bit", off);
-	before_after(j, chunk, 32, (uint32_t)(off % 32), nbits);
+	memcpy(&chunk, (const uint8_t *)&ib->insn + b.bit / 32 * 4, 4);
+	jw_u64(j, "bit", b.bit);
+	before_after(j, chunk, 32, b.bit % 32, nbits);
 }
 
 static void site_cache(jw_t *j, const sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc,
@@ -421,6 +419,14 @@ static void watch_pending(sc_watch_t *wt)
 		snprintf(wt->out, wt->outn, "{\"followed\":%s}", wt->on ? "true" : "false");
 }
 
+/* Watches `kind` at (sm, slot, idx; lanes for registers) from now on,
+ * into the buffer sc_watch was given. */
+static void watch_set(sc_watch_t *wt, sc_watch_kind_t kind, uint32_t sm, uint32_t slot, uint32_t idx, uint32_t lanes)
+{
+	*wt = (sc_watch_t){.on = true, .want = true, .kind = (uint8_t)kind, .sm = sm, .slot = slot, .idx = idx,
+	                   .lanes = lanes, .out = wt->out, .outn = wt->outn};
+}
+
 void sc_watch(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, uint64_t loc, uint32_t nbits, char *out,
               size_t n)
 {
@@ -445,49 +451,24 @@ void sc_watch(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, uint64_
 			/* a data bit of a valid line: followed to the first load that
 			 * reads it, or until the corruption leaves the caches */
 			sc_cache_site_t c;
-			if (sc__cache_site(g, t, fields, smi, loc, &c) && c.in_use && !strcmp(c.field, "data")) {
-				wt->on = true;
-				wt->kind = SC_WATCH_CACHE;
-				wt->sm = smi;
-			}
+			if (sc__cache_site(g, t, fields, smi, loc, &c) && c.in_use && !strcmp(c.field, "data"))
+				watch_set(wt, SC_WATCH_CACHE, smi, 0, 0, 0);
 		} else if (t == SC_TGT_SIMT) {
-			unsigned f = fields ? fields & 7u : 7u;
-			uint32_t eb = 32u * (uint32_t)__builtin_popcount(f);
-			uint64_t e = loc / eb;
-			uint32_t slot = (uint32_t)(e / g->cfg.simt_stack_depth), ent = (uint32_t)(e % g->cfg.simt_stack_depth);
-			const sc_warp_t *w = slot < g->cfg.max_warps_per_sm ? &sm->warps[slot] : NULL;
-			if (w && warp_live(w) && ent < w->sp) {
-				wt->on = true;
-				wt->kind = SC_WATCH_SIMT;
-				wt->sm = smi;
-				wt->slot = slot;
-				wt->idx = ent;
-			}
+			sc_entry_bit_t b = sc__simt_bit(&g->cfg, fields, loc);
+			const sc_warp_t *w = live_warp(g, sm, b.slot);
+			if (w && b.ent < w->sp)
+				watch_set(wt, SC_WATCH_SIMT, smi, b.slot, b.ent, 0);
 		} else if (t == SC_TGT_IBUFFER) {
 			/* a bit of an instruction word: followed to the issue of its pc */
-			unsigned f = fields ? fields & 3u : 3u;
-			uint32_t eb = ((f & SC_F_IB_VALID) ? 1u : 0u) + ((f & SC_F_IB_INSTR) ? 256u : 0u);
-			uint64_t e = loc / eb, off = loc % eb;
-			uint32_t slot = (uint32_t)(e / g->cfg.ib_entries), ent = (uint32_t)(e % g->cfg.ib_entries);
-			const sc_warp_t *w = slot < g->cfg.max_warps_per_sm ? &sm->warps[slot] : NULL;
-			bool instr = !(f & SC_F_IB_VALID) || off > 0;
-			if (w && instr && warp_live(w) && (w->ib[ent].valid & SC_IB_VALID) && w->ib_pc != UINT32_MAX) {
-				wt->on = true;
-				wt->kind = SC_WATCH_IB;
-				wt->sm = smi;
-				wt->slot = slot;
-				wt->idx = w->ib_pc + ent;
-			}
+			sc_entry_bit_t b = sc__ib_bit(&g->cfg, fields, loc);
+			const sc_warp_t *w = live_warp(g, sm, b.slot);
+			if (w && b.field == 1 && (w->ib[b.ent].valid & SC_IB_VALID) && w->ib_pc != UINT32_MAX)
+				watch_set(wt, SC_WATCH_IB, smi, b.slot, w->ib_pc + b.ent, 0);
 		} else if (t == SC_TGT_SMEM) {
 			uint64_t byte = loc / 8;
 			uint32_t cslot = r->smem ? (uint32_t)(byte / r->smem) : UINT32_MAX;
-			if (cslot < r->ctas_per_sm && sm->ctas[cslot].used && (loc % 8) + nbits <= 8) {
-				wt->on = true;
-				wt->kind = SC_WATCH_SMEM;
-				wt->sm = smi;
-				wt->slot = cslot;
-				wt->idx = (uint32_t)(byte % r->smem);
-			}
+			if (cslot < r->ctas_per_sm && sm->ctas[cslot].used && (loc % 8) + nbits <= 8)
+				watch_set(wt, SC_WATCH_SMEM, smi, cslot, (uint32_t)(byte % r->smem), 0);
 		} /* other targets are not followed (an FU result is, once applied) */
 	}
 	watch_pending(wt);
@@ -495,21 +476,16 @@ void sc_watch(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, uint64_
 
 void sc__watch_reg(sc_gpu_t *g, uint32_t sm, uint32_t slot, bool pred, uint32_t idx, uint32_t lanes)
 {
-	sc_watch_t *wt = &g->watch;
-	*wt = (sc_watch_t){.on = true, .want = true, .kind = pred ? SC_WATCH_PRED : SC_WATCH_REG, .sm = sm,
-	                   .slot = slot, .idx = idx, .lanes = lanes, .out = wt->out, .outn = wt->outn};
-	watch_pending(wt);
+	watch_set(&g->watch, pred ? SC_WATCH_PRED : SC_WATCH_REG, sm, slot, idx, lanes);
+	watch_pending(&g->watch);
 }
 
 /* The watch saw its event: written out now, while the module is there. */
-static void watch_hit(sc_gpu_t *g, sc_watch_state_t st, uint32_t pc)
+void sc__watch_hit(sc_gpu_t *g, sc_watch_state_t st, uint32_t pc)
 {
 	sc_watch_t *wt = &g->watch;
 	const sc_module_t *m = g->run.mod;
 	wt->on = false;
-	wt->state = (uint8_t)st;
-	wt->pc = pc;
-	wt->cycle = g->cycle;
 	if (!wt->out || !wt->outn)
 		return;
 	jw_t j = {.b = wt->out, .n = wt->outn, .first = true};
@@ -517,7 +493,7 @@ static void watch_hit(sc_gpu_t *g, sc_watch_state_t st, uint32_t pc)
 	static const char *const names[] = {[SC_WATCH_READ] = "read", [SC_WATCH_OVERWRITTEN] = "overwritten",
 	                                    [SC_WATCH_CLEARED] = "cleared", [SC_WATCH_WRITTEN_BACK] = "written_back"};
 	jw_str(&j, "first", names[st]);
-	jw_u64(&j, "cycle", wt->cycle);
+	jw_u64(&j, "cycle", g->cycle);
 	if (pc == SC_PC_NONE) { /* no instruction: cleared, evicted, written back, read by the host */
 		if (jw_end(&j, "effect") < 0)
 			wt->out[0] = 0;
@@ -548,16 +524,16 @@ void sc__watch_issue(sc_gpu_t *g, const sc_warp_t *w, const sc_insn_t *in, uint3
 		 * fetched again since (overwritten) */
 		const sc_module_t *m = g->run.mod;
 		if (pc == wt->idx && pc < m->ncode)
-			watch_hit(g, memcmp(in, &m->code[pc], sizeof *in) ? SC_WATCH_READ : SC_WATCH_OVERWRITTEN, pc);
+			sc__watch_hit(g, memcmp(in, &m->code[pc], sizeof *in) ? SC_WATCH_READ : SC_WATCH_OVERWRITTEN, pc);
 		return;
 	}
 	if (wt->kind == SC_WATCH_SIMT) {
 		/* an issue reads the top entry (its pc, its mask, and its rpc when
 		 * the pc advances); an entry at or above the top was popped */
 		if (w->sp == wt->idx + 1)
-			watch_hit(g, SC_WATCH_READ, pc);
+			sc__watch_hit(g, SC_WATCH_READ, pc);
 		else if (w->sp <= wt->idx)
-			watch_hit(g, SC_WATCH_OVERWRITTEN, pc);
+			sc__watch_hit(g, SC_WATCH_OVERWRITTEN, pc);
 		return;
 	}
 	if (!in || (wt->kind != SC_WATCH_REG && wt->kind != SC_WATCH_PRED))
@@ -578,7 +554,7 @@ void sc__watch_issue(sc_gpu_t *g, const sc_warp_t *w, const sc_insn_t *in, uint3
 		 * (shfl) by lanes that need not execute; the rest by exec's */
 		uint32_t readers = v[i].pos == 6 ? active : v[i].xlane ? (exec ? wt->lanes : 0) : exec;
 		if (!v[i].def && (readers & wt->lanes)) {
-			watch_hit(g, SC_WATCH_READ, pc);
+			sc__watch_hit(g, SC_WATCH_READ, pc);
 			return;
 		}
 		if (v[i].def)
@@ -586,12 +562,10 @@ void sc__watch_issue(sc_gpu_t *g, const sc_warp_t *w, const sc_insn_t *in, uint3
 	}
 	/* every corrupted copy overwritten before being read */
 	if ((written & wt->lanes) == wt->lanes)
-		watch_hit(g, SC_WATCH_OVERWRITTEN, pc);
+		sc__watch_hit(g, SC_WATCH_OVERWRITTEN, pc);
 	else if (written & wt->lanes)
 		wt->lanes &= ~written;
 }
-
-void sc__watch_hit(sc_gpu_t *g, int state, uint32_t pc) { watch_hit(g, (sc_watch_state_t)state, pc); }
 
 void sc__watch_cta(sc_gpu_t *g, const sc_sm_t *sm, const sc_cta_t *cta)
 {
@@ -600,7 +574,7 @@ void sc__watch_cta(sc_gpu_t *g, const sc_sm_t *sm, const sc_cta_t *cta)
 		return; /* a CTA's start clears no cache line */
 	uint32_t cslot = wt->kind == SC_WATCH_SMEM ? wt->slot : g->run.nwarps ? wt->slot / g->run.nwarps : UINT32_MAX;
 	if (sm->id == wt->sm && cslot == cta->slot)
-		watch_hit(g, SC_WATCH_CLEARED, SC_PC_NONE);
+		sc__watch_hit(g, SC_WATCH_CLEARED, SC_PC_NONE);
 }
 
 void sc__watch_shared(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, bool write, const uint64_t *addr,
@@ -612,7 +586,7 @@ void sc__watch_shared(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, bool w
 	for (uint32_t m = exec; m; m &= m - 1) {
 		uint64_t a = addr[__builtin_ctz(m)] - off;
 		if (wt->idx >= a && wt->idx < a + bytes) {
-			watch_hit(g, write ? SC_WATCH_OVERWRITTEN : SC_WATCH_READ, w->sp ? w->stk[w->sp - 1].pc : SC_PC_NONE);
+			sc__watch_hit(g, write ? SC_WATCH_OVERWRITTEN : SC_WATCH_READ, w->sp ? w->stk[w->sp - 1].pc : SC_PC_NONE);
 			return;
 		}
 	}

@@ -439,12 +439,13 @@ static inline __attribute__((always_inline)) void reschedule(sc_gpu_t *g, sc_sm_
 	}
 }
 
-/* The warp goes on at pc + 1, as after an instruction that retires in
- * sequence: the stack pops what reconverges there and the buffer shifts
- * when that is where the warp goes. false after a DUE. */
-static bool step_past(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc)
+/* The warp goes on at pc + 1 (top: its stack's top entry), as after an
+ * instruction that retires in sequence: the stack pops what reconverges
+ * there and the buffer shifts when that is where the warp goes. false
+ * after a DUE. */
+static inline __attribute__((always_inline)) bool step_past(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, sc_simt_t *top,
+                                                             uint32_t pc)
 {
-	sc_simt_t *top = &w->stk[w->sp - 1];
 	top->pc = pc + 1;
 	if (UNLIKELY(top->pc == top->rpc) && !simt_pop(g, sm, w, pc))
 		return false;
@@ -473,7 +474,7 @@ static __attribute__((noinline, cold)) const sc_insn_t *ib_cleared(sc_gpu_t *g, 
 		sc__due(g, SC_DUE_IBUFFER_STALL, sm, w, -1, pc, 0,
 		        "the instruction-buffer entry of pc %u lost its valid bit: the warp stalls (ibuffer_invalid stall)", pc);
 		return NULL;
-	} else if (!step_past(g, sm, w, pc)) {
+	} else if (!step_past(g, sm, w, &w->stk[w->sp - 1], pc)) {
 		return NULL;
 	}
 	reschedule(g, sm, w, pc, refetch, g->cycle);
@@ -580,11 +581,8 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 		if (rc > 1)
 			for (unsigned j = 0; j < d->nwr; j++)
 				w->ready[d->rdy[j]] = now + (uint32_t)rc;
-		top->pc = pc + 1;
-		if (UNLIKELY(top->pc == top->rpc) && !simt_pop(g, sm, w, pc))
+		if (!step_past(g, sm, w, top, pc))
 			return;
-		if (w->sp && w->stk[w->sp - 1].pc == pc + 1)
-			ib_advance(g, w, pc);
 	} else if ((transfer = retire_special(g, sm, w, in, exec, pc, rc, now)) < 0) {
 		return;
 	}

@@ -64,6 +64,8 @@ extern const char h_loop_ptx[];
  * one CTA with a 32-element out, pausing at `at` with fn (NULL: no pause).
  * Returns the launch's rc; out[] filled when it is 0. */
 int h_run_warp(h_ctx_t *h, const char *ptx, uint64_t at, sc_pause_fn fn, void *ctx, uint32_t out[32]);
+/* The PTX line (1-based) of ptx holding `text` (asserted present). */
+uint32_t h_line_of(const char *ptx, const char *text);
 
 /* The next value of a xorshift64 stream in *state (never 0): random
  * words and values for the tests, the same on every machine. */

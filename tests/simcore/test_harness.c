@@ -154,3 +154,13 @@ uint64_t h_rand(uint64_t *state)
 	x ^= x << 17;
 	return *state = x;
 }
+
+uint32_t h_line_of(const char *ptx, const char *text)
+{
+	const char *at = strstr(ptx, text);
+	cr_assert(at, "'%s' is in the kernel", text);
+	uint32_t line = 1;
+	for (const char *c = ptx; c < at; c++)
+		line += *c == '\n';
+	return line;
+}

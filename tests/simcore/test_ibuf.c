@@ -91,17 +91,6 @@ typedef struct plan {
 	int rc;        /* what sc_inject returned */
 } plan_t;
 
-/* The PTX line (1-based) holding `text`. */
-static uint32_t line_of(const char *ptx, const char *text)
-{
-	const char *at = strstr(ptx, text);
-	cr_assert(at, "'%s' is in the kernel", text);
-	uint32_t line = 1;
-	for (const char *c = ptx; c < at; c++)
-		line += *c == '\n';
-	return line;
-}
-
 static uint64_t on_pause(sc_gpu_t *g, void *ctx, uint64_t cycle)
 {
 	plan_t *p = ctx;
@@ -138,7 +127,7 @@ static int run(h_ctx_t *h, const char *ptx, sc_ibinv_t mode, plan_t *p, uint32_t
 /* A full entry at the add: its valid bit goes 1 -> 0 in `mode`. */
 static int clear_add(h_ctx_t *h, sc_ibinv_t mode, plan_t *p, uint32_t out[32])
 {
-	*p = (plan_t){.line = line_of(straight, "add.u32 %r2"), .state = SC_IB_VALID | SC_IB_HELD, .inject = true};
+	*p = (plan_t){.line = h_line_of(straight, "add.u32 %r2"), .state = SC_IB_VALID | SC_IB_HELD, .inject = true};
 	int rc = run(h, straight, mode, p, out, 32);
 	cr_assert_neq(p->at, 0, "the warp reaches the add with the add in entry 0");
 	cr_expect_eq(p->rc, 1, "the valid bit of a live warp's entry is in use");
@@ -150,7 +139,7 @@ static uint64_t golden_cycles(sc_ibinv_t mode)
 {
 	h_ctx_t h;
 	uint32_t out[32];
-	plan_t p = {.line = line_of(straight, "add.u32 %r2"), .state = SC_IB_VALID | SC_IB_HELD};
+	plan_t p = {.line = h_line_of(straight, "add.u32 %r2"), .state = SC_IB_VALID | SC_IB_HELD};
 	cr_assert_eq(run(&h, straight, mode, &p, out, 32), 0);
 	cr_assert_neq(p.at, 0);
 	for (uint32_t t = 0; t < 32; t++)
@@ -226,7 +215,7 @@ Test(ibuf, skip_before_reconvergence_pops)
 {
 	h_ctx_t h;
 	uint32_t out[64];
-	plan_t p = {.line = line_of(diverge, "add.u32 %r2, %r2, %r1"), .state = SC_IB_VALID | SC_IB_HELD,
+	plan_t p = {.line = h_line_of(diverge, "add.u32 %r2, %r2, %r1"), .state = SC_IB_VALID | SC_IB_HELD,
 	            .inject = true};
 	cr_assert_eq(run(&h, diverge, SC_IBINV_SKIP, &p, out, 64), 0);
 	cr_assert_neq(p.at, 0);
@@ -243,7 +232,7 @@ Test(ibuf, skip_of_a_jump_falls_through)
 {
 	h_ctx_t h;
 	uint32_t out[32];
-	plan_t p = {.line = line_of(jump, "bra.uni L"), .state = SC_IB_VALID | SC_IB_HELD, .inject = true};
+	plan_t p = {.line = h_line_of(jump, "bra.uni L"), .state = SC_IB_VALID | SC_IB_HELD, .inject = true};
 	cr_assert_eq(run(&h, jump, SC_IBINV_SKIP, &p, out, 32), 0);
 	cr_assert_neq(p.at, 0);
 	for (uint32_t t = 0; t < 32; t++)
@@ -274,7 +263,7 @@ static void jump_in_every_mode(const plan_t *plan, uint32_t want)
  * entry 0 and issues at the add's pc instead of the add. */
 Test(ibuf, set_valid_bit_issues_the_stale_word)
 {
-	plan_t p = {.line = line_of(jump, "mov.u32 %r3, 3"), .ent = 1, .state = 0, .inject = true};
+	plan_t p = {.line = h_line_of(jump, "mov.u32 %r3, 3"), .ent = 1, .state = 0, .inject = true};
 	jump_in_every_mode(&p, 2);
 }
 
@@ -282,6 +271,6 @@ Test(ibuf, set_valid_bit_issues_the_stale_word)
  * every mode: the jump flushes entry 1, which held the jumped-over mov. */
 Test(ibuf, cleared_entry_flushed_before_use_is_masked)
 {
-	plan_t p = {.line = line_of(jump, "bra.uni L"), .ent = 1, .state = SC_IB_VALID | SC_IB_HELD, .inject = true};
+	plan_t p = {.line = h_line_of(jump, "bra.uni L"), .ent = 1, .state = SC_IB_VALID | SC_IB_HELD, .inject = true};
 	jump_in_every_mode(&p, 11);
 }

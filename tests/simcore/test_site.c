@@ -75,15 +75,9 @@ static uint64_t on_pause(sc_gpu_t *g, void *ctx, uint64_t cycle)
 static void run(probe_t *p, uint32_t out[32])
 {
 	h_ctx_t h;
-	h_init(&h);
-	h_load_ok(&h, ptx);
-	uint64_t d = h_alloc(&h, 32 * 4, NULL);
-	sc_set_pause(h.gpu, p->at, on_pause, p);
-	int rc = h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d));
+	int rc = h_run_warp(&h, ptx, p->at, on_pause, p, out);
 	if (!p->may_fail)
 		cr_assert_eq(rc, 0);
-	if (rc == 0)
-		h_read(&h, out, d, 32 * 4);
 	h_fini(&h);
 }
 
@@ -98,17 +92,6 @@ static json_t *parse(const char *text)
 
 static const char *str(const json_t *j, const char *key) { return json_string_value(json_object_get(j, key)); }
 static long long num(const json_t *j, const char *key) { return json_integer_value(json_object_get(j, key)); }
-
-/* The PTX line of the first line of ptx holding `needle` (1-based). */
-static long long line_of(const char *needle)
-{
-	const char *at = strstr(ptx, needle);
-	cr_assert_not_null(at, "%s", needle);
-	long long n = 1;
-	for (const char *c = ptx; c < at; c++)
-		n += *c == '\n';
-	return n;
-}
 
 Test(site, register_word_names_its_warp_lane_and_virtual_register)
 {
@@ -135,7 +118,7 @@ Test(site, register_word_names_its_warp_lane_and_virtual_register)
 	j = parse(p.effect);
 	cr_expect_str_eq(str(j, "first"), "read", "%s", p.effect);
 	cr_expect_str_eq(str(j, "op"), "add.u32");
-	cr_expect_eq(num(j, "ptx_line"), line_of("add.u32 %r3, %r1, %r2"));
+	cr_expect_eq(num(j, "ptx_line"), h_line_of(ptx, "add.u32 %r3, %r1, %r2"));
 	cr_expect_gt(num(j, "cycle"), 500);
 	json_decref(j);
 	cr_expect_eq(out[5], (5u ^ 8u) + 50 + 0);
@@ -148,7 +131,7 @@ Test(site, a_register_written_before_read_is_overwritten)
 	run(&p, out);
 	json_t *j = parse(p.effect);
 	cr_expect_str_eq(str(j, "first"), "overwritten", "%s", p.effect);
-	cr_expect_eq(num(j, "ptx_line"), line_of("mov.u32 %r4, %tid.x"));
+	cr_expect_eq(num(j, "ptx_line"), h_line_of(ptx, "mov.u32 %r4, %tid.x"));
 	json_decref(j);
 	for (uint32_t t = 0; t < 32; t++)
 		cr_expect_eq(out[t], t + 50, "masked");
@@ -194,9 +177,9 @@ Test(site, predicate_lane_and_its_reading_guard)
 	const char *first = str(j, "first");
 	cr_assert_not_null(first, "%s", p.effect);
 	if (!strcmp(first, "read"))
-		cr_expect_eq(num(j, "ptx_line"), line_of("@%p1 bra L"), "the guard reads it");
+		cr_expect_eq(num(j, "ptx_line"), h_line_of(ptx, "@%p1 bra L"), "the guard reads it");
 	else
-		cr_expect_eq(num(j, "ptx_line"), line_of("setp.lt.u32"), "setp writes it");
+		cr_expect_eq(num(j, "ptx_line"), h_line_of(ptx, "setp.lt.u32"), "setp writes it");
 	json_decref(j);
 }
 
@@ -304,7 +287,7 @@ Test(site, alloc_mode_names_the_ptx_instruction)
 	h.opt.regs = SC_REGS_ALLOC;
 	sc_module_t *m = h_load_ok(&h, ptx);
 	cr_assert_not_null(m->code_ptx, "alloc mode keeps the ptx-mode code");
-	long long want = line_of("add.u32 %r3, %r1, %r2");
+	long long want = h_line_of(ptx, "add.u32 %r3, %r1, %r2");
 	int found = 0;
 	for (uint32_t pc = 0; pc < m->ncode; pc++) {
 		if (m->line[pc] != want)
