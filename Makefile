@@ -33,7 +33,7 @@ ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/r
 TEST_SRC    := tests/simcore/test_harness.c tests/simcore/insn.c tests/simcore/test_insn.c tests/simcore/test_parse.c \
                tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
                tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c tests/simcore/test_calib.c \
-               tests/simcore/test_due.c tests/simcore/test_decode.c tests/simcore/test_fault.c tests/simcore/test_cache_fault.c tests/simcore/test_site.c \
+               tests/simcore/test_due.c tests/simcore/test_decode.c tests/simcore/test_fault.c tests/simcore/test_cache_fault.c tests/simcore/test_site.c tests/simcore/test_vregs.c \
                tests/simcore/test_regalloc.c tests/simcore/test_ibuf.c tests/simcore/test_models.c \
                tests/simcore/test_isa.c tests/simcore/test_disasm.c tests/simcore/test_statemap.c \
                tests/campaigns/test_campaigns.c \

@@ -57,7 +57,7 @@ static const char *const model_names[] = {"single", "adjacent", "multi", "random
                                            "stuck_at", "intermittent"};
 static const char *const sampling_names[] = {"physical", "live"};
 static const char *const strata_names[] = {"none", "kernel"};
-static const char *const regs_names[] = {"ptx", "alloc"};
+static const char *const regs_names[] = {"ptx", "alloc", "unalloc"};
 
 /* Field names by bit position, per target; NULL-terminated. */
 static const char *const simt_fields[] = {"pc", "rpc", "mask", NULL};
@@ -456,9 +456,9 @@ static int check_target_on_gpu(ctx_t *x)
 
 static int parse_regs(ctx_t *x, json_t *v)
 {
-	int i = v ? lookup(v, regs_names, 2) : CAMP_REGS_PTX;
+	int i = v ? lookup(v, regs_names, 3) : CAMP_REGS_PTX;
 	if (i < 0)
-		return fail(x, "$.regs", "expected \"ptx\" or \"alloc\"");
+		return fail(x, "$.regs", "expected \"ptx\", \"alloc\" or \"unalloc\"");
 	x->c->regs = (camp_regs_t)i;
 	return 0;
 }
@@ -844,13 +844,24 @@ static int parse_scalars(ctx_t *x, json_t *root)
 	camp_campaign_t *c = x->c;
 	json_t *v;
 
-	c->sampling = CAMP_SAMPLING_PHYSICAL;
+	/* ptx mode's register targets are the threads' virtual registers, no
+	 * physical structure: drawn among those in use, as live sampling does */
+	bool virt = c->regs == CAMP_REGS_PTX && (c->target == CAMP_TARGET_REGFILE || c->target == CAMP_TARGET_PRED);
+	c->sampling = virt ? CAMP_SAMPLING_LIVE : CAMP_SAMPLING_PHYSICAL;
 	if ((v = json_object_get(root, "sampling"))) {
 		int i = lookup(v, sampling_names, 2);
 		if (i < 0)
 			return fail(x, "$.sampling", "expected \"physical\" or \"live\"");
+		if (virt && i != CAMP_SAMPLING_LIVE)
+			return fail(x, "$.sampling", "expected \"live\": in ptx mode %s faults land in the resident threads' "
+			            "virtual registers, drawn among those in use (\"regs\": \"alloc\" samples the physical "
+			            "file)", target_names[c->target]);
 		c->sampling = (camp_sampling_t)i;
 	}
+	if (virt && (c->model == CAMP_MODEL_MCU || c->model == CAMP_MODEL_STUCK_AT ||
+	             c->model == CAMP_MODEL_INTERMITTENT))
+		return fail(x, "$.fault_model.kind", "\"%s\" needs physical storage, and in ptx mode a virtual register "
+		            "has none of its own: use \"regs\": \"alloc\"", model_names[c->model]);
 	c->seed = DEFAULT_SEED;
 	if ((v = json_object_get(root, "seed"))) {
 		if (!json_is_integer(v) || json_integer_value(v) < 0)

@@ -213,7 +213,7 @@ enum {
 	CAMP_FIELD_LINE_VALID = 4, CAMP_FIELD_DIRTY = 8              /* l1d and l2; l2 */
 };
 
-typedef enum { CAMP_REGS_PTX, CAMP_REGS_ALLOC } camp_regs_t;
+typedef enum { CAMP_REGS_PTX, CAMP_REGS_ALLOC, CAMP_REGS_UNALLOC } camp_regs_t;
 
 typedef enum {
 	CAMP_SCOPE_APPLICATION,  /* GUFI mode 2: every kernel invocation */

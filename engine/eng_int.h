@@ -117,6 +117,8 @@ int eng_golden_run_opt(const camp_workload_t *w, const sc_gpu_config_t *cfg, con
 void eng_golden_free(eng_golden_t *g);
 /* The GPU options campaign c asks for (its register mode). */
 sc_options_t eng_options(const camp_campaign_t *c);
+/* The campaign register mode of a simulator one (the inverse of eng_options). */
+camp_regs_t eng_camp_regs(sc_regs_t regs);
 /* The golden-run limits campaign c sets (golden_watchdog_seconds, golden_cycle_budget). */
 eng_limits_t eng_limits(const camp_campaign_t *c);
 /* The golden run of campaign c's workload, JSON or host program:

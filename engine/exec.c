@@ -21,7 +21,7 @@
 void eng_exec_help(FILE *out)
 {
 	const char *const *names = camp_gpu_names();
-	fputs("usage: flipsim exec W.json [--gpu NAME|FILE] [--regs ptx|alloc] [--dump DIR]\n"
+	fputs("usage: flipsim exec W.json [--gpu NAME|FILE] [--regs MODE] [--dump DIR]\n"
 	      "                           [--stats] [--cycle-budget N]\n"
 	      "\n"
 	      "Runs the workload W.json (PTX, buffers, launches, outputs) once on the\n"
@@ -34,10 +34,13 @@ void eng_exec_help(FILE *out)
 	for (size_t i = 0; names[i]; i++)
 		fprintf(out, "%s %s", i ? "," : "", names[i]);
 	fputs("\n"
-	      "  --regs ptx|alloc    register mode: ptx gives every PTX virtual register its\n"
-	      "                      own slot (default); alloc allocates registers first\n"
-	      "                      (liveness and colouring), so registers per thread and\n"
-	      "                      occupancy follow the allocated count\n"
+	      "  --regs MODE         register mode: ptx (default) and alloc allocate registers\n"
+	      "                      first (liveness and colouring), so registers per thread\n"
+	      "                      and occupancy follow the allocated count, and run the\n"
+	      "                      same; they differ only as fault targets (ptx: the\n"
+	      "                      threads' PTX virtual registers); unalloc gives every\n"
+	      "                      PTX virtual register its own slot and sizes occupancy\n"
+	      "                      by them\n"
 	      "  --dump DIR          write each output buffer to DIR/<name>.bin (raw,\n"
 	      "                      little-endian); DIR is created if missing. Nothing is\n"
 	      "                      written when the program ends in a DUE. An existing\n"
@@ -142,8 +145,8 @@ static int parse_args(int argc, char **argv, opts_t *o)
 				o->gpu = val;
 			} else if (a[2] == 'r') {
 				if (sc_regs_parse(val, &o->regs))
-					return eng_usage_error("exec", "option '--regs': expected 'ptx' or "
-					                       "'alloc', got '%s'", val);
+					return eng_usage_error("exec", "option '--regs': expected 'ptx', "
+					                       "'alloc' or 'unalloc', got '%s'", val);
 			} else if (a[2] == 'd') {
 				o->dump = val;
 			} else if (parse_u64(val, &o->cycle_budget)) {
@@ -281,7 +284,8 @@ static void print_summary(const camp_workload_t *w, const sc_gpu_config_t *cfg, 
 {
 	sc_gpu_stats_t t;
 	sc_gpu_stats(gpu, &t);
-	printf("%s on %s%s: %s\n", w->name, cfg->name, regs == SC_REGS_ALLOC ? " (alloc registers)" : "",
+	printf("%s on %s%s%s%s: %s\n", w->name, cfg->name, regs == SC_REGS_PTX ? "" : " (",
+	       regs == SC_REGS_PTX ? "" : sc_regs_name(regs), regs == SC_REGS_PTX ? "" : " registers)",
 	       r->due ? sc_due_name(r->status.reason) : "ok");
 	printf("  %" PRIu32 " launch%s, %" PRIu64 " cycles (%g MHz), %" PRIu64 " warp instructions, %"
 	       PRIu64 " thread instructions, IPC %.3f\n", r->launches_run,
@@ -504,7 +508,7 @@ static int print_results(const opts_t *o, const camp_workload_t *w, const sc_gpu
 
 int eng_exec_main(int argc, char **argv)
 {
-	opts_t o = {0};
+	opts_t o = {.regs = SC_REGS_PTX};
 	char err[1024];
 	sc_gpu_config_t cfg;
 	camp_workload_t *w = NULL;

@@ -16,10 +16,10 @@
 
 void eng_profile_help(FILE *out)
 {
-	fputs("usage: flipsim profile [--gpu NAME|FILE] [--regs ptx|alloc] [LIMITS] W.json\n"
-	      "       flipsim profile [--gpu NAME|FILE] [--regs ptx|alloc] [LIMITS] PROGRAM [ARG...]\n"
+	fputs("usage: flipsim profile [--gpu NAME|FILE] [--regs MODE] [LIMITS] W.json\n"
+	      "       flipsim profile [--gpu NAME|FILE] [--regs MODE] [LIMITS] PROGRAM [ARG...]\n"
 	      "       flipsim profile [--gpu NAME|FILE] --regs alloc K.ptx\n"
-	      "       flipsim profile --disasm [--regs ptx|alloc] K.ptx\n"
+	      "       flipsim profile --disasm [--regs MODE] K.ptx\n"
 	      "\n"
 	      "Runs the workload fault-free (the golden run) and prints, per kernel\n"
 	      "invocation: kernel, launch index, start and end cycle, grid, block,\n"
@@ -41,7 +41,7 @@ void eng_profile_help(FILE *out)
 	      "\n"
 	      "options:\n"
 	      "  --gpu NAME|FILE   GPU preset or configuration file (default gtx480)\n"
-	      "  --regs ptx|alloc  register mode (default ptx)\n"
+	      "  --regs MODE       ptx (default), alloc or unalloc: the register mode\n"
 	      "  --disasm          with a .ptx file: print its code instead of a table\n"
 	      "  --golden-timeout S  give up on a run that has not ended after S seconds\n"
 	      "                    of wall clock (default 3600)\n"
@@ -88,7 +88,7 @@ static int profile_exec(const sc_gpu_config_t *cfg, sc_regs_t regs, const eng_li
 	char err[1024];
 	camp_exec_t x = {.argv = calloc((size_t)argc + 1, sizeof(char *)), .argc = (uint32_t)argc,
 	                 .cwd = getcwd(NULL, 0)};
-	camp_campaign_t c = {.exec = &x, .gpu = *cfg, .regs = regs == SC_REGS_ALLOC ? CAMP_REGS_ALLOC : CAMP_REGS_PTX,
+	camp_campaign_t c = {.exec = &x, .gpu = *cfg, .regs = eng_camp_regs(regs),
 	                     .golden_watchdog_seconds = lim->seconds, .golden_cycle_budget = lim->cycles};
 	int rc = ENG_EINTERNAL;
 	if (!x.argv || !x.cwd)
@@ -269,7 +269,7 @@ static int profile_options(int argc, char **argv, profile_opts_t *po)
 		case 'g': po->gpu_name = optarg; break;
 		case 'r':
 			if (sc_regs_parse(optarg, &po->so.regs))
-				return eng_usage_error("profile", "option '--regs': expected 'ptx' or 'alloc', got '%s'", optarg);
+				return eng_usage_error("profile", "option '--regs': expected 'ptx', 'alloc' or 'unalloc', got '%s'", optarg);
 			break;
 		case 't':
 		case 'b':
@@ -318,7 +318,7 @@ static int profile_json(const char *wpath, const sc_gpu_config_t *cfg, const pro
 			       camp_fnv1a(CAMP_FNV_OFFSET, o->data, o->bytes));
 		}
 	}
-	if (po->so.regs == SC_REGS_ALLOC) {
+	if (po->so.regs != SC_REGS_UNALLOC) {
 		putchar('\n');
 		int t = print_regs_table(w->ptx, cfg);
 		if (t && !rc)
@@ -331,7 +331,7 @@ static int profile_json(const char *wpath, const sc_gpu_config_t *cfg, const pro
 
 int eng_profile_main(int argc, char **argv)
 {
-	profile_opts_t po = {.gpu_name = "gtx480", .lim = {.seconds = CAMP_GOLDEN_SECONDS, .cycles = CAMP_GOLDEN_CYCLES}};
+	profile_opts_t po = {.gpu_name = "gtx480", .so = {.regs = SC_REGS_PTX}, .lim = {.seconds = CAMP_GOLDEN_SECONDS, .cycles = CAMP_GOLDEN_CYCLES}};
 	int rc = profile_options(argc, argv, &po);
 	if (rc >= 0)
 		return rc;
@@ -350,8 +350,8 @@ int eng_profile_main(int argc, char **argv)
 		return eng_usage_error("profile", "too many arguments");
 	if (ends_with(wpath, ".ptx")) {
 		/* a PTX file alone: its kernels' registers, nothing runs */
-		if (po.so.regs != SC_REGS_ALLOC)
-			return eng_usage_error("profile", "a PTX file needs '--regs alloc' (the register table)");
+		if (po.so.regs == SC_REGS_UNALLOC)
+			return eng_usage_error("profile", "a PTX file gives the register table, of ptx or alloc mode");
 		return eng_exit_status(print_regs_table(wpath, &cfg));
 	}
 	return eng_exit_status(profile_json(wpath, &cfg, &po));

@@ -28,7 +28,20 @@
  * location to come into use, so it is forced whenever it may have been
  * written, sc__after_issue and sc__cta_start).
  * Fault models (simcore.h sc_fmodel_t): flips, XOR patterns and clears of
- * whole words, K words `interleave` apart, and stuck bits. */
+ * whole words, K words `interleave` apart, and stuck bits.
+ *
+ * ptx mode (SC_REGS_PTX) runs the allocated machine, but its regfile and
+ * pred targets are the resident threads' PTX virtual registers (GUFI's ptx
+ * mode), laid out per SM as
+ *   regfile  warp slot s, ptx slot v (the kernel's numbering, v < its
+ *            regs_ptx), lane l: word (s x regs_ptx + v) x 32 + l, 32 bits
+ *   pred     warp slot s, ptx predicate p: word s x preds_ptx + p, bit l
+ * inside a fixed bound of SC_VREG_SLOTS slots per thread. A word is in use
+ * when its warp's CTA is resident; a fault there lands where the
+ * allocation keeps that register's value now (sc__vreg_home) or, when the
+ * register holds nothing that is read again, nowhere: masked, and `dead`.
+ * A virtual register has no fixed storage, so stuck bits and multi-word
+ * upsets are refused there. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,6 +114,22 @@ uint64_t sc_target_bits(const sc_gpu_config_t *c, sc_target_t t, unsigned fields
 
 static bool is_cache(sc_target_t t) { return t == SC_TGT_L1D || t == SC_TGT_L2 || t == SC_TGT_CONST; }
 
+bool sc__virtual(const sc_gpu_t *g, sc_target_t t)
+{
+	return g->opt.regs == SC_REGS_PTX && (t == SC_TGT_REGFILE || t == SC_TGT_PRED);
+}
+
+/* The bits of target t on g's SMs: sc_target_bits, or in ptx mode the
+ * bound of the virtual register targets. */
+static uint64_t space_bits(const sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t *word_bits)
+{
+	if (!sc__virtual(g, t))
+		return sc_target_bits(&g->cfg, t, fields, word_bits);
+	if (word_bits)
+		*word_bits = 32;
+	return (uint64_t)g->cfg.max_warps_per_sm * SC_VREG_SLOTS * 32 * (t == SC_TGT_REGFILE ? 32 : 1);
+}
+
 uint32_t sc_target_sms(const sc_gpu_config_t *c, sc_target_t t) { return t == SC_TGT_L2 ? 1 : c->num_sms; }
 
 /* ---------------------------------------------------------------- in use */
@@ -115,12 +144,61 @@ static const sc_cta_t *cta_of_slot(const sc_gpu_t *g, const sc_sm_t *sm, uint32_
 
 /* A located bit: where it lives in memory, or NULL when not in use. */
 typedef struct bitref {
-	uint8_t *byte;     /* byte holding the bit */
+	uint8_t *byte;     /* byte holding the bit; NULL for a virtual register
+	                      that holds nothing read again (in use, masked) */
 	uint32_t bit;      /* bit within it */
 	sc_warp_t *warp;   /* owning warp (IB faults mark it dirty) */
 } bitref_t;
 
+int sc__virtual_at(const sc_gpu_t *g, sc_target_t t, uint32_t smi, uint64_t loc, sc_vbit_t *out)
+{
+	const sc_run_t *r = &g->run;
+	const sc_sm_t *sm = &g->sms[smi];
+	bool pred = t == SC_TGT_PRED;
+	uint32_t per = !r->fn ? 0 : pred ? r->fn->preds_ptx : r->fn->regs_ptx; /* slots per thread */
+	uint64_t word = loc / 32, lanes = pred ? 1 : 32;
+	if (!per || !r->nwarps)
+		return -1;
+	uint64_t slot = word / (per * lanes);
+	if (slot >= (uint64_t)r->ctas_per_sm * r->nwarps || !cta_of_slot(g, sm, (uint32_t)(slot / r->nwarps)))
+		return -1;
+	*out = (sc_vbit_t){.warp = &sm->warps[slot], .vs = (uint32_t)(word / lanes % per),
+	                   .lane = pred ? (uint32_t)(loc % 32) : (uint32_t)(word % 32), .bit = (uint32_t)(loc % 32)};
+	return warp_live(out->warp) && sc__vreg_home(r->mod, r->fn, out->warp, out->lane, out->vs, pred, &out->phys) == 0;
+}
+
+/* ptx mode: the virtual register bit loc (layout at the top). */
+static bool locate_virtual(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm, uint64_t loc, bitref_t *out)
+{
+	sc_vbit_t v;
+	int rc = sc__virtual_at(g, t, sm->id, loc, &v);
+	if (rc < 0)
+		return false;
+	if (rc == 0)
+		return true; /* in use, holding nothing read again */
+	sc_warp_t *w = &sm->warps[v.warp->slot];
+	if (t == SC_TGT_PRED) {
+		out->byte = (uint8_t *)&w->pf[v.phys] + v.lane / 8;
+		out->bit = v.lane % 8;
+	} else {
+		out->byte = (uint8_t *)&w->rf[(size_t)v.phys * 32 + v.lane] + v.bit / 8;
+		out->bit = v.bit % 8;
+	}
+	out->warp = w;
+	return true;
+}
+
+static bool locate_phys(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, uint64_t loc, bitref_t *out);
+
 static bool locate(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, uint64_t loc, bitref_t *out)
+{
+	if (!sc__virtual(g, t))
+		return locate_phys(g, t, fields, sm, loc, out);
+	memset(out, 0, sizeof *out);
+	return locate_virtual(g, t, sm, loc, out);
+}
+
+static bool locate_phys(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, uint64_t loc, bitref_t *out)
 {
 	const sc_gpu_config_t *c = &g->cfg;
 	const sc_run_t *r = &g->run;
@@ -198,6 +276,8 @@ static int flip(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, uint64
 		if (!locate(g, t, fields, sm, loc + i, &refs[i]))
 			return 0;
 	for (uint32_t i = 0; i < nbits; i++) {
+		if (!refs[i].byte)
+			continue; /* a virtual register holding nothing read again */
 		*refs[i].byte ^= (uint8_t)(1u << refs[i].bit);
 		if (refs[i].warp && t == SC_TGT_IBUFFER)
 			refs[i].warp->ib_dirty = true;
@@ -226,7 +306,7 @@ static void fu_arm(sc_gpu_t *g, uint32_t sm, uint32_t lanes, sc_fm_kind_t op, ui
 int sc_inject(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits)
 {
 	uint32_t wb;
-	uint64_t n = sc_target_bits(&g->cfg, t, fields, &wb);
+	uint64_t n = space_bits(g, t, fields, &wb);
 	if (sm >= sc_target_sms(&g->cfg, t) || !n || loc >= n || nbits == 0 || loc + nbits > n)
 		return SC_EINVAL;
 	if (t == SC_TGT_FU) {
@@ -275,6 +355,8 @@ static int xor_word(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, ui
 			return 0;
 	for (uint32_t i = 0; i < nbits; i++) {
 		uint8_t m = (uint8_t)(1u << refs[i].bit);
+		if (!refs[i].byte)
+			continue; /* a virtual register holding nothing read again */
 		if (zero)
 			*refs[i].byte &= (uint8_t)~m;
 		else if (pat >> i & 1)
@@ -350,12 +432,13 @@ int sc_inject_model(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, u
 {
 	static const sc_fmodel_t flip_model = {.kind = SC_FM_FLIP};
 	uint32_t wb;
-	uint64_t n = sc_target_bits(&g->cfg, t, fields, &wb);
+	uint64_t n = space_bits(g, t, fields, &wb);
 	if (!m)
 		m = &flip_model;
 	uint32_t words = m->words > 1 ? m->words : 1;
 	if (smi >= sc_target_sms(&g->cfg, t) || !n || loc >= n || nbits == 0 || nbits > 64 || loc + nbits > n ||
 	    !sc_model_supported(t, m->kind) || (words > 1 && (m->interleave == 0 || m->kind == SC_FM_STUCK)) ||
+	    (sc__virtual(g, t) && (words > 1 || m->kind == SC_FM_STUCK)) ||
 	    (m->kind != SC_FM_FLIP && loc / wb != (loc + nbits - 1) / wb))
 		return SC_EINVAL;
 	if (m->kind == SC_FM_STUCK)
@@ -384,7 +467,7 @@ int sc_fu_applied(const sc_gpu_t *g) { return g->fu.applied; }
 int sc_target_in_use(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t smi, uint64_t loc, uint32_t nbits)
 {
 	sc_gpu_t *g = (sc_gpu_t *)cg; /* locate() only reads */
-	uint64_t n = sc_target_bits(&g->cfg, t, fields, NULL);
+	uint64_t n = space_bits(g, t, fields, NULL);
 	if (smi >= sc_target_sms(&g->cfg, t) || !n || loc >= n || nbits == 0 || nbits > 64 || loc + nbits > n)
 		return SC_EINVAL;
 	if (t == SC_TGT_FU)
@@ -442,10 +525,23 @@ static int lane_reads(const sc_live_t *lv, const sc_warp_t *w, uint32_t lane, ui
 	return 0;
 }
 
+/* ptx mode: every bit in use and in a virtual register holding nothing
+ * read again. */
+static int virtual_dead(sc_gpu_t *g, sc_target_t t, uint32_t smi, uint64_t loc, uint32_t nbits)
+{
+	bitref_t ref;
+	for (uint32_t i = 0; i < nbits; i++)
+		if (!locate(g, t, 0, &g->sms[smi], loc + i, &ref) || ref.byte)
+			return 0;
+	return 1;
+}
+
 int sc_target_dead(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t smi, uint64_t loc, uint32_t nbits)
 {
 	sc_gpu_t *g = (sc_gpu_t *)cg;
 	const sc_run_t *r = &g->run;
+	if (sc__virtual(g, t))
+		return sc_target_in_use(g, t, fields, smi, loc, nbits) == 1 && virtual_dead(g, t, smi, loc, nbits);
 	if ((t != SC_TGT_REGFILE && t != SC_TGT_PRED) || !r->fn || r->fn->uses_funcs ||
 	    sc_target_in_use(g, t, fields, smi, loc, nbits) != 1)
 		return 0;
@@ -494,11 +590,31 @@ uint64_t sc_target_live_bits(const sc_gpu_t *cg, sc_target_t t, unsigned fields,
 		return sc__cache_live_bits(g, t, fields, smi);
 	uint64_t live = 0;
 	bitref_t ref;
-	/* step word by word: use is decided per word (per entry field) */
+	/* step word by word: use is decided per word (per entry field); in
+	 * ptx mode, the physical words the virtual registers weigh by */
 	for (uint64_t b = 0; b < n; b += wb)
-		if (locate(g, t, fields, &g->sms[smi], b, &ref))
+		if (locate_phys(g, t, fields, &g->sms[smi], b, &ref))
 			live += wb;
 	return live;
+}
+
+/* ptx mode: the k-th virtual word in use on SM smi (the resident CTAs'
+ * warps, each per x lanes words), or UINT64_MAX past the last; *count
+ * gets how many there are. */
+static uint64_t virtual_word(const sc_gpu_t *g, sc_target_t t, uint32_t smi, uint64_t k, uint64_t *count)
+{
+	const sc_run_t *r = &g->run;
+	bool pred = t == SC_TGT_PRED;
+	uint64_t per = !r->fn ? 0 : (pred ? r->fn->preds_ptx : (uint64_t)r->fn->regs_ptx * 32) * r->nwarps, n = 0;
+	uint64_t at = UINT64_MAX;
+	for (uint32_t c = 0; per && c < r->ctas_per_sm; c++)
+		if (cta_of_slot(g, &g->sms[smi], c)) {
+			if (k >= n && k - n < per)
+				at = (uint64_t)c * per + (k - n);
+			n += per;
+		}
+	*count = n;
+	return at;
 }
 
 int sc_live_loc(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t smi, uint64_t draw, uint32_t nbits,
@@ -513,11 +629,21 @@ int sc_live_loc(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t smi
 		*loc = draw % n;
 		return 1;
 	}
+	uint64_t words;
+	if (sc__virtual(g, t)) { /* a word among the resident threads' virtual registers */
+		virtual_word(g, t, smi, 0, &words);
+		if (!words)
+			return 0;
+		uint32_t start = (uint32_t)((draw / words) % (wb - nbits + 1));
+		*loc = virtual_word(g, t, smi, draw % words, &words) * 32 + start;
+		return 1;
+	}
 	uint64_t live = sc_target_live_bits(g, t, fields, smi);
 	if (!live)
 		return 0;
 	/* the draw picks a word among the live ones, then a start inside it */
-	uint64_t words = live / wb, k = draw % words;
+	words = live / wb;
+	uint64_t k = draw % words;
 	uint32_t start = (uint32_t)((draw / words) % (wb - nbits + 1));
 	if (is_cache(t)) {
 		uint64_t b = sc__cache_live_word(g, t, fields, smi, k, wb);

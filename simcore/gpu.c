@@ -120,7 +120,7 @@ int sc_gpu_create(const sc_gpu_config_t *want, const sc_options_t *opt, sc_gpu_t
 	g->pause_at = UINT64_MAX;
 	if (opt)
 		g->opt = *opt;
-	if (g->opt.regs != SC_REGS_PTX && g->opt.regs != SC_REGS_ALLOC) {
+	if (g->opt.regs != SC_REGS_UNALLOC && g->opt.regs != SC_REGS_ALLOC && g->opt.regs != SC_REGS_PTX) {
 		free(g);
 		return SC_EINVAL;
 	}
@@ -218,7 +218,8 @@ int sc_module_load_text(sc_gpu_t *g, const char *name, const char *text, sc_modu
 	if (!g || !text || !out)
 		return SC_EINVAL;
 	sc_module_t *m;
-	sc_ptx_host_t host = {.regs = g->opt.regs, .alloc_global = alloc_var, .ctx = g};
+	/* ptx mode runs alloc mode's machine: only its fault targets differ */
+	sc_ptx_host_t host = {.regs = g->opt.regs == SC_REGS_PTX ? SC_REGS_ALLOC : g->opt.regs, .alloc_global = alloc_var, .ctx = g};
 	int rc = sc__ptx_load(&host, name ? name : "<ptx>", text, &m, g->errmsg, sizeof g->errmsg);
 	if (rc)
 		return rc;
@@ -379,7 +380,7 @@ int sc_kernel_param(const sc_module_t *m, const char *kernel, uint32_t i, sc_par
 
 const char *sc_regs_name(sc_regs_t mode)
 {
-	return mode == SC_REGS_PTX ? "ptx" : mode == SC_REGS_ALLOC ? "alloc" : NULL;
+	return mode == SC_REGS_PTX ? "ptx" : mode == SC_REGS_ALLOC ? "alloc" : mode == SC_REGS_UNALLOC ? "unalloc" : NULL;
 }
 
 int sc_regs_parse(const char *name, sc_regs_t *out)
@@ -388,6 +389,8 @@ int sc_regs_parse(const char *name, sc_regs_t *out)
 		*out = SC_REGS_PTX;
 	else if (name && !strcmp(name, "alloc"))
 		*out = SC_REGS_ALLOC;
+	else if (name && !strcmp(name, "unalloc"))
+		*out = SC_REGS_UNALLOC;
 	else
 		return SC_EINVAL;
 	return 0;
@@ -629,7 +632,7 @@ static int run_size(sc_gpu_t *g, sc_module_t *m, const sc_func_t *f, const char 
 	r->regs = f->regs_total;
 	r->preds = f->preds_total;
 	/* A compiler would spill what does not fit; flipsim does not, so
-	 * alloc mode refuses the launch (ptx mode applies no limit). */
+	 * alloc mode refuses the launch (unalloc mode applies no limit). */
 	if (m->regs == SC_REGS_ALLOC && r->regs > g->cfg.max_regs_per_thread)
 		return fail(g, SC_ELAUNCH,
 		            "kernel '%s' needs %u registers per thread after allocation; %s allows %u "
@@ -655,7 +658,7 @@ static int run_fit(sc_gpu_t *g, const char *kernel, const char **limiter)
 	sc_run_t *r = &g->run;
 	r->ctas_per_sm = occupancy(&g->cfg, r, limiter);
 	if (r->ctas_per_sm == 0 && !strcmp(*limiter, "registers")) {
-		/* ptx mode gives every virtual register its own slot, and nvcc's
+		/* unalloc mode gives every virtual register its own slot, and nvcc's
 		 * PTX can name more registers than one block's worth of the file.
 		 * Such a kernel still runs, one block per SM, in a file extended
 		 * to hold that block (reported as limiter "registers+"). */

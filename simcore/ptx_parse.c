@@ -2885,6 +2885,7 @@ void sc__module_free(sc_module_t *m)
 		free(m->funcs[i].vslot);
 		sc__live_free(m->funcs[i].vlive);
 		free(m->funcs[i].vlive);
+		free(m->funcs[i].vpin);
 	}
 	free(m->funcs);
 	free(m->code);

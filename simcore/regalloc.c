@@ -978,6 +978,19 @@ static const sc_live_t *vlive_of(const sc_module_t *m, const sc_func_t *cf)
 	}
 	free(lv->out);
 	lv->out = NULL;
+	/* the values other lanes read (shfl sources): pinned by the allocation */
+	if (!(f->vpin = calloc(lv->words ? lv->words : 1, sizeof *f->vpin))) {
+		sc__live_free(lv);
+		free(lv);
+		return NULL;
+	}
+	for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++) {
+		opv_t ov[8];
+		unsigned k = insn_opvs(&m->code_ptx[pc], ov);
+		for (unsigned j = 0; j < k; j++)
+			if (ov[j].xlane)
+				bset(f->vpin, val_of(lv, &ov[j]));
+	}
 	f->vlive = lv;
 	f->vlive_done = true;
 	return lv;
@@ -1037,6 +1050,89 @@ int sc__vreg_in_frames(const sc_module_t *m, uint32_t pc, const uint32_t *calls,
 		return 0;
 	}
 	return 1;
+}
+
+/* ---------------------------------------------------------------- homes */
+/* ptx mode (sc__vreg_home): where a thread's virtual register keeps its
+ * value on the allocated machine. */
+
+const sc_func_t *sc__ptx_owner(const sc_module_t *m, const sc_func_t *k, uint32_t vs, bool pred)
+{
+	if (vs < (pred ? k->ptx_npreds : k->ptx_nregs))
+		return k;
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
+		const sc_func_t *f = &m->funcs[i];
+		uint32_t base = pred ? f->ptx_pred_base : f->ptx_reg_base, n = pred ? f->ptx_npreds : f->ptx_nregs;
+		if (!f->is_entry && vs >= base && vs - base < n)
+			return f;
+	}
+	return NULL;
+}
+
+/* The pc lane `lane` of w stands at: its innermost SIMT entry's. */
+static uint32_t lane_pc(const sc_warp_t *w, uint32_t lane)
+{
+	for (uint32_t i = w->sp; i-- > 0;)
+		if (w->stk[i].mask >> lane & 1u)
+			return w->stk[i].pc;
+	return SC_PC_NONE;
+}
+
+/* The pc at which h's values live now matter for lane `lane` of w, which
+ * stands at pc in function `at`: pc itself when h is that function; for
+ * a caller of it, the return point of the call it waits in (the values
+ * live there are those kept across the call); for a function not on the
+ * lane's stack, its entry (only values read before written, which keep
+ * their slots between calls, are live there). SC_PC_NONE: none. */
+static uint32_t frame_pc(const sc_module_t *m, const sc_warp_t *w, uint32_t pc, const sc_func_t *at,
+                         const sc_func_t *h)
+{
+	if (h == at)
+		return pc;
+	/* the lane's callers: the frames below its own (a lane that did not
+	 * take a call waits in a caller's frame; functions do not recurse) */
+	uint32_t k = w->ncalls;
+	for (uint32_t i = 0; i < w->ncalls; i++)
+		if (sc__func_at(m, w->calls[i] - 1) == at) {
+			k = i;
+			break;
+		}
+	for (uint32_t i = 0; i < k; i++)
+		if (sc__func_at(m, w->calls[i] - 1) == h)
+			return w->calls[i] < h->end_pc ? w->calls[i] : SC_PC_NONE;
+	return h->entry_pc;
+}
+
+int sc__vreg_home(const sc_module_t *m, const sc_func_t *k, const sc_warp_t *w, uint32_t lane, uint32_t vs, bool pred,
+                  uint32_t *phys)
+{
+	if (m->regs != SC_REGS_ALLOC || !(w->live >> lane & 1u))
+		return 1; /* the thread exited: nothing is read again */
+	const sc_func_t *h = sc__ptx_owner(m, k, vs, pred);
+	uint32_t pc = lane_pc(w, lane);
+	const sc_func_t *at = pc == SC_PC_NONE ? NULL : sc__func_at(m, pc);
+	if (!h || !at || !h->vslot)
+		return 1;
+	const sc_live_t *lv = vlive_of(m, h);
+	if (!lv)
+		return SC_ENOMEM;
+	uint32_t v = vs - (pred ? h->ptx_pred_base : h->ptx_reg_base), half = 0;
+	if (pred)
+		v += lv->nregs;
+	else if (h->vslot[v] == SC_VSLOT_NONE && v > 0 && (h->vslot[v - 1] & SC_VSLOT_PAIR) &&
+	         h->vslot[v - 1] != SC_VSLOT_NONE) {
+		v--; /* the upper word of a 64-bit register */
+		half = 1;
+	}
+	if (h->vslot[v] == SC_VSLOT_NONE)
+		return 1; /* no instruction names it */
+	if (!bget(h->vpin, v)) {
+		uint32_t fpc = frame_pc(m, w, pc, at, h);
+		if (fpc == SC_PC_NONE || fpc < lv->lo || fpc >= lv->hi || !sc__live_at(lv, lv->in, fpc, v))
+			return 1; /* dead: written before it is read again, or never read */
+	}
+	*phys = (uint32_t)(h->vslot[v] & ~SC_VSLOT_PAIR) + half;
+	return 0;
 }
 
 int sc__vreg_prepare(sc_module_t *m)

@@ -568,6 +568,21 @@ static int words_test(const sc_rt_plan_t *p, const sc_gpu_t *gpu, const sc_rt_fa
 	return any;
 }
 
+/* Whether single fault f lands only on values nothing reads again (the
+ * `dead` shortcut): with physical sampling, every word it hits in use and
+ * dead (words_test); in ptx mode's virtual registers (live draws), where
+ * the draw lands holds nothing read again (sc__virtual_at). */
+static bool dead_fault(const sc_rt_plan_t *p, const sc_gpu_t *gpu, const sc_rt_fault_t *f)
+{
+	uint64_t loc;
+	if (p->no_dead || permanent(p))
+		return false;
+	if (!p->live)
+		return words_test(p, gpu, f, true) == 1;
+	return sc__virtual(gpu, p->target) && sc_live_loc(gpu, p->target, p->fields, f->sm, f->loc, f->nbits, &loc) == 1 &&
+	       sc_target_dead(gpu, p->target, p->fields, f->sm, loc, f->nbits) == 1;
+}
+
 /* The next cycle the child must stop at: a pending fault, the FU check, an
  * intermittent fault's next window, or the next checkpoint (early
  * termination). */
@@ -646,8 +661,7 @@ static uint64_t child_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 	if (rt->fault < rt->cur->nfaults && cycle == rt->cur->f[rt->fault].cycle) {
 		const sc_rt_fault_t *f = &rt->cur->f[rt->fault++];
 		/* no-fork mode decides here what fork mode decided before forking */
-		rt->dead = rt->cur->nfaults == 1 && !rt->p->live && !rt->p->no_dead && !permanent(rt->p) &&
-		         words_test(rt->p, gpu, f, true) == 1;
+		rt->dead = rt->cur->nfaults == 1 && dead_fault(rt->p, gpu, f);
 		if (rt->fault == 1 && !rt->p->no_attr) { /* where the first fault lands, and what it meets */
 			uint64_t loc;
 			describe(rt, gpu, f, rt->site);
@@ -852,14 +866,15 @@ static uint64_t parent_pause(sc_gpu_t *gpu, void *ctx, uint64_t cycle)
 				done(rt, e, SC_RT_UNUSED);
 				continue;
 			}
-			if (!p->live && !p->no_dead && words_test(p, gpu, f, true) == 1) {
+			if (dead_fault(p, gpu, f)) {
 				done(rt, e, SC_RT_DEAD);
 				continue;
 			}
 		}
-		/* the liveness that names virtual registers, once, before the
-		 * forks: children share it instead of each computing it */
-		if (!p->no_attr && gpu->run.mod)
+		/* the liveness that names virtual registers (and, in ptx mode,
+		 * finds them), once, before the forks: children share it instead
+		 * of each computing it */
+		if ((!p->no_attr || sc__virtual(gpu, p->target)) && gpu->run.mod)
 			sc__vreg_prepare((sc_module_t *)gpu->run.mod);
 		if (spawn(rt, gpu, e))
 			return child_pause(gpu, rt, cycle); /* the child: inject now */

@@ -13,6 +13,8 @@
 
 #include "simcore.h"
 
+struct sc_warp;
+
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 /* Every lane l set in mask m, lowest first. */
@@ -736,6 +738,7 @@ typedef struct sc_func {
 	 * memory. */
 	uint16_t *vslot;
 	struct sc_live *vlive;
+	uint64_t *vpin;                /* values other lanes read (shfl), as vlive's */
 	bool vlive_done;
 } sc_func_t;
 #define SC_VSLOT_NONE 0xffffu
@@ -832,6 +835,20 @@ int sc__vreg_in_frames(const sc_module_t *m, uint32_t pc, const uint32_t *calls,
  * function (call it before fork() so that children share it). Returns 0
  * or SC_ENOMEM. */
 int sc__vreg_prepare(sc_module_t *m);
+/* ptx mode's fault targets: where kernel-numbered ptx slot vs (pred: the
+ * predicate) of lane `lane` of warp w, running kernel k, keeps its value
+ * now on the allocated machine: *phys, the physical slot (predicate)
+ * holding it, when some path from the lane's pc reads that value before
+ * writing it (a shfl source always: its slot is pinned); the upper word of
+ * a 64-bit register is the upper slot of its pair. Returns 0; 1 when the
+ * register holds nothing that is read again (dead, never named, exited
+ * lane): a fault in it is masked; SC_ENOMEM. m must be allocated. */
+/* The function of m whose ptx window holds the kernel-numbered slot vs
+ * (pred: predicate) of a thread of kernel k (kernels number from 0, .funcs
+ * above them all), or NULL. */
+const sc_func_t *sc__ptx_owner(const sc_module_t *m, const sc_func_t *k, uint32_t vs, bool pred);
+int sc__vreg_home(const sc_module_t *m, const sc_func_t *k, const struct sc_warp *w, uint32_t lane, uint32_t vs, bool pred,
+                  uint32_t *phys);
 
 /* The shared variable of kernel k at byte `offset` of the CTA's shared
  * memory: 0 with its name (owned by the module) in *name and the offset
@@ -1592,6 +1609,22 @@ void sc__stuck_apply(sc_gpu_t *g, const sc_sm_t *sm, uint64_t now);
  * active at cycle now; the first window start after now in *next (UINT64_MAX:
  * none) when next is not NULL. */
 bool sc__stuck_active(uint64_t start, uint64_t period, uint64_t duration, uint64_t now, uint64_t *next);
+/* Whether target t is, on g, the virtual register space of ptx mode
+ * (fault.c's header); its bound: SC_VREG_SLOTS slots per thread, the
+ * instruction encoding's register numbers. */
+bool sc__virtual(const sc_gpu_t *g, sc_target_t t);
+#define SC_VREG_SLOTS 4096u
+/* A bit of ptx mode's virtual register space: the warp, the ptx slot
+ * (predicate) of the kernel's numbering, the lane, the bit in the
+ * register (pred: the lane), and where its value is (sc__vreg_home). */
+typedef struct sc_vbit {
+	const struct sc_warp *warp;
+	uint32_t vs, lane, bit, phys;
+} sc_vbit_t;
+/* Decodes loc of virtual target t on SM smi: -1 not in use (no resident
+ * CTA there), 0 in use but holding nothing read again, 1 with *out's phys
+ * holding the value. */
+int sc__virtual_at(const sc_gpu_t *g, sc_target_t t, uint32_t smi, uint64_t loc, sc_vbit_t *out);
 /* fault.c: corrupts the result the instruction just wrote, when an armed
  * FU fault waits for this SM and cycle. */
 void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc,

@@ -232,21 +232,26 @@ typedef struct sc_module sc_module_t;
 
 typedef struct sc_dim3 { uint32_t x, y, z; } sc_dim3_t;
 
-/* Register modes (DESIGN.md, "Two register modes"): ptx gives every PTX
- * virtual register its own 32-bit slot(s); alloc runs liveness analysis and
- * register allocation when a module loads, so registers per thread,
- * occupancy and the physical register file follow the allocated count. */
-typedef enum { SC_REGS_PTX = 0, SC_REGS_ALLOC = 1 } sc_regs_t;
+/* Register modes (DESIGN.md, "Register modes"): alloc runs liveness
+ * analysis and register allocation when a module loads, so registers per
+ * thread, occupancy and the physical register file follow the allocated
+ * count; ptx runs that same machine (identical cycles) but its register
+ * file and predicate fault targets are the resident threads' PTX virtual
+ * registers, each found where the allocation keeps its value (GUFI's ptx
+ * mode); unalloc gives every PTX virtual register its own 32-bit slot(s)
+ * and sizes occupancy by them: the allocator's reference. */
+typedef enum { SC_REGS_UNALLOC = 0, SC_REGS_ALLOC = 1, SC_REGS_PTX = 2 } sc_regs_t;
 
-/* Zero-initialised options are the defaults: no budget, ptx mode. */
+/* Zero-initialised options are the defaults: no budget, unalloc mode. */
 typedef struct sc_options {
 	uint64_t cycle_budget;  /* 0 = unlimited; above it a launch ends as DUE timeout */
 	sc_regs_t regs;         /* register mode of every module loaded into the GPU */
 } sc_options_t;
 
-/* "ptx" or "alloc" (NULL for anything else). */
+/* "ptx", "alloc" or "unalloc" (NULL for anything else). */
 const char *sc_regs_name(sc_regs_t mode);
-/* Parses "ptx" or "alloc"; returns 0, or SC_EINVAL for anything else. */
+/* Parses "ptx", "alloc" or "unalloc"; returns 0, or SC_EINVAL for anything
+ * else. */
 int sc_regs_parse(const char *name, sc_regs_t *out);
 
 /* Creates a GPU from a checked configuration; *out owned by the caller. */

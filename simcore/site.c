@@ -214,6 +214,47 @@ static void site_regfile(jw_t *j, const sc_gpu_t *g, const sc_sm_t *sm, uint64_t
 	before_after(j, sm->rf[word], 32, (uint32_t)(loc % 32), nbits);
 }
 
+/* ptx mode: a bit of a thread's virtual register (or predicate), where
+ * the allocation keeps its value now ("reg"/"pred", the physical slot),
+ * or null when it holds nothing read again. */
+static void site_virtual(jw_t *j, const sc_gpu_t *g, sc_target_t t, uint32_t smi, uint64_t loc, uint32_t nbits)
+{
+	const sc_module_t *m = g->run.mod;
+	bool pred = t == SC_TGT_PRED;
+	sc_vbit_t v;
+	int rc = sc__virtual_at(g, t, smi, loc, &v);
+	jw_u64(j, "virtual", loc / 32);
+	if (rc < 0) {
+		jw_bool(j, "in_use", false);
+		return;
+	}
+	jw_bool(j, "in_use", true);
+	warp_coords(j, g, v.warp, (int)v.lane);
+	uint32_t pc = lane_pc(v.warp, v.lane);
+	if (pc != SC_PC_NONE && pc < m->ncode) {
+		jw_u64(j, "pc", pc);
+		if (m->line)
+			jw_u64(j, "ptx_line", m->line[pc]);
+	}
+	const sc_func_t *owner = sc__ptx_owner(m, g->run.fn, v.vs, pred);
+	char name[64];
+	unsigned half = 0;
+	if (owner && sc__reg_name(m, owner, v.vs, pred, name, sizeof name) == 0) {
+		jw_str(j, "vreg", name);
+		if (!pred && sc__reg_type(m, owner, v.vs, false, NULL, &half) == 0 && half)
+			jw_u64(j, "half", half);
+	}
+	if (rc == 0) {
+		jw_key(j, pred ? "pred" : "reg");
+		jw_raw(j, "null"); /* dead: the flip changes nothing */
+		jw_u64(j, "bit", v.bit);
+		return;
+	}
+	jw_u64(j, pred ? "pred" : "reg", v.phys);
+	jw_u64(j, "bit", v.bit);
+	before_after(j, pred ? v.warp->pf[v.phys] : v.warp->rf[(size_t)v.phys * 32 + v.lane], 32, v.bit, nbits);
+}
+
 /* The warp of predicate p of slot `slot`, when its CTA is resident. */
 static const sc_warp_t *pred_warp(const sc_gpu_t *g, const sc_sm_t *sm, uint32_t slot, uint32_t p)
 {
@@ -399,6 +440,10 @@ int sc_site_json_model(const sc_gpu_t *g, sc_target_t t, unsigned fields, uint32
 		jw_u64(&j, "launch", g->run.launch_index);
 	}
 	jw_u64(&j, "nbits", nbits);
+	if (sc__virtual(g, t)) {
+		site_virtual(&j, g, t, smi, loc, nbits);
+		return jw_end(&j, sc_target_name(t));
+	}
 	switch (t) {
 	case SC_TGT_REGFILE: site_regfile(&j, g, sm, loc, nbits); break;
 	case SC_TGT_PRED: site_pred(&j, g, sm, loc, nbits); break;
@@ -438,7 +483,13 @@ void sc_watch(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, uint64_
 	uint32_t bits = (uint32_t)((nbits >= 32 ? ~0ull : (1ull << nbits) - 1) << (loc % 32));
 	if (smi < g->cfg.num_sms && r->fn && nbits >= 1 && nbits <= 32) {
 		const sc_sm_t *sm = &g->sms[smi];
-		if (t == SC_TGT_REGFILE) {
+		sc_vbit_t v;
+		if (sc__virtual(g, t)) {
+			/* the physical slot holding the virtual register's value now */
+			if ((loc % 32) + nbits <= 32 && sc__virtual_at(g, t, smi, loc, &v) == 1)
+				sc__watch_reg(g, smi, v.warp->slot, t == SC_TGT_PRED, v.phys,
+				              t == SC_TGT_PRED ? bits : 1u << v.lane);
+		} else if (t == SC_TGT_REGFILE) {
 			const sc_warp_t *w = warp_of_word(g, sm, word);
 			uint64_t off = w ? word - (uint64_t)(w->rf - sm->rf) : 0;
 			if (w)

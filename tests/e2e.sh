@@ -83,10 +83,11 @@ check "exec: bad --cycle-budget" 2 "" "expected a non-negative integer, got '12x
 check "exec: negative --cycle-budget" 2 "" "got '-5'" "$flipsim" exec "$e2e/ok.json" --cycle-budget=-5
 check "exec: overflowing --cycle-budget" 2 "" "expected a non-negative integer" "$flipsim" exec "$e2e/ok.json" --cycle-budget 18446744073709551616
 check "exec: --stats takes no value" 2 "" "takes no value" "$flipsim" exec "$e2e/ok.json" --stats=yes
-check "exec: bad --regs" 2 "" "option '--regs': expected 'ptx' or 'alloc', got 'sass'" "$flipsim" exec "$e2e/ok.json" --regs sass
+check "exec: bad --regs" 2 "" "option '--regs': expected 'ptx', 'alloc' or 'unalloc', got 'sass'" "$flipsim" exec "$e2e/ok.json" --regs sass
 check "exec: --regs without value" 2 "" "option '--regs' needs a value" "$flipsim" exec "$e2e/ok.json" --regs
-check "profile: bad --regs" 2 "" "expected 'ptx' or 'alloc', got 'x'" "$flipsim" profile examples/vadd/vadd.json --regs x
-check "profile: a .ptx without --regs alloc" 2 "" "needs '--regs alloc'" "$flipsim" profile examples/vadd/vadd.ptx
+check "profile: bad --regs" 2 "" "expected 'ptx', 'alloc' or 'unalloc', got 'x'" "$flipsim" profile examples/vadd/vadd.json --regs x
+check "profile: a .ptx with --regs unalloc" 2 "" "a PTX file gives the register table, of ptx or alloc mode" "$flipsim" profile examples/vadd/vadd.ptx --regs unalloc
+check "profile: a .ptx gives its register table" 0 "registers per thread" "" "$flipsim" profile examples/vadd/vadd.ptx
 check "profile: bad PTX in alloc mode" 2 "" "$e2e/bad.ptx:13:" "$flipsim" profile "$e2e/bad.ptx" --regs alloc
 
 # ---- bad input: exit 2 ------------------------------------------------------
@@ -107,7 +108,9 @@ check "bad GPU file names the JSON path" 2 "" "at \$.latency.fp32: expected an i
 check "GPU file syntax error" 2 "" "gpu_syntax.json:3:17:" "$flipsim" exec "$e2e/ok.json" --gpu "$data/gpu_syntax.json"
 check "alloc mode: more registers than max_regs_per_thread" 2 "" "needs 11 registers per thread after allocation; gtx480 allows 8" \
 	"$flipsim" exec "$e2e/ok.json" --regs alloc --gpu "$data/gpu_maxregs8.json"
-check "ptx mode applies no max_regs_per_thread" 0 "e2e_ok on gtx480: ok" "" "$flipsim" exec "$e2e/ok.json" --gpu "$data/gpu_maxregs8.json"
+check "ptx mode (alloc's machine): more registers than max_regs_per_thread" 2 "" "needs 11 registers per thread after allocation; gtx480 allows 8" \
+	"$flipsim" exec "$e2e/ok.json" --gpu "$data/gpu_maxregs8.json"
+check "unalloc mode applies no max_regs_per_thread" 0 "e2e_ok on gtx480 (unalloc registers): ok" "" "$flipsim" exec "$e2e/ok.json" --regs unalloc --gpu "$data/gpu_maxregs8.json"
 
 # ---- DUEs of the simulated program: exit 3 -----------------------------------
 check "out-of-bounds store is illegal_address" 3 "" "illegal_address" "$flipsim" exec "$e2e/oob.json"
@@ -175,7 +178,13 @@ for key in workload gpu regs cycles clock_mhz warp_instructions thread_instructi
 	if grep -qF "\"$key\":" "$tmp/out"; then pass "--stats has \"$key\""; else fail "--stats has \"$key\""; fi
 done
 if [ "$(grep -c '"kernel": "fill"' "$tmp/out")" = "2" ]; then pass "--stats lists each repeat"; else fail "--stats lists each repeat"; fi
-check "--stats in ptx mode: 28 registers" 0 "\"registers_per_thread\": 28" "" "$flipsim" exec "$e2e/ok.json" --stats
+check "--stats in unalloc mode: 28 registers" 0 "\"registers_per_thread\": 28" "" "$flipsim" exec "$e2e/ok.json" --regs unalloc --stats
+check "--stats in ptx mode: 11 registers (allocated)" 0 "\"registers_per_thread\": 11" "" "$flipsim" exec "$e2e/ok.json" --stats
+# ptx mode runs alloc mode's machine: the same statistics but the mode's name
+"$flipsim" exec "$e2e/ok.json" --stats | grep -v '"regs"\|sim_seconds\|sim_cpu_seconds' >"$tmp/stats-ptx" 2>&1
+"$flipsim" exec "$e2e/ok.json" --stats --regs alloc | grep -v '"regs"\|sim_seconds\|sim_cpu_seconds' >"$tmp/stats-alloc" 2>&1
+if [ -s "$tmp/stats-ptx" ] && cmp -s "$tmp/stats-ptx" "$tmp/stats-alloc"; then pass "ptx and alloc modes: identical --stats"
+else fail "ptx and alloc modes: identical --stats"; fi
 check "--regs alloc --stats" 0 "\"regs\": \"alloc\"" "" "$flipsim" exec "$e2e/ok.json" --regs alloc --stats
 check "--regs alloc: 11 registers" 0 "\"registers_per_thread\": 11" "" "$flipsim" exec "$e2e/ok.json" --regs alloc --stats
 check "--regs alloc summary" 0 "e2e_ok on gtx480 (alloc registers): ok" "" "$flipsim" exec "$e2e/ok.json" --regs=alloc

@@ -167,7 +167,7 @@ static int compare(const app_t *a, const float *gpu, const int *gpu_iters, const
 
 int main(int argc, char **argv)
 {
-	sc_options_t opt = {.cycle_budget = CYCLE_BUDGET};
+	sc_options_t opt = {.cycle_budget = CYCLE_BUDGET, .regs = SC_REGS_PTX};
 	app_t a = {.name = "iterate"};
 	static float gpu_field[NPTS], cpu_field[NPTS];
 	int gpu_iters[NSTEPS], cpu_iters[NSTEPS], err, status = APP_FAIL;
@@ -182,17 +182,17 @@ int main(int argc, char **argv)
 		argv++;
 		argc--;
 	}
-	/* --regs ptx|alloc: the register mode of the simulated GPU */
+	/* --regs ptx|alloc|unalloc: the register mode of the simulated GPU */
 	if (argc > 2 && !strcmp(argv[1], "--regs")) {
 		if (sc_regs_parse(argv[2], &opt.regs) != 0) {
-			fprintf(stderr, "iterate: --regs: expected ptx or alloc, got '%s'\n", argv[2]);
+			fprintf(stderr, "iterate: --regs: expected ptx, alloc or unalloc, got '%s'\n", argv[2]);
 			return APP_BADINPUT;
 		}
 		argv += 2;
 		argc -= 2;
 	}
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
-		fprintf(stderr, "usage: iterate [--stats] [--regs ptx|alloc] [PTXFILE]  (default %s)\n", DEFAULT_PTX);
+		fprintf(stderr, "usage: iterate [--stats] [--regs ptx|alloc|unalloc] [PTXFILE]  (default %s)\n", DEFAULT_PTX);
 		return APP_BADINPUT;
 	}
 	a.ptx = argc > 1 ? argv[1] : DEFAULT_PTX;

@@ -143,7 +143,8 @@ Test(campaign, every_default)
 	cr_expect_eq(c->margin, 0.0);
 	cr_expect_eq(c->model, CAMP_MODEL_SINGLE);
 	cr_expect_eq(c->model_k, 1);
-	cr_expect_eq(c->sampling, CAMP_SAMPLING_PHYSICAL);
+	/* ptx mode's register file is drawn among the threads' virtual registers */
+	cr_expect_eq(c->sampling, CAMP_SAMPLING_LIVE);
 	cr_expect_eq(c->seed, 1);
 	cr_expect_eq(c->fit_per_bit, 0.001);
 	cr_expect_eq(c->timeout_factor, 3.0);
@@ -329,7 +330,11 @@ static const struct {
 	{"bad_gpu_unknown.json", "at $.gpu:", "unknown GPU 'gtx999' (known: gtx480"},
 	{"bad_gpu_file.json", "at $.gpu: /", "gpu_warp_size.json: at $.warp_size: expected 32"},
 	{"bad_gpu_type.json", "at $.gpu:", "preset name or a GPU config file"},
-	{"bad_regs_other.json", "at $.regs:", "expected \"ptx\" or \"alloc\""},
+	{"bad_regs_other.json", "at $.regs:", "expected \"ptx\", \"alloc\" or \"unalloc\""},
+	{"bad_sampling_ptx.json", "at $.sampling:", "expected \"live\": in ptx mode regfile faults land in the "
+	 "resident threads' virtual registers"},
+	{"bad_model_ptx_stuck.json", "at $.fault_model.kind:", "\"stuck_at\" needs physical storage, and in ptx "
+	 "mode a virtual register has none of its own"},
 	{"bad_target.json", "at $.target:", "expected one of regfile, pred, smem, simt, ibuffer, "
 	 "fu, l1d, l2 or const"},
 	{"bad_target_no_cache.json", "at $.target:", "GPU 'quadro_fx5800' has no l1d"},
@@ -455,7 +460,7 @@ Test(campaign, small_error_buffer_and_null)
 	"\"schedulers_per_sm\":2,\"simt_stack_depth\":32,\"smem_banks\":32,"                      \
 	"\"smem_per_sm\":49152,\"units_per_scheduler\":0,"                                        \
 	"\"warp_size\":32},\"injections\":2000,\"margin\":null,\"name\":\"min\","                   \
-	"\"regs\":\"ptx\",\"sampling\":\"physical\",\"scope\":\"application\","                     \
+	"\"regs\":\"ptx\",\"sampling\":\"live\",\"scope\":\"application\","                     \
 	"\"seed\":1,\"target\":\"regfile\",\"timeout_factor\":3.0,"                                 \
 	"\"watchdog_seconds\":60.0,"
 
@@ -920,7 +925,9 @@ Test(examples, gufi_study_campaigns)
 			cr_expect_eq(c->scope, CAMP_SCOPE_APPLICATION, "%s", path);
 			cr_expect(c->injections == 2000 || c->stop_looks, "%s: 2000 injections (or at most, sequential)", path);
 			cr_expect_eq(c->model, CAMP_MODEL_SINGLE, "%s", path);
-			cr_expect_eq(c->sampling, CAMP_SAMPLING_PHYSICAL, "%s", path);
+			/* GUFI's ptx mode: the threads' virtual registers, drawn among those in use */
+			cr_expect_eq(c->sampling, c->regs == CAMP_REGS_PTX ? CAMP_SAMPLING_LIVE : CAMP_SAMPLING_PHYSICAL, "%s",
+			             path);
 			cr_expect_str_eq(c->gpu.name, "gtx480", "%s", path);
 			cr_expect_float_eq(c->fit_per_bit, 0.001, 1e-15, "%s", path);
 			cr_assert_not_null(c->exec, "%s: a host program", path);

@@ -253,7 +253,7 @@ Test(gpu, job_file_config_record)
 {
 	char path[512], line[512], name[128];
 	runs_tmpfile(path, sizeof path, "job");
-	sc_rt_job_t j = {.mode = SC_RT_GOLDEN, .regs = SC_REGS_PTX};
+	sc_rt_job_t j = {.mode = SC_RT_GOLDEN, .regs = SC_REGS_UNALLOC};
 	sc_config_gtx480(&j.cfg);
 	cr_assert_eq(sc_rt_job_write(path, &j), 0);
 	FILE *f = fopen(path, "r");

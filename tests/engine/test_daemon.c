@@ -737,7 +737,7 @@ static void doomed_campaign(const char *dir, const char *mode, int injections, c
 	snprintf(path, n, "%s/doomed-%s.json", dir, mode);
 	runs_writef(path, "{\"name\": \"doomed-%s\", \"workload\": {\"exec\": [\"%s\", \"%s\", "
 	            "\"examples/vadd/vadd.ptx\"], \"cwd\": \"%s\"}, \"gpu\": \"%s/tests/engine/data/tiny-gpu.json\", "
-	            "\"target\": \"regfile\", \"sampling\": \"live\", \"injections\": %d, \"seed\": 3, "
+	            "\"regs\": \"alloc\", \"target\": \"regfile\", \"sampling\": \"live\", \"injections\": %d, \"seed\": 3, "
 	            "\"watchdog_seconds\": 1}\n",
 	            mode, runs_test_host("doomed_host"), mode, root, root, injections);
 	free(root);

@@ -96,7 +96,7 @@ Test(hostrun, host_program_equals_json_workload_in_alloc_mode, .timeout = 300)
 	host_equals_json("alloc", "tests/engine/data/vadd4k-iota-regfile-alloc.json");
 	/* and alloc mode did take effect in the program's GPU */
 	setup_t p = {0}, a = {0};
-	setup_host(&p, 1, "ptx");
+	setup_host(&p, 1, "unalloc");
 	setup_host(&a, 1, "alloc");
 	cr_expect_lt(a.g.launch[0].regs_per_thread, p.g.launch[0].regs_per_thread);
 	runs_teardown(&p);

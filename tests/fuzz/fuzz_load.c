@@ -75,7 +75,7 @@ int fz_ptx(const uint8_t *data, size_t size, char *err, size_t errsz)
 	memcpy(text, data, size);
 	text[size] = '\0';
 	char err2[512];
-	int rc = ptx_one(text, SC_REGS_PTX, 0, err, errsz);
+	int rc = ptx_one(text, SC_REGS_UNALLOC, 0, err, errsz);
 	int rc2 = ptx_one(text, SC_REGS_ALLOC, 1, err2, sizeof err2);
 	free(text);
 	if (rc2 == FZ_BROKEN || (rc2 && !rc)) {

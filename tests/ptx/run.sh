@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # PTX conformance suite runner: for each case directory under tests/ptx (one
 # holding ref.c and a workload JSON), builds and runs the C reference, runs the
-# workload on flipsim in both register modes and compares every expected output
-# byte for byte: ptx mode against the reference, alloc mode against ptx mode.
+# workload on flipsim in every register mode and compares every expected output
+# byte for byte: unalloc mode against the reference, alloc and ptx modes against unalloc.
 # Usage: tests/ptx/run.sh FLIPSIM BUILDDIR [case...]   (see tests/ptx/README.md)
 set -u
 
@@ -88,12 +88,13 @@ for name in ${cases[@]+"${cases[@]}"}; do
 		continue
 	fi
 
-	# Both register modes: ptx must match the reference, alloc must match
-	# ptx bit for bit (and so the reference too).
+	# Every register mode: unalloc must match the reference, alloc and ptx
+	# (alloc's machine) must match unalloc bit for bit (and so the
+	# reference too).
 	reason=
-	for regs in ptx alloc; do
+	for regs in unalloc alloc ptx; do
 		got_dir=$out/got
-		[ "$regs" = ptx ] || got_dir=$out/got-$regs
+		[ "$regs" = unalloc ] || got_dir=$out/got-$regs
 		mkdir -p "$got_dir"
 		${timeout_cmd[@]+"${timeout_cmd[@]}"} "$flipsim" exec "$json" --regs "$regs" --dump "$got_dir" \
 			>"$out/flipsim-$regs.log" 2>&1
@@ -110,9 +111,9 @@ for name in ${cases[@]+"${cases[@]}"}; do
 			bin=${exp##*/}
 			ref=$exp
 			what="the reference"
-			if [ "$regs" != ptx ]; then
+			if [ "$regs" != unalloc ]; then
 				ref=$out/got/$bin
-				what="ptx mode"
+				what="unalloc mode"
 			fi
 			got=$got_dir/$bin
 			if [ ! -f "$got" ]; then

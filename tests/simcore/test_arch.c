@@ -402,7 +402,7 @@ Test(arch, last_register_waits_without_predicates)
 		"	st.global.u32 [%rd1], %r1;\n"
 		"	ret;\n"
 		"}\n";
-	static const sc_regs_t modes[] = {SC_REGS_PTX, SC_REGS_ALLOC};
+	static const sc_regs_t modes[] = {SC_REGS_UNALLOC, SC_REGS_ALLOC};
 	for (size_t m = 0; m < 2; m++) {
 		h_ctx_t h;
 		h_init(&h);

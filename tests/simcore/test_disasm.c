@@ -98,7 +98,7 @@ Test(disasm, forms)
 {
 	h_ctx_t h;
 	h_init(&h);
-	h.opt.regs = SC_REGS_PTX;
+	h.opt.regs = SC_REGS_UNALLOC;
 	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
 		char ptx[1024], text[128];
 		snprintf(ptx, sizeof ptx, "%s%s%s", ONE_HEAD, forms[i].ptx, ONE_TAIL);
@@ -368,7 +368,7 @@ static void round_trip(const char *path, tally_t *t)
 	fclose(f);
 	h_ctx_t h;
 	h_init(&h);
-	h.opt.regs = SC_REGS_PTX;
+	h.opt.regs = SC_REGS_UNALLOC;
 	h_start(&h);
 	sc_module_t *m;
 	cr_assert_eq(sc_module_load_file(h.gpu, path, &m), 0, "%s", sc_gpu_errmsg(h.gpu));
@@ -412,7 +412,7 @@ Test(disasm, profile_disasm_cli)
 	char out[512], errf[512];
 	runs_tmpfile(out, sizeof out, "disasm");
 	spawn_opts_t o = {.out = out};
-	const char *args[] = {"profile", "--disasm", "examples/vadd/vadd.ptx", NULL};
+	const char *args[] = {"profile", "--disasm", "--regs", "unalloc", "examples/vadd/vadd.ptx", NULL};
 	cr_assert_eq(runs_flipsim(args, &o), 0);
 	char *s = runs_slurp(out);
 	cr_expect(strstr(s, ".entry vadd  // pcs 0-21") != NULL, "%s", s);
@@ -420,10 +420,16 @@ Test(disasm, profile_disasm_cli)
 	cr_expect(strstr(s, "      20     49   st.global.f32 [%rd30], %r3\n") != NULL, "%s", s);
 	free(s);
 
+	/* alloc mode, and ptx mode (the default), which runs the same code */
 	const char *alloc[] = {"profile", "--disasm", "--regs", "alloc", "examples/vadd/vadd.ptx", NULL};
 	cr_assert_eq(runs_flipsim(alloc, &o), 0);
 	s = runs_slurp(out);
 	cr_expect(strstr(s, "alloc register mode") != NULL && strstr(s, "ld.param.u64 %rd0, [0x0]") != NULL, "%s", s);
+	const char *ptx[] = {"profile", "--disasm", "examples/vadd/vadd.ptx", NULL};
+	cr_assert_eq(runs_flipsim(ptx, &o), 0);
+	char *p = runs_slurp(out);
+	cr_expect_str_eq(p, s);
+	free(p);
 	free(s);
 
 	int st;

@@ -393,7 +393,7 @@ static void job_write_valid(const char *path)
 		ck.cycle[i] = 100 * (i + 1);
 	for (uint32_t i = 0; i < 3 * 17; i++)
 		part[i] = 0x9e3779b97f4a7c15ull * (i + 1);
-	sc_rt_job_t j = {.mode = SC_RT_INJECT, .regs = SC_REGS_PTX, .stdout_path = "/dev/null",
+	sc_rt_job_t j = {.mode = SC_RT_INJECT, .regs = SC_REGS_UNALLOC, .stdout_path = "/dev/null",
 	                 .stderr_path = "/dev/null", .out_dir = "/tmp"};
 	sc_config_gtx480(&j.cfg);
 	j.plan = (sc_rt_plan_t){.target = SC_TGT_REGFILE, .ck = &ck, .exp = exp, .nexp = 3};

@@ -113,7 +113,7 @@ static uint64_t on_pause(sc_gpu_t *g, void *ctx, uint64_t cycle)
 static int run(h_ctx_t *h, const char *ptx, sc_ibinv_t mode, plan_t *p, uint32_t *out, uint32_t n)
 {
 	h_init(h);
-	h->opt.regs = SC_REGS_PTX; /* registers never shared: a skipped write leaves 0 */
+	h->opt.regs = SC_REGS_UNALLOC; /* registers never shared: a skipped write leaves 0 */
 	h->cfg.ibuffer_invalid = mode;
 	h_load_ok(h, ptx);
 	uint64_t d = h_alloc(h, n * 4, NULL);

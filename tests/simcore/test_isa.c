@@ -185,7 +185,7 @@ typedef struct run {
 static void run_init(run_t *r)
 {
 	h_init(&r->h);
-	r->h.opt.regs = SC_REGS_PTX; /* the operand numbers above are ptx mode's */
+	r->h.opt.regs = SC_REGS_UNALLOC; /* the operand numbers above are ptx mode's */
 	r->h.cfg.num_sms = 1;
 	sc_module_t *m = h_load_ok(&r->h, run_ptx);
 	cr_assert_eq(m->nregs_all, NREGS);
@@ -304,7 +304,7 @@ Test(isa, lowered_words_are_valid)
 			for (int mode = 0; mode < 2; mode++) {
 				h_ctx_t h;
 				h_init(&h);
-				h.opt.regs = mode ? SC_REGS_ALLOC : SC_REGS_PTX;
+				h.opt.regs = mode ? SC_REGS_ALLOC : SC_REGS_UNALLOC;
 				h_start(&h);
 				sc_module_t *m;
 				cr_assert_eq(sc_module_load_file(h.gpu, g.gl_pathv[i], &m), 0, "%s", sc_gpu_errmsg(h.gpu));

@@ -214,8 +214,12 @@ static void campaign_forks_equal_resimulation(const char *name, const char *targ
 	cr_assert(wl);
 	runs_tmpdir(dir, sizeof dir, "models");
 	snprintf(path, sizeof path, "%s/campaign.json", dir);
-	runs_writef(path, "{\"name\": \"%s\", \"workload\": \"%s\", \"target\": \"%s\", \"injections\": %llu, "
-	            "\"seed\": 3, \"fault_model\": %s}\n", name, wl, target, (unsigned long long)injections, model);
+	/* a virtual register (ptx mode) has no storage of its own to be stuck
+	 * or to neighbour others: those models run on the physical file */
+	bool physical = strstr(model, "stuck_at") || strstr(model, "intermittent") || strstr(model, "mcu");
+	runs_writef(path, "{\"name\": \"%s\", \"workload\": \"%s\", \"regs\": \"%s\", \"target\": \"%s\", "
+	            "\"injections\": %llu, \"seed\": 3, \"fault_model\": %s}\n", name, wl, physical ? "alloc" : "ptx",
+	            target, (unsigned long long)injections, model);
 	free(wl);
 	setup_t s;
 	runs_setup(&s, path);

@@ -700,7 +700,7 @@ Test(parse, register_names)
 	for (int mode = 0; mode < 2; mode++) {
 		h_ctx_t h;
 		h_init(&h);
-		h.opt.regs = mode ? SC_REGS_ALLOC : SC_REGS_PTX;
+		h.opt.regs = mode ? SC_REGS_ALLOC : SC_REGS_UNALLOC;
 		sc_module_t *m = h_load_ok(&h, names_ptx);
 		const sc_func_t *k = h_func(m, "k"), *tw = h_func(m, "twice");
 		/* declaration order: %r<4> 0-3, %f<3> 4-6, %rd<3> 7-12, acc 13, %t 14 */

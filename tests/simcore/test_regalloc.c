@@ -240,7 +240,7 @@ Test(alloc, divergent_branches_keep_both_sides)
 	          s10, s0, s5);
 	h_fini(&h);
 	uint32_t out[64], ref[64], regs_ptx, regs_alloc;
-	run_mode(diverge, SC_REGS_PTX, 64, ref, &regs_ptx);
+	run_mode(diverge, SC_REGS_UNALLOC, 64, ref, &regs_ptx);
 	run_mode(diverge, SC_REGS_ALLOC, 64, out, &regs_alloc);
 	for (uint32_t t = 0; t < 64; t++) {
 		cr_expect_eq(ref[t], diverge_model(t), "ptx mode, thread %u", t);
@@ -484,7 +484,7 @@ Test(alloc, shuffle_sources_are_pinned)
 	}
 	h_fini(&h);
 	uint32_t a[32], b[32];
-	run_mode(shfl, SC_REGS_PTX, 32, a, NULL);
+	run_mode(shfl, SC_REGS_UNALLOC, 32, a, NULL);
 	run_mode(shfl, SC_REGS_ALLOC, 32, b, NULL);
 	for (uint32_t t = 0; t < 32; t++) {
 		cr_expect_eq(a[t], (t & 1) ? 7 * t : 5 * (t ^ 1), "thread %u", t);
@@ -499,34 +499,46 @@ Test(alloc, options_and_names)
 	sc_regs_t r = SC_REGS_ALLOC;
 	cr_expect_eq(sc_regs_parse("ptx", &r), 0);
 	cr_expect_eq(r, SC_REGS_PTX);
+	cr_expect_eq(sc_regs_parse("unalloc", &r), 0);
+	cr_expect_eq(r, SC_REGS_UNALLOC);
 	cr_expect_eq(sc_regs_parse("alloc", &r), 0);
 	cr_expect_eq(r, SC_REGS_ALLOC);
 	cr_expect_eq(sc_regs_parse("sass", &r), SC_EINVAL);
 	cr_expect_eq(sc_regs_parse(NULL, &r), SC_EINVAL);
 	cr_expect_str_eq(sc_regs_name(SC_REGS_PTX), "ptx");
+	cr_expect_str_eq(sc_regs_name(SC_REGS_UNALLOC), "unalloc");
 	cr_expect_str_eq(sc_regs_name(SC_REGS_ALLOC), "alloc");
 	cr_expect_null(sc_regs_name((sc_regs_t)7));
 	sc_options_t zero = {0};
-	cr_expect_eq(zero.regs, SC_REGS_PTX, "zero-initialised options mean ptx mode");
+	cr_expect_eq(zero.regs, SC_REGS_UNALLOC, "zero-initialised options mean unalloc mode");
 	sc_gpu_config_t cfg;
 	sc_config_gtx480(&cfg);
 	sc_gpu_t *g = NULL;
 	sc_options_t bad = {.regs = (sc_regs_t)3};
 	cr_expect_eq(sc_gpu_create(&cfg, &bad, &g), SC_EINVAL);
 	cr_expect_null(g);
-	/* ptx mode: both counts the same */
+	/* unalloc mode: both counts the same */
 	h_ctx_t h;
 	h_init(&h);
 	sc_module_t *m = h_load_ok(&h, straight);
 	sc_kernel_regs_t kr;
 	cr_assert_eq(sc_kernel_regs(m, "k", &kr), 0);
-	cr_expect_eq(kr.mode, SC_REGS_PTX);
+	cr_expect_eq(kr.mode, SC_REGS_UNALLOC);
 	cr_expect_eq(kr.regs, kr.regs_ptx);
 	cr_expect_eq(kr.regs_ptx, 32, "16 x b32 + 8 x b64");
 	cr_expect_eq(sc_kernel_regs(m, "nope", &kr), SC_ENOTFOUND);
 	cr_expect_str_eq(sc_kernel_name(m, 0), "k");
 	cr_expect_null(sc_kernel_name(m, 1));
 	h_fini(&h);
+	/* ptx mode loads the module allocated: it runs alloc mode's machine */
+	sc_options_t po = {.regs = SC_REGS_PTX};
+	cr_assert_eq(sc_gpu_create(&cfg, &po, &g), 0);
+	cr_assert_eq(sc_module_load_text(g, "straight", straight, &m), 0, "%s", sc_gpu_errmsg(g));
+	cr_assert_eq(sc_kernel_regs(m, "k", &kr), 0);
+	cr_expect_eq(kr.mode, SC_REGS_ALLOC);
+	cr_expect_eq(kr.regs_ptx, 32);
+	cr_expect_lt(kr.regs, kr.regs_ptx);
+	sc_gpu_destroy(g);
 }
 
 Test(alloc, counts_follow_the_allocation)
@@ -575,7 +587,7 @@ Test(alloc, max_regs_per_thread_is_a_launch_error)
 Test(alloc, loop_outputs_match_ptx_mode)
 {
 	uint32_t a[64], b[64], ra, rb;
-	run_mode(loop, SC_REGS_PTX, 64, a, &ra);
+	run_mode(loop, SC_REGS_UNALLOC, 64, a, &ra);
 	run_mode(loop, SC_REGS_ALLOC, 64, b, &rb);
 	for (uint32_t t = 0; t < 64; t++) {
 		uint32_t acc = 0, i = 0;
@@ -702,7 +714,7 @@ Test(alloc, random_programs_match_ptx_mode)
 			emit(&g, "\tst.global.u32 [%%rd1+%u], %%r%u;\n", 4 * (r - 1), r);
 		emit(&g, "\tret;\n}\n");
 		uint32_t a[64 * 11], b[64 * 11], ra, rb;
-		run_words(ptx, SC_REGS_PTX, 64, 11, a, &ra);
+		run_words(ptx, SC_REGS_UNALLOC, 64, 11, a, &ra);
 		run_words(ptx, SC_REGS_ALLOC, 64, 11, b, &rb);
 		cr_assert_arr_eq(a, b, sizeof a, "seed %llu: alloc outputs differ from ptx mode\n%s", (unsigned long long)seed, ptx);
 		cr_expect_leq(rb, ra);
@@ -785,7 +797,7 @@ Test(names, alloc_slot_holds_one_register_at_a_time)
 Test(names, ptx_slot_is_the_register)
 {
 	h_ctx_t h;
-	h_init_mode(&h, SC_REGS_PTX);
+	h_init_mode(&h, SC_REGS_UNALLOC);
 	sc_module_t *m = h_load_ok(&h, share);
 	const sc_func_t *k = h_func(m, "k");
 	cr_expect_eq(sc__vreg_prepare(m), 0);
@@ -809,7 +821,7 @@ Test(names, registers_of_callers_in_frames)
 {
 	for (int mode = 0; mode < 2; mode++) {
 		h_ctx_t h;
-		h_init_mode(&h, mode ? SC_REGS_ALLOC : SC_REGS_PTX);
+		h_init_mode(&h, mode ? SC_REGS_ALLOC : SC_REGS_UNALLOC);
 		sc_module_t *m = h_load_ok(&h, calls);
 		const sc_func_t *k = h_func(m, "k"), *tw = h_func(m, "twice"), *own = NULL;
 		uint32_t c = pc_of(m, calls, "// callee"), ret[1] = {pc_of(m, calls, "the call") + 1};

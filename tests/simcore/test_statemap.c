@@ -69,7 +69,7 @@ static bool mapped_shared(const void *p)
 static sc_gpu_t *gpu_new(h_ctx_t *h)
 {
 	h_init(h);
-	h->opt.regs = SC_REGS_PTX;
+	h->opt.regs = SC_REGS_UNALLOC;
 	h_start(h);
 	cr_assert(sc__state_map(h->gpu, SC_MAP_LAUNCH, LAUNCH_WORDS * sizeof(uint32_t)));
 	return h->gpu;
