@@ -18,7 +18,7 @@ core_mhz=700
 echo "| app | mode | cycles (1401 MHz) | IPC (per 1401-MHz cycle) | IPC @700 (per 700-MHz cycle) | occupancy: limit | resident |"
 echo "|---|---|---:|---:|---:|---:|---:|"
 for app in $apps; do
-	for mode in ptx alloc; do
+	for mode in unalloc alloc; do  # ptx mode runs alloc's machine
 		out=$("$build/flipsim" profile --regs "$mode" "$build/examples/$app") || { echo "gufi-figures: $app ($mode) failed" >&2; exit 1; }
 		echo "$out" | awk -v app="$app" -v mode="$mode" -v shader="$shader_mhz" -v core="$core_mhz" '
 			/^application:/ { cycles = $2; ipc = $NF }

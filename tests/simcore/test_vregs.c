@@ -275,3 +275,89 @@ Test(vregs, homes_stay_unique_and_live_under_divergence)
 	cr_expect_gt(c.homes, 0);
 	h_fini(&h);
 }
+
+/* ---- inside a call: the frame that owns a register decides ---- */
+
+/* k adds tid + 100 (%r2, kept across the call) to f(tid) = 3 tid after a
+ * 200-iteration loop; %r5 is never read. */
+static const char call_ptx[] = H_PTX_HEAD
+	".func (.param .b32 ret) f(.param .b32 x)\n"
+	"{\n"
+	"	.reg .b32 %r<5>;\n"
+	"	.reg .pred %p<2>;\n"
+	"	ld.param.u32 %r1, [x];\n"
+	"	mul.lo.u32 %r2, %r1, 3;\n"
+	"	mov.u32 %r3, 0;\n"
+	"L:\n"
+	"	add.u32 %r3, %r3, 1;\n"
+	"	setp.lt.u32 %p1, %r3, 200;\n"
+	"	@%p1 bra L;\n"
+	"	st.param.u32 [ret], %r2;\n"
+	"	ret;\n"
+	"}\n"
+	".visible .entry k(.param .u64 out)\n"
+	"{\n"
+	"	.reg .b32 %r<6>;\n"
+	"	.reg .b64 %rd<4>;\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	add.u32 %r2, %r1, 100;\n"
+	"	mov.u32 %r5, 9;\n"
+	"	{\n"
+	"	.param .b32 param0;\n"
+	"	st.param.b32 [param0], %r1;\n"
+	"	.param .b32 retval0;\n"
+	"	call.uni (retval0), f, (param0);\n"
+	"	ld.param.b32 %r3, [retval0];\n"
+	"	}\n"
+	"	add.u32 %r4, %r3, %r2;\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	cvta.to.global.u64 %rd1, %rd1;\n"
+	"	mul.wide.u32 %rd2, %r1, 4;\n"
+	"	add.s64 %rd3, %rd1, %rd2;\n"
+	"	st.global.u32 [%rd3], %r4;\n"
+	"	ret;\n"
+	"}\n";
+
+typedef struct call_probe {
+	uint32_t vs;     /* ptx slot to flip (bit 5 of lane 3) once the warp is in f */
+	bool done;
+	int dead;
+	homes_t homes;
+} call_probe_t;
+
+static uint64_t in_call(sc_gpu_t *g, void *ctx, uint64_t cycle)
+{
+	call_probe_t *p = ctx;
+	const sc_warp_t *w = &g->sms[0].warps[0];
+	if (p->done || w->ncalls == 0)
+		return p->done ? UINT64_MAX : cycle + 5;
+	check_homes(g, &p->homes, cycle); /* unique homes inside the call too */
+	uint64_t loc = vloc(g->run.fn, 0, p->vs, 3, 5);
+	p->dead = sc_target_dead(g, SC_TGT_REGFILE, 0, 0, loc, 1);
+	cr_assert_eq(sc_inject(g, SC_TGT_REGFILE, 0, 0, loc, 1), 1);
+	p->done = true;
+	return UINT64_MAX;
+}
+
+Test(vregs, a_caller_register_is_found_inside_the_call)
+{
+	const char *regs[] = {"%r2", "%r5"};
+	for (int i = 0; i < 2; i++) {
+		h_ctx_t h;
+		ptx_mode(&h);
+		sc_module_t *m = h_load_ok(&h, call_ptx);
+		const sc_func_t *k = h_func(m, "k");
+		call_probe_t p = {.vs = slot_of(m, k, regs[i]), .homes = {.every = 1}};
+		uint64_t d = h_alloc(&h, 32 * 4, NULL);
+		sc_set_pause(h.gpu, 1, in_call, &p);
+		h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d));
+		uint32_t out[32];
+		h_read(&h, out, d, sizeof out);
+		cr_assert(p.done, "the warp entered f");
+		bool live = i == 0; /* %r2 is added after the call; %r5 never read */
+		cr_expect_eq(p.dead, !live, "%s", regs[i]);
+		for (uint32_t t = 0; t < 32; t++)
+			cr_expect_eq(out[t], 3 * t + ((t + 100) ^ (live && t == 3 ? 32u : 0u)), "%s: out[%u]", regs[i], t);
+		h_fini(&h);
+	}
+}
