@@ -284,8 +284,10 @@ static void print_summary(const camp_workload_t *w, const sc_gpu_config_t *cfg, 
 {
 	sc_gpu_stats_t t;
 	sc_gpu_stats(gpu, &t);
-	printf("%s on %s%s%s%s: %s\n", w->name, cfg->name, regs == SC_REGS_PTX ? "" : " (",
-	       regs == SC_REGS_PTX ? "" : sc_regs_name(regs), regs == SC_REGS_PTX ? "" : " registers)",
+	char mode[32] = ""; /* the default, ptx, goes unsaid */
+	if (regs != SC_REGS_PTX)
+		snprintf(mode, sizeof mode, " (%s registers)", sc_regs_name(regs));
+	printf("%s on %s%s: %s\n", w->name, cfg->name, mode,
 	       r->due ? sc_due_name(r->status.reason) : "ok");
 	printf("  %" PRIu32 " launch%s, %" PRIu64 " cycles (%g MHz), %" PRIu64 " warp instructions, %"
 	       PRIu64 " thread instructions, IPC %.3f\n", r->launches_run,

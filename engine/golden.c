@@ -166,17 +166,19 @@ void eng_warp_occupancy(const eng_golden_t *g, double *limit, double *resident)
 	*resident = cyc > 0 ? res / cyc : 0;
 }
 
+/* The simulator's register mode of each campaign one. */
+static const sc_regs_t sim_regs[] = {[CAMP_REGS_PTX] = SC_REGS_PTX, [CAMP_REGS_ALLOC] = SC_REGS_ALLOC,
+                                     [CAMP_REGS_UNALLOC] = SC_REGS_UNALLOC};
+
 camp_regs_t eng_camp_regs(sc_regs_t regs)
 {
-	return regs == SC_REGS_ALLOC ? CAMP_REGS_ALLOC : regs == SC_REGS_UNALLOC ? CAMP_REGS_UNALLOC : CAMP_REGS_PTX;
+	for (size_t i = 0; i < sizeof sim_regs / sizeof sim_regs[0]; i++)
+		if (sim_regs[i] == regs)
+			return (camp_regs_t)i;
+	return CAMP_REGS_PTX;
 }
 
-sc_options_t eng_options(const camp_campaign_t *c)
-{
-	static const sc_regs_t mode[] = {[CAMP_REGS_PTX] = SC_REGS_PTX, [CAMP_REGS_ALLOC] = SC_REGS_ALLOC,
-	                                 [CAMP_REGS_UNALLOC] = SC_REGS_UNALLOC};
-	return (sc_options_t){.regs = mode[c->regs]};
-}
+sc_options_t eng_options(const camp_campaign_t *c) { return (sc_options_t){.regs = sim_regs[c->regs]}; }
 
 eng_limits_t eng_limits(const camp_campaign_t *c)
 {

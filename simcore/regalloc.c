@@ -1069,15 +1069,6 @@ const sc_func_t *sc__ptx_owner(const sc_module_t *m, const sc_func_t *k, uint32_
 	return NULL;
 }
 
-/* The pc lane `lane` of w stands at: its innermost SIMT entry's. */
-static uint32_t lane_pc(const sc_warp_t *w, uint32_t lane)
-{
-	for (uint32_t i = w->sp; i-- > 0;)
-		if (w->stk[i].mask >> lane & 1u)
-			return w->stk[i].pc;
-	return SC_PC_NONE;
-}
-
 /* The pc at which h's values live now matter for lane `lane` of w, which
  * stands at pc in function `at`: pc itself when h is that function; for
  * a caller of it, the return point of the call it waits in (the values
@@ -1109,7 +1100,7 @@ int sc__vreg_home(const sc_module_t *m, const sc_func_t *k, const sc_warp_t *w, 
 	if (m->regs != SC_REGS_ALLOC || !(w->live >> lane & 1u))
 		return 1; /* the thread exited: nothing is read again */
 	const sc_func_t *h = sc__ptx_owner(m, k, vs, pred);
-	uint32_t pc = lane_pc(w, lane);
+	uint32_t pc = sc__lane_pc(w, lane);
 	const sc_func_t *at = pc == SC_PC_NONE ? NULL : sc__func_at(m, pc);
 	if (!h || !at || !h->vslot)
 		return 1;

@@ -1069,6 +1069,16 @@ typedef struct sc_warp {
 	struct sc_cta *cta;
 } __attribute__((aligned(64))) sc_warp_t;
 
+/* The pc lane `lane` of w stands at: its innermost SIMT entry's (the
+ * instruction it runs next), SC_PC_NONE when no entry holds it. */
+static inline uint32_t sc__lane_pc(const sc_warp_t *w, uint32_t lane)
+{
+	for (uint32_t i = w->sp; i-- > 0;)
+		if (w->stk[i].mask >> lane & 1u)
+			return w->stk[i].pc;
+	return SC_PC_NONE;
+}
+
 typedef struct sc_bar {
 	uint32_t arrived;       /* warps */
 	uint32_t expected;      /* warps; 0 = every live warp of the CTA */

@@ -104,13 +104,30 @@ static int jw_end(jw_t *w, const char *target)
 /* ------------------------------------------------------------ helpers */
 static bool warp_live(const sc_warp_t *w) { return w->state == SC_W_ACTIVE || w->state == SC_W_BAR; }
 
-/* The pc lane `lane` of w stands at: its innermost SIMT entry. */
-static uint32_t lane_pc(const sc_warp_t *w, uint32_t lane)
+/* Where a lane stands: "pc" and "ptx_line"; false (nothing written) for
+ * no instruction of m. */
+static bool at_pc(jw_t *j, const sc_module_t *m, uint32_t pc)
 {
-	for (uint32_t i = w->sp; i-- > 0;)
-		if (w->stk[i].mask >> lane & 1u)
-			return w->stk[i].pc;
-	return SC_PC_NONE;
+	if (pc == SC_PC_NONE || pc >= m->ncode)
+		return false;
+	jw_u64(j, "pc", pc);
+	if (m->line)
+		jw_u64(j, "ptx_line", m->line[pc]);
+	return true;
+}
+
+/* "vreg": the PTX name of f's register (pred: predicate) at ptx slot
+ * `slot`, and "half": 1 for a 64-bit register's upper word; nothing when
+ * no declaration names it. */
+static void vreg_name(jw_t *j, const sc_module_t *m, const sc_func_t *f, uint32_t slot, bool pred)
+{
+	char name[64];
+	unsigned half = 0;
+	if (!f || sc__reg_name(m, f, slot, pred, name, sizeof name) != 0)
+		return;
+	jw_str(j, "vreg", name);
+	if (!pred && sc__reg_type(m, f, slot, false, NULL, &half) == 0 && half)
+		jw_u64(j, "half", half);
 }
 
 /* The warp whose register block holds physical word `word` (slot k's
@@ -153,26 +170,18 @@ static void warp_coords(jw_t *j, const sc_gpu_t *g, const sc_warp_t *w, int lane
 static void vreg(jw_t *j, const sc_gpu_t *g, const sc_warp_t *w, uint32_t lane, uint32_t slot, bool pred)
 {
 	const sc_module_t *m = g->run.mod;
-	uint32_t pc = lane_pc(w, lane), ps = slot;
+	uint32_t pc = sc__lane_pc(w, lane), ps = slot;
 	const sc_func_t *owner = NULL;
-	char name[64];
-	if (pc == SC_PC_NONE || pc >= m->ncode)
+	if (!at_pc(j, m, pc))
 		return;
-	jw_u64(j, "pc", pc);
-	if (m->line)
-		jw_u64(j, "ptx_line", m->line[pc]);
 	int rc = sc__vreg_in_frames(m, pc, w->calls, w->ncalls, slot, pred, &ps, &owner);
 	if (rc == 1) {
 		jw_key(j, "vreg");
 		jw_raw(j, "null");
 		return;
 	}
-	unsigned half = 0;
-	if (rc != 0 || !owner || sc__reg_name(m, owner, ps, pred, name, sizeof name) != 0)
-		return; /* not known (no memory for liveness): no key */
-	jw_str(j, "vreg", name);
-	if (!pred && sc__reg_type(m, owner, ps, false, NULL, &half) == 0 && half)
-		jw_u64(j, "half", half);
+	if (rc == 0) /* else not known (no memory for liveness): no key */
+		vreg_name(j, m, owner, ps, pred);
 }
 
 /* ------------------------------------------------------------ by target */
@@ -230,20 +239,8 @@ static void site_virtual(jw_t *j, const sc_gpu_t *g, sc_target_t t, uint32_t smi
 	}
 	jw_bool(j, "in_use", true);
 	warp_coords(j, g, v.warp, (int)v.lane);
-	uint32_t pc = lane_pc(v.warp, v.lane);
-	if (pc != SC_PC_NONE && pc < m->ncode) {
-		jw_u64(j, "pc", pc);
-		if (m->line)
-			jw_u64(j, "ptx_line", m->line[pc]);
-	}
-	const sc_func_t *owner = sc__ptx_owner(m, g->run.fn, v.vs, pred);
-	char name[64];
-	unsigned half = 0;
-	if (owner && sc__reg_name(m, owner, v.vs, pred, name, sizeof name) == 0) {
-		jw_str(j, "vreg", name);
-		if (!pred && sc__reg_type(m, owner, v.vs, false, NULL, &half) == 0 && half)
-			jw_u64(j, "half", half);
-	}
+	at_pc(j, m, sc__lane_pc(v.warp, v.lane));
+	vreg_name(j, m, sc__ptx_owner(m, g->run.fn, v.vs, pred), v.vs, pred);
 	if (rc == 0) {
 		jw_key(j, pred ? "pred" : "reg");
 		jw_raw(j, "null"); /* dead: the flip changes nothing */
