@@ -37,22 +37,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* X(NAME, "name", k, r, distance, t): one row a code; the enum and the
- * names come from it, the columns from ecc.c's builder of each row. */
-#define SC_CODE_LIST(X)                    \
-	X(NONE, "none", 0, 0, 0, 0)            \
-	X(PARITY, "parity", 32, 1, 2, 0)       \
-	X(HAMMING, "hamming", 32, 6, 3, 1)     \
-	X(SECDED, "secded", 32, 7, 4, 1)       \
-	X(SECDED64, "secded64", 64, 8, 4, 1)   \
-	X(DECTED, "dected", 32, 13, 6, 2)
+#include "simcore.h"
 
-typedef enum {
-#define X(name, text, k, r, dist, t) SC_CODE_##name,
-	SC_CODE_LIST(X)
-#undef X
-	SC_CODE__COUNT
-} sc_code_kind_t;
+/* The codes are simcore.h's SC_CODE_LIST; sc_code_name and sc_code_parse
+ * are public there. */
 
 #define SC_ECC_MAXK 64 /* data bits of the widest code */
 #define SC_ECC_MAXR 13 /* check bits of the strongest: fix has 2^13 entries */
@@ -81,13 +69,6 @@ typedef struct sc_code {
 	uint16_t enc[SC_ECC_MAXK];      /* check bits of data bit i alone */
 	const sc_ecc_pattern_t *fix;    /* 2^r entries, by syndrome */
 } sc_code_t;
-
-/* "none", "parity", "hamming", "secded", "secded64", "dected"; "?" for
- * anything else. Static strings. */
-const char *sc_code_name(sc_code_kind_t k);
-/* Parses one of those names into *out: 0, or SC_EINVAL for anything else
- * (NULL included). */
-int sc_code_parse(const char *name, sc_code_kind_t *out);
 
 /* The code of kind k, its tables built on the first call (not thread-safe:
  * call it once before starting threads; a forked child inherits the

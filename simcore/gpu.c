@@ -120,7 +120,8 @@ int sc_gpu_create(const sc_gpu_config_t *want, const sc_options_t *opt, sc_gpu_t
 	g->pause_at = UINT64_MAX;
 	if (opt)
 		g->opt = *opt;
-	if (g->opt.regs != SC_REGS_UNALLOC && g->opt.regs != SC_REGS_ALLOC && g->opt.regs != SC_REGS_PTX) {
+	if ((g->opt.regs != SC_REGS_UNALLOC && g->opt.regs != SC_REGS_ALLOC && g->opt.regs != SC_REGS_PTX) ||
+	    sc_protection_check(&g->opt.prot, cfg, g->opt.regs, msg, sizeof msg)) {
 		free(g);
 		return SC_EINVAL;
 	}
@@ -138,6 +139,8 @@ int sc_gpu_create(const sc_gpu_config_t *want, const sc_options_t *opt, sc_gpu_t
 		if (!sm->smem)
 			goto nomem;
 	}
+	if (sc__prot_create(g))
+		goto nomem;
 	if (sms_map(g) || sc__memsys_create(g))
 		goto nomem;
 	if (sc__rf_map(g, cfg->regs_per_sm))
@@ -158,6 +161,7 @@ void sc_gpu_destroy(sc_gpu_t *g)
 	if (g->hooks && g->hooks->gone)
 		g->hooks->gone(g->hook_ctx, g);
 	sc__trace_free(g);
+	sc__prot_destroy(g);
 	sms_free(g);
 	sc__memsys_destroy(g);
 	while (g->mods) {

@@ -233,6 +233,7 @@ void sc_rt_ckpts_free(sc_rt_ckpts_t *ck)
 #define KIND_OK_INT(v) true
 #define KIND_OK_KIND(v) ((unsigned)(v) <= SC_RT_NO_REPORT)
 #define KIND_OK_DUE(v) ((unsigned)(v) < SC_DUE__COUNT)
+#define KIND_OK_PROT(v) ((unsigned)(v) < SC_PROT__COUNT)
 #define KIND_OK_WALL(v) ((v) >= 0)
 #define KIND_OK_TEXT(v) (memchr((v), 0, sizeof(v)) != NULL)
 #define KIND_OK_JSON(v) (memchr((v), 0, sizeof(v)) != NULL && ((v)[0] == 0 || (v)[0] == '{'))
@@ -251,6 +252,7 @@ static bool result_ok(const sc_rt_result_t *r)
 #define FMT_INT(b, n, sep, v) snprintf(b, n, "%s%d", sep, (int)(v))
 #define FMT_KIND FMT_INT
 #define FMT_DUE FMT_INT
+#define FMT_PROT FMT_INT
 #define FMT_WALL(b, n, sep, v) snprintf(b, n, "%s%.6f", sep, (v))
 #define FMT_TEXT(b, n, sep, v) snprintf(b, n, "%s%s", sep, (v))
 #define FMT_JSON(b, n, sep, v) snprintf(b, n, "%s%s", sep, (v)[0] ? (v) : "-")
@@ -323,6 +325,7 @@ static bool parse_json(char **p, char *f, size_t n)
 #define PARSE_INT(p, f) parse_int(p, &(f))
 #define PARSE_KIND(p, f) (parse_int(p, &k) && (f = (sc_rt_kind_t)k, KIND_OK_KIND(k)))
 #define PARSE_DUE(p, f) (parse_int(p, &k) && (f = (sc_due_t)k, KIND_OK_DUE(k)))
+#define PARSE_PROT(p, f) (parse_int(p, &k) && (f = (sc_prot_t)k, KIND_OK_PROT(k)))
 #define PARSE_WALL(p, f) parse_wall(p, &(f))
 #define PARSE_TEXT(p, f) false /* never on the line */
 #define PARSE_JSON(p, f) parse_json(p, f, sizeof(f))
@@ -437,6 +440,7 @@ static void child_send(rt_t *rt, sc_rt_kind_t kind, int verdict, const char *rea
 	rep.has_live = rt->has_live;
 	rep.live = rt->live;
 	rep.cycles = cycles;
+	rep.prot = sc_prot_first(rt->gpu, &rep.prot_cycle);
 	if (reason)
 		snprintf(rep.reason, sizeof rep.reason, "%s", reason);
 	memcpy(rep.site, rt->site, sizeof rep.site);
@@ -968,6 +972,9 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 	SC_CONFIG_FIELDS(X)
 #undef X
 	fprintf(f, "\nname %s\nregs %s\n", c->name, sc_regs_name(j->regs));
+	if (sc_protection_on(&j->prot))
+		fprintf(f, "protection %s %s %s %" PRIu32 "\n", sc_code_name(j->prot.regfile), sc_code_name(j->prot.pred),
+		        sc_code_name(j->prot.smem), j->prot.interleave);
 	if (j->mode == SC_RT_GOLDEN) {
 		fprintf(f, "ck_interval %" PRIu64 " %" PRIu64 "\n", j->ck_interval, j->cycle_budget);
 	} else {
@@ -1044,7 +1051,10 @@ typedef struct jrd {
 	env_t *env;          /* what is read goes here */
 } jrd_t;
 
-enum { JR_MODE, JR_CONFIG, JR_NAME, JR_REGS, JR_CKI, JR_PLAN, JR_MODEL, JR_STDOUT, JR_STDERR, JR_OUTDIR, JR__COUNT };
+enum {
+	JR_MODE, JR_CONFIG, JR_NAME, JR_REGS, JR_PROT, JR_CKI, JR_PLAN, JR_MODEL, JR_STDOUT, JR_STDERR, JR_OUTDIR,
+	JR__COUNT
+};
 
 /* The next field: an unsigned integer of `base` in [lo, hi]. */
 static uint64_t jr_u64(jrd_t *r, const char *field, uint64_t lo, uint64_t hi, int base)
@@ -1168,6 +1178,22 @@ static void jr_model(jrd_t *r, sc_rt_job_t *j)
 		env_fail(r->path, r->ln, "'model' record: %s does not take this fault model", sc_target_name(j->plan.target));
 }
 
+/* "protection REGFILE PRED SMEM INTERLEAVE": the codes by name. */
+static void jr_prot(jrd_t *r, sc_rt_job_t *j)
+{
+	sc_code_kind_t *code[3] = {&j->prot.regfile, &j->prot.pred, &j->prot.smem};
+	for (int i = 0; i < 3; i++) {
+		char name[16];
+		int len = 0;
+		if (sscanf(r->p, " %15[a-z0-9]%n", name, &len) != 1 || sc_code_parse(name, code[i]))
+			env_fail(r->path, r->ln, "'protection' record: expected a code name (none, parity, hamming, secded, "
+			                         "secded64, dected)");
+		r->p += len;
+	}
+	j->prot.interleave = (uint32_t)jr_u64(r, "interleave", 0, 8, 10);
+	jr_end(r);
+}
+
 /* "c CYCLE PART...": one golden checkpoint of nparts hashes. */
 static void jr_ckpt(jrd_t *r)
 {
@@ -1216,8 +1242,8 @@ static void jr_exp(jrd_t *r, sc_rt_plan_t *p, uint64_t *ecap)
 }
 
 /* Records that may appear once, by JR_* index. */
-static const char *const once_names[JR__COUNT] = {"mode", "config", "name", "regs", "ck_interval", "plan",
-                                                  "model", "stdout", "stderr", "outdir"};
+static const char *const once_names[JR__COUNT] = {"mode",  "config", "name",   "regs",   "protection", "ck_interval",
+                                                  "plan",  "model",  "stdout", "stderr", "outdir"};
 
 /* Which of them line starts, or -1. */
 static int jr_once(const char *line)
@@ -1253,6 +1279,7 @@ static void jr_record(jrd_t *r, int k, sc_rt_job_t *j)
 		free(n);
 		break;
 	}
+	case JR_PROT: jr_prot(r, j); break;
 	case JR_CKI:
 		j->ck_interval = jr_u64(r, "interval", 0, UINT64_MAX, 10);
 		/* the golden run's cycle budget: absent in older job files */
@@ -1346,6 +1373,7 @@ void *sc__rt_env_config(sc_gpu_config_t *cfg, sc_options_t *opt)
 	unsetenv(SC_RT_ENV);
 	*cfg = env->job.cfg;
 	opt->regs = env->job.regs;
+	opt->prot = env->job.prot;
 	return env;
 }
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "ecc.h"
 #include "simcore.h"
 
 struct sc_warp;
@@ -1120,6 +1121,8 @@ typedef struct sc_sm {
 	uint64_t *ready_mem;
 	uint8_t *local_mem;
 	uint32_t *call_mem;
+	uint32_t nerr;          /* protection (prot.c): corrupted protected words, */
+	struct sc_perr *err;    /* SC_PERR_MAX of them; NULL without protection */
 } sc_sm_t;
 
 /* A line whose data a fault changed (cachefault.c): what the line returns
@@ -1378,6 +1381,11 @@ typedef struct sc_watch {
 struct sc_gpu {
 	sc_gpu_config_t cfg;
 	sc_options_t opt;
+	struct {
+		const sc_code_t *code[3];   /* regfile, pred, smem (prot.c); NULL: none */
+		uint8_t ev;                 /* the first event, sc_prot_t */
+		uint64_t cycle;             /* and its cycle */
+	} prot;
 	sc_gmem_t gmem;
 	sc_trace_t *trace;              /* golden memory trace (rt.c), NULL when off */
 	const sc_gpu_hooks_t *hooks;    /* NULL: none installed */
@@ -1726,5 +1734,20 @@ void sc__due(sc_gpu_t *g, sc_due_t reason, const sc_sm_t *sm, const sc_warp_t *w
  * the word's text (%s, sc__disasm). */
 void sc__due_insn(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint32_t pc, const sc_insn_t *in,
                   const char *fmt);
+
+/* ======================================================================
+ * Protection (prot.c): the error-pattern table of each SM
+ * ====================================================================== */
+#define SC_PERR_MAX 512 /* entries per SM: 8 faults x 8 MCU words x 8 interleaved codewords */
+typedef struct sc_perr {
+	uint8_t tgt;        /* SC_TGT_REGFILE, SC_TGT_PRED, SC_TGT_SMEM */
+	uint32_t word;      /* its key (prot.c's header) */
+	uint64_t data;      /* the error pattern: data bits */
+	uint32_t check;     /* and check bits */
+} sc_perr_t;
+
+/* Allocates the tables when g->opt.prot protects something: 0 or SC_ENOMEM. */
+int sc__prot_create(sc_gpu_t *g);
+void sc__prot_destroy(sc_gpu_t *g);
 
 #endif

@@ -45,7 +45,10 @@ const char *sc_strerror(int err);
 	X(BARRIER_DEADLOCK, "barrier_deadlock")                               \
 	X(TIMEOUT, "timeout")                                                 \
 	X(TRAP, "trap")                                                       \
-	X(IBUFFER_STALL, "ibuffer_stall") /* ibuffer_invalid "stall" */
+	X(IBUFFER_STALL, "ibuffer_stall") /* ibuffer_invalid "stall" */      \
+	X(ECC_UNCORRECTABLE, "ecc_uncorrectable") /* a code detected what it    \
+	                                             cannot correct */          \
+	X(PARITY_ERROR, "parity_error") /* a parity code detected an error */
 
 typedef enum {
 #define X(name, text) SC_DUE_##name,
@@ -242,10 +245,85 @@ typedef struct sc_dim3 { uint32_t x, y, z; } sc_dim3_t;
  * and sizes occupancy by them: the allocator's reference. */
 typedef enum { SC_REGS_UNALLOC = 0, SC_REGS_ALLOC = 1, SC_REGS_PTX = 2 } sc_regs_t;
 
-/* Zero-initialised options are the defaults: no budget, unalloc mode. */
+/* ---- protection: error-correcting codes on storage (DESIGN.md,
+ * "Protection") ------------------------------------------------------- */
+
+/* X(NAME, "name", k, r, distance, t): the linear block codes (ecc.h has
+ * their construction): k data bits, r check bits, minimum distance,
+ * corrects every error of weight <= t. */
+#define SC_CODE_LIST(X)                    \
+	X(NONE, "none", 0, 0, 0, 0)            \
+	X(PARITY, "parity", 32, 1, 2, 0)       \
+	X(HAMMING, "hamming", 32, 6, 3, 1)     \
+	X(SECDED, "secded", 32, 7, 4, 1)       \
+	X(SECDED64, "secded64", 64, 8, 4, 1)   \
+	X(DECTED, "dected", 32, 13, 6, 2)
+
+typedef enum {
+#define X(name, text, k, r, dist, t) SC_CODE_##name,
+	SC_CODE_LIST(X)
+#undef X
+	SC_CODE__COUNT
+} sc_code_kind_t;
+
+/* "none", "parity", "hamming", "secded", "secded64", "dected"; "?" for
+ * anything else. Static strings. */
+const char *sc_code_name(sc_code_kind_t k);
+/* Parses one of those names into *out: 0, or SC_EINVAL for anything else
+ * (NULL included). */
+int sc_code_parse(const char *name, sc_code_kind_t *out);
+
+/* The codes on the storage structures; zero = none anywhere. Every code
+ * protects one word: a register of one lane (32 bits), a warp's predicate
+ * (its 32 lanes' bits), a shared-memory granule (32 bits, or 64 with
+ * secded64). The check bits are fault-target bits: a protected word is
+ * its whole codeword, data bits first (sc_target_bits_prot). interleave I
+ * (0 or 1: none) spreads physically adjacent bits over I codewords: bit b
+ * of a group of I consecutive codewords is bit b / I of codeword b % I, so
+ * an adjacent fault of up to I bits hits each codeword once. */
+typedef struct sc_protection {
+	sc_code_kind_t regfile;  /* none, parity, hamming, secded, dected */
+	sc_code_kind_t pred;     /* none, parity, hamming, secded, dected */
+	sc_code_kind_t smem;     /* none, parity, hamming, secded, secded64, dected */
+	uint32_t interleave;     /* 0 or 1, 2, 4, 8 */
+} sc_protection_t;
+
+/* Whether p protects anything. */
+bool sc_protection_on(const sc_protection_t *p);
+/* Checks p against the GPU's sizes and the register mode: 0, or SC_EINVAL
+ * with the reason in msg. */
+int sc_protection_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, sc_regs_t regs, char *msg, size_t n);
+
+/* The first protection event of a run: what a read of a corrupted
+ * protected word found (sc_ecc_outcome_t's cases, ecc.h). */
+#define SC_PROT_LIST(X)                                                 \
+	X(NONE, "none")                                                     \
+	X(CORRECTED, "corrected")       /* the code corrected the error */  \
+	X(MISCORRECTED, "miscorrected") /* it "corrected" the wrong bits */ \
+	X(DETECTED, "detected")         /* it detected what it cannot fix */ \
+	X(UNDETECTED, "undetected")     /* the error is a codeword: unseen */
+
+typedef enum {
+#define X(name, text) SC_PROT_##name,
+	SC_PROT_LIST(X)
+#undef X
+	SC_PROT__COUNT
+} sc_prot_t;
+
+/* "none", "corrected", ...; "?" out of range. */
+const char *sc_prot_name(sc_prot_t e);
+/* Parses those names: 0, or SC_EINVAL. */
+int sc_prot_parse(const char *name, sc_prot_t *out);
+/* The first protection event of the run on g (since its creation, over
+ * all launches) and its GPU cycle (*cycle may be NULL); NONE when none. */
+sc_prot_t sc_prot_first(const sc_gpu_t *g, uint64_t *cycle);
+
+/* Zero-initialised options are the defaults: no budget, unalloc mode, no
+ * protection. */
 typedef struct sc_options {
 	uint64_t cycle_budget;  /* 0 = unlimited; above it a launch ends as DUE timeout */
 	sc_regs_t regs;         /* register mode of every module loaded into the GPU */
+	sc_protection_t prot;   /* codes on the storage (checked by sc_gpu_create) */
 } sc_options_t;
 
 /* "ptx", "alloc" or "unalloc" (NULL for anything else). */
@@ -419,6 +497,11 @@ const char *sc_target_name(sc_target_t t);
 /* Bits per SM of target t restricted to `fields`; *word_bits gets the width
  * of one word (adjacent multi-bit faults stay inside a word). 0 if invalid. */
 uint64_t sc_target_bits(const sc_gpu_config_t *cfg, sc_target_t t, unsigned fields, uint32_t *word_bits);
+/* The same under protection p (NULL: none): a protected structure's words
+ * are its codewords (check bits included), *word_bits the bits of an
+ * interleaving group (adjacent faults stay inside it). */
+uint64_t sc_target_bits_prot(const sc_gpu_config_t *cfg, const sc_protection_t *p, sc_target_t t, unsigned fields,
+                             uint32_t *word_bits);
 /* How many SMs hold target t's bit space: num_sms, or 1 for the L2 (SM 0
  * holds all of it). A structure's bits over the GPU are this times
  * sc_target_bits, and faults are drawn on SMs 0 .. this - 1. */
@@ -647,7 +730,7 @@ typedef enum {
  * flipsim (sc_rt_result_format, sc_rt_result_parse). The struct, the line's
  * writer and reader and the report's checks are generated from this list.
  *   X(field, kind, LINE: on the X line, comment)
- * kinds: U64, INT, KIND (sc_rt_kind_t), DUE (sc_due_t), WALL (seconds,
+ * kinds: U64, INT, KIND (sc_rt_kind_t), DUE (sc_due_t), PROT (sc_prot_t), WALL (seconds,
  * "%.6f" on the line), TEXT (96 bytes, NUL-terminated), JSON (an object
  * without blanks, SC_RT_JSON bytes with the NUL; "-" on the line when
  * empty). */
@@ -662,6 +745,8 @@ typedef enum {
 	X(wall, WALL, 1, "host seconds")                                                        \
 	X(site, JSON, 1, "the first fault's site (sc_site_json), \"\" when none")             \
 	X(effect, JSON, 1, "what the fault met first (sc_watch), \"\" when none")             \
+	X(prot, PROT, 1, "the first protection event (sc_prot_first), NONE when none")          \
+	X(prot_cycle, U64, 1, "its cycle")                                                     \
 	X(verdict, INT, 0, "the child's own verdict (sc_rt_child_exit), or -1")                  \
 	X(reason, TEXT, 0, "with verdict")                                                       \
 	X(note, JSON, 0, "with verdict: the child's details (sc_rt_child_note)")
@@ -670,6 +755,7 @@ typedef enum {
 #define SC_RT_DECL_INT(f) int f
 #define SC_RT_DECL_KIND(f) sc_rt_kind_t f
 #define SC_RT_DECL_DUE(f) sc_due_t f
+#define SC_RT_DECL_PROT(f) sc_prot_t f
 #define SC_RT_DECL_WALL(f) double f
 #define SC_RT_DECL_TEXT(f) char f[96]
 #define SC_RT_JSON 1024 /* bytes of a JSON field, NUL included */
@@ -739,6 +825,7 @@ typedef struct sc_rt_job {
 	sc_rt_mode_t mode;
 	sc_gpu_config_t cfg;         /* replace the configuration and register mode */
 	sc_regs_t regs;              /* the program asks for                      */
+	sc_protection_t prot;        /* replaces the program's protection too */
 	uint64_t ck_interval;        /* golden: checkpoint spacing (0: none) */
 	uint64_t cycle_budget;       /* golden: beyond it the run ends as DUE timeout (0: none) */
 	sc_rt_plan_t plan;           /* inject */
