@@ -903,10 +903,40 @@ int sc__x_mov(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_
 	return (int)d->lat;
 }
 
+/* Protection: the shared-memory granules an ld, st or atom is about to
+ * touch are decoded first (prot.c), before any of its effects. Addresses
+ * outside the CTA's shared memory are left to the access's own DUE.
+ * false after a DUE. */
+static bool shared_check(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc)
+{
+	const sc_run_t *r = &g->run;
+	int space = SC_AUX_SPACE(in->aux);
+	if ((space != SC_SP_SHARED && space != SC_SP_GENERIC) || !sc__prot_has_smem(sm))
+		return true;
+	bool st = in->op == SC_OP_ST;
+	unsigned base = st ? 0 : SC_NDST(in);
+	unsigned n = in->op == SC_OP_LD ? SC_NDST(in) : st ? SC_NSRC(in) - 1u : 1u; /* vector elements */
+	uint32_t size = sc__type_bits(in->type) / 8 * n;
+	agen_t ag = addr_gen(w, in, in->opnd[base]);
+	FOR_LANES(l, exec) {
+		uint64_t a = lane_addr(&ag, l);
+		if (space == SC_SP_GENERIC) {
+			if (window_of(a) != SC_SP_SHARED)
+				continue;
+			a -= SC_SHARED_WIN;
+		}
+		if (a < r->smem && size <= r->smem - a && !sc__prot_smem(g, sm, w, w->cta->smem_off + a, size, st, pc))
+			return false;
+	}
+	return true;
+}
+
 int sc__x_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
 {
 	if (!exec)
 		return 1;
+	if (UNLIKELY(sm->nerr) && !shared_check(g, sm, w, d->in, exec, d->pc))
+		return SC_X_HALT;
 	uint32_t lat = ex_ldst(g, sm, w, d->in, exec, d->pc);
 	return g->run.halt ? SC_X_HALT : (int)lat;
 }
@@ -915,6 +945,8 @@ int sc__x_atom(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32
 {
 	if (!exec)
 		return 1;
+	if (UNLIKELY(sm->nerr) && !shared_check(g, sm, w, d->in, exec, d->pc))
+		return SC_X_HALT;
 	uint32_t lat = ex_atom(g, sm, w, d->in, exec, d->pc);
 	return g->run.halt ? SC_X_HALT : (int)lat;
 }

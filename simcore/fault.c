@@ -119,15 +119,26 @@ bool sc__virtual(const sc_gpu_t *g, sc_target_t t)
 	return g->opt.regs == SC_REGS_PTX && (t == SC_TGT_REGFILE || t == SC_TGT_PRED);
 }
 
-/* The bits of target t on g's SMs: sc_target_bits, or in ptx mode the
- * bound of the virtual register targets. */
-static uint64_t space_bits(const sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t *word_bits)
+/* The bits of target t on g's SMs without protection: sc_target_bits, or
+ * in ptx mode the bound of the virtual register targets. */
+static uint64_t plain_bits(const sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t *word_bits)
 {
 	if (!sc__virtual(g, t))
 		return sc_target_bits(&g->cfg, t, fields, word_bits);
 	if (word_bits)
 		*word_bits = 32;
 	return (uint64_t)g->cfg.max_warps_per_sm * SC_VREG_SLOTS * 32 * (t == SC_TGT_REGFILE ? 32 : 1);
+}
+
+uint64_t sc__space_bits(const sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t *word_bits)
+{
+	uint32_t wb;
+	uint64_t n = plain_bits(g, t, fields, &wb);
+	if (sc__coded(g, t))
+		return sc__prot_bits(g, t, n, word_bits);
+	if (word_bits)
+		*word_bits = wb;
+	return n;
 }
 
 uint32_t sc_target_sms(const sc_gpu_config_t *c, sc_target_t t) { return t == SC_TGT_L2 ? 1 : c->num_sms; }
@@ -264,11 +275,21 @@ static bool locate_phys(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm
 	}
 }
 
+uint8_t *sc__locate_plain(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm, uint64_t loc, bool *in_use, uint32_t *bit)
+{
+	bitref_t ref;
+	*in_use = locate(g, t, 0, sm, loc, &ref);
+	*bit = ref.bit;
+	return *in_use ? ref.byte : NULL;
+}
+
 static int flip(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, uint64_t loc, uint32_t nbits)
 {
 	bitref_t refs[64];
 	if (nbits == 0 || nbits > 64)
 		return SC_EINVAL;
+	if (sc__coded(g, t))
+		return sc__prot_fault(g, t, sm, loc, nbits, nbits == 64 ? UINT64_MAX : (UINT64_C(1) << nbits) - 1);
 	if (is_cache(t))
 		return sc__cache_fault(g, t, fields, sm->id, loc, nbits, true);
 	/* all bits must be in use; an adjacent-bit fault lies inside one word */
@@ -306,7 +327,7 @@ static void fu_arm(sc_gpu_t *g, uint32_t sm, uint32_t lanes, sc_fm_kind_t op, ui
 int sc_inject(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits)
 {
 	uint32_t wb;
-	uint64_t n = space_bits(g, t, fields, &wb);
+	uint64_t n = sc__space_bits(g, t, fields, &wb);
 	if (sm >= sc_target_sms(&g->cfg, t) || !n || loc >= n || nbits == 0 || loc + nbits > n)
 		return SC_EINVAL;
 	if (t == SC_TGT_FU) {
@@ -349,6 +370,8 @@ static int xor_word(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, ui
 		}
 		return 1;
 	}
+	if (sc__coded(g, t)) /* a codeword's bits: zero is refused there */
+		return sc__prot_fault(g, t, sm, loc, nbits, pat);
 	bitref_t refs[64];
 	for (uint32_t i = 0; i < nbits; i++)
 		if (!locate(g, t, fields, sm, loc + i, &refs[i]))
@@ -432,13 +455,14 @@ int sc_inject_model(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, u
 {
 	static const sc_fmodel_t flip_model = {.kind = SC_FM_FLIP};
 	uint32_t wb;
-	uint64_t n = space_bits(g, t, fields, &wb);
+	uint64_t n = sc__space_bits(g, t, fields, &wb);
 	if (!m)
 		m = &flip_model;
 	uint32_t words = m->words > 1 ? m->words : 1;
 	if (smi >= sc_target_sms(&g->cfg, t) || !n || loc >= n || nbits == 0 || nbits > 64 || loc + nbits > n ||
 	    !sc_model_supported(t, m->kind) || (words > 1 && (m->interleave == 0 || m->kind == SC_FM_STUCK)) ||
 	    (sc__virtual(g, t) && (words > 1 || m->kind == SC_FM_STUCK)) ||
+	    (sc__coded(g, t) && (m->kind == SC_FM_ZERO || m->kind == SC_FM_STUCK)) ||
 	    (m->kind != SC_FM_FLIP && loc / wb != (loc + nbits - 1) / wb))
 		return SC_EINVAL;
 	if (m->kind == SC_FM_STUCK)
@@ -467,13 +491,15 @@ int sc_fu_applied(const sc_gpu_t *g) { return g->fu.applied; }
 int sc_target_in_use(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t smi, uint64_t loc, uint32_t nbits)
 {
 	sc_gpu_t *g = (sc_gpu_t *)cg; /* locate() only reads */
-	uint64_t n = space_bits(g, t, fields, NULL);
+	uint64_t n = sc__space_bits(g, t, fields, NULL);
 	if (smi >= sc_target_sms(&g->cfg, t) || !n || loc >= n || nbits == 0 || nbits > 64 || loc + nbits > n)
 		return SC_EINVAL;
 	if (t == SC_TGT_FU)
 		return 1;
 	if (is_cache(t))
 		return sc__cache_fault(g, t, fields, smi, loc, nbits, false);
+	if (sc__coded(g, t))
+		return sc__prot_in_use(g, t, &g->sms[smi], loc, nbits);
 	bitref_t ref;
 	for (uint32_t i = 0; i < nbits; i++)
 		if (!locate(g, t, fields, &g->sms[smi], loc + i, &ref))
@@ -539,11 +565,26 @@ static int virtual_dead(sc_gpu_t *g, sc_target_t t, uint32_t smi, uint64_t loc, 
 int sc_target_dead(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t smi, uint64_t loc, uint32_t nbits)
 {
 	sc_gpu_t *g = (sc_gpu_t *)cg;
+	(void)fields; /* registers and predicates only: no fields */
+	if (smi >= g->cfg.num_sms)
+		return 0;
+	if (sc__coded(g, t))
+		return sc__prot_dead(g, t, &g->sms[smi], loc, nbits);
+	return sc__dead_plain(g, t, smi, loc, nbits);
+}
+
+int sc__dead_plain(sc_gpu_t *g, sc_target_t t, uint32_t smi, uint64_t loc, uint32_t nbits)
+{
 	const sc_run_t *r = &g->run;
+	bitref_t ref;
+	if (nbits == 0 || loc + nbits > plain_bits(g, t, 0, NULL))
+		return 0;
+	for (uint32_t i = 0; i < nbits; i++)
+		if (!locate(g, t, 0, &g->sms[smi], loc + i, &ref))
+			return 0;
 	if (sc__virtual(g, t))
-		return sc_target_in_use(g, t, fields, smi, loc, nbits) == 1 && virtual_dead(g, t, smi, loc, nbits);
-	if ((t != SC_TGT_REGFILE && t != SC_TGT_PRED) || !r->fn || r->fn->uses_funcs ||
-	    sc_target_in_use(g, t, fields, smi, loc, nbits) != 1)
+		return virtual_dead(g, t, smi, loc, nbits);
+	if ((t != SC_TGT_REGFILE && t != SC_TGT_PRED) || !r->fn || r->fn->uses_funcs)
 		return 0;
 	const sc_func_t *f = r->fn;
 	const sc_live_t *lv = kernel_live(r->mod, f);
@@ -588,6 +629,8 @@ uint64_t sc_target_live_bits(const sc_gpu_t *cg, sc_target_t t, unsigned fields,
 		return t == SC_TGT_FU ? n : 0;
 	if (is_cache(t))
 		return sc__cache_live_bits(g, t, fields, smi);
+	if (sc__coded(g, t))
+		return sc__prot_live_bits(g, t, &g->sms[smi]);
 	uint64_t live = 0;
 	bitref_t ref;
 	/* step word by word: use is decided per word (per entry field); in
@@ -617,27 +660,41 @@ static uint64_t virtual_word(const sc_gpu_t *g, sc_target_t t, uint32_t smi, uin
 	return at;
 }
 
+int sc__virtual_live_loc(const sc_gpu_t *g, sc_target_t t, uint32_t smi, uint64_t draw, uint32_t nbits, uint32_t wb,
+                         uint64_t *loc)
+{
+	uint64_t words;
+	virtual_word(g, t, smi, 0, &words);
+	if (!words)
+		return 0;
+	uint32_t start = (uint32_t)((draw / words) % (wb - nbits + 1));
+	*loc = virtual_word(g, t, smi, draw % words, &words) * wb + start;
+	return 1;
+}
+
+bool sc__in_use_phys(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm, uint64_t loc)
+{
+	bitref_t ref;
+	return locate_phys(g, t, 0, sm, loc, &ref);
+}
+
 int sc_live_loc(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t smi, uint64_t draw, uint32_t nbits,
                 uint64_t *loc)
 {
 	sc_gpu_t *g = (sc_gpu_t *)cg; /* locate() and the cache walk only read */
 	uint32_t wb;
-	uint64_t n = sc_target_bits(&g->cfg, t, fields, &wb);
+	uint64_t n = sc__space_bits(g, t, fields, &wb);
 	if (smi >= sc_target_sms(&g->cfg, t) || !n || nbits == 0 || nbits > wb)
 		return SC_EINVAL;
 	if (t == SC_TGT_FU) {
 		*loc = draw % n;
 		return 1;
 	}
+	if (sc__coded(g, t))
+		return sc__prot_live_loc(g, t, &g->sms[smi], draw, nbits, loc);
 	uint64_t words;
-	if (sc__virtual(g, t)) { /* a word among the resident threads' virtual registers */
-		virtual_word(g, t, smi, 0, &words);
-		if (!words)
-			return 0;
-		uint32_t start = (uint32_t)((draw / words) % (wb - nbits + 1));
-		*loc = virtual_word(g, t, smi, draw % words, &words) * 32 + start;
-		return 1;
-	}
+	if (sc__virtual(g, t)) /* a word among the resident threads' virtual registers */
+		return sc__virtual_live_loc(g, t, smi, draw, nbits, 32, loc);
 	uint64_t live = sc_target_live_bits(g, t, fields, smi);
 	if (!live)
 		return 0;
@@ -870,6 +927,8 @@ static void hash_sm(const sc_gpu_t *g, const sc_sm_t *sm, hasher_t *s)
 		return;
 	hmix(s, sm->nctas);
 	hmix(s, sm->next == UINT64_MAX ? UINT64_MAX : sm->next - now);
+	if (sm->nerr) /* corrupted protected words (none in a fault-free run) */
+		hmix(s, sc__prot_hash(sm));
 	hash_sm_timing(g, sm, s);
 	hbytes(s, sm->last, c->schedulers_per_sm * sizeof *sm->last);
 	for (uint32_t k = 0; k < r->ctas_per_sm; k++) {

@@ -627,6 +627,7 @@ static int run_size(sc_gpu_t *g, sc_module_t *m, const sc_func_t *f, const char 
 	sc_run_t *r = &g->run;
 	free(r->params);
 	memset(r, 0, sizeof *r);
+	sc__prot_launch(g); /* storage starts afresh: no corrupted word is left */
 	r->mod = m;
 	r->fn = f;
 	memcpy(r->grid, gd, sizeof r->grid);

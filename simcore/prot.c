@@ -89,6 +89,11 @@ int sc_protection_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, sc
 		snprintf(msg, n, "protection: interleave %u: expected 0, 1, 2, 4 or 8", il);
 		return SC_EINVAL;
 	}
+	if (il > 1 && p->regfile != SC_CODE_NONE && regs == SC_REGS_PTX) {
+		snprintf(msg, n, "protection: interleave %u: ptx mode's virtual registers have no physical neighbours; use "
+		                 "regs alloc", il);
+		return SC_EINVAL;
+	}
 	if (cfg && p->smem != SC_CODE_NONE && cfg->smem_per_sm % (sc_code_get(p->smem)->k / 8 * (il ? il : 1))) {
 		snprintf(msg, n, "protection: smem: %u bytes per SM are not a whole number of interleaved granules",
 		         cfg->smem_per_sm);
@@ -158,4 +163,410 @@ void sc__prot_destroy(sc_gpu_t *g)
 		free(g->sms[i].err);
 		g->sms[i].err = NULL;
 	}
+}
+
+/* ------------------------------------------------------------ codewords */
+
+/* The code on target t of g (NULL: none) and its index in g->prot.code. */
+static const sc_code_t *tcode(const sc_gpu_t *g, int t)
+{
+	return t == SC_TGT_REGFILE ? g->prot.code[0] : t == SC_TGT_PRED ? g->prot.code[1]
+	       : t == SC_TGT_SMEM ? g->prot.code[2] : NULL;
+}
+
+uint64_t sc__prot_bits(const sc_gpu_t *g, sc_target_t t, uint64_t plain, uint32_t *word_bits)
+{
+	const sc_code_t *c = tcode(g, t);
+	if (word_bits)
+		*word_bits = c->n * group_of(&g->opt.prot, t);
+	return plain / c->k * c->n;
+}
+
+sc_codebit_t sc__prot_codebit(const sc_gpu_t *g, sc_target_t t, uint64_t loc)
+{
+	const sc_code_t *c = tcode(g, t);
+	uint64_t il = group_of(&g->opt.prot, t), gb = il * c->n;
+	uint64_t cw = loc / gb * il + loc % gb % il;
+	return (sc_codebit_t){.plain = cw * c->k, .bit = (uint32_t)(loc % gb / il), .k = c->k, .n = c->n,
+	                      .il = (uint32_t)il, .code = c->kind};
+}
+
+/* The key of the word whose storage holds byte p (prot.c's header). */
+static uint32_t key_of(const sc_gpu_t *g, const sc_sm_t *sm, int t, const uint8_t *p)
+{
+	if (t == SC_TGT_REGFILE)
+		return (uint32_t)((p - (const uint8_t *)sm->rf) / 4);
+	if (t == SC_TGT_PRED)
+		return (uint32_t)((p - (const uint8_t *)sm->pf) / 4);
+	return (uint32_t)((size_t)(p - sm->smem) / (tcode(g, t)->k / 8));
+}
+
+/* The storage of entry e's data bits. */
+static uint8_t *storage(const sc_sm_t *sm, const sc_perr_t *e, uint32_t k)
+{
+	if (e->tgt == SC_TGT_REGFILE)
+		return (uint8_t *)&sm->rf[e->word];
+	if (e->tgt == SC_TGT_PRED)
+		return (uint8_t *)&sm->pf[e->word];
+	return sm->smem + (size_t)e->word * (k / 8);
+}
+
+static void xor_data(const sc_sm_t *sm, const sc_perr_t *e, uint32_t k, uint64_t pat)
+{
+	uint8_t *p = storage(sm, e, k);
+	for (uint32_t i = 0; i < k / 8; i++)
+		p[i] ^= (uint8_t)(pat >> (8 * i));
+}
+
+static int perr_find(const sc_sm_t *sm, int t, uint32_t word)
+{
+	for (uint32_t i = 0; i < sm->nerr; i++)
+		if (sm->err[i].tgt == t && sm->err[i].word == word)
+			return (int)i;
+	return -1;
+}
+
+static void perr_drop(sc_sm_t *sm, uint32_t i) { sm->err[i] = sm->err[--sm->nerr]; }
+
+/* XORs (data, check) into word's pattern; false when the table is full. */
+static bool perr_add(sc_sm_t *sm, int t, uint32_t word, uint64_t data, uint32_t check)
+{
+	int i = perr_find(sm, t, word);
+	if (i < 0) {
+		if (sm->nerr == SC_PERR_MAX)
+			return false;
+		i = (int)sm->nerr++;
+		sm->err[i] = (sc_perr_t){.tgt = (uint8_t)t, .word = word};
+	}
+	sc_perr_t *e = &sm->err[i];
+	e->data ^= data;
+	e->check ^= check;
+	if (!e->data && !e->check)
+		perr_drop(sm, (uint32_t)i);
+	return true;
+}
+
+int sc__prot_fault(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm, uint64_t loc, uint32_t nbits, uint64_t pat)
+{
+	int hit = 0;
+	for (uint32_t i = 0; i < nbits; i++) {
+		if (!(pat >> i & 1))
+			continue;
+		sc_codebit_t cb = sc__prot_codebit(g, t, loc + i);
+		bool data = cb.bit < cb.k, use;
+		uint32_t bit;
+		uint8_t *p = sc__locate_plain(g, t, sm, data ? cb.plain + cb.bit : cb.plain, &use, &bit);
+		if (!use)
+			continue;
+		hit = 1;
+		if (!p)
+			continue; /* ptx mode: a virtual register holding nothing read again */
+		if (data)
+			*p ^= (uint8_t)(1u << bit);
+		if (!perr_add(sm, t, key_of(g, sm, t, p), data ? UINT64_C(1) << cb.bit : 0, data ? 0 : 1u << (cb.bit - cb.k)))
+			return SC_EINVAL;
+	}
+	return hit;
+}
+
+int sc__prot_in_use(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm, uint64_t loc, uint32_t nbits)
+{
+	for (uint32_t i = 0; i < nbits; i++) {
+		bool use;
+		uint32_t bit;
+		sc__locate_plain(g, t, sm, sc__prot_codebit(g, t, loc + i).plain, &use, &bit);
+		if (use)
+			return 1;
+	}
+	return 0;
+}
+
+/* A codeword is read whole: a predicate word by any lane's read, so its
+ * value is dead only when every lane's is. */
+int sc__prot_dead(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm, uint64_t loc, uint32_t nbits)
+{
+	int any = 0;
+	for (uint32_t i = 0; i < nbits; i++) {
+		sc_codebit_t cb = sc__prot_codebit(g, t, loc + i);
+		bool use;
+		uint32_t bit;
+		sc__locate_plain(g, t, sm, cb.plain, &use, &bit);
+		if (!use)
+			continue;
+		if (sc__dead_plain(g, t, sm->id, cb.plain, t == SC_TGT_PRED ? 32 : 1) != 1)
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
+/* Whether group G (interleave codewords) has a codeword in use. */
+static bool group_in_use(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm, uint64_t G)
+{
+	const sc_code_t *c = tcode(g, t);
+	uint32_t il = group_of(&g->opt.prot, t);
+	for (uint32_t j = 0; j < il; j++) {
+		bool use;
+		uint32_t bit;
+		sc__locate_plain(g, t, sm, (G * il + j) * c->k, &use, &bit);
+		if (use)
+			return true;
+	}
+	return false;
+}
+
+/* The groups of t on sm; with ptx mode's virtual registers, the words in
+ * use are counted by sc_live_loc's way (fault.c): here by locating. */
+static uint64_t ngroups(sc_gpu_t *g, sc_target_t t, uint32_t *gbits)
+{
+	uint64_t n = sc__space_bits(g, t, 0, gbits);
+	return n / *gbits;
+}
+
+uint64_t sc__prot_live_bits(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm)
+{
+	uint32_t gb;
+	uint64_t n = ngroups(g, t, &gb), live = 0;
+	if (sc__virtual(g, t)) { /* the physical words the virtual registers weigh by */
+		const sc_code_t *c = tcode(g, t);
+		uint64_t words = sc_target_bits(&g->cfg, t, 0, NULL) / c->k;
+		for (uint64_t wd = 0; wd < words; wd++)
+			live += sc__in_use_phys(g, t, sm, wd * c->k) ? c->n : 0;
+		return live;
+	}
+	for (uint64_t G = 0; G < n; G++)
+		if (group_in_use(g, t, sm, G))
+			live += gb;
+	return live;
+}
+
+int sc__prot_live_loc(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm, uint64_t draw, uint32_t nbits, uint64_t *loc)
+{
+	uint32_t gb;
+	uint64_t n = ngroups(g, t, &gb), live = 0;
+	if (nbits > gb)
+		return SC_EINVAL;
+	if (sc__virtual(g, t)) /* a virtual word in use, then a start in its codeword */
+		return sc__virtual_live_loc(g, t, sm->id, draw, nbits, gb, loc);
+	for (uint64_t G = 0; G < n; G++)
+		live += group_in_use(g, t, sm, G);
+	if (!live)
+		return 0;
+	uint64_t k = draw % live;
+	uint32_t start = (uint32_t)((draw / live) % (gb - nbits + 1));
+	for (uint64_t G = 0; G < n; G++)
+		if (group_in_use(g, t, sm, G) && k-- == 0) {
+			*loc = G * gb + start;
+			return 1;
+		}
+	return 0;
+}
+
+/* ------------------------------------------------------------ reads and writes */
+
+static void event(sc_gpu_t *g, sc_prot_t ev)
+{
+	if (!g->prot.ev) {
+		g->prot.ev = (uint8_t)ev;
+		g->prot.cycle = g->cycle;
+	}
+}
+
+static const char *const tnames[] = {[SC_TGT_REGFILE] = "register", [SC_TGT_PRED] = "predicate",
+                                     [SC_TGT_SMEM] = "shared-memory granule"};
+
+/* A read of entry i's word by `lane` of w (-1: the warp): decoded, and the
+ * entry ends; false after the DUE of a detected error. */
+static bool decode(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t i, int lane, uint32_t pc)
+{
+	sc_perr_t e = sm->err[i];
+	const sc_code_t *c = tcode(g, e.tgt);
+	uint64_t rest;
+	sc_ecc_outcome_t o = sc_code_decode(c, e.data, e.check, false, &rest, NULL);
+	if (o == SC_ECC_DETECTED) {
+		event(g, SC_PROT_DETECTED);
+		sc__due(g, c->kind == SC_CODE_PARITY ? SC_DUE_PARITY_ERROR : SC_DUE_ECC_UNCORRECTABLE, sm, w, lane, pc, 0,
+		        "%s detected an error it cannot correct in %s %u of SM %u (data pattern 0x%llx, check 0x%x)",
+		        sc_code_name(c->kind), tnames[e.tgt], e.word, sm->id, (unsigned long long)e.data, e.check);
+		return false;
+	}
+	/* what the decoder flips: the whole pattern when it corrects, another
+	 * one when it miscorrects (rest, a codeword, stays), nothing when the
+	 * pattern is a codeword */
+	xor_data(sm, &e, c->k, e.data ^ rest);
+	event(g, o == SC_ECC_CORRECTED ? SC_PROT_CORRECTED : o == SC_ECC_MISCORRECTED ? SC_PROT_MISCORRECTED
+	                                                                              : SC_PROT_UNDETECTED);
+	perr_drop(sm, i);
+	return true;
+}
+
+/* Where entry e lies in warp w's registers: the register slot and lane, or
+ * false when it is not w's. */
+static bool reg_of(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, const sc_perr_t *e, uint32_t *reg,
+                   uint32_t *lane)
+{
+	uint64_t base = (uint64_t)(w->rf - sm->rf), n = (uint64_t)g->run.regs * 32;
+	if (e->tgt != SC_TGT_REGFILE || e->word < base || e->word >= base + n)
+		return false;
+	*reg = (uint32_t)((e->word - base) / 32);
+	*lane = (uint32_t)((e->word - base) % 32);
+	return true;
+}
+
+static bool pred_of(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, const sc_perr_t *e, uint32_t *p)
+{
+	uint64_t base = (uint64_t)(w->pf - sm->pf);
+	if (e->tgt != SC_TGT_PRED || e->word < base || e->word >= base + g->run.preds)
+		return false;
+	*p = (uint32_t)(e->word - base);
+	return true;
+}
+
+/* Whether `in`, executing in lanes exec of warp w (active: the top mask),
+ * reads entry e: a register lane (the guard by every active lane, a
+ * cross-lane source by any lane once one executes, others by exec's), a
+ * predicate word (by any reading lane, or by a write of some lanes only:
+ * the word's other lanes are kept, a read-modify-write). *lane: the lane. */
+static bool reads(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, const sc_perr_t *e,
+                  const sc_regref_t *v, unsigned n, uint32_t exec, uint32_t active, int *lane)
+{
+	uint32_t reg, l, p;
+	bool isreg = reg_of(g, sm, w, e, &reg, &l), ispred = !isreg && pred_of(g, sm, w, e, &p);
+	*lane = isreg ? (int)l : -1;
+	for (unsigned j = 0; j < n && (isreg || ispred); j++) {
+		uint32_t readers = v[j].pos == 6 ? active : v[j].xlane ? (exec ? 0xffffffffu : 0) : exec;
+		if (isreg && !v[j].pred && !v[j].def && reg >= v[j].idx && reg < v[j].idx + v[j].w && (readers >> l & 1))
+			return true;
+		if (ispred && v[j].pred && v[j].idx == p && (v[j].def ? exec && exec != 0xffffffffu : readers != 0))
+			return true;
+	}
+	return false;
+}
+
+/* Decodes the entries that the refs v[0..n) read. */
+static bool read_refs(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_regref_t *v, unsigned n, uint32_t exec,
+                      uint32_t active, uint32_t pc)
+{
+	for (uint32_t i = 0; i < sm->nerr;) {
+		int lane;
+		if (!reads(g, sm, w, &sm->err[i], v, n, exec, active, &lane))
+			i++;
+		else if (!decode(g, sm, w, i, lane, pc))
+			return false; /* decode dropped entry i otherwise: i is the next */
+	}
+	return true;
+}
+
+bool sc__prot_read(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t *exec, uint32_t active,
+                   uint32_t pc)
+{
+	sc_regref_t v[7];
+	unsigned n = sc__insn_regs(in, v);
+	/* the guard first: every active lane reads it, and exec follows from
+	 * the value its decoding leaves */
+	for (unsigned j = 0; j < n; j++)
+		if (v[j].pos == 6) {
+			if (!read_refs(g, sm, w, &v[j], 1, *exec, active, pc))
+				return false;
+			uint32_t pm = w->pf[SC_GUARD_REG(in->guard)];
+			*exec = active & ((in->guard & SC_GUARD_NEG) ? ~pm : pm);
+		}
+	return read_refs(g, sm, w, v, n, *exec, active, pc);
+}
+
+/* Drops the entries of register slots [reg, reg + nw) of w in lanes mask,
+ * or predicate `reg` (pred): a full write of their words. */
+static void wrote(sc_sm_t *sm, const sc_warp_t *w, bool pred, uint32_t reg, uint32_t nw, uint32_t mask)
+{
+	uint64_t rbase = (uint64_t)(w->rf - sm->rf), pbase = (uint64_t)(w->pf - sm->pf);
+	for (uint32_t i = 0; i < sm->nerr;) {
+		const sc_perr_t *e = &sm->err[i];
+		bool hit = pred ? e->tgt == SC_TGT_PRED && e->word == pbase + reg && mask
+		                : e->tgt == SC_TGT_REGFILE && e->word >= rbase + (uint64_t)reg * 32 &&
+		                      e->word < rbase + (uint64_t)(reg + nw) * 32 && (mask >> ((e->word - rbase) % 32) & 1);
+		if (hit)
+			perr_drop(sm, i);
+		else
+			i++;
+	}
+}
+
+void sc__prot_written(sc_sm_t *sm, const sc_warp_t *w, const sc_insn_t *in, uint32_t exec)
+{
+	sc_regref_t v[7];
+	unsigned n = sc__insn_regs(in, v);
+	for (unsigned j = 0; j < n && sm->nerr && exec; j++)
+		if (v[j].def)
+			wrote(sm, w, v[j].pred, v[j].idx, v[j].w, exec);
+}
+
+void sc__prot_wrote_reg(sc_sm_t *sm, const sc_warp_t *w, uint16_t o, uint32_t mask)
+{
+	unsigned k = SC_OPND_KIND(o);
+	if (k == SC_K_R32 || k == SC_K_R64 || k == SC_K_PRED)
+		wrote(sm, w, k == SC_K_PRED, SC_OPND_IDX(o), k == SC_K_R64 ? 2 : 1, mask);
+}
+
+bool sc__prot_has_smem(const sc_sm_t *sm)
+{
+	for (uint32_t i = 0; i < sm->nerr; i++)
+		if (sm->err[i].tgt == SC_TGT_SMEM)
+			return true;
+	return false;
+}
+
+bool sc__prot_smem(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint64_t off, uint32_t bytes, bool write,
+                   uint32_t pc)
+{
+	uint32_t gb = tcode(g, SC_TGT_SMEM)->k / 8;
+	for (uint64_t gi = off / gb; gi * gb < off + bytes; gi++) {
+		int i = perr_find(sm, SC_TGT_SMEM, (uint32_t)gi);
+		if (i < 0)
+			continue;
+		bool whole = gi * gb >= off && (gi + 1) * gb <= off + bytes;
+		if (write && whole)
+			perr_drop(sm, (uint32_t)i);
+		else if (!decode(g, sm, w, (uint32_t)i, -1, pc))
+			return false;
+	}
+	return true;
+}
+
+void sc__prot_cta(const sc_gpu_t *g, sc_sm_t *sm, const sc_cta_t *cta)
+{
+	const sc_run_t *r = &g->run;
+	uint64_t first = (uint64_t)cta->slot * r->nwarps;
+	uint64_t rlo = first * r->regs * 32, rhi = rlo + (uint64_t)r->nwarps * r->regs * 32;
+	uint64_t plo = first * r->preds, phi = plo + (uint64_t)r->nwarps * r->preds;
+	uint64_t gb = g->prot.code[2] ? g->prot.code[2]->k / 8 : 1;
+	uint64_t slo = cta->smem_off / gb, shi = (cta->smem_off + r->smem + gb - 1) / gb;
+	for (uint32_t i = 0; i < sm->nerr;) {
+		const sc_perr_t *e = &sm->err[i];
+		uint64_t lo = e->tgt == SC_TGT_REGFILE ? rlo : e->tgt == SC_TGT_PRED ? plo : slo;
+		uint64_t hi = e->tgt == SC_TGT_REGFILE ? rhi : e->tgt == SC_TGT_PRED ? phi : shi;
+		if (e->word >= lo && e->word < hi)
+			perr_drop(sm, i);
+		else
+			i++;
+	}
+}
+
+void sc__prot_launch(sc_gpu_t *g)
+{
+	for (uint32_t i = 0; i < g->cfg.num_sms; i++)
+		g->sms[i].nerr = 0;
+}
+
+uint64_t sc__prot_hash(const sc_sm_t *sm)
+{
+	uint64_t h = sm->nerr; /* a sum of mixed entries: their order does not matter */
+	for (uint32_t i = 0; i < sm->nerr; i++) {
+		const sc_perr_t *e = &sm->err[i];
+		uint64_t x = ((uint64_t)e->tgt << 56 | e->word) ^ e->data * 0x9e3779b97f4a7c15ull ^ (uint64_t)e->check << 32;
+		x ^= x >> 31;
+		x *= 0xbf58476d1ce4e5b9ull;
+		x ^= x >> 29;
+		h += x;
+	}
+	return h;
 }

@@ -557,7 +557,7 @@ static uint32_t fault_words(const sc_rt_plan_t *p) { return p->model.words > 1 ?
 static int words_test(const sc_rt_plan_t *p, const sc_gpu_t *gpu, const sc_rt_fault_t *f, bool dead)
 {
 	uint32_t wb;
-	uint64_t n = sc_target_bits(&gpu->cfg, p->target, p->fields, &wb);
+	uint64_t n = sc__space_bits(gpu, p->target, p->fields, &wb);
 	uint64_t stride = (uint64_t)p->model.interleave * wb;
 	int any = 0;
 	for (uint32_t j = 0; j < fault_words(p) && f->loc + j * stride + f->nbits <= n; j++) {

@@ -1749,5 +1749,74 @@ typedef struct sc_perr {
 /* Allocates the tables when g->opt.prot protects something: 0 or SC_ENOMEM. */
 int sc__prot_create(sc_gpu_t *g);
 void sc__prot_destroy(sc_gpu_t *g);
+/* Whether target t carries a code on g. */
+static inline bool sc__coded(const sc_gpu_t *g, sc_target_t t)
+{
+	return (t == SC_TGT_REGFILE && g->prot.code[0]) || (t == SC_TGT_PRED && g->prot.code[1]) ||
+	       (t == SC_TGT_SMEM && g->prot.code[2]);
+}
+/* The fault space of a protected target whose unprotected space has
+ * `plain` bits (fault.c's plain_bits): codewords, and *word_bits the bits
+ * of an interleaving group. */
+uint64_t sc__prot_bits(const sc_gpu_t *g, sc_target_t t, uint64_t plain, uint32_t *word_bits);
+/* The fault space of target t on g, protection included (fault.c). */
+uint64_t sc__space_bits(const sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t *word_bits);
+/* fault.c's unprotected layout, for prot.c: the byte holding bit loc and
+ * the bit in it (NULL with *in_use set: a virtual register holding nothing
+ * read again), and the dead test. */
+uint8_t *sc__locate_plain(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm, uint64_t loc, bool *in_use, uint32_t *bit);
+int sc__dead_plain(sc_gpu_t *g, sc_target_t t, uint32_t smi, uint64_t loc, uint32_t nbits);
+/* ptx mode's live draw over the virtual words in use, each wb bits wide;
+ * whether the physical bit loc is in use. */
+int sc__virtual_live_loc(const sc_gpu_t *g, sc_target_t t, uint32_t smi, uint64_t draw, uint32_t nbits, uint32_t wb,
+                         uint64_t *loc);
+bool sc__in_use_phys(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm, uint64_t loc);
+/* A protected target's bits from loc (codeword layout), as fault.c's
+ * counterparts without protection: the fault XORs `pat` into the nbits
+ * bits (1 when any lies in a word in use, 0 when none does, SC_EINVAL when
+ * the table is full); in use, dead (every bit in use is in a dead word),
+ * the live bits and the bit a live draw lands on. */
+int sc__prot_fault(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm, uint64_t loc, uint32_t nbits, uint64_t pat);
+int sc__prot_in_use(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm, uint64_t loc, uint32_t nbits);
+int sc__prot_dead(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm, uint64_t loc, uint32_t nbits);
+uint64_t sc__prot_live_bits(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm);
+int sc__prot_live_loc(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm, uint64_t draw, uint32_t nbits, uint64_t *loc);
+/* Where bit loc of a protected target lies: its codeword's data bit 0 in
+ * the unprotected layout (the site and the watch follow that word), the
+ * bit in the codeword and whether it is a check bit. */
+typedef struct sc_codebit {
+	uint64_t plain;   /* unprotected loc of the codeword's first data bit */
+	uint32_t bit;     /* codeword bit: data 0..k-1, then check bits */
+	uint32_t k, n;    /* data bits, codeword bits */
+	uint32_t il;      /* codewords per interleaving group */
+	sc_code_kind_t code;
+} sc_codebit_t;
+sc_codebit_t sc__prot_codebit(const sc_gpu_t *g, sc_target_t t, uint64_t loc);
+
+/* Before warp w executes `in` (exec: its executing lanes, active: the
+ * stack's top mask), with sm->nerr set: decodes every corrupted protected
+ * register or predicate the instruction reads (a predicate it writes in
+ * some lanes only is read too), the guard first, then *exec recomputed
+ * from the guard's decoded value. false after a DUE. */
+bool sc__prot_read(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t *exec, uint32_t active,
+                   uint32_t pc);
+/* After it: the registers and predicates it wrote hold fresh codewords. */
+void sc__prot_written(sc_sm_t *sm, const sc_warp_t *w, const sc_insn_t *in, uint32_t exec);
+/* Register operand o of w was written in lanes `mask` (bar.red's result). */
+void sc__prot_wrote_reg(sc_sm_t *sm, const sc_warp_t *w, uint16_t o, uint32_t mask);
+/* A shared-memory access of `bytes` bytes at byte `off` of sm->smem by a
+ * lane of w: a read (or atomic) decodes the granules it touches, a write
+ * replaces the granules it covers and decodes those it covers in part.
+ * false after a DUE. */
+bool sc__prot_smem(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint64_t off, uint32_t bytes, bool write,
+                   uint32_t pc);
+/* Whether sm's table holds a shared-memory entry. */
+bool sc__prot_has_smem(const sc_sm_t *sm);
+/* A CTA starts: its registers, predicates and shared memory are fresh. */
+void sc__prot_cta(const sc_gpu_t *g, sc_sm_t *sm, const sc_cta_t *cta);
+/* A launch starts: every table is emptied. */
+void sc__prot_launch(sc_gpu_t *g);
+/* sm's table for the state hash (fault.c): 0 entries hash as nothing. */
+uint64_t sc__prot_hash(const sc_sm_t *sm);
 
 #endif

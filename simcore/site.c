@@ -437,6 +437,18 @@ int sc_site_json_model(const sc_gpu_t *g, sc_target_t t, unsigned fields, uint32
 		jw_u64(&j, "launch", g->run.launch_index);
 	}
 	jw_u64(&j, "nbits", nbits);
+	if (sc__coded(g, t)) {
+		/* a codeword's bit: the word it protects is described below, with
+		 * the data bits from this one that are in it (none for a check
+		 * bit: its flip leaves the word's value as it was) */
+		sc_codebit_t cb = sc__prot_codebit(g, t, loc);
+		bool check = cb.bit >= cb.k;
+		jw_str(&j, "code", sc_code_name(cb.code));
+		jw_u64(&j, "codeword_bit", cb.bit);
+		jw_bool(&j, "check_bit", check);
+		loc = cb.plain + (check ? 0 : cb.bit);
+		nbits = check ? 0 : cb.il > 1 ? 1 : nbits < cb.k - cb.bit ? nbits : cb.k - cb.bit;
+	}
 	if (sc__virtual(g, t)) {
 		site_virtual(&j, g, t, smi, loc, nbits);
 		return jw_end(&j, sc_target_name(t));
@@ -476,6 +488,11 @@ void sc_watch(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, uint64_
 	const sc_run_t *r = &g->run;
 	sc_watch_t *wt = &g->watch;
 	*wt = (sc_watch_t){.want = true, .out = out, .outn = out ? n : 0};
+	if (sc__coded(g, t)) { /* a codeword is read whole: followed as its word */
+		sc_codebit_t cb = sc__prot_codebit(g, t, loc);
+		loc = t == SC_TGT_PRED || cb.bit >= cb.k ? cb.plain : cb.plain + cb.bit;
+		nbits = t == SC_TGT_PRED ? 32 : 1;
+	}
 	uint64_t word = loc / 32;
 	uint32_t bits = (uint32_t)((nbits >= 32 ? ~0ull : (1ull << nbits) - 1) << (loc % 32));
 	if (smi < g->cfg.num_sms && r->fn && nbits >= 1 && nbits <= 32) {

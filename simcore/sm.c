@@ -154,6 +154,8 @@ static void bar_release(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, unsigned id, ui
 			for (int l = 0; l < 32; l++)
 				v[l] = val;
 			sc__wr(w, w->bar_dst, w->bar_mask, v);
+			if (UNLIKELY(sm->nerr))
+				sc__prot_wrote_reg(sm, w, w->bar_dst, w->bar_mask);
 		}
 		w->state = SC_W_ACTIVE;
 		/* on from the next cycle, when its next instruction's operands
@@ -569,10 +571,14 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 		uint32_t pm = w->pf[SC_GUARD_REG(in->guard)];
 		exec &= (in->guard & SC_GUARD_NEG) ? ~pm : pm;
 	}
+	if (UNLIKELY(sm->nerr) && !sc__prot_read(g, sm, w, in, &exec, top->mask, pc))
+		return; /* a protected word's error detected */
 	g->run.warp_insts++;
 	g->run.thread_insts += top->mask == 0xffffffffu ? 32 : sc__popcount32(top->mask);
 
 	int rc = d->fn(g, sm, w, d, exec), transfer = 0;
+	if (UNLIKELY(sm->nerr))
+		sc__prot_written(sm, w, in, exec);
 	occupy(g, sm, d, s, now);
 	if (LIKELY(rc >= 0)) {
 		if (UNLIKELY(g->after)) /* a fault acts on the results: FU, stuck bit */
@@ -613,6 +619,8 @@ void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uin
 	memset(sm->pf + (size_t)first * r->preds, 0, (size_t)r->nwarps * r->preds * sizeof *sm->pf);
 	memset(sm->smem + cta->smem_off, 0, r->smem);
 	memset(cta->local, 0, (size_t)r->nwarps * 32 * r->local);
+	if (UNLIKELY(sm->nerr))
+		sc__prot_cta(g, sm, cta);
 	if (UNLIKELY(g->stuck.on)) /* the clearing wrote the stuck bit too */
 		sc__stuck_apply(g, sm, now);
 	uint32_t per = r->regs + r->preds;
