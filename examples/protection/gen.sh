@@ -1,0 +1,89 @@
+#!/bin/sh
+# gen.sh — writes the protection study's campaigns: GUFI's future work
+# (its section VI: "an injection campaign for single-bit transient faults
+# will result in all faults Masked ... multiple (double, triple, etc.) bit
+# faults ... to see how many stay uncorrected") on GUFI's applications. For
+# each application, the register file (alloc mode, as GUFI's sass figures)
+# and, for the 7 that use it, shared memory, under no code, parity (33,32),
+# SECDED (39,32) and DECTED (45,32), with single-bit faults and adjacent
+# faults of 2 and 3 bits (one codeword: no interleaving); gtx480.
+#
+# usage: sh gen.sh [-n INJECTIONS] [-b BUILD] OUTDIR
+#   -n      injections per campaign (default 500)
+#   -b      the build folder whose examples/ holds the programs (default build)
+set -eu
+
+APPS="bfs ccp ge hs km lps lud ms nw pathf spg vaddg"
+SMEM_APPS="hs lps lud ms nw pathf spg"
+CODES="none parity secded dected"
+MODELS="single adj2 adj3"
+
+usage() {
+	echo "usage: sh $0 [-n INJECTIONS] [-b BUILD] OUTDIR" >&2
+	exit 2
+}
+
+n=500
+build=
+while getopts n:b: opt; do
+	case $opt in
+	n) n=$OPTARG ;;
+	b) build=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 1 ] || usage
+case $n in
+'' | *[!0-9]* | 0*) echo "$0: -n: expected an injection count in 1..10000000, got '$n'" >&2; exit 2 ;;
+esac
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=$(cd "${build:-$root/build}" 2>/dev/null && pwd) || { echo "$0: -b: no such folder" >&2; exit 2; }
+mkdir -p "$1"
+out=$(cd "$1" && pwd)
+case $build$root in
+*'"'* | *'\'*) echo "$0: cannot name $build or $root in JSON (a quote or backslash)" >&2; exit 2 ;;
+esac
+
+model_json() {
+	case $1 in
+	single) printf '{"kind": "single"}' ;;
+	adj2) printf '{"kind": "adjacent", "bits": 2}' ;;
+	adj3) printf '{"kind": "adjacent", "bits": 3}' ;;
+	esac
+}
+
+# campaign APP TARGET CODE MODEL
+campaign() {
+	app=$1 target=$2 code=$3 model=$4
+	name=$app-$target-$code-$model
+	{
+		printf '{\n'
+		printf '  "name": "%s",\n' "$name"
+		printf '  "workload": {"exec": ["%s/examples/%s"], "cwd": "%s"},\n' "$build" "$app" "$root"
+		printf '  "gpu": "gtx480",\n'
+		printf '  "regs": "alloc",\n'
+		printf '  "target": "%s",\n' "$target"
+		printf '  "scope": "application",\n'
+		printf '  "fault_model": %s,\n' "$(model_json "$model")"
+		[ "$code" = none ] || printf '  "protection": {"%s": {"code": "%s"}},\n' "$target" "$code"
+		printf '  "injections": %s\n' "$n"
+		printf '}\n'
+	} >"$out/$name.json"
+}
+
+count=0
+for code in $CODES; do
+	for model in $MODELS; do
+		for app in $APPS; do
+			campaign "$app" regfile "$code" "$model"
+			count=$((count + 1))
+		done
+		for app in $SMEM_APPS; do
+			campaign "$app" smem "$code" "$model"
+			count=$((count + 1))
+		done
+	done
+done
+echo "gen.sh: $count campaigns of $n injections in $out"
