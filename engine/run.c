@@ -636,7 +636,7 @@ static int store_golden(db_t *db, const camp_campaign_t *c, const eng_golden_t *
 	                  .warp_insts = g->totals.warp_insts,
 	                  .ipc = g->totals.cycles ? (double)g->totals.thread_insts / g->totals.cycles : 0,
 	                  .clock_mhz = c->gpu.clock_mhz, .num_sms = sc_target_sms(&c->gpu, (sc_target_t)c->target),
-	                  .bits_per_sm = sc_target_bits(&c->gpu, (sc_target_t)c->target, c->fields, NULL),
+	                  .bits_per_sm = camp_campaign_bits(c, NULL),
 	                  .wall_seconds = g->wall};
 	snprintf(dg.output_digest, sizeof dg.output_digest, "%s", digest);
 	db_kernel_t *k = calloc(g->nlaunch ? g->nlaunch : 1, sizeof *k);
