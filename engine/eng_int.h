@@ -205,6 +205,9 @@ typedef struct eng_outcome {
 	char site[SC_RT_JSON];      /* where the (first) fault landed */
 	char effect[SC_RT_JSON];    /* what it met first: read or overwritten */
 	char severity[SC_RT_JSON];  /* an SDC's size, output by output */
+	/* issue 14: the first protection event (sc_prot_first) and its cycle */
+	sc_prot_t prot;
+	uint64_t prot_cycle;
 } eng_outcome_t;
 
 typedef struct eng_runner_opts {

@@ -183,6 +183,8 @@ static void downgrade(sqlite3 *s, int version)
 		raw_exec(s, sql);
 	}
 	/* columns later steps added to kept tables */
+	if (version < 8)
+		raw_exec(s, "ALTER TABLE experiments DROP COLUMN prot_cycle; ALTER TABLE experiments DROP COLUMN prot");
 	if (version < 7)
 		raw_exec(s, "ALTER TABLE campaigns DROP COLUMN stop; ALTER TABLE campaigns DROP COLUMN looks;"
 		            " ALTER TABLE campaigns DROP COLUMN strata");
