@@ -695,7 +695,7 @@ Test(fault, result_line_round_trip)
 	                    .note = "{\"n\":1}"};
 	char line[512];
 	sc_rt_result_format(&r, line, sizeof line);
-	cr_expect_str_eq(line, "18446744073709551615 3 10 1234 1 77 256 0.250000 - -", "empty JSON fields as '-'");
+	cr_expect_str_eq(line, "18446744073709551615 3 10 1234 1 77 256 0.250000 - - 0 0", "empty JSON fields as '-'");
 	sc_rt_result_t back;
 	cr_assert_eq(sc_rt_result_parse(line, &back), 0);
 	cr_expect_eq(back.idx, r.idx);
@@ -718,11 +718,19 @@ Test(fault, result_line_round_trip)
 	cr_assert_eq(sc_rt_result_parse(line, &back), 0, "%s", line);
 	cr_expect_str_eq(back.site, r.site);
 	cr_expect_str_eq(back.effect, r.effect);
-	cr_expect_eq(sc_rt_result_parse(" 5 0 0 0 0 0 -1 0.5 - -\n", &back), 0, "as the program sends it");
-	static const char *const bad[] = {"5 0 0 0 0 0 -1", "5 0 0 0 0 0 -1 0.5 - - 9", "5 6 0 0 0 0 -1 0.5 - -",
-	                                  "5 -1 0 0 0 0 -1 0.5 - -", "5 0 99 0 0 0 -1 0.5 - -",
-	                                  "x 0 0 0 0 0 -1 0.5 - -", "5 0 0 0 0 0 -1 0.5", "5 0 0 0 0 0 -1 0.5 - x",
-	                                  "5 0 0 0 0 0 -1 0.5 [] -", ""};
+	/* the first protection event and its cycle */
+	r.prot = SC_PROT_CORRECTED;
+	r.prot_cycle = 99;
+	sc_rt_result_format(&r, line, sizeof line);
+	cr_assert_eq(sc_rt_result_parse(line, &back), 0, "%s", line);
+	cr_expect_eq(back.prot, SC_PROT_CORRECTED);
+	cr_expect_eq(back.prot_cycle, 99);
+	cr_expect_eq(sc_rt_result_parse(" 5 0 0 0 0 0 -1 0.5 - - 0 0\n", &back), 0, "as the program sends it");
+	static const char *const bad[] = {"5 0 0 0 0 0 -1", "5 0 0 0 0 0 -1 0.5 - - 0 0 9", "5 6 0 0 0 0 -1 0.5 - - 0 0",
+	                                  "5 -1 0 0 0 0 -1 0.5 - - 0 0", "5 0 99 0 0 0 -1 0.5 - - 0 0",
+	                                  "x 0 0 0 0 0 -1 0.5 - - 0 0", "5 0 0 0 0 0 -1 0.5", "5 0 0 0 0 0 -1 0.5 - x 0 0",
+	                                  "5 0 0 0 0 0 -1 0.5 [] - 0 0", "5 0 0 0 0 0 -1 0.5 - -",
+	                                  "5 0 0 0 0 0 -1 0.5 - - 5 0", ""};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		cr_expect_eq(sc_rt_result_parse(bad[i], &back), SC_EINVAL, "'%s' accepted", bad[i]);
 }
