@@ -23,7 +23,8 @@ SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c
                simcore/decode.c simcore/exec.c simcore/sem_fast.c simcore/sm.c simcore/gpu.c simcore/config.c \
                simcore/fault.c simcore/regalloc.c simcore/rt.c simcore/statemap.c simcore/disasm.c \
                simcore/memsys.c simcore/cachefault.c simcore/site.c simcore/ecc.c simcore/prot.c
-CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run.c campaigns/camp_campaign.c
+CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run.c campaigns/camp_campaign.c \
+               campaigns/camp_prot.c
 MASKS_SRC   := masks/mask.c masks/stats.c
 PARSER_SRC  := parser/classify.c
 DB_SRC      := db/db.c db/report.c db/study.c db/demangle.c
@@ -37,7 +38,7 @@ TEST_SRC    := tests/simcore/test_harness.c tests/simcore/insn.c tests/simcore/t
                tests/simcore/test_regalloc.c tests/simcore/test_ibuf.c tests/simcore/test_models.c \
                tests/simcore/test_isa.c tests/simcore/test_disasm.c tests/simcore/test_statemap.c tests/simcore/test_ecc.c tests/simcore/test_prot.c \
                tests/campaigns/test_campaigns.c \
-               tests/campaigns/test_campaign.c tests/masks/test_masks.c tests/parser/test_classify.c \
+               tests/campaigns/test_campaign.c tests/campaigns/test_protection.c tests/masks/test_masks.c tests/parser/test_classify.c \
                tests/engine/runs.c tests/engine/test_runner.c tests/engine/test_hostrun.c tests/engine/test_golden.c tests/engine/test_daemon.c tests/engine/test_attribution.c tests/engine/test_stats.c tests/engine/test_progress.c \
                tests/db/test_db.c tests/fuzz/test_regress.c tests/fuzz/fuzz_load.c tests/fuzz/fuzz_common.c
 EXAMPLE_BIN := $(BUILD)/examples/iterate
@@ -135,6 +136,7 @@ ptx-tests: $(BUILD)/flipsim
 
 e2e-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
 	bash tests/e2e.sh $(BUILD)
+	bash tests/e2e_protection.sh $(BUILD)
 
 # test-bins: every program the suites need, built in parallel; suites: the
 # three suites one after another, so that their output does not interleave.

@@ -117,6 +117,18 @@ const char *camp_regs_name(camp_regs_t r)
 	return NAME_OF(regs_names, r);
 }
 
+uint64_t camp_campaign_bits(const camp_campaign_t *c, uint32_t *word_bits)
+{
+	return sc_target_bits_prot(&c->gpu, &c->prot, (sc_target_t)c->target, c->fields, word_bits);
+}
+
+sc_regs_t camp_regs_sim(camp_regs_t r)
+{
+	static const sc_regs_t sim[] = {[CAMP_REGS_PTX] = SC_REGS_PTX, [CAMP_REGS_ALLOC] = SC_REGS_ALLOC,
+	                                [CAMP_REGS_UNALLOC] = SC_REGS_UNALLOC};
+	return (unsigned)r < sizeof sim / sizeof sim[0] ? sim[r] : SC_REGS_PTX;
+}
+
 const char *camp_field_name(camp_target_t t, uint32_t bit)
 {
 	const char *const *f = target_fields(t);
@@ -431,7 +443,8 @@ static int check_target_on_gpu(ctx_t *x)
 {
 	const camp_campaign_t *c = x->c;
 	uint32_t wb = 0;
-	if (!sc_target_bits(&c->gpu, (sc_target_t)c->target, c->fields, &wb))
+	uint64_t bits = camp_campaign_bits(c, &wb);
+	if (!bits)
 		return fail(x, "$.target", "GPU '%s' has no %s (its size in the GPU configuration is 0)", c->gpu.name,
 		            target_names[c->target]);
 	if (c->model == CAMP_MODEL_ADJACENT && wb < 2)
@@ -444,13 +457,40 @@ static int check_target_on_gpu(ctx_t *x)
 		            ? "a cache word's value is not read: use \"random_value\""
 		            : "a permanent fault needs regfile, pred, smem or fu");
 	if (c->model == CAMP_MODEL_MCU &&
-	    (uint64_t)(c->model_k - 1) * c->model_interleave >= sc_target_bits(&c->gpu, (sc_target_t)c->target,
-	                                                                      c->fields, NULL) / wb)
+	    (uint64_t)(c->model_k - 1) * c->model_interleave >= bits / wb)
 		return fail(x, "$.fault_model.interleave", "%u words %u apart do not fit in one SM's %s", c->model_k,
 		            c->model_interleave, target_names[c->target]);
 	if (c->model == CAMP_MODEL_ADJACENT && c->model_k > wb)
 		return fail(x, "$.fault_model.bits", "expected at most %u: adjacent bits stay inside one word of %s (%u "
 		            "bits)", wb, target_names[c->target], wb);
+	return 0;
+}
+
+/* "protection": parsed early (a typo is found before the workload loads),
+ * checked against the GPU and register mode once the GPU is known. */
+static int parse_protection(ctx_t *x, json_t *v)
+{
+	x->c->prot = (sc_protection_t){0};
+	return v ? camp__parse_protection(x->err, x->errsz, x->file, "$.protection", v, &x->c->prot) : 0;
+}
+
+/* The codes fit the GPU and register mode, and the fault model acts on
+ * the codewords: the simulator does not model a cleared or stuck codeword
+ * (the check bits a zero_value would clear, or that a stuck bit's word
+ * rewrites, are not stored). */
+static int check_protection(ctx_t *x)
+{
+	const camp_campaign_t *c = x->c;
+	int rc = camp__check_protection(x->err, x->errsz, x->file, "$.protection", &c->prot, &c->gpu,
+	                                camp_regs_sim(c->regs));
+	if (rc)
+		return rc;
+	sc_code_kind_t code = camp_protection_code(&c->prot, c->target);
+	sc_fm_kind_t kind = camp_model_kind(c->model);
+	if (code != SC_CODE_NONE && (kind == SC_FM_ZERO || kind == SC_FM_STUCK))
+		return fail(x, "$.fault_model.kind", "\"%s\" is not modelled on a protected %s (its words are %s "
+		            "codewords): use single, adjacent, multi, random_value or mcu, or no code on %s",
+		            model_names[c->model], target_names[c->target], sc_code_name(code), target_names[c->target]);
 	return 0;
 }
 
@@ -1105,7 +1145,8 @@ static int canonical_text(ctx_t *x, bool legacy, char **text)
 	}
 	put(root, "fault_model", v, &bad);
 	put(root, "sampling", json_string(sampling_names[c->sampling]), &bad);
-	/* only when asked for: campaigns without them keep their identity */
+	/* only when asked for: campaigns without them (and without protection,
+	 * below) keep their identity */
 	if (c->strata != CAMP_STRATA_NONE)
 		put(root, "strata", json_string(strata_names[c->strata]), &bad);
 	if (c->stop_looks && (v = json_object())) {
@@ -1116,6 +1157,8 @@ static int canonical_text(ctx_t *x, bool legacy, char **text)
 		put(v, "looks", json_integer(c->stop_looks), &bad);
 		put(root, "stop", v, &bad);
 	}
+	if (sc_protection_on(&c->prot))
+		put(root, "protection", camp__protection_json(&c->prot), &bad);
 	put(root, "seed", json_integer((json_int_t)c->seed), &bad);
 	put(root, "fit_per_bit", json_real(c->fit_per_bit), &bad);
 	put(root, "timeout_factor", json_real(c->timeout_factor), &bad);
@@ -1149,7 +1192,7 @@ static int parse_campaign(ctx_t *x, json_t *root)
 		"name", "workload", "gpu", "regs", "target", "fields", "scope", "injections",
 		"confidence", "margin", "fault_model", "sampling", "seed", "fit_per_bit",
 		"timeout_factor", "watchdog_seconds", "golden_watchdog_seconds", "golden_cycle_budget", "strata", "stop",
-		NULL};
+		"protection", NULL};
 	json_t *workload, *target;
 	int rc;
 
@@ -1169,9 +1212,11 @@ static int parse_campaign(ctx_t *x, json_t *root)
 	    (rc = parse_stop(x, root)) ||
 	    (rc = parse_strata(x, json_object_get(root, "strata"))) ||
 	    (rc = parse_model(x, json_object_get(root, "fault_model"))) ||
+	    (rc = parse_protection(x, json_object_get(root, "protection"))) ||
 	    (rc = parse_scalars(x, root)) ||
 	    (rc = parse_workload_key(x, workload)) ||
 	    (rc = parse_gpu(x, json_object_get(root, "gpu"))) ||
+	    (rc = check_protection(x)) ||
 	    (rc = check_target_on_gpu(x)) ||
 	    (rc = parse_scope(x, json_object_get(root, "scope"))) ||
 	    (rc = check_strata(x)))

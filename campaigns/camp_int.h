@@ -35,4 +35,17 @@ FILE *camp__fopen_regular(const char *path);
  * cannot be opened or "FILE:LINE:COL: ..." for a syntax error. */
 int camp__load_json(const char *path, json_t **root, char *err, size_t errsz);
 
+/* The protection object at JSON path `path` of file into *out (camp_prot.c;
+ * format: README, "Campaign JSON"): interleave 0 becomes 1, both meaning
+ * none. Returns 0 or CAMP_EINPUT naming the file and the path. */
+int camp__parse_protection(char *err, size_t errsz, const char *file, const char *path, json_t *v,
+                           sc_protection_t *out);
+/* sc_protection_check of p on that GPU and register mode, its message as
+ * "FILE: at PATH: ...". Returns 0 or CAMP_EINPUT. */
+int camp__check_protection(char *err, size_t errsz, const char *file, const char *path, const sc_protection_t *p,
+                           const sc_gpu_config_t *cfg, sc_regs_t regs);
+/* p as the canonical text holds it: every key, codes by name (new
+ * reference, NULL when out of memory). */
+json_t *camp__protection_json(const sc_protection_t *p);
+
 #endif

@@ -272,6 +272,8 @@ typedef struct camp_campaign {
 	char *gpu_source;          /* preset name (default gtx480) or the file's resolved path */
 	sc_gpu_config_t gpu;
 	camp_regs_t regs;          /* register mode, default PTX */
+	sc_protection_t prot;      /* "protection": codes on the storage, default none;
+	                              part of the identity only when it protects something */
 	camp_target_t target;
 	uint32_t fields;           /* CAMP_FIELD_* bits, default all; 0 for other targets */
 	camp_scope_t scope;        /* default APPLICATION */
@@ -340,6 +342,24 @@ sc_fm_kind_t camp_model_kind(camp_model_t m);
 const char *camp_sampling_name(camp_sampling_t s);
 const char *camp_strata_name(camp_strata_t s); /* "none", "kernel" */
 const char *camp_regs_name(camp_regs_t r);
+/* The simulator's register mode of campaign mode r. */
+sc_regs_t camp_regs_sim(camp_regs_t r);
+
+/* Bits per SM of campaign c's fault space (its target, fields and
+ * protection: a protected structure counts its check bits,
+ * sc_target_bits_prot), the width of a word in *word_bits (may be NULL). */
+uint64_t camp_campaign_bits(const camp_campaign_t *c, uint32_t *word_bits);
+
+/* The code campaign protection p puts on target t (NONE for targets no
+ * code protects). */
+sc_code_kind_t camp_protection_code(const sc_protection_t *p, camp_target_t t);
+/* Reads a file holding one protection object (the campaign key
+ * "protection": README, "Campaign JSON") into *out and checks it against
+ * the GPU cfg and register mode regs (sc_protection_check). Returns 0, or
+ * CAMP_EINPUT with a message naming the file and the JSON path ("FILE:
+ * at $.pred.code: ..."), or CAMP_ENOMEM. */
+int camp_protection_load(const char *path, const sc_gpu_config_t *cfg, sc_regs_t regs, sc_protection_t *out,
+                         char *err, size_t errsz);
 
 /* The name of field bit `bit` (one CAMP_FIELD_*) of target t ("rpc"), or NULL
  * when t has no such field. */

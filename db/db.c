@@ -949,6 +949,27 @@ static const char SCHEMA_V6[] =
 	"),\n" \
 	"strat AS (SELECT id AS sid, strata IS NOT NULL AS stratified FROM campaigns)\n"
 
+/* View avf's query of schema 7 (schema 8 wraps it): as schema 3, but a
+ * stratified campaign's 'all' row is the stratified estimator (its
+ * invocations' rows stay each one's own: cycles are uniform within a
+ * kernel's invocations). */
+#define AVF_V7_QUERY \
+	"WITH " AVF_V3_CTES ",\n" \
+	KERNEL_INV_CTES \
+	STRATA_CTES \
+	"SELECT campaign_id, campaign, target, kernel, launch_index, kernel_name,\n" \
+	"       n, masked, sdc, due, confidence,\n" \
+	ESTIMATE_COLUMNS ",\n" \
+	"       0 AS stratified\n" \
+	"  FROM wilson JOIN strat ON sid = campaign_id\n" \
+	" WHERE NOT (stratified AND kernel = 'all')\n" \
+	"UNION ALL\n" \
+	"SELECT c.id, c.name, c.target, 'all', NULL, NULL,\n" \
+	"       coalesce(a.n, 0), coalesce(a.masked, 0), coalesce(a.sdc, 0), coalesce(a.due, 0), c.confidence,\n" \
+	"       a.p, a.lo_d / a.df, min(1.0, a.hi_d / a.df), a.df, a.d, a.lo_d, a.hi_d, 1\n" \
+	"  FROM campaigns c LEFT JOIN strata_w a ON a.campaign_id = c.id\n" \
+	" WHERE c.strata IS NOT NULL"
+
 static const char SCHEMA_V7[] =
 	"-- issue 13 item 3: stratified and sequential sampling\n"
 	"ALTER TABLE campaigns ADD COLUMN strata TEXT CHECK (strata IS NULL OR strata = 'kernel');\n"
@@ -957,25 +978,8 @@ static const char SCHEMA_V7[] =
 	"DROP VIEW avf_kernel;\n"
 	"DROP VIEW avf;\n"
 	"\n"
-	/* As schema 3, but a stratified campaign's 'all' row is the stratified
-	 * estimator (its invocations' rows stay each one's own: cycles are
-	 * uniform within a kernel's invocations). */
 	"CREATE VIEW avf AS\n"
-	"WITH " AVF_V3_CTES ",\n"
-	KERNEL_INV_CTES
-	STRATA_CTES
-	"SELECT campaign_id, campaign, target, kernel, launch_index, kernel_name,\n"
-	"       n, masked, sdc, due, confidence,\n"
-	ESTIMATE_COLUMNS ",\n"
-	"       0 AS stratified\n"
-	"  FROM wilson JOIN strat ON sid = campaign_id\n"
-	" WHERE NOT (stratified AND kernel = 'all')\n"
-	"UNION ALL\n"
-	"SELECT c.id, c.name, c.target, 'all', NULL, NULL,\n"
-	"       coalesce(a.n, 0), coalesce(a.masked, 0), coalesce(a.sdc, 0), coalesce(a.due, 0), c.confidence,\n"
-	"       a.p, a.lo_d / a.df, min(1.0, a.hi_d / a.df), a.df, a.d, a.lo_d, a.hi_d, 1\n"
-	"  FROM campaigns c LEFT JOIN strata_w a ON a.campaign_id = c.id\n"
-	" WHERE c.strata IS NOT NULL;\n"
+	AVF_V7_QUERY ";\n"
 	"\n"
 	/* As schema 3; a stratified campaign's kernel contributes its cycle
 	 * share times its own avf_derated. */
@@ -1033,6 +1037,69 @@ static const char SCHEMA_V7[] =
 	" WHERE s.vreg IS NOT NULL\n"
 	" GROUP BY s.campaign_id, s.kernel, s.vreg;\n";
 
+/* ---- schema version 8 (issue 14): protection events ----------------------
+ * experiments.prot: the first protection event of the run (NULL: none) and
+ * prot_cycle its cycle. View avf gains the detected DUEs (DB_DETECTED_REASONS)
+ * and the AVF split by outcome: sdc_avf + due_avf = avf, detected_avf is
+ * the part of due_avf a code detected. The split is in proportion to the
+ * row's failure counts, so for a physical, unstratified campaign it is
+ * exactly sdc/n, due/n and detected/n; for weighted rows it shares the
+ * estimator's avf out by counts. protection_summary: each campaign's
+ * experiments by protection event (no_event: none), its codes (NULL
+ * protection and '' codes for an unprotected one) and its avf row's split. */
+static const char SCHEMA_V8[] =
+	"-- issue 14: protection events\n"
+	"ALTER TABLE experiments ADD COLUMN prot TEXT\n"
+	"  CHECK (prot IS NULL OR prot IN ('corrected', 'miscorrected', 'detected', 'undetected'));\n"
+	"ALTER TABLE experiments ADD COLUMN prot_cycle INTEGER CHECK (prot_cycle IS NULL OR prot_cycle >= 0);\n"
+	"DROP VIEW avf;\n"
+	"\n"
+	"CREATE VIEW avf AS\n"
+	"WITH det AS (\n"
+	"  SELECT e.campaign_id, m.kernel AS launch_index, count(*) AS n\n"
+	"    FROM experiments e JOIN masks m ON m.campaign_id = e.campaign_id AND m.idx = e.idx\n"
+	"   WHERE e.outcome = 'due' AND e.reason IN (" DB_DETECTED_REASONS ")\n"
+	"   GROUP BY e.campaign_id, m.kernel\n"
+	"),\n"
+	"det_all AS (SELECT campaign_id, sum(n) AS n FROM det GROUP BY campaign_id),\n"
+	"r AS (\n"
+	"  SELECT a.*, CASE WHEN a.kernel = 'all' THEN coalesce(da.n, 0) ELSE coalesce(d.n, 0) END AS detected\n"
+	"    FROM (" AVF_V7_QUERY ") a\n"
+	"    LEFT JOIN det_all da ON da.campaign_id = a.campaign_id\n"
+	"    LEFT JOIN det d ON d.campaign_id = a.campaign_id AND d.launch_index = a.launch_index\n"
+	")\n"
+	"SELECT r.*,\n"
+	"       r.avf * coalesce(CAST(r.sdc AS REAL) / nullif(r.sdc + r.due, 0), 0) AS sdc_avf,\n"
+	"       r.avf * coalesce(CAST(r.due AS REAL) / nullif(r.sdc + r.due, 0), 0) AS due_avf,\n"
+	"       r.avf * coalesce(CAST(r.detected AS REAL) / nullif(r.sdc + r.due, 0), 0) AS detected_avf\n"
+	"  FROM r;\n"
+	"\n"
+	"CREATE VIEW protection_summary AS\n"
+	"WITH p AS (\n"
+	"  SELECT id, json_extract(config, '$.protection') AS protection,\n"
+	"         json_extract(config, '$.protection.regfile') AS rf, json_extract(config, '$.protection.pred') AS pr,\n"
+	"         json_extract(config, '$.protection.smem') AS sm, json_extract(config, '$.protection.interleave') AS il\n"
+	"    FROM campaigns\n"
+	"),\n"
+	"ev AS (\n"
+	"  SELECT c.id AS campaign_id, c.name AS campaign, c.target, count(e.idx) AS n,\n"
+	"         coalesce(sum(e.prot IS NULL), 0) AS no_event,\n"
+	"         coalesce(sum(e.prot = 'corrected'), 0) AS corrected,\n"
+	"         coalesce(sum(e.prot = 'miscorrected'), 0) AS miscorrected,\n"
+	"         coalesce(sum(e.prot = 'detected'), 0) AS detected,\n"
+	"         coalesce(sum(e.prot = 'undetected'), 0) AS undetected\n"
+	"    FROM campaigns c LEFT JOIN experiments e ON e.campaign_id = c.id\n"
+	"   GROUP BY c.id\n"
+	")\n"
+	"SELECT ev.*, p.protection,\n"
+	"       rtrim(CASE WHEN p.rf <> 'none' THEN 'regfile ' || p.rf || ', ' ELSE '' END ||\n"
+	"             CASE WHEN p.pr <> 'none' THEN 'pred ' || p.pr || ', ' ELSE '' END ||\n"
+	"             CASE WHEN p.sm <> 'none' THEN 'smem ' || p.sm || ', ' ELSE '' END ||\n"
+	"             CASE WHEN p.il > 1 THEN 'interleave ' || p.il ELSE '' END, ', ') AS codes,\n"
+	"       a.sdc, a.due, a.detected AS detected_due, a.avf, a.sdc_avf, a.due_avf, a.detected_avf\n"
+	"  FROM ev JOIN p ON p.id = ev.campaign_id\n"
+	"  JOIN avf a ON a.campaign_id = ev.campaign_id AND a.kernel = 'all';\n";
+
 /* Step v brings the schema from version v-1 to v. Released steps never
  * change; a new version appends one. */
 static const char *const migrations[] = {
@@ -1044,6 +1111,7 @@ static const char *const migrations[] = {
 	SCHEMA_V5,
 	SCHEMA_V6,
 	SCHEMA_V7,
+	SCHEMA_V8,
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION + 1,
                "one migration step per schema version");
@@ -2300,9 +2368,10 @@ int db_experiments_put(db_t *db, int64_t campaign, const db_experiment_t *e, uin
 		return err;
 	if ((err = prepare(db,
 	                   "INSERT INTO experiments (campaign_id, idx, outcome, reason, cycles, early,"
-	                   " wall, worker, live_bits, site, effect, severity)"
+	                   " wall, worker, live_bits, site, effect, severity, prot, prot_cycle)"
 	                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, CASE WHEN json_valid(?10) THEN ?10 END,"
-	                   " CASE WHEN json_valid(?11) THEN ?11 END, CASE WHEN json_valid(?12) THEN ?12 END)"
+	                   " CASE WHEN json_valid(?11) THEN ?11 END, CASE WHEN json_valid(?12) THEN ?12 END,"
+	                   " ?13, CASE WHEN ?13 IS NOT NULL THEN ?14 END)"
 	                   " ON CONFLICT (campaign_id, idx) DO NOTHING",
 	                   &ins)))
 		goto fail;
@@ -2323,6 +2392,8 @@ int db_experiments_put(db_t *db, int64_t campaign, const db_experiment_t *e, uin
 		bind_json(ins, 10, e[i].site);
 		bind_json(ins, 11, e[i].effect);
 		bind_json(ins, 12, e[i].severity);
+		bind_text(ins, 13, e[i].prot);
+		sqlite3_bind_int64(ins, 14, i64(e[i].prot_cycle));
 		int rc = sqlite3_step(ins);
 		if (rc == SQLITE_CONSTRAINT_FOREIGNKEY) {
 			err = db__fail(db, DB_EINVAL, "experiment %" PRIu64 ": campaign %" PRId64

@@ -43,7 +43,7 @@ const char *db_strerror(int err);
 /* The database's identity and the schema version this build writes. The
  * application_id is 'FLPS' in ASCII. */
 #define DB_APPLICATION_ID 0x464C5053
-#define DB_SCHEMA_VERSION 7
+#define DB_SCHEMA_VERSION 8
 
 /* The reason an engine stores for a fault that hit an unallocated resource
  * and was classified Masked without simulation; db_progress counts them. */
@@ -148,6 +148,10 @@ typedef struct {
 	const char *site;      /* where the (first) fault landed */
 	const char *effect;    /* the first instruction that read it or overwrote it */
 	const char *severity;  /* an SDC's size, output by output */
+	/* issue 14 (schema 8): the first protection event, "corrected",
+	 * "miscorrected", "detected" or "undetected" (NULL: none), its cycle */
+	const char *prot;
+	uint64_t prot_cycle;
 } db_experiment_t;
 
 /* Records that sequential campaign `campaign` stopped after its first n

@@ -146,6 +146,23 @@ static const tcol_t sdc_severity_cols[] = {
 	{"SDCs", "sdcs", NULL, K_INT},
 };
 
+static const tcol_t protection_cols[] = {
+	{"id", "campaign_id", NULL, K_INT},
+	{"campaign", "campaign", NULL, K_STR},
+	{"target", "target", NULL, K_STR},
+	{"codes", "codes", NULL, K_STR},
+	{"n", "n", NULL, K_INT},
+	{"corrected", "corrected", NULL, K_INT},
+	{"miscorrected", "miscorrected", NULL, K_INT},
+	{"detected", "detected", NULL, K_INT},
+	{"undetected", "undetected", NULL, K_INT},
+	{"detected DUE", "detected_due", NULL, K_INT},
+	{"AVF", "avf", NULL, K_PCT},
+	{"SDC AVF", "sdc_avf", NULL, K_PCT},
+	{"DUE AVF", "due_avf", NULL, K_PCT},
+	{"detected AVF", "detected_avf", NULL, K_PCT},
+};
+
 static const tcol_t mitf_cols[] = {
 	{"workload", "workload", NULL, K_STR},
 	{"gpu", "gpu", NULL, K_STR},
@@ -170,6 +187,11 @@ static const table_t tables[] = {
 	 "kernel weighted by its share of the cycles; sequential: the interval holds over all its looks; stopped at n\n"
 	 "(margin: narrow enough, max: the most injections))",
 	 "kernel = 'all'", "campaign_id", avf_cols, COUNT(avf_cols), AVF_DESIGN, false},
+	{"protection_summary",
+	 "Protection: the codes on the storage of protected campaigns, the first event a code met in each run\n"
+	 "(corrected, miscorrected, detected: a DUE ecc_uncorrectable or parity_error, undetected: a codeword error),\n"
+	 "the DUEs the codes detected and the AVF split into SDC and DUE, detected DUEs a part of the latter",
+	 "protection IS NOT NULL", "campaign_id", protection_cols, COUNT(protection_cols), NULL, true},
 	{"avf_kernel",
 	 "AVF per kernel: its invocations together (share: of the experiments; contribution: to the campaign's AVF;\n"
 	 "per invocation: SQL view avf)",

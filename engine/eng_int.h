@@ -115,7 +115,7 @@ int eng_golden_run(const camp_workload_t *w, const sc_gpu_config_t *cfg, uint64_
 int eng_golden_run_opt(const camp_workload_t *w, const sc_gpu_config_t *cfg, const sc_options_t *opt,
                        const eng_limits_t *lim, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz);
 void eng_golden_free(eng_golden_t *g);
-/* The GPU options campaign c asks for (its register mode). */
+/* The GPU options campaign c asks for (its register mode and protection). */
 sc_options_t eng_options(const camp_campaign_t *c);
 /* The campaign register mode of a simulator one (the inverse of eng_options). */
 camp_regs_t eng_camp_regs(sc_regs_t regs);
@@ -205,6 +205,9 @@ typedef struct eng_outcome {
 	char site[SC_RT_JSON];      /* where the (first) fault landed */
 	char effect[SC_RT_JSON];    /* what it met first: read or overwritten */
 	char severity[SC_RT_JSON];  /* an SDC's size, output by output */
+	/* issue 14: the first protection event (sc_prot_first) and its cycle */
+	sc_prot_t prot;
+	uint64_t prot_cycle;
 } eng_outcome_t;
 
 typedef struct eng_runner_opts {

@@ -22,7 +22,7 @@ void eng_exec_help(FILE *out)
 {
 	const char *const *names = camp_gpu_names();
 	fputs("usage: flipsim exec W.json [--gpu NAME|FILE] [--regs MODE] [--dump DIR]\n"
-	      "                           [--stats] [--cycle-budget N]\n"
+	      "                           [--stats] [--cycle-budget N] [--protection P.json]\n"
 	      "\n"
 	      "Runs the workload W.json (PTX, buffers, launches, outputs) once on the\n"
 	      "simulator. Without --stats or --dump it prints a short summary.\n"
@@ -54,13 +54,17 @@ void eng_exec_help(FILE *out)
 	      "                      counts, cache and DRAM traffic, busy cycles per unit\n"
 	      "  --cycle-budget N    end a launch that runs past N GPU cycles as a DUE\n"
 	      "                      'timeout' (default 0: unlimited)\n"
+	      "  --protection P.json error-correcting codes on the storage: P.json holds a\n"
+	      "                      campaign's \"protection\" object, e.g. {\"regfile\":\n"
+	      "                      {\"code\": \"secded\"}, \"interleave\": 2} (README,\n"
+	      "                      \"Campaign JSON\"): the run of a protected machine\n"
 	      "  -h, --help          print this help and exit\n"
 	      "\n"
 	      "exit status:\n"
 	      "  0  success\n"
 	      "  1  internal failure (out of memory, cannot write the dump)\n"
 	      "  2  bad input (command line, JSON, PTX, unknown kernel or GPU, launch too large,\n"
-	      "     a --dump target that is not an earlier dump)\n"
+	      "     a --dump target that is not an earlier dump, a bad --protection file)\n"
 	      "  3  the simulated program ended in a DUE (reason and location on stderr;\n"
 	      "     --stats still printed)\n", out);
 }
@@ -69,6 +73,7 @@ typedef struct opts {
 	const char *workload;
 	const char *gpu;
 	const char *dump;
+	const char *protection;  /* --protection: the file, or NULL */
 	sc_regs_t regs;
 	int stats;
 	uint64_t cycle_budget;
@@ -131,9 +136,10 @@ static int parse_args(int argc, char **argv, opts_t *o)
 				return eng_usage_error("exec", "option '--stats' takes no value");
 			o->stats = 1;
 		} else if (match(a, "--gpu", &val) || match(a, "--dump", &val) ||
-		           match(a, "--cycle-budget", &val) || match(a, "--regs", &val)) {
+		           match(a, "--cycle-budget", &val) || match(a, "--regs", &val) ||
+		           match(a, "--protection", &val)) {
 			const char *name = a[2] == 'g' ? "--gpu" : a[2] == 'd' ? "--dump"
-			                   : a[2] == 'r' ? "--regs" : "--cycle-budget";
+			                   : a[2] == 'r' ? "--regs" : a[2] == 'p' ? "--protection" : "--cycle-budget";
 			if (!val) {
 				if (i + 1 >= argc)
 					return eng_usage_error("exec", "option '%s' needs a value", name);
@@ -149,6 +155,8 @@ static int parse_args(int argc, char **argv, opts_t *o)
 					                       "'alloc' or 'unalloc', got '%s'", val);
 			} else if (a[2] == 'd') {
 				o->dump = val;
+			} else if (a[2] == 'p') {
+				o->protection = val;
 			} else if (parse_u64(val, &o->cycle_budget)) {
 				return eng_usage_error("exec", "option '--cycle-budget': expected a "
 				                       "non-negative integer, got '%s'", val);
@@ -530,6 +538,11 @@ int eng_exec_main(int argc, char **argv)
 		return eng_exit_status(error_of(rc));
 	}
 	sc_options_t so = {.cycle_budget = o.cycle_budget, .regs = o.regs};
+	if (o.protection && (rc = camp_protection_load(o.protection, &cfg, o.regs, &so.prot, err, sizeof err))) {
+		eng_errorf("%s", err);
+		status = error_of(rc);
+		goto done;
+	}
 	if ((rc = sc_gpu_create(&cfg, &so, &gpu))) {
 		eng_errorf("cannot create the GPU '%s': %s", cfg.name, sc_strerror(rc));
 		status = rc == SC_EINVAL ? ENG_EINPUT : ENG_EINTERNAL;

@@ -166,19 +166,18 @@ void eng_warp_occupancy(const eng_golden_t *g, double *limit, double *resident)
 	*resident = cyc > 0 ? res / cyc : 0;
 }
 
-/* The simulator's register mode of each campaign one. */
-static const sc_regs_t sim_regs[] = {[CAMP_REGS_PTX] = SC_REGS_PTX, [CAMP_REGS_ALLOC] = SC_REGS_ALLOC,
-                                     [CAMP_REGS_UNALLOC] = SC_REGS_UNALLOC};
-
 camp_regs_t eng_camp_regs(sc_regs_t regs)
 {
-	for (size_t i = 0; i < sizeof sim_regs / sizeof sim_regs[0]; i++)
-		if (sim_regs[i] == regs)
-			return (camp_regs_t)i;
+	for (camp_regs_t r = CAMP_REGS_PTX; r <= CAMP_REGS_UNALLOC; r++)
+		if (camp_regs_sim(r) == regs)
+			return r;
 	return CAMP_REGS_PTX;
 }
 
-sc_options_t eng_options(const camp_campaign_t *c) { return (sc_options_t){.regs = sim_regs[c->regs]}; }
+sc_options_t eng_options(const camp_campaign_t *c)
+{
+	return (sc_options_t){.regs = camp_regs_sim(c->regs), .prot = c->prot};
+}
 
 eng_limits_t eng_limits(const camp_campaign_t *c)
 {

@@ -553,8 +553,8 @@ int eng_golden_exec(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t
 	scratch_path(&s, "stdout", g->out.path, sizeof g->out.path);
 	scratch_path(&s, "stderr", g->err.path, sizeof g->err.path);
 	scratch_path(&s, "job", job, sizeof job);
-	sc_rt_job_t j = {.mode = SC_RT_GOLDEN, .cfg = c->gpu, .regs = eng_options(c).regs, .ck_interval = ck_interval,
-	                 .cycle_budget = c->golden_cycle_budget};
+	sc_rt_job_t j = {.mode = SC_RT_GOLDEN, .cfg = c->gpu, .regs = camp_regs_sim(c->regs), .prot = c->prot,
+	                 .ck_interval = ck_interval, .cycle_budget = c->golden_cycle_budget};
 	if (sc_rt_job_write(job, &j)) {
 		snprintf(err, errsz, "cannot write %s: %s", job, strerror(errno));
 		rc = ENG_EINTERNAL;
@@ -707,8 +707,8 @@ static int inject_run(xrun_t *x, const eng_exp_t *exps, uint64_t n, char *err, s
 	scratch_path(&x->s, "exp", dir, sizeof dir);
 	scratch_path(&x->s, "stdout", outp, sizeof outp);
 	scratch_path(&x->s, "stderr", errp, sizeof errp);
-	sc_rt_job_t job = {.mode = SC_RT_INJECT, .cfg = c->gpu, .regs = eng_options(c).regs, .stdout_path = outp,
-	                   .stderr_path = errp, .out_dir = dir};
+	sc_rt_job_t job = {.mode = SC_RT_INJECT, .cfg = c->gpu, .regs = camp_regs_sim(c->regs), .prot = c->prot,
+	                   .stdout_path = outp, .stderr_path = errp, .out_dir = dir};
 	eng_rt_plan(x->o, x->g, exps, n, &job.plan);
 	scratch_path(&x->s, "job", path, sizeof path);
 	if (mkdir(dir, 0700) || sc_rt_job_write(path, &job)) {

@@ -99,7 +99,7 @@ int eng_plan_space(const camp_campaign_t *c, const eng_golden_t *g, eng_plan_t *
 	p->space.busy = p->busy;
 	p->space.nbusy = p->nbusy;
 	p->space.num_sms = sc_target_sms(&c->gpu, (sc_target_t)c->target);
-	p->space.bits_per_sm = sc_target_bits(&c->gpu, (sc_target_t)c->target, c->fields, &word_bits);
+	p->space.bits_per_sm = camp_campaign_bits(c, &word_bits);
 	p->space.word_bits = word_bits;
 	p->space.live = c->sampling == CAMP_SAMPLING_LIVE;
 	p->model = mask_model_of(c);

@@ -16,8 +16,9 @@
 
 void eng_profile_help(FILE *out)
 {
-	fputs("usage: flipsim profile [--gpu NAME|FILE] [--regs MODE] [LIMITS] W.json\n"
-	      "       flipsim profile [--gpu NAME|FILE] [--regs MODE] [LIMITS] PROGRAM [ARG...]\n"
+	fputs("usage: flipsim profile [--gpu NAME|FILE] [--regs MODE] [--protection P.json] [LIMITS] W.json\n"
+	      "       flipsim profile [--gpu NAME|FILE] [--regs MODE] [--protection P.json] [LIMITS]\n"
+	      "                       PROGRAM [ARG...]\n"
 	      "       flipsim profile [--gpu NAME|FILE] --regs alloc K.ptx\n"
 	      "       flipsim profile --disasm [--regs MODE] K.ptx\n"
 	      "\n"
@@ -42,6 +43,9 @@ void eng_profile_help(FILE *out)
 	      "options:\n"
 	      "  --gpu NAME|FILE   GPU preset or configuration file (default gtx480)\n"
 	      "  --regs MODE       ptx (default), alloc or unalloc: the register mode\n"
+	      "  --protection P.json  error-correcting codes on the storage: P.json holds\n"
+	      "                    a campaign's \"protection\" object (README, \"Campaign\n"
+	      "                    JSON\"), so cycles and outputs are a protected machine's\n"
 	      "  --disasm          with a .ptx file: print its code instead of a table\n"
 	      "  --golden-timeout S  give up on a run that has not ended after S seconds\n"
 	      "                    of wall clock (default 3600)\n"
@@ -83,12 +87,14 @@ static void print_profile(const char *name, const eng_golden_t *g, sc_regs_t reg
 }
 
 /* profile PROGRAM [ARG...]: the host program in the current folder. */
-static int profile_exec(const sc_gpu_config_t *cfg, sc_regs_t regs, const eng_limits_t *lim, int argc, char **argv)
+static int profile_exec(const sc_gpu_config_t *cfg, const sc_options_t *so, const eng_limits_t *lim, int argc,
+                        char **argv)
 {
+	sc_regs_t regs = so->regs;
 	char err[1024];
 	camp_exec_t x = {.argv = calloc((size_t)argc + 1, sizeof(char *)), .argc = (uint32_t)argc,
 	                 .cwd = getcwd(NULL, 0)};
-	camp_campaign_t c = {.exec = &x, .gpu = *cfg, .regs = eng_camp_regs(regs),
+	camp_campaign_t c = {.exec = &x, .gpu = *cfg, .regs = eng_camp_regs(regs), .prot = so->prot,
 	                     .golden_watchdog_seconds = lim->seconds, .golden_cycle_budget = lim->cycles};
 	int rc = ENG_EINTERNAL;
 	if (!x.argv || !x.cwd)
@@ -234,7 +240,7 @@ static bool names_host_program(int argc, char **argv)
 		if (argv[i][0] != '-')
 			first = argv[i];
 		else if (!strcmp(argv[i], "--gpu") || !strcmp(argv[i], "--regs") || !strcmp(argv[i], "--golden-timeout") ||
-		         !strcmp(argv[i], "--cycle-budget"))
+		         !strcmp(argv[i], "--cycle-budget") || !strcmp(argv[i], "--protection"))
 			i++;
 	}
 	return first && !ends_with(first, ".json") && !ends_with(first, ".ptx");
@@ -242,6 +248,7 @@ static bool names_host_program(int argc, char **argv)
 
 typedef struct profile_opts {
 	const char *gpu_name;
+	const char *protection;  /* --protection: the file, or NULL */
 	bool disasm;
 	sc_options_t so;
 	eng_limits_t lim;
@@ -255,6 +262,7 @@ static int profile_options(int argc, char **argv, profile_opts_t *po)
 	                                     {"regs", required_argument, NULL, 'r'},
 	                                     {"golden-timeout", required_argument, NULL, 't'},
 	                                     {"cycle-budget", required_argument, NULL, 'b'},
+	                                     {"protection", required_argument, NULL, 'p'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {"disasm", no_argument, NULL, 'd'},
 	                                     {NULL, 0, NULL, 0}};
@@ -281,6 +289,7 @@ static int profile_options(int argc, char **argv, profile_opts_t *po)
 			break;
 		case 'h': eng_profile_help(stdout); return ENG_EXIT_OK;
 		case 'd': po->disasm = true; break;
+		case 'p': po->protection = optarg; break;
 		default: return eng_usage_error("profile", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
@@ -341,11 +350,15 @@ int eng_profile_main(int argc, char **argv)
 		eng_errorf("%s", err);
 		return ENG_EXIT_INPUT;
 	}
+	if (po.protection && camp_protection_load(po.protection, &cfg, po.so.regs, &po.so.prot, err, sizeof err)) {
+		eng_errorf("%s", err);
+		return ENG_EXIT_INPUT;
+	}
 	const char *wpath = argv[optind];
 	if (po.disasm)
 		return eng_exit_status(print_disasm(argc - optind, argv + optind, &cfg, po.so.regs));
 	if (!ends_with(wpath, ".json") && !ends_with(wpath, ".ptx"))
-		return eng_exit_status(profile_exec(&cfg, po.so.regs, &po.lim, argc - optind, argv + optind));
+		return eng_exit_status(profile_exec(&cfg, &po.so, &po.lim, argc - optind, argv + optind));
 	if (optind != argc - 1)
 		return eng_usage_error("profile", "too many arguments");
 	if (ends_with(wpath, ".ptx")) {

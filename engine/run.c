@@ -140,8 +140,10 @@ static int commit(daemon_t *d)
 
 static void queue_line(daemon_t *d, worker_t *w, char *s)
 {
-	/* R idx outcome cycles early wall live_bits reason\tsite\teffect\tseverity */
-	char *q;
+	/* R idx outcome cycles early wall live_bits prot prot_cycle reason\tsite\teffect\tseverity */
+	char *q, pname[16] = "";
+	int plen = 0;
+	sc_prot_t prot = SC_PROT_NONE;
 	if (s[0] != 'R' || s[1] != ' ')
 		return;
 	uint64_t idx = strtoull(s + 2, &q, 10);
@@ -150,6 +152,9 @@ static void queue_line(daemon_t *d, worker_t *w, char *s)
 	long early = strtol(q, &q, 10);
 	double wall = strtod(q, &q);
 	long long live = strtoll(q, &q, 10);
+	if (sscanf(q, " %15s%n", pname, &plen) != 1 || sc_prot_parse(pname, &prot))
+		return;
+	uint64_t prot_cycle = strtoull(q + plen, &q, 10);
 	while (*q == ' ')
 		q++;
 	if (outcome < 0 || outcome > 2 || idx >= d->total || d->db_err)
@@ -192,7 +197,9 @@ static void queue_line(daemon_t *d, worker_t *w, char *s)
 	d->queue[d->nqueue++] = (db_experiment_t){.idx = idx, .outcome = (db_outcome_t)outcome, .reason = reason,
 	                                          .cycles = cycles, .early = early != 0, .wall = wall, .worker = w->id,
 	                                          .has_live_bits = live >= 0, .live_bits = live >= 0 ? (uint64_t)live : 0,
-	                                          .site = part[0], .effect = part[1], .severity = part[2]};
+	                                          .site = part[0], .effect = part[1], .severity = part[2],
+	                                          .prot = prot == SC_PROT_NONE ? NULL : sc_prot_name(prot),
+	                                          .prot_cycle = prot_cycle};
 	d->done++;
 }
 
@@ -636,7 +643,7 @@ static int store_golden(db_t *db, const camp_campaign_t *c, const eng_golden_t *
 	                  .warp_insts = g->totals.warp_insts,
 	                  .ipc = g->totals.cycles ? (double)g->totals.thread_insts / g->totals.cycles : 0,
 	                  .clock_mhz = c->gpu.clock_mhz, .num_sms = sc_target_sms(&c->gpu, (sc_target_t)c->target),
-	                  .bits_per_sm = sc_target_bits(&c->gpu, (sc_target_t)c->target, c->fields, NULL),
+	                  .bits_per_sm = camp_campaign_bits(c, NULL),
 	                  .wall_seconds = g->wall};
 	snprintf(dg.output_digest, sizeof dg.output_digest, "%s", digest);
 	db_kernel_t *k = calloc(g->nlaunch ? g->nlaunch : 1, sizeof *k);

@@ -48,8 +48,11 @@ static bool from_outside(int sig)
 
 void eng_outcome_of(const sc_rt_result_t *r, const cls_run_t *golden, cls_run_t *faulty, eng_outcome_t *out)
 {
+	cls_verdict_t v;
 	memset(out, 0, sizeof *out);
 	out->idx = r->idx;
+	out->prot = r->prot;
+	out->prot_cycle = r->prot_cycle;
 	out->wall = r->wall;
 	out->has_live_bits = r->has_live;
 	out->live_bits = r->live;
@@ -100,16 +103,15 @@ void eng_outcome_of(const sc_rt_result_t *r, const cls_run_t *golden, cls_run_t 
 		} else {
 			f->signal = SIGABRT;    /* no child could be started */
 		}
-		cls_verdict_t v;
 		cls_classify(golden, f, &v);
 		out->outcome = v.outcome;
-		snprintf(out->reason, sizeof out->reason, "%s", v.reason);
+		reason = v.reason;
 		if (v.outcome == CLS_SDC)
 			cls_severity_json(golden, f, out->severity, sizeof out->severity);
-		return;
+		break;
 	}
 	}
-	snprintf(out->reason, sizeof out->reason, "%s", reason ? reason : "");
+	snprintf(out->reason, sizeof out->reason, "%s", cls_prot_reason(out->outcome, reason ? reason : "", r->prot));
 }
 
 /* ---- JSON workloads ---- */

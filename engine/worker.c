@@ -6,8 +6,9 @@
  * (pattern: sc_rt_fault_t.pattern, decimal)
  * runs them with the fork-at-cycle runner, and writes one line per outcome
  * on stdout,
- *     R idx outcome cycles early wall live_bits reason\tsite\teffect\tseverity
+ *     R idx outcome cycles early wall live_bits prot prot_cycle reason\tsite\teffect\tseverity
  * (outcome 0 masked, 1 sdc, 2 due; live_bits -1 unless live sampling;
+ * prot the first protection event by name, sc_prot_name, and its cycle;
  * reason, which may hold spaces, then tab-separated the fault's site, what
  * it met first and an SDC's severity: JSON objects without blanks, or
  * empty; tabs and newlines in the reason become spaces); an experiment
@@ -35,9 +36,10 @@ static void emit_line(const eng_outcome_t *o, void *ctx)
 	snprintf(reason, sizeof reason, "%s", o->reason);
 	for (char *c = reason; (c = strpbrk(c, "\t\n"));)
 		*c = ' ';
-	printf("R %" PRIu64 " %d %" PRIu64 " %d %.6f %" PRId64 " %s\t%s\t%s\t%s\n", o->idx, (int)o->outcome, o->cycles,
-	       o->early ? 1 : 0, o->wall, o->has_live_bits ? (int64_t)o->live_bits : (int64_t)-1, reason, o->site,
-	       o->effect, o->severity);
+	printf("R %" PRIu64 " %d %" PRIu64 " %d %.6f %" PRId64 " %s %" PRIu64 " %s\t%s\t%s\t%s\n", o->idx,
+	       (int)o->outcome, o->cycles, o->early ? 1 : 0, o->wall,
+	       o->has_live_bits ? (int64_t)o->live_bits : (int64_t)-1, sc_prot_name(o->prot), o->prot_cycle, reason,
+	       o->site, o->effect, o->severity);
 	fflush(stdout);
 }
 

@@ -374,6 +374,12 @@ void cls_classify(const cls_run_t *golden, const cls_run_t *faulty, cls_verdict_
 		set(out, CLS_MASKED, "no_effect");
 }
 
+const char *cls_prot_reason(cls_outcome_t o, const char *reason, sc_prot_t prot)
+{
+	bool masked_by_run = !strcmp(reason, "no_effect") || !strcmp(reason, "early");
+	return o == CLS_MASKED && prot == SC_PROT_CORRECTED && masked_by_run ? "corrected" : reason;
+}
+
 /* ---- severity of texts --------------------------------------------------- */
 
 /* The next line of [*p, end) as parser.h defines lines: *p moves past it.

@@ -134,6 +134,13 @@ typedef struct cls_verdict {
  * the faulty run counts as differing in size. Never fails. */
 void cls_classify(const cls_run_t *golden, const cls_run_t *faulty, cls_verdict_t *out);
 
+/* The reason of an experiment of outcome o and reason `reason` whose first
+ * protection event (sc_prot_first) was prot: a Masked run whose error a code
+ * corrected is Masked "corrected", in place of "no_effect" or "early" (the
+ * code, not the program, masked it; an early end stays flagged as such by
+ * the caller). Any other reason is returned as it is. */
+const char *cls_prot_reason(cls_outcome_t o, const char *reason, sc_prot_t prot);
+
 /* ---- severity: how big an SDC is ------------------------------------------ */
 
 /* The corruption of one output buffer, elements compared exactly as

@@ -251,6 +251,56 @@ check "host-program campaign status" 0 "150/150" "" "$flipsim" status "$tmp/h.db
 printf '{"workload": {"exec": ["/bin/false"]}, "target": "regfile"}\n' >"$tmp/false.json"
 check "a failing fault-free program" 2 "" "exited with status 1" "$flipsim" run "$tmp/false.json" --db "$tmp/h2.db"
 
+# ---- protection (README "Campaign JSON", key "protection") -----------------------
+printf '{"regfile": {"code": "secded"}, "interleave": 2}\n' >"$tmp/prot.json"
+printf '{"regfile": {"code": "secdd"}}\n' >"$tmp/prot-bad.json"
+check "exec --help names --protection" 0 "--protection P.json" "" "$flipsim" exec --help
+check "profile --help names --protection" 0 "--protection P.json" "" "$flipsim" profile --help
+check "exec --protection" 0 "e2e_ok on gtx480: ok" "" "$flipsim" exec "$e2e/ok.json" --protection "$tmp/prot.json"
+check "exec --protection=FILE" 0 "e2e_ok on gtx480: ok" "" "$flipsim" exec "$e2e/ok.json" --protection="$tmp/prot.json"
+check "exec: bad --protection file" 2 "" "prot-bad.json: at \$.regfile.code: expected a code name" \
+	"$flipsim" exec "$e2e/ok.json" --protection "$tmp/prot-bad.json"
+check "exec: missing --protection file" 2 "" "no-such.json: cannot read" "$flipsim" exec "$e2e/ok.json" --protection "$tmp/no-such.json"
+check "exec: --protection needs a value" 2 "" "option '--protection' needs a value" "$flipsim" exec "$e2e/ok.json" --protection
+printf '{"pred": "parity"}\n' >"$tmp/prot-pred.json"
+check "exec: pred code in ptx mode" 2 "" "prot-pred.json: at \$: pred codes protect the physical predicate words" \
+	"$flipsim" exec "$e2e/ok.json" --protection "$tmp/prot-pred.json"
+check "exec: pred code in alloc mode" 0 "ok" "" "$flipsim" exec "$e2e/ok.json" --regs alloc --protection "$tmp/prot-pred.json"
+check "profile --protection" 0 "df_reg" "" "$flipsim" profile --protection "$tmp/prot.json" examples/vadd/vadd.json
+# a fault-free run never meets a corrupted word: the protected machine's
+# cycles and outputs are the unprotected one's
+"$flipsim" profile examples/vadd/vadd.json --regs alloc | grep -E '^(application|output) ' >"$tmp/plain.prof"
+"$flipsim" profile examples/vadd/vadd.json --regs alloc --protection "$tmp/prot.json" | grep -E '^(application|output) ' \
+	>"$tmp/prot.prof"
+if [ -s "$tmp/plain.prof" ] && cmp -s "$tmp/plain.prof" "$tmp/prot.prof"; then pass "profile: protection changes no golden cycle or output"
+else : >"$tmp/out"; : >"$tmp/err"; fail "profile: protection changes no golden cycle or output"; fi
+check "profile: bad --protection file" 2 "" "prot-bad.json: at \$.regfile.code" \
+	"$flipsim" profile --protection "$tmp/prot-bad.json" examples/vadd/vadd.json
+check "profile a host program --protection" 0 "exit status 0" "" \
+	"$flipsim" profile --protection "$tmp/prot.json" "$build/examples/iterate" examples/iterate/iterate.ptx
+printf '{"name": "vadd4k-secded", "workload": "%s/tests/engine/data/vadd4k.json", "target": "regfile", "regs": "alloc",\n "injections": 100, "seed": 7, "protection": {"regfile": {"code": "secded"}, "interleave": 2}}\n' \
+	"$root" >"$tmp/prot-camp.json"
+check "run a protected campaign" 0 "Protection: the codes" "" "$flipsim" run "$tmp/prot-camp.json" --db "$tmp/p.db" -j 2 --quiet
+check "report: the protection table" 0 "regfile secded, interleave 2  100" "" "$flipsim" report "$tmp/p.db"
+check "report --json: protection_summary" 0 '"codes": "regfile secded, interleave 2"' "" "$flipsim" report "$tmp/p.db" --json
+check "report: no protection table without protection" 0 "" "" "$flipsim" report "$tmp/r.db"
+if grep -q "Protection" "$tmp/out"; then fail "report: unprotected campaigns show no protection table"
+else pass "report: unprotected campaigns show no protection table"; fi
+printf '{"name": "iterate-secded", "workload": {"exec": ["%s", "examples/iterate/iterate.ptx"], "cwd": "%s"},\n "target": "regfile", "regs": "alloc", "injections": 40, "seed": 3, "protection": {"regfile": "secded"}}\n' \
+	"$build/examples/iterate" "$root" >"$tmp/iterate-prot.json"
+check "run a protected host-program campaign" 0 "regfile secded" "" "$flipsim" run "$tmp/iterate-prot.json" --db "$tmp/hp.db" -j 2 --quiet
+printf '{"workload": "%s/tests/engine/data/vadd4k.json", "target": "regfile", "regs": "alloc",\n "fault_model": {"kind": "zero_value"}, "protection": {"regfile": "parity"}}\n' \
+	"$root" >"$tmp/prot-zero.json"
+check "run: zero_value on a protected target" 2 "" "\"zero_value\" is not modelled on a protected regfile" \
+	"$flipsim" run "$tmp/prot-zero.json" --db "$tmp/pz.db"
+if command -v sqlite3 >/dev/null; then
+	if sqlite3 "$tmp/p.db" "SELECT count(prot), count(prot_cycle), count(*) FROM experiments" >"$tmp/out" 2>"$tmp/err" &&
+		grep -Eq '^[0-9]+\|[0-9]+\|100$' "$tmp/out"; then pass "the experiments store prot and prot_cycle"
+	else fail "the experiments store prot and prot_cycle"; fi
+else
+	echo "SKIP the experiments' prot columns (no sqlite3 here)"
+fi
+
 printf 'not a database, just text\n' >"$tmp/text.db"
 check "report on a non-database" 2 "" "not an SQLite file" "$flipsim" report "$tmp/text.db"
 check "status on a missing file" 2 "" "" "$flipsim" status "$tmp/missing.db"

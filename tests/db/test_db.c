@@ -183,6 +183,8 @@ static void downgrade(sqlite3 *s, int version)
 		raw_exec(s, sql);
 	}
 	/* columns later steps added to kept tables */
+	if (version < 8)
+		raw_exec(s, "ALTER TABLE experiments DROP COLUMN prot_cycle; ALTER TABLE experiments DROP COLUMN prot");
 	if (version < 7)
 		raw_exec(s, "ALTER TABLE campaigns DROP COLUMN stop; ALTER TABLE campaigns DROP COLUMN looks;"
 		            " ALTER TABLE campaigns DROP COLUMN strata");
@@ -1629,6 +1631,136 @@ static char *report(db_t *db, int format)
 	cr_assert_eq(db_report(db, format, f, err, sizeof err), 0, "%s", err);
 	fclose(f);
 	return out;
+}
+
+/* ---- protection (schema 8) ------------------------------------------------------ */
+
+/* A protected campaign's 20 experiments: 8 Masked corrected, 2 Masked
+ * no_effect after a miscorrection, 3 DUE ecc_uncorrectable, 1 DUE
+ * parity_error, 2 DUE timeout after an undetected error, 4 SDC; and an
+ * unprotected campaign beside it. */
+static int64_t protected_campaign(db_t *db)
+{
+	db_campaign_t c = campaign("prot", "regfile", "physical");
+	c.config = "{\"protection\":{\"interleave\":2,\"pred\":\"parity\",\"regfile\":\"secded\",\"smem\":\"none\"}}";
+	int64_t id = 0;
+	bool existed;
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &id, &existed), 0, "%s", db_errmsg(db));
+	static const struct {
+		int n;
+		db_outcome_t outcome;
+		const char *reason, *prot;
+	} rows[] = {{8, DB_MASKED, "corrected", "corrected"}, {2, DB_MASKED, "no_effect", "miscorrected"},
+	            {3, DB_DUE, "ecc_uncorrectable", "detected"}, {1, DB_DUE, "parity_error", "detected"},
+	            {2, DB_DUE, "timeout", "undetected"}, {4, DB_SDC, "output:c", NULL}};
+	db_mask_t m[20];
+	db_experiment_t e[20];
+	uint32_t k = 0, ins;
+	for (size_t r = 0; r < sizeof rows / sizeof *rows; r++)
+		for (int i = 0; i < rows[r].n; i++, k++) {
+			m[k] = (db_mask_t){.idx = k, .cycle = k, .sm = 0, .loc = k, .nbits = 1};
+			e[k] = (db_experiment_t){.idx = k, .outcome = rows[r].outcome, .reason = rows[r].reason, .cycles = 10,
+			                         .worker = 1, .prot = rows[r].prot, .prot_cycle = rows[r].prot ? 100 + k : 0};
+		}
+	cr_assert_eq(db_masks_put(db, id, m, k), 0, "%s", db_errmsg(db));
+	cr_assert_eq(db_experiments_put(db, id, e, k, &ins), 0, "%s", db_errmsg(db));
+	cr_assert_eq(ins, 20);
+	return id;
+}
+
+Test(db, protection_columns_and_views)
+{
+	db_t *db = open_db(true);
+	int64_t id = protected_campaign(db);
+	int64_t plain = new_campaign(db, "plain", "regfile", "physical");
+	fill(db, plain, 0, 10, 0, 1, 1);
+	db_close(db);
+	sqlite3 *s = raw();
+	char sql[256];
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM experiments WHERE campaign_id = %" PRId64
+	         " AND prot IS NULL AND prot_cycle IS NULL", id);
+	cr_expect_eq(raw_real(s, sql), 4, "no event: NULL in both columns");
+	snprintf(sql, sizeof sql, "SELECT prot_cycle FROM experiments WHERE campaign_id = %" PRId64 " AND idx = 9", id);
+	cr_expect_eq(raw_real(s, sql), 109);
+	/* the split: 4 SDC and 6 DUE of 20, 4 of them detected */
+	snprintf(sql, sizeof sql, "SELECT %s FROM avf WHERE campaign_id = %" PRId64 " AND kernel = 'all'", "%s", id);
+	static const struct {
+		const char *col;
+		double want;
+	} avf[] = {{"avf", 0.5}, {"sdc_avf", 0.2}, {"due_avf", 0.3}, {"detected_avf", 0.2}, {"detected", 4}};
+	for (size_t i = 0; i < sizeof avf / sizeof *avf; i++) {
+		char q[300];
+		snprintf(q, sizeof q, sql, avf[i].col);
+		cr_expect_float_eq(raw_real(s, q), avf[i].want, 1e-12, "%s", avf[i].col);
+	}
+	snprintf(sql, sizeof sql, "SELECT detected_avf FROM avf WHERE campaign_id = %" PRId64 " AND kernel = 'all'", plain);
+	cr_expect_float_eq(raw_real(s, sql), 0, 1e-12, "an unprotected campaign detects nothing");
+	snprintf(sql, sizeof sql, "SELECT corrected || ' ' || miscorrected || ' ' || detected || ' ' || undetected || ' '"
+	         " || no_event || ' ' || detected_due || ' ' || codes FROM protection_summary WHERE campaign_id = %" PRId64, id);
+	sqlite3_stmt *st;
+	cr_assert_eq(sqlite3_prepare_v2(s, sql, -1, &st, NULL), SQLITE_OK, "%s", sqlite3_errmsg(s));
+	cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+	cr_expect_str_eq((const char *)sqlite3_column_text(st, 0), "8 2 4 2 4 4 regfile secded, pred parity, interleave 2");
+	sqlite3_finalize(st);
+	snprintf(sql, sizeof sql, "SELECT protection IS NULL AND codes = '' FROM protection_summary WHERE campaign_id = %"
+	         PRId64, plain);
+	cr_expect_eq(raw_real(s, sql), 1);
+	cr_expect_neq(sqlite3_exec(s, "UPDATE experiments SET prot = 'fixed' WHERE idx = 0", NULL, NULL, NULL), SQLITE_OK,
+	              "only the event names");
+	sqlite3_close(s);
+}
+
+/* The report shows the Protection table only when a campaign is
+ * protected, naming its codes, events and the AVF split. */
+Test(db, protection_report)
+{
+	db_t *db = open_db(true);
+	int64_t plain = new_campaign(db, "plain", "regfile", "physical");
+	fill(db, plain, 0, 10, 0, 1, 1);
+	char *t = report(db, DB_TEXT);
+	cr_expect(!strstr(t, "Protection"), "%s", t);
+	free(t);
+	t = report(db, DB_CSV);
+	cr_expect(!strstr(t, "codes"), "%s", t);
+	free(t);
+	protected_campaign(db);
+	t = report(db, DB_TEXT);
+	cr_expect(strstr(t, "\nProtection: the codes"), "%s", t);
+	cr_expect(strstr(t, "  codes                                       n  corrected  miscorrected  detected  "
+	                    "undetected  detected DUE     AVF  SDC AVF  DUE AVF  detected AVF\n"), "%s", t);
+	cr_expect(strstr(t, "regfile secded, pred parity, interleave 2  20          8             2         4           2"
+	                    "             4  50.00%   20.00%   30.00%        20.00%\n"), "%s", t);
+	free(t);
+	char *j = report(db, DB_JSON);
+	json_t *root = json_loads(j, 0, NULL);
+	cr_assert_not_null(root, "%s", j);
+	json_t *ps = json_object_get(root, "protection_summary");
+	cr_assert_eq(json_array_size(ps), 1, "%s", j);
+	cr_expect_eq(json_integer_value(json_object_get(json_array_get(ps, 0), "corrected")), 8);
+	json_decref(root);
+	free(j);
+	db_close(db);
+}
+
+/* A schema 7 file gains the columns empty and the views, its rows kept. */
+Test(db, migrates_version_7)
+{
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "h7", "regfile", "physical");
+	fill(db, id, 0, 10, 0, 2, 3);
+	db_close(db);
+	sqlite3 *s = raw();
+	downgrade(s, 7);
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM pragma_table_info('experiments') WHERE name = 'prot'"), 0);
+	sqlite3_close(s);
+	db = open_db(true);
+	db_close(db);
+	s = raw();
+	cr_expect_eq(raw_real(s, "PRAGMA user_version"), DB_SCHEMA_VERSION);
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM experiments WHERE prot IS NULL AND prot_cycle IS NULL"), 10);
+	cr_expect_float_eq(raw_real(s, "SELECT sdc_avf + due_avf FROM avf WHERE kernel = 'all'"), 0.5, 1e-12);
+	cr_expect_eq(raw_real(s, "SELECT no_event FROM protection_summary"), 10);
+	sqlite3_close(s);
 }
 
 Test(db, report_formats)

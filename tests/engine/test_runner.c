@@ -309,3 +309,57 @@ Test(runner, a_runner_takes_the_golden_record, .timeout = 300)
 	runs_teardown(&s);
 	runs_teardown(&t);
 }
+
+/* Protected campaigns (issue 14): the error-pattern tables are state, so
+ * forking at a cycle equals re-simulation and early termination, unused and
+ * dead change no outcome and no first protection event; each campaign shows
+ * the events it exists for. */
+static void protected_equivalences(const char *campaign, sc_prot_t want)
+{
+	setup_t s;
+	runs_setup(&s, campaign);
+	got_t f = run(&s, false, false), nf = run(&s, true, false), off = run(&s, false, true);
+	got_t nd = runs_run(&s, false, false, true);
+	uint64_t seen = 0, k[3] = {0};
+	for (uint64_t i = 0; i < s.p.n; i++) {
+		const eng_outcome_t *a = &f.o[i];
+		const got_t *others[] = {&nf, &off, &nd};
+		for (int j = 0; j < 3; j++) {
+			const eng_outcome_t *b = &others[j]->o[i];
+			cr_expect_eq(a->outcome, b->outcome, "%s: mask %llu: %s against %s (run %d)", campaign,
+			             (unsigned long long)i, a->reason, b->reason, j);
+			bool shortcut = !strcmp(a->reason, "early") || !strcmp(b->reason, "early") ||
+			                !strcmp(b->reason, "dead") || !strcmp(a->reason, "dead");
+			if (!shortcut) {
+				cr_expect_str_eq(a->reason, b->reason, "%s: mask %llu (run %d)", campaign, (unsigned long long)i, j);
+				cr_expect_eq(a->prot, b->prot, "%s: mask %llu (run %d)", campaign, (unsigned long long)i, j);
+			}
+		}
+		cr_expect_eq(a->cycles, nf.o[i].cycles, "%s: mask %llu", campaign, (unsigned long long)i);
+		cr_expect_eq(a->prot_cycle, nf.o[i].prot_cycle, "%s: mask %llu", campaign, (unsigned long long)i);
+		seen += a->prot == want;
+		k[a->outcome]++;
+	}
+	cr_expect_gt(seen, 0, "%s: some experiment's first event is %s", campaign, sc_prot_name(want));
+	cr_log_info("%s: masked %llu sdc %llu due %llu, %llu %s", campaign, (unsigned long long)k[0],
+	            (unsigned long long)k[1], (unsigned long long)k[2], (unsigned long long)seen, sc_prot_name(want));
+	free(f.o);
+	free(nf.o);
+	free(off.o);
+	free(nd.o);
+	runs_teardown(&s);
+}
+
+Test(runner, protected_regfile_fork_early_and_dead_change_nothing, .timeout = 300)
+{
+	protected_equivalences("tests/engine/data/sp-small-regfile-hamming-adj3.json", SC_PROT_MISCORRECTED);
+	protected_equivalences("tests/engine/data/vadd4k-regfile-secded.json", SC_PROT_CORRECTED);
+}
+
+Test(runner, protected_smem_and_pred_fork_early_and_dead_change_nothing, .timeout = 300)
+{
+	protected_equivalences("tests/engine/data/sp-small-smem-parity.json", SC_PROT_DETECTED);
+	protected_equivalences("tests/engine/data/sp-small-smem-secded-il2-adj2.json", SC_PROT_CORRECTED);
+	protected_equivalences("tests/engine/data/tiny-pred-parity.json", SC_PROT_DETECTED);
+	protected_equivalences("tests/engine/data/tiny-pred-secded-adj2.json", SC_PROT_DETECTED);
+}

@@ -642,6 +642,21 @@ Test(classify, every_due_reason)
 	}
 }
 
+/* A Masked run whose error a code corrected is Masked "corrected", also
+ * when it ended early; nothing else changes its reason. */
+Test(classify, corrected_reason)
+{
+	cr_expect_str_eq(cls_prot_reason(CLS_MASKED, "no_effect", SC_PROT_CORRECTED), "corrected");
+	cr_expect_str_eq(cls_prot_reason(CLS_MASKED, "early", SC_PROT_CORRECTED), "corrected");
+	cr_expect_str_eq(cls_prot_reason(CLS_MASKED, "no_effect", SC_PROT_NONE), "no_effect");
+	cr_expect_str_eq(cls_prot_reason(CLS_MASKED, "early", SC_PROT_MISCORRECTED), "early",
+	                 "a miscorrection that did no harm is the program's masking, not the code's");
+	cr_expect_str_eq(cls_prot_reason(CLS_MASKED, "no_effect", SC_PROT_UNDETECTED), "no_effect");
+	cr_expect_str_eq(cls_prot_reason(CLS_MASKED, "unused", SC_PROT_CORRECTED), "unused");
+	cr_expect_str_eq(cls_prot_reason(CLS_SDC, "output:c", SC_PROT_CORRECTED), "output:c");
+	cr_expect_str_eq(cls_prot_reason(CLS_DUE, "ecc_uncorrectable", SC_PROT_DETECTED), "ecc_uncorrectable");
+}
+
 /* ndiff saturates: a size difference of 2^33 elements, none of which is
  * read (the common part is empty). */
 Test(classify, ndiff_saturates)

@@ -1,0 +1,104 @@
+/* The "protection" object: error-correcting codes on the register file,
+ * the predicate file and shared memory (README, "Campaign JSON"; the codes:
+ * simcore.h, sc_protection_t). A campaign holds it under the key
+ * "protection"; `flipsim exec` and `flipsim profile` read the same object
+ * from a file (--protection), so both go through camp__parse_protection. */
+#include <string.h>
+
+#include <jansson.h>
+
+#include "camp_int.h"
+
+static const char *const code_list = "none, parity, hamming, secded, secded64 or dected";
+
+/* One structure's code at PATH.KEY: {"code": NAME} or the bare NAME. */
+static int parse_code(char *err, size_t errsz, const char *file, const char *path, const char *key, json_t *v,
+                      sc_code_kind_t *out)
+{
+	static const char *const keys[] = {"code", NULL};
+	char p[96];
+	json_t *name = v;
+	int rc;
+	snprintf(p, sizeof p, "%s.%s", path, key);
+	if (json_is_object(v)) {
+		if ((rc = camp__check_keys(err, errsz, file, p, v, keys)) ||
+		    (rc = camp__require(err, errsz, file, p, v, "code", &name)))
+			return rc;
+		snprintf(p, sizeof p, "%s.%s.code", path, key);
+	}
+	if (!json_is_string(name) || sc_code_parse(json_string_value(name), out))
+		return camp__fail_at(err, errsz, file, p, "expected a code name (%s)%s", code_list,
+		                     name == v ? " or {\"code\": NAME}" : "");
+	return 0;
+}
+
+int camp__parse_protection(char *err, size_t errsz, const char *file, const char *path, json_t *v,
+                           sc_protection_t *out)
+{
+	static const char *const keys[] = {"regfile", "pred", "smem", "interleave", NULL};
+	sc_code_kind_t *code[3] = {&out->regfile, &out->pred, &out->smem};
+	char p[96];
+	int rc;
+	*out = (sc_protection_t){.interleave = 1};
+	if (!json_is_object(v))
+		return camp__fail_at(err, errsz, file, path, "expected an object {\"regfile\": {\"code\": C}, \"pred\": "
+		                     "{\"code\": C}, \"smem\": {\"code\": C}, \"interleave\": I}, each key optional");
+	if ((rc = camp__check_keys(err, errsz, file, path, v, keys)))
+		return rc;
+	for (int i = 0; i < 3; i++) {
+		json_t *c = json_object_get(v, keys[i]);
+		if (c && (rc = parse_code(err, errsz, file, path, keys[i], c, code[i])))
+			return rc;
+	}
+	json_t *il = json_object_get(v, "interleave");
+	if (!il)
+		return 0;
+	json_int_t n = json_is_integer(il) ? json_integer_value(il) : -1;
+	snprintf(p, sizeof p, "%s.interleave", path);
+	if (n < 0 || n > 8 || (n & (n - 1)))
+		return camp__fail_at(err, errsz, file, p, "expected 1, 2, 4 or 8 (codewords that physically adjacent "
+		                     "bits are spread over; 0 or 1: none)");
+	/* 0 and 1 both mean none: one value, so that they are one identity */
+	out->interleave = n < 2 ? 1 : (uint32_t)n;
+	return 0;
+}
+
+int camp__check_protection(char *err, size_t errsz, const char *file, const char *path, const sc_protection_t *p,
+                           const sc_gpu_config_t *cfg, sc_regs_t regs)
+{
+	static const char prefix[] = "protection: ";
+	char msg[256];
+	if (!sc_protection_check(p, cfg, regs, msg, sizeof msg))
+		return 0;
+	/* the JSON path already says where: the simulator's own prefix goes */
+	const char *m = strncmp(msg, prefix, sizeof prefix - 1) ? msg : msg + sizeof prefix - 1;
+	return camp__fail_at(err, errsz, file, path, "%s", m);
+}
+
+json_t *camp__protection_json(const sc_protection_t *p)
+{
+	return json_pack("{s:s, s:s, s:s, s:I}", "regfile", sc_code_name(p->regfile), "pred", sc_code_name(p->pred),
+	                 "smem", sc_code_name(p->smem), "interleave", (json_int_t)p->interleave);
+}
+
+int camp_protection_load(const char *path, const sc_gpu_config_t *cfg, sc_regs_t regs, sc_protection_t *out,
+                         char *err, size_t errsz)
+{
+	json_t *root;
+	int rc = camp__load_json(path, &root, err, errsz);
+	if (rc)
+		return rc;
+	rc = camp__parse_protection(err, errsz, path, "$", root, out);
+	json_decref(root);
+	return rc ? rc : camp__check_protection(err, errsz, path, "$", out, cfg, regs);
+}
+
+sc_code_kind_t camp_protection_code(const sc_protection_t *p, camp_target_t t)
+{
+	switch (t) {
+	case CAMP_TARGET_REGFILE: return p->regfile;
+	case CAMP_TARGET_PRED: return p->pred;
+	case CAMP_TARGET_SMEM: return p->smem;
+	default: return SC_CODE_NONE;
+	}
+}

@@ -1,0 +1,276 @@
+/* Tests of the "protection" object (campaigns/camp_prot.c): the campaign
+ * key in both shapes, every bad input with its message and JSON path, the
+ * identity (unchanged without the key or with nothing protected, changed
+ * with a code), the fault space with check bits, the file form that exec
+ * and profile read (camp_protection_load), and the runtime job file's
+ * "protection" record read back by a program's GPU. Run from the
+ * repository root. */
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "campaigns.h"
+
+#define CDATA "tests/campaigns/data/campaign/"
+
+static char tmp[64];
+
+static void tmp_init(void)
+{
+	strcpy(tmp, "/tmp/flipsim-prot-XXXXXX");
+	cr_assert_not_null(mkdtemp(tmp));
+}
+
+static void tmp_fini(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+	cr_expect_eq(system(cmd), 0);
+}
+
+/* Writes text to tmp/name; the path in a static buffer. */
+static const char *put_text(const char *name, const char *text)
+{
+	static char p[256];
+	snprintf(p, sizeof p, "%s/%s", tmp, name);
+	FILE *f = fopen(p, "w");
+	cr_assert_not_null(f, "%s", p);
+	fputs(text, f);
+	fclose(f);
+	return p;
+}
+
+/* A campaign on the fixture workload: target, regs, fault model and the
+ * "protection" value (NULL: no key) as JSON text, in tmp/c.json. */
+static const char *campaign(const char *target, const char *regs, const char *model, const char *prot)
+{
+	static char text[4096];
+	char w[4096];
+	cr_assert_not_null(realpath(CDATA "w.json", w));
+	int n = snprintf(text, sizeof text, "{\"workload\": \"%s\", \"target\": \"%s\", \"regs\": \"%s\", "
+	                 "\"fault_model\": %s", w, target, regs, model);
+	snprintf(text + n, sizeof text - (size_t)n, "%s%s}", prot ? ", \"protection\": " : "", prot ? prot : "");
+	return put_text("c.json", text);
+}
+
+static camp_campaign_t *load_ok(const char *path)
+{
+	camp_campaign_t *c = NULL;
+	char err[1024];
+	cr_assert_eq(camp_campaign_load(path, &c, err, sizeof err), 0, "%s", err);
+	return c;
+}
+
+static const char *single = "{\"kind\": \"single\"}";
+
+Test(protection, both_shapes_and_canonical_text, .init = tmp_init, .fini = tmp_fini)
+{
+	camp_campaign_t *c = load_ok(campaign("regfile", "alloc", single,
+	                                      "{\"regfile\": {\"code\": \"secded\"}, \"pred\": \"parity\", "
+	                                      "\"smem\": {\"code\": \"secded64\"}, \"interleave\": 2}"));
+	cr_expect_eq(c->prot.regfile, SC_CODE_SECDED);
+	cr_expect_eq(c->prot.pred, SC_CODE_PARITY);
+	cr_expect_eq(c->prot.smem, SC_CODE_SECDED64);
+	cr_expect_eq(c->prot.interleave, 2);
+	cr_expect(strstr(c->canonical, "\"protection\":{\"interleave\":2,\"pred\":\"parity\",\"regfile\":\"secded\","
+	                               "\"smem\":\"secded64\"}"), "%s", c->canonical);
+	cr_expect_eq(camp_protection_code(&c->prot, CAMP_TARGET_PRED), SC_CODE_PARITY);
+	cr_expect_eq(camp_protection_code(&c->prot, CAMP_TARGET_SIMT), SC_CODE_NONE);
+	camp_campaign_destroy(c);
+}
+
+/* The fault space counts check bits: a secded regfile has 39 bits per 32,
+ * and an adjacent fault may span an interleaving group of codewords. */
+Test(protection, fault_space_has_check_bits, .init = tmp_init, .fini = tmp_fini)
+{
+	camp_campaign_t *c = load_ok(campaign("regfile", "alloc", single, NULL));
+	uint32_t wb;
+	uint64_t plain = camp_campaign_bits(c, &wb);
+	cr_expect_eq(wb, 32);
+	camp_campaign_destroy(c);
+	c = load_ok(campaign("regfile", "alloc", "{\"kind\": \"adjacent\", \"bits\": 2}",
+	                     "{\"regfile\": \"secded\", \"interleave\": 2}"));
+	cr_expect_eq(camp_campaign_bits(c, &wb), plain / 32 * 39);
+	cr_expect_eq(wb, 78, "two interleaved codewords");
+	camp_campaign_destroy(c);
+	c = load_ok(campaign("smem", "ptx", single, "{\"smem\": \"secded64\"}"));
+	cr_expect_eq(camp_campaign_bits(c, &wb), (uint64_t)c->gpu.smem_per_sm * 8 / 64 * 72);
+	camp_campaign_destroy(c);
+}
+
+/* Without the key, or with a key that protects nothing, the identity is
+ * the one campaigns had before protection existed; a code changes it. */
+Test(protection, identity_only_when_protected, .init = tmp_init, .fini = tmp_fini)
+{
+	char h0[17];
+	camp_campaign_t *c = load_ok(campaign("regfile", "alloc", single, NULL));
+	snprintf(h0, sizeof h0, "%s", c->hash);
+	cr_expect(!strstr(c->canonical, "protection"), "%s", c->canonical);
+	camp_campaign_destroy(c);
+	static const char *const same[] = {"{}", "{\"regfile\": \"none\"}", "{\"pred\": {\"code\": \"none\"}, "
+	                                   "\"interleave\": 1}"};
+	for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+		c = load_ok(campaign("regfile", "alloc", single, same[i]));
+		cr_expect_str_eq(c->hash, h0, "%s", same[i]);
+		camp_campaign_destroy(c);
+	}
+	static const char *const other[] = {"{\"regfile\": \"secded\"}", "{\"smem\": \"parity\"}",
+	                                    "{\"regfile\": \"secded\", \"interleave\": 4}"};
+	char seen[3][17];
+	for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
+		c = load_ok(campaign("regfile", "alloc", single, other[i]));
+		cr_expect_str_neq(c->hash, h0, "%s", other[i]);
+		snprintf(seen[i], sizeof seen[i], "%s", c->hash);
+		for (size_t k = 0; k < i; k++)
+			cr_expect_str_neq(seen[k], seen[i], "%s", other[i]);
+		camp_campaign_destroy(c);
+	}
+	/* interleave 0 and 1 both mean none: one identity */
+	c = load_ok(campaign("regfile", "alloc", single, "{\"regfile\": \"secded\", \"interleave\": 0}"));
+	cr_expect_str_eq(c->hash, seen[0]);
+	camp_campaign_destroy(c);
+}
+
+static const struct {
+	const char *target, *regs, *model, *prot, *path, *frag;
+} bad[] = {
+	{"regfile", "alloc", NULL, "\"secded\"", "at $.protection:", "expected an object {\"regfile\": {\"code\": C}"},
+	{"regfile", "alloc", NULL, "{\"regs\": \"secded\"}", "at $.protection:",
+	 "unknown key 'regs' (expected regfile, pred, smem, interleave)"},
+	{"regfile", "alloc", NULL, "{\"regfile\": \"secdd\"}", "at $.protection.regfile:",
+	 "expected a code name (none, parity, hamming, secded, secded64 or dected) or {\"code\": NAME}"},
+	{"regfile", "alloc", NULL, "{\"regfile\": 7}", "at $.protection.regfile:", "expected a code name"},
+	{"regfile", "alloc", NULL, "{\"smem\": {\"code\": \"ecc\"}}", "at $.protection.smem.code:",
+	 "expected a code name (none, parity, hamming, secded, secded64 or dected)"},
+	{"regfile", "alloc", NULL, "{\"pred\": {}}", "at $.protection.pred:", "missing key 'code'"},
+	{"regfile", "alloc", NULL, "{\"pred\": {\"code\": \"parity\", \"bits\": 1}}", "at $.protection.pred:",
+	 "unknown key 'bits' (expected code)"},
+	{"regfile", "alloc", NULL, "{\"regfile\": \"secded\", \"interleave\": 3}", "at $.protection.interleave:",
+	 "expected 1, 2, 4 or 8"},
+	{"regfile", "alloc", NULL, "{\"regfile\": \"secded\", \"interleave\": \"2\"}", "at $.protection.interleave:",
+	 "expected 1, 2, 4 or 8"},
+	{"regfile", "alloc", NULL, "{\"regfile\": \"secded64\"}", "at $.protection:",
+	 "regfile words are 32 bits: secded64 protects 64-bit shared-memory granules only"},
+	{"pred", "ptx", NULL, "{\"pred\": \"parity\"}", "at $.protection:",
+	 "pred codes protect the physical predicate words: use regs alloc or unalloc"},
+	{"regfile", "alloc", "{\"kind\": \"zero_value\"}", "{\"regfile\": \"secded\"}", "at $.fault_model.kind:",
+	 "\"zero_value\" is not modelled on a protected regfile (its words are secded codewords)"},
+	{"smem", "alloc", "{\"kind\": \"stuck_at\", \"value\": 1}", "{\"smem\": \"parity\"}", "at $.fault_model.kind:",
+	 "\"stuck_at\" is not modelled on a protected smem"},
+	{"pred", "alloc", "{\"kind\": \"intermittent\", \"value\": 0, \"period\": 10, \"duration\": 2}",
+	 "{\"pred\": \"hamming\"}", "at $.fault_model.kind:", "\"intermittent\" is not modelled on a protected pred"},
+};
+
+Test(protection, bad_inputs, .init = tmp_init, .fini = tmp_fini)
+{
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		const char *path = campaign(bad[i].target, bad[i].regs, bad[i].model ? bad[i].model : single, bad[i].prot);
+		camp_campaign_t *c = (camp_campaign_t *)1;
+		char err[1024], want[300];
+		cr_expect_eq(camp_campaign_load(path, &c, err, sizeof err), CAMP_EINPUT, "%s", bad[i].prot);
+		cr_expect_null(c);
+		snprintf(want, sizeof want, "%s: %s", path, bad[i].path);
+		cr_expect(!strncmp(err, want, strlen(want)) && strstr(err, bad[i].frag), "%s: got \"%s\", want \"%s\" "
+		          "then \"%s\"", bad[i].prot, err, want, bad[i].frag);
+	}
+}
+
+/* A code elsewhere leaves the fault model free: zero_value on an
+ * unprotected regfile of a machine whose smem is protected. */
+Test(protection, models_free_on_unprotected_targets, .init = tmp_init, .fini = tmp_fini)
+{
+	camp_campaign_t *c = load_ok(campaign("regfile", "alloc", "{\"kind\": \"zero_value\"}", "{\"smem\": \"secded\"}"));
+	cr_expect_eq(c->prot.smem, SC_CODE_SECDED);
+	camp_campaign_destroy(c);
+}
+
+/* The file form of --protection: the same object at $. */
+Test(protection, file_form, .init = tmp_init, .fini = tmp_fini)
+{
+	sc_gpu_config_t cfg;
+	sc_protection_t p;
+	char err[1024];
+	sc_config_gtx480(&cfg);
+	const char *f = put_text("p.json", "{\"regfile\": {\"code\": \"dected\"}, \"interleave\": 8}");
+	cr_assert_eq(camp_protection_load(f, &cfg, SC_REGS_PTX, &p, err, sizeof err), 0, "%s", err);
+	cr_expect_eq(p.regfile, SC_CODE_DECTED);
+	cr_expect_eq(p.interleave, 8);
+	f = put_text("p.json", "{\"pred\": \"parity\"}");
+	cr_expect_eq(camp_protection_load(f, &cfg, SC_REGS_PTX, &p, err, sizeof err), CAMP_EINPUT);
+	cr_expect(strstr(err, "p.json: at $: pred codes protect the physical predicate words"), "%s", err);
+	cr_expect_eq(camp_protection_load(f, &cfg, SC_REGS_ALLOC, &p, err, sizeof err), 0, "%s", err);
+	f = put_text("p.json", "{\"regfile\": {\"code\": \"secded\"},}");
+	cr_expect_eq(camp_protection_load(f, &cfg, SC_REGS_PTX, &p, err, sizeof err), CAMP_EINPUT);
+	cr_expect(strstr(err, "p.json:1:"), "a syntax error names line and column: %s", err);
+	f = put_text("p.json", "[]");
+	cr_expect_eq(camp_protection_load(f, &cfg, SC_REGS_PTX, &p, err, sizeof err), CAMP_EINPUT);
+	cr_expect(strstr(err, "p.json: at $: expected an object"), "%s", err);
+}
+
+/* ---- the job file's record -------------------------------------------------- */
+
+/* A golden job of gtx480 in register mode regs with protection p, at path. */
+static void job_write(const char *path, sc_regs_t regs, sc_protection_t p)
+{
+	sc_rt_job_t j = {.mode = SC_RT_GOLDEN, .regs = regs, .prot = p};
+	sc_config_gtx480(&j.cfg);
+	cr_assert_eq(sc_rt_job_write(path, &j), 0);
+}
+
+/* A program's sc_gpu_create under the job at path (in a child, result
+ * channel on /dev/null): its exit status, 0 when the GPU was created. */
+static int job_gpu(const char *path)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		int nul = open("/dev/null", O_WRONLY);
+		dup2(nul, 3);
+		dup2(nul, 2);
+		setenv(SC_RT_ENV, path, 1);
+		sc_gpu_config_t cfg;
+		sc_config_gtx480(&cfg);
+		sc_gpu_t *g = NULL;
+		_exit(sc_gpu_create(&cfg, NULL, &g) ? 1 : 0);
+	}
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static bool file_has(const char *path, const char *text)
+{
+	char buf[8192];
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f);
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return strstr(buf, text) != NULL;
+}
+
+/* Written by flipsim, read by the program's libsimcore: the codes reach
+ * the program's GPU, whose creation checks them against the register mode
+ * (a pred code in ptx mode is refused there, so only a read record can
+ * make it fail). */
+Test(protection, job_file_round_trip, .init = tmp_init, .fini = tmp_fini)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/job", tmp);
+	sc_protection_t p = {.regfile = SC_CODE_SECDED, .pred = SC_CODE_PARITY, .smem = SC_CODE_SECDED64, .interleave = 4};
+	job_write(path, SC_REGS_ALLOC, p);
+	cr_expect(file_has(path, "\nprotection secded parity secded64 4\n"));
+	cr_expect_eq(job_gpu(path), 0, "a valid protection read back");
+	job_write(path, SC_REGS_PTX, p);
+	cr_expect_eq(job_gpu(path), 1, "the pred code reached the GPU, which refuses it in ptx mode");
+	job_write(path, SC_REGS_PTX, (sc_protection_t){0});
+	cr_expect(!file_has(path, "protection"), "no record without protection");
+	cr_expect_eq(job_gpu(path), 0);
+}
