@@ -160,6 +160,47 @@ echo "(cpu s: median of $RUNS runs, user + system CPU seconds of the whole run; 
 	"median CPU seconds inside the launches, the simulation alone (--stats sim_cpu_seconds);" \
 	"M thr/s: millions of thread-instructions per CPU-second of the whole run${base:+; base: $base})"
 
+# Protection's fault-free cost (issue 14: at most 10 %): the same workloads in
+# alloc mode (predicate codes need physical predicates) without and with
+# SECDED on the register file, the predicates and shared memory
+# (examples/protection/secded.json), runs alternating; the cycles must agree.
+echo
+printf '%-11s %-10s %12s %9s %9s %9s\n' example size cycles "cpu s" "prot s" overhead
+# protect_bench EXAMPLE SIZE-LABEL: one row, on the workload bench() generated.
+protect_bench() {
+	local ex=$1 label=$2 dir=$tmp/$1-$2 plain="" prot="" s st ref="" r mode
+	for r in $(seq "$RUNS"); do
+		for mode in plain prot; do
+			# shellcheck disable=SC2046
+			if ! s=$(cpu_of "$flipsim" exec "$dir/$ex.json" --stats --regs alloc \
+				$([ "$mode" = prot ] && echo --protection examples/protection/secded.json)) ||
+				! st=$(stats_of "$tmp/out"); then
+				echo "bench: $ex $label with protection ($mode) failed:" >&2
+				cat "$tmp/err" "$tmp/out" >&2
+				failed=1
+				return
+			fi
+			[ -z "$ref" ] && ref=$st
+			if [ "$st" != "$ref" ]; then
+				echo "bench: $ex $label: protection changed cycles or instructions: $st, not $ref" >&2
+				failed=1
+				return
+			fi
+			if [ "$mode" = plain ]; then plain="$plain$s
+"; else prot="$prot$s
+"; fi
+		done
+	done
+	local a b
+	a=$(printf '%s' "$plain" | median)
+	b=$(printf '%s' "$prot" | median)
+	awk -v ex="$ex" -v size="$label" -v c="${ref%% *}" -v a="$a" -v b="$b" 'BEGIN {
+		printf "%-11s %-10s %12s %9.3f %9.3f %8.1f%%\n", ex, size, c, a, b, (a > 0 ? 100 * (b / a - 1) : 0) }'
+}
+protect_bench vadd 1048576
+protect_bench scalarprod 256x4096
+echo "(cpu s, prot s: median of $RUNS runs each, alternating, without and with the codes; overhead: prot s / cpu s - 1)"
+
 # The host-API example: build it as the Makefile does, run it once.
 case $build in
 "$root"/*) mkbuild=${build#"$root"/} ;;

@@ -198,9 +198,12 @@ Test(protection, file_form, .init = tmp_init, .fini = tmp_fini)
 	char err[1024];
 	sc_config_gtx480(&cfg);
 	const char *f = put_text("p.json", "{\"regfile\": {\"code\": \"dected\"}, \"interleave\": 8}");
-	cr_assert_eq(camp_protection_load(f, &cfg, SC_REGS_PTX, &p, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(camp_protection_load(f, &cfg, SC_REGS_ALLOC, &p, err, sizeof err), 0, "%s", err);
 	cr_expect_eq(p.regfile, SC_CODE_DECTED);
 	cr_expect_eq(p.interleave, 8);
+	/* ptx mode's virtual registers have no physical neighbours to interleave with */
+	cr_expect_eq(camp_protection_load(f, &cfg, SC_REGS_PTX, &p, err, sizeof err), CAMP_EINPUT);
+	cr_expect(strstr(err, "p.json: at $: interleave 8"), "%s", err);
 	f = put_text("p.json", "{\"pred\": \"parity\"}");
 	cr_expect_eq(camp_protection_load(f, &cfg, SC_REGS_PTX, &p, err, sizeof err), CAMP_EINPUT);
 	cr_expect(strstr(err, "p.json: at $: pred codes protect the physical predicate words"), "%s", err);
