@@ -252,7 +252,8 @@ printf '{"workload": {"exec": ["/bin/false"]}, "target": "regfile"}\n' >"$tmp/fa
 check "a failing fault-free program" 2 "" "exited with status 1" "$flipsim" run "$tmp/false.json" --db "$tmp/h2.db"
 
 # ---- protection (README "Campaign JSON", key "protection") -----------------------
-printf '{"regfile": {"code": "secded"}, "interleave": 2}\n' >"$tmp/prot.json"
+printf '{"regfile": {"code": "secded"}, "smem": {"code": "secded"}}\n' >"$tmp/prot.json"
+printf '{"regfile": {"code": "secded"}, "interleave": 2}\n' >"$tmp/prot-il.json"
 printf '{"regfile": {"code": "secdd"}}\n' >"$tmp/prot-bad.json"
 check "exec --help names --protection" 0 "--protection P.json" "" "$flipsim" exec --help
 check "profile --help names --protection" 0 "--protection P.json" "" "$flipsim" profile --help
@@ -266,11 +267,14 @@ printf '{"pred": "parity"}\n' >"$tmp/prot-pred.json"
 check "exec: pred code in ptx mode" 2 "" "prot-pred.json: at \$: pred codes protect the physical predicate words" \
 	"$flipsim" exec "$e2e/ok.json" --protection "$tmp/prot-pred.json"
 check "exec: pred code in alloc mode" 0 "ok" "" "$flipsim" exec "$e2e/ok.json" --regs alloc --protection "$tmp/prot-pred.json"
+check "exec: interleave in ptx mode" 2 "" "prot-il.json: at \$: interleave 2: ptx mode's virtual registers" \
+	"$flipsim" exec "$e2e/ok.json" --protection "$tmp/prot-il.json"
+check "exec: interleave in alloc mode" 0 "ok" "" "$flipsim" exec "$e2e/ok.json" --regs alloc --protection "$tmp/prot-il.json"
 check "profile --protection" 0 "df_reg" "" "$flipsim" profile --protection "$tmp/prot.json" examples/vadd/vadd.json
 # a fault-free run never meets a corrupted word: the protected machine's
 # cycles and outputs are the unprotected one's
 "$flipsim" profile examples/vadd/vadd.json --regs alloc | grep -E '^(application|output) ' >"$tmp/plain.prof"
-"$flipsim" profile examples/vadd/vadd.json --regs alloc --protection "$tmp/prot.json" | grep -E '^(application|output) ' \
+"$flipsim" profile examples/vadd/vadd.json --regs alloc --protection "$tmp/prot-il.json" | grep -E '^(application|output) ' \
 	>"$tmp/prot.prof"
 if [ -s "$tmp/plain.prof" ] && cmp -s "$tmp/plain.prof" "$tmp/prot.prof"; then pass "profile: protection changes no golden cycle or output"
 else : >"$tmp/out"; : >"$tmp/err"; fail "profile: protection changes no golden cycle or output"; fi
