@@ -6,6 +6,7 @@
 #ifndef SIMCORE_H
 #define SIMCORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
