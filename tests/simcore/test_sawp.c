@@ -353,6 +353,120 @@ Test(sawp, warps_share_table_entries)
 	h_fini(&h);
 }
 
+/* The same word eight times in a row: out[t] = 8. */
+static const char repeat[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 out)\n"
+	"{\n"
+	"	.reg .b32 %r<4>;\n"
+	"	.reg .b64 %rd<4>;\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	mov.u32 %r2, 0;\n"
+	"	add.u32 %r2, %r2, 1;\n"
+	"	add.u32 %r2, %r2, 1;\n"
+	"	add.u32 %r2, %r2, 1;\n"
+	"	add.u32 %r2, %r2, 1;\n"
+	"	add.u32 %r2, %r2, 1;\n"
+	"	add.u32 %r2, %r2, 1;\n"
+	"	add.u32 %r2, %r2, 1;\n"
+	"	add.u32 %r2, %r2, 1;\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	cvta.to.global.u64 %rd1, %rd1;\n"
+	"	mul.wide.u32 %rd2, %r1, 4;\n"
+	"	add.s64 %rd3, %rd1, %rd2;\n"
+	"	st.global.u32 [%rd3], %r2;\n"
+	"	ret;\n"
+	"}\n";
+
+/* Every cycle: how many table entries in use keep the same word (the
+ * most over the run). */
+static uint64_t note_copies(sc_gpu_t *g, void *ctx, uint64_t cycle)
+{
+	uint32_t *most = ctx;
+	const sc_sawp_t *s = g->sms[0].sawp;
+	for (uint32_t a = 0; a < s->p.table_entries; a++) {
+		uint32_t n = 0;
+		for (uint32_t b = 0; b < s->p.table_entries && s->tab[a].count; b++)
+			n += s->tab[b].count && !memcmp(&s->tab[a].ref, &s->tab[b].ref, sizeof(sc_insn_t));
+		*most = n > *most ? n : *most;
+	}
+	return cycle + 1;
+}
+
+/* A word moving from entry 1 to entry 0 takes its table entry's ID along:
+ * the next copy of the word finds it there and shares its ECC, so one
+ * table entry serves the whole run of copies. */
+Test(sawp, ids_follow_the_shift)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h.opt.prot.ibuffer = scheme(SC_IB_SAWP);
+	h_load_ok(&h, repeat);
+	uint64_t d = h_alloc(&h, 32 * 4, NULL);
+	uint32_t most = 0, out[32];
+	sc_set_pause(h.gpu, 1, note_copies, &most);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d));
+	h_read(&h, out, d, sizeof out);
+	cr_expect_eq(out[5], 8);
+	cr_expect_eq(most, 1, "%u table entries held the same word", most);
+	h_fini(&h);
+}
+
+/* A corrupted word matches no fill: once the entry a table entry's ID
+ * points to holds a flipped word, other warps filling the same word do
+ * not link to it, and the ID stays with the corrupted warp. The watch
+ * lasts while that warp has not issued (its issue would restore the word). */
+typedef struct corrupt_watch {
+	int phase;            /* 0 looking, 1 watching, 2 done */
+	uint32_t slot, t, ib_pc;
+	uint32_t cycles, moved;
+} corrupt_watch_t;
+
+static uint64_t corrupt_id(sc_gpu_t *g, void *ctx, uint64_t cycle)
+{
+	corrupt_watch_t *c = ctx;
+	const sc_sawp_t *s = g->sms[0].sawp;
+	uint32_t nib = g->cfg.ib_entries;
+	if (c->phase == 0) {
+		for (uint32_t t = 0; t < s->p.table_entries; t++) {
+			const sc_sawp_ent_t *te = &s->tab[t];
+			uint32_t slot = te->id / nib;
+			if (!te->count || te->id % nib != 1 || !s->x[te->id] || s->idx[te->id] != t || slot == 7)
+				continue;
+			c->phase = 1;
+			c->slot = slot;
+			c->t = t;
+			c->ib_pc = g->sms[0].warps[slot].ib_pc;
+			sc_inject(g, SC_TGT_IBUFFER, SC_F_IB_INSTR, 0, (uint64_t)te->id * 256 + RESERVED_BIT, 1);
+			break;
+		}
+	} else if (c->phase == 1) {
+		if (g->sms[0].warps[c->slot].ib_pc != c->ib_pc || !s->tab[c->t].count) {
+			c->phase = 2;
+		} else {
+			c->cycles++;
+			c->moved += s->tab[c->t].id / nib != c->slot;
+		}
+	}
+	return cycle + 1;
+}
+
+Test(sawp, a_corrupted_word_matches_no_fill)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h.opt.prot.ibuffer = scheme(SC_IB_SAWP);
+	h_load_ok(&h, straight);
+	uint64_t d = h_alloc(&h, NT * 4, NULL);
+	corrupt_watch_t c = {0};
+	sc_set_pause(h.gpu, 1, corrupt_id, &c);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(NT), 0, H_ARGS(&d));
+	cr_assert_eq(c.phase, 2, "an ID on a linked entry 1 was found and watched");
+	cr_expect_gt(c.cycles, 0);
+	cr_expect_eq(c.moved, 0, "another warp linked to the corrupted word's table entry in %u of %u cycles", c.moved,
+	             c.cycles);
+	h_fini(&h);
+}
+
 /* A table of two entries, each shared by more warps than the threshold
  * allows: a word that misses finds nothing to evict and goes unprotected.
  * One warp alone always finds a free entry. */
