@@ -37,11 +37,12 @@
  * links decide nothing but how an issue handles a wrong parity, which
  * needs a corrupted word in the buffer; while one is there the hash
  * differs from golden anyway (it covers the valid entries' words), and
- * once it has left (issued, restored or flushed) the run's one fault has
- * nothing left to act on, so the links that differ from golden's can no
- * longer change what the run does. Nor do they change its timing: only
- * a restored word costs cycles. The same makes `unused` and `dead` exact:
- * a fault's effect on the links alone is masked. */
+ * once it has left (issued, restored or flushed) and no fault is pending
+ * (rt.c compares states only after an experiment's last fault) nothing
+ * is left for the links that differ from golden's to act on. Nor do they
+ * change the timing: only a restored word costs cycles. The same makes
+ * `unused` and `dead` exact (both judge single faults): a fault's effect
+ * on the links alone is masked. */
 #include <stdlib.h>
 #include <string.h>
 
