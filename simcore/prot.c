@@ -430,8 +430,9 @@ static bool decode(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t i, int
 	 * one when it miscorrects (rest, a codeword, stays), nothing when the
 	 * pattern is a codeword */
 	xor_data(sm, &e, c->k, e.data ^ rest);
-	sc__prot_event(g, o == SC_ECC_CORRECTED ? SC_PROT_CORRECTED : o == SC_ECC_MISCORRECTED ? SC_PROT_MISCORRECTED
-	                                                                              : SC_PROT_UNDETECTED);
+	sc__prot_event(g, o == SC_ECC_CORRECTED      ? SC_PROT_CORRECTED
+	                  : o == SC_ECC_MISCORRECTED ? SC_PROT_MISCORRECTED
+	                                             : SC_PROT_UNDETECTED);
 	perr_drop(sm, i);
 	return true;
 }
