@@ -16,7 +16,8 @@
 
 void eng_profile_help(FILE *out)
 {
-	fputs("usage: flipsim profile [--gpu NAME|FILE] [--regs MODE] [--protection P.json] [LIMITS] W.json\n"
+	fputs("usage: flipsim profile [--gpu NAME|FILE] [--regs MODE] [--protection P.json] [LIMITS]\n"
+	      "                       [--ib-similarity] W.json\n"
 	      "       flipsim profile [--gpu NAME|FILE] [--regs MODE] [--protection P.json] [LIMITS]\n"
 	      "                       PROGRAM [ARG...]\n"
 	      "       flipsim profile [--gpu NAME|FILE] --regs alloc K.ptx\n"
@@ -36,6 +37,10 @@ void eng_profile_help(FILE *out)
 	      "Given a .ptx file, only that table is printed; with --disasm, its code\n"
 	      "instead: every function's instructions as the simulator holds them (pc,\n"
 	      "source line, text; registers by slot, branch targets as pcs).\n"
+	      "With --ib-similarity (a workload JSON), per invocation: at every cycle an\n"
+	      "SM issues, the number of distinct words its warps' valid instruction-\n"
+	      "buffer entries hold, as a histogram, and the share of those cycles a\n"
+	      "SAWP table of T entries covers (at most T distinct words; T = 4, 12).\n"
 	      "\n"
 	      "  df_reg  = registers per thread x threads per SM / registers per SM\n"
 	      "  df_smem = shared memory per CTA x CTAs per SM / shared memory per SM\n"
@@ -47,6 +52,7 @@ void eng_profile_help(FILE *out)
 	      "                    a campaign's \"protection\" object (README, \"Campaign\n"
 	      "                    JSON\"), so cycles and outputs are a protected machine's\n"
 	      "  --disasm          with a .ptx file: print its code instead of a table\n"
+	      "  --ib-similarity   with a workload JSON: the instruction-buffer histogram\n"
 	      "  --golden-timeout S  give up on a run that has not ended after S seconds\n"
 	      "                    of wall clock (default 3600)\n"
 	      "  --cycle-budget N  give up on a run still simulating after N GPU cycles\n"
@@ -84,6 +90,31 @@ static void print_profile(const char *name, const eng_golden_t *g, sc_regs_t reg
 	double limit, resident;
 	eng_warp_occupancy(g, &limit, &resident);
 	printf("average warp occupancy: %.2f%% at the occupancy limit, %.2f%% resident\n", 100 * limit, 100 * resident);
+}
+
+/* --ib-similarity: each launch's histogram of distinct instruction-buffer
+ * words (sc_launch_stats_t.ib_distinct), its non-empty bins, and the share
+ * of samples a SAWP table of 4 or 12 entries covers. */
+static void print_ib_similarity(const eng_golden_t *g)
+{
+	char kname[128];
+	for (uint32_t i = 0; i < g->nlaunch; i++) {
+		const sc_launch_stats_t *l = &g->launch[i];
+		uint64_t n = 0, cover[2] = {0, 0};
+		for (uint32_t d = 0; d < SC_IB_SIM_BINS; d++) {
+			n += l->ib_distinct[d];
+			cover[0] += d <= 4 ? l->ib_distinct[d] : 0;
+			cover[1] += d <= 12 ? l->ib_distinct[d] : 0;
+		}
+		printf("\nib similarity, launch %u (%s): %" PRIu64 " samples, T=4 covers %.2f%%, T=12 %.2f%%\n", i,
+		       db_demangle(l->kernel, false, kname, sizeof kname), n, n ? 100.0 * cover[0] / n : 0.0,
+		       n ? 100.0 * cover[1] / n : 0.0);
+		printf("%9s %12s %8s\n", "distinct", "samples", "share");
+		for (uint32_t d = 0; d < SC_IB_SIM_BINS; d++)
+			if (l->ib_distinct[d])
+				printf("%8u%s %12" PRIu64 " %7.2f%%\n", d, d == SC_IB_SIM_BINS - 1 ? "+" : " ", l->ib_distinct[d],
+				       100.0 * l->ib_distinct[d] / n);
+	}
 }
 
 /* profile PROGRAM [ARG...]: the host program in the current folder. */
@@ -265,6 +296,7 @@ static int profile_options(int argc, char **argv, profile_opts_t *po)
 	                                     {"protection", required_argument, NULL, 'p'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {"disasm", no_argument, NULL, 'd'},
+	                                     {"ib-similarity", no_argument, NULL, 'i'},
 	                                     {NULL, 0, NULL, 0}};
 	int c;
 	optind = 1;
@@ -290,6 +322,7 @@ static int profile_options(int argc, char **argv, profile_opts_t *po)
 		case 'h': eng_profile_help(stdout); return ENG_EXIT_OK;
 		case 'd': po->disasm = true; break;
 		case 'p': po->protection = optarg; break;
+		case 'i': po->so.ib_similarity = true; break;
 		default: return eng_usage_error("profile", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
@@ -318,6 +351,8 @@ static int profile_json(const char *wpath, const sc_gpu_config_t *cfg, const pro
 		return rc;
 	}
 	print_profile(w->name, &g, po->so.regs);
+	if (po->so.ib_similarity)
+		print_ib_similarity(&g);
 	if (rc == ENG_EDUE) {
 		eng_errorf("%s", err);
 	} else {
@@ -355,6 +390,8 @@ int eng_profile_main(int argc, char **argv)
 		return ENG_EXIT_INPUT;
 	}
 	const char *wpath = argv[optind];
+	if (po.so.ib_similarity && !ends_with(wpath, ".json"))
+		return eng_usage_error("profile", "--ib-similarity takes a workload JSON");
 	if (po.disasm)
 		return eng_exit_status(print_disasm(argc - optind, argv + optind, &cfg, po.so.regs));
 	if (!ends_with(wpath, ".json") && !ends_with(wpath, ".ptx"))

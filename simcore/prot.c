@@ -59,11 +59,44 @@ int sc_prot_parse(const char *name, sc_prot_t *out)
 
 bool sc_protection_on(const sc_protection_t *p)
 {
-	return p && (p->regfile != SC_CODE_NONE || p->pred != SC_CODE_NONE || p->smem != SC_CODE_NONE);
+	return p && (p->regfile != SC_CODE_NONE || p->pred != SC_CODE_NONE || p->smem != SC_CODE_NONE ||
+	             p->ibuffer.scheme != SC_IB_NONE);
+}
+
+/* sc_protection_check's part for the instruction buffer. */
+static int ib_check(const sc_ib_protection_t *ib, char *msg, size_t n)
+{
+	if ((unsigned)ib->scheme >= SC_IB__COUNT) {
+		snprintf(msg, n, "protection: ibuffer: unknown scheme %d (expected none, parity, ecc, sawp, sawp_min or "
+		                 "sawp_fs)", (int)ib->scheme);
+		return SC_EINVAL;
+	}
+	if (ib->table_entries > SC_IB_TABLE_MAX) {
+		snprintf(msg, n, "protection: ibuffer: %u table entries: at most %u", ib->table_entries, SC_IB_TABLE_MAX);
+		return SC_EINVAL;
+	}
+	bool table = ib->scheme >= SC_IB_SAWP;
+	if (!table && (ib->table_entries || ib->threshold || ib->progress_window)) {
+		snprintf(msg, n, "protection: ibuffer: table entries, threshold and progress window belong to the sawp "
+		                 "schemes, not %s", sc_ib_scheme_name(ib->scheme));
+		return SC_EINVAL;
+	}
+	if (ib->scheme == SC_IB_SAWP_MIN && (ib->threshold || ib->progress_window)) {
+		snprintf(msg, n, "protection: ibuffer: sawp_min has no threshold and no progress check");
+		return SC_EINVAL;
+	}
+	if (ib->reissue_penalty && (ib->scheme == SC_IB_NONE || ib->scheme == SC_IB_PARITY)) {
+		snprintf(msg, n, "protection: ibuffer: a reissue penalty needs a correcting scheme (ecc or sawp*), not %s",
+		         sc_ib_scheme_name(ib->scheme));
+		return SC_EINVAL;
+	}
+	return 0;
 }
 
 int sc_protection_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, sc_regs_t regs, char *msg, size_t n)
 {
+	if (ib_check(&p->ibuffer, msg, n))
+		return SC_EINVAL;
 	const struct {
 		const char *what;
 		sc_code_kind_t code;
@@ -149,7 +182,9 @@ int sc__prot_create(sc_gpu_t *g)
 	g->prot.code[0] = sc_code_get(p->regfile);
 	g->prot.code[1] = sc_code_get(p->pred);
 	g->prot.code[2] = sc_code_get(p->smem);
-	if (!sc_protection_on(p))
+	if (sc__sawp_create(g))
+		return SC_ENOMEM;
+	if (p->regfile == SC_CODE_NONE && p->pred == SC_CODE_NONE && p->smem == SC_CODE_NONE)
 		return 0;
 	for (uint32_t i = 0; i < g->cfg.num_sms; i++)
 		if (!(g->sms[i].err = calloc(SC_PERR_MAX, sizeof *g->sms[i].err)))
@@ -159,6 +194,7 @@ int sc__prot_create(sc_gpu_t *g)
 
 void sc__prot_destroy(sc_gpu_t *g)
 {
+	sc__sawp_destroy(g);
 	for (uint32_t i = 0; g->sms && i < g->cfg.num_sms; i++) {
 		free(g->sms[i].err);
 		g->sms[i].err = NULL;
@@ -364,7 +400,7 @@ int sc__prot_live_loc(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm, uint64_t draw, ui
 
 /* ------------------------------------------------------------ reads and writes */
 
-static void event(sc_gpu_t *g, sc_prot_t ev)
+void sc__prot_event(sc_gpu_t *g, sc_prot_t ev)
 {
 	if (!g->prot.ev) {
 		g->prot.ev = (uint8_t)ev;
@@ -384,7 +420,7 @@ static bool decode(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t i, int
 	uint64_t rest;
 	sc_ecc_outcome_t o = sc_code_decode(c, e.data, e.check, false, &rest, NULL);
 	if (o == SC_ECC_DETECTED) {
-		event(g, SC_PROT_DETECTED);
+		sc__prot_event(g, SC_PROT_DETECTED);
 		sc__due(g, c->kind == SC_CODE_PARITY ? SC_DUE_PARITY_ERROR : SC_DUE_ECC_UNCORRECTABLE, sm, w, lane, pc, 0,
 		        "%s detected an error it cannot correct in %s %u of SM %u (data pattern 0x%llx, check 0x%x)",
 		        sc_code_name(c->kind), tnames[e.tgt], e.word, sm->id, (unsigned long long)e.data, e.check);
@@ -394,8 +430,9 @@ static bool decode(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t i, int
 	 * one when it miscorrects (rest, a codeword, stays), nothing when the
 	 * pattern is a codeword */
 	xor_data(sm, &e, c->k, e.data ^ rest);
-	event(g, o == SC_ECC_CORRECTED ? SC_PROT_CORRECTED : o == SC_ECC_MISCORRECTED ? SC_PROT_MISCORRECTED
-	                                                                              : SC_PROT_UNDETECTED);
+	sc__prot_event(g, o == SC_ECC_CORRECTED      ? SC_PROT_CORRECTED
+	                  : o == SC_ECC_MISCORRECTED ? SC_PROT_MISCORRECTED
+	                                             : SC_PROT_UNDETECTED);
 	perr_drop(sm, i);
 	return true;
 }
@@ -555,6 +592,7 @@ void sc__prot_launch(sc_gpu_t *g)
 {
 	for (uint32_t i = 0; i < g->cfg.num_sms; i++)
 		g->sms[i].nerr = 0;
+	sc__sawp_launch(g);
 }
 
 uint64_t sc__prot_hash(const sc_sm_t *sm)

@@ -952,6 +952,20 @@ int sc_rt_become(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h, c
 
 /* --------------------------------------------------------------- job files */
 
+/* The "protection" record: the codes and the interleave, then the
+ * instruction buffer's scheme and its four numbers when it has one (a job
+ * without them reads as none: older job files stay valid). */
+static void write_prot(FILE *f, const sc_protection_t *p)
+{
+	fprintf(f, "protection %s %s %s %" PRIu32, sc_code_name(p->regfile), sc_code_name(p->pred),
+	        sc_code_name(p->smem), p->interleave);
+	const sc_ib_protection_t *ib = &p->ibuffer;
+	if (ib->scheme != SC_IB_NONE)
+		fprintf(f, " %s %" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32, sc_ib_scheme_name(ib->scheme),
+		        ib->table_entries, ib->threshold, ib->progress_window, ib->reissue_penalty);
+	fputc('\n', f);
+}
+
 int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 {
 	FILE *f = fopen(path, "w");
@@ -973,8 +987,7 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 #undef X
 	fprintf(f, "\nname %s\nregs %s\n", c->name, sc_regs_name(j->regs));
 	if (sc_protection_on(&j->prot))
-		fprintf(f, "protection %s %s %s %" PRIu32 "\n", sc_code_name(j->prot.regfile), sc_code_name(j->prot.pred),
-		        sc_code_name(j->prot.smem), j->prot.interleave);
+		write_prot(f, &j->prot);
 	if (j->mode == SC_RT_GOLDEN) {
 		fprintf(f, "ck_interval %" PRIu64 " %" PRIu64 "\n", j->ck_interval, j->cycle_budget);
 	} else {
@@ -1178,7 +1191,25 @@ static void jr_model(jrd_t *r, sc_rt_job_t *j)
 		env_fail(r->path, r->ln, "'model' record: %s does not take this fault model", sc_target_name(j->plan.target));
 }
 
-/* "protection REGFILE PRED SMEM INTERLEAVE": the codes by name. */
+/* The optional tail of a "protection" record: "IBSCHEME TABLE THRESHOLD
+ * WINDOW PENALTY" (write_prot). */
+static void jr_prot_ib(jrd_t *r, sc_rt_job_t *j)
+{
+	sc_ib_protection_t *ib = &j->prot.ibuffer;
+	char name[16];
+	int len = 0;
+	if (sscanf(r->p, " %15[a-z_]%n", name, &len) != 1 || sc_ib_scheme_parse(name, &ib->scheme))
+		env_fail(r->path, r->ln, "'protection' record: expected an instruction-buffer scheme (none, parity, ecc, "
+		                         "sawp, sawp_min, sawp_fs)");
+	r->p += len;
+	ib->table_entries = (uint32_t)jr_u64(r, "table_entries", 0, SC_IB_TABLE_MAX, 10);
+	ib->threshold = (uint32_t)jr_u64(r, "threshold", 0, UINT32_MAX, 10);
+	ib->progress_window = (uint32_t)jr_u64(r, "progress_window", 0, UINT32_MAX, 10);
+	ib->reissue_penalty = (uint32_t)jr_u64(r, "reissue_penalty", 0, UINT32_MAX, 10);
+}
+
+/* "protection REGFILE PRED SMEM INTERLEAVE [IB...]": the codes by name,
+ * then the instruction buffer's protection when it has one. */
 static void jr_prot(jrd_t *r, sc_rt_job_t *j)
 {
 	sc_code_kind_t *code[3] = {&j->prot.regfile, &j->prot.pred, &j->prot.smem};
@@ -1191,6 +1222,8 @@ static void jr_prot(jrd_t *r, sc_rt_job_t *j)
 		r->p += len;
 	}
 	j->prot.interleave = (uint32_t)jr_u64(r, "interleave", 0, 8, 10);
+	if (*r->p == ' ')
+		jr_prot_ib(r, j);
 	jr_end(r);
 }
 

@@ -1123,7 +1123,32 @@ typedef struct sc_sm {
 	uint32_t *call_mem;
 	uint32_t nerr;          /* protection (prot.c): corrupted protected words, */
 	struct sc_perr *err;    /* SC_PERR_MAX of them; NULL without protection */
+	struct sc_sawp *sawp;   /* the SAWP table (sawp.c); NULL unless a sawp scheme */
+	uint64_t ibsim_at;      /* the last cycle sc__ib_sample looked at */
 } sc_sm_t;
+
+/* SAWP (sawp.c; DESIGN.md, "SAWP"): an SM's ECC table and the links of its
+ * instruction-buffer entries to it. Buffer entry e = slot x ib_entries +
+ * position. An entry with x[e] = 1 is linked to table entry idx[e]; a
+ * table entry's count is the number of buffer entries linked to it (free
+ * at 0). A table entry holds the word whose ECC it keeps (ref: the ECC of
+ * a word is that of any identical word) and id, the buffer entry it was
+ * last linked to, whose word new fills are compared with. */
+typedef struct sc_sawp_ent {
+	sc_insn_t ref;
+	uint32_t id;
+	uint32_t count;
+} sc_sawp_ent_t;
+
+typedef struct sc_sawp {
+	sc_ib_protection_t p;   /* the parameters in force (sc_ib_params) */
+	uint32_t nent;          /* buffer entries: max_warps x ib_entries */
+	uint8_t *x;             /* per buffer entry: the exist bit */
+	uint8_t *idx;           /* per buffer entry: I */
+	uint64_t *nexec;        /* per warp slot: instructions issued since its
+	                           CTA started (the progress check) */
+	sc_sawp_ent_t *tab;     /* T entries */
+} sc_sawp_t;
 
 /* A line whose data a fault changed (cachefault.c): what the line returns
  * is the memory at its tag's address XOR x, for every byte of the line.
@@ -1299,6 +1324,7 @@ typedef struct sc_run {
 	uint32_t next_sm;               /* round-robin dispatch pointer */
 	uint64_t warp_insts, thread_insts;
 	uint64_t unit_busy[SC_FU__COUNT];  /* see sc_launch_stats_t */
+	uint64_t ib_distinct[SC_IB_SIM_BINS]; /* see sc_launch_stats_t */
 	uint64_t age;
 	bool halt;                      /* a DUE stopped the launch */
 } sc_run_t;
@@ -1383,6 +1409,7 @@ struct sc_gpu {
 	sc_options_t opt;
 	struct {
 		const sc_code_t *code[3];   /* regfile, pred, smem (prot.c); NULL: none */
+		sc_ib_protection_t ib;      /* the instruction buffer's (sc_ib_params) */
 		uint8_t ev;                 /* the first event, sc_prot_t */
 		uint64_t cycle;             /* and its cycle */
 	} prot;
@@ -1428,6 +1455,8 @@ struct sc_gpu {
 	} stuck;                        /* a stuck-at storage bit (fault.c) */
 	sc_watch_t watch;               /* what a fault's location meets next (site.c) */
 	uint64_t vec[4][32];            /* scratch: the elements of a vector ld/st */
+	const sc_insn_t **ibsim;        /* sc__ib_sample's scratch: a word per buffer
+	                                   entry; NULL unless opt.ib_similarity */
 	sc_dec_t *dec;                  /* the launch's code, decoded (decode.c) */
 	uint32_t dec_cap;
 	sc_memsys_t ms;                 /* caches and DRAM timing (memsys.c) */
@@ -1818,5 +1847,40 @@ void sc__prot_cta(const sc_gpu_t *g, sc_sm_t *sm, const sc_cta_t *cta);
 void sc__prot_launch(sc_gpu_t *g);
 /* sm's table for the state hash (fault.c): 0 entries hash as nothing. */
 uint64_t sc__prot_hash(const sc_sm_t *sm);
+/* Records ev as the run's first protection event, unless it has one. */
+void sc__prot_event(sc_gpu_t *g, sc_prot_t ev);
+
+/* ======================================================================
+ * The instruction buffer's protection (sawp.c; DESIGN.md, "SAWP")
+ * ====================================================================== */
+/* Sets g->prot.ib and, under a sawp scheme, allocates each SM's table
+ * (sc_sawp_t), and the scratch of opt.ib_similarity: 0 or SC_ENOMEM. */
+int sc__sawp_create(sc_gpu_t *g);
+void sc__sawp_destroy(sc_gpu_t *g);
+/* A launch starts: every table is free, no entry is linked. */
+void sc__sawp_launch(sc_gpu_t *g);
+/* With sm->sawp set, sm.c's buffer events. Fill: entry k of w just took
+ * the word fetched for its pc (it was empty or its occupant left). Flush:
+ * every entry of w leaves (a flush, the warp's end). Shift: entry 0 leaves
+ * and entry k + 1 becomes entry k, the last one empty (ib_advance, before
+ * its prefetch). Leave: entry k leaves. */
+void sc__sawp_fill(const sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t k);
+void sc__sawp_flush(const sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w);
+void sc__sawp_shift(const sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w);
+void sc__sawp_leave(const sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t k);
+/* What the issue of w's word for pc finds, under a scheme other than
+ * none and with w->ib_dirty set: SC_IBC_ISSUE (its parity holds: an even
+ * error slips through), SC_IBC_RESTORED (an ECC restored the word: the
+ * warp issues it again later) or SC_IBC_DUE (raised). */
+enum { SC_IBC_ISSUE, SC_IBC_RESTORED, SC_IBC_DUE };
+int sc__ib_check(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc);
+/* With opt.ib_similarity, at the first fetch of cycle now on sm: counts
+ * the distinct words of its valid buffer entries into run.ib_distinct. */
+void sc__ib_sample(sc_gpu_t *g, sc_sm_t *sm, uint64_t now);
+/* For tests, -1 when SM sm has no table or an index is out of range.
+ * sc__sawp_entry: the exist bit of buffer entry k of warp slot `slot` (and
+ * *idx its I); sc__sawp_table: 0, with table entry t's counter and ID. */
+int sc__sawp_entry(const sc_gpu_t *g, uint32_t sm, uint32_t slot, uint32_t k, uint32_t *idx);
+int sc__sawp_table(const sc_gpu_t *g, uint32_t sm, uint32_t t, uint32_t *count, uint32_t *id);
 
 #endif

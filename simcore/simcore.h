@@ -49,7 +49,9 @@ const char *sc_strerror(int err);
 	X(IBUFFER_STALL, "ibuffer_stall") /* ibuffer_invalid "stall" */      \
 	X(ECC_UNCORRECTABLE, "ecc_uncorrectable") /* a code detected what it    \
 	                                             cannot correct */          \
-	X(PARITY_ERROR, "parity_error") /* a parity code detected an error */
+	X(PARITY_ERROR, "parity_error") /* a parity code detected an error */  \
+	X(IBUFFER_PARITY, "ibuffer_parity") /* an instruction-buffer word's   \
+	                                       parity error nothing corrects */
 
 typedef enum {
 #define X(name, text) SC_DUE_##name,
@@ -274,6 +276,45 @@ const char *sc_code_name(sc_code_kind_t k);
  * (NULL included). */
 int sc_code_parse(const char *name, sc_code_kind_t *out);
 
+/* X(NAME, "name"): the instruction buffer's protection schemes (DESIGN.md,
+ * "SAWP"). Each entry's word carries a parity bit; what corrects a word
+ * whose parity is wrong: nothing (parity: a DUE), a private ECC per entry
+ * (ecc), or an ECC shared through a per-SM table of T entries that only
+ * some entries are linked to (the SAWP variants: sawp T = 4 with an
+ * eviction threshold and a progress check, sawp_min without either,
+ * evicting the least-shared entry, sawp_fs T = 12). */
+#define SC_IB_SCHEME_LIST(X) \
+	X(NONE, "none")          \
+	X(PARITY, "parity")      \
+	X(ECC, "ecc")            \
+	X(SAWP, "sawp")          \
+	X(SAWP_MIN, "sawp_min")  \
+	X(SAWP_FS, "sawp_fs")
+
+typedef enum {
+#define X(name, text) SC_IB_##name,
+	SC_IB_SCHEME_LIST(X)
+#undef X
+	SC_IB__COUNT
+} sc_ib_scheme_t;
+
+/* "none", "parity", ...; "?" out of range. Static strings. */
+const char *sc_ib_scheme_name(sc_ib_scheme_t s);
+/* Parses those names into *out: 0, or SC_EINVAL (NULL included). */
+int sc_ib_scheme_parse(const char *name, sc_ib_scheme_t *out);
+
+#define SC_IB_TABLE_MAX 64
+
+/* The instruction buffer's protection (the SAWP fields apply to the sawp
+ * schemes); 0 = the default, sc_ib_params gives the values in force. */
+typedef struct sc_ib_protection {
+	sc_ib_scheme_t scheme;     /* none (default) ... sawp_fs */
+	uint32_t table_entries;    /* T: 4, sawp_fs 12; at most SC_IB_TABLE_MAX */
+	uint32_t threshold;        /* evictable while shared by at most this: 4 */
+	uint32_t progress_window;  /* instructions off the SM's mean: 64 */
+	uint32_t reissue_penalty;  /* cycles a corrected word costs: latency.branch */
+} sc_ib_protection_t;
+
 /* The codes on the storage structures; zero = none anywhere. Every code
  * protects one word: a register of one lane (32 bits), a warp's predicate
  * (its 32 lanes' bits), a shared-memory granule (32 bits, or 64 with
@@ -287,7 +328,12 @@ typedef struct sc_protection {
 	sc_code_kind_t pred;     /* none, parity, hamming, secded, dected */
 	sc_code_kind_t smem;     /* none, parity, hamming, secded, secded64, dected */
 	uint32_t interleave;     /* 0 or 1, 2, 4, 8 */
+	sc_ib_protection_t ibuffer;
 } sc_protection_t;
+
+/* p->ibuffer with its defaults filled in for the GPU cfg (NULL: a
+ * reissue_penalty of 0 stays 0). */
+sc_ib_protection_t sc_ib_params(const sc_protection_t *p, const sc_gpu_config_t *cfg);
 
 /* Whether p protects anything. */
 bool sc_protection_on(const sc_protection_t *p);
@@ -302,7 +348,9 @@ int sc_protection_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, sc
 	X(CORRECTED, "corrected")       /* the code corrected the error */  \
 	X(MISCORRECTED, "miscorrected") /* it "corrected" the wrong bits */ \
 	X(DETECTED, "detected")         /* it detected what it cannot fix */ \
-	X(UNDETECTED, "undetected")     /* the error is a codeword: unseen */
+	X(UNDETECTED, "undetected")     /* the error is a codeword: unseen */ \
+	X(RECOVERED, "recovered")       /* rolled back or re-issued: an \
+	                                   instruction-buffer word restored */
 
 typedef enum {
 #define X(name, text) SC_PROT_##name,
@@ -325,6 +373,8 @@ typedef struct sc_options {
 	uint64_t cycle_budget;  /* 0 = unlimited; above it a launch ends as DUE timeout */
 	sc_regs_t regs;         /* register mode of every module loaded into the GPU */
 	sc_protection_t prot;   /* codes on the storage (checked by sc_gpu_create) */
+	bool ib_similarity;     /* sample sc_launch_stats_t.ib_distinct (costs a
+	                           scan of the SM's buffers per issuing cycle) */
 } sc_options_t;
 
 /* "ptx", "alloc" or "unalloc" (NULL for anything else). */
@@ -392,6 +442,8 @@ const char *sc_fu_name(sc_fu_t fu);
  * Schedulers sharing a unit see the same one. */
 uint64_t sc_unit_free_cycle(const sc_gpu_t *gpu, uint32_t sm, sc_fu_t fu, uint32_t sched);
 
+#define SC_IB_SIM_BINS 65
+
 typedef struct sc_launch_stats {
 	char kernel[64];
 	sc_dim3_t grid, block;
@@ -410,6 +462,12 @@ typedef struct sc_launch_stats {
 	/* cycles the functional units of each kind (sc_fu_t) were busy,
 	 * summed over the units and SMs */
 	uint64_t unit_busy[SC_FU__COUNT];
+	/* with sc_options_t.ib_similarity (else all 0): at every cycle an SM
+	 * issues, the number d of distinct words its warps' valid
+	 * instruction-buffer entries hold; ib_distinct[d] counts those samples,
+	 * the last bin those with SC_IB_SIM_BINS - 1 or more (SAWP's Fig. 3:
+	 * a table of T entries covers the samples with d <= T) */
+	uint64_t ib_distinct[SC_IB_SIM_BINS];
 } sc_launch_stats_t;
 
 /* Totals over all launches so far. */

@@ -251,6 +251,8 @@ static void ex_bar(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, 
 
 static void cta_finish_warp(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now)
 {
+	if (UNLIKELY(sm->sawp)) /* its buffered words leave with it */
+		sc__sawp_flush(g, sm, w);
 	w->state = SC_W_DONE;
 	sc__set_wnext(sm, w->slot, UINT64_MAX);
 	sc_cta_t *cta = w->cta;
@@ -381,6 +383,8 @@ static const sc_insn_t *fetch(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t p
 {
 	const sc_module_t *mod = g->run.mod;
 	if (UNLIKELY(w->ib_pc != pc)) {
+		if (UNLIKELY(sm->sawp))
+			sc__sawp_flush(g, sm, w);
 		for (uint32_t k = 0; k < g->cfg.ib_entries; k++)
 			w->ib[k].valid = 0;
 		w->ib_pc = pc;
@@ -398,15 +402,19 @@ static const sc_insn_t *fetch(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t p
 		}
 		e->insn = mod->code[pc];
 		e->valid = SC_IB_VALID | SC_IB_HELD;
+		if (UNLIKELY(sm->sawp))
+			sc__sawp_fill(g, sm, w, 0);
 	}
 	return &e->insn;
 }
 
 /* Sequential issue: shift the buffer and prefetch the next word. */
-static inline void ib_advance(sc_gpu_t *g, sc_warp_t *w, uint32_t pc)
+static inline void ib_advance(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc)
 {
 	const sc_module_t *mod = g->run.mod;
 	uint32_t n = g->cfg.ib_entries;
+	if (UNLIKELY(sm->sawp))
+		sc__sawp_shift(g, sm, w);
 	if (n == 2)
 		w->ib[0] = w->ib[1];
 	else
@@ -417,6 +425,8 @@ static inline void ib_advance(sc_gpu_t *g, sc_warp_t *w, uint32_t pc)
 	if (last < mod->ncode) {
 		w->ib[n - 1].insn = mod->code[last];
 		w->ib[n - 1].valid = SC_IB_VALID | SC_IB_HELD;
+		if (UNLIKELY(sm->sawp))
+			sc__sawp_fill(g, sm, w, n - 1);
 	} else {
 		w->ib[n - 1].valid = 0;
 	}
@@ -429,6 +439,8 @@ static inline __attribute__((always_inline)) void reschedule(sc_gpu_t *g, sc_sm_
                                                               bool transfer, uint64_t now)
 {
 	if (w->sp && w->stk[w->sp - 1].pc != w->ib_pc) {
+		if (UNLIKELY(sm->sawp))
+			sc__sawp_flush(g, sm, w);
 		for (uint32_t k = 0; k < g->cfg.ib_entries; k++)
 			w->ib[k].valid = 0;
 		w->ib_pc = w->stk[w->sp - 1].pc;
@@ -452,7 +464,7 @@ static inline __attribute__((always_inline)) bool step_past(sc_gpu_t *g, sc_sm_t
 	if (UNLIKELY(top->pc == top->rpc) && !simt_pop(g, sm, w, pc))
 		return false;
 	if (w->sp && w->stk[w->sp - 1].pc == pc + 1)
-		ib_advance(g, w, pc);
+		ib_advance(g, sm, w, pc);
 	return true;
 }
 
@@ -472,6 +484,10 @@ static __attribute__((noinline, cold)) const sc_insn_t *ib_cleared(sc_gpu_t *g, 
 	if (refetch) {
 		w->ib[0].insn = g->run.mod->code[pc];
 		w->ib[0].valid = SC_IB_VALID | SC_IB_HELD;
+		if (UNLIKELY(sm->sawp)) { /* the refetched word replaces the held one */
+			sc__sawp_leave(g, sm, w, 0);
+			sc__sawp_fill(g, sm, w, 0);
+		}
 	} else if (g->cfg.ibuffer_invalid == SC_IBINV_STALL) {
 		sc__due(g, SC_DUE_IBUFFER_STALL, sm, w, -1, pc, 0,
 		        "the instruction-buffer entry of pc %u lost its valid bit: the warp stalls (ibuffer_invalid stall)", pc);
@@ -520,7 +536,7 @@ static int retire_special(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_
 		if (UNLIKELY(g->stuck.on))
 			sc__stuck_apply(g, sm, now);
 		if (w->sp && w->stk[w->sp - 1].pc == pc + 1)
-			ib_advance(g, w, pc);
+			ib_advance(g, sm, w, pc);
 		return 0;
 	case SC_X_HALT:
 		return -1;
@@ -552,6 +568,21 @@ static uint64_t unit_free(const sc_sm_t *sm, uint32_t slot, uint32_t s)
 	return sm->ufree[sm->uslot[s][sm->nfu[slot]]];
 }
 
+/* The parity check of the word w issues for pc (sc__ib_check), the
+ * buffer having met a fault: whether the word issues now. A word an ECC
+ * restored issues again reissue_penalty cycles on (at the earliest: its
+ * operands may be later). */
+static __attribute__((noinline, cold)) bool ib_parity_ok(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc,
+                                                          uint64_t now)
+{
+	int c = sc__ib_check(g, sm, w, pc);
+	if (c == SC_IBC_RESTORED) {
+		uint64_t t = ready_time(g, sm, w, now), again = now + g->prot.ib.reissue_penalty;
+		sc__set_wnext(sm, w->slot, t > again ? t : again);
+	}
+	return c == SC_IBC_ISSUE;
+}
+
 /* Fetch, guard, execute (the decoded handler), retire. */
 static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t now)
 {
@@ -559,6 +590,10 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 	uint32_t pc = top->pc;
 	const sc_insn_t *in = fetch(g, sm, w, pc);
 	if (!in)
+		return;
+	if (UNLIKELY(g->ibsim) && sm->ibsim_at != now)
+		sc__ib_sample(g, sm, now);
+	if (UNLIKELY(w->ib_dirty) && g->prot.ib.scheme != SC_IB_NONE && !ib_parity_ok(g, sm, w, pc, now))
 		return;
 	if (UNLIKELY(g->watch.on) && w->slot == g->watch.slot && sm->id == g->watch.sm)
 		sc__watch_issue(g, w, in, top->mask, pc);
@@ -574,6 +609,8 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 	if (UNLIKELY(sm->nerr) && !sc__prot_read(g, sm, w, in, &exec, top->mask, pc))
 		return; /* a protected word's error detected */
 	g->run.warp_insts++;
+	if (UNLIKELY(sm->sawp)) /* the progress check's count */
+		sm->sawp->nexec[w->slot]++;
 	g->run.thread_insts += top->mask == 0xffffffffu ? 32 : sc__popcount32(top->mask);
 
 	int rc = d->fn(g, sm, w, d, exec), transfer = 0;
@@ -631,6 +668,8 @@ void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uin
 		uint32_t live = nthr == 32 ? 0xffffffffu : (1u << nthr) - 1;
 		w->state = SC_W_ACTIVE;
 		w->ib_dirty = false;
+		if (UNLIKELY(sm->sawp))
+			sm->sawp->nexec[slot] = 0;
 		w->slot = slot;
 		w->wid = i;
 		w->live = live;

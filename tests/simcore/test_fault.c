@@ -490,6 +490,14 @@ static const bad_job_t bad_jobs[] = {
 	{"unknown model", "model ", "model 9 0 0 0 0 0\n", "field kind: 9 is outside 0..3"},
 	{"model before plan", "plan ", "model 0 0 0 0 0 0\n", "'model' record before the 'plan' record"},
 	{"bad pattern", "x 0 ", "x 0 1 150 1 7 1 zz\n", "'x' record, field pattern: expected an integer"},
+	{"unknown ibuffer scheme", "regs ", "regs unalloc\nprotection none none none 0 sawp_max 4 4 64 9\n",
+	 "'protection' record: expected an instruction-buffer scheme"},
+	{"SAWP table too large", "regs ", "regs unalloc\nprotection none none none 0 sawp 65 4 64 9\n",
+	 "'protection' record, field table_entries: 65 is outside 0..64"},
+	{"SAWP penalty missing", "regs ", "regs unalloc\nprotection none none none 0 sawp 4 4 64\n",
+	 "'protection' record, field reissue_penalty: expected an integer"},
+	{"text after the SAWP fields", "regs ", "regs unalloc\nprotection none none none 0 sawp 4 4 64 9 x\n",
+	 "'protection' record: unexpected text after its fields"},
 };
 
 /* Replaces (or deletes) the first line of text starting with `line`. */
@@ -538,6 +546,12 @@ Test(fault, job_file_fields_are_checked)
 		          err, b->msg);
 		cr_expect_lt(rss, 256 * 1024, "%s: the runtime held %ld KiB", b->what, rss);
 	}
+	/* the instruction buffer's protection reads back */
+	char *prot = job_edit(valid, "regs ", "regs unalloc\nprotection none none none 0 sawp_fs 12 3 32 7\n");
+	write_text(path, prot);
+	free(prot);
+	st = job_run(path, err, sizeof err, &rss);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a SAWP protection record is refused (0x%x): %s", st, err);
 	/* cut in the middle of a checkpoint line */
 	const char *cut = strstr(valid, "\nc 200 ");
 	cr_assert(cut);
