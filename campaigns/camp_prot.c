@@ -32,10 +32,53 @@ static int parse_code(char *err, size_t errsz, const char *file, const char *pat
 	return 0;
 }
 
+/* An unsigned field KEY of the ibuffer object at p, at most max, into *out
+ * (absent: left 0, the default). */
+static int parse_u32(char *err, size_t errsz, const char *file, const char *p, json_t *v, const char *key,
+                     uint32_t max, uint32_t *out)
+{
+	json_t *n = json_object_get(v, key);
+	if (!n)
+		return 0;
+	json_int_t x = json_is_integer(n) ? json_integer_value(n) : -1;
+	if (x < 1 || x > max) {
+		char q[128];
+		snprintf(q, sizeof q, "%s.%s", p, key);
+		return camp__fail_at(err, errsz, file, q, "expected an integer in 1..%u", max);
+	}
+	*out = (uint32_t)x;
+	return 0;
+}
+
+/* "ibuffer": {"scheme": S, "table_entries": T, "threshold": N,
+ * "progress_window": W, "reissue_penalty": C} (SAWP: README, "Protection"). */
+static int parse_ibuffer(char *err, size_t errsz, const char *file, const char *path, json_t *v,
+                         sc_ib_protection_t *out)
+{
+	static const char *const keys[] = {"scheme", "table_entries", "threshold", "progress_window", "reissue_penalty",
+	                                   NULL};
+	char p[96], q[128];
+	json_t *s;
+	int rc;
+	snprintf(p, sizeof p, "%s.ibuffer", path);
+	if (!json_is_object(v))
+		return camp__fail_at(err, errsz, file, p, "expected an object {\"scheme\": S, ...}");
+	if ((rc = camp__check_keys(err, errsz, file, p, v, keys)) || (rc = camp__require(err, errsz, file, p, v, "scheme", &s)))
+		return rc;
+	snprintf(q, sizeof q, "%s.scheme", p);
+	if (!json_is_string(s) || sc_ib_scheme_parse(json_string_value(s), &out->scheme))
+		return camp__fail_at(err, errsz, file, q, "expected none, parity, ecc, sawp, sawp_min or sawp_fs");
+	if ((rc = parse_u32(err, errsz, file, p, v, "table_entries", SC_IB_TABLE_MAX, &out->table_entries)) ||
+	    (rc = parse_u32(err, errsz, file, p, v, "threshold", 1u << 20, &out->threshold)) ||
+	    (rc = parse_u32(err, errsz, file, p, v, "progress_window", 1u << 30, &out->progress_window)))
+		return rc;
+	return parse_u32(err, errsz, file, p, v, "reissue_penalty", 1u << 20, &out->reissue_penalty);
+}
+
 int camp__parse_protection(char *err, size_t errsz, const char *file, const char *path, json_t *v,
                            sc_protection_t *out)
 {
-	static const char *const keys[] = {"regfile", "pred", "smem", "interleave", NULL};
+	static const char *const keys[] = {"regfile", "pred", "smem", "interleave", "ibuffer", NULL};
 	sc_code_kind_t *code[3] = {&out->regfile, &out->pred, &out->smem};
 	char p[96];
 	int rc;
@@ -50,6 +93,9 @@ int camp__parse_protection(char *err, size_t errsz, const char *file, const char
 		if (c && (rc = parse_code(err, errsz, file, path, keys[i], c, code[i])))
 			return rc;
 	}
+	json_t *ib = json_object_get(v, "ibuffer");
+	if (ib && (rc = parse_ibuffer(err, errsz, file, path, ib, &out->ibuffer)))
+		return rc;
 	json_t *il = json_object_get(v, "interleave");
 	if (!il)
 		return 0;
@@ -77,8 +123,17 @@ int camp__check_protection(char *err, size_t errsz, const char *file, const char
 
 json_t *camp__protection_json(const sc_protection_t *p)
 {
-	return json_pack("{s:s, s:s, s:s, s:I}", "regfile", sc_code_name(p->regfile), "pred", sc_code_name(p->pred),
-	                 "smem", sc_code_name(p->smem), "interleave", (json_int_t)p->interleave);
+	json_t *o = json_pack("{s:s, s:s, s:s, s:I}", "regfile", sc_code_name(p->regfile), "pred",
+	                      sc_code_name(p->pred), "smem", sc_code_name(p->smem), "interleave",
+	                      (json_int_t)p->interleave);
+	const sc_ib_protection_t *ib = &p->ibuffer;
+	if (o && ib->scheme != SC_IB_NONE) /* only then: codes alone keep their identity */
+		json_object_set_new(o, "ibuffer",
+		                    json_pack("{s:s, s:I, s:I, s:I, s:I}", "scheme", sc_ib_scheme_name(ib->scheme),
+		                              "table_entries", (json_int_t)ib->table_entries, "threshold",
+		                              (json_int_t)ib->threshold, "progress_window", (json_int_t)ib->progress_window,
+		                              "reissue_penalty", (json_int_t)ib->reissue_penalty));
+	return o;
 }
 
 int camp_protection_load(const char *path, const sc_gpu_config_t *cfg, sc_regs_t regs, sc_protection_t *out,

@@ -101,7 +101,7 @@
 /* The DUE reasons of a detected error: a code found what it cannot
  * correct (simcore's SC_DUE_ECC_UNCORRECTABLE and SC_DUE_PARITY_ERROR), as
  * an SQL list. Every view and query that counts detected DUEs uses it. */
-#define DB_DETECTED_REASONS "'ecc_uncorrectable', 'parity_error'"
+#define DB_DETECTED_REASONS "'ecc_uncorrectable', 'parity_error', 'ibuffer_parity'"
 
 #include <sqlite3.h>
 #include <sys/types.h>

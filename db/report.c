@@ -156,6 +156,7 @@ static const tcol_t protection_cols[] = {
 	{"miscorrected", "miscorrected", NULL, K_INT},
 	{"detected", "detected", NULL, K_INT},
 	{"undetected", "undetected", NULL, K_INT},
+	{"recovered", "recovered", NULL, K_INT},
 	{"detected DUE", "detected_due", NULL, K_INT},
 	{"AVF", "avf", NULL, K_PCT},
 	{"SDC AVF", "sdc_avf", NULL, K_PCT},
@@ -189,8 +190,9 @@ static const table_t tables[] = {
 	 "kernel = 'all'", "campaign_id", avf_cols, COUNT(avf_cols), AVF_DESIGN, false},
 	{"protection_summary",
 	 "Protection: the codes on the storage of protected campaigns, the first event a code met in each run\n"
-	 "(corrected, miscorrected, detected: a DUE ecc_uncorrectable or parity_error, undetected: a codeword error),\n"
-	 "the DUEs the codes detected and the AVF split into SDC and DUE, detected DUEs a part of the latter",
+	 "(corrected, miscorrected, detected: a DUE ecc_uncorrectable, parity_error or ibuffer_parity, undetected: a\n"
+	 "codeword error, recovered: an instruction-buffer word re-issued corrected), the DUEs the codes detected and\n"
+	 "the AVF split into SDC and DUE, detected DUEs a part of the latter",
 	 "protection IS NOT NULL", "campaign_id", protection_cols, COUNT(protection_cols), NULL, true},
 	{"avf_kernel",
 	 "AVF per kernel: its invocations together (share: of the experiments; contribution: to the campaign's AVF;\n"

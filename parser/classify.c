@@ -377,7 +377,9 @@ void cls_classify(const cls_run_t *golden, const cls_run_t *faulty, cls_verdict_
 const char *cls_prot_reason(cls_outcome_t o, const char *reason, sc_prot_t prot)
 {
 	bool masked_by_run = !strcmp(reason, "no_effect") || !strcmp(reason, "early");
-	return o == CLS_MASKED && prot == SC_PROT_CORRECTED && masked_by_run ? "corrected" : reason;
+	if (o != CLS_MASKED || !masked_by_run)
+		return reason;
+	return prot == SC_PROT_CORRECTED ? "corrected" : prot == SC_PROT_RECOVERED ? "recovered" : reason;
 }
 
 /* ---- severity of texts --------------------------------------------------- */

@@ -136,9 +136,10 @@ void cls_classify(const cls_run_t *golden, const cls_run_t *faulty, cls_verdict_
 
 /* The reason of an experiment of outcome o and reason `reason` whose first
  * protection event (sc_prot_first) was prot: a Masked run whose error a code
- * corrected is Masked "corrected", in place of "no_effect" or "early" (the
- * code, not the program, masked it; an early end stays flagged as such by
- * the caller). Any other reason is returned as it is. */
+ * corrected is Masked "corrected", one whose instruction-buffer word was
+ * re-issued corrected (SAWP) Masked "recovered", in place of "no_effect" or
+ * "early" (the code, not the program, masked it; an early end stays flagged
+ * as such by the caller). Any other reason is returned as it is. */
 const char *cls_prot_reason(cls_outcome_t o, const char *reason, sc_prot_t prot);
 
 /* ---- severity: how big an SDC is ------------------------------------------ */

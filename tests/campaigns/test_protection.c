@@ -121,8 +121,10 @@ Test(protection, identity_only_when_protected, .init = tmp_init, .fini = tmp_fin
 		camp_campaign_destroy(c);
 	}
 	static const char *const other[] = {"{\"regfile\": \"secded\"}", "{\"smem\": \"parity\"}",
-	                                    "{\"regfile\": \"secded\", \"interleave\": 4}"};
-	char seen[3][17];
+	                                    "{\"regfile\": \"secded\", \"interleave\": 4}",
+	                                    "{\"ibuffer\": {\"scheme\": \"sawp\"}}",
+	                                    "{\"ibuffer\": {\"scheme\": \"sawp\", \"table_entries\": 8}}"};
+	char seen[5][17];
 	for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
 		c = load_ok(campaign("regfile", "alloc", single, other[i]));
 		cr_expect_str_neq(c->hash, h0, "%s", other[i]);
@@ -142,7 +144,7 @@ static const struct {
 } bad[] = {
 	{"regfile", "alloc", NULL, "\"secded\"", "at $.protection:", "expected an object {\"regfile\": {\"code\": C}"},
 	{"regfile", "alloc", NULL, "{\"regs\": \"secded\"}", "at $.protection:",
-	 "unknown key 'regs' (expected regfile, pred, smem, interleave)"},
+	 "unknown key 'regs' (expected regfile, pred, smem, interleave, ibuffer)"},
 	{"regfile", "alloc", NULL, "{\"regfile\": \"secdd\"}", "at $.protection.regfile:",
 	 "expected a code name (none, parity, hamming, secded, secded64 or dected) or {\"code\": NAME}"},
 	{"regfile", "alloc", NULL, "{\"regfile\": 7}", "at $.protection.regfile:", "expected a code name"},
@@ -151,6 +153,16 @@ static const struct {
 	{"regfile", "alloc", NULL, "{\"pred\": {}}", "at $.protection.pred:", "missing key 'code'"},
 	{"regfile", "alloc", NULL, "{\"pred\": {\"code\": \"parity\", \"bits\": 1}}", "at $.protection.pred:",
 	 "unknown key 'bits' (expected code)"},
+	{"ibuffer", "alloc", NULL, "{\"ibuffer\": \"sawp\"}", "at $.protection.ibuffer:", "expected an object"},
+	{"ibuffer", "alloc", NULL, "{\"ibuffer\": {}}", "at $.protection.ibuffer:", "missing key 'scheme'"},
+	{"ibuffer", "alloc", NULL, "{\"ibuffer\": {\"scheme\": \"sawq\"}}", "at $.protection.ibuffer.scheme:",
+	 "expected none, parity, ecc, sawp, sawp_min or sawp_fs"},
+	{"ibuffer", "alloc", NULL, "{\"ibuffer\": {\"scheme\": \"sawp\", \"table_entries\": 65}}",
+	 "at $.protection.ibuffer.table_entries:", "expected an integer in 1..64"},
+	{"ibuffer", "alloc", NULL, "{\"ibuffer\": {\"scheme\": \"sawp\", \"size\": 4}}", "at $.protection.ibuffer:",
+	 "unknown key 'size'"},
+	{"ibuffer", "alloc", NULL, "{\"ibuffer\": {\"scheme\": \"parity\", \"table_entries\": 4}}", "at $.protection:",
+	 "ibuffer: table entries, threshold and progress window belong to the sawp schemes, not parity"},
 	{"regfile", "alloc", NULL, "{\"regfile\": \"secded\", \"interleave\": 3}", "at $.protection.interleave:",
 	 "expected 1, 2, 4 or 8"},
 	{"regfile", "alloc", NULL, "{\"regfile\": \"secded\", \"interleave\": \"2\"}", "at $.protection.interleave:",

@@ -1727,9 +1727,9 @@ Test(db, protection_report)
 	t = report(db, DB_TEXT);
 	cr_expect(strstr(t, "\nProtection: the codes"), "%s", t);
 	cr_expect(strstr(t, "  codes                                       n  corrected  miscorrected  detected  "
-	                    "undetected  detected DUE     AVF  SDC AVF  DUE AVF  detected AVF\n"), "%s", t);
+	                    "undetected  recovered  detected DUE     AVF  SDC AVF  DUE AVF  detected AVF\n"), "%s", t);
 	cr_expect(strstr(t, "regfile secded, pred parity, interleave 2  20          8             2         4           2"
-	                    "             4  50.00%   20.00%   30.00%        20.00%\n"), "%s", t);
+	                    "          0             4  50.00%   20.00%   30.00%        20.00%\n"), "%s", t);
 	free(t);
 	char *j = report(db, DB_JSON);
 	json_t *root = json_loads(j, 0, NULL);

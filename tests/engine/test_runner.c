@@ -350,10 +350,11 @@ static void protected_equivalences(const char *campaign, sc_prot_t want)
 	runs_teardown(&s);
 }
 
-Test(runner, protected_regfile_fork_early_and_dead_change_nothing, .timeout = 300)
+Test(runner, protected_regfile_and_ibuffer_fork_early_and_dead_change_nothing, .timeout = 300)
 {
 	protected_equivalences("tests/engine/data/sp-small-regfile-hamming-adj3.json", SC_PROT_MISCORRECTED);
 	protected_equivalences("tests/engine/data/vadd4k-regfile-secded.json", SC_PROT_CORRECTED);
+	protected_equivalences("tests/engine/data/vadd4k-ibuffer-sawp.json", SC_PROT_RECOVERED);
 }
 
 Test(runner, protected_smem_and_pred_fork_early_and_dead_change_nothing, .timeout = 300)
