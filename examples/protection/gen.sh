@@ -6,7 +6,11 @@
 # each application, the register file (alloc mode, as GUFI's sass figures)
 # and, for the 7 that use it, shared memory, under no code, parity (33,32),
 # SECDED (39,32) and DECTED (45,32), with single-bit faults and adjacent
-# faults of 2 and 3 bits (one codeword: no interleaving); gtx480.
+# faults of 2 and 3 bits (one codeword: no interleaving); and SAWP's
+# experiment (Tan et al., CF'13, section 5.1): the instruction buffer's
+# instruction words, single-bit faults, under no protection, parity, a
+# private ECC per entry, SAWP_fs (12 shared ECCs), SAWP (4, threshold 4) and
+# SAWP_min; gtx480.
 #
 # usage: sh gen.sh [-n INJECTIONS] [-b BUILD] OUTDIR
 #   -n      injections per campaign (default 500)
@@ -17,6 +21,7 @@ APPS="bfs ccp ge hs km lps lud ms nw pathf spg vaddg"
 SMEM_APPS="hs lps lud ms nw pathf spg"
 CODES="none parity secded dected"
 MODELS="single adj2 adj3"
+IB_SCHEMES="none parity ecc sawp_fs sawp sawp_min"
 
 usage() {
 	echo "usage: sh $0 [-n INJECTIONS] [-b BUILD] OUTDIR" >&2
@@ -54,6 +59,15 @@ model_json() {
 	esac
 }
 
+# protection_json TARGET CODE: the campaign's "protection" object
+protection_json() {
+	if [ "$1" = ibuffer ]; then
+		printf '{"ibuffer": {"scheme": "%s"}}' "$2"
+	else
+		printf '{"%s": {"code": "%s"}}' "$1" "$2"
+	fi
+}
+
 # campaign APP TARGET CODE MODEL
 campaign() {
 	app=$1 target=$2 code=$3 model=$4
@@ -65,9 +79,10 @@ campaign() {
 		printf '  "gpu": "gtx480",\n'
 		printf '  "regs": "alloc",\n'
 		printf '  "target": "%s",\n' "$target"
+		[ "$target" != ibuffer ] || printf '  "fields": ["instr"],\n'
 		printf '  "scope": "application",\n'
 		printf '  "fault_model": %s,\n' "$(model_json "$model")"
-		[ "$code" = none ] || printf '  "protection": {"%s": {"code": "%s"}},\n' "$target" "$code"
+		[ "$code" = none ] || printf '  "protection": %s,\n' "$(protection_json "$target" "$code")"
 		printf '  "injections": %s\n' "$n"
 		printf '}\n'
 	} >"$out/$name.json"
@@ -84,6 +99,12 @@ for code in $CODES; do
 			campaign "$app" smem "$code" "$model"
 			count=$((count + 1))
 		done
+	done
+done
+for scheme in $IB_SCHEMES; do
+	for app in $APPS; do
+		campaign "$app" ibuffer "$scheme" single
+		count=$((count + 1))
 	done
 done
 echo "gen.sh: $count campaigns of $n injections in $out"
