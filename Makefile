@@ -64,7 +64,7 @@ $(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o $(BUILD)/simcore/sem_fast.o
 # very-cheap cost model leaves most of them scalar.
 $(BUILD)/simcore/sem_fast.o $(BUILD)/simcore/exec.o $(BUILD)/simcore/sem_int.o $(BUILD)/simcore/memsys.o: CFLAGS += -fvect-cost-model=dynamic
 
-.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests e2e-tests study test-bins suites
+.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests e2e-tests study protection-study test-bins suites
 all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(EXAMPLE_BIN)
 
 $(BUILD)/%.o: %.c
@@ -164,6 +164,15 @@ INJECTIONS ?= 2000
 study: deps
 	$(MAKE) all
 	JOBS=$(JOBS) sh examples/campaigns/gufi/study.sh $(BUILD) $(INJECTIONS) $(CAMPAIGNS)
+
+# make protection-study [PROTECTION_INJECTIONS=n] [JOBS=j]: the codes on the
+# register file and shared memory and SAWP on the instruction buffer, on the
+# GUFI applications (examples/protection/, README.md there), into
+# build/protection/protection-n.db, then its tables (with sqlite3).
+PROTECTION_INJECTIONS ?= 500
+protection-study: deps
+	$(MAKE) all
+	JOBS=$(JOBS) sh examples/protection/study.sh $(BUILD) $(PROTECTION_INJECTIONS)
 
 # make bench [BASELINE=REV-or-flipsim]: with a baseline (a git revision, built
 # in a scratch worktree, or another flipsim) every row is measured side by side.

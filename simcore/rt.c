@@ -357,6 +357,9 @@ typedef struct rt {
 	uint64_t live;                /* experiment, measured where it starts    */
 	/* in a child */
 	bool child, reported;
+	bool gone;                    /* env mode: the program destroyed gpu; its */
+	sc_prot_t prot;               /* first protection event, kept then        */
+	uint64_t prot_cycle;
 	int wfd;                      /* the report pipe's write end */
 	const sc_rt_exp_t *cur;
 	uint32_t fault;               /* next fault of cur to inject */
@@ -388,7 +391,9 @@ static void env_gone(struct env *env, sc_gpu_t *g);
 static void rt_gone(void *ctx, sc_gpu_t *g)
 {
 	rt_t *rt = ctx;
-	if (rt->env) {
+	if (rt->env) { /* the report at exit reads what it needs now */
+		rt->prot = sc_prot_first(g, &rt->prot_cycle);
+		rt->gone = true;
 		env_gone(rt->env, g);
 		return;
 	}
@@ -440,7 +445,9 @@ static void child_send(rt_t *rt, sc_rt_kind_t kind, int verdict, const char *rea
 	rep.has_live = rt->has_live;
 	rep.live = rt->live;
 	rep.cycles = cycles;
-	rep.prot = sc_prot_first(rt->gpu, &rep.prot_cycle);
+	rep.prot = rt->gone ? rt->prot : sc_prot_first(rt->gpu, &rep.prot_cycle);
+	if (rt->gone)
+		rep.prot_cycle = rt->prot_cycle;
 	if (reason)
 		snprintf(rep.reason, sizeof rep.reason, "%s", reason);
 	memcpy(rep.site, rt->site, sizeof rep.site);
