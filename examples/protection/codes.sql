@@ -27,5 +27,5 @@ SELECT target, model, code, count(*) AS apps,
        printf('%.1f', avg(fit)) AS "FIT"
   FROM m
  GROUP BY target, model, code
- ORDER BY target, CASE model WHEN 'single' THEN 0 WHEN 'adj2' THEN 1 ELSE 2 END,
+ ORDER BY target, CASE model WHEN 'single' THEN 0 WHEN 'adj2' THEN 1 WHEN 'adj3' THEN 2 ELSE 3 END,
           CASE code WHEN 'none' THEN 0 WHEN 'parity' THEN 1 WHEN 'secded' THEN 2 ELSE 3 END;

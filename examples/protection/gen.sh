@@ -6,7 +6,8 @@
 # each application, the register file (alloc mode, as GUFI's sass figures)
 # and, for the 7 that use it, shared memory, under no code, parity (33,32),
 # SECDED (39,32) and DECTED (45,32), with single-bit faults and adjacent
-# faults of 2 and 3 bits (one codeword: no interleaving); and SAWP's
+# faults of 2 and 3 bits (one codeword: no interleaving) and two single-bit
+# faults at two cycles (multi 2); and SAWP's
 # experiment (Tan et al., CF'13, section 5.1): the instruction buffer's
 # instruction words, single-bit faults, under no protection, parity, a
 # private ECC per entry, SAWP_fs (12 shared ECCs), SAWP (4, threshold 4) and
@@ -20,7 +21,7 @@ set -eu
 APPS="bfs ccp ge hs km lps lud ms nw pathf spg vaddg"
 SMEM_APPS="hs lps lud ms nw pathf spg"
 CODES="none parity secded dected"
-MODELS="single adj2 adj3"
+MODELS="single adj2 adj3 multi2"
 IB_SCHEMES="none parity ecc sawp_fs sawp sawp_min"
 
 usage() {
@@ -56,6 +57,7 @@ model_json() {
 	single) printf '{"kind": "single"}' ;;
 	adj2) printf '{"kind": "adjacent", "bits": 2}' ;;
 	adj3) printf '{"kind": "adjacent", "bits": 3}' ;;
+	multi2) printf '{"kind": "multi", "faults": 2}' ;;
 	esac
 }
 
