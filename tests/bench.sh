@@ -294,6 +294,9 @@ echo "(time: each mode's CPU seconds over fork+early's; unused, dead: classified
 sed 's/"name": "vadd-regfile"/"name": "vadd-regfile-secded"/; s/"target": "regfile",/"target": "regfile", "protection": {"regfile": {"code": "secded"}},/' \
 	examples/campaigns/vadd-regfile.json >"$tmp/vadd-regfile-secded.json"
 sed -i "s#\"../vadd/vadd.json\"#\"$root/examples/vadd/vadd.json\"#" "$tmp/vadd-regfile-secded.json"
+echo
+printf '%-20s %-15s %8s %9s %8s %8s %8s %6s  %-15s\n' campaign mode "cpu s" "inj/cpu-s" unused dead early "time" \
+	masked/sdc/due
 plain_s="" prot_s="" prow=""
 for r in $(seq "$RUNS"); do
 	if ! row=$(campaign_run "$flipsim" examples/campaigns/vadd-regfile.json "$tmp/vr-plain.db" "") ||
