@@ -6,8 +6,7 @@
 #include <assert.h>
 #include <string.h>
 
-#include "ecc.h"
-#include "simcore.h"
+#include "sc_int.h"
 
 static const char *const code_names[SC_CODE__COUNT] = {
 #define X(name, text, k, r, dist, t) [SC_CODE_##name] = text,
@@ -22,12 +21,11 @@ const char *sc_code_name(sc_code_kind_t k)
 
 int sc_code_parse(const char *name, sc_code_kind_t *out)
 {
-	for (int i = 0; name && i < SC_CODE__COUNT; i++)
-		if (!strcmp(name, code_names[i])) {
-			*out = (sc_code_kind_t)i;
-			return 0;
-		}
-	return SC_EINVAL;
+	int i = sc__name_index(code_names, SC_CODE__COUNT, name);
+	if (i < 0)
+		return SC_EINVAL;
+	*out = (sc_code_kind_t)i;
+	return 0;
 }
 
 /* ---- linear algebra over GF(2) -------------------------------------------

@@ -47,14 +47,21 @@ static const char *const prot_names[SC_PROT__COUNT] = {
 
 const char *sc_prot_name(sc_prot_t e) { return (unsigned)e < SC_PROT__COUNT ? prot_names[e] : "?"; }
 
+int sc__name_index(const char *const *names, int n, const char *name)
+{
+	for (int i = 0; name && i < n; i++)
+		if (!strcmp(name, names[i]))
+			return i;
+	return -1;
+}
+
 int sc_prot_parse(const char *name, sc_prot_t *out)
 {
-	for (int i = 0; name && i < SC_PROT__COUNT; i++)
-		if (!strcmp(name, prot_names[i])) {
-			*out = (sc_prot_t)i;
-			return 0;
-		}
-	return SC_EINVAL;
+	int i = sc__name_index(prot_names, SC_PROT__COUNT, name);
+	if (i < 0)
+		return SC_EINVAL;
+	*out = (sc_prot_t)i;
+	return 0;
 }
 
 bool sc_protection_on(const sc_protection_t *p)
@@ -155,17 +162,22 @@ static uint32_t group_of(const sc_protection_t *p, sc_target_t t)
 	return t == SC_TGT_PRED || p->interleave < 2 ? 1 : p->interleave;
 }
 
+/* The space of `plain` unprotected bits under code c: codewords, and
+ * *word_bits (may be NULL) an interleaving group's bits. */
+static uint64_t coded_bits(const sc_code_t *c, const sc_protection_t *p, sc_target_t t, uint64_t plain,
+                           uint32_t *word_bits)
+{
+	if (word_bits)
+		*word_bits = c->n * group_of(p, t);
+	return plain / c->k * c->n;
+}
+
 uint64_t sc_target_bits_prot(const sc_gpu_config_t *cfg, const sc_protection_t *p, sc_target_t t, unsigned fields,
                              uint32_t *word_bits)
 {
 	const sc_code_t *c = code_of(p, t);
-	uint32_t wb;
-	uint64_t n = sc_target_bits(cfg, t, fields, &wb);
-	if (!c || !n)
-		return sc_target_bits(cfg, t, fields, word_bits);
-	if (word_bits)
-		*word_bits = c->n * group_of(p, t);
-	return n / c->k * c->n;
+	uint64_t n = sc_target_bits(cfg, t, fields, word_bits);
+	return c && n ? coded_bits(c, p, t, n, word_bits) : n;
 }
 
 sc_prot_t sc_prot_first(const sc_gpu_t *g, uint64_t *cycle)
@@ -203,24 +215,14 @@ void sc__prot_destroy(sc_gpu_t *g)
 
 /* ------------------------------------------------------------ codewords */
 
-/* The code on target t of g (NULL: none) and its index in g->prot.code. */
-static const sc_code_t *tcode(const sc_gpu_t *g, int t)
-{
-	return t == SC_TGT_REGFILE ? g->prot.code[0] : t == SC_TGT_PRED ? g->prot.code[1]
-	       : t == SC_TGT_SMEM ? g->prot.code[2] : NULL;
-}
-
 uint64_t sc__prot_bits(const sc_gpu_t *g, sc_target_t t, uint64_t plain, uint32_t *word_bits)
 {
-	const sc_code_t *c = tcode(g, t);
-	if (word_bits)
-		*word_bits = c->n * group_of(&g->opt.prot, t);
-	return plain / c->k * c->n;
+	return coded_bits(sc__prot_code(g, t), &g->opt.prot, t, plain, word_bits);
 }
 
 sc_codebit_t sc__prot_codebit(const sc_gpu_t *g, sc_target_t t, uint64_t loc)
 {
-	const sc_code_t *c = tcode(g, t);
+	const sc_code_t *c = sc__prot_code(g, t);
 	uint64_t il = group_of(&g->opt.prot, t), gb = il * c->n;
 	uint64_t cw = loc / gb * il + loc % gb % il;
 	return (sc_codebit_t){.plain = cw * c->k, .bit = (uint32_t)(loc % gb / il), .k = c->k, .n = c->n,
@@ -234,7 +236,7 @@ static uint32_t key_of(const sc_gpu_t *g, const sc_sm_t *sm, int t, const uint8_
 		return (uint32_t)((p - (const uint8_t *)sm->rf) / 4);
 	if (t == SC_TGT_PRED)
 		return (uint32_t)((p - (const uint8_t *)sm->pf) / 4);
-	return (uint32_t)((size_t)(p - sm->smem) / (tcode(g, t)->k / 8));
+	return (uint32_t)((size_t)(p - sm->smem) / (sc__prot_code(g, t)->k / 8));
 }
 
 /* The storage of entry e's data bits. */
@@ -339,7 +341,7 @@ int sc__prot_dead(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm, uint64_t loc, uint32_
 /* Whether group G (interleave codewords) has a codeword in use. */
 static bool group_in_use(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm, uint64_t G)
 {
-	const sc_code_t *c = tcode(g, t);
+	const sc_code_t *c = sc__prot_code(g, t);
 	uint32_t il = group_of(&g->opt.prot, t);
 	for (uint32_t j = 0; j < il; j++) {
 		bool use;
@@ -364,7 +366,7 @@ uint64_t sc__prot_live_bits(sc_gpu_t *g, sc_target_t t, sc_sm_t *sm)
 	uint32_t gb;
 	uint64_t n = ngroups(g, t, &gb), live = 0;
 	if (sc__virtual(g, t)) { /* the physical words the virtual registers weigh by */
-		const sc_code_t *c = tcode(g, t);
+		const sc_code_t *c = sc__prot_code(g, t);
 		uint64_t words = sc_target_bits(&g->cfg, t, 0, NULL) / c->k;
 		for (uint64_t wd = 0; wd < words; wd++)
 			live += sc__in_use_phys(g, t, sm, wd * c->k) ? c->n : 0;
@@ -416,7 +418,7 @@ static const char *const tnames[] = {[SC_TGT_REGFILE] = "register", [SC_TGT_PRED
 static bool decode(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t i, int lane, uint32_t pc)
 {
 	sc_perr_t e = sm->err[i];
-	const sc_code_t *c = tcode(g, e.tgt);
+	const sc_code_t *c = sc__prot_code(g, (sc_target_t)e.tgt);
 	uint64_t rest;
 	sc_ecc_outcome_t o = sc_code_decode(c, e.data, e.check, false, &rest, NULL);
 	if (o == SC_ECC_DETECTED) {
@@ -555,7 +557,7 @@ bool sc__prot_has_smem(const sc_sm_t *sm)
 bool sc__prot_smem(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint64_t off, uint32_t bytes, bool write,
                    uint32_t pc)
 {
-	uint32_t gb = tcode(g, SC_TGT_SMEM)->k / 8;
+	uint32_t gb = sc__prot_code(g, SC_TGT_SMEM)->k / 8;
 	for (uint64_t gi = off / gb; gi * gb < off + bytes; gi++) {
 		int i = perr_find(sm, SC_TGT_SMEM, (uint32_t)gi);
 		if (i < 0)

@@ -58,12 +58,11 @@ const char *sc_ib_scheme_name(sc_ib_scheme_t s) { return (unsigned)s < SC_IB__CO
 
 int sc_ib_scheme_parse(const char *name, sc_ib_scheme_t *out)
 {
-	for (int i = 0; name && i < SC_IB__COUNT; i++)
-		if (!strcmp(name, scheme_names[i])) {
-			*out = (sc_ib_scheme_t)i;
-			return 0;
-		}
-	return SC_EINVAL;
+	int i = sc__name_index(scheme_names, SC_IB__COUNT, name);
+	if (i < 0)
+		return SC_EINVAL;
+	*out = (sc_ib_scheme_t)i;
+	return 0;
 }
 
 sc_ib_protection_t sc_ib_params(const sc_protection_t *p, const sc_gpu_config_t *cfg)

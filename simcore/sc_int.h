@@ -1775,15 +1775,21 @@ typedef struct sc_perr {
 	uint32_t check;     /* and check bits */
 } sc_perr_t;
 
+/* The index of `name` among names[0..n) (the name tables of the X lists:
+ * codes, protection events, instruction-buffer schemes), or -1; NULL
+ * matches nothing. */
+int sc__name_index(const char *const *names, int n, const char *name);
+
 /* Allocates the tables when g->opt.prot protects something: 0 or SC_ENOMEM. */
 int sc__prot_create(sc_gpu_t *g);
 void sc__prot_destroy(sc_gpu_t *g);
-/* Whether target t carries a code on g. */
-static inline bool sc__coded(const sc_gpu_t *g, sc_target_t t)
+/* The code on target t of g, NULL when none. */
+static inline const sc_code_t *sc__prot_code(const sc_gpu_t *g, sc_target_t t)
 {
-	return (t == SC_TGT_REGFILE && g->prot.code[0]) || (t == SC_TGT_PRED && g->prot.code[1]) ||
-	       (t == SC_TGT_SMEM && g->prot.code[2]);
+	return t == SC_TGT_REGFILE ? g->prot.code[0] : t == SC_TGT_PRED ? g->prot.code[1]
+	       : t == SC_TGT_SMEM ? g->prot.code[2] : NULL;
 }
+static inline bool sc__coded(const sc_gpu_t *g, sc_target_t t) { return sc__prot_code(g, t) != NULL; }
 /* The fault space of a protected target whose unprotected space has
  * `plain` bits (fault.c's plain_bits): codewords, and *word_bits the bits
  * of an interleaving group. */

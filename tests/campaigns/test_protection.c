@@ -15,17 +15,14 @@
 
 #include <criterion/criterion.h>
 
+#include "../engine/runs.h"
 #include "campaigns.h"
 
 #define CDATA "tests/campaigns/data/campaign/"
 
 static char tmp[64];
 
-static void tmp_init(void)
-{
-	strcpy(tmp, "/tmp/flipsim-prot-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmp));
-}
+static void tmp_init(void) { runs_tmpdir(tmp, sizeof tmp, "prot"); }
 
 static void tmp_fini(void)
 {

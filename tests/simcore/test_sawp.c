@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../engine/runs.h"
 #include "harness.h"
 #include "sc_int.h"
 
@@ -595,10 +596,8 @@ Test(sawp, bad_settings_are_refused)
 /* The job file carries the scheme and its numbers after the codes. */
 Test(sawp, job_file_protection_record)
 {
-	char path[] = "/tmp/sawp-job-XXXXXX";
-	int fd = mkstemp(path);
-	cr_assert_geq(fd, 0);
-	close(fd);
+	char path[64];
+	runs_tmpfile(path, sizeof path, "sawp-job");
 	sc_rt_job_t j = {.mode = SC_RT_GOLDEN, .regs = SC_REGS_ALLOC};
 	sc_config_gtx480(&j.cfg);
 	j.prot.ibuffer = (sc_ib_protection_t){.scheme = SC_IB_SAWP_FS, .table_entries = 12, .threshold = 3,
