@@ -17,15 +17,16 @@
  * Version 1. Every uint64 of the C API is stored as the int64 with the same
  * bits; the CHECKs on cycles, counts and indices hold because those stay
  * below 2^63. The application_id is set by db.c in the same transaction.
- * The table campaigns, named `table`, with the targets `targets` (version 4
- * made it again with more). */
-#define CAMPAIGNS_TABLE(table, targets)                                                         \
+ * The table campaigns, named `table`, with the register modes `modes` and
+ * the targets `targets` (version 4 made it again with more targets, version
+ * 9 with more modes). */
+#define CAMPAIGNS_TABLE(table, modes, targets)                                                  \
 	"CREATE TABLE " table " (\n"                                                              \
 	"  id           INTEGER PRIMARY KEY,\n"                                                   \
 	"  name         TEXT NOT NULL,\n"                                                         \
 	"  workload     TEXT NOT NULL,\n"                                                         \
 	"  gpu          TEXT NOT NULL,\n"                                                         \
-	"  regs         TEXT NOT NULL CHECK (regs IN ('ptx', 'alloc')),\n"                        \
+	"  regs         TEXT NOT NULL CHECK (regs IN (" modes ")),\n"                               \
 	"  config       TEXT NOT NULL CHECK (json_valid(config)),\n"                              \
 	"  config_hash  TEXT NOT NULL UNIQUE CHECK (config_hash <> ''),\n"                        \
 	"  tool_version TEXT NOT NULL,\n"                                                         \
@@ -41,10 +42,12 @@
 	"  scope        TEXT NOT NULL DEFAULT 'application', -- or kernel:NAME:INVOCATION\n"     \
 	"  created      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))\n"          \
 	") STRICT;\n"
+#define MODES_V1 "'ptx', 'alloc'"
 #define TARGETS_V1 "'regfile', 'pred', 'smem', 'simt', 'ibuffer', 'fu'"
+#define TARGETS_V4 TARGETS_V1 ", 'l1d', 'l2', 'const'"
 
 static const char SCHEMA_V1[] =
-	CAMPAIGNS_TABLE("campaigns", TARGETS_V1)
+	CAMPAIGNS_TABLE("campaigns", MODES_V1, TARGETS_V1)
 	"\n"
 	"CREATE TABLE golden (\n"
 	"  campaign_id   INTEGER PRIMARY KEY REFERENCES campaigns(id) ON DELETE CASCADE,\n"
@@ -625,7 +628,7 @@ static const char SCHEMA_V3[] =
 static const char SCHEMA_V4[] =
 	"-- issue 12 item 5: caches as fault targets\n"
 	"PRAGMA legacy_alter_table = ON;\n"
-	CAMPAIGNS_TABLE("campaigns_v4", TARGETS_V1 ", 'l1d', 'l2', 'const'")
+	CAMPAIGNS_TABLE("campaigns_v4", MODES_V1, TARGETS_V4)
 	"INSERT INTO campaigns_v4 SELECT * FROM campaigns;\n"
 	"DROP TABLE campaigns;\n"
 	"ALTER TABLE campaigns_v4 RENAME TO campaigns;\n"
@@ -970,11 +973,16 @@ static const char SCHEMA_V6[] =
 	"  FROM campaigns c LEFT JOIN strata_w a ON a.campaign_id = c.id\n" \
 	" WHERE c.strata IS NOT NULL"
 
+/* The columns version 7 added to the table campaigns, named `table`
+ * (version 9 made it again). */
+#define CAMPAIGNS_V7_COLUMNS(table)                                                                  \
+	"ALTER TABLE " table " ADD COLUMN strata TEXT CHECK (strata IS NULL OR strata = 'kernel');\n"         \
+	"ALTER TABLE " table " ADD COLUMN looks INTEGER CHECK (looks IS NULL OR looks BETWEEN 1 AND 20);\n"   \
+	"ALTER TABLE " table " ADD COLUMN stop TEXT CHECK (stop IS NULL OR json_valid(stop));\n"
+
 static const char SCHEMA_V7[] =
 	"-- issue 13 item 3: stratified and sequential sampling\n"
-	"ALTER TABLE campaigns ADD COLUMN strata TEXT CHECK (strata IS NULL OR strata = 'kernel');\n"
-	"ALTER TABLE campaigns ADD COLUMN looks INTEGER CHECK (looks IS NULL OR looks BETWEEN 1 AND 20);\n"
-	"ALTER TABLE campaigns ADD COLUMN stop TEXT CHECK (stop IS NULL OR json_valid(stop));\n"
+	CAMPAIGNS_V7_COLUMNS("campaigns")
 	"DROP VIEW avf_kernel;\n"
 	"DROP VIEW avf;\n"
 	"\n"
@@ -1103,6 +1111,19 @@ static const char SCHEMA_V8[] =
 	"  FROM ev JOIN p ON p.id = ev.campaign_id\n"
 	"  JOIN avf a ON a.campaign_id = ev.campaign_id AND a.kernel = 'all';\n";
 
+/* Version 9: campaigns in unalloc register mode (a campaign key since the
+ * register modes came) could not be stored: version 1's CHECK named ptx
+ * and alloc only. The table is made again as in version 4. */
+static const char SCHEMA_V9[] =
+	"-- campaigns in unalloc register mode\n"
+	"PRAGMA legacy_alter_table = ON;\n"
+	CAMPAIGNS_TABLE("campaigns_v9", MODES_V1 ", 'unalloc'", TARGETS_V4)
+	CAMPAIGNS_V7_COLUMNS("campaigns_v9")
+	"INSERT INTO campaigns_v9 SELECT * FROM campaigns;\n"
+	"DROP TABLE campaigns;\n"
+	"ALTER TABLE campaigns_v9 RENAME TO campaigns;\n"
+	"PRAGMA legacy_alter_table = OFF;\n";
+
 /* Step v brings the schema from version v-1 to v. Released steps never
  * change; a new version appends one. */
 static const char *const migrations[] = {
@@ -1115,6 +1136,7 @@ static const char *const migrations[] = {
 	SCHEMA_V6,
 	SCHEMA_V7,
 	SCHEMA_V8,
+	SCHEMA_V9,
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION + 1,
                "one migration step per schema version");

@@ -43,7 +43,7 @@ const char *db_strerror(int err);
 /* The database's identity and the schema version this build writes. The
  * application_id is 'FLPS' in ASCII. */
 #define DB_APPLICATION_ID 0x464C5053
-#define DB_SCHEMA_VERSION 8
+#define DB_SCHEMA_VERSION 9
 
 /* The reason an engine stores for a fault that hit an unallocated resource
  * and was classified Masked without simulation; db_progress counts them. */
@@ -70,7 +70,7 @@ typedef struct {
 	const char *name;         /* display name */
 	const char *workload;     /* workload name */
 	const char *gpu;          /* GPU configuration name */
-	const char *regs;         /* register mode: "ptx" | "alloc" */
+	const char *regs;         /* register mode: "ptx" | "alloc" | "unalloc" */
 	const char *config;       /* canonical resolved configuration, JSON text */
 	const char *config_hash;  /* digest of config (hex text), unique */
 	const char *tool_version; /* flipsim version that created it */

@@ -1763,6 +1763,37 @@ Test(db, migrates_version_7)
 	sqlite3_close(s);
 }
 
+/* Schema 9: a campaign in unalloc register mode is stored (schema 1's
+ * CHECK named ptx and alloc only), and a schema 8 file keeps its campaigns,
+ * their later columns and their experiments through the table's rebuild. */
+Test(db, stores_unalloc_campaigns)
+{
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "h8", "regfile", "physical");
+	fill(db, id, 0, 10, 0, 2, 3);
+	db_close(db);
+	sqlite3 *s = raw();
+	downgrade(s, 8);
+	raw_exec(s, "UPDATE campaigns SET strata = 'kernel', looks = 3");
+	sqlite3_close(s);
+	db = open_db(true);
+	db_campaign_t c = campaign("u", "regfile", "physical");
+	c.regs = "unalloc";
+	int64_t uid = 0;
+	bool existed = true;
+	cr_assert_eq(db_campaign_get_or_create(db, &c, &uid, &existed), 0, "%s", db_errmsg(db));
+	cr_expect(!existed);
+	db_close(db);
+	s = raw();
+	cr_expect_eq(raw_real(s, "PRAGMA user_version"), DB_SCHEMA_VERSION);
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM campaigns WHERE regs = 'unalloc'"), 1);
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM campaigns WHERE strata = 'kernel' AND looks = 3"), 1);
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM experiments e JOIN campaigns c ON c.id = e.campaign_id"
+	                         " WHERE c.config_hash = 'h8'"), 10);
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	sqlite3_close(s);
+}
+
 Test(db, report_formats)
 {
 	db_t *db = open_db(true);
