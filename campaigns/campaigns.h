@@ -309,6 +309,8 @@ typedef struct camp_campaign {
 	 * no result, only how long a golden run may take before it is refused). */
 	double golden_watchdog_seconds; /* wall clock, (0, 604800], default CAMP_GOLDEN_SECONDS */
 	uint64_t golden_cycle_budget;   /* GPU cycles, >= 1, default CAMP_GOLDEN_CYCLES */
+	bool golden_ib_similarity;      /* not a key: profile --ib-similarity of a host
+	                                   program (eng_golden_exec samples ib_distinct) */
 	/* The resolved definition as compact JSON with sorted keys (format 2):
 	 * a workload JSON as its parsed content with the PTX and input files
 	 * replaced by FNV-1a digests of their bytes (no path, no formatting);

@@ -429,6 +429,18 @@ static bool parse_launch(char *p, sc_launch_stats_t *l)
 	return true;
 }
 
+/* n decimal counts into v (an S line): exactly n, nothing after. */
+static bool parse_counts(const char *p, uint64_t *v, int n)
+{
+	char *q;
+	for (int i = 0; i < n; i++, p = q) {
+		v[i] = strtoull(p, &q, 10);
+		if (q == p || *p != ' ')
+			return false;
+	}
+	return *p == '\0' || !strcmp(p, "\n");
+}
+
 static bool parse_ckpt(char *p, sc_rt_ckpts_t *ck)
 {
 	uint64_t v[1 + 1024];
@@ -479,6 +491,8 @@ static bool golden_line(void *ctx, char *line)
 		}
 	} else if (line[0] == 'L' && r->seen_g && !r->bad && r->nl < r->cap_l) {
 		r->bad |= !parse_launch(line + 1, &g->launch[r->nl++]);
+	} else if (line[0] == 'S' && r->nl && !r->bad) {
+		r->bad |= !parse_counts(line + 1, g->launch[r->nl - 1].ib_distinct, SC_IB_SIM_BINS);
 	} else if (line[0] == 'C' && r->seen_g) {
 		r->bad |= !parse_ckpt(line + 1, &g->ck);
 	} else if (line[0] == 'E') {
@@ -554,7 +568,8 @@ int eng_golden_exec(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t
 	scratch_path(&s, "stderr", g->err.path, sizeof g->err.path);
 	scratch_path(&s, "job", job, sizeof job);
 	sc_rt_job_t j = {.mode = SC_RT_GOLDEN, .cfg = c->gpu, .regs = camp_regs_sim(c->regs), .prot = c->prot,
-	                 .ck_interval = ck_interval, .cycle_budget = c->golden_cycle_budget};
+	                 .ck_interval = ck_interval, .cycle_budget = c->golden_cycle_budget,
+	                 .ib_similarity = c->golden_ib_similarity};
 	if (sc_rt_job_write(job, &j)) {
 		snprintf(err, errsz, "cannot write %s: %s", job, strerror(errno));
 		rc = ENG_EINTERNAL;

@@ -19,7 +19,7 @@ void eng_profile_help(FILE *out)
 	fputs("usage: flipsim profile [--gpu NAME|FILE] [--regs MODE] [--protection P.json] [LIMITS]\n"
 	      "                       [--ib-similarity] W.json\n"
 	      "       flipsim profile [--gpu NAME|FILE] [--regs MODE] [--protection P.json] [LIMITS]\n"
-	      "                       PROGRAM [ARG...]\n"
+	      "                       [--ib-similarity] PROGRAM [ARG...]\n"
 	      "       flipsim profile [--gpu NAME|FILE] --regs alloc K.ptx\n"
 	      "       flipsim profile --disasm [--regs MODE] K.ptx\n"
 	      "\n"
@@ -37,10 +37,10 @@ void eng_profile_help(FILE *out)
 	      "Given a .ptx file, only that table is printed; with --disasm, its code\n"
 	      "instead: every function's instructions as the simulator holds them (pc,\n"
 	      "source line, text; registers by slot, branch targets as pcs).\n"
-	      "With --ib-similarity (a workload JSON), per invocation: at every cycle an\n"
-	      "SM issues, the number of distinct words its warps' valid instruction-\n"
-	      "buffer entries hold, as a histogram, and the share of those cycles a\n"
-	      "SAWP table of T entries covers (at most T distinct words; T = 4, 12).\n"
+	      "With --ib-similarity, per invocation: at every cycle an SM issues, the\n"
+	      "number of distinct words its warps' valid instruction-buffer entries\n"
+	      "hold, as a histogram, and the share of those cycles a SAWP table of T\n"
+	      "entries covers (at most T distinct words; T = 4, 12).\n"
 	      "\n"
 	      "  df_reg  = registers per thread x threads per SM / registers per SM\n"
 	      "  df_smem = shared memory per CTA x CTAs per SM / shared memory per SM\n"
@@ -52,7 +52,8 @@ void eng_profile_help(FILE *out)
 	      "                    a campaign's \"protection\" object (README, \"Campaign\n"
 	      "                    JSON\"), so cycles and outputs are a protected machine's\n"
 	      "  --disasm          with a .ptx file: print its code instead of a table\n"
-	      "  --ib-similarity   with a workload JSON: the instruction-buffer histogram\n"
+	      "  --ib-similarity   with a workload JSON or a program: the instruction-\n"
+	      "                    buffer histogram\n"
 	      "  --golden-timeout S  give up on a run that has not ended after S seconds\n"
 	      "                    of wall clock (default 3600)\n"
 	      "  --cycle-budget N  give up on a run still simulating after N GPU cycles\n"
@@ -92,28 +93,47 @@ static void print_profile(const char *name, const eng_golden_t *g, sc_regs_t reg
 	printf("average warp occupancy: %.2f%% at the occupancy limit, %.2f%% resident\n", 100 * limit, 100 * resident);
 }
 
-/* --ib-similarity: each launch's histogram of distinct instruction-buffer
- * words (sc_launch_stats_t.ib_distinct), its non-empty bins, and the share
- * of samples a SAWP table of 4 or 12 entries covers. */
+/* One histogram of distinct instruction-buffer words (title: what it
+ * covers): its samples, the share a SAWP table of 4 or 12 entries covers,
+ * the most frequent count, the smallest table that covers 99 %, and its
+ * non-empty bins. */
+static void print_ib_histogram(const char *title, const uint64_t *h)
+{
+	uint64_t n = 0, cover[2] = {0, 0}, acc = 0;
+	uint32_t mode = 0, t99 = 0;
+	for (uint32_t d = 0; d < SC_IB_SIM_BINS; d++) {
+		n += h[d];
+		cover[0] += d <= 4 ? h[d] : 0;
+		cover[1] += d <= 12 ? h[d] : 0;
+		mode = h[d] > h[mode] ? d : mode;
+	}
+	for (t99 = 0; t99 < SC_IB_SIM_BINS - 1 && (acc += h[t99]) < 0.99 * (double)n; t99++)
+		;
+	printf("\nib similarity, %s: %" PRIu64 " samples, T=4 covers %.2f%%, T=12 %.2f%%; most frequent %u "
+	       "distinct, 99%% within %u%s\n", title, n, n ? 100.0 * cover[0] / n : 0.0, n ? 100.0 * cover[1] / n : 0.0,
+	       mode, t99, t99 == SC_IB_SIM_BINS - 1 ? "+" : "");
+	printf("%9s %12s %8s\n", "distinct", "samples", "share");
+	for (uint32_t d = 0; d < SC_IB_SIM_BINS; d++)
+		if (h[d])
+			printf("%8u%s %12" PRIu64 " %7.2f%%\n", d, d == SC_IB_SIM_BINS - 1 ? "+" : " ", h[d], 100.0 * h[d] / n);
+}
+
+/* --ib-similarity: each launch's histogram (sc_launch_stats_t.ib_distinct),
+ * then, with more than one launch, the application's (their sum). */
 static void print_ib_similarity(const eng_golden_t *g)
 {
-	char kname[128];
+	char kname[128], title[200];
+	uint64_t all[SC_IB_SIM_BINS] = {0};
 	for (uint32_t i = 0; i < g->nlaunch; i++) {
 		const sc_launch_stats_t *l = &g->launch[i];
-		uint64_t n = 0, cover[2] = {0, 0};
-		for (uint32_t d = 0; d < SC_IB_SIM_BINS; d++) {
-			n += l->ib_distinct[d];
-			cover[0] += d <= 4 ? l->ib_distinct[d] : 0;
-			cover[1] += d <= 12 ? l->ib_distinct[d] : 0;
-		}
-		printf("\nib similarity, launch %u (%s): %" PRIu64 " samples, T=4 covers %.2f%%, T=12 %.2f%%\n", i,
-		       db_demangle(l->kernel, false, kname, sizeof kname), n, n ? 100.0 * cover[0] / n : 0.0,
-		       n ? 100.0 * cover[1] / n : 0.0);
-		printf("%9s %12s %8s\n", "distinct", "samples", "share");
 		for (uint32_t d = 0; d < SC_IB_SIM_BINS; d++)
-			if (l->ib_distinct[d])
-				printf("%8u%s %12" PRIu64 " %7.2f%%\n", d, d == SC_IB_SIM_BINS - 1 ? "+" : " ", l->ib_distinct[d],
-				       100.0 * l->ib_distinct[d] / n);
+			all[d] += l->ib_distinct[d];
+		snprintf(title, sizeof title, "launch %u (%s)", i, db_demangle(l->kernel, false, kname, sizeof kname));
+		print_ib_histogram(title, l->ib_distinct);
+	}
+	if (g->nlaunch > 1) {
+		snprintf(title, sizeof title, "application (%u launches)", g->nlaunch);
+		print_ib_histogram(title, all);
 	}
 }
 
@@ -126,7 +146,8 @@ static int profile_exec(const sc_gpu_config_t *cfg, const sc_options_t *so, cons
 	camp_exec_t x = {.argv = calloc((size_t)argc + 1, sizeof(char *)), .argc = (uint32_t)argc,
 	                 .cwd = getcwd(NULL, 0)};
 	camp_campaign_t c = {.exec = &x, .gpu = *cfg, .regs = eng_camp_regs(regs), .prot = so->prot,
-	                     .golden_watchdog_seconds = lim->seconds, .golden_cycle_budget = lim->cycles};
+	                     .golden_watchdog_seconds = lim->seconds, .golden_cycle_budget = lim->cycles,
+	                     .golden_ib_similarity = so->ib_similarity};
 	int rc = ENG_EINTERNAL;
 	if (!x.argv || !x.cwd)
 		goto out;
@@ -144,6 +165,8 @@ static int profile_exec(const sc_gpu_config_t *cfg, const sc_options_t *so, cons
 		eng_errorf("%s", err);
 	} else {
 		print_profile(argv[0], &g, regs);
+		if (so->ib_similarity)
+			print_ib_similarity(&g);
 		if (rc)
 			eng_errorf("%s", err);
 		else
@@ -390,8 +413,8 @@ int eng_profile_main(int argc, char **argv)
 		return ENG_EXIT_INPUT;
 	}
 	const char *wpath = argv[optind];
-	if (po.so.ib_similarity && !ends_with(wpath, ".json"))
-		return eng_usage_error("profile", "--ib-similarity takes a workload JSON");
+	if (po.so.ib_similarity && ends_with(wpath, ".ptx"))
+		return eng_usage_error("profile", "--ib-similarity takes a workload JSON or a program, not a .ptx file");
 	if (po.disasm)
 		return eng_exit_status(print_disasm(argc - optind, argv + optind, &cfg, po.so.regs));
 	if (!ends_with(wpath, ".json") && !ends_with(wpath, ".ptx"))

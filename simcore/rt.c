@@ -21,6 +21,8 @@
  *   name GPU NAME                       rest of line
  *   regs ptx|alloc
  *   ck_interval N [CYCLE_BUDGET]        golden (budget: 0 or absent, none)
+ *   ib_similarity                       golden, optional: sample the
+ *                                       instruction-buffer histogram
  *   plan TARGET FIELDS LIVE BUDGET WATCHDOG NO_EARLY NPARTS NO_DEAD NO_ATTR  inject
  *   stdout PATH | stderr PATH | outdir PATH                     inject
  *   c CYCLE PART... (hex)               inject: one golden checkpoint
@@ -40,6 +42,8 @@
  *   G CLOCK CYCLES WARP_INSTS THREAD_INSTS LAUNCHES DUE   golden totals
  *   L KERNEL GX GY GZ BX BY BZ REGS PREDS SMEM LOCAL CTAS/SM LIMITER
  *     OCCUPANCY START END CYCLES WARP_INSTS THREAD_INSTS    per launch
+ *   S COUNT...                          with ib_similarity, after each L:
+ *                                       its ib_distinct, SC_IB_SIM_BINS counts
  *   C CYCLE PART... (hex)               golden checkpoint
  *   X IDX KIND DUE CYCLES HAS_LIVE LIVE WSTATUS WALL SITE EFFECT  inject: one
  *     result (SITE, EFFECT: JSON objects without blanks, "-" for none)
@@ -997,6 +1001,8 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 		write_prot(f, &j->prot);
 	if (j->mode == SC_RT_GOLDEN) {
 		fprintf(f, "ck_interval %" PRIu64 " %" PRIu64 "\n", j->ck_interval, j->cycle_budget);
+		if (j->ib_similarity)
+			fputs("ib_similarity\n", f);
 	} else {
 		const sc_rt_plan_t *p = &j->plan;
 		const sc_rt_ckpts_t *ck = p->ck;
@@ -1073,6 +1079,7 @@ typedef struct jrd {
 
 enum {
 	JR_MODE, JR_CONFIG, JR_NAME, JR_REGS, JR_PROT, JR_CKI, JR_PLAN, JR_MODEL, JR_STDOUT, JR_STDERR, JR_OUTDIR,
+	JR_IBSIM,
 	JR__COUNT
 };
 
@@ -1283,14 +1290,14 @@ static void jr_exp(jrd_t *r, sc_rt_plan_t *p, uint64_t *ecap)
 
 /* Records that may appear once, by JR_* index. */
 static const char *const once_names[JR__COUNT] = {"mode",  "config", "name",   "regs",   "protection", "ck_interval",
-                                                  "plan",  "model",  "stdout", "stderr", "outdir"};
+                                                  "plan",  "model",  "stdout", "stderr", "outdir", "ib_similarity"};
 
 /* Which of them line starts, or -1. */
 static int jr_once(const char *line)
 {
 	for (int i = 0; i < JR__COUNT; i++) {
 		size_t n = strlen(once_names[i]);
-		if (!strncmp(line, once_names[i], n) && line[n] == ' ')
+		if (!strncmp(line, once_names[i], n) && (line[n] == ' ' || line[n] == '\n'))
 			return i;
 	}
 	return -1;
@@ -1328,6 +1335,10 @@ static void jr_record(jrd_t *r, int k, sc_rt_job_t *j)
 		break;
 	case JR_PLAN: jr_plan(r, j); break;
 	case JR_MODEL: jr_model(r, j); break;
+	case JR_IBSIM:
+		j->ib_similarity = true;
+		jr_end(r);
+		break;
 	default:
 		r->env->paths[k - JR_STDOUT] = jr_rest(r, 4000);
 		break;
@@ -1414,6 +1425,7 @@ void *sc__rt_env_config(sc_gpu_config_t *cfg, sc_options_t *opt)
 	*cfg = env->job.cfg;
 	opt->regs = env->job.regs;
 	opt->prot = env->job.prot;
+	opt->ib_similarity = env->job.mode == SC_RT_GOLDEN && env->job.ib_similarity;
 	return env;
 }
 
@@ -1430,6 +1442,12 @@ static void golden_write(const env_t *env, const sc_gpu_t *g)
 		        l->block.y, l->block.z, l->regs_per_thread, l->preds_per_thread, l->smem_per_cta,
 		        l->local_per_thread, l->ctas_per_sm, l->limiter ? l->limiter : "-", l->occupancy,
 		        l->start_cycle, l->end_cycle, l->cycles, l->warp_insts, l->thread_insts);
+		if (g->opt.ib_similarity) {
+			fputc('S', f);
+			for (int d = 0; d < SC_IB_SIM_BINS; d++)
+				fprintf(f, " %" PRIu64, l->ib_distinct[d]);
+			fputc('\n', f);
+		}
 	}
 	for (uint32_t k = 0; k < env->ck.n; k++) {
 		fprintf(f, "C %" PRIu64, env->ck.cycle[k]);

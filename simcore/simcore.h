@@ -887,6 +887,7 @@ typedef struct sc_rt_job {
 	sc_protection_t prot;        /* replaces the program's protection too */
 	uint64_t ck_interval;        /* golden: checkpoint spacing (0: none) */
 	uint64_t cycle_budget;       /* golden: beyond it the run ends as DUE timeout (0: none) */
+	bool ib_similarity;          /* golden: sample each launch's ib_distinct (S lines) */
 	sc_rt_plan_t plan;           /* inject */
 	const char *stdout_path;     /* inject: the program's stdout and stderr files */
 	const char *stderr_path;

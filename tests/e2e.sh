@@ -239,6 +239,10 @@ if [ ! -e "$tmp/r3.db" ]; then pass "a refused run leaves no database"; else fai
 # a host program as the workload (README "Host programs as workloads")
 root=$(pwd)
 check "profile a host program" 0 "exit status 0" "" "$flipsim" profile "$build/examples/iterate" examples/iterate/iterate.ptx
+check "profile --ib-similarity of a host program" 0 "ib similarity, application (" "" \
+	"$flipsim" profile --ib-similarity "$build/examples/iterate" examples/iterate/iterate.ptx
+check "profile --ib-similarity of a .ptx file" 2 "" "--ib-similarity takes a workload JSON or a program" \
+	"$flipsim" profile --ib-similarity examples/vadd/vadd.ptx
 check "profile a program off the simcore API" 2 "" "without simulating anything" "$flipsim" profile /bin/echo hi
 check "profile a missing program" 2 "" "not an executable file" "$flipsim" profile ./no-such-program
 check "profile a program failing before any launch" 2 "" "exited with status 2" "$flipsim" profile "$build/examples/iterate" "$tmp/no-such.ptx"

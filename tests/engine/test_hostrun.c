@@ -103,6 +103,37 @@ Test(hostrun, host_program_equals_json_workload_in_alloc_mode, .timeout = 300)
 	runs_teardown(&a);
 }
 
+/* profile --ib-similarity of a host program: the runtime samples the
+ * instruction-buffer histogram (job record ib_similarity, S lines) as a
+ * workload JSON's golden run does, bin for bin. */
+Test(hostrun, ib_similarity_of_a_host_program_equals_json_workload, .timeout = 300)
+{
+	setup_t h = {0}, j = {0};
+	setup_host(&h, 1, "alloc");
+	runs_setup(&j, "tests/engine/data/vadd4k-iota-regfile-alloc.json");
+	h.c->golden_ib_similarity = true;
+	eng_golden_t hg, jg;
+	char err[1024];
+	cr_assert_eq(eng_golden_exec(h.c, 0, &hg, err, sizeof err), 0, "%s", err);
+	sc_options_t o = {.regs = SC_REGS_ALLOC, .ib_similarity = true};
+	cr_assert_eq(eng_golden_run_opt(j.c->workload, &j.c->gpu, &o, NULL, 0, &jg, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(hg.nlaunch, 1);
+	cr_assert_eq(jg.nlaunch, 1);
+	uint64_t n = 0;
+	for (int d = 0; d < SC_IB_SIM_BINS; d++) {
+		cr_expect_eq(hg.launch[0].ib_distinct[d], jg.launch[0].ib_distinct[d], "bin %d", d);
+		n += hg.launch[0].ib_distinct[d];
+	}
+	cr_expect_gt(n, 1000);
+	/* off (the default), nothing is sampled */
+	for (int d = 0; d < SC_IB_SIM_BINS; d++)
+		cr_expect_eq(h.g.launch[0].ib_distinct[d], 0);
+	eng_golden_free(&hg);
+	eng_golden_free(&jg);
+	runs_teardown(&h);
+	runs_teardown(&j);
+}
+
 Test(hostrun, fork_at_cycle_equals_one_run_per_experiment, .timeout = 300)
 {
 	setup_t s = {0};
