@@ -11,7 +11,10 @@
 # experiment (Tan et al., CF'13, section 5.1): the instruction buffer's
 # instruction words, single-bit faults, under no protection, parity, a
 # private ECC per entry, SAWP_fs (12 shared ECCs), SAWP (4, threshold 4) and
-# SAWP_min; gtx480.
+# SAWP_min; gtx480. SAWP's variants: the instruction buffer with one entry
+# per warp (the paper's geometry; gtx480 with ib_entries 1) and the GTO
+# scheduler (gtx480's is LRR), each under none, SAWP_fs, SAWP and SAWP_min.
+# The two GPUs are written under OUTDIR/gpus (gpu-ib1.json, gpu-gto.json).
 #
 # usage: sh gen.sh [-n INJECTIONS] [-b BUILD] OUTDIR
 #   -n      injections per campaign (default 500)
@@ -23,6 +26,8 @@ SMEM_APPS="hs lps lud ms nw pathf spg"
 CODES="none parity secded dected"
 MODELS="single adj2 adj3 multi2"
 IB_SCHEMES="none parity ecc sawp_fs sawp sawp_min"
+IB_VARIANT_SCHEMES="none sawp_fs sawp sawp_min"
+IB_VARIANTS="ib1 gto"
 
 usage() {
 	echo "usage: sh $0 [-n INJECTIONS] [-b BUILD] OUTDIR" >&2
@@ -70,15 +75,28 @@ protection_json() {
 	fi
 }
 
-# campaign APP TARGET CODE MODEL
+# gpu_variant VARIANT: gtx480 with one instruction-buffer entry per warp
+# (ib1) or the GTO scheduler (gto), as OUTDIR/gpu-VARIANT.json
+gpu_variant() {
+	mkdir -p "$out/gpus"
+	case $1 in
+	ib1) edit='s/"ib_entries": 2,/"ib_entries": 1,/' ;;
+	gto) edit='s/"scheduler": "lrr",/"scheduler": "gto",/' ;;
+	esac
+	sed -e "$edit" -e "s/\"name\": \"gtx480\",/\"name\": \"gtx480-$1\",/" "$root/campaigns/gpus/gtx480.json" \
+		>"$out/gpus/gpu-$1.json"
+	grep -q "\"name\": \"gtx480-$1\"" "$out/gpus/gpu-$1.json" || { echo "$0: cannot derive gpu-$1.json" >&2; exit 1; }
+}
+
+# campaign APP TARGET CODE MODEL [VARIANT]
 campaign() {
-	app=$1 target=$2 code=$3 model=$4
-	name=$app-$target-$code-$model
+	app=$1 target=$2 code=$3 model=$4 variant=${5:-}
+	name=$app-$target-$code-$model${variant:+-$variant}
 	{
 		printf '{\n'
 		printf '  "name": "%s",\n' "$name"
 		printf '  "workload": {"exec": ["%s/examples/%s"], "cwd": "%s"},\n' "$build" "$app" "$root"
-		printf '  "gpu": "gtx480",\n'
+		printf '  "gpu": "%s",\n' "$([ -n "$variant" ] && echo "gpus/gpu-$variant.json" || echo gtx480)"
 		printf '  "regs": "alloc",\n'
 		printf '  "target": "%s",\n' "$target"
 		[ "$target" != ibuffer ] || printf '  "fields": ["instr"],\n'
@@ -107,6 +125,15 @@ for scheme in $IB_SCHEMES; do
 	for app in $APPS; do
 		campaign "$app" ibuffer "$scheme" single
 		count=$((count + 1))
+	done
+done
+for variant in $IB_VARIANTS; do
+	gpu_variant "$variant"
+	for scheme in $IB_VARIANT_SCHEMES; do
+		for app in $APPS; do
+			campaign "$app" ibuffer "$scheme" single "$variant"
+			count=$((count + 1))
+		done
 	done
 done
 echo "gen.sh: $count campaigns of $n injections in $out"

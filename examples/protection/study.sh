@@ -1,6 +1,8 @@
 #!/bin/sh
 # study.sh — runs the protection study (gen.sh's campaigns) into one
-# database and prints its two tables (codes.sql, sawp.sql); README.md here
+# database and prints its two tables (codes.sql, sawp.sql) and each
+# application's instruction-buffer similarity (profile --ib-similarity);
+# README.md here
 # has the results and what they are compared with.
 #
 # usage: sh study.sh BUILD [INJECTIONS]
@@ -26,9 +28,26 @@ echo "study: into $db (flipsim run's report: $out/run-$n.log)"
 # shellcheck disable=SC2086
 "$build/flipsim" run "$out/campaigns-$n"/*.json --db "$db" ${JOBS:+-j "$JOBS"} --quiet >"$out/run-$n.log"
 status=$?
+# SAWP's Fig. 3: each application's instruction-buffer similarity (flipsim
+# profile --ib-similarity: its last summary, the application's or its one
+# launch's), on gtx480 and with one buffer entry per warp
+similarity() {
+	echo "| app | gpu | samples | T=4 covers % | T=12 covers % | most frequent | 99 % within |"
+	echo "|-----|-----|---------|--------------|---------------|---------------|-------------|"
+	for gpu in gtx480 "$out/campaigns-$n/gpus/gpu-ib1.json"; do
+		for app in $(sed -n 's/^APPS="\(.*\)"$/\1/p' "$here/gen.sh"); do
+			line=$(cd "$here/../.." && "$build/flipsim" profile --gpu "$gpu" --regs alloc --ib-similarity \
+				"$build/examples/$app" 2>/dev/null | grep '^ib similarity, ' | tail -n 1)
+			[ -n "$line" ] || { echo "study.sh: profile --ib-similarity of $app failed" >&2; return 1; }
+			echo "$line" | sed -E "s/^[^:]*: ([0-9]+) samples, T=4 covers ([0-9.]+)%, T=12 ([0-9.]+)%; most frequent ([0-9]+) distinct, 99% within ([0-9]+\+?)$/| $app | $(basename "$gpu" .json) | \1 | \2 | \3 | \4 | \5 |/"
+		done
+	done
+}
+
 if command -v sqlite3 >/dev/null; then
 	{ sqlite3 "$db" <"$here/codes.sql"; echo; sqlite3 "$db" <"$here/sawp.sql"; } | tee "$out/tables-$n.md"
 else
 	echo "study.sh: no sqlite3 here: the tables are codes.sql and sawp.sql over $db"
 fi
+{ echo; similarity; } | tee -a "$out/tables-$n.md" || status=1
 exit "$status"
