@@ -144,9 +144,15 @@ static uint64_t serve(sc_sharp_t *s, uint64_t now, uint64_t len)
 /* ------------------------------------------------------------ groups */
 static uint32_t vec_of(const sc_sm_t *sm, const sc_warp_t *w) { return (uint32_t)((w->rf - sm->rf) / 32); }
 
+/* The word of group 0 of vector v; group g's is the g-th after it,
+ * wrapping at s->words. */
+static uint32_t word0(const sc_sharp_t *s, uint32_t v) { return (uint32_t)(((uint64_t)v << 3) % s->words); }
+
+static uint32_t next_word(const sc_sharp_t *s, uint32_t w) { return w + 1 == s->words ? 0 : w + 1; }
+
 /* Group gid's stored check bits go: its word is free again; the lane-
  * cycles it was protected count (statistics). */
-static void release(sc_sharp_t *s, uint32_t word, uint64_t now)
+static inline void release(sc_sharp_t *s, uint32_t word, uint64_t now)
 {
 	uint32_t gid = s->gid[word];
 	uint32_t slot = s->owner[word] - 1u;
@@ -157,12 +163,10 @@ static void release(sc_sharp_t *s, uint32_t word, uint64_t now)
 	s->eccx[word] = 0;
 }
 
-/* The word of group g of vector v, when it holds that group's bits. */
-static bool held(const sc_sharp_t *s, uint32_t slot, uint32_t v, uint32_t g, uint32_t *word)
+/* Whether `word` holds the bits of group g of vector v of warp slot. */
+static bool held(const sc_sharp_t *s, uint32_t slot, uint32_t v, uint32_t g, uint32_t word)
 {
-	uint32_t gid = v << 3 | g;
-	*word = gid % s->words;
-	return s->owner[*word] == slot + 1 && s->gid[*word] == gid;
+	return s->owner[word] == slot + 1 && s->gid[word] == (v << 3 | g);
 }
 
 /* Frees the groups of registers [reg, reg + n) of w that lanes mask wrote. */
@@ -170,12 +174,14 @@ static void wrote(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t reg, ui
 {
 	sc_sharp_t *s = sm->sharp;
 	uint32_t v0 = vec_of(sm, w);
-	for (uint32_t r = reg; r < reg + n && r < g->run.regs; r++)
-		for (uint32_t gr = 0; gr < 8; gr++) {
-			uint32_t word;
-			if ((mask >> (4 * gr) & 0xfu) && (s->grp[v0 + r] >> gr & 1) && held(s, w->slot, v0 + r, gr, &word))
+	for (uint32_t r = reg; r < reg + n && r < g->run.regs; r++) {
+		if (!s->grp[v0 + r])
+			continue;
+		uint32_t word = word0(s, v0 + r);
+		for (uint32_t gr = 0; gr < 8; gr++, word = next_word(s, word))
+			if ((mask >> (4 * gr) & 0xfu) && (s->grp[v0 + r] >> gr & 1) && held(s, w->slot, v0 + r, gr, word))
 				release(s, word, g->cycle);
-		}
+	}
 }
 
 void sc__sharp_written(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, const sc_insn_t *in, uint32_t exec)
@@ -198,12 +204,12 @@ void sc__sharp_wrote_reg(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint16_t 
 /* Whether w's recording finds its words free of other warps' bits. */
 static bool conflict_free(const sc_gpu_t *g, const sc_sharp_t *s, uint32_t v0, uint32_t slot)
 {
-	for (uint32_t r = 0; r < g->run.regs; r++)
-		for (uint32_t gr = 0; gr < 8; gr++) {
-			uint32_t word = ((v0 + r) << 3 | gr) % s->words;
-			if (!s->valid[word] && s->owner[word] && s->owner[word] != slot + 1)
-				return false;
-		}
+	if ((uint64_t)g->cfg.regs_per_sm / 32 * 8 <= s->words)
+		return true; /* every group has a word of its own */
+	uint32_t word = word0(s, v0);
+	for (uint32_t k = 0; k < g->run.regs * 8; k++, word = next_word(s, word))
+		if (!s->valid[word] && s->owner[word] && s->owner[word] != slot + 1)
+			return false;
 	return true;
 }
 
@@ -213,10 +219,11 @@ static void record(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w)
 {
 	sc_sharp_t *s = sm->sharp;
 	uint32_t v0 = vec_of(sm, w), R = g->run.regs;
+	uint32_t word = word0(s, v0);
 	for (uint32_t r = 0; r < R; r++) {
 		s->grp[v0 + r] = 0;
-		for (uint32_t gr = 0; gr < 8; gr++) {
-			uint32_t gid = (v0 + r) << 3 | gr, word = gid % s->words;
+		for (uint32_t gr = 0; gr < 8; gr++, word = next_word(s, word)) {
+			uint32_t gid = (v0 + r) << 3 | gr;
 			if (s->valid[word])
 				continue;
 			if (s->owner[word]) /* a smaller shared memory than the mapping: its own earlier group */
@@ -264,14 +271,18 @@ static bool check(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, uint64_t 
 	bool ok = true;
 	if (now > s->rec[slot])
 		s->st.window_cycles += now - s->rec[slot];
-	for (uint32_t r = 0; r < g->run.regs; r++)
-		for (uint32_t gr = 0; gr < 8 && s->grp[v0 + r]; gr++) {
-			uint32_t word;
-			if (!(s->grp[v0 + r] >> gr & 1) || !held(s, slot, v0 + r, gr, &word))
+	for (uint32_t r = 0; r < g->run.regs; r++) {
+		if (!s->grp[v0 + r])
+			continue;
+		size_t i0 = (size_t)(v0 + r) * 32;
+		bool same = !memcmp(s->snap + i0, sm->rf + i0, 32 * sizeof *sm->rf);
+		uint32_t word = word0(s, v0 + r);
+		for (uint32_t gr = 0; gr < 8 && s->grp[v0 + r]; gr++, word = next_word(s, word)) {
+			if (!(s->grp[v0 + r] >> gr & 1) || !held(s, slot, v0 + r, gr, word))
 				continue;
 			uint32_t x = s->eccx[word];
 			release(s, word, now);
-			if (x & BUSY_BIT) /* the busy bit reads free: the checker skips the word */
+			if ((x & BUSY_BIT) || (same && !x)) /* a busy bit reading free: the checker skips the word */
 				continue;
 			for (uint32_t k = 0; k < 4 && ok; k++) {
 				uint32_t lane = 4 * gr + k;
@@ -296,6 +307,7 @@ static bool check(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, uint64_t 
 				                                             : SC_PROT_UNDETECTED);
 			}
 		}
+	}
 	s->ntab--;
 	s->state[slot] = SC_SHARP_IDLE;
 	return ok;
@@ -450,4 +462,14 @@ void sc__sharp_stats(const sc_gpu_t *g, sc_sharp_stats_t *st)
 			st->smem_written += s->ever[wd];
 		st->smem_valid_cycles += s->nvalid * (g->cycle - s->valid_at);
 	}
+}
+
+static double share(uint64_t a, double b) { return b > 0 ? (double)a / b : 0.0; }
+
+sc_sharp_shares_t sc_sharp_shares(const sc_sharp_stats_t *st, uint64_t cycles)
+{
+	return (sc_sharp_shares_t){.window = share(st->window_cycles, (double)st->warp_cycles),
+	                           .regs = share(st->prot_reg_cycles, (double)st->reg_cycles),
+	                           .smem_written = share(st->smem_written, (double)st->smem_words),
+	                           .smem_time = share(st->smem_valid_cycles, (double)st->smem_words * (double)cycles)};
 }

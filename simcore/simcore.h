@@ -478,6 +478,15 @@ typedef struct sc_sharp_stats {
 	uint64_t smem_valid_cycles; /* sum over cycles of the words holding program data */
 } sc_sharp_stats_t;
 
+/* The shares SHARP's statistics of a launch of `cycles` cycles give (0
+ * where a count is 0): warp-cycles in recorded windows, register-lane
+ * cycles whose check bits were stored, shared-memory words ever written,
+ * and words holding program data over time. */
+typedef struct sc_sharp_shares {
+	double window, regs, smem_written, smem_time;
+} sc_sharp_shares_t;
+sc_sharp_shares_t sc_sharp_shares(const sc_sharp_stats_t *st, uint64_t cycles);
+
 typedef struct sc_launch_stats {
 	char kernel[64];
 	sc_dim3_t grid, block;
