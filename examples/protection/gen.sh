@@ -11,7 +11,9 @@
 # experiment (Tan et al., CF'13, section 5.1): the instruction buffer's
 # instruction words, single-bit faults, under no protection, parity, a
 # private ECC per entry, SAWP_fs (12 shared ECCs), SAWP (4, threshold 4) and
-# SAWP_min; gtx480.
+# SAWP_min; and SHARP's (Tan et al., CF'13, section 5.2): the register file,
+# single-bit faults, under SHARP (the none and secded campaigns above are
+# its baselines); gtx480.
 #
 # usage: sh gen.sh [-n INJECTIONS] [-b BUILD] OUTDIR
 #   -n      injections per campaign (default 500)
@@ -65,6 +67,8 @@ model_json() {
 protection_json() {
 	if [ "$1" = ibuffer ]; then
 		printf '{"ibuffer": {"scheme": "%s"}}' "$2"
+	elif [ "$2" = sharp ]; then
+		printf '{"sharp": {"request_queue": 16, "warp_table": 32}}'
 	else
 		printf '{"%s": {"code": "%s"}}' "$1" "$2"
 	fi
@@ -108,5 +112,9 @@ for scheme in $IB_SCHEMES; do
 		campaign "$app" ibuffer "$scheme" single
 		count=$((count + 1))
 	done
+done
+for app in $APPS; do
+	campaign "$app" regfile sharp single
+	count=$((count + 1))
 done
 echo "gen.sh: $count campaigns of $n injections in $out"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # study.sh — runs the protection study (gen.sh's campaigns) into one
-# database and prints its two tables (codes.sql, sawp.sql); README.md here
+# database and prints its tables (codes.sql, sawp.sql, sharp.sql); README.md here
 # has the results and what they are compared with.
 #
 # usage: sh study.sh BUILD [INJECTIONS]
@@ -27,8 +27,9 @@ echo "study: into $db (flipsim run's report: $out/run-$n.log)"
 "$build/flipsim" run "$out/campaigns-$n"/*.json --db "$db" ${JOBS:+-j "$JOBS"} --quiet >"$out/run-$n.log"
 status=$?
 if command -v sqlite3 >/dev/null; then
-	{ sqlite3 "$db" <"$here/codes.sql"; echo; sqlite3 "$db" <"$here/sawp.sql"; } | tee "$out/tables-$n.md"
+	{ sqlite3 "$db" <"$here/codes.sql"; echo; sqlite3 "$db" <"$here/sawp.sql"; echo; sqlite3 "$db" <"$here/sharp.sql"; } |
+		tee "$out/tables-$n.md"
 else
-	echo "study.sh: no sqlite3 here: the tables are codes.sql and sawp.sql over $db"
+	echo "study.sh: no sqlite3 here: the tables are codes.sql, sawp.sql and sharp.sql over $db"
 fi
 exit "$status"
