@@ -96,25 +96,26 @@ typedef struct outcome {
 
 static sc_protection_t sharp_on(void) { return (sc_protection_t){.sharp = {.on = true}}; }
 
-/* Runs k on one warp under pr in alloc mode with plan p (NULL: none),
- * `launches` times (the later ones find in[] in L2). */
-static outcome_t run(sc_protection_t pr, plan_t *p, int launches)
+/* Runs k on one CTA of nt (at most 256) threads under pr in alloc mode
+ * with plan p (NULL: none), `launches` times (the later ones find in[] in
+ * L2); out[] holds the first warp's outputs. */
+static outcome_t run_n(sc_protection_t pr, plan_t *p, int launches, uint32_t nt)
 {
 	h_ctx_t h;
 	outcome_t o;
-	uint32_t in[32];
+	uint32_t in[256];
 	memset(&o, 0, sizeof o);
-	for (uint32_t t = 0; t < 32; t++)
+	for (uint32_t t = 0; t < 256; t++)
 		in[t] = IN(t);
 	h_init(&h);
 	h.opt.regs = SC_REGS_ALLOC;
 	h.opt.prot = pr;
 	h_load_ok(&h, load_ptx);
-	uint64_t din = h_alloc(&h, sizeof in, in), dout = h_alloc(&h, sizeof o.out, NULL);
+	uint64_t din = h_alloc(&h, sizeof in, in), dout = h_alloc(&h, sizeof in, NULL);
 	for (int k = 0; k < launches; k++) {
 		if (p && k == launches - 1)
 			sc_set_pause(h.gpu, h.gpu->cycle + 1, on_pause, p);
-		o.rc = h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&din, &dout));
+		o.rc = h_launch(&h, "k", H_D1(1), H_D1(nt), 0, H_ARGS(&din, &dout));
 		if (o.rc)
 			break;
 	}
@@ -128,6 +129,8 @@ static outcome_t run(sc_protection_t pr, plan_t *p, int launches)
 	h_fini(&h);
 	return o;
 }
+
+static outcome_t run(sc_protection_t pr, plan_t *p, int launches) { return run_n(pr, p, launches, 32); }
 
 static void expect_clean(const outcome_t *o)
 {
@@ -177,24 +180,22 @@ Test(sharp, a_single_bit_fault_inside_the_window_is_corrected)
 	cr_expect_eq(o.ev, SC_PROT_NONE);
 }
 
-Test(sharp, a_fault_outside_any_window_is_not_protected)
+/* Bit 5 of %r2's lane 3 flipped `when` under SHARP: not protected, an SDC. */
+static void expect_unprotected(enum when when)
 {
-	plan_t p = {.when = BEFORE, .value = 3 + KEEP, .bit = 5, .nbits = 1};
+	plan_t p = {.when = when, .value = 3 + KEEP, .bit = 5, .nbits = 1};
 	outcome_t o = run(sharp_on(), &p, 1);
-	cr_assert(p.done);
+	cr_assert(p.done, "the moment was found (%d)", (int)when);
 	cr_assert_eq(p.rc, 1);
 	cr_expect_eq(o.out[3], IN(3) + ((3 + KEEP) ^ 32u), "recorded with the fault: an SDC");
 	cr_expect_eq(o.ev, SC_PROT_NONE);
 }
 
-Test(sharp, a_fault_before_the_recording_ends_is_recorded_into_the_check_bits)
-{
-	plan_t p = {.when = IN_RECORDING, .value = 3 + KEEP, .bit = 5, .nbits = 1};
-	outcome_t o = run(sharp_on(), &p, 1);
-	cr_assert(p.done, "a cycle between the window's start and its recording's end");
-	cr_expect_eq(o.out[3], IN(3) + ((3 + KEEP) ^ 32u));
-	cr_expect_eq(o.ev, SC_PROT_NONE);
-}
+Test(sharp, a_fault_outside_any_window_is_not_protected) { expect_unprotected(BEFORE); }
+
+/* between the window's start and its recording's end: the check bits
+ * encode the faulty value */
+Test(sharp, a_fault_before_the_recording_ends_is_recorded_into_the_check_bits) { expect_unprotected(IN_RECORDING); }
 
 Test(sharp, a_double_bit_fault_in_one_lane_is_a_due)
 {
@@ -322,19 +323,10 @@ Test(sharp, a_full_warp_table_drops_the_recording)
 {
 	sc_protection_t pr = sharp_on();
 	pr.sharp.warp_table = 1;
-	h_ctx_t h;
-	uint32_t in[256];
-	for (uint32_t t = 0; t < 256; t++)
-		in[t] = IN(t);
-	h_init(&h);
-	h.opt.regs = SC_REGS_ALLOC;
-	h.opt.prot = pr;
-	h_load_ok(&h, load_ptx);
-	uint64_t din = h_alloc(&h, sizeof in, in), dout = h_alloc(&h, sizeof in, NULL);
-	cr_assert_eq(h_launch(&h, "k", H_D1(1), H_D1(256), 0, H_ARGS(&din, &dout)), 0);
-	const sc_sharp_stats_t *st = &h_last(&h)->sharp;
+	outcome_t o = run_n(pr, NULL, 1, 256);
+	expect_clean(&o);
+	const sc_sharp_stats_t *st = &o.st;
 	cr_expect_eq(st->windows, 8, "eight warps, one window each");
 	cr_expect_gt(st->dropped, 0, "one warp at a time fits the table");
 	cr_expect_eq(st->checks, st->windows - st->dropped);
-	h_fini(&h);
 }
