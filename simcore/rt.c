@@ -1225,9 +1225,8 @@ static void jr_prot_sharp(jrd_t *r, sc_rt_job_t *j)
 	sc_sharp_protection_t *sh = &j->prot.sharp;
 	char name[16];
 	int len = 0;
-	if (sscanf(r->p, " sharp%n", &len) != 0 || !len)
-		env_fail(r->path, r->ln, "'protection' record: expected 'sharp QUEUE TABLE ECC' after the instruction "
-		                         "buffer's fields");
+	if (sscanf(r->p, " sharp%n", &len) != 0 || !len || (r->p[len] != ' ' && r->p[len] != '\0'))
+		return; /* anything else is text after the fields: jr_end says so */
 	r->p += len;
 	sh->on = true;
 	sh->request_queue = (uint32_t)jr_u64(r, "request_queue", 0, SC_SHARP_MAX, 10);
