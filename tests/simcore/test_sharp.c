@@ -330,3 +330,72 @@ Test(sharp, a_full_warp_table_drops_the_recording)
 	cr_expect_gt(st->dropped, 0, "one warp at a time fits the table");
 	cr_expect_eq(st->checks, st->windows - st->dropped);
 }
+
+/* load_ptx with a store of buf[t] = t inside the window: shared words
+ * 0..31, where warp slot 0's vectors 0..3 keep their check bits. */
+static const char store_ptx[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 in, .param .u64 out)\n"
+	"{\n"
+	"	.reg .b32 %r<8>;\n"
+	"	.reg .b64 %rd<7>;\n"
+	"	.shared .align 4 .b32 buf[32];\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	add.u32 %r2, %r1, 0x12340000;\n"
+	"	ld.param.u64 %rd1, [in];\n"
+	"	cvta.to.global.u64 %rd1, %rd1;\n"
+	"	mul.wide.u32 %rd2, %r1, 4;\n"
+	"	add.s64 %rd3, %rd1, %rd2;\n"
+	"	ld.global.u32 %r3, [%rd3];\n"
+	"	mov.u32 %r5, buf;\n"
+	"	shl.b32 %r6, %r1, 2;\n"
+	"	add.u32 %r7, %r5, %r6;\n"
+	"	st.shared.u32 [%r7], %r1;\n"
+	"	add.u32 %r4, %r3, %r2;\n"
+	"	ld.param.u64 %rd4, [out];\n"
+	"	cvta.to.global.u64 %rd4, %rd4;\n"
+	"	add.s64 %rd5, %rd4, %rd2;\n"
+	"	st.global.u32 [%rd5], %r4;\n"
+	"	ret;\n"
+	"}\n";
+
+typedef struct groups {
+	bool seen;
+	uint32_t low, high; /* busy groups of vectors 0..3 and of the others */
+} groups_t;
+
+static uint64_t count_groups(sc_gpu_t *g, void *ctx, uint64_t cycle)
+{
+	groups_t *c = ctx;
+	const sc_sharp_t *s = g->sms[0].sharp;
+	if (s->state[0] != SC_SHARP_OPEN || !s->valid[31] || cycle + 50 >= s->off[0])
+		return cycle + 1;
+	for (uint32_t v = 0; v < g->run.regs; v++)
+		*(v < 4 ? &c->low : &c->high) += (uint32_t)__builtin_popcount(s->grp[v]);
+	c->seen = true;
+	return UINT64_MAX;
+}
+
+Test(sharp, a_store_to_a_word_holding_check_bits_drops_them)
+{
+	h_ctx_t h;
+	uint32_t in[32], out[32];
+	groups_t c = {0};
+	for (uint32_t t = 0; t < 32; t++)
+		in[t] = IN(t);
+	h_init(&h);
+	h.opt.regs = SC_REGS_ALLOC;
+	h.opt.prot = sharp_on();
+	h_load_ok(&h, store_ptx);
+	uint64_t din = h_alloc(&h, sizeof in, in), dout = h_alloc(&h, sizeof out, NULL);
+	sc_set_pause(h.gpu, 1, count_groups, &c);
+	cr_assert_eq(h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&din, &dout)), 0);
+	h_read(&h, out, dout, sizeof out);
+	for (uint32_t t = 0; t < 32; t++)
+		cr_expect_eq(out[t], IN(t) + t + KEEP);
+	cr_assert(c.seen, "the window after the store");
+	cr_expect_eq(c.low, 0, "words 0..31 hold the program's data now");
+	cr_expect_gt(c.high, 0, "the other vectors keep theirs");
+	cr_expect_eq(h_last(&h)->sharp.smem_written, 32);
+	cr_expect_gt(h_last(&h)->sharp.smem_valid_cycles, 0);
+	h_fini(&h);
+}
