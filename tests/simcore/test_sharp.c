@@ -332,7 +332,8 @@ Test(sharp, a_full_warp_table_drops_the_recording)
 }
 
 /* load_ptx with a store of buf[t] = t inside the window: shared words
- * 0..31, where warp slot 0's vectors 0..3 keep their check bits. */
+ * 0..31, where warp slot 0's vectors 0..3 keep their check bits (no
+ * register but the load's destination is written in the window). */
 static const char store_ptx[] = H_PTX_HEAD
 	".visible .entry k(.param .u64 in, .param .u64 out)\n"
 	"{\n"
@@ -345,10 +346,10 @@ static const char store_ptx[] = H_PTX_HEAD
 	"	cvta.to.global.u64 %rd1, %rd1;\n"
 	"	mul.wide.u32 %rd2, %r1, 4;\n"
 	"	add.s64 %rd3, %rd1, %rd2;\n"
-	"	ld.global.u32 %r3, [%rd3];\n"
 	"	mov.u32 %r5, buf;\n"
 	"	shl.b32 %r6, %r1, 2;\n"
 	"	add.u32 %r7, %r5, %r6;\n"
+	"	ld.global.u32 %r3, [%rd3];\n"
 	"	st.shared.u32 [%r7], %r1;\n"
 	"	add.u32 %r4, %r3, %r2;\n"
 	"	ld.param.u64 %rd4, [out];\n"
