@@ -15,26 +15,30 @@
 #define IN(t) (0x55000000u + (t))
 
 /* out[t] = in[t] + t + KEEP; the load's destination %r3 is written inside
- * the window (at the load's issue). */
-static const char load_ptx[] = H_PTX_HEAD
-	".visible .entry k(.param .u64 in, .param .u64 out)\n"
-	"{\n"
-	"	.reg .b32 %r<6>;\n"
-	"	.reg .b64 %rd<7>;\n"
-	"	mov.u32 %r1, %tid.x;\n"
-	"	add.u32 %r2, %r1, 0x12340000;\n"
-	"	ld.param.u64 %rd1, [in];\n"
-	"	cvta.to.global.u64 %rd1, %rd1;\n"
-	"	mul.wide.u32 %rd2, %r1, 4;\n"
-	"	add.s64 %rd3, %rd1, %rd2;\n"
-	"	ld.global.u32 %r3, [%rd3];\n"
-	"	add.u32 %r4, %r3, %r2;\n"
-	"	ld.param.u64 %rd4, [out];\n"
-	"	cvta.to.global.u64 %rd4, %rd4;\n"
-	"	add.s64 %rd5, %rd4, %rd2;\n"
-	"	st.global.u32 [%rd5], %r4;\n"
-	"	ret;\n"
-	"}\n";
+ * the window (at the load's issue). PRE runs before the load, WIN inside
+ * the window (before the load's value is used). */
+#define LOAD_PTX(DECL, PRE, WIN)                     \
+	H_PTX_HEAD                                       \
+	".visible .entry k(.param .u64 in, .param .u64 out)\n" \
+	"{\n"                                            \
+	"	.reg .b32 %r<8>;\n"                          \
+	"	.reg .b64 %rd<7>;\n" DECL                    \
+	"	mov.u32 %r1, %tid.x;\n"                      \
+	"	add.u32 %r2, %r1, 0x12340000;\n"             \
+	"	ld.param.u64 %rd1, [in];\n"                  \
+	"	cvta.to.global.u64 %rd1, %rd1;\n"            \
+	"	mul.wide.u32 %rd2, %r1, 4;\n"                \
+	"	add.s64 %rd3, %rd1, %rd2;\n" PRE             \
+	"	ld.global.u32 %r3, [%rd3];\n" WIN            \
+	"	add.u32 %r4, %r3, %r2;\n"                    \
+	"	ld.param.u64 %rd4, [out];\n"                 \
+	"	cvta.to.global.u64 %rd4, %rd4;\n"            \
+	"	add.s64 %rd5, %rd4, %rd2;\n"                 \
+	"	st.global.u32 [%rd5], %r4;\n"                \
+	"	ret;\n"                                      \
+	"}\n"
+
+static const char load_ptx[] = LOAD_PTX("", "", "");
 
 enum when { BEFORE, IN_WINDOW, IN_RECORDING, AT };
 
@@ -334,30 +338,11 @@ Test(sharp, a_full_warp_table_drops_the_recording)
 /* load_ptx with a store of buf[t] = t inside the window: shared words
  * 0..31, where warp slot 0's vectors 0..3 keep their check bits (no
  * register but the load's destination is written in the window). */
-static const char store_ptx[] = H_PTX_HEAD
-	".visible .entry k(.param .u64 in, .param .u64 out)\n"
-	"{\n"
-	"	.reg .b32 %r<8>;\n"
-	"	.reg .b64 %rd<7>;\n"
-	"	.shared .align 4 .b32 buf[32];\n"
-	"	mov.u32 %r1, %tid.x;\n"
-	"	add.u32 %r2, %r1, 0x12340000;\n"
-	"	ld.param.u64 %rd1, [in];\n"
-	"	cvta.to.global.u64 %rd1, %rd1;\n"
-	"	mul.wide.u32 %rd2, %r1, 4;\n"
-	"	add.s64 %rd3, %rd1, %rd2;\n"
-	"	mov.u32 %r5, buf;\n"
-	"	shl.b32 %r6, %r1, 2;\n"
-	"	add.u32 %r7, %r5, %r6;\n"
-	"	ld.global.u32 %r3, [%rd3];\n"
-	"	st.shared.u32 [%r7], %r1;\n"
-	"	add.u32 %r4, %r3, %r2;\n"
-	"	ld.param.u64 %rd4, [out];\n"
-	"	cvta.to.global.u64 %rd4, %rd4;\n"
-	"	add.s64 %rd5, %rd4, %rd2;\n"
-	"	st.global.u32 [%rd5], %r4;\n"
-	"	ret;\n"
-	"}\n";
+static const char store_ptx[] = LOAD_PTX("	.shared .align 4 .b32 buf[32];\n",
+                                         "	mov.u32 %r5, buf;\n"
+                                         "	shl.b32 %r6, %r1, 2;\n"
+                                         "	add.u32 %r7, %r5, %r6;\n",
+                                         "	st.shared.u32 [%r7], %r1;\n");
 
 typedef struct groups {
 	bool seen;
