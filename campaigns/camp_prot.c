@@ -75,10 +75,39 @@ static int parse_ibuffer(char *err, size_t errsz, const char *file, const char *
 	return parse_u32(err, errsz, file, p, v, "reissue_penalty", 1u << 20, &out->reissue_penalty);
 }
 
+/* "sharp": true, false, or {"request_queue": Q, "warp_table": T, "ecc":
+ * "secded"} (README, "Protection"). */
+static int parse_sharp(char *err, size_t errsz, const char *file, const char *path, json_t *v,
+                       sc_sharp_protection_t *out)
+{
+	static const char *const keys[] = {"request_queue", "warp_table", "ecc", NULL};
+	char p[96], q[128];
+	int rc;
+	snprintf(p, sizeof p, "%s.sharp", path);
+	if (json_is_boolean(v)) {
+		out->on = json_is_true(v);
+		return 0;
+	}
+	if (!json_is_object(v))
+		return camp__fail_at(err, errsz, file, p, "expected true, false or an object {\"request_queue\": Q, "
+		                     "\"warp_table\": T, \"ecc\": \"secded\"}, each key optional");
+	if ((rc = camp__check_keys(err, errsz, file, p, v, keys)))
+		return rc;
+	out->on = true;
+	if ((rc = parse_u32(err, errsz, file, p, v, "request_queue", SC_SHARP_MAX, &out->request_queue)) ||
+	    (rc = parse_u32(err, errsz, file, p, v, "warp_table", SC_SHARP_MAX, &out->warp_table)))
+		return rc;
+	json_t *e = json_object_get(v, "ecc");
+	snprintf(q, sizeof q, "%s.ecc", p);
+	if (e && (!json_is_string(e) || strcmp(json_string_value(e), "secded")))
+		return camp__fail_at(err, errsz, file, q, "expected \"secded\" (SHARP stores SECDED (39,32) check bits)");
+	return 0;
+}
+
 int camp__parse_protection(char *err, size_t errsz, const char *file, const char *path, json_t *v,
                            sc_protection_t *out)
 {
-	static const char *const keys[] = {"regfile", "pred", "smem", "interleave", "ibuffer", NULL};
+	static const char *const keys[] = {"regfile", "pred", "smem", "interleave", "ibuffer", "sharp", NULL};
 	sc_code_kind_t *code[3] = {&out->regfile, &out->pred, &out->smem};
 	char p[96];
 	int rc;
@@ -93,8 +122,10 @@ int camp__parse_protection(char *err, size_t errsz, const char *file, const char
 		if (c && (rc = parse_code(err, errsz, file, path, keys[i], c, code[i])))
 			return rc;
 	}
-	json_t *ib = json_object_get(v, "ibuffer");
+	json_t *ib = json_object_get(v, "ibuffer"), *sh = json_object_get(v, "sharp");
 	if (ib && (rc = parse_ibuffer(err, errsz, file, path, ib, &out->ibuffer)))
+		return rc;
+	if (sh && (rc = parse_sharp(err, errsz, file, path, sh, &out->sharp)))
 		return rc;
 	json_t *il = json_object_get(v, "interleave");
 	if (!il)
@@ -133,6 +164,12 @@ json_t *camp__protection_json(const sc_protection_t *p)
 		                              "table_entries", (json_int_t)ib->table_entries, "threshold",
 		                              (json_int_t)ib->threshold, "progress_window", (json_int_t)ib->progress_window,
 		                              "reissue_penalty", (json_int_t)ib->reissue_penalty));
+	if (o && p->sharp.on) { /* the same: only when on, with its defaults filled in */
+		sc_sharp_protection_t sh = sc_sharp_params(p);
+		json_object_set_new(o, "sharp", json_pack("{s:I, s:I, s:s}", "request_queue", (json_int_t)sh.request_queue,
+		                                          "warp_table", (json_int_t)sh.warp_table, "ecc",
+		                                          sc_code_name(sh.ecc)));
+	}
 	return o;
 }
 

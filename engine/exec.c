@@ -216,6 +216,16 @@ static json_t *launch_json(const sc_launch_stats_t *l)
 	for (int k = 0; k < SC_FU__COUNT && busy; k++)
 		bad |= json_object_set_new(busy, sc_fu_name((sc_fu_t)k), json_integer(JI(l->unit_busy[k])));
 	bad |= json_object_set_new(o, "unit_busy_cycles", busy);
+	const sc_sharp_stats_t *sh = &l->sharp;
+	if (sh->smem_words) { /* SHARP is on */
+		sc_sharp_shares_t f = sc_sharp_shares(sh, l->cycles);
+		bad |= json_object_set_new(
+			o, "sharp",
+			json_pack("{s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:I, s:I}", "windows", JI(sh->windows), "dropped",
+		              JI(sh->dropped), "checks", JI(sh->checks), "check_cycles", JI(sh->check_cycles), "window_share",
+		              f.window, "register_share", f.regs, "smem_written_share", f.smem_written, "smem_time_share",
+		              f.smem_time, "smem_words", JI(sh->smem_words), "smem_written", JI(sh->smem_written)));
+	}
 	if (bad) {
 		json_decref(o);
 		return NULL;

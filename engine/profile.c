@@ -137,6 +137,24 @@ static void print_ib_similarity(const eng_golden_t *g)
 	}
 }
 
+/* SHARP's statistics per launch (sc_sharp_stats_t): the windows, the
+ * checks' cost, what the windows covered and how idle shared memory was
+ * (the paper's Fig. 6). */
+static void print_sharp(const eng_golden_t *g)
+{
+	char kname[128];
+	printf("\nSHARP%-27s %8s %8s %8s %12s %8s %8s %8s %8s\n", "", "windows", "dropped", "checks", "check cyc",
+	       "window", "regs", "smem wr", "smem t");
+	for (uint32_t i = 0; i < g->nlaunch; i++) {
+		const sc_launch_stats_t *l = &g->launch[i];
+		const sc_sharp_stats_t *s = &l->sharp;
+		sc_sharp_shares_t f = sc_sharp_shares(s, l->cycles);
+		printf("%-32s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %12" PRIu64 " %7.2f%% %7.2f%% %7.2f%% %7.2f%%\n",
+		       db_demangle(l->kernel, false, kname, sizeof kname), s->windows, s->dropped, s->checks,
+		       s->check_cycles, 100 * f.window, 100 * f.regs, 100 * f.smem_written, 100 * f.smem_time);
+	}
+}
+
 /* profile PROGRAM [ARG...]: the host program in the current folder. */
 static int profile_exec(const sc_gpu_config_t *cfg, const sc_options_t *so, const eng_limits_t *lim, int argc,
                         char **argv)
@@ -376,6 +394,8 @@ static int profile_json(const char *wpath, const sc_gpu_config_t *cfg, const pro
 	print_profile(w->name, &g, po->so.regs);
 	if (po->so.ib_similarity)
 		print_ib_similarity(&g);
+	if (po->so.prot.sharp.on)
+		print_sharp(&g);
 	if (rc == ENG_EDUE) {
 		eng_errorf("%s", err);
 	} else {

@@ -235,6 +235,12 @@ static bool locate_phys(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm
 	}
 	case SC_TGT_SMEM: {
 		uint64_t b = loc / 8;
+		uint8_t *ecc = UNLIKELY(sm->sharp) && r->fn ? sc__sharp_ecc_byte(sm, b) : NULL;
+		if (ecc) { /* a word holding SHARP's check bits: in use, even outside the CTAs */
+			out->byte = ecc;
+			out->bit = loc % 8;
+			return true;
+		}
 		if (!r->fn || !r->smem || !cta_of_slot(g, sm, (uint32_t)(b / r->smem)))
 			return false;
 		out->byte = &sm->smem[b];
@@ -302,6 +308,8 @@ static int flip(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, uint64
 		*refs[i].byte ^= (uint8_t)(1u << refs[i].bit);
 		if (refs[i].warp && t == SC_TGT_IBUFFER)
 			refs[i].warp->ib_dirty = true;
+		if (UNLIKELY(sm->sharp) && t == SC_TGT_REGFILE)
+			sc__sharp_rf_fault(g, sm, (uint64_t)(loc + i) / 32, 1u << ((loc + i) % 32));
 	}
 	if (t == SC_TGT_IBUFFER || t == SC_TGT_SIMT)
 		sc__sm_refresh_units(g, sm);
@@ -377,13 +385,15 @@ static int xor_word(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, ui
 		if (!locate(g, t, fields, sm, loc + i, &refs[i]))
 			return 0;
 	for (uint32_t i = 0; i < nbits; i++) {
-		uint8_t m = (uint8_t)(1u << refs[i].bit);
+		uint8_t m = (uint8_t)(1u << refs[i].bit), old = refs[i].byte ? *refs[i].byte : 0;
 		if (!refs[i].byte)
 			continue; /* a virtual register holding nothing read again */
 		if (zero)
 			*refs[i].byte &= (uint8_t)~m;
 		else if (pat >> i & 1)
 			*refs[i].byte ^= m;
+		if (UNLIKELY(sm->sharp) && t == SC_TGT_REGFILE && old != *refs[i].byte)
+			sc__sharp_rf_fault(g, sm, (uint64_t)(loc + i) / 32, 1u << ((loc + i) % 32));
 		if (refs[i].warp && t == SC_TGT_IBUFFER)
 			refs[i].warp->ib_dirty = true;
 	}
@@ -567,6 +577,8 @@ int sc_target_dead(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t 
 	sc_gpu_t *g = (sc_gpu_t *)cg;
 	(void)fields; /* registers and predicates only: no fields */
 	if (smi >= g->cfg.num_sms)
+		return 0;
+	if (g->sms[smi].sharp) /* SHARP's checks read every register of a warp, dead or not */
 		return 0;
 	if (sc__coded(g, t))
 		return sc__prot_dead(g, t, &g->sms[smi], loc, nbits);
@@ -929,6 +941,8 @@ static void hash_sm(const sc_gpu_t *g, const sc_sm_t *sm, hasher_t *s)
 	hmix(s, sm->next == UINT64_MAX ? UINT64_MAX : sm->next - now);
 	if (sm->nerr) /* corrupted protected words (none in a fault-free run) */
 		hmix(s, sc__prot_hash(sm));
+	if (sm->sharp) /* windows, queue, stored check bits, written words */
+		hmix(s, sc__sharp_hash(g, sm));
 	hash_sm_timing(g, sm, s);
 	hbytes(s, sm->last, c->schedulers_per_sm * sizeof *sm->last);
 	for (uint32_t k = 0; k < r->ctas_per_sm; k++) {

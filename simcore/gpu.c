@@ -816,6 +816,7 @@ static int record_stats(sc_gpu_t *g, sc_dim3_t grid, sc_dim3_t block, const char
 	s->dram_writebacks = g->ms.count.dram_wb;
 	memcpy(s->unit_busy, r->unit_busy, sizeof s->unit_busy);
 	memcpy(s->ib_distinct, r->ib_distinct, sizeof s->ib_distinct);
+	sc__sharp_stats(g, &s->sharp);
 	g->totals.cycles += s->cycles;
 	g->totals.warp_insts += r->warp_insts;
 	g->totals.thread_insts += r->thread_insts;

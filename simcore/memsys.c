@@ -509,6 +509,8 @@ uint32_t sc__mem_time(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, int space, i
 	case SC_SP_SHARED:
 		if (UNLIKELY(g->watch.on) && g->watch.kind == SC_WATCH_SMEM)
 			sc__watch_shared(g, sm, w, kind == ACC_WRITE, addr, off, exec, bytes);
+		if (UNLIKELY(sm->sharp) && kind != ACC_READ) /* the words now hold the program's data */
+			sc__sharp_smem_write(g, sm, w, addr, off, exec, bytes);
 		return shared_time(g, addr, off, exec, bytes);
 	case SC_SP_CONST:
 		return const_time(g, sm, addr, off, exec);
@@ -521,9 +523,17 @@ uint32_t sc__mem_time(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, int space, i
 		uint64_t la[32];
 		FOR_LANES(l, exec)
 			la[l] = sc__local_pos(addr[l] - off, l);
-		uint64_t base = sc__local_base(g, sm->id, w->slot);
-		return global_time(g, sm, base, la, 0, NULL, exec, bytes < 4 ? bytes : 4, kind, SC_LAT_LOCAL);
+		uint64_t base = sc__local_base(g, sm->id, w->slot), d0 = g->ms.count.dram;
+		uint32_t lat = global_time(g, sm, base, la, 0, NULL, exec, bytes < 4 ? bytes : 4, kind, SC_LAT_LOCAL);
+		if (UNLIKELY(sm->sharp) && g->ms.count.dram != d0)
+			sc__sharp_offchip(g, sm, w, g->cycle + lat);
+		return lat;
 	}
 	}
-	return global_time(g, sm, 0, addr, off, bd, exec, bytes, kind, kind == ACC_ATOMIC ? SC_LAT_ATOMIC : SC_LAT_GLOBAL);
+	uint64_t d0 = g->ms.count.dram;
+	uint32_t lat =
+		global_time(g, sm, 0, addr, off, bd, exec, bytes, kind, kind == ACC_ATOMIC ? SC_LAT_ATOMIC : SC_LAT_GLOBAL);
+	if (UNLIKELY(sm->sharp) && g->ms.count.dram != d0) /* off-chip: SHARP's window */
+		sc__sharp_offchip(g, sm, w, g->cycle + lat);
+	return lat;
 }

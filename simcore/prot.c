@@ -67,7 +67,45 @@ int sc_prot_parse(const char *name, sc_prot_t *out)
 bool sc_protection_on(const sc_protection_t *p)
 {
 	return p && (p->regfile != SC_CODE_NONE || p->pred != SC_CODE_NONE || p->smem != SC_CODE_NONE ||
-	             p->ibuffer.scheme != SC_IB_NONE);
+	             p->ibuffer.scheme != SC_IB_NONE || p->sharp.on);
+}
+
+/* sc_protection_check's part for SHARP. */
+static int sharp_check(const sc_protection_t *p, sc_regs_t regs, char *msg, size_t n)
+{
+	const sc_sharp_protection_t *s = &p->sharp;
+	if (!s->on) {
+		if (s->request_queue || s->warp_table || s->ecc != SC_CODE_NONE) {
+			snprintf(msg, n, "protection: sharp: parameters given but sharp is off");
+			return SC_EINVAL;
+		}
+		return 0;
+	}
+	if (s->ecc != SC_CODE_NONE && s->ecc != SC_CODE_SECDED) {
+		snprintf(msg, n, "protection: sharp: ecc %s: SHARP stores SECDED (39,32) check bits (expected secded)",
+		         sc_code_name(s->ecc));
+		return SC_EINVAL;
+	}
+	if (s->request_queue > SC_SHARP_MAX || s->warp_table > SC_SHARP_MAX) {
+		snprintf(msg, n, "protection: sharp: request_queue and warp_table are at most %u", SC_SHARP_MAX);
+		return SC_EINVAL;
+	}
+	if (p->regfile != SC_CODE_NONE) {
+		snprintf(msg, n, "protection: sharp protects the register file itself: regfile code must be none, not %s",
+		         sc_code_name(p->regfile));
+		return SC_EINVAL;
+	}
+	if (p->smem != SC_CODE_NONE) {
+		snprintf(msg, n, "protection: sharp keeps its check bits in shared memory, whose own code (%s) is not "
+		                 "modelled with it: smem code must be none", sc_code_name(p->smem));
+		return SC_EINVAL;
+	}
+	if (regs != SC_REGS_ALLOC) {
+		snprintf(msg, n, "protection: sharp protects the physical registers of a warp: use regs alloc, not %s",
+		         sc_regs_name(regs));
+		return SC_EINVAL;
+	}
+	return 0;
 }
 
 /* sc_protection_check's part for the instruction buffer. */
@@ -102,7 +140,7 @@ static int ib_check(const sc_ib_protection_t *ib, char *msg, size_t n)
 
 int sc_protection_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, sc_regs_t regs, char *msg, size_t n)
 {
-	if (ib_check(&p->ibuffer, msg, n))
+	if (ib_check(&p->ibuffer, msg, n) || sharp_check(p, regs, msg, n))
 		return SC_EINVAL;
 	const struct {
 		const char *what;
@@ -194,7 +232,7 @@ int sc__prot_create(sc_gpu_t *g)
 	g->prot.code[0] = sc_code_get(p->regfile);
 	g->prot.code[1] = sc_code_get(p->pred);
 	g->prot.code[2] = sc_code_get(p->smem);
-	if (sc__sawp_create(g))
+	if (sc__sawp_create(g) || sc__sharp_create(g))
 		return SC_ENOMEM;
 	if (p->regfile == SC_CODE_NONE && p->pred == SC_CODE_NONE && p->smem == SC_CODE_NONE)
 		return 0;
@@ -207,6 +245,7 @@ int sc__prot_create(sc_gpu_t *g)
 void sc__prot_destroy(sc_gpu_t *g)
 {
 	sc__sawp_destroy(g);
+	sc__sharp_destroy(g);
 	for (uint32_t i = 0; g->sms && i < g->cfg.num_sms; i++) {
 		free(g->sms[i].err);
 		g->sms[i].err = NULL;
@@ -595,6 +634,7 @@ void sc__prot_launch(sc_gpu_t *g)
 	for (uint32_t i = 0; i < g->cfg.num_sms; i++)
 		g->sms[i].nerr = 0;
 	sc__sawp_launch(g);
+	sc__sharp_launch(g);
 }
 
 uint64_t sc__prot_hash(const sc_sm_t *sm)

@@ -971,9 +971,12 @@ static void write_prot(FILE *f, const sc_protection_t *p)
 	fprintf(f, "protection %s %s %s %" PRIu32, sc_code_name(p->regfile), sc_code_name(p->pred),
 	        sc_code_name(p->smem), p->interleave);
 	const sc_ib_protection_t *ib = &p->ibuffer;
-	if (ib->scheme != SC_IB_NONE)
+	const sc_sharp_protection_t *sh = &p->sharp;
+	if (ib->scheme != SC_IB_NONE || sh->on)
 		fprintf(f, " %s %" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32, sc_ib_scheme_name(ib->scheme),
 		        ib->table_entries, ib->threshold, ib->progress_window, ib->reissue_penalty);
+	if (sh->on)
+		fprintf(f, " sharp %" PRIu32 " %" PRIu32 " %s", sh->request_queue, sh->warp_table, sc_code_name(sh->ecc));
 	fputc('\n', f);
 }
 
@@ -1222,7 +1225,26 @@ static void jr_prot_ib(jrd_t *r, sc_rt_job_t *j)
 	ib->reissue_penalty = (uint32_t)jr_u64(r, "reissue_penalty", 0, UINT32_MAX, 10);
 }
 
-/* "protection REGFILE PRED SMEM INTERLEAVE [IB...]": the codes by name,
+/* The SHARP tail of a "protection" record, after the instruction buffer's:
+ * "sharp QUEUE TABLE ECC" (write_prot; absent: SHARP off). */
+static void jr_prot_sharp(jrd_t *r, sc_rt_job_t *j)
+{
+	sc_sharp_protection_t *sh = &j->prot.sharp;
+	char name[16];
+	int len = 0;
+	if (sscanf(r->p, " sharp%n", &len) != 0 || !len || (r->p[len] != ' ' && r->p[len] != '\0'))
+		return; /* anything else is text after the fields: jr_end says so */
+	r->p += len;
+	sh->on = true;
+	sh->request_queue = (uint32_t)jr_u64(r, "request_queue", 0, SC_SHARP_MAX, 10);
+	sh->warp_table = (uint32_t)jr_u64(r, "warp_table", 0, SC_SHARP_MAX, 10);
+	len = 0;
+	if (sscanf(r->p, " %15[a-z0-9]%n", name, &len) != 1 || sc_code_parse(name, &sh->ecc))
+		env_fail(r->path, r->ln, "'protection' record: expected SHARP's code name (none or secded)");
+	r->p += len;
+}
+
+/* "protection REGFILE PRED SMEM INTERLEAVE [IB... [sharp ...]]": the codes by name,
  * then the instruction buffer's protection when it has one. */
 static void jr_prot(jrd_t *r, sc_rt_job_t *j)
 {
@@ -1238,6 +1260,8 @@ static void jr_prot(jrd_t *r, sc_rt_job_t *j)
 	j->prot.interleave = (uint32_t)jr_u64(r, "interleave", 0, 8, 10);
 	if (*r->p == ' ')
 		jr_prot_ib(r, j);
+	if (*r->p == ' ')
+		jr_prot_sharp(r, j);
 	jr_end(r);
 }
 

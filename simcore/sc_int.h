@@ -1124,6 +1124,7 @@ typedef struct sc_sm {
 	uint32_t nerr;          /* protection (prot.c): corrupted protected words, */
 	struct sc_perr *err;    /* SC_PERR_MAX of them; NULL without protection */
 	struct sc_sawp *sawp;   /* the SAWP table (sawp.c); NULL unless a sawp scheme */
+	struct sc_sharp *sharp; /* SHARP's state (sharp.c); NULL unless it is on */
 	uint64_t ibsim_at;      /* the last cycle sc__ib_sample looked at */
 } sc_sm_t;
 
@@ -1149,6 +1150,46 @@ typedef struct sc_sawp {
 	                           CTA started (the progress check) */
 	sc_sawp_ent_t *tab;     /* T entries */
 } sc_sawp_t;
+
+/* SHARP (sharp.c; DESIGN.md, "SHARP"): an SM's windows, its request queue
+ * and the check bits it keeps in shared memory.
+ *
+ *   per warp slot     state (below), off (completion of its last off-chip
+ *                     access), rec (cycle its check bits are stored: a fault
+ *                     before it is recorded into them), chk (its check's end)
+ *   per reg. vector   grp[slot x R + r]: bit g set while group g (lanes
+ *                     4g..4g+3) of the vector has its check bits stored
+ *   per rf word       snap: the value the check bits were computed from
+ *   per smem word     owner (slot + 1, 0: free), gid (group id
+ *                     (vector << 3) | g; word = gid mod words), eccx (the
+ *                     stored word's error pattern: bits 7i..7i+6 lane i's
+ *                     check bits, bit 28 the busy bit; 0 fault-free),
+ *                     valid (the program wrote the word since its CTA
+ *                     started), ever (it wrote it during the launch)
+ *
+ * No check bit is stored: fault-free, a group's stored bits are the code of
+ * snap, so a check finds the error pattern (snap xor the register, eccx's
+ * bits) and decodes it (ecc.c). */
+enum { SC_SHARP_IDLE = 0, SC_SHARP_OPEN, SC_SHARP_DROPPED, SC_SHARP_CHECK };
+
+typedef struct sc_sharp {
+	sc_sharp_protection_t p;  /* in force (sc_sharp_params) */
+	uint32_t words;           /* 32-bit shared-memory words */
+	uint8_t *state;           /* per warp slot */
+	uint64_t *off, *rec, *chk;
+	uint8_t *grp;             /* regs_per_sm / 32 vectors */
+	uint32_t *snap;           /* regs_per_sm words */
+	uint16_t *owner;
+	uint32_t *gid, *eccx;
+	uint8_t *valid, *ever;
+	uint64_t *cta_at;         /* per CTA slot: its start cycle (statistics) */
+	uint64_t busy;            /* the ECC server is busy until then */
+	uint64_t *q;              /* start cycles of the queued requests, a ring */
+	uint32_t qhead, qn, qcap;
+	uint32_t ntab;            /* warps in the table */
+	uint64_t nvalid, valid_at;/* valid words, since cycle valid_at */
+	sc_sharp_stats_t st;
+} sc_sharp_t;
 
 /* A line whose data a fault changed (cachefault.c): what the line returns
  * is the memory at its tag's address XOR x, for every byte of the line.
@@ -1865,6 +1906,38 @@ int sc__sawp_create(sc_gpu_t *g);
 void sc__sawp_destroy(sc_gpu_t *g);
 /* A launch starts: every table is free, no entry is linked. */
 void sc__sawp_launch(sc_gpu_t *g);
+/* SHARP (sharp.c). Create allocates each SM's state when it is on (0 or
+ * SC_ENOMEM); launch clears it. */
+int sc__sharp_create(sc_gpu_t *g);
+void sc__sharp_destroy(sc_gpu_t *g);
+void sc__sharp_launch(sc_gpu_t *g);
+/* w's global or local access, issued at g->cycle, reached DRAM and
+ * completes at `done`: opens a window (recording) or extends it. */
+void sc__sharp_offchip(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint64_t done);
+/* Before w issues at now (its state not idle): closes a window whose
+ * accesses are done (queues the check; false: the warp waits for it) and
+ * runs a finished check (false after its DUE). */
+bool sc__sharp_issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, uint64_t now);
+/* `in`, executed by lanes exec of w, wrote its destinations; a write of
+ * operand o in lanes mask (bar.red's release). */
+void sc__sharp_written(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, const sc_insn_t *in, uint32_t exec);
+void sc__sharp_wrote_reg(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint16_t o, uint32_t mask);
+/* The program stored `bytes` per lane at the shared addresses addr - off. */
+void sc__sharp_smem_write(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, const uint64_t *addr, uint64_t off,
+                          uint32_t exec, unsigned bytes);
+/* A CTA starts or ends (its shared words become invalid), a warp exits
+ * (its window closes and is checked, at no cost in cycles). */
+void sc__sharp_cta(sc_gpu_t *g, sc_sm_t *sm, const sc_cta_t *cta, bool start, uint64_t now);
+void sc__sharp_exit(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now);
+/* A fault changed register file word `word` by x (fault.c). */
+void sc__sharp_rf_fault(sc_gpu_t *g, sc_sm_t *sm, uint64_t word, uint32_t x);
+/* The byte of the stored check-bit word holding shared-memory byte b, NULL
+ * when b's word holds none (fault.c: such words are in use). */
+uint8_t *sc__sharp_ecc_byte(sc_sm_t *sm, uint64_t b);
+/* SHARP's part of the state hash; its launch statistics summed into *st. */
+uint64_t sc__sharp_hash(const sc_gpu_t *g, const sc_sm_t *sm);
+void sc__sharp_stats(const sc_gpu_t *g, sc_sharp_stats_t *st);
+
 /* With sm->sawp set, sm.c's buffer events. Fill: entry k of w just took
  * the word fetched for its pc (it was empty or its occupant left). Flush:
  * every entry of w leaves (a flush, the warp's end). Shift: entry 0 leaves

@@ -315,6 +315,20 @@ typedef struct sc_ib_protection {
 	uint32_t reissue_penalty;  /* cycles a corrected word costs: latency.branch */
 } sc_ib_protection_t;
 
+/* SHARP (DESIGN.md, "SHARP"; Tan et al., CF'13): while a warp waits on an
+ * off-chip (DRAM) access, the SECDED (39,32) check bits of every register
+ * of the warp are kept in idle shared-memory words and checked when the
+ * access completes. 0 = the default. Needs regs alloc and no regfile or
+ * smem code. */
+#define SC_SHARP_MAX 1024 /* the largest request_queue and warp_table */
+
+typedef struct sc_sharp_protection {
+	bool on;
+	uint32_t request_queue;  /* requests waiting for the SM's ECC server: 16 */
+	uint32_t warp_table;     /* warps protected at once: 32 */
+	sc_code_kind_t ecc;      /* none (the default) or secded */
+} sc_sharp_protection_t;
+
 /* The codes on the storage structures; zero = none anywhere. Every code
  * protects one word: a register of one lane (32 bits), a warp's predicate
  * (its 32 lanes' bits), a shared-memory granule (32 bits, or 64 with
@@ -329,7 +343,11 @@ typedef struct sc_protection {
 	sc_code_kind_t smem;     /* none, parity, hamming, secded, secded64, dected */
 	uint32_t interleave;     /* 0 or 1, 2, 4, 8 */
 	sc_ib_protection_t ibuffer;
+	sc_sharp_protection_t sharp;
 } sc_protection_t;
+
+/* p->sharp with its defaults filled in (NULL: off). */
+sc_sharp_protection_t sc_sharp_params(const sc_protection_t *p);
 
 /* p->ibuffer with its defaults filled in for the GPU cfg (NULL: a
  * reissue_penalty of 0 stays 0). */
@@ -444,6 +462,31 @@ uint64_t sc_unit_free_cycle(const sc_gpu_t *gpu, uint32_t sm, sc_fu_t fu, uint32
 
 #define SC_IB_SIM_BINS 65
 
+/* SHARP's statistics of a launch, summed over the SMs (DESIGN.md,
+ * "SHARP"). A window is a warp's wait on off-chip memory. */
+typedef struct sc_sharp_stats {
+	uint64_t windows;         /* windows opened (first off-chip access of a burst) */
+	uint64_t dropped;         /* of them, recordings dropped (queue or table full, a conflict) */
+	uint64_t checks;          /* checks run at a window's close */
+	uint64_t check_cycles;    /* cycles the checks held their warps back */
+	uint64_t warp_cycles;     /* resident warp-cycles (CTA lifetimes x warps) */
+	uint64_t window_cycles;   /* of them, inside recorded windows (ECCs stored) */
+	uint64_t reg_cycles;      /* resident register-lane cycles */
+	uint64_t prot_reg_cycles; /* of them, whose ECC was stored */
+	uint64_t smem_words;      /* 32-bit shared-memory words (x SMs) */
+	uint64_t smem_written;    /* of them, written by the program at least once */
+	uint64_t smem_valid_cycles; /* sum over cycles of the words holding program data */
+} sc_sharp_stats_t;
+
+/* The shares SHARP's statistics of a launch of `cycles` cycles give (0
+ * where a count is 0): warp-cycles in recorded windows, register-lane
+ * cycles whose check bits were stored, shared-memory words ever written,
+ * and words holding program data over time. */
+typedef struct sc_sharp_shares {
+	double window, regs, smem_written, smem_time;
+} sc_sharp_shares_t;
+sc_sharp_shares_t sc_sharp_shares(const sc_sharp_stats_t *st, uint64_t cycles);
+
 typedef struct sc_launch_stats {
 	char kernel[64];
 	sc_dim3_t grid, block;
@@ -468,6 +511,7 @@ typedef struct sc_launch_stats {
 	 * the last bin those with SC_IB_SIM_BINS - 1 or more (SAWP's Fig. 3:
 	 * a table of T entries covers the samples with d <= T) */
 	uint64_t ib_distinct[SC_IB_SIM_BINS];
+	sc_sharp_stats_t sharp;     /* SHARP's (all 0 unless it is on) */
 } sc_launch_stats_t;
 
 /* Totals over all launches so far. */

@@ -156,6 +156,8 @@ static void bar_release(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, unsigned id, ui
 			sc__wr(w, w->bar_dst, w->bar_mask, v);
 			if (UNLIKELY(sm->nerr))
 				sc__prot_wrote_reg(sm, w, w->bar_dst, w->bar_mask);
+			if (UNLIKELY(sm->sharp))
+				sc__sharp_wrote_reg(g, sm, w, w->bar_dst, w->bar_mask);
 		}
 		w->state = SC_W_ACTIVE;
 		/* on from the next cycle, when its next instruction's operands
@@ -253,11 +255,15 @@ static void cta_finish_warp(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t now
 {
 	if (UNLIKELY(sm->sawp)) /* its buffered words leave with it */
 		sc__sawp_flush(g, sm, w);
+	if (UNLIKELY(sm->sharp)) /* its window closes */
+		sc__sharp_exit(g, sm, w, now);
 	w->state = SC_W_DONE;
 	sc__set_wnext(sm, w->slot, UINT64_MAX);
 	sc_cta_t *cta = w->cta;
 	cta->done++;
 	if (cta->done == cta->nwarps) {
+		if (UNLIKELY(sm->sharp))
+			sc__sharp_cta(g, sm, cta, false, now);
 		cta->used = false;
 		sm->nctas--;
 		g->run.done_ctas++;
@@ -583,31 +589,34 @@ static __attribute__((noinline, cold)) bool ib_parity_ok(sc_gpu_t *g, sc_sm_t *s
 	return c == SC_IBC_ISSUE;
 }
 
-/* Fetch, guard, execute (the decoded handler), retire. */
-static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t now)
+/* Fetch, guard, execute (the decoded handler), retire. Returns false
+ * when SHARP's check holds the warp back (the scheduler picks another). */
+static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t now)
 {
 	sc_simt_t *top = &w->stk[w->sp - 1];
 	uint32_t pc = top->pc;
 	const sc_insn_t *in = fetch(g, sm, w, pc);
 	if (!in)
-		return;
+		return true;
 	if (UNLIKELY(g->ibsim) && sm->ibsim_at != now)
 		sc__ib_sample(g, sm, now);
 	if (UNLIKELY(w->ib_dirty) && g->prot.ib.scheme != SC_IB_NONE && !ib_parity_ok(g, sm, w, pc, now))
-		return;
+		return true;
+	if (UNLIKELY(sm->sharp) && sm->sharp->state[w->slot] && !sc__sharp_issue(g, sm, w, pc, now))
+		return g->run.halt; /* a window closed: the warp waits for its check */
 	if (UNLIKELY(g->watch.on) && w->slot == g->watch.slot && sm->id == g->watch.sm)
 		sc__watch_issue(g, w, in, top->mask, pc);
 	sc_dec_t redo;
 	const sc_dec_t *d = LIKELY(!w->ib_dirty) ? &g->dec[pc] : redecode(g, sm, w, pc, in, &redo);
 	if (!d)
-		return;
+		return true;
 	uint32_t exec = top->mask;
 	if (in->guard & SC_GUARD_ON) {
 		uint32_t pm = w->pf[SC_GUARD_REG(in->guard)];
 		exec &= (in->guard & SC_GUARD_NEG) ? ~pm : pm;
 	}
 	if (UNLIKELY(sm->nerr) && !sc__prot_read(g, sm, w, in, &exec, top->mask, pc))
-		return; /* a protected word's error detected */
+		return true; /* a protected word's error detected */
 	g->run.warp_insts++;
 	if (UNLIKELY(sm->sawp)) /* the progress check's count */
 		sm->sawp->nexec[w->slot]++;
@@ -616,6 +625,8 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 	int rc = d->fn(g, sm, w, d, exec), transfer = 0;
 	if (UNLIKELY(sm->nerr))
 		sc__prot_written(sm, w, in, exec);
+	if (UNLIKELY(sm->sharp) && sm->sharp->state[w->slot] == SC_SHARP_OPEN)
+		sc__sharp_written(g, sm, w, in, exec);
 	occupy(g, sm, d, s, now);
 	if (LIKELY(rc >= 0)) {
 		if (UNLIKELY(g->after)) /* a fault acts on the results: FU, stuck bit */
@@ -625,11 +636,12 @@ static void issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 			for (unsigned j = 0; j < d->nwr; j++)
 				w->ready[d->rdy[j]] = now + (uint32_t)rc;
 		if (!step_past(g, sm, w, top, pc))
-			return;
+			return true;
 	} else if ((transfer = retire_special(g, sm, w, in, exec, pc, rc, now)) < 0) {
-		return;
+		return true;
 	}
 	reschedule(g, sm, w, pc, transfer, now);
+	return true;
 }
 
 /* ------------------------------------------------------------ CTAs and cycles */
@@ -658,6 +670,8 @@ void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uin
 	memset(cta->local, 0, (size_t)r->nwarps * 32 * r->local);
 	if (UNLIKELY(sm->nerr))
 		sc__prot_cta(g, sm, cta);
+	if (UNLIKELY(sm->sharp))
+		sc__sharp_cta(g, sm, cta, true, now);
 	if (UNLIKELY(g->stuck.on)) /* the clearing wrote the stuck bit too */
 		sc__stuck_apply(g, sm, now);
 	uint32_t per = r->regs + r->preds;
@@ -876,12 +890,11 @@ static void sm_cycle_wheel(sc_gpu_t *g, sc_sm_t *sm, uint32_t nslots, uint64_t n
 	for (uint32_t s = 0; s < ns; s++) {
 		if (sm->sfree[s] > now || !(wh->ready & wh->smask[s]))
 			continue;
-		sc_warp_t *w = pick_ready(g, sm, s, nslots, now);
-		if (w) {
-			issue(g, sm, w, s, now);
-			if (g->run.halt)
-				return;
-		}
+		sc_warp_t *w;
+		while ((w = pick_ready(g, sm, s, nslots, now)) && !issue(g, sm, w, s, now))
+			; /* SHARP held w back for its check: another warp may issue */
+		if (g->run.halt)
+			return;
 	}
 	uint64_t next = UINT64_MAX;
 	for (uint32_t s = 0; s < ns; s++)
@@ -904,12 +917,11 @@ void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
 	}
 	for (uint32_t s = 0; s < ns; s++) {
 		if (sm->sfree[s] <= now && sm->smin[s] <= now) {
-			sc_warp_t *w = pick(g, sm, s, nslots, now);
-			if (w) {
-				issue(g, sm, w, s, now);
-				if (g->run.halt)
-					return;
-			}
+			sc_warp_t *w;
+			while ((w = pick(g, sm, s, nslots, now)) && !issue(g, sm, w, s, now))
+				; /* SHARP held w back for its check: another warp may issue */
+			if (g->run.halt)
+				return;
 			sched_min(g, sm, s, nslots);
 		}
 	}

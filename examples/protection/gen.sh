@@ -15,6 +15,9 @@
 # per warp (the paper's geometry; gtx480 with ib_entries 1) and the GTO
 # scheduler (gtx480's is LRR), each under none, SAWP_fs, SAWP and SAWP_min.
 # The two GPUs are written under OUTDIR/gpus (gpu-ib1.json, gpu-gto.json).
+# And SHARP's (Tan et al., CF'13, section 5.2): the register file,
+# single-bit faults, under SHARP (the none and secded campaigns above are
+# its baselines); gtx480.
 #
 # usage: sh gen.sh [-n INJECTIONS] [-b BUILD] OUTDIR
 #   -n      injections per campaign (default 500)
@@ -70,6 +73,8 @@ model_json() {
 protection_json() {
 	if [ "$1" = ibuffer ]; then
 		printf '{"ibuffer": {"scheme": "%s"}}' "$2"
+	elif [ "$2" = sharp ]; then
+		printf '{"sharp": {"request_queue": 16, "warp_table": 32}}'
 	else
 		printf '{"%s": {"code": "%s"}}' "$1" "$2"
 	fi
@@ -135,5 +140,9 @@ for variant in $IB_VARIANTS; do
 			count=$((count + 1))
 		done
 	done
+done
+for app in $APPS; do
+	campaign "$app" regfile sharp single
+	count=$((count + 1))
 done
 echo "gen.sh: $count campaigns of $n injections in $out"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # study.sh — runs the protection study (gen.sh's campaigns) into one
-# database and prints its two tables (codes.sql, sawp.sql) and each
+# database and prints its tables (codes.sql, sawp.sql, sharp.sql) and each
 # application's instruction-buffer similarity (profile --ib-similarity);
 # README.md here
 # has the results and what they are compared with.
@@ -45,9 +45,10 @@ similarity() {
 }
 
 if command -v sqlite3 >/dev/null; then
-	{ sqlite3 "$db" <"$here/codes.sql"; echo; sqlite3 "$db" <"$here/sawp.sql"; } | tee "$out/tables-$n.md"
+	{ sqlite3 "$db" <"$here/codes.sql"; echo; sqlite3 "$db" <"$here/sawp.sql"; echo; sqlite3 "$db" <"$here/sharp.sql"; } |
+		tee "$out/tables-$n.md"
 else
-	echo "study.sh: no sqlite3 here: the tables are codes.sql and sawp.sql over $db"
+	echo "study.sh: no sqlite3 here: the tables are codes.sql, sawp.sql and sharp.sql over $db"
 fi
 { echo; similarity; } | tee -a "$out/tables-$n.md" || status=1
 exit "$status"

@@ -120,8 +120,9 @@ Test(protection, identity_only_when_protected, .init = tmp_init, .fini = tmp_fin
 	static const char *const other[] = {"{\"regfile\": \"secded\"}", "{\"smem\": \"parity\"}",
 	                                    "{\"regfile\": \"secded\", \"interleave\": 4}",
 	                                    "{\"ibuffer\": {\"scheme\": \"sawp\"}}",
-	                                    "{\"ibuffer\": {\"scheme\": \"sawp\", \"table_entries\": 8}}"};
-	char seen[5][17];
+	                                    "{\"ibuffer\": {\"scheme\": \"sawp\", \"table_entries\": 8}}",
+	                                    "{\"sharp\": true}", "{\"sharp\": {\"warp_table\": 8}}"};
+	char seen[7][17];
 	for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
 		c = load_ok(campaign("regfile", "alloc", single, other[i]));
 		cr_expect_str_neq(c->hash, h0, "%s", other[i]);
@@ -130,6 +131,13 @@ Test(protection, identity_only_when_protected, .init = tmp_init, .fini = tmp_fin
 			cr_expect_str_neq(seen[k], seen[i], "%s", other[i]);
 		camp_campaign_destroy(c);
 	}
+	/* SHARP's defaults written out, or false: one identity each */
+	c = load_ok(campaign("regfile", "alloc", single, "{\"sharp\": {\"request_queue\": 16, \"ecc\": \"secded\"}}"));
+	cr_expect_str_eq(c->hash, seen[5]);
+	camp_campaign_destroy(c);
+	c = load_ok(campaign("regfile", "alloc", single, "{\"sharp\": false}"));
+	cr_expect_str_eq(c->hash, h0);
+	camp_campaign_destroy(c);
 	/* interleave 0 and 1 both mean none: one identity */
 	c = load_ok(campaign("regfile", "alloc", single, "{\"regfile\": \"secded\", \"interleave\": 0}"));
 	cr_expect_str_eq(c->hash, seen[0]);
@@ -141,7 +149,17 @@ static const struct {
 } bad[] = {
 	{"regfile", "alloc", NULL, "\"secded\"", "at $.protection:", "expected an object {\"regfile\": {\"code\": C}"},
 	{"regfile", "alloc", NULL, "{\"regs\": \"secded\"}", "at $.protection:",
-	 "unknown key 'regs' (expected regfile, pred, smem, interleave, ibuffer)"},
+	 "unknown key 'regs' (expected regfile, pred, smem, interleave, ibuffer, sharp)"},
+	{"regfile", "alloc", NULL, "{\"sharp\": 1}", "at $.protection.sharp:", "expected true, false or an object"},
+	{"regfile", "alloc", NULL, "{\"sharp\": {\"queue\": 4}}", "at $.protection.sharp:", "unknown key 'queue'"},
+	{"regfile", "alloc", NULL, "{\"sharp\": {\"warp_table\": 0}}", "at $.protection.sharp.warp_table:",
+	 "expected an integer in 1..1024"},
+	{"regfile", "alloc", NULL, "{\"sharp\": {\"ecc\": \"parity\"}}", "at $.protection.sharp.ecc:",
+	 "expected \"secded\""},
+	{"regfile", "alloc", NULL, "{\"sharp\": true, \"regfile\": \"secded\"}", "at $.protection:",
+	 "sharp protects the register file itself: regfile code must be none, not secded"},
+	{"regfile", "unalloc", NULL, "{\"sharp\": true}", "at $.protection:",
+	 "sharp protects the physical registers of a warp: use regs alloc, not unalloc"},
 	{"regfile", "alloc", NULL, "{\"regfile\": \"secdd\"}", "at $.protection.regfile:",
 	 "expected a code name (none, parity, hamming, secded, secded64 or dected) or {\"code\": NAME}"},
 	{"regfile", "alloc", NULL, "{\"regfile\": 7}", "at $.protection.regfile:", "expected a code name"},
@@ -282,6 +300,12 @@ Test(protection, job_file_round_trip, .init = tmp_init, .fini = tmp_fini)
 	cr_expect_eq(job_gpu(path), 0, "a valid protection read back");
 	job_write(path, SC_REGS_PTX, p);
 	cr_expect_eq(job_gpu(path), 1, "the pred code reached the GPU, which refuses it in ptx mode");
+	p = (sc_protection_t){.interleave = 1, .sharp = {.on = true, .warp_table = 8}};
+	job_write(path, SC_REGS_ALLOC, p);
+	cr_expect(file_has(path, "\nprotection none none none 1 none 0 0 0 0 sharp 0 8 none\n"));
+	cr_expect_eq(job_gpu(path), 0, "SHARP read back");
+	job_write(path, SC_REGS_UNALLOC, p);
+	cr_expect_eq(job_gpu(path), 1, "SHARP reached the GPU, which refuses it outside alloc mode");
 	job_write(path, SC_REGS_PTX, (sc_protection_t){0});
 	cr_expect(!file_has(path, "protection"), "no record without protection");
 	cr_expect_eq(job_gpu(path), 0);

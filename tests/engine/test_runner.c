@@ -357,6 +357,17 @@ Test(runner, protected_regfile_and_ibuffer_fork_early_and_dead_change_nothing, .
 	protected_equivalences("tests/engine/data/vadd4k-ibuffer-sawp.json", SC_PROT_RECOVERED);
 }
 
+/* SHARP: its windows, queue and stored check bits are state too, and its
+ * check reads dead registers (the dead shortcut is off under it); a
+ * fault in a stored check word (live smem: the only smem in use in vadd)
+ * is corrected at the check. */
+Test(runner, protected_sharp_fork_early_and_dead_change_nothing, .timeout = 300)
+{
+	protected_equivalences("tests/engine/data/vadd4k-regfile-sharp.json", SC_PROT_CORRECTED);
+	protected_equivalences("tests/engine/data/vadd4k-regfile-sharp-adj2.json", SC_PROT_DETECTED);
+	protected_equivalences("tests/engine/data/vadd4k-smem-sharp.json", SC_PROT_CORRECTED);
+}
+
 Test(runner, protected_smem_and_pred_fork_early_and_dead_change_nothing, .timeout = 300)
 {
 	protected_equivalences("tests/engine/data/sp-small-smem-parity.json", SC_PROT_DETECTED);

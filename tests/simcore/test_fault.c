@@ -498,6 +498,10 @@ static const bad_job_t bad_jobs[] = {
 	 "'protection' record, field reissue_penalty: expected an integer"},
 	{"text after the SAWP fields", "regs ", "regs unalloc\nprotection none none none 0 sawp 4 4 64 9 x\n",
 	 "'protection' record: unexpected text after its fields"},
+	{"SHARP queue too long", "regs ", "regs alloc\nprotection none none none 0 none 0 0 0 0 sharp 1025 32 secded\n",
+	 "'protection' record, field request_queue: 1025 is outside 0..1024"},
+	{"SHARP code missing", "regs ", "regs alloc\nprotection none none none 0 none 0 0 0 0 sharp 16 32\n",
+	 "'protection' record: expected SHARP's code name"},
 };
 
 /* Replaces (or deletes) the first line of text starting with `line`. */
