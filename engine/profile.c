@@ -137,21 +137,38 @@ static void print_ib_similarity(const eng_golden_t *g)
 	}
 }
 
+/* One row of the SHARP table: a launch's, or the application's sum. */
+static void print_sharp_row(const char *name, const sc_sharp_stats_t *s, sc_sharp_shares_t f)
+{
+	printf("%-32s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %12" PRIu64 " %7.2f%% %7.2f%% %7.2f%% %7.2f%%\n", name,
+	       s->windows, s->dropped, s->checks, s->check_cycles, 100 * f.window, 100 * f.regs, 100 * f.smem_written,
+	       100 * f.smem_time);
+}
+
 /* SHARP's statistics per launch (sc_sharp_stats_t): the windows, the
  * checks' cost, what the windows covered and how idle shared memory was
- * (the paper's Fig. 6). */
+ * (the paper's Fig. 6); with more than one launch, their sum. */
 static void print_sharp(const eng_golden_t *g)
 {
 	char kname[128];
+	sc_sharp_stats_t all = {0};
+	double word_cycles = 0; /* the application's shared-memory word-cycles */
 	printf("\nSHARP%-27s %8s %8s %8s %12s %8s %8s %8s %8s\n", "", "windows", "dropped", "checks", "check cyc",
 	       "window", "regs", "smem wr", "smem t");
 	for (uint32_t i = 0; i < g->nlaunch; i++) {
 		const sc_launch_stats_t *l = &g->launch[i];
 		const sc_sharp_stats_t *s = &l->sharp;
-		sc_sharp_shares_t f = sc_sharp_shares(s, l->cycles);
-		printf("%-32s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %12" PRIu64 " %7.2f%% %7.2f%% %7.2f%% %7.2f%%\n",
-		       db_demangle(l->kernel, false, kname, sizeof kname), s->windows, s->dropped, s->checks,
-		       s->check_cycles, 100 * f.window, 100 * f.regs, 100 * f.smem_written, 100 * f.smem_time);
+		print_sharp_row(db_demangle(l->kernel, false, kname, sizeof kname), s, sc_sharp_shares(s, l->cycles));
+		uint64_t *a = (uint64_t *)&all;
+		const uint64_t *b = (const uint64_t *)s;
+		for (size_t k = 0; k < sizeof all / sizeof *a; k++)
+			a[k] += b[k];
+		word_cycles += (double)s->smem_words * (double)l->cycles;
+	}
+	if (g->nlaunch > 1) {
+		sc_sharp_shares_t f = sc_sharp_shares(&all, 1);
+		f.smem_time = word_cycles > 0 ? (double)all.smem_valid_cycles / word_cycles : 0;
+		print_sharp_row("application", &all, f);
 	}
 }
 
@@ -185,6 +202,8 @@ static int profile_exec(const sc_gpu_config_t *cfg, const sc_options_t *so, cons
 		print_profile(argv[0], &g, regs);
 		if (so->ib_similarity)
 			print_ib_similarity(&g);
+		if (so->prot.sharp.on)
+			print_sharp(&g);
 		if (rc)
 			eng_errorf("%s", err);
 		else

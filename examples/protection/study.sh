@@ -44,11 +44,30 @@ similarity() {
 	done
 }
 
+# SHARP's coverage (flipsim profile --protection with SHARP on: the
+# application's row of its SHARP table, or its one launch's): windows
+# opened and dropped, the cycles the checks held warps back, the share of
+# warp-cycles in recorded windows and of register-lane cycles whose check
+# bits were stored, and shared memory's use (words ever written; words
+# holding program data over time: the paper's Fig. 6)
+sharp_profile() {
+	printf '{"sharp": true}\n' >"$out/sharp.json"
+	echo "| app | windows | dropped | check cycles | in windows % | registers covered % | smem written % | smem in use % |"
+	echo "|-----|---------|---------|--------------|--------------|---------------------|----------------|---------------|"
+	for app in $(sed -n 's/^APPS="\(.*\)"$/\1/p' "$here/gen.sh"); do
+		row=$(cd "$here/../.." && "$build/flipsim" profile --regs alloc --protection "$out/sharp.json" \
+			"$build/examples/$app" 2>/dev/null | awk '/^SHARP/ { t = 1; next } t && NF == 0 { t = 0 } t { r = $0 } END { print r }')
+		[ -n "$row" ] || { echo "study.sh: profile of $app with SHARP failed" >&2; return 1; }
+		echo "$row" | awk -v app="$app" '{ printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", app, $(NF-7), $(NF-6), $(NF-4), $(NF-3), $(NF-2), $(NF-1), $NF }' | tr -d '%'
+	done
+}
+
 if command -v sqlite3 >/dev/null; then
 	{ sqlite3 "$db" <"$here/codes.sql"; echo; sqlite3 "$db" <"$here/sawp.sql"; echo; sqlite3 "$db" <"$here/sharp.sql"; } |
 		tee "$out/tables-$n.md"
 else
 	echo "study.sh: no sqlite3 here: the tables are codes.sql, sawp.sql and sharp.sql over $db"
 fi
-{ echo; similarity; } | tee -a "$out/tables-$n.md" || status=1
+{ echo; similarity && echo && sharp_profile; } >"$out/profiles-$n.md" || status=1
+tee -a "$out/tables-$n.md" <"$out/profiles-$n.md"
 exit "$status"

@@ -134,6 +134,31 @@ Test(hostrun, ib_similarity_of_a_host_program_equals_json_workload, .timeout = 3
 	runs_teardown(&j);
 }
 
+/* With SHARP on, a host program reports each launch's SHARP statistics (H
+ * lines) as a workload JSON's golden run has them, count for count. */
+Test(hostrun, sharp_stats_of_a_host_program_equal_json_workload, .timeout = 300)
+{
+	setup_t h = {0}, j = {0};
+	setup_host(&h, 1, "alloc");
+	runs_setup(&j, "tests/engine/data/vadd4k-iota-regfile-alloc.json");
+	h.c->prot.sharp.on = true;
+	eng_golden_t hg, jg;
+	char err[1024];
+	cr_assert_eq(eng_golden_exec(h.c, 0, &hg, err, sizeof err), 0, "%s", err);
+	sc_options_t o = {.regs = SC_REGS_ALLOC, .prot = h.c->prot};
+	cr_assert_eq(eng_golden_run_opt(j.c->workload, &j.c->gpu, &o, NULL, 0, &jg, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(hg.nlaunch, 1);
+	cr_assert_eq(jg.nlaunch, 1);
+	cr_expect_eq(memcmp(&hg.launch[0].sharp, &jg.launch[0].sharp, sizeof hg.launch[0].sharp), 0);
+	cr_expect_gt(hg.launch[0].sharp.windows, 0);
+	cr_expect_gt(hg.launch[0].sharp.warp_cycles, 0);
+	cr_expect_eq(hg.launch[0].cycles, jg.launch[0].cycles);
+	eng_golden_free(&hg);
+	eng_golden_free(&jg);
+	runs_teardown(&h);
+	runs_teardown(&j);
+}
+
 Test(hostrun, fork_at_cycle_equals_one_run_per_experiment, .timeout = 300)
 {
 	setup_t s = {0};
