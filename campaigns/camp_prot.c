@@ -1,5 +1,6 @@
 /* The "protection" object: error-correcting codes on the register file,
- * the predicate file and shared memory (README, "Campaign JSON"; the codes:
+ * the predicate file, shared memory and the caches' data (README,
+ * "Campaign JSON"; the codes:
  * simcore.h, sc_protection_t). A campaign holds it under the key
  * "protection"; `flipsim exec` and `flipsim profile` read the same object
  * from a file (--protection), so both go through camp__parse_protection. */
@@ -78,17 +79,18 @@ static int parse_ibuffer(char *err, size_t errsz, const char *file, const char *
 int camp__parse_protection(char *err, size_t errsz, const char *file, const char *path, json_t *v,
                            sc_protection_t *out)
 {
-	static const char *const keys[] = {"regfile", "pred", "smem", "interleave", "ibuffer", NULL};
-	sc_code_kind_t *code[3] = {&out->regfile, &out->pred, &out->smem};
+	static const char *const keys[] = {"regfile", "pred", "smem", "l1d", "l2", "const", "interleave", "ibuffer", NULL};
+	sc_code_kind_t *code[6] = {&out->regfile, &out->pred, &out->smem, &out->l1d, &out->l2, &out->cc};
 	char p[96];
 	int rc;
 	*out = (sc_protection_t){.interleave = 1};
 	if (!json_is_object(v))
 		return camp__fail_at(err, errsz, file, path, "expected an object {\"regfile\": {\"code\": C}, \"pred\": "
-		                     "{\"code\": C}, \"smem\": {\"code\": C}, \"interleave\": I}, each key optional");
+		                     "{\"code\": C}, \"smem\": {\"code\": C}, \"l1d\": ..., \"l2\": ..., \"const\": ..., "
+		                     "\"interleave\": I}, each key optional");
 	if ((rc = camp__check_keys(err, errsz, file, path, v, keys)))
 		return rc;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 6; i++) {
 		json_t *c = json_object_get(v, keys[i]);
 		if (c && (rc = parse_code(err, errsz, file, path, keys[i], c, code[i])))
 			return rc;
@@ -126,6 +128,15 @@ json_t *camp__protection_json(const sc_protection_t *p)
 	json_t *o = json_pack("{s:s, s:s, s:s, s:I}", "regfile", sc_code_name(p->regfile), "pred",
 	                      sc_code_name(p->pred), "smem", sc_code_name(p->smem), "interleave",
 	                      (json_int_t)p->interleave);
+	/* the caches' codes only when there is one: older campaigns keep their
+	 * identity */
+	const struct {
+		const char *key;
+		sc_code_kind_t code;
+	} cache[3] = {{"l1d", p->l1d}, {"l2", p->l2}, {"const", p->cc}};
+	for (int i = 0; o && i < 3; i++)
+		if (cache[i].code != SC_CODE_NONE)
+			json_object_set_new(o, cache[i].key, json_string(sc_code_name(cache[i].code)));
 	const sc_ib_protection_t *ib = &p->ibuffer;
 	if (o && ib->scheme != SC_IB_NONE) /* only then: codes alone keep their identity */
 		json_object_set_new(o, "ibuffer",
@@ -154,6 +165,9 @@ sc_code_kind_t camp_protection_code(const sc_protection_t *p, camp_target_t t)
 	case CAMP_TARGET_REGFILE: return p->regfile;
 	case CAMP_TARGET_PRED: return p->pred;
 	case CAMP_TARGET_SMEM: return p->smem;
+	case CAMP_TARGET_L1D: return p->l1d;
+	case CAMP_TARGET_L2: return p->l2;
+	case CAMP_TARGET_CONST: return p->cc;
 	default: return SC_CODE_NONE;
 	}
 }

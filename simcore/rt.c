@@ -964,16 +964,20 @@ int sc_rt_become(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h, c
 /* --------------------------------------------------------------- job files */
 
 /* The "protection" record: the codes and the interleave, then the
- * instruction buffer's scheme and its four numbers when it has one (a job
- * without them reads as none: older job files stay valid). */
+ * instruction buffer's scheme and its four numbers when it has one or a
+ * cache has a code, then the caches' codes (L1D L2 CONST) when one has (a
+ * job without a tail reads as none: older job files stay valid). */
 static void write_prot(FILE *f, const sc_protection_t *p)
 {
 	fprintf(f, "protection %s %s %s %" PRIu32, sc_code_name(p->regfile), sc_code_name(p->pred),
 	        sc_code_name(p->smem), p->interleave);
 	const sc_ib_protection_t *ib = &p->ibuffer;
-	if (ib->scheme != SC_IB_NONE)
+	bool caches = p->l1d != SC_CODE_NONE || p->l2 != SC_CODE_NONE || p->cc != SC_CODE_NONE;
+	if (ib->scheme != SC_IB_NONE || caches)
 		fprintf(f, " %s %" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32, sc_ib_scheme_name(ib->scheme),
 		        ib->table_entries, ib->threshold, ib->progress_window, ib->reissue_penalty);
+	if (caches)
+		fprintf(f, " %s %s %s", sc_code_name(p->l1d), sc_code_name(p->l2), sc_code_name(p->cc));
 	fputc('\n', f);
 }
 
@@ -1222,12 +1226,10 @@ static void jr_prot_ib(jrd_t *r, sc_rt_job_t *j)
 	ib->reissue_penalty = (uint32_t)jr_u64(r, "reissue_penalty", 0, UINT32_MAX, 10);
 }
 
-/* "protection REGFILE PRED SMEM INTERLEAVE [IB...]": the codes by name,
- * then the instruction buffer's protection when it has one. */
-static void jr_prot(jrd_t *r, sc_rt_job_t *j)
+/* n code names into code[0..n). */
+static void jr_codes(jrd_t *r, sc_code_kind_t *const *code, int n)
 {
-	sc_code_kind_t *code[3] = {&j->prot.regfile, &j->prot.pred, &j->prot.smem};
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < n; i++) {
 		char name[16];
 		int len = 0;
 		if (sscanf(r->p, " %15[a-z0-9]%n", name, &len) != 1 || sc_code_parse(name, code[i]))
@@ -1235,9 +1237,21 @@ static void jr_prot(jrd_t *r, sc_rt_job_t *j)
 			                         "secded64, dected)");
 		r->p += len;
 	}
+}
+
+/* "protection REGFILE PRED SMEM INTERLEAVE [IB... [L1D L2 CONST]]": the
+ * codes by name, then the instruction buffer's protection, then the
+ * caches' codes. */
+static void jr_prot(jrd_t *r, sc_rt_job_t *j)
+{
+	sc_code_kind_t *const code[3] = {&j->prot.regfile, &j->prot.pred, &j->prot.smem};
+	sc_code_kind_t *const cache[3] = {&j->prot.l1d, &j->prot.l2, &j->prot.cc};
+	jr_codes(r, code, 3);
 	j->prot.interleave = (uint32_t)jr_u64(r, "interleave", 0, 8, 10);
 	if (*r->p == ' ')
 		jr_prot_ib(r, j);
+	if (*r->p == ' ')
+		jr_codes(r, cache, 3);
 	jr_end(r);
 }
 

@@ -318,15 +318,20 @@ typedef struct sc_ib_protection {
 /* The codes on the storage structures; zero = none anywhere. Every code
  * protects one word: a register of one lane (32 bits), a warp's predicate
  * (its 32 lanes' bits), a shared-memory granule (32 bits, or 64 with
- * secded64). The check bits are fault-target bits: a protected word is
- * its whole codeword, data bits first (sc_target_bits_prot). interleave I
- * (0 or 1: none) spreads physically adjacent bits over I codewords: bit b
- * of a group of I consecutive codewords is bit b / I of codeword b % I, so
- * an adjacent fault of up to I bits hits each codeword once. */
+ * secded64), k consecutive data bits of a cache line (l1d, l2, cc: the
+ * line's data array only; tags, valid and dirty bits stay unprotected).
+ * The check bits are fault-target bits: a protected word is its whole
+ * codeword, data bits first (sc_target_bits_prot). interleave I (0 or 1:
+ * none) spreads physically adjacent bits over I codewords: bit b of a
+ * group of I consecutive codewords is bit b / I of codeword b % I, so an
+ * adjacent fault of up to I bits hits each codeword once. */
 typedef struct sc_protection {
 	sc_code_kind_t regfile;  /* none, parity, hamming, secded, dected */
 	sc_code_kind_t pred;     /* none, parity, hamming, secded, dected */
 	sc_code_kind_t smem;     /* none, parity, hamming, secded, secded64, dected */
+	sc_code_kind_t l1d;      /* the caches' data: as smem */
+	sc_code_kind_t l2;
+	sc_code_kind_t cc;       /* the constant cache (target "const") */
 	uint32_t interleave;     /* 0 or 1, 2, 4, 8 */
 	sc_ib_protection_t ibuffer;
 } sc_protection_t;
