@@ -141,7 +141,15 @@ static const struct {
 } bad[] = {
 	{"regfile", "alloc", NULL, "\"secded\"", "at $.protection:", "expected an object {\"regfile\": {\"code\": C}"},
 	{"regfile", "alloc", NULL, "{\"regs\": \"secded\"}", "at $.protection:",
-	 "unknown key 'regs' (expected regfile, pred, smem, interleave, ibuffer)"},
+	 "unknown key 'regs' (expected regfile, pred, smem, l1d, l2, const, interleave, ibuffer)"},
+	{"l1d", "alloc", NULL, "{\"l1d\": \"secdd\"}", "at $.protection.l1d:",
+	 "expected a code name (none, parity, hamming, secded, secded64 or dected) or {\"code\": NAME}"},
+	{"const", "alloc", NULL, "{\"const\": {\"code\": \"ecc\"}}", "at $.protection.const.code:",
+	 "expected a code name"},
+	{"l2", "alloc", NULL, "{\"l2\": {\"code\": \"secded\", \"ways\": 2}}", "at $.protection.l2:",
+	 "unknown key 'ways' (expected code)"},
+	{"l2", "alloc", NULL, "{\"l2\": \"secded64\", \"interleave\": 8}", "at $.protection:",
+	 "l2: 32-byte sectors are not a whole number of 64-byte interleaved codeword groups"},
 	{"regfile", "alloc", NULL, "{\"regfile\": \"secdd\"}", "at $.protection.regfile:",
 	 "expected a code name (none, parity, hamming, secded, secded64 or dected) or {\"code\": NAME}"},
 	{"regfile", "alloc", NULL, "{\"regfile\": 7}", "at $.protection.regfile:", "expected a code name"},
@@ -188,6 +196,33 @@ Test(protection, bad_inputs, .init = tmp_init, .fini = tmp_fini)
 		cr_expect(!strncmp(err, want, strlen(want)) && strstr(err, bad[i].frag), "%s: got \"%s\", want \"%s\" "
 		          "then \"%s\"", bad[i].prot, err, want, bad[i].frag);
 	}
+}
+
+/* The caches' codes: their own keys, in the identity only when set, and
+ * the data field's codewords in the fault space. */
+Test(protection, cache_codes, .init = tmp_init, .fini = tmp_fini)
+{
+	camp_campaign_t *c = load_ok(campaign("l1d", "alloc", single, NULL));
+	char h0[17];
+	snprintf(h0, sizeof h0, "%s", c->hash);
+	camp_campaign_destroy(c);
+	c = load_ok(campaign("l1d", "alloc", single, "{\"l1d\": \"none\", \"l2\": {\"code\": \"none\"}}"));
+	cr_expect_str_eq(c->hash, h0, "no code: the identity of old");
+	camp_campaign_destroy(c);
+	c = load_ok(campaign("l1d", "alloc", single, "{\"l1d\": {\"code\": \"secded\"}, \"l2\": \"parity\", "
+	                     "\"const\": \"dected\"}"));
+	cr_expect_str_neq(c->hash, h0);
+	cr_expect_eq(c->prot.l1d, SC_CODE_SECDED);
+	cr_expect_eq(c->prot.l2, SC_CODE_PARITY);
+	cr_expect_eq(c->prot.cc, SC_CODE_DECTED);
+	cr_expect(strstr(c->canonical, "\"const\":\"dected\"") && strstr(c->canonical, "\"l1d\":\"secded\"") &&
+	          strstr(c->canonical, "\"l2\":\"parity\""), "%s", c->canonical);
+	cr_expect_eq(camp_protection_code(&c->prot, CAMP_TARGET_L1D), SC_CODE_SECDED);
+	cr_expect_eq(camp_protection_code(&c->prot, CAMP_TARGET_CONST), SC_CODE_DECTED);
+	uint32_t wb;
+	uint64_t lines = c->gpu.l1_bytes / c->gpu.l1_line;
+	cr_expect_eq(camp_campaign_bits(c, &wb), lines * (c->gpu.l1_line / 4 * 39 + 28 + 1), "check bits counted");
+	camp_campaign_destroy(c);
 }
 
 /* A code elsewhere leaves the fault model free: zero_value on an
@@ -282,6 +317,15 @@ Test(protection, job_file_round_trip, .init = tmp_init, .fini = tmp_fini)
 	cr_expect_eq(job_gpu(path), 0, "a valid protection read back");
 	job_write(path, SC_REGS_PTX, p);
 	cr_expect_eq(job_gpu(path), 1, "the pred code reached the GPU, which refuses it in ptx mode");
+	/* the caches' codes after the instruction buffer's fields; a code the
+	 * GPU refuses (8 x 64 bits over a 32-byte sector) shows it was read */
+	p = (sc_protection_t){.l1d = SC_CODE_SECDED, .l2 = SC_CODE_PARITY, .cc = SC_CODE_DECTED, .interleave = 2};
+	job_write(path, SC_REGS_ALLOC, p);
+	cr_expect(file_has(path, "\nprotection none none none 2 none 0 0 0 0 secded parity dected\n"));
+	cr_expect_eq(job_gpu(path), 0);
+	p = (sc_protection_t){.l2 = SC_CODE_SECDED64, .interleave = 8};
+	job_write(path, SC_REGS_ALLOC, p);
+	cr_expect_eq(job_gpu(path), 1, "the l2 code reached the GPU");
 	job_write(path, SC_REGS_PTX, (sc_protection_t){0});
 	cr_expect(!file_has(path, "protection"), "no record without protection");
 	cr_expect_eq(job_gpu(path), 0);
