@@ -1015,6 +1015,21 @@ Test(cache_code, l1d_a_check_bit_of_a_line_evicted_clean_is_masked)
 	cr_expect_neq(p.hash[1], gold.hash[1], "a pending check-bit error is state");
 	cr_expect_eq(p.nover[2], 0, "evicted clean: dropped");
 	cr_expect_eq(p.hash[2], gold.hash[2], "the golden state again");
+	plan_t q = p; /* the pattern itself is state: another check bit hashes otherwise */
+	memset(q.hash, 0, sizeof q.hash);
+	q.k = 0;
+	q.loc = CW(10, 33, 31);
+	run_unread(&q);
+	cr_assert_eq(q.rc, 1);
+	cr_expect_neq(q.hash[1], p.hash[1], "data bit 31 and the check bit: two patterns, two states");
+	test_prot.l1d = SC_CODE_SECDED;
+	plan_t a = q, b = q;
+	a.k = b.k = 0;
+	a.loc = CW(10, 39, 32);
+	b.loc = CW(10, 39, 33);
+	run_unread(&a);
+	run_unread(&b);
+	cr_expect_neq(a.hash[1], b.hash[1], "check bits 0 and 1 of one codeword: x is zero in both");
 }
 
 /* ptx_l2 on the one-slice L2 with test_prot: out as the host reads it
