@@ -29,9 +29,17 @@
  * an L2 line's invalid sectors, and an entry whose x is all zero is
  * removed, so a state whose corruption is gone hashes as the golden one.
  *
+ * Under a code on a cache's data (sc_protection_t.l1d, l2, cc; DESIGN.md,
+ * "Codes on the caches") an entry also holds each codeword's error
+ * pattern (err): data flips go into x and the pattern, check-bit flips
+ * into the pattern only, and every read above decodes the codewords it
+ * reads first (the section "codewords" below). The entry then stays while
+ * a pattern is not zero, and the patterns are in the state hash.
+ *
  * Bit layout of a line (the selected fields, in this order):
  *
- *   l1d    data (line bytes x 8: byte i's bit b at 8i + b) | tag | valid (1)
+ *   l1d    data (line bytes x 8: byte i's bit b at 8i + b; under a code
+ *          the line's codewords, n bits per k data bits) | tag | valid (1)
  *   const  data | tag
  *   l2     data | tag | valid (one per sector) | dirty (one per sector)
  *

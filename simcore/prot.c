@@ -1,5 +1,7 @@
 /* Protection: error-correcting codes on the register file, the predicate
- * file and shared memory (DESIGN.md, "Protection"; the codes: ecc.c).
+ * file and shared memory (DESIGN.md, "Protection"; the codes: ecc.c). The
+ * caches' codes keep their patterns in the overlay (cachefault.c) and
+ * decode through sc__prot_check, as this file's reads do.
  *
  * The model costs nothing in a fault-free run. No check bit is stored:
  * every word holds a codeword until a fault changes it, and a fault's
