@@ -500,8 +500,10 @@ Test(cache_fault, live_bits_are_the_words_in_use)
 /* ---- the L2's corruption reaching the L1 and atomics ---- */
 typedef struct l2_flip {
 	uint64_t addr;   /* a byte of the line to corrupt */
-	uint32_t bit;    /* the bit of that byte */
+	uint32_t bit;    /* the bit of that byte; under a code (n codeword bits,
+	                    0: none) the bit of the codeword of addr's word */
 	int rc;
+	uint32_t n;
 } l2_flip_t;
 
 /* Flips `bit` of the L2's copy of byte f->addr (fields: data only). */
@@ -514,7 +516,8 @@ static uint64_t flip_l2_byte(sc_gpu_t *g, void *ctx, uint64_t cycle)
 	cr_assert_neq(slot, SIZE_MAX, "the line is in the L2");
 	const sc_cache_t *c = &g->ms.l2[slice];
 	uint64_t line = (uint64_t)slice * c->sets * c->ways + slot;
-	uint64_t loc = line * (128 * 8) + (f->addr & 127) * 8 + f->bit;
+	uint64_t loc = f->n ? line * 32 * f->n + (f->addr & 127) / 4 * f->n + f->bit
+	                    : line * (128 * 8) + (f->addr & 127) * 8 + f->bit;
 	f->rc = sc_inject(g, SC_TGT_L2, SC_F_CACHE_DATA, 0, loc, 1);
 	return UINT64_MAX;
 }
@@ -887,6 +890,19 @@ static plan_t coded_flip(sc_target_t t, uint64_t loc, uint32_t nbits)
 	return (plan_t){.at = {PAUSE}, .t = t, .fields = SC_F_CACHE_DATA, .loc = loc, .nbits = nbits, .inject = true};
 }
 
+/* A run of fn with nbits flipped from loc of t's data: the code detects
+ * it, the run is the DUE `want`. */
+static void expect_due(void (*fn)(plan_t *, coded_t *), sc_target_t t, uint64_t loc, uint32_t nbits, sc_due_t want)
+{
+	coded_t got;
+	plan_t p = coded_flip(t, loc, nbits);
+	fn(&p, &got);
+	cr_assert_eq(p.rc, 1, "%s bit %llu", sc_target_name(t), (unsigned long long)loc);
+	cr_expect_eq(got.rc, SC_EDUE, "%s bit %llu", sc_target_name(t), (unsigned long long)loc);
+	cr_expect_eq(got.due, want, "%s bit %llu: %s", sc_target_name(t), (unsigned long long)loc, sc_due_name(got.due));
+	cr_expect_eq(got.ev, SC_PROT_DETECTED);
+}
+
 Test(cache_code, the_data_field_grows_to_the_codewords)
 {
 	sc_gpu_config_t c;
@@ -923,21 +939,6 @@ Test(cache_code, the_data_field_grows_to_the_codewords)
 	cr_expect_eq(sc_model_supported(SC_TGT_L2, SC_FM_ZERO), 0);
 }
 
-/* Fault-free, every code gives the outputs and cycles of no code. */
-Test(cache_code, a_fault_free_run_is_the_unprotected_one)
-{
-	coded_t gold, got;
-	coded_l1(NULL, &gold);
-	cr_assert_eq(gold.rc, 0);
-	for (int k = SC_CODE_PARITY; k < SC_CODE__COUNT; k++) {
-		test_prot = (sc_protection_t){.l1d = (sc_code_kind_t)k, .l2 = (sc_code_kind_t)k, .cc = (sc_code_kind_t)k};
-		coded_l1(NULL, &got);
-		cr_expect_eq(got.rc, 0, "%s", sc_code_name(k));
-		cr_expect_eq(got.cycles, gold.cycles, "%s", sc_code_name(k));
-		cr_expect_arr_eq(got.out, gold.out, sizeof got.out, "%s", sc_code_name(k));
-		cr_expect_eq(got.ev, SC_PROT_NONE);
-	}
-}
 
 /* Lane 3's word of line A in the L1 (codeword 3): a SECDED code corrects
  * a data bit and a check bit at the hit that reads it, and the outputs are
@@ -964,28 +965,15 @@ Test(cache_code, l1d_secded_corrects_a_data_or_check_bit)
 Test(cache_code, l1d_parity_makes_a_single_bit_a_due)
 {
 	test_prot.l1d = SC_CODE_PARITY;
-	const uint32_t bits[] = {0, 32};
-	for (size_t i = 0; i < 2; i++) {
-		coded_t got;
-		plan_t p = coded_flip(SC_TGT_L1D, CW(3, 33, bits[i]), 1);
-		coded_l1(&p, &got);
-		cr_assert_eq(p.rc, 1);
-		cr_expect_eq(got.rc, SC_EDUE, "bit %u", bits[i]);
-		cr_expect_eq(got.due, SC_DUE_PARITY_ERROR, "bit %u: %s", bits[i], sc_due_name(got.due));
-		cr_expect_eq(got.ev, SC_PROT_DETECTED);
-	}
+	expect_due(coded_l1, SC_TGT_L1D, CW(3, 33, 0), 1, SC_DUE_PARITY_ERROR);
+	expect_due(coded_l1, SC_TGT_L1D, CW(3, 33, 32), 1, SC_DUE_PARITY_ERROR);
 }
 
 Test(cache_code, l1d_secded_detects_two_bits_of_one_codeword)
 {
 	test_prot.l1d = SC_CODE_SECDED;
+	expect_due(coded_l1, SC_TGT_L1D, CW(3, 39, 4), 2, SC_DUE_ECC_UNCORRECTABLE);
 	coded_t got;
-	plan_t p = coded_flip(SC_TGT_L1D, CW(3, 39, 4), 2);
-	coded_l1(&p, &got);
-	cr_assert_eq(p.rc, 1);
-	cr_expect_eq(got.rc, SC_EDUE);
-	cr_expect_eq(got.due, SC_DUE_ECC_UNCORRECTABLE, "%s", sc_due_name(got.due));
-	cr_expect_eq(got.ev, SC_PROT_DETECTED);
 	/* two adjacent bits over two interleaved codewords: each corrected */
 	test_prot.interleave = 2;
 	plan_t q = coded_flip(SC_TGT_L1D, 2 * 39 + 2 * 4, 2); /* group 1: codewords 2 and 3, bit 4 */
@@ -1069,27 +1057,26 @@ Test(cache_code, l2_secded_corrects_at_the_host_read_and_the_write_back)
 		}
 }
 
+/* ptx_l2 read by the host through the L2, or evicted (a write-back). */
+static void l2_host_read(plan_t *p, coded_t *r)
+{
+	uint32_t raw[32];
+	coded_l2(p, 0, r, raw);
+}
+
+static void l2_write_back(plan_t *p, coded_t *r)
+{
+	uint32_t raw[32];
+	coded_l2(p, 1, r, raw);
+}
+
 Test(cache_code, l2_parity_is_a_due_at_the_host_read_and_the_write_back)
 {
 	test_prot.l2 = SC_CODE_PARITY;
-	coded_t got;
-	uint32_t raw[32];
-	plan_t p = coded_flip(SC_TGT_L2, CW(5, 33, 32), 1);
-	coded_l2(&p, 0, &got, raw);
-	cr_assert_eq(p.rc, 1);
-	cr_expect_eq(got.rc, SC_EDUE, "the host's read through the L2");
-	cr_expect_eq(got.due, SC_DUE_PARITY_ERROR, "%s", sc_due_name(got.due));
-	plan_t q = coded_flip(SC_TGT_L2, CW(5, 33, 3), 1);
-	coded_l2(&q, 1, &got, raw);
-	cr_assert_eq(q.rc, 1);
-	cr_expect_eq(got.rc, SC_EDUE, "the write-back");
-	cr_expect_eq(got.due, SC_DUE_PARITY_ERROR, "%s", sc_due_name(got.due));
-	cr_expect_eq(got.ev, SC_PROT_DETECTED);
+	expect_due(l2_host_read, SC_TGT_L2, CW(5, 33, 32), 1, SC_DUE_PARITY_ERROR);
+	expect_due(l2_write_back, SC_TGT_L2, CW(5, 33, 3), 1, SC_DUE_PARITY_ERROR);
 	test_prot.l2 = SC_CODE_SECDED;
-	plan_t d = coded_flip(SC_TGT_L2, CW(5, 39, 30), 2);
-	coded_l2(&d, 1, &got, raw);
-	cr_assert_eq(d.rc, 1);
-	cr_expect_eq(got.due, SC_DUE_ECC_UNCORRECTABLE, "%s", sc_due_name(got.due));
+	expect_due(l2_write_back, SC_TGT_L2, CW(5, 39, 30), 2, SC_DUE_ECC_UNCORRECTABLE);
 }
 
 /* A store that covers a codeword whole writes a fresh one; a narrower one
@@ -1115,6 +1102,9 @@ static void coded_store(const char *ptx, plan_t *p, coded_t *r)
 	coded_end(&h, r, dout, 32);
 }
 
+static void store8(plan_t *p, coded_t *r) { coded_store(ptx_store8, p, r); }
+static void atom(plan_t *p, coded_t *r) { coded_store(ptx_atom, p, r); }
+
 Test(cache_code, l2_a_partial_store_decodes_first)
 {
 	test_prot.l2 = SC_CODE_PARITY;
@@ -1126,11 +1116,7 @@ Test(cache_code, l2_a_partial_store_decodes_first)
 	cr_expect_eq(got.ev, SC_PROT_NONE, "never decoded");
 	cr_expect_eq(got.out[7], 507);
 	cr_expect_eq(got.nover, 0);
-	plan_t q = coded_flip(SC_TGT_L2, CW(7, 33, 32), 1);
-	coded_store(ptx_store8, &q, &got);
-	cr_assert_eq(q.rc, 1);
-	cr_expect_eq(got.rc, SC_EDUE, "a byte store reads the codeword first");
-	cr_expect_eq(got.due, SC_DUE_PARITY_ERROR, "%s", sc_due_name(got.due));
+	expect_due(store8, SC_TGT_L2, CW(7, 33, 32), 1, SC_DUE_PARITY_ERROR); /* the byte store reads it first */
 	/* under SECDED the byte store corrects a data bit of the other bytes */
 	test_prot.l2 = SC_CODE_SECDED;
 	plan_t s = coded_flip(SC_TGT_L2, CW(7, 39, 20), 1);
@@ -1153,35 +1139,12 @@ Test(cache_code, l2_an_atomic_decodes_its_word)
 	cr_expect_eq(got.ev, SC_PROT_CORRECTED);
 	cr_expect_eq(got.out[30], a_val(30), "the old value, corrected");
 	test_prot.l2 = SC_CODE_PARITY;
-	plan_t q = coded_flip(SC_TGT_L2, CW(30, 33, 16), 1);
-	coded_store(ptx_atom, &q, &got);
-	cr_assert_eq(q.rc, 1);
-	cr_expect_eq(got.due, SC_DUE_PARITY_ERROR, "%s", sc_due_name(got.due));
+	expect_due(atom, SC_TGT_L2, CW(30, 33, 16), 1, SC_DUE_PARITY_ERROR);
 }
 
 /* An L1 line filled from a corrupted L2 line: the fill reads the L2's
  * codewords. A parity error in the L2's copy of lane 9's word is a DUE at
  * the refetch of line A, though the L1's own copy was clean. */
-typedef struct coded_l2_flip {
-	uint64_t addr;   /* a byte of the L2 line */
-	uint32_t n, b;   /* codeword bits, the bit of the addressed word's codeword */
-	int rc;
-} coded_l2_flip_t;
-
-static uint64_t flip_l2_codeword(sc_gpu_t *g, void *ctx, uint64_t cycle)
-{
-	(void)cycle;
-	coded_l2_flip_t *f = ctx;
-	uint32_t slice;
-	size_t slot = sc__l2_find(g, f->addr, &slice);
-	cr_assert_neq(slot, SIZE_MAX, "the line is in the L2");
-	const sc_cache_t *c = &g->ms.l2[slice];
-	uint64_t line = (uint64_t)slice * c->sets * c->ways + slot;
-	uint64_t loc = line * 32 * f->n + (f->addr & 127) / 4 * f->n + f->b;
-	f->rc = sc_inject(g, SC_TGT_L2, SC_F_CACHE_DATA, 0, loc, 1);
-	return UINT64_MAX;
-}
-
 Test(cache_code, an_l1_fill_reads_the_l2_codewords)
 {
 	test_prot.l2 = SC_CODE_PARITY;
@@ -1189,8 +1152,8 @@ Test(cache_code, an_l1_fill_reads_the_l2_codewords)
 	init_small_l1(&h);
 	uint64_t da, dout;
 	load_a_out(&h, ptx_l1, NOUT, &da, &dout);
-	coded_l2_flip_t f = {.addr = da + 4 * 9, .n = 33, .b = 32};
-	sc_set_pause(h.gpu, PAUSE, flip_l2_codeword, &f);
+	l2_flip_t f = {.addr = da + 4 * 9, .bit = 32, .n = 33};
+	sc_set_pause(h.gpu, PAUSE, flip_l2_byte, &f);
 	int rc = h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
 	cr_assert_eq(f.rc, 1);
 	cr_expect_eq(rc, SC_EDUE);
@@ -1228,15 +1191,9 @@ Test(cache_code, const_codes_correct_and_detect)
 	cr_expect_eq(got.ev, SC_PROT_CORRECTED);
 	cr_expect_arr_eq(got.out, gold.out, 64 * 4);
 	test_prot.cc = SC_CODE_PARITY;
-	plan_t q = coded_flip(SC_TGT_CONST, CW(2, 33, 32), 1);
-	coded_const(&q, &got);
-	cr_assert_eq(q.rc, 1);
-	cr_expect_eq(got.due, SC_DUE_PARITY_ERROR, "%s", sc_due_name(got.due));
+	expect_due(coded_const, SC_TGT_CONST, CW(2, 33, 32), 1, SC_DUE_PARITY_ERROR);
 	test_prot.cc = SC_CODE_SECDED;
-	plan_t d = coded_flip(SC_TGT_CONST, CW(2, 39, 0), 2);
-	coded_const(&d, &got);
-	cr_assert_eq(d.rc, 1);
-	cr_expect_eq(got.due, SC_DUE_ECC_UNCORRECTABLE, "%s", sc_due_name(got.due));
+	expect_due(coded_const, SC_TGT_CONST, CW(2, 39, 0), 2, SC_DUE_ECC_UNCORRECTABLE);
 }
 
 /* A site names the code and the codeword's bit. */
@@ -1260,4 +1217,25 @@ Test(cache_code, a_site_names_the_codeword_bit)
 	cr_expect(!c.check_bit);
 	cr_expect_eq(c.bit, 3 * 32 + 9);
 	h_fini(&h);
+}
+
+/* Fault-free, every code gives the outputs and cycles of no code: the L1
+ * kernel (L1 and L2), the L2 one with its write-back, the constant one. */
+Test(cache_code, a_fault_free_run_is_the_unprotected_one)
+{
+	void (*const run[])(plan_t *, coded_t *) = {coded_l1, l2_write_back, coded_const};
+	for (size_t r = 0; r < 3; r++) {
+		coded_t gold, got;
+		test_prot = (sc_protection_t){0};
+		run[r](NULL, &gold);
+		cr_assert_eq(gold.rc, 0);
+		for (int k = SC_CODE_PARITY; k < SC_CODE__COUNT; k++) {
+			test_prot = (sc_protection_t){.l1d = (sc_code_kind_t)k, .l2 = (sc_code_kind_t)k, .cc = (sc_code_kind_t)k};
+			run[r](NULL, &got);
+			cr_expect_eq(got.rc, 0, "run %zu %s", r, sc_code_name(k));
+			cr_expect_eq(got.cycles, gold.cycles, "run %zu %s", r, sc_code_name(k));
+			cr_expect_arr_eq(got.out, gold.out, sizeof got.out, "run %zu %s", r, sc_code_name(k));
+			cr_expect_eq(got.ev, SC_PROT_NONE);
+		}
+	}
 }
