@@ -274,6 +274,9 @@ static bool cw_read(sc_gpu_t *g, sc_cache_t *c, sc_ovl_t *o, uint32_t i, const s
 	else
 		snprintf(at.what, sizeof at.what, "codeword %u of the L2 line (slice %u, set %zu, way %zu)", i,
 		         (uint32_t)(c - g->ms.l2), o->slot / ways, o->slot % ways);
+	/* a followed data fault's codeword is read (a check bit's too) */
+	if (UNLIKELY(g->watch.on) && g->watch.kind == SC_WATCH_CACHE)
+		sc__watch_hit(g, SC_WATCH_READ, pc);
 	uint64_t fix;
 	if (!sc__prot_check(g, k, e->data, e->check, &at, &fix))
 		return false;

@@ -957,6 +957,8 @@ Test(cache_code, l1d_secded_corrects_a_data_or_check_bit)
 		cr_expect_arr_eq(got.out, gold.out, sizeof got.out, "bit %u: corrected", bits[i]);
 		cr_expect_eq(got.ev, SC_PROT_CORRECTED, "bit %u", bits[i]);
 		cr_expect_eq(got.nover, 0);
+		cr_expect(strstr(p.effect, "\"first\":\"read\"") && strstr(p.effect, "\"op\":\"ld.global.u32\""),
+		          "bit %u: the hit reads its codeword: %s", bits[i], p.effect);
 	}
 }
 
