@@ -80,14 +80,17 @@ static const uint8_t *ovl_x(const sc_cache_t *c, size_t slot)
 	return o ? o->x : NULL;
 }
 
+/* Whether c is one of the SMs' constant caches. */
+static bool is_cc(const sc_gpu_t *g, const sc_cache_t *c)
+{
+	return g->ms.cc && c >= g->ms.cc && c < g->ms.cc + g->cfg.num_sms;
+}
+
 /* The code on cache c's data (NULL: none): per SM, the L1 or the constant
  * cache; sectored, the L2. */
 static const sc_code_t *code_of(const sc_gpu_t *g, const sc_cache_t *c)
 {
-	if (sectored(c))
-		return g->prot.code[4];
-	bool cc = g->ms.cc && c >= g->ms.cc && c < g->ms.cc + g->cfg.num_sms;
-	return g->prot.code[cc ? 5 : 3];
+	return g->prot.code[sectored(c) ? 4 : is_cc(g, c) ? 5 : 3];
 }
 
 /* Codewords per line of c under code k. */
@@ -249,8 +252,7 @@ static const sc_sm_t *sm_of(const sc_gpu_t *g, const sc_cache_t *c)
 {
 	if (sectored(c))
 		return NULL;
-	bool cc = g->ms.cc && c >= g->ms.cc && c < g->ms.cc + g->cfg.num_sms;
-	return &g->sms[c - (cc ? g->ms.cc : g->ms.l1)];
+	return &g->sms[c - (is_cc(g, c) ? g->ms.cc : g->ms.l1)];
 }
 
 /* Codeword i of the line in entry o of c is read by w at pc (sm: the
@@ -269,7 +271,7 @@ static bool cw_read(sc_gpu_t *g, sc_cache_t *c, sc_ovl_t *o, uint32_t i, const s
 	sc_prot_where_t at = {.sm = sm, .w = w, .lane = -1, .pc = pc, .addr = line_addr(c, o->slot) + (uint64_t)i * kb};
 	if (own)
 		snprintf(at.what, sizeof at.what, "codeword %u of the %s cache line (set %zu, way %zu) of SM %u", i,
-		         g->ms.cc && c >= g->ms.cc && c < g->ms.cc + g->cfg.num_sms ? "constant" : "L1 data",
+		         is_cc(g, c) ? "constant" : "L1 data",
 		         o->slot / ways, o->slot % ways, own->id);
 	else
 		snprintf(at.what, sizeof at.what, "codeword %u of the L2 line (slice %u, set %zu, way %zu)", i,
@@ -317,9 +319,9 @@ void sc__ovl_evict(sc_gpu_t *g, sc_cache_t *c, size_t slot)
 	if (sectored(c) && c->dirty[slot]) { /* write-back: the corruption reaches memory */
 		uint32_t ss = log2_sector(g);
 		/* the dirty sectors' codewords are read; a clean one's are not */
-		for (uint32_t i = 0; o->err && i < ncw(c, code_of(g, c)); i++)
-			if ((c->dirty[slot] >> ((i * (code_of(g, c)->k / 8)) >> ss) & 1u) &&
-			    !cw_read(g, c, o, i, NULL, NULL, SC_PC_NONE)) {
+		const sc_code_t *k = code_of(g, c);
+		for (uint32_t i = 0; o->err && i < ncw(c, k); i++)
+			if ((c->dirty[slot] >> ((i * (k->k / 8)) >> ss) & 1u) && !cw_read(g, c, o, i, NULL, NULL, SC_PC_NONE)) {
 				ovl_del(g, c, o);
 				return;
 			}

@@ -401,7 +401,10 @@ const char *sc_gpu_errmsg(const sc_gpu_t *gpu);
 int sc_module_load_text(sc_gpu_t *gpu, const char *name, const char *text, sc_module_t **out);
 int sc_module_load_file(sc_gpu_t *gpu, const char *path, sc_module_t **out);
 
-/* Device memory. Addresses are 64-bit device addresses in the global space. */
+/* Device memory. Addresses are 64-bit device addresses in the global space.
+ * sc_memcpy_dtoh reads through the L2: under a code on the L2's data a
+ * detected error in a line it reads fails it with SC_EDUE (the DUE is in
+ * sc_gpu_status, and sticks as a launch's does). */
 int sc_malloc(sc_gpu_t *gpu, uint64_t bytes, uint64_t *dptr);
 int sc_free(sc_gpu_t *gpu, uint64_t dptr);
 int sc_memcpy_htod(sc_gpu_t *gpu, uint64_t dst, const void *src, uint64_t bytes);
