@@ -1129,6 +1129,47 @@ Test(cache_code, l2_a_partial_store_decodes_first)
 	cr_expect_eq(got.out[7], (a_val(7) & ~0xffu) | ((7 + 500) & 0xffu));
 }
 
+/* The L1 keeps local data (a local store writes through it): a byte store
+ * into a local word the L1 holds reads its codeword first; a word store
+ * replaces it. Lane 7's word 0 is codeword 7 of the local line. */
+#define PTX_LOCAL(st) H_PTX_HEAD                                                             \
+	".visible .entry k(.param .u64 a, .param .u64 out)\n{\n\t.local .align 4 .b8 lv[4];\n" \
+	"\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<8>;\n\t.reg .pred %p<3>;\n"                       \
+	"\tld.param.u64 %rd2, [out];\n\tmov.u32 %r1, %tid.x;\n"                                 \
+	"\tadd.u32 %r2, %r1, 40;\n\tst.local.u32 [lv], %r2;\n"                                  \
+	"\tld.local.u32 %r3, [lv];\n" K_WAIT("L")                                               \
+	"\tadd.u32 %r4, %r1, 500;\n\t" st " [lv], %r4;\n"                                       \
+	"\tld.local.u32 %r5, [lv];\n"                                                           \
+	"\tmul.wide.u32 %rd3, %r1, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n"                          \
+	"\tst.global.u32 [%rd4], %r5;\n" K_END
+static const char ptx_local8[] = PTX_LOCAL("st.local.u8");
+static const char ptx_local32[] = PTX_LOCAL("st.local.u32");
+
+static void coded_local(const char *ptx, plan_t *p, coded_t *r)
+{
+	h_ctx_t h;
+	uint64_t da, dout;
+	init_small_l1(&h);
+	load_a_out(&h, ptx, 32, &da, &dout);
+	sc_set_pause(h.gpu, p->at[0], on_pause, p);
+	memset(r, 0, sizeof *r);
+	r->rc = h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
+	coded_end(&h, r, dout, 32);
+}
+static void local8(plan_t *p, coded_t *r) { coded_local(ptx_local8, p, r); }
+
+Test(cache_code, l1d_a_partial_local_store_decodes_first)
+{
+	test_prot.l1d = SC_CODE_PARITY;
+	coded_t got;
+	plan_t p = coded_flip(SC_TGT_L1D, CW(7, 33, 32), 1);
+	coded_local(ptx_local32, &p, &got);
+	cr_assert_eq(p.rc, 1, "the local line is in the L1");
+	cr_expect_eq(got.rc, 0, "a word store replaced the codeword: %s", sc_due_name(got.due));
+	cr_expect_eq(got.out[7], 507);
+	expect_due(local8, SC_TGT_L1D, CW(7, 33, 32), 1, SC_DUE_PARITY_ERROR);
+}
+
 /* An atomic at L2 reads its word first: decoded. */
 Test(cache_code, l2_an_atomic_decodes_its_word)
 {
