@@ -871,23 +871,40 @@ static void coded_end(h_ctx_t *h, coded_t *r, uint64_t dout, uint32_t nout)
 	h_fini(h);
 }
 
-/* ptx_l1 on the one-set L1 with test_prot, the plan (NULL: fault-free). */
-static void coded_l1(plan_t *p, coded_t *r)
+/* A kernel k(a, out) of one warp on the GPU init makes (test_prot on it),
+ * with the plan (NULL: fault-free); out has nout words. */
+static void coded_run(void (*init)(h_ctx_t *), const char *ptx, uint32_t nout, plan_t *p, coded_t *r)
 {
 	h_ctx_t h;
 	uint64_t da, dout;
-	init_small_l1(&h);
-	load_a_out(&h, ptx_l1, NOUT, &da, &dout);
+	init(&h);
+	load_a_out(&h, ptx, nout, &da, &dout);
 	if (p)
 		sc_set_pause(h.gpu, p->at[0], on_pause, p);
 	memset(r, 0, sizeof *r);
 	r->rc = h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
-	coded_end(&h, r, dout, NOUT);
+	coded_end(&h, r, dout, nout);
 }
+
+/* ptx_l1 on the one-set L1. */
+static void coded_l1(plan_t *p, coded_t *r) { coded_run(init_small_l1, ptx_l1, NOUT, p, r); }
 
 static plan_t coded_flip(sc_target_t t, uint64_t loc, uint32_t nbits)
 {
 	return (plan_t){.at = {PAUSE}, .t = t, .fields = SC_F_CACHE_DATA, .loc = loc, .nbits = nbits, .inject = true};
+}
+
+/* A run of fn with nbits flipped from loc of t's data: the code corrects
+ * it, no DUE; the run's results. */
+static coded_t expect_corrected(void (*fn)(plan_t *, coded_t *), sc_target_t t, uint64_t loc, uint32_t nbits)
+{
+	coded_t got;
+	plan_t p = coded_flip(t, loc, nbits);
+	fn(&p, &got);
+	cr_assert_eq(p.rc, 1, "%s bit %llu", sc_target_name(t), (unsigned long long)loc);
+	cr_expect_eq(got.rc, 0, "%s bit %llu: %s", sc_target_name(t), (unsigned long long)loc, sc_due_name(got.due));
+	cr_expect_eq(got.ev, SC_PROT_CORRECTED, "%s bit %llu", sc_target_name(t), (unsigned long long)loc);
+	return got;
 }
 
 /* A run of fn with nbits flipped from loc of t's data: the code detects
@@ -975,14 +992,9 @@ Test(cache_code, l1d_secded_detects_two_bits_of_one_codeword)
 {
 	test_prot.l1d = SC_CODE_SECDED;
 	expect_due(coded_l1, SC_TGT_L1D, CW(3, 39, 4), 2, SC_DUE_ECC_UNCORRECTABLE);
-	coded_t got;
 	/* two adjacent bits over two interleaved codewords: each corrected */
 	test_prot.interleave = 2;
-	plan_t q = coded_flip(SC_TGT_L1D, 2 * 39 + 2 * 4, 2); /* group 1: codewords 2 and 3, bit 4 */
-	coded_l1(&q, &got);
-	cr_assert_eq(q.rc, 1);
-	cr_expect_eq(got.rc, 0);
-	cr_expect_eq(got.ev, SC_PROT_CORRECTED);
+	expect_corrected(coded_l1, SC_TGT_L1D, 2 * 39 + 2 * 4, 2); /* group 1: codewords 2 and 3, bit 4 */
 }
 
 /* A check bit's flip leaves the data as it was, yet the state differs from
@@ -1092,17 +1104,7 @@ static const char ptx_store8[] = K_HEAD(".param .u64 a, .param .u64 out") K_A_OU
 	"\tld.global.u32 %r4, [%rd4];\n"
 	"\tst.global.u32 [%rd5], %r4;\n" K_END;
 
-static void coded_store(const char *ptx, plan_t *p, coded_t *r)
-{
-	h_ctx_t h;
-	uint64_t da, dout;
-	init_small_l2(&h);
-	load_a_out(&h, ptx, 32, &da, &dout);
-	sc_set_pause(h.gpu, p->at[0], on_pause, p);
-	memset(r, 0, sizeof *r);
-	r->rc = h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
-	coded_end(&h, r, dout, 32);
-}
+static void coded_store(const char *ptx, plan_t *p, coded_t *r) { coded_run(init_small_l2, ptx, 32, p, r); }
 
 static void store8(plan_t *p, coded_t *r) { coded_store(ptx_store8, p, r); }
 static void atom(plan_t *p, coded_t *r) { coded_store(ptx_atom, p, r); }
@@ -1121,11 +1123,7 @@ Test(cache_code, l2_a_partial_store_decodes_first)
 	expect_due(store8, SC_TGT_L2, CW(7, 33, 32), 1, SC_DUE_PARITY_ERROR); /* the byte store reads it first */
 	/* under SECDED the byte store corrects a data bit of the other bytes */
 	test_prot.l2 = SC_CODE_SECDED;
-	plan_t s = coded_flip(SC_TGT_L2, CW(7, 39, 20), 1);
-	coded_store(ptx_store8, &s, &got);
-	cr_assert_eq(s.rc, 1);
-	cr_expect_eq(got.rc, 0);
-	cr_expect_eq(got.ev, SC_PROT_CORRECTED);
+	got = expect_corrected(store8, SC_TGT_L2, CW(7, 39, 20), 1);
 	cr_expect_eq(got.out[7], (a_val(7) & ~0xffu) | ((7 + 500) & 0xffu));
 }
 
@@ -1145,25 +1143,14 @@ Test(cache_code, l2_a_partial_store_decodes_first)
 static const char ptx_local8[] = PTX_LOCAL("st.local.u8");
 static const char ptx_local32[] = PTX_LOCAL("st.local.u32");
 
-static void coded_local(const char *ptx, plan_t *p, coded_t *r)
-{
-	h_ctx_t h;
-	uint64_t da, dout;
-	init_small_l1(&h);
-	load_a_out(&h, ptx, 32, &da, &dout);
-	sc_set_pause(h.gpu, p->at[0], on_pause, p);
-	memset(r, 0, sizeof *r);
-	r->rc = h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
-	coded_end(&h, r, dout, 32);
-}
-static void local8(plan_t *p, coded_t *r) { coded_local(ptx_local8, p, r); }
+static void local8(plan_t *p, coded_t *r) { coded_run(init_small_l1, ptx_local8, 32, p, r); }
 
 Test(cache_code, l1d_a_partial_local_store_decodes_first)
 {
 	test_prot.l1d = SC_CODE_PARITY;
 	coded_t got;
 	plan_t p = coded_flip(SC_TGT_L1D, CW(7, 33, 32), 1);
-	coded_local(ptx_local32, &p, &got);
+	coded_run(init_small_l1, ptx_local32, 32, &p, &got);
 	cr_assert_eq(p.rc, 1, "the local line is in the L1");
 	cr_expect_eq(got.rc, 0, "a word store replaced the codeword: %s", sc_due_name(got.due));
 	cr_expect_eq(got.out[7], 507);
@@ -1174,12 +1161,7 @@ Test(cache_code, l1d_a_partial_local_store_decodes_first)
 Test(cache_code, l2_an_atomic_decodes_its_word)
 {
 	test_prot.l2 = SC_CODE_SECDED;
-	coded_t got;
-	plan_t p = coded_flip(SC_TGT_L2, CW(30, 39, 16), 1);
-	coded_store(ptx_atom, &p, &got);
-	cr_assert_eq(p.rc, 1);
-	cr_expect_eq(got.rc, 0);
-	cr_expect_eq(got.ev, SC_PROT_CORRECTED);
+	coded_t got = expect_corrected(atom, SC_TGT_L2, CW(30, 39, 16), 1);
 	cr_expect_eq(got.out[30], a_val(30), "the old value, corrected");
 	test_prot.l2 = SC_CODE_PARITY;
 	expect_due(atom, SC_TGT_L2, CW(30, 33, 16), 1, SC_DUE_PARITY_ERROR);
@@ -1227,11 +1209,7 @@ Test(cache_code, const_codes_correct_and_detect)
 	coded_const(NULL, &gold);
 	cr_assert_eq(gold.rc, 0);
 	test_prot.cc = SC_CODE_SECDED;
-	plan_t p = coded_flip(SC_TGT_CONST, CW(2, 39, 4), 1);
-	coded_const(&p, &got);
-	cr_assert_eq(p.rc, 1);
-	cr_expect_eq(got.rc, 0);
-	cr_expect_eq(got.ev, SC_PROT_CORRECTED);
+	got = expect_corrected(coded_const, SC_TGT_CONST, CW(2, 39, 4), 1);
 	cr_expect_arr_eq(got.out, gold.out, 64 * 4);
 	test_prot.cc = SC_CODE_PARITY;
 	expect_due(coded_const, SC_TGT_CONST, CW(2, 33, 32), 1, SC_DUE_PARITY_ERROR);
