@@ -1260,3 +1260,39 @@ Test(cache_code, a_fault_free_run_is_the_unprotected_one)
 		}
 	}
 }
+
+/* Live sampling over codewords: the live bits are the codewords of the
+ * valid sectors, word (codeword) by word, and every draw lands in one. */
+static uint64_t check_live_coded(sc_gpu_t *g, void *ctx, uint64_t cycle)
+{
+	(void)cycle;
+	uint32_t wb;
+	uint64_t n = sc_target_bits_prot(&g->cfg, &g->opt.prot, SC_TGT_L2, SC_F_CACHE_DATA, &wb), live = 0;
+	cr_assert_eq(wb, 39);
+	for (uint64_t b = 0; b < n; b += wb)
+		live += sc_target_in_use(g, SC_TGT_L2, SC_F_CACHE_DATA, 0, b, wb) == 1 ? wb : 0;
+	cr_expect_eq(live, 2 * 8 * 39, "two valid sectors of 8 codewords");
+	cr_expect_eq(sc_target_live_bits(g, SC_TGT_L2, SC_F_CACHE_DATA, 0), live);
+	for (uint64_t d = 0; d < 200; d++) {
+		uint64_t loc;
+		cr_assert_eq(sc_live_loc(g, SC_TGT_L2, SC_F_CACHE_DATA, 0, d * 7919, 2, &loc), 1);
+		cr_expect_eq(loc / wb, (loc + 1) / wb, "an adjacent pair stays in its codeword");
+		cr_expect_eq(sc_target_in_use(g, SC_TGT_L2, SC_F_CACHE_DATA, 0, loc, 2), 1);
+	}
+	((live_check_t *)ctx)->checked = 1;
+	return UINT64_MAX;
+}
+
+Test(cache_code, live_sampling_draws_codewords_in_use)
+{
+	test_prot.l2 = SC_CODE_SECDED;
+	h_ctx_t h;
+	init_small_l2(&h);
+	h_load_ok(&h, ptx_half);
+	uint64_t dout = h_alloc(&h, 32 * 4, NULL);
+	live_check_t c = {0};
+	sc_set_pause(h.gpu, PAUSE, check_live_coded, &c);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&dout));
+	cr_expect(c.checked);
+	h_fini(&h);
+}
