@@ -12,19 +12,26 @@
 
 static const char *const code_list = "none, parity, hamming, secded, secded64 or dected";
 
-/* One structure's code at PATH.KEY: {"code": NAME} or the bare NAME. */
+/* One structure's code at PATH.KEY: {"code": NAME} or the bare NAME; a
+ * cache's (tag not NULL) also {"code": NAME, "tag": "none" | "parity"}. */
 static int parse_code(char *err, size_t errsz, const char *file, const char *path, const char *key, json_t *v,
-                      sc_code_kind_t *out)
+                      sc_code_kind_t *out, sc_code_kind_t *tag)
 {
-	static const char *const keys[] = {"code", NULL};
+	static const char *const keys[] = {"code", NULL}, *const cache_keys[] = {"code", "tag", NULL};
 	char p[96];
-	json_t *name = v;
+	json_t *name = v, *t;
 	int rc;
 	snprintf(p, sizeof p, "%s.%s", path, key);
 	if (json_is_object(v)) {
-		if ((rc = camp__check_keys(err, errsz, file, p, v, keys)) ||
+		if ((rc = camp__check_keys(err, errsz, file, p, v, tag ? cache_keys : keys)) ||
 		    (rc = camp__require(err, errsz, file, p, v, "code", &name)))
 			return rc;
+		if (tag && (t = json_object_get(v, "tag")) &&
+		    (!json_is_string(t) || sc_code_parse(json_string_value(t), tag) ||
+		     (*tag != SC_CODE_NONE && *tag != SC_CODE_PARITY))) {
+			snprintf(p, sizeof p, "%s.%s.tag", path, key);
+			return camp__fail_at(err, errsz, file, p, "expected none or parity (a parity bit on each line's tag)");
+		}
 		snprintf(p, sizeof p, "%s.%s.code", path, key);
 	}
 	if (!json_is_string(name) || sc_code_parse(json_string_value(name), out))
@@ -81,6 +88,7 @@ int camp__parse_protection(char *err, size_t errsz, const char *file, const char
 {
 	static const char *const keys[] = {"regfile", "pred", "smem", "l1d", "l2", "const", "interleave", "ibuffer", NULL};
 	sc_code_kind_t *code[6] = {&out->regfile, &out->pred, &out->smem, &out->l1d, &out->l2, &out->cc};
+	sc_code_kind_t *tag[6] = {NULL, NULL, NULL, &out->l1d_tag, &out->l2_tag, &out->cc_tag};
 	char p[96];
 	int rc;
 	*out = (sc_protection_t){.interleave = 1};
@@ -92,7 +100,7 @@ int camp__parse_protection(char *err, size_t errsz, const char *file, const char
 		return rc;
 	for (int i = 0; i < 6; i++) {
 		json_t *c = json_object_get(v, keys[i]);
-		if (c && (rc = parse_code(err, errsz, file, path, keys[i], c, code[i])))
+		if (c && (rc = parse_code(err, errsz, file, path, keys[i], c, code[i], tag[i])))
 			return rc;
 	}
 	json_t *ib = json_object_get(v, "ibuffer");
@@ -132,10 +140,13 @@ json_t *camp__protection_json(const sc_protection_t *p)
 	 * identity */
 	const struct {
 		const char *key;
-		sc_code_kind_t code;
-	} cache[3] = {{"l1d", p->l1d}, {"l2", p->l2}, {"const", p->cc}};
+		sc_code_kind_t code, tag;
+	} cache[3] = {{"l1d", p->l1d, p->l1d_tag}, {"l2", p->l2, p->l2_tag}, {"const", p->cc, p->cc_tag}};
 	for (int i = 0; o && i < 3; i++)
-		if (cache[i].code != SC_CODE_NONE)
+		if (cache[i].tag != SC_CODE_NONE) /* an object only then */
+			json_object_set_new(o, cache[i].key, json_pack("{s:s, s:s}", "code", sc_code_name(cache[i].code), "tag",
+			                                               sc_code_name(cache[i].tag)));
+		else if (cache[i].code != SC_CODE_NONE)
 			json_object_set_new(o, cache[i].key, json_string(sc_code_name(cache[i].code)));
 	const sc_ib_protection_t *ib = &p->ibuffer;
 	if (o && ib->scheme != SC_IB_NONE) /* only then: codes alone keep their identity */

@@ -131,7 +131,7 @@ static sc_ovl_t *ovl_entry(sc_gpu_t *g, sc_cache_t *c, size_t slot)
 	uint8_t *x = calloc(1, line_bytes(c));
 	if (!x)
 		return NULL;
-	c->ovl[c->nover] = (sc_ovl_t){slot, x, NULL};
+	c->ovl[c->nover] = (sc_ovl_t){slot, x, NULL, false};
 	count(g, c, 1);
 	return &c->ovl[c->nover++];
 }
@@ -162,7 +162,7 @@ static void ovl_tidy(sc_gpu_t *g, sc_cache_t *c)
 		uint32_t n = line_bytes(c), k = 0;
 		while (k < n && !x[k])
 			k++;
-		if (k == n && !has_err(g, c, &c->ovl[i]))
+		if (k == n && !has_err(g, c, &c->ovl[i]) && !c->ovl[i].tagerr)
 			ovl_del(g, c, &c->ovl[i]);
 		else
 			i++;
@@ -298,6 +298,68 @@ static bool byte_read(sc_gpu_t *g, sc_cache_t *c, sc_ovl_t *o, uint32_t off, con
 /* The pc of the instruction w executes (SC_PC_NONE: no warp). */
 static uint32_t pc_of(const sc_warp_t *w) { return w && w->sp ? w->stk[w->sp - 1].pc : SC_PC_NONE; }
 
+/* ------------------------------------------------------------ tag parity
+ *
+ * Under a parity bit on the tags (sc_protection_t.l1d_tag, l2_tag,
+ * cc_tag) a tag or parity-bit flip sets its line's entry's tagerr (a
+ * second clears it: even errors pass). A lookup compares every tag of its
+ * set, so any access to the set detects it: the DUE parity_error. A dirty
+ * L2 line's write-back reads its tag (the address); a clean line that
+ * leaves takes the error with it unread. */
+
+/* Whether c holds a line whose tag's parity is wrong. */
+static bool has_tagerr(const sc_cache_t *c)
+{
+	for (uint32_t i = 0; i < c->nover; i++)
+		if (c->ovl[i].tagerr)
+			return true;
+	return false;
+}
+
+static bool l2_has_tagerr(const sc_gpu_t *g)
+{
+	for (uint32_t i = 0; g->ms.l2_nover && i < g->ms.nslices; i++)
+		if (has_tagerr(&g->ms.l2[i]))
+			return true;
+	return false;
+}
+
+/* The DUE of the tag parity error of entry o of c. */
+static void tag_due(sc_gpu_t *g, const sc_cache_t *c, const sc_ovl_t *o, const sc_sm_t *sm, const sc_warp_t *w,
+                    uint32_t pc)
+{
+	sc__prot_event(g, SC_PROT_DETECTED);
+	sc__due(g, SC_DUE_PARITY_ERROR, sm, w, -1, pc, 0, "parity detected an error in the tag of the %s line (%s%u, "
+	        "set %zu, way %zu)", sectored(c) ? "L2" : is_cc(g, c) ? "constant cache" : "L1 data cache",
+	        sectored(c) ? "slice " : "SM ", sectored(c) ? (uint32_t)(c - g->ms.l2) : sm_of(g, c)->id,
+	        o->slot / c->ways, o->slot % c->ways);
+}
+
+/* A lookup of byte ca in c (a per-SM cache, or the L2 when NULL) reads
+ * the tags of its set: false after the DUE of a wrong parity there. */
+static bool tag_lookup(sc_gpu_t *g, sc_cache_t *c, uint64_t ca, const sc_sm_t *sm, const sc_warp_t *w,
+                       uint32_t pc)
+{
+	size_t set;
+	if (c) {
+		if (!c->sets)
+			return true;
+		set = sc__cache_set(c, ca >> c->shift);
+	} else {
+		if (!g->ms.nslices || !g->ms.l2[0].sets)
+			return true;
+		sc_l2_place_t pl = sc__l2_place(g, ca);
+		c = &g->ms.l2[pl.slice];
+		set = pl.set;
+	}
+	for (uint32_t i = 0; i < c->nover; i++)
+		if (c->ovl[i].tagerr && c->ovl[i].slot / c->ways == set) {
+			tag_due(g, c, &c->ovl[i], sm, w, pc);
+			return false;
+		}
+	return true;
+}
+
 /* ------------------------------------------------------------ memsys hooks */
 
 void sc__ovl_promote(sc_cache_t *c, size_t base, uint32_t w)
@@ -318,6 +380,11 @@ void sc__ovl_evict(sc_gpu_t *g, sc_cache_t *c, size_t slot)
 		return;
 	if (sectored(c) && c->dirty[slot]) { /* write-back: the corruption reaches memory */
 		uint32_t ss = log2_sector(g);
+		if (o->tagerr) { /* the write-back's address is the tag */
+			tag_due(g, c, o, NULL, NULL, SC_PC_NONE);
+			ovl_del(g, c, o);
+			return;
+		}
 		/* the dirty sectors' codewords are read; a clean one's are not */
 		const sc_code_t *k = code_of(g, c);
 		for (uint32_t i = 0; o->err && i < ncw(c, k); i++)
@@ -400,7 +467,10 @@ void sc__ovl_fill(sc_gpu_t *g, sc_cache_t *c, size_t slot, uint64_t ca)
 	sc_ovl_t *old = ovl_find(c, slot);
 	if (old) /* none expected: the line just came in */
 		ovl_del(g, c, old);
-	/* the fill reads the L2's codewords (the new line's own are fresh) */
+	/* the fill looks the line up in the L2 and reads its codewords (the
+	 * new line's own are fresh) */
+	if (l2_has_tagerr(g) && !tag_lookup(g, NULL, ca, sm_of(g, c), NULL, SC_PC_NONE))
+		return;
 	bool coded = false;
 	for (uint32_t i = 0; g->prot.code[4] && i < line_bytes(c); i++) {
 		sc_cache_t *l2;
@@ -513,6 +583,16 @@ static bool patch_push(sc_memsys_t *ms, uint8_t *p, uint8_t x)
 
 static void tidy_path(sc_gpu_t *g, path_t p);
 
+/* An access to byte ca on path p looks it up in the first level, and in
+ * the L2 when the first level lacks it: false after a tag's DUE. */
+static bool tag_lookup_path(sc_gpu_t *g, path_t p, uint64_t ca, const sc_sm_t *sm, const sc_warp_t *w)
+{
+	if (p.first && !tag_lookup(g, p.first, ca, sm, w, pc_of(w)))
+		return false;
+	bool miss = !p.first || sc__cache_find(p.first, ca >> p.first->shift) == SIZE_MAX;
+	return !p.l2 || !miss || tag_lookup(g, NULL, ca, sm, w, pc_of(w));
+}
+
 uint32_t sc__ovl_load(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int space, const uint64_t *addr,
                       uint64_t off, uint32_t exec, unsigned bytes)
 {
@@ -521,11 +601,17 @@ uint32_t sc__ovl_load(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int sp
 		return 0;
 	memo_t m1 = {UINT64_MAX, false, NULL};
 	l2memo_t m2 = {UINT64_MAX, NULL, NULL};
-	bool coded = false;
+	bool coded = false, tags = (p.first && has_tagerr(p.first)) || (p.l2 && l2_has_tagerr(g));
+	uint64_t looked = UINT64_MAX;
 	g->ms.npatch = 0;
 	FOR_LANES(l, exec) {
 		for (unsigned i = 0; i < bytes; i++) {
 			uint64_t ca = byte_ca(g, sm, w, space, addr[l] - off + i, l);
+			if (UNLIKELY(tags) && ca >> 6 != looked && !tag_lookup_path(g, p, ca, sm, w)) {
+				sc__ovl_unpatch(g);
+				return 0;
+			}
+			looked = ca >> 6;
 			sc_cache_t *c;
 			sc_ovl_t *o = path_entry(g, p, ca, &m1, &m2, &c);
 			uint32_t at = o ? (uint32_t)(ca & (line_bytes(c) - 1)) : 0;
@@ -624,11 +710,18 @@ void sc__ovl_store(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int space
 	/* a global store evicts the L1's line: its codewords are not read */
 	bool rmw1 = p.first && p.first->nover && code_of(g, p.first) && space != SC_SP_GLOBAL;
 	bool rmw2 = p.l2 && g->ms.l2_nover && g->prot.code[4];
+	bool tags = (p.first && has_tagerr(p.first)) || (p.l2 && l2_has_tagerr(g));
 	FOR_LANES(l, exec) {
 		uint64_t ca[32] = {0};
 		unsigned n = bytes < 32 ? bytes : 32;
 		for (unsigned i = 0; i < n; i++)
 			ca[i] = byte_ca(g, sm, w, space, addr[l] - off + i, l);
+		/* a store looks its lines up in every level it writes */
+		if (UNLIKELY(tags) && ((p.first && (!tag_lookup(g, p.first, ca[0], sm, w, pc_of(w)) ||
+		                                    !tag_lookup(g, p.first, ca[n - 1], sm, w, pc_of(w)))) ||
+		                       (p.l2 && (!tag_lookup(g, NULL, ca[0], sm, w, pc_of(w)) ||
+		                                 !tag_lookup(g, NULL, ca[n - 1], sm, w, pc_of(w))))))
+			break;
 		if ((rmw1 && !store_codewords(g, p.first, ca, n, sm, w)) || (rmw2 && !store_codewords(g, NULL, ca, n, sm, w)))
 			break;
 		for (unsigned i = 0; i < n; i++) {
@@ -645,6 +738,8 @@ void sc__ovl_atomic(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint32_t
                     uint8_t *p)
 {
 	uint32_t slice;
+	if (l2_has_tagerr(g) && !tag_lookup(g, NULL, a, sm, w, pc))
+		return;
 	size_t s = g->ms.l2_nover && g->ms.nslices && g->ms.l2[0].sets ? sc__l2_find(g, a, &slice) : SIZE_MAX;
 	sc_cache_t *c = s == SIZE_MAX ? NULL : &g->ms.l2[slice];
 	sc_ovl_t *o = c ? ovl_find(c, s) : NULL;
@@ -721,8 +816,23 @@ static bool host_codewords(sc_gpu_t *g, uint64_t lo, uint64_t n, bool read)
 	return true;
 }
 
+/* The host's access to global [lo, lo + n) looks up each of its lines in
+ * the L2: false after a tag's DUE. */
+static bool host_tags(sc_gpu_t *g, uint64_t lo, uint64_t n)
+{
+	if (!n || !l2_has_tagerr(g))
+		return true;
+	uint32_t shift = g->ms.l2[0].shift;
+	for (uint64_t ln = lo >> shift; ln <= (lo + n - 1) >> shift; ln++)
+		if (!tag_lookup(g, NULL, ln << shift, NULL, NULL, SC_PC_NONE))
+			return false;
+	return true;
+}
+
 bool sc__ovl_host_read(sc_gpu_t *g, uint8_t *dst, uint64_t src, uint64_t bytes)
 {
+	if (!host_tags(g, src, bytes))
+		return false;
 	if (g->prot.code[4]) {
 		if (!host_codewords(g, src, bytes, true))
 			return false;
@@ -1037,7 +1147,8 @@ uint64_t sc__ovl_hash(const sc_gpu_t *g, const sc_cache_t *c)
 {
 	uint64_t sum = 0;
 	for (uint32_t i = 0; i < c->nover; i++)
-		sum += entry_hash(0x243f6a8885a308d3ull ^ c->ovl[i].slot, c->ovl[i].x, line_bytes(c)) +
+		sum += entry_hash(0x243f6a8885a308d3ull ^ c->ovl[i].slot ^ (uint64_t)c->ovl[i].tagerr << 63, c->ovl[i].x,
+		                  line_bytes(c)) +
 		       err_hash(g, c, &c->ovl[i]);
 	return sum;
 }
@@ -1059,6 +1170,7 @@ typedef struct geo {
 	uint32_t entry;               /* bits per line */
 	const sc_code_t *code;        /* on the data, NULL: none */
 	uint32_t il;                  /* codewords per interleaving group */
+	bool tagp;                    /* a parity bit after the tag's bits */
 } geo_t;
 
 static unsigned all_fields(sc_target_t t)
@@ -1095,7 +1207,8 @@ static bool geo_of(const sc_gpu_config_t *c, const sc_protection_t *p, sc_target
 	o->code = sc__code_of(p, t);
 	o->il = o->code && p->interleave > 1 ? p->interleave : 1;
 	uint32_t data = o->code ? o->line * 8 / o->code->k * o->code->n : o->line * 8;
-	uint32_t full[F__COUNT] = {data, o->tagbits, t == SC_TGT_L2 ? o->nsect : 1, o->nsect};
+	o->tagp = sc__tag_parity(p, t);
+	uint32_t full[F__COUNT] = {data, o->tagbits + o->tagp, t == SC_TGT_L2 ? o->nsect : 1, o->nsect};
 	for (int f = 0; f < F__COUNT; f++) {
 		o->size[f] = (fields & bit[f]) ? full[f] : 0;
 		o->entry += o->size[f];
@@ -1253,7 +1366,17 @@ static int flip_bit(sc_gpu_t *g, const geo_t *o, const cbit_t *b)
 		ovl_tidy(g, c);
 		return 1;
 	}
-	case F_TAG: return flip_tag(g, o, b);
+	case F_TAG: {
+		int rc = o->tagp && b->bit == o->tagbits ? 1 : flip_tag(g, o, b); /* the parity bit: the check only */
+		sc_ovl_t *ov = rc == 1 && o->tagp ? ovl_entry(g, c, b->slot) : NULL;
+		if (rc == 1 && o->tagp && !ov)
+			return SC_ENOMEM;
+		if (ov) {
+			ov->tagerr = !ov->tagerr;
+			ovl_tidy(g, c);
+		}
+		return rc;
+	}
 	case F_VALID:
 		if (sectored(c))
 			return flip_sector(g, b);
@@ -1371,6 +1494,11 @@ bool sc__cache_site(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t
 		out->value = c->tag[b.slot] ? (c->tag[b.slot] - 1) >> o.setbits : 0;
 		out->value_bits = o.tagbits;
 		out->value_lo = b.bit;
+		if (o.tagp) { /* the parity bit is the tag's codeword's check bit */
+			out->code = SC_CODE_PARITY;
+			out->codeword_bit = b.bit;
+			out->check_bit = b.bit == o.tagbits;
+		}
 		break;
 	case F_VALID:
 		out->value = sectored(c) ? c->valid[b.slot] : c->tag[b.slot] != 0;

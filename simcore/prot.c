@@ -70,6 +70,7 @@ bool sc_protection_on(const sc_protection_t *p)
 {
 	return p && (p->regfile != SC_CODE_NONE || p->pred != SC_CODE_NONE || p->smem != SC_CODE_NONE ||
 	             p->l1d != SC_CODE_NONE || p->l2 != SC_CODE_NONE || p->cc != SC_CODE_NONE ||
+	             p->l1d_tag != SC_CODE_NONE || p->l2_tag != SC_CODE_NONE || p->cc_tag != SC_CODE_NONE ||
 	             p->ibuffer.scheme != SC_IB_NONE);
 }
 
@@ -108,6 +109,9 @@ static int ib_check(const sc_ib_protection_t *ib, char *msg, size_t n)
  * in use or not as a whole. */
 static int cache_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, char *msg, size_t n)
 {
+	static const sc_gpu_config_t none; /* without a GPU: the codes' names only */
+	if (!cfg)
+		cfg = &none;
 	const struct {
 		const char *what;
 		sc_code_kind_t code;
@@ -116,7 +120,13 @@ static int cache_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, cha
 	          {"l2", p->l2, cfg->l2_bytes, cfg->l2_sector ? cfg->l2_sector : cfg->l2_line},
 	          {"const", p->cc, cfg->const_bytes, cfg->const_line}};
 	uint32_t il = p->interleave > 1 ? p->interleave : 1;
+	const sc_code_kind_t tag[3] = {p->l1d_tag, p->l2_tag, p->cc_tag};
 	for (int i = 0; i < 3; i++) {
+		if (tag[i] != SC_CODE_NONE && tag[i] != SC_CODE_PARITY) {
+			snprintf(msg, n, "protection: %s: tag code %s: a tag takes none or parity", s[i].what,
+			         sc_code_name(tag[i]));
+			return SC_EINVAL;
+		}
 		if (s[i].code == SC_CODE_NONE || !s[i].bytes)
 			continue;
 		uint32_t group = sc_code_get(s[i].code)->k / 8 * il;
@@ -169,7 +179,14 @@ int sc_protection_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, sc
 		         cfg->smem_per_sm);
 		return SC_EINVAL;
 	}
-	return cfg ? cache_check(p, cfg, msg, n) : 0;
+	return cache_check(p, cfg, msg, n);
+}
+
+bool sc__tag_parity(const sc_protection_t *p, sc_target_t t)
+{
+	sc_code_kind_t k = !p ? SC_CODE_NONE : t == SC_TGT_L1D ? p->l1d_tag : t == SC_TGT_L2 ? p->l2_tag
+	                   : t == SC_TGT_CONST ? p->cc_tag : SC_CODE_NONE;
+	return k == SC_CODE_PARITY;
 }
 
 const sc_code_t *sc__code_of(const sc_protection_t *p, sc_target_t t)

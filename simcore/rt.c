@@ -965,19 +965,24 @@ int sc_rt_become(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h, c
 
 /* The "protection" record: the codes and the interleave, then the
  * instruction buffer's scheme and its four numbers when it has one or a
- * cache has a code, then the caches' codes (L1D L2 CONST) when one has (a
- * job without a tail reads as none: older job files stay valid). */
+ * cache has a code, then the caches' codes (L1D L2 CONST) when one has,
+ * then their tags' (L1D_TAG L2_TAG CONST_TAG) when one has (a job without
+ * a tail reads as none: older job files stay valid). */
 static void write_prot(FILE *f, const sc_protection_t *p)
 {
 	fprintf(f, "protection %s %s %s %" PRIu32, sc_code_name(p->regfile), sc_code_name(p->pred),
 	        sc_code_name(p->smem), p->interleave);
 	const sc_ib_protection_t *ib = &p->ibuffer;
 	bool caches = p->l1d != SC_CODE_NONE || p->l2 != SC_CODE_NONE || p->cc != SC_CODE_NONE;
+	bool tags = p->l1d_tag != SC_CODE_NONE || p->l2_tag != SC_CODE_NONE || p->cc_tag != SC_CODE_NONE;
+	caches |= tags;
 	if (ib->scheme != SC_IB_NONE || caches)
 		fprintf(f, " %s %" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32, sc_ib_scheme_name(ib->scheme),
 		        ib->table_entries, ib->threshold, ib->progress_window, ib->reissue_penalty);
 	if (caches)
 		fprintf(f, " %s %s %s", sc_code_name(p->l1d), sc_code_name(p->l2), sc_code_name(p->cc));
+	if (tags)
+		fprintf(f, " %s %s %s", sc_code_name(p->l1d_tag), sc_code_name(p->l2_tag), sc_code_name(p->cc_tag));
 	fputc('\n', f);
 }
 
@@ -1239,19 +1244,22 @@ static void jr_codes(jrd_t *r, sc_code_kind_t *const *code, int n)
 	}
 }
 
-/* "protection REGFILE PRED SMEM INTERLEAVE [IB... [L1D L2 CONST]]": the
- * codes by name, then the instruction buffer's protection, then the
- * caches' codes. */
+/* "protection REGFILE PRED SMEM INTERLEAVE [IB... [L1D L2 CONST [TAGS]]]":
+ * the codes by name, then the instruction buffer's protection, then the
+ * caches' codes and their tags'. */
 static void jr_prot(jrd_t *r, sc_rt_job_t *j)
 {
 	sc_code_kind_t *const code[3] = {&j->prot.regfile, &j->prot.pred, &j->prot.smem};
 	sc_code_kind_t *const cache[3] = {&j->prot.l1d, &j->prot.l2, &j->prot.cc};
+	sc_code_kind_t *const tag[3] = {&j->prot.l1d_tag, &j->prot.l2_tag, &j->prot.cc_tag};
 	jr_codes(r, code, 3);
 	j->prot.interleave = (uint32_t)jr_u64(r, "interleave", 0, 8, 10);
 	if (*r->p == ' ')
 		jr_prot_ib(r, j);
 	if (*r->p == ' ')
 		jr_codes(r, cache, 3);
+	if (*r->p == ' ')
+		jr_codes(r, tag, 3);
 	jr_end(r);
 }
 

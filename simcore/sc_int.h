@@ -1167,6 +1167,7 @@ typedef struct sc_ovl {
 	size_t slot;              /* set * ways + way (ways in recency order) */
 	uint8_t *x;               /* the line's bytes (1 << shift) */
 	sc_cwerr_t *err;          /* per codeword, or NULL */
+	bool tagerr;              /* under tag parity: the tag's parity is wrong */
 } sc_ovl_t;
 
 /* The memory system's timing state (memsys.c): tags, sector masks and
@@ -1236,6 +1237,8 @@ uint32_t sc__mem_time(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, int space, i
 /* The slot of line ln in per-SM cache c (L1, constant), or SIZE_MAX when
  * absent; changes nothing (no recency update). */
 size_t sc__cache_find(const sc_cache_t *c, uint64_t ln);
+/* The set of line ln in per-SM cache c (its sets > 0). */
+uint32_t sc__cache_set(const sc_cache_t *c, uint64_t ln);
 /* Where the L2 keeps cache address a: its slice, the DRAM channel behind
  * it, its set in the slice, and its line number (a >> log2 l2_line). */
 typedef struct sc_l2_place {
@@ -1723,7 +1726,7 @@ sc_entry_bit_t sc__ib_bit(const sc_gpu_config_t *c, unsigned fields, uint64_t lo
  * value of the field's word holding the bit (data: its byte). false when
  * loc is outside the space. */
 typedef struct sc_cache_site {
-	uint32_t cache, set, way, bit;
+	uint32_t cache, set, way, bit;   /* a tag's parity bit: bit = the tag's bits */
 	const char *field;
 	uint64_t addr;
 	bool in_use;
@@ -1820,8 +1823,10 @@ static inline bool sc__coded(const sc_gpu_t *g, sc_target_t t)
 {
 	return t != SC_TGT_L1D && t != SC_TGT_L2 && t != SC_TGT_CONST && sc__prot_code(g, t) != NULL;
 }
-/* The code on target t under p (NULL: none, or p NULL). */
+/* The code on target t under p (NULL: none, or p NULL); whether cache
+ * target t's tags carry a parity bit under p. */
 const sc_code_t *sc__code_of(const sc_protection_t *p, sc_target_t t);
+bool sc__tag_parity(const sc_protection_t *p, sc_target_t t);
 /* Where a decoded codeword was read, for the DUE of a detected error:
  * the SM, warp and lane (NULL, NULL, -1 when none: an eviction, the host),
  * the pc, the address, and the word in words ("register 5 of SM 0"). */

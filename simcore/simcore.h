@@ -319,7 +319,8 @@ typedef struct sc_ib_protection {
  * protects one word: a register of one lane (32 bits), a warp's predicate
  * (its 32 lanes' bits), a shared-memory granule (32 bits, or 64 with
  * secded64), k consecutive data bits of a cache line (l1d, l2, cc: the
- * line's data array only; tags, valid and dirty bits stay unprotected).
+ * line's data array; l1d_tag, l2_tag, cc_tag: a parity bit on each line's
+ * tag; valid and dirty bits stay unprotected).
  * The check bits are fault-target bits: a protected word is its whole
  * codeword, data bits first (sc_target_bits_prot). interleave I (0 or 1:
  * none) spreads physically adjacent bits over I codewords: bit b of a
@@ -332,6 +333,9 @@ typedef struct sc_protection {
 	sc_code_kind_t l1d;      /* the caches' data: as smem */
 	sc_code_kind_t l2;
 	sc_code_kind_t cc;       /* the constant cache (target "const") */
+	sc_code_kind_t l1d_tag;  /* the caches' tags: none or parity (a parity */
+	sc_code_kind_t l2_tag;   /* bit per line's tag, checked at every lookup */
+	sc_code_kind_t cc_tag;   /* of its set) */
 	uint32_t interleave;     /* 0 or 1, 2, 4, 8 */
 	sc_ib_protection_t ibuffer;
 } sc_protection_t;

@@ -147,7 +147,11 @@ static const struct {
 	{"const", "alloc", NULL, "{\"const\": {\"code\": \"ecc\"}}", "at $.protection.const.code:",
 	 "expected a code name"},
 	{"l2", "alloc", NULL, "{\"l2\": {\"code\": \"secded\", \"ways\": 2}}", "at $.protection.l2:",
-	 "unknown key 'ways' (expected code)"},
+	 "unknown key 'ways' (expected code, tag)"},
+	{"l1d", "alloc", NULL, "{\"l1d\": {\"code\": \"none\", \"tag\": \"secded\"}}", "at $.protection.l1d.tag:",
+	 "expected none or parity (a parity bit on each line's tag)"},
+	{"regfile", "alloc", NULL, "{\"smem\": {\"code\": \"parity\", \"tag\": \"parity\"}}", "at $.protection.smem:",
+	 "unknown key 'tag' (expected code)"},
 	{"l2", "alloc", NULL, "{\"l2\": \"secded64\", \"interleave\": 8}", "at $.protection:",
 	 "l2: 32-byte sectors are not a whole number of 64-byte interleaved codeword groups"},
 	{"regfile", "alloc", NULL, "{\"regfile\": \"secdd\"}", "at $.protection.regfile:",
@@ -222,6 +226,16 @@ Test(protection, cache_codes, .init = tmp_init, .fini = tmp_fini)
 	uint32_t wb;
 	uint64_t lines = c->gpu.l1_bytes / c->gpu.l1_line;
 	cr_expect_eq(camp_campaign_bits(c, &wb), lines * (c->gpu.l1_line / 4 * 39 + 28 + 1), "check bits counted");
+	char h1[17];
+	snprintf(h1, sizeof h1, "%s", c->hash);
+	camp_campaign_destroy(c);
+	/* a parity bit on the tags: one more bit per line, another identity */
+	c = load_ok(campaign("l1d", "alloc", single, "{\"l1d\": {\"code\": \"secded\", \"tag\": \"parity\"}, "
+	                     "\"l2\": \"parity\", \"const\": \"dected\"}"));
+	cr_expect_eq(c->prot.l1d_tag, SC_CODE_PARITY);
+	cr_expect(strstr(c->canonical, "\"l1d\":{\"code\":\"secded\",\"tag\":\"parity\"}"), "%s", c->canonical);
+	cr_expect_str_neq(c->hash, h1);
+	cr_expect_eq(camp_campaign_bits(c, &wb), lines * (c->gpu.l1_line / 4 * 39 + 28 + 1 + 1));
 	camp_campaign_destroy(c);
 }
 
@@ -326,6 +340,13 @@ Test(protection, job_file_round_trip, .init = tmp_init, .fini = tmp_fini)
 	p = (sc_protection_t){.l2 = SC_CODE_SECDED64, .interleave = 8};
 	job_write(path, SC_REGS_ALLOC, p);
 	cr_expect_eq(job_gpu(path), 1, "the l2 code reached the GPU");
+	p = (sc_protection_t){.l2_tag = SC_CODE_PARITY};
+	job_write(path, SC_REGS_ALLOC, p);
+	cr_expect(file_has(path, "\nprotection none none none 0 none 0 0 0 0 none none none none parity none\n"));
+	cr_expect_eq(job_gpu(path), 0);
+	p = (sc_protection_t){.cc_tag = SC_CODE_SECDED};
+	job_write(path, SC_REGS_ALLOC, p);
+	cr_expect_eq(job_gpu(path), 1, "the const tag code reached the GPU, which takes only parity there");
 	job_write(path, SC_REGS_PTX, (sc_protection_t){0});
 	cr_expect(!file_has(path, "protection"), "no record without protection");
 	cr_expect_eq(job_gpu(path), 0);

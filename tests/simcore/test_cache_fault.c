@@ -1251,7 +1251,9 @@ Test(cache_code, a_fault_free_run_is_the_unprotected_one)
 		run[r](NULL, &gold);
 		cr_assert_eq(gold.rc, 0);
 		for (int k = SC_CODE_PARITY; k < SC_CODE__COUNT; k++) {
-			test_prot = (sc_protection_t){.l1d = (sc_code_kind_t)k, .l2 = (sc_code_kind_t)k, .cc = (sc_code_kind_t)k};
+			test_prot = (sc_protection_t){.l1d = (sc_code_kind_t)k, .l2 = (sc_code_kind_t)k, .cc = (sc_code_kind_t)k,
+			                              .l1d_tag = SC_CODE_PARITY, .l2_tag = SC_CODE_PARITY,
+			                              .cc_tag = SC_CODE_PARITY};
 			run[r](NULL, &got);
 			cr_expect_eq(got.rc, 0, "run %zu %s", r, sc_code_name(k));
 			cr_expect_eq(got.cycles, gold.cycles, "run %zu %s", r, sc_code_name(k));
@@ -1296,3 +1298,63 @@ Test(cache_code, live_sampling_draws_codewords_in_use)
 	cr_expect(c.checked);
 	h_fini(&h);
 }
+
+/* ---- a parity bit on the tags ----
+ * Line A's tag in the one-set L1 (29 bits with the parity bit last): a
+ * flip of a tag bit or of the parity bit is detected by the next lookup of
+ * the set, the DUE parity_error; two flips pass and act as without
+ * parity (a wrong hit). */
+static plan_t tag_flip(sc_target_t t, uint64_t loc, uint32_t nbits)
+{
+	return (plan_t){.at = {PAUSE}, .t = t, .fields = SC_F_CACHE_TAG, .loc = loc, .nbits = nbits, .inject = true};
+}
+
+static void expect_tag_due(void (*fn)(plan_t *, coded_t *), sc_target_t t, uint64_t loc)
+{
+	coded_t got;
+	plan_t p = tag_flip(t, loc, 1);
+	fn(&p, &got);
+	cr_assert_eq(p.rc, 1, "%s tag bit %llu", sc_target_name(t), (unsigned long long)loc);
+	cr_expect_eq(got.rc, SC_EDUE, "%s tag bit %llu", sc_target_name(t), (unsigned long long)loc);
+	cr_expect_eq(got.due, SC_DUE_PARITY_ERROR, "%s tag bit %llu: %s", sc_target_name(t), (unsigned long long)loc,
+	             sc_due_name(got.due));
+	cr_expect_eq(got.ev, SC_PROT_DETECTED);
+}
+
+Test(cache_code, tag_parity_adds_a_bit_and_detects_a_flipped_tag)
+{
+	sc_gpu_config_t cfg;
+	sc_config_gtx480(&cfg);
+	sc_protection_t pr = {.l1d_tag = SC_CODE_PARITY};
+	uint32_t wb;
+	cr_expect_eq(sc_target_bits_prot(&cfg, &pr, SC_TGT_L1D, SC_F_CACHE_TAG, &wb), 128ull * 29);
+	cr_expect_eq(wb, 29, "the tag's word holds its parity bit");
+	pr.l1d_tag = SC_CODE_SECDED;
+	char msg[256];
+	cr_expect_eq(sc_protection_check(&pr, &cfg, SC_REGS_UNALLOC, msg, sizeof msg), SC_EINVAL);
+	test_prot.l1d_tag = SC_CODE_PARITY;
+	expect_tag_due(coded_l1, SC_TGT_L1D, 0);  /* a tag bit: A's line answers for B */
+	expect_tag_due(coded_l1, SC_TGT_L1D, 28); /* the parity bit alone */
+	/* two tag bits: even, unseen: the wrong hit of no parity */
+	coded_t with, without;
+	plan_t p = tag_flip(SC_TGT_L1D, 0, 2);
+	coded_l1(&p, &with);
+	cr_assert_eq(p.rc, 1);
+	cr_expect_eq(with.rc, 0);
+	cr_expect_eq(with.ev, SC_PROT_NONE);
+	test_prot.l1d_tag = SC_CODE_NONE;
+	plan_t q = tag_flip(SC_TGT_L1D, 0, 2);
+	coded_l1(&q, &without);
+	cr_expect_arr_eq(with.out, without.out, sizeof with.out);
+}
+
+/* The L2: out's line, dirty; the host's read of out looks its lines up
+ * (no eviction), or the kernel's loads of the set do (evict). */
+Test(cache_code, tag_parity_on_the_l2_is_checked_by_the_host_and_the_kernel)
+{
+	test_prot.l2_tag = SC_CODE_PARITY;
+	expect_tag_due(l2_host_read, SC_TGT_L2, 3);
+	expect_tag_due(l2_write_back, SC_TGT_L2, 3);
+	expect_tag_due(l2_write_back, SC_TGT_L2, 33); /* the parity bit: one set of one slice, 33 tag bits */
+}
+

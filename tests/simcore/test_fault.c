@@ -500,8 +500,10 @@ static const bad_job_t bad_jobs[] = {
 	 "'protection' record: expected a code name"},
 	{"two caches' codes", "regs ", "regs unalloc\nprotection none none none 0 none 0 0 0 0 secded parity\n",
 	 "'protection' record: expected a code name"},
-	{"text after the caches' codes", "regs ", "regs unalloc\nprotection none none none 0 none 0 0 0 0 secded parity "
-	 "dected x\n", "'protection' record: unexpected text after its fields"},
+	{"no tag code after the caches' codes", "regs ", "regs unalloc\nprotection none none none 0 none 0 0 0 0 secded "
+	 "parity dected x\n", "'protection' record: expected a code name"},
+	{"text after the tags' codes", "regs ", "regs unalloc\nprotection none none none 0 none 0 0 0 0 secded parity "
+	 "dected parity none none x\n", "'protection' record: unexpected text after its fields"},
 };
 
 /* Replaces (or deletes) the first line of text starting with `line`. */
