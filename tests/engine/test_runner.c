@@ -373,6 +373,8 @@ Test(runner, protected_l1d_fork_early_and_dead_change_nothing, .timeout = 300)
 	/* one bit per codeword: corrected or detected, never an SDC */
 	cr_expect_eq(protected_equivalences("tests/engine/data/stencil-l1d-secded.json", SC_PROT_CORRECTED), 0);
 	cr_expect_eq(protected_equivalences("tests/engine/data/stencil-l1d-parity.json", SC_PROT_DETECTED), 0);
+	/* a parity bit on the tags: a flipped tag's wrong hits become DUEs */
+	cr_expect_eq(protected_equivalences("tests/engine/data/stencil-l1d-tag-parity.json", SC_PROT_DETECTED), 0);
 }
 
 Test(runner, protected_l2_fork_early_and_dead_change_nothing, .timeout = 300)
@@ -380,6 +382,7 @@ Test(runner, protected_l2_fork_early_and_dead_change_nothing, .timeout = 300)
 	cr_expect_eq(protected_equivalences("tests/engine/data/stencil-l2-secded.json", SC_PROT_CORRECTED), 0);
 	cr_expect_eq(protected_equivalences("tests/engine/data/stencil-l2-parity.json", SC_PROT_DETECTED), 0);
 	cr_expect_eq(protected_equivalences("tests/engine/data/stencil-l2-secded-adj2.json", SC_PROT_DETECTED), 0);
+	cr_expect_eq(protected_equivalences("tests/engine/data/stencil-l2-tag-parity.json", SC_PROT_DETECTED), 0);
 	/* 13 check bits of 45: many triples lie in check bits only, x stays zero */
 	protected_equivalences("tests/engine/data/stencil-l2-dected-adj3.json", SC_PROT_DETECTED);
 }
