@@ -1,5 +1,6 @@
 /* The "protection" object: error-correcting codes on the register file,
- * the predicate file and shared memory (README, "Campaign JSON"; the codes:
+ * the predicate file, shared memory and the caches' data (README,
+ * "Campaign JSON"; the codes:
  * simcore.h, sc_protection_t). A campaign holds it under the key
  * "protection"; `flipsim exec` and `flipsim profile` read the same object
  * from a file (--protection), so both go through camp__parse_protection. */
@@ -11,19 +12,26 @@
 
 static const char *const code_list = "none, parity, hamming, secded, secded64 or dected";
 
-/* One structure's code at PATH.KEY: {"code": NAME} or the bare NAME. */
+/* One structure's code at PATH.KEY: {"code": NAME} or the bare NAME; a
+ * cache's (tag not NULL) also {"code": NAME, "tag": "none" | "parity"}. */
 static int parse_code(char *err, size_t errsz, const char *file, const char *path, const char *key, json_t *v,
-                      sc_code_kind_t *out)
+                      sc_code_kind_t *out, sc_code_kind_t *tag)
 {
-	static const char *const keys[] = {"code", NULL};
+	static const char *const keys[] = {"code", NULL}, *const cache_keys[] = {"code", "tag", NULL};
 	char p[96];
-	json_t *name = v;
+	json_t *name = v, *t;
 	int rc;
 	snprintf(p, sizeof p, "%s.%s", path, key);
 	if (json_is_object(v)) {
-		if ((rc = camp__check_keys(err, errsz, file, p, v, keys)) ||
+		if ((rc = camp__check_keys(err, errsz, file, p, v, tag ? cache_keys : keys)) ||
 		    (rc = camp__require(err, errsz, file, p, v, "code", &name)))
 			return rc;
+		if (tag && (t = json_object_get(v, "tag")) &&
+		    (!json_is_string(t) || sc_code_parse(json_string_value(t), tag) ||
+		     (*tag != SC_CODE_NONE && *tag != SC_CODE_PARITY))) {
+			snprintf(p, sizeof p, "%s.%s.tag", path, key);
+			return camp__fail_at(err, errsz, file, p, "expected none or parity (a parity bit on each line's tag)");
+		}
 		snprintf(p, sizeof p, "%s.%s.code", path, key);
 	}
 	if (!json_is_string(name) || sc_code_parse(json_string_value(name), out))
@@ -107,19 +115,22 @@ static int parse_sharp(char *err, size_t errsz, const char *file, const char *pa
 int camp__parse_protection(char *err, size_t errsz, const char *file, const char *path, json_t *v,
                            sc_protection_t *out)
 {
-	static const char *const keys[] = {"regfile", "pred", "smem", "interleave", "ibuffer", "sharp", NULL};
-	sc_code_kind_t *code[3] = {&out->regfile, &out->pred, &out->smem};
+	static const char *const keys[] = {"regfile", "pred", "smem", "l1d", "l2", "const", "interleave", "ibuffer",
+	                                   "sharp", NULL};
+	sc_code_kind_t *code[6] = {&out->regfile, &out->pred, &out->smem, &out->l1d, &out->l2, &out->cc};
+	sc_code_kind_t *tag[6] = {NULL, NULL, NULL, &out->l1d_tag, &out->l2_tag, &out->cc_tag};
 	char p[96];
 	int rc;
 	*out = (sc_protection_t){.interleave = 1};
 	if (!json_is_object(v))
 		return camp__fail_at(err, errsz, file, path, "expected an object {\"regfile\": {\"code\": C}, \"pred\": "
-		                     "{\"code\": C}, \"smem\": {\"code\": C}, \"interleave\": I}, each key optional");
+		                     "{\"code\": C}, \"smem\": {\"code\": C}, \"l1d\": ..., \"l2\": ..., \"const\": ..., "
+		                     "\"interleave\": I}, each key optional");
 	if ((rc = camp__check_keys(err, errsz, file, path, v, keys)))
 		return rc;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 6; i++) {
 		json_t *c = json_object_get(v, keys[i]);
-		if (c && (rc = parse_code(err, errsz, file, path, keys[i], c, code[i])))
+		if (c && (rc = parse_code(err, errsz, file, path, keys[i], c, code[i], tag[i])))
 			return rc;
 	}
 	json_t *ib = json_object_get(v, "ibuffer"), *sh = json_object_get(v, "sharp");
@@ -157,6 +168,18 @@ json_t *camp__protection_json(const sc_protection_t *p)
 	json_t *o = json_pack("{s:s, s:s, s:s, s:I}", "regfile", sc_code_name(p->regfile), "pred",
 	                      sc_code_name(p->pred), "smem", sc_code_name(p->smem), "interleave",
 	                      (json_int_t)p->interleave);
+	/* the caches' codes only when there is one: older campaigns keep their
+	 * identity */
+	const struct {
+		const char *key;
+		sc_code_kind_t code, tag;
+	} cache[3] = {{"l1d", p->l1d, p->l1d_tag}, {"l2", p->l2, p->l2_tag}, {"const", p->cc, p->cc_tag}};
+	for (int i = 0; o && i < 3; i++)
+		if (cache[i].tag != SC_CODE_NONE) /* an object only then */
+			json_object_set_new(o, cache[i].key, json_pack("{s:s, s:s}", "code", sc_code_name(cache[i].code), "tag",
+			                                               sc_code_name(cache[i].tag)));
+		else if (cache[i].code != SC_CODE_NONE)
+			json_object_set_new(o, cache[i].key, json_string(sc_code_name(cache[i].code)));
 	const sc_ib_protection_t *ib = &p->ibuffer;
 	if (o && ib->scheme != SC_IB_NONE) /* only then: codes alone keep their identity */
 		json_object_set_new(o, "ibuffer",
@@ -191,6 +214,9 @@ sc_code_kind_t camp_protection_code(const sc_protection_t *p, camp_target_t t)
 	case CAMP_TARGET_REGFILE: return p->regfile;
 	case CAMP_TARGET_PRED: return p->pred;
 	case CAMP_TARGET_SMEM: return p->smem;
+	case CAMP_TARGET_L1D: return p->l1d;
+	case CAMP_TARGET_L2: return p->l2;
+	case CAMP_TARGET_CONST: return p->cc;
 	default: return SC_CODE_NONE;
 	}
 }

@@ -279,6 +279,11 @@ static int copy_outputs(const camp_workload_t *w, sc_gpu_t *gpu, const uint64_t 
 			return CAMP_ENOMEM;
 		}
 		int rc = sc_memcpy_dtoh(gpu, o->data, dptr[w->outputs[i]], o->bytes);
+		if (rc == SC_EDUE) { /* the L2's code detected an error the read met */
+			res->due = 1;
+			res->status = *sc_gpu_status(gpu);
+			return 0;
+		}
 		if (rc)
 			return sim_error(w, gpu, rc, b->name, err, errsz);
 	}

@@ -29,9 +29,17 @@
  * an L2 line's invalid sectors, and an entry whose x is all zero is
  * removed, so a state whose corruption is gone hashes as the golden one.
  *
+ * Under a code on a cache's data (sc_protection_t.l1d, l2, cc; DESIGN.md,
+ * "Codes on the caches") an entry also holds each codeword's error
+ * pattern (err): data flips go into x and the pattern, check-bit flips
+ * into the pattern only, and every read above decodes the codewords it
+ * reads first (the section "codewords" below). The entry then stays while
+ * a pattern is not zero, and the patterns are in the state hash.
+ *
  * Bit layout of a line (the selected fields, in this order):
  *
- *   l1d    data (line bytes x 8: byte i's bit b at 8i + b) | tag | valid (1)
+ *   l1d    data (line bytes x 8: byte i's bit b at 8i + b; under a code
+ *          the line's codewords, n bits per k data bits) | tag | valid (1)
  *   const  data | tag
  *   l2     data | tag | valid (one per sector) | dirty (one per sector)
  *
@@ -72,6 +80,32 @@ static const uint8_t *ovl_x(const sc_cache_t *c, size_t slot)
 	return o ? o->x : NULL;
 }
 
+/* Whether c is one of the SMs' constant caches. */
+static bool is_cc(const sc_gpu_t *g, const sc_cache_t *c)
+{
+	return g->ms.cc && c >= g->ms.cc && c < g->ms.cc + g->cfg.num_sms;
+}
+
+/* The code on cache c's data (NULL: none): per SM, the L1 or the constant
+ * cache; sectored, the L2. */
+static const sc_code_t *code_of(const sc_gpu_t *g, const sc_cache_t *c)
+{
+	return g->prot.code[sectored(c) ? 4 : is_cc(g, c) ? 5 : 3];
+}
+
+/* Codewords per line of c under code k. */
+static uint32_t ncw(const sc_cache_t *c, const sc_code_t *k) { return line_bytes(c) * 8 / k->k; }
+
+/* Whether entry o holds an error pattern. */
+static bool has_err(const sc_gpu_t *g, const sc_cache_t *c, const sc_ovl_t *o)
+{
+	const sc_code_t *k = o->err ? code_of(g, c) : NULL;
+	for (uint32_t i = 0; k && i < ncw(c, k); i++)
+		if (o->err[i].data || o->err[i].check)
+			return true;
+	return false;
+}
+
 static void count(sc_gpu_t *g, const sc_cache_t *c, int d)
 {
 	g->ms.nover += (uint32_t)d;
@@ -79,13 +113,13 @@ static void count(sc_gpu_t *g, const sc_cache_t *c, int d)
 		g->ms.l2_nover += (uint32_t)d;
 }
 
-/* The x of the line in slot, created all zero when it has none; NULL when
- * out of memory. */
-static uint8_t *ovl_get(sc_gpu_t *g, sc_cache_t *c, size_t slot)
+/* The entry of the line in slot, created with x all zero when it has none;
+ * NULL when out of memory. Entries move when one is made or deleted. */
+static sc_ovl_t *ovl_entry(sc_gpu_t *g, sc_cache_t *c, size_t slot)
 {
 	sc_ovl_t *o = ovl_find(c, slot);
 	if (o)
-		return o->x;
+		return o;
 	if (c->nover == c->ovcap) {
 		uint32_t cap = c->ovcap ? c->ovcap * 2 : 4;
 		sc_ovl_t *n = realloc(c->ovl, cap * sizeof *n);
@@ -97,14 +131,21 @@ static uint8_t *ovl_get(sc_gpu_t *g, sc_cache_t *c, size_t slot)
 	uint8_t *x = calloc(1, line_bytes(c));
 	if (!x)
 		return NULL;
-	c->ovl[c->nover++] = (sc_ovl_t){slot, x};
+	c->ovl[c->nover] = (sc_ovl_t){slot, x, NULL, false};
 	count(g, c, 1);
-	return x;
+	return &c->ovl[c->nover++];
+}
+
+static uint8_t *ovl_get(sc_gpu_t *g, sc_cache_t *c, size_t slot)
+{
+	sc_ovl_t *o = ovl_entry(g, c, slot);
+	return o ? o->x : NULL;
 }
 
 static void ovl_del(sc_gpu_t *g, sc_cache_t *c, sc_ovl_t *o)
 {
 	free(o->x);
+	free(o->err);
 	*o = c->ovl[--c->nover];
 	count(g, c, -1);
 	/* a followed data fault whose corruption left every cache unread */
@@ -112,7 +153,8 @@ static void ovl_del(sc_gpu_t *g, sc_cache_t *c, sc_ovl_t *o)
 		sc__watch_hit(g, SC_WATCH_OVERWRITTEN, SC_PC_NONE);
 }
 
-/* Removes the entries whose x is all zero. */
+/* Removes the entries whose x is all zero and that hold no error pattern
+ * (a check bit's flip leaves x zero: the entry stays until it is read). */
 static void ovl_tidy(sc_gpu_t *g, sc_cache_t *c)
 {
 	for (uint32_t i = 0; i < c->nover;) {
@@ -120,7 +162,7 @@ static void ovl_tidy(sc_gpu_t *g, sc_cache_t *c)
 		uint32_t n = line_bytes(c), k = 0;
 		while (k < n && !x[k])
 			k++;
-		if (k == n)
+		if (k == n && !has_err(g, c, &c->ovl[i]) && !c->ovl[i].tagerr)
 			ovl_del(g, c, &c->ovl[i]);
 		else
 			i++;
@@ -141,8 +183,10 @@ static uint8_t *ovl_need(sc_gpu_t *g, sc_cache_t *c, size_t slot)
 
 void sc__ovl_free(sc_cache_t *c)
 {
-	for (uint32_t i = 0; i < c->nover; i++)
+	for (uint32_t i = 0; i < c->nover; i++) {
 		free(c->ovl[i].x);
+		free(c->ovl[i].err);
+	}
 	free(c->ovl);
 	c->ovl = NULL;
 	c->nover = c->ovcap = 0;
@@ -194,6 +238,128 @@ static void mem_xor(sc_gpu_t *g, uint64_t ca, uint8_t x)
 /* The cache address of the first byte of the line in slot. */
 static uint64_t line_addr(const sc_cache_t *c, size_t slot) { return (c->tag[slot] - 1) << c->shift; }
 
+/* ------------------------------------------------------------ codewords
+ *
+ * Under a code on a cache's data (sc_protection_t.l1d, l2, cc) a line is
+ * line bits / k codewords, codeword i over bytes [i k/8, (i + 1) k/8). A
+ * fault's data bits go into x and into the codeword's pattern (o->err), a
+ * check bit into the pattern only. Every read of a codeword decodes it
+ * first: the loads a line serves, a per-SM line's fill from the L2, a
+ * dirty L2 sector's write-back, an atomic at L2, the host's read. */
+
+/* The SM whose per-SM cache c is; NULL for the L2's slices. */
+static const sc_sm_t *sm_of(const sc_gpu_t *g, const sc_cache_t *c)
+{
+	if (sectored(c))
+		return NULL;
+	return &g->sms[c - (is_cc(g, c) ? g->ms.cc : g->ms.l1)];
+}
+
+/* Codeword i of the line in entry o of c is read by w at pc (sm: the
+ * reading SM; NULL, NULL, SC_PC_NONE: none): its pattern is decoded
+ * (prot.c) and ends, and the data bits the decoder flips are applied to
+ * x. false after the DUE of a detected error. */
+static bool cw_read(sc_gpu_t *g, sc_cache_t *c, sc_ovl_t *o, uint32_t i, const sc_sm_t *sm, const sc_warp_t *w,
+                    uint32_t pc)
+{
+	sc_cwerr_t *e = o->err ? &o->err[i] : NULL;
+	if (!e || (!e->data && !e->check))
+		return true;
+	const sc_code_t *k = code_of(g, c);
+	const sc_sm_t *own = sm_of(g, c);
+	uint32_t kb = k->k / 8, ways = c->ways;
+	sc_prot_where_t at = {.sm = sm, .w = w, .lane = -1, .pc = pc, .addr = line_addr(c, o->slot) + (uint64_t)i * kb};
+	if (own)
+		snprintf(at.what, sizeof at.what, "codeword %u of the %s cache line (set %zu, way %zu) of SM %u", i,
+		         is_cc(g, c) ? "constant" : "L1 data",
+		         o->slot / ways, o->slot % ways, own->id);
+	else
+		snprintf(at.what, sizeof at.what, "codeword %u of the L2 line (slice %u, set %zu, way %zu)", i,
+		         (uint32_t)(c - g->ms.l2), o->slot / ways, o->slot % ways);
+	/* a followed data fault's codeword is read (a check bit's too) */
+	if (UNLIKELY(g->watch.on) && g->watch.kind == SC_WATCH_CACHE)
+		sc__watch_hit(g, SC_WATCH_READ, pc);
+	uint64_t fix;
+	if (!sc__prot_check(g, k, e->data, e->check, &at, &fix))
+		return false;
+	for (uint32_t b = 0; b < kb; b++)
+		o->x[i * kb + b] ^= (uint8_t)(fix >> (8 * b));
+	*e = (sc_cwerr_t){0, 0};
+	return true;
+}
+
+/* Byte off of the line in entry o is read: its codeword is decoded. */
+static bool byte_read(sc_gpu_t *g, sc_cache_t *c, sc_ovl_t *o, uint32_t off, const sc_sm_t *sm, const sc_warp_t *w,
+                      uint32_t pc)
+{
+	return !o->err || cw_read(g, c, o, off / (code_of(g, c)->k / 8), sm, w, pc);
+}
+
+/* The pc of the instruction w executes (SC_PC_NONE: no warp). */
+static uint32_t pc_of(const sc_warp_t *w) { return w && w->sp ? w->stk[w->sp - 1].pc : SC_PC_NONE; }
+
+/* ------------------------------------------------------------ tag parity
+ *
+ * Under a parity bit on the tags (sc_protection_t.l1d_tag, l2_tag,
+ * cc_tag) a tag or parity-bit flip sets its line's entry's tagerr (a
+ * second clears it: even errors pass). A lookup compares every tag of its
+ * set, so any access to the set detects it: the DUE parity_error. A dirty
+ * L2 line's write-back reads its tag (the address); a clean line that
+ * leaves takes the error with it unread. */
+
+/* Whether c holds a line whose tag's parity is wrong. */
+static bool has_tagerr(const sc_cache_t *c)
+{
+	for (uint32_t i = 0; i < c->nover; i++)
+		if (c->ovl[i].tagerr)
+			return true;
+	return false;
+}
+
+static bool l2_has_tagerr(const sc_gpu_t *g)
+{
+	for (uint32_t i = 0; g->ms.l2_nover && i < g->ms.nslices; i++)
+		if (has_tagerr(&g->ms.l2[i]))
+			return true;
+	return false;
+}
+
+/* The DUE of the tag parity error of entry o of c. */
+static void tag_due(sc_gpu_t *g, const sc_cache_t *c, const sc_ovl_t *o, const sc_sm_t *sm, const sc_warp_t *w,
+                    uint32_t pc)
+{
+	sc__prot_event(g, SC_PROT_DETECTED);
+	sc__due(g, SC_DUE_PARITY_ERROR, sm, w, -1, pc, 0, "parity detected an error in the tag of the %s line (%s%u, "
+	        "set %zu, way %zu)", sectored(c) ? "L2" : is_cc(g, c) ? "constant cache" : "L1 data cache",
+	        sectored(c) ? "slice " : "SM ", sectored(c) ? (uint32_t)(c - g->ms.l2) : sm_of(g, c)->id,
+	        o->slot / c->ways, o->slot % c->ways);
+}
+
+/* A lookup of byte ca in c (a per-SM cache, or the L2 when NULL) reads
+ * the tags of its set: false after the DUE of a wrong parity there. */
+static bool tag_lookup(sc_gpu_t *g, sc_cache_t *c, uint64_t ca, const sc_sm_t *sm, const sc_warp_t *w,
+                       uint32_t pc)
+{
+	size_t set;
+	if (c) {
+		if (!c->sets)
+			return true;
+		set = sc__cache_set(c, ca >> c->shift);
+	} else {
+		if (!g->ms.nslices || !g->ms.l2[0].sets)
+			return true;
+		sc_l2_place_t pl = sc__l2_place(g, ca);
+		c = &g->ms.l2[pl.slice];
+		set = pl.set;
+	}
+	for (uint32_t i = 0; i < c->nover; i++)
+		if (c->ovl[i].tagerr && c->ovl[i].slot / c->ways == set) {
+			tag_due(g, c, &c->ovl[i], sm, w, pc);
+			return false;
+		}
+	return true;
+}
+
 /* ------------------------------------------------------------ memsys hooks */
 
 void sc__ovl_promote(sc_cache_t *c, size_t base, uint32_t w)
@@ -214,6 +380,18 @@ void sc__ovl_evict(sc_gpu_t *g, sc_cache_t *c, size_t slot)
 		return;
 	if (sectored(c) && c->dirty[slot]) { /* write-back: the corruption reaches memory */
 		uint32_t ss = log2_sector(g);
+		if (o->tagerr) { /* the write-back's address is the tag */
+			tag_due(g, c, o, NULL, NULL, SC_PC_NONE);
+			ovl_del(g, c, o);
+			return;
+		}
+		/* the dirty sectors' codewords are read; a clean one's are not */
+		const sc_code_t *k = code_of(g, c);
+		for (uint32_t i = 0; o->err && i < ncw(c, k); i++)
+			if ((c->dirty[slot] >> ((i * (k->k / 8)) >> ss) & 1u) && !cw_read(g, c, o, i, NULL, NULL, SC_PC_NONE)) {
+				ovl_del(g, c, o);
+				return;
+			}
 		uint64_t a = line_addr(c, slot);
 		bool wrote = false;
 		for (uint32_t i = 0; i < line_bytes(c); i++)
@@ -247,30 +425,65 @@ void sc__ovl_clear(sc_gpu_t *g, sc_cache_t *c)
  * the last line looked up. */
 typedef struct l2memo {
 	uint64_t line;     /* ca >> l2 shift, UINT64_MAX: none yet */
-	const uint8_t *x;  /* its x, NULL when none */
+	sc_cache_t *c;     /* its slice */
+	sc_ovl_t *o;       /* its entry, NULL when none */
 } l2memo_t;
 
-static uint8_t l2_x(const sc_gpu_t *g, uint64_t ca, l2memo_t *m)
+/* The L2's entry for cache address ca (NULL: none), *c its slice. */
+static sc_ovl_t *l2_entry(sc_gpu_t *g, uint64_t ca, l2memo_t *m, sc_cache_t **c)
 {
 	uint32_t shift = g->ms.l2[0].shift;
 	if (ca >> shift != m->line) {
 		uint32_t slice;
 		size_t s = sc__l2_find(g, ca, &slice);
 		m->line = ca >> shift;
-		m->x = s == SIZE_MAX ? NULL : ovl_x(&g->ms.l2[slice], s);
+		m->c = s == SIZE_MAX ? NULL : &g->ms.l2[slice];
+		m->o = m->c && m->c->nover ? ovl_find(m->c, s) : NULL;
 	}
-	return m->x ? m->x[ca & ((1u << shift) - 1)] : 0;
+	*c = m->c;
+	return m->o;
+}
+
+static uint8_t l2_x(sc_gpu_t *g, uint64_t ca, l2memo_t *m)
+{
+	sc_cache_t *c;
+	sc_ovl_t *o = l2_entry(g, ca, m, &c);
+	return o ? o->x[ca & (line_bytes(c) - 1)] : 0;
+}
+
+static void tidy_l2(sc_gpu_t *g)
+{
+	for (uint32_t i = 0; g->ms.l2_nover && i < g->ms.nslices; i++)
+		if (g->ms.l2[i].nover)
+			ovl_tidy(g, &g->ms.l2[i]);
 }
 
 void sc__ovl_fill(sc_gpu_t *g, sc_cache_t *c, size_t slot, uint64_t ca)
 {
 	if (!g->ms.l2_nover)
 		return;
-	l2memo_t m = {UINT64_MAX, NULL};
+	l2memo_t m = {UINT64_MAX, NULL, NULL};
 	uint8_t *x = NULL;
 	sc_ovl_t *old = ovl_find(c, slot);
 	if (old) /* none expected: the line just came in */
 		ovl_del(g, c, old);
+	/* the fill looks the line up in the L2 and reads its codewords (the
+	 * new line's own are fresh) */
+	if (l2_has_tagerr(g) && !tag_lookup(g, NULL, ca, sm_of(g, c), NULL, SC_PC_NONE))
+		return;
+	bool coded = false;
+	for (uint32_t i = 0; g->prot.code[4] && i < line_bytes(c); i++) {
+		sc_cache_t *l2;
+		sc_ovl_t *o = l2_entry(g, ca + i, &m, &l2);
+		if (o && o->err) {
+			coded = true;
+			if (!byte_read(g, l2, o, (uint32_t)((ca + i) & (line_bytes(l2) - 1)), sm_of(g, c), NULL, SC_PC_NONE))
+				return;
+		}
+	}
+	if (coded)
+		tidy_l2(g);
+	m = (l2memo_t){UINT64_MAX, NULL, NULL};
 	for (uint32_t i = 0; i < line_bytes(c); i++) {
 		uint8_t v = l2_x(g, ca + i, &m);
 		if (v) {
@@ -328,22 +541,26 @@ static uint64_t byte_ca(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w
 typedef struct memo {
 	uint64_t line;
 	bool hit;
-	const uint8_t *x;
+	sc_ovl_t *o;
 } memo_t;
 
-static uint8_t path_x(const sc_gpu_t *g, path_t p, uint64_t ca, memo_t *m1, l2memo_t *m2)
+/* The entry of the line that serves byte ca (NULL: none), *c its cache. */
+static sc_ovl_t *path_entry(sc_gpu_t *g, path_t p, uint64_t ca, memo_t *m1, l2memo_t *m2, sc_cache_t **c)
 {
+	*c = NULL;
 	if (p.first) {
 		if (ca >> p.first->shift != m1->line) {
 			size_t s = sc__cache_find(p.first, ca >> p.first->shift);
 			m1->line = ca >> p.first->shift;
 			m1->hit = s != SIZE_MAX;
-			m1->x = m1->hit ? ovl_x(p.first, s) : NULL;
+			m1->o = m1->hit && p.first->nover ? ovl_find(p.first, s) : NULL;
 		}
-		if (m1->hit)
-			return m1->x ? m1->x[ca & (line_bytes(p.first) - 1)] : 0;
+		if (m1->hit) {
+			*c = p.first;
+			return m1->o;
+		}
 	}
-	return p.l2 ? l2_x(g, ca, m2) : 0;
+	return p.l2 ? l2_entry(g, ca, m2, c) : NULL;
 }
 
 static bool patch_push(sc_memsys_t *ms, uint8_t *p, uint8_t x)
@@ -364,6 +581,18 @@ static bool patch_push(sc_memsys_t *ms, uint8_t *p, uint8_t x)
 	return true;
 }
 
+static void tidy_path(sc_gpu_t *g, path_t p);
+
+/* An access to byte ca on path p looks it up in the first level, and in
+ * the L2 when the first level lacks it: false after a tag's DUE. */
+static bool tag_lookup_path(sc_gpu_t *g, path_t p, uint64_t ca, const sc_sm_t *sm, const sc_warp_t *w)
+{
+	if (p.first && !tag_lookup(g, p.first, ca, sm, w, pc_of(w)))
+		return false;
+	bool miss = !p.first || sc__cache_find(p.first, ca >> p.first->shift) == SIZE_MAX;
+	return !p.l2 || !miss || tag_lookup(g, NULL, ca, sm, w, pc_of(w));
+}
+
 uint32_t sc__ovl_load(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int space, const uint64_t *addr,
                       uint64_t off, uint32_t exec, unsigned bytes)
 {
@@ -371,12 +600,29 @@ uint32_t sc__ovl_load(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int sp
 	if (!path_dirty(g, p))
 		return 0;
 	memo_t m1 = {UINT64_MAX, false, NULL};
-	l2memo_t m2 = {UINT64_MAX, NULL};
+	l2memo_t m2 = {UINT64_MAX, NULL, NULL};
+	bool coded = false, tags = (p.first && has_tagerr(p.first)) || (p.l2 && l2_has_tagerr(g));
+	uint64_t looked = UINT64_MAX;
 	g->ms.npatch = 0;
 	FOR_LANES(l, exec) {
 		for (unsigned i = 0; i < bytes; i++) {
 			uint64_t ca = byte_ca(g, sm, w, space, addr[l] - off + i, l);
-			uint8_t x = path_x(g, p, ca, &m1, &m2);
+			if (UNLIKELY(tags) && ca >> 6 != looked && !tag_lookup_path(g, p, ca, sm, w)) {
+				sc__ovl_unpatch(g);
+				return 0;
+			}
+			looked = ca >> 6;
+			sc_cache_t *c;
+			sc_ovl_t *o = path_entry(g, p, ca, &m1, &m2, &c);
+			uint32_t at = o ? (uint32_t)(ca & (line_bytes(c) - 1)) : 0;
+			if (o && o->err) { /* the codewords the load touches are decoded */
+				coded = true;
+				if (!byte_read(g, c, o, at, sm, w, pc_of(w))) {
+					sc__ovl_unpatch(g);
+					return 0;
+				}
+			}
+			uint8_t x = o ? o->x[at] : 0;
 			uint8_t *b = x ? mem_at(g, ca) : NULL;
 			if (b && !patch_push(&g->ms, b, x)) {
 				fputs("flipsim: out of memory for a cache fault's overlay\n", stderr);
@@ -385,7 +631,9 @@ uint32_t sc__ovl_load(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int sp
 		}
 	}
 	if (UNLIKELY(g->watch.on) && g->watch.kind == SC_WATCH_CACHE && g->ms.npatch)
-		sc__watch_hit(g, SC_WATCH_READ, w && w->sp ? w->stk[w->sp - 1].pc : SC_PC_NONE);
+		sc__watch_hit(g, SC_WATCH_READ, pc_of(w));
+	if (coded) /* corrected lines may be golden again */
+		tidy_path(g, p);
 	return g->ms.npatch;
 }
 
@@ -397,30 +645,60 @@ void sc__ovl_unpatch(sc_gpu_t *g)
 	ms->npatch = 0;
 }
 
+/* The entry of the line holding byte ca in c (per-SM cache, or the L2 when
+ * *c is NULL: then *c becomes its slice), or NULL. */
+static sc_ovl_t *byte_entry(sc_gpu_t *g, sc_cache_t **c, uint64_t ca)
+{
+	size_t s;
+	if (*c) {
+		s = (*c)->nover ? sc__cache_find(*c, ca >> (*c)->shift) : SIZE_MAX;
+	} else {
+		uint32_t slice;
+		s = g->ms.l2_nover ? sc__l2_find(g, ca, &slice) : SIZE_MAX;
+		*c = s == SIZE_MAX ? NULL : &g->ms.l2[slice];
+	}
+	return s == SIZE_MAX ? NULL : ovl_find(*c, s);
+}
+
 /* Clears x over byte ca of the line holding it in c (per-SM cache, or the
  * L2 when c is NULL). Entries left all zero are removed by the caller. */
 static void clear_byte(sc_gpu_t *g, sc_cache_t *c, uint64_t ca)
 {
-	size_t s;
-	if (c) {
-		s = c->nover ? sc__cache_find(c, ca >> c->shift) : SIZE_MAX;
-	} else {
-		uint32_t slice;
-		s = g->ms.l2_nover ? sc__l2_find(g, ca, &slice) : SIZE_MAX;
-		c = &g->ms.l2[slice];
-	}
-	sc_ovl_t *o = s == SIZE_MAX ? NULL : ovl_find(c, s);
+	sc_ovl_t *o = byte_entry(g, &c, ca);
 	if (o)
 		o->x[ca & (line_bytes(c) - 1)] = 0;
+}
+
+/* A lane stores bytes ca[0..n) into c (as clear_byte): a coded codeword it
+ * covers whole becomes a fresh codeword, one it covers in part is read
+ * first (a read-modify-write). false after a DUE. */
+static bool store_codewords(sc_gpu_t *g, sc_cache_t *c0, const uint64_t *ca, unsigned n, const sc_sm_t *sm,
+                            const sc_warp_t *w)
+{
+	for (unsigned i = 0; i < n; i++) {
+		sc_cache_t *c = c0;
+		sc_ovl_t *o = byte_entry(g, &c, ca[i]);
+		if (!o || !o->err)
+			continue;
+		uint32_t kb = code_of(g, c)->k / 8, at = (uint32_t)(ca[i] & (line_bytes(c) - 1));
+		uint64_t lo = ca[i] - at % kb;
+		unsigned cover = 0;
+		for (unsigned j = 0; j < n; j++)
+			cover += ca[j] >= lo && ca[j] < lo + kb;
+		if (cover >= kb)
+			o->err[at / kb] = (sc_cwerr_t){0, 0};
+		else if (!cw_read(g, c, o, at / kb, sm, w, pc_of(w)))
+			return false;
+	}
+	return true;
 }
 
 static void tidy_path(sc_gpu_t *g, path_t p)
 {
 	if (p.first && p.first->nover)
 		ovl_tidy(g, p.first);
-	for (uint32_t i = 0; p.l2 && g->ms.l2_nover && i < g->ms.nslices; i++)
-		if (g->ms.l2[i].nover)
-			ovl_tidy(g, &g->ms.l2[i]);
+	if (p.l2)
+		tidy_l2(g);
 }
 
 void sc__ovl_store(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int space, const uint64_t *addr,
@@ -429,26 +707,47 @@ void sc__ovl_store(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int space
 	path_t p = path_of(g, sm, space);
 	if (space == SC_SP_CONST || !path_dirty(g, p))
 		return;
+	/* a global store evicts the L1's line: its codewords are not read */
+	bool rmw1 = p.first && p.first->nover && code_of(g, p.first) && space != SC_SP_GLOBAL;
+	bool rmw2 = p.l2 && g->ms.l2_nover && g->prot.code[4];
+	bool tags = (p.first && has_tagerr(p.first)) || (p.l2 && l2_has_tagerr(g));
 	FOR_LANES(l, exec) {
-		for (unsigned i = 0; i < bytes; i++) {
-			uint64_t ca = byte_ca(g, sm, w, space, addr[l] - off + i, l);
+		uint64_t ca[32] = {0};
+		unsigned n = bytes < 32 ? bytes : 32;
+		for (unsigned i = 0; i < n; i++)
+			ca[i] = byte_ca(g, sm, w, space, addr[l] - off + i, l);
+		/* a store looks its lines up in every level it writes */
+		if (UNLIKELY(tags) && ((p.first && (!tag_lookup(g, p.first, ca[0], sm, w, pc_of(w)) ||
+		                                    !tag_lookup(g, p.first, ca[n - 1], sm, w, pc_of(w)))) ||
+		                       (p.l2 && (!tag_lookup(g, NULL, ca[0], sm, w, pc_of(w)) ||
+		                                 !tag_lookup(g, NULL, ca[n - 1], sm, w, pc_of(w))))))
+			break;
+		if ((rmw1 && !store_codewords(g, p.first, ca, n, sm, w)) || (rmw2 && !store_codewords(g, NULL, ca, n, sm, w)))
+			break;
+		for (unsigned i = 0; i < n; i++) {
 			if (p.first)
-				clear_byte(g, p.first, ca);
+				clear_byte(g, p.first, ca[i]);
 			if (p.l2)
-				clear_byte(g, NULL, ca);
+				clear_byte(g, NULL, ca[i]);
 		}
 	}
 	tidy_path(g, p);
 }
 
-void sc__ovl_atomic(sc_gpu_t *g, uint64_t a, unsigned bytes, uint8_t *p)
+void sc__ovl_atomic(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint32_t pc, uint64_t a, unsigned bytes,
+                    uint8_t *p)
 {
 	uint32_t slice;
+	if (l2_has_tagerr(g) && !tag_lookup(g, NULL, a, sm, w, pc))
+		return;
 	size_t s = g->ms.l2_nover && g->ms.nslices && g->ms.l2[0].sets ? sc__l2_find(g, a, &slice) : SIZE_MAX;
 	sc_cache_t *c = s == SIZE_MAX ? NULL : &g->ms.l2[slice];
 	sc_ovl_t *o = c ? ovl_find(c, s) : NULL;
 	if (!o)
 		return;
+	for (unsigned i = 0; o->err && i < bytes; i++) /* read, then written: decoded first */
+		if (!byte_read(g, c, o, (uint32_t)((a + i) & (line_bytes(c) - 1)), sm, w, pc))
+			return;
 	bool read = false;
 	for (unsigned i = 0; i < bytes; i++) {
 		uint8_t *x = &o->x[(a + i) & (line_bytes(c) - 1)];
@@ -492,16 +791,63 @@ static void write_byte(uint8_t *x, uint64_t at, void *ctx)
 	*x = 0;
 }
 
-void sc__ovl_host_read(sc_gpu_t *g, uint8_t *dst, uint64_t src, uint64_t bytes)
+/* The coded codewords of the L2 overlapping global [lo, lo + n): read
+ * (decoded) by the host, or (read false) overwritten by it: a host write
+ * replaces every codeword it touches [simplification: a partial one is not
+ * read first]. false after a DUE. */
+static bool host_codewords(sc_gpu_t *g, uint64_t lo, uint64_t n, bool read)
 {
+	for (uint32_t k = 0; g->prot.code[4] && g->ms.l2_nover && k < g->ms.nslices; k++) {
+		sc_cache_t *c = &g->ms.l2[k];
+		uint32_t kb = g->prot.code[4]->k / 8;
+		for (uint32_t i = 0; i < c->nover; i++) {
+			sc_ovl_t *o = &c->ovl[i];
+			uint64_t a = line_addr(c, o->slot);
+			for (uint32_t j = 0; o->err && a < SC_CACHE_CONST && j < line_bytes(c); j += kb) {
+				if (a + j + kb <= lo || a + j >= lo + n)
+					continue;
+				if (!read)
+					o->err[j / kb] = (sc_cwerr_t){0, 0};
+				else if (!cw_read(g, c, o, j / kb, NULL, NULL, SC_PC_NONE))
+					return false;
+			}
+		}
+	}
+	return true;
+}
+
+/* The host's access to global [lo, lo + n) looks up each of its lines in
+ * the L2: false after a tag's DUE. */
+static bool host_tags(sc_gpu_t *g, uint64_t lo, uint64_t n)
+{
+	if (!n || !l2_has_tagerr(g))
+		return true;
+	uint32_t shift = g->ms.l2[0].shift;
+	for (uint64_t ln = lo >> shift; ln <= (lo + n - 1) >> shift; ln++)
+		if (!tag_lookup(g, NULL, ln << shift, NULL, NULL, SC_PC_NONE))
+			return false;
+	return true;
+}
+
+bool sc__ovl_host_read(sc_gpu_t *g, uint8_t *dst, uint64_t src, uint64_t bytes)
+{
+	if (!host_tags(g, src, bytes))
+		return false;
+	if (g->prot.code[4]) {
+		if (!host_codewords(g, src, bytes, true))
+			return false;
+		tidy_l2(g);
+	}
 	host_range(g, src, bytes, read_byte, dst);
 	bool read = false;
 	if (UNLIKELY(g->watch.on) && g->watch.kind == SC_WATCH_CACHE && (host_range(g, src, bytes, any_byte, &read), read))
 		sc__watch_hit(g, SC_WATCH_READ, SC_PC_NONE); /* the host reads through the L2 */
+	return true;
 }
 
 void sc__ovl_host_write(sc_gpu_t *g, uint64_t dst, uint64_t bytes)
 {
+	host_codewords(g, dst, bytes, false);
 	host_range(g, dst, bytes, write_byte, NULL);
 	for (uint32_t k = 0; g->ms.l2_nover && k < g->ms.nslices; k++)
 		if (g->ms.l2[k].nover)
@@ -780,11 +1126,30 @@ uint64_t sc__dimg_hash(const sc_gpu_t *g)
 	return sum;
 }
 
-uint64_t sc__ovl_hash(const sc_cache_t *c)
+/* The error patterns of entry o (0 when it has none): each codeword's
+ * pattern mixed with its index, so that a check bit's flip, which leaves x
+ * as it was, hashes unlike the golden line. */
+static uint64_t err_hash(const sc_gpu_t *g, const sc_cache_t *c, const sc_ovl_t *o)
+{
+	const sc_code_t *k = o->err ? code_of(g, c) : NULL;
+	uint64_t h = 0;
+	for (uint32_t i = 0; k && i < ncw(c, k); i++) {
+		const sc_cwerr_t *e = &o->err[i];
+		if (e->data || e->check) {
+			uint64_t v[2] = {e->data, (uint64_t)e->check << 32 | i};
+			h += entry_hash(0x452821e638d01377ull ^ o->slot, (const uint8_t *)v, sizeof v);
+		}
+	}
+	return h;
+}
+
+uint64_t sc__ovl_hash(const sc_gpu_t *g, const sc_cache_t *c)
 {
 	uint64_t sum = 0;
 	for (uint32_t i = 0; i < c->nover; i++)
-		sum += entry_hash(0x243f6a8885a308d3ull ^ c->ovl[i].slot, c->ovl[i].x, line_bytes(c));
+		sum += entry_hash(0x243f6a8885a308d3ull ^ c->ovl[i].slot ^ (uint64_t)c->ovl[i].tagerr << 63, c->ovl[i].x,
+		                  line_bytes(c)) +
+		       err_hash(g, c, &c->ovl[i]);
 	return sum;
 }
 
@@ -793,13 +1158,19 @@ uint64_t sc__ovl_hash(const sc_cache_t *c)
 enum { F_DATA, F_TAG, F_VALID, F_DIRTY, F__COUNT };
 
 /* A cache target's geometry: its caches (1 per SM, or the L2's slices on
- * SM 0), their lines, and the bits of each selected field per line. */
+ * SM 0), their lines, and the bits of each selected field per line. Under
+ * a code the data field is the line's codewords: n bits per k data bits,
+ * in groups of il interleaved codewords (bit o of a group is bit o / il
+ * of its codeword o % il), as prot.c lays out a protected structure. */
 typedef struct geo {
 	uint32_t ncache, lines;       /* caches, lines in each */
 	uint32_t line, sets, ways;    /* line bytes */
 	uint32_t setbits, tagbits, nsect;
 	uint32_t size[F__COUNT];      /* bits per line of each field, 0 when not selected */
 	uint32_t entry;               /* bits per line */
+	const sc_code_t *code;        /* on the data, NULL: none */
+	uint32_t il;                  /* codewords per interleaving group */
+	bool tagp;                    /* a parity bit after the tag's bits */
 } geo_t;
 
 static unsigned all_fields(sc_target_t t)
@@ -807,8 +1178,9 @@ static unsigned all_fields(sc_target_t t)
 	return t == SC_TGT_L2 ? 15u : t == SC_TGT_L1D ? 7u : t == SC_TGT_CONST ? 3u : 0u;
 }
 
-/* false when t is no cache target or the GPU has no such cache. */
-static bool geo_of(const sc_gpu_config_t *c, sc_target_t t, unsigned fields, geo_t *o)
+/* false when t is no cache target or the GPU has no such cache; p: the
+ * protection (NULL: none). */
+static bool geo_of(const sc_gpu_config_t *c, const sc_protection_t *p, sc_target_t t, unsigned fields, geo_t *o)
 {
 	memset(o, 0, sizeof *o);
 	uint32_t bytes, slices = 1;
@@ -832,7 +1204,11 @@ static bool geo_of(const sc_gpu_config_t *c, sc_target_t t, unsigned fields, geo
 	o->tagbits = tb > 1 ? (uint32_t)tb : 1;
 	o->nsect = t == SC_TGT_L2 && c->l2_sector ? o->line / c->l2_sector : 1;
 	static const unsigned bit[F__COUNT] = {SC_F_CACHE_DATA, SC_F_CACHE_TAG, SC_F_CACHE_VALID, SC_F_CACHE_DIRTY};
-	uint32_t full[F__COUNT] = {o->line * 8, o->tagbits, t == SC_TGT_L2 ? o->nsect : 1, o->nsect};
+	o->code = sc__code_of(p, t);
+	o->il = o->code && p->interleave > 1 ? p->interleave : 1;
+	uint32_t data = o->code ? o->line * 8 / o->code->k * o->code->n : o->line * 8;
+	o->tagp = sc__tag_parity(p, t);
+	uint32_t full[F__COUNT] = {data, o->tagbits + o->tagp, t == SC_TGT_L2 ? o->nsect : 1, o->nsect};
 	for (int f = 0; f < F__COUNT; f++) {
 		o->size[f] = (fields & bit[f]) ? full[f] : 0;
 		o->entry += o->size[f];
@@ -840,20 +1216,21 @@ static bool geo_of(const sc_gpu_config_t *c, sc_target_t t, unsigned fields, geo
 	return o->entry > 0;
 }
 
-uint64_t sc__cache_target_bits(const sc_gpu_config_t *cfg, sc_target_t t, unsigned fields, uint32_t *word_bits)
+uint64_t sc__cache_target_bits(const sc_gpu_config_t *cfg, const sc_protection_t *p, sc_target_t t, unsigned fields,
+                               uint32_t *word_bits)
 {
 	geo_t o;
-	if (!geo_of(cfg, t, fields, &o))
+	if (!geo_of(cfg, p, t, fields, &o))
 		return 0;
-	/* one field: its natural word (32-bit data words, a whole tag, a
-	 * line's valid bits), each word in use or not as a whole; dirty bits
-	 * are in use per sector, so each is a word of its own; mixed fields:
-	 * single bits */
+	/* one field: its natural word (32-bit data words, or a group of
+	 * interleaved codewords, a whole tag, a line's valid bits), each word
+	 * in use or not as a whole; dirty bits are in use per sector, so each
+	 * is a word of its own; mixed fields: single bits */
 	uint32_t wb = 1, nf = 0;
 	for (int f = 0; f < F__COUNT; f++)
 		if (o.size[f]) {
 			nf++;
-			wb = f == F_DATA ? (o.size[f] % 32 ? 8 : 32) : f == F_DIRTY ? 1 : o.size[f];
+			wb = f == F_DATA ? (o.code ? o.code->n * o.il : o.size[f] % 32 ? 8 : 32) : f == F_DIRTY ? 1 : o.size[f];
 		}
 	if (word_bits)
 		*word_bits = nf == 1 ? wb : 1;
@@ -861,12 +1238,15 @@ uint64_t sc__cache_target_bits(const sc_gpu_config_t *cfg, sc_target_t t, unsign
 }
 
 /* Bit loc of t's space in SM sm: the cache, the slot, the field and the
- * bit within the field. */
+ * bit within the field. A coded data bit: bit is the line's data bit (a
+ * check bit: its codeword's first), cw the codeword, cb the bit in it. */
 typedef struct cbit {
 	sc_cache_t *c;
 	size_t slot;
 	int field;
 	uint32_t bit;
+	uint32_t cw, cb;
+	bool check;
 } cbit_t;
 
 static bool decode(sc_gpu_t *g, sc_target_t t, const geo_t *o, uint32_t sm, uint64_t loc, cbit_t *b)
@@ -881,6 +1261,14 @@ static bool decode(sc_gpu_t *g, sc_target_t t, const geo_t *o, uint32_t sm, uint
 	for (b->field = 0; b->field < F__COUNT && off >= o->size[b->field]; b->field++)
 		off -= o->size[b->field];
 	b->bit = off;
+	b->check = false;
+	if (b->field == F_DATA && o->code) {
+		uint32_t gb = o->code->n * o->il, r = off % gb;
+		b->cw = off / gb * o->il + r % o->il;
+		b->cb = r / o->il;
+		b->check = b->cb >= o->code->k;
+		b->bit = b->cw * o->code->k + (b->check ? 0 : b->cb);
+	}
 	return b->field < F__COUNT;
 }
 
@@ -952,6 +1340,10 @@ static int flip_sector(sc_gpu_t *g, const cbit_t *b)
 	if (ov) {
 		uint32_t sz = sector_bytes(g);
 		memset(ov->x + (size_t)b->bit * sz, 0, sz);
+		if (ov->err) { /* the sector's codewords go with it */
+			uint32_t kb = code_of(g, c)->k / 8;
+			memset(ov->err + (size_t)b->bit * sz / kb, 0, sz / kb * sizeof *ov->err);
+		}
 		ovl_tidy(g, c);
 	}
 	return 1;
@@ -962,14 +1354,29 @@ static int flip_bit(sc_gpu_t *g, const geo_t *o, const cbit_t *b)
 	sc_cache_t *c = b->c;
 	switch (b->field) {
 	case F_DATA: {
-		uint8_t *x = ovl_get(g, c, b->slot);
-		if (!x)
+		sc_ovl_t *ov = ovl_entry(g, c, b->slot);
+		if (!ov || (o->code && !ov->err && !(ov->err = calloc(ncw(c, o->code), sizeof *ov->err))))
 			return SC_ENOMEM;
-		x[b->bit / 8] ^= (uint8_t)(1u << (b->bit % 8));
+		if (o->code && b->check) /* a check bit lives in the pattern only */
+			ov->err[b->cw].check ^= 1u << (b->cb - o->code->k);
+		else if (o->code)
+			ov->err[b->cw].data ^= UINT64_C(1) << b->cb;
+		if (!b->check)
+			ov->x[b->bit / 8] ^= (uint8_t)(1u << (b->bit % 8));
 		ovl_tidy(g, c);
 		return 1;
 	}
-	case F_TAG: return flip_tag(g, o, b);
+	case F_TAG: {
+		int rc = o->tagp && b->bit == o->tagbits ? 1 : flip_tag(g, o, b); /* the parity bit: the check only */
+		sc_ovl_t *ov = rc == 1 && o->tagp ? ovl_entry(g, c, b->slot) : NULL;
+		if (rc == 1 && o->tagp && !ov)
+			return SC_ENOMEM;
+		if (ov) {
+			ov->tagerr = !ov->tagerr;
+			ovl_tidy(g, c);
+		}
+		return rc;
+	}
 	case F_VALID:
 		if (sectored(c))
 			return flip_sector(g, b);
@@ -987,7 +1394,7 @@ int sc__cache_fault(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm, ui
 {
 	geo_t o;
 	cbit_t b;
-	if (!geo_of(&g->cfg, t, fields, &o) || sm >= g->cfg.num_sms)
+	if (!geo_of(&g->cfg, &g->opt.prot, t, fields, &o) || sm >= g->cfg.num_sms)
 		return SC_EINVAL;
 	for (uint32_t i = 0; i < nbits; i++)
 		if (!decode(g, t, &o, sm, loc + i, &b) || !bit_in_use(&o, &b))
@@ -1009,8 +1416,7 @@ static uint64_t line_live(const geo_t *o, const sc_cache_t *c, size_t slot)
 	if (!c->tag[slot])
 		return 0;
 	uint64_t held = sectored(c) ? sc__popcount32(c->valid[slot]) : 1;
-	return o->size[F_TAG] + o->size[F_VALID] + (o->size[F_DATA] ? held * (o->line / o->nsect) * 8 : 0) +
-	       (o->size[F_DIRTY] ? held : 0);
+	return o->size[F_TAG] + o->size[F_VALID] + held * (o->size[F_DATA] / o->nsect) + (o->size[F_DIRTY] ? held : 0);
 }
 
 uint64_t sc__cache_live_bits(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t sm)
@@ -1019,7 +1425,7 @@ uint64_t sc__cache_live_bits(const sc_gpu_t *cg, sc_target_t t, unsigned fields,
 	geo_t o;
 	cbit_t b;
 	uint64_t live = 0;
-	if (!geo_of(&g->cfg, t, fields, &o))
+	if (!geo_of(&g->cfg, &g->opt.prot, t, fields, &o))
 		return 0;
 	for (uint64_t li = 0; li < (uint64_t)o.lines * o.ncache; li++)
 		if (decode(g, t, &o, sm, li * o.entry, &b))
@@ -1031,7 +1437,7 @@ uint64_t sc__cache_live_word(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32
 {
 	geo_t o;
 	cbit_t b;
-	if (!geo_of(&g->cfg, t, fields, &o) || !wb)
+	if (!geo_of(&g->cfg, &g->opt.prot, t, fields, &o) || !wb)
 		return UINT64_MAX;
 	/* whole lines first (a word is in use or not as a whole: it lies in
 	 * one field and one sector), then the words of the line that holds it */
@@ -1060,7 +1466,7 @@ bool sc__cache_site(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t
 	geo_t o;
 	cbit_t b;
 	memset(out, 0, sizeof *out);
-	if (!geo_of(&g->cfg, t, fields, &o) || sm >= g->cfg.num_sms || !decode(g, t, &o, sm, loc, &b))
+	if (!geo_of(&g->cfg, &g->opt.prot, t, fields, &o) || sm >= g->cfg.num_sms || !decode(g, t, &o, sm, loc, &b))
 		return false;
 	const sc_cache_t *c = b.c;
 	out->cache = t == SC_TGT_L2 ? (uint32_t)(loc / o.entry / o.lines) : sm;
@@ -1068,6 +1474,11 @@ bool sc__cache_site(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t
 	out->way = (uint32_t)(b.slot % o.ways);
 	out->field = names[b.field];
 	out->bit = b.bit;
+	if (b.field == F_DATA && o.code) {
+		out->code = o.code->kind;
+		out->codeword_bit = b.cb;
+		out->check_bit = b.check;
+	}
 	out->in_use = bit_in_use(&o, &b);
 	out->addr = c->tag[b.slot] ? line_addr(c, b.slot) : UINT64_MAX;
 	switch (b.field) {
@@ -1083,6 +1494,11 @@ bool sc__cache_site(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t
 		out->value = c->tag[b.slot] ? (c->tag[b.slot] - 1) >> o.setbits : 0;
 		out->value_bits = o.tagbits;
 		out->value_lo = b.bit;
+		if (o.tagp) { /* the parity bit is the tag's codeword's check bit */
+			out->code = SC_CODE_PARITY;
+			out->codeword_bit = b.bit;
+			out->check_bit = b.bit == o.tagbits;
+		}
 		break;
 	case F_VALID:
 		out->value = sectored(c) ? c->valid[b.slot] : c->tag[b.slot] != 0;

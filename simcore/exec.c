@@ -698,7 +698,7 @@ static uint32_t ex_atom(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 		resolved = ref.space;
 		uint64_t old = 0, res;
 		if (UNLIKELY(g->ms.nover) && ref.space == SC_SP_GLOBAL)
-			sc__ovl_atomic(g, a, bytes, ref.p); /* a generic global address is the global one */
+			sc__ovl_atomic(g, sm, w, pc, a, bytes, ref.p); /* a generic global address is the global one */
 		if (UNLIKELY(g->ms.dimg) && ref.space == SC_SP_GLOBAL)
 			sc__dimg_store(g, a, bytes);
 		memcpy(&old, ref.p, bytes);

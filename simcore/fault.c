@@ -104,7 +104,7 @@ uint64_t sc_target_bits(const sc_gpu_config_t *c, sc_target_t t, unsigned fields
 			wb = 1; /* 257-bit entries: only single bits stay inside a word */
 		break;
 	case SC_TGT_FU: n = 32 * 64; wb = 64; break;
-	case SC_TGT_L1D: case SC_TGT_L2: case SC_TGT_CONST: return sc__cache_target_bits(c, t, fields, word_bits);
+	case SC_TGT_L1D: case SC_TGT_L2: case SC_TGT_CONST: return sc__cache_target_bits(c, NULL, t, fields, word_bits);
 	default: return 0;
 	}
 	if (word_bits)
@@ -132,6 +132,8 @@ static uint64_t plain_bits(const sc_gpu_t *g, sc_target_t t, unsigned fields, ui
 
 uint64_t sc__space_bits(const sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t *word_bits)
 {
+	if (is_cache(t)) /* a code there widens the lines' data field */
+		return sc__cache_target_bits(&g->cfg, &g->opt.prot, t, fields, word_bits);
 	uint32_t wb;
 	uint64_t n = plain_bits(g, t, fields, &wb);
 	if (sc__coded(g, t))
@@ -884,7 +886,7 @@ static inline uint64_t ahead(uint64_t t, uint64_t now) { return t > now ? t - no
 
 /* A cache's lines: tags (in recency order), sectors, and when data that is
  * still on its way arrives. */
-static void hash_cache(const sc_cache_t *c, uint64_t now, hasher_t *s)
+static void hash_cache(const sc_gpu_t *g, const sc_cache_t *c, uint64_t now, hasher_t *s)
 {
 	size_t n = (size_t)c->sets * c->ways;
 	if (!n) /* no such cache in this GPU: no arrays either */
@@ -898,7 +900,7 @@ static void hash_cache(const sc_cache_t *c, uint64_t now, hasher_t *s)
 		hbytes(s, c->dirty, n);
 	}
 	if (c->nover) /* lines a fault corrupted (none in a fault-free run) */
-		hmix(s, sc__ovl_hash(c));
+		hmix(s, sc__ovl_hash(g, c));
 }
 
 /* The units, schedulers and caches of SM sm: its timing state. */
@@ -910,8 +912,8 @@ static void hash_sm_timing(const sc_gpu_t *g, const sc_sm_t *sm, hasher_t *s)
 		hmix(s, ahead(sm->sfree[k], now));
 	for (uint32_t k = 0; k < ns * SC_FU__COUNT; k++)
 		hmix(s, ahead(sm->ufree[k], now));
-	hash_cache(&g->ms.l1[sm->id], now, s);
-	hash_cache(&g->ms.cc[sm->id], now, s);
+	hash_cache(g, &g->ms.l1[sm->id], now, s);
+	hash_cache(g, &g->ms.cc[sm->id], now, s);
 }
 
 /* The L2 slices, their ports and the DRAM buses. */
@@ -920,7 +922,7 @@ static void hash_memsys(const sc_gpu_t *g, hasher_t *s)
 	const sc_memsys_t *ms = &g->ms;
 	uint64_t now = g->cycle;
 	for (uint32_t i = 0; i < ms->nslices; i++) {
-		hash_cache(&ms->l2[i], now, s);
+		hash_cache(g, &ms->l2[i], now, s);
 		hmix(s, ahead(ms->port[i], now));
 	}
 	for (uint32_t i = 0; i < ms->nchan; i++)

@@ -335,8 +335,9 @@ int sc_memcpy_dtoh(sc_gpu_t *g, void *dst, uint64_t src, uint64_t bytes)
 	if (!p)
 		return SC_EINVAL;
 	memcpy(dst, p, bytes);
-	if (UNLIKELY(g->ms.nover)) /* the host reads through the L2 */
-		sc__ovl_host_read(g, dst, src, bytes);
+	/* the host reads through the L2; its code may detect an error there */
+	if (UNLIKELY(g->ms.nover) && !sc__ovl_host_read(g, dst, src, bytes))
+		return fail(g, SC_EDUE, "reading device memory: %s (%s)", sc_due_name(g->status.reason), g->status.detail);
 	return 0;
 }
 

@@ -218,6 +218,8 @@ static uint32_t l1_set(const sc_cache_t *c, uint64_t ln)
 	return (uint32_t)((ln ^ (ln >> bits)) & (c->sets - 1));
 }
 
+uint32_t sc__cache_set(const sc_cache_t *c, uint64_t ln) { return l1_set(c, ln); }
+
 size_t sc__cache_find(const sc_cache_t *c, uint64_t ln)
 {
 	if (!c->sets)

@@ -1,5 +1,7 @@
 /* Protection: error-correcting codes on the register file, the predicate
- * file and shared memory (DESIGN.md, "Protection"; the codes: ecc.c).
+ * file and shared memory (DESIGN.md, "Protection"; the codes: ecc.c). The
+ * caches' codes keep their patterns in the overlay (cachefault.c) and
+ * decode through sc__prot_check, as this file's reads do.
  *
  * The model costs nothing in a fault-free run. No check bit is stored:
  * every word holds a codeword until a fault changes it, and a fault's
@@ -67,6 +69,8 @@ int sc_prot_parse(const char *name, sc_prot_t *out)
 bool sc_protection_on(const sc_protection_t *p)
 {
 	return p && (p->regfile != SC_CODE_NONE || p->pred != SC_CODE_NONE || p->smem != SC_CODE_NONE ||
+	             p->l1d != SC_CODE_NONE || p->l2 != SC_CODE_NONE || p->cc != SC_CODE_NONE ||
+	             p->l1d_tag != SC_CODE_NONE || p->l2_tag != SC_CODE_NONE || p->cc_tag != SC_CODE_NONE ||
 	             p->ibuffer.scheme != SC_IB_NONE || p->sharp.on);
 }
 
@@ -138,6 +142,41 @@ static int ib_check(const sc_ib_protection_t *ib, char *msg, size_t n)
 	return 0;
 }
 
+/* sc_protection_check's part for the caches: an interleaving group of
+ * codewords lies inside one line (the L2: one sector), so that a group is
+ * in use or not as a whole. */
+static int cache_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, char *msg, size_t n)
+{
+	static const sc_gpu_config_t none; /* without a GPU: the codes' names only */
+	if (!cfg)
+		cfg = &none;
+	const struct {
+		const char *what;
+		sc_code_kind_t code;
+		uint32_t bytes, unit; /* the cache's size, the bytes a group must divide */
+	} s[3] = {{"l1d", p->l1d, cfg->l1_bytes, cfg->l1_line},
+	          {"l2", p->l2, cfg->l2_bytes, cfg->l2_sector ? cfg->l2_sector : cfg->l2_line},
+	          {"const", p->cc, cfg->const_bytes, cfg->const_line}};
+	uint32_t il = p->interleave > 1 ? p->interleave : 1;
+	const sc_code_kind_t tag[3] = {p->l1d_tag, p->l2_tag, p->cc_tag};
+	for (int i = 0; i < 3; i++) {
+		if (tag[i] != SC_CODE_NONE && tag[i] != SC_CODE_PARITY) {
+			snprintf(msg, n, "protection: %s: tag code %s: a tag takes none or parity", s[i].what,
+			         sc_code_name(tag[i]));
+			return SC_EINVAL;
+		}
+		if (s[i].code == SC_CODE_NONE || !s[i].bytes)
+			continue;
+		uint32_t group = sc_code_get(s[i].code)->k / 8 * il;
+		if (s[i].unit % group) {
+			snprintf(msg, n, "protection: %s: %u-byte %s are not a whole number of %u-byte interleaved codeword "
+			         "groups", s[i].what, s[i].unit, i == 1 && cfg->l2_sector ? "sectors" : "lines", group);
+			return SC_EINVAL;
+		}
+	}
+	return 0;
+}
+
 int sc_protection_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, sc_regs_t regs, char *msg, size_t n)
 {
 	if (ib_check(&p->ibuffer, msg, n) || sharp_check(p, regs, msg, n))
@@ -145,8 +184,9 @@ int sc_protection_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, sc
 	const struct {
 		const char *what;
 		sc_code_kind_t code;
-	} s[3] = {{"regfile", p->regfile}, {"pred", p->pred}, {"smem", p->smem}};
-	for (int i = 0; i < 3; i++) {
+	} s[6] = {{"regfile", p->regfile}, {"pred", p->pred}, {"smem", p->smem},
+	          {"l1d", p->l1d},         {"l2", p->l2},     {"const", p->cc}};
+	for (int i = 0; i < 6; i++) {
 		if ((unsigned)s[i].code >= SC_CODE__COUNT) {
 			snprintf(msg, n, "protection: %s: unknown code %d", s[i].what, (int)s[i].code);
 			return SC_EINVAL;
@@ -177,11 +217,17 @@ int sc_protection_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, sc
 		         cfg->smem_per_sm);
 		return SC_EINVAL;
 	}
-	return 0;
+	return cache_check(p, cfg, msg, n);
 }
 
-/* The code on target t under p, or NULL. */
-static const sc_code_t *code_of(const sc_protection_t *p, sc_target_t t)
+bool sc__tag_parity(const sc_protection_t *p, sc_target_t t)
+{
+	sc_code_kind_t k = !p ? SC_CODE_NONE : t == SC_TGT_L1D ? p->l1d_tag : t == SC_TGT_L2 ? p->l2_tag
+	                   : t == SC_TGT_CONST ? p->cc_tag : SC_CODE_NONE;
+	return k == SC_CODE_PARITY;
+}
+
+const sc_code_t *sc__code_of(const sc_protection_t *p, sc_target_t t)
 {
 	if (!p)
 		return NULL;
@@ -189,6 +235,9 @@ static const sc_code_t *code_of(const sc_protection_t *p, sc_target_t t)
 	case SC_TGT_REGFILE: return sc_code_get(p->regfile);
 	case SC_TGT_PRED: return sc_code_get(p->pred);
 	case SC_TGT_SMEM: return sc_code_get(p->smem);
+	case SC_TGT_L1D: return sc_code_get(p->l1d);
+	case SC_TGT_L2: return sc_code_get(p->l2);
+	case SC_TGT_CONST: return sc_code_get(p->cc);
 	default: return NULL;
 	}
 }
@@ -213,7 +262,9 @@ static uint64_t coded_bits(const sc_code_t *c, const sc_protection_t *p, sc_targ
 uint64_t sc_target_bits_prot(const sc_gpu_config_t *cfg, const sc_protection_t *p, sc_target_t t, unsigned fields,
                              uint32_t *word_bits)
 {
-	const sc_code_t *c = code_of(p, t);
+	if (t == SC_TGT_L1D || t == SC_TGT_L2 || t == SC_TGT_CONST) /* a line's data field only */
+		return sc__cache_target_bits(cfg, p, t, fields, word_bits);
+	const sc_code_t *c = sc__code_of(p, t);
 	uint64_t n = sc_target_bits(cfg, t, fields, word_bits);
 	return c && n ? coded_bits(c, p, t, n, word_bits) : n;
 }
@@ -232,6 +283,9 @@ int sc__prot_create(sc_gpu_t *g)
 	g->prot.code[0] = sc_code_get(p->regfile);
 	g->prot.code[1] = sc_code_get(p->pred);
 	g->prot.code[2] = sc_code_get(p->smem);
+	g->prot.code[3] = sc_code_get(p->l1d);
+	g->prot.code[4] = sc_code_get(p->l2);
+	g->prot.code[5] = sc_code_get(p->cc);
 	if (sc__sawp_create(g) || sc__sharp_create(g))
 		return SC_ENOMEM;
 	if (p->regfile == SC_CODE_NONE && p->pred == SC_CODE_NONE && p->smem == SC_CODE_NONE)
@@ -452,28 +506,41 @@ void sc__prot_event(sc_gpu_t *g, sc_prot_t ev)
 static const char *const tnames[] = {[SC_TGT_REGFILE] = "register", [SC_TGT_PRED] = "predicate",
                                      [SC_TGT_SMEM] = "shared-memory granule"};
 
+bool sc__prot_check(sc_gpu_t *g, const sc_code_t *c, uint64_t data, uint32_t check, const sc_prot_where_t *at,
+                    uint64_t *fix)
+{
+	uint64_t rest;
+	sc_ecc_outcome_t o = sc_code_decode(c, data, check, false, &rest, NULL);
+	if (o == SC_ECC_DETECTED) {
+		sc__prot_event(g, SC_PROT_DETECTED);
+		sc__due(g, c->kind == SC_CODE_PARITY ? SC_DUE_PARITY_ERROR : SC_DUE_ECC_UNCORRECTABLE, at->sm, at->w,
+		        at->lane, at->pc, at->addr,
+		        "%s detected an error it cannot correct in %s (data pattern 0x%llx, check 0x%x)",
+		        sc_code_name(c->kind), at->what, (unsigned long long)data, check);
+		return false;
+	}
+	/* what the decoder flips: the whole pattern when it corrects, another
+	 * one when it miscorrects (rest, a codeword, stays), nothing when the
+	 * pattern is a codeword */
+	*fix = data ^ rest;
+	sc__prot_event(g, o == SC_ECC_CORRECTED      ? SC_PROT_CORRECTED
+	                  : o == SC_ECC_MISCORRECTED ? SC_PROT_MISCORRECTED
+	                                             : SC_PROT_UNDETECTED);
+	return true;
+}
+
 /* A read of entry i's word by `lane` of w (-1: the warp): decoded, and the
  * entry ends; false after the DUE of a detected error. */
 static bool decode(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t i, int lane, uint32_t pc)
 {
 	sc_perr_t e = sm->err[i];
 	const sc_code_t *c = sc__prot_code(g, (sc_target_t)e.tgt);
-	uint64_t rest;
-	sc_ecc_outcome_t o = sc_code_decode(c, e.data, e.check, false, &rest, NULL);
-	if (o == SC_ECC_DETECTED) {
-		sc__prot_event(g, SC_PROT_DETECTED);
-		sc__due(g, c->kind == SC_CODE_PARITY ? SC_DUE_PARITY_ERROR : SC_DUE_ECC_UNCORRECTABLE, sm, w, lane, pc, 0,
-		        "%s detected an error it cannot correct in %s %u of SM %u (data pattern 0x%llx, check 0x%x)",
-		        sc_code_name(c->kind), tnames[e.tgt], e.word, sm->id, (unsigned long long)e.data, e.check);
+	sc_prot_where_t at = {.sm = sm, .w = w, .lane = lane, .pc = pc};
+	snprintf(at.what, sizeof at.what, "%s %u of SM %u", tnames[e.tgt], e.word, sm->id);
+	uint64_t fix;
+	if (!sc__prot_check(g, c, e.data, e.check, &at, &fix))
 		return false;
-	}
-	/* what the decoder flips: the whole pattern when it corrects, another
-	 * one when it miscorrects (rest, a codeword, stays), nothing when the
-	 * pattern is a codeword */
-	xor_data(sm, &e, c->k, e.data ^ rest);
-	sc__prot_event(g, o == SC_ECC_CORRECTED      ? SC_PROT_CORRECTED
-	                  : o == SC_ECC_MISCORRECTED ? SC_PROT_MISCORRECTED
-	                                             : SC_PROT_UNDETECTED);
+	xor_data(sm, &e, c->k, fix);
 	perr_drop(sm, i);
 	return true;
 }

@@ -966,17 +966,27 @@ int sc_rt_become(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_t *h, c
 /* --------------------------------------------------------------- job files */
 
 /* The "protection" record: the codes and the interleave, then the
- * instruction buffer's scheme and its four numbers when it has one (a job
- * without them reads as none: older job files stay valid). */
+ * instruction buffer's scheme and its four numbers when it has one, a
+ * cache has a code or SHARP is on, then the caches' codes (L1D L2 CONST)
+ * when one has, then their tags' (L1D_TAG L2_TAG CONST_TAG) when one has,
+ * then "sharp QUEUE TABLE ECC" when SHARP is on (a job without a tail
+ * reads as none: older job files stay valid). */
 static void write_prot(FILE *f, const sc_protection_t *p)
 {
 	fprintf(f, "protection %s %s %s %" PRIu32, sc_code_name(p->regfile), sc_code_name(p->pred),
 	        sc_code_name(p->smem), p->interleave);
 	const sc_ib_protection_t *ib = &p->ibuffer;
 	const sc_sharp_protection_t *sh = &p->sharp;
-	if (ib->scheme != SC_IB_NONE || sh->on)
+	bool caches = p->l1d != SC_CODE_NONE || p->l2 != SC_CODE_NONE || p->cc != SC_CODE_NONE;
+	bool tags = p->l1d_tag != SC_CODE_NONE || p->l2_tag != SC_CODE_NONE || p->cc_tag != SC_CODE_NONE;
+	caches |= tags;
+	if (ib->scheme != SC_IB_NONE || caches || sh->on)
 		fprintf(f, " %s %" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32, sc_ib_scheme_name(ib->scheme),
 		        ib->table_entries, ib->threshold, ib->progress_window, ib->reissue_penalty);
+	if (caches)
+		fprintf(f, " %s %s %s", sc_code_name(p->l1d), sc_code_name(p->l2), sc_code_name(p->cc));
+	if (tags)
+		fprintf(f, " %s %s %s", sc_code_name(p->l1d_tag), sc_code_name(p->l2_tag), sc_code_name(p->cc_tag));
 	if (sh->on)
 		fprintf(f, " sharp %" PRIu32 " %" PRIu32 " %s", sh->request_queue, sh->warp_table, sc_code_name(sh->ecc));
 	fputc('\n', f);
@@ -1227,6 +1237,13 @@ static void jr_prot_ib(jrd_t *r, sc_rt_job_t *j)
 	ib->reissue_penalty = (uint32_t)jr_u64(r, "reissue_penalty", 0, UINT32_MAX, 10);
 }
 
+/* Whether the record's next field is SHARP's tail. */
+static bool jr_sharp_next(const jrd_t *r)
+{
+	int len = 0;
+	return sscanf(r->p, " sharp%n", &len) == 0 && len && (r->p[len] == ' ' || r->p[len] == '\0');
+}
+
 /* The SHARP tail of a "protection" record, after the instruction buffer's:
  * "sharp QUEUE TABLE ECC" (write_prot; absent: SHARP off). */
 static void jr_prot_sharp(jrd_t *r, sc_rt_job_t *j)
@@ -1234,8 +1251,9 @@ static void jr_prot_sharp(jrd_t *r, sc_rt_job_t *j)
 	sc_sharp_protection_t *sh = &j->prot.sharp;
 	char name[16];
 	int len = 0;
-	if (sscanf(r->p, " sharp%n", &len) != 0 || !len || (r->p[len] != ' ' && r->p[len] != '\0'))
+	if (!jr_sharp_next(r))
 		return; /* anything else is text after the fields: jr_end says so */
+	sscanf(r->p, " sharp%n", &len);
 	r->p += len;
 	sh->on = true;
 	sh->request_queue = (uint32_t)jr_u64(r, "request_queue", 0, SC_SHARP_MAX, 10);
@@ -1246,12 +1264,10 @@ static void jr_prot_sharp(jrd_t *r, sc_rt_job_t *j)
 	r->p += len;
 }
 
-/* "protection REGFILE PRED SMEM INTERLEAVE [IB... [sharp ...]]": the codes by name,
- * then the instruction buffer's protection when it has one. */
-static void jr_prot(jrd_t *r, sc_rt_job_t *j)
+/* n code names into code[0..n). */
+static void jr_codes(jrd_t *r, sc_code_kind_t *const *code, int n)
 {
-	sc_code_kind_t *code[3] = {&j->prot.regfile, &j->prot.pred, &j->prot.smem};
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < n; i++) {
 		char name[16];
 		int len = 0;
 		if (sscanf(r->p, " %15[a-z0-9]%n", name, &len) != 1 || sc_code_parse(name, code[i]))
@@ -1259,9 +1275,24 @@ static void jr_prot(jrd_t *r, sc_rt_job_t *j)
 			                         "secded64, dected)");
 		r->p += len;
 	}
+}
+
+/* "protection REGFILE PRED SMEM INTERLEAVE [IB... [L1D L2 CONST [TAGS]]]
+ * [sharp ...]": the codes by name, then the instruction buffer's
+ * protection, then the caches' codes and their tags', then SHARP's. */
+static void jr_prot(jrd_t *r, sc_rt_job_t *j)
+{
+	sc_code_kind_t *const code[3] = {&j->prot.regfile, &j->prot.pred, &j->prot.smem};
+	sc_code_kind_t *const cache[3] = {&j->prot.l1d, &j->prot.l2, &j->prot.cc};
+	sc_code_kind_t *const tag[3] = {&j->prot.l1d_tag, &j->prot.l2_tag, &j->prot.cc_tag};
+	jr_codes(r, code, 3);
 	j->prot.interleave = (uint32_t)jr_u64(r, "interleave", 0, 8, 10);
 	if (*r->p == ' ')
 		jr_prot_ib(r, j);
+	if (*r->p == ' ' && !jr_sharp_next(r))
+		jr_codes(r, cache, 3);
+	if (*r->p == ' ' && !jr_sharp_next(r))
+		jr_codes(r, tag, 3);
 	if (*r->p == ' ')
 		jr_prot_sharp(r, j);
 	jr_end(r);

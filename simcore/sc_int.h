@@ -1190,13 +1190,24 @@ typedef struct sc_sharp {
 	uint64_t nvalid, valid_at;/* valid words, since cycle valid_at */
 	sc_sharp_stats_t st;
 } sc_sharp_t;
+/* A coded cache line's error pattern of one codeword (cachefault.c): the
+ * data bits a fault flipped (also in x) and the check bits (only here). */
+typedef struct sc_cwerr {
+	uint64_t data;
+	uint32_t check;
+} sc_cwerr_t;
 
 /* A line whose data a fault changed (cachefault.c): what the line returns
  * is the memory at its tag's address XOR x, for every byte of the line.
- * In a fault-free run no cache has one. */
+ * In a fault-free run no cache has one. Under a code on the cache, err
+ * holds the pattern of each of the line's codewords (line bits / k of
+ * them; NULL until a fault hits a codeword): decoded when the codeword is
+ * read. The entry stays while x or a pattern is not zero. */
 typedef struct sc_ovl {
 	size_t slot;              /* set * ways + way (ways in recency order) */
-	uint8_t *x;               /* the line's bytes (1 << shift), not all 0 */
+	uint8_t *x;               /* the line's bytes (1 << shift) */
+	sc_cwerr_t *err;          /* per codeword, or NULL */
+	bool tagerr;              /* under tag parity: the tag's parity is wrong */
 } sc_ovl_t;
 
 /* The memory system's timing state (memsys.c): tags, sector masks and
@@ -1266,6 +1277,8 @@ uint32_t sc__mem_time(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, int space, i
 /* The slot of line ln in per-SM cache c (L1, constant), or SIZE_MAX when
  * absent; changes nothing (no recency update). */
 size_t sc__cache_find(const sc_cache_t *c, uint64_t ln);
+/* The set of line ln in per-SM cache c (its sets > 0). */
+uint32_t sc__cache_set(const sc_cache_t *c, uint64_t ln);
 /* Where the L2 keeps cache address a: its slice, the DRAM channel behind
  * it, its set in the slice, and its line number (a >> log2 l2_line). */
 typedef struct sc_l2_place {
@@ -1310,10 +1323,12 @@ uint32_t sc__ovl_load(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int sp
 void sc__ovl_unpatch(sc_gpu_t *g);
 void sc__ovl_store(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int space, const uint64_t *addr,
                    uint64_t off, uint32_t exec, unsigned bytes);
-void sc__ovl_atomic(sc_gpu_t *g, uint64_t a, unsigned bytes, uint8_t *p);
+void sc__ovl_atomic(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint32_t pc, uint64_t a, unsigned bytes,
+                    uint8_t *p);
 /*   gpu.c: the host reads global memory through the L2 (its corrupted
- *   lines show in the copy) and its writes overwrite the L2's corruption. */
-void sc__ovl_host_read(sc_gpu_t *g, uint8_t *dst, uint64_t src, uint64_t bytes);
+ *   lines show in the copy; false after the DUE of a codeword the L2's
+ *   code detected) and its writes overwrite the L2's corruption. */
+bool sc__ovl_host_read(sc_gpu_t *g, uint8_t *dst, uint64_t src, uint64_t bytes);
 void sc__ovl_host_write(sc_gpu_t *g, uint64_t dst, uint64_t bytes);
 /* The DRAM image (cachefault.c): sc__dimg_store and _store_lanes, called
  * while it is on (g->ms.dimg), before a kernel's store or atomic writes
@@ -1338,8 +1353,9 @@ uint64_t sc__dimg_hash(const sc_gpu_t *g);
  *   nbits from loc when apply (every bit must be in use) and returns 1, or
  *   0 when a bit is not in use (SC_EINVAL: no such space, SC_ENOMEM);
  *   sc__cache_live_bits counts the bits in use. */
-uint64_t sc__ovl_hash(const sc_cache_t *c);
-uint64_t sc__cache_target_bits(const sc_gpu_config_t *cfg, sc_target_t t, unsigned fields, uint32_t *word_bits);
+uint64_t sc__ovl_hash(const sc_gpu_t *g, const sc_cache_t *c);
+uint64_t sc__cache_target_bits(const sc_gpu_config_t *cfg, const sc_protection_t *p, sc_target_t t, unsigned fields,
+                               uint32_t *word_bits);
 int sc__cache_fault(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc, uint32_t nbits,
                     bool apply);
 uint64_t sc__cache_live_bits(const sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm);
@@ -1449,7 +1465,8 @@ struct sc_gpu {
 	sc_gpu_config_t cfg;
 	sc_options_t opt;
 	struct {
-		const sc_code_t *code[3];   /* regfile, pred, smem (prot.c); NULL: none */
+		const sc_code_t *code[6];   /* regfile, pred, smem, l1d, l2, const
+		                               (prot.c); NULL: none */
 		sc_ib_protection_t ib;      /* the instruction buffer's (sc_ib_params) */
 		uint8_t ev;                 /* the first event, sc_prot_t */
 		uint64_t cycle;             /* and its cycle */
@@ -1749,12 +1766,15 @@ sc_entry_bit_t sc__ib_bit(const sc_gpu_config_t *c, unsigned fields, uint64_t lo
  * value of the field's word holding the bit (data: its byte). false when
  * loc is outside the space. */
 typedef struct sc_cache_site {
-	uint32_t cache, set, way, bit;
+	uint32_t cache, set, way, bit;   /* a tag's parity bit: bit = the tag's bits */
 	const char *field;
 	uint64_t addr;
 	bool in_use;
 	uint64_t value;
 	uint32_t value_bits, value_lo; /* the word's width and the bit of loc in it */
+	sc_code_kind_t code;           /* data under a code: the code (else NONE), */
+	uint32_t codeword_bit;         /* loc's bit in its codeword, */
+	bool check_bit;                /* whether a check bit (bit: the codeword's first data bit) */
 } sc_cache_site_t;
 bool sc__cache_site(const sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t sm, uint64_t loc,
                     sc_cache_site_t *out);
@@ -1827,10 +1847,45 @@ void sc__prot_destroy(sc_gpu_t *g);
 /* The code on target t of g, NULL when none. */
 static inline const sc_code_t *sc__prot_code(const sc_gpu_t *g, sc_target_t t)
 {
-	return t == SC_TGT_REGFILE ? g->prot.code[0] : t == SC_TGT_PRED ? g->prot.code[1]
-	       : t == SC_TGT_SMEM ? g->prot.code[2] : NULL;
+	switch (t) {
+	case SC_TGT_REGFILE: return g->prot.code[0];
+	case SC_TGT_PRED: return g->prot.code[1];
+	case SC_TGT_SMEM: return g->prot.code[2];
+	case SC_TGT_L1D: return g->prot.code[3];
+	case SC_TGT_L2: return g->prot.code[4];
+	case SC_TGT_CONST: return g->prot.code[5];
+	default: return NULL;
+	}
 }
-static inline bool sc__coded(const sc_gpu_t *g, sc_target_t t) { return sc__prot_code(g, t) != NULL; }
+/* Whether target t is coded and its errors live in prot.c's table (the
+ * caches' codes live in their overlay entries: cachefault.c). */
+static inline bool sc__coded(const sc_gpu_t *g, sc_target_t t)
+{
+	return t != SC_TGT_L1D && t != SC_TGT_L2 && t != SC_TGT_CONST && sc__prot_code(g, t) != NULL;
+}
+/* The code on target t under p (NULL: none, or p NULL); whether cache
+ * target t's tags carry a parity bit under p. */
+const sc_code_t *sc__code_of(const sc_protection_t *p, sc_target_t t);
+bool sc__tag_parity(const sc_protection_t *p, sc_target_t t);
+/* Where a decoded codeword was read, for the DUE of a detected error:
+ * the SM, warp and lane (NULL, NULL, -1 when none: an eviction, the host),
+ * the pc, the address, and the word in words ("register 5 of SM 0"). */
+typedef struct sc_prot_where {
+	const sc_sm_t *sm;
+	const sc_warp_t *w;
+	int lane;
+	uint32_t pc;
+	uint64_t addr;
+	char what[96];
+} sc_prot_where_t;
+/* Decodes a read codeword's error pattern (data, check) under code c and
+ * records the protection event. Detected: the DUE (parity_error for
+ * parity, ecc_uncorrectable for the others) and false. Otherwise true and
+ * *fix the data bits the decoder flips (the whole data pattern when it
+ * corrects, another pattern when it miscorrects, 0 when undetected): the
+ * caller applies them and drops the pattern. */
+bool sc__prot_check(sc_gpu_t *g, const sc_code_t *c, uint64_t data, uint32_t check, const sc_prot_where_t *at,
+                    uint64_t *fix);
 /* The fault space of a protected target whose unprotected space has
  * `plain` bits (fault.c's plain_bits): codewords, and *word_bits the bits
  * of an interleaving group. */

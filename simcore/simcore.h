@@ -332,15 +332,24 @@ typedef struct sc_sharp_protection {
 /* The codes on the storage structures; zero = none anywhere. Every code
  * protects one word: a register of one lane (32 bits), a warp's predicate
  * (its 32 lanes' bits), a shared-memory granule (32 bits, or 64 with
- * secded64). The check bits are fault-target bits: a protected word is
- * its whole codeword, data bits first (sc_target_bits_prot). interleave I
- * (0 or 1: none) spreads physically adjacent bits over I codewords: bit b
- * of a group of I consecutive codewords is bit b / I of codeword b % I, so
- * an adjacent fault of up to I bits hits each codeword once. */
+ * secded64), k consecutive data bits of a cache line (l1d, l2, cc: the
+ * line's data array; l1d_tag, l2_tag, cc_tag: a parity bit on each line's
+ * tag; valid and dirty bits stay unprotected).
+ * The check bits are fault-target bits: a protected word is its whole
+ * codeword, data bits first (sc_target_bits_prot). interleave I (0 or 1:
+ * none) spreads physically adjacent bits over I codewords: bit b of a
+ * group of I consecutive codewords is bit b / I of codeword b % I, so an
+ * adjacent fault of up to I bits hits each codeword once. */
 typedef struct sc_protection {
 	sc_code_kind_t regfile;  /* none, parity, hamming, secded, dected */
 	sc_code_kind_t pred;     /* none, parity, hamming, secded, dected */
 	sc_code_kind_t smem;     /* none, parity, hamming, secded, secded64, dected */
+	sc_code_kind_t l1d;      /* the caches' data: as smem */
+	sc_code_kind_t l2;
+	sc_code_kind_t cc;       /* the constant cache (target "const") */
+	sc_code_kind_t l1d_tag;  /* the caches' tags: none or parity (a parity */
+	sc_code_kind_t l2_tag;   /* bit per line's tag, checked at every lookup */
+	sc_code_kind_t cc_tag;   /* of its set) */
 	uint32_t interleave;     /* 0 or 1, 2, 4, 8 */
 	sc_ib_protection_t ibuffer;
 	sc_sharp_protection_t sharp;
@@ -414,7 +423,10 @@ const char *sc_gpu_errmsg(const sc_gpu_t *gpu);
 int sc_module_load_text(sc_gpu_t *gpu, const char *name, const char *text, sc_module_t **out);
 int sc_module_load_file(sc_gpu_t *gpu, const char *path, sc_module_t **out);
 
-/* Device memory. Addresses are 64-bit device addresses in the global space. */
+/* Device memory. Addresses are 64-bit device addresses in the global space.
+ * sc_memcpy_dtoh reads through the L2: under a code on the L2's data a
+ * detected error in a line it reads fails it with SC_EDUE (the DUE is in
+ * sc_gpu_status, and sticks as a launch's does). */
 int sc_malloc(sc_gpu_t *gpu, uint64_t bytes, uint64_t *dptr);
 int sc_free(sc_gpu_t *gpu, uint64_t dptr);
 int sc_memcpy_htod(sc_gpu_t *gpu, uint64_t dst, const void *src, uint64_t bytes);

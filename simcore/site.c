@@ -393,6 +393,17 @@ static void site_cache(jw_t *j, const sc_gpu_t *g, sc_target_t t, unsigned field
 		jw_hex(j, "address", a, 40);
 	}
 	jw_u64(j, "bit", c.bit);
+	if (c.code != SC_CODE_NONE) {
+		/* a codeword's bit, as for the register file: a check bit's flip
+		 * leaves the data as it was (bit: its codeword's first data bit);
+		 * the other bits of an adjacent fault may lie in other codewords */
+		jw_str(j, "code", sc_code_name(c.code));
+		jw_u64(j, "codeword_bit", c.codeword_bit);
+		jw_bool(j, "check_bit", c.check_bit);
+		if (c.check_bit)
+			return;
+		nbits = 1;
+	}
 	before_after(j, c.value, c.value_bits, c.value_lo, nbits);
 }
 

@@ -3,8 +3,8 @@
 # codes act (simcore/prot.c: reads decode the corrupted words): single-bit
 # faults in a SECDED register file are all masked, parity turns them into
 # DUE parity_error, double adjacent faults are DUE ecc_uncorrectable unless
-# interleaving spreads them over two codewords. Needs sqlite3 (skipped
-# without it).
+# interleaving spreads them over two codewords; the same on the caches'
+# data arrays (simcore/cachefault.c). Needs sqlite3 (skipped without it).
 # Usage: tests/e2e_protection.sh BUILD. Prints PASS or FAIL per check; exits
 # 1 if any check fails, 2 on bad usage.
 set -u
@@ -67,6 +67,31 @@ expect "secded: adjacent pairs are no SDC" secded-pair "SELECT count(*) FROM exp
 run secded-pair-il2 "$pair" '{"regfile": "secded", "interleave": 2}'
 expect "secded interleave 2: adjacent pairs are corrected" secded-pair-il2 \
 	"SELECT count(*) FROM experiments WHERE outcome != 'masked'" 0
+
+# run_cache NAME TARGET MODEL PROTECTION: the same on a cache's data
+# array (stencil on the small-cache GPU, whose lines are read, evicted and
+# written back).
+run_cache() {
+	printf '{"name": "%s", "workload": "%s/tests/engine/data/stencil.json", "gpu": "%s/tests/engine/data/small-cache-gpu.json",\n "target": "%s", "fields": ["data"], "injections": 300, "seed": 11, "fault_model": %s, "protection": %s}\n' \
+		"$1" "$root" "$root" "$2" "$3" "$4" >"$tmp/$1.json"
+	"$flipsim" run "$tmp/$1.json" --db "$tmp/$1.db" -j 2 --quiet >/dev/null 2>"$tmp/$1.err" ||
+		{ echo "FAIL $1: flipsim run: $(head -n 1 "$tmp/$1.err")"; failures=$((failures + 1)); }
+}
+
+run_cache l2-secded l2 "$single" '{"l2": "secded"}'
+expect "l2 secded: single-bit faults fail nothing" l2-secded "SELECT count(*) FROM experiments WHERE outcome != 'masked'" 0
+expect "l2 secded: some faults were read and corrected" l2-secded \
+	"SELECT count(*) > 0 FROM experiments WHERE reason = 'corrected' AND prot = 'corrected'" 1
+
+run_cache l1d-parity l1d "$single" '{"l1d": "parity"}'
+expect "l1d parity: single-bit faults are no SDC" l1d-parity "SELECT count(*) FROM experiments WHERE outcome = 'sdc'" 0
+expect "l1d parity: DUE parity_error appears" l1d-parity \
+	"SELECT count(*) > 0 FROM experiments WHERE outcome = 'due' AND reason = 'parity_error' AND prot = 'detected'" 1
+
+run_cache l2-secded-pair l2 "$pair" '{"l2": "secded"}'
+expect "l2 secded: adjacent pairs are DUE ecc_uncorrectable" l2-secded-pair \
+	"SELECT count(*) > 0 FROM experiments WHERE reason = 'ecc_uncorrectable' AND prot = 'detected'" 1
+expect "l2 secded: adjacent pairs are no SDC" l2-secded-pair "SELECT count(*) FROM experiments WHERE outcome = 'sdc'" 0
 
 [ "$failures" -eq 0 ] || exit 1
 exit 0

@@ -1,4 +1,5 @@
 -- GUFI's future work (its section VI): the register file and shared memory
+-- (and the caches' data: l1d, l2)
 -- under each code and fault model, averaged over the applications: AVF and
 -- its SDC and DUE parts, the detected DUEs, the runs whose first protection
 -- event was a correction, a miscorrection or an undetected error, and the
@@ -14,7 +15,7 @@ WITH c AS (
          ps.corrected, ps.miscorrected, ps.undetected, f.fit,
          substr(a.campaign, instr(a.campaign, '-') + 1) AS rest
     FROM avf a JOIN protection_summary ps USING (campaign_id) JOIN fit f USING (campaign_id)
-   WHERE a.kernel = 'all' AND a.target IN ('regfile', 'smem')
+   WHERE a.kernel = 'all' AND a.target IN ('regfile', 'smem', 'l1d', 'l2')
 ), k AS (
   SELECT *, substr(rest, instr(rest, '-') + 1) AS cm FROM c
 ), m AS (

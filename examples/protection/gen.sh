@@ -14,6 +14,8 @@
 # SAWP_min; gtx480. SAWP's variants: the instruction buffer with one entry
 # per warp (the paper's geometry; gtx480 with ib_entries 1) and the GTO
 # scheduler (gtx480's is LRR), each under none, SAWP_fs, SAWP and SAWP_min.
+# The caches' data arrays: the L1 and the L2 of 3 applications under no
+# code, parity and SECDED, single-bit and adjacent-2 faults (field data).
 # The two GPUs are written under OUTDIR/gpus (gpu-ib1.json, gpu-gto.json).
 # And SHARP's (Tan et al., CF'13, section 5.2): the register file,
 # single-bit faults, under SHARP (the none and secded campaigns above are
@@ -31,6 +33,10 @@ MODELS="single adj2 adj3 multi2"
 IB_SCHEMES="none parity ecc sawp_fs sawp sawp_min"
 IB_VARIANT_SCHEMES="none sawp_fs sawp sawp_min"
 IB_VARIANTS="ib1 gto"
+CACHE_APPS="hs lud pathf"
+CACHE_TARGETS="l1d l2"
+CACHE_CODES="none parity secded"
+CACHE_MODELS="single adj2"
 
 usage() {
 	echo "usage: sh $0 [-n INJECTIONS] [-b BUILD] OUTDIR" >&2
@@ -104,7 +110,10 @@ campaign() {
 		printf '  "gpu": "%s",\n' "$([ -n "$variant" ] && echo "gpus/gpu-$variant.json" || echo gtx480)"
 		printf '  "regs": "alloc",\n'
 		printf '  "target": "%s",\n' "$target"
-		[ "$target" != ibuffer ] || printf '  "fields": ["instr"],\n'
+		case $target in
+		ibuffer) printf '  "fields": ["instr"],\n' ;;
+		l1d | l2) printf '  "fields": ["data"],\n' ;;
+		esac
 		printf '  "scope": "application",\n'
 		printf '  "fault_model": %s,\n' "$(model_json "$model")"
 		[ "$code" = none ] || printf '  "protection": %s,\n' "$(protection_json "$target" "$code")"
@@ -144,5 +153,15 @@ done
 for app in $APPS; do
 	campaign "$app" regfile sharp single
 	count=$((count + 1))
+done
+for target in $CACHE_TARGETS; do
+	for code in $CACHE_CODES; do
+		for model in $CACHE_MODELS; do
+			for app in $CACHE_APPS; do
+				campaign "$app" "$target" "$code" "$model"
+				count=$((count + 1))
+			done
+		done
+	done
 done
 echo "gen.sh: $count campaigns of $n injections in $out"

@@ -149,7 +149,7 @@ static const struct {
 } bad[] = {
 	{"regfile", "alloc", NULL, "\"secded\"", "at $.protection:", "expected an object {\"regfile\": {\"code\": C}"},
 	{"regfile", "alloc", NULL, "{\"regs\": \"secded\"}", "at $.protection:",
-	 "unknown key 'regs' (expected regfile, pred, smem, interleave, ibuffer, sharp)"},
+	 "unknown key 'regs' (expected regfile, pred, smem, l1d, l2, const, interleave, ibuffer, sharp)"},
 	{"regfile", "alloc", NULL, "{\"sharp\": 1}", "at $.protection.sharp:", "expected true, false or an object"},
 	{"regfile", "alloc", NULL, "{\"sharp\": {\"queue\": 4}}", "at $.protection.sharp:", "unknown key 'queue'"},
 	{"regfile", "alloc", NULL, "{\"sharp\": {\"warp_table\": 0}}", "at $.protection.sharp.warp_table:",
@@ -160,6 +160,18 @@ static const struct {
 	 "sharp protects the register file itself: regfile code must be none, not secded"},
 	{"regfile", "unalloc", NULL, "{\"sharp\": true}", "at $.protection:",
 	 "sharp protects the physical registers of a warp: use regs alloc, not unalloc"},
+	{"l1d", "alloc", NULL, "{\"l1d\": \"secdd\"}", "at $.protection.l1d:",
+	 "expected a code name (none, parity, hamming, secded, secded64 or dected) or {\"code\": NAME}"},
+	{"const", "alloc", NULL, "{\"const\": {\"code\": \"ecc\"}}", "at $.protection.const.code:",
+	 "expected a code name"},
+	{"l2", "alloc", NULL, "{\"l2\": {\"code\": \"secded\", \"ways\": 2}}", "at $.protection.l2:",
+	 "unknown key 'ways' (expected code, tag)"},
+	{"l1d", "alloc", NULL, "{\"l1d\": {\"code\": \"none\", \"tag\": \"secded\"}}", "at $.protection.l1d.tag:",
+	 "expected none or parity (a parity bit on each line's tag)"},
+	{"regfile", "alloc", NULL, "{\"smem\": {\"code\": \"parity\", \"tag\": \"parity\"}}", "at $.protection.smem:",
+	 "unknown key 'tag' (expected code)"},
+	{"l2", "alloc", NULL, "{\"l2\": \"secded64\", \"interleave\": 8}", "at $.protection:",
+	 "l2: 32-byte sectors are not a whole number of 64-byte interleaved codeword groups"},
 	{"regfile", "alloc", NULL, "{\"regfile\": \"secdd\"}", "at $.protection.regfile:",
 	 "expected a code name (none, parity, hamming, secded, secded64 or dected) or {\"code\": NAME}"},
 	{"regfile", "alloc", NULL, "{\"regfile\": 7}", "at $.protection.regfile:", "expected a code name"},
@@ -206,6 +218,43 @@ Test(protection, bad_inputs, .init = tmp_init, .fini = tmp_fini)
 		cr_expect(!strncmp(err, want, strlen(want)) && strstr(err, bad[i].frag), "%s: got \"%s\", want \"%s\" "
 		          "then \"%s\"", bad[i].prot, err, want, bad[i].frag);
 	}
+}
+
+/* The caches' codes: their own keys, in the identity only when set, and
+ * the data field's codewords in the fault space. */
+Test(protection, cache_codes, .init = tmp_init, .fini = tmp_fini)
+{
+	camp_campaign_t *c = load_ok(campaign("l1d", "alloc", single, NULL));
+	char h0[17];
+	snprintf(h0, sizeof h0, "%s", c->hash);
+	camp_campaign_destroy(c);
+	c = load_ok(campaign("l1d", "alloc", single, "{\"l1d\": \"none\", \"l2\": {\"code\": \"none\"}}"));
+	cr_expect_str_eq(c->hash, h0, "no code: the identity of old");
+	camp_campaign_destroy(c);
+	c = load_ok(campaign("l1d", "alloc", single, "{\"l1d\": {\"code\": \"secded\"}, \"l2\": \"parity\", "
+	                     "\"const\": \"dected\"}"));
+	cr_expect_str_neq(c->hash, h0);
+	cr_expect_eq(c->prot.l1d, SC_CODE_SECDED);
+	cr_expect_eq(c->prot.l2, SC_CODE_PARITY);
+	cr_expect_eq(c->prot.cc, SC_CODE_DECTED);
+	cr_expect(strstr(c->canonical, "\"const\":\"dected\"") && strstr(c->canonical, "\"l1d\":\"secded\"") &&
+	          strstr(c->canonical, "\"l2\":\"parity\""), "%s", c->canonical);
+	cr_expect_eq(camp_protection_code(&c->prot, CAMP_TARGET_L1D), SC_CODE_SECDED);
+	cr_expect_eq(camp_protection_code(&c->prot, CAMP_TARGET_CONST), SC_CODE_DECTED);
+	uint32_t wb;
+	uint64_t lines = c->gpu.l1_bytes / c->gpu.l1_line;
+	cr_expect_eq(camp_campaign_bits(c, &wb), lines * (c->gpu.l1_line / 4 * 39 + 28 + 1), "check bits counted");
+	char h1[17];
+	snprintf(h1, sizeof h1, "%s", c->hash);
+	camp_campaign_destroy(c);
+	/* a parity bit on the tags: one more bit per line, another identity */
+	c = load_ok(campaign("l1d", "alloc", single, "{\"l1d\": {\"code\": \"secded\", \"tag\": \"parity\"}, "
+	                     "\"l2\": \"parity\", \"const\": \"dected\"}"));
+	cr_expect_eq(c->prot.l1d_tag, SC_CODE_PARITY);
+	cr_expect(strstr(c->canonical, "\"l1d\":{\"code\":\"secded\",\"tag\":\"parity\"}"), "%s", c->canonical);
+	cr_expect_str_neq(c->hash, h1);
+	cr_expect_eq(camp_campaign_bits(c, &wb), lines * (c->gpu.l1_line / 4 * 39 + 28 + 1 + 1));
+	camp_campaign_destroy(c);
 }
 
 /* A code elsewhere leaves the fault model free: zero_value on an
@@ -306,6 +355,27 @@ Test(protection, job_file_round_trip, .init = tmp_init, .fini = tmp_fini)
 	cr_expect_eq(job_gpu(path), 0, "SHARP read back");
 	job_write(path, SC_REGS_UNALLOC, p);
 	cr_expect_eq(job_gpu(path), 1, "SHARP reached the GPU, which refuses it outside alloc mode");
+	/* the caches' codes after the instruction buffer's fields; a code the
+	 * GPU refuses (8 x 64 bits over a 32-byte sector) shows it was read */
+	p = (sc_protection_t){.l1d = SC_CODE_SECDED, .l2 = SC_CODE_PARITY, .cc = SC_CODE_DECTED, .interleave = 2};
+	job_write(path, SC_REGS_ALLOC, p);
+	cr_expect(file_has(path, "\nprotection none none none 2 none 0 0 0 0 secded parity dected\n"));
+	cr_expect_eq(job_gpu(path), 0);
+	p = (sc_protection_t){.l2 = SC_CODE_SECDED64, .interleave = 8};
+	job_write(path, SC_REGS_ALLOC, p);
+	cr_expect_eq(job_gpu(path), 1, "the l2 code reached the GPU");
+	p = (sc_protection_t){.l2_tag = SC_CODE_PARITY};
+	job_write(path, SC_REGS_ALLOC, p);
+	cr_expect(file_has(path, "\nprotection none none none 0 none 0 0 0 0 none none none none parity none\n"));
+	cr_expect_eq(job_gpu(path), 0);
+	p = (sc_protection_t){.cc_tag = SC_CODE_SECDED};
+	job_write(path, SC_REGS_ALLOC, p);
+	cr_expect_eq(job_gpu(path), 1, "the const tag code reached the GPU, which takes only parity there");
+	/* SHARP's tail after the caches' codes */
+	p = (sc_protection_t){.l1d = SC_CODE_SECDED, .sharp = {.on = true, .request_queue = 4}};
+	job_write(path, SC_REGS_ALLOC, p);
+	cr_expect(file_has(path, "\nprotection none none none 0 none 0 0 0 0 secded none none sharp 4 0 none\n"));
+	cr_expect_eq(job_gpu(path), 0, "caches and SHARP read back");
 	job_write(path, SC_REGS_PTX, (sc_protection_t){0});
 	cr_expect(!file_has(path, "protection"), "no record without protection");
 	cr_expect_eq(job_gpu(path), 0);

@@ -15,7 +15,8 @@
 /* The host-program twin of tests/engine/data/vadd4k-iota-regfile.json;
  * `target` (NULL: "regfile") its target, `gpu` (NULL: gtx480) a GPU file
  * under tests/engine/data. */
-static void setup_host_on(setup_t *s, uint64_t injections, const char *regs, const char *target, const char *gpu)
+static void setup_host_on(setup_t *s, uint64_t injections, const char *regs, const char *target, const char *gpu,
+                          const char *extra)
 {
 	const char *host = getenv("FLIPSIM_TEST_HOST");
 	cr_assert(host && *host, "FLIPSIM_TEST_HOST must name build/tests/vadd_host (make unit sets it)");
@@ -30,7 +31,7 @@ static void setup_host_on(setup_t *s, uint64_t injections, const char *regs, con
 	        hostabs, root, regs, target ? target : "regfile", (unsigned long long)injections);
 	if (gpu)
 		fprintf(f, ", \"gpu\": \"%s/tests/engine/data/%s\"", root, gpu);
-	fprintf(f, "}\n");
+	fprintf(f, "%s}\n", extra ? extra : "");
 	fclose(f);
 	free(root);
 	free(hostabs);
@@ -39,7 +40,7 @@ static void setup_host_on(setup_t *s, uint64_t injections, const char *regs, con
 
 static void setup_host(setup_t *s, uint64_t injections, const char *regs)
 {
-	setup_host_on(s, injections, regs, NULL, NULL);
+	setup_host_on(s, injections, regs, NULL, NULL, NULL);
 }
 
 static got_t run(setup_t *s, bool no_fork) { return runs_run(s, no_fork, false, false); }
@@ -177,29 +178,46 @@ Test(hostrun, fork_at_cycle_equals_one_run_per_experiment, .timeout = 300)
 /* The same for the caches (on small-cache-gpu.json, where vadd's inputs
  * and outputs fill and leave them): the host program reads its outputs
  * through the L2 (sc_memcpy_dtoh), corrupted lines included. */
-static void host_cache_fork(const char *target)
+static void host_cache_fork(const char *target, const char *extra, const char *due)
 {
 	setup_t s = {0};
-	setup_host_on(&s, 150, "ptx", target, "small-cache-gpu.json");
+	setup_host_on(&s, 150, "ptx", target, "small-cache-gpu.json", extra);
 	got_t f = run(&s, false), nf = run(&s, true);
-	uint64_t failed = 0, used = 0;
+	uint64_t failed = 0, used = 0, dues = 0;
 	for (uint64_t i = 0; i < s.p.n; i++) {
 		cr_expect_eq(f.o[i].outcome, nf.o[i].outcome, "%s: mask %llu", target, (unsigned long long)i);
 		cr_expect_str_eq(f.o[i].reason, nf.o[i].reason, "%s: mask %llu", target, (unsigned long long)i);
 		cr_expect_eq(f.o[i].cycles, nf.o[i].cycles, "%s: mask %llu", target, (unsigned long long)i);
 		failed += f.o[i].outcome != CLS_MASKED;
 		used += strcmp(f.o[i].reason, "unused") != 0;
+		dues += due && f.o[i].outcome == CLS_DUE && !strcmp(f.o[i].reason, due);
+		cr_expect(!due || f.o[i].outcome != CLS_SDC, "%s: mask %llu: an SDC under a code", target,
+		          (unsigned long long)i);
 	}
 	cr_expect_gt(used, 0, "%s", target);
-	cr_log_info("%s: %llu of %llu in use, %llu failed", target, (unsigned long long)used,
-	            (unsigned long long)s.p.n, (unsigned long long)failed);
+	cr_expect(!due || dues > 0, "%s: some experiment is DUE %s", target, due ? due : "");
+	cr_log_info("%s: %llu of %llu in use, %llu failed, %llu DUE %s", target, (unsigned long long)used,
+	            (unsigned long long)s.p.n, (unsigned long long)failed, (unsigned long long)dues, due ? due : "-");
 	free(f.o);
 	free(nf.o);
 	runs_teardown(&s);
 }
 
-Test(hostrun, cache_l2_fork_at_cycle_equals_one_run_per_experiment, .timeout = 300) { host_cache_fork("l2"); }
-Test(hostrun, cache_l1d_fork_at_cycle_equals_one_run_per_experiment, .timeout = 300) { host_cache_fork("l1d"); }
+Test(hostrun, cache_l2_fork_at_cycle_equals_one_run_per_experiment, .timeout = 300)
+{
+	host_cache_fork("l2", NULL, NULL);
+}
+Test(hostrun, cache_l1d_fork_at_cycle_equals_one_run_per_experiment, .timeout = 300)
+{
+	host_cache_fork("l1d", NULL, NULL);
+}
+/* A code on the L2's data reaches the program's GPU through the job file;
+ * a parity error the program's read of its outputs meets (sc_memcpy_dtoh
+ * fails) is the DUE parity_error, never an SDC. */
+Test(hostrun, cache_l2_parity_reaches_the_program, .timeout = 300)
+{
+	host_cache_fork("l2", ", \"fields\": [\"data\"], \"protection\": {\"l2\": \"parity\"}", "parity_error");
+}
 
 Test(hostrun, a_nondeterministic_program_is_refused, .timeout = 120)
 {

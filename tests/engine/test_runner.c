@@ -314,7 +314,7 @@ Test(runner, a_runner_takes_the_golden_record, .timeout = 300)
  * forking at a cycle equals re-simulation and early termination, unused and
  * dead change no outcome and no first protection event; each campaign shows
  * the events it exists for. */
-static void protected_equivalences(const char *campaign, sc_prot_t want)
+static uint64_t protected_equivalences(const char *campaign, sc_prot_t want)
 {
 	setup_t s;
 	runs_setup(&s, campaign);
@@ -348,6 +348,7 @@ static void protected_equivalences(const char *campaign, sc_prot_t want)
 	free(off.o);
 	free(nd.o);
 	runs_teardown(&s);
+	return k[CLS_SDC];
 }
 
 Test(runner, protected_regfile_and_ibuffer_fork_early_and_dead_change_nothing, .timeout = 300)
@@ -374,4 +375,25 @@ Test(runner, protected_smem_and_pred_fork_early_and_dead_change_nothing, .timeou
 	protected_equivalences("tests/engine/data/sp-small-smem-secded-il2-adj2.json", SC_PROT_CORRECTED);
 	protected_equivalences("tests/engine/data/tiny-pred-parity.json", SC_PROT_DETECTED);
 	protected_equivalences("tests/engine/data/tiny-pred-secded-adj2.json", SC_PROT_DETECTED);
+}
+
+/* Codes on the caches' data (stencil.json on small-cache-gpu.json): the
+ * overlay's error patterns are state, as the tables above. */
+Test(runner, protected_l1d_fork_early_and_dead_change_nothing, .timeout = 300)
+{
+	/* one bit per codeword: corrected or detected, never an SDC */
+	cr_expect_eq(protected_equivalences("tests/engine/data/stencil-l1d-secded.json", SC_PROT_CORRECTED), 0);
+	cr_expect_eq(protected_equivalences("tests/engine/data/stencil-l1d-parity.json", SC_PROT_DETECTED), 0);
+	/* a parity bit on the tags: a flipped tag's wrong hits become DUEs */
+	cr_expect_eq(protected_equivalences("tests/engine/data/stencil-l1d-tag-parity.json", SC_PROT_DETECTED), 0);
+}
+
+Test(runner, protected_l2_fork_early_and_dead_change_nothing, .timeout = 300)
+{
+	cr_expect_eq(protected_equivalences("tests/engine/data/stencil-l2-secded.json", SC_PROT_CORRECTED), 0);
+	cr_expect_eq(protected_equivalences("tests/engine/data/stencil-l2-parity.json", SC_PROT_DETECTED), 0);
+	cr_expect_eq(protected_equivalences("tests/engine/data/stencil-l2-secded-adj2.json", SC_PROT_DETECTED), 0);
+	cr_expect_eq(protected_equivalences("tests/engine/data/stencil-l2-tag-parity.json", SC_PROT_DETECTED), 0);
+	/* 13 check bits of 45: many triples lie in check bits only, x stays zero */
+	protected_equivalences("tests/engine/data/stencil-l2-dected-adj3.json", SC_PROT_DETECTED);
 }

@@ -93,12 +93,17 @@ static void load_a_out(h_ctx_t *h, const char *ptx, uint32_t nout, uint64_t *da,
 	*dout = h_alloc(h, (uint64_t)nout * 4, NULL);
 }
 
+/* The codes on the caches of the GPUs the helpers below make (suite
+ * cache_code sets it; each test runs in a process of its own). */
+static sc_protection_t test_prot;
+
 /* gtx480 with a one-set, 4-way L1 of 128-byte lines. */
 static void init_small_l1(h_ctx_t *h)
 {
 	h_init(h);
 	h->cfg.l1_bytes = 4 * 128;
 	h->cfg.l1_ways = 4;
+	h->opt.prot = test_prot;
 }
 
 /* What a run of ptx_l1 on the one-set L1 gives: out[NOUT], the L1's
@@ -290,6 +295,7 @@ static void init_small_l2(h_ctx_t *h)
 	h->cfg.l2_slices_per_channel = 1;
 	h->cfg.l2_bytes = 2 * 128;
 	h->cfg.l2_ways = 2;
+	h->opt.prot = test_prot;
 }
 
 /* out[tid] = tid + 100 (a store: out's line dirty in the L2, slot 0), a
@@ -494,8 +500,10 @@ Test(cache_fault, live_bits_are_the_words_in_use)
 /* ---- the L2's corruption reaching the L1 and atomics ---- */
 typedef struct l2_flip {
 	uint64_t addr;   /* a byte of the line to corrupt */
-	uint32_t bit;    /* the bit of that byte */
+	uint32_t bit;    /* the bit of that byte; under a code (n codeword bits,
+	                    0: none) the bit of the codeword of addr's word */
 	int rc;
+	uint32_t n;
 } l2_flip_t;
 
 /* Flips `bit` of the L2's copy of byte f->addr (fields: data only). */
@@ -508,7 +516,8 @@ static uint64_t flip_l2_byte(sc_gpu_t *g, void *ctx, uint64_t cycle)
 	cr_assert_neq(slot, SIZE_MAX, "the line is in the L2");
 	const sc_cache_t *c = &g->ms.l2[slice];
 	uint64_t line = (uint64_t)slice * c->sets * c->ways + slot;
-	uint64_t loc = line * (128 * 8) + (f->addr & 127) * 8 + f->bit;
+	uint64_t loc = f->n ? line * 32 * f->n + (f->addr & 127) / 4 * f->n + f->bit
+	                    : line * (128 * 8) + (f->addr & 127) * 8 + f->bit;
 	f->rc = sc_inject(g, SC_TGT_L2, SC_F_CACHE_DATA, 0, loc, 1);
 	return UINT64_MAX;
 }
@@ -828,3 +837,524 @@ Test(cache_fault, a_store_makes_a_diverged_sector_dirty_again)
 		cr_expect_eq(out[t], t + 200, "lane %u", t);
 	h_fini(&h);
 }
+
+/* ====================================================================
+ * Codes on the caches' data (sc_protection_t.l1d, l2, cc): a coded line's
+ * data field is its codewords, n bits per k data bits (codeword c of slot
+ * s at s x (line bits / k) x n + c x n, data bits first); what a read of a
+ * corrupted codeword finds (DESIGN.md, "Codes on the caches").
+ * ==================================================================== */
+
+/* Bit b of codeword c of slot 0 under code n bits wide. */
+#define CW(c, n, b) ((uint64_t)(c) * (n) + (b))
+
+typedef struct coded {
+	int rc;            /* the launch's */
+	sc_due_t due;
+	sc_prot_t ev;      /* the first protection event */
+	uint32_t out[NOUT];
+	uint64_t cycles;
+	uint32_t nover;    /* overlay lines at the end */
+} coded_t;
+
+static void coded_end(h_ctx_t *h, coded_t *r, uint64_t dout, uint32_t nout)
+{
+	r->due = h_status(h)->reason;
+	r->nover = h->gpu->ms.nover;
+	if (!r->rc) { /* the host reads through the L2: a read of its codewords */
+		r->cycles = h_last(h)->cycles;
+		r->rc = sc_memcpy_dtoh(h->gpu, r->out, dout, (uint64_t)nout * 4);
+		if (r->rc)
+			r->due = h_status(h)->reason;
+	}
+	r->ev = sc_prot_first(h->gpu, NULL);
+	h_fini(h);
+}
+
+/* A kernel k(a, out) of one warp on the GPU init makes (test_prot on it),
+ * with the plan (NULL: fault-free); out has nout words. */
+static void coded_run(void (*init)(h_ctx_t *), const char *ptx, uint32_t nout, plan_t *p, coded_t *r)
+{
+	h_ctx_t h;
+	uint64_t da, dout;
+	init(&h);
+	load_a_out(&h, ptx, nout, &da, &dout);
+	if (p)
+		sc_set_pause(h.gpu, p->at[0], on_pause, p);
+	memset(r, 0, sizeof *r);
+	r->rc = h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
+	coded_end(&h, r, dout, nout);
+}
+
+/* ptx_l1 on the one-set L1. */
+static void coded_l1(plan_t *p, coded_t *r) { coded_run(init_small_l1, ptx_l1, NOUT, p, r); }
+
+static plan_t coded_flip(sc_target_t t, uint64_t loc, uint32_t nbits)
+{
+	return (plan_t){.at = {PAUSE}, .t = t, .fields = SC_F_CACHE_DATA, .loc = loc, .nbits = nbits, .inject = true};
+}
+
+/* A run of fn with nbits flipped from loc of t's data: the code corrects
+ * it, no DUE; the run's results. */
+static coded_t expect_corrected(void (*fn)(plan_t *, coded_t *), sc_target_t t, uint64_t loc, uint32_t nbits)
+{
+	coded_t got;
+	plan_t p = coded_flip(t, loc, nbits);
+	fn(&p, &got);
+	cr_assert_eq(p.rc, 1, "%s bit %llu", sc_target_name(t), (unsigned long long)loc);
+	cr_expect_eq(got.rc, 0, "%s bit %llu: %s", sc_target_name(t), (unsigned long long)loc, sc_due_name(got.due));
+	cr_expect_eq(got.ev, SC_PROT_CORRECTED, "%s bit %llu", sc_target_name(t), (unsigned long long)loc);
+	return got;
+}
+
+/* A run of fn with nbits flipped from loc of t's data: the code detects
+ * it, the run is the DUE `want`. */
+static void expect_due(void (*fn)(plan_t *, coded_t *), sc_target_t t, uint64_t loc, uint32_t nbits, sc_due_t want)
+{
+	coded_t got;
+	plan_t p = coded_flip(t, loc, nbits);
+	fn(&p, &got);
+	cr_assert_eq(p.rc, 1, "%s bit %llu", sc_target_name(t), (unsigned long long)loc);
+	cr_expect_eq(got.rc, SC_EDUE, "%s bit %llu", sc_target_name(t), (unsigned long long)loc);
+	cr_expect_eq(got.due, want, "%s bit %llu: %s", sc_target_name(t), (unsigned long long)loc, sc_due_name(got.due));
+	cr_expect_eq(got.ev, SC_PROT_DETECTED);
+}
+
+Test(cache_code, the_data_field_grows_to_the_codewords)
+{
+	sc_gpu_config_t c;
+	sc_config_gtx480(&c);
+	sc_protection_t p = {.l1d = SC_CODE_SECDED, .l2 = SC_CODE_SECDED64, .cc = SC_CODE_PARITY};
+	uint32_t wb;
+	char msg[256];
+	cr_expect_eq(sc_protection_check(&p, &c, SC_REGS_UNALLOC, msg, sizeof msg), 0, "%s", msg);
+	cr_expect(sc_protection_on(&p));
+	/* l1d: 128 lines of 32 (39,32) codewords */
+	cr_expect_eq(sc_target_bits_prot(&c, &p, SC_TGT_L1D, SC_F_CACHE_DATA, &wb), 128ull * 32 * 39);
+	cr_expect_eq(wb, 39, "an adjacent fault stays inside one codeword");
+	cr_expect_eq(sc_target_bits_prot(&c, &p, SC_TGT_L1D, 0, &wb), 128ull * (32 * 39 + 28 + 1), "tag, valid unprotected");
+	cr_expect_eq(wb, 1);
+	cr_expect_eq(sc_target_bits_prot(&c, &p, SC_TGT_L2, SC_F_CACHE_DATA, &wb), 6144ull * 16 * 72);
+	cr_expect_eq(wb, 72);
+	cr_expect_eq(sc_target_bits_prot(&c, &p, SC_TGT_L2, SC_F_CACHE_DIRTY, NULL), 6144ull * 4);
+	cr_expect_eq(sc_target_bits_prot(&c, &p, SC_TGT_CONST, SC_F_CACHE_DATA, &wb), 128ull * 16 * 33);
+	cr_expect_eq(sc_target_bits_prot(&c, NULL, SC_TGT_L1D, SC_F_CACHE_DATA, &wb), 128ull * 1024);
+	cr_expect_eq(wb, 32);
+	p.interleave = 4;
+	cr_expect_eq(sc_target_bits_prot(&c, &p, SC_TGT_L1D, SC_F_CACHE_DATA, &wb), 128ull * 32 * 39);
+	cr_expect_eq(wb, 4 * 39, "a group of interleaved codewords is a word");
+	cr_expect_eq(sc_protection_check(&p, &c, SC_REGS_UNALLOC, msg, sizeof msg), 0, "%s", msg);
+	p.interleave = 8;
+	cr_expect_eq(sc_protection_check(&p, &c, SC_REGS_UNALLOC, msg, sizeof msg), SC_EINVAL,
+	             "8 x 64 bits do not fit a 32-byte L2 sector");
+	cr_expect(strstr(msg, "l2") != NULL, "%s", msg);
+	p.l2 = SC_CODE_SECDED;
+	cr_expect_eq(sc_protection_check(&p, &c, SC_REGS_UNALLOC, msg, sizeof msg), 0, "%s", msg);
+	p.cc = (sc_code_kind_t)99;
+	cr_expect_eq(sc_protection_check(&p, &c, SC_REGS_UNALLOC, msg, sizeof msg), SC_EINVAL);
+	cr_expect_eq(sc_model_supported(SC_TGT_L1D, SC_FM_STUCK), 0, "no stuck bits on caches, coded or not");
+	cr_expect_eq(sc_model_supported(SC_TGT_L2, SC_FM_ZERO), 0);
+}
+
+
+/* Lane 3's word of line A in the L1 (codeword 3): a SECDED code corrects
+ * a data bit and a check bit at the hit that reads it, and the outputs are
+ * the golden ones. */
+Test(cache_code, l1d_secded_corrects_a_data_or_check_bit)
+{
+	coded_t gold, got;
+	coded_l1(NULL, &gold);
+	test_prot.l1d = SC_CODE_SECDED;
+	const uint32_t bits[] = {0, 17, 31, 32, 38};
+	for (size_t i = 0; i < sizeof bits / sizeof bits[0]; i++) {
+		plan_t p = coded_flip(SC_TGT_L1D, CW(3, 39, bits[i]), 1);
+		coded_l1(&p, &got);
+		cr_assert_eq(p.rc, 1, "bit %u", bits[i]);
+		cr_expect_eq(got.rc, 0, "bit %u: no DUE", bits[i]);
+		cr_expect_arr_eq(got.out, gold.out, sizeof got.out, "bit %u: corrected", bits[i]);
+		cr_expect_eq(got.ev, SC_PROT_CORRECTED, "bit %u", bits[i]);
+		cr_expect_eq(got.nover, 0);
+		cr_expect(strstr(p.effect, "\"first\":\"read\"") && strstr(p.effect, "\"op\":\"ld.global.u32\""),
+		          "bit %u: the hit reads its codeword: %s", bits[i], p.effect);
+	}
+}
+
+/* Parity detects one flipped bit, data or check, at the read: a DUE, never
+ * an SDC. */
+Test(cache_code, l1d_parity_makes_a_single_bit_a_due)
+{
+	test_prot.l1d = SC_CODE_PARITY;
+	expect_due(coded_l1, SC_TGT_L1D, CW(3, 33, 0), 1, SC_DUE_PARITY_ERROR);
+	expect_due(coded_l1, SC_TGT_L1D, CW(3, 33, 32), 1, SC_DUE_PARITY_ERROR);
+}
+
+Test(cache_code, l1d_secded_detects_two_bits_of_one_codeword)
+{
+	test_prot.l1d = SC_CODE_SECDED;
+	expect_due(coded_l1, SC_TGT_L1D, CW(3, 39, 4), 2, SC_DUE_ECC_UNCORRECTABLE);
+	/* two adjacent bits over two interleaved codewords: each corrected */
+	test_prot.interleave = 2;
+	expect_corrected(coded_l1, SC_TGT_L1D, 2 * 39 + 2 * 4, 2); /* group 1: codewords 2 and 3, bit 4 */
+}
+
+/* A check bit's flip leaves the data as it was, yet the state differs from
+ * golden while its pattern waits for a read; a line evicted clean takes it
+ * away unread: masked, no event, the golden state again. */
+Test(cache_code, l1d_a_check_bit_of_a_line_evicted_clean_is_masked)
+{
+	test_prot.l1d = SC_CODE_PARITY;
+	plan_t gold = {.at = {PAUSE, PAUSE + 100, 12000}};
+	plan_t p = gold;
+	p.t = SC_TGT_L1D;
+	p.fields = SC_F_CACHE_DATA;
+	p.loc = CW(10, 33, 32);
+	p.nbits = 1;
+	p.inject = true;
+	run_unread(&gold);
+	run_unread(&p);
+	cr_assert_eq(p.rc, 1);
+	cr_expect_eq(p.nover[1], 1, "the pattern keeps the entry (x is all zero)");
+	cr_expect_neq(p.hash[1], gold.hash[1], "a pending check-bit error is state");
+	cr_expect_eq(p.nover[2], 0, "evicted clean: dropped");
+	cr_expect_eq(p.hash[2], gold.hash[2], "the golden state again");
+	plan_t q = p; /* the pattern itself is state: another check bit hashes otherwise */
+	memset(q.hash, 0, sizeof q.hash);
+	q.k = 0;
+	q.loc = CW(10, 33, 31);
+	run_unread(&q);
+	cr_assert_eq(q.rc, 1);
+	cr_expect_neq(q.hash[1], p.hash[1], "data bit 31 and the check bit: two patterns, two states");
+	test_prot.l1d = SC_CODE_SECDED;
+	plan_t a = q, b = q;
+	a.k = b.k = 0;
+	a.loc = CW(10, 39, 32);
+	b.loc = CW(10, 39, 33);
+	run_unread(&a);
+	run_unread(&b);
+	cr_expect_neq(a.hash[1], b.hash[1], "check bits 0 and 1 of one codeword: x is zero in both");
+}
+
+/* ptx_l2 on the one-slice L2 with test_prot: out as the host reads it
+ * (r->out) and as memory holds it (raw). */
+static void coded_l2(plan_t *p, uint32_t evict, coded_t *r, uint32_t raw[32])
+{
+	h_ctx_t h;
+	uint64_t da, dout;
+	init_small_l2(&h);
+	load_a_out(&h, ptx_l2, 32, &da, &dout);
+	if (p)
+		sc_set_pause(h.gpu, p->at[0], on_pause, p);
+	memset(r, 0, sizeof *r);
+	r->rc = h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout, &evict));
+	memcpy(raw, sc__gmem_find(&h.gpu->gmem, dout, 32 * 4), 32 * 4);
+	coded_end(&h, r, dout, 32);
+}
+
+/* Lane 5's word of out's dirty L2 line: read by the host through the L2
+ * (no eviction) or by the write-back (evict): corrected either way. */
+Test(cache_code, l2_secded_corrects_at_the_host_read_and_the_write_back)
+{
+	test_prot.l2 = SC_CODE_SECDED;
+	for (uint32_t evict = 0; evict < 2; evict++)
+		for (uint32_t b = 0; b < 39; b += 37) { /* data bit 0, check bit 5 */
+			coded_t got;
+			uint32_t raw[32];
+			plan_t p = coded_flip(SC_TGT_L2, CW(5, 39, b), 1);
+			coded_l2(&p, evict, &got, raw);
+			cr_assert_eq(p.rc, 1);
+			cr_expect_eq(got.rc, 0, "evict %u bit %u: %s", evict, b, sc_due_name(got.due));
+			cr_expect_eq(got.ev, SC_PROT_CORRECTED, "evict %u bit %u", evict, b);
+			for (uint32_t t = 0; t < 32; t++) {
+				cr_expect_eq(got.out[t], t + 100, "evict %u bit %u lane %u", evict, b, t);
+				cr_expect_eq(raw[t], t + 100, "evict %u bit %u lane %u: memory", evict, b, t);
+			}
+		}
+}
+
+/* ptx_l2 read by the host through the L2, or evicted (a write-back). */
+static void l2_host_read(plan_t *p, coded_t *r)
+{
+	uint32_t raw[32];
+	coded_l2(p, 0, r, raw);
+}
+
+static void l2_write_back(plan_t *p, coded_t *r)
+{
+	uint32_t raw[32];
+	coded_l2(p, 1, r, raw);
+}
+
+Test(cache_code, l2_parity_is_a_due_at_the_host_read_and_the_write_back)
+{
+	test_prot.l2 = SC_CODE_PARITY;
+	expect_due(l2_host_read, SC_TGT_L2, CW(5, 33, 32), 1, SC_DUE_PARITY_ERROR);
+	expect_due(l2_write_back, SC_TGT_L2, CW(5, 33, 3), 1, SC_DUE_PARITY_ERROR);
+	test_prot.l2 = SC_CODE_SECDED;
+	expect_due(l2_write_back, SC_TGT_L2, CW(5, 39, 30), 2, SC_DUE_ECC_UNCORRECTABLE);
+}
+
+/* A store that covers a codeword whole writes a fresh one; a narrower one
+ * reads it first (a read-modify-write): a parity check bit's flip is then
+ * detected. Lane 7's word of line A, clean in the L2. */
+static const char ptx_store8[] = K_HEAD(".param .u64 a, .param .u64 out") K_A_OUT
+	"\tadd.s64 %rd5, %rd2, %rd3;\n"
+	"\tld.global.u32 %r2, [%rd4];\n" K_WAIT("L")
+	"\tadd.u32 %r3, %r1, 500;\n"
+	"\tst.global.u8 [%rd4], %r3;\n"
+	"\tld.global.u32 %r4, [%rd4];\n"
+	"\tst.global.u32 [%rd5], %r4;\n" K_END;
+
+static void coded_store(const char *ptx, plan_t *p, coded_t *r) { coded_run(init_small_l2, ptx, 32, p, r); }
+
+static void store8(plan_t *p, coded_t *r) { coded_store(ptx_store8, p, r); }
+static void atom(plan_t *p, coded_t *r) { coded_store(ptx_atom, p, r); }
+
+Test(cache_code, l2_a_partial_store_decodes_first)
+{
+	test_prot.l2 = SC_CODE_PARITY;
+	coded_t got;
+	plan_t p = coded_flip(SC_TGT_L2, CW(7, 33, 32), 1);
+	coded_store(ptx_store, &p, &got);
+	cr_assert_eq(p.rc, 1);
+	cr_expect_eq(got.rc, 0, "a whole-word store replaced the codeword: %s", sc_due_name(got.due));
+	cr_expect_eq(got.ev, SC_PROT_NONE, "never decoded");
+	cr_expect_eq(got.out[7], 507);
+	cr_expect_eq(got.nover, 0);
+	expect_due(store8, SC_TGT_L2, CW(7, 33, 32), 1, SC_DUE_PARITY_ERROR); /* the byte store reads it first */
+	/* under SECDED the byte store corrects a data bit of the other bytes */
+	test_prot.l2 = SC_CODE_SECDED;
+	got = expect_corrected(store8, SC_TGT_L2, CW(7, 39, 20), 1);
+	cr_expect_eq(got.out[7], (a_val(7) & ~0xffu) | ((7 + 500) & 0xffu));
+}
+
+/* The L1 keeps local data (a local store writes through it): a byte store
+ * into a local word the L1 holds reads its codeword first; a word store
+ * replaces it. Lane 7's word 0 is codeword 7 of the local line. */
+#define PTX_LOCAL(st) H_PTX_HEAD                                                             \
+	".visible .entry k(.param .u64 a, .param .u64 out)\n{\n\t.local .align 4 .b8 lv[4];\n" \
+	"\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<8>;\n\t.reg .pred %p<3>;\n"                       \
+	"\tld.param.u64 %rd2, [out];\n\tmov.u32 %r1, %tid.x;\n"                                 \
+	"\tadd.u32 %r2, %r1, 40;\n\tst.local.u32 [lv], %r2;\n"                                  \
+	"\tld.local.u32 %r3, [lv];\n" K_WAIT("L")                                               \
+	"\tadd.u32 %r4, %r1, 500;\n\t" st " [lv], %r4;\n"                                       \
+	"\tld.local.u32 %r5, [lv];\n"                                                           \
+	"\tmul.wide.u32 %rd3, %r1, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n"                          \
+	"\tst.global.u32 [%rd4], %r5;\n" K_END
+static const char ptx_local8[] = PTX_LOCAL("st.local.u8");
+static const char ptx_local32[] = PTX_LOCAL("st.local.u32");
+
+static void local8(plan_t *p, coded_t *r) { coded_run(init_small_l1, ptx_local8, 32, p, r); }
+
+Test(cache_code, l1d_a_partial_local_store_decodes_first)
+{
+	test_prot.l1d = SC_CODE_PARITY;
+	coded_t got;
+	plan_t p = coded_flip(SC_TGT_L1D, CW(7, 33, 32), 1);
+	coded_run(init_small_l1, ptx_local32, 32, &p, &got);
+	cr_assert_eq(p.rc, 1, "the local line is in the L1");
+	cr_expect_eq(got.rc, 0, "a word store replaced the codeword: %s", sc_due_name(got.due));
+	cr_expect_eq(got.out[7], 507);
+	expect_due(local8, SC_TGT_L1D, CW(7, 33, 32), 1, SC_DUE_PARITY_ERROR);
+}
+
+/* An atomic at L2 reads its word first: decoded. */
+Test(cache_code, l2_an_atomic_decodes_its_word)
+{
+	test_prot.l2 = SC_CODE_SECDED;
+	coded_t got = expect_corrected(atom, SC_TGT_L2, CW(30, 39, 16), 1);
+	cr_expect_eq(got.out[30], a_val(30), "the old value, corrected");
+	test_prot.l2 = SC_CODE_PARITY;
+	expect_due(atom, SC_TGT_L2, CW(30, 33, 16), 1, SC_DUE_PARITY_ERROR);
+}
+
+/* An L1 line filled from a corrupted L2 line: the fill reads the L2's
+ * codewords. A parity error in the L2's copy of lane 9's word is a DUE at
+ * the refetch of line A, though the L1's own copy was clean. */
+Test(cache_code, an_l1_fill_reads_the_l2_codewords)
+{
+	test_prot.l2 = SC_CODE_PARITY;
+	h_ctx_t h;
+	init_small_l1(&h);
+	uint64_t da, dout;
+	load_a_out(&h, ptx_l1, NOUT, &da, &dout);
+	l2_flip_t f = {.addr = da + 4 * 9, .bit = 32, .n = 33};
+	sc_set_pause(h.gpu, PAUSE, flip_l2_byte, &f);
+	int rc = h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
+	cr_assert_eq(f.rc, 1);
+	cr_expect_eq(rc, SC_EDUE);
+	cr_expect_eq(h_status(&h)->reason, SC_DUE_PARITY_ERROR, "%s", h_status(&h)->detail);
+	h_fini(&h);
+}
+
+/* The constant cache: coef[2] is codeword 2 of line 0. */
+static void coded_const(plan_t *p, coded_t *r)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h.cfg.const_bytes = 2 * 64;
+	h.cfg.const_ways = 2;
+	h.opt.prot = test_prot;
+	h_load_ok(&h, ptx_const);
+	uint64_t dout = h_alloc(&h, 64 * 4, NULL);
+	if (p)
+		sc_set_pause(h.gpu, p->at[0], on_pause, p);
+	memset(r, 0, sizeof *r);
+	r->rc = h_launch(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&dout));
+	coded_end(&h, r, dout, 64);
+}
+
+Test(cache_code, const_codes_correct_and_detect)
+{
+	coded_t gold, got;
+	coded_const(NULL, &gold);
+	cr_assert_eq(gold.rc, 0);
+	test_prot.cc = SC_CODE_SECDED;
+	got = expect_corrected(coded_const, SC_TGT_CONST, CW(2, 39, 4), 1);
+	cr_expect_arr_eq(got.out, gold.out, 64 * 4);
+	test_prot.cc = SC_CODE_PARITY;
+	expect_due(coded_const, SC_TGT_CONST, CW(2, 33, 32), 1, SC_DUE_PARITY_ERROR);
+	test_prot.cc = SC_CODE_SECDED;
+	expect_due(coded_const, SC_TGT_CONST, CW(2, 39, 0), 2, SC_DUE_ECC_UNCORRECTABLE);
+}
+
+/* A site names the code and the codeword's bit. */
+Test(cache_code, a_site_names_the_codeword_bit)
+{
+	test_prot.l1d = SC_CODE_SECDED;
+	h_ctx_t h;
+	init_small_l1(&h);
+	uint64_t da, dout;
+	load_a_out(&h, ptx_l1, NOUT, &da, &dout);
+	plan_t p = {.at = {PAUSE}};
+	sc_set_pause(h.gpu, PAUSE, on_pause, &p);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&da, &dout));
+	sc_cache_site_t c;
+	cr_assert(sc__cache_site(h.gpu, SC_TGT_L1D, SC_F_CACHE_DATA, 0, CW(3, 39, 33), &c));
+	cr_expect_eq(c.code, SC_CODE_SECDED);
+	cr_expect_eq(c.codeword_bit, 33);
+	cr_expect(c.check_bit);
+	cr_expect_eq(c.bit, 3 * 32, "the codeword's first data bit");
+	cr_assert(sc__cache_site(h.gpu, SC_TGT_L1D, SC_F_CACHE_DATA, 0, CW(3, 39, 9), &c));
+	cr_expect(!c.check_bit);
+	cr_expect_eq(c.bit, 3 * 32 + 9);
+	h_fini(&h);
+}
+
+/* Fault-free, every code gives the outputs and cycles of no code: the L1
+ * kernel (L1 and L2), the L2 one with its write-back, the constant one. */
+Test(cache_code, a_fault_free_run_is_the_unprotected_one)
+{
+	void (*const run[])(plan_t *, coded_t *) = {coded_l1, l2_write_back, coded_const};
+	for (size_t r = 0; r < 3; r++) {
+		coded_t gold, got;
+		test_prot = (sc_protection_t){0};
+		run[r](NULL, &gold);
+		cr_assert_eq(gold.rc, 0);
+		for (int k = SC_CODE_PARITY; k < SC_CODE__COUNT; k++) {
+			test_prot = (sc_protection_t){.l1d = (sc_code_kind_t)k, .l2 = (sc_code_kind_t)k, .cc = (sc_code_kind_t)k,
+			                              .l1d_tag = SC_CODE_PARITY, .l2_tag = SC_CODE_PARITY,
+			                              .cc_tag = SC_CODE_PARITY};
+			run[r](NULL, &got);
+			cr_expect_eq(got.rc, 0, "run %zu %s", r, sc_code_name(k));
+			cr_expect_eq(got.cycles, gold.cycles, "run %zu %s", r, sc_code_name(k));
+			cr_expect_arr_eq(got.out, gold.out, sizeof got.out, "run %zu %s", r, sc_code_name(k));
+			cr_expect_eq(got.ev, SC_PROT_NONE);
+		}
+	}
+}
+
+/* Live sampling over codewords: the live bits are the codewords of the
+ * valid sectors, word (codeword) by word, and every draw lands in one. */
+static uint64_t check_live_coded(sc_gpu_t *g, void *ctx, uint64_t cycle)
+{
+	(void)cycle;
+	uint32_t wb;
+	uint64_t n = sc_target_bits_prot(&g->cfg, &g->opt.prot, SC_TGT_L2, SC_F_CACHE_DATA, &wb), live = 0;
+	cr_assert_eq(wb, 39);
+	for (uint64_t b = 0; b < n; b += wb)
+		live += sc_target_in_use(g, SC_TGT_L2, SC_F_CACHE_DATA, 0, b, wb) == 1 ? wb : 0;
+	cr_expect_eq(live, 2 * 8 * 39, "two valid sectors of 8 codewords");
+	cr_expect_eq(sc_target_live_bits(g, SC_TGT_L2, SC_F_CACHE_DATA, 0), live);
+	for (uint64_t d = 0; d < 200; d++) {
+		uint64_t loc;
+		cr_assert_eq(sc_live_loc(g, SC_TGT_L2, SC_F_CACHE_DATA, 0, d * 7919, 2, &loc), 1);
+		cr_expect_eq(loc / wb, (loc + 1) / wb, "an adjacent pair stays in its codeword");
+		cr_expect_eq(sc_target_in_use(g, SC_TGT_L2, SC_F_CACHE_DATA, 0, loc, 2), 1);
+	}
+	((live_check_t *)ctx)->checked = 1;
+	return UINT64_MAX;
+}
+
+Test(cache_code, live_sampling_draws_codewords_in_use)
+{
+	test_prot.l2 = SC_CODE_SECDED;
+	h_ctx_t h;
+	init_small_l2(&h);
+	h_load_ok(&h, ptx_half);
+	uint64_t dout = h_alloc(&h, 32 * 4, NULL);
+	live_check_t c = {0};
+	sc_set_pause(h.gpu, PAUSE, check_live_coded, &c);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&dout));
+	cr_expect(c.checked);
+	h_fini(&h);
+}
+
+/* ---- a parity bit on the tags ----
+ * Line A's tag in the one-set L1 (29 bits with the parity bit last): a
+ * flip of a tag bit or of the parity bit is detected by the next lookup of
+ * the set, the DUE parity_error; two flips pass and act as without
+ * parity (a wrong hit). */
+static plan_t tag_flip(sc_target_t t, uint64_t loc, uint32_t nbits)
+{
+	return (plan_t){.at = {PAUSE}, .t = t, .fields = SC_F_CACHE_TAG, .loc = loc, .nbits = nbits, .inject = true};
+}
+
+static void expect_tag_due(void (*fn)(plan_t *, coded_t *), sc_target_t t, uint64_t loc)
+{
+	coded_t got;
+	plan_t p = tag_flip(t, loc, 1);
+	fn(&p, &got);
+	cr_assert_eq(p.rc, 1, "%s tag bit %llu", sc_target_name(t), (unsigned long long)loc);
+	cr_expect_eq(got.rc, SC_EDUE, "%s tag bit %llu", sc_target_name(t), (unsigned long long)loc);
+	cr_expect_eq(got.due, SC_DUE_PARITY_ERROR, "%s tag bit %llu: %s", sc_target_name(t), (unsigned long long)loc,
+	             sc_due_name(got.due));
+	cr_expect_eq(got.ev, SC_PROT_DETECTED);
+}
+
+Test(cache_code, tag_parity_adds_a_bit_and_detects_a_flipped_tag)
+{
+	sc_gpu_config_t cfg;
+	sc_config_gtx480(&cfg);
+	sc_protection_t pr = {.l1d_tag = SC_CODE_PARITY};
+	uint32_t wb;
+	cr_expect_eq(sc_target_bits_prot(&cfg, &pr, SC_TGT_L1D, SC_F_CACHE_TAG, &wb), 128ull * 29);
+	cr_expect_eq(wb, 29, "the tag's word holds its parity bit");
+	pr.l1d_tag = SC_CODE_SECDED;
+	char msg[256];
+	cr_expect_eq(sc_protection_check(&pr, &cfg, SC_REGS_UNALLOC, msg, sizeof msg), SC_EINVAL);
+	test_prot.l1d_tag = SC_CODE_PARITY;
+	expect_tag_due(coded_l1, SC_TGT_L1D, 0);  /* a tag bit: A's line answers for B */
+	expect_tag_due(coded_l1, SC_TGT_L1D, 28); /* the parity bit alone */
+	/* two tag bits: even, unseen: the wrong hit of no parity */
+	coded_t with, without;
+	plan_t p = tag_flip(SC_TGT_L1D, 0, 2);
+	coded_l1(&p, &with);
+	cr_assert_eq(p.rc, 1);
+	cr_expect_eq(with.rc, 0);
+	cr_expect_eq(with.ev, SC_PROT_NONE);
+	test_prot.l1d_tag = SC_CODE_NONE;
+	plan_t q = tag_flip(SC_TGT_L1D, 0, 2);
+	coded_l1(&q, &without);
+	cr_expect_arr_eq(with.out, without.out, sizeof with.out);
+}
+
+/* The L2: out's line, dirty; the host's read of out looks its lines up
+ * (no eviction), or the kernel's loads of the set do (evict). */
+Test(cache_code, tag_parity_on_the_l2_is_checked_by_the_host_and_the_kernel)
+{
+	test_prot.l2_tag = SC_CODE_PARITY;
+	expect_tag_due(l2_host_read, SC_TGT_L2, 3);
+	expect_tag_due(l2_write_back, SC_TGT_L2, 3);
+	expect_tag_due(l2_write_back, SC_TGT_L2, 33); /* the parity bit: one set of one slice, 33 tag bits */
+}
+

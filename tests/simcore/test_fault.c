@@ -496,12 +496,20 @@ static const bad_job_t bad_jobs[] = {
 	 "'protection' record, field table_entries: 65 is outside 0..64"},
 	{"SAWP penalty missing", "regs ", "regs unalloc\nprotection none none none 0 sawp 4 4 64\n",
 	 "'protection' record, field reissue_penalty: expected an integer"},
-	{"text after the SAWP fields", "regs ", "regs unalloc\nprotection none none none 0 sawp 4 4 64 9 x\n",
-	 "'protection' record: unexpected text after its fields"},
+	{"no code after the SAWP fields", "regs ", "regs unalloc\nprotection none none none 0 sawp 4 4 64 9 x\n",
+	 "'protection' record: expected a code name"},
+	{"two caches' codes", "regs ", "regs unalloc\nprotection none none none 0 none 0 0 0 0 secded parity\n",
+	 "'protection' record: expected a code name"},
+	{"no tag code after the caches' codes", "regs ", "regs unalloc\nprotection none none none 0 none 0 0 0 0 secded "
+	 "parity dected x\n", "'protection' record: expected a code name"},
+	{"text after the tags' codes", "regs ", "regs unalloc\nprotection none none none 0 none 0 0 0 0 secded parity "
+	 "dected parity none none x\n", "'protection' record: unexpected text after its fields"},
 	{"SHARP queue too long", "regs ", "regs alloc\nprotection none none none 0 none 0 0 0 0 sharp 1025 32 secded\n",
 	 "'protection' record, field request_queue: 1025 is outside 0..1024"},
 	{"SHARP code missing", "regs ", "regs alloc\nprotection none none none 0 none 0 0 0 0 sharp 16 32\n",
 	 "'protection' record: expected SHARP's code name"},
+	{"text after SHARP's tail", "regs ", "regs alloc\nprotection none none none 0 none 0 0 0 0 sharp 16 32 secded "
+	 "x\n", "'protection' record: unexpected text after its fields"},
 };
 
 /* Replaces (or deletes) the first line of text starting with `line`. */
@@ -556,6 +564,11 @@ Test(fault, job_file_fields_are_checked)
 	free(prot);
 	st = job_run(path, err, sizeof err, &rss);
 	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a SAWP protection record is refused (0x%x): %s", st, err);
+	prot = job_edit(valid, "regs ", "regs unalloc\nprotection none none none 0 none 0 0 0 0 secded parity dected\n");
+	write_text(path, prot);
+	free(prot);
+	st = job_run(path, err, sizeof err, &rss);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the caches' codes are refused (0x%x): %s", st, err);
 	/* cut in the middle of a checkpoint line */
 	const char *cut = strstr(valid, "\nc 200 ");
 	cr_assert(cut);
