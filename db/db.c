@@ -1045,6 +1045,43 @@ static const char SCHEMA_V7[] =
 	" WHERE s.vreg IS NOT NULL\n"
 	" GROUP BY s.campaign_id, s.kernel, s.vreg;\n";
 
+/* View protection_summary (schema 8; schema 10 makes it again with the
+ * caches' codes and SHARP in `codes`): the p CTE's columns of schema 8 and
+ * `pcols` more, then `codes`, the expression of the codes column. */
+#define PROT_SUMMARY_VIEW(pcols, codes) \
+	"CREATE VIEW protection_summary AS\n" \
+	"WITH p AS (\n" \
+	"  SELECT id, json_extract(config, '$.protection') AS protection,\n" \
+	"         json_extract(config, '$.protection.regfile') AS rf, json_extract(config, '$.protection.pred') AS pr,\n" \
+	"         json_extract(config, '$.protection.smem') AS sm, json_extract(config, '$.protection.interleave') AS il,\n" \
+	"         json_extract(config, '$.protection.ibuffer.scheme') AS ib\n" \
+	pcols \
+	"    FROM campaigns\n" \
+	"),\n" \
+	"ev AS (\n" \
+	"  SELECT c.id AS campaign_id, c.name AS campaign, c.target, count(e.idx) AS n,\n" \
+	"         coalesce(sum(e.prot IS NULL), 0) AS no_event,\n" \
+	"         coalesce(sum(e.prot = 'corrected'), 0) AS corrected,\n" \
+	"         coalesce(sum(e.prot = 'miscorrected'), 0) AS miscorrected,\n" \
+	"         coalesce(sum(e.prot = 'detected'), 0) AS detected,\n" \
+	"         coalesce(sum(e.prot = 'undetected'), 0) AS undetected,\n" \
+	"         coalesce(sum(e.prot = 'recovered'), 0) AS recovered\n" \
+	"    FROM campaigns c LEFT JOIN experiments e ON e.campaign_id = c.id\n" \
+	"   GROUP BY c.id\n" \
+	")\n" \
+	"SELECT ev.*, p.protection,\n" \
+	codes \
+	"       a.sdc, a.due, a.detected AS detected_due, a.avf, a.sdc_avf, a.due_avf, a.detected_avf\n" \
+	"  FROM ev JOIN p ON p.id = ev.campaign_id\n" \
+	"  JOIN avf a ON a.campaign_id = ev.campaign_id AND a.kernel = 'all';\n"
+
+#define PROT_CODES_V8 \
+	"       rtrim(CASE WHEN p.rf <> 'none' THEN 'regfile ' || p.rf || ', ' ELSE '' END ||\n" \
+	"             CASE WHEN p.pr <> 'none' THEN 'pred ' || p.pr || ', ' ELSE '' END ||\n" \
+	"             CASE WHEN p.sm <> 'none' THEN 'smem ' || p.sm || ', ' ELSE '' END ||\n" \
+	"             CASE WHEN p.ib IS NOT NULL AND p.ib <> 'none' THEN 'ibuffer ' || p.ib || ', ' ELSE '' END ||\n" \
+	"             CASE WHEN p.il > 1 THEN 'interleave ' || p.il ELSE '' END, ', ') AS codes,\n"
+
 /* ---- schema version 8 (issue 14): protection events ----------------------
  * experiments.prot: the first protection event of the run (NULL: none) and
  * prot_cycle its cycle. View avf gains the detected DUEs (DB_DETECTED_REASONS)
@@ -1082,34 +1119,7 @@ static const char SCHEMA_V8[] =
 	"       r.avf * coalesce(CAST(r.detected AS REAL) / nullif(r.sdc + r.due, 0), 0) AS detected_avf\n"
 	"  FROM r;\n"
 	"\n"
-	"CREATE VIEW protection_summary AS\n"
-	"WITH p AS (\n"
-	"  SELECT id, json_extract(config, '$.protection') AS protection,\n"
-	"         json_extract(config, '$.protection.regfile') AS rf, json_extract(config, '$.protection.pred') AS pr,\n"
-	"         json_extract(config, '$.protection.smem') AS sm, json_extract(config, '$.protection.interleave') AS il,\n"
-	"         json_extract(config, '$.protection.ibuffer.scheme') AS ib\n"
-	"    FROM campaigns\n"
-	"),\n"
-	"ev AS (\n"
-	"  SELECT c.id AS campaign_id, c.name AS campaign, c.target, count(e.idx) AS n,\n"
-	"         coalesce(sum(e.prot IS NULL), 0) AS no_event,\n"
-	"         coalesce(sum(e.prot = 'corrected'), 0) AS corrected,\n"
-	"         coalesce(sum(e.prot = 'miscorrected'), 0) AS miscorrected,\n"
-	"         coalesce(sum(e.prot = 'detected'), 0) AS detected,\n"
-	"         coalesce(sum(e.prot = 'undetected'), 0) AS undetected,\n"
-	"         coalesce(sum(e.prot = 'recovered'), 0) AS recovered\n"
-	"    FROM campaigns c LEFT JOIN experiments e ON e.campaign_id = c.id\n"
-	"   GROUP BY c.id\n"
-	")\n"
-	"SELECT ev.*, p.protection,\n"
-	"       rtrim(CASE WHEN p.rf <> 'none' THEN 'regfile ' || p.rf || ', ' ELSE '' END ||\n"
-	"             CASE WHEN p.pr <> 'none' THEN 'pred ' || p.pr || ', ' ELSE '' END ||\n"
-	"             CASE WHEN p.sm <> 'none' THEN 'smem ' || p.sm || ', ' ELSE '' END ||\n"
-	"             CASE WHEN p.ib IS NOT NULL AND p.ib <> 'none' THEN 'ibuffer ' || p.ib || ', ' ELSE '' END ||\n"
-	"             CASE WHEN p.il > 1 THEN 'interleave ' || p.il ELSE '' END, ', ') AS codes,\n"
-	"       a.sdc, a.due, a.detected AS detected_due, a.avf, a.sdc_avf, a.due_avf, a.detected_avf\n"
-	"  FROM ev JOIN p ON p.id = ev.campaign_id\n"
-	"  JOIN avf a ON a.campaign_id = ev.campaign_id AND a.kernel = 'all';\n";
+	PROT_SUMMARY_VIEW("", PROT_CODES_V8);
 
 /* Version 9: campaigns in unalloc register mode (a campaign key since the
  * register modes came) could not be stored: version 1's CHECK named ptx
@@ -1124,6 +1134,26 @@ static const char SCHEMA_V9[] =
 	"ALTER TABLE campaigns_v9 RENAME TO campaigns;\n"
 	"PRAGMA legacy_alter_table = OFF;\n";
 
+/* Version 10: protection_summary's codes name the caches' codes (a tag
+ * parity too) and SHARP, which campaigns gained with schema 9's code. */
+#define PROT_CACHE_CODE(key, as)                                                                                 \
+	"       , CASE json_type(config, '$.protection." key "') WHEN 'object'\n"                                         \
+	"           THEN json_extract(config, '$.protection." key ".code') || ' (tag ' ||\n"                              \
+	"                json_extract(config, '$.protection." key ".tag') || ')'\n"                                       \
+	"           ELSE json_extract(config, '$.protection." key "') END AS " as "\n"
+#define PROT_CODE_ITEM(col, name) "             CASE WHEN p." col " IS NOT NULL AND p." col " <> 'none' THEN '" name " ' || p." col " || ', ' ELSE '' END ||\n"
+
+static const char SCHEMA_V10[] =
+	"-- issue 14: the caches' codes and SHARP in protection_summary\n"
+	"DROP VIEW protection_summary;\n"
+	PROT_SUMMARY_VIEW(PROT_CACHE_CODE("l1d", "l1") PROT_CACHE_CODE("l2", "l2") PROT_CACHE_CODE("const", "cc")
+	                  "       , json_extract(config, '$.protection.sharp') AS sh\n",
+	                  "       rtrim(" PROT_CODE_ITEM("rf", "regfile") PROT_CODE_ITEM("pr", "pred")
+	                  PROT_CODE_ITEM("sm", "smem") PROT_CODE_ITEM("l1", "l1d") PROT_CODE_ITEM("l2", "l2")
+	                  PROT_CODE_ITEM("cc", "const") PROT_CODE_ITEM("ib", "ibuffer")
+	                  "             CASE WHEN p.sh IS NOT NULL THEN 'sharp, ' ELSE '' END ||\n"
+	                  "             CASE WHEN p.il > 1 THEN 'interleave ' || p.il ELSE '' END, ', ') AS codes,\n");
+
 /* Step v brings the schema from version v-1 to v. Released steps never
  * change; a new version appends one. */
 static const char *const migrations[] = {
@@ -1137,6 +1167,7 @@ static const char *const migrations[] = {
 	SCHEMA_V7,
 	SCHEMA_V8,
 	SCHEMA_V9,
+	SCHEMA_V10,
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION + 1,
                "one migration step per schema version");

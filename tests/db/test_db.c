@@ -1710,6 +1710,40 @@ Test(db, protection_columns_and_views)
 	sqlite3_close(s);
 }
 
+/* Schema 10: the codes column names the caches' codes (a tag parity too)
+ * and SHARP, as the campaign's canonical protection object gives them. */
+Test(db, protection_summary_names_caches_and_sharp)
+{
+	db_t *db = open_db(true);
+	static const struct {
+		const char *hash, *config, *codes;
+	} c[] = {
+		{"c1", "{\"protection\":{\"interleave\":1,\"l1d\":\"secded\",\"l2\":{\"code\":\"none\",\"tag\":"
+		       "\"parity\"},\"pred\":\"none\",\"regfile\":\"none\",\"smem\":\"none\"}}",
+		 "l1d secded, l2 none (tag parity)"},
+		{"c2", "{\"protection\":{\"const\":\"dected\",\"interleave\":2,\"pred\":\"none\",\"regfile\":\"none\","
+		       "\"sharp\":{\"ecc\":\"secded\",\"request_queue\":16,\"warp_table\":32},\"smem\":\"none\"}}",
+		 "const dected, sharp, interleave 2"},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+		db_campaign_t k = campaign(c[i].hash, "regfile", "physical");
+		k.config = c[i].config;
+		int64_t id = 0;
+		bool existed;
+		cr_assert_eq(db_campaign_get_or_create(db, &k, &id, &existed), 0, "%s", db_errmsg(db));
+		fill(db, id, 0, 4, 0, 1, 1);
+	}
+	db_close(db);
+	sqlite3 *s = raw();
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+		char sql[200];
+		snprintf(sql, sizeof sql, "SELECT codes = '%s' FROM protection_summary WHERE campaign = '%s'", c[i].codes,
+		         c[i].hash);
+		cr_expect_eq(raw_real(s, sql), 1, "%s", c[i].codes);
+	}
+	sqlite3_close(s);
+}
+
 /* The report shows the Protection table only when a campaign is
  * protected, naming its codes, events and the AVF split. */
 Test(db, protection_report)
