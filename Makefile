@@ -165,11 +165,12 @@ study: deps
 	$(MAKE) all
 	JOBS=$(JOBS) sh examples/campaigns/gufi/study.sh $(BUILD) $(INJECTIONS) $(CAMPAIGNS)
 
-# make protection-study [PROTECTION_INJECTIONS=n] [JOBS=j]: the codes on the
-# register file and shared memory and SAWP on the instruction buffer, on the
-# GUFI applications (examples/protection/, README.md there), into
-# build/protection/protection-n.db, then its tables (with sqlite3).
-PROTECTION_INJECTIONS ?= 500
+# make protection-study [PROTECTION_INJECTIONS=n | INJECTIONS=n] [JOBS=j]: the
+# codes on the register file, shared memory and the caches, SAWP on the
+# instruction buffer and SHARP on the register file, on the GUFI applications
+# (examples/protection/, README.md there), into build/protection/protection-n.db,
+# then its tables (with sqlite3) and profiles.
+PROTECTION_INJECTIONS ?= $(if $(filter command line,$(origin INJECTIONS)),$(INJECTIONS),500)
 protection-study: deps
 	$(MAKE) all
 	JOBS=$(JOBS) sh examples/protection/study.sh $(BUILD) $(PROTECTION_INJECTIONS)

@@ -56,7 +56,7 @@ sharp_profile() {
 	echo "|-----|---------|---------|--------------|--------------|---------------------|----------------|---------------|"
 	for app in $(sed -n 's/^APPS="\(.*\)"$/\1/p' "$here/gen.sh"); do
 		row=$(cd "$here/../.." && "$build/flipsim" profile --regs alloc --protection "$out/sharp.json" \
-			"$build/examples/$app" 2>/dev/null | awk '/^SHARP/ { t = 1; next } t && NF == 0 { t = 0 } t { r = $0 } END { print r }')
+			"$build/examples/$app" 2>/dev/null | awk '/^SHARP/ { t = 1; next } t && $NF !~ /%$/ { t = 0 } t { r = $0 } END { print r }')
 		[ -n "$row" ] || { echo "study.sh: profile of $app with SHARP failed" >&2; return 1; }
 		echo "$row" | awk -v app="$app" '{ printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", app, $(NF-7), $(NF-6), $(NF-4), $(NF-3), $(NF-2), $(NF-1), $NF }' | tr -d '%'
 	done
