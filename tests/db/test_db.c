@@ -773,6 +773,35 @@ Test(db, campaign_identity_and_validation)
 	db_close(db);
 }
 
+/* db_campaigns_list reads every campaign's AVF in one query of the view:
+ * each listed campaign's progress is db_progress's, field for field. */
+Test(db, campaigns_list_progress_equals_db_progress)
+{
+	db_t *db = open_db(true);
+	int64_t id[4];
+	id[0] = new_campaign(db, "a", "regfile", "physical");
+	fill(db, id[0], 0, 40, 0, 3, 5);
+	id[1] = new_campaign(db, "b", "smem", "physical"); /* no experiment: NaN AVF */
+	id[2] = new_campaign(db, "c", "simt", "physical");
+	fill(db, id[2], 0, 100, 0, 0, 0);
+	id[3] = new_campaign(db, "d", "regfile", "live");
+	fill(db, id[3], 0, 25, 0, 10, 1);
+	db_campaign_info_t *list = NULL;
+	size_t n = 0;
+	cr_assert_eq(db_campaigns_list(db, &list, &n), 0, "%s", db_errmsg(db));
+	cr_assert_eq(n, 4);
+	for (size_t i = 0; i < n; i++) {
+		db_progress_t p;
+		cr_assert_eq(list[i].id, id[i]);
+		cr_assert_eq(db_progress(db, id[i], &p), 0, "%s", db_errmsg(db));
+		cr_expect_eq(memcmp(&p, &list[i].progress, sizeof p), 0, "campaign %zu", i);
+	}
+	cr_expect_float_eq(list[0].progress.avf, 8 / 40.0, 1e-12);
+	cr_expect(isnan(list[1].progress.avf));
+	db_campaigns_free(list, n);
+	db_close(db);
+}
+
 Test(db, normal_quantile)
 {
 	cr_assert_float_eq(db_z_of_confidence(0.95), 1.9599639845400536, 1e-13);
