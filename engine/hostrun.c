@@ -429,8 +429,6 @@ static bool parse_launch(char *p, sc_launch_stats_t *l)
 	return true;
 }
 
-_Static_assert(sizeof(sc_sharp_stats_t) == 11 * sizeof(uint64_t), "an H line carries every SHARP count");
-
 /* n decimal counts into v (an S or H line): exactly n, nothing after. */
 static bool parse_counts(const char *p, uint64_t *v, int n)
 {
@@ -497,9 +495,14 @@ static bool golden_line(void *ctx, char *line)
 		r->bad |= !parse_counts(line + 1, g->launch[r->nl - 1].ib_distinct, SC_IB_SIM_BINS);
 	} else if (line[0] == 'H' && r->nl && !r->bad) {
 		sc_sharp_stats_t *h = &g->launch[r->nl - 1].sharp;
-		uint64_t v[11];
-		r->bad |= !parse_counts(line + 1, v, 11);
-		*h = (sc_sharp_stats_t){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10]};
+#define X(m) +1
+		uint64_t v[SC_SHARP_STATS_LIST(X)];
+#undef X
+		r->bad |= !parse_counts(line + 1, v, (int)(sizeof v / sizeof *v));
+		const uint64_t *p = v;
+#define X(m) h->m = *p++;
+		SC_SHARP_STATS_LIST(X)
+#undef X
 	} else if (line[0] == 'C' && r->seen_g) {
 		r->bad |= !parse_ckpt(line + 1, &g->ck);
 	} else if (line[0] == 'E') {

@@ -159,10 +159,9 @@ static void print_sharp(const eng_golden_t *g)
 		const sc_launch_stats_t *l = &g->launch[i];
 		const sc_sharp_stats_t *s = &l->sharp;
 		print_sharp_row(db_demangle(l->kernel, false, kname, sizeof kname), s, sc_sharp_shares(s, l->cycles));
-		uint64_t *a = (uint64_t *)&all;
-		const uint64_t *b = (const uint64_t *)s;
-		for (size_t k = 0; k < sizeof all / sizeof *a; k++)
-			a[k] += b[k];
+#define X(m) all.m += s->m;
+		SC_SHARP_STATS_LIST(X)
+#undef X
 		word_cycles += (double)s->smem_words * (double)l->cycles;
 	}
 	if (g->nlaunch > 1) {

@@ -499,6 +499,15 @@ static uint32_t const_time(sc_gpu_t *g, sc_sm_t *sm, const uint64_t *addr, uint6
 	return n ? (uint32_t)(done - now) : c->latency[SC_LAT_CONST];
 }
 
+/* A global or local access of latency lat, which found g->ms.count.dram at
+ * d0 before it: one that reached DRAM opens SHARP's window. */
+static inline uint32_t offchip(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t lat, uint64_t d0)
+{
+	if (UNLIKELY(sm->sharp) && g->ms.count.dram != d0)
+		sc__sharp_offchip(g, sm, w, g->cycle + lat);
+	return lat;
+}
+
 uint32_t sc__mem_time(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, int space, int op, const uint64_t *addr,
                       uint64_t off, uint32_t exec, unsigned bytes, const sc_bounds_t *bd)
 {
@@ -526,16 +535,12 @@ uint32_t sc__mem_time(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, int space, i
 		FOR_LANES(l, exec)
 			la[l] = sc__local_pos(addr[l] - off, l);
 		uint64_t base = sc__local_base(g, sm->id, w->slot), d0 = g->ms.count.dram;
-		uint32_t lat = global_time(g, sm, base, la, 0, NULL, exec, bytes < 4 ? bytes : 4, kind, SC_LAT_LOCAL);
-		if (UNLIKELY(sm->sharp) && g->ms.count.dram != d0)
-			sc__sharp_offchip(g, sm, w, g->cycle + lat);
-		return lat;
+		return offchip(g, sm, w,
+		               global_time(g, sm, base, la, 0, NULL, exec, bytes < 4 ? bytes : 4, kind, SC_LAT_LOCAL), d0);
 	}
 	}
 	uint64_t d0 = g->ms.count.dram;
-	uint32_t lat =
-		global_time(g, sm, 0, addr, off, bd, exec, bytes, kind, kind == ACC_ATOMIC ? SC_LAT_ATOMIC : SC_LAT_GLOBAL);
-	if (UNLIKELY(sm->sharp) && g->ms.count.dram != d0) /* off-chip: SHARP's window */
-		sc__sharp_offchip(g, sm, w, g->cycle + lat);
-	return lat;
+	return offchip(g, sm, w,
+	               global_time(g, sm, 0, addr, off, bd, exec, bytes, kind,
+	                           kind == ACC_ATOMIC ? SC_LAT_ATOMIC : SC_LAT_GLOBAL), d0);
 }

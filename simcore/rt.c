@@ -45,7 +45,7 @@
  *   S COUNT...                          with ib_similarity, after each L:
  *                                       its ib_distinct, SC_IB_SIM_BINS counts
  *   H COUNT...                          with SHARP on, after each L: its
- *                                       sc_sharp_stats_t, 11 counts in order
+ *                                       sc_sharp_stats_t, SC_SHARP_STATS_LIST's order
  *   C CYCLE PART... (hex)               golden checkpoint
  *   X IDX KIND DUE CYCLES HAS_LIVE LIVE WSTATUS WALL SITE EFFECT  inject: one
  *     result (SITE, EFFECT: JSON objects without blanks, "-" for none)
@@ -1506,11 +1506,11 @@ static void golden_write(const env_t *env, const sc_gpu_t *g)
 			fputc('\n', f);
 		}
 		if (g->opt.prot.sharp.on) {
-			const sc_sharp_stats_t *h = &l->sharp;
-			fprintf(f, "H %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-			        " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", h->windows, h->dropped, h->checks,
-			        h->check_cycles, h->warp_cycles, h->window_cycles, h->reg_cycles, h->prot_reg_cycles,
-			        h->smem_words, h->smem_written, h->smem_valid_cycles);
+			fputc('H', f);
+#define X(m) fprintf(f, " %" PRIu64, l->sharp.m);
+			SC_SHARP_STATS_LIST(X)
+#undef X
+			fputc('\n', f);
 		}
 	}
 	for (uint32_t k = 0; k < env->ck.n; k++) {

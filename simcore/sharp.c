@@ -30,6 +30,7 @@
  * xor the register, eccx's 7 bits), decoded by ecc.c exactly as the stored
  * bits would be. A fault on a register before its recording ends (rec)
  * is recorded into the check bits: it reaches snap too. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -288,23 +289,15 @@ static bool check(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, uint64_t 
 				uint32_t lane = 4 * gr + k;
 				size_t i = (size_t)(v0 + r) * 32 + lane;
 				uint32_t ed = s->snap[i] ^ sm->rf[i], ec = x >> (7 * k) & 0x7fu;
-				uint64_t rest;
 				if (!ed && !ec)
 					continue;
-				sc_ecc_outcome_t o = sc_code_decode(c, ed, ec, false, &rest, NULL);
-				if (o == SC_ECC_DETECTED) {
-					sc__prot_event(g, SC_PROT_DETECTED);
-					sc__due(g, SC_DUE_ECC_UNCORRECTABLE, sm, w, (int)lane, pc, 0,
-					        "SHARP's check: secded detected an error it cannot correct in register %u of lane %u "
-					        "of warp slot %u of SM %u (data pattern 0x%x, check 0x%x)",
-					        r, lane, slot, sm->id, ed, ec);
-					ok = false;
+				sc_prot_where_t at = {.sm = sm, .w = w, .lane = (int)lane, .pc = pc};
+				snprintf(at.what, sizeof at.what, "SHARP's check of register %u of lane %u of warp slot %u of SM %u",
+				         r, lane, slot, sm->id);
+				uint64_t fix;
+				if (!(ok = sc__prot_check(g, c, ed, ec, &at, &fix)))
 					break;
-				}
-				sm->rf[i] ^= ed ^ (uint32_t)rest;
-				sc__prot_event(g, o == SC_ECC_CORRECTED      ? SC_PROT_CORRECTED
-				                  : o == SC_ECC_MISCORRECTED ? SC_PROT_MISCORRECTED
-				                                             : SC_PROT_UNDETECTED);
+				sm->rf[i] ^= (uint32_t)fix;
 			}
 		}
 	}

@@ -476,18 +476,23 @@ uint64_t sc_unit_free_cycle(const sc_gpu_t *gpu, uint32_t sm, sc_fu_t fu, uint32
 
 /* SHARP's statistics of a launch, summed over the SMs (DESIGN.md,
  * "SHARP"). A window is a warp's wait on off-chip memory. */
+#define SC_SHARP_STATS_LIST(X)                                                            \
+	X(windows)           /* windows opened (first off-chip access of a burst) */          \
+	X(dropped)           /* of them, recordings dropped (queue or table full, a conflict) */ \
+	X(checks)            /* checks run at a window's close */                             \
+	X(check_cycles)      /* cycles the checks held their warps back */                    \
+	X(warp_cycles)       /* resident warp-cycles (CTA lifetimes x warps) */               \
+	X(window_cycles)     /* of them, inside recorded windows (ECCs stored) */             \
+	X(reg_cycles)        /* resident register-lane cycles */                              \
+	X(prot_reg_cycles)   /* of them, whose ECC was stored */                              \
+	X(smem_words)        /* 32-bit shared-memory words (x SMs) */                         \
+	X(smem_written)      /* of them, written by the program at least once */              \
+	X(smem_valid_cycles) /* sum over cycles of the words holding program data */
+
 typedef struct sc_sharp_stats {
-	uint64_t windows;         /* windows opened (first off-chip access of a burst) */
-	uint64_t dropped;         /* of them, recordings dropped (queue or table full, a conflict) */
-	uint64_t checks;          /* checks run at a window's close */
-	uint64_t check_cycles;    /* cycles the checks held their warps back */
-	uint64_t warp_cycles;     /* resident warp-cycles (CTA lifetimes x warps) */
-	uint64_t window_cycles;   /* of them, inside recorded windows (ECCs stored) */
-	uint64_t reg_cycles;      /* resident register-lane cycles */
-	uint64_t prot_reg_cycles; /* of them, whose ECC was stored */
-	uint64_t smem_words;      /* 32-bit shared-memory words (x SMs) */
-	uint64_t smem_written;    /* of them, written by the program at least once */
-	uint64_t smem_valid_cycles; /* sum over cycles of the words holding program data */
+#define X(f) uint64_t f;
+	SC_SHARP_STATS_LIST(X)
+#undef X
 } sc_sharp_stats_t;
 
 /* The shares SHARP's statistics of a launch of `cycles` cycles give (0
