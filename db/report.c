@@ -207,13 +207,14 @@ static const table_t tables[] = {
 	 "the structures' sum with a confidence interval from theirs, IPC/FIT and MITF with the intervals it gives)",
 	 NULL, "workload, gpu, regs", mitf_cols, COUNT(mitf_cols), NULL, false},
 	{"avf_insn",
-	 "Most vulnerable static instructions: the first instruction to read a fault (top 10 per campaign by failures;\n"
-	 "failed: of the faults it read first; contribution: to the campaign's AVF x df; all of them: SQL view avf_insn)",
-	 "rank <= 10", "campaign_id, rank, pc", avf_insn_cols, COUNT(avf_insn_cols), NULL, true},
+	 "Most vulnerable static instructions: the first instruction to read a fault (top 10 per campaign by failures,\n"
+	 "those with any; failed: of the faults it read first; contribution: to the campaign's AVF x df; all of them:\n"
+	 "SQL view avf_insn)",
+	 "rank <= 10 AND failures > 0", "campaign_id, rank, pc", avf_insn_cols, COUNT(avf_insn_cols), NULL, true},
 	{"avf_vreg",
-	 "Most vulnerable PTX registers: the virtual register a fault hit (top 10 per campaign by failures; SQL view\n"
-	 "avf_vreg)",
-	 "rank <= 10", "campaign_id, rank, kernel, vreg", avf_vreg_cols, COUNT(avf_vreg_cols), NULL, true},
+	 "Most vulnerable PTX registers: the virtual register a fault hit (top 10 per campaign by failures, those\n"
+	 "with any; SQL view avf_vreg)",
+	 "rank <= 10 AND failures > 0", "campaign_id, rank, kernel, vreg", avf_vreg_cols, COUNT(avf_vreg_cols), NULL, true},
 	{"sdc_severity",
 	 "SDC severity: corrupted elements of each output and the largest relative error (SQL views sdc_outputs,\n"
 	 "sdc_severity)",
