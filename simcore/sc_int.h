@@ -897,6 +897,77 @@ int sc__regalloc(sc_module_t *m, char *msg, size_t msgsz);
  * the first violation in msg. */
 int sc__regalloc_verify(const sc_module_t *m, char *msg, size_t msgsz);
 
+/* ---- passes over the lowered code (pass.c; DESIGN.md, "Passes over the
+ * lowered code") ----
+ * An editing session on a module's virtual-register code: code_ptx in
+ * alloc mode (the allocation is re-run at commit), code in unalloc mode.
+ * pcs are those of that code as it was when the session began; register
+ * operands use its ptx numbering (module-wide: f->ptx_reg_base + own
+ * slot, predicates from f->ptx_pred_base), a word being read in the
+ * numbering of the function that holds it. Jump targets in inserted words
+ * are old pcs of the same function. Nothing changes in the module until
+ * sc__pass_commit, which frees the session in every case. */
+typedef struct sc_pass sc_pass_t;
+/* Starts a session on m. 0 or SC_ENOMEM. */
+int sc__pass_begin(sc_module_t *m, sc_pass_t **out);
+/* Ends a session without changing the module (NULL: no-op). */
+void sc__pass_abort(sc_pass_t *p);
+sc_module_t *sc__pass_module(const sc_pass_t *p);
+/* Instructions of the code edited, and the word at old pc (with any
+ * replacement), NULL past the end. */
+uint32_t sc__pass_ncode(const sc_pass_t *p);
+const sc_insn_t *sc__pass_insn(const sc_pass_t *p, uint32_t pc);
+/* Index of the function holding old pc, -1 for none. */
+int sc__pass_func_of(const sc_pass_t *p, uint32_t pc);
+/* Words inserted so far (prologues included). */
+uint32_t sc__pass_inserted(const sc_pass_t *p);
+/* Inserts a copy of `in` before old pc (after: after it), after what was
+ * inserted there before. Jumps to pc land on the words inserted before
+ * it; words inserted after a block end run only when it falls through
+ * (a guarded bra whose guard fails). 0, SC_EINVAL or SC_ENOMEM. */
+int sc__pass_insert(sc_pass_t *p, uint32_t pc, bool after, const sc_insn_t *in);
+/* Appends `in` to function fi's prologue: words that run once when the
+ * function is entered (launch or call), before anything inserted before
+ * its first instruction; a jump to that instruction does not run them. */
+int sc__pass_prologue(sc_pass_t *p, uint32_t fi, const sc_insn_t *in);
+/* Replaces the word at old pc (a call cannot be replaced). */
+int sc__pass_replace(sc_pass_t *p, uint32_t pc, const sc_insn_t *in);
+/* Inserts a copy of the word at old pc right after it. */
+int sc__pass_dup(sc_pass_t *p, uint32_t pc);
+/* A new register of function fi of SC_T_* `type` (64-bit types take two
+ * slots, SC_T_PRED a predicate): its operand (R32, R64 or PRED) in
+ * *opnd. It is declared "%sc_rN" ("%sc_rdN", "%sc_pN") for names and the
+ * emitter. 0, SC_EINVAL (no such function, a bad type, no slot left) or
+ * SC_ENOMEM. */
+int sc__pass_new_reg(sc_pass_t *p, uint32_t fi, unsigned type, uint16_t *opnd);
+/* A constant-pool entry holding v (an existing one when equal): its IMM
+ * operand in *opnd. */
+int sc__pass_const(sc_pass_t *p, uint64_t v, uint16_t *opnd);
+/* Liveness of function fi's registers on the code edited, before any
+ * edit (sc__live with the function's ptx window). */
+int sc__pass_live(const sc_pass_t *p, uint32_t fi, sc_live_t *lv);
+/* Applies the edits: checks every inserted word (sc__insn_valid, no call,
+ * registers in its function's window, constants in the pool, jumps inside
+ * the function), places them, renumbers each function's registers into
+ * its new window, remaps every pc (jump and call targets, each function's
+ * entry_pc and end_pc, the line table: inserted words carry the line of
+ * the instruction they are attached to), drops what was derived from the
+ * old code (liveness caches, vslot), recomputes reconvergence, re-runs
+ * the allocation with its proof (sc__regalloc, sc__regalloc_verify) in
+ * alloc mode, and checks every word with sc__insn_check. Returns 0, or
+ * SC_EINVAL / SC_EPARSE / SC_ENOMEM with msg; after SC_EINVAL the module
+ * is unchanged, after the others it must be freed. */
+int sc__pass_commit(sc_pass_t *p, char *msg, size_t msgsz);
+/* The diagnostic passes (tests, FLIPSIM_PASS): "nop-leaders", "nop-all"
+ * and "dup" (DESIGN.md). sc__pass_name(i): the i-th name, NULL past the
+ * last. sc__pass_apply runs one on m and commits: as sc__pass_commit. */
+const char *sc__pass_name(unsigned i);
+int sc__pass_apply(sc_module_t *m, const char *name, char *msg, size_t msgsz);
+
+/* reach[i * nfuncs + j]: function i of m can call j, directly or not
+ * (by the call targets in m->code); NULL when out of memory. Free it. */
+bool *sc__call_closure(const sc_module_t *m);
+
 /* Immediate post-dominator reconvergence (cfg.c): fills the reconvergence
  * pc of every conditional branch of each function. Returns 0. */
 int sc__cfg_reconverge(sc_module_t *m);
