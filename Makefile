@@ -32,7 +32,7 @@ DB_SRC      := db/db.c db/report.c db/study.c db/demangle.c
 ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/runner.c engine/hostrun.c engine/plan.c \
                engine/worker.c engine/run.c engine/query.c engine/ptxas.c engine/progress.c engine/record.c \
                engine/driver.c engine/profile.c
-TEST_SRC    := tests/simcore/test_harness.c tests/simcore/insn.c tests/simcore/test_insn.c tests/simcore/test_parse.c \
+TEST_SRC    := tests/simcore/test_harness.c tests/simcore/randprog.c tests/simcore/test_pass.c tests/simcore/insn.c tests/simcore/test_insn.c tests/simcore/test_parse.c \
                tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
                tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c tests/simcore/test_calib.c \
                tests/simcore/test_due.c tests/simcore/test_decode.c tests/simcore/test_fault.c tests/simcore/test_cache_fault.c tests/simcore/test_site.c tests/simcore/test_vregs.c \
