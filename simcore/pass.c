@@ -29,6 +29,7 @@ struct sc_pass {
 	uint32_t *nndecl;
 	uint64_t *pool;          /* the module's pool, then the constants added */
 	uint32_t npool, poolcap;
+	uint8_t *pool_sym;       /* per entry of the module's pool: a symbol's address */
 	uint32_t ninserted;
 };
 
@@ -66,6 +67,7 @@ void sc__pass_abort(sc_pass_t *p)
 	free(p->ndecl);
 	free(p->nndecl);
 	free(p->pool);
+	free(p->pool_sym);
 	free(p);
 }
 
@@ -89,7 +91,8 @@ int sc__pass_begin(sc_module_t *m, sc_pass_t **out)
 	p->nndecl = calloc(nf + 1, sizeof *p->nndecl);
 	p->poolcap = m->npool + 16;
 	p->pool = malloc(p->poolcap * sizeof *p->pool);
-	if (!p->pre || !p->post || !p->pro || !p->repl || !p->add_regs || !p->add_preds || !p->ndecl || !p->nndecl ||
+	p->pool_sym = calloc(m->npool + 1, 1);
+	if (!p->pool_sym || !p->pre || !p->post || !p->pro || !p->repl || !p->add_regs || !p->add_preds || !p->ndecl || !p->nndecl ||
 	    !p->pool) {
 		p->ncode = 0; /* nothing to free per pc */
 		if (!p->pre || !p->post) {
@@ -102,6 +105,9 @@ int sc__pass_begin(sc_module_t *m, sc_pass_t **out)
 	}
 	memcpy(p->repl, p->code, nc * sizeof *p->repl);
 	memcpy(p->pool, m->pool, m->npool * sizeof *p->pool);
+	for (uint32_t i = 0; i < m->nreloc; i++)
+		if (m->reloc[i].pool)
+			p->pool_sym[m->reloc[i].at] = 1;
 	p->npool = m->npool;
 	*out = p;
 	return 0;
@@ -197,7 +203,7 @@ int sc__pass_new_reg(sc_pass_t *p, uint32_t fi, unsigned type, uint16_t *opnd)
 int sc__pass_const(sc_pass_t *p, uint64_t v, uint16_t *opnd)
 {
 	for (uint32_t i = 0; i < p->npool; i++)
-		if (p->pool[i] == v) {
+		if (p->pool[i] == v && (i >= p->m->npool || !p->pool_sym[i])) {
 			*opnd = SC_OPND(SC_K_IMM, i);
 			return 0;
 		}
@@ -403,9 +409,10 @@ static int keep_decls(sc_pass_t *p)
  * the pc is a function's entry, then what was inserted before, the word,
  * what was inserted after. start[pc]: where old pc's code begins
  * (prologue included: function entries and calls go there); jto[pc]:
- * where a jump to old pc goes (after the prologue). */
+ * where a jump to old pc goes (after the prologue); opos[pc]: where the
+ * word itself went. */
 static int build(sc_pass_t *p, const int32_t *entry_of, sc_insn_t **ncode_out,
-                 uint32_t **nline_out, uint32_t *start, uint32_t *jto, uint32_t *nn)
+                 uint32_t **nline_out, uint32_t *start, uint32_t *jto, uint32_t *opos, uint32_t *nn)
 {
 	sc_module_t *m = p->m;
 	uint32_t n = p->ninserted + p->ncode;
@@ -424,6 +431,7 @@ static int build(sc_pass_t *p, const int32_t *entry_of, sc_insn_t **ncode_out,
 			place(code, line, &at, &p->pro[entry_of[pc]], ln);
 		jto[pc] = at;
 		place(code, line, &at, &p->pre[pc], ln);
+		opos[pc] = at;
 		code[at] = p->repl[pc];
 		line[at++] = ln;
 		place(code, line, &at, &p->post[pc], ln);
@@ -454,6 +462,7 @@ int sc__pass_commit(sc_pass_t *p, char *msg, size_t msgsz)
 	uint32_t nf = m->nfuncs, nc = p->ncode;
 	int32_t *fn_of = malloc((nc + 1) * sizeof *fn_of), *entry_of = malloc((nc + 1) * sizeof *entry_of);
 	uint32_t *start = malloc((nc + 1) * sizeof *start), *jto = malloc((nc + 1) * sizeof *jto);
+	uint32_t *opos = malloc((nc + 1) * sizeof *opos);
 	uint32_t *rb = calloc(nf + 1, sizeof *rb), *pb = calloc(nf + 1, sizeof *pb);
 	sc_insn_t *code = NULL;
 	uint32_t *line = NULL, nn = 0, all_r, all_p;
@@ -461,7 +470,7 @@ int sc__pass_commit(sc_pass_t *p, char *msg, size_t msgsz)
 	int rc = SC_ENOMEM;
 	if (msgsz)
 		msg[0] = 0;
-	if (!fn_of || !entry_of || !start || !jto || !rb || !pb)
+	if (!fn_of || !entry_of || !start || !jto || !opos || !rb || !pb)
 		goto out;
 	for (uint32_t pc = 0; pc < nc; pc++)
 		fn_of[pc] = entry_of[pc] = -1;
@@ -481,7 +490,7 @@ int sc__pass_commit(sc_pass_t *p, char *msg, size_t msgsz)
 		goto out;
 	}
 	/* 2. the new code: placed, registers renumbered, targets remapped */
-	if ((rc = build(p, entry_of, &code, &line, start, jto, &nn)))
+	if ((rc = build(p, entry_of, &code, &line, start, jto, opos, &nn)))
 		goto out;
 	for (uint32_t i = 0; i < nf; i++) {
 		const sc_func_t *f = &m->funcs[i];
@@ -491,6 +500,12 @@ int sc__pass_commit(sc_pass_t *p, char *msg, size_t msgsz)
 			renumber(f, rb[i], pb[i], &code[pc]);
 	}
 	remap_targets(code, nn, start, jto);
+	/* the emitter's records of symbols named by words, and of calls */
+	for (uint32_t i = 0; i < m->nreloc; i++)
+		if (!m->reloc[i].pool)
+			m->reloc[i].at = opos[m->reloc[i].at];
+	for (uint32_t i = 0; i < m->ncalls; i++)
+		m->calls[i].pc = opos[m->calls[i].pc];
 	if ((rc = keep_decls(p)))
 		goto out;
 	/* 3. the module takes the new code in the ptx numbering */
@@ -545,6 +560,7 @@ out:
 	free(entry_of);
 	free(start);
 	free(jto);
+	free(opos);
 	free(rb);
 	free(pb);
 	free(code);
@@ -613,7 +629,8 @@ static bool dup_candidate(const sc_insn_t *in)
 /* The compare of an original destination d with its replica r folded into
  * the sticky predicate err: setp.ne.or.bN err, d, r, err for registers;
  * xor.pred t, d, r then or.pred err, err, t for predicates. */
-static int dup_compare(sc_pass_t *p, uint32_t fi, uint32_t pc, uint16_t guard, uint16_t d, uint16_t r, uint16_t err)
+static int dup_compare(sc_pass_t *p, uint32_t fi, uint32_t pc, uint16_t guard, uint16_t d, uint16_t r, uint16_t err,
+                       unsigned bits)
 {
 	if (SC_OPND_KIND(d) == SC_K_PRED) {
 		uint16_t t;
@@ -625,7 +642,7 @@ static int dup_compare(sc_pass_t *p, uint32_t fi, uint32_t pc, uint16_t guard, u
 		return sc__pass_insert(p, pc, true, &x) || sc__pass_insert(p, pc, true, &o) ? SC_ENOMEM : 0;
 	}
 	sc_insn_t c = {.op = SC_OP_SETP, .type = SC_T_PRED, .sub = SC_CMP_NE,
-	               .stype = SC_OPND_KIND(d) == SC_K_R64 ? SC_T_B64 : SC_T_B32,
+	               .stype = bits == 64 ? SC_T_B64 : bits == 16 ? SC_T_B16 : SC_T_B32,
 	               .aux = SC_AUX_MAKE(0, 0, SC_BOOL_OR), .nops = SC_NOPS_MAKE(1, 3), .opnd = {err, d, r, err},
 	               .guard = guard};
 	return sc__pass_insert(p, pc, true, &c);
@@ -650,20 +667,29 @@ static int pass_dup_func(sc_pass_t *p, uint32_t fi)
 		const sc_insn_t *in = sc__pass_insn(p, pc);
 		if (!dup_candidate(in))
 			continue;
-		sc_insn_t rep = *in;
+		/* each replica register has its original's declared type (the
+		 * emitter declares it so); 8-bit registers are left alone, as no
+		 * compare takes them */
+		uint8_t type[4] = {0};
 		unsigned nd = SC_NDST(in);
-		for (unsigned j = 0; j < nd && !rc; j++) {
+		bool ok = true;
+		for (unsigned j = 0; j < nd && ok; j++) {
 			unsigned k = SC_OPND_KIND(in->opnd[j]);
-			if (k != SC_K_R32 && k != SC_K_R64 && k != SC_K_PRED)
-				continue;
-			rc = sc__pass_new_reg(p, fi, k == SC_K_PRED ? SC_T_PRED : k == SC_K_R64 ? SC_T_B64 : SC_T_B32,
-			                      &rep.opnd[j]);
+			if (k == SC_K_R32 || k == SC_K_R64 || k == SC_K_PRED)
+				ok = sc__reg_type(p->m, f, SC_OPND_IDX(in->opnd[j]), k == SC_K_PRED, &type[j], NULL) == 0 &&
+				     sc__type_bits(type[j]) != 8;
 		}
+		if (!ok)
+			continue;
+		sc_insn_t rep = *in;
+		for (unsigned j = 0; j < nd && !rc; j++)
+			if (type[j])
+				rc = sc__pass_new_reg(p, fi, type[j], &rep.opnd[j]);
 		if (rc || (rc = sc__pass_insert(p, pc, false, &rep)))
 			break;
 		for (unsigned j = 0; j < nd && !rc; j++)
-			if (rep.opnd[j] != in->opnd[j])
-				rc = dup_compare(p, fi, pc, in->guard, in->opnd[j], rep.opnd[j], err);
+			if (type[j])
+				rc = dup_compare(p, fi, pc, in->guard, in->opnd[j], rep.opnd[j], err, sc__type_bits(type[j]));
 	}
 	return rc;
 }

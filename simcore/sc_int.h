@@ -635,6 +635,23 @@ int sc__disasm(const sc_module_t *m, const sc_insn_t *in, char *buf, size_t n);
  * "%f3" rather than slot "%r12". Returns as sc__disasm, -1 for no such pc. */
 int sc__disasm_ptx(const sc_module_t *m, uint32_t pc, char *buf, size_t n);
 
+/* Writing a module back as PTX (emit.c): what the disassembler needs to
+ * write a word of the virtual-register code (code_ptx, or code in unalloc
+ * mode) the way the loader reads it: registers by declared names,
+ * symbols where the word names one, labels and call argument lists. */
+typedef struct sc__emit {
+	const sc_module_t *m;
+	int32_t *reloc_pc;             /* per pc: its relocation (m->reloc), -1 none */
+	int32_t *reloc_pool;           /* per pool entry: the same */
+	int32_t *call_pc;              /* per pc: its call record (m->calls), -1 none */
+	char **sym_name;               /* per symbol: its name in the text (unique) */
+	const struct sc_func *f;       /* the function being written */
+	/* the name of virtual register `slot` (pred: predicate) of f */
+	void (*reg)(const struct sc__emit *e, unsigned slot, bool pred, char *buf, size_t n);
+} sc__emit_t;
+/* The word at pc as PTX text (no ';'), as sc__disasm. */
+int sc__disasm_emit(const sc__emit_t *e, uint32_t pc, char *buf, size_t n);
+
 /* ======================================================================
  * Modules (ptx_parse.c builds them; gpu.c owns them)
  *
@@ -745,8 +762,47 @@ typedef struct sc_func {
 #define SC_VSLOT_NONE 0xffffu
 #define SC_VSLOT_PAIR 0x8000u
 
+/* What the emitter (emit.c) needs of the PTX that lowering folds into
+ * numbers: every symbol as declared, where the code names one (a
+ * relocation), and each call's argument list. */
+enum {
+	SC_SYM_VAR = 0, /* a variable (.global .const .shared .local, call-site .param: CALL) */
+	SC_SYM_KPARAM,  /* a kernel parameter */
+	SC_SYM_PARAM,   /* a .func's formal parameter */
+	SC_SYM_RET,     /* a .func's return value */
+	SC_SYM_CALL     /* a .param variable a call passes or returns */
+};
+typedef struct sc__sym {
+	char *name;
+	uint8_t space;                 /* SC_SP_* as declared (parameters: SC_SP_PARAM) */
+	uint8_t role;                  /* SC_SYM_* */
+	int32_t owner;                 /* declaring function, -1: module scope */
+	uint32_t size, align;
+	uint8_t *init;                 /* initial bytes, NULL: none */
+	bool is_extern;                /* .extern .shared (size 0) */
+} sc__sym_t;
+/* The imm of the word at pc (pool: pool entry `at`) is the address of
+ * symbol sym plus addend, as written. */
+typedef struct sc__reloc {
+	uint32_t at;
+	bool pool;
+	uint32_t sym;
+	int64_t addend;
+} sc__reloc_t;
+/* The call at pc returns into syms[0, nret) and passes syms[nret, nret + narg). */
+typedef struct sc__call {
+	uint32_t pc, nret, narg;
+	uint32_t sym[40];
+} sc__call_t;
+
 struct sc_module {
 	char *name;
+	sc__sym_t *syms;               /* emit.c's view of the PTX (above) */
+	uint32_t nsyms;
+	sc__reloc_t *reloc;
+	uint32_t nreloc;
+	sc__call_t *calls;
+	uint32_t ncalls;
 	sc_insn_t *code;
 	uint32_t ncode;
 	uint32_t *line;                /* source line of each instruction */
@@ -800,6 +856,9 @@ const sc_func_t *sc__func_at(const sc_module_t *m, uint32_t pc);
  * (where { } blocks reuse a name, each declaration has slots of its own).
  * Returns 0, or -1 (buf "") when no declaration of f covers the slot. */
 int sc__reg_name(const sc_module_t *m, const sc_func_t *f, uint32_t slot, bool pred, char *buf, size_t n);
+/* The declaration of f covering ptx slot `slot` (pred: predicate), with
+ * the slot's offset from its first slot in *k; NULL when none does. */
+const sc__reg_decl_t *sc__reg_decl(const sc_func_t *f, uint32_t slot, bool pred, uint32_t *k);
 /* The declared type (SC_T_*, SC_T_PRED for predicates) of the register at
  * `slot` in *type, and in *half which 32 bits of a 64-bit register the
  * slot holds (0 low, 1 high; 0 for anything narrower); either may be
@@ -951,7 +1010,8 @@ int sc__pass_live(const sc_pass_t *p, uint32_t fi, sc_live_t *lv);
  * the function), places them, renumbers each function's registers into
  * its new window, remaps every pc (jump and call targets, each function's
  * entry_pc and end_pc, the line table: inserted words carry the line of
- * the instruction they are attached to), drops what was derived from the
+ * the instruction they are attached to; the emitter's relocations and
+ * call records), drops what was derived from the
  * old code (liveness caches, vslot), recomputes reconvergence, re-runs
  * the allocation with its proof (sc__regalloc, sc__regalloc_verify) in
  * alloc mode, and checks every word with sc__insn_check. Returns 0, or

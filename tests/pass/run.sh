@@ -10,6 +10,10 @@
 # does not depend on timing: tests/simcore/test_pass.c checks that; a
 # spinning atomic loop, as in tests/ptx/atomics, may iterate differently,
 # and cycles may even drop as memory accesses shift, as in local_mem).
+# A workload's (a program's) PTX is also written back (flipsim profile --emit-ptx) as
+# loaded and after each pass, and that PTX, loaded without a pass, must
+# give the same outputs again (a program runs it through --ptx) (and, emitted untransformed, the same
+# warp-instructions).
 # Usage: tests/pass/run.sh BUILDDIR [workload.json | app ...]
 set -u
 if [ $# -lt 1 ]; then
@@ -31,6 +35,18 @@ fail() {
 # A number from flipsim exec --stats: the first "key": value.
 stat() { sed -n "s/^  \"$2\": \([0-9]*\),*$/\1/p" "$1" | head -n 1; }
 
+# same_dumps NAME WHAT A B: every output A holds is in B, byte for byte.
+same_dumps() {
+	local f same=0
+	for f in "$3"/*.bin; do
+		if ! cmp -s "$f" "$4/$(basename "$f")"; then
+			fail "$1" "$2: $(basename "$f") differs"
+			same=1
+		fi
+	done
+	return $same
+}
+
 run_json() {
 	local json=$1 name
 	name=$(basename "$json" .json)
@@ -48,14 +64,32 @@ run_json() {
 			ok=0
 			continue
 		fi
-		local f
-		for f in "$dir"/base/*.bin; do
-			if ! cmp -s "$f" "$dir/$p/$(basename "$f")"; then
-				fail "$name" "pass $p: $(basename "$f") differs"
-				ok=0
-			fi
-		done
+		same_dumps "$name" "pass $p" "$dir/base" "$dir/$p" || ok=0
 	done
+	# the emitted PTX of each variant, run in its own copy of the workload
+	for p in base $passes; do
+		local pv=$p
+		[ $p = base ] && pv=
+		if ! FLIPSIM_PASS=$pv "$flipsim" profile --emit-ptx --regs alloc "$json" >"$dir/$p.ptx" 2>"$dir/$p.emit.err"; then
+			fail "$name" "emit $p: flipsim profile --emit-ptx fails (see $dir/$p.emit.err)"
+			ok=0
+			continue
+		fi
+		# (not jq: it rounds integers beyond 2^53)
+		python3 -c 'import json, sys; w = json.load(open(sys.argv[1])); w["ptx"] = sys.argv[2]; print(json.dumps(w))' \
+			"$json" "$p.ptx" >"$dir/$p.emit.json"
+		if ! "$flipsim" exec "$dir/$p.emit.json" --regs alloc --stats --dump "$dir/$p.emitted" >"$dir/$p.emitted.stats" \
+			2>"$dir/$p.emitted.err"; then
+			fail "$name" "emit $p: the emitted PTX does not run (see $dir/$p.emitted.err)"
+			ok=0
+			continue
+		fi
+		same_dumps "$name" "emit $p" "$dir/base" "$dir/$p.emitted" || ok=0
+	done
+	if [ $ok = 1 ] && [ "$(stat "$dir/base.stats" warp_instructions)" != "$(stat "$dir/base.emitted.stats" warp_instructions)" ]; then
+		fail "$name" "the emitted PTX issues $(stat "$dir/base.emitted.stats" warp_instructions) warp-instructions, the original $(stat "$dir/base.stats" warp_instructions)"
+		ok=0
+	fi
 	if [ $ok = 1 ]; then
 		local w0 w1 w2
 		w0=$(stat "$dir/base.stats" warp_instructions)
@@ -91,6 +125,23 @@ run_app() {
 		rc=$?
 		if [ $rc != 0 ] || ! cmp -s "$dir/base.out" "$dir/$p.out"; then
 			fail "$app" "pass $p: status $rc or output differs (see $dir/$p.out)"
+			ok=0
+		fi
+	done
+	# the program on its PTX written back, as loaded and after each pass
+	for p in base $passes; do
+		local pv=$p
+		[ $p = base ] && pv=
+		if ! FLIPSIM_PASS=$pv "$flipsim" profile --emit-ptx --regs alloc "$root/examples/$app/$app.ptx" \
+			>"$dir/$p.ptx" 2>"$dir/$p.emit.err"; then
+			fail "$app" "emit $p: flipsim profile --emit-ptx fails (see $dir/$p.emit.err)"
+			ok=0
+			continue
+		fi
+		(cd "$root" && "$bin" --check --ptx "$dir/$p.ptx" >"$dir/$p.emitted.out" 2>&1)
+		rc=$?
+		if [ $rc != 0 ] || ! cmp -s "$dir/base.out" "$dir/$p.emitted.out"; then
+			fail "$app" "emit $p: status $rc or output differs (see $dir/$p.emitted.out)"
 			ok=0
 		fi
 	done
