@@ -107,7 +107,7 @@ static void put_mnemonic(out_t *o, const sc_insn_t *in, const sc_opinfo_t *oi)
 	if ((oi->flags & SC_OF_VEC) && in->op != SC_OP_MOV && SC_AUX_VEC(in->aux) > 1)
 		put(o, ".v%u", SC_AUX_VEC(in->aux));
 	put_mods(o, in->mods);
-	if (oi->nt == SC_NT_T || oi->nt == SC_NT_TS)
+	if (oi->nt == SC_NT_T || oi->nt == SC_NT_TS || (in->op == SC_OP_BAR && in->type)) /* bar.red's .u32/.pred */
 		put_type(o, in->type);
 	if (oi->nt == SC_NT_S || oi->nt == SC_NT_TS)
 		put_type(o, in->stype);

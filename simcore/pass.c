@@ -500,14 +500,14 @@ int sc__pass_commit(sc_pass_t *p, char *msg, size_t msgsz)
 			renumber(f, rb[i], pb[i], &code[pc]);
 	}
 	remap_targets(code, nn, start, jto);
+	if ((rc = keep_decls(p)))
+		goto out;
 	/* the emitter's records of symbols named by words, and of calls */
 	for (uint32_t i = 0; i < m->nreloc; i++)
 		if (!m->reloc[i].pool)
 			m->reloc[i].at = opos[m->reloc[i].at];
 	for (uint32_t i = 0; i < m->ncalls; i++)
 		m->calls[i].pc = opos[m->calls[i].pc];
-	if ((rc = keep_decls(p)))
-		goto out;
 	/* 3. the module takes the new code in the ptx numbering */
 	drop_derived(m);
 	free(m->code);

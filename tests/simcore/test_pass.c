@@ -313,3 +313,100 @@ Test(pass, every_committed_module_takes_every_pass)
 	}
 	cr_expect_geq(files, 40, "found %d PTX files (run from the repository root)", files);
 }
+
+/* ---------------------------------------------------------------- the emitter */
+
+/* m written back as PTX (sc_module_emit_ptx), in a string to free. */
+static char *emit_text(const sc_module_t *m)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	cr_assert(f);
+	cr_assert_eq(sc_module_emit_ptx(m, f), 0);
+	fclose(f);
+	return text;
+}
+
+/* Emits ptx's module (after `pass`, NULL: none) loaded in `mode`. */
+static char *emit_of(const char *ptx, sc_regs_t mode, const char *pass)
+{
+	h_ctx_t h;
+	start_mode(&h, mode);
+	sc_module_t *m = h_load_ok(&h, ptx);
+	if (pass)
+		apply_ok(m, pass);
+	char *text = emit_text(m);
+	h_fini(&h);
+	return text;
+}
+
+/* Random programs written back, as loaded and after each pass, run the
+ * same; written back as loaded, they issue the same warp-instructions. */
+Test(pass, emitted_random_programs_run_the_same)
+{
+	static char ptx[1 << 16];
+	for (uint64_t seed = 100; seed < 130; seed++) {
+		h_random_program(seed, ptx, sizeof ptx);
+		sc_regs_t mode = seed & 1 ? SC_REGS_ALLOC : SC_REGS_UNALLOC;
+		uint32_t a[64 * 11], b[64 * 11];
+		uint64_t w0, w;
+		run_k(ptx, mode, NULL, 64, 11, a, &w0);
+		for (int i = -1; i < 0 || sc__pass_name((unsigned)i); i++) {
+			const char *pass = i < 0 ? NULL : sc__pass_name((unsigned)i);
+			char *text = emit_of(ptx, mode, pass);
+			run_k(text, mode, NULL, 64, 11, b, &w);
+			cr_assert_arr_eq(a, b, sizeof a, "seed %llu, %s: outputs differ\n%s", (unsigned long long)seed,
+			                 pass ? pass : "no pass", text);
+			if (!pass)
+				cr_assert_eq(w, w0, "seed %llu", (unsigned long long)seed);
+			free(text);
+		}
+	}
+}
+
+/* Every committed module written back loads again, in both modes, into
+ * the same number of instructions; where it has no .func (whose order
+ * the emitter may change), into the same words. */
+Test(pass, every_committed_module_emits_and_reloads)
+{
+	static const char *const patterns[] = {"tests/ptx/*/*.ptx", "examples/*/*.ptx", "tests/simcore/data/*.ptx",
+	                                       "tests/engine/data/*.ptx"};
+	int files = 0, same = 0;
+	for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++) {
+		glob_t g;
+		if (glob(patterns[i], 0, NULL, &g) != 0)
+			continue;
+		for (size_t j = 0; j < g.gl_pathc; j++)
+			for (int mode = 0; mode < 2; mode++) {
+				h_ctx_t h;
+				start_mode(&h, mode ? SC_REGS_ALLOC : SC_REGS_UNALLOC);
+				h_start(&h);
+				sc_module_t *m, *m2;
+				cr_assert_eq(sc_module_load_file(h.gpu, g.gl_pathv[j], &m), 0, "%s: %s", g.gl_pathv[j],
+				             sc_gpu_errmsg(h.gpu));
+				char *text = emit_text(m);
+				h_ctx_t h2;
+				start_mode(&h2, h.opt.regs);
+				h_start(&h2);
+				int rc = sc_module_load_text(h2.gpu, "emitted.ptx", text, &m2);
+				cr_assert_eq(rc, 0, "%s: %s\n%s", g.gl_pathv[j], sc_gpu_errmsg(h2.gpu), text);
+				cr_expect_eq(m2->ncode, m->ncode, "%s", g.gl_pathv[j]);
+				bool funcs = false;
+				for (uint32_t k = 0; k < m->nfuncs; k++)
+					funcs |= !m->funcs[k].is_entry;
+				if (!funcs && m2->ncode == m->ncode) {
+					cr_expect_arr_eq(m2->code, m->code, m->ncode * sizeof *m->code, "%s: the words differ",
+					                 g.gl_pathv[j]);
+					same++;
+				}
+				files += mode;
+				free(text);
+				h_fini(&h2);
+				h_fini(&h);
+			}
+		globfree(&g);
+	}
+	cr_expect_geq(files, 40, "found %d PTX files (run from the repository root)", files);
+	cr_expect_geq(same, 60, "%d modules compared word for word", same);
+}
