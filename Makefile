@@ -65,7 +65,7 @@ $(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o $(BUILD)/simcore/sem_fast.o
 # very-cheap cost model leaves most of them scalar.
 $(BUILD)/simcore/sem_fast.o $(BUILD)/simcore/exec.o $(BUILD)/simcore/sem_int.o $(BUILD)/simcore/memsys.o: CFLAGS += -fvect-cost-model=dynamic
 
-.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests e2e-tests study protection-study test-bins suites
+.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests pass-tests e2e-tests study protection-study test-bins suites
 all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(EXAMPLE_BIN)
 
 $(BUILD)/%.o: %.c
@@ -135,17 +135,21 @@ unit: $(TEST_BIN)
 ptx-tests: $(BUILD)/flipsim
 	bash tests/ptx/run.sh $(BUILD)/flipsim $(BUILD)
 
+pass-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
+	bash tests/pass/run.sh $(BUILD)
+
 e2e-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
 	bash tests/e2e.sh $(BUILD)
 	bash tests/e2e_protection.sh $(BUILD)
 
 # test-bins: every program the suites need, built in parallel; suites: the
-# three suites one after another, so that their output does not interleave.
+# suites one after another, so that their output does not interleave.
 test-bins: $(TEST_BIN)
 
 suites:
 	$(MAKE) unit
 	$(MAKE) ptx-tests
+	$(MAKE) pass-tests
 	$(MAKE) e2e-tests
 
 test: deps
