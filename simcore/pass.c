@@ -48,11 +48,11 @@ void sc__pass_abort(sc_pass_t *p)
 {
 	if (!p)
 		return;
-	for (uint32_t i = 0; i < p->ncode; i++) {
+	for (uint32_t i = 0; p->pre && p->post && i < p->ncode; i++) {
 		free(p->pre[i].v);
 		free(p->post[i].v);
 	}
-	for (uint32_t i = 0; i < p->m->nfuncs; i++) {
+	for (uint32_t i = 0; p->pro && p->ndecl && p->nndecl && i < p->m->nfuncs; i++) {
 		free(p->pro[i].v);
 		for (uint32_t j = 0; j < p->nndecl[i]; j++)
 			free(p->ndecl[i][j].name);
@@ -95,11 +95,6 @@ int sc__pass_begin(sc_module_t *m, sc_pass_t **out)
 	if (!p->pool_sym || !p->pre || !p->post || !p->pro || !p->repl || !p->add_regs || !p->add_preds || !p->ndecl || !p->nndecl ||
 	    !p->pool) {
 		p->ncode = 0; /* nothing to free per pc */
-		if (!p->pre || !p->post) {
-			free(p->pre);
-			free(p->post);
-			p->pre = p->post = NULL;
-		}
 		sc__pass_abort(p);
 		return SC_ENOMEM;
 	}
