@@ -22,7 +22,8 @@ SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c
                simcore/sem_int.c simcore/sem_fp.c simcore/sem_cmp.c simcore/mem.c \
                simcore/decode.c simcore/exec.c simcore/sem_fast.c simcore/sm.c simcore/gpu.c simcore/config.c \
                simcore/fault.c simcore/regalloc.c simcore/rt.c simcore/statemap.c simcore/disasm.c \
-               simcore/memsys.c simcore/cachefault.c simcore/site.c simcore/ecc.c simcore/prot.c simcore/sawp.c simcore/sharp.c
+               simcore/memsys.c simcore/cachefault.c simcore/site.c simcore/ecc.c simcore/prot.c simcore/sawp.c simcore/sharp.c \
+               simcore/pass.c simcore/emit.c
 CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run.c campaigns/camp_campaign.c \
                campaigns/camp_prot.c
 MASKS_SRC   := masks/mask.c masks/stats.c
@@ -31,7 +32,7 @@ DB_SRC      := db/db.c db/report.c db/study.c db/demangle.c
 ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/runner.c engine/hostrun.c engine/plan.c \
                engine/worker.c engine/run.c engine/query.c engine/ptxas.c engine/progress.c engine/record.c \
                engine/driver.c engine/profile.c
-TEST_SRC    := tests/simcore/test_harness.c tests/simcore/insn.c tests/simcore/test_insn.c tests/simcore/test_parse.c \
+TEST_SRC    := tests/simcore/test_harness.c tests/simcore/randprog.c tests/simcore/test_pass.c tests/simcore/insn.c tests/simcore/test_insn.c tests/simcore/test_parse.c \
                tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
                tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c tests/simcore/test_calib.c \
                tests/simcore/test_due.c tests/simcore/test_decode.c tests/simcore/test_fault.c tests/simcore/test_cache_fault.c tests/simcore/test_site.c tests/simcore/test_vregs.c \
@@ -64,7 +65,7 @@ $(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o $(BUILD)/simcore/sem_fast.o
 # very-cheap cost model leaves most of them scalar.
 $(BUILD)/simcore/sem_fast.o $(BUILD)/simcore/exec.o $(BUILD)/simcore/sem_int.o $(BUILD)/simcore/memsys.o: CFLAGS += -fvect-cost-model=dynamic
 
-.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests e2e-tests study protection-study test-bins suites
+.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests pass-tests e2e-tests study protection-study test-bins suites
 all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(EXAMPLE_BIN)
 
 $(BUILD)/%.o: %.c
@@ -134,17 +135,21 @@ unit: $(TEST_BIN)
 ptx-tests: $(BUILD)/flipsim
 	bash tests/ptx/run.sh $(BUILD)/flipsim $(BUILD)
 
+pass-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
+	bash tests/pass/run.sh $(BUILD)
+
 e2e-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
 	bash tests/e2e.sh $(BUILD)
 	bash tests/e2e_protection.sh $(BUILD)
 
 # test-bins: every program the suites need, built in parallel; suites: the
-# three suites one after another, so that their output does not interleave.
+# suites one after another, so that their output does not interleave.
 test-bins: $(TEST_BIN)
 
 suites:
 	$(MAKE) unit
 	$(MAKE) ptx-tests
+	$(MAKE) pass-tests
 	$(MAKE) e2e-tests
 
 test: deps

@@ -22,6 +22,7 @@ void eng_profile_help(FILE *out)
 	      "                       [--ib-similarity] PROGRAM [ARG...]\n"
 	      "       flipsim profile [--gpu NAME|FILE] --regs alloc K.ptx\n"
 	      "       flipsim profile --disasm [--regs MODE] K.ptx\n"
+	      "       flipsim profile --emit-ptx [--regs MODE] [--protection P.json] K.ptx|W.json\n"
 	      "\n"
 	      "Runs the workload fault-free (the golden run) and prints, per kernel\n"
 	      "invocation: kernel, launch index, start and end cycle, grid, block,\n"
@@ -52,6 +53,10 @@ void eng_profile_help(FILE *out)
 	      "                    a campaign's \"protection\" object (README, \"Campaign\n"
 	      "                    JSON\"), so cycles and outputs are a protected machine's\n"
 	      "  --disasm          with a .ptx file: print its code instead of a table\n"
+	      "  --emit-ptx        print the module's code as PTX on stdout (a .ptx file,\n"
+	      "                    or a workload JSON's PTX): what the simulator made of\n"
+	      "                    it, after the passes a protection applies (none yet);\n"
+	      "                    flipsim loads that PTX and runs it the same\n"
 	      "  --ib-similarity   with a workload JSON or a program: the instruction-\n"
 	      "                    buffer histogram\n"
 	      "  --golden-timeout S  give up on a run that has not ended after S seconds\n"
@@ -281,19 +286,28 @@ static bool ends_with(const char *s, const char *suffix)
 
 /* profile --disasm K.ptx: the lowered code of the PTX file in register
  * mode `regs`; nothing runs. Returns 0 or an error code (message printed). */
-static int print_disasm(int argc, char **argv, const sc_gpu_config_t *cfg, sc_regs_t regs)
+/* --disasm K.ptx, or (emit) --emit-ptx K.ptx or W.json (its PTX): the
+ * module as loaded, on stdout. */
+static int print_disasm(int argc, char **argv, const sc_gpu_config_t *cfg, sc_regs_t regs, bool emit)
 {
-	if (argc != 1 || !ends_with(argv[0], ".ptx")) {
-		eng_usage_error("profile", "--disasm takes one .ptx file");
+	if (argc != 1 || !(ends_with(argv[0], ".ptx") || (emit && ends_with(argv[0], ".json")))) {
+		eng_usage_error("profile", emit ? "--emit-ptx takes one .ptx file or workload JSON" : "--disasm takes one .ptx file");
+		return ENG_EINPUT;
+	}
+	char err[1024];
+	camp_workload_t *w = NULL;
+	if (ends_with(argv[0], ".json") && camp_workload_load(argv[0], &w, err, sizeof err)) {
+		eng_errorf("%s", err);
 		return ENG_EINPUT;
 	}
 	sc_gpu_t *gpu;
 	sc_module_t *mod;
-	int rc = load_ptx(argv[0], cfg, regs, &gpu, &mod);
+	int rc = load_ptx(w ? w->ptx : argv[0], cfg, regs, &gpu, &mod);
+	camp_workload_destroy(w);
 	if (rc)
 		return rc;
-	if (sc_module_disasm(mod, stdout) || fflush(stdout)) {
-		eng_errorf("cannot write the disassembly: %s", strerror(errno));
+	if ((emit ? sc_module_emit_ptx(mod, stdout) : sc_module_disasm(mod, stdout)) || fflush(stdout)) {
+		eng_errorf("cannot write the %s: %s", emit ? "PTX" : "disassembly", strerror(errno));
 		rc = ENG_EINTERNAL;
 	}
 	sc_gpu_destroy(gpu);
@@ -339,7 +353,7 @@ static bool names_host_program(int argc, char **argv)
 typedef struct profile_opts {
 	const char *gpu_name;
 	const char *protection;  /* --protection: the file, or NULL */
-	bool disasm;
+	bool disasm, emit;
 	sc_options_t so;
 	eng_limits_t lim;
 } profile_opts_t;
@@ -355,6 +369,7 @@ static int profile_options(int argc, char **argv, profile_opts_t *po)
 	                                     {"protection", required_argument, NULL, 'p'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {"disasm", no_argument, NULL, 'd'},
+	                                     {"emit-ptx", no_argument, NULL, 'e'},
 	                                     {"ib-similarity", no_argument, NULL, 'i'},
 	                                     {NULL, 0, NULL, 0}};
 	int c;
@@ -380,6 +395,7 @@ static int profile_options(int argc, char **argv, profile_opts_t *po)
 			break;
 		case 'h': eng_profile_help(stdout); return ENG_EXIT_OK;
 		case 'd': po->disasm = true; break;
+		case 'e': po->emit = true; break;
 		case 'p': po->protection = optarg; break;
 		case 'i': po->so.ib_similarity = true; break;
 		default: return eng_usage_error("profile", "unknown option '%s'", argv[optind - 1]);
@@ -453,8 +469,10 @@ int eng_profile_main(int argc, char **argv)
 	const char *wpath = argv[optind];
 	if (po.so.ib_similarity && ends_with(wpath, ".ptx"))
 		return eng_usage_error("profile", "--ib-similarity takes a workload JSON or a program, not a .ptx file");
-	if (po.disasm)
-		return eng_exit_status(print_disasm(argc - optind, argv + optind, &cfg, po.so.regs));
+	if (po.disasm && po.emit)
+		return eng_usage_error("profile", "--disasm and --emit-ptx exclude each other");
+	if (po.disasm || po.emit)
+		return eng_exit_status(print_disasm(argc - optind, argv + optind, &cfg, po.so.regs, po.emit));
 	if (!ends_with(wpath, ".json") && !ends_with(wpath, ".ptx"))
 		return eng_exit_status(profile_exec(&cfg, &po.so, &po.lim, argc - optind, argv + optind));
 	if (optind != argc - 1)

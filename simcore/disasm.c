@@ -2,7 +2,9 @@
  * PTX-like text, generated from the instruction table: the guard, the
  * mnemonic with its sub-selector, modifiers and types, then the operands
  * (registers by slot as %r<N>, %rd<N>, %p<N>; constants from the pool;
- * [base+offset]; branch and call targets as pcs). */
+ * [base+offset]; branch and call targets as pcs), or, for the emitter
+ * (emit.c), as PTX the loader reads back: registers by their declared
+ * names, symbols and labels by name, calls with their arguments. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +18,8 @@ typedef struct out {
 	const sc_module_t *m;
 	const sc_func_t *names; /* registers by their PTX names (sc__reg_name), or NULL: by slot */
 	bool ptx_code;          /* the word is from an alloc-mode module's code_ptx */
+	const sc__emit_t *em;   /* writing PTX the loader reads back (emit.c), or NULL */
+	uint32_t pc;            /* the word's pc (em) */
 } out_t;
 
 static void put(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -87,8 +91,15 @@ static void put_mnemonic(out_t *o, const sc_insn_t *in, const sc_opinfo_t *oi)
 		put(o, ".volatile");
 	if (pos == SC_SSP_NAME)
 		put_sub(o, in, oi);
-	if (oi->flags & SC_OF_SPACE)
-		put_space(o, SC_AUX_SPACE(in->aux));
+	if (oi->flags & SC_OF_SPACE) {
+		unsigned sp = SC_AUX_SPACE(in->aux);
+		/* a parameter of a .func or a call lives in local memory; it is
+		 * written as the .param it was declared */
+		int32_t r = o->em ? o->em->reloc_pc[o->pc] : -1;
+		if (r >= 0 && sp == SC_SP_LOCAL && o->m->syms[o->m->reloc[r].sym].space == SC_SP_PARAM)
+			sp = SC_SP_PARAM;
+		put_space(o, sp);
+	}
 	if (pos == SC_SSP_SPACE)
 		put_sub(o, in, oi);
 	if (in->op == SC_OP_SETP || in->op == SC_OP_SET)
@@ -96,7 +107,7 @@ static void put_mnemonic(out_t *o, const sc_insn_t *in, const sc_opinfo_t *oi)
 	if ((oi->flags & SC_OF_VEC) && in->op != SC_OP_MOV && SC_AUX_VEC(in->aux) > 1)
 		put(o, ".v%u", SC_AUX_VEC(in->aux));
 	put_mods(o, in->mods);
-	if (oi->nt == SC_NT_T || oi->nt == SC_NT_TS)
+	if (oi->nt == SC_NT_T || oi->nt == SC_NT_TS || (in->op == SC_OP_BAR && in->type)) /* bar.red's .u32/.pred */
 		put_type(o, in->type);
 	if (oi->nt == SC_NT_S || oi->nt == SC_NT_TS)
 		put_type(o, in->stype);
@@ -140,10 +151,24 @@ static void put_imm(out_t *o, uint64_t v, unsigned t)
 static void put_reg(out_t *o, const char *prefix, unsigned i, bool pred)
 {
 	char name[64];
-	if (o->names && sc__reg_name(o->m, o->names, i, pred, name, sizeof name) == 0)
+	if (o->em) {
+		o->em->reg(o->em, i, pred, name, sizeof name);
+		put(o, "%s", name);
+	} else if (o->names && sc__reg_name(o->m, o->names, i, pred, name, sizeof name) == 0)
 		put(o, "%s", name);
 	else
 		put(o, "%%%s%u", prefix, i);
+}
+
+/* Relocation r: the symbol's name and its offset as written, in brackets
+ * for an address. */
+static void put_sym(out_t *o, int32_t r, bool addr)
+{
+	const sc__reloc_t *x = &o->m->reloc[r];
+	put(o, "%s%s", addr ? "[" : "", o->em->sym_name[x->sym]);
+	if (x->addend)
+		put(o, "%s%" PRId64, x->addend < 0 ? "" : "+", x->addend);
+	put(o, "%s", addr ? "]" : "");
 }
 
 /* Operand o of in; k: its shape character (the type of a constant). */
@@ -164,14 +189,20 @@ static void put_opnd(out_t *o, const sc_module_t *m, const sc_insn_t *in, uint16
 			put(o, "%%sreg%u", i); /* a flipped index: its number */
 		return;
 	case SC_K_IMM:
-		if (m && i < m->npool)
+		if (o->em && i < m->npool && o->em->reloc_pool[i] >= 0)
+			put_sym(o, o->em->reloc_pool[i], false);
+		else if (m && i < m->npool)
 			put_imm(o, m->pool[i], kind_type(in, k));
 		else
 			put(o, "pool[%u]", i);
 		return;
 	case SC_K_ADDR:
+		if (i == SC_NOREG && o->em && o->em->reloc_pc[o->pc] >= 0) {
+			put_sym(o, o->em->reloc_pc[o->pc], true);
+			return;
+		}
 		if (i == SC_NOREG) {
-			put(o, "[0x%" PRIx64 "]", in->imm);
+			put(o, o->em ? "[%" PRIu64 "]" : "[0x%" PRIx64 "]", in->imm);
 			return;
 		}
 		put(o, "[");
@@ -215,9 +246,31 @@ static const char *func_at(const sc_module_t *m, uint32_t pc)
 	return NULL;
 }
 
+/* A call as PTX: (returns), name, (arguments). */
+static void put_call(out_t *o, const sc_module_t *m, const sc_insn_t *in)
+{
+	int32_t c = o->em->call_pc[o->pc];
+	const char *f = func_at(m, SC_BR_TARGET(in->imm));
+	const sc__call_t *k = c >= 0 ? &m->calls[c] : NULL;
+	put(o, " (");
+	for (uint32_t j = 0; k && j < k->nret; j++)
+		put(o, "%s%s", j ? ", " : "", o->em->sym_name[k->sym[j]]);
+	put(o, "), %s, (", f ? f : "?");
+	for (uint32_t j = 0; k && j < k->narg; j++)
+		put(o, "%s%s", j ? ", " : "", o->em->sym_name[k->sym[k->nret + j]]);
+	put(o, ")");
+}
+
 static void put_target(out_t *o, const sc_module_t *m, const sc_insn_t *in)
 {
 	uint32_t t = SC_BR_TARGET(in->imm), rpc = SC_BR_RPC(in->imm);
+	if (o->em) {
+		if (in->op == SC_OP_CALL)
+			put_call(o, m, in);
+		else
+			put(o, " $L%u", t);
+		return;
+	}
 	put(o, " %u", t);
 	const char *f = in->op == SC_OP_CALL ? func_at(m, t) : NULL;
 	if (f)
@@ -302,7 +355,14 @@ static int disasm(out_t o, const sc_module_t *m, const sc_insn_t *in)
 
 int sc__disasm(const sc_module_t *m, const sc_insn_t *in, char *buf, size_t n)
 {
-	return disasm((out_t){buf, n, 0, m, NULL, false}, m, in);
+	return disasm((out_t){buf, n, 0, m, NULL, false, NULL, 0}, m, in);
+}
+
+int sc__disasm_emit(const sc__emit_t *e, uint32_t pc, char *buf, size_t n)
+{
+	const sc_module_t *m = e->m;
+	const sc_insn_t *in = m->code_ptx ? &m->code_ptx[pc] : &m->code[pc];
+	return disasm((out_t){buf, n, 0, m, NULL, true, e, pc}, m, in);
 }
 
 int sc__disasm_ptx(const sc_module_t *m, uint32_t pc, char *buf, size_t n)
@@ -313,7 +373,7 @@ int sc__disasm_ptx(const sc_module_t *m, uint32_t pc, char *buf, size_t n)
 		return -1;
 	}
 	const sc_insn_t *in = m->code_ptx ? &m->code_ptx[pc] : &m->code[pc];
-	return disasm((out_t){buf, n, 0, m, sc__func_at(m, pc), m->code_ptx != NULL}, m, in);
+	return disasm((out_t){buf, n, 0, m, sc__func_at(m, pc), m->code_ptx != NULL, NULL, 0}, m, in);
 }
 
 int sc_disasm_pc(const sc_module_t *mod, uint32_t pc, char *buf, size_t n)

@@ -227,6 +227,12 @@ int sc_module_load_text(sc_gpu_t *g, const char *name, const char *text, sc_modu
 	int rc = sc__ptx_load(&host, name ? name : "<ptx>", text, &m, g->errmsg, sizeof g->errmsg);
 	if (rc)
 		return rc;
+	/* a diagnostic pass over every module loaded (tests/pass/run.sh) */
+	const char *pass = getenv("FLIPSIM_PASS");
+	if (pass && *pass && (rc = sc__pass_apply(m, pass, g->errmsg, sizeof g->errmsg))) {
+		sc__module_free(m);
+		return rc == SC_ENOMEM ? rc : SC_EPARSE;
+	}
 	m->next = g->mods;
 	g->mods = m;
 	*out = m;

@@ -35,6 +35,7 @@ typedef struct sym {
 	uint64_t addr;       /* address in its space (after layout) */
 	uint32_t depth;
 	bool used_by_func;   /* shared var referenced from a .func */
+	uint8_t role;        /* SC_SYM_* (kept in the module for the emitter) */
 	bool *used_by;       /* shared var: used_by[kernel function index] */
 } sym_t;
 
@@ -55,7 +56,14 @@ typedef struct fixup {
 	const char *lname;   /* FX_LABEL */
 	uint32_t llen, line, col;
 	int32_t func;
+	int64_t addend0;     /* the offset as written (folding adds to addend) */
 } fixup_t;
+
+/* A call's argument list (the module's sc__call_t, by symbol). */
+typedef struct pcall {
+	uint32_t pc, nret, narg;
+	sym_t *s[40];
+} pcall_t;
 
 typedef struct P {
 	const sc_ptx_host_t *host;
@@ -82,6 +90,8 @@ typedef struct P {
 	uint32_t label_floor; /* labels of the current function start here */
 	fixup_t *fx;
 	uint32_t nfx, fx_cap;
+	pcall_t *calls;
+	uint32_t ncalls, calls_cap;
 	uint32_t funcs_cap;
 	/* symbols referenced by the current function (for layout) */
 	uint32_t line, col;
@@ -519,6 +529,7 @@ typedef struct L { /* one instruction being lowered */
 static int add_fixup(P *p, fixup_t f)
 {
 	GROW(p->fx, p->nfx, p->fx_cap);
+	f.addend0 = f.addend;
 	p->fx[p->nfx++] = f;
 	return 0;
 }
@@ -1271,6 +1282,11 @@ static int lower_call(P *p, L *l, mods_t *m)
 		return perr(p, fo->tok, "'%s' returns %u values, the call expects %u", f->name, f->nrets, rets->nvec);
 	if (args->nvec != f->nparams)
 		return perr(p, fo->tok, "'%s' takes %u parameters, the call passes %u", f->name, f->nparams, args->nvec);
+	GROW(p->calls, p->ncalls, p->calls_cap);
+	pcall_t *pc = &p->calls[p->ncalls++];
+	pc->pc = p->m->ncode;
+	pc->nret = rets->nvec;
+	pc->narg = args->nvec;
 	/* Bind the call-site .param variables to the callee's frame slots. */
 	for (int pass = 0; pass < 2; pass++) {
 		const popnd_t *lst = pass ? args : rets;
@@ -1283,6 +1299,8 @@ static int lower_call(P *p, L *l, mods_t *m)
 				return perr(p, lst->vec[i].tok, "'%s' is %u bytes; '%s' expects %u", y->name, y->size, f->name, size);
 			y->space = SC_SP_LOCAL;
 			y->bound = true;
+			y->role = SC_SYM_CALL;
+			pc->s[pass ? rets->nvec + i : i] = y;
 			y->func = fo->sym->func;
 			y->addr = pass ? f->param_off[i] : f->ret_off[i]; /* frame-relative; relocated later */
 		}
@@ -2163,6 +2181,7 @@ static int parse_params(P *p, sc_func_t *f, bool rets, bool kernel)
 		y->align = align;
 		y->addr = o;
 		y->bound = !kernel; /* frame-relative offset, relocated with the frame */
+		y->role = kernel ? SC_SYM_KPARAM : rets ? SC_SYM_RET : SC_SYM_PARAM;
 		y->func = p->fn;
 		if (is_punct(peek(p), ','))
 			next(p);
@@ -2756,6 +2775,51 @@ static int apply_fixups(P *p)
 	return 0;
 }
 
+/* The symbols, relocations and call argument lists, for the emitter. */
+static int keep_symbols(P *p)
+{
+	sc_module_t *m = p->m;
+	uint32_t nr = 0;
+	for (uint32_t i = 0; i < p->nfx; i++)
+		nr += p->fx[i].kind == FX_IMM || p->fx[i].kind == FX_POOL;
+	m->syms = calloc(p->nsyms + 1, sizeof *m->syms);
+	m->reloc = calloc(nr + 1, sizeof *m->reloc);
+	m->calls = calloc(p->ncalls + 1, sizeof *m->calls);
+	if (!m->syms || !m->reloc || !m->calls)
+		goto nomem;
+	for (uint32_t i = 0; i < p->nsyms; i++) {
+		const sym_t *y = p->syms[i];
+		sc__sym_t *k = &m->syms[m->nsyms++];
+		*k = (sc__sym_t){.space = y->role == SC_SYM_VAR ? y->space : SC_SP_PARAM, .role = y->role, .owner = y->owner,
+		                 .size = y->size, .align = y->align, .is_extern = y->is_extern_shared};
+		if (y->is_func)
+			k->space = SC_SP_NONE;
+		if (!(k->name = strdup(y->name)) || (y->init && !(k->init = malloc(y->size ? y->size : 1))))
+			goto nomem;
+		if (y->init)
+			memcpy(k->init, y->init, y->size);
+		p->syms[i]->addr = i; /* no longer needed as an address: the index */
+	}
+	for (uint32_t i = 0; i < p->nfx; i++) {
+		const fixup_t *x = &p->fx[i];
+		if (x->kind == FX_IMM || x->kind == FX_POOL)
+			m->reloc[m->nreloc++] = (sc__reloc_t){.at = x->kind == FX_POOL ? x->pool : x->pc,
+			                                      .pool = x->kind == FX_POOL, .sym = (uint32_t)x->sym->addr,
+			                                      .addend = x->addend0};
+	}
+	for (uint32_t i = 0; i < p->ncalls; i++) {
+		const pcall_t *c = &p->calls[i];
+		sc__call_t *k = &m->calls[m->ncalls++];
+		*k = (sc__call_t){.pc = c->pc, .nret = c->nret, .narg = c->narg};
+		for (uint32_t j = 0; j < c->nret + c->narg; j++)
+			k->sym[j] = (uint32_t)c->s[j]->addr;
+	}
+	return 0;
+nomem:
+	p->err = SC_ENOMEM;
+	return -1;
+}
+
 /* ---------------------------------------------------------------- module */
 /* ".target sm_NN[, ...]" after the directive. */
 static int parse_target(P *p)
@@ -2888,6 +2952,13 @@ void sc__module_free(sc_module_t *m)
 		free(m->funcs[i].vpin);
 	}
 	free(m->funcs);
+	for (uint32_t i = 0; i < m->nsyms; i++) {
+		free(m->syms[i].name);
+		free(m->syms[i].init);
+	}
+	free(m->syms);
+	free(m->reloc);
+	free(m->calls);
 	free(m->code);
 	free(m->code_ptx);
 	free(m->line);
@@ -2928,6 +2999,11 @@ static const sc__reg_decl_t *decl_at(const sc_func_t *f, uint32_t slot, bool pre
 		}
 	}
 	return NULL;
+}
+
+const sc__reg_decl_t *sc__reg_decl(const sc_func_t *f, uint32_t slot, bool pred, uint32_t *k)
+{
+	return decl_at(f, slot, pred, k);
 }
 
 int sc__reg_name(const sc_module_t *m, const sc_func_t *f, uint32_t slot, bool pred, char *buf, size_t n)
@@ -2998,7 +3074,7 @@ int sc__ptx_load(const sc_ptx_host_t *host, const char *name, const char *text, 
 		p.err = SC_ENOMEM;
 		goto done;
 	}
-	if (parse_module(&p) || layout(&p) || apply_fixups(&p)) {
+	if (parse_module(&p) || layout(&p) || apply_fixups(&p) || keep_symbols(&p)) {
 		if (!p.err) /* a failure path without a message must not pass as success */
 			perr(&p, &p.t[p.i ? p.i - 1 : 0], "invalid PTX near '%s'", tokstr(&p.t[p.i ? p.i - 1 : 0]));
 		goto done;
@@ -3026,6 +3102,7 @@ done:
 	free(p.regs);
 	free(p.labels);
 	free(p.fx);
+	free(p.calls);
 	free(p.pool_sym);
 	free(p.t);
 	if (rc) {

@@ -445,8 +445,7 @@ out:
 	return rc;
 }
 
-/* reach[i * nf + j]: function i can call j, directly or not. */
-static bool *call_closure(const sc_module_t *m)
+bool *sc__call_closure(const sc_module_t *m)
 {
 	uint32_t nf = m->nfuncs;
 	bool *reach = calloc((size_t)nf * nf + 1, 1);
@@ -639,7 +638,7 @@ int sc__regalloc(sc_module_t *m, char *msg, size_t msgsz)
 	if ((rc = alloc_all(m, res, msg, msgsz)))
 		goto out;
 	rc = SC_ENOMEM;
-	if (!(reach = call_closure(m)) || place_windows(m, res, reach, rb, pb))
+	if (!(reach = sc__call_closure(m)) || place_windows(m, res, reach, rb, pb))
 		goto out;
 	if ((rc = rewrite_all(m, res, rb, pb, msg, msgsz)))
 		goto out;
@@ -945,7 +944,7 @@ int sc__regalloc_verify(const sc_module_t *m, char *msg, size_t msgsz)
 {
 	if (!m->code_ptx)
 		return SC_EINVAL;
-	bool *reach = call_closure(m);
+	bool *reach = sc__call_closure(m);
 	if (!reach)
 		return SC_ENOMEM;
 	int rc = 0;

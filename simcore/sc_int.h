@@ -635,6 +635,23 @@ int sc__disasm(const sc_module_t *m, const sc_insn_t *in, char *buf, size_t n);
  * "%f3" rather than slot "%r12". Returns as sc__disasm, -1 for no such pc. */
 int sc__disasm_ptx(const sc_module_t *m, uint32_t pc, char *buf, size_t n);
 
+/* Writing a module back as PTX (emit.c): what the disassembler needs to
+ * write a word of the virtual-register code (code_ptx, or code in unalloc
+ * mode) the way the loader reads it: registers by declared names,
+ * symbols where the word names one, labels and call argument lists. */
+typedef struct sc__emit {
+	const sc_module_t *m;
+	int32_t *reloc_pc;             /* per pc: its relocation (m->reloc), -1 none */
+	int32_t *reloc_pool;           /* per pool entry: the same */
+	int32_t *call_pc;              /* per pc: its call record (m->calls), -1 none */
+	char **sym_name;               /* per symbol: its name in the text (unique) */
+	const struct sc_func *f;       /* the function being written */
+	/* the name of virtual register `slot` (pred: predicate) of f */
+	void (*reg)(const struct sc__emit *e, unsigned slot, bool pred, char *buf, size_t n);
+} sc__emit_t;
+/* The word at pc as PTX text (no ';'), as sc__disasm. */
+int sc__disasm_emit(const sc__emit_t *e, uint32_t pc, char *buf, size_t n);
+
 /* ======================================================================
  * Modules (ptx_parse.c builds them; gpu.c owns them)
  *
@@ -745,8 +762,47 @@ typedef struct sc_func {
 #define SC_VSLOT_NONE 0xffffu
 #define SC_VSLOT_PAIR 0x8000u
 
+/* What the emitter (emit.c) needs of the PTX that lowering folds into
+ * numbers: every symbol as declared, where the code names one (a
+ * relocation), and each call's argument list. */
+enum {
+	SC_SYM_VAR = 0, /* a variable (.global .const .shared .local, call-site .param: CALL) */
+	SC_SYM_KPARAM,  /* a kernel parameter */
+	SC_SYM_PARAM,   /* a .func's formal parameter */
+	SC_SYM_RET,     /* a .func's return value */
+	SC_SYM_CALL     /* a .param variable a call passes or returns */
+};
+typedef struct sc__sym {
+	char *name;
+	uint8_t space;                 /* SC_SP_* as declared (parameters: SC_SP_PARAM) */
+	uint8_t role;                  /* SC_SYM_* */
+	int32_t owner;                 /* declaring function, -1: module scope */
+	uint32_t size, align;
+	uint8_t *init;                 /* initial bytes, NULL: none */
+	bool is_extern;                /* .extern .shared (size 0) */
+} sc__sym_t;
+/* The imm of the word at pc (pool: pool entry `at`) is the address of
+ * symbol sym plus addend, as written. */
+typedef struct sc__reloc {
+	uint32_t at;
+	bool pool;
+	uint32_t sym;
+	int64_t addend;
+} sc__reloc_t;
+/* The call at pc returns into syms[0, nret) and passes syms[nret, nret + narg). */
+typedef struct sc__call {
+	uint32_t pc, nret, narg;
+	uint32_t sym[40];
+} sc__call_t;
+
 struct sc_module {
 	char *name;
+	sc__sym_t *syms;               /* emit.c's view of the PTX (above) */
+	uint32_t nsyms;
+	sc__reloc_t *reloc;
+	uint32_t nreloc;
+	sc__call_t *calls;
+	uint32_t ncalls;
 	sc_insn_t *code;
 	uint32_t ncode;
 	uint32_t *line;                /* source line of each instruction */
@@ -800,6 +856,9 @@ const sc_func_t *sc__func_at(const sc_module_t *m, uint32_t pc);
  * (where { } blocks reuse a name, each declaration has slots of its own).
  * Returns 0, or -1 (buf "") when no declaration of f covers the slot. */
 int sc__reg_name(const sc_module_t *m, const sc_func_t *f, uint32_t slot, bool pred, char *buf, size_t n);
+/* The declaration of f covering ptx slot `slot` (pred: predicate), with
+ * the slot's offset from its first slot in *k; NULL when none does. */
+const sc__reg_decl_t *sc__reg_decl(const sc_func_t *f, uint32_t slot, bool pred, uint32_t *k);
 /* The declared type (SC_T_*, SC_T_PRED for predicates) of the register at
  * `slot` in *type, and in *half which 32 bits of a 64-bit register the
  * slot holds (0 low, 1 high; 0 for anything narrower); either may be
@@ -896,6 +955,78 @@ int sc__regalloc(sc_module_t *m, char *msg, size_t msgsz);
  * Returns 0, SC_ENOMEM, SC_EINVAL (no ptx code kept), or SC_EPARSE with
  * the first violation in msg. */
 int sc__regalloc_verify(const sc_module_t *m, char *msg, size_t msgsz);
+
+/* ---- passes over the lowered code (pass.c; DESIGN.md, "Passes over the
+ * lowered code") ----
+ * An editing session on a module's virtual-register code: code_ptx in
+ * alloc mode (the allocation is re-run at commit), code in unalloc mode.
+ * pcs are those of that code as it was when the session began; register
+ * operands use its ptx numbering (module-wide: f->ptx_reg_base + own
+ * slot, predicates from f->ptx_pred_base), a word being read in the
+ * numbering of the function that holds it. Jump targets in inserted words
+ * are old pcs of the same function. Nothing changes in the module until
+ * sc__pass_commit, which frees the session in every case. */
+typedef struct sc_pass sc_pass_t;
+/* Starts a session on m. 0 or SC_ENOMEM. */
+int sc__pass_begin(sc_module_t *m, sc_pass_t **out);
+/* Ends a session without changing the module (NULL: no-op). */
+void sc__pass_abort(sc_pass_t *p);
+sc_module_t *sc__pass_module(const sc_pass_t *p);
+/* Instructions of the code edited, and the word at old pc (with any
+ * replacement), NULL past the end. */
+uint32_t sc__pass_ncode(const sc_pass_t *p);
+const sc_insn_t *sc__pass_insn(const sc_pass_t *p, uint32_t pc);
+/* Index of the function holding old pc, -1 for none. */
+int sc__pass_func_of(const sc_pass_t *p, uint32_t pc);
+/* Words inserted so far (prologues included). */
+uint32_t sc__pass_inserted(const sc_pass_t *p);
+/* Inserts a copy of `in` before old pc (after: after it), after what was
+ * inserted there before. Jumps to pc land on the words inserted before
+ * it; words inserted after a block end run only when it falls through
+ * (a guarded bra whose guard fails). 0, SC_EINVAL or SC_ENOMEM. */
+int sc__pass_insert(sc_pass_t *p, uint32_t pc, bool after, const sc_insn_t *in);
+/* Appends `in` to function fi's prologue: words that run once when the
+ * function is entered (launch or call), before anything inserted before
+ * its first instruction; a jump to that instruction does not run them. */
+int sc__pass_prologue(sc_pass_t *p, uint32_t fi, const sc_insn_t *in);
+/* Replaces the word at old pc (a call cannot be replaced). */
+int sc__pass_replace(sc_pass_t *p, uint32_t pc, const sc_insn_t *in);
+/* Inserts a copy of the word at old pc right after it. */
+int sc__pass_dup(sc_pass_t *p, uint32_t pc);
+/* A new register of function fi of SC_T_* `type` (64-bit types take two
+ * slots, SC_T_PRED a predicate): its operand (R32, R64 or PRED) in
+ * *opnd. It is declared "%sc_rN" ("%sc_rdN", "%sc_pN") for names and the
+ * emitter. 0, SC_EINVAL (no such function, a bad type, no slot left) or
+ * SC_ENOMEM. */
+int sc__pass_new_reg(sc_pass_t *p, uint32_t fi, unsigned type, uint16_t *opnd);
+/* A constant-pool entry holding v (an existing one when equal): its IMM
+ * operand in *opnd. */
+int sc__pass_const(sc_pass_t *p, uint64_t v, uint16_t *opnd);
+/* Liveness of function fi's registers on the code edited, before any
+ * edit (sc__live with the function's ptx window). */
+int sc__pass_live(const sc_pass_t *p, uint32_t fi, sc_live_t *lv);
+/* Applies the edits: checks every inserted word (sc__insn_valid, no call,
+ * registers in its function's window, constants in the pool, jumps inside
+ * the function), places them, renumbers each function's registers into
+ * its new window, remaps every pc (jump and call targets, each function's
+ * entry_pc and end_pc, the line table: inserted words carry the line of
+ * the instruction they are attached to; the emitter's relocations and
+ * call records), drops what was derived from the
+ * old code (liveness caches, vslot), recomputes reconvergence, re-runs
+ * the allocation with its proof (sc__regalloc, sc__regalloc_verify) in
+ * alloc mode, and checks every word with sc__insn_check. Returns 0, or
+ * SC_EINVAL / SC_EPARSE / SC_ENOMEM with msg; after SC_EINVAL the module
+ * is unchanged, after the others it must be freed. */
+int sc__pass_commit(sc_pass_t *p, char *msg, size_t msgsz);
+/* The diagnostic passes (tests, FLIPSIM_PASS): "nop-leaders", "nop-all"
+ * and "dup" (DESIGN.md). sc__pass_name(i): the i-th name, NULL past the
+ * last. sc__pass_apply runs one on m and commits: as sc__pass_commit. */
+const char *sc__pass_name(unsigned i);
+int sc__pass_apply(sc_module_t *m, const char *name, char *msg, size_t msgsz);
+
+/* reach[i * nfuncs + j]: function i of m can call j, directly or not
+ * (by the call targets in m->code); NULL when out of memory. Free it. */
+bool *sc__call_closure(const sc_module_t *m);
 
 /* Immediate post-dominator reconvergence (cfg.c): fills the reconvergence
  * pc of every conditional branch of each function. Returns 0. */

@@ -579,6 +579,12 @@ int sc_disasm_pc(const sc_module_t *mod, uint32_t pc, char *buf, size_t n);
 /* Every function of the module: each instruction's pc, source line and
  * text. Returns 0, or SC_EIO when writing failed. */
 int sc_module_disasm(const sc_module_t *mod, FILE *out);
+/* The module's code as PTX that sc_module_load_* reads back and runs the
+ * same (DESIGN.md, "Passes over the lowered code": what it cannot say):
+ * module variables, every function with its parameters, registers,
+ * variables, labels and instructions, after any pass. Returns 0, SC_EIO
+ * when writing failed, SC_ENOMEM. */
+int sc_module_emit_ptx(const sc_module_t *mod, FILE *out);
 
 /* ---- fault injection (DESIGN.md "Principles"; layouts in fault.c) -------
  * A target is a bit space per SM. Bit `loc` of target t in SM s names one

@@ -70,6 +70,10 @@ uint32_t h_line_of(const char *ptx, const char *text);
 /* The next value of a xorshift64 stream in *state (never 0): random
  * words and values for the tests, the same on every machine. */
 uint64_t h_rand(uint64_t *state);
+/* A random program of seed `seed` into ptx (n bytes, randprog.c): kernel
+ * k(.param .u64 out) on one block, each thread storing 11 words at out +
+ * 44 tid; .funcs f0 and f1, branches, loops, calls. */
+void h_random_program(uint64_t seed, char *ptx, size_t n);
 
 /* One-call form for kernels of the shape k(u32 *out): loads ptx, runs it
  * with `out` of n u32 zeros, and copies the result to out. Asserts success. */

@@ -72,7 +72,7 @@ static const form_t forms[] = {
 	{"call.uni f, ();", "call.uni 0 (f)"},
 	{"bar.sync 0;", "bar.sync 0"},
 	{"barrier.sync.aligned 1, 64;", "bar.sync 1, 64"},
-	{"bar.red.popc.u32 %r1, 0, %p1;", "bar.red.popc %r9, 0, %p1"},
+	{"bar.red.popc.u32 %r1, 0, %p1;", "bar.red.popc.u32 %r9, 0, %p1"},
 	{"bar.warp.sync -1;", "bar.warp.sync -1"},
 	{"membar.gl;", "membar"},
 	{"shfl.sync.bfly.b32 %r1|%p1, %r2, 16, 31, -1;", "shfl.sync.bfly.b32 %r9|%p1, %r10, 16, 31, -1"},
@@ -331,8 +331,6 @@ static void check_against(const char *file, uint32_t pc, const char *src, bool s
 			snprintf(sw[i], 24, "local");
 	if (!strcmp(sw[0], "bar") && ns == 1) /* bar 0 */
 		snprintf(sw[ns++], 24, "sync");
-	if (!strcmp(sw[0], "bar") && !strcmp(sw[1], "red"))
-		ns = 3; /* bar.red.popc.u32: the type is the operation's */
 	if (!strcmp(sw[0], "vote") && !strcmp(sw[1], "uni"))
 		snprintf(sw[1], 24, "sync"), snprintf(sw[2], 24, "uni");
 	cr_expect(same_words(sw, ns, dw, nd), "%s pc %u: mnemonic of '%s' in '%s'", file, pc, src, text);
