@@ -2888,6 +2888,7 @@ void sc__module_free(sc_module_t *m)
 		free(m->funcs[i].vpin);
 	}
 	free(m->funcs);
+	sc__penny_tab_free(m->penny);
 	free(m->code);
 	free(m->code_ptx);
 	free(m->line);
