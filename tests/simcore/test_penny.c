@@ -52,16 +52,6 @@ typedef struct plan {
 	bool done;
 } plan_t;
 
-/* The register slot whose lane 3 holds v in warp slot 0, or -1. */
-static int slot_of(const sc_gpu_t *g, uint32_t v)
-{
-	const sc_warp_t *w = &g->sms[0].warps[0];
-	for (uint32_t r = 0; r < g->run.regs; r++)
-		if (w->rf[r * 32 + 3] == v)
-			return (int)r;
-	return -1;
-}
-
 /* The predicate slot of warp slot 0 holding exactly lane 3's bit, or -1. */
 static int pred_of(const sc_gpu_t *g)
 {
@@ -102,7 +92,7 @@ static uint32_t pc_of(const sc_module_t *m, uint32_t from, int op)
 static uint64_t on_pause(sc_gpu_t *g, void *ctx, uint64_t cycle)
 {
 	plan_t *p = ctx;
-	int x = p->pred ? pred_of(g) : slot_of(g, KEEP + 3);
+	int x = p->pred ? pred_of(g) : h_slot_of(g, KEEP + 3);
 	/* inside the loop, its first iterations done: the warp's snapshot is
 	 * the loop header's */
 	if (x < 0 || cycle < 200)
