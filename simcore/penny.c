@@ -267,7 +267,6 @@ int sc__penny_launch(sc_gpu_t *g)
 			}
 		}
 		p->tab = t;
-		p->recoveries = 0;
 		for (uint32_t s = 0; s < p->nslots; s++) {
 			p->snap[2 * s] = p->snap[2 * s + 1] = (sc_penny_snap_t){.pc = UINT32_MAX};
 			p->cur[s] = p->resume[s] = 0;
@@ -348,6 +347,10 @@ void sc__penny_snap(const sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t
 	p->cur[slot] = (uint8_t)b;
 	for (uint32_t j = 0; j < nreg; j++) {
 		const uint32_t *r = &w->rf[(size_t)l[j] * 32];
+		if (mask == 0xffffffffu) { /* the usual case: the whole row */
+			memcpy(&v[j * 32], r, 32 * sizeof *r);
+			continue;
+		}
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t lane = (uint32_t)__builtin_ctz(m);
 			v[j * 32 + lane] = r[lane];
@@ -438,7 +441,6 @@ void sc__penny_recover(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_perr_t *
 	w->ib_pc = rb;
 	p->cur[slot] = (uint8_t)b;
 	p->resume[slot] = 1;
-	p->recoveries++;
 	sc__prot_event(g, SC_PROT_RECOVERED);
 	sc__warp_wait(g, sm, w, g->cycle + p->p.recovery_penalty + (uint64_t)n * g->cfg.latency[SC_LAT_LOCAL]);
 }

@@ -1992,7 +1992,6 @@ typedef struct sc_penny {
 	uint8_t *cur;             /* per slot: its current snapshot, 0 or 1 */
 	uint8_t *resume;          /* per slot: rolled back; its next issue (the
 	                             region start) keeps the snapshot it has */
-	uint64_t recoveries;      /* rollbacks in this launch */
 } sc_penny_t;
 
 /* Allocates each SM's state when Penny is on: 0 or SC_ENOMEM. */
