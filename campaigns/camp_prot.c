@@ -112,11 +112,49 @@ static int parse_sharp(char *err, size_t errsz, const char *file, const char *pa
 	return 0;
 }
 
+/* "penny": {"edc": "parity" | "hamming" | "secded", "mode": "oracle",
+ * "recovery_penalty": C, "include_pred": B} (README, "Protection"). */
+static int parse_penny(char *err, size_t errsz, const char *file, const char *path, json_t *v,
+                       sc_penny_protection_t *out)
+{
+	static const char *const keys[] = {"edc", "mode", "recovery_penalty", "include_pred", NULL};
+	char p[96], q[128];
+	json_t *e, *m, *ip;
+	int rc;
+	snprintf(p, sizeof p, "%s.penny", path);
+	if (!json_is_object(v))
+		return camp__fail_at(err, errsz, file, p, "expected an object {\"edc\": \"parity\" | \"hamming\" | "
+		                     "\"secded\", \"mode\": \"oracle\", \"recovery_penalty\": C, \"include_pred\": B}");
+	if ((rc = camp__check_keys(err, errsz, file, p, v, keys)) || (rc = camp__require(err, errsz, file, p, v, "edc", &e)))
+		return rc;
+	out->on = true;
+	snprintf(q, sizeof q, "%s.edc", p);
+	if (!json_is_string(e) || sc_code_parse(json_string_value(e), &out->edc) ||
+	    (out->edc != SC_CODE_PARITY && out->edc != SC_CODE_HAMMING && out->edc != SC_CODE_SECDED))
+		return camp__fail_at(err, errsz, file, q, "expected parity, hamming or secded (the register file's code, "
+		                     "used to detect only)");
+	if ((m = json_object_get(v, "mode"))) {
+		snprintf(q, sizeof q, "%s.mode", p);
+		if (json_is_string(m) && !strcmp(json_string_value(m), "compiled"))
+			return camp__fail_at(err, errsz, file, q, "\"compiled\" (checkpoint stores inserted into the code) is "
+			                     "not available yet: use \"oracle\"");
+		if (!json_is_string(m) || strcmp(json_string_value(m), "oracle"))
+			return camp__fail_at(err, errsz, file, q, "expected \"oracle\"");
+	}
+	if ((ip = json_object_get(v, "include_pred"))) {
+		snprintf(q, sizeof q, "%s.include_pred", p);
+		if (!json_is_boolean(ip))
+			return camp__fail_at(err, errsz, file, q, "expected true or false");
+		out->include_pred = json_is_true(ip);
+	}
+	return parse_u32(err, errsz, file, p, v, "recovery_penalty", 1u << 20, &out->recovery_penalty);
+}
+
 int camp__parse_protection(char *err, size_t errsz, const char *file, const char *path, json_t *v,
                            sc_protection_t *out)
 {
 	static const char *const keys[] = {"regfile", "pred", "smem", "l1d", "l2", "const", "interleave", "ibuffer",
-	                                   "sharp", NULL};
+	                                   "sharp", "penny", NULL};
 	sc_code_kind_t *code[6] = {&out->regfile, &out->pred, &out->smem, &out->l1d, &out->l2, &out->cc};
 	sc_code_kind_t *tag[6] = {NULL, NULL, NULL, &out->l1d_tag, &out->l2_tag, &out->cc_tag};
 	char p[96];
@@ -138,6 +176,22 @@ int camp__parse_protection(char *err, size_t errsz, const char *file, const char
 		return rc;
 	if (sh && (rc = parse_sharp(err, errsz, file, path, sh, &out->sharp)))
 		return rc;
+	json_t *pn = json_object_get(v, "penny");
+	if (pn && (rc = parse_penny(err, errsz, file, path, pn, &out->penny)))
+		return rc;
+	/* what Penny excludes, at the key that conflicts (regs: sc_protection_check) */
+	snprintf(p, sizeof p, "%s.regfile", path);
+	if (out->penny.on && out->regfile != SC_CODE_NONE)
+		return camp__fail_at(err, errsz, file, p, "penny.edc replaces the register file's code: give one of them "
+		                     "(regfile none with penny)");
+	snprintf(p, sizeof p, "%s.pred", path);
+	if (out->penny.include_pred && out->pred != SC_CODE_NONE)
+		return camp__fail_at(err, errsz, file, p, "penny with include_pred puts its edc on the predicates: give one "
+		                     "of them (pred none with penny.include_pred)");
+	snprintf(p, sizeof p, "%s.sharp", path);
+	if (out->penny.on && out->sharp.on)
+		return camp__fail_at(err, errsz, file, p, "sharp and penny both act on the register file's errors: choose "
+		                     "one");
 	json_t *il = json_object_get(v, "interleave");
 	if (!il)
 		return 0;
@@ -193,6 +247,12 @@ json_t *camp__protection_json(const sc_protection_t *p)
 		                                          "warp_table", (json_int_t)sh.warp_table, "ecc",
 		                                          sc_code_name(sh.ecc)));
 	}
+	if (o && p->penny.on) { /* the same */
+		sc_penny_protection_t pn = sc_penny_params(p);
+		json_object_set_new(o, "penny", json_pack("{s:s, s:s, s:I, s:b}", "edc", sc_code_name(pn.edc), "mode",
+		                                          sc_penny_mode_name(pn.mode), "recovery_penalty",
+		                                          (json_int_t)pn.recovery_penalty, "include_pred", pn.include_pred));
+	}
 	return o;
 }
 
@@ -211,8 +271,8 @@ int camp_protection_load(const char *path, const sc_gpu_config_t *cfg, sc_regs_t
 sc_code_kind_t camp_protection_code(const sc_protection_t *p, camp_target_t t)
 {
 	switch (t) {
-	case CAMP_TARGET_REGFILE: return p->regfile;
-	case CAMP_TARGET_PRED: return p->pred;
+	case CAMP_TARGET_REGFILE: return p->penny.on ? p->penny.edc : p->regfile;
+	case CAMP_TARGET_PRED: return p->penny.on && p->penny.include_pred ? p->penny.edc : p->pred;
 	case CAMP_TARGET_SMEM: return p->smem;
 	case CAMP_TARGET_L1D: return p->l1d;
 	case CAMP_TARGET_L2: return p->l2;

@@ -191,8 +191,8 @@ static const table_t tables[] = {
 	{"protection_summary",
 	 "Protection: the codes on the storage of protected campaigns, the first event a code met in each run\n"
 	 "(corrected, miscorrected, detected: a DUE ecc_uncorrectable, parity_error or ibuffer_parity, undetected: a\n"
-	 "codeword error, recovered: an instruction-buffer word re-issued corrected), the DUEs the codes detected and\n"
-	 "the AVF split into SDC and DUE, detected DUEs a part of the latter",
+	 "codeword error, recovered: an instruction-buffer word re-issued corrected or a Penny rollback), the DUEs\n"
+	 "the codes detected and the AVF split into SDC and DUE, detected DUEs a part of the latter",
 	 "protection IS NOT NULL", "campaign_id", protection_cols, COUNT(protection_cols), NULL, true},
 	{"avf_kernel",
 	 "AVF per kernel: its invocations together (share: of the experiments; contribution: to the campaign's AVF;\n"

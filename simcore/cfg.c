@@ -72,6 +72,13 @@ static void find_leaders(cfg_t *c)
 	}
 }
 
+void sc__cfg_leaders(const sc_insn_t *code, uint32_t lo, uint32_t hi, bool *leader)
+{
+	cfg_t c = {.code = (sc_insn_t *)code, .lo = lo, .hi = hi, .n = hi - lo, .leader = leader};
+	if (c.n)
+		find_leaders(&c);
+}
+
 /* The blocks between leaders, and the block of each pc. */
 static int make_blocks(cfg_t *c)
 {

@@ -945,6 +945,8 @@ static void hash_sm(const sc_gpu_t *g, const sc_sm_t *sm, hasher_t *s)
 		hmix(s, sc__prot_hash(sm));
 	if (sm->sharp) /* windows, queue, stored check bits, written words */
 		hmix(s, sc__sharp_hash(g, sm));
+	if (sm->penny) /* the snapshots (outside every fault target) */
+		hmix(s, sc__penny_hash(g, sm));
 	hash_sm_timing(g, sm, s);
 	hbytes(s, sm->last, c->schedulers_per_sm * sizeof *sm->last);
 	for (uint32_t k = 0; k < r->ctas_per_sm; k++) {

@@ -850,7 +850,8 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 	    (rc = run_params(g, f, args, kernel)))
 		return rc;
 	g->run.total_ctas = (uint64_t)gd[0] * gd[1] * gd[2];
-	if ((rc = local_check(g, kernel)) || (rc = rf_fit(g)) || (rc = sms_prepare(g)) || (rc = sc__decode_launch(g)))
+	if ((rc = local_check(g, kernel)) || (rc = rf_fit(g)) || (rc = sms_prepare(g)) || (rc = sc__decode_launch(g)) ||
+	    (UNLIKELY(g->sms[0].penny) && (rc = sc__penny_launch(g))))
 		return rc;
 
 	uint64_t start = g->cycle, now = run_loop(g, start);

@@ -371,6 +371,8 @@ static void drop_derived(sc_module_t *m)
 	}
 	free(m->code_ptx);
 	m->code_ptx = NULL;
+	sc__penny_tab_free(m->penny); /* Penny's regions: built again at launch */
+	m->penny = NULL;
 }
 
 /* Appends l's words at *at, each with the line `line`. */

@@ -71,7 +71,7 @@ bool sc_protection_on(const sc_protection_t *p)
 	return p && (p->regfile != SC_CODE_NONE || p->pred != SC_CODE_NONE || p->smem != SC_CODE_NONE ||
 	             p->l1d != SC_CODE_NONE || p->l2 != SC_CODE_NONE || p->cc != SC_CODE_NONE ||
 	             p->l1d_tag != SC_CODE_NONE || p->l2_tag != SC_CODE_NONE || p->cc_tag != SC_CODE_NONE ||
-	             p->ibuffer.scheme != SC_IB_NONE || p->sharp.on);
+	             p->ibuffer.scheme != SC_IB_NONE || p->sharp.on || p->penny.on);
 }
 
 /* sc_protection_check's part for SHARP. */
@@ -107,6 +107,49 @@ static int sharp_check(const sc_protection_t *p, sc_regs_t regs, char *msg, size
 	if (regs != SC_REGS_ALLOC) {
 		snprintf(msg, n, "protection: sharp protects the physical registers of a warp: use regs alloc, not %s",
 		         sc_regs_name(regs));
+		return SC_EINVAL;
+	}
+	return 0;
+}
+
+/* sc_protection_check's part for Penny. */
+static int penny_check(const sc_protection_t *p, sc_regs_t regs, char *msg, size_t n)
+{
+	const sc_penny_protection_t *y = &p->penny;
+	if (!y->on) {
+		if (y->edc != SC_CODE_NONE || y->mode || y->recovery_penalty || y->include_pred) {
+			snprintf(msg, n, "protection: penny: parameters given but penny is off");
+			return SC_EINVAL;
+		}
+		return 0;
+	}
+	if (y->edc != SC_CODE_PARITY && y->edc != SC_CODE_HAMMING && y->edc != SC_CODE_SECDED) {
+		snprintf(msg, n, "protection: penny: edc %s: expected parity, hamming or secded (a 32-bit register's "
+		                 "code, used to detect only)", sc_code_name(y->edc));
+		return SC_EINVAL;
+	}
+	if (y->mode != SC_PENNY_ORACLE) {
+		snprintf(msg, n, "protection: penny: mode %s is not available yet (it needs the instruction-insertion "
+		                 "pass): use oracle", sc_penny_mode_name(y->mode));
+		return SC_EINVAL;
+	}
+	if (p->regfile != SC_CODE_NONE) {
+		snprintf(msg, n, "protection: penny.edc replaces the register file's code: give regfile code none, not %s",
+		         sc_code_name(p->regfile));
+		return SC_EINVAL;
+	}
+	if (y->include_pred && p->pred != SC_CODE_NONE) {
+		snprintf(msg, n, "protection: penny with include_pred puts its edc on the predicates: give pred code none, "
+		                 "not %s", sc_code_name(p->pred));
+		return SC_EINVAL;
+	}
+	if (p->sharp.on) {
+		snprintf(msg, n, "protection: penny and sharp both act on the register file's errors: choose one");
+		return SC_EINVAL;
+	}
+	if (regs != SC_REGS_ALLOC) {
+		snprintf(msg, n, "protection: penny's regions and checkpoints are on allocated registers: use regs alloc, "
+		                 "not %s", sc_regs_name(regs));
 		return SC_EINVAL;
 	}
 	return 0;
@@ -179,7 +222,7 @@ static int cache_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, cha
 
 int sc_protection_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, sc_regs_t regs, char *msg, size_t n)
 {
-	if (ib_check(&p->ibuffer, msg, n) || sharp_check(p, regs, msg, n))
+	if (ib_check(&p->ibuffer, msg, n) || sharp_check(p, regs, msg, n) || penny_check(p, regs, msg, n))
 		return SC_EINVAL;
 	const struct {
 		const char *what;
@@ -232,8 +275,8 @@ const sc_code_t *sc__code_of(const sc_protection_t *p, sc_target_t t)
 	if (!p)
 		return NULL;
 	switch (t) {
-	case SC_TGT_REGFILE: return sc_code_get(p->regfile);
-	case SC_TGT_PRED: return sc_code_get(p->pred);
+	case SC_TGT_REGFILE: return sc_code_get(p->penny.on ? p->penny.edc : p->regfile);
+	case SC_TGT_PRED: return sc_code_get(p->penny.on && p->penny.include_pred ? p->penny.edc : p->pred);
 	case SC_TGT_SMEM: return sc_code_get(p->smem);
 	case SC_TGT_L1D: return sc_code_get(p->l1d);
 	case SC_TGT_L2: return sc_code_get(p->l2);
@@ -280,15 +323,12 @@ sc_prot_t sc_prot_first(const sc_gpu_t *g, uint64_t *cycle)
 int sc__prot_create(sc_gpu_t *g)
 {
 	const sc_protection_t *p = &g->opt.prot;
-	g->prot.code[0] = sc_code_get(p->regfile);
-	g->prot.code[1] = sc_code_get(p->pred);
-	g->prot.code[2] = sc_code_get(p->smem);
-	g->prot.code[3] = sc_code_get(p->l1d);
-	g->prot.code[4] = sc_code_get(p->l2);
-	g->prot.code[5] = sc_code_get(p->cc);
-	if (sc__sawp_create(g) || sc__sharp_create(g))
+	static const sc_target_t t[6] = {SC_TGT_REGFILE, SC_TGT_PRED, SC_TGT_SMEM, SC_TGT_L1D, SC_TGT_L2, SC_TGT_CONST};
+	for (int i = 0; i < 6; i++) /* Penny's edc stands as the register file's code */
+		g->prot.code[i] = sc__code_of(p, t[i]);
+	if (sc__sawp_create(g) || sc__sharp_create(g) || sc__penny_create(g))
 		return SC_ENOMEM;
-	if (p->regfile == SC_CODE_NONE && p->pred == SC_CODE_NONE && p->smem == SC_CODE_NONE)
+	if (!g->prot.code[0] && !g->prot.code[1] && !g->prot.code[2])
 		return 0;
 	for (uint32_t i = 0; i < g->cfg.num_sms; i++)
 		if (!(g->sms[i].err = calloc(SC_PERR_MAX, sizeof *g->sms[i].err)))
@@ -300,6 +340,7 @@ void sc__prot_destroy(sc_gpu_t *g)
 {
 	sc__sawp_destroy(g);
 	sc__sharp_destroy(g);
+	sc__penny_destroy(g);
 	for (uint32_t i = 0; g->sms && i < g->cfg.num_sms; i++) {
 		free(g->sms[i].err);
 		g->sms[i].err = NULL;
@@ -510,7 +551,9 @@ bool sc__prot_check(sc_gpu_t *g, const sc_code_t *c, uint64_t data, uint32_t che
                     uint64_t *fix)
 {
 	uint64_t rest;
-	sc_ecc_outcome_t o = sc_code_decode(c, data, check, false, &rest, NULL);
+	sc_ecc_outcome_t o = sc_code_decode(c, data, check, at->edc, &rest, NULL);
+	if (o == SC_ECC_DETECTED && at->edc)
+		return false; /* the caller's recovery records what follows */
 	if (o == SC_ECC_DETECTED) {
 		sc__prot_event(g, SC_PROT_DETECTED);
 		sc__due(g, c->kind == SC_CODE_PARITY ? SC_DUE_PARITY_ERROR : SC_DUE_ECC_UNCORRECTABLE, at->sm, at->w,
@@ -530,16 +573,23 @@ bool sc__prot_check(sc_gpu_t *g, const sc_code_t *c, uint64_t data, uint32_t che
 }
 
 /* A read of entry i's word by `lane` of w (-1: the warp): decoded, and the
- * entry ends; false after the DUE of a detected error. */
-static bool decode(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t i, int lane, uint32_t pc)
+ * entry ends; false after the DUE of a detected error. Under Penny's edc
+ * (a register read: rw, the reading warp, not NULL) a detected error rolls
+ * rw back (penny.c) and also returns false: the instruction does not
+ * execute. */
+static bool decode(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, sc_warp_t *rw, uint32_t i, int lane, uint32_t pc)
 {
 	sc_perr_t e = sm->err[i];
 	const sc_code_t *c = sc__prot_code(g, (sc_target_t)e.tgt);
 	sc_prot_where_t at = {.sm = sm, .w = w, .lane = lane, .pc = pc};
+	at.edc = rw && UNLIKELY(sm->penny) && sc__penny_covers(g, (sc_target_t)e.tgt);
 	snprintf(at.what, sizeof at.what, "%s %u of SM %u", tnames[e.tgt], e.word, sm->id);
 	uint64_t fix;
-	if (!sc__prot_check(g, c, e.data, e.check, &at, &fix))
+	if (!sc__prot_check(g, c, e.data, e.check, &at, &fix)) {
+		if (at.edc)
+			sc__penny_recover(g, sm, rw, &e, pc);
 		return false;
+	}
 	xor_data(sm, &e, c->k, fix);
 	perr_drop(sm, i);
 	return true;
@@ -596,7 +646,7 @@ static bool read_refs(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_regref_t 
 		int lane;
 		if (!reads(g, sm, w, &sm->err[i], v, n, exec, active, &lane))
 			i++;
-		else if (!decode(g, sm, w, i, lane, pc))
+		else if (!decode(g, sm, w, w, i, lane, pc))
 			return false; /* decode dropped entry i otherwise: i is the next */
 	}
 	return true;
@@ -671,7 +721,7 @@ bool sc__prot_smem(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint64_t off, u
 		bool whole = gi * gb >= off && (gi + 1) * gb <= off + bytes;
 		if (write && whole)
 			perr_drop(sm, (uint32_t)i);
-		else if (!decode(g, sm, w, (uint32_t)i, -1, pc))
+		else if (!decode(g, sm, w, NULL, (uint32_t)i, -1, pc))
 			return false;
 	}
 	return true;

@@ -2959,6 +2959,7 @@ void sc__module_free(sc_module_t *m)
 	free(m->syms);
 	free(m->reloc);
 	free(m->calls);
+	sc__penny_tab_free(m->penny);
 	free(m->code);
 	free(m->code_ptx);
 	free(m->line);

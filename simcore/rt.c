@@ -1014,6 +1014,9 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 	fprintf(f, "\nname %s\nregs %s\n", c->name, sc_regs_name(j->regs));
 	if (sc_protection_on(&j->prot))
 		write_prot(f, &j->prot);
+	if (j->prot.penny.on) /* a record of its own, after the codes' */
+		fprintf(f, "penny %s %s %" PRIu32 " %d\n", sc_code_name(j->prot.penny.edc),
+		        sc_penny_mode_name(j->prot.penny.mode), j->prot.penny.recovery_penalty, (int)j->prot.penny.include_pred);
 	if (j->mode == SC_RT_GOLDEN) {
 		fprintf(f, "ck_interval %" PRIu64 " %" PRIu64 "\n", j->ck_interval, j->cycle_budget);
 		if (j->ib_similarity)
@@ -1094,7 +1097,7 @@ typedef struct jrd {
 
 enum {
 	JR_MODE, JR_CONFIG, JR_NAME, JR_REGS, JR_PROT, JR_CKI, JR_PLAN, JR_MODEL, JR_STDOUT, JR_STDERR, JR_OUTDIR,
-	JR_IBSIM,
+	JR_IBSIM, JR_PENNY,
 	JR__COUNT
 };
 
@@ -1298,6 +1301,26 @@ static void jr_prot(jrd_t *r, sc_rt_job_t *j)
 	jr_end(r);
 }
 
+/* "penny EDC MODE PENALTY INCLUDE_PRED" (Penny's own record; absent:
+ * off). Checked as the campaign's key is: a detection code, oracle mode. */
+static void jr_penny(jrd_t *r, sc_rt_job_t *j)
+{
+	sc_penny_protection_t *y = &j->prot.penny;
+	char edc[16], mode[16];
+	int len = 0;
+	if (sscanf(r->p, " %15[a-z0-9] %15[a-z]%n", edc, mode, &len) != 2 || sc_code_parse(edc, &y->edc) ||
+	    (y->edc != SC_CODE_PARITY && y->edc != SC_CODE_HAMMING && y->edc != SC_CODE_SECDED))
+		env_fail(r->path, r->ln, "'penny' record: expected an edc (parity, hamming, secded) and a mode");
+	if (strcmp(mode, "oracle"))
+		env_fail(r->path, r->ln, "'penny' record: mode %s: expected oracle", mode);
+	r->p += len;
+	y->on = true;
+	y->mode = SC_PENNY_ORACLE;
+	y->recovery_penalty = (uint32_t)jr_u64(r, "recovery_penalty", 0, 1u << 20, 10);
+	y->include_pred = jr_u64(r, "include_pred", 0, 1, 10) == 1;
+	jr_end(r);
+}
+
 /* "c CYCLE PART...": one golden checkpoint of nparts hashes. */
 static void jr_ckpt(jrd_t *r)
 {
@@ -1347,7 +1370,8 @@ static void jr_exp(jrd_t *r, sc_rt_plan_t *p, uint64_t *ecap)
 
 /* Records that may appear once, by JR_* index. */
 static const char *const once_names[JR__COUNT] = {"mode",  "config", "name",   "regs",   "protection", "ck_interval",
-                                                  "plan",  "model",  "stdout", "stderr", "outdir", "ib_similarity"};
+                                                  "plan",  "model",  "stdout", "stderr", "outdir", "ib_similarity",
+                                                  "penny"};
 
 /* Which of them line starts, or -1. */
 static int jr_once(const char *line)
@@ -1396,6 +1420,7 @@ static void jr_record(jrd_t *r, int k, sc_rt_job_t *j)
 		j->ib_similarity = true;
 		jr_end(r);
 		break;
+	case JR_PENNY: jr_penny(r, j); break;
 	default:
 		r->env->paths[k - JR_STDOUT] = jr_rest(r, 4000);
 		break;

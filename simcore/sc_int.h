@@ -817,6 +817,8 @@ struct sc_module {
 	uint32_t max_call_depth;
 	sc_regs_t regs;                /* the register mode it was lowered in */
 	sc_insn_t *code_ptx;           /* alloc mode: the code before allocation */
+	struct sc_penny_tab *penny;    /* Penny's regions (penny.c), built at its
+	                                  first launch under Penny; NULL before */
 	struct sc_module *next;
 };
 
@@ -1256,6 +1258,7 @@ typedef struct sc_sm {
 	struct sc_perr *err;    /* SC_PERR_MAX of them; NULL without protection */
 	struct sc_sawp *sawp;   /* the SAWP table (sawp.c); NULL unless a sawp scheme */
 	struct sc_sharp *sharp; /* SHARP's state (sharp.c); NULL unless it is on */
+	struct sc_penny *penny; /* Penny's snapshots (penny.c); NULL unless it is on */
 	uint64_t ibsim_at;      /* the last cycle sc__ib_sample looked at */
 } sc_sm_t;
 
@@ -2007,6 +2010,9 @@ typedef struct sc_prot_where {
 	int lane;
 	uint32_t pc;
 	uint64_t addr;
+	bool edc;         /* the code serves to detect only (Penny): a detected
+	                     error is neither an event nor a DUE, the caller
+	                     recovers */
 	char what[96];
 } sc_prot_where_t;
 /* Decodes a read codeword's error pattern (data, check) under code c and
@@ -2082,6 +2088,73 @@ void sc__prot_launch(sc_gpu_t *g);
 uint64_t sc__prot_hash(const sc_sm_t *sm);
 /* Records ev as the run's first protection event, unless it has one. */
 void sc__prot_event(sc_gpu_t *g, sc_prot_t ev);
+
+/* ======================================================================
+ * Penny, oracle mode (penny.c; DESIGN.md, "Penny (oracle)")
+ * ====================================================================== */
+/* A module's regions: rstart[pc] is the first pc of pc's region (pc itself
+ * at a boundary; UINT32_MAX outside every function); a boundary's live-in
+ * registers are list[off[pc] .. off[pc] + nreg[pc]) (32-bit slots, both
+ * halves of a 64-bit value) and its live-in predicates the rest of
+ * list[off[pc] .. off[pc + 1]). */
+typedef struct sc_penny_tab {
+	uint32_t ncode;
+	uint32_t *rstart;
+	uint32_t *off;            /* ncode + 1 */
+	uint16_t *nreg;
+	uint16_t *list;
+	uint32_t maxlive;         /* the longest list */
+} sc_penny_tab_t;
+
+/* A snapshot: the region start it was taken at (UINT32_MAX: none), the
+ * SIMT depth and the top mask then. */
+typedef struct sc_penny_snap {
+	uint32_t pc, sp, mask;
+} sc_penny_snap_t;
+
+/* An SM's snapshots: two per warp slot (current and previous: double
+ * buffering), each holding its list's values lane by lane. */
+typedef struct sc_penny {
+	sc_penny_protection_t p;  /* in force (sc_penny_params) */
+	const sc_penny_tab_t *tab;/* the launch's module's */
+	uint32_t nslots, cap;     /* warp slots; words per snapshot (maxlive x 32) */
+	sc_penny_snap_t *snap;    /* [slot][2] */
+	uint32_t *val;            /* [slot][2][cap]: entry j lane l at j x 32 + l */
+	uint8_t *cur;             /* per slot: its current snapshot, 0 or 1 */
+	uint8_t *resume;          /* per slot: rolled back; its next issue (the
+	                             region start) keeps the snapshot it has */
+} sc_penny_t;
+
+/* Allocates each SM's state when Penny is on: 0 or SC_ENOMEM. */
+int sc__penny_create(sc_gpu_t *g);
+void sc__penny_destroy(sc_gpu_t *g);
+/* A launch starts: builds the module's regions (once per module) and
+ * sizes the snapshots. 0, SC_ENOMEM or SC_ELAUNCH (no liveness). */
+int sc__penny_launch(sc_gpu_t *g);
+void sc__penny_tab_free(sc_penny_tab_t *t);
+/* Whether pc starts a region (sm->penny set, its launch prepared). */
+static inline bool sc__penny_boundary(const sc_sm_t *sm, uint32_t pc)
+{
+	const sc_penny_tab_t *t = sm->penny->tab;
+	return pc < t->ncode && t->rstart[pc] == pc;
+}
+/* Warp w issues the boundary pc: the snapshot of its region's live-ins. */
+void sc__penny_snap(const sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t pc);
+/* A read by w at pc found entry e's error: the rollback, or the DUE
+ * penny_unrecoverable when no snapshot covers it. */
+void sc__penny_recover(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_perr_t *e, uint32_t pc);
+/* Whether Penny's edc is the code of target t's words. */
+bool sc__penny_covers(const sc_gpu_t *g, sc_target_t t);
+/* A CTA starts in sm: its warps hold no snapshot. */
+void sc__penny_cta(sc_sm_t *sm, const sc_cta_t *cta, uint32_t nwarps);
+/* Penny's part of the state hash. */
+uint64_t sc__penny_hash(const sc_gpu_t *g, const sc_sm_t *sm);
+/* sm.c: warp w issues again at the earliest at cycle t (and when the
+ * operands of its next instruction are ready). */
+void sc__warp_wait(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t t);
+/* cfg.c: leader[i] set for each pc lo + i of [lo, hi) that starts a basic
+ * block (leader has hi - lo entries, zeroed by the caller). */
+void sc__cfg_leaders(const sc_insn_t *code, uint32_t lo, uint32_t hi, bool *leader);
 
 /* ======================================================================
  * The instruction buffer's protection (sawp.c; DESIGN.md, "SAWP")

@@ -51,7 +51,10 @@ const char *sc_strerror(int err);
 	                                             cannot correct */          \
 	X(PARITY_ERROR, "parity_error") /* a parity code detected an error */  \
 	X(IBUFFER_PARITY, "ibuffer_parity") /* an instruction-buffer word's   \
-	                                       parity error nothing corrects */
+	                                       parity error nothing corrects */ \
+	X(PENNY_UNRECOVERABLE, "penny_unrecoverable") /* Penny detected an     \
+	                                       error and holds no snapshot of \
+	                                       its region: the model's checker */
 
 typedef enum {
 #define X(name, text) SC_DUE_##name,
@@ -329,6 +332,25 @@ typedef struct sc_sharp_protection {
 	sc_code_kind_t ecc;      /* none (the default) or secded */
 } sc_sharp_protection_t;
 
+/* Penny (DESIGN.md, "Penny (oracle)"; Penny, ASPLOS'20): the register
+ * file (and the predicate file with include_pred) carries a detection-only
+ * code, edc, instead of an ECC; a detected error rolls the warp back to the
+ * start of its idempotent region, whose live-in registers a checkpoint
+ * restores. Mode oracle models the checkpoints as clean snapshots taken at
+ * each region boundary (no code is inserted: golden cycles are unchanged).
+ * 0 = the default. Needs regs alloc, no regfile code (edc replaces it), no
+ * pred code with include_pred, and no SHARP. */
+typedef enum { SC_PENNY_ORACLE = 0, SC_PENNY_COMPILED = 1 } sc_penny_mode_t;
+
+typedef struct sc_penny_protection {
+	bool on;
+	sc_code_kind_t edc;         /* parity, hamming or secded, used to detect only */
+	sc_penny_mode_t mode;       /* oracle (compiled: checkpoint stores inserted;
+	                               not available yet, sc_protection_check refuses it) */
+	uint32_t recovery_penalty;  /* cycles a rollback costs besides its restores: 50 */
+	bool include_pred;          /* the predicate file too (default: unprotected) */
+} sc_penny_protection_t;
+
 /* The codes on the storage structures; zero = none anywhere. Every code
  * protects one word: a register of one lane (32 bits), a warp's predicate
  * (its 32 lanes' bits), a shared-memory granule (32 bits, or 64 with
@@ -353,7 +375,13 @@ typedef struct sc_protection {
 	uint32_t interleave;     /* 0 or 1, 2, 4, 8 */
 	sc_ib_protection_t ibuffer;
 	sc_sharp_protection_t sharp;
+	sc_penny_protection_t penny;
 } sc_protection_t;
+
+/* p->penny with its defaults filled in (NULL or off: all 0). */
+sc_penny_protection_t sc_penny_params(const sc_protection_t *p);
+/* "oracle", "compiled"; "?" out of range. */
+const char *sc_penny_mode_name(sc_penny_mode_t m);
 
 /* p->sharp with its defaults filled in (NULL: off). */
 sc_sharp_protection_t sc_sharp_params(const sc_protection_t *p);

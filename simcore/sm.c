@@ -589,6 +589,12 @@ static __attribute__((noinline, cold)) bool ib_parity_ok(sc_gpu_t *g, sc_sm_t *s
 	return c == SC_IBC_ISSUE;
 }
 
+void sc__warp_wait(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t t)
+{
+	uint64_t r = ready_time(g, sm, w, g->cycle);
+	sc__set_wnext(sm, w->slot, r > t ? r : t);
+}
+
 /* Fetch, guard, execute (the decoded handler), retire. Returns false
  * when SHARP's check holds the warp back (the scheduler picks another). */
 static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t now)
@@ -606,6 +612,8 @@ static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 		return g->run.halt; /* a window closed: the warp waits for its check */
 	if (UNLIKELY(g->watch.on) && w->slot == g->watch.slot && sm->id == g->watch.sm)
 		sc__watch_issue(g, w, in, top->mask, pc);
+	if (UNLIKELY(sm->penny) && sc__penny_boundary(sm, pc)) /* a region starts: its checkpoint */
+		sc__penny_snap(g, sm, w, pc);
 	sc_dec_t redo;
 	const sc_dec_t *d = LIKELY(!w->ib_dirty) ? &g->dec[pc] : redecode(g, sm, w, pc, in, &redo);
 	if (!d)
@@ -616,7 +624,7 @@ static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 		exec &= (in->guard & SC_GUARD_NEG) ? ~pm : pm;
 	}
 	if (UNLIKELY(sm->nerr) && !sc__prot_read(g, sm, w, in, &exec, top->mask, pc))
-		return true; /* a protected word's error detected */
+		return true; /* a protected word's error detected (a DUE, or Penny's rollback) */
 	g->run.warp_insts++;
 	if (UNLIKELY(sm->sawp)) /* the progress check's count */
 		sm->sawp->nexec[w->slot]++;
@@ -672,6 +680,8 @@ void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uin
 		sc__prot_cta(g, sm, cta);
 	if (UNLIKELY(sm->sharp))
 		sc__sharp_cta(g, sm, cta, true, now);
+	if (UNLIKELY(sm->penny)) /* its warps start with no snapshot */
+		sc__penny_cta(sm, cta, r->nwarps);
 	if (UNLIKELY(g->stuck.on)) /* the clearing wrote the stuck bit too */
 		sc__stuck_apply(g, sm, now);
 	uint32_t per = r->regs + r->preds;

@@ -4,7 +4,9 @@
 # faults in a SECDED register file are all masked, parity turns them into
 # DUE parity_error, double adjacent faults are DUE ecc_uncorrectable unless
 # interleaving spreads them over two codewords; the same on the caches'
-# data arrays (simcore/cachefault.c). Needs sqlite3 (skipped without it).
+# data arrays (simcore/cachefault.c); Penny (simcore/penny.c) rolls back
+# on what its parity detects, and its example campaign's report counts the
+# rollbacks. Needs sqlite3 (skipped without it).
 # Usage: tests/e2e_protection.sh BUILD. Prints PASS or FAIL per check; exits
 # 1 if any check fails, 2 on bad usage.
 set -u
@@ -67,6 +69,33 @@ expect "secded: adjacent pairs are no SDC" secded-pair "SELECT count(*) FROM exp
 run secded-pair-il2 "$pair" '{"regfile": "secded", "interleave": 2}'
 expect "secded interleave 2: adjacent pairs are corrected" secded-pair-il2 \
 	"SELECT count(*) FROM experiments WHERE outcome != 'masked'" 0
+
+# Penny (oracle): parity as a detection code with rollback; two adjacent
+# bits escape parity (as unprotected), not SECDED used to detect
+run penny-pair "$pair" '{"penny": {"edc": "parity"}}'
+expect "penny parity: adjacent pairs go undetected, some SDC" penny-pair \
+	"SELECT count(*) > 0 FROM experiments WHERE outcome = 'sdc' AND prot = 'undetected'" 1
+run penny-secded-pair "$pair" '{"penny": {"edc": "secded"}}'
+expect "penny secded: adjacent pairs fail nothing" penny-secded-pair \
+	"SELECT count(*) FROM experiments WHERE outcome != 'masked'" 0
+
+# the example campaign: every single-bit fault masked, those read by a
+# rollback counted as recovered in the report's protection table
+ex=vadd-regfile-penny
+"$flipsim" run "$root/examples/campaigns/$ex.json" --db "$tmp/$ex.db" -j 2 --quiet >/dev/null 2>"$tmp/$ex.err" ||
+	{ echo "FAIL $ex: flipsim run: $(head -n 1 "$tmp/$ex.err")"; failures=$((failures + 1)); }
+expect "penny example: single-bit faults fail nothing" $ex "SELECT count(*) FROM experiments WHERE outcome != 'masked'" 0
+expect "penny example: rollbacks are masked as recovered" $ex \
+	"SELECT count(*) > 100 AND count(*) = sum(reason = 'recovered') FROM experiments WHERE prot = 'recovered'" 1
+rec=$(sqlite3 "$tmp/$ex.db" "SELECT count(*) FROM experiments WHERE prot = 'recovered'")
+# the protection table's row: the one with the campaign's protection object
+row=$("$flipsim" report "$tmp/$ex.db" --csv 2>&1 | grep "^1,$ex,regfile,.*\"\"penny\"\":{\"\"edc\"\":\"\"parity\"\"")
+if [ "$(echo "$row" | wc -l)" = 1 ] && [ "$(echo "$row" | cut -d, -f10)" = "$rec" ]; then
+	echo "PASS penny example: the report's protection table counts its $rec rollbacks"
+else
+	echo "FAIL penny example: the report's protection row is '$row', expected $rec recovered"
+	failures=$((failures + 1))
+fi
 
 # run_cache NAME TARGET MODEL PROTECTION: the same on a cache's data
 # array (stencil on the small-cache GPU, whose lines are read, evicted and

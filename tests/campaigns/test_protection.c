@@ -138,6 +138,23 @@ Test(protection, identity_only_when_protected, .init = tmp_init, .fini = tmp_fin
 	c = load_ok(campaign("regfile", "alloc", single, "{\"sharp\": false}"));
 	cr_expect_str_eq(c->hash, h0);
 	camp_campaign_destroy(c);
+	/* Penny: its own identity, its defaults written out the same */
+	c = load_ok(campaign("regfile", "alloc", single, "{\"penny\": {\"edc\": \"parity\"}}"));
+	cr_expect_str_neq(c->hash, h0);
+	for (size_t k = 0; k < sizeof other / sizeof *other; k++)
+		cr_expect_str_neq(c->hash, seen[k]);
+	cr_expect(strstr(c->canonical, "\"penny\":{\"edc\":\"parity\",\"include_pred\":false,\"mode\":\"oracle\","
+	                 "\"recovery_penalty\":50}"), "%s", c->canonical);
+	char penny[17];
+	snprintf(penny, sizeof penny, "%s", c->hash);
+	camp_campaign_destroy(c);
+	c = load_ok(campaign("regfile", "alloc", single, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"oracle\", "
+	                     "\"recovery_penalty\": 50, \"include_pred\": false}}"));
+	cr_expect_str_eq(c->hash, penny);
+	camp_campaign_destroy(c);
+	c = load_ok(campaign("regfile", "alloc", single, "{\"penny\": {\"edc\": \"secded\"}}"));
+	cr_expect_str_neq(c->hash, penny);
+	camp_campaign_destroy(c);
 	/* interleave 0 and 1 both mean none: one identity */
 	c = load_ok(campaign("regfile", "alloc", single, "{\"regfile\": \"secded\", \"interleave\": 0}"));
 	cr_expect_str_eq(c->hash, seen[0]);
@@ -149,7 +166,31 @@ static const struct {
 } bad[] = {
 	{"regfile", "alloc", NULL, "\"secded\"", "at $.protection:", "expected an object {\"regfile\": {\"code\": C}"},
 	{"regfile", "alloc", NULL, "{\"regs\": \"secded\"}", "at $.protection:",
-	 "unknown key 'regs' (expected regfile, pred, smem, l1d, l2, const, interleave, ibuffer, sharp)"},
+	 "unknown key 'regs' (expected regfile, pred, smem, l1d, l2, const, interleave, ibuffer, sharp, penny)"},
+	{"regfile", "alloc", NULL, "{\"penny\": true}", "at $.protection.penny:", "expected an object {\"edc\""},
+	{"regfile", "alloc", NULL, "{\"penny\": {}}", "at $.protection.penny:", "missing key 'edc'"},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"dected\"}}", "at $.protection.penny.edc:",
+	 "expected parity, hamming or secded"},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\"}}",
+	 "at $.protection.penny.mode:", "\"compiled\" (checkpoint stores inserted into the code) is not available yet"},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"eager\"}}",
+	 "at $.protection.penny.mode:", "expected \"oracle\""},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"recovery_penalty\": 0}}",
+	 "at $.protection.penny.recovery_penalty:", "expected an integer in 1..1048576"},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"include_pred\": 1}}",
+	 "at $.protection.penny.include_pred:", "expected true or false"},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"storage\": \"shared\"}}",
+	 "at $.protection.penny:", "unknown key 'storage'"},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\"}, \"regfile\": \"secded\"}",
+	 "at $.protection.regfile:", "penny.edc replaces the register file's code"},
+	{"pred", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"include_pred\": true}, \"pred\": \"parity\"}",
+	 "at $.protection.pred:", "penny with include_pred puts its edc on the predicates"},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\"}, \"sharp\": true}", "at $.protection.sharp:",
+	 "sharp and penny both act on the register file's errors: choose one"},
+	{"regfile", "ptx", NULL, "{\"penny\": {\"edc\": \"secded\"}}", "at $.protection:",
+	 "penny's regions and checkpoints are on allocated registers: use regs alloc, not ptx"},
+	{"regfile", "alloc", "{\"kind\": \"stuck_at\", \"value\": 1}", "{\"penny\": {\"edc\": \"parity\"}}",
+	 "at $.fault_model.kind:", "\"stuck_at\" is not modelled on a protected regfile (its words are parity"},
 	{"regfile", "alloc", NULL, "{\"sharp\": 1}", "at $.protection.sharp:", "expected true, false or an object"},
 	{"regfile", "alloc", NULL, "{\"sharp\": {\"queue\": 4}}", "at $.protection.sharp:", "unknown key 'queue'"},
 	{"regfile", "alloc", NULL, "{\"sharp\": {\"warp_table\": 0}}", "at $.protection.sharp.warp_table:",
@@ -287,6 +328,14 @@ Test(protection, file_form, .init = tmp_init, .fini = tmp_fini)
 	f = put_text("p.json", "{\"regfile\": {\"code\": \"secded\"},}");
 	cr_expect_eq(camp_protection_load(f, &cfg, SC_REGS_PTX, &p, err, sizeof err), CAMP_EINPUT);
 	cr_expect(strstr(err, "p.json:1:"), "a syntax error names line and column: %s", err);
+	f = put_text("p.json", "{\"penny\": {\"edc\": \"hamming\", \"recovery_penalty\": 20, \"include_pred\": true}}");
+	cr_assert_eq(camp_protection_load(f, &cfg, SC_REGS_ALLOC, &p, err, sizeof err), 0, "%s", err);
+	cr_expect(p.penny.on && p.penny.edc == SC_CODE_HAMMING && p.penny.recovery_penalty == 20 && p.penny.include_pred);
+	cr_expect_eq(camp_protection_load(f, &cfg, SC_REGS_UNALLOC, &p, err, sizeof err), CAMP_EINPUT);
+	cr_expect(strstr(err, "p.json: at $: penny's regions and checkpoints are on allocated registers"), "%s", err);
+	f = put_text("p.json", "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\"}}");
+	cr_expect_eq(camp_protection_load(f, &cfg, SC_REGS_ALLOC, &p, err, sizeof err), CAMP_EINPUT);
+	cr_expect(strstr(err, "p.json: at $.penny.mode: \"compiled\""), "%s", err);
 	f = put_text("p.json", "[]");
 	cr_expect_eq(camp_protection_load(f, &cfg, SC_REGS_PTX, &p, err, sizeof err), CAMP_EINPUT);
 	cr_expect(strstr(err, "p.json: at $: expected an object"), "%s", err);
@@ -376,7 +425,15 @@ Test(protection, job_file_round_trip, .init = tmp_init, .fini = tmp_fini)
 	job_write(path, SC_REGS_ALLOC, p);
 	cr_expect(file_has(path, "\nprotection none none none 0 none 0 0 0 0 secded none none sharp 4 0 none\n"));
 	cr_expect_eq(job_gpu(path), 0, "caches and SHARP read back");
+	/* Penny: a record of its own after the codes' */
+	p = (sc_protection_t){.penny = {.on = true, .edc = SC_CODE_HAMMING, .recovery_penalty = 9, .include_pred = true}};
+	job_write(path, SC_REGS_ALLOC, p);
+	cr_expect(file_has(path, "\nprotection none none none 0\npenny hamming oracle 9 1\n"));
+	cr_expect_eq(job_gpu(path), 0, "Penny read back");
+	job_write(path, SC_REGS_UNALLOC, p);
+	cr_expect_eq(job_gpu(path), 1, "Penny reached the GPU, which refuses it outside alloc mode");
 	job_write(path, SC_REGS_PTX, (sc_protection_t){0});
 	cr_expect(!file_has(path, "protection"), "no record without protection");
+	cr_expect(!file_has(path, "penny"), "no record without Penny");
 	cr_expect_eq(job_gpu(path), 0);
 }

@@ -160,6 +160,35 @@ Test(hostrun, sharp_stats_of_a_host_program_equal_json_workload, .timeout = 300)
 	runs_teardown(&j);
 }
 
+/* Penny reaches a host program's GPU through its own job-file record: the
+ * program's experiments roll back as the JSON workload's do, outcome for
+ * outcome, event for event. */
+Test(hostrun, penny_in_a_host_program_equals_json_workload, .timeout = 300)
+{
+	setup_t h = {0}, j = {0};
+	setup_host_on(&h, 400, "alloc", NULL, NULL, ", \"protection\": {\"penny\": {\"edc\": \"parity\"}}");
+	runs_setup(&j, "tests/engine/data/vadd4k-iota-regfile-penny.json");
+	cr_assert(h.c->prot.penny.on);
+	cr_assert_eq(h.g.cycles, j.g.cycles, "the same golden run");
+	cr_assert_eq(h.p.n, j.p.n);
+	got_t a = run(&h, false), b = run(&j, false);
+	uint64_t recovered = 0;
+	for (uint64_t i = 0; i < h.p.n; i++) {
+		const eng_outcome_t *x = &a.o[i], *y = &b.o[i];
+		cr_expect_eq(x->outcome, CLS_MASKED, "mask %llu: %s", (unsigned long long)i, x->reason);
+		cr_expect_eq(x->outcome, y->outcome, "mask %llu: %s vs %s", (unsigned long long)i, x->reason, y->reason);
+		cr_expect_str_eq(x->reason, y->reason, "mask %llu", (unsigned long long)i);
+		cr_expect_eq(x->prot, y->prot, "mask %llu", (unsigned long long)i);
+		cr_expect_eq(x->prot_cycle, y->prot_cycle, "mask %llu", (unsigned long long)i);
+		recovered += x->prot == SC_PROT_RECOVERED;
+	}
+	cr_expect_gt(recovered, 0);
+	free(a.o);
+	free(b.o);
+	runs_teardown(&h);
+	runs_teardown(&j);
+}
+
 Test(hostrun, fork_at_cycle_equals_one_run_per_experiment, .timeout = 300)
 {
 	setup_t s = {0};

@@ -67,6 +67,10 @@ int h_run_warp(h_ctx_t *h, const char *ptx, uint64_t at, sc_pause_fn fn, void *c
 /* The PTX line (1-based) of ptx holding `text` (asserted present). */
 uint32_t h_line_of(const char *ptx, const char *text);
 
+/* The register slot whose lane 3 holds v in warp slot 0 of SM 0, or -1:
+ * how the alloc-mode suites find a register the allocation placed. */
+int h_slot_of(const sc_gpu_t *g, uint32_t v);
+
 /* The next value of a xorshift64 stream in *state (never 0): random
  * words and values for the tests, the same on every machine. */
 uint64_t h_rand(uint64_t *state);

@@ -508,6 +508,17 @@ static const bad_job_t bad_jobs[] = {
 	 "'protection' record, field request_queue: 1025 is outside 0..1024"},
 	{"SHARP code missing", "regs ", "regs alloc\nprotection none none none 0 none 0 0 0 0 sharp 16 32\n",
 	 "'protection' record: expected SHARP's code name"},
+	{"Penny's edc unknown", "regs ", "regs alloc\npenny dected oracle 50 0\n",
+	 "'penny' record: expected an edc (parity, hamming, secded) and a mode"},
+	{"Penny compiled", "regs ", "regs alloc\npenny parity compiled 50 0\n", "'penny' record: mode compiled: expected oracle"},
+	{"Penny include_pred 2", "regs ", "regs alloc\npenny parity oracle 50 2\n",
+	 "'penny' record, field include_pred: 2 is outside 0..1"},
+	{"Penny's fields missing", "regs ", "regs alloc\npenny parity oracle\n",
+	 "'penny' record, field recovery_penalty: expected an integer"},
+	{"text after Penny's fields", "regs ", "regs alloc\npenny parity oracle 50 0 x\n",
+	 "'penny' record: unexpected text after its fields"},
+	{"a second Penny record", "regs ", "regs alloc\npenny parity oracle 50 0\npenny parity oracle 50 0\n",
+	 "a second 'penny' record"},
 	{"text after SHARP's tail", "regs ", "regs alloc\nprotection none none none 0 none 0 0 0 0 sharp 16 32 secded "
 	 "x\n", "'protection' record: unexpected text after its fields"},
 };

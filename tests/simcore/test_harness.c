@@ -146,6 +146,15 @@ int h_run_warp(h_ctx_t *h, const char *ptx, uint64_t at, sc_pause_fn fn, void *c
 	return rc;
 }
 
+int h_slot_of(const sc_gpu_t *g, uint32_t v)
+{
+	const sc_warp_t *w = &g->sms[0].warps[0];
+	for (uint32_t r = 0; r < g->run.regs; r++)
+		if (w->rf[r * 32 + 3] == v)
+			return (int)r;
+	return -1;
+}
+
 uint64_t h_rand(uint64_t *state)
 {
 	uint64_t x = *state;

@@ -52,21 +52,11 @@ typedef struct plan {
 	bool done;
 } plan_t;
 
-/* The register slot whose lane 3 holds v in warp slot 0, or -1. */
-static int slot_of(const sc_gpu_t *g, uint32_t v)
-{
-	const sc_warp_t *w = &g->sms[0].warps[0];
-	for (uint32_t r = 0; r < g->run.regs; r++)
-		if (w->rf[r * 32 + 3] == v)
-			return (int)r;
-	return -1;
-}
-
 static uint64_t on_pause(sc_gpu_t *g, void *ctx, uint64_t cycle)
 {
 	plan_t *p = ctx;
 	const sc_sharp_t *s = g->sms[0].sharp;
-	int r = slot_of(g, p->value);
+	int r = h_slot_of(g, p->value);
 	bool open = s && s->state[0] == SC_SHARP_OPEN;
 	bool ready = p->when == AT            ? r >= 0 && cycle >= p->at
 	             : p->when == BEFORE      ? r >= 0
