@@ -112,11 +112,32 @@ static int parse_sharp(char *err, size_t errsz, const char *file, const char *pa
 	return 0;
 }
 
+/* "refu": true, false, or {"replay_buffer": B} (README, "Protection"). */
+static int parse_refu(char *err, size_t errsz, const char *file, const char *path, json_t *v,
+                      sc_refu_protection_t *out)
+{
+	static const char *const keys[] = {"replay_buffer", NULL};
+	char p[96];
+	int rc;
+	snprintf(p, sizeof p, "%s.refu", path);
+	if (json_is_boolean(v)) {
+		out->on = json_is_true(v);
+		return 0;
+	}
+	if (!json_is_object(v))
+		return camp__fail_at(err, errsz, file, p, "expected true, false or an object {\"replay_buffer\": B} "
+		                     "(B: 1 to %u entries, 2 by default)", SC_REFU_MAX);
+	if ((rc = camp__check_keys(err, errsz, file, p, v, keys)))
+		return rc;
+	out->on = true;
+	return parse_u32(err, errsz, file, p, v, "replay_buffer", SC_REFU_MAX, &out->replay_buffer);
+}
+
 int camp__parse_protection(char *err, size_t errsz, const char *file, const char *path, json_t *v,
                            sc_protection_t *out)
 {
 	static const char *const keys[] = {"regfile", "pred", "smem", "l1d", "l2", "const", "interleave", "ibuffer",
-	                                   "sharp", NULL};
+	                                   "sharp", "refu", NULL};
 	sc_code_kind_t *code[6] = {&out->regfile, &out->pred, &out->smem, &out->l1d, &out->l2, &out->cc};
 	sc_code_kind_t *tag[6] = {NULL, NULL, NULL, &out->l1d_tag, &out->l2_tag, &out->cc_tag};
 	char p[96];
@@ -137,6 +158,9 @@ int camp__parse_protection(char *err, size_t errsz, const char *file, const char
 	if (ib && (rc = parse_ibuffer(err, errsz, file, path, ib, &out->ibuffer)))
 		return rc;
 	if (sh && (rc = parse_sharp(err, errsz, file, path, sh, &out->sharp)))
+		return rc;
+	json_t *rf = json_object_get(v, "refu");
+	if (rf && (rc = parse_refu(err, errsz, file, path, rf, &out->refu)))
 		return rc;
 	json_t *il = json_object_get(v, "interleave");
 	if (!il)
@@ -193,6 +217,9 @@ json_t *camp__protection_json(const sc_protection_t *p)
 		                                          "warp_table", (json_int_t)sh.warp_table, "ecc",
 		                                          sc_code_name(sh.ecc)));
 	}
+	if (o && p->refu.on) /* the same */
+		json_object_set_new(o, "refu", json_pack("{s:I}", "replay_buffer",
+		                                         (json_int_t)sc_refu_params(p).replay_buffer));
 	return o;
 }
 

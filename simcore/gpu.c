@@ -747,8 +747,8 @@ static uint64_t run_loop(sc_gpu_t *g, uint64_t now)
 			dispatch(g, now);
 			next = next_event(g);
 		}
-		if (r->done_ctas == r->total_ctas)
-			break;
+		if (r->done_ctas == r->total_ctas && !(UNLIKELY(g->opt.prot.refu.on) && sc__refu_pending(g)))
+			break; /* every CTA done, REFU's replays drained */
 		if (next == UINT64_MAX) {
 			sc__due(g, SC_DUE_BARRIER_DEADLOCK, NULL, NULL, -1, 0, 0, "no warp can make progress");
 			break;
@@ -818,6 +818,7 @@ static int record_stats(sc_gpu_t *g, sc_dim3_t grid, sc_dim3_t block, const char
 	memcpy(s->unit_busy, r->unit_busy, sizeof s->unit_busy);
 	memcpy(s->ib_distinct, r->ib_distinct, sizeof s->ib_distinct);
 	sc__sharp_stats(g, &s->sharp);
+	sc__refu_stats(g, &s->refu);
 	g->totals.cycles += s->cycles;
 	g->totals.warp_insts += r->warp_insts;
 	g->totals.thread_insts += r->thread_insts;

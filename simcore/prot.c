@@ -71,7 +71,7 @@ bool sc_protection_on(const sc_protection_t *p)
 	return p && (p->regfile != SC_CODE_NONE || p->pred != SC_CODE_NONE || p->smem != SC_CODE_NONE ||
 	             p->l1d != SC_CODE_NONE || p->l2 != SC_CODE_NONE || p->cc != SC_CODE_NONE ||
 	             p->l1d_tag != SC_CODE_NONE || p->l2_tag != SC_CODE_NONE || p->cc_tag != SC_CODE_NONE ||
-	             p->ibuffer.scheme != SC_IB_NONE || p->sharp.on);
+	             p->ibuffer.scheme != SC_IB_NONE || p->sharp.on || p->refu.on);
 }
 
 /* sc_protection_check's part for SHARP. */
@@ -177,9 +177,25 @@ static int cache_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, cha
 	return 0;
 }
 
+/* sc_protection_check's part for REFU. */
+static int refu_check(const sc_protection_t *p, char *msg, size_t n)
+{
+	const sc_refu_protection_t *r = &p->refu;
+	if (!r->on && r->replay_buffer) {
+		snprintf(msg, n, "protection: refu: parameters given but refu is off");
+		return SC_EINVAL;
+	}
+	if (r->replay_buffer > SC_REFU_MAX) {
+		snprintf(msg, n, "protection: refu: replay_buffer %u: expected 1 to %u entries", r->replay_buffer,
+		         SC_REFU_MAX);
+		return SC_EINVAL;
+	}
+	return 0;
+}
+
 int sc_protection_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, sc_regs_t regs, char *msg, size_t n)
 {
-	if (ib_check(&p->ibuffer, msg, n) || sharp_check(p, regs, msg, n))
+	if (ib_check(&p->ibuffer, msg, n) || sharp_check(p, regs, msg, n) || refu_check(p, msg, n))
 		return SC_EINVAL;
 	const struct {
 		const char *what;
@@ -286,7 +302,7 @@ int sc__prot_create(sc_gpu_t *g)
 	g->prot.code[3] = sc_code_get(p->l1d);
 	g->prot.code[4] = sc_code_get(p->l2);
 	g->prot.code[5] = sc_code_get(p->cc);
-	if (sc__sawp_create(g) || sc__sharp_create(g))
+	if (sc__sawp_create(g) || sc__sharp_create(g) || sc__refu_create(g))
 		return SC_ENOMEM;
 	if (p->regfile == SC_CODE_NONE && p->pred == SC_CODE_NONE && p->smem == SC_CODE_NONE)
 		return 0;
@@ -300,6 +316,7 @@ void sc__prot_destroy(sc_gpu_t *g)
 {
 	sc__sawp_destroy(g);
 	sc__sharp_destroy(g);
+	sc__refu_destroy(g);
 	for (uint32_t i = 0; g->sms && i < g->cfg.num_sms; i++) {
 		free(g->sms[i].err);
 		g->sms[i].err = NULL;
@@ -702,6 +719,7 @@ void sc__prot_launch(sc_gpu_t *g)
 		g->sms[i].nerr = 0;
 	sc__sawp_launch(g);
 	sc__sharp_launch(g);
+	sc__refu_launch(g);
 }
 
 uint64_t sc__prot_hash(const sc_sm_t *sm)

@@ -51,7 +51,9 @@ const char *sc_strerror(int err);
 	                                             cannot correct */          \
 	X(PARITY_ERROR, "parity_error") /* a parity code detected an error */  \
 	X(IBUFFER_PARITY, "ibuffer_parity") /* an instruction-buffer word's   \
-	                                       parity error nothing corrects */
+	                                       parity error nothing corrects */ \
+	X(REFU_MISMATCH, "refu_mismatch") /* REFU: a replayed ALU result    \
+	                                     differs from the stored one */
 
 typedef enum {
 #define X(name, text) SC_DUE_##name,
@@ -329,6 +331,19 @@ typedef struct sc_sharp_protection {
 	sc_code_kind_t ecc;      /* none (the default) or secded */
 } sc_sharp_protection_t;
 
+/* REFU (DESIGN.md, "REFU"; Redundant Execution with idle Functional
+ * Units): every ALU instruction (its op's unit NUM, INT, FP or CMP; not
+ * mov, memory, warp or control) enters a per-SM replay buffer after it
+ * executes and is executed again on an idle unit of its kind, or ahead of
+ * the primaries when the buffer is full; a replay whose result differs
+ * from the stored one is DUE refu_mismatch. */
+#define SC_REFU_MAX 4 /* the largest replay_buffer */
+
+typedef struct sc_refu_protection {
+	bool on;
+	uint32_t replay_buffer;  /* entries B, 1..SC_REFU_MAX: 2 (0: the default) */
+} sc_refu_protection_t;
+
 /* The codes on the storage structures; zero = none anywhere. Every code
  * protects one word: a register of one lane (32 bits), a warp's predicate
  * (its 32 lanes' bits), a shared-memory granule (32 bits, or 64 with
@@ -353,10 +368,13 @@ typedef struct sc_protection {
 	uint32_t interleave;     /* 0 or 1, 2, 4, 8 */
 	sc_ib_protection_t ibuffer;
 	sc_sharp_protection_t sharp;
+	sc_refu_protection_t refu;
 } sc_protection_t;
 
 /* p->sharp with its defaults filled in (NULL: off). */
 sc_sharp_protection_t sc_sharp_params(const sc_protection_t *p);
+/* p->refu with its defaults filled in (NULL: off). */
+sc_refu_protection_t sc_refu_params(const sc_protection_t *p);
 
 /* p->ibuffer with its defaults filled in for the GPU cfg (NULL: a
  * reissue_penalty of 0 stays 0). */
@@ -504,6 +522,20 @@ typedef struct sc_sharp_shares {
 } sc_sharp_shares_t;
 sc_sharp_shares_t sc_sharp_shares(const sc_sharp_stats_t *st, uint64_t cycles);
 
+/* REFU's statistics of a launch, summed over the SMs (DESIGN.md, "REFU"). */
+#define SC_REFU_STATS_LIST(X)                                                                \
+	X(buffered)     /* instructions put into the replay buffer */                           \
+	X(replays)      /* of them, replayed (the rest: lost to a DUE that ended the run) */    \
+	X(forced)       /* of the replays, forced by a full buffer ahead of any primary */      \
+	X(busy_cycles)  /* unit cycles the replays occupied (also in unit_busy) */              \
+	X(stall_cycles) /* warp-cycles covered instructions waited for a full buffer to drain */
+
+typedef struct sc_refu_stats {
+#define X(f) uint64_t f;
+	SC_REFU_STATS_LIST(X)
+#undef X
+} sc_refu_stats_t;
+
 typedef struct sc_launch_stats {
 	char kernel[64];
 	sc_dim3_t grid, block;
@@ -529,6 +561,7 @@ typedef struct sc_launch_stats {
 	 * a table of T entries covers the samples with d <= T) */
 	uint64_t ib_distinct[SC_IB_SIM_BINS];
 	sc_sharp_stats_t sharp;     /* SHARP's (all 0 unless it is on) */
+	sc_refu_stats_t refu;       /* REFU's (all 0 unless it is on) */
 } sc_launch_stats_t;
 
 /* Totals over all launches so far. */
