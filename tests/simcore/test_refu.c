@@ -262,28 +262,45 @@ Test(refu, a_stuck_lane_replayed_on_another_unit_is_detected)
 	cr_expect_neq(u.out[3], 8 * 3 + 36, "unprotected, the lane is stuck in every unit");
 }
 
-/* The buffer's entries are state (fault.c hash_sm mixes sc__refu_hash):
- * what a fault did to an entry, and the entries themselves, change it. */
+/* The buffer's entries are state: at a pause with entries waiting, the
+ * SM's part of the state hash changes with what a fault did to one (its
+ * stored result's lanes, or a stuck bit's), and with the entries. */
+static uint64_t on_hash(sc_gpu_t *g, void *ctx, uint64_t cycle)
+{
+	uint64_t *h = ctx;
+	sc_refu_t *r = g->sms[0].refu;
+	if (r->n < 2)
+		return cycle + 1;
+	h[0] = sc_state_hash_part(g, 1);
+	r->e[0].bad = 1u << 3;
+	h[1] = sc_state_hash_part(g, 1);
+	r->e[0].bad = 0;
+	r->e[0].chg = 1u << 3;
+	h[2] = sc_state_hash_part(g, 1);
+	r->e[0].chg = 0;
+	r->n--;
+	h[3] = sc_state_hash_part(g, 1);
+	r->n++;
+	h[4] = sc_state_hash_part(g, 1);
+	return UINT64_MAX;
+}
+
 Test(refu, buffer_entries_are_in_the_state_hash)
 {
-	static sc_gpu_t g; /* only its cycle is read */
-	sc_refu_t r = {.cap = 2, .n = 1, .e = {{.slot = 1, .pc = 5, .at = 10}}};
-	sc_sm_t sm = {.refu = &r};
-	g.cycle = 10;
-	uint64_t a = sc__refu_hash(&g, &sm);
-	r.e[0].bad = 1u << 3;
-	uint64_t b = sc__refu_hash(&g, &sm);
-	r.e[0].bad = 0;
-	r.e[0].chg = 1u << 3;
-	uint64_t c = sc__refu_hash(&g, &sm);
-	r.e[0].chg = 0;
-	g.cycle = 11; /* the entry may replay now */
-	uint64_t d = sc__refu_hash(&g, &sm);
-	r.n = 0;
-	uint64_t e = sc__refu_hash(&g, &sm);
-	cr_expect_neq(a, b);
-	cr_expect_neq(a, c);
-	cr_expect_neq(b, c);
-	cr_expect_neq(a, d);
-	cr_expect_neq(d, e);
+	h_ctx_t h;
+	uint64_t hs[5] = {0};
+	h_init(&h);
+	h.cfg.schedulers_per_sm = 1; /* one ALU: the burst's entries wait */
+	h.opt.prot = refu_on(4);
+	h_load_ok(&h, refu_ptx);
+	uint64_t dout = h_alloc(&h, 128, NULL);
+	sc_set_pause(h.gpu, 1, on_hash, hs);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&dout));
+	h_fini(&h);
+	cr_assert_neq(hs[0], 0, "a pause found two entries");
+	cr_expect_neq(hs[0], hs[1]);
+	cr_expect_neq(hs[0], hs[2]);
+	cr_expect_neq(hs[1], hs[2]);
+	cr_expect_neq(hs[0], hs[3]);
+	cr_expect_eq(hs[0], hs[4], "restored");
 }
