@@ -27,7 +27,6 @@ static void unit_class(const sc_insn_t *in, sc_dec_t *d)
 {
 	d->cls = SC_LAT_INT;
 	d->fu = SC_FU_ALU;
-	d->cov = sc__refu_covers(in->op);
 	if (in->op >= SC_OP__COUNT)
 		return;
 	switch (sc__ops[in->op].unit) {

@@ -796,7 +796,7 @@ void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 	bool stuck = g->fu.op == SC_FM_STUCK;
 	if (!stuck && now > g->fu.cycle) {
 		g->fu.armed = false; /* its cycle passed with nothing to corrupt */
-		g->after = g->stuck.on;
+		g->after = g->stuck.on || g->opt.prot.refu.on;
 		return;
 	}
 	uint32_t lanes = exec & g->fu.lanes;
@@ -823,7 +823,7 @@ void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 		return;
 	if (!stuck) {
 		g->fu.armed = false;
-		g->after = g->stuck.on;
+		g->after = g->stuck.on || g->opt.prot.refu.on;
 	}
 	if (g->fu.applied)
 		return;
@@ -845,6 +845,8 @@ void sc__after_issue(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn
 		sc__stuck_apply(g, sm, now);
 	if (g->fu.armed)
 		sc__fu_apply(g, sm, w, in, exec, pc, now);
+	if (sm->refu && sc__refu_covers(in->op)) /* into REFU's replay buffer */
+		sc__refu_push(g, sm, w, in, pc, now);
 }
 
 /* ---------------------------------------------------------------- pauses */

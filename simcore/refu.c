@@ -7,7 +7,8 @@
  * the schedulers have issued, occupying it for the class's interval. When
  * the buffer is full the oldest entry that can replay does so ahead of
  * the schedulers (a forced replay), and until an entry drains no covered
- * instruction issues (sc__refu_issue holds its warp back). A replay whose
+ * instruction issues (sc__refu_issue holds its warp back). REFU keeps
+ * g->after set, so that sc__after_issue puts the instructions in. A replay whose
  * result differs from the stored one raises DUE refu_mismatch at its
  * cycle. The launch ends once every buffer is empty.
  *
@@ -47,6 +48,7 @@ int sc__refu_create(sc_gpu_t *g)
 			return SC_ENOMEM;
 		r->cap = sc_refu_params(&g->opt.prot).replay_buffer;
 	}
+	g->after = true; /* sc__after_issue puts covered instructions into the buffer */
 	return 0;
 }
 
@@ -120,13 +122,20 @@ bool sc__refu_issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in,
 	return false;
 }
 
-void sc__refu_push(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, const sc_dec_t *d, uint32_t s, uint64_t now)
+void sc__refu_push(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, const sc_insn_t *in, uint32_t pc,
+                   uint64_t now)
 {
 	sc_refu_t *r = sm->refu;
-	(void)g;
 	if (r->n == r->cap) /* cannot happen: sc__refu_issue held the warp back */
 		return;
-	r->e[r->n++] = (sc_refu_ent_t){.slot = w->slot, .pc = d->pc, .fu = d->fu, .cls = d->cls,
+	sc_dec_t redo;
+	const sc_dec_t *d = &g->dec[pc];
+	if (UNLIKELY(w->ib_dirty)) { /* the word the buffer held, which issued */
+		sc__decode(g, in, pc, false, &redo);
+		d = &redo;
+	}
+	uint32_t s = w->slot % g->cfg.schedulers_per_sm;
+	r->e[r->n++] = (sc_refu_ent_t){.slot = w->slot, .pc = pc, .fu = d->fu, .cls = d->cls,
 	                               .unit = sm->uslot[s][d->fu], .bad = r->mark_bad, .chg = r->mark_chg, .at = now};
 	r->mark_bad = r->mark_chg = 0;
 	r->st.buffered++;
@@ -189,7 +198,7 @@ void sc__refu_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
 	sc_refu_t *r = sm->refu;
 	if (r->n == r->cap && !drain(g, sm, true, now))
 		return;
-	sc__sm_issue(g, sm, now);
+	sc__sm_cycle(g, sm, now);
 	if (g->run.halt || !drain(g, sm, false, now))
 		return;
 	uint64_t t = next_replay(g, sm);

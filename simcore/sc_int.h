@@ -1515,7 +1515,7 @@ struct sc_gpu {
 	sc_pause_fn pause_fn;
 	void *pause_ctx;
 	bool after;                     /* issue() calls sc__after_issue after each result:
-	                                   fu.armed or stuck.on (one test on the hot path) */
+	                                   fu.armed, stuck.on or REFU on (one test on the hot path) */
 	struct {
 		bool armed, applied;
 		uint8_t op;                 /* sc_fm_kind_t: what it does to a result */
@@ -1672,7 +1672,6 @@ struct sc_dec {
 	uint32_t lat;             /* the unit's result latency, in cycles */
 	uint8_t cls;              /* latency class (sc_lat_t); memory: resolved at issue */
 	uint8_t fu;               /* functional unit kind (SC_FU_*) */
-	uint8_t cov;              /* an ALU instruction REFU replays (sc__refu_covers) */
 	uint32_t o[6];            /* R32/R64/ADDR32/ADDR: first slot * 32; PRED: index */
 	uint64_t k[6];            /* IMM: the constant's 64 bits */
 	uint16_t rdy[SC_DEC_RDY_MAX]; /* scoreboard entries an issue waits on, */
@@ -2035,13 +2034,14 @@ static inline bool sc__refu_covers(unsigned op)
 /* Before w issues `in` at now: false when the buffer is full and `in` is
  * covered (the warp waits for the forced replay that frees an entry). */
 bool sc__refu_issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint64_t now);
-/* The covered instruction d of w issued by scheduler s at now enters the
- * buffer (with what sc__fu_apply marked). */
-void sc__refu_push(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, const sc_dec_t *d, uint32_t s, uint64_t now);
-/* The SM's cycle with REFU on: forced replays, the schedulers' issue
- * (sc__sm_issue), then replays on the units left idle. */
+/* The covered instruction `in` at pc of w, issued at now, enters the
+ * buffer (with what sc__fu_apply marked): from sc__after_issue. */
+void sc__refu_push(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, const sc_insn_t *in, uint32_t pc,
+                   uint64_t now);
+/* The SM's cycle with REFU on (gpu.c calls it instead of sc__sm_cycle):
+ * forced replays, the schedulers' issue, then replays on the units left
+ * idle. */
 void sc__refu_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now);
-void sc__sm_issue(sc_gpu_t *g, sc_sm_t *sm, uint64_t now);
 /* Whether some SM's buffer still holds entries (the launch drains them). */
 bool sc__refu_pending(const sc_gpu_t *g);
 /* The unit slot a stuck FU lane of the fault in g->fu sits in for unit kind

@@ -631,10 +631,8 @@ static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 		sc__sharp_written(g, sm, w, in, exec);
 	occupy(g, sm, d, s, now);
 	if (LIKELY(rc >= 0)) {
-		if (UNLIKELY(g->after)) /* a fault acts on the results: FU, stuck bit */
+		if (UNLIKELY(g->after)) /* a fault acts on the results (FU, stuck bit); REFU */
 			sc__after_issue(g, sm, w, in, exec, pc, now);
-		if (UNLIKELY(sm->refu) && d->cov) /* into REFU's replay buffer */
-			sc__refu_push(g, sm, w, d, s, now);
 		/* scoreboard: destinations become readable after the latency */
 		if (rc > 1)
 			for (unsigned j = 0; j < d->nwr; j++)
@@ -912,7 +910,7 @@ static void sm_cycle_wheel(sc_gpu_t *g, sc_sm_t *sm, uint32_t nslots, uint64_t n
  * a wnext lowers it: sc__wake), made exact for the schedulers that issued,
  * so that a scheduler with nothing ready costs neither a scan to pick nor
  * one to find its next cycle. */
-static inline __attribute__((always_inline)) void sm_issue(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
+void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
 {
 	uint32_t nslots = g->run.ctas_per_sm * g->run.nwarps, ns = g->cfg.schedulers_per_sm;
 	if (sm->wh->on) {
@@ -934,18 +932,6 @@ static inline __attribute__((always_inline)) void sm_issue(sc_gpu_t *g, sc_sm_t 
 	for (uint32_t s = 0; s < ns; s++)
 		next = sched_next(sm, s, sm->smin[s], next);
 	set_next(g, sm, next, now);
-}
-
-void sc__sm_issue(sc_gpu_t *g, sc_sm_t *sm, uint64_t now) { sm_issue(g, sm, now); }
-
-/* The SM's cycle: its schedulers issue (with REFU on, between its replays). */
-void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
-{
-	if (UNLIKELY(sm->refu)) {
-		sc__refu_cycle(g, sm, now);
-		return;
-	}
-	sm_issue(g, sm, now);
 }
 
 static const char *const fu_names[SC_FU__COUNT] = {
