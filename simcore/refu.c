@@ -3,14 +3,19 @@
  * CMP; mov, memory, warp and control instructions are not re-executed)
  * enters its SM's replay buffer of B entries once it has executed, with
  * its operands and result. From the next SM cycle on, the oldest entries
- * whose unit kind (ALU, SFU, FP64) has an idle unit replay there, after
- * the schedulers have issued, occupying it for the class's interval. When
- * the buffer is full the oldest entry that can replay does so ahead of
- * the schedulers (a forced replay), and until an entry drains no covered
- * instruction issues (sc__refu_issue holds its warp back). REFU keeps
- * g->after set, so that sc__after_issue puts the instructions in. A replay whose
- * result differs from the stored one raises DUE refu_mismatch at its
- * cycle. The launch ends once every buffer is empty.
+ * with an idle unit of their kind replay there, after the schedulers have
+ * issued, occupying it for the class's interval. The ALU is split into
+ * independent sub-units (add, logic, mul, cvt: sub_of): a primary occupies
+ * its sub-unit as well as the ALU's issue (sm.c), a replay its sub-unit
+ * only, so that it runs beside primaries of the other sub-units, and a
+ * primary waits while a replay holds its sub-unit. The SFU and FP64 units
+ * have no sub-units: a replay occupies the unit. When the buffer is full
+ * the oldest entry that can replay does so ahead of the schedulers (a
+ * forced replay), and until an entry drains no covered instruction issues
+ * (sc__refu_issue holds its warp back). A replay whose result differs from
+ * the stored one raises DUE refu_mismatch at its cycle. The launch ends
+ * once every buffer is empty. REFU keeps g->after set, so that
+ * sc__after_issue puts the instructions in.
  *
  * Values are not kept: a fault-free replay computes the stored result, so
  * what matters is what a functional-unit fault (fault.c sc__fu_apply) did
@@ -68,6 +73,8 @@ void sc__refu_launch(sc_gpu_t *g)
 			return;
 		r->n = 0;
 		r->mark_bad = r->mark_chg = 0;
+		memset(r->pbusy, 0, sizeof r->pbusy);
+		memset(r->rbusy, 0, sizeof r->rbusy);
 		memset(&r->st, 0, sizeof r->st);
 	}
 }
@@ -86,13 +93,41 @@ uint32_t sc__refu_stuck_unit(const sc_gpu_t *g, const sc_sm_t *sm, unsigned fu)
 	return sm->uslot[lane % g->cfg.schedulers_per_sm][fu];
 }
 
+/* The ALU's sub-unit that executes `in` of class cls (SC_REFU_SUB_*):
+ * conversions, multiplies (integer, and floating-point mul, mad, fma),
+ * logic (the integer unit's bitwise and shift instructions), and adds
+ * (add, sub, compares, min, max, the other arithmetic). */
+static uint8_t sub_of(const sc_insn_t *in, sc_lat_t cls)
+{
+	if (cls == SC_LAT_CVT)
+		return SC_REFU_SUB_CVT;
+	if (cls == SC_LAT_IMUL || in->op == SC_OP_MUL || in->op == SC_OP_MAD || in->op == SC_OP_FMA)
+		return SC_REFU_SUB_MUL;
+	return sc__ops[in->op].unit == SC_U_INT ? SC_REFU_SUB_LOGIC : SC_REFU_SUB_ADD;
+}
+
+/* The unit kind of an ALU-class instruction (decode.c's unit_class). */
+static uint8_t kind_of(sc_lat_t cls) { return cls == SC_LAT_SFU ? SC_FU_SFU : cls == SC_LAT_FP64 ? SC_FU_DP : SC_FU_ALU; }
+
+/* The first cycle e may replay on the unit of its kind that scheduler k
+ * uses: an ALU's sub-unit once no primary or replay occupies it, another
+ * unit (SFU, FP64: no sub-units) once it is free. */
+static uint64_t unit_ready(const sc_sm_t *sm, const sc_refu_ent_t *e, uint32_t k)
+{
+	const sc_refu_t *r = sm->refu;
+	if (e->fu != SC_FU_ALU)
+		return sm->ufree[sm->uslot[k][e->fu]];
+	uint64_t p = r->pbusy[k][e->sub], q = r->rbusy[k][e->sub];
+	return p > q ? p : q;
+}
+
 /* The first cycle entry e may replay: after its primary's cycle, once a
  * unit of its kind is free. */
 static uint64_t ent_ready(const sc_gpu_t *g, const sc_sm_t *sm, const sc_refu_ent_t *e)
 {
 	uint64_t t = UINT64_MAX;
-	for (uint32_t s = 0; s < g->cfg.schedulers_per_sm; s++) {
-		uint64_t f = sm->ufree[sm->uslot[s][e->fu]];
+	for (uint32_t k = 0; k < g->cfg.schedulers_per_sm; k++) {
+		uint64_t f = unit_ready(sm, e, k);
 		t = f < t ? f : t;
 	}
 	return t > e->at ? t : e->at + 1;
@@ -110,16 +145,26 @@ static uint64_t next_replay(const sc_gpu_t *g, const sc_sm_t *sm)
 	return t;
 }
 
+/* w waits until t (> now), counted in *cycles. */
+static bool hold(sc_sm_t *sm, const sc_warp_t *w, uint64_t t, uint64_t now, uint64_t *cycles)
+{
+	*cycles += t - now;
+	sc__set_wnext(sm, w->slot, t);
+	return false;
+}
+
 bool sc__refu_issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint64_t now)
 {
 	sc_refu_t *r = sm->refu;
-	if (r->n < r->cap || !sc__refu_covers(in->op))
+	if (!sc__refu_covers(in->op))
 		return true;
-	uint64_t t = next_replay(g, sm);
-	t = t > now ? t : now + 1;
-	r->st.stall_cycles += t - now;
-	sc__set_wnext(sm, w->slot, t);
-	return false;
+	if (r->n == r->cap) {
+		uint64_t t = next_replay(g, sm);
+		return hold(sm, w, t > now ? t : now + 1, now, &r->st.stall_cycles);
+	}
+	sc_lat_t cls = sc__alu_class(in);
+	uint64_t busy = kind_of(cls) == SC_FU_ALU ? r->rbusy[w->slot % g->cfg.schedulers_per_sm][sub_of(in, cls)] : 0;
+	return busy <= now || hold(sm, w, busy, now, &r->st.sub_wait_cycles); /* its sub-unit replays */
 }
 
 void sc__refu_push(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, const sc_insn_t *in, uint32_t pc,
@@ -135,7 +180,10 @@ void sc__refu_push(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, const sc_
 		d = &redo;
 	}
 	uint32_t s = w->slot % g->cfg.schedulers_per_sm;
-	r->e[r->n++] = (sc_refu_ent_t){.slot = w->slot, .pc = pc, .fu = d->fu, .cls = d->cls,
+	uint8_t sub = d->fu == SC_FU_ALU ? sub_of(in, (sc_lat_t)d->cls) : 0;
+	if (d->fu == SC_FU_ALU) /* the primary occupies its sub-unit */
+		r->pbusy[s][sub] = now + g->cfg.interval[d->cls];
+	r->e[r->n++] = (sc_refu_ent_t){.slot = w->slot, .pc = pc, .fu = d->fu, .cls = d->cls, .sub = sub,
 	                               .unit = sm->uslot[s][d->fu], .bad = r->mark_bad, .chg = r->mark_chg, .at = now};
 	r->mark_bad = r->mark_chg = 0;
 	r->st.buffered++;
@@ -148,8 +196,12 @@ static bool replay(sc_gpu_t *g, sc_sm_t *sm, uint32_t i, uint32_t u, bool forced
 	sc_refu_t *r = sm->refu;
 	sc_refu_ent_t e = r->e[i];
 	uint32_t busy = g->cfg.interval[e.cls];
-	sm->ufree[u] = now + busy;
-	g->run.unit_busy[e.fu] += busy;
+	if (e.fu == SC_FU_ALU) { /* its sub-unit: primaries of the others go on */
+		r->rbusy[u % g->cfg.schedulers_per_sm][e.sub] = now + busy;
+	} else {
+		sm->ufree[u] = now + busy;
+		g->run.unit_busy[e.fu] += busy;
+	}
 	r->st.busy_cycles += busy;
 	r->st.replays++;
 	r->st.forced += forced;
@@ -178,11 +230,9 @@ static bool drain(sc_gpu_t *g, sc_sm_t *sm, bool forced, uint64_t now)
 	for (uint32_t i = 0; i < r->n && !(forced && r->n < r->cap);) {
 		const sc_refu_ent_t *e = &r->e[i];
 		uint32_t u = UINT32_MAX, ps = e->slot % ns;
-		for (uint32_t k = 1; k <= ns && u == UINT32_MAX && e->at < now; k++) {
-			uint32_t x = sm->uslot[(ps + k) % ns][e->fu];
-			if (sm->ufree[x] <= now)
-				u = x;
-		}
+		for (uint32_t k = 1; k <= ns && u == UINT32_MAX && e->at < now; k++)
+			if (unit_ready(sm, e, (ps + k) % ns) <= now)
+				u = sm->uslot[(ps + k) % ns][e->fu];
 		if (u == UINT32_MAX) {
 			i++;
 			continue;
@@ -218,9 +268,17 @@ uint64_t sc__refu_hash(const sc_gpu_t *g, const sc_sm_t *sm)
 		uint64_t x = (uint64_t)e->slot << 40 ^ (uint64_t)e->pc << 8 ^ (uint64_t)e->fu << 4 ^ e->cls;
 		x ^= ((uint64_t)e->unit << 56) ^ ((uint64_t)e->bad << 32 | e->chg) * 0x100000001b3ull;
 		x ^= (e->at >= g->cycle ? e->at + 1 - g->cycle : 0) << 48;
+		x ^= (uint64_t)e->sub << 60;
 		h = (h ^ x) * 0xbf58476d1ce4e5b9ull;
 		h ^= h >> 29;
 	}
+	for (uint32_t k = 0; k < g->cfg.schedulers_per_sm; k++) /* the ALUs' sub-units */
+		for (uint32_t b = 0; b < SC_REFU_NSUB; b++) {
+			uint64_t p = r->pbusy[k][b], q = r->rbusy[k][b];
+			h = (h ^ ((p > g->cycle ? p - g->cycle : 0) << 32 | (q > g->cycle ? q - g->cycle : 0))) *
+			    0xbf58476d1ce4e5b9ull;
+			h ^= h >> 29;
+		}
 	return h;
 }
 

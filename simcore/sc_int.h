@@ -1195,14 +1195,18 @@ typedef struct sc_sharp {
  * first. An entry is an ALU instruction that executed and waits for its
  * replay: its warp slot and pc, its unit kind and class (the interval its
  * replay occupies a unit) and the unit slot (sc__unit_slot) its primary ran
- * on, and when. What a functional-unit fault did to it: bad, the lanes whose stored
+ * on, and when; an ALU instruction's sub-unit (add, logic, mul, cvt: the
+ * ALU is split into independent sub-units, each busy for an instruction's
+ * interval). What a functional-unit fault did to it: bad, the lanes whose stored
  * result differs from the correct one; chg, the lanes a stuck bit changes
  * when it forces the correct result (a replay on the faulty unit gives
  * those). Fault-free both are 0. mark_* carry sc__fu_apply's finding to
  * the entry issue() makes next. */
+enum { SC_REFU_SUB_ADD, SC_REFU_SUB_LOGIC, SC_REFU_SUB_MUL, SC_REFU_SUB_CVT, SC_REFU_NSUB };
+
 typedef struct sc_refu_ent {
 	uint32_t slot, pc;
-	uint8_t fu, cls, unit;
+	uint8_t fu, cls, sub, unit;
 	uint32_t bad, chg;
 	uint64_t at;              /* its primary's issue cycle */
 } sc_refu_ent_t;
@@ -1210,6 +1214,8 @@ typedef struct sc_refu_ent {
 typedef struct sc_refu {
 	uint32_t cap, n;          /* B, and entries waiting */
 	sc_refu_ent_t e[SC_REFU_MAX];
+	uint64_t pbusy[8][SC_REFU_NSUB]; /* per scheduler's ALU, per sub-unit: busy with */
+	uint64_t rbusy[8][SC_REFU_NSUB]; /* a primary, with a replay, until then */
 	uint32_t mark_bad, mark_chg;
 	sc_refu_stats_t st;
 } sc_refu_t;

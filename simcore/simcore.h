@@ -527,8 +527,9 @@ sc_sharp_shares_t sc_sharp_shares(const sc_sharp_stats_t *st, uint64_t cycles);
 	X(buffered)     /* instructions put into the replay buffer */                           \
 	X(replays)      /* of them, replayed (the rest: lost to a DUE that ended the run) */    \
 	X(forced)       /* of the replays, forced by a full buffer ahead of any primary */      \
-	X(busy_cycles)  /* unit cycles the replays occupied (also in unit_busy) */              \
-	X(stall_cycles) /* warp-cycles covered instructions waited for a full buffer to drain */
+	X(busy_cycles)  /* cycles the replays occupied (SFU, FP64: also in unit_busy) */         \
+	X(stall_cycles) /* warp-cycles covered instructions waited for a full buffer to drain */ \
+	X(sub_wait_cycles) /* warp-cycles ALU instructions waited for a replay on their sub-unit */
 
 typedef struct sc_refu_stats {
 #define X(f) uint64_t f;
