@@ -98,10 +98,16 @@
 #ifndef DB_INT_H
 #define DB_INT_H
 
-/* The DUE reasons of a detected error: a code found what it cannot
- * correct (simcore's SC_DUE_ECC_UNCORRECTABLE and SC_DUE_PARITY_ERROR), as
- * an SQL list. Every view and query that counts detected DUEs uses it. */
-#define DB_DETECTED_REASONS "'ecc_uncorrectable', 'parity_error', 'ibuffer_parity'"
+/* The DUE reasons of a detected error, as an SQL list: a code found what
+ * it cannot correct (simcore's SC_DUE_ECC_UNCORRECTABLE, SC_DUE_PARITY_ERROR,
+ * SC_DUE_IBUFFER_PARITY) or, from schema 11, REFU's replay differed
+ * (SC_DUE_REFU_MISMATCH). Every view and query that counts detected DUEs
+ * uses DB_DETECTED_REASONS; DB_DETECTED_REASONS_V8 is the list schema 8's
+ * step was released with (it must not change). A scheme that adds a
+ * detected reason appends it here and makes view avf again in its schema
+ * step, as schema 11 does (db.c, AVF_V8_VIEW). */
+#define DB_DETECTED_REASONS_V8 "'ecc_uncorrectable', 'parity_error', 'ibuffer_parity'"
+#define DB_DETECTED_REASONS DB_DETECTED_REASONS_V8 ", 'refu_mismatch'"
 
 #include <sqlite3.h>
 #include <sys/types.h>

@@ -821,6 +821,8 @@ void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 	}
 	if (!hit || !write)
 		return;
+	if (sm->refu && !refu) /* unprotected: REFU does not replay it */
+		sc__prot_event(g, SC_PROT_UNCOVERED);
 	if (!stuck) {
 		g->fu.armed = false;
 		g->after = g->stuck.on || g->opt.prot.refu.on;

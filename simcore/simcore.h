@@ -395,7 +395,9 @@ int sc_protection_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, sc
 	X(DETECTED, "detected")         /* it detected what it cannot fix */ \
 	X(UNDETECTED, "undetected")     /* the error is a codeword: unseen */ \
 	X(RECOVERED, "recovered")       /* rolled back or re-issued: an \
-	                                   instruction-buffer word restored */
+	                                   instruction-buffer word restored */ \
+	X(UNCOVERED, "uncovered")       /* REFU: an FU fault on an instruction \
+	                                   it does not replay (ld, mov, cvta) */
 
 typedef enum {
 #define X(name, text) SC_PROT_##name,

@@ -216,7 +216,8 @@ Test(refu, a_full_buffer_holds_covered_instructions_back)
 /* A transient FU flip (lane 3, bit 4) at every cycle of the run: one on a
  * replayed instruction ends in refu_mismatch at its replay, after the
  * flip, at the flipped instruction; one on an uncovered instruction
- * (ld.param, mov, cvta) does not, and ends as it would unprotected. */
+ * (ld.param, mov, cvta) does not (event uncovered), and ends as it would
+ * unprotected. */
 Test(refu, a_transient_fu_fault_is_detected_on_covered_instructions_only)
 {
 	outcome_t base = run((sc_protection_t){0}, 2, NULL);
@@ -242,6 +243,9 @@ Test(refu, a_transient_fu_fault_is_detected_on_covered_instructions_only)
 		} else {
 			uncovered++;
 			cr_expect_neq(o.st.reason, SC_DUE_REFU_MISMATCH, "cycle %llu, pc %u", (unsigned long long)at, o.fu_pc);
+			cr_expect_eq(o.ev, SC_PROT_UNCOVERED, "the fault is unprotected, and said so");
+			cr_expect_eq(o.ev_cycle, at);
+			cr_expect_eq(u.ev, SC_PROT_NONE, "no event without REFU");
 			cr_expect_eq(o.st.reason, u.st.reason);
 			cr_expect_arr_eq(o.out, u.out, sizeof o.out, "as unprotected");
 		}
