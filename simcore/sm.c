@@ -601,7 +601,7 @@ static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 	if (UNLIKELY(g->ibsim) && sm->ibsim_at != now)
 		sc__ib_sample(g, sm, now);
 	if (UNLIKELY(sm->refu) && !sc__refu_issue(g, sm, w, in, now))
-		return false; /* REFU's buffer is full: w waits for a forced replay */
+		return false; /* REFU: its buffer is full, or a replay holds the sub-unit */
 	if (UNLIKELY(w->ib_dirty) && g->prot.ib.scheme != SC_IB_NONE && !ib_parity_ok(g, sm, w, pc, now))
 		return true;
 	if (UNLIKELY(sm->sharp) && sm->sharp->state[w->slot] && !sc__sharp_issue(g, sm, w, pc, now))
