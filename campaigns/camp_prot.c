@@ -150,11 +150,32 @@ static int parse_penny(char *err, size_t errsz, const char *file, const char *pa
 	return parse_u32(err, errsz, file, p, v, "recovery_penalty", 1u << 20, &out->recovery_penalty);
 }
 
+/* "refu": true, false, or {"replay_buffer": B} (README, "Protection"). */
+static int parse_refu(char *err, size_t errsz, const char *file, const char *path, json_t *v,
+                      sc_refu_protection_t *out)
+{
+	static const char *const keys[] = {"replay_buffer", NULL};
+	char p[96];
+	int rc;
+	snprintf(p, sizeof p, "%s.refu", path);
+	if (json_is_boolean(v)) {
+		out->on = json_is_true(v);
+		return 0;
+	}
+	if (!json_is_object(v))
+		return camp__fail_at(err, errsz, file, p, "expected true, false or an object {\"replay_buffer\": B} "
+		                     "(B: 1 to %u entries, 2 by default)", SC_REFU_MAX);
+	if ((rc = camp__check_keys(err, errsz, file, p, v, keys)))
+		return rc;
+	out->on = true;
+	return parse_u32(err, errsz, file, p, v, "replay_buffer", SC_REFU_MAX, &out->replay_buffer);
+}
+
 int camp__parse_protection(char *err, size_t errsz, const char *file, const char *path, json_t *v,
                            sc_protection_t *out)
 {
 	static const char *const keys[] = {"regfile", "pred", "smem", "l1d", "l2", "const", "interleave", "ibuffer",
-	                                   "sharp", "penny", NULL};
+	                                   "sharp", "penny", "refu", NULL};
 	sc_code_kind_t *code[6] = {&out->regfile, &out->pred, &out->smem, &out->l1d, &out->l2, &out->cc};
 	sc_code_kind_t *tag[6] = {NULL, NULL, NULL, &out->l1d_tag, &out->l2_tag, &out->cc_tag};
 	char p[96];
@@ -192,6 +213,9 @@ int camp__parse_protection(char *err, size_t errsz, const char *file, const char
 	if (out->penny.on && out->sharp.on)
 		return camp__fail_at(err, errsz, file, p, "sharp and penny both act on the register file's errors: choose "
 		                     "one");
+	json_t *rf = json_object_get(v, "refu");
+	if (rf && (rc = parse_refu(err, errsz, file, path, rf, &out->refu)))
+		return rc;
 	json_t *il = json_object_get(v, "interleave");
 	if (!il)
 		return 0;
@@ -253,6 +277,9 @@ json_t *camp__protection_json(const sc_protection_t *p)
 		                                          sc_penny_mode_name(pn.mode), "recovery_penalty",
 		                                          (json_int_t)pn.recovery_penalty, "include_pred", pn.include_pred));
 	}
+	if (o && p->refu.on) /* the same */
+		json_object_set_new(o, "refu", json_pack("{s:I}", "replay_buffer",
+		                                         (json_int_t)sc_refu_params(p).replay_buffer));
 	return o;
 }
 

@@ -13,6 +13,18 @@
 
 #include "db_int.h"
 
+/* The columns schema 1 gave experiments (schema 11 makes the table again). */
+#define EXPERIMENTS_V1_COLUMNS \
+	"  campaign_id INTEGER NOT NULL,\n" \
+	"  idx         INTEGER NOT NULL,\n" \
+	"  outcome     TEXT NOT NULL CHECK (outcome IN ('masked', 'sdc', 'due')),\n" \
+	"  reason      TEXT,\n" \
+	"  cycles      INTEGER NOT NULL CHECK (cycles >= 0),\n" \
+	"  early       INTEGER NOT NULL CHECK (early IN (0, 1)),\n" \
+	"  wall        REAL NOT NULL CHECK (wall >= 0),\n" \
+	"  worker      INTEGER NOT NULL,\n" \
+	"  live_bits   INTEGER CHECK (live_bits IS NULL OR live_bits >= 0),\n"
+
 /* ---- schema ---------------------------------------------------------------
  * Version 1. Every uint64 of the C API is stored as the int64 with the same
  * bits; the CHECKs on cycles, counts and indices hold because those stay
@@ -95,15 +107,7 @@ static const char SCHEMA_V1[] =
 	"CREATE INDEX masks_by_cycle ON masks(campaign_id, cycle, idx);\n"
 	"\n"
 	"CREATE TABLE experiments (\n"
-	"  campaign_id INTEGER NOT NULL,\n"
-	"  idx         INTEGER NOT NULL,\n"
-	"  outcome     TEXT NOT NULL CHECK (outcome IN ('masked', 'sdc', 'due')),\n"
-	"  reason      TEXT,\n"
-	"  cycles      INTEGER NOT NULL CHECK (cycles >= 0),\n"
-	"  early       INTEGER NOT NULL CHECK (early IN (0, 1)),\n"
-	"  wall        REAL NOT NULL CHECK (wall >= 0),\n"
-	"  worker      INTEGER NOT NULL,\n"
-	"  live_bits   INTEGER CHECK (live_bits IS NULL OR live_bits >= 0),\n"
+	EXPERIMENTS_V1_COLUMNS
 	"  PRIMARY KEY (campaign_id, idx),\n"
 	"  FOREIGN KEY (campaign_id, idx) REFERENCES masks(campaign_id, idx) ON DELETE CASCADE\n"
 	") STRICT, WITHOUT ROWID;\n"
@@ -1048,7 +1052,10 @@ static const char SCHEMA_V7[] =
 /* View protection_summary (schema 8; schema 10 makes it again with the
  * caches' codes and SHARP in `codes`): the p CTE's columns of schema 8 and
  * `pcols` more, then `codes`, the expression of the codes column. */
-#define PROT_SUMMARY_VIEW(pcols, codes) \
+#define PROT_SUMMARY_VIEW(pcols, codes) PROT_SUMMARY_VIEW_EV(pcols, "", codes)
+/* The same with `evcols`, more columns of the ev CTE (each ",\n..."),
+ * after recovered (schema 11: uncovered). */
+#define PROT_SUMMARY_VIEW_EV(pcols, evcols, codes) \
 	"CREATE VIEW protection_summary AS\n" \
 	"WITH p AS (\n" \
 	"  SELECT id, json_extract(config, '$.protection') AS protection,\n" \
@@ -1065,7 +1072,7 @@ static const char SCHEMA_V7[] =
 	"         coalesce(sum(e.prot = 'miscorrected'), 0) AS miscorrected,\n" \
 	"         coalesce(sum(e.prot = 'detected'), 0) AS detected,\n" \
 	"         coalesce(sum(e.prot = 'undetected'), 0) AS undetected,\n" \
-	"         coalesce(sum(e.prot = 'recovered'), 0) AS recovered\n" \
+	"         coalesce(sum(e.prot = 'recovered'), 0) AS recovered" evcols "\n" \
 	"    FROM campaigns c LEFT JOIN experiments e ON e.campaign_id = c.id\n" \
 	"   GROUP BY c.id\n" \
 	")\n" \
@@ -1082,6 +1089,34 @@ static const char SCHEMA_V7[] =
 	"             CASE WHEN p.ib IS NOT NULL AND p.ib <> 'none' THEN 'ibuffer ' || p.ib || ', ' ELSE '' END ||\n" \
 	"             CASE WHEN p.il > 1 THEN 'interleave ' || p.il ELSE '' END, ', ') AS codes,\n"
 
+/* View avf of schema 8: schema 7's rows, the DUEs whose reason is in the
+ * SQL list `reasons` (detected) and the AVF split (schema 11 makes it
+ * again with REFU's reason). */
+#define AVF_V8_VIEW(reasons) \
+	"CREATE VIEW avf AS\n" \
+	"WITH det AS (\n" \
+	"  SELECT e.campaign_id, m.kernel AS launch_index, count(*) AS n\n" \
+	"    FROM experiments e JOIN masks m ON m.campaign_id = e.campaign_id AND m.idx = e.idx\n" \
+	"   WHERE e.outcome = 'due' AND e.reason IN (" reasons ")\n" \
+	"   GROUP BY e.campaign_id, m.kernel\n" \
+	"),\n" \
+	"det_all AS (SELECT campaign_id, sum(n) AS n FROM det GROUP BY campaign_id),\n" \
+	"r AS (\n" \
+	"  SELECT a.*, CASE WHEN a.kernel = 'all' THEN coalesce(da.n, 0) ELSE coalesce(d.n, 0) END AS detected\n" \
+	"    FROM (" AVF_V7_QUERY ") a\n" \
+	"    LEFT JOIN det_all da ON da.campaign_id = a.campaign_id\n" \
+	"    LEFT JOIN det d ON d.campaign_id = a.campaign_id AND d.launch_index = a.launch_index\n" \
+	")\n" \
+	"SELECT r.*,\n" \
+	"       r.avf * coalesce(CAST(r.sdc AS REAL) / nullif(r.sdc + r.due, 0), 0) AS sdc_avf,\n" \
+	"       r.avf * coalesce(CAST(r.due AS REAL) / nullif(r.sdc + r.due, 0), 0) AS due_avf,\n" \
+	"       r.avf * coalesce(CAST(r.detected AS REAL) / nullif(r.sdc + r.due, 0), 0) AS detected_avf\n" \
+	"  FROM r;\n"
+
+/* The protection events experiments.prot took in schema 8 (simcore's
+ * SC_PROT_LIST but none). */
+#define PROT_EVENTS_V8 "'corrected', 'miscorrected', 'detected', 'undetected', 'recovered'"
+
 /* ---- schema version 8 (issue 14): protection events ----------------------
  * experiments.prot: the first protection event of the run (NULL: none) and
  * prot_cycle its cycle. View avf gains the detected DUEs (DB_DETECTED_REASONS)
@@ -1095,29 +1130,11 @@ static const char SCHEMA_V7[] =
 static const char SCHEMA_V8[] =
 	"-- issue 14: protection events\n"
 	"ALTER TABLE experiments ADD COLUMN prot TEXT\n"
-	"  CHECK (prot IS NULL OR prot IN ('corrected', 'miscorrected', 'detected', 'undetected', 'recovered'));\n"
+	"  CHECK (prot IS NULL OR prot IN (" PROT_EVENTS_V8 "));\n"
 	"ALTER TABLE experiments ADD COLUMN prot_cycle INTEGER CHECK (prot_cycle IS NULL OR prot_cycle >= 0);\n"
 	"DROP VIEW avf;\n"
 	"\n"
-	"CREATE VIEW avf AS\n"
-	"WITH det AS (\n"
-	"  SELECT e.campaign_id, m.kernel AS launch_index, count(*) AS n\n"
-	"    FROM experiments e JOIN masks m ON m.campaign_id = e.campaign_id AND m.idx = e.idx\n"
-	"   WHERE e.outcome = 'due' AND e.reason IN (" DB_DETECTED_REASONS ")\n"
-	"   GROUP BY e.campaign_id, m.kernel\n"
-	"),\n"
-	"det_all AS (SELECT campaign_id, sum(n) AS n FROM det GROUP BY campaign_id),\n"
-	"r AS (\n"
-	"  SELECT a.*, CASE WHEN a.kernel = 'all' THEN coalesce(da.n, 0) ELSE coalesce(d.n, 0) END AS detected\n"
-	"    FROM (" AVF_V7_QUERY ") a\n"
-	"    LEFT JOIN det_all da ON da.campaign_id = a.campaign_id\n"
-	"    LEFT JOIN det d ON d.campaign_id = a.campaign_id AND d.launch_index = a.launch_index\n"
-	")\n"
-	"SELECT r.*,\n"
-	"       r.avf * coalesce(CAST(r.sdc AS REAL) / nullif(r.sdc + r.due, 0), 0) AS sdc_avf,\n"
-	"       r.avf * coalesce(CAST(r.due AS REAL) / nullif(r.sdc + r.due, 0), 0) AS due_avf,\n"
-	"       r.avf * coalesce(CAST(r.detected AS REAL) / nullif(r.sdc + r.due, 0), 0) AS detected_avf\n"
-	"  FROM r;\n"
+	AVF_V8_VIEW(DB_DETECTED_REASONS_V8)
 	"\n"
 	PROT_SUMMARY_VIEW("", PROT_CODES_V8);
 
@@ -1154,6 +1171,54 @@ static const char SCHEMA_V10[] =
 	                  "             CASE WHEN p.sh IS NOT NULL THEN 'sharp, ' ELSE '' END ||\n"
 	                  "             CASE WHEN p.il > 1 THEN 'interleave ' || p.il ELSE '' END, ', ') AS codes,\n");
 
+/* ---- schema version 11 (issue 15): REFU -----------------------------------
+ * experiments.prot takes `uncovered` (REFU: a functional-unit fault on an
+ * instruction it does not replay): the table is made again with the new
+ * CHECK, as schema 4 and 9 made campaigns again (legacy_alter_table keeps
+ * the RENAME from rewriting the views, which name `experiments`). View avf
+ * counts DUEs refu_mismatch and penny_unrecoverable as detected
+ * (DB_DETECTED_REASONS_V11); protection_summary counts uncovered and names
+ * Penny (its edc, and "pred too" with include_pred) and REFU (its buffer)
+ * in codes. A later scheme (the ISA extension) adds its events to
+ * PROT_EVENTS, its detected reasons to DB_DETECTED_REASONS and its name to
+ * the codes the same way, in a step of its own. */
+#define PROT_EVENTS_V11 PROT_EVENTS_V8 ", 'uncovered'"
+
+static const char SCHEMA_V11[] =
+	"-- issue 15: REFU and Penny (prot uncovered; DUEs refu_mismatch, penny_unrecoverable detected; both in the codes)\n"
+	"PRAGMA legacy_alter_table = ON;\n"
+	"CREATE TABLE experiments_v11 (\n"
+	EXPERIMENTS_V1_COLUMNS
+	"  site        TEXT CHECK (site IS NULL OR json_valid(site)),\n"
+	"  effect      TEXT CHECK (effect IS NULL OR json_valid(effect)),\n"
+	"  severity    TEXT CHECK (severity IS NULL OR json_valid(severity)),\n"
+	"  prot        TEXT CHECK (prot IS NULL OR prot IN (" PROT_EVENTS_V11 ")),\n"
+	"  prot_cycle  INTEGER CHECK (prot_cycle IS NULL OR prot_cycle >= 0),\n"
+	"  PRIMARY KEY (campaign_id, idx),\n"
+	"  FOREIGN KEY (campaign_id, idx) REFERENCES masks(campaign_id, idx) ON DELETE CASCADE\n"
+	") STRICT, WITHOUT ROWID;\n"
+	"INSERT INTO experiments_v11 SELECT * FROM experiments;\n"
+	"DROP TABLE experiments;\n"
+	"ALTER TABLE experiments_v11 RENAME TO experiments;\n"
+	"PRAGMA legacy_alter_table = OFF;\n"
+	"DROP VIEW avf;\n"
+	AVF_V8_VIEW(DB_DETECTED_REASONS_V11)
+	"DROP VIEW protection_summary;\n"
+	PROT_SUMMARY_VIEW_EV(PROT_CACHE_CODE("l1d", "l1") PROT_CACHE_CODE("l2", "l2") PROT_CACHE_CODE("const", "cc")
+	                     "       , json_extract(config, '$.protection.sharp') AS sh\n"
+	                     "       , json_extract(config, '$.protection.refu.replay_buffer') AS rb\n"
+	                     "       , json_extract(config, '$.protection.penny.edc') AS pn\n"
+	                     "       , json_extract(config, '$.protection.penny.include_pred') AS pnp\n",
+	                     ",\n         coalesce(sum(e.prot = 'uncovered'), 0) AS uncovered",
+	                     "       rtrim(" PROT_CODE_ITEM("rf", "regfile") PROT_CODE_ITEM("pr", "pred")
+	                     PROT_CODE_ITEM("sm", "smem") PROT_CODE_ITEM("l1", "l1d") PROT_CODE_ITEM("l2", "l2")
+	                     PROT_CODE_ITEM("cc", "const") PROT_CODE_ITEM("ib", "ibuffer")
+	                     "             CASE WHEN p.pn IS NOT NULL THEN 'penny ' || p.pn ||\n"
+	                     "                  CASE WHEN p.pnp THEN ' (pred too)' ELSE '' END || ', ' ELSE '' END ||\n"
+	                     "             CASE WHEN p.sh IS NOT NULL THEN 'sharp, ' ELSE '' END ||\n"
+	                     "             CASE WHEN p.rb IS NOT NULL THEN 'refu ' || p.rb || ', ' ELSE '' END ||\n"
+	                     "             CASE WHEN p.il > 1 THEN 'interleave ' || p.il ELSE '' END, ', ') AS codes,\n");
+
 /* Step v brings the schema from version v-1 to v. Released steps never
  * change; a new version appends one. */
 static const char *const migrations[] = {
@@ -1168,6 +1233,7 @@ static const char *const migrations[] = {
 	SCHEMA_V8,
 	SCHEMA_V9,
 	SCHEMA_V10,
+	SCHEMA_V11,
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION + 1,
                "one migration step per schema version");

@@ -157,6 +157,7 @@ static const tcol_t protection_cols[] = {
 	{"detected", "detected", NULL, K_INT},
 	{"undetected", "undetected", NULL, K_INT},
 	{"recovered", "recovered", NULL, K_INT},
+	{"uncovered", "uncovered", NULL, K_INT},
 	{"detected DUE", "detected_due", NULL, K_INT},
 	{"AVF", "avf", NULL, K_PCT},
 	{"SDC AVF", "sdc_avf", NULL, K_PCT},
@@ -189,10 +190,11 @@ static const table_t tables[] = {
 	 "(margin: narrow enough, max: the most injections))",
 	 "kernel = 'all'", "campaign_id", avf_cols, COUNT(avf_cols), AVF_DESIGN, false},
 	{"protection_summary",
-	 "Protection: the codes on the storage of protected campaigns, the first event a code met in each run\n"
-	 "(corrected, miscorrected, detected: a DUE ecc_uncorrectable, parity_error or ibuffer_parity, undetected: a\n"
-	 "codeword error, recovered: an instruction-buffer word re-issued corrected or a Penny rollback), the DUEs\n"
-	 "the codes detected and the AVF split into SDC and DUE, detected DUEs a part of the latter",
+	 "Protection: the codes and schemes of protected campaigns, the first event one met in each run (corrected,\n"
+	 "miscorrected, detected: a DUE ecc_uncorrectable, parity_error, ibuffer_parity, refu_mismatch or\n"
+	 "penny_unrecoverable, undetected: a codeword error, recovered: an instruction-buffer word re-issued\n"
+	 "corrected or a Penny rollback, uncovered: an FU fault on an instruction REFU does not replay), the DUEs they\n"
+	 "detected and the AVF split into SDC and DUE, detected DUEs a part of the latter",
 	 "protection IS NOT NULL", "campaign_id", protection_cols, COUNT(protection_cols), NULL, true},
 	{"avf_kernel",
 	 "AVF per kernel: its invocations together (share: of the experiments; contribution: to the campaign's AVF;\n"

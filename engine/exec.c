@@ -226,6 +226,14 @@ static json_t *launch_json(const sc_launch_stats_t *l)
 		              f.window, "register_share", f.regs, "smem_written_share", f.smem_written, "smem_time_share",
 		              f.smem_time, "smem_words", JI(sh->smem_words), "smem_written", JI(sh->smem_written)));
 	}
+	const sc_refu_stats_t *rf = &l->refu;
+	if (rf->buffered) { /* REFU is on (and buffered something) */
+		json_t *j = json_object();
+#define X(m) bad |= !j || json_object_set_new(j, #m, json_integer(JI(rf->m)));
+		SC_REFU_STATS_LIST(X)
+#undef X
+		bad |= json_object_set_new(o, "refu", j);
+	}
 	if (bad) {
 		json_decref(o);
 		return NULL;

@@ -441,6 +441,19 @@ static bool parse_counts(const char *p, uint64_t *v, int n)
 	return *p == '\0' || !strcmp(p, "\n");
 }
 
+/* A scheme's statistics line (H: sc_sharp_stats_t, R: sc_refu_stats_t):
+ * those structs are their X list's uint64_t fields, in the order rt.c
+ * writes them. */
+static bool parse_stats(const char *p, void *dst, size_t size)
+{
+	uint64_t v[32];
+	int n = (int)(size / sizeof *v);
+	if (n > 32 || !parse_counts(p, v, n))
+		return false;
+	memcpy(dst, v, size);
+	return true;
+}
+
 static bool parse_ckpt(char *p, sc_rt_ckpts_t *ck)
 {
 	uint64_t v[1 + 1024];
@@ -494,15 +507,9 @@ static bool golden_line(void *ctx, char *line)
 	} else if (line[0] == 'S' && r->nl && !r->bad) {
 		r->bad |= !parse_counts(line + 1, g->launch[r->nl - 1].ib_distinct, SC_IB_SIM_BINS);
 	} else if (line[0] == 'H' && r->nl && !r->bad) {
-		sc_sharp_stats_t *h = &g->launch[r->nl - 1].sharp;
-#define X(m) +1
-		uint64_t v[SC_SHARP_STATS_LIST(X)];
-#undef X
-		r->bad |= !parse_counts(line + 1, v, (int)(sizeof v / sizeof *v));
-		const uint64_t *p = v;
-#define X(m) h->m = *p++;
-		SC_SHARP_STATS_LIST(X)
-#undef X
+		r->bad |= !parse_stats(line + 1, &g->launch[r->nl - 1].sharp, sizeof(sc_sharp_stats_t));
+	} else if (line[0] == 'R' && r->nl && !r->bad) {
+		r->bad |= !parse_stats(line + 1, &g->launch[r->nl - 1].refu, sizeof(sc_refu_stats_t));
 	} else if (line[0] == 'C' && r->seen_g) {
 		r->bad |= !parse_ckpt(line + 1, &g->ck);
 	} else if (line[0] == 'E') {

@@ -176,6 +176,34 @@ static void print_sharp(const eng_golden_t *g)
 	}
 }
 
+/* REFU's statistics per launch (sc_refu_stats_t) and, with more than one
+ * launch, their sum. */
+static void print_refu(const eng_golden_t *g)
+{
+	char kname[128];
+	sc_refu_stats_t all = {0};
+	printf("\nREFU%-28s", "");
+#define X(m) printf(" %12s", #m);
+	SC_REFU_STATS_LIST(X)
+#undef X
+	putchar('\n');
+	for (uint32_t i = 0; i <= g->nlaunch; i++) {
+		if (i == g->nlaunch && g->nlaunch < 2)
+			break;
+		const sc_refu_stats_t *s = i < g->nlaunch ? &g->launch[i].refu : &all;
+		printf("%-32s", i < g->nlaunch ? db_demangle(g->launch[i].kernel, false, kname, sizeof kname) : "application");
+#define X(m) printf(" %12" PRIu64, s->m);
+		SC_REFU_STATS_LIST(X)
+#undef X
+		putchar('\n');
+		if (i < g->nlaunch) {
+#define X(m) all.m += s->m;
+			SC_REFU_STATS_LIST(X)
+#undef X
+		}
+	}
+}
+
 /* profile PROGRAM [ARG...]: the host program in the current folder. */
 static int profile_exec(const sc_gpu_config_t *cfg, const sc_options_t *so, const eng_limits_t *lim, int argc,
                         char **argv)
@@ -208,6 +236,8 @@ static int profile_exec(const sc_gpu_config_t *cfg, const sc_options_t *so, cons
 			print_ib_similarity(&g);
 		if (so->prot.sharp.on)
 			print_sharp(&g);
+		if (so->prot.refu.on)
+			print_refu(&g);
 		if (rc)
 			eng_errorf("%s", err);
 		else
@@ -430,6 +460,8 @@ static int profile_json(const char *wpath, const sc_gpu_config_t *cfg, const pro
 		print_ib_similarity(&g);
 	if (po->so.prot.sharp.on)
 		print_sharp(&g);
+	if (po->so.prot.refu.on)
+		print_refu(&g);
 	if (rc == ENG_EDUE) {
 		eng_errorf("%s", err);
 	} else {

@@ -744,8 +744,10 @@ int sc_inject_live(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, ui
 }
 
 /* Applies the FU fault to lane l of the result `in` wrote (operand kind k,
- * register or predicate i): true when the result holds bits it acts on. */
-static bool fu_lane(sc_gpu_t *g, sc_warp_t *w, unsigned k, unsigned i, uint32_t l)
+ * register or predicate i): true when the result holds bits it acts on;
+ * *changed when that changes its value. With write false the result stays
+ * (REFU: a stuck lane of another unit, what it would do is all). */
+static bool fu_lane(sc_gpu_t *g, sc_warp_t *w, unsigned k, unsigned i, uint32_t l, bool write, bool *changed)
 {
 	uint32_t width = k == SC_K_R32 ? 32 : k == SC_K_R64 ? 64 : k == SC_K_PRED ? 1 : 0;
 	if (!width)
@@ -753,7 +755,7 @@ static bool fu_lane(sc_gpu_t *g, sc_warp_t *w, unsigned k, unsigned i, uint32_t 
 	uint64_t v = k == SC_K_PRED ? (w->pf[i] >> l & 1u) : w->rf[(size_t)i * 32 + l];
 	if (k == SC_K_R64)
 		v |= (uint64_t)w->rf[(size_t)(i + 1) * 32 + l] << 32;
-	uint64_t keep = width == 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+	uint64_t keep = width == 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1, old = v;
 	switch (g->fu.op) {
 	case SC_FM_ZERO: v = 0; break;
 	case SC_FM_STUCK:
@@ -766,6 +768,9 @@ static bool fu_lane(sc_gpu_t *g, sc_warp_t *w, unsigned k, unsigned i, uint32_t 
 			return false; /* the bits are outside this result: that datapath is idle */
 		v ^= g->fu.bits & keep;
 	}
+	*changed = v != old;
+	if (!write)
+		return true;
 	if (k == SC_K_PRED) {
 		w->pf[i] = (w->pf[i] & ~(1u << l)) | (uint32_t)(v & 1) << l;
 		return true;
@@ -776,13 +781,22 @@ static bool fu_lane(sc_gpu_t *g, sc_warp_t *w, unsigned k, unsigned i, uint32_t 
 	return true;
 }
 
+/* With REFU on: whether the stuck lane acts on the result of `in`, issued
+ * by w's scheduler (a lane of one scheduler's units, sc__refu_stuck_unit). */
+static bool refu_stuck_here(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, const sc_insn_t *in, uint32_t pc)
+{
+	sc_dec_t d;
+	sc__decode(g, in, pc, false, &d);
+	return sm->uslot[w->slot % g->cfg.schedulers_per_sm][d.fu] == sc__refu_stuck_unit(g, sm, d.fu);
+}
+
 void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc,
                   uint64_t now)
 {
 	bool stuck = g->fu.op == SC_FM_STUCK;
 	if (!stuck && now > g->fu.cycle) {
 		g->fu.armed = false; /* its cycle passed with nothing to corrupt */
-		g->after = g->stuck.on;
+		g->after = g->stuck.on || g->opt.prot.refu.on;
 		return;
 	}
 	uint32_t lanes = exec & g->fu.lanes;
@@ -792,14 +806,26 @@ void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 		return;
 	uint16_t o = in->opnd[0];
 	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
+	bool refu = sm->refu && sc__refu_covers(in->op); /* REFU will replay it */
+	bool write = !(stuck && sm->refu) || refu_stuck_here(g, sm, w, in, pc);
 	bool hit = false;
-	for (uint32_t m = lanes; m; m &= m - 1)
-		hit |= fu_lane(g, w, k, i, (uint32_t)__builtin_ctz(m));
-	if (!hit)
+	uint32_t chg = 0;
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		bool c = false;
+		hit |= fu_lane(g, w, k, i, (uint32_t)__builtin_ctz(m), write, &c);
+		chg |= (uint32_t)c << __builtin_ctz(m);
+	}
+	if (refu) { /* what the replay will compare (refu.c) */
+		sm->refu->mark_chg = chg;
+		sm->refu->mark_bad = write ? chg : 0;
+	}
+	if (!hit || !write)
 		return;
+	if (sm->refu && !refu) /* unprotected: REFU does not replay it */
+		sc__prot_event(g, SC_PROT_UNCOVERED);
 	if (!stuck) {
 		g->fu.armed = false;
-		g->after = g->stuck.on;
+		g->after = g->stuck.on || g->opt.prot.refu.on;
 	}
 	if (g->fu.applied)
 		return;
@@ -821,6 +847,8 @@ void sc__after_issue(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn
 		sc__stuck_apply(g, sm, now);
 	if (g->fu.armed)
 		sc__fu_apply(g, sm, w, in, exec, pc, now);
+	if (sm->refu && sc__refu_covers(in->op)) /* into REFU's replay buffer */
+		sc__refu_push(g, sm, w, in, pc, now);
 }
 
 /* ---------------------------------------------------------------- pauses */
@@ -947,6 +975,8 @@ static void hash_sm(const sc_gpu_t *g, const sc_sm_t *sm, hasher_t *s)
 		hmix(s, sc__sharp_hash(g, sm));
 	if (sm->penny) /* the snapshots (outside every fault target) */
 		hmix(s, sc__penny_hash(g, sm));
+	if (sm->refu) /* the replay buffer's entries and what faults did to them */
+		hmix(s, sc__refu_hash(g, sm));
 	hash_sm_timing(g, sm, s);
 	hbytes(s, sm->last, c->schedulers_per_sm * sizeof *sm->last);
 	for (uint32_t k = 0; k < r->ctas_per_sm; k++) {

@@ -747,14 +747,15 @@ static uint64_t run_loop(sc_gpu_t *g, uint64_t now)
 	sc_run_t *r = &g->run;
 	dispatch(g, now);
 	uint64_t done_seen = 0, next = next_event(g);
+	bool refu = g->opt.prot.refu.on; /* its replays around each SM cycle */
 	while (!r->halt) {
 		if (r->done_ctas != done_seen) { /* new CTAs start: their SMs' next */
 			done_seen = r->done_ctas;
 			dispatch(g, now);
 			next = next_event(g);
 		}
-		if (r->done_ctas == r->total_ctas)
-			break;
+		if (r->done_ctas == r->total_ctas && !(UNLIKELY(refu) && sc__refu_pending(g)))
+			break; /* every CTA done, REFU's replays drained */
 		if (next == UINT64_MAX) {
 			sc__due(g, SC_DUE_BARRIER_DEADLOCK, NULL, NULL, -1, 0, 0, "no warp can make progress");
 			break;
@@ -776,8 +777,12 @@ static uint64_t run_loop(sc_gpu_t *g, uint64_t now)
 		next = UINT64_MAX;
 		for (uint32_t i = 0; i < g->cfg.num_sms && !r->halt; i++) {
 			sc_sm_t *sm = &g->sms[i];
-			if (sm->next == now)
-				sc__sm_cycle(g, sm, now);
+			if (sm->next == now) {
+				if (UNLIKELY(refu))
+					sc__refu_cycle(g, sm, now);
+				else
+					sc__sm_cycle(g, sm, now);
+			}
 			next = sm->next < next ? sm->next : next;
 		}
 	}
@@ -824,6 +829,7 @@ static int record_stats(sc_gpu_t *g, sc_dim3_t grid, sc_dim3_t block, const char
 	memcpy(s->unit_busy, r->unit_busy, sizeof s->unit_busy);
 	memcpy(s->ib_distinct, r->ib_distinct, sizeof s->ib_distinct);
 	sc__sharp_stats(g, &s->sharp);
+	sc__refu_stats(g, &s->refu);
 	g->totals.cycles += s->cycles;
 	g->totals.warp_insts += r->warp_insts;
 	g->totals.thread_insts += r->thread_insts;

@@ -71,7 +71,7 @@ bool sc_protection_on(const sc_protection_t *p)
 	return p && (p->regfile != SC_CODE_NONE || p->pred != SC_CODE_NONE || p->smem != SC_CODE_NONE ||
 	             p->l1d != SC_CODE_NONE || p->l2 != SC_CODE_NONE || p->cc != SC_CODE_NONE ||
 	             p->l1d_tag != SC_CODE_NONE || p->l2_tag != SC_CODE_NONE || p->cc_tag != SC_CODE_NONE ||
-	             p->ibuffer.scheme != SC_IB_NONE || p->sharp.on || p->penny.on);
+	             p->ibuffer.scheme != SC_IB_NONE || p->sharp.on || p->penny.on || p->refu.on);
 }
 
 /* sc_protection_check's part for SHARP. */
@@ -220,9 +220,26 @@ static int cache_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, cha
 	return 0;
 }
 
+/* sc_protection_check's part for REFU. */
+static int refu_check(const sc_protection_t *p, char *msg, size_t n)
+{
+	const sc_refu_protection_t *r = &p->refu;
+	if (!r->on && r->replay_buffer) {
+		snprintf(msg, n, "protection: refu: parameters given but refu is off");
+		return SC_EINVAL;
+	}
+	if (r->replay_buffer > SC_REFU_MAX) {
+		snprintf(msg, n, "protection: refu: replay_buffer %u: expected 1 to %u entries", r->replay_buffer,
+		         SC_REFU_MAX);
+		return SC_EINVAL;
+	}
+	return 0;
+}
+
 int sc_protection_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, sc_regs_t regs, char *msg, size_t n)
 {
-	if (ib_check(&p->ibuffer, msg, n) || sharp_check(p, regs, msg, n) || penny_check(p, regs, msg, n))
+	if (ib_check(&p->ibuffer, msg, n) || sharp_check(p, regs, msg, n) || penny_check(p, regs, msg, n) ||
+	    refu_check(p, msg, n))
 		return SC_EINVAL;
 	const struct {
 		const char *what;
@@ -326,7 +343,7 @@ int sc__prot_create(sc_gpu_t *g)
 	static const sc_target_t t[6] = {SC_TGT_REGFILE, SC_TGT_PRED, SC_TGT_SMEM, SC_TGT_L1D, SC_TGT_L2, SC_TGT_CONST};
 	for (int i = 0; i < 6; i++) /* Penny's edc stands as the register file's code */
 		g->prot.code[i] = sc__code_of(p, t[i]);
-	if (sc__sawp_create(g) || sc__sharp_create(g) || sc__penny_create(g))
+	if (sc__sawp_create(g) || sc__sharp_create(g) || sc__penny_create(g) || sc__refu_create(g))
 		return SC_ENOMEM;
 	if (!g->prot.code[0] && !g->prot.code[1] && !g->prot.code[2])
 		return 0;
@@ -341,6 +358,7 @@ void sc__prot_destroy(sc_gpu_t *g)
 	sc__sawp_destroy(g);
 	sc__sharp_destroy(g);
 	sc__penny_destroy(g);
+	sc__refu_destroy(g);
 	for (uint32_t i = 0; g->sms && i < g->cfg.num_sms; i++) {
 		free(g->sms[i].err);
 		g->sms[i].err = NULL;
@@ -752,6 +770,7 @@ void sc__prot_launch(sc_gpu_t *g)
 		g->sms[i].nerr = 0;
 	sc__sawp_launch(g);
 	sc__sharp_launch(g);
+	sc__refu_launch(g);
 }
 
 uint64_t sc__prot_hash(const sc_sm_t *sm)

@@ -20,6 +20,7 @@
  *          LAT[0..12] CLOCK_MHZ                                  (one line)
  *   name GPU NAME                       rest of line
  *   regs ptx|alloc
+ *   refu B                              with REFU on: its replay buffer's entries
  *   ck_interval N [CYCLE_BUDGET]        golden (budget: 0 or absent, none)
  *   ib_similarity                       golden, optional: sample the
  *                                       instruction-buffer histogram
@@ -46,6 +47,8 @@
  *                                       its ib_distinct, SC_IB_SIM_BINS counts
  *   H COUNT...                          with SHARP on, after each L: its
  *                                       sc_sharp_stats_t, SC_SHARP_STATS_LIST's order
+ *   R COUNT...                          with REFU on, after each L: its
+ *                                       sc_refu_stats_t, SC_REFU_STATS_LIST's order
  *   C CYCLE PART... (hex)               golden checkpoint
  *   X IDX KIND DUE CYCLES HAS_LIVE LIVE WSTATUS WALL SITE EFFECT  inject: one
  *     result (SITE, EFFECT: JSON objects without blanks, "-" for none)
@@ -1017,6 +1020,8 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 	if (j->prot.penny.on) /* a record of its own, after the codes' */
 		fprintf(f, "penny %s %s %" PRIu32 " %d\n", sc_code_name(j->prot.penny.edc),
 		        sc_penny_mode_name(j->prot.penny.mode), j->prot.penny.recovery_penalty, (int)j->prot.penny.include_pred);
+	if (j->prot.refu.on)
+		fprintf(f, "refu %" PRIu32 "\n", sc_refu_params(&j->prot).replay_buffer);
 	if (j->mode == SC_RT_GOLDEN) {
 		fprintf(f, "ck_interval %" PRIu64 " %" PRIu64 "\n", j->ck_interval, j->cycle_budget);
 		if (j->ib_similarity)
@@ -1097,7 +1102,7 @@ typedef struct jrd {
 
 enum {
 	JR_MODE, JR_CONFIG, JR_NAME, JR_REGS, JR_PROT, JR_CKI, JR_PLAN, JR_MODEL, JR_STDOUT, JR_STDERR, JR_OUTDIR,
-	JR_IBSIM, JR_PENNY,
+	JR_IBSIM, JR_PENNY, JR_REFU,
 	JR__COUNT
 };
 
@@ -1371,7 +1376,7 @@ static void jr_exp(jrd_t *r, sc_rt_plan_t *p, uint64_t *ecap)
 /* Records that may appear once, by JR_* index. */
 static const char *const once_names[JR__COUNT] = {"mode",  "config", "name",   "regs",   "protection", "ck_interval",
                                                   "plan",  "model",  "stdout", "stderr", "outdir", "ib_similarity",
-                                                  "penny"};
+                                                  "penny", "refu"};
 
 /* Which of them line starts, or -1. */
 static int jr_once(const char *line)
@@ -1421,6 +1426,11 @@ static void jr_record(jrd_t *r, int k, sc_rt_job_t *j)
 		jr_end(r);
 		break;
 	case JR_PENNY: jr_penny(r, j); break;
+	case JR_REFU: /* "refu B": its own record, written only when REFU is on */
+		j->prot.refu.on = true;
+		j->prot.refu.replay_buffer = (uint32_t)jr_u64(r, "replay_buffer", 1, SC_REFU_MAX, 10);
+		jr_end(r);
+		break;
 	default:
 		r->env->paths[k - JR_STDOUT] = jr_rest(r, 4000);
 		break;
@@ -1534,6 +1544,13 @@ static void golden_write(const env_t *env, const sc_gpu_t *g)
 			fputc('H', f);
 #define X(m) fprintf(f, " %" PRIu64, l->sharp.m);
 			SC_SHARP_STATS_LIST(X)
+#undef X
+			fputc('\n', f);
+		}
+		if (g->opt.prot.refu.on) {
+			fputc('R', f);
+#define X(m) fprintf(f, " %" PRIu64, l->refu.m);
+			SC_REFU_STATS_LIST(X)
 #undef X
 			fputc('\n', f);
 		}

@@ -1259,6 +1259,7 @@ typedef struct sc_sm {
 	struct sc_sawp *sawp;   /* the SAWP table (sawp.c); NULL unless a sawp scheme */
 	struct sc_sharp *sharp; /* SHARP's state (sharp.c); NULL unless it is on */
 	struct sc_penny *penny; /* Penny's snapshots (penny.c); NULL unless it is on */
+	struct sc_refu *refu;   /* REFU's replay buffer (refu.c); NULL unless it is on */
 	uint64_t ibsim_at;      /* the last cycle sc__ib_sample looked at */
 } sc_sm_t;
 
@@ -1324,6 +1325,35 @@ typedef struct sc_sharp {
 	uint64_t nvalid, valid_at;/* valid words, since cycle valid_at */
 	sc_sharp_stats_t st;
 } sc_sharp_t;
+/* REFU (refu.c; DESIGN.md, "REFU"): an SM's replay buffer, oldest entry
+ * first. An entry is an ALU instruction that executed and waits for its
+ * replay: its warp slot and pc, its unit kind and class (the interval its
+ * replay occupies a unit) and the unit slot (sc__unit_slot) its primary ran
+ * on, and when; an ALU instruction's sub-unit (add, logic, mul, cvt: the
+ * ALU is split into independent sub-units, each busy for an instruction's
+ * interval). What a functional-unit fault did to it: bad, the lanes whose stored
+ * result differs from the correct one; chg, the lanes a stuck bit changes
+ * when it forces the correct result (a replay on the faulty unit gives
+ * those). Fault-free both are 0. mark_* carry sc__fu_apply's finding to
+ * the entry issue() makes next. */
+enum { SC_REFU_SUB_ADD, SC_REFU_SUB_LOGIC, SC_REFU_SUB_MUL, SC_REFU_SUB_CVT, SC_REFU_NSUB };
+
+typedef struct sc_refu_ent {
+	uint32_t slot, pc;
+	uint8_t fu, cls, sub, unit;
+	uint32_t bad, chg;
+	uint64_t at;              /* its primary's issue cycle */
+} sc_refu_ent_t;
+
+typedef struct sc_refu {
+	uint32_t cap, n;          /* B, and entries waiting */
+	sc_refu_ent_t e[SC_REFU_MAX];
+	uint64_t pbusy[8][SC_REFU_NSUB]; /* per scheduler's ALU, per sub-unit: busy with */
+	uint64_t rbusy[8][SC_REFU_NSUB]; /* a primary, with a replay, until then */
+	uint32_t mark_bad, mark_chg;
+	sc_refu_stats_t st;
+} sc_refu_t;
+
 /* A coded cache line's error pattern of one codeword (cachefault.c): the
  * data bits a fault flipped (also in x) and the check bits (only here). */
 typedef struct sc_cwerr {
@@ -1625,7 +1655,7 @@ struct sc_gpu {
 	sc_pause_fn pause_fn;
 	void *pause_ctx;
 	bool after;                     /* issue() calls sc__after_issue after each result:
-	                                   fu.armed or stuck.on (one test on the hot path) */
+	                                   fu.armed, stuck.on or REFU on (one test on the hot path) */
 	struct {
 		bool armed, applied;
 		uint8_t op;                 /* sc_fm_kind_t: what it does to a result */
@@ -2196,6 +2226,39 @@ uint8_t *sc__sharp_ecc_byte(sc_sm_t *sm, uint64_t b);
 /* SHARP's part of the state hash; its launch statistics summed into *st. */
 uint64_t sc__sharp_hash(const sc_gpu_t *g, const sc_sm_t *sm);
 void sc__sharp_stats(const sc_gpu_t *g, sc_sharp_stats_t *st);
+
+/* REFU (refu.c). Create allocates each SM's buffer when it is on (0 or
+ * SC_ENOMEM); launch empties it. */
+int sc__refu_create(sc_gpu_t *g);
+void sc__refu_destroy(sc_gpu_t *g);
+void sc__refu_launch(sc_gpu_t *g);
+/* Whether REFU replays instructions of opcode op: its unit is NUM, INT, FP
+ * or CMP. */
+static inline bool sc__refu_covers(unsigned op)
+{
+	if (op >= SC_OP__COUNT)
+		return false;
+	unsigned u = sc__ops[op].unit;
+	return u == SC_U_NUM || u == SC_U_INT || u == SC_U_FP || u == SC_U_CMP;
+}
+/* Before w issues `in` at now: false when the buffer is full and `in` is
+ * covered (the warp waits for the forced replay that frees an entry). */
+bool sc__refu_issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint64_t now);
+/* The covered instruction `in` at pc of w, issued at now, enters the
+ * buffer (with what sc__fu_apply marked): from sc__after_issue. */
+void sc__refu_push(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, const sc_insn_t *in, uint32_t pc,
+                   uint64_t now);
+/* The SM's cycle with REFU on (gpu.c calls it instead of sc__sm_cycle):
+ * forced replays, the schedulers' issue, then replays on the units left
+ * idle. */
+void sc__refu_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now);
+/* Whether some SM's buffer still holds entries (the launch drains them). */
+bool sc__refu_pending(const sc_gpu_t *g);
+/* The unit slot a stuck FU lane of the fault in g->fu sits in for unit kind
+ * fu on sm (REFU on: one scheduler's units, DESIGN.md "REFU"). */
+uint32_t sc__refu_stuck_unit(const sc_gpu_t *g, const sc_sm_t *sm, unsigned fu);
+uint64_t sc__refu_hash(const sc_gpu_t *g, const sc_sm_t *sm);
+void sc__refu_stats(const sc_gpu_t *g, sc_refu_stats_t *st);
 
 /* With sm->sawp set, sm.c's buffer events. Fill: entry k of w just took
  * the word fetched for its pc (it was empty or its occupant left). Flush:

@@ -54,7 +54,9 @@ const char *sc_strerror(int err);
 	                                       parity error nothing corrects */ \
 	X(PENNY_UNRECOVERABLE, "penny_unrecoverable") /* Penny detected an     \
 	                                       error and holds no snapshot of \
-	                                       its region: the model's checker */
+	                                       its region: the model's checker */ \
+	X(REFU_MISMATCH, "refu_mismatch") /* REFU: a replayed ALU result    \
+	                                     differs from the stored one */
 
 typedef enum {
 #define X(name, text) SC_DUE_##name,
@@ -350,6 +352,18 @@ typedef struct sc_penny_protection {
 	uint32_t recovery_penalty;  /* cycles a rollback costs besides its restores: 50 */
 	bool include_pred;          /* the predicate file too (default: unprotected) */
 } sc_penny_protection_t;
+/* REFU (DESIGN.md, "REFU"; Redundant Execution with idle Functional
+ * Units): every ALU instruction (its op's unit NUM, INT, FP or CMP; not
+ * mov, memory, warp or control) enters a per-SM replay buffer after it
+ * executes and is executed again on an idle unit of its kind, or ahead of
+ * the primaries when the buffer is full; a replay whose result differs
+ * from the stored one is DUE refu_mismatch. */
+#define SC_REFU_MAX 4 /* the largest replay_buffer */
+
+typedef struct sc_refu_protection {
+	bool on;
+	uint32_t replay_buffer;  /* entries B, 1..SC_REFU_MAX: 2 (0: the default) */
+} sc_refu_protection_t;
 
 /* The codes on the storage structures; zero = none anywhere. Every code
  * protects one word: a register of one lane (32 bits), a warp's predicate
@@ -376,6 +390,7 @@ typedef struct sc_protection {
 	sc_ib_protection_t ibuffer;
 	sc_sharp_protection_t sharp;
 	sc_penny_protection_t penny;
+	sc_refu_protection_t refu;
 } sc_protection_t;
 
 /* p->penny with its defaults filled in (NULL or off: all 0). */
@@ -385,6 +400,8 @@ const char *sc_penny_mode_name(sc_penny_mode_t m);
 
 /* p->sharp with its defaults filled in (NULL: off). */
 sc_sharp_protection_t sc_sharp_params(const sc_protection_t *p);
+/* p->refu with its defaults filled in (NULL: off). */
+sc_refu_protection_t sc_refu_params(const sc_protection_t *p);
 
 /* p->ibuffer with its defaults filled in for the GPU cfg (NULL: a
  * reissue_penalty of 0 stays 0). */
@@ -405,7 +422,9 @@ int sc_protection_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, sc
 	X(DETECTED, "detected")         /* it detected what it cannot fix */ \
 	X(UNDETECTED, "undetected")     /* the error is a codeword: unseen */ \
 	X(RECOVERED, "recovered")       /* rolled back or re-issued: an \
-	                                   instruction-buffer word restored */
+	                                   instruction-buffer word restored */ \
+	X(UNCOVERED, "uncovered")       /* REFU: an FU fault on an instruction \
+	                                   it does not replay (ld, mov, cvta) */
 
 typedef enum {
 #define X(name, text) SC_PROT_##name,
@@ -532,6 +551,21 @@ typedef struct sc_sharp_shares {
 } sc_sharp_shares_t;
 sc_sharp_shares_t sc_sharp_shares(const sc_sharp_stats_t *st, uint64_t cycles);
 
+/* REFU's statistics of a launch, summed over the SMs (DESIGN.md, "REFU"). */
+#define SC_REFU_STATS_LIST(X)                                                                \
+	X(buffered)     /* instructions put into the replay buffer */                           \
+	X(replays)      /* of them, replayed (the rest: lost to a DUE that ended the run) */    \
+	X(forced)       /* of the replays, forced by a full buffer ahead of any primary */      \
+	X(busy_cycles)  /* cycles the replays occupied (SFU, FP64: also in unit_busy) */         \
+	X(stall_cycles) /* warp-cycles covered instructions waited for a full buffer to drain */ \
+	X(sub_wait_cycles) /* warp-cycles ALU instructions waited for a replay on their sub-unit */
+
+typedef struct sc_refu_stats {
+#define X(f) uint64_t f;
+	SC_REFU_STATS_LIST(X)
+#undef X
+} sc_refu_stats_t;
+
 typedef struct sc_launch_stats {
 	char kernel[64];
 	sc_dim3_t grid, block;
@@ -557,6 +591,7 @@ typedef struct sc_launch_stats {
 	 * a table of T entries covers the samples with d <= T) */
 	uint64_t ib_distinct[SC_IB_SIM_BINS];
 	sc_sharp_stats_t sharp;     /* SHARP's (all 0 unless it is on) */
+	sc_refu_stats_t refu;       /* REFU's (all 0 unless it is on) */
 } sc_launch_stats_t;
 
 /* Totals over all launches so far. */

@@ -606,6 +606,8 @@ static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 		return true;
 	if (UNLIKELY(g->ibsim) && sm->ibsim_at != now)
 		sc__ib_sample(g, sm, now);
+	if (UNLIKELY(sm->refu) && !sc__refu_issue(g, sm, w, in, now))
+		return false; /* REFU: its buffer is full, or a replay holds the sub-unit */
 	if (UNLIKELY(w->ib_dirty) && g->prot.ib.scheme != SC_IB_NONE && !ib_parity_ok(g, sm, w, pc, now))
 		return true;
 	if (UNLIKELY(sm->sharp) && sm->sharp->state[w->slot] && !sc__sharp_issue(g, sm, w, pc, now))
@@ -637,7 +639,7 @@ static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 		sc__sharp_written(g, sm, w, in, exec);
 	occupy(g, sm, d, s, now);
 	if (LIKELY(rc >= 0)) {
-		if (UNLIKELY(g->after)) /* a fault acts on the results: FU, stuck bit */
+		if (UNLIKELY(g->after)) /* a fault acts on the results (FU, stuck bit); REFU */
 			sc__after_issue(g, sm, w, in, exec, pc, now);
 		/* scoreboard: destinations become readable after the latency */
 		if (rc > 1)

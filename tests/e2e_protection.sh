@@ -122,5 +122,22 @@ expect "l2 secded: adjacent pairs are DUE ecc_uncorrectable" l2-secded-pair \
 	"SELECT count(*) > 0 FROM experiments WHERE reason = 'ecc_uncorrectable' AND prot = 'detected'" 1
 expect "l2 secded: adjacent pairs are no SDC" l2-secded-pair "SELECT count(*) FROM experiments WHERE outcome = 'sdc'" 0
 
+# REFU (examples/campaigns/vadd-fu-refu.json): FU faults on replayed ALU
+# instructions are DUE refu_mismatch at their replay; what stays SDC hit an
+# instruction REFU does not replay (ld, mov, cvta: prot uncovered), and
+# the protection table names REFU.
+"$flipsim" run "$root/examples/campaigns/vadd-fu-refu.json" --db "$tmp/refu.db" -j 2 --quiet >/dev/null 2>"$tmp/refu.err" ||
+	{ echo "FAIL refu: flipsim run: $(head -n 1 "$tmp/refu.err")"; failures=$((failures + 1)); }
+expect "refu: DUE refu_mismatch appears, detected, after the fault" refu \
+	"SELECT count(*) > 0 FROM experiments WHERE reason = 'refu_mismatch' AND prot = 'detected' AND prot_cycle > 0" 1
+expect "refu: every SDC hit an instruction REFU does not replay" refu \
+	"SELECT count(*) FROM experiments WHERE outcome = 'sdc' AND NOT (json_extract(site, '\$.insn') LIKE 'ld.%' OR json_extract(site, '\$.insn') LIKE 'mov.%' OR json_extract(site, '\$.insn') LIKE 'cvta.%')" 0
+expect "refu: the faults on ld, mov or cvta are prot uncovered, every SDC among them" refu \
+	"SELECT count(*) > 0 AND sum(outcome = 'sdc') = (SELECT count(*) FROM experiments WHERE outcome = 'sdc') FROM experiments WHERE prot = 'uncovered'" 1
+expect "refu: the protection table names REFU and counts detected and uncovered" refu \
+	"SELECT codes = 'refu 2' AND detected > 0 AND uncovered > 0 AND detected_due = detected FROM protection_summary" 1
+expect "refu: refu_mismatch only on replayed instructions" refu \
+	"SELECT count(*) FROM experiments WHERE reason = 'refu_mismatch' AND (json_extract(site, '\$.insn') LIKE 'ld.%' OR json_extract(site, '\$.insn') LIKE 'mov.%' OR json_extract(site, '\$.insn') LIKE 'cvta.%')" 0
+
 [ "$failures" -eq 0 ] || exit 1
 exit 0

@@ -121,8 +121,9 @@ Test(protection, identity_only_when_protected, .init = tmp_init, .fini = tmp_fin
 	                                    "{\"regfile\": \"secded\", \"interleave\": 4}",
 	                                    "{\"ibuffer\": {\"scheme\": \"sawp\"}}",
 	                                    "{\"ibuffer\": {\"scheme\": \"sawp\", \"table_entries\": 8}}",
-	                                    "{\"sharp\": true}", "{\"sharp\": {\"warp_table\": 8}}"};
-	char seen[7][17];
+	                                    "{\"sharp\": true}", "{\"sharp\": {\"warp_table\": 8}}",
+	                                    "{\"refu\": true}", "{\"refu\": {\"replay_buffer\": 4}}"};
+	char seen[9][17];
 	for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
 		c = load_ok(campaign("regfile", "alloc", single, other[i]));
 		cr_expect_str_neq(c->hash, h0, "%s", other[i]);
@@ -154,6 +155,15 @@ Test(protection, identity_only_when_protected, .init = tmp_init, .fini = tmp_fin
 	camp_campaign_destroy(c);
 	c = load_ok(campaign("regfile", "alloc", single, "{\"penny\": {\"edc\": \"secded\"}}"));
 	cr_expect_str_neq(c->hash, penny);
+	/* REFU's default buffer (2) written out, or false: the same */
+	c = load_ok(campaign("fu", "alloc", single, "{\"refu\": {\"replay_buffer\": 2}}"));
+	camp_campaign_t *d = load_ok(campaign("fu", "alloc", single, "{\"refu\": true}"));
+	cr_expect_str_eq(c->hash, d->hash);
+	cr_expect(strstr(c->canonical, "\"refu\":{\"replay_buffer\":2}"), "%s", c->canonical);
+	camp_campaign_destroy(c);
+	camp_campaign_destroy(d);
+	c = load_ok(campaign("regfile", "alloc", single, "{\"refu\": false}"));
+	cr_expect_str_eq(c->hash, h0);
 	camp_campaign_destroy(c);
 	/* interleave 0 and 1 both mean none: one identity */
 	c = load_ok(campaign("regfile", "alloc", single, "{\"regfile\": \"secded\", \"interleave\": 0}"));
@@ -166,7 +176,7 @@ static const struct {
 } bad[] = {
 	{"regfile", "alloc", NULL, "\"secded\"", "at $.protection:", "expected an object {\"regfile\": {\"code\": C}"},
 	{"regfile", "alloc", NULL, "{\"regs\": \"secded\"}", "at $.protection:",
-	 "unknown key 'regs' (expected regfile, pred, smem, l1d, l2, const, interleave, ibuffer, sharp, penny)"},
+	 "unknown key 'regs' (expected regfile, pred, smem, l1d, l2, const, interleave, ibuffer, sharp, penny, refu)"},
 	{"regfile", "alloc", NULL, "{\"penny\": true}", "at $.protection.penny:", "expected an object {\"edc\""},
 	{"regfile", "alloc", NULL, "{\"penny\": {}}", "at $.protection.penny:", "missing key 'edc'"},
 	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"dected\"}}", "at $.protection.penny.edc:",
@@ -191,6 +201,16 @@ static const struct {
 	 "penny's regions and checkpoints are on allocated registers: use regs alloc, not ptx"},
 	{"regfile", "alloc", "{\"kind\": \"stuck_at\", \"value\": 1}", "{\"penny\": {\"edc\": \"parity\"}}",
 	 "at $.fault_model.kind:", "\"stuck_at\" is not modelled on a protected regfile (its words are parity"},
+	{"fu", "alloc", NULL, "{\"refu\": 2}", "at $.protection.refu:", "expected true, false or an object "
+	 "{\"replay_buffer\": B} (B: 1 to 4 entries, 2 by default)"},
+	{"fu", "alloc", NULL, "{\"refu\": {\"replay_buffer\": 5}}", "at $.protection.refu.replay_buffer:",
+	 "expected an integer in 1..4"},
+	{"fu", "alloc", NULL, "{\"refu\": {\"replay_buffer\": 0}}", "at $.protection.refu.replay_buffer:",
+	 "expected an integer in 1..4"},
+	{"fu", "alloc", NULL, "{\"refu\": {\"replay_buffer\": \"2\"}}", "at $.protection.refu.replay_buffer:",
+	 "expected an integer in 1..4"},
+	{"fu", "alloc", NULL, "{\"refu\": {\"recovery\": \"rollback\"}}", "at $.protection.refu:",
+	 "unknown key 'recovery' (expected replay_buffer)"},
 	{"regfile", "alloc", NULL, "{\"sharp\": 1}", "at $.protection.sharp:", "expected true, false or an object"},
 	{"regfile", "alloc", NULL, "{\"sharp\": {\"queue\": 4}}", "at $.protection.sharp:", "unknown key 'queue'"},
 	{"regfile", "alloc", NULL, "{\"sharp\": {\"warp_table\": 0}}", "at $.protection.sharp.warp_table:",
@@ -373,14 +393,20 @@ static int job_gpu(const char *path)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* The text of the file at path (at most 8191 bytes) into buf. */
+static void read_text(const char *path, char buf[8192])
+{
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f);
+	size_t n = fread(buf, 1, 8191, f);
+	fclose(f);
+	buf[n] = '\0';
+}
+
 static bool file_has(const char *path, const char *text)
 {
 	char buf[8192];
-	FILE *f = fopen(path, "r");
-	cr_assert_not_null(f);
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
+	read_text(path, buf);
 	return strstr(buf, text) != NULL;
 }
 
@@ -432,6 +458,26 @@ Test(protection, job_file_round_trip, .init = tmp_init, .fini = tmp_fini)
 	cr_expect_eq(job_gpu(path), 0, "Penny read back");
 	job_write(path, SC_REGS_UNALLOC, p);
 	cr_expect_eq(job_gpu(path), 1, "Penny reached the GPU, which refuses it outside alloc mode");
+	/* REFU: a record of its own, read back (a bad one ends the program) */
+	p = (sc_protection_t){.refu = {.on = true, .replay_buffer = 3}};
+	job_write(path, SC_REGS_ALLOC, p);
+	cr_expect(file_has(path, "\nprotection none none none 0\nrefu 3\n"));
+	cr_expect_eq(job_gpu(path), 0, "REFU read back");
+	p.refu.replay_buffer = 0; /* the default, written out */
+	job_write(path, SC_REGS_ALLOC, p);
+	cr_expect(file_has(path, "\nrefu 2\n"));
+	char text[8192];
+	read_text(path, text);
+	char *at = strstr(text, "\nrefu 2\n");
+	cr_assert_not_null(at);
+	at[6] = '9'; /* out of 1..4 */
+	FILE *jf = fopen(path, "w");
+	cr_assert_not_null(jf);
+	fputs(text, jf);
+	fclose(jf);
+	cr_expect_eq(job_gpu(path), 2, "refu 9 is refused: the record is read");
+	job_write(path, SC_REGS_ALLOC, (sc_protection_t){.regfile = SC_CODE_PARITY});
+	cr_expect(!file_has(path, "refu"), "no refu record without REFU");
 	job_write(path, SC_REGS_PTX, (sc_protection_t){0});
 	cr_expect(!file_has(path, "protection"), "no record without protection");
 	cr_expect(!file_has(path, "penny"), "no record without Penny");

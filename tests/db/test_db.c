@@ -191,6 +191,20 @@ static void downgrade(sqlite3 *s, int version)
 	if (version < 5)
 		raw_exec(s, "ALTER TABLE experiments DROP COLUMN severity; ALTER TABLE experiments DROP COLUMN effect;"
 		            " ALTER TABLE experiments DROP COLUMN site");
+	/* experiments as the version made it (schema 11 made it again with
+	 * another CHECK on prot): rebuilt from the reference's definition */
+	if (version < 11) {
+		cr_assert_eq(sqlite3_prepare_v2(ref, "SELECT sql FROM sqlite_master WHERE name = 'experiments'", -1, &st,
+		                                NULL), SQLITE_OK);
+		cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+		const char *def = (const char *)sqlite3_column_text(st, 0);
+		cr_assert(!strncmp(def, "CREATE TABLE experiments (", 26));
+		snprintf(sql, sizeof sql, "PRAGMA legacy_alter_table = ON; CREATE TABLE experiments_old %s;"
+		         " INSERT INTO experiments_old SELECT * FROM experiments; DROP TABLE experiments;"
+		         " ALTER TABLE experiments_old RENAME TO experiments; PRAGMA legacy_alter_table = OFF", def + 25);
+		sqlite3_finalize(st);
+		raw_exec(s, sql);
+	}
 	cr_assert_eq(sqlite3_prepare_v2(ref, "SELECT sql FROM sqlite_master WHERE type = 'view' ORDER BY rowid", -1,
 	                                &st, NULL), SQLITE_OK);
 	while (sqlite3_step(st) == SQLITE_ROW)
@@ -1740,7 +1754,8 @@ Test(db, protection_columns_and_views)
 }
 
 /* Schema 10: the codes column names the caches' codes (a tag parity too)
- * and SHARP, as the campaign's canonical protection object gives them. */
+ * and SHARP, as the campaign's canonical protection object gives them;
+ * schema 11 REFU and its buffer, Penny and its edc. */
 Test(db, protection_summary_names_caches_and_sharp)
 {
 	db_t *db = open_db(true);
@@ -1753,6 +1768,15 @@ Test(db, protection_summary_names_caches_and_sharp)
 		{"c2", "{\"protection\":{\"const\":\"dected\",\"interleave\":2,\"pred\":\"none\",\"regfile\":\"none\","
 		       "\"sharp\":{\"ecc\":\"secded\",\"request_queue\":16,\"warp_table\":32},\"smem\":\"none\"}}",
 		 "const dected, sharp, interleave 2"},
+		{"c3", "{\"protection\":{\"interleave\":1,\"pred\":\"none\",\"refu\":{\"replay_buffer\":3},"
+		       "\"regfile\":\"none\",\"smem\":\"none\"}}",
+		 "refu 3"},
+		{"c4", "{\"protection\":{\"interleave\":1,\"penny\":{\"edc\":\"hamming\",\"include_pred\":true,"
+		       "\"mode\":\"oracle\",\"recovery_penalty\":50},\"pred\":\"none\",\"regfile\":\"none\",\"smem\":\"none\"}}",
+		 "penny hamming (pred too)"},
+		{"c5", "{\"protection\":{\"interleave\":1,\"penny\":{\"edc\":\"parity\",\"include_pred\":false,"
+		       "\"mode\":\"oracle\",\"recovery_penalty\":50},\"pred\":\"none\",\"regfile\":\"none\",\"smem\":\"none\"}}",
+		 "penny parity"},
 	};
 	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
 		db_campaign_t k = campaign(c[i].hash, "regfile", "physical");
@@ -1790,9 +1814,10 @@ Test(db, protection_report)
 	t = report(db, DB_TEXT);
 	cr_expect(strstr(t, "\nProtection: the codes"), "%s", t);
 	cr_expect(strstr(t, "  codes                                       n  corrected  miscorrected  detected  "
-	                    "undetected  recovered  detected DUE     AVF  SDC AVF  DUE AVF  detected AVF\n"), "%s", t);
+	                    "undetected  recovered  uncovered  detected DUE     AVF  SDC AVF  DUE AVF  detected AVF\n"),
+	          "%s", t);
 	cr_expect(strstr(t, "regfile secded, pred parity, interleave 2  20          8             2         4           2"
-	                    "          0             4  50.00%   20.00%   30.00%        20.00%\n"), "%s", t);
+	                    "          0          0             4  50.00%   20.00%   30.00%        20.00%\n"), "%s", t);
 	free(t);
 	char *j = report(db, DB_JSON);
 	json_t *root = json_loads(j, 0, NULL);
@@ -1823,6 +1848,46 @@ Test(db, migrates_version_7)
 	cr_expect_eq(raw_real(s, "SELECT count(*) FROM experiments WHERE prot IS NULL AND prot_cycle IS NULL"), 10);
 	cr_expect_float_eq(raw_real(s, "SELECT sdc_avf + due_avf FROM avf WHERE kernel = 'all'"), 0.5, 1e-12);
 	cr_expect_eq(raw_real(s, "SELECT no_event FROM protection_summary"), 10);
+	sqlite3_close(s);
+}
+
+/* Schema 11 (REFU): a schema 10 file keeps its experiments through the
+ * table's rebuild; prot takes uncovered (refused before), DUE
+ * refu_mismatch and penny_unrecoverable count as detected, protection_summary
+ * counts uncovered. */
+Test(db, migrates_version_10)
+{
+	db_t *db = open_db(true);
+	int64_t id = protected_campaign(db);
+	db_close(db);
+	sqlite3 *s = raw();
+	downgrade(s, 10);
+	cr_expect_eq(raw_real(s, "PRAGMA user_version"), 10);
+	cr_expect_neq(sqlite3_exec(s, "UPDATE experiments SET prot = 'uncovered' WHERE idx = 0", NULL, NULL, NULL),
+	              SQLITE_OK, "schema 10 refuses uncovered");
+	raw_exec(s, "UPDATE experiments SET reason = 'refu_mismatch' WHERE outcome = 'due' AND reason = 'timeout'");
+	raw_exec(s, "UPDATE experiments SET outcome = 'due', reason = 'penny_unrecoverable' "
+	            "WHERE idx = (SELECT min(idx) FROM experiments WHERE outcome = 'sdc')");
+	double det10 = raw_real(s, "SELECT detected FROM avf WHERE kernel = 'all' AND campaign_id = 1");
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM pragma_table_info('protection_summary') WHERE name = 'uncovered'"),
+	             0);
+	sqlite3_close(s);
+	db = open_db(true);
+	db_close(db);
+	s = raw();
+	char sql[200];
+	cr_expect_eq(raw_real(s, "PRAGMA user_version"), DB_SCHEMA_VERSION);
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM experiments WHERE campaign_id = %" PRId64, id);
+	cr_expect_eq(raw_real(s, sql), 20, "the rows kept");
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM experiments WHERE reason = 'refu_mismatch'"), 2);
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM experiments WHERE reason = 'penny_unrecoverable'"), 1);
+	cr_expect_eq(raw_real(s, "SELECT detected FROM avf WHERE kernel = 'all' AND campaign_id = 1"), det10 + 3,
+	             "refu_mismatch and penny_unrecoverable are detected now");
+	raw_exec(s, "UPDATE experiments SET prot = 'uncovered' WHERE idx IN (0, 1)");
+	cr_expect_eq(raw_real(s, "SELECT uncovered FROM protection_summary WHERE campaign_id = 1"), 2);
+	cr_expect_neq(sqlite3_exec(s, "UPDATE experiments SET prot = 'fixed' WHERE idx = 0", NULL, NULL, NULL), SQLITE_OK,
+	              "still only the event names");
 	sqlite3_close(s);
 }
 

@@ -369,6 +369,16 @@ Test(runner, protected_sharp_fork_early_and_dead_change_nothing, .timeout = 300)
 	protected_equivalences("tests/engine/data/vadd4k-smem-sharp.json", SC_PROT_CORRECTED);
 }
 
+/* REFU: the replay buffer's entries, and what a fault did to them, are
+ * state; a transient FU fault on a replayed instruction is detected at the
+ * replay (refu_mismatch), and so is a stuck lane whose replays run on
+ * another scheduler's unit. */
+Test(runner, protected_refu_fork_early_and_dead_change_nothing, .timeout = 300)
+{
+	protected_equivalences("tests/engine/data/vadd4k-fu-refu.json", SC_PROT_DETECTED);
+	protected_equivalences("tests/engine/data/vadd4k-fu-refu-stuck.json", SC_PROT_DETECTED);
+}
+
 Test(runner, protected_smem_and_pred_fork_early_and_dead_change_nothing, .timeout = 300)
 {
 	protected_equivalences("tests/engine/data/sp-small-smem-parity.json", SC_PROT_DETECTED);
