@@ -170,11 +170,12 @@ study: deps
 	$(MAKE) all
 	JOBS=$(JOBS) sh examples/campaigns/gufi/study.sh $(BUILD) $(INJECTIONS) $(CAMPAIGNS)
 
-# make protection-study [PROTECTION_INJECTIONS=n | INJECTIONS=n] [JOBS=j]: the
-# codes on the register file, shared memory and the caches, SAWP on the
-# instruction buffer and SHARP on the register file, on the GUFI applications
-# (examples/protection/, README.md there), into build/protection/protection-n.db,
-# then its tables (with sqlite3) and profiles.
+# make protection-study [PROTECTION_INJECTIONS=n | INJECTIONS=n] [JOBS=j]
+# [APPS="app..."]: the codes on the register file, shared memory and the
+# caches, SAWP on the instruction buffer, SHARP and Penny on the register file
+# and REFU on the functional units, on the GUFI applications (or those APPS
+# names), (examples/protection/, README.md there), into
+# build/protection/protection-n.db, then its tables (with sqlite3) and profiles.
 PROTECTION_INJECTIONS ?= $(if $(filter command line,$(origin INJECTIONS)),$(INJECTIONS),500)
 protection-study: deps
 	$(MAKE) all

@@ -6,7 +6,9 @@
 # interleaving spreads them over two codewords; the same on the caches'
 # data arrays (simcore/cachefault.c); Penny (simcore/penny.c) rolls back
 # on what its parity detects, and its example campaign's report counts the
-# rollbacks. Needs sqlite3 (skipped without it).
+# rollbacks; the protection study's scripts (examples/protection/: gen.sh,
+# runs.sql, penny.sql, summary.sql) write and read what they should. Needs
+# sqlite3 (skipped without it).
 # Usage: tests/e2e_protection.sh BUILD. Prints PASS or FAIL per check; exits
 # 1 if any check fails, 2 on bad usage.
 set -u
@@ -138,6 +140,94 @@ expect "refu: the protection table names REFU and counts detected and uncovered"
 	"SELECT codes = 'refu 2' AND detected > 0 AND uncovered > 0 AND detected_due = detected FROM protection_summary" 1
 expect "refu: refu_mismatch only on replayed instructions" refu \
 	"SELECT count(*) FROM experiments WHERE reason = 'refu_mismatch' AND (json_extract(site, '\$.insn') LIKE 'ld.%' OR json_extract(site, '\$.insn') LIKE 'mov.%' OR json_extract(site, '\$.insn') LIKE 'cvta.%')" 0
+
+# The protection study's scripts (examples/protection/): gen.sh writes
+# issue 15's campaigns and narrows to APPS; runs.sql's views pool a scheme
+# against its baseline; penny.sql and summary.sql run over a small database
+# of two campaigns named as gen.sh names them.
+study=$root/examples/protection
+if sh "$study/gen.sh" -n 7 -b "$build" "$tmp/gen" >"$tmp/gen.out" 2>&1; then
+	n_all=$(ls "$tmp/gen" | grep -c '\.json$')
+	n_penny=$(ls "$tmp/gen" | grep -c -- '-regfile-penny_\(parity\|hamming\|secded\)-\(single\|adj2\|adj3\)\.json$')
+	n_refu=$(ls "$tmp/gen" | grep -c -- '-fu-\(none\|refu2\)-\(single\|stuck1\)\.json$')
+	if [ "$n_all" = 676 ] && [ "$n_penny" = 108 ] && [ "$n_refu" = 48 ] && grep -q '^gen.sh: 676 campaigns' "$tmp/gen.out"; then
+		echo "PASS study gen.sh: 676 campaigns, 108 Penny, 48 REFU"
+	else
+		echo "FAIL study gen.sh: $n_all campaigns, $n_penny Penny, $n_refu REFU (expected 676, 108, 48)"
+		failures=$((failures + 1))
+	fi
+else
+	echo "FAIL study gen.sh runs: $(head -n 1 "$tmp/gen.out")"
+	failures=$((failures + 1))
+fi
+if APPS="vaddg ge" sh "$study/gen.sh" -n 7 -b "$build" "$tmp/gen2" >/dev/null 2>&1 &&
+	[ "$(ls "$tmp/gen2" | grep -c '\.json$')" = 88 ] && ! ls "$tmp/gen2" | grep -qv '^\(vaddg\|ge\)-\|^gpus$'; then
+	echo "PASS study gen.sh: APPS narrows to its applications"
+else
+	echo "FAIL study gen.sh: APPS=\"vaddg ge\" should write their 88 campaigns alone"
+	failures=$((failures + 1))
+fi
+APPS="vaddg nope" sh "$study/gen.sh" -n 7 -b "$build" "$tmp/gen3" >/dev/null 2>"$tmp/gen3.err"
+st=$?
+if [ "$st" = 2 ] && grep -q "APPS: expected some of .*got 'nope'" "$tmp/gen3.err"; then
+	echo "PASS study gen.sh: an unknown application in APPS is refused (exit 2)"
+else
+	echo "FAIL study gen.sh: APPS with nope exits $st: $(head -n 1 "$tmp/gen3.err")"
+	failures=$((failures + 1))
+fi
+if [ "$(sh "$study/gen.sh" -P refu3)" = '{"refu": {"replay_buffer": 3}}' ] &&
+	[ "$(sh "$study/gen.sh" -P penny_hamming)" = '{"penny": {"edc": "hamming"}}' ] &&
+	! sh "$study/gen.sh" -P secded >/dev/null 2>&1; then
+	echo "PASS study gen.sh -P: a scheme token's protection object"
+else
+	echo "FAIL study gen.sh -P"
+	failures=$((failures + 1))
+fi
+for c in none penny_parity; do
+	prot=$(sh "$study/gen.sh" -P "$c" 2>/dev/null || echo '{}')
+	printf '{"name": "vadd4k-regfile-%s-single", "workload": "%s/tests/engine/data/vadd4k.json", "target": "regfile", "regs": "alloc",\n "injections": 200, "seed": 5, "fault_model": {"kind": "single"}, "protection": %s}\n' \
+		"$c" "$root" "$prot" >"$tmp/study-$c.json"
+done
+if "$flipsim" run "$tmp/study-none.json" "$tmp/study-penny_parity.json" --db "$tmp/study.db" -j 2 --quiet >/dev/null 2>"$tmp/study.err"; then
+	# expect_views NAME SQL WANT: as expect, after runs.sql's views
+	expect_views() {
+		local got
+		got=$({ cat "$study/runs.sql"; echo "$2;"; } | sqlite3 "$tmp/study.db" 2>&1)
+		if [ "$got" = "$3" ]; then echo "PASS $1"; else echo "FAIL $1: got '$got', expected '$3'"; failures=$((failures + 1)); fi
+	}
+	expect_views "study runs.sql: names parsed (app, target, scheme, model, gpu, baseline)" \
+		"SELECT group_concat(app || ' ' || target || ' ' || scheme || ' ' || model || ' ' || gpu || ' ' || baseline, ', ') FROM (SELECT * FROM runs ORDER BY scheme)" \
+		"vadd4k regfile none single gtx480 none, vadd4k regfile penny_parity single gtx480 none"
+	expect_views "study runs.sql: Penny pooled against none, its AVF reduction Katz's or the rule of three" \
+		"SELECT p.n = 200 AND p.base_n = 200 AND p.recovered = (SELECT count(*) FROM experiments WHERE campaign_id = 2 AND prot = 'recovered')
+		   AND p.base_sdc + p.base_due = (SELECT count(*) FROM experiments WHERE campaign_id = 1 AND outcome != 'masked')
+		   AND p.avf_red = CASE WHEN p.sdc + p.due = 0 THEN printf('100.0 [%.1f, 100.0]', 100 * (1 - (3.0 / 200) / ((p.base_sdc + p.base_due) / 200.0))) ELSE p.avf_red END
+		   AND p.base_sdc + p.base_due > 0 AND p.recovered > 0 FROM pooled p WHERE scheme = 'penny_parity'" 1
+	# penny.sql's rows as sqlite3's list mode prints them: Penny-parity
+	# masks every single-bit fault (AVF 0, none unrecoverable, a reduction
+	# of 100 %), and its recovery latency counts the recovered runs
+	sed 's/^\.mode markdown/.mode list/; s/^\.headers on/.headers off/' "$study/penny.sql" >"$tmp/penny-list.sql"
+	cat "$study/runs.sql" "$tmp/penny-list.sql" | sqlite3 "$tmp/study.db" >"$tmp/penny.out" 2>&1
+	rec=$(sqlite3 "$tmp/study.db" "SELECT count(*) FROM experiments WHERE campaign_id = 2 AND prot = 'recovered' AND outcome = 'masked'")
+	if grep -q '^single|penny_parity|1|0\.00|\[0\.00, [0-9.]*\]|0\.00|0\.00|[0-9.]*|0\.00|0\.00|0\.00|0\.00|0|100\.0 \[' "$tmp/penny.out" &&
+		grep -q "^single|penny_parity|$rec|0|" "$tmp/penny.out" && grep -q '^single|none|1|' "$tmp/penny.out"; then
+		echo "PASS study penny.sql: Penny-parity's row and its recovery latency"
+	else
+		echo "FAIL study penny.sql: $(tr '\n' ' ' <"$tmp/penny.out")"
+		failures=$((failures + 1))
+	fi
+	cat "$study/runs.sql" "$study/summary.sql" | sqlite3 "$tmp/study.db" >"$tmp/summary.out" 2>&1
+	if grep -q '^| Penny, parity EDC, oracle *| regfile *| penny_parity *|.*| 1 *| 100\.0 \[' "$tmp/summary.out" &&
+		grep -q '^| REFU, B = 2 *| fu *| - *|.*| 0 *| not in this database' "$tmp/summary.out"; then
+		echo "PASS study summary.sql: a measured scheme's row and one not in the database"
+	else
+		echo "FAIL study summary.sql: $(head -c 600 "$tmp/summary.out")"
+		failures=$((failures + 1))
+	fi
+else
+	echo "FAIL study: flipsim run: $(head -n 1 "$tmp/study.err")"
+	failures=$((failures + 1))
+fi
 
 [ "$failures" -eq 0 ] || exit 1
 exit 0

@@ -1,6 +1,7 @@
 -- GUFI's future work (its section VI): the register file and shared memory
 -- (and the caches' data: l1d, l2)
--- under each code and fault model, averaged over the applications: AVF and
+-- under each code and fault model (the codes alone: SHARP and Penny on
+-- the register file have their own tables), averaged over the applications: AVF and
 -- its SDC and DUE parts, the detected DUEs, the runs whose first protection
 -- event was a correction, a miscorrection or an undetected error, and the
 -- structure's FIT. The interval is Wilson's at 95 % on the pooled counts
@@ -20,6 +21,8 @@ WITH c AS (
   SELECT *, substr(rest, instr(rest, '-') + 1) AS cm FROM c
 ), m AS (
   SELECT *, substr(cm, 1, instr(cm, '-') - 1) AS code, substr(cm, instr(cm, '-') + 1) AS model FROM k
+), codes AS (
+  SELECT * FROM m WHERE code IN ('none', 'parity', 'secded', 'dected')
 )
 SELECT target, model, code, count(*) AS apps,
        printf('%.2f', 100 * avg(avf)) AS "AVF %",
@@ -32,7 +35,7 @@ SELECT target, model, code, count(*) AS apps,
        printf('%.2f', 100 * avg(1.0 * miscorrected / n)) AS "miscorr. %",
        printf('%.2f', 100 * avg(1.0 * undetected / n)) AS "undet. %",
        printf('%.1f', avg(fit)) AS "FIT"
-  FROM (SELECT *, 1.0 * sum(sdc + due) OVER w AS x, 1.0 * sum(n) OVER w AS t FROM m
+  FROM (SELECT *, 1.0 * sum(sdc + due) OVER w AS x, 1.0 * sum(n) OVER w AS t FROM codes
          WINDOW w AS (PARTITION BY target, model, code))
  GROUP BY target, model, code
  ORDER BY target, CASE model WHEN 'single' THEN 0 WHEN 'adj2' THEN 1 WHEN 'adj3' THEN 2 ELSE 3 END,

@@ -20,13 +20,36 @@
 # And SHARP's (Tan et al., CF'13, section 5.2): the register file,
 # single-bit faults, under SHARP (the none and secded campaigns above are
 # its baselines); gtx480.
+# Issue 15's schemes (gtx480, alloc):
+# - Penny (Penny, ASPLOS'20): the register file under each of Penny's
+#   detection codes in oracle mode (penny_parity, penny_hamming,
+#   penny_secded), single-bit and adjacent-2 and -3 faults; the none, parity
+#   and secded campaigns of the codes above are its baselines.
+# - REFU (Redundant Execution with idle Functional Units): the functional
+#   units' results (target fu), transient single-bit faults and a lane stuck
+#   at 1, without REFU and with a replay buffer of 2 entries. The buffer's
+#   size changes when a replay happens, not whether: every replayed fault is
+#   detected at any B, so B = 2 (the default, the paper's best IPC but one)
+#   stands for all four; study.sh measures the IPC of B = 1..4 (no
+#   campaign needed). Add refu1 refu3 refu4 to REFU_SCHEMES to measure it.
+# - The ISA extension (datapath duplication, raLoad/raStore/raSetP) and
+#   Penny's compiled mode: their lists below are empty until flipsim has
+#   them; then DUP_SCHEMES (with its baseline orig: faults on the original
+#   registers only, as the paper's) and PENNY_SCHEMES' pennyc_ tokens
+#   (regfile_schemes below) add them.
+#
+# APPS (the environment) narrows every application list to those named
+# (for a quick check: APPS="vaddg hs" sh gen.sh -n 50 DIR).
 #
 # usage: sh gen.sh [-n INJECTIONS] [-b BUILD] OUTDIR
+#        sh gen.sh -P SCHEME
 #   -n      injections per campaign (default 500)
 #   -b      the build folder whose examples/ holds the programs (default build)
+#   -P      print the "protection" object of a register-file or REFU scheme
+#           token (penny_parity, refu2...: study.sh's profiles use it)
 set -eu
 
-APPS="bfs ccp ge hs km lps lud ms nw pathf spg vaddg"
+ALL_APPS="bfs ccp ge hs km lps lud ms nw pathf spg vaddg"
 SMEM_APPS="hs lps lud ms nw pathf spg"
 CODES="none parity secded dected"
 MODELS="single adj2 adj3 multi2"
@@ -37,26 +60,95 @@ CACHE_APPS="hs lud pathf"
 CACHE_TARGETS="l1d l2"
 CACHE_CODES="none parity secded"
 CACHE_MODELS="single adj2"
+# Issue 15. A register-file scheme token is penny_EDC (oracle Penny),
+# pennyc_EDC_STORAGE_PRUNING (compiled Penny, e.g. pennyc_parity_shared_basic),
+# dup_PROTECT_VARIANT (the ISA extension, e.g. dup_memory_ra) or orig (no
+# protection, faults on the original registers only: dup's baseline).
+PENNY_SCHEMES="penny_parity penny_hamming penny_secded"
+PENNY_MODELS="single adj2 adj3"
+# once "dup" and "regs_subset" are on main:
+# DUP_SCHEMES="orig dup_memory_sw dup_setp_sw dup_all_sw dup_memory_ra dup_setp_ra dup_all_ra"
+DUP_SCHEMES=""
+REFU_SCHEMES="none refu2"
+REFU_MODELS="single stuck1"
+
+model_json() {
+	case $1 in
+	single) printf '{"kind": "single"}' ;;
+	adj2) printf '{"kind": "adjacent", "bits": 2}' ;;
+	adj3) printf '{"kind": "adjacent", "bits": 3}' ;;
+	multi2) printf '{"kind": "multi", "faults": 2}' ;;
+	stuck1) printf '{"kind": "stuck_at", "value": 1}' ;;
+	esac
+}
+
+# protection_json TARGET SCHEME: the campaign's "protection" object (SCHEME a
+# code, an instruction-buffer scheme, sharp or a token named above)
+protection_json() {
+	if [ "$1" = ibuffer ]; then
+		printf '{"ibuffer": {"scheme": "%s"}}' "$2"
+	elif [ "$2" = sharp ]; then
+		printf '{"sharp": {"request_queue": 16, "warp_table": 32}}'
+	elif [ "${2%%_*}" = penny ]; then
+		printf '{"penny": {"edc": "%s"}}' "${2#penny_}"
+	elif [ "${2%%_*}" = pennyc ]; then
+		set -- $(echo "$2" | tr _ ' ')
+		printf '{"penny": {"edc": "%s", "mode": "compiled", "storage": "%s", "pruning": "%s"}}' "$2" "$3" "$4"
+	elif [ "${2%%_*}" = dup ]; then
+		set -- $(echo "$2" | tr _ ' ')
+		printf '{"dup": {"protect": "%s", "variant": "%s"}}' "$2" "$3"
+	elif [ "${2#refu}" != "$2" ]; then
+		printf '{"refu": {"replay_buffer": %s}}' "${2#refu}"
+	else
+		printf '{"%s": {"code": "%s"}}' "$1" "$2"
+	fi
+}
 
 usage() {
-	echo "usage: sh $0 [-n INJECTIONS] [-b BUILD] OUTDIR" >&2
+	echo "usage: sh $0 [-n INJECTIONS] [-b BUILD] OUTDIR | sh $0 -P SCHEME" >&2
 	exit 2
 }
 
 n=500
 build=
-while getopts n:b: opt; do
+scheme=
+while getopts n:b:P: opt; do
 	case $opt in
 	n) n=$OPTARG ;;
 	b) build=$OPTARG ;;
+	P) scheme=$OPTARG ;;
 	*) usage ;;
 	esac
 done
 shift $((OPTIND - 1))
+if [ -n "$scheme" ]; then
+	[ $# -eq 0 ] || usage
+	case $scheme in
+	penny_* | pennyc_* | dup_* | refu[1-4]) protection_json regfile "$scheme"; echo; exit 0 ;;
+	*) echo "$0: -P: expected penny_EDC, pennyc_EDC_STORAGE_PRUNING, dup_PROTECT_VARIANT or refuB, got '$scheme'" >&2; exit 2 ;;
+	esac
+fi
 [ $# -eq 1 ] || usage
 case $n in
 '' | *[!0-9]* | 0*) echo "$0: -n: expected an injection count in 1..10000000, got '$n'" >&2; exit 2 ;;
 esac
+APPS=${APPS:-$ALL_APPS}
+for app in $APPS; do
+	case " $ALL_APPS " in
+	*" $app "*) ;;
+	*) echo "$0: APPS: expected some of '$ALL_APPS', got '$app'" >&2; exit 2 ;;
+	esac
+done
+# only LIST: the applications of LIST that APPS names
+only() {
+	r=
+	for app in $1; do
+		case " $APPS " in *" $app "*) r="$r $app" ;; esac
+	done
+	echo "${r# }"
+}
+SMEM_APPS=$(only "$SMEM_APPS")
+CACHE_APPS=$(only "$CACHE_APPS")
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=$(cd "${build:-$root/build}" 2>/dev/null && pwd) || { echo "$0: -b: no such folder" >&2; exit 2; }
@@ -65,26 +157,6 @@ out=$(cd "$1" && pwd)
 case $build$root in
 *'"'* | *'\'*) echo "$0: cannot name $build or $root in JSON (a quote or backslash)" >&2; exit 2 ;;
 esac
-
-model_json() {
-	case $1 in
-	single) printf '{"kind": "single"}' ;;
-	adj2) printf '{"kind": "adjacent", "bits": 2}' ;;
-	adj3) printf '{"kind": "adjacent", "bits": 3}' ;;
-	multi2) printf '{"kind": "multi", "faults": 2}' ;;
-	esac
-}
-
-# protection_json TARGET CODE: the campaign's "protection" object
-protection_json() {
-	if [ "$1" = ibuffer ]; then
-		printf '{"ibuffer": {"scheme": "%s"}}' "$2"
-	elif [ "$2" = sharp ]; then
-		printf '{"sharp": {"request_queue": 16, "warp_table": 32}}'
-	else
-		printf '{"%s": {"code": "%s"}}' "$1" "$2"
-	fi
-}
 
 # gpu_variant VARIANT: gtx480 with one instruction-buffer entry per warp
 # (ib1) or the GTO scheduler (gto), as OUTDIR/gpu-VARIANT.json
@@ -110,58 +182,47 @@ campaign() {
 		printf '  "gpu": "%s",\n' "$([ -n "$variant" ] && echo "gpus/gpu-$variant.json" || echo gtx480)"
 		printf '  "regs": "alloc",\n'
 		printf '  "target": "%s",\n' "$target"
+		case $code in
+		orig | dup_*) printf '  "regs_subset": "original",\n' ;;
+		esac
 		case $target in
 		ibuffer) printf '  "fields": ["instr"],\n' ;;
 		l1d | l2) printf '  "fields": ["data"],\n' ;;
 		esac
 		printf '  "scope": "application",\n'
 		printf '  "fault_model": %s,\n' "$(model_json "$model")"
-		[ "$code" = none ] || printf '  "protection": %s,\n' "$(protection_json "$target" "$code")"
+		[ "$code" = none ] || [ "$code" = orig ] || printf '  "protection": %s,\n' "$(protection_json "$target" "$code")"
 		printf '  "injections": %s\n' "$n"
 		printf '}\n'
 	} >"$out/$name.json"
 }
 
+# campaigns TARGET "SCHEMES" "MODELS" "APPS" [VARIANT]: a campaign of each
+# scheme, model and application
 count=0
-for code in $CODES; do
-	for model in $MODELS; do
-		for app in $APPS; do
-			campaign "$app" regfile "$code" "$model"
-			count=$((count + 1))
-		done
-		for app in $SMEM_APPS; do
-			campaign "$app" smem "$code" "$model"
-			count=$((count + 1))
-		done
-	done
-done
-for scheme in $IB_SCHEMES; do
-	for app in $APPS; do
-		campaign "$app" ibuffer "$scheme" single
-		count=$((count + 1))
-	done
-done
-for variant in $IB_VARIANTS; do
-	gpu_variant "$variant"
-	for scheme in $IB_VARIANT_SCHEMES; do
-		for app in $APPS; do
-			campaign "$app" ibuffer "$scheme" single "$variant"
-			count=$((count + 1))
-		done
-	done
-done
-for app in $APPS; do
-	campaign "$app" regfile sharp single
-	count=$((count + 1))
-done
-for target in $CACHE_TARGETS; do
-	for code in $CACHE_CODES; do
-		for model in $CACHE_MODELS; do
-			for app in $CACHE_APPS; do
-				campaign "$app" "$target" "$code" "$model"
+campaigns() {
+	for scheme in $2; do
+		for model in $3; do
+			for app in $4; do
+				campaign "$app" "$1" "$scheme" "$model" ${5:+"$5"}
 				count=$((count + 1))
 			done
 		done
 	done
+}
+
+campaigns regfile "$CODES" "$MODELS" "$APPS"
+campaigns smem "$CODES" "$MODELS" "$SMEM_APPS"
+campaigns ibuffer "$IB_SCHEMES" single "$APPS"
+for variant in $IB_VARIANTS; do
+	gpu_variant "$variant"
+	campaigns ibuffer "$IB_VARIANT_SCHEMES" single "$APPS" "$variant"
 done
+campaigns regfile sharp single "$APPS"
+for target in $CACHE_TARGETS; do
+	campaigns "$target" "$CACHE_CODES" "$CACHE_MODELS" "$CACHE_APPS"
+done
+campaigns regfile "$PENNY_SCHEMES" "$PENNY_MODELS" "$APPS"
+campaigns regfile "$DUP_SCHEMES" single "$APPS"
+campaigns fu "$REFU_SCHEMES" "$REFU_MODELS" "$APPS"
 echo "gen.sh: $count campaigns of $n injections in $out"
