@@ -17,10 +17,10 @@
  * no round spills what an earlier one made, and the rounds end.
  *
  * Never spilled: predicates (they do not count against
- * max_regs_per_thread: the limit is on 32-bit registers); a value read
- * before any write (live at the function's entry: a kernel's starts at
- * zero, a .func's keeps what its last call left, which a fresh spill slot
- * would not); a value another lane reads (shfl's source: pinned by the
+ * max_regs_per_thread: the limit is on 32-bit registers); a .func's value
+ * read before any write (live at its entry: it keeps what the last call
+ * left, which a fresh spill slot would not; a kernel's such value starts
+ * at zero, so its slot is zeroed in the kernel's prologue); a value another lane reads (shfl's source: pinned by the
  * allocation, since an inactive source lane must yield what ptx mode
  * yields); a register declared narrower than 32 bits (its temporary
  * would have to be declared so too, and a 32-bit spill of it would not be
@@ -54,6 +54,7 @@
 
 typedef struct cand {
 	uint32_t fi, v, w;
+	bool zero;  /* a kernel's value read before written: its slot starts at 0 */
 	double pri;
 } cand_t;
 
@@ -228,13 +229,15 @@ static int scan_func(const sc_module_t *m, uint32_t fi, const uint32_t *top, can
 	rc = 0;
 	for (uint32_t v = 0; v < nr && !rc; v++) {
 		uint8_t type;
+		bool entry = lv.hi > lv.lo && bit(lv.in, v);
 		if (!s.hot[v] || !s.through[v] || s.bad[v] || !f->vslot || f->vslot[v] == SC_VSLOT_NONE ||
-		    (lv.hi > lv.lo && bit(lv.in, v)))
+		    (entry && !f->is_entry))
 			continue;
 		if (sc__reg_type(m, f, f->ptx_reg_base + v, false, &type, NULL) || sc__type_bits(type) < 32)
 			continue;
 		uint32_t w = f->vslot[v] & SC_VSLOT_PAIR ? 2 : 1;
-		rc = push_cand(c, (cand_t){.fi = fi, .v = v, .w = w, .pri = s.cost[v] / (s.len[v] ? s.len[v] : 1)});
+		rc = push_cand(c, (cand_t){.fi = fi, .v = v, .w = w, .zero = entry,
+		                           .pri = s.cost[v] / (s.len[v] ? s.len[v] : 1)});
 	}
 out:
 	free(s.cost);
@@ -268,6 +271,18 @@ static int rewrite(sc_pass_t *p, const cand_t *c, uint32_t off, uint32_t *st, ui
 	if (sc__reg_type(m, f, slot, false, &type, NULL))
 		return SC_EINVAL;
 	uint16_t addr = SC_OPND(SC_K_ADDR, SC_NOREG), bt = c->w == 2 ? SC_T_B64 : SC_T_B32;
+	if (c->zero) { /* the kernel's prologue: the zero its registers start with */
+		uint16_t t, zero;
+		int rc = sc__pass_new_reg(p, c->fi, type, &t);
+		if (rc || (rc = sc__pass_const(p, 0, &zero)))
+			return rc;
+		sc_insn_t mv = {.op = SC_OP_MOV, .type = (uint8_t)bt, .nops = SC_NOPS_MAKE(1, 1), .opnd = {t, zero}};
+		sc_insn_t s = {.op = SC_OP_ST, .type = (uint8_t)bt, .nops = SC_NOPS_MAKE(0, 2), .opnd = {addr, t},
+		               .imm = off, .aux = SC_AUX_MAKE(SC_SP_LOCAL, 0, 0)};
+		if ((rc = sc__pass_prologue(p, c->fi, &mv)) || (rc = sc__pass_prologue(p, c->fi, &s)))
+			return rc;
+		(*st)++;
+	}
 	for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++) {
 		sc_insn_t in = *sc__pass_insn(p, pc);
 		sc_regref_t ov[8];
