@@ -65,7 +65,7 @@ $(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o $(BUILD)/simcore/sem_fast.o
 # very-cheap cost model leaves most of them scalar.
 $(BUILD)/simcore/sem_fast.o $(BUILD)/simcore/exec.o $(BUILD)/simcore/sem_int.o $(BUILD)/simcore/memsys.o: CFLAGS += -fvect-cost-model=dynamic
 
-.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests pass-tests e2e-tests study protection-study test-bins suites
+.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests pass-tests spill-tests e2e-tests study protection-study test-bins suites
 all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(EXAMPLE_BIN)
 
 $(BUILD)/%.o: %.c
@@ -138,6 +138,9 @@ ptx-tests: $(BUILD)/flipsim
 pass-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
 	bash tests/pass/run.sh $(BUILD)
 
+spill-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
+	bash tests/spill/run.sh $(BUILD)
+
 e2e-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
 	bash tests/e2e.sh $(BUILD)
 	bash tests/e2e_protection.sh $(BUILD)
@@ -150,6 +153,7 @@ suites:
 	$(MAKE) unit
 	$(MAKE) ptx-tests
 	$(MAKE) pass-tests
+	$(MAKE) spill-tests
 	$(MAKE) e2e-tests
 
 test: deps

@@ -664,11 +664,13 @@ static int run_size(sc_gpu_t *g, sc_module_t *m, const sc_func_t *f, const char 
 	r->preds = f->preds_total;
 	/* The allocation spilled what it could (spill.c); a kernel that still
 	 * does not fit is refused (unalloc mode applies no limit). */
-	if (m->regs == SC_REGS_ALLOC && r->regs > g->cfg.max_regs_per_thread)
+	uint32_t lim = m->max_regs ? m->max_regs : g->cfg.max_regs_per_thread; /* FLIPSIM_MAX_REGS: lower */
+	if (m->regs == SC_REGS_ALLOC && r->regs > lim)
 		return fail(g, SC_ELAUNCH,
 		            "kernel '%s' needs %u registers per thread after allocation and spilling %u registers; %s "
-		            "allows %u (max_regs_per_thread) and nothing more can be spilled",
-		            kernel, r->regs, f->spill_total.regs, g->cfg.name, g->cfg.max_regs_per_thread);
+		            "allows %u (max_regs_per_thread%s) and nothing more can be spilled",
+		            kernel, r->regs, f->spill_total.regs, g->cfg.name, lim,
+		            lim < g->cfg.max_regs_per_thread ? ", lowered by FLIPSIM_MAX_REGS" : "");
 	r->dyn_smem = dyn_smem;
 	uint32_t st = f->smem_static;
 	if (dyn_smem)

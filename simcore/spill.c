@@ -323,24 +323,60 @@ static int rewrite(sc_pass_t *p, const cand_t *c, uint32_t off, uint32_t *st, ui
 	return 0;
 }
 
+/* The slots as the emitter sees them: each a .local variable of its
+ * function ("__spillN") and every spill word naming it (a relocation), so
+ * that written-back PTX declares them and reloads with the spill code as
+ * ordinary code. off[i]: candidate i's slot. 0 or SC_ENOMEM. */
+static int keep_symbols(sc_module_t *m, const cand_t *c, const uint32_t *off, uint32_t n)
+{
+	sc__sym_t *ys = realloc(m->syms, (m->nsyms + n + 1) * sizeof *ys);
+	if (!ys)
+		return SC_ENOMEM;
+	m->syms = ys;
+	for (uint32_t i = 0; i < n; i++) {
+		const sc_func_t *f = &m->funcs[c[i].fi];
+		uint32_t nrel = 0;
+		for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++)
+			nrel += spill_code(m, &m->code[pc]) && m->code[pc].imm == off[i];
+		sc__reloc_t *rs = realloc(m->reloc, (m->nreloc + nrel + 1) * sizeof *rs);
+		if (!rs)
+			return SC_ENOMEM;
+		m->reloc = rs;
+		char name[32];
+		snprintf(name, sizeof name, "__spill%u", m->nsyms);
+		sc__sym_t *y = &m->syms[m->nsyms];
+		*y = (sc__sym_t){.name = strdup(name), .space = SC_SP_LOCAL, .role = SC_SYM_VAR, .owner = (int32_t)c[i].fi,
+		                 .size = 4 * c[i].w, .align = 4 * c[i].w};
+		if (!y->name)
+			return SC_ENOMEM;
+		for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++)
+			if (spill_code(m, &m->code[pc]) && m->code[pc].imm == off[i])
+				m->reloc[m->nreloc++] = (sc__reloc_t){.at = pc, .sym = m->nsyms};
+		m->nsyms++;
+	}
+	return 0;
+}
+
 /* Spills the chosen candidates c[0, n) in one pass and commits it. */
 static int spill_round(sc_module_t *m, const cand_t *c, uint32_t n, char *msg, size_t msgsz)
 {
 	uint32_t nf = m->nfuncs;
 	uint32_t *cnt = calloc((size_t)nf * 4 + 1, sizeof *cnt); /* per function: regs, bytes, st, ld */
+	uint32_t *off = calloc(n + 1, sizeof *off);
 	sc_pass_t *p = NULL;
-	int rc = cnt ? sc__pass_begin(m, &p) : SC_ENOMEM;
+	int rc = cnt && off ? sc__pass_begin(m, &p) : SC_ENOMEM;
 	for (uint32_t i = 0; i < n && !rc; i++) {
-		uint32_t off, *k = &cnt[(size_t)c[i].fi * 4];
-		rc = sc__pass_local(p, c[i].fi, 4 * c[i].w, 4 * c[i].w, &off);
+		uint32_t *k = &cnt[(size_t)c[i].fi * 4];
+		rc = sc__pass_local(p, c[i].fi, 4 * c[i].w, 4 * c[i].w, &off[i]);
 		if (!rc)
-			rc = rewrite(p, &c[i], off, &k[2], &k[3]);
+			rc = rewrite(p, &c[i], off[i], &k[2], &k[3]);
 		k[0]++;
 		k[1] += 4 * c[i].w;
 	}
 	if (rc) {
 		sc__pass_abort(p);
 		free(cnt);
+		free(off);
 		if (msgsz)
 			snprintf(msg, msgsz, "%s: spilling registers failed (%s)", m->name,
 			         rc == SC_ENOMEM ? "out of memory" : "no slot or local memory left");
@@ -353,6 +389,8 @@ static int spill_round(sc_module_t *m, const cand_t *c, uint32_t n, char *msg, s
 	m->spilling = true;
 	rc = sc__pass_commit(p, msg, msgsz);
 	m->spilling = false;
+	if (!rc && (rc = keep_symbols(m, c, off, n)) && msgsz)
+		snprintf(msg, msgsz, "%s: out of memory", m->name);
 	for (uint32_t i = 0; i < nf && !rc; i++) {
 		sc__spill_stats_t *o = &m->funcs[i].spill_own;
 		o->regs += cnt[i * 4];
@@ -361,6 +399,7 @@ static int spill_round(sc_module_t *m, const cand_t *c, uint32_t n, char *msg, s
 		o->loads += cnt[i * 4 + 3];
 	}
 	free(cnt);
+	free(off);
 	return rc;
 }
 
