@@ -25,22 +25,7 @@ passed=0
 failed=0
 refused=0
 spilled=0
-fail() {
-	echo "FAIL $1: $2"
-	failed=$((failed + 1))
-}
-
-# same_dumps NAME WHAT A B: every output A holds is in B, byte for byte.
-same_dumps() {
-	local f same=0
-	for f in "$3"/*.bin; do
-		if ! cmp -s "$f" "$4/$(basename "$f")"; then
-			fail "$1" "$2: $(basename "$f") differs"
-			same=1
-		fi
-	done
-	return $same
-}
+. "$root/tests/lib/programs.sh"
 
 # The largest "registers_per_thread" and the spilled registers of a --stats file.
 max_regs() { sed -n 's/^ *"registers_per_thread": \([0-9]*\),*$/\1/p' "$1" | sort -n | tail -n 1; }
@@ -123,17 +108,7 @@ run_app() {
 }
 
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then
-	for d in "$root"/tests/ptx/*/; do
-		n=$(basename "$d")
-		[ -f "$d/$n.json" ] && targets+=("$d/$n.json")
-	done
-	targets+=("$root/examples/vadd/vadd.json" "$root/examples/scalarprod/scalarprod.json"
-		"$root/tests/spill/spill80.json")
-	for d in "$root"/examples/*/; do
-		[ -f "$d/app.mk" ] && [ -f "$d/$(basename "$d").c" ] && targets+=("$(basename "$d")")
-	done
-fi
+[ ${#targets[@]} -eq 0 ] && all_programs "$root/tests/spill/spill80.json"
 for t in "${targets[@]}"; do
 	case $t in
 	*.json) run_json "$t" ;;
