@@ -274,3 +274,55 @@ Test(spill, spilled_registers_have_no_home)
 	h_fini(&a);
 	h_fini(&b);
 }
+
+/* The choice weighs uses by loop depth: %r2, used once but inside the
+ * loop, costs more than %r1, used four times after it (8 against 5 per
+ * live pc, both live throughout), so one register too many spills %r1
+ * and keeps %r2 (without the weight %r2 would go: 2 against 5). */
+static const char loopy[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 out)\n{\n"
+	"	.reg .b32 %r<16>;\n"
+	"	.reg .b64 %rd<4>;\n"
+	"	.reg .pred %p<2>;\n"
+	"	mov.u32 %r0, %tid.x;\n"
+	"	ld.param.u64 %rd0, [out];\n"
+	"	mul.wide.u32 %rd1, %r0, 4;\n"
+	"	add.s64 %rd1, %rd0, %rd1;\n"
+	"	mul.lo.u32 %r1, %r0, 3;\n"
+	"	mul.lo.u32 %r2, %r0, 5;\n"
+	"	mov.u32 %r3, 0;\n"
+	"	mov.u32 %r4, 0;\n"
+	"LOOP:\n"
+	"	add.u32 %r3, %r3, %r2;\n"
+	"	st.global.u32 [%rd1], %r3;\n"
+	"	add.u32 %r4, %r4, 1;\n"
+	"	setp.lt.u32 %p0, %r4, 10;\n"
+	"	@%p0 bra LOOP;\n"
+	"	add.u32 %r3, %r3, %r1;\n"
+	"	xor.b32 %r3, %r3, %r1;\n"
+	"	add.u32 %r3, %r3, %r1;\n"
+	"	mul.lo.u32 %r3, %r3, %r1;\n"
+	"	st.global.u32 [%rd1], %r3;\n"
+	"	ret;\n}\n";
+
+Test(spill, loop_depth_weighs_the_choice)
+{
+	uint32_t ref[64], got[64];
+	run_t u = run(loopy, SC_REGS_UNALLOC, 0, NULL, 0, 64, 1, ref);
+	run_t full = run(loopy, SC_REGS_ALLOC, 0, NULL, 0, 64, 1, got);
+	cr_assert_eq(u.rc, 0);
+	cr_assert_eq(full.rc, 0);
+	h_ctx_t h;
+	h_init(&h);
+	h.opt.regs = SC_REGS_ALLOC;
+	h.cfg.max_regs_per_thread = full.kr.regs - 1;
+	sc_module_t *m = h_load_ok(&h, loopy);
+	const sc_func_t *k = &m->funcs[0];
+	cr_expect_eq(k->spill_own.regs, 1, "one register spills");
+	cr_expect_eq(k->vslot[1], SC_VSLOT_NONE, "%%r1 (used after the loop) is spilled");
+	cr_expect_neq(k->vslot[2], SC_VSLOT_NONE, "%%r2 (used in the loop) keeps its slot");
+	h_fini(&h);
+	run_t r = run(loopy, SC_REGS_ALLOC, full.kr.regs - 1, NULL, 0, 64, 1, got);
+	cr_assert_eq(r.rc, 0);
+	cr_expect_arr_eq(got, ref, sizeof ref);
+}
