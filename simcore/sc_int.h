@@ -1041,7 +1041,8 @@ int sc__pass_local(sc_pass_t *p, uint32_t fi, uint32_t bytes, uint32_t align, ui
  * call records), drops what was derived from the
  * old code (liveness caches, vslot), recomputes reconvergence, re-runs
  * the allocation with its proof (sc__regalloc, sc__regalloc_verify) in
- * alloc mode, and checks every word with sc__insn_check. Returns 0, or
+ * alloc mode, checks every word with sc__insn_check, and in alloc mode
+ * spills what no longer fits m->max_regs (sc__spill). Returns 0, or
  * SC_EINVAL / SC_EPARSE / SC_ENOMEM with msg; after SC_EINVAL the module
  * is unchanged, after the others it must be freed. */
 int sc__pass_commit(sc_pass_t *p, char *msg, size_t msgsz);
