@@ -32,3 +32,23 @@ all_programs() {
 		[ -f "$d/app.mk" ] && [ -f "$d/$(basename "$d").c" ] && targets+=("$(basename "$d")")
 	done
 }
+
+# app_start APP WHAT: a fresh $out/APP and the program's --check run
+# there (base.out); fails and returns 1 when it is missing or fails (WHAT:
+# which run it is, for the message). Sets dir and bin.
+app_start() {
+	dir=$out/$1
+	bin=$build/examples/$1
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	if [ ! -x "$bin" ]; then
+		fail "$1" "$bin is missing"
+		return 1
+	fi
+	(cd "$root" && "$bin" --check >"$dir/base.out" 2>&1)
+	local rc=$?
+	if [ $rc != 0 ]; then
+		fail "$1" "the $2 run fails (status $rc, see $dir/base.out)"
+		return 1
+	fi
+}

@@ -93,19 +93,8 @@ run_json() {
 }
 
 run_app() {
-	local app=$1 dir=$out/$1 bin=$build/examples/$1
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	if [ ! -x "$bin" ]; then
-		fail "$app" "$bin is missing"
-		return
-	fi
-	(cd "$root" && "$bin" --check >"$dir/base.out" 2>&1)
-	local rc=$? ok=1 p
-	if [ $rc != 0 ]; then
-		fail "$app" "the untransformed run fails (status $rc, see $dir/base.out)"
-		return
-	fi
+	local app=$1 dir bin rc ok=1 p
+	app_start "$app" untransformed || return
 	for p in $passes; do
 		(cd "$root" && FLIPSIM_PASS=$p "$bin" --check >"$dir/$p.out" 2>&1)
 		rc=$?

@@ -56,6 +56,20 @@ static run_t run(const char *ptx, sc_regs_t mode, uint32_t limit, const void *in
 	return r;
 }
 
+/* k(out) of ptx on 64 threads: unalloc's outputs in ref, and the run in
+ * alloc mode without a lower limit (it fits, nothing spilled). */
+static run_t reference(const char *ptx, uint32_t ref[64])
+{
+	uint32_t got[64];
+	run_t u = run(ptx, SC_REGS_UNALLOC, 0, NULL, 0, 64, 1, ref);
+	cr_assert_eq(u.rc, 0);
+	run_t full = run(ptx, SC_REGS_ALLOC, 0, NULL, 0, 64, 1, got);
+	cr_assert_eq(full.rc, 0);
+	cr_expect_eq(full.kr.spill_regs, 0);
+	cr_expect_arr_eq(got, ref, 64 * sizeof *got);
+	return full;
+}
+
 /* The reproducer (tests/spill/spill80.ptx): 80 values live at once. */
 Test(spill, eighty_live_values_fit_gtx480)
 {
@@ -215,12 +229,7 @@ static const char calls[] = H_PTX_HEAD
 Test(spill, func_and_caller_spill)
 {
 	uint32_t ref[64], got[64];
-	run_t u = run(calls, SC_REGS_UNALLOC, 0, NULL, 0, 64, 1, ref);
-	cr_assert_eq(u.rc, 0);
-	run_t full = run(calls, SC_REGS_ALLOC, 0, NULL, 0, 64, 1, got);
-	cr_assert_eq(full.rc, 0);
-	cr_expect_eq(full.kr.spill_regs, 0);
-	cr_expect_arr_eq(got, ref, sizeof ref);
+	run_t full = reference(calls, ref);
 	for (uint32_t limit = 8; limit <= 12; limit += 2) {
 		cr_assert_gt(full.kr.regs, limit, "the test needs pressure above %u", limit);
 		run_t r = run(calls, SC_REGS_PTX, limit, NULL, 0, 64, 1, got);
@@ -308,10 +317,7 @@ static const char loopy[] = H_PTX_HEAD
 Test(spill, loop_depth_weighs_the_choice)
 {
 	uint32_t ref[64], got[64];
-	run_t u = run(loopy, SC_REGS_UNALLOC, 0, NULL, 0, 64, 1, ref);
-	run_t full = run(loopy, SC_REGS_ALLOC, 0, NULL, 0, 64, 1, got);
-	cr_assert_eq(u.rc, 0);
-	cr_assert_eq(full.rc, 0);
+	run_t full = reference(loopy, ref);
 	h_ctx_t h;
 	h_init(&h);
 	h.opt.regs = SC_REGS_ALLOC;

@@ -76,19 +76,8 @@ run_json() {
 }
 
 run_app() {
-	local app=$1 dir=$out/$1 bin=$build/examples/$1
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	if [ ! -x "$bin" ]; then
-		fail "$app" "$bin is missing"
-		return
-	fi
-	(cd "$root" && "$bin" --check >"$dir/base.out" 2>&1)
-	local rc=$? ok=1 l
-	if [ $rc != 0 ]; then
-		fail "$app" "the unlimited run fails (status $rc, see $dir/base.out)"
-		return
-	fi
+	local app=$1 dir bin rc ok=1 l
+	app_start "$app" unlimited || return
 	for l in $limits; do
 		(cd "$root" && FLIPSIM_MAX_REGS=$l "$bin" --check >"$dir/$l.out" 2>&1)
 		rc=$?
