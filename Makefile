@@ -21,7 +21,7 @@ endif
 SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c \
                simcore/sem_int.c simcore/sem_fp.c simcore/sem_cmp.c simcore/mem.c \
                simcore/decode.c simcore/exec.c simcore/sem_fast.c simcore/sm.c simcore/gpu.c simcore/config.c \
-               simcore/fault.c simcore/regalloc.c simcore/rt.c simcore/statemap.c simcore/disasm.c \
+               simcore/fault.c simcore/regalloc.c simcore/spill.c simcore/rt.c simcore/statemap.c simcore/disasm.c \
                simcore/memsys.c simcore/cachefault.c simcore/site.c simcore/ecc.c simcore/prot.c simcore/sawp.c simcore/sharp.c simcore/penny.c simcore/refu.c \
                simcore/pass.c simcore/emit.c
 CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run.c campaigns/camp_campaign.c \
@@ -36,7 +36,7 @@ TEST_SRC    := tests/simcore/test_harness.c tests/simcore/randprog.c tests/simco
                tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
                tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c tests/simcore/test_calib.c \
                tests/simcore/test_due.c tests/simcore/test_decode.c tests/simcore/test_fault.c tests/simcore/test_cache_fault.c tests/simcore/test_site.c tests/simcore/test_vregs.c \
-               tests/simcore/test_regalloc.c tests/simcore/test_ibuf.c tests/simcore/test_models.c \
+               tests/simcore/test_regalloc.c tests/simcore/test_spill.c tests/simcore/test_ibuf.c tests/simcore/test_models.c \
                tests/simcore/test_isa.c tests/simcore/test_disasm.c tests/simcore/test_statemap.c tests/simcore/test_ecc.c tests/simcore/test_prot.c tests/simcore/test_sawp.c tests/simcore/test_sharp.c tests/simcore/test_penny.c tests/simcore/test_refu.c \
                tests/campaigns/test_campaigns.c \
                tests/campaigns/test_campaign.c tests/campaigns/test_protection.c tests/masks/test_masks.c tests/parser/test_classify.c \
@@ -65,7 +65,7 @@ $(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o $(BUILD)/simcore/sem_fast.o
 # very-cheap cost model leaves most of them scalar.
 $(BUILD)/simcore/sem_fast.o $(BUILD)/simcore/exec.o $(BUILD)/simcore/sem_int.o $(BUILD)/simcore/memsys.o: CFLAGS += -fvect-cost-model=dynamic
 
-.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests pass-tests e2e-tests study protection-study test-bins suites
+.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests pass-tests spill-tests e2e-tests study protection-study test-bins suites
 all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(EXAMPLE_BIN)
 
 $(BUILD)/%.o: %.c
@@ -138,6 +138,9 @@ ptx-tests: $(BUILD)/flipsim
 pass-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
 	bash tests/pass/run.sh $(BUILD)
 
+spill-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
+	bash tests/spill/run.sh $(BUILD)
+
 e2e-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
 	bash tests/e2e.sh $(BUILD)
 	bash tests/e2e_protection.sh $(BUILD)
@@ -150,6 +153,7 @@ suites:
 	$(MAKE) unit
 	$(MAKE) ptx-tests
 	$(MAKE) pass-tests
+	$(MAKE) spill-tests
 	$(MAKE) e2e-tests
 
 test: deps

@@ -199,6 +199,11 @@ static json_t *launch_json(const sc_launch_stats_t *l)
 	bad |= json_object_set_new(o, "grid", dim3(l->grid));
 	bad |= json_object_set_new(o, "block", dim3(l->block));
 	bad |= json_object_set_new(o, "registers_per_thread", json_integer(JI(l->regs_per_thread)));
+	if (l->spill_regs) /* the allocation spilled registers to local memory */
+		bad |= json_object_set_new(o, "spill",
+		                           json_pack("{s:I, s:I, s:I, s:I}", "registers", JI(l->spill_regs), "bytes",
+		                                     JI(l->spill_bytes), "stores", JI(l->spill_stores), "loads",
+		                                     JI(l->spill_loads)));
 	bad |= json_object_set_new(o, "shared_per_cta", json_integer(JI(l->smem_per_cta)));
 	bad |= json_object_set_new(o, "ctas_per_sm", json_integer(JI(l->ctas_per_sm)));
 	bad |= json_object_set_new(o, "limiter", l->limiter ? json_string(l->limiter) : json_null());

@@ -506,6 +506,15 @@ static bool golden_line(void *ctx, char *line)
 		r->bad |= !parse_launch(line + 1, &g->launch[r->nl++]);
 	} else if (line[0] == 'S' && r->nl && !r->bad) {
 		r->bad |= !parse_counts(line + 1, g->launch[r->nl - 1].ib_distinct, SC_IB_SIM_BINS);
+	} else if (line[0] == 'P' && r->nl && !r->bad) {
+		uint64_t v[4];
+		sc_launch_stats_t *l = &g->launch[r->nl - 1];
+		r->bad |= !parse_counts(line + 1, v, 4) || v[0] > UINT32_MAX || v[1] > UINT32_MAX || v[2] > UINT32_MAX ||
+		          v[3] > UINT32_MAX;
+		l->spill_regs = (uint32_t)v[0];
+		l->spill_bytes = (uint32_t)v[1];
+		l->spill_stores = (uint32_t)v[2];
+		l->spill_loads = (uint32_t)v[3];
 	} else if (line[0] == 'H' && r->nl && !r->bad) {
 		r->bad |= !parse_stats(line + 1, &g->launch[r->nl - 1].sharp, sizeof(sc_sharp_stats_t));
 	} else if (line[0] == 'R' && r->nl && !r->bad) {

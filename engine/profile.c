@@ -91,6 +91,13 @@ static void print_profile(const char *name, const eng_golden_t *g, sc_regs_t reg
 		       db_demangle(l->kernel, false, kname, sizeof kname), i, l->start_cycle, l->end_cycle, grid, block, l->regs_per_thread, threads, l->ctas_per_sm,
 		       l->smem_per_cta, eng_df_reg(cfg, l), eng_df_smem(cfg, l));
 	}
+	for (uint32_t i = 0; i < g->nlaunch; i++) { /* like ptxas -v: what the allocation spilled */
+		const sc_launch_stats_t *l = &g->launch[i];
+		if (l->spill_regs && (i == 0 || strcmp(g->launch[i - 1].kernel, l->kernel)))
+			printf("%s: %u registers spilled, %u bytes of local memory: %u spill stores, %u spill loads "
+			       "(instructions)\n", db_demangle(l->kernel, false, kname, sizeof kname), l->spill_regs,
+			       l->spill_bytes, l->spill_stores, l->spill_loads);
+	}
 	printf("\napplication: %" PRIu64 " cycles, %" PRIu64 " thread-instructions, IPC %.3f\n", g->totals.cycles,
 	       g->totals.thread_insts, g->totals.cycles ? (double)g->totals.thread_insts / g->totals.cycles : 0.0);
 	double limit, resident;
@@ -302,6 +309,9 @@ static int print_regs_table(const char *ptx, const sc_gpu_config_t *cfg)
 		snprintf(ratio, sizeof ratio, pr > 0 ? "%.2f" : "n/a", pr > 0 ? (double)kr.regs / pr : 0.0);
 		printf("%-*s %6u %6u %6s %12s\n", width, db_demangle(k, false, name, sizeof name), kr.regs_ptx, kr.regs,
 		       pcol, ratio);
+		if (kr.spill_regs)
+			printf("%-*s   %u registers spilled, %u bytes of local memory: %u spill stores, %u spill loads\n",
+			       width, "", kr.spill_regs, kr.spill_bytes, kr.spill_stores, kr.spill_loads);
 	}
 	eng_ptxas_free(&px);
 	sc_gpu_destroy(gpu);

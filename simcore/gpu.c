@@ -217,13 +217,28 @@ static int alloc_var(void *ctx, uint64_t bytes, const void *init, uint64_t *addr
 	return 0;
 }
 
+/* The slots per thread the allocation spills to fit (spill.c): the GPU's
+ * max_regs_per_thread, or FLIPSIM_MAX_REGS when set to a number from 1
+ * to that (tests force spilling with it; anything else is ignored). */
+static uint32_t spill_limit(const sc_gpu_t *g)
+{
+	uint32_t lim = g->cfg.max_regs_per_thread;
+	const char *env = getenv("FLIPSIM_MAX_REGS");
+	char *end;
+	unsigned long v = env && *env ? strtoul(env, &end, 10) : 0;
+	if (v >= 1 && v <= lim && !*end)
+		lim = (uint32_t)v;
+	return lim;
+}
+
 int sc_module_load_text(sc_gpu_t *g, const char *name, const char *text, sc_module_t **out)
 {
 	if (!g || !text || !out)
 		return SC_EINVAL;
 	sc_module_t *m;
 	/* ptx mode runs alloc mode's machine: only its fault targets differ */
-	sc_ptx_host_t host = {.regs = g->opt.regs == SC_REGS_PTX ? SC_REGS_ALLOC : g->opt.regs, .alloc_global = alloc_var, .ctx = g};
+	sc_ptx_host_t host = {.regs = g->opt.regs == SC_REGS_PTX ? SC_REGS_ALLOC : g->opt.regs,
+	                      .max_regs = spill_limit(g), .alloc_global = alloc_var, .ctx = g};
 	int rc = sc__ptx_load(&host, name ? name : "<ptx>", text, &m, g->errmsg, sizeof g->errmsg);
 	if (rc)
 		return rc;
@@ -417,6 +432,10 @@ int sc_kernel_regs(const sc_module_t *m, const char *kernel, sc_kernel_regs_t *o
 	out->preds_ptx = f->preds_ptx;
 	out->regs = f->regs_total;
 	out->preds = f->preds_total;
+	out->spill_regs = f->spill_total.regs;
+	out->spill_bytes = f->spill_total.bytes;
+	out->spill_stores = f->spill_total.stores;
+	out->spill_loads = f->spill_total.loads;
 	return 0;
 }
 
@@ -643,13 +662,15 @@ static int run_size(sc_gpu_t *g, sc_module_t *m, const sc_func_t *f, const char 
 	r->nwarps = (r->nthreads + 31) / 32;
 	r->regs = f->regs_total;
 	r->preds = f->preds_total;
-	/* A compiler would spill what does not fit; flipsim does not, so
-	 * alloc mode refuses the launch (unalloc mode applies no limit). */
-	if (m->regs == SC_REGS_ALLOC && r->regs > g->cfg.max_regs_per_thread)
+	/* The allocation spilled what it could (spill.c); a kernel that still
+	 * does not fit is refused (unalloc mode applies no limit). */
+	uint32_t lim = m->max_regs ? m->max_regs : g->cfg.max_regs_per_thread; /* FLIPSIM_MAX_REGS: lower */
+	if (m->regs == SC_REGS_ALLOC && r->regs > lim)
 		return fail(g, SC_ELAUNCH,
-		            "kernel '%s' needs %u registers per thread after allocation; %s allows %u "
-		            "(max_regs_per_thread) and flipsim does not spill registers",
-		            kernel, r->regs, g->cfg.name, g->cfg.max_regs_per_thread);
+		            "kernel '%s' needs %u registers per thread after allocation and spilling %u registers; %s "
+		            "allows %u (max_regs_per_thread%s) and nothing more can be spilled",
+		            kernel, r->regs, f->spill_total.regs, g->cfg.name, lim,
+		            lim < g->cfg.max_regs_per_thread ? ", lowered by FLIPSIM_MAX_REGS" : "");
 	r->dyn_smem = dyn_smem;
 	uint32_t st = f->smem_static;
 	if (dyn_smem)
@@ -813,6 +834,10 @@ static int record_stats(sc_gpu_t *g, sc_dim3_t grid, sc_dim3_t block, const char
 	s->preds_per_thread = r->preds;
 	s->smem_per_cta = r->smem;
 	s->local_per_thread = r->local;
+	s->spill_regs = r->fn->spill_total.regs;
+	s->spill_bytes = r->fn->spill_total.bytes;
+	s->spill_stores = r->fn->spill_total.stores;
+	s->spill_loads = r->fn->spill_total.loads;
 	s->ctas_per_sm = r->ctas_per_sm;
 	s->limiter = limiter;
 	s->occupancy = (double)(r->ctas_per_sm * r->nwarps) / g->cfg.max_warps_per_sm;

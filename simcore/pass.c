@@ -31,6 +31,8 @@ struct sc_pass {
 	uint32_t npool, poolcap;
 	uint8_t *pool_sym;       /* per entry of the module's pool: a symbol's address */
 	uint32_t ninserted;
+	uint32_t *local_end;     /* per function: end of the local memory given it (sc__pass_local), or NULL */
+	uint32_t local_new;      /* bytes given above m->local_all */
 };
 
 static int pfail(char *msg, size_t n, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -68,6 +70,7 @@ void sc__pass_abort(sc_pass_t *p)
 	free(p->nndecl);
 	free(p->pool);
 	free(p->pool_sym);
+	free(p->local_end);
 	free(p);
 }
 
@@ -223,6 +226,49 @@ int sc__pass_live(const sc_pass_t *p, uint32_t fi, sc_live_t *lv)
 	const sc_func_t *f = &p->m->funcs[fi];
 	return sc__live(p->code, f->entry_pc, f->end_pc, f->ptx_reg_base, f->ptx_nregs, f->ptx_pred_base, f->ptx_npreds,
 	                lv);
+}
+
+/* Per-thread local memory: CUDA's limit (gpu.c refuses more at launch). */
+#define PASS_LOCAL_MAX (512u << 10)
+
+int sc__pass_local(sc_pass_t *p, uint32_t fi, uint32_t bytes, uint32_t align, uint32_t *offset)
+{
+	sc_module_t *m = p->m;
+	if (fi >= m->nfuncs || m->funcs[fi].entry_pc == UINT32_MAX || !align || align > 16 || (align & (align - 1)) ||
+	    bytes > PASS_LOCAL_MAX)
+		return SC_EINVAL;
+	uint64_t off = ((uint64_t)m->local_all + p->local_new + align - 1) / align * align;
+	if (off + bytes > PASS_LOCAL_MAX)
+		return SC_EINVAL;
+	if (!p->local_end && !(p->local_end = calloc(m->nfuncs + 1, sizeof *p->local_end)))
+		return SC_ENOMEM;
+	p->local_new = (uint32_t)(off + bytes - m->local_all);
+	p->local_end[fi] = (uint32_t)(off + bytes);
+	*offset = (uint32_t)off;
+	return 0;
+}
+
+/* The local memory the session gave: m->local_all grows over it, each
+ * function's local_pass_end covers its own, and each kernel's local_total
+ * everything it reaches (nothing else moves). */
+static void place_local(const sc_pass_t *p, const bool *reach)
+{
+	sc_module_t *m = p->m;
+	uint32_t nf = m->nfuncs;
+	if (!p->local_end)
+		return;
+	m->local_all = (m->local_all + p->local_new + 15) / 16 * 16;
+	for (uint32_t i = 0; i < nf; i++)
+		if (p->local_end[i] > m->funcs[i].local_pass_end)
+			m->funcs[i].local_pass_end = p->local_end[i];
+	for (uint32_t i = 0; i < nf; i++) {
+		sc_func_t *f = &m->funcs[i];
+		if (!f->is_entry)
+			continue;
+		for (uint32_t j = 0; j < nf; j++)
+			if ((j == i || reach[(size_t)i * nf + j]) && m->funcs[j].local_pass_end > f->local_total)
+				f->local_total = m->funcs[j].local_pass_end;
+	}
 }
 
 /* ---------------------------------------------------------------- commit */
@@ -539,6 +585,7 @@ int sc__pass_commit(sc_pass_t *p, char *msg, size_t msgsz)
 	if (!(reach = sc__call_closure(m)))
 		goto out;
 	ptx_totals(m, reach);
+	place_local(p, reach);
 	/* 4. reconvergence, allocation and its proof, the decoder's check */
 	sc__cfg_reconverge(m);
 	if (m->regs == SC_REGS_ALLOC && (rc = sc__regalloc(m, msg, msgsz)))
@@ -551,6 +598,9 @@ int sc__pass_commit(sc_pass_t *p, char *msg, size_t msgsz)
 			           text);
 			goto out;
 		}
+	/* 5. what no longer fits the GPU's registers, spilled (spill.c) */
+	if (m->regs == SC_REGS_ALLOC && !m->spilling && (rc = sc__spill(m, msg, msgsz)))
+		goto out;
 	rc = 0;
 out:
 	free(fn_of);

@@ -3091,8 +3091,9 @@ int sc__ptx_load(const sc_ptx_host_t *host, const char *name, const char *text, 
 		f->ptx_npreds = f->npreds;
 	}
 	p.m->regs = host->regs;
-	if (host->regs == SC_REGS_ALLOC)
-		p.err = sc__regalloc(p.m, msg, msgsz);
+	p.m->max_regs = host->max_regs;
+	if (host->regs == SC_REGS_ALLOC && !(p.err = sc__regalloc(p.m, msg, msgsz)))
+		p.err = sc__spill(p.m, msg, msgsz);
 done:
 	rc = p.err;
 	if (rc == SC_ENOMEM && !msg[0])

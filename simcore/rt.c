@@ -1534,6 +1534,8 @@ static void golden_write(const env_t *env, const sc_gpu_t *g)
 		        l->block.y, l->block.z, l->regs_per_thread, l->preds_per_thread, l->smem_per_cta,
 		        l->local_per_thread, l->ctas_per_sm, l->limiter ? l->limiter : "-", l->occupancy,
 		        l->start_cycle, l->end_cycle, l->cycles, l->warp_insts, l->thread_insts);
+		if (l->spill_regs) /* the allocation spilled: its own record */
+			fprintf(f, "P %u %u %u %u\n", l->spill_regs, l->spill_bytes, l->spill_stores, l->spill_loads);
 		if (g->opt.ib_similarity) {
 			fputc('S', f);
 			for (int d = 0; d < SC_IB_SIM_BINS; d++)

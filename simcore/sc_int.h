@@ -708,6 +708,13 @@ typedef struct sc__smem_var {
 	bool dynamic;
 } sc__smem_var_t;
 
+/* Spilling (spill.c): registers (virtual registers) spilled, bytes of
+ * their local-memory slots, and the spill stores and loads in the code
+ * (static counts, as ptxas -v gives them). */
+typedef struct sc__spill_stats {
+	uint32_t regs, bytes, stores, loads;
+} sc__spill_stats_t;
+
 typedef struct sc_func {
 	char *name;
 	bool is_entry;
@@ -758,6 +765,12 @@ typedef struct sc_func {
 	struct sc_live *vlive;
 	uint64_t *vpin;                /* values other lanes read (shfl), as vlive's */
 	bool vlive_done;
+	/* local memory a pass gave the function (sc__pass_local): it lies
+	 * below local_pass_end, above every frame (0: none) */
+	uint32_t local_pass_end;
+	/* spilling (spill.c): the function's own, and for a kernel the
+	 * totals over itself and everything it can call */
+	sc__spill_stats_t spill_own, spill_total;
 } sc_func_t;
 #define SC_VSLOT_NONE 0xffffu
 #define SC_VSLOT_PAIR 0x8000u
@@ -819,6 +832,10 @@ struct sc_module {
 	sc_insn_t *code_ptx;           /* alloc mode: the code before allocation */
 	struct sc_penny_tab *penny;    /* Penny's regions (penny.c), built at its
 	                                  first launch under Penny; NULL before */
+	uint32_t max_regs;             /* alloc mode: spill above this many slots per thread (0: never) */
+	bool spilling;                 /* a spill round is committing (spill.c) */
+	bool spilled;                  /* spill slots lie at local addresses from spill_base up */
+	uint32_t spill_base;
 	struct sc_module *next;
 };
 
@@ -827,6 +844,7 @@ struct sc_module {
  * module's .global variables go. */
 typedef struct sc_ptx_host {
 	sc_regs_t regs;
+	uint32_t max_regs;  /* alloc mode: spill to fit this many slots per thread (0: never) */
 	/* Allocates `bytes` of global memory holding a copy of `init` (NULL:
 	 * zeros); 0 and the address in *addr, or an SC_E* code. */
 	int (*alloc_global)(void *ctx, uint64_t bytes, const void *init, uint64_t *addr);
@@ -1007,6 +1025,15 @@ int sc__pass_const(sc_pass_t *p, uint64_t v, uint16_t *opnd);
 /* Liveness of function fi's registers on the code edited, before any
  * edit (sc__live with the function's ptx window). */
 int sc__pass_live(const sc_pass_t *p, uint32_t fi, sc_live_t *lv);
+/* `bytes` of thread-local memory for function fi, aligned to `align` (a
+ * power of two, at most 16): *offset is its address in the thread's
+ * local space, for ld.local/st.local [offset]. The storage lies above
+ * every existing frame and variable (nothing moves; m->local_all grows)
+ * and is the function's alone: at commit, f->local_pass_end and the
+ * local_total of every kernel that reaches f grow to cover it. 0,
+ * SC_EINVAL (no such function, a bad alignment, over 512 KiB) or
+ * SC_ENOMEM. */
+int sc__pass_local(sc_pass_t *p, uint32_t fi, uint32_t bytes, uint32_t align, uint32_t *offset);
 /* Applies the edits: checks every inserted word (sc__insn_valid, no call,
  * registers in its function's window, constants in the pool, jumps inside
  * the function), places them, renumbers each function's registers into
@@ -1016,7 +1043,8 @@ int sc__pass_live(const sc_pass_t *p, uint32_t fi, sc_live_t *lv);
  * call records), drops what was derived from the
  * old code (liveness caches, vslot), recomputes reconvergence, re-runs
  * the allocation with its proof (sc__regalloc, sc__regalloc_verify) in
- * alloc mode, and checks every word with sc__insn_check. Returns 0, or
+ * alloc mode, checks every word with sc__insn_check, and in alloc mode
+ * spills what no longer fits m->max_regs (sc__spill). Returns 0, or
  * SC_EINVAL / SC_EPARSE / SC_ENOMEM with msg; after SC_EINVAL the module
  * is unchanged, after the others it must be freed. */
 int sc__pass_commit(sc_pass_t *p, char *msg, size_t msgsz);
@@ -1025,6 +1053,17 @@ int sc__pass_commit(sc_pass_t *p, char *msg, size_t msgsz);
  * last. sc__pass_apply runs one on m and commits: as sc__pass_commit. */
 const char *sc__pass_name(unsigned i);
 int sc__pass_apply(sc_module_t *m, const char *name, char *msg, size_t msgsz);
+
+/* Register spilling (spill.c; DESIGN.md, "Spilling"): while a kernel of
+ * m (alloc mode, m->max_regs set) needs more than m->max_regs slots per
+ * thread after allocation, spills the cheapest virtual registers at the
+ * points over the limit to local memory through a pass (each definition
+ * stored, each use loaded into a fresh register) and commits it, which
+ * re-runs the allocation. Stops when every kernel fits or nothing more
+ * can be spilled (the launch then refuses the kernel). Nothing happens
+ * while m->spilling (its own commits). Returns 0, or as sc__pass_commit
+ * (the module must then be freed). */
+int sc__spill(sc_module_t *m, char *msg, size_t msgsz);
 
 /* reach[i * nfuncs + j]: function i of m can call j, directly or not
  * (by the call targets in m->code); NULL when out of memory. Free it. */

@@ -573,6 +573,10 @@ typedef struct sc_launch_stats {
 	uint32_t preds_per_thread;
 	uint32_t smem_per_cta;      /* static + dynamic bytes */
 	uint32_t local_per_thread;  /* bytes */
+	/* registers the allocation spilled to local memory (the kernel and
+	 * what it calls), bytes of their slots, and the spill stores and
+	 * loads in the code (static counts, as ptxas -v); all 0 without */
+	uint32_t spill_regs, spill_bytes, spill_stores, spill_loads;
 	uint32_t ctas_per_sm;       /* occupancy limit */
 	const char *limiter;        /* "threads", "ctas", "warps", "registers", "shared" */
 	double occupancy;           /* resident warps / max warps per SM at the limit */
@@ -612,6 +616,10 @@ typedef struct sc_kernel_regs {
 	sc_regs_t mode;
 	uint32_t regs_ptx, preds_ptx;   /* ptx mode: one slot per virtual register */
 	uint32_t regs, preds;           /* the module's mode: what launches use */
+	/* alloc mode: registers spilled to local memory to fit the GPU's
+	 * max_regs_per_thread (the kernel and what it calls), bytes of their
+	 * slots, spill stores and loads in the code (static); 0 without */
+	uint32_t spill_regs, spill_bytes, spill_stores, spill_loads;
 } sc_kernel_regs_t;
 
 /* Fills *out for `kernel`; returns 0 or SC_ENOTFOUND. */

@@ -106,10 +106,13 @@ check "scalars of compatible kinds" 0 "ok" "" "$flipsim" exec "$e2e/arg_types_ok
 check "unknown GPU" 2 "" "unknown GPU 'gtx999' (known: " "$flipsim" exec "$e2e/ok.json" --gpu gtx999
 check "bad GPU file names the JSON path" 2 "" "at \$.latency.fp32: expected an integer in 1..100000" "$flipsim" exec "$e2e/ok.json" --gpu "$data/gpu_latency_range.json"
 check "GPU file syntax error" 2 "" "gpu_syntax.json:3:17:" "$flipsim" exec "$e2e/ok.json" --gpu "$data/gpu_syntax.json"
-check "alloc mode: more registers than max_regs_per_thread" 2 "" "needs 11 registers per thread after allocation; gtx480 allows 8" \
+check "alloc mode: more registers than max_regs_per_thread are spilled" 0 "e2e_ok on gtx480 (alloc registers): ok" "" \
 	"$flipsim" exec "$e2e/ok.json" --regs alloc --gpu "$data/gpu_maxregs8.json"
-check "ptx mode (alloc's machine): more registers than max_regs_per_thread" 2 "" "needs 11 registers per thread after allocation; gtx480 allows 8" \
+check "ptx mode (alloc's machine): more registers than max_regs_per_thread are spilled" 0 "e2e_ok on gtx480: ok" "" \
 	"$flipsim" exec "$e2e/ok.json" --gpu "$data/gpu_maxregs8.json"
+check "alloc mode: what spilling cannot fit is refused" 2 "" \
+	"needs 4 registers per thread after allocation and spilling 9 registers; gtx480 allows 3 (max_regs_per_thread) and nothing more can be spilled" \
+	"$flipsim" exec "$e2e/ok.json" --regs alloc --gpu "$data/gpu_maxregs3.json"
 check "unalloc mode applies no max_regs_per_thread" 0 "e2e_ok on gtx480 (unalloc registers): ok" "" "$flipsim" exec "$e2e/ok.json" --regs unalloc --gpu "$data/gpu_maxregs8.json"
 
 # ---- DUEs of the simulated program: exit 3 -----------------------------------

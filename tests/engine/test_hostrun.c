@@ -189,6 +189,37 @@ Test(hostrun, penny_in_a_host_program_equals_json_workload, .timeout = 300)
 	runs_teardown(&j);
 }
 
+/* A host program whose kernel spills (FLIPSIM_MAX_REGS, which the
+ * program inherits) reports what was spilled (its P line) as a workload
+ * JSON's golden run has it, and the same cycles. */
+Test(hostrun, spill_stats_of_a_host_program_equal_json_workload, .timeout = 300)
+{
+	setup_t h = {0}, j = {0};
+	setup_host(&h, 1, "alloc");
+	runs_setup(&j, "tests/engine/data/vadd4k-iota-regfile-alloc.json");
+	cr_assert_eq(setenv("FLIPSIM_MAX_REGS", "6", 1), 0);
+	eng_golden_t hg, jg;
+	char err[1024];
+	cr_assert_eq(eng_golden_exec(h.c, 0, &hg, err, sizeof err), 0, "%s", err);
+	sc_options_t o = {.regs = SC_REGS_ALLOC};
+	cr_assert_eq(eng_golden_run_opt(j.c->workload, &j.c->gpu, &o, NULL, 0, &jg, err, sizeof err), 0, "%s", err);
+	unsetenv("FLIPSIM_MAX_REGS");
+	cr_assert_eq(hg.nlaunch, 1);
+	cr_assert_eq(jg.nlaunch, 1);
+	const sc_launch_stats_t *a = &hg.launch[0], *b = &jg.launch[0];
+	cr_expect_gt(b->spill_regs, 0, "vadd spills under 6 registers");
+	cr_expect_eq(a->spill_regs, b->spill_regs);
+	cr_expect_eq(a->spill_bytes, b->spill_bytes);
+	cr_expect_eq(a->spill_stores, b->spill_stores);
+	cr_expect_eq(a->spill_loads, b->spill_loads);
+	cr_expect_leq(a->regs_per_thread, 6);
+	cr_expect_eq(a->cycles, b->cycles);
+	eng_golden_free(&hg);
+	eng_golden_free(&jg);
+	runs_teardown(&h);
+	runs_teardown(&j);
+}
+
 Test(hostrun, fork_at_cycle_equals_one_run_per_experiment, .timeout = 300)
 {
 	setup_t s = {0};

@@ -28,24 +28,10 @@ out=$build/pass
 passes="nop-leaders nop-all dup"
 passed=0
 failed=0
-fail() {
-	echo "FAIL $1: $2"
-	failed=$((failed + 1))
-}
+. "$root/tests/lib/programs.sh"
+
 # A number from flipsim exec --stats: the first "key": value.
 stat() { sed -n "s/^  \"$2\": \([0-9]*\),*$/\1/p" "$1" | head -n 1; }
-
-# same_dumps NAME WHAT A B: every output A holds is in B, byte for byte.
-same_dumps() {
-	local f same=0
-	for f in "$3"/*.bin; do
-		if ! cmp -s "$f" "$4/$(basename "$f")"; then
-			fail "$1" "$2: $(basename "$f") differs"
-			same=1
-		fi
-	done
-	return $same
-}
 
 run_json() {
 	local json=$1 name
@@ -107,19 +93,8 @@ run_json() {
 }
 
 run_app() {
-	local app=$1 dir=$out/$1 bin=$build/examples/$1
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	if [ ! -x "$bin" ]; then
-		fail "$app" "$bin is missing"
-		return
-	fi
-	(cd "$root" && "$bin" --check >"$dir/base.out" 2>&1)
-	local rc=$? ok=1 p
-	if [ $rc != 0 ]; then
-		fail "$app" "the untransformed run fails (status $rc, see $dir/base.out)"
-		return
-	fi
+	local app=$1 dir bin rc ok=1 p
+	app_start "$app" untransformed || return
 	for p in $passes; do
 		(cd "$root" && FLIPSIM_PASS=$p "$bin" --check >"$dir/$p.out" 2>&1)
 		rc=$?
@@ -152,16 +127,7 @@ run_app() {
 }
 
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then
-	for d in "$root"/tests/ptx/*/; do
-		n=$(basename "$d")
-		[ -f "$d/$n.json" ] && targets+=("$d/$n.json")
-	done
-	targets+=("$root/examples/vadd/vadd.json" "$root/examples/scalarprod/scalarprod.json")
-	for d in "$root"/examples/*/; do
-		[ -f "$d/app.mk" ] && [ -f "$d/$(basename "$d").c" ] && targets+=("$(basename "$d")")
-	done
-fi
+[ ${#targets[@]} -eq 0 ] && all_programs
 for t in "${targets[@]}"; do
 	case $t in
 	*.json) run_json "$t" ;;

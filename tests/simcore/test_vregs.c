@@ -361,3 +361,32 @@ Test(vregs, a_caller_register_is_found_inside_the_call)
 		h_fini(&h);
 	}
 }
+
+/* A kernel over gtx480's limit (tests/spill/spill80.ptx) runs spilled:
+ * its spill temporaries are virtual registers with homes while they are
+ * live, its spilled registers have none (they are in local memory), and
+ * the live physical words are still exactly the homes. */
+Test(vregs, homes_are_the_live_physical_words_of_a_spilled_kernel)
+{
+	h_ctx_t h;
+	ptx_mode(&h);
+	char *text = runs_slurp("tests/spill/spill80.ptx");
+	sc_module_t *m = h_load_ok(&h, text);
+	free(text);
+	sc_kernel_regs_t kr;
+	cr_assert_eq(sc_kernel_regs(m, "k", &kr), 0);
+	cr_assert_gt(kr.spill_regs, 0, "the kernel spills");
+	enum { N = 400000 };
+	float *in = calloc(N, sizeof *in);
+	cr_assert(in);
+	for (int i = 0; i < N; i++)
+		in[i] = (float)(i % 7) * 0.25f;
+	uint64_t a = h_alloc(&h, N * 4, in), o = h_alloc(&h, 64 * 4, NULL);
+	homes_t c = {.every = 97, .exact = true};
+	sc_set_pause(h.gpu, 1, check_homes, &c);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(64), 0, H_ARGS(&a, &o));
+	cr_expect_gt(c.pauses, 10);
+	cr_expect_gt(c.homes, 0);
+	free(in);
+	h_fini(&h);
+}
