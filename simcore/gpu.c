@@ -219,9 +219,9 @@ static int alloc_var(void *ctx, uint64_t bytes, const void *init, uint64_t *addr
 
 static int alloc_zero(void *ctx, uint64_t bytes, uint64_t *addr) { return alloc_var(ctx, bytes, NULL, addr); }
 
-int sc__gpu_pennyc(sc_gpu_t *g, sc_module_t *m)
+int sc__gpu_pennyc(sc_gpu_t *g, sc_module_t *m, bool pruning)
 {
-	sc_pennyc_opts_t o = {.pruning = g->opt.prot.penny.pruning != SC_PENNY_PRUNE_NONE, .num_sms = g->cfg.num_sms,
+	sc_pennyc_opts_t o = {.pruning = pruning, .num_sms = g->cfg.num_sms,
 	                      .max_warps = g->cfg.max_warps_per_sm, .alloc = alloc_zero, .ctx = g};
 	sc_pennyc_stats_t st;
 	int rc = sc__pennyc_compile(m, &o, &st, g->errmsg, sizeof g->errmsg);
@@ -229,9 +229,9 @@ int sc__gpu_pennyc(sc_gpu_t *g, sc_module_t *m)
 		const sc_pennyc_stats_t *s = &st;
 		fprintf(stderr,
 		        "penny %s: regions %u alias_cuts %u alias_kept %u cps_needed %u cps_pruned %u cps %u adjustments %u "
-		        "alternating %u slots %u fallback %u bytes %llu\n",
+		        "alternating %u slots %u bytes %llu\n",
 		        m->name, s->regions, s->alias_cuts, s->alias_kept, s->cps_needed, s->cps_pruned, s->cps,
-		        s->adjustments, s->alternating, s->slots, s->alt_fallback, (unsigned long long)s->bytes);
+		        s->adjustments, s->alternating, s->slots, (unsigned long long)s->bytes);
 	}
 	return rc;
 }
@@ -251,11 +251,13 @@ int sc_module_load_text(sc_gpu_t *g, const char *name, const char *text, sc_modu
 	 * tests/pass/run.sh can compare outputs */
 	const char *pass = getenv("FLIPSIM_PASS");
 	bool pennyc = g->opt.prot.penny.on && g->opt.prot.penny.mode == SC_PENNY_COMPILED;
-	if ((pennyc || (pass && !strcmp(pass, "penny"))) && (rc = sc__gpu_pennyc(g, m))) {
+	bool diag = pass && (!strcmp(pass, "penny") || !strcmp(pass, "penny-noprune"));
+	if ((pennyc || diag) && (rc = sc__gpu_pennyc(g, m, pennyc ? g->opt.prot.penny.pruning != SC_PENNY_PRUNE_NONE
+	                                                          : !strcmp(pass, "penny")))) {
 		sc__module_free(m);
 		return rc == SC_ENOMEM ? rc : SC_EPARSE;
 	}
-	if (pass && !strcmp(pass, "penny"))
+	if (diag)
 		pass = NULL;
 	/* a diagnostic pass over every module loaded (tests/pass/run.sh) */
 	if (pass && *pass && (rc = sc__pass_apply(m, pass, g->errmsg, sizeof g->errmsg))) {

@@ -53,6 +53,13 @@ const char *sc_penny_mode_name(sc_penny_mode_t m)
 	return (unsigned)m <= SC_PENNY_COMPILED ? mode_names[m] : "?";
 }
 
+const char *sc_penny_prune_name(sc_penny_prune_t x)
+{
+	return x == SC_PENNY_PRUNE_BASIC ? "basic" : x == SC_PENNY_PRUNE_NONE ? "none" : "?";
+}
+
+const char *sc_penny_storage_name(sc_penny_storage_t x) { return x == SC_PENNY_STORE_GLOBAL ? "global" : "?"; }
+
 sc_penny_protection_t sc_penny_params(const sc_protection_t *p)
 {
 	sc_penny_protection_t s = p ? p->penny : (sc_penny_protection_t){0};

@@ -120,6 +120,7 @@ typedef struct fstate {
 	uint32_t *lup;           /* [region x nr]: the checkpointed LUP's pc, UINT32_MAX: none */
 	uint8_t *rcol;           /* [region x nr]: the colour a live-in is read from */
 	bool *adj;               /* [region]: an adjustment region follows it */
+	bool *adjv;              /* [region x nr]: value o is stored in it */
 	bool *rend;              /* [region]: its last word ends its block */
 	uint8_t *acol;           /* [region x nr]: the adjustment region's read colours */
 	uint32_t *epred, *esucc, nedge; /* region edges */
@@ -143,6 +144,7 @@ static void fstate_free(fstate_t *f)
 	free(f->lup);
 	free(f->rcol);
 	free(f->adj);
+	free(f->adjv);
 	free(f->rend);
 	free(f->acol);
 	free(f->epred);
@@ -306,58 +308,118 @@ static bool prunable(const fstate_t *f, uint32_t o)
 	return false;
 }
 
-/* Storage alternation of value o over f's regions: the read colours
- * (rcol), the adjustments (adj, acol). false when the dataflow did not
- * settle (the caller then adjusts every region that checkpoints o). */
-static bool colour(fstate_t *f, uint32_t o, uint8_t *vin, uint8_t *vout, bool all)
+/* The colours valid on entry to (vin) and exit from (vout) each region
+ * for value o, the read and checkpoint colours fixed: a monotone dataflow
+ * (meet: intersection) from "both". record: set acol (what an adjustment
+ * reads: a colour valid before it); else false when an adjustment would
+ * read an invalid one. */
+static bool flow(fstate_t *f, uint32_t o, uint8_t *vin, uint8_t *vout, bool record)
+{
+	bool ok = true;
+	for (uint32_t r = 0; r < f->nrg; r++)
+		vout[r] = 3;
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (uint32_t r = 0; r < f->nrg; r++) {
+			uint8_t in = 3;
+			for (uint32_t e = 0; e < f->nedge; e++)
+				if (f->esucc[e] == r)
+					in &= vout[f->epred[e]];
+			size_t i = (size_t)r * f->nr + o;
+			uint8_t out = f->lup[i] != UINT32_MAX ? (uint8_t)(1u << (1 - f->rcol[i])) : in;
+			if (record)
+				f->acol[i] = (out & 1) || !out ? 0 : 1;
+			else if (f->adjv[i] && !(out & (1u << f->acol[i])))
+				ok = false;
+			if (f->adjv[i] && out)
+				out = 3;
+			vin[r] = in;
+			if (out != vout[r]) {
+				vout[r] = out;
+				changed = true;
+			}
+		}
+	}
+	return ok;
+}
+
+/* Storage alternation of value o over f's regions. First, in layout
+ * order, each region's read colour (rcol) is chosen from the
+ * predecessors already visited: the smallest colour all of them leave
+ * valid; a region that checkpoints o writes the other. Then, with those
+ * fixed, the valid colours are a monotone dataflow (meet: intersection)
+ * solved to its fixed point; where a region's read colour is not valid
+ * on entry (a loop's back edge, a join), the predecessors that lack it get
+ * an adjustment (it stores o into that colour too, leaving both valid),
+ * and the dataflow runs again. Adjustments only add colours, so this ends.
+ * acol: the colour an adjustment region after r reads (one r leaves
+ * valid before its adjustment). */
+static void colour(fstate_t *f, uint32_t o, uint8_t *vin, uint8_t *vout)
 {
 	uint32_t nr = f->nr;
-	for (uint32_t outer = 0; outer < 16; outer++) {
-		bool settled = false;
-		for (uint32_t r = 0; r < f->nrg; r++)
-			vout[r] = 3;
-		for (uint32_t round = 0; round < 64 && !settled; round++) {
-			settled = true;
-			for (uint32_t r = 0; r < f->nrg; r++)
-				vin[r] = 3;
-			for (uint32_t e = 0; e < f->nedge; e++)
-				vin[f->esucc[e]] &= vout[f->epred[e]];
-			for (uint32_t r = 0; r < f->nrg; r++) {
-				uint8_t rc = (vin[r] & 1) || !vin[r] ? 0 : 1, out = vin[r];
-				if (f->lup[(size_t)r * nr + o] != UINT32_MAX)
-					out = (uint8_t)(1u << (1 - rc));
-				f->acol[(size_t)r * nr + o] = (out & 1) || !out ? 0 : 1;
-				if (all && f->lup[(size_t)r * nr + o] != UINT32_MAX)
-					f->adj[r] = true;
-				if (f->adj[r] && f->lup[(size_t)r * nr + o] != UINT32_MAX)
-					out = 3;
-				else if (f->adj[r] && out)
-					out = 3;
-				f->rcol[(size_t)r * nr + o] = rc;
-				if (out != vout[r]) {
-					vout[r] = out;
-					settled = false;
+	for (uint32_t r = 0; r < f->nrg; r++) {
+		uint8_t in = 3;
+		for (uint32_t e = 0; e < f->nedge; e++)
+			if (f->esucc[e] == r && f->epred[e] < r)
+				in &= vout[f->epred[e]];
+		uint8_t rc = (in & 1) || !in ? 0 : 1;
+		f->rcol[(size_t)r * nr + o] = rc;
+		vout[r] = f->lup[(size_t)r * nr + o] != UINT32_MAX ? (uint8_t)(1u << (1 - rc)) : in;
+	}
+	for (;;) {
+		flow(f, o, vin, vout, true);
+		bool conflict = false;
+		for (uint32_t r = 0; r < f->nrg; r++) {
+			uint8_t want = (uint8_t)(1u << f->rcol[(size_t)r * nr + o]);
+			if ((vin[r] & want) || !live_in(f, f->rs[r], o))
+				continue;
+			for (uint32_t e = 0; e < f->nedge; e++) {
+				size_t i = (size_t)f->epred[e] * nr + o;
+				if (f->esucc[e] == r && !(vout[f->epred[e]] & want) && !f->adjv[i]) {
+					f->adjv[i] = f->adj[f->epred[e]] = true;
+					conflict = true;
 				}
 			}
 		}
-		if (!settled)
-			return false;
-		bool conflict = false;
-		for (uint32_t r = 0; r < f->nrg; r++)
-			if (!vin[r] && live_in(f, f->rs[r], o))
-				for (uint32_t e = 0; e < f->nedge; e++)
-					if (f->esucc[e] == r && !(vout[f->epred[e]] & 1) && !f->adj[f->epred[e]]) {
-						f->adj[f->epred[e]] = true;
-						conflict = true;
-					}
-		if (!conflict) {
-			for (uint32_t r = 0; r < f->nrg; r++)
-				if (!vin[r] && live_in(f, f->rs[r], o))
-					return false;
-			return true;
-		}
+		if (!conflict)
+			return;
 	}
-	return false;
+}
+
+/* The other colouring of value o: every region that checkpoints it stores
+ * both colours (an adjustment after each), so both are always valid and
+ * every region reads colour 0. The number of adjustments of o with the
+ * current choice, either way. */
+static uint32_t adjustments_of(const fstate_t *f, uint32_t o)
+{
+	uint32_t n = 0;
+	for (uint32_t r = 0; r < f->nrg; r++)
+		n += f->adjv[(size_t)r * f->nr + o];
+	return n;
+}
+
+static void colour_all(fstate_t *f, uint32_t o)
+{
+	for (uint32_t r = 0; r < f->nrg; r++) {
+		size_t i = (size_t)r * f->nr + o;
+		bool cp = f->lup[i] != UINT32_MAX;
+		f->rcol[i] = 0;
+		f->acol[i] = cp; /* what r leaves valid before its adjustment: the colour it wrote */
+		f->adjv[i] = cp;
+		f->adj[r] |= cp;
+	}
+}
+
+/* Whether every region that reads o finds its read colour valid on
+ * entry (the colouring's proof; the valid colours as in colour()). */
+static bool colouring_holds(fstate_t *f, uint32_t o, uint8_t *vin, uint8_t *vout)
+{
+	if (!flow(f, o, vin, vout, false))
+		return false;
+	for (uint32_t r = 0; r < f->nrg; r++)
+		if (live_in(f, f->rs[r], o) && !(vin[r] & (1u << f->rcol[(size_t)r * f->nr + o])))
+			return false;
+	return true;
 }
 
 /* The checkpoint store of value o's colour c. */
@@ -400,7 +462,7 @@ static int analyse(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, sc_pe
 		return rc;
 	size_t rn = (size_t)f->nrg * nr;
 	if (!(f->lup = malloc(rn * sizeof *f->lup)) || !(f->rcol = calloc(rn, 1)) || !(f->acol = calloc(rn, 1)) ||
-	    !(f->adj = calloc(f->nrg, 1)) || !(f->rend = calloc(f->nrg, 1)))
+	    !(f->adj = calloc(f->nrg, 1)) || !(f->adjv = calloc(rn, 1)) || !(f->rend = calloc(f->nrg, 1)))
 		return SC_ENOMEM;
 	for (uint32_t r = 0; r < f->nrg; r++)
 		f->rend[r] = sc__insn_ends_block(&f->code[f->re[r]]);
@@ -446,18 +508,22 @@ static int analyse(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, sc_pe
 		free(vout);
 		return SC_ENOMEM;
 	}
-	for (uint32_t o = 0; o < f->nr; o++)
-		if (f->alt[o] && !colour(f, o, vin, vout, false)) {
-			st->alt_fallback++;
-			if (!colour(f, o, vin, vout, true)) {
-				free(vin);
-				free(vout);
-				return refuse(msg, msgsz, m->name, f->lo, "storage alternation found no colouring");
-			}
-		}
+	for (uint32_t o = 0; o < f->nr && !rc; o++) {
+		if (!f->alt[o])
+			continue;
+		colour(f, o, vin, vout);
+		uint32_t ncp = 0;
+		for (uint32_t r = 0; r < f->nrg; r++)
+			ncp += f->lup[(size_t)r * f->nr + o] != UINT32_MAX;
+		if (adjustments_of(f, o) > ncp) /* cheaper: both colours at every checkpoint */
+			colour_all(f, o);
+		if (!colouring_holds(f, o, vin, vout))
+			rc = refuse(msg, msgsz, m->name, f->lo, "internal: storage alternation left a region without a valid "
+			            "checkpoint colour");
+	}
 	free(vin);
 	free(vout);
-	return 0;
+	return rc;
 }
 
 /* Units of f's values (module-wide numbering from *units). */
@@ -526,9 +592,9 @@ static int insert(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, uint32
 		uint32_t e = f->re[r];
 		bool pre = f->rend[r];
 		for (uint32_t o = 0; o < f->nr && !rc; o++) {
-			if (!f->alt[o])
-				continue;
 			size_t i = (size_t)r * f->nr + o;
+			if (!f->alt[o] || !f->adjv[i])
+				continue;
 			unsigned written = f->lup[i] != UINT32_MAX ? 1u - f->rcol[i] : 2u;
 			/* the colours r leaves valid: its checkpoint's, or those it got */
 			unsigned c = written != 2u ? 1u - written : 1u - f->acol[i];
@@ -795,7 +861,7 @@ int sc__pennyc_compile(sc_module_t *m, const sc_pennyc_opts_t *opt, sc_pennyc_st
 			uint32_t e = f->re[r], k = 0;
 			for (uint32_t o = 0; o < f->nr; o++) {
 				size_t i = (size_t)r * f->nr + o;
-				if (f->alt[o] && !(f->lup[i] == UINT32_MAX && !live_out(f, e, o)))
+				if (f->alt[o] && f->adjv[i] && !(f->lup[i] == UINT32_MAX && !live_out(f, e, o)))
 					k++;
 			}
 			if (f->rend[r])

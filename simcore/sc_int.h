@@ -2182,7 +2182,6 @@ typedef struct sc_pennyc_stats {
 	uint32_t adjustments;       /* stores of storage alternation's adjustment regions */
 	uint32_t alternating;       /* values given two slots */
 	uint32_t slots;             /* slots (units) in all */
-	uint32_t alt_fallback;      /* values whose colouring fell back to adjusting every region */
 	uint64_t bytes;             /* checkpoint storage */
 } sc_pennyc_stats_t;
 
@@ -2226,9 +2225,9 @@ typedef struct sc_pennyc_tab {
  * commit's SC_EPARSE (m must be freed). */
 int sc__pennyc_compile(sc_module_t *m, const sc_pennyc_opts_t *opt, sc_pennyc_stats_t *st, char *msg, size_t msgsz);
 void sc__pennyc_free(sc_pennyc_tab_t *t);
-/* The compiler over module m with g's parameters (gpu.c): 0 or as
- * sc__pennyc_compile, the message in g->errmsg. */
-int sc__gpu_pennyc(sc_gpu_t *g, sc_module_t *m);
+/* The compiler over module m with g's parameters, basic pruning or none
+ * (gpu.c): 0 or as sc__pennyc_compile, the message in g->errmsg. */
+int sc__gpu_pennyc(sc_gpu_t *g, sc_module_t *m, bool pruning);
 /* A detected read by w at pc, compiled mode: the live-ins restored from
  * the checkpoints, the rollback; penny_unrecoverable without a region. */
 void sc__pennyc_recover(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_perr_t *e, uint32_t pc);

@@ -400,6 +400,9 @@ typedef struct sc_protection {
 sc_penny_protection_t sc_penny_params(const sc_protection_t *p);
 /* "oracle", "compiled"; "?" out of range. */
 const char *sc_penny_mode_name(sc_penny_mode_t m);
+/* "basic", "none"; "global"; "?" out of range. */
+const char *sc_penny_prune_name(sc_penny_prune_t x);
+const char *sc_penny_storage_name(sc_penny_storage_t x);
 
 /* p->sharp with its defaults filled in (NULL: off). */
 sc_sharp_protection_t sc_sharp_params(const sc_protection_t *p);
