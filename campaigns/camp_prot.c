@@ -112,19 +112,21 @@ static int parse_sharp(char *err, size_t errsz, const char *file, const char *pa
 	return 0;
 }
 
-/* "penny": {"edc": "parity" | "hamming" | "secded", "mode": "oracle",
- * "recovery_penalty": C, "include_pred": B} (README, "Protection"). */
+/* "penny": {"edc": "parity" | "hamming" | "secded", "mode": "oracle" |
+ * "compiled", "recovery_penalty": C, "include_pred": B, and with compiled
+ * "pruning": "basic" | "none", "storage": "global"} (README, "Protection"). */
 static int parse_penny(char *err, size_t errsz, const char *file, const char *path, json_t *v,
                        sc_penny_protection_t *out)
 {
-	static const char *const keys[] = {"edc", "mode", "recovery_penalty", "include_pred", NULL};
+	static const char *const keys[] = {"edc", "mode", "recovery_penalty", "include_pred", "pruning", "storage", NULL};
 	char p[96], q[128];
-	json_t *e, *m, *ip;
+	json_t *e, *m, *ip, *pr, *so;
 	int rc;
 	snprintf(p, sizeof p, "%s.penny", path);
 	if (!json_is_object(v))
 		return camp__fail_at(err, errsz, file, p, "expected an object {\"edc\": \"parity\" | \"hamming\" | "
-		                     "\"secded\", \"mode\": \"oracle\", \"recovery_penalty\": C, \"include_pred\": B}");
+		                     "\"secded\", \"mode\": \"oracle\" | \"compiled\", \"recovery_penalty\": C, "
+		                     "\"include_pred\": B, \"pruning\": \"basic\" | \"none\", \"storage\": \"global\"}");
 	if ((rc = camp__check_keys(err, errsz, file, p, v, keys)) || (rc = camp__require(err, errsz, file, p, v, "edc", &e)))
 		return rc;
 	out->on = true;
@@ -136,16 +138,37 @@ static int parse_penny(char *err, size_t errsz, const char *file, const char *pa
 	if ((m = json_object_get(v, "mode"))) {
 		snprintf(q, sizeof q, "%s.mode", p);
 		if (json_is_string(m) && !strcmp(json_string_value(m), "compiled"))
-			return camp__fail_at(err, errsz, file, q, "\"compiled\" (checkpoint stores inserted into the code) is "
-			                     "not available yet: use \"oracle\"");
-		if (!json_is_string(m) || strcmp(json_string_value(m), "oracle"))
-			return camp__fail_at(err, errsz, file, q, "expected \"oracle\"");
+			out->mode = SC_PENNY_COMPILED;
+		else if (!json_is_string(m) || strcmp(json_string_value(m), "oracle"))
+			return camp__fail_at(err, errsz, file, q, "expected \"oracle\" or \"compiled\"");
 	}
 	if ((ip = json_object_get(v, "include_pred"))) {
 		snprintf(q, sizeof q, "%s.include_pred", p);
 		if (!json_is_boolean(ip))
 			return camp__fail_at(err, errsz, file, q, "expected true or false");
 		out->include_pred = json_is_true(ip);
+		if (out->include_pred && out->mode == SC_PENNY_COMPILED)
+			return camp__fail_at(err, errsz, file, q, "compiled mode keeps no checkpoint of predicates (its regions "
+			                     "cut their anti-dependences instead): include_pred needs mode oracle");
+	}
+	if ((pr = json_object_get(v, "pruning"))) {
+		snprintf(q, sizeof q, "%s.pruning", p);
+		if (out->mode != SC_PENNY_COMPILED)
+			return camp__fail_at(err, errsz, file, q, "pruning is the compiler's: only with \"mode\": \"compiled\"");
+		if (json_is_string(pr) && !strcmp(json_string_value(pr), "none"))
+			out->pruning = SC_PENNY_PRUNE_NONE;
+		else if (!json_is_string(pr) || strcmp(json_string_value(pr), "basic"))
+			return camp__fail_at(err, errsz, file, q, "expected \"basic\" (values recomputable from immediates, "
+			                     "special registers, ld.param, ld.const get no checkpoint) or \"none\"");
+	}
+	if ((so = json_object_get(v, "storage"))) {
+		snprintf(q, sizeof q, "%s.storage", p);
+		if (out->mode != SC_PENNY_COMPILED)
+			return camp__fail_at(err, errsz, file, q, "storage is the compiler's: only with \"mode\": \"compiled\"");
+		if (!json_is_string(so) || strcmp(json_string_value(so), "global"))
+			return camp__fail_at(err, errsz, file, q, "expected \"global\" (the checkpoints' storage; shared "
+			                     "memory is not built)");
+		out->storage = SC_PENNY_STORE_GLOBAL;
 	}
 	return parse_u32(err, errsz, file, p, v, "recovery_penalty", 1u << 20, &out->recovery_penalty);
 }
@@ -276,6 +299,11 @@ json_t *camp__protection_json(const sc_protection_t *p)
 		json_object_set_new(o, "penny", json_pack("{s:s, s:s, s:I, s:b}", "edc", sc_code_name(pn.edc), "mode",
 		                                          sc_penny_mode_name(pn.mode), "recovery_penalty",
 		                                          (json_int_t)pn.recovery_penalty, "include_pred", pn.include_pred));
+		json_t *po = json_object_get(o, "penny");
+		if (po && pn.mode == SC_PENNY_COMPILED) { /* oracle campaigns keep their identity */
+			json_object_set_new(po, "pruning", json_string(sc_penny_prune_name(pn.pruning)));
+			json_object_set_new(po, "storage", json_string(sc_penny_storage_name(pn.storage)));
+		}
 	}
 	if (o && p->refu.on) /* the same */
 		json_object_set_new(o, "refu", json_pack("{s:I}", "replay_buffer",

@@ -231,6 +231,25 @@ static uint32_t spill_limit(const sc_gpu_t *g)
 	return lim;
 }
 
+static int alloc_zero(void *ctx, uint64_t bytes, uint64_t *addr) { return alloc_var(ctx, bytes, NULL, addr); }
+
+int sc__gpu_pennyc(sc_gpu_t *g, sc_module_t *m, bool pruning)
+{
+	sc_pennyc_opts_t o = {.pruning = pruning, .num_sms = g->cfg.num_sms,
+	                      .max_warps = g->cfg.max_warps_per_sm, .alloc = alloc_zero, .ctx = g};
+	sc_pennyc_stats_t st;
+	int rc = sc__pennyc_compile(m, &o, &st, g->errmsg, sizeof g->errmsg);
+	if (!rc && getenv("FLIPSIM_PENNY_STATS")) { /* the study's counts (DESIGN.md) */
+		const sc_pennyc_stats_t *s = &st;
+		fprintf(stderr,
+		        "penny %s: regions %u alias_cuts %u alias_kept %u cps_needed %u cps_pruned %u cps %u adjustments %u "
+		        "alternating %u slots %u bytes %llu\n",
+		        m->name, s->regions, s->alias_cuts, s->alias_kept, s->cps_needed, s->cps_pruned, s->cps,
+		        s->adjustments, s->alternating, s->slots, (unsigned long long)s->bytes);
+	}
+	return rc;
+}
+
 int sc_module_load_text(sc_gpu_t *g, const char *name, const char *text, sc_module_t **out)
 {
 	if (!g || !text || !out)
@@ -242,8 +261,20 @@ int sc_module_load_text(sc_gpu_t *g, const char *name, const char *text, sc_modu
 	int rc = sc__ptx_load(&host, name ? name : "<ptx>", text, &m, g->errmsg, sizeof g->errmsg);
 	if (rc)
 		return rc;
-	/* a diagnostic pass over every module loaded (tests/pass/run.sh) */
+	/* Penny compiled: its compiler over every module (DESIGN.md, "Penny
+	 * (compiled)"); FLIPSIM_PASS=penny runs it with Penny off, so that
+	 * tests/pass/run.sh can compare outputs */
 	const char *pass = getenv("FLIPSIM_PASS");
+	bool pennyc = g->opt.prot.penny.on && g->opt.prot.penny.mode == SC_PENNY_COMPILED;
+	bool diag = pass && (!strcmp(pass, "penny") || !strcmp(pass, "penny-noprune"));
+	if ((pennyc || diag) && (rc = sc__gpu_pennyc(g, m, pennyc ? g->opt.prot.penny.pruning != SC_PENNY_PRUNE_NONE
+	                                                          : !strcmp(pass, "penny")))) {
+		sc__module_free(m);
+		return rc == SC_ENOMEM ? rc : SC_EPARSE;
+	}
+	if (diag)
+		pass = NULL;
+	/* a diagnostic pass over every module loaded (tests/pass/run.sh) */
 	if (pass && *pass && (rc = sc__pass_apply(m, pass, g->errmsg, sizeof g->errmsg))) {
 		sc__module_free(m);
 		return rc == SC_ENOMEM ? rc : SC_EPARSE;

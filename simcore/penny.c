@@ -53,6 +53,13 @@ const char *sc_penny_mode_name(sc_penny_mode_t m)
 	return (unsigned)m <= SC_PENNY_COMPILED ? mode_names[m] : "?";
 }
 
+const char *sc_penny_prune_name(sc_penny_prune_t x)
+{
+	return x == SC_PENNY_PRUNE_BASIC ? "basic" : x == SC_PENNY_PRUNE_NONE ? "none" : "?";
+}
+
+const char *sc_penny_storage_name(sc_penny_storage_t x) { return x == SC_PENNY_STORE_GLOBAL ? "global" : "?"; }
+
 sc_penny_protection_t sc_penny_params(const sc_protection_t *p)
 {
 	sc_penny_protection_t s = p ? p->penny : (sc_penny_protection_t){0};
@@ -247,6 +254,15 @@ int sc__penny_launch(sc_gpu_t *g)
 	if (!g->sms[0].penny)
 		return 0;
 	sc_module_t *m = (sc_module_t *)g->run.mod; /* the regions are the module's, built once */
+	if (g->opt.prot.penny.mode == SC_PENNY_COMPILED) { /* the compiler's table, made at load */
+		if (!m->pennyc)
+			return SC_ELAUNCH;
+		for (uint32_t i = 0; i < g->cfg.num_sms; i++) {
+			g->sms[i].penny->tab = NULL;
+			g->sms[i].penny->ctab = m->pennyc;
+		}
+		return 0;
+	}
 	if (!m->penny && build(m, &m->penny))
 		return SC_ENOMEM;
 	const sc_penny_tab_t *t = m->penny;
@@ -267,6 +283,7 @@ int sc__penny_launch(sc_gpu_t *g)
 			}
 		}
 		p->tab = t;
+		p->ctab = NULL;
 		for (uint32_t s = 0; s < p->nslots; s++) {
 			p->snap[2 * s] = p->snap[2 * s + 1] = (sc_penny_snap_t){.pc = UINT32_MAX};
 			p->cur[s] = p->resume[s] = 0;
@@ -373,7 +390,7 @@ void sc__penny_snap(const sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t
 }
 
 /* ------------------------------------------------------------ recovery */
-static void unrecoverable(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t pc, const char *why)
+void sc__penny_unrecoverable(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t pc, const char *why)
 {
 	sc__prot_event(g, SC_PROT_DETECTED);
 	sc__due(g, SC_DUE_PENNY_UNRECOVERABLE, sm, w, -1, pc, 0,
@@ -383,10 +400,12 @@ static void unrecoverable(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t
 void sc__penny_recover(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_perr_t *e, uint32_t pc)
 {
 	sc_penny_t *p = sm->penny;
+	if (p->ctab)
+		return sc__pennyc_recover(g, sm, w, e, pc);
 	sc_simt_t *top = &w->stk[w->sp - 1];
 	uint32_t slot = w->slot, rb = pc < p->tab->ncode ? p->tab->rstart[pc] : UINT32_MAX, x, lane;
 	if (rb == UINT32_MAX)
-		return unrecoverable(g, sm, w, pc, "the pc lies in no region");
+		return sc__penny_unrecoverable(g, sm, w, pc, "the pc lies in no region");
 	int b = -1;
 	for (uint32_t k = 0; k < 2 && b < 0; k++) {
 		uint32_t c = p->cur[slot] ^ k;
@@ -395,7 +414,7 @@ void sc__penny_recover(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_perr_t *
 			b = (int)c;
 	}
 	if (b < 0)
-		return unrecoverable(g, sm, w, pc, "no snapshot of its region");
+		return sc__penny_unrecoverable(g, sm, w, pc, "no snapshot of its region");
 	uint32_t nreg, n = nlist(p, rb, &nreg), mask = top->mask;
 	const uint16_t *l = p->tab->list + p->tab->off[rb];
 	const uint32_t *v = vals(p, slot, (uint32_t)b);
@@ -433,16 +452,21 @@ void sc__penny_recover(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_perr_t *
 	}
 	for (uint32_t j = nreg; j < n; j++)
 		w->pf[l[j]] = (w->pf[l[j]] & ~mask) | (v[j * 32] & mask);
-	top->pc = rb;
+	p->cur[slot] = (uint8_t)b;
+	p->resume[slot] = 1;
+	sc__penny_rollback(g, sm, w, rb, n, SC_LAT_LOCAL);
+}
+
+void sc__penny_rollback(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t rb, uint32_t restored, sc_lat_t lat)
+{
+	w->stk[w->sp - 1].pc = rb;
 	if (UNLIKELY(sm->sawp))
 		sc__sawp_flush(g, sm, w);
 	for (uint32_t k = 0; k < g->cfg.ib_entries; k++)
 		w->ib[k].valid = 0;
 	w->ib_pc = rb;
-	p->cur[slot] = (uint8_t)b;
-	p->resume[slot] = 1;
 	sc__prot_event(g, SC_PROT_RECOVERED);
-	sc__warp_wait(g, sm, w, g->cycle + p->p.recovery_penalty + (uint64_t)n * g->cfg.latency[SC_LAT_LOCAL]);
+	sc__warp_wait(g, sm, w, g->cycle + sm->penny->p.recovery_penalty + (uint64_t)restored * g->cfg.latency[lat]);
 }
 
 /* ------------------------------------------------------------ hash */

@@ -117,7 +117,7 @@ static int penny_check(const sc_protection_t *p, sc_regs_t regs, char *msg, size
 {
 	const sc_penny_protection_t *y = &p->penny;
 	if (!y->on) {
-		if (y->edc != SC_CODE_NONE || y->mode || y->recovery_penalty || y->include_pred) {
+		if (y->edc != SC_CODE_NONE || y->mode || y->recovery_penalty || y->include_pred || y->pruning || y->storage) {
 			snprintf(msg, n, "protection: penny: parameters given but penny is off");
 			return SC_EINVAL;
 		}
@@ -128,9 +128,21 @@ static int penny_check(const sc_protection_t *p, sc_regs_t regs, char *msg, size
 		                 "code, used to detect only)", sc_code_name(y->edc));
 		return SC_EINVAL;
 	}
-	if (y->mode != SC_PENNY_ORACLE) {
-		snprintf(msg, n, "protection: penny: mode %s is not available yet (it needs the instruction-insertion "
-		                 "pass): use oracle", sc_penny_mode_name(y->mode));
+	if (y->mode != SC_PENNY_ORACLE && y->mode != SC_PENNY_COMPILED) {
+		snprintf(msg, n, "protection: penny: mode %d: expected oracle or compiled", (int)y->mode);
+		return SC_EINVAL;
+	}
+	if (y->mode == SC_PENNY_ORACLE && (y->pruning || y->storage)) {
+		snprintf(msg, n, "protection: penny: pruning and storage are the compiler's: only with mode compiled");
+		return SC_EINVAL;
+	}
+	if (y->mode == SC_PENNY_COMPILED && y->include_pred) {
+		snprintf(msg, n, "protection: penny compiled keeps no checkpoint of predicates: include_pred needs mode "
+		                 "oracle");
+		return SC_EINVAL;
+	}
+	if ((unsigned)y->pruning > SC_PENNY_PRUNE_NONE || (unsigned)y->storage > SC_PENNY_STORE_GLOBAL) {
+		snprintf(msg, n, "protection: penny: pruning %d or storage %d out of range", (int)y->pruning, (int)y->storage);
 		return SC_EINVAL;
 	}
 	if (p->regfile != SC_CODE_NONE) {

@@ -2960,6 +2960,7 @@ void sc__module_free(sc_module_t *m)
 	free(m->reloc);
 	free(m->calls);
 	sc__penny_tab_free(m->penny);
+	sc__pennyc_free(m->pennyc);
 	free(m->code);
 	free(m->code_ptx);
 	free(m->line);

@@ -1017,9 +1017,14 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 	fprintf(f, "\nname %s\nregs %s\n", c->name, sc_regs_name(j->regs));
 	if (sc_protection_on(&j->prot))
 		write_prot(f, &j->prot);
-	if (j->prot.penny.on) /* a record of its own, after the codes' */
-		fprintf(f, "penny %s %s %" PRIu32 " %d\n", sc_code_name(j->prot.penny.edc),
-		        sc_penny_mode_name(j->prot.penny.mode), j->prot.penny.recovery_penalty, (int)j->prot.penny.include_pred);
+	if (j->prot.penny.on) { /* a record of its own, after the codes' */
+		fprintf(f, "penny %s %s %" PRIu32 " %d", sc_code_name(j->prot.penny.edc), sc_penny_mode_name(j->prot.penny.mode),
+		        j->prot.penny.recovery_penalty, (int)j->prot.penny.include_pred);
+		if (j->prot.penny.mode == SC_PENNY_COMPILED) /* the compiler's fields */
+			fprintf(f, " %s %s", sc_penny_prune_name(j->prot.penny.pruning),
+			        sc_penny_storage_name(j->prot.penny.storage));
+		fputc('\n', f);
+	}
 	if (j->prot.refu.on)
 		fprintf(f, "refu %" PRIu32 "\n", sc_refu_params(&j->prot).replay_buffer);
 	if (j->mode == SC_RT_GOLDEN) {
@@ -1306,23 +1311,34 @@ static void jr_prot(jrd_t *r, sc_rt_job_t *j)
 	jr_end(r);
 }
 
-/* "penny EDC MODE PENALTY INCLUDE_PRED" (Penny's own record; absent:
- * off). Checked as the campaign's key is: a detection code, oracle mode. */
+/* "penny EDC MODE PENALTY INCLUDE_PRED [PRUNING STORAGE]" (Penny's own
+ * record; absent: off; the last two in mode compiled only). Checked as the
+ * campaign's key is. */
 static void jr_penny(jrd_t *r, sc_rt_job_t *j)
 {
 	sc_penny_protection_t *y = &j->prot.penny;
-	char edc[16], mode[16];
+	char edc[16], mode[16], prune[16], store[16];
 	int len = 0;
 	if (sscanf(r->p, " %15[a-z0-9] %15[a-z]%n", edc, mode, &len) != 2 || sc_code_parse(edc, &y->edc) ||
 	    (y->edc != SC_CODE_PARITY && y->edc != SC_CODE_HAMMING && y->edc != SC_CODE_SECDED))
 		env_fail(r->path, r->ln, "'penny' record: expected an edc (parity, hamming, secded) and a mode");
-	if (strcmp(mode, "oracle"))
-		env_fail(r->path, r->ln, "'penny' record: mode %s: expected oracle", mode);
+	if (strcmp(mode, "oracle") && strcmp(mode, "compiled"))
+		env_fail(r->path, r->ln, "'penny' record: mode %s: expected oracle or compiled", mode);
 	r->p += len;
 	y->on = true;
-	y->mode = SC_PENNY_ORACLE;
+	y->mode = strcmp(mode, "oracle") ? SC_PENNY_COMPILED : SC_PENNY_ORACLE;
 	y->recovery_penalty = (uint32_t)jr_u64(r, "recovery_penalty", 0, 1u << 20, 10);
 	y->include_pred = jr_u64(r, "include_pred", 0, 1, 10) == 1;
+	if (y->mode == SC_PENNY_ORACLE) {
+		jr_end(r);
+		return;
+	}
+	if (sscanf(r->p, " %15[a-z] %15[a-z]%n", prune, store, &len) != 2 ||
+	    (strcmp(prune, "basic") && strcmp(prune, "none")) || strcmp(store, "global"))
+		env_fail(r->path, r->ln, "'penny' record: expected pruning (basic, none) and storage (global)");
+	r->p += len;
+	y->pruning = strcmp(prune, "none") ? SC_PENNY_PRUNE_BASIC : SC_PENNY_PRUNE_NONE;
+	y->storage = SC_PENNY_STORE_GLOBAL;
 	jr_end(r);
 }
 

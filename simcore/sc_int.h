@@ -836,6 +836,8 @@ struct sc_module {
 	bool spilling;                 /* a spill round is committing (spill.c) */
 	bool spilled;                  /* spill slots lie at local addresses from spill_base up */
 	uint32_t spill_base;
+	struct sc_pennyc_tab *pennyc;  /* Penny compiled: the recovery table
+	                                  (pennyc.c), made with the checkpoints */
 	struct sc_module *next;
 };
 
@@ -2185,7 +2187,8 @@ typedef struct sc_penny_snap {
  * buffering), each holding its list's values lane by lane. */
 typedef struct sc_penny {
 	sc_penny_protection_t p;  /* in force (sc_penny_params) */
-	const sc_penny_tab_t *tab;/* the launch's module's */
+	const sc_penny_tab_t *tab;/* the launch's module's (compiled mode: NULL) */
+	const struct sc_pennyc_tab *ctab; /* compiled mode: the launch's module's */
 	uint32_t nslots, cap;     /* warp slots; words per snapshot (maxlive x 32) */
 	sc_penny_snap_t *snap;    /* [slot][2] */
 	uint32_t *val;            /* [slot][2][cap]: entry j lane l at j x 32 + l */
@@ -2193,6 +2196,84 @@ typedef struct sc_penny {
 	uint8_t *resume;          /* per slot: rolled back; its next issue (the
 	                             region start) keeps the snapshot it has */
 } sc_penny_t;
+
+/* ======================================================================
+ * Penny, compiled mode (pennyc.c; DESIGN.md, "Penny (compiled)")
+ * ====================================================================== */
+/* What the compiler needs of the GPU: the checkpoint storage is indexed by
+ * %smid and %warpid (num_sms x max_warps warp slots), allocated through
+ * alloc (sc_ptx_host_t's alloc_global without an initial image). */
+typedef struct sc_pennyc_opts {
+	bool pruning;               /* basic pruning */
+	uint32_t num_sms, max_warps;
+	int (*alloc)(void *ctx, uint64_t bytes, uint64_t *addr);
+	void *ctx;
+} sc_pennyc_opts_t;
+
+/* What the compiler did to a module. */
+typedef struct sc_pennyc_stats {
+	uint32_t regions;           /* regions formed */
+	uint32_t alias_cuts;        /* stores that started a region (may alias a load before) */
+	uint32_t alias_kept;        /* stores after loads in a region, proven not to alias them */
+	uint32_t cps_needed;        /* LUPs of values live out of their regions */
+	uint32_t cps_pruned;        /* of those, recomputed at recovery instead */
+	uint32_t cps;               /* checkpoint stores inserted at LUPs */
+	uint32_t adjustments;       /* stores of storage alternation's adjustment regions */
+	uint32_t alternating;       /* values given two slots */
+	uint32_t slots;             /* slots (units) in all */
+	uint64_t bytes;             /* checkpoint storage */
+} sc_pennyc_stats_t;
+
+/* A memory access, as region formation compares them (base: own slot or
+ * SC_NOREG; valid: the base was not written since). */
+typedef struct sc_pennyc_acc {
+	uint8_t space;
+	uint16_t base;
+	bool valid;
+	int64_t off;
+	uint32_t size;
+} sc_pennyc_acc_t;
+/* Whether a store may overwrite what a load read (the alias analysis). */
+bool sc__pennyc_may_alias(const sc_pennyc_acc_t *ld, const sc_pennyc_acc_t *st);
+
+/* A live-in of a region: physical slot(s), and where recovery gets it:
+ * src 0 the checkpoint unit at byte arg of the warp's storage (bytes
+ * wide), 1 the checkpoint base recomputed, 2 the word at pc arg executed
+ * again (a pruned value), 3 zero (the function's own prologue). */
+typedef struct sc_pennyc_ent {
+	uint16_t phys;
+	uint8_t w, src, bytes;
+	uint32_t arg;
+} sc_pennyc_ent_t;
+
+/* A compiled module's regions (rstart as sc_penny_tab_t's) and live-ins
+ * ent[off[pc] .. off[pc + 1]); the storage: buf + ((smid x max_warps +
+ * warpid) x units) x 256 + lane x 8. */
+typedef struct sc_pennyc_tab {
+	uint32_t ncode;
+	uint32_t *rstart, *off;
+	sc_pennyc_ent_t *ent;
+	uint32_t maxent;
+	uint64_t buf;
+	uint32_t units, max_warps;
+} sc_pennyc_tab_t;
+
+/* Penny's compiler over m (alloc mode): regions, checkpoint stores,
+ * storage alternation, pruning, the storage variable and m->pennyc. 0,
+ * SC_ENOMEM, SC_EINVAL (refused: msg says why; m unchanged) or the
+ * commit's SC_EPARSE (m must be freed). */
+int sc__pennyc_compile(sc_module_t *m, const sc_pennyc_opts_t *opt, sc_pennyc_stats_t *st, char *msg, size_t msgsz);
+void sc__pennyc_free(sc_pennyc_tab_t *t);
+/* The compiler over module m with g's parameters, basic pruning or none
+ * (gpu.c): 0 or as sc__pennyc_compile, the message in g->errmsg. */
+int sc__gpu_pennyc(sc_gpu_t *g, sc_module_t *m, bool pruning);
+/* A detected read by w at pc, compiled mode: the live-ins restored from
+ * the checkpoints, the rollback; penny_unrecoverable without a region. */
+void sc__pennyc_recover(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_perr_t *e, uint32_t pc);
+/* The rollback both modes end with: w's top entry back to region start
+ * rb after `restored` restores of latency `lat` each (penny.c). */
+void sc__penny_rollback(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t rb, uint32_t restored, sc_lat_t lat);
+void sc__penny_unrecoverable(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t pc, const char *why);
 
 /* Allocates each SM's state when Penny is on: 0 or SC_ENOMEM. */
 int sc__penny_create(sc_gpu_t *g);
@@ -2205,7 +2286,7 @@ void sc__penny_tab_free(sc_penny_tab_t *t);
 static inline bool sc__penny_boundary(const sc_sm_t *sm, uint32_t pc)
 {
 	const sc_penny_tab_t *t = sm->penny->tab;
-	return pc < t->ncode && t->rstart[pc] == pc;
+	return t && pc < t->ncode && t->rstart[pc] == pc; /* compiled: no snapshots */
 }
 /* Warp w issues the boundary pc: the snapshot of its region's live-ins. */
 void sc__penny_snap(const sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t pc);

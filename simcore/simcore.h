@@ -343,14 +343,17 @@ typedef struct sc_sharp_protection {
  * 0 = the default. Needs regs alloc, no regfile code (edc replaces it), no
  * pred code with include_pred, and no SHARP. */
 typedef enum { SC_PENNY_ORACLE = 0, SC_PENNY_COMPILED = 1 } sc_penny_mode_t;
+typedef enum { SC_PENNY_PRUNE_BASIC = 0, SC_PENNY_PRUNE_NONE = 1 } sc_penny_prune_t;
+typedef enum { SC_PENNY_STORE_GLOBAL = 0 } sc_penny_storage_t;
 
 typedef struct sc_penny_protection {
 	bool on;
 	sc_code_kind_t edc;         /* parity, hamming or secded, used to detect only */
-	sc_penny_mode_t mode;       /* oracle (compiled: checkpoint stores inserted;
-	                               not available yet, sc_protection_check refuses it) */
+	sc_penny_mode_t mode;       /* oracle, or compiled (checkpoint stores inserted) */
 	uint32_t recovery_penalty;  /* cycles a rollback costs besides its restores: 50 */
 	bool include_pred;          /* the predicate file too (default: unprotected) */
+	sc_penny_prune_t pruning;   /* compiled: basic (0, the default) or none */
+	sc_penny_storage_t storage; /* compiled: where checkpoints go: global */
 } sc_penny_protection_t;
 /* REFU (DESIGN.md, "REFU"; Redundant Execution with idle Functional
  * Units): every ALU instruction (its op's unit NUM, INT, FP or CMP; not
@@ -397,6 +400,9 @@ typedef struct sc_protection {
 sc_penny_protection_t sc_penny_params(const sc_protection_t *p);
 /* "oracle", "compiled"; "?" out of range. */
 const char *sc_penny_mode_name(sc_penny_mode_t m);
+/* "basic", "none"; "global"; "?" out of range. */
+const char *sc_penny_prune_name(sc_penny_prune_t x);
+const char *sc_penny_storage_name(sc_penny_storage_t x);
 
 /* p->sharp with its defaults filled in (NULL: off). */
 sc_sharp_protection_t sc_sharp_params(const sc_protection_t *p);

@@ -155,6 +155,22 @@ Test(protection, identity_only_when_protected, .init = tmp_init, .fini = tmp_fin
 	camp_campaign_destroy(c);
 	c = load_ok(campaign("regfile", "alloc", single, "{\"penny\": {\"edc\": \"secded\"}}"));
 	cr_expect_str_neq(c->hash, penny);
+	camp_campaign_destroy(c);
+	/* compiled: its own identity, the compiler's defaults written out */
+	c = load_ok(campaign("regfile", "alloc", single, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\"}}"));
+	cr_expect_str_neq(c->hash, penny);
+	cr_expect(strstr(c->canonical, "\"mode\":\"compiled\",\"pruning\":\"basic\",\"recovery_penalty\":50,"
+	                 "\"storage\":\"global\"}"), "%s", c->canonical);
+	char pennyc[17];
+	snprintf(pennyc, sizeof pennyc, "%s", c->hash);
+	camp_campaign_destroy(c);
+	c = load_ok(campaign("regfile", "alloc", single, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", "
+	                     "\"pruning\": \"basic\", \"storage\": \"global\"}}"));
+	cr_expect_str_eq(c->hash, pennyc);
+	camp_campaign_destroy(c);
+	c = load_ok(campaign("regfile", "alloc", single, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", "
+	                     "\"pruning\": \"none\"}}"));
+	cr_expect_str_neq(c->hash, pennyc);
 	/* REFU's default buffer (2) written out, or false: the same */
 	c = load_ok(campaign("fu", "alloc", single, "{\"refu\": {\"replay_buffer\": 2}}"));
 	camp_campaign_t *d = load_ok(campaign("fu", "alloc", single, "{\"refu\": true}"));
@@ -181,16 +197,24 @@ static const struct {
 	{"regfile", "alloc", NULL, "{\"penny\": {}}", "at $.protection.penny:", "missing key 'edc'"},
 	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"dected\"}}", "at $.protection.penny.edc:",
 	 "expected parity, hamming or secded"},
-	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\"}}",
-	 "at $.protection.penny.mode:", "\"compiled\" (checkpoint stores inserted into the code) is not available yet"},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"storage\": \"shared\"}}",
+	 "at $.protection.penny.storage:", "expected \"global\""},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"pruning\": \"optimal\"}}",
+	 "at $.protection.penny.pruning:", "expected \"basic\""},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"pruning\": \"none\"}}",
+	 "at $.protection.penny.pruning:", "only with \"mode\": \"compiled\""},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"storage\": \"global\"}}",
+	 "at $.protection.penny.storage:", "only with \"mode\": \"compiled\""},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"include_pred\": true}}",
+	 "at $.protection.penny.include_pred:", "include_pred needs mode oracle"},
 	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"eager\"}}",
-	 "at $.protection.penny.mode:", "expected \"oracle\""},
+	 "at $.protection.penny.mode:", "expected \"oracle\" or \"compiled\""},
 	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"recovery_penalty\": 0}}",
 	 "at $.protection.penny.recovery_penalty:", "expected an integer in 1..1048576"},
 	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"include_pred\": 1}}",
 	 "at $.protection.penny.include_pred:", "expected true or false"},
-	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"storage\": \"shared\"}}",
-	 "at $.protection.penny:", "unknown key 'storage'"},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"slots\": 2}}",
+	 "at $.protection.penny:", "unknown key 'slots'"},
 	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\"}, \"regfile\": \"secded\"}",
 	 "at $.protection.regfile:", "penny.edc replaces the register file's code"},
 	{"pred", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"include_pred\": true}, \"pred\": \"parity\"}",
@@ -353,9 +377,14 @@ Test(protection, file_form, .init = tmp_init, .fini = tmp_fini)
 	cr_expect(p.penny.on && p.penny.edc == SC_CODE_HAMMING && p.penny.recovery_penalty == 20 && p.penny.include_pred);
 	cr_expect_eq(camp_protection_load(f, &cfg, SC_REGS_UNALLOC, &p, err, sizeof err), CAMP_EINPUT);
 	cr_expect(strstr(err, "p.json: at $: penny's regions and checkpoints are on allocated registers"), "%s", err);
-	f = put_text("p.json", "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\"}}");
+	f = put_text("p.json", "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"pruning\": \"none\", "
+	             "\"storage\": \"global\"}}");
+	cr_assert_eq(camp_protection_load(f, &cfg, SC_REGS_ALLOC, &p, err, sizeof err), 0, "%s", err);
+	cr_expect(p.penny.on && p.penny.mode == SC_PENNY_COMPILED && p.penny.pruning == SC_PENNY_PRUNE_NONE &&
+	          p.penny.storage == SC_PENNY_STORE_GLOBAL);
+	f = put_text("p.json", "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"storage\": \"auto\"}}");
 	cr_expect_eq(camp_protection_load(f, &cfg, SC_REGS_ALLOC, &p, err, sizeof err), CAMP_EINPUT);
-	cr_expect(strstr(err, "p.json: at $.penny.mode: \"compiled\""), "%s", err);
+	cr_expect(strstr(err, "p.json: at $.penny.storage: expected \"global\""), "%s", err);
 	f = put_text("p.json", "[]");
 	cr_expect_eq(camp_protection_load(f, &cfg, SC_REGS_PTX, &p, err, sizeof err), CAMP_EINPUT);
 	cr_expect(strstr(err, "p.json: at $: expected an object"), "%s", err);

@@ -401,18 +401,20 @@ Test(runner, protected_penny_fork_early_and_dead_change_nothing, .timeout = 600)
 	             "two adjacent bits under parity: undetected, some SDC");
 }
 
-/* Penny's claim, tested by injection: every single-bit fault of the
- * register file is masked, most of those read by a rollback; none is an
- * SDC or a DUE, penny_unrecoverable least of all. vadd, scalarprod (a loop
- * and a divergent reduction), ctrl_flow (loops and divergence), dev_func
- * (calls) and warp_shfl (cross-lane reads). */
-Test(runner, penny_masks_every_single_bit_fault, .timeout = 600)
+/* Penny compiled: the checkpoints are simulated memory (state already),
+ * the inserted code changes the golden run; forking, early termination
+ * and the dead shortcut change no outcome. */
+Test(runner, protected_pennyc_fork_early_and_dead_change_nothing, .timeout = 600)
 {
-	static const char *const c[] = {
-	    "tests/engine/data/vadd4k-regfile-penny-many.json", "tests/engine/data/sp-small-regfile-penny-many.json",
-	    "tests/engine/data/ctrl-flow-regfile-penny.json",   "tests/engine/data/dev-func-regfile-penny.json",
-	    "tests/engine/data/warp-shfl-regfile-penny.json"};
-	for (size_t k = 0; k < sizeof c / sizeof *c; k++) {
+	cr_expect_eq(protected_equivalences("tests/engine/data/vadd4k-regfile-pennyc.json", SC_PROT_RECOVERED), 0);
+	cr_expect_eq(protected_equivalences("tests/engine/data/sp-small-regfile-pennyc.json", SC_PROT_RECOVERED), 0);
+}
+
+/* Every experiment of each campaign masked, none penny_unrecoverable, and
+ * more than 10 recovered by a rollback. */
+static void all_masked(const char *const *c, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
 		setup_t s;
 		runs_setup(&s, c[k]);
 		got_t f = run(&s, false, false);
@@ -428,6 +430,31 @@ Test(runner, penny_masks_every_single_bit_fault, .timeout = 600)
 		free(f.o);
 		runs_teardown(&s);
 	}
+}
+
+/* Penny's claim, tested by injection: every single-bit fault of the
+ * register file is masked, most of those read by a rollback; none is an
+ * SDC or a DUE, penny_unrecoverable least of all. vadd, scalarprod (a loop,
+ * a divergent reduction, shared memory), ctrl_flow (loops and divergence),
+ * dev_func (calls) and warp_shfl (cross-lane reads). */
+Test(runner, penny_masks_every_single_bit_fault, .timeout = 600)
+{
+	static const char *const c[] = {
+	    "tests/engine/data/vadd4k-regfile-penny-many.json", "tests/engine/data/sp-small-regfile-penny-many.json",
+	    "tests/engine/data/ctrl-flow-regfile-penny.json",   "tests/engine/data/dev-func-regfile-penny.json",
+	    "tests/engine/data/warp-shfl-regfile-penny.json"};
+	all_masked(c, sizeof c / sizeof *c);
+}
+
+/* The same claim for compiled Penny, whose checkpoints are the inserted
+ * stores and whose recovery reads them back from global memory. */
+Test(runner, pennyc_masks_every_single_bit_fault, .timeout = 600)
+{
+	static const char *const c[] = {
+	    "tests/engine/data/vadd4k-regfile-pennyc-many.json", "tests/engine/data/sp-small-regfile-pennyc-many.json",
+	    "tests/engine/data/ctrl-flow-regfile-pennyc.json",   "tests/engine/data/dev-func-regfile-pennyc.json",
+	    "tests/engine/data/warp-shfl-regfile-pennyc.json"};
+	all_masked(c, sizeof c / sizeof *c);
 }
 
 /* Codes on the caches' data (stencil.json on small-cache-gpu.json): the

@@ -25,7 +25,7 @@ shift
 flipsim=$build/flipsim
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$build/pass
-passes="nop-leaders nop-all dup"
+passes=${PASSES:-"nop-leaders nop-all dup penny"}
 passed=0
 failed=0
 . "$root/tests/lib/programs.sh"

@@ -344,14 +344,20 @@ Test(penny, bad_settings_are_refused)
 		{{.pred = SC_CODE_PARITY, .penny = {.on = true, .edc = SC_CODE_PARITY, .include_pred = true}}, SC_REGS_ALLOC,
 		 "give pred code none"},
 		{{.sharp = {.on = true}, .penny = {.on = true, .edc = SC_CODE_PARITY}}, SC_REGS_ALLOC, "choose one"},
-		{{.penny = {.on = true, .edc = SC_CODE_PARITY, .mode = SC_PENNY_COMPILED}}, SC_REGS_ALLOC,
-		 "mode compiled is not available yet"},
+		{{.penny = {.on = true, .edc = SC_CODE_PARITY, .mode = SC_PENNY_COMPILED, .include_pred = true}},
+		 SC_REGS_ALLOC, "include_pred needs mode oracle"},
+		{{.penny = {.on = true, .edc = SC_CODE_PARITY, .pruning = SC_PENNY_PRUNE_NONE}}, SC_REGS_ALLOC,
+		 "only with mode compiled"},
+		{{.penny = {.pruning = SC_PENNY_PRUNE_NONE}}, SC_REGS_ALLOC, "parameters given but penny is off"},
 		{{.penny = {.recovery_penalty = 5}}, SC_REGS_ALLOC, "parameters given but penny is off"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		cr_expect_eq(sc_protection_check(&bad[i].p, &cfg, bad[i].regs, msg, sizeof msg), SC_EINVAL, "case %zu", i);
 		cr_expect(strstr(msg, bad[i].frag), "case %zu: %s", i, msg);
 	}
+	sc_protection_t okc = {.penny = {.on = true, .edc = SC_CODE_PARITY, .mode = SC_PENNY_COMPILED,
+	                                 .pruning = SC_PENNY_PRUNE_NONE}};
+	cr_expect_eq(sc_protection_check(&okc, &cfg, SC_REGS_ALLOC, msg, sizeof msg), 0, "%s", msg);
 	sc_protection_t ok = penny(SC_CODE_SECDED, true);
 	cr_expect_eq(sc_protection_check(&ok, &cfg, SC_REGS_ALLOC, msg, sizeof msg), 0, "%s", msg);
 	cr_expect(sc_protection_on(&ok));

@@ -1,0 +1,969 @@
+/* Penny, compiled mode (DESIGN.md, "Penny (compiled)"; Penny, ASPLOS'20):
+ * Penny's compiler as a pass over the lowered code (pass.c), and the
+ * recovery runtime that reads its checkpoints back from simulated memory.
+ *
+ * Regions. Per function, on the virtual-register code: a region starts at
+ * every basic-block leader (flipsim's SIMT restriction: no branch inside a
+ * region, so a rollback resets the top entry's pc alone), before and
+ * after every atom, red, bar, membar, call and other side effect but a
+ * plain store, and before a store that may overwrite what a load earlier
+ * in the region read (a memory anti-dependence). The alias test compares
+ * address expressions: two accesses in different state spaces (neither
+ * generic) do not alias, nor do loads of .const and kernel .param; in the
+ * same space, two addresses with the same base register and the same
+ * reaching definition of it (not written in between: the region is
+ * straight-line) or no base at all alias exactly when their byte ranges
+ * overlap; anything else may alias. A region also starts before a word
+ * that writes a predicate live into the region (predicates get no
+ * checkpoint: cutting is their anti-dependence's answer).
+ *
+ * Checkpoints. A register value (a virtual register, both slots of a
+ * 64-bit one) is checkpointed after its last update in a region when it
+ * is live out of the region (its LUP): an unguarded st of the register to
+ * its slot. The store stays in the LUP's region: in flipsim a region never
+ * spans a merge, so the boundary position of Penny's bimodal choice is the
+ * region's end, which costs the same issue slot (stores never stall here);
+ * checkpoints therefore stay at their LUPs.
+ *
+ * Storage alternation. A value that is both live into a region and
+ * checkpointed in it gets two slots (colours); the others one. A forward
+ * dataflow over regions tracks the set of colours holding the value's
+ * current value; a region reads its live-in from the smallest valid colour
+ * and checkpoints into the other. Where predecessors disagree (a loop's
+ * back edge, the join of two arms), an adjustment region at the end of the
+ * disagreeing predecessor stores the value into the missing colour too
+ * (Penny's dummy checkpoint); it is its own region, so that its recovery
+ * reads the colour it does not write.
+ *
+ * Pruning (basic). A value with one unguarded definition in its function,
+ * from an immediate, a special register (not a clock), or an ld.param /
+ * ld.const at a constant address, and not live at the function's entry,
+ * gets no checkpoint: recovery executes that definition again (a recovery
+ * slice of one instruction).
+ *
+ * Storage. Global memory: one module-scope .global variable (it appears in
+ * the emitted PTX) of num_sms x max_warps_per_sm x units x 256 bytes, a
+ * unit being one value's slot for the 32 lanes of a warp slot (8 bytes a
+ * lane, coalesced). The prologue of each function computes the warp's
+ * base address from %smid, %warpid (the SM's warp slot), %laneid and the
+ * variable's address; the checkpoints store at constant offsets from it.
+ * Recovery recomputes that base, never reads it back.
+ *
+ * Recovery (sc__pennyc_recover): the region of the detecting pc; each
+ * live-in value restored on the top mask's lanes from its slot in global
+ * memory (real state: a fault there is a fault in the program's memory;
+ * the paper assumes ECC-protected checkpoint storage), recomputed
+ * (pruned, the base), or zero (a value live into the function, never
+ * written: the CTA's registers start at zero); then the oracle's rollback
+ * (penny.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sc_int.h"
+
+#define UNIT_BYTES 256u /* a unit: 32 lanes x 8 bytes */
+
+enum { SRC_UNIT = 0, SRC_BASE, SRC_SLICE, SRC_ZERO };
+
+/* ---------------------------------------------------------------- alias */
+
+static sc_pennyc_acc_t access_of(const sc_insn_t *in, uint32_t rbase)
+{
+	bool st = in->op == SC_OP_ST;
+	unsigned ao = st ? 0 : SC_NDST(in), nv = st ? SC_NSRC(in) - 1u : SC_NDST(in);
+	uint16_t a = in->opnd[ao];
+	sc_pennyc_acc_t x = {.space = (uint8_t)SC_AUX_SPACE(in->aux), .valid = true, .off = (int64_t)in->imm,
+	           .size = sc__type_bits(in->type) / 8 * (nv ? nv : 1)};
+	unsigned k = SC_OPND_KIND(a), i = SC_OPND_IDX(a);
+	x.base = i == SC_NOREG ? SC_NOREG : (uint16_t)(i - rbase);
+	if (k == SC_K_ADDR32 && i != SC_NOREG)
+		x.off = (int64_t)(uint32_t)in->imm;
+	if (!x.size)
+		x.size = 16;
+	return x;
+}
+
+bool sc__pennyc_may_alias(const sc_pennyc_acc_t *ld, const sc_pennyc_acc_t *st)
+{
+	if (ld->space == SC_SP_CONST || (ld->space == SC_SP_PARAM && st->space != SC_SP_PARAM))
+		return false;
+	if (ld->space != st->space && ld->space != SC_SP_GENERIC && st->space != SC_SP_GENERIC)
+		return false;
+	if (ld->space != st->space || !ld->valid || ld->base != st->base)
+		return true;
+	return ld->off < st->off + (int64_t)st->size && st->off < ld->off + (int64_t)ld->size;
+}
+
+/* Whether a region starts both before and after the word: synchronisation
+ * and every side effect but a plain store. */
+static bool always_cuts(const sc_insn_t *in)
+{
+	return in->op != SC_OP_ST && (sc__ops[in->op].flags & (SC_OF_SIDE | SC_OF_CALL));
+}
+
+/* ---------------------------------------------------------------- the pass */
+
+/* One function's analysis (old pcs, own slot numbering). */
+typedef struct fstate {
+	uint32_t fi, lo, hi, nr, np, rbase, pbase;
+	const sc_insn_t *code;   /* the session's code */
+	sc_live_t lv;
+	bool *bnd;               /* [pc - lo]: a region starts */
+	uint32_t *rid;           /* [pc - lo]: its region */
+	uint32_t nrg;            /* regions */
+	uint32_t *rs, *re;       /* region r: first and last pc */
+	uint8_t *wide, *type;    /* [own slot]: first slot of a 64-bit value; declared type */
+	uint32_t *ndef, *defpc;  /* [own slot]: definitions, the last one's pc */
+	bool *pruned, *alt;      /* [own slot] */
+	uint32_t *unit;          /* [own slot]: first unit (colour c: unit + c), UINT32_MAX: none */
+	uint32_t *lup;           /* [region x nr]: the checkpointed LUP's pc, UINT32_MAX: none */
+	uint8_t *rcol;           /* [region x nr]: the colour a live-in is read from */
+	bool *adj;               /* [region]: an adjustment region follows it */
+	bool *adjv;              /* [region x nr]: value o is stored in it */
+	bool *rend;              /* [region]: its last word ends its block */
+	uint8_t *acol;           /* [region x nr]: the adjustment region's read colours */
+	uint32_t *epred, *esucc, nedge; /* region edges */
+	uint16_t base;           /* own slot of the checkpoint base (64-bit) */
+} fstate_t;
+
+static void fstate_free(fstate_t *f)
+{
+	sc__live_free(&f->lv);
+	free(f->bnd);
+	free(f->rid);
+	free(f->rs);
+	free(f->re);
+	free(f->wide);
+	free(f->type);
+	free(f->ndef);
+	free(f->defpc);
+	free(f->pruned);
+	free(f->alt);
+	free(f->unit);
+	free(f->lup);
+	free(f->rcol);
+	free(f->adj);
+	free(f->adjv);
+	free(f->rend);
+	free(f->acol);
+	free(f->epred);
+	free(f->esucc);
+}
+
+static int refuse(char *msg, size_t n, const char *mod, uint32_t pc, const char *why)
+{
+	snprintf(msg, n, "penny compiled: %s: pc %u: %s", mod, pc, why);
+	return SC_EINVAL;
+}
+
+/* Whether own slot v (a value's first slot) is live before / after pc. */
+static bool live_in(const fstate_t *f, uint32_t pc, uint32_t v)
+{
+	return sc__live_at(&f->lv, f->lv.in, pc, v) || (f->wide[v] && sc__live_at(&f->lv, f->lv.in, pc, v + 1));
+}
+static bool live_out(const fstate_t *f, uint32_t pc, uint32_t v)
+{
+	return sc__live_at(&f->lv, f->lv.out, pc, v) || (f->wide[v] && sc__live_at(&f->lv, f->lv.out, pc, v + 1));
+}
+
+/* Region formation (the file's comment). */
+static int form_regions(fstate_t *f, sc_pennyc_stats_t *st, const char *mod, char *msg, size_t msgsz)
+{
+	uint32_t n = f->hi - f->lo;
+	bool *lead = calloc(n, 1);
+	sc_pennyc_acc_t *ld = malloc((n + 1) * sizeof *ld);
+	int rc = SC_ENOMEM;
+	if (!lead || !ld)
+		goto out;
+	sc__cfg_leaders(f->code, f->lo, f->hi, lead);
+	uint32_t nld = 0, start = f->lo;
+	rc = 0;
+	for (uint32_t pc = f->lo; pc < f->hi && !rc; pc++) {
+		const sc_insn_t *in = &f->code[pc];
+		sc_regref_t v[7];
+		unsigned k = sc__insn_regs(in, v);
+		bool cut = pc == f->lo || lead[pc - f->lo] || always_cuts(in) || always_cuts(&f->code[pc - 1]);
+		if (!cut && in->op == SC_OP_ST) {
+			sc_pennyc_acc_t w = access_of(in, f->rbase);
+			for (uint32_t i = 0; i < nld && !cut; i++)
+				cut = sc__pennyc_may_alias(&ld[i], &w);
+			if (cut)
+				st->alias_cuts++;
+			else if (nld)
+				st->alias_kept++;
+		}
+		for (unsigned j = 0; j < k && !cut; j++) /* a predicate live into the region written */
+			cut = v[j].def && v[j].pred && sc__live_at(&f->lv, f->lv.in, start, f->nr + (v[j].idx - f->pbase));
+		if (cut) {
+			start = pc;
+			nld = 0;
+			f->bnd[pc - f->lo] = true;
+		}
+		for (unsigned j = 0; j < k; j++)
+			for (unsigned i = 0; v[j].def && v[j].pred && i < k; i++)
+				if (!v[i].def && v[i].pred && v[i].idx == v[j].idx &&
+				    sc__live_at(&f->lv, f->lv.in, pc, f->nr + (v[j].idx - f->pbase)))
+					rc = refuse(msg, msgsz, mod, pc,
+					            "reads and writes the same live predicate: no region makes it idempotent "
+					            "(predicates get no checkpoint)");
+		if (in->op == SC_OP_LD)
+			ld[nld++] = access_of(in, f->rbase);
+		for (unsigned j = 0; j < k; j++) /* a base written: its loads' addresses are unknown now */
+			if (v[j].def && !v[j].pred)
+				for (uint32_t i = 0; i < nld; i++)
+					if (ld[i].base != SC_NOREG && ld[i].base >= v[j].idx - f->rbase &&
+					    ld[i].base < v[j].idx - f->rbase + v[j].w)
+						ld[i].valid = false;
+	}
+	if (rc)
+		goto out;
+	uint32_t r = 0;
+	for (uint32_t pc = f->lo; pc < f->hi; pc++) {
+		if (f->bnd[pc - f->lo]) {
+			f->rs[r] = pc;
+			if (r)
+				f->re[r - 1] = pc - 1;
+			r++;
+		}
+		f->rid[pc - f->lo] = r - 1;
+	}
+	f->re[r - 1] = f->hi - 1;
+	f->nrg = r;
+out:
+	free(lead);
+	free(ld);
+	return rc;
+}
+
+/* Region edges: a jump, or a fall-through into another region. */
+static int region_edges(fstate_t *f)
+{
+	uint32_t cap = 2 * f->nrg + 2 * (f->hi - f->lo);
+	f->epred = malloc(cap * sizeof *f->epred);
+	f->esucc = malloc(cap * sizeof *f->esucc);
+	if (!f->epred || !f->esucc)
+		return SC_ENOMEM;
+	for (uint32_t r = 0; r < f->nrg; r++) {
+		uint32_t e = f->re[r];
+		const sc_insn_t *in = &f->code[e];
+		if (sc__insn_jumps(in)) {
+			uint32_t t = SC_BR_TARGET(in->imm);
+			if (t >= f->lo && t < f->hi) {
+				f->epred[f->nedge] = r;
+				f->esucc[f->nedge++] = f->rid[t - f->lo];
+			}
+		}
+		if (sc__insn_falls(in) && e + 1 < f->hi) {
+			f->epred[f->nedge] = r;
+			f->esucc[f->nedge++] = r + 1;
+		}
+	}
+	return 0;
+}
+
+/* The values of f: widths, declared types, definitions. */
+static void values(const sc_module_t *m, fstate_t *f)
+{
+	const sc_func_t *fn = &m->funcs[f->fi];
+	for (uint32_t pc = f->lo; pc < f->hi; pc++) {
+		sc_regref_t v[7];
+		unsigned k = sc__insn_regs(&f->code[pc], v);
+		for (unsigned j = 0; j < k; j++) {
+			if (v[j].pred)
+				continue;
+			uint32_t o = v[j].idx - f->rbase;
+			if (v[j].w == 2)
+				f->wide[o] = 1;
+			if (v[j].def) {
+				f->ndef[o]++;
+				f->defpc[o] = pc;
+			}
+		}
+	}
+	for (uint32_t o = 0; o < f->nr; o++) {
+		uint8_t t = 0;
+		if (sc__reg_type(m, fn, f->rbase + o, false, &t, NULL) || !sc__type_bits(t))
+			t = f->wide[o] ? SC_T_B64 : SC_T_B32;
+		f->type[o] = t;
+	}
+}
+
+/* Basic pruning: one unguarded definition that recovery can execute again. */
+static bool prunable(const fstate_t *f, uint32_t o)
+{
+	if (f->ndef[o] != 1 || live_in(f, f->lo, o))
+		return false;
+	const sc_insn_t *in = &f->code[f->defpc[o]];
+	if ((in->guard & SC_GUARD_ON) || SC_NDST(in) != 1 || SC_NSRC(in) != 1 ||
+	    (in->mods & (SC_MOD_CC_IN | SC_MOD_CC_OUT)))
+		return false;
+	unsigned k = SC_OPND_KIND(in->opnd[1]), i = SC_OPND_IDX(in->opnd[1]);
+	if (in->op == SC_OP_MOV)
+		return k == SC_K_IMM || (k == SC_K_SREG && i != SC_SR_CLOCK && i != SC_SR_CLOCK_HI && i != SC_SR_CLOCK64);
+	if (in->op == SC_OP_LD) {
+		unsigned sp = SC_AUX_SPACE(in->aux);
+		return (sp == SC_SP_PARAM || sp == SC_SP_CONST) && k == SC_K_ADDR && i == SC_NOREG;
+	}
+	return false;
+}
+
+/* The colours valid on entry to (vin) and exit from (vout) each region
+ * for value o, the read and checkpoint colours fixed: a monotone dataflow
+ * (meet: intersection) from "both". record: set acol (what an adjustment
+ * reads: a colour valid before it); else false when an adjustment would
+ * read an invalid one. */
+static bool flow(fstate_t *f, uint32_t o, uint8_t *vin, uint8_t *vout, bool record)
+{
+	bool ok = true;
+	for (uint32_t r = 0; r < f->nrg; r++)
+		vout[r] = 3;
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (uint32_t r = 0; r < f->nrg; r++) {
+			uint8_t in = 3;
+			for (uint32_t e = 0; e < f->nedge; e++)
+				if (f->esucc[e] == r)
+					in &= vout[f->epred[e]];
+			size_t i = (size_t)r * f->nr + o;
+			uint8_t out = f->lup[i] != UINT32_MAX ? (uint8_t)(1u << (1 - f->rcol[i])) : in;
+			if (record)
+				f->acol[i] = (out & 1) || !out ? 0 : 1;
+			else if (f->adjv[i] && !(out & (1u << f->acol[i])))
+				ok = false;
+			if (f->adjv[i] && out)
+				out = 3;
+			vin[r] = in;
+			if (out != vout[r]) {
+				vout[r] = out;
+				changed = true;
+			}
+		}
+	}
+	return ok;
+}
+
+/* Storage alternation of value o over f's regions. First, in layout
+ * order, each region's read colour (rcol) is chosen from the
+ * predecessors already visited: the smallest colour all of them leave
+ * valid; a region that checkpoints o writes the other. Then, with those
+ * fixed, the valid colours are a monotone dataflow (meet: intersection)
+ * solved to its fixed point; where a region's read colour is not valid
+ * on entry (a loop's back edge, a join), the predecessors that lack it get
+ * an adjustment (it stores o into that colour too, leaving both valid),
+ * and the dataflow runs again. Adjustments only add colours, so this ends.
+ * acol: the colour an adjustment region after r reads (one r leaves
+ * valid before its adjustment). */
+static void colour(fstate_t *f, uint32_t o, uint8_t *vin, uint8_t *vout)
+{
+	uint32_t nr = f->nr;
+	for (uint32_t r = 0; r < f->nrg; r++) {
+		uint8_t in = 3;
+		for (uint32_t e = 0; e < f->nedge; e++)
+			if (f->esucc[e] == r && f->epred[e] < r)
+				in &= vout[f->epred[e]];
+		uint8_t rc = (in & 1) || !in ? 0 : 1;
+		f->rcol[(size_t)r * nr + o] = rc;
+		vout[r] = f->lup[(size_t)r * nr + o] != UINT32_MAX ? (uint8_t)(1u << (1 - rc)) : in;
+	}
+	for (;;) {
+		flow(f, o, vin, vout, true);
+		bool conflict = false;
+		for (uint32_t r = 0; r < f->nrg; r++) {
+			uint8_t want = (uint8_t)(1u << f->rcol[(size_t)r * nr + o]);
+			if ((vin[r] & want) || !live_in(f, f->rs[r], o))
+				continue;
+			for (uint32_t e = 0; e < f->nedge; e++) {
+				size_t i = (size_t)f->epred[e] * nr + o;
+				if (f->esucc[e] == r && !(vout[f->epred[e]] & want) && !f->adjv[i]) {
+					f->adjv[i] = f->adj[f->epred[e]] = true;
+					conflict = true;
+				}
+			}
+		}
+		if (!conflict)
+			return;
+	}
+}
+
+/* The other colouring of value o: every region that checkpoints it stores
+ * both colours (an adjustment after each), so both are always valid and
+ * every region reads colour 0. The number of adjustments of o with the
+ * current choice, either way. */
+static uint32_t adjustments_of(const fstate_t *f, uint32_t o)
+{
+	uint32_t n = 0;
+	for (uint32_t r = 0; r < f->nrg; r++)
+		n += f->adjv[(size_t)r * f->nr + o];
+	return n;
+}
+
+static void colour_all(fstate_t *f, uint32_t o)
+{
+	for (uint32_t r = 0; r < f->nrg; r++) {
+		size_t i = (size_t)r * f->nr + o;
+		bool cp = f->lup[i] != UINT32_MAX;
+		f->rcol[i] = 0;
+		f->acol[i] = cp; /* what r leaves valid before its adjustment: the colour it wrote */
+		f->adjv[i] = cp;
+		f->adj[r] |= cp;
+	}
+}
+
+/* Whether every region that reads o finds its read colour valid on
+ * entry (the colouring's proof; the valid colours as in colour()). */
+static bool colouring_holds(fstate_t *f, uint32_t o, uint8_t *vin, uint8_t *vout)
+{
+	if (!flow(f, o, vin, vout, false))
+		return false;
+	for (uint32_t r = 0; r < f->nrg; r++)
+		if (live_in(f, f->rs[r], o) && !(vin[r] & (1u << f->rcol[(size_t)r * f->nr + o])))
+			return false;
+	return true;
+}
+
+/* The checkpoint store of value o's colour c. */
+static sc_insn_t cp_store(const fstate_t *f, uint32_t o, unsigned c)
+{
+	uint32_t bits = f->wide[o] ? 64 : sc__type_bits(f->type[o]);
+	sc_insn_t st = {.op = SC_OP_ST,
+	                .type = bits == 64 ? SC_T_B64 : bits == 8 ? SC_T_B8 : bits == 16 ? SC_T_B16 : SC_T_B32,
+	                .aux = SC_AUX_MAKE(SC_SP_GLOBAL, 0, 0), .nops = SC_NOPS_MAKE(0, 2),
+	                .imm = (uint64_t)(f->unit[o] + c) * UNIT_BYTES};
+	st.opnd[0] = SC_OPND(SC_K_ADDR, f->rbase + f->base);
+	st.opnd[1] = SC_OPND(f->wide[o] ? SC_K_R64 : SC_K_R32, f->rbase + o);
+	return st;
+}
+
+/* Analysis of function fi: regions, LUPs, pruning, which values alternate. */
+static int analyse(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, sc_pennyc_stats_t *st, char *msg,
+                   size_t msgsz)
+{
+	const sc_module_t *m = sc__pass_module(p);
+	const sc_func_t *fn = &m->funcs[f->fi];
+	f->lo = fn->entry_pc;
+	f->hi = fn->end_pc;
+	f->nr = fn->ptx_nregs;
+	f->np = fn->ptx_npreds;
+	f->rbase = fn->ptx_reg_base;
+	f->pbase = fn->ptx_pred_base;
+	f->code = sc__pass_insn(p, 0);
+	uint32_t n = f->hi - f->lo, nr = f->nr ? f->nr : 1;
+	int rc = sc__pass_live(p, f->fi, &f->lv);
+	if (rc)
+		return rc;
+	if (!(f->bnd = calloc(n, 1)) || !(f->rid = calloc(n, sizeof *f->rid)) || !(f->rs = calloc(n, sizeof *f->rs)) ||
+	    !(f->re = calloc(n, sizeof *f->re)) || !(f->wide = calloc(nr + 1, 1)) || !(f->type = calloc(nr, 1)) ||
+	    !(f->ndef = calloc(nr, sizeof *f->ndef)) || !(f->defpc = calloc(nr, sizeof *f->defpc)) ||
+	    !(f->pruned = calloc(nr, 1)) || !(f->alt = calloc(nr, 1)) || !(f->unit = malloc(nr * sizeof *f->unit)))
+		return SC_ENOMEM;
+	values(m, f);
+	if ((rc = form_regions(f, st, m->name, msg, msgsz)) || (rc = region_edges(f)))
+		return rc;
+	size_t rn = (size_t)f->nrg * nr;
+	if (!(f->lup = malloc(rn * sizeof *f->lup)) || !(f->rcol = calloc(rn, 1)) || !(f->acol = calloc(rn, 1)) ||
+	    !(f->adj = calloc(f->nrg, 1)) || !(f->adjv = calloc(rn, 1)) || !(f->rend = calloc(f->nrg, 1)))
+		return SC_ENOMEM;
+	for (uint32_t r = 0; r < f->nrg; r++)
+		f->rend[r] = sc__insn_ends_block(&f->code[f->re[r]]);
+	for (size_t i = 0; i < rn; i++)
+		f->lup[i] = UINT32_MAX;
+	st->regions += f->nrg;
+	/* LUPs: the last definition in a region of a value live out of it */
+	for (uint32_t r = 0; r < f->nrg; r++)
+		for (uint32_t pc = f->rs[r]; pc <= f->re[r]; pc++) {
+			sc_regref_t v[7];
+			unsigned k = sc__insn_regs(&f->code[pc], v);
+			for (unsigned j = 0; j < k; j++)
+				if (v[j].def && !v[j].pred)
+					f->lup[(size_t)r * nr + (v[j].idx - f->rbase)] = pc;
+		}
+	for (uint32_t r = 0; r < f->nrg; r++)
+		for (uint32_t o = 0; o < f->nr; o++) {
+			uint32_t *l = &f->lup[(size_t)r * nr + o];
+			if (*l == UINT32_MAX)
+				continue;
+			if (!live_out(f, f->re[r], o)) {
+				*l = UINT32_MAX;
+				continue;
+			}
+			if (sc__insn_ends_block(&f->code[*l]))
+				return refuse(msg, msgsz, m->name, *l, "a register written by a word that ends its block");
+			st->cps_needed++;
+			if (opt->pruning && prunable(f, o)) {
+				f->pruned[o] = true;
+				st->cps_pruned++;
+				*l = UINT32_MAX;
+			}
+		}
+	for (uint32_t o = 0; o < f->nr; o++) {
+		f->unit[o] = UINT32_MAX;
+		for (uint32_t r = 0; r < f->nrg; r++)
+			if (f->lup[(size_t)r * nr + o] != UINT32_MAX && live_in(f, f->rs[r], o))
+				f->alt[o] = true;
+	}
+	uint8_t *vin = malloc(f->nrg), *vout = malloc(f->nrg);
+	if (!vin || !vout) {
+		free(vin);
+		free(vout);
+		return SC_ENOMEM;
+	}
+	for (uint32_t o = 0; o < f->nr && !rc; o++) {
+		if (!f->alt[o])
+			continue;
+		colour(f, o, vin, vout);
+		uint32_t ncp = 0;
+		for (uint32_t r = 0; r < f->nrg; r++)
+			ncp += f->lup[(size_t)r * f->nr + o] != UINT32_MAX;
+		if (adjustments_of(f, o) > ncp) /* cheaper: both colours at every checkpoint */
+			colour_all(f, o);
+		if (!colouring_holds(f, o, vin, vout))
+			rc = refuse(msg, msgsz, m->name, f->lo, "internal: storage alternation left a region without a valid "
+			            "checkpoint colour");
+	}
+	free(vin);
+	free(vout);
+	return rc;
+}
+
+/* Units of f's values (module-wide numbering from *units). */
+static void assign_units(fstate_t *f, uint32_t *units, sc_pennyc_stats_t *st)
+{
+	for (uint32_t o = 0; o < f->nr; o++) {
+		bool need = live_in(f, f->lo, o) && !f->pruned[o];
+		for (uint32_t r = 0; r < f->nrg && !need; r++)
+			need = f->lup[(size_t)r * f->nr + o] != UINT32_MAX;
+		if (!need)
+			continue;
+		f->unit[o] = *units;
+		*units += f->alt[o] ? 2 : 1;
+		st->alternating += f->alt[o];
+		st->slots += f->alt[o] ? 2 : 1;
+	}
+}
+
+/* The insertions into f: prologue, checkpoints, adjustments. */
+static int insert(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, uint32_t units, uint16_t bufc,
+                  sc_pennyc_stats_t *st, uint32_t *post_cp)
+{
+	uint16_t t[4], d, e, b, cmaxw, cstride, c8;
+	int rc = 0;
+	for (int i = 0; i < 4 && !rc; i++)
+		rc = sc__pass_new_reg(p, f->fi, SC_T_U32, &t[i]);
+	if (rc || (rc = sc__pass_new_reg(p, f->fi, SC_T_U64, &d)) || (rc = sc__pass_new_reg(p, f->fi, SC_T_U64, &e)) ||
+	    (rc = sc__pass_new_reg(p, f->fi, SC_T_U64, &b)) || (rc = sc__pass_const(p, opt->max_warps, &cmaxw)) ||
+	    (rc = sc__pass_const(p, (uint64_t)units * UNIT_BYTES, &cstride)) || (rc = sc__pass_const(p, 8, &c8)))
+		return rc;
+	f->base = (uint16_t)(SC_OPND_IDX(b) - f->rbase);
+	const sc_insn_t pro[] = {
+		{.op = SC_OP_MOV, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 1), .opnd = {t[0], SC_OPND(SC_K_SREG, SC_SR_SMID)}},
+		{.op = SC_OP_MOV, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 1), .opnd = {t[1], SC_OPND(SC_K_SREG, SC_SR_WARPID)}},
+		{.op = SC_OP_MOV, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 1), .opnd = {t[2], SC_OPND(SC_K_SREG, SC_SR_LANEID)}},
+		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3), .opnd = {t[3], t[0], cmaxw, t[1]}},
+		{.op = SC_OP_MUL, .type = SC_T_U32, .sub = SC_MUL_WIDE, .nops = SC_NOPS_MAKE(1, 2), .opnd = {d, t[3], cstride}},
+		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_WIDE, .nops = SC_NOPS_MAKE(1, 3), .opnd = {e, t[2], c8, d}},
+		{.op = SC_OP_ADD, .type = SC_T_U64, .nops = SC_NOPS_MAKE(1, 2), .opnd = {b, e, bufc}},
+	};
+	for (unsigned i = 0; i < sizeof pro / sizeof *pro && !rc; i++)
+		rc = sc__pass_prologue(p, f->fi, &pro[i]);
+	/* values live into the function (never written before): both colours */
+	for (uint32_t o = 0; o < f->nr && !rc; o++)
+		if (f->unit[o] != UINT32_MAX && live_in(f, f->lo, o))
+			for (unsigned c = 0; c < (f->alt[o] ? 2u : 1u) && !rc; c++) {
+				sc_insn_t s = cp_store(f, o, c);
+				rc = sc__pass_prologue(p, f->fi, &s);
+			}
+	/* checkpoints after the LUPs, in pc order */
+	for (uint32_t r = 0; r < f->nrg && !rc; r++)
+		for (uint32_t pc = f->rs[r]; pc <= f->re[r] && !rc; pc++)
+			for (uint32_t o = 0; o < f->nr && !rc; o++)
+				if (f->lup[(size_t)r * f->nr + o] == pc) {
+					unsigned c = f->alt[o] ? 1u - f->rcol[(size_t)r * f->nr + o] : 0u;
+					sc_insn_t s = cp_store(f, o, c);
+					if (!(rc = sc__pass_insert(p, pc, true, &s))) {
+						post_cp[pc]++;
+						st->cps++;
+					}
+				}
+	/* adjustments: the colour a successor reads, stored too */
+	for (uint32_t r = 0; r < f->nrg && !rc; r++) {
+		if (!f->adj[r])
+			continue;
+		uint32_t e = f->re[r];
+		bool pre = f->rend[r];
+		for (uint32_t o = 0; o < f->nr && !rc; o++) {
+			size_t i = (size_t)r * f->nr + o;
+			if (!f->alt[o] || !f->adjv[i])
+				continue;
+			unsigned written = f->lup[i] != UINT32_MAX ? 1u - f->rcol[i] : 2u;
+			/* the colours r leaves valid: its checkpoint's, or those it got */
+			unsigned c = written != 2u ? 1u - written : 1u - f->acol[i];
+			if (written == 2u && !live_out(f, e, o))
+				continue;
+			sc_insn_t s = cp_store(f, o, c);
+			if (!(rc = sc__pass_insert(p, e, !pre, &s)))
+				st->adjustments++;
+		}
+	}
+	return rc;
+}
+
+/* ---------------------------------------------------------------- the table */
+
+/* A boundary of the new code: its pc, and where its live-ins' read
+ * colours come from (region r of fs, its adjustment, or the prologue). */
+typedef struct nb {
+	uint32_t pc;
+	uint32_t fi, r;
+	uint8_t kind; /* 0 region, 1 adjustment, 2 prologue */
+} nb_t;
+
+static int nb_cmp(const void *a, const void *b)
+{
+	const nb_t *x = a, *y = b;
+	return x->pc < y->pc ? -1 : x->pc > y->pc ? 1 : x->kind < y->kind ? -1 : x->kind > y->kind;
+}
+
+void sc__pennyc_free(sc_pennyc_tab_t *t)
+{
+	if (!t)
+		return;
+	free(t->rstart);
+	free(t->off);
+	free(t->ent);
+	free(t);
+}
+
+/* The recovery table of the committed module: old pcs mapped through the
+ * insertion counts (the commit's layout: per old pc, the prologue at a
+ * function entry, the words before, the word, the words after). */
+static int build_table(sc_module_t *m, fstate_t *fs, uint32_t oldn, const uint32_t *npro, const uint32_t *npre,
+                       const uint32_t *npost, const uint32_t *post_cp, uint64_t buf, uint32_t units,
+                       uint32_t maxw, char *msg, size_t msgsz)
+{
+	uint32_t *pre_at = malloc((oldn + 1) * sizeof *pre_at), *word_at = malloc((oldn + 1) * sizeof *word_at),
+	         *post_at = malloc((oldn + 1) * sizeof *post_at), *pro_at = malloc((oldn + 1) * sizeof *pro_at);
+	sc_pennyc_tab_t *t = calloc(1, sizeof *t);
+	nb_t *nb = NULL;
+	uint32_t nnb = 0, cap = 0, nent = 0, capent = 0;
+	sc_live_t lv = {0};
+	int rc = SC_ENOMEM;
+	if (!pre_at || !word_at || !post_at || !pro_at || !t)
+		goto out;
+	uint32_t at = 0;
+	for (uint32_t pc = 0; pc < oldn; pc++) {
+		pro_at[pc] = at;
+		for (uint32_t fi = 0; fi < m->nfuncs; fi++)
+			if (fs[fi].hi > fs[fi].lo && fs[fi].lo == pc)
+				at += npro[fi];
+		pre_at[pc] = at;
+		at += npre[pc];
+		word_at[pc] = at++;
+		post_at[pc] = at;
+		at += npost[pc];
+	}
+	if (at != m->ncode) {
+		rc = refuse(msg, msgsz, m->name, 0, "internal: the committed code is not laid out as expected");
+		goto out;
+	}
+	t->ncode = m->ncode;
+	t->buf = buf;
+	t->units = units;
+	t->max_warps = maxw;
+	if (!(t->rstart = malloc((m->ncode + 1) * sizeof *t->rstart)) || !(t->off = calloc(m->ncode + 1, sizeof *t->off)))
+		goto out;
+	for (uint32_t pc = 0; pc < m->ncode; pc++)
+		t->rstart[pc] = UINT32_MAX;
+	for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+		fstate_t *f = &fs[fi];
+		if (f->hi <= f->lo)
+			continue;
+		nnb = 0;
+		uint32_t need = f->nrg * 2 + 1;
+		if (need > cap) {
+			nb_t *x = realloc(nb, need * sizeof *x);
+			if (!x)
+				goto out;
+			nb = x;
+			cap = need;
+		}
+		nb[nnb++] = (nb_t){.pc = pro_at[f->lo], .fi = fi, .kind = 2};
+		for (uint32_t r = 0; r < f->nrg; r++) {
+			nb[nnb++] = (nb_t){.pc = pre_at[f->rs[r]], .fi = fi, .r = r, .kind = 0};
+			if (!f->adj[r])
+				continue;
+			uint32_t e = f->re[r];
+			if (f->rend[r] && e != f->rs[r])
+				nb[nnb++] = (nb_t){.pc = pre_at[e], .fi = fi, .r = r, .kind = 1};
+			else if (!f->rend[r])
+				nb[nnb++] = (nb_t){.pc = post_at[e] + post_cp[e], .fi = fi, .r = r, .kind = 1};
+		}
+		qsort(nb, nnb, sizeof *nb, nb_cmp);
+		const sc_func_t *fn = &m->funcs[fi];
+		sc__live_free(&lv);
+		const sc_insn_t *vcode = m->code_ptx ? m->code_ptx : m->code; /* unalloc mode: the code is virtual */
+		if ((rc = sc__live(vcode, fn->entry_pc, fn->end_pc, fn->ptx_reg_base, fn->ptx_nregs, fn->ptx_pred_base,
+		                   fn->ptx_npreds, &lv)))
+			goto out;
+		rc = SC_ENOMEM;
+		for (uint32_t i = 0; i < nnb; i++) {
+			uint32_t b = nb[i].pc, end = i + 1 < nnb ? nb[i + 1].pc : fn->end_pc;
+			if (i + 1 < nnb && nb[i + 1].pc == b)
+				continue; /* an empty prologue, or adjustment words that joined their region */
+			for (uint32_t pc = b; pc < end; pc++)
+				t->rstart[pc] = b;
+			t->off[b] = nent;
+			for (uint32_t o = 0; o < fn->ptx_nregs; o++) {
+				bool wide = o < f->nr ? f->wide[o] : o == f->base;
+				if (o > 0 && (o - 1 < f->nr ? f->wide[o - 1] : o - 1 == f->base))
+					continue; /* the upper slot of a 64-bit value */
+				if (!sc__live_at(&lv, lv.in, b, o) && !(wide && sc__live_at(&lv, lv.in, b, o + 1)))
+					continue;
+				uint16_t vs = fn->vslot ? fn->vslot[o]
+				                        : (uint16_t)((fn->ptx_reg_base + o) | (wide ? SC_VSLOT_PAIR : 0));
+				if (vs == SC_VSLOT_NONE)
+					continue;
+				sc_pennyc_ent_t x = {.phys = (uint16_t)(vs & ~SC_VSLOT_PAIR), .w = vs & SC_VSLOT_PAIR ? 2 : 1};
+				if (nb[i].kind == 2) {
+					x.src = SRC_ZERO;
+				} else if (o == f->base) {
+					x.src = SRC_BASE;
+				} else if (o < f->nr && f->pruned[o]) {
+					x.src = SRC_SLICE;
+					x.arg = word_at[f->defpc[o]];
+				} else if (o < f->nr && f->unit[o] != UINT32_MAX) {
+					size_t k = (size_t)nb[i].r * f->nr + o;
+					unsigned c = !f->alt[o] ? 0u : nb[i].kind == 1 ? f->acol[k] : f->rcol[k];
+					x.src = SRC_UNIT;
+					x.arg = (f->unit[o] + c) * UNIT_BYTES;
+					uint32_t bits = f->wide[o] ? 64 : sc__type_bits(f->type[o]);
+					x.bytes = (uint8_t)(bits / 8 ? bits / 8 : 4);
+				} else {
+					char why[96];
+					snprintf(why, sizeof why, "internal: register %u is live into a region with no checkpoint", o);
+					rc = refuse(msg, msgsz, m->name, b, why);
+					goto out;
+				}
+				if (nent == capent) {
+					uint32_t c = capent ? 2 * capent : 256;
+					sc_pennyc_ent_t *y = realloc(t->ent, c * sizeof *y);
+					if (!y)
+						goto out;
+					t->ent = y;
+					capent = c;
+				}
+				t->ent[nent++] = x;
+			}
+			if (nent - t->off[b] > t->maxent)
+				t->maxent = nent - t->off[b];
+		}
+	}
+	t->off[m->ncode] = nent;
+	for (uint32_t pc = m->ncode; pc-- > 0;)
+		if (t->rstart[pc] != pc)
+			t->off[pc] = t->off[pc + 1];
+	sc__pennyc_free(m->pennyc);
+	m->pennyc = t;
+	t = NULL;
+	rc = 0;
+out:
+	sc__live_free(&lv);
+	sc__pennyc_free(t);
+	free(nb);
+	free(pre_at);
+	free(word_at);
+	free(post_at);
+	free(pro_at);
+	return rc;
+}
+
+/* The buffer as a module-scope .global variable (the emitter declares it)
+ * whose address is pool entry `at`. */
+static int add_symbol(sc_module_t *m, uint32_t at, uint64_t bytes)
+{
+	sc__sym_t *y = realloc(m->syms, (m->nsyms + 1) * sizeof *y);
+	if (!y)
+		return SC_ENOMEM;
+	m->syms = y;
+	sc__reloc_t *r = realloc(m->reloc, (m->nreloc + 1) * sizeof *r);
+	if (!r)
+		return SC_ENOMEM;
+	m->reloc = r;
+	char *name = strdup("__penny_ckpt");
+	if (!name)
+		return SC_ENOMEM;
+	m->syms[m->nsyms] = (sc__sym_t){.name = name, .space = SC_SP_GLOBAL, .role = SC_SYM_VAR, .owner = -1,
+	                                .size = (uint32_t)bytes, .align = UNIT_BYTES};
+	m->reloc[m->nreloc++] = (sc__reloc_t){.at = at, .pool = true, .sym = m->nsyms++};
+	return 0;
+}
+
+int sc__pennyc_compile(sc_module_t *m, const sc_pennyc_opts_t *opt, sc_pennyc_stats_t *st, char *msg, size_t msgsz)
+{
+	sc_pennyc_stats_t local = {0};
+	if (!st)
+		st = &local;
+	*st = (sc_pennyc_stats_t){0};
+	msg[0] = 0;
+	uint32_t oldn = m->ncode, units = 0;
+	fstate_t *fs = calloc(m->nfuncs + 1, sizeof *fs);
+	uint32_t *npro = calloc(m->nfuncs + 1, sizeof *npro), *npre = calloc(oldn + 1, sizeof *npre),
+	         *npost = calloc(oldn + 1, sizeof *npost), *post_cp = calloc(oldn + 1, sizeof *post_cp);
+	sc_pass_t *p = NULL;
+	int rc = SC_ENOMEM;
+	if (!fs || !npro || !npre || !npost || !post_cp || (rc = sc__pass_begin(m, &p)))
+		goto out;
+	rc = 0;
+	for (uint32_t fi = 0; fi < m->nfuncs && !rc; fi++) {
+		const sc_func_t *fn = &m->funcs[fi];
+		fs[fi].fi = fi;
+		if (fn->entry_pc == UINT32_MAX || fn->end_pc <= fn->entry_pc)
+			continue;
+		rc = analyse(p, &fs[fi], opt, st, msg, msgsz);
+		if (!rc)
+			assign_units(&fs[fi], &units, st);
+	}
+	if (rc)
+		goto out;
+	if (!units)
+		units = 1;
+	uint64_t bytes = (uint64_t)opt->num_sms * opt->max_warps * units * UNIT_BYTES, buf = 0;
+	st->bytes = bytes;
+	if (bytes > UINT32_MAX) {
+		rc = refuse(msg, msgsz, m->name, 0, "the checkpoint storage would exceed 4 GiB");
+		goto out;
+	}
+	uint16_t bufc;
+	if ((rc = opt->alloc(opt->ctx, bytes, &buf)) || (rc = sc__pass_const(p, buf, &bufc)))
+		goto out;
+	for (uint32_t fi = 0; fi < m->nfuncs && !rc; fi++) {
+		fstate_t *f = &fs[fi];
+		if (f->hi <= f->lo)
+			continue;
+		rc = insert(p, f, opt, units, bufc, st, post_cp);
+	}
+	if (rc)
+		goto out;
+	/* the layout of what was inserted, for the table */
+	for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+		fstate_t *f = &fs[fi];
+		if (f->hi <= f->lo)
+			continue;
+		npro[fi] = 7;
+		for (uint32_t o = 0; o < f->nr; o++)
+			if (f->unit[o] != UINT32_MAX && live_in(f, f->lo, o))
+				npro[fi] += f->alt[o] ? 2 : 1;
+		for (uint32_t pc = f->lo; pc < f->hi; pc++)
+			npost[pc] = post_cp[pc];
+		for (uint32_t r = 0; r < f->nrg; r++) {
+			if (!f->adj[r])
+				continue;
+			uint32_t e = f->re[r], k = 0;
+			for (uint32_t o = 0; o < f->nr; o++) {
+				size_t i = (size_t)r * f->nr + o;
+				if (f->alt[o] && f->adjv[i] && !(f->lup[i] == UINT32_MAX && !live_out(f, e, o)))
+					k++;
+			}
+			if (f->rend[r])
+				npre[e] += k;
+			else
+				npost[e] += k;
+		}
+	}
+	uint32_t pool_at = SC_OPND_IDX(bufc);
+	uint32_t want = oldn + sc__pass_inserted(p);
+	rc = sc__pass_commit(p, msg, msgsz); /* frees the session */
+	p = NULL;
+	/* The table places the checkpoints by the layout above: a spill round
+	 * the commit ran (the checkpoints' registers went past the GPU's
+	 * limit, spill.c) moved them, and is refused rather than mistaken. */
+	if (!rc && m->ncode != want) {
+		snprintf(msg, msgsz, "Penny's compiled mode: the checkpointed code needs more registers than the GPU "
+		                     "allows and spills, which compiled mode does not support yet (use mode oracle)");
+		rc = SC_EINVAL;
+	}
+	if (!rc && !(rc = add_symbol(m, pool_at, bytes)))
+		rc = build_table(m, fs, oldn, npro, npre, npost, post_cp, buf, units, opt->max_warps, msg, msgsz);
+out:
+	if (p)
+		sc__pass_abort(p);
+	for (uint32_t fi = 0; fs && fi < m->nfuncs; fi++)
+		fstate_free(&fs[fi]);
+	free(fs);
+	free(npro);
+	free(npre);
+	free(npost);
+	free(post_cp);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- recovery */
+
+/* The entry of region rb that holds register slot x, or NULL. */
+static const sc_pennyc_ent_t *entry_of(const sc_pennyc_tab_t *t, uint32_t rb, uint32_t x)
+{
+	for (uint32_t j = t->off[rb]; j < t->off[rb + 1]; j++)
+		if (x >= t->ent[j].phys && x < t->ent[j].phys + t->ent[j].w)
+			return &t->ent[j];
+	return NULL;
+}
+
+void sc__pennyc_recover(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_perr_t *e, uint32_t pc)
+{
+	const sc_pennyc_tab_t *t = sm->penny->ctab;
+	uint32_t rb = pc < t->ncode ? t->rstart[pc] : UINT32_MAX, mask = w->stk[w->sp - 1].mask;
+	if (rb == UINT32_MAX)
+		return sc__penny_unrecoverable(g, sm, w, pc, "the pc lies in no region");
+	/* the patterns of w's registers: a restored word is clean; a lane
+	 * outside the mask read across lanes (shfl) keeps its value at the
+	 * region's start (it does not execute in the region): its clean bits */
+	uint64_t base = (uint64_t)(w->rf - sm->rf);
+	for (uint32_t i = 0; i < sm->nerr;) {
+		const sc_perr_t *q = &sm->err[i];
+		if (q->tgt != SC_TGT_REGFILE || q->word < base || q->word >= base + (uint64_t)g->run.regs * 32) {
+			i++;
+			continue;
+		}
+		uint32_t x = (uint32_t)((q->word - base) / 32), lane = (uint32_t)((q->word - base) % 32);
+		bool hit = q->tgt == e->tgt && q->word == e->word, in = mask >> lane & 1u;
+		if (in && entry_of(t, rb, x)) {
+			sm->err[i] = sm->err[--sm->nerr];
+		} else if (hit && !in) {
+			w->rf[(size_t)x * 32 + lane] ^= (uint32_t)q->data;
+			sm->err[i] = sm->err[--sm->nerr];
+		} else {
+			i++;
+		}
+	}
+	/* the restores */
+	uint64_t warp = t->buf + ((uint64_t)sm->id * t->max_warps + w->slot) * t->units * UNIT_BYTES;
+	uint32_t n = 0;
+	for (uint32_t j = t->off[rb]; j < t->off[rb + 1]; j++) {
+		const sc_pennyc_ent_t *x = &t->ent[j];
+		uint32_t *lo = &w->rf[(size_t)x->phys * 32], *hi = x->w == 2 ? lo + 32 : NULL;
+		if (x->src == SRC_SLICE) { /* the defining word, executed again */
+			sc_dec_t d;
+			sc__decode(g, &g->run.mod->code[x->arg], x->arg, true, &d);
+			if (d.fn(g, sm, w, &d, mask) < 0 || g->run.halt)
+				return;
+			n++;
+			continue;
+		}
+		FOR_LANES(l, mask) {
+			uint64_t v = 0;
+			if (x->src == SRC_UNIT) {
+				const uint8_t *s = sc__gmem_find(&g->gmem, warp + x->arg + l * 8u, x->bytes);
+				if (!s)
+					return sc__penny_unrecoverable(g, sm, w, pc, "its checkpoint storage is gone");
+				memcpy(&v, s, x->bytes);
+			} else if (x->src == SRC_BASE) {
+				v = warp + l * 8u;
+			}
+			lo[l] = (uint32_t)v;
+			if (hi)
+				hi[l] = (uint32_t)(v >> 32);
+		}
+		n += x->src == SRC_UNIT;
+	}
+	sc__penny_rollback(g, sm, w, rb, n, SC_LAT_GLOBAL);
+}

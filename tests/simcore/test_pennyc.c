@@ -1,0 +1,181 @@
+/* Penny, compiled mode (pennyc.c; DESIGN.md, "Penny (compiled)"): the
+ * alias test, region formation at memory anti-dependences, storage
+ * alternation on a loop, pruning. The modules are loaded in alloc mode
+ * and compiled directly; recovery is tested by injection in
+ * tests/engine/test_runner.c (pennyc_masks_every_single_bit_fault). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+#include "sc_int.h"
+
+static int fake_alloc(void *ctx, uint64_t bytes, uint64_t *addr)
+{
+	(void)ctx;
+	(void)bytes;
+	*addr = 0x10000000ull;
+	return 0;
+}
+
+static int fake_global(void *ctx, uint64_t bytes, const void *init, uint64_t *addr)
+{
+	(void)init;
+	return fake_alloc(ctx, bytes, addr);
+}
+
+/* Loads ptx (alloc mode) and compiles it; the compiler's status. */
+static int compile(const char *ptx, bool pruning, sc_pennyc_stats_t *st, char *msg, size_t n)
+{
+	sc_ptx_host_t host = {.regs = SC_REGS_ALLOC, .alloc_global = fake_global};
+	sc_module_t *m = NULL;
+	cr_assert_eq(sc__ptx_load(&host, "t.ptx", ptx, &m, msg, n), 0, "%s", msg);
+	sc_pennyc_opts_t o = {.pruning = pruning, .num_sms = 2, .max_warps = 4, .alloc = fake_alloc};
+	int rc = sc__pennyc_compile(m, &o, st, msg, n);
+	if (!rc) {
+		cr_expect(m->pennyc != NULL);
+		cr_expect_eq(sc__regalloc_verify(m, msg, n), 0, "%s", msg);
+	}
+	sc__module_free(m);
+	return rc;
+}
+
+/* A load through %rd1 then a store through %rd1 + OFF (the base written
+ * in between when BUMP). */
+static void ldst(char *ptx, size_t n, int off, bool bump, const char *space)
+{
+	snprintf(ptx, n,
+	         H_PTX_HEAD ".visible .entry k(.param .u64 a)\n{\n"
+	         "	.reg .b32 %%r<4>;\n	.reg .b64 %%rd<4>;\n"
+	         "	ld.param.u64 %%rd1, [a];\n"
+	         "	ld.global.u32 %%r1, [%%rd1];\n"
+	         "	add.u32 %%r2, %%r1, 1;\n"
+	         "%s"
+	         "	st.%s.u32 [%%rd1+%d], %%r2;\n"
+	         "	ret;\n}\n",
+	         bump ? "	add.u64 %rd1, %rd1, 4;\n" : "", space, off);
+}
+
+Test(pennyc, alias_rules)
+{
+	const sc_pennyc_acc_t ld = {.space = SC_SP_GLOBAL, .base = 3, .valid = true, .off = 8, .size = 4};
+	sc_pennyc_acc_t st = ld;
+	cr_expect(sc__pennyc_may_alias(&ld, &st), "the same address");
+	st.off = 12;
+	cr_expect(!sc__pennyc_may_alias(&ld, &st), "the next word, same base and definition");
+	st.off = 10;
+	cr_expect(sc__pennyc_may_alias(&ld, &st), "overlapping bytes");
+	st.off = 4;
+	cr_expect(!sc__pennyc_may_alias(&ld, &st), "the word before");
+	st.base = 4;
+	cr_expect(sc__pennyc_may_alias(&ld, &st), "another base may point anywhere");
+	st = ld;
+	st.space = SC_SP_SHARED;
+	cr_expect(!sc__pennyc_may_alias(&ld, &st), "global and shared are disjoint");
+	st.space = SC_SP_GENERIC;
+	cr_expect(sc__pennyc_may_alias(&ld, &st), "generic may be global");
+	sc_pennyc_acc_t ld2 = ld;
+	ld2.valid = false;
+	st = ld;
+	st.off = 12;
+	cr_expect(sc__pennyc_may_alias(&ld2, &st), "the base written since the load: another definition");
+	ld2 = ld;
+	ld2.space = SC_SP_CONST;
+	cr_expect(!sc__pennyc_may_alias(&ld2, &ld), "constant memory is never written");
+	ld2.space = SC_SP_PARAM;
+	cr_expect(!sc__pennyc_may_alias(&ld2, &ld), "a kernel parameter is not written by st.global");
+	ld2.base = st.base = SC_NOREG;
+	ld2.space = st.space = SC_SP_SHARED;
+	ld2.off = 0;
+	st.off = 4;
+	cr_expect(!sc__pennyc_may_alias(&ld2, &st), "two absolute addresses, disjoint");
+	st.off = 2;
+	cr_expect(sc__pennyc_may_alias(&ld2, &st), "two absolute addresses, overlapping");
+}
+
+Test(pennyc, an_anti_dependence_is_cut_a_proven_non_alias_is_not)
+{
+	char ptx[2048], msg[512];
+	sc_pennyc_stats_t st;
+	ldst(ptx, sizeof ptx, 0, false, "global");
+	cr_assert_eq(compile(ptx, true, &st, msg, sizeof msg), 0, "%s", msg);
+	cr_expect_eq(st.alias_cuts, 1, "st [%%rd1] after ld [%%rd1]: cut");
+	cr_expect_eq(st.alias_kept, 0);
+	uint32_t cut_regions = st.regions;
+	ldst(ptx, sizeof ptx, 4, false, "global");
+	cr_assert_eq(compile(ptx, true, &st, msg, sizeof msg), 0, "%s", msg);
+	cr_expect_eq(st.alias_cuts, 0, "st [%%rd1+4] after ld [%%rd1]: proven apart");
+	cr_expect_eq(st.alias_kept, 1);
+	cr_expect_eq(st.regions, cut_regions - 1, "one region fewer");
+	ldst(ptx, sizeof ptx, 0, true, "global");
+	cr_assert_eq(compile(ptx, true, &st, msg, sizeof msg), 0, "%s", msg);
+	cr_expect_eq(st.alias_cuts, 1, "the base written between: cut");
+	ldst(ptx, sizeof ptx, 0, false, "shared");
+	cr_assert_eq(compile(ptx, true, &st, msg, sizeof msg), 0, "%s", msg);
+	cr_expect_eq(st.alias_cuts, 0, "a shared store after a global load: apart");
+}
+
+/* A counted loop: %r2 is live into the loop's region and updated in it,
+ * so it alternates between two slots, with an adjustment on the way
+ * round; %r1 (tid) and %rd1 (a parameter) are recomputable. */
+static const char loop[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 out)\n"
+	"{\n"
+	"	.reg .b32 %r<8>;\n"
+	"	.reg .b64 %rd<4>;\n"
+	"	.reg .pred %p<3>;\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	mov.u32 %r2, 0;\n"
+	"	add.u32 %r3, %r1, 1;\n"
+	"L:\n"
+	"	add.u32 %r2, %r2, %r3;\n"
+	"	setp.lt.u32 %p1, %r2, 500;\n"
+	"	@%p1 bra L;\n"
+	"	cvta.to.global.u64 %rd2, %rd1;\n"
+	"	mul.wide.u32 %rd3, %r1, 4;\n"
+	"	add.s64 %rd3, %rd2, %rd3;\n"
+	"	st.global.u32 [%rd3], %r2;\n"
+	"	ret;\n"
+	"}\n";
+
+Test(pennyc, a_loop_alternates_and_pruning_removes_checkpoints)
+{
+	char msg[512];
+	sc_pennyc_stats_t none, basic;
+	cr_assert_eq(compile(loop, false, &none, msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(compile(loop, true, &basic, msg, sizeof msg), 0, "%s", msg);
+	cr_expect_geq(none.alternating, 1, "the loop counter alternates");
+	cr_expect_geq(none.adjustments, 1, "the back edge needs the colour the loop reads");
+	cr_expect_eq(none.cps_pruned, 0);
+	cr_expect_eq(basic.cps_pruned, 2, "tid and the parameter are recomputed");
+	cr_expect_eq(basic.cps + basic.cps_pruned, none.cps);
+	cr_expect_eq(basic.cps_needed, none.cps_needed);
+	cr_expect_lt(basic.slots, none.slots);
+}
+
+/* Outputs of the loop under the compiled transform equal the original's. */
+Test(pennyc, the_transformed_loop_computes_the_same)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		h_ctx_t h;
+		h_init(&h);
+		h.opt.regs = SC_REGS_ALLOC;
+		if (pass)
+			h.opt.prot.penny = (sc_penny_protection_t){.on = true, .edc = SC_CODE_PARITY, .mode = SC_PENNY_COMPILED};
+		h_start(&h);
+		h_load_ok(&h, loop);
+		uint64_t out = h_alloc(&h, 64 * 4, NULL);
+		h_launch_ok(&h, "k", H_D1(1), H_D1(64), 0, H_ARGS(&out));
+		uint32_t v[64];
+		h_read(&h, v, out, sizeof v);
+		for (uint32_t t = 0; t < 64; t++) {
+			uint32_t x = 0;
+			do
+				x += t + 1;
+			while (x < 500);
+			cr_expect_eq(v[t], x, "pass %d thread %u", pass, t);
+		}
+		h_fini(&h);
+	}
+}
