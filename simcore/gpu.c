@@ -233,6 +233,11 @@ int sc_module_load_text(sc_gpu_t *g, const char *name, const char *text, sc_modu
 		sc__module_free(m);
 		return rc == SC_ENOMEM ? rc : SC_EPARSE;
 	}
+	/* datapath duplication: the protection's transform of every module */
+	if (g->opt.prot.dup.protect && (rc = sc__dup_apply(m, &g->opt.prot.dup, g->errmsg, sizeof g->errmsg))) {
+		sc__module_free(m);
+		return rc == SC_ENOMEM ? rc : rc == SC_EINVAL ? SC_EINVAL : SC_EPARSE;
+	}
 	m->next = g->mods;
 	g->mods = m;
 	*out = m;

@@ -1014,6 +1014,9 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 	fprintf(f, "\nname %s\nregs %s\n", c->name, sc_regs_name(j->regs));
 	if (sc_protection_on(&j->prot))
 		write_prot(f, &j->prot);
+	if (j->prot.dup.protect) /* its own record (jr_dup) */
+		fprintf(f, "dup %s %s %d\n", sc_dup_protect_name(j->prot.dup.protect), sc_dup_variant_name(j->prot.dup.variant),
+		        (int)j->prot.dup.atomics);
 	if (j->mode == SC_RT_GOLDEN) {
 		fprintf(f, "ck_interval %" PRIu64 " %" PRIu64 "\n", j->ck_interval, j->cycle_budget);
 		if (j->ib_similarity)
@@ -1094,7 +1097,7 @@ typedef struct jrd {
 
 enum {
 	JR_MODE, JR_CONFIG, JR_NAME, JR_REGS, JR_PROT, JR_CKI, JR_PLAN, JR_MODEL, JR_STDOUT, JR_STDERR, JR_OUTDIR,
-	JR_IBSIM,
+	JR_IBSIM, JR_DUP,
 	JR__COUNT
 };
 
@@ -1345,9 +1348,23 @@ static void jr_exp(jrd_t *r, sc_rt_plan_t *p, uint64_t *ecap)
 	p->nexp++;
 }
 
+/* "dup PROTECT VARIANT ATOMICS": datapath duplication (absent: off). */
+static void jr_dup(jrd_t *r, sc_rt_job_t *j)
+{
+	char prot[16], var[16];
+	int len = 0;
+	if (sscanf(r->p, " %15[a-z] %15[a-z]%n", prot, var, &len) != 2 ||
+	    sc_dup_protect_parse(prot, &j->prot.dup.protect) || sc_dup_variant_parse(var, &j->prot.dup.variant))
+		env_fail(r->path, r->ln, "'dup' record: expected memory, setp or all, then sw or ra");
+	r->p += len;
+	j->prot.dup.atomics = jr_u64(r, "atomics", 0, 1, 10) != 0;
+	jr_end(r);
+}
+
 /* Records that may appear once, by JR_* index. */
 static const char *const once_names[JR__COUNT] = {"mode",  "config", "name",   "regs",   "protection", "ck_interval",
-                                                  "plan",  "model",  "stdout", "stderr", "outdir", "ib_similarity"};
+                                                  "plan",  "model",  "stdout", "stderr", "outdir", "ib_similarity",
+                                                  "dup"};
 
 /* Which of them line starts, or -1. */
 static int jr_once(const char *line)
@@ -1396,6 +1413,7 @@ static void jr_record(jrd_t *r, int k, sc_rt_job_t *j)
 		j->ib_similarity = true;
 		jr_end(r);
 		break;
+	case JR_DUP: jr_dup(r, j); break;
 	default:
 		r->env->paths[k - JR_STDOUT] = jr_rest(r, 4000);
 		break;
