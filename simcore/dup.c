@@ -503,10 +503,12 @@ static int dup_func(dctx_t *c)
 			/* raStore of a vector of 4: the address in the word, the data
 			 * by plain checks */
 			if (!rc && in->op == SC_OP_ST && SC_NSRC(&res) == SC_AUX_VEC(in->aux) + 2)
-				rc = sw_checks(c, pc, in, prot_mask(in) & ~1u, true);
+				rc = sw_checks(c, pc, in, prot_mask(in) & ~1u, false);
 		} else {
-			bool stores = in->op != SC_OP_LD;
-			rc = sw_checks(c, pc, in, prot_mask(in), stores);
+			/* the notification waits for the exit: a guarded trap inside a
+			 * divergent region changes the reconvergence cfg.c computes
+			 * (it ends a path), which changed scalarprod's outputs */
+			rc = sw_checks(c, pc, in, prot_mask(in), false);
 		}
 	}
 	/* 3. the notification at every exit, when there are plain checks */

@@ -229,7 +229,17 @@ int sc_module_load_text(sc_gpu_t *g, const char *name, const char *text, sc_modu
 		return rc;
 	/* a diagnostic pass over every module loaded (tests/pass/run.sh) */
 	const char *pass = getenv("FLIPSIM_PASS");
-	if (pass && *pass && (rc = sc__pass_apply(m, pass, g->errmsg, sizeof g->errmsg))) {
+	/* protect-dup-PROTECT-VARIANT: datapath duplication as its protection
+	 * applies it, on every module (host programs in tests/pass/run.sh) */
+	sc_dup_protection_t tdup = {0};
+	char tp[16], tv[8];
+	if (pass && sscanf(pass, "protect-dup-%15[a-z]-%7[a-z]", tp, tv) == 2 && !sc_dup_protect_parse(tp, &tdup.protect) &&
+	    !sc_dup_variant_parse(tv, &tdup.variant)) {
+		if ((rc = sc__dup_apply(m, &tdup, g->errmsg, sizeof g->errmsg))) {
+			sc__module_free(m);
+			return rc == SC_ENOMEM ? rc : SC_EPARSE;
+		}
+	} else if (pass && *pass && (rc = sc__pass_apply(m, pass, g->errmsg, sizeof g->errmsg))) {
 		sc__module_free(m);
 		return rc == SC_ENOMEM ? rc : SC_EPARSE;
 	}
