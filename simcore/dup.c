@@ -503,12 +503,10 @@ static int dup_func(dctx_t *c)
 			/* raStore of a vector of 4: the address in the word, the data
 			 * by plain checks */
 			if (!rc && in->op == SC_OP_ST && SC_NSRC(&res) == SC_AUX_VEC(in->aux) + 2)
-				rc = sw_checks(c, pc, in, prot_mask(in) & ~1u, false);
+				rc = sw_checks(c, pc, in, prot_mask(in) & ~1u, true);
 		} else {
-			/* the notification waits for the exit: a guarded trap inside a
-			 * divergent region changes the reconvergence cfg.c computes
-			 * (it ends a path), which changed scalarprod's outputs */
-			rc = sw_checks(c, pc, in, prot_mask(in), false);
+			/* the notification before a store or a branch-deciding setp */
+			rc = sw_checks(c, pc, in, prot_mask(in), in->op != SC_OP_LD);
 		}
 	}
 	/* 3. the notification at every exit, when there are plain checks */

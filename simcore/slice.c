@@ -154,7 +154,7 @@ uint32_t sc__rdefs_of(const sc_rdefs_t *rd, uint32_t pc, sc_regref_t r, uint32_t
 int sc__slice(const sc_rdefs_t *rd, const sc_insn_t *code, uint32_t pc, uint32_t opmask,
               bool (*follow)(const sc_insn_t *in, void *ctx), void *ctx, bool *cone)
 {
-	uint32_t n = rd->hi - rd->lo, cap = 64, top = 0;
+	uint32_t cap = 64, top = 0;
 	/* the work list: (pc, reference) reads still to resolve */
 	struct item {
 		uint32_t pc;
@@ -195,7 +195,6 @@ int sc__slice(const sc_rdefs_t *rd, const sc_insn_t *code, uint32_t pc, uint32_t
 		}
 	}
 	rc = 0;
-	(void)n;
 out:
 	free(work);
 	free(defs);

@@ -36,6 +36,9 @@ fail() {
 	echo "FAIL $1: $2"
 	failed=$((failed + 1))
 }
+# refused ERRFILE: datapath duplication refused a program with calls, as
+# documented (DESIGN.md): not a failure
+refused() { grep -q "does not follow values through calls" "$1"; }
 # A number from flipsim exec --stats: the first "key": value.
 stat() { sed -n "s/^  \"$2\": \([0-9]*\),*$/\1/p" "$1" | head -n 1; }
 
@@ -64,6 +67,7 @@ run_json() {
 	local ok=1 p
 	for p in $passes; do
 		if ! FLIPSIM_PASS=$p "$flipsim" exec "$json" --regs alloc --stats --dump "$dir/$p" >"$dir/$p.stats" 2>"$dir/$p.err"; then
+			refused "$dir/$p.err" && continue
 			fail "$name" "pass $p: the run fails (see $dir/$p.err)"
 			ok=0
 			continue
@@ -76,6 +80,7 @@ run_json() {
 		[ $p = base ] && pv=
 		case $p in *-ra) continue ;; esac
 		if ! FLIPSIM_PASS=$pv "$flipsim" profile --emit-ptx --regs alloc "$json" >"$dir/$p.ptx" 2>"$dir/$p.emit.err"; then
+			refused "$dir/$p.emit.err" && continue
 			fail "$name" "emit $p: flipsim profile --emit-ptx fails (see $dir/$p.emit.err)"
 			ok=0
 			continue
@@ -128,6 +133,7 @@ run_app() {
 	for p in $passes; do
 		(cd "$root" && FLIPSIM_PASS=$p "$bin" --check >"$dir/$p.out" 2>&1)
 		rc=$?
+		[ $rc != 0 ] && refused "$dir/$p.out" && continue
 		if [ $rc != 0 ] || ! cmp -s "$dir/base.out" "$dir/$p.out"; then
 			fail "$app" "pass $p: status $rc or output differs (see $dir/$p.out)"
 			ok=0
@@ -140,6 +146,7 @@ run_app() {
 		case $p in *-ra) continue ;; esac
 		if ! FLIPSIM_PASS=$pv "$flipsim" profile --emit-ptx --regs alloc "$root/examples/$app/$app.ptx" \
 			>"$dir/$p.ptx" 2>"$dir/$p.emit.err"; then
+			refused "$dir/$p.emit.err" && continue
 			fail "$app" "emit $p: flipsim profile --emit-ptx fails (see $dir/$p.emit.err)"
 			ok=0
 			continue
