@@ -530,9 +530,18 @@ int sc__dup_apply(sc_module_t *m, const sc_dup_protection_t *dp, char *msg, size
 			         "follow values through calls", m->name, m->funcs[i].name);
 			return SC_EINVAL;
 		}
+	/* the original registers' own slots, for "regs_subset": "original" */
+	uint32_t *orig = calloc(m->nfuncs + 1, sizeof *orig);
+	if (!orig) {
+		snprintf(msg, msgsz, "%s: out of memory", m->name);
+		return SC_ENOMEM;
+	}
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		orig[i] = m->funcs[i].ptx_nregs;
 	sc_pass_t *p;
 	int rc = sc__pass_begin(m, &p);
 	if (rc) {
+		free(orig);
 		snprintf(msg, msgsz, "%s: out of memory", m->name);
 		return rc;
 	}
@@ -556,9 +565,16 @@ int sc__dup_apply(sc_module_t *m, const sc_dup_protection_t *dp, char *msg, size
 		free(c.rep);
 	}
 	if (rc) {
+		free(orig);
 		sc__pass_abort(p);
 		snprintf(msg, msgsz, "%s: datapath duplication failed (%s)", m->name, rc == SC_ENOMEM ? "out of memory" : "refused");
 		return rc;
 	}
-	return sc__pass_commit(p, msg, msgsz);
+	if (!(rc = sc__pass_commit(p, msg, msgsz)))
+		for (uint32_t i = 0; i < m->nfuncs; i++) {
+			m->funcs[i].dup_nregs = orig[i];
+			m->funcs[i].dup_done = true;
+		}
+	free(orig);
+	return rc;
 }

@@ -424,6 +424,7 @@ static rt_t *rt_install(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_
 	rt_t *rt = rt_of(gpu);
 	if (!rt && !(rt = calloc(1, sizeof *rt)))
 		return NULL;
+	gpu->regs_original = p && p->regs_original; /* sampling's space (fault.c) */
 	struct env *env = rt->env;
 	uint64_t observed = rt->observed;
 	free(rt->diff_addr);
@@ -1033,6 +1034,8 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 				fprintf(f, " %" PRIx64, ck->part[(size_t)k * ck->nparts + i]);
 			fputc('\n', f);
 		}
+		if (p->regs_original) /* its own record (jr_regs_subset) */
+			fputs("regs_subset original\n", f);
 		const sc_fmodel_t *m = &p->model;
 		fprintf(f, "model %d %u %" PRIu64 " %" PRIu64 " %u %u\n", (int)m->kind, m->value, m->period, m->duration,
 		        m->words, m->interleave);
@@ -1097,7 +1100,7 @@ typedef struct jrd {
 
 enum {
 	JR_MODE, JR_CONFIG, JR_NAME, JR_REGS, JR_PROT, JR_CKI, JR_PLAN, JR_MODEL, JR_STDOUT, JR_STDERR, JR_OUTDIR,
-	JR_IBSIM, JR_DUP,
+	JR_IBSIM, JR_DUP, JR_SUBSET,
 	JR__COUNT
 };
 
@@ -1364,7 +1367,7 @@ static void jr_dup(jrd_t *r, sc_rt_job_t *j)
 /* Records that may appear once, by JR_* index. */
 static const char *const once_names[JR__COUNT] = {"mode",  "config", "name",   "regs",   "protection", "ck_interval",
                                                   "plan",  "model",  "stdout", "stderr", "outdir", "ib_similarity",
-                                                  "dup"};
+                                                  "dup", "regs_subset"};
 
 /* Which of them line starts, or -1. */
 static int jr_once(const char *line)
@@ -1414,6 +1417,14 @@ static void jr_record(jrd_t *r, int k, sc_rt_job_t *j)
 		jr_end(r);
 		break;
 	case JR_DUP: jr_dup(r, j); break;
+	case JR_SUBSET: {
+		char *n = jr_rest(r, 0);
+		if (strcmp(n, "original"))
+			env_fail(r->path, r->ln, "'regs_subset' record: expected original");
+		free(n);
+		j->plan.regs_original = 1;
+		break;
+	}
 	default:
 		r->env->paths[k - JR_STDOUT] = jr_rest(r, 4000);
 		break;

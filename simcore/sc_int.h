@@ -738,6 +738,10 @@ typedef struct sc_func {
 	/* alloc mode (regalloc.c) keeps the ptx-mode numbers: the kernel's
 	 * totals and the function's own slots as code_ptx addresses them */
 	uint32_t regs_ptx, preds_ptx;
+	/* datapath duplication (dup.c): the own ptx slots of the original
+	 * registers (the replicas follow them); dup_done when transformed */
+	uint32_t dup_nregs;
+	bool dup_done;
 	/* liveness of a kernel's own registers for sc_target_dead (fault.c),
 	 * computed on first use; NULL when not computed or not usable */
 	struct sc_live *live;
@@ -1678,6 +1682,8 @@ struct sc_gpu {
 	uint64_t pause_at;              /* next pause point, UINT64_MAX when none */
 	sc_pause_fn pause_fn;
 	void *pause_ctx;
+	bool regs_original;             /* sampling sees only original registers (fault.c,
+	                                   sc_rt_plan_t.regs_original) */
 	bool after;                     /* issue() calls sc__after_issue after each result:
 	                                   fu.armed or stuck.on (one test on the hot path) */
 	struct {

@@ -862,6 +862,8 @@ typedef struct sc_rt_plan {
 	int no_early;                /* never stop at a checkpoint */
 	int no_dead;                 /* simulate faults in dead values too (sc_target_dead) */
 	int no_attr;                 /* no sites nor effects in the results (sc_site_json, sc_watch) */
+	int regs_original;           /* regfile, live sampling, protection dup: only the words of
+	                                original (not replica) registers are in use (fault.c) */
 	sc_fmodel_t model;           /* every fault's model (zero: FLIP); STUCK turns early
 	                                termination and the unused and dead shortcuts off */
 	const sc_rt_ckpts_t *ck;     /* golden checkpoints; NULL or empty: no early stop */

@@ -4,7 +4,8 @@
 # faults in a SECDED register file are all masked, parity turns them into
 # DUE parity_error, double adjacent faults are DUE ecc_uncorrectable unless
 # interleaving spreads them over two codewords; the same on the caches'
-# data arrays (simcore/cachefault.c). Needs sqlite3 (skipped without it).
+# data arrays (simcore/cachefault.c); datapath duplication's detections
+# (examples/campaigns/vadd-regfile-dup.json). Needs sqlite3 (skipped without it).
 # Usage: tests/e2e_protection.sh BUILD. Prints PASS or FAIL per check; exits
 # 1 if any check fails, 2 on bad usage.
 set -u
@@ -92,6 +93,30 @@ run_cache l2-secded-pair l2 "$pair" '{"l2": "secded"}'
 expect "l2 secded: adjacent pairs are DUE ecc_uncorrectable" l2-secded-pair \
 	"SELECT count(*) > 0 FROM experiments WHERE reason = 'ecc_uncorrectable' AND prot = 'detected'" 1
 expect "l2 secded: adjacent pairs are no SDC" l2-secded-pair "SELECT count(*) FROM experiments WHERE outcome = 'sdc'" 0
+
+# Datapath duplication: examples/campaigns/vadd-regfile-dup.json with 300
+# faults on vadd4k (its other keys as committed: regs_subset original,
+# live sampling, dup all ra), and the same campaign unprotected.
+dup_run() {
+	python3 - "$root/examples/campaigns/vadd-regfile-dup.json" "$root/tests/engine/data/vadd4k.json" "$2" >"$tmp/$1.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c.update(workload=sys.argv[2], injections=300, seed=11)
+if sys.argv[3] == "none":
+    del c["protection"], c["regs_subset"]
+print(json.dumps(c))
+PY
+	"$flipsim" run "$tmp/$1.json" --db "$tmp/$1.db" -j 2 --quiet >/dev/null 2>"$tmp/$1.err" ||
+		{ echo "FAIL $1: flipsim run: $(head -n 1 "$tmp/$1.err")"; failures=$((failures + 1)); }
+}
+dup_run dup-ra dup
+dup_run dup-none none
+expect "dup ra: faults in original registers are detected as dup_mismatch" dup-ra \
+	"SELECT count(*) > 100 FROM experiments WHERE outcome = 'due' AND reason = 'dup_mismatch'" 1
+none_sdc=$(sqlite3 "$tmp/dup-none.db" "SELECT count(*) FROM experiments WHERE outcome = 'sdc'" 2>/dev/null)
+expect "dup ra: fewer SDCs than unprotected (${none_sdc:-?})" dup-ra \
+	"SELECT count(*) < ${none_sdc:-0} FROM experiments WHERE outcome = 'sdc'" 1
+expect "dup: no dup_mismatch without it" dup-none "SELECT count(*) FROM experiments WHERE reason = 'dup_mismatch'" 0
 
 [ "$failures" -eq 0 ] || exit 1
 exit 0
