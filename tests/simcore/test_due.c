@@ -662,7 +662,7 @@ Test(due, reason_names)
 	static const char *const names[SC_DUE__COUNT] = {
 		"none", "illegal_address", "misaligned_address", "wrong_state_space", "invalid_instruction",
 		"invalid_pc", "simt_stack_overflow", "simt_stack_underflow", "barrier_deadlock", "timeout", "trap",
-		"ibuffer_stall", "ecc_uncorrectable", "parity_error", "ibuffer_parity"};
+		"ibuffer_stall", "ecc_uncorrectable", "parity_error", "ibuffer_parity", "dup_mismatch"};
 	for (int i = 0; i < SC_DUE__COUNT; i++)
 		cr_expect_str_eq(sc_due_name((sc_due_t)i), names[i]);
 	cr_expect_str_eq(sc_due_name((sc_due_t)99), "unknown");
