@@ -474,9 +474,6 @@ int eng_profile_main(int argc, char **argv)
 		return eng_usage_error("profile", "--ib-similarity takes a workload JSON or a program, not a .ptx file");
 	if (po.disasm && po.emit)
 		return eng_usage_error("profile", "--disasm and --emit-ptx exclude each other");
-	if (po.emit && po.so.prot.dup.protect && po.so.prot.dup.variant == SC_DUP_RA)
-		return eng_usage_error("profile", "--emit-ptx: protection dup variant ra makes resilient words (raLoad, "
-		                       "raStore, raSetP), which PTX cannot write; variant sw emits");
 	if (po.disasm || po.emit)
 		return eng_exit_status(print_disasm(argc - optind, argv + optind, &cfg, po.so.regs, &po.so.prot.dup, po.emit));
 	if (!ends_with(wpath, ".json") && !ends_with(wpath, ".ptx"))

@@ -217,10 +217,6 @@ int sc_module_emit_ptx(const sc_module_t *m, FILE *out)
 {
 	if (!m || !out)
 		return SC_EINVAL;
-	/* raLoad/raStore/raSetP (dup.c) have no PTX syntax */
-	for (uint32_t pc = 0; pc < m->ncode; pc++)
-		if (m->code[pc].mods & SC_MOD_RES)
-			return SC_EINVAL;
 	sc__emit_t e;
 	bool *reach = NULL, *done = NULL;
 	int rc = prepare(&e, m);

@@ -374,3 +374,37 @@ Test(dup, calls_are_refused_clearly)
 	cr_expect(strstr(sc_gpu_errmsg(h.gpu), "does not follow values through calls"), "%s", sc_gpu_errmsg(h.gpu));
 	h_fini(&h);
 }
+
+/* The resilient words' PTX spelling (".ra", then ':' and the replica
+ * operands): every variant of a random kernel emits, reloads without the
+ * protection into the same words, and runs the same. */
+Test(dup, emitted_variants_reload_word_for_word)
+{
+	static char ptx[1 << 16], text[1 << 18];
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		h_random_kernel(seed, ptx, sizeof ptx);
+		for (uint8_t p = SC_DUP_MEMORY; p <= SC_DUP_ALL; p++)
+			for (uint8_t v = 0; v < 2; v++) {
+				h_ctx_t h;
+				sc_module_t *m = load(&h, ptx, SC_REGS_UNALLOC, p, v);
+				FILE *f = fmemopen(text, sizeof text, "w");
+				cr_assert_eq(sc_module_emit_ptx(m, f), 0);
+				fputc(0, f);
+				fclose(f);
+				if (v == SC_DUP_RA && p != SC_DUP_SETP)
+					cr_expect(strstr(text, "st.ra.global"), "the stores are raStores:\n%s", text);
+				h_ctx_t h2;
+				sc_module_t *m2 = load(&h2, text, SC_REGS_UNALLOC, 0, 0);
+				cr_assert_eq(m2->ncode, m->ncode, "seed %llu %s %s", (unsigned long long)seed, sc_dup_protect_name(p),
+				             sc_dup_variant_name(v));
+				for (uint32_t pc = 0; pc < m->ncode; pc++) {
+					cr_expect_eq(m2->code[pc].op, m->code[pc].op, "pc %u", pc);
+					cr_expect_eq(m2->code[pc].mods, m->code[pc].mods, "pc %u", pc);
+					cr_expect_eq(m2->code[pc].nops, m->code[pc].nops, "pc %u", pc);
+					cr_expect_eq(m2->code[pc].sub, m->code[pc].sub, "pc %u", pc);
+				}
+				h_fini(&h2);
+				h_fini(&h);
+			}
+	}
+}
