@@ -246,7 +246,7 @@ int sc_module_load_text(sc_gpu_t *g, const char *name, const char *text, sc_modu
 	/* datapath duplication: the protection's transform of every module */
 	if (g->opt.prot.dup.protect && (rc = sc__dup_apply(m, &g->opt.prot.dup, g->errmsg, sizeof g->errmsg))) {
 		sc__module_free(m);
-		return rc == SC_ENOMEM ? rc : rc == SC_EINVAL ? SC_EINVAL : SC_EPARSE;
+		return rc == SC_ENOMEM ? rc : SC_EPARSE;
 	}
 	m->next = g->mods;
 	g->mods = m;
