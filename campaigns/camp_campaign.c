@@ -494,6 +494,34 @@ static int check_protection(ctx_t *x)
 	return 0;
 }
 
+/* "regs_subset": "original" (the paper's fault space under datapath
+ * duplication: the original registers, not their replicas) or "all" (the
+ * default). After the protection, the sampling and the target. */
+static int parse_regs_subset(ctx_t *x, json_t *v)
+{
+	static const char *const names[] = {"all", "original"};
+	camp_campaign_t *c = x->c;
+	if (!v)
+		return 0;
+	int i = lookup(v, names, 2);
+	if (i < 0)
+		return fail(x, "$.regs_subset", "expected \"original\" (only the original registers, not the replicas "
+		            "datapath duplication adds) or \"all\"");
+	if (i == 0)
+		return 0;
+	if (!c->prot.dup.protect)
+		return fail(x, "$.regs_subset", "\"original\" needs replicas to leave out: \"protection\": {\"dup\": ...}");
+	if (c->target != CAMP_TARGET_REGFILE)
+		return fail(x, "$.regs_subset", "\"original\" restricts the regfile target, not %s", target_names[c->target]);
+	if (c->sampling != CAMP_SAMPLING_LIVE)
+		return fail(x, "$.regs_subset", "\"original\" draws among the words holding original registers now: "
+		            "it needs \"sampling\": \"live\" (ptx mode samples live already)");
+	if (c->prot.regfile != SC_CODE_NONE || c->prot.sharp.on)
+		return fail(x, "$.regs_subset", "\"original\" is not combined with a code on the register file or SHARP");
+	c->regs_original = true;
+	return 0;
+}
+
 static int parse_regs(ctx_t *x, json_t *v)
 {
 	int i = v ? lookup(v, regs_names, 3) : CAMP_REGS_PTX;
@@ -1159,6 +1187,8 @@ static int canonical_text(ctx_t *x, bool legacy, char **text)
 	}
 	if (sc_protection_on(&c->prot))
 		put(root, "protection", camp__protection_json(&c->prot), &bad);
+	if (c->regs_original) /* only when asked for: identities without it stay */
+		put(root, "regs_subset", json_string("original"), &bad);
 	put(root, "seed", json_integer((json_int_t)c->seed), &bad);
 	put(root, "fit_per_bit", json_real(c->fit_per_bit), &bad);
 	put(root, "timeout_factor", json_real(c->timeout_factor), &bad);
@@ -1192,7 +1222,7 @@ static int parse_campaign(ctx_t *x, json_t *root)
 		"name", "workload", "gpu", "regs", "target", "fields", "scope", "injections",
 		"confidence", "margin", "fault_model", "sampling", "seed", "fit_per_bit",
 		"timeout_factor", "watchdog_seconds", "golden_watchdog_seconds", "golden_cycle_budget", "strata", "stop",
-		"protection", NULL};
+		"protection", "regs_subset", NULL};
 	json_t *workload, *target;
 	int rc;
 
@@ -1217,6 +1247,7 @@ static int parse_campaign(ctx_t *x, json_t *root)
 	    (rc = parse_workload_key(x, workload)) ||
 	    (rc = parse_gpu(x, json_object_get(root, "gpu"))) ||
 	    (rc = check_protection(x)) ||
+	    (rc = parse_regs_subset(x, json_object_get(root, "regs_subset"))) ||
 	    (rc = check_target_on_gpu(x)) ||
 	    (rc = parse_scope(x, json_object_get(root, "scope"))) ||
 	    (rc = check_strata(x)))

@@ -194,11 +194,40 @@ static int parse_refu(char *err, size_t errsz, const char *file, const char *pat
 	return parse_u32(err, errsz, file, p, v, "replay_buffer", SC_REFU_MAX, &out->replay_buffer);
 }
 
+/* "dup": {"protect": "memory" | "setp" | "all", "variant": "sw" | "ra",
+ * "atomics": false} (README, "Protection"). */
+static int parse_dup(char *err, size_t errsz, const char *file, const char *path, json_t *v, sc_dup_protection_t *out)
+{
+	static const char *const keys[] = {"protect", "variant", "atomics", NULL};
+	char p[96], q[128];
+	json_t *x;
+	int rc;
+	snprintf(p, sizeof p, "%s.dup", path);
+	if (!json_is_object(v))
+		return camp__fail_at(err, errsz, file, p, "expected an object {\"protect\": \"memory\" | \"setp\" | \"all\", "
+		                     "\"variant\": \"sw\" | \"ra\", \"atomics\": false}");
+	if ((rc = camp__check_keys(err, errsz, file, p, v, keys)) || (rc = camp__require(err, errsz, file, p, v, "protect", &x)))
+		return rc;
+	snprintf(q, sizeof q, "%s.protect", p);
+	if (!json_is_string(x) || sc_dup_protect_parse(json_string_value(x), &out->protect))
+		return camp__fail_at(err, errsz, file, q, "expected memory (load and store addresses and store data), setp "
+		                     "(the compared registers of branch-deciding setps) or all");
+	snprintf(q, sizeof q, "%s.variant", p);
+	if ((x = json_object_get(v, "variant")) && (!json_is_string(x) || sc_dup_variant_parse(json_string_value(x), &out->variant)))
+		return camp__fail_at(err, errsz, file, q, "expected sw (plain checks and a notifying trap) or ra (resilient "
+		                     "raLoad, raStore, raSetP)");
+	snprintf(q, sizeof q, "%s.atomics", p);
+	if ((x = json_object_get(v, "atomics")) && !json_is_boolean(x))
+		return camp__fail_at(err, errsz, file, q, "expected true or false (protect atom/red addresses and data too)");
+	out->atomics = x && json_is_true(x);
+	return 0;
+}
+
 int camp__parse_protection(char *err, size_t errsz, const char *file, const char *path, json_t *v,
                            sc_protection_t *out)
 {
 	static const char *const keys[] = {"regfile", "pred", "smem", "l1d", "l2", "const", "interleave", "ibuffer",
-	                                   "sharp", "penny", "refu", NULL};
+	                                   "sharp", "penny", "refu", "dup", NULL};
 	sc_code_kind_t *code[6] = {&out->regfile, &out->pred, &out->smem, &out->l1d, &out->l2, &out->cc};
 	sc_code_kind_t *tag[6] = {NULL, NULL, NULL, &out->l1d_tag, &out->l2_tag, &out->cc_tag};
 	char p[96];
@@ -238,6 +267,9 @@ int camp__parse_protection(char *err, size_t errsz, const char *file, const char
 		                     "one");
 	json_t *rf = json_object_get(v, "refu");
 	if (rf && (rc = parse_refu(err, errsz, file, path, rf, &out->refu)))
+		return rc;
+	json_t *du = json_object_get(v, "dup");
+	if (du && (rc = parse_dup(err, errsz, file, path, du, &out->dup)))
 		return rc;
 	json_t *il = json_object_get(v, "interleave");
 	if (!il)
@@ -308,6 +340,10 @@ json_t *camp__protection_json(const sc_protection_t *p)
 	if (o && p->refu.on) /* the same */
 		json_object_set_new(o, "refu", json_pack("{s:I}", "replay_buffer",
 		                                         (json_int_t)sc_refu_params(p).replay_buffer));
+	if (o && p->dup.protect) /* the same: only when on */
+		json_object_set_new(o, "dup", json_pack("{s:s, s:s, s:b}", "protect", sc_dup_protect_name(p->dup.protect),
+		                                        "variant", sc_dup_variant_name(p->dup.variant), "atomics",
+		                                        p->dup.atomics));
 	return o;
 }
 

@@ -291,6 +291,8 @@ typedef struct camp_campaign {
 	bool model_from_start;     /* STUCK_AT, INTERMITTENT: from the first busy cycle
 	                              (default false: from a drawn cycle) */
 	camp_sampling_t sampling;  /* default PHYSICAL */
+	bool regs_original;        /* "regs_subset": "original" (protection dup):
+	                              regfile faults only in original registers */
 	camp_strata_t strata;      /* default NONE; KERNEL only with SCOPE_APPLICATION */
 	/* Sequential stopping ("stop"): stop_looks is 0 without it, else the
 	 * looks (1..CAMP_MAX_LOOKS, default CAMP_DEFAULT_LOOKS) at the AVF's

@@ -1176,16 +1176,17 @@ static const char SCHEMA_V10[] =
  * instruction it does not replay): the table is made again with the new
  * CHECK, as schema 4 and 9 made campaigns again (legacy_alter_table keeps
  * the RENAME from rewriting the views, which name `experiments`). View avf
- * counts DUEs refu_mismatch and penny_unrecoverable as detected
- * (DB_DETECTED_REASONS_V11); protection_summary counts uncovered and names
- * Penny (its edc, and "pred too" with include_pred) and REFU (its buffer)
- * in codes. A later scheme (the ISA extension) adds its events to
- * PROT_EVENTS, its detected reasons to DB_DETECTED_REASONS and its name to
- * the codes the same way, in a step of its own. */
+ * counts DUEs refu_mismatch, penny_unrecoverable and dup_mismatch as
+ * detected (DB_DETECTED_REASONS_V11); protection_summary counts uncovered
+ * and names Penny (its edc, "pred too" with include_pred, "compiled"),
+ * REFU (its buffer) and datapath duplication (its set and variant) in
+ * codes. A later scheme adds its events to PROT_EVENTS, its detected
+ * reasons to DB_DETECTED_REASONS and its name to the codes the same way,
+ * in a step of its own. */
 #define PROT_EVENTS_V11 PROT_EVENTS_V8 ", 'uncovered'"
 
 static const char SCHEMA_V11[] =
-	"-- issue 15: REFU and Penny (prot uncovered; DUEs refu_mismatch, penny_unrecoverable detected; both in the codes)\n"
+	"-- issue 15: REFU, Penny, datapath duplication (prot uncovered; their DUEs detected; them in the codes)\n"
 	"PRAGMA legacy_alter_table = ON;\n"
 	"CREATE TABLE experiments_v11 (\n"
 	EXPERIMENTS_V1_COLUMNS
@@ -1208,13 +1209,18 @@ static const char SCHEMA_V11[] =
 	                     "       , json_extract(config, '$.protection.sharp') AS sh\n"
 	                     "       , json_extract(config, '$.protection.refu.replay_buffer') AS rb\n"
 	                     "       , json_extract(config, '$.protection.penny.edc') AS pn\n"
-	                     "       , json_extract(config, '$.protection.penny.include_pred') AS pnp\n",
+	                     "       , json_extract(config, '$.protection.penny.include_pred') AS pnp\n"
+	                     "       , json_extract(config, '$.protection.penny.mode') AS pnm\n"
+	                     "       , json_extract(config, '$.protection.dup.protect') AS dp\n"
+	                     "       , json_extract(config, '$.protection.dup.variant') AS dv\n",
 	                     ",\n         coalesce(sum(e.prot = 'uncovered'), 0) AS uncovered",
 	                     "       rtrim(" PROT_CODE_ITEM("rf", "regfile") PROT_CODE_ITEM("pr", "pred")
 	                     PROT_CODE_ITEM("sm", "smem") PROT_CODE_ITEM("l1", "l1d") PROT_CODE_ITEM("l2", "l2")
 	                     PROT_CODE_ITEM("cc", "const") PROT_CODE_ITEM("ib", "ibuffer")
 	                     "             CASE WHEN p.pn IS NOT NULL THEN 'penny ' || p.pn ||\n"
+	                     "                  CASE WHEN p.pnm = 'compiled' THEN ' compiled' ELSE '' END ||\n"
 	                     "                  CASE WHEN p.pnp THEN ' (pred too)' ELSE '' END || ', ' ELSE '' END ||\n"
+	                     "             CASE WHEN p.dp IS NOT NULL THEN 'dup ' || p.dp || ' ' || p.dv || ', ' ELSE '' END ||\n"
 	                     "             CASE WHEN p.sh IS NOT NULL THEN 'sharp, ' ELSE '' END ||\n"
 	                     "             CASE WHEN p.rb IS NOT NULL THEN 'refu ' || p.rb || ', ' ELSE '' END ||\n"
 	                     "             CASE WHEN p.il > 1 THEN 'interleave ' || p.il ELSE '' END, ', ') AS codes,\n");

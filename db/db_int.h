@@ -101,15 +101,16 @@
 /* The DUE reasons of a detected error, as an SQL list: a code found what
  * it cannot correct (simcore's SC_DUE_ECC_UNCORRECTABLE, SC_DUE_PARITY_ERROR,
  * SC_DUE_IBUFFER_PARITY) or, from schema 11, REFU's replay differed
- * (SC_DUE_REFU_MISMATCH) or Penny found no checkpoint
- * (SC_DUE_PENNY_UNRECOVERABLE). Every view and query that counts detected
+ * (SC_DUE_REFU_MISMATCH), Penny found no checkpoint
+ * (SC_DUE_PENNY_UNRECOVERABLE) or datapath duplication found an original
+ * and its replica different (SC_DUE_DUP_MISMATCH). Every view and query that counts detected
  * DUEs uses DB_DETECTED_REASONS; DB_DETECTED_REASONS_V8 and _V11 are the
  * lists schema 8's and 11's steps were released with (they must not
  * change). A scheme that adds a detected reason defines the next list,
  * points DB_DETECTED_REASONS at it and makes view avf again in its schema
  * step, as schema 11 does (db.c, AVF_V8_VIEW). */
 #define DB_DETECTED_REASONS_V8 "'ecc_uncorrectable', 'parity_error', 'ibuffer_parity'"
-#define DB_DETECTED_REASONS_V11 DB_DETECTED_REASONS_V8 ", 'refu_mismatch', 'penny_unrecoverable'"
+#define DB_DETECTED_REASONS_V11 DB_DETECTED_REASONS_V8 ", 'refu_mismatch', 'penny_unrecoverable', 'dup_mismatch'"
 #define DB_DETECTED_REASONS DB_DETECTED_REASONS_V11
 
 #include <sqlite3.h>

@@ -191,10 +191,10 @@ static const table_t tables[] = {
 	 "kernel = 'all'", "campaign_id", avf_cols, COUNT(avf_cols), AVF_DESIGN, false},
 	{"protection_summary",
 	 "Protection: the codes and schemes of protected campaigns, the first event one met in each run (corrected,\n"
-	 "miscorrected, detected: a DUE ecc_uncorrectable, parity_error, ibuffer_parity, refu_mismatch or\n"
-	 "penny_unrecoverable, undetected: a codeword error, recovered: an instruction-buffer word re-issued\n"
-	 "corrected or a Penny rollback, uncovered: an FU fault on an instruction REFU does not replay), the DUEs they\n"
-	 "detected and the AVF split into SDC and DUE, detected DUEs a part of the latter",
+	 "miscorrected, detected: a DUE ecc_uncorrectable, parity_error, ibuffer_parity, refu_mismatch,\n"
+	 "penny_unrecoverable or dup_mismatch, undetected: a codeword error, recovered: an instruction-buffer word\n"
+	 "re-issued corrected or a Penny rollback, uncovered: an FU fault on an instruction REFU does not replay), the\n"
+	 "DUEs they detected and the AVF split into SDC and DUE, detected DUEs a part of the latter",
 	 "protection IS NOT NULL", "campaign_id", protection_cols, COUNT(protection_cols), NULL, true},
 	{"avf_kernel",
 	 "AVF per kernel: its invocations together (share: of the experiments; contribution: to the campaign's AVF;\n"

@@ -55,7 +55,7 @@ void eng_profile_help(FILE *out)
 	      "  --disasm          with a .ptx file: print its code instead of a table\n"
 	      "  --emit-ptx        print the module's code as PTX on stdout (a .ptx file,\n"
 	      "                    or a workload JSON's PTX): what the simulator made of\n"
-	      "                    it, after the passes a protection applies (none yet);\n"
+	      "                    it, after the passes a protection applies (dup);\n"
 	      "                    flipsim loads that PTX and runs it the same\n"
 	      "  --ib-similarity   with a workload JSON or a program: the instruction-\n"
 	      "                    buffer histogram\n"
@@ -262,9 +262,11 @@ out:
 
 /* The PTX file loaded on a new GPU in register mode regs: *gpu (destroy
  * it) and *mod. Returns 0 or an error code (message printed). */
-static int load_ptx(const char *ptx, const sc_gpu_config_t *cfg, sc_regs_t regs, sc_gpu_t **gpu, sc_module_t **mod)
+static int load_ptx(const char *ptx, const sc_gpu_config_t *cfg, sc_regs_t regs, const sc_dup_protection_t *dup,
+                    sc_gpu_t **gpu, sc_module_t **mod)
 {
-	sc_options_t opt = {.regs = regs};
+	/* of a protection, only the transform changes the code */
+	sc_options_t opt = {.regs = regs, .prot.dup = dup ? *dup : (sc_dup_protection_t){0}};
 	if (sc_gpu_create(cfg, &opt, gpu)) {
 		eng_errorf("cannot create the GPU");
 		return ENG_EINTERNAL;
@@ -283,7 +285,7 @@ static int print_regs_table(const char *ptx, const sc_gpu_config_t *cfg)
 {
 	sc_gpu_t *gpu;
 	sc_module_t *mod;
-	int rc = load_ptx(ptx, cfg, SC_REGS_ALLOC, &gpu, &mod);
+	int rc = load_ptx(ptx, cfg, SC_REGS_ALLOC, NULL, &gpu, &mod);
 	if (rc)
 		return rc;
 	char path[4096];
@@ -328,7 +330,8 @@ static bool ends_with(const char *s, const char *suffix)
  * mode `regs`; nothing runs. Returns 0 or an error code (message printed). */
 /* --disasm K.ptx, or (emit) --emit-ptx K.ptx or W.json (its PTX): the
  * module as loaded, on stdout. */
-static int print_disasm(int argc, char **argv, const sc_gpu_config_t *cfg, sc_regs_t regs, bool emit)
+static int print_disasm(int argc, char **argv, const sc_gpu_config_t *cfg, sc_regs_t regs, const sc_dup_protection_t *dup,
+                        bool emit)
 {
 	if (argc != 1 || !(ends_with(argv[0], ".ptx") || (emit && ends_with(argv[0], ".json")))) {
 		eng_usage_error("profile", emit ? "--emit-ptx takes one .ptx file or workload JSON" : "--disasm takes one .ptx file");
@@ -342,7 +345,7 @@ static int print_disasm(int argc, char **argv, const sc_gpu_config_t *cfg, sc_re
 	}
 	sc_gpu_t *gpu;
 	sc_module_t *mod;
-	int rc = load_ptx(w ? w->ptx : argv[0], cfg, regs, &gpu, &mod);
+	int rc = load_ptx(w ? w->ptx : argv[0], cfg, regs, dup, &gpu, &mod);
 	camp_workload_destroy(w);
 	if (rc)
 		return rc;
@@ -514,7 +517,7 @@ int eng_profile_main(int argc, char **argv)
 	if (po.disasm && po.emit)
 		return eng_usage_error("profile", "--disasm and --emit-ptx exclude each other");
 	if (po.disasm || po.emit)
-		return eng_exit_status(print_disasm(argc - optind, argv + optind, &cfg, po.so.regs, po.emit));
+		return eng_exit_status(print_disasm(argc - optind, argv + optind, &cfg, po.so.regs, &po.so.prot.dup, po.emit));
 	if (!ends_with(wpath, ".json") && !ends_with(wpath, ".ptx"))
 		return eng_exit_status(profile_exec(&cfg, &po.so, &po.lim, argc - optind, argv + optind));
 	if (optind != argc - 1)

@@ -32,6 +32,7 @@ void eng_rt_plan(const eng_runner_opts_t *o, const eng_golden_t *g, const eng_ex
 		.no_early = o->no_early,
 		.no_dead = o->no_dead,
 		.no_attr = o->no_attr,
+		.regs_original = c->regs_original,
 		.ck = &g->ck,
 		.exp = exps,
 		.nexp = nexp,

@@ -119,6 +119,12 @@ static int link_blocks(cfg_t *c)
 			x->succ[x->nsucc++] = (t >= c->lo && t < c->hi) ? c->blk_of[t - c->lo] : vexit;
 			if (sc__insn_falls(in))
 				x->succ[x->nsucc++] = fall;
+		} else if (in->op == SC_OP_TRAP && (in->guard & SC_GUARD_ON)) {
+			/* a trap that fires ends the whole launch (a DUE), so no
+			 * warp ever waits at a reconvergence point past it: for the
+			 * post-dominators only its fall-through counts (dup.c puts
+			 * @PE trap.dup inside divergent regions) */
+			x->succ[x->nsucc++] = fall;
 		} else if (sc__insn_ends_block(in)) {
 			x->succ[x->nsucc++] = vexit;
 			if (sc__insn_falls(in) && fall != vexit)

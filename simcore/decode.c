@@ -95,6 +95,8 @@ void sc__decode(const sc_gpu_t *g, const sc_insn_t *in, uint32_t pc, bool generi
 	d->fn = generic ? NULL : sc__fast_pick(in);
 	if (!d->fn)
 		d->fn = unit_handler(in);
+	if (UNLIKELY(in->mods & SC_MOD_RES)) /* raLoad, raStore, raSetP (dup.c) */
+		d->fn = sc__x_res;
 	unsigned nd = SC_NDST(in), n = nd + SC_NSRC(in);
 	for (unsigned j = 0; j < 6; j++) {
 		uint16_t o = in->opnd[j];

@@ -343,6 +343,34 @@ static int disasm(out_t o, const sc_module_t *m, const sc_insn_t *in)
 		return (int)o.len;
 	}
 	const sc_opinfo_t *oi = &sc__ops[in->op];
+	sc_res_t res;
+	if ((in->mods & SC_MOD_RES) && !sc__res_split(in, &res)) { /* raLoad, raStore, raSetP */
+		const sc_insn_t *b = &res.base;
+		sc_insn_t r = *b; /* the base with the replicas in place */
+		unsigned nd = SC_NDST(b), first = b->op == SC_OP_SETP ? nd : b->op == SC_OP_LD ? nd : 0;
+		for (unsigned e = 0; e < res.np; e++)
+			r.opnd[first + e] = res.rep[e];
+		for (unsigned e = 0; e < res.nrd; e++)
+			r.opnd[e] = res.rdst[e];
+		if (in->guard & SC_GUARD_ON) {
+			put(&o, "@%s", (in->guard & SC_GUARD_NEG) ? "!" : "");
+			put_reg(&o, "p", SC_GUARD_REG(in->guard), true);
+			put(&o, " ");
+		}
+		/* "ld.ra.global.u32 %r1, [%rd1] : %r9, [%rd9]" (ptx_parse.c, ra_mnemonic) */
+		char mn[96];
+		out_t t = o;
+		t.p = mn;
+		t.n = sizeof mn;
+		t.len = 0;
+		put_mnemonic(&t, b, oi);
+		size_t op = strlen(oi->name);
+		put(&o, "%.*s.ra%s", (int)op, mn, mn + op);
+		put_operands(&o, m, b, oi);
+		put(&o, " :");
+		put_operands(&o, m, &r, oi);
+		return (int)o.len;
+	}
 	if (in->guard & SC_GUARD_ON) {
 		put(&o, "@%s", (in->guard & SC_GUARD_NEG) ? "!" : "");
 		put_reg(&o, "p", SC_GUARD_REG(in->guard), true);

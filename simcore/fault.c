@@ -177,6 +177,8 @@ int sc__virtual_at(const sc_gpu_t *g, sc_target_t t, uint32_t smi, uint64_t loc,
 		return -1;
 	*out = (sc_vbit_t){.warp = &sm->warps[slot], .vs = (uint32_t)(word / lanes % per),
 	                   .lane = pred ? (uint32_t)(loc % 32) : (uint32_t)(word % 32), .bit = (uint32_t)(loc % 32)};
+	if (UNLIKELY(g->regs_original) && !pred && r->fn->dup_done && out->vs >= r->fn->dup_nregs)
+		return -1; /* a replica: outside the space (regs_subset original) */
 	return warp_live(out->warp) && sc__vreg_home(r->mod, r->fn, out->warp, out->lane, out->vs, pred, &out->phys) == 0;
 }
 
@@ -211,6 +213,26 @@ static bool locate(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, uin
 	return locate_virtual(g, t, sm, loc, out);
 }
 
+/* regs_subset original, alloc mode: whether physical register file word
+ * `word` of sm holds, for its lane, the value of an original virtual
+ * register live now (sc__vreg_home), not a replica's nor nothing. */
+static bool holds_original(const sc_gpu_t *g, const sc_sm_t *sm, uint64_t word)
+{
+	const sc_run_t *r = &g->run;
+	for (uint32_t s = 0; s < g->cfg.max_warps_per_sm; s++) {
+		const sc_warp_t *w = &sm->warps[s];
+		uint64_t base = w->rf ? (uint64_t)(w->rf - sm->rf) : UINT64_MAX;
+		if (!warp_live(w) || word < base || word >= base + (uint64_t)r->regs * 32)
+			continue;
+		uint32_t reg = (uint32_t)((word - base) / 32), lane = (uint32_t)((word - base) % 32), phys;
+		for (uint32_t v = 0; v < r->fn->dup_nregs; v++)
+			if (sc__vreg_home(r->mod, r->fn, w, lane, v, false, &phys) == 0 && phys == reg)
+				return true;
+		return false;
+	}
+	return false;
+}
+
 static bool locate_phys(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, uint64_t loc, bitref_t *out)
 {
 	const sc_gpu_config_t *c = &g->cfg;
@@ -221,6 +243,8 @@ static bool locate_phys(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm
 		uint64_t word = loc / 32;
 		uint64_t cta_words = (uint64_t)r->nwarps * r->regs * 32;
 		if (!r->fn || !cta_words || !cta_of_slot(g, sm, (uint32_t)(word / cta_words)) || word >= sm->rf_words)
+			return false;
+		if (UNLIKELY(g->regs_original) && r->fn->dup_done && !holds_original(g, sm, word))
 			return false;
 		out->byte = (uint8_t *)&sm->rf[word] + (loc % 32) / 8;
 		out->bit = loc % 8;
@@ -655,6 +679,24 @@ uint64_t sc_target_live_bits(const sc_gpu_t *cg, sc_target_t t, unsigned fields,
 	return live;
 }
 
+/* virtual_word under regs_subset original: the k-th word of an original
+ * virtual register (own slot below dup_nregs) of the resident warps. */
+static uint64_t original_word(const sc_gpu_t *g, uint32_t smi, uint64_t k, uint64_t *count)
+{
+	const sc_run_t *r = &g->run;
+	uint64_t orig = (uint64_t)r->fn->dup_nregs * 32, per = orig * r->nwarps, n = 0, at = UINT64_MAX;
+	for (uint32_t c = 0; per && c < r->ctas_per_sm; c++)
+		if (cta_of_slot(g, &g->sms[smi], c)) {
+			if (k >= n && k - n < per) {
+				uint64_t i = k - n, warp = i / orig, vs = i % orig / 32, lane = i % 32;
+				at = (((uint64_t)c * r->nwarps + warp) * r->fn->regs_ptx + vs) * 32 + lane;
+			}
+			n += per;
+		}
+	*count = n;
+	return at;
+}
+
 /* ptx mode: the k-th virtual word in use on SM smi (the resident CTAs'
  * warps, each per x lanes words), or UINT64_MAX past the last; *count
  * gets how many there are. */
@@ -664,6 +706,8 @@ static uint64_t virtual_word(const sc_gpu_t *g, sc_target_t t, uint32_t smi, uin
 	bool pred = t == SC_TGT_PRED;
 	uint64_t per = !r->fn ? 0 : (pred ? r->fn->preds_ptx : (uint64_t)r->fn->regs_ptx * 32) * r->nwarps, n = 0;
 	uint64_t at = UINT64_MAX;
+	if (UNLIKELY(g->regs_original) && !pred && r->fn && r->fn->dup_done)
+		return original_word(g, smi, k, count);
 	for (uint32_t c = 0; per && c < r->ctas_per_sm; c++)
 		if (cta_of_slot(g, &g->sms[smi], c)) {
 			if (k >= n && k - n < per)

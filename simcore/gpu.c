@@ -267,15 +267,29 @@ int sc_module_load_text(sc_gpu_t *g, const char *name, const char *text, sc_modu
 	const char *pass = getenv("FLIPSIM_PASS");
 	bool pennyc = g->opt.prot.penny.on && g->opt.prot.penny.mode == SC_PENNY_COMPILED;
 	bool diag = pass && (!strcmp(pass, "penny") || !strcmp(pass, "penny-noprune"));
-	if ((pennyc || diag) && (rc = sc__gpu_pennyc(g, m, pennyc ? g->opt.prot.penny.pruning != SC_PENNY_PRUNE_NONE
-	                                                          : !strcmp(pass, "penny")))) {
+	/* protect-dup-PROTECT-VARIANT: datapath duplication as its protection
+	 * applies it, on every module (host programs in tests/pass/run.sh) */
+	sc_dup_protection_t tdup = {0};
+	char tp[16], tv[8];
+	if (pass && !diag && sscanf(pass, "protect-dup-%15[a-z]-%7[a-z]", tp, tv) == 2 &&
+	    !sc_dup_protect_parse(tp, &tdup.protect) && !sc_dup_variant_parse(tv, &tdup.variant)) {
+		if ((rc = sc__dup_apply(m, &tdup, g->errmsg, sizeof g->errmsg))) {
+			sc__module_free(m);
+			return rc == SC_ENOMEM ? rc : SC_EPARSE;
+		}
+	} else if (pass && *pass && !diag && (rc = sc__pass_apply(m, pass, g->errmsg, sizeof g->errmsg))) {
+		/* a diagnostic pass over every module loaded (tests/pass/run.sh) */
 		sc__module_free(m);
 		return rc == SC_ENOMEM ? rc : SC_EPARSE;
 	}
-	if (diag)
-		pass = NULL;
-	/* a diagnostic pass over every module loaded (tests/pass/run.sh) */
-	if (pass && *pass && (rc = sc__pass_apply(m, pass, g->errmsg, sizeof g->errmsg))) {
+	/* datapath duplication: the protection's transform of every module */
+	if (g->opt.prot.dup.protect && (rc = sc__dup_apply(m, &g->opt.prot.dup, g->errmsg, sizeof g->errmsg))) {
+		sc__module_free(m);
+		return rc == SC_ENOMEM ? rc : SC_EPARSE;
+	}
+	/* Penny compiled last: its recovery table is laid out on the final code */
+	if ((pennyc || diag) && (rc = sc__gpu_pennyc(g, m, pennyc ? g->opt.prot.penny.pruning != SC_PENNY_PRUNE_NONE
+	                                                          : !strcmp(pass, "penny")))) {
 		sc__module_free(m);
 		return rc == SC_ENOMEM ? rc : SC_EPARSE;
 	}

@@ -29,6 +29,7 @@ static const char *const ss_atom[] = {SC_ATOM_LIST(TEXT_OF) NULL};
 static const char *const ss_bar[] = {"sync", "arrive", "red.popc", "red.and", "red.or", "warp.sync", NULL};
 static const char *const ss_shfl[] = {"sync.up", "sync.down", "sync.bfly", "sync.idx", NULL};
 static const char *const ss_vote[] = {"sync.all", "sync.any", "sync.uni", "sync.ballot", NULL};
+static const char *const ss_trap[] = {"", "dup", NULL}; /* trap.dup: flipsim's, SC_TRAP_DUP */
 
 #define SS(names, pos, need) {names, sizeof names / sizeof names[0] - 1, pos, need}
 const sc_subsel_t sc__subs[SC_SS__COUNT] = {
@@ -47,6 +48,7 @@ const sc_subsel_t sc__subs[SC_SS__COUNT] = {
 	[SC_SS_BAR] = SS(ss_bar, SC_SSP_SPACE, NULL),
 	[SC_SS_SHFL] = SS(ss_shfl, SC_SSP_SPACE, "expected shfl.sync.{up,down,bfly,idx}.b32"),
 	[SC_SS_VOTE] = SS(ss_vote, SC_SSP_SPACE, "expected vote.sync.{all,any,uni,ballot}"),
+	[SC_SS_TRAP] = SS(ss_trap, SC_SSP_SPACE, NULL),
 };
 #undef SS
 
@@ -149,6 +151,9 @@ int sc__insn_check(const sc_insn_t *in, uint32_t nregs, uint32_t npreds, uint32_
 	} else if (in->guard) {
 		return -1;
 	}
+	sc_res_t res; /* raLoad, raStore, raSetP: only in their shapes (dup.c) */
+	if (UNLIKELY(in->mods & SC_MOD_RES) && sc__res_split(in, &res))
+		return -1;
 	if (in->op == SC_OP_BRA || in->op == SC_OP_CALL) {
 		uint32_t rpc = SC_BR_RPC(in->imm);
 		if (SC_BR_TARGET(in->imm) >= ncode || (rpc != SC_PC_NONE && rpc >= ncode))
@@ -363,6 +368,15 @@ int sc__insn_valid(const sc_insn_t *in)
 	if (in->op == SC_OP_INVALID || in->op >= SC_OP__COUNT)
 		return 0;
 	const sc_opinfo_t *oi = &sc__ops[in->op];
+	if (in->mods & SC_MOD_RES) { /* a resilient word: its base, and destinations the writer takes */
+		sc_res_t r;
+		if (sc__res_split(in, &r) || !sc__insn_valid(&r.base))
+			return 0;
+		for (unsigned e = 0; e < r.nrd; e++)
+			if (!dst_ok(r.rdst[e]))
+				return 0;
+		return 1;
+	}
 	switch (oi->unit) {
 	case SC_U_MOV: return mov_valid(in);
 	case SC_U_MEM: return mem_valid(in, oi);

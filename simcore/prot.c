@@ -71,7 +71,7 @@ bool sc_protection_on(const sc_protection_t *p)
 	return p && (p->regfile != SC_CODE_NONE || p->pred != SC_CODE_NONE || p->smem != SC_CODE_NONE ||
 	             p->l1d != SC_CODE_NONE || p->l2 != SC_CODE_NONE || p->cc != SC_CODE_NONE ||
 	             p->l1d_tag != SC_CODE_NONE || p->l2_tag != SC_CODE_NONE || p->cc_tag != SC_CODE_NONE ||
-	             p->ibuffer.scheme != SC_IB_NONE || p->sharp.on || p->penny.on || p->refu.on);
+	             p->ibuffer.scheme != SC_IB_NONE || p->sharp.on || p->penny.on || p->refu.on || p->dup.protect);
 }
 
 /* sc_protection_check's part for SHARP. */
@@ -253,6 +253,11 @@ int sc_protection_check(const sc_protection_t *p, const sc_gpu_config_t *cfg, sc
 	if (ib_check(&p->ibuffer, msg, n) || sharp_check(p, regs, msg, n) || penny_check(p, regs, msg, n) ||
 	    refu_check(p, msg, n))
 		return SC_EINVAL;
+	if (p->dup.protect > SC_DUP_ALL || p->dup.variant > SC_DUP_RA ||
+	    (!p->dup.protect && (p->dup.variant || p->dup.atomics))) {
+		snprintf(msg, n, "protection: dup: protect must be memory, setp or all and variant sw or ra");
+		return SC_EINVAL;
+	}
 	const struct {
 		const char *what;
 		sc_code_kind_t code;

@@ -1745,8 +1745,10 @@ static int parse_pair(P *p, popnd_t *o)
 	return parse_simple(p, &v[1]);
 }
 
-/* "a, b|c, ...;" after mnemonic k, into l->o (at most 8). */
-static int parse_operands(P *p, const sc_tok_t *k, L *l)
+/* "a, b|c, ...;" after mnemonic k, into l->o (at most 8); with split
+ * (a resilient word, below) "a, b : a', b';", *split the first operand
+ * after the ':'. */
+static int parse_operands(P *p, const sc_tok_t *k, L *l, uint32_t *split)
 {
 	if (is_punct(peek(p), ';')) {
 		next(p);
@@ -1759,10 +1761,76 @@ static int parse_operands(P *p, const sc_tok_t *k, L *l)
 		if (parse_simple(p, o) || (is_punct(peek(p), '|') && parse_pair(p, o)))
 			return -1;
 		l->no++;
+		if (split && *split == 0 && is_punct(peek(p), ':')) {
+			next(p);
+			*split = l->no;
+			continue;
+		}
 		int end = list_next(p, ';', " after an operand");
 		if (end)
 			return end < 0 ? -1 : 0;
 	}
+}
+
+/* flipsim's spelling of the resilient words (DESIGN.md, "Datapath
+ * duplication and resilient instructions"): ".ra" after the opcode, then
+ * the base instruction's operands, ':', and the same operands with the
+ * replicas in place: "ld.ra.global.u32 %r1, [%rd1] : %r9, [%rd9];"
+ * (raLoad: a destination equal to its original is no second write;
+ * raStore.v4 repeats its data: the address alone is compared). Whether
+ * mnemonic k says ".ra" (then its text without it in buf). */
+static bool ra_mnemonic(const sc_tok_t *k, char *buf, size_t bsz)
+{
+	const char *d = memchr(k->p, '.', k->len);
+	if (!d || (size_t)(k->p + k->len - d) < 3 || memcmp(d, ".ra", 3) ||
+	    (d + 3 < k->p + k->len && d[3] != '.'))
+		return false;
+	snprintf(buf, bsz, "%.*s%.*s", (int)(d - k->p), k->p, (int)(k->p + k->len - d - 3), d + 3);
+	return true;
+}
+
+/* The resilient word of base b and its replica form r (both lowered). */
+static int ra_combine(P *p, L *l, const sc_insn_t *b, const sc_insn_t *r)
+{
+	sc_insn_t w = *b;
+	unsigned nd = SC_NDST(b), ns = SC_NSRC(b), v = SC_AUX_VEC(b->aux), o = 0;
+	w.mods |= SC_MOD_RES;
+	memset(w.opnd, 0, sizeof w.opnd);
+	if (b->op == SC_OP_LD && ns == 1) {
+		bool dual = false;
+		for (unsigned e = 0; e < nd; e++)
+			dual |= r->opnd[e] != b->opnd[e];
+		for (unsigned e = 0; e < nd; e++)
+			w.opnd[o++] = b->opnd[e];
+		for (unsigned e = 0; e < nd && dual && o < 6; e++)
+			w.opnd[o++] = r->opnd[e];
+		if (o + 2 > 6)
+			return perr(p, l->mn, "raLoad: no room for the replicas");
+		w.opnd[o++] = b->opnd[nd];
+		w.opnd[o++] = r->opnd[nd];
+		w.nops = SC_NOPS_MAKE(dual ? 2 * nd : nd, 2);
+	} else if (b->op == SC_OP_ST && nd == 0) {
+		bool full = 2 * v + 2 <= 6;
+		for (unsigned e = 0; e < ns; e++)
+			w.opnd[o++] = b->opnd[e];
+		w.opnd[o++] = r->opnd[0];
+		for (unsigned e = 1; e < ns && full; e++)
+			w.opnd[o++] = r->opnd[e];
+		w.nops = SC_NOPS_MAKE(0, o);
+	} else if (b->op == SC_OP_SETP && nd + ns + 2 <= 6) {
+		for (unsigned e = 0; e < nd + ns; e++)
+			w.opnd[o++] = b->opnd[e];
+		w.opnd[o++] = r->opnd[nd];
+		w.opnd[o++] = r->opnd[nd + 1];
+		w.nops = SC_NOPS_MAKE(nd, ns + 2);
+	} else {
+		return perr(p, l->mn, "'.ra' applies to ld, st and setp (raLoad, raStore, raSetP) of at most 6 operands");
+	}
+	sc_res_t s;
+	if (sc__res_split(&w, &s))
+		return perr(p, l->mn, "'%s': the replicas do not match the operands", tokstr(l->mn));
+	l->in = w;
+	return 0;
 }
 
 static int parse_instruction(P *p)
@@ -1786,9 +1854,38 @@ static int parse_instruction(P *p)
 		alias.len = (uint32_t)strlen(abuf);
 	}
 	l.mn = k;
+	char rbuf[96];
+	sc_tok_t rtok;
+	bool ra = !cc_in && ra_mnemonic(k, rbuf, sizeof rbuf);
+	if (ra) {
+		rtok = *k;
+		rtok.p = rbuf;
+		rtok.len = (uint32_t)strlen(rbuf);
+	}
+	uint32_t split = 0;
 	bool is_call = k->len >= 4 && memcmp(k->p, "call", 4) == 0 && (k->len == 4 || k->p[4] == '.');
-	int rc = is_call ? parse_call(p, &l) : parse_operands(p, k, &l);
-	if (!rc) {
+	int rc = is_call ? parse_call(p, &l) : parse_operands(p, k, &l, ra ? &split : NULL);
+	if (!rc && ra && split == 0)
+		rc = perr(p, k, "'%s' needs ':' and the replica operands after its operands", tokstr(k));
+	if (!rc && ra) { /* the replica form first, as its own word (nothing of it is kept) */
+		L r = l;
+		r.o = l.o + split;
+		r.no = l.no - split;
+		r.mn = &rtok;
+		l.no = split;
+		uint32_t nfx = p->nfx;
+		rc = lower_insn(p, &r);
+		p->nfx = nfx;
+		sc_insn_t rw = r.in;
+		if (!rc) {
+			l.mn = &rtok;
+			rc = lower_insn(p, &l);
+			l.mn = k;
+		}
+		if (!rc)
+			rc = ra_combine(p, &l, &l.in, &rw);
+		l.no = split + r.no; /* every operand freed below */
+	} else if (!rc) {
 		l.mn = cc_in ? &alias : k;
 		rc = lower_insn(p, &l);
 		l.mn = k;

@@ -427,6 +427,7 @@ static rt_t *rt_install(sc_gpu_t *gpu, const sc_rt_plan_t *p, const sc_rt_hooks_
 	rt_t *rt = rt_of(gpu);
 	if (!rt && !(rt = calloc(1, sizeof *rt)))
 		return NULL;
+	gpu->regs_original = p && p->regs_original; /* sampling's space (fault.c) */
 	struct env *env = rt->env;
 	uint64_t observed = rt->observed;
 	free(rt->diff_addr);
@@ -1027,6 +1028,9 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 	}
 	if (j->prot.refu.on)
 		fprintf(f, "refu %" PRIu32 "\n", sc_refu_params(&j->prot).replay_buffer);
+	if (j->prot.dup.protect) /* its own record (jr_dup) */
+		fprintf(f, "dup %s %s %d\n", sc_dup_protect_name(j->prot.dup.protect), sc_dup_variant_name(j->prot.dup.variant),
+		        (int)j->prot.dup.atomics);
 	if (j->mode == SC_RT_GOLDEN) {
 		fprintf(f, "ck_interval %" PRIu64 " %" PRIu64 "\n", j->ck_interval, j->cycle_budget);
 		if (j->ib_similarity)
@@ -1043,6 +1047,8 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 				fprintf(f, " %" PRIx64, ck->part[(size_t)k * ck->nparts + i]);
 			fputc('\n', f);
 		}
+		if (p->regs_original) /* its own record (jr_regs_subset) */
+			fputs("regs_subset original\n", f);
 		const sc_fmodel_t *m = &p->model;
 		fprintf(f, "model %d %u %" PRIu64 " %" PRIu64 " %u %u\n", (int)m->kind, m->value, m->period, m->duration,
 		        m->words, m->interleave);
@@ -1107,7 +1113,7 @@ typedef struct jrd {
 
 enum {
 	JR_MODE, JR_CONFIG, JR_NAME, JR_REGS, JR_PROT, JR_CKI, JR_PLAN, JR_MODEL, JR_STDOUT, JR_STDERR, JR_OUTDIR,
-	JR_IBSIM, JR_PENNY, JR_REFU,
+	JR_IBSIM, JR_PENNY, JR_REFU, JR_DUP, JR_SUBSET,
 	JR__COUNT
 };
 
@@ -1389,10 +1395,24 @@ static void jr_exp(jrd_t *r, sc_rt_plan_t *p, uint64_t *ecap)
 	p->nexp++;
 }
 
+/* "dup PROTECT VARIANT ATOMICS": datapath duplication (absent: off). */
+static void jr_dup(jrd_t *r, sc_rt_job_t *j)
+{
+	char prot[16], var[16];
+	int len = 0;
+	if (sscanf(r->p, " %15[a-z] %15[a-z]%n", prot, var, &len) != 2 ||
+	    sc_dup_protect_parse(prot, &j->prot.dup.protect) || sc_dup_variant_parse(var, &j->prot.dup.variant))
+		env_fail(r->path, r->ln, "'dup' record: expected memory, setp or all, then sw or ra");
+	r->p += len;
+	j->prot.dup.atomics = jr_u64(r, "atomics", 0, 1, 10) != 0;
+	jr_end(r);
+}
+
 /* Records that may appear once, by JR_* index. */
 static const char *const once_names[JR__COUNT] = {"mode",  "config", "name",   "regs",   "protection", "ck_interval",
                                                   "plan",  "model",  "stdout", "stderr", "outdir", "ib_similarity",
-                                                  "penny", "refu"};
+                                                  "penny", "refu", "dup",
+                                                  "regs_subset"};
 
 /* Which of them line starts, or -1. */
 static int jr_once(const char *line)
@@ -1447,6 +1467,15 @@ static void jr_record(jrd_t *r, int k, sc_rt_job_t *j)
 		j->prot.refu.replay_buffer = (uint32_t)jr_u64(r, "replay_buffer", 1, SC_REFU_MAX, 10);
 		jr_end(r);
 		break;
+	case JR_DUP: jr_dup(r, j); break;
+	case JR_SUBSET: {
+		char *n = jr_rest(r, 0);
+		if (strcmp(n, "original"))
+			env_fail(r->path, r->ln, "'regs_subset' record: expected original");
+		free(n);
+		j->plan.regs_original = 1;
+		break;
+	}
 	default:
 		r->env->paths[k - JR_STDOUT] = jr_rest(r, 4000);
 		break;

@@ -48,7 +48,8 @@ struct sc_warp;
  *  op     opcode (SC_OP_*)                 type/stype  SC_T_* (stype: source
  *  sub    per-op selector (see enums)      type of cvt/setp/set/slct)
  *  mods   bits 3..0 rounding (SC_RND_*), 4 ftz, 5 sat, 6 cc_in, 7 cc_out,
- *         8 approx, 9 full, 10 uni, 11 volatile, 15..12 reserved (0)
+ *         8 approx, 9 full, 10 uni, 11 volatile, 12 resilient (ld, st,
+ *         setp only: raLoad/raStore/raSetP, dup.c), 15..13 reserved (0)
  *  aux    bits 2..0 state space (SC_SP_*), 4..3 log2 vector width,
  *         6..5 boolean combiner of setp/set (SC_BOOL_*), 7 reserved (0)
  *  guard  bit 15 guarded, bit 14 negated, bits 11..0 predicate register
@@ -86,7 +87,11 @@ _Static_assert(offsetof(sc_insn_t, guard) == 28, "guard at byte 28");
 #define SC_MOD_FULL 0x0200u
 #define SC_MOD_UNI 0x0400u
 #define SC_MOD_VOLATILE 0x0800u
-#define SC_MOD_RESERVED 0xf000u
+#define SC_MOD_RES 0x1000u /* resilient: replica operands follow (dup.c) */
+#define SC_MOD_RESERVED 0xe000u
+/* trap's sub: 0 a program's trap (DUE trap), SC_TRAP_DUP the notification
+ * of datapath duplication's checks (DUE dup_mismatch) */
+#define SC_TRAP_DUP 1u
 
 #define SC_AUX_SPACE(a) ((a) & 7u)
 #define SC_AUX_VEC(a) (1u << (((a) >> 3) & 3u)) /* 1, 2 or 4 (8 invalid) */
@@ -367,7 +372,7 @@ enum {
  * are parsed by hand). isa.c gives each its names. */
 #define SC_SS_LIST(X)                                                      \
 	X(NONE) X(MUL) X(MUL24) X(PRMT) X(BFIND) X(SHF) X(CMP) X(TESTP)        \
-	X(CVTA) X(ATOM) X(BAR) X(SHFL) X(VOTE)
+	X(CVTA) X(ATOM) X(BAR) X(SHFL) X(VOTE) X(TRAP)
 enum {
 #define X(name) SC_SS_##name,
 	SC_SS_LIST(X)
@@ -476,7 +481,7 @@ extern const sc_subsel_t sc__subs[SC_SS__COUNT];
 	  SC_OF_CALL | SC_OF_SIDE)                                                                                      \
 	X(RET, "ret", CTL, BRANCH, NONE, "", SC_TS_ANY, SC_TS_ANY, SC_M_UNI, SC_M_UNI, NONE, SC_OF_CTL)                \
 	X(EXIT, "exit", CTL, BRANCH, NONE, "", SC_TS_ANY, SC_TS_ANY, SC_M_UNI, SC_M_UNI, NONE, SC_OF_CTL)              \
-	X(TRAP, "trap", CTL, BRANCH, NONE, "", SC_TS_ANY, SC_TS_ANY, SC_M_UNI, SC_M_UNI, NONE, SC_OF_CTL)              \
+	X(TRAP, "trap", CTL, BRANCH, NONE, "", SC_TS_ANY, SC_TS_ANY, SC_M_UNI, SC_M_UNI, TRAP, SC_OF_CTL)              \
 	/* bar.sync/arrive a[, b], bar.red d, a[, b], p, barrier.sync, bar.warp.sync a */                             \
 	X(BAR, "bar", CTL, BRANCH, NONE, "uu?", SC_TS_ANY, SC_TS_ANY, 0, 0, BAR, SC_OF_SIDE)                           \
 	/* membar and fence: ordering only */                                                                         \
@@ -740,6 +745,10 @@ typedef struct sc_func {
 	/* alloc mode (regalloc.c) keeps the ptx-mode numbers: the kernel's
 	 * totals and the function's own slots as code_ptx addresses them */
 	uint32_t regs_ptx, preds_ptx;
+	/* datapath duplication (dup.c): the own ptx slots of the original
+	 * registers (the replicas follow them); dup_done when transformed */
+	uint32_t dup_nregs;
+	bool dup_done;
 	/* liveness of a kernel's own registers for sc_target_dead (fault.c),
 	 * computed on first use; NULL when not computed or not usable */
 	struct sc_live *live;
@@ -1066,6 +1075,58 @@ int sc__pass_apply(sc_module_t *m, const char *name, char *msg, size_t msgsz);
  * while m->spilling (its own commits). Returns 0, or as sc__pass_commit
  * (the module must then be freed). */
 int sc__spill(sc_module_t *m, char *msg, size_t msgsz);
+
+/* ---- reaching definitions and backward slices (slice.c) ----
+ * Over code[lo, hi) of one function, registers in slots [0, nregs) and
+ * predicates [0, npreds) of the numbering its words use (a pass: the
+ * function's ptx window). A definition is a register destination of one
+ * word (sc__insn_regs); a guarded one kills nothing. */
+typedef struct sc_rdefs {
+	uint32_t lo, hi, nregs, npreds;
+	uint32_t ndef, words;      /* definitions; 64-bit words per set */
+	uint32_t *def_pc;          /* definition -> its pc */
+	sc_regref_t *def_ref;      /* definition -> the destination it writes */
+	uint32_t *first;           /* pc - lo -> its first definition (n + 1) */
+	uint64_t *in;              /* pc - lo -> definitions reaching its entry */
+	uint32_t *by_slot;         /* the definitions of each slot, by slot_first */
+	uint32_t *slot_first;      /* slot (predicates after nregs) -> by_slot */
+} sc_rdefs_t;
+/* 0, SC_ENOMEM, or SC_EINVAL (a destination outside the window). */
+int sc__rdefs(const sc_insn_t *code, uint32_t lo, uint32_t hi, uint32_t nregs, uint32_t npreds, sc_rdefs_t *rd);
+void sc__rdefs_free(sc_rdefs_t *rd);
+/* The definitions reaching the read r at pc: how many; the first max of
+ * them in out (definition indices). */
+uint32_t sc__rdefs_of(const sc_rdefs_t *rd, uint32_t pc, sc_regref_t r, uint32_t *out, uint32_t max);
+/* The backward slice of the source operands of the word at pc whose
+ * positions are set in opmask: marks cone[dp - lo] for every word dp
+ * whose definition reaches them, transitively through the sources of
+ * those words (not their guards), except past a word for which follow
+ * (NULL: always) says false. cone is the caller's (hi - lo flags), and
+ * words already marked are not visited again. 0 or SC_ENOMEM. */
+int sc__slice(const sc_rdefs_t *rd, const sc_insn_t *code, uint32_t pc, uint32_t opmask,
+              bool (*follow)(const sc_insn_t *in, void *ctx), void *ctx, bool *cone);
+
+/* ---- datapath duplication (dup.c; DESIGN.md, "Datapath duplication and
+ * resilient instructions") ----
+ * A resilient word (SC_MOD_RES) is its base instruction's operands, then
+ * the replicas, with the base's vector width in aux:
+ *   raLoad  (ld):   d1..dv [d1'..dv'] a a'      ndst v or 2v, nsrc 2
+ *   raStore (st):   a x1..xv a' [x1'..xv']      nsrc v + 2 or 2v + 2
+ *   raSetP  (setp): p [q] a b [c] a' b'         nsrc 4 or 5
+ * sc__res_split gives the base word, the pairs it compares (an address
+ * as its base register) and raLoad's replica destinations: 0, or -1 when
+ * `in` has no resilient shape (sc__insn_check refuses it then). */
+typedef struct sc_res {
+	sc_insn_t base;
+	uint16_t orig[3], rep[3];  /* the compared operands */
+	unsigned np;
+	uint16_t odst[2], rdst[2]; /* raLoad: each destination and its replica */
+	unsigned nrd;
+} sc_res_t;
+int sc__res_split(const sc_insn_t *in, sc_res_t *r);
+/* Applies the protection's transform to a loaded module (the pass at
+ * load, gpu.c): 0, or SC_EINVAL / SC_EPARSE / SC_ENOMEM with msg. */
+int sc__dup_apply(sc_module_t *m, const sc_dup_protection_t *dp, char *msg, size_t msgsz);
 
 /* reach[i * nfuncs + j]: function i of m can call j, directly or not
  * (by the call targets in m->code); NULL when out of memory. Free it. */
@@ -1695,6 +1756,8 @@ struct sc_gpu {
 	uint64_t pause_at;              /* next pause point, UINT64_MAX when none */
 	sc_pause_fn pause_fn;
 	void *pause_ctx;
+	bool regs_original;             /* sampling sees only original registers (fault.c,
+	                                   sc_rt_plan_t.regs_original) */
 	bool after;                     /* issue() calls sc__after_issue after each result:
 	                                   fu.armed, stuck.on or REFU on (one test on the hot path) */
 	struct {
@@ -1875,6 +1938,10 @@ int sc__x_atom(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32
 int sc__x_warp(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
 int sc__x_ctl(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
 int sc__x_bad(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+/* dup.c: a resilient word (SC_MOD_RES): compares originals and replicas,
+ * DUE dup_mismatch on a difference, else runs the base instruction (and
+ * raLoad's second write). */
+int sc__x_res(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
 sc_exec_fn sc__fast_pick(const sc_insn_t *in);
 /* Operand access (exec.c): sc__rd reads operand o of all 32 lanes as raw
  * bits, zero-extended (SREG: the lanes of mask only); sc__wr writes the

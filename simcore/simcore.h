@@ -56,7 +56,9 @@ const char *sc_strerror(int err);
 	                                       error and holds no snapshot of \
 	                                       its region: the model's checker */ \
 	X(REFU_MISMATCH, "refu_mismatch") /* REFU: a replayed ALU result    \
-	                                     differs from the stored one */
+	                                     differs from the stored one */ \
+	X(DUP_MISMATCH, "dup_mismatch") /* datapath duplication: an original  \
+	                                   and its replica differ */
 
 typedef enum {
 #define X(name, text) SC_DUE_##name,
@@ -379,6 +381,32 @@ typedef struct sc_refu_protection {
  * none) spreads physically adjacent bits over I codewords: bit b of a
  * group of I consecutive codewords is bit b / I of codeword b % I, so an
  * adjacent fault of up to I bits hits each codeword once. */
+/* Datapath duplication with checks (DESIGN.md, "Datapath duplication and
+ * resilient instructions"; Dagostino et al.): a pass at module load
+ * replicates the backward register slices of the protected operands into
+ * replica registers and compares them. protect: SC_DUP_MEMORY (addresses
+ * with a register base and store data), SC_DUP_SETP (the compared
+ * registers of every setp whose predicate guards a bra), SC_DUP_ALL;
+ * variant: SC_DUP_SW (plain compares into a sticky predicate, a notifying
+ * trap before each protected store or setp and at each exit) or
+ * SC_DUP_RA (resilient ld/st/setp words that compare in one instruction).
+ * atomics: atom/red addresses and data are protected too (memory, all). */
+enum { SC_DUP_MEMORY = 1, SC_DUP_SETP = 2, SC_DUP_ALL = 3 };
+enum { SC_DUP_SW = 0, SC_DUP_RA = 1 };
+
+typedef struct sc_dup_protection {
+	uint8_t protect;  /* 0: off; SC_DUP_MEMORY, SC_DUP_SETP or SC_DUP_ALL */
+	uint8_t variant;  /* SC_DUP_SW or SC_DUP_RA */
+	bool atomics;
+} sc_dup_protection_t;
+
+/* "memory", "setp", "all" ("?" otherwise) and "sw", "ra"; the parsers:
+ * 0 or SC_EINVAL. */
+const char *sc_dup_protect_name(unsigned protect);
+const char *sc_dup_variant_name(unsigned variant);
+int sc_dup_protect_parse(const char *name, uint8_t *out);
+int sc_dup_variant_parse(const char *name, uint8_t *out);
+
 typedef struct sc_protection {
 	sc_code_kind_t regfile;  /* none, parity, hamming, secded, dected */
 	sc_code_kind_t pred;     /* none, parity, hamming, secded, dected */
@@ -394,6 +422,7 @@ typedef struct sc_protection {
 	sc_sharp_protection_t sharp;
 	sc_penny_protection_t penny;
 	sc_refu_protection_t refu;
+	sc_dup_protection_t dup; /* datapath duplication (a transform at load) */
 } sc_protection_t;
 
 /* p->penny with its defaults filled in (NULL or off: all 0). */
@@ -910,6 +939,8 @@ typedef struct sc_rt_plan {
 	int no_early;                /* never stop at a checkpoint */
 	int no_dead;                 /* simulate faults in dead values too (sc_target_dead) */
 	int no_attr;                 /* no sites nor effects in the results (sc_site_json, sc_watch) */
+	int regs_original;           /* regfile, live sampling, protection dup: only the words of
+	                                original (not replica) registers are in use (fault.c) */
 	sc_fmodel_t model;           /* every fault's model (zero: FLIP); STUCK turns early
 	                                termination and the unused and dead shortcuts off */
 	const sc_rt_ckpts_t *ck;     /* golden checkpoints; NULL or empty: no early stop */

@@ -361,7 +361,11 @@ int sc__x_ctl(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_
 	case SC_OP_TRAP:
 		if (!exec)
 			return 1;
-		sc__due(g, SC_DUE_TRAP, sm, w, -1, pc, 0, "trap executed");
+		if (in->sub == SC_TRAP_DUP)
+			sc__due(g, SC_DUE_DUP_MISMATCH, sm, w, -1, pc, 0, "datapath duplication: a check found an original "
+			        "and its replica different");
+		else
+			sc__due(g, SC_DUE_TRAP, sm, w, -1, pc, 0, "trap executed");
 		return SC_X_HALT;
 	case SC_OP_BAR:
 		if (!exec)

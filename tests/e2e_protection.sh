@@ -7,8 +7,9 @@
 # data arrays (simcore/cachefault.c); Penny (simcore/penny.c) rolls back
 # on what its parity detects, and its example campaign's report counts the
 # rollbacks; the protection study's scripts (examples/protection/: gen.sh,
-# runs.sql, penny.sql, summary.sql) write and read what they should. Needs
-# sqlite3 (skipped without it).
+# runs.sql, penny.sql, summary.sql) write and read what they should;
+# datapath duplication's detections (examples/campaigns/vadd-regfile-dup.json).
+# Needs sqlite3 (skipped without it).
 # Usage: tests/e2e_protection.sh BUILD. Prints PASS or FAIL per check; exits
 # 1 if any check fails, 2 on bad usage.
 set -u
@@ -228,6 +229,30 @@ else
 	echo "FAIL study: flipsim run: $(head -n 1 "$tmp/study.err")"
 	failures=$((failures + 1))
 fi
+
+# Datapath duplication: examples/campaigns/vadd-regfile-dup.json with 300
+# faults on vadd4k (its other keys as committed: regs_subset original,
+# live sampling, dup all ra), and the same campaign unprotected.
+dup_run() {
+	python3 - "$root/examples/campaigns/vadd-regfile-dup.json" "$root/tests/engine/data/vadd4k.json" "$2" >"$tmp/$1.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c.update(workload=sys.argv[2], injections=300, seed=11)
+if sys.argv[3] == "none":
+    del c["protection"], c["regs_subset"]
+print(json.dumps(c))
+PY
+	"$flipsim" run "$tmp/$1.json" --db "$tmp/$1.db" -j 2 --quiet >/dev/null 2>"$tmp/$1.err" ||
+		{ echo "FAIL $1: flipsim run: $(head -n 1 "$tmp/$1.err")"; failures=$((failures + 1)); }
+}
+dup_run dup-ra dup
+dup_run dup-none none
+expect "dup ra: faults in original registers are detected as dup_mismatch" dup-ra \
+	"SELECT count(*) > 100 FROM experiments WHERE outcome = 'due' AND reason = 'dup_mismatch'" 1
+none_sdc=$(sqlite3 "$tmp/dup-none.db" "SELECT count(*) FROM experiments WHERE outcome = 'sdc'" 2>/dev/null)
+expect "dup ra: fewer SDCs than unprotected (${none_sdc:-?})" dup-ra \
+	"SELECT count(*) < ${none_sdc:-0} FROM experiments WHERE outcome = 'sdc'" 1
+expect "dup: no dup_mismatch without it" dup-none "SELECT count(*) FROM experiments WHERE reason = 'dup_mismatch'" 0
 
 [ "$failures" -eq 0 ] || exit 1
 exit 0

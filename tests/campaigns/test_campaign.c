@@ -307,7 +307,7 @@ static const struct {
 	{"bad_unknown_key.json", "bad_unknown_key.json: at $:",
 	 "unknown key 'injection' (expected name, workload, gpu, regs, target, fields, scope, "
 	 "injections, confidence, margin, fault_model, sampling, seed, fit_per_bit, "
-	 "timeout_factor, watchdog_seconds, golden_watchdog_seconds, golden_cycle_budget, strata, stop, protection)"},
+	 "timeout_factor, watchdog_seconds, golden_watchdog_seconds, golden_cycle_budget, strata, stop, protection, regs_subset)"},
 	{"bad_missing_workload.json", "at $:", "missing key 'workload'"},
 	{"bad_missing_target.json", "at $:", "missing key 'target'"},
 	{"bad_name_type.json", "at $.name:", "expected a string of 1..127 characters"},

@@ -192,7 +192,7 @@ static const struct {
 } bad[] = {
 	{"regfile", "alloc", NULL, "\"secded\"", "at $.protection:", "expected an object {\"regfile\": {\"code\": C}"},
 	{"regfile", "alloc", NULL, "{\"regs\": \"secded\"}", "at $.protection:",
-	 "unknown key 'regs' (expected regfile, pred, smem, l1d, l2, const, interleave, ibuffer, sharp, penny, refu)"},
+	 "unknown key 'regs' (expected regfile, pred, smem, l1d, l2, const, interleave, ibuffer, sharp, penny, refu, dup)"},
 	{"regfile", "alloc", NULL, "{\"penny\": true}", "at $.protection.penny:", "expected an object {\"edc\""},
 	{"regfile", "alloc", NULL, "{\"penny\": {}}", "at $.protection.penny:", "missing key 'edc'"},
 	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"dected\"}}", "at $.protection.penny.edc:",
@@ -235,6 +235,16 @@ static const struct {
 	 "expected an integer in 1..4"},
 	{"fu", "alloc", NULL, "{\"refu\": {\"recovery\": \"rollback\"}}", "at $.protection.refu:",
 	 "unknown key 'recovery' (expected replay_buffer)"},
+	{"regfile", "alloc", NULL, "{\"dup\": \"memory\"}", "at $.protection.dup:", "expected an object {\"protect\""},
+	{"regfile", "alloc", NULL, "{\"dup\": {}}", "at $.protection.dup:", "missing key 'protect'"},
+	{"regfile", "alloc", NULL, "{\"dup\": {\"protect\": \"mem\"}}", "at $.protection.dup.protect:",
+	 "expected memory (load and store addresses and store data), setp"},
+	{"regfile", "alloc", NULL, "{\"dup\": {\"protect\": \"all\", \"variant\": \"hw\"}}",
+	 "at $.protection.dup.variant:", "expected sw (plain checks and a notifying trap) or ra"},
+	{"regfile", "alloc", NULL, "{\"dup\": {\"protect\": \"all\", \"atomics\": 1}}",
+	 "at $.protection.dup.atomics:", "expected true or false"},
+	{"regfile", "alloc", NULL, "{\"dup\": {\"protect\": \"all\", \"replicas\": 2}}", "at $.protection.dup:",
+	 "unknown key 'replicas' (expected protect, variant, atomics)"},
 	{"regfile", "alloc", NULL, "{\"sharp\": 1}", "at $.protection.sharp:", "expected true, false or an object"},
 	{"regfile", "alloc", NULL, "{\"sharp\": {\"queue\": 4}}", "at $.protection.sharp:", "unknown key 'queue'"},
 	{"regfile", "alloc", NULL, "{\"sharp\": {\"warp_table\": 0}}", "at $.protection.sharp.warp_table:",
@@ -511,4 +521,101 @@ Test(protection, job_file_round_trip, .init = tmp_init, .fini = tmp_fini)
 	cr_expect(!file_has(path, "protection"), "no record without protection");
 	cr_expect(!file_has(path, "penny"), "no record without Penny");
 	cr_expect_eq(job_gpu(path), 0);
+}
+
+/* Datapath duplication: each variant its own identity (none without the
+ * key), "regs_subset" validated against the protection, the target and
+ * the sampling, and the job file's own "dup" and "regs_subset" records. */
+static const char *dup_campaign(const char *regs, const char *extra)
+{
+	static char text[8192];
+	char w[4096];
+	cr_assert_not_null(realpath(CDATA "w.json", w));
+	snprintf(text, sizeof text, "{\"workload\": \"%s\", \"target\": \"regfile\", \"regs\": \"%s\"%s}", w, regs,
+	         extra);
+	return put_text("c.json", text);
+}
+
+Test(protection, dup_identity_and_regs_subset, .init = tmp_init, .fini = tmp_fini)
+{
+	camp_campaign_t *c = load_ok(dup_campaign("alloc", ""));
+	char h0[17], seen[6][17];
+	snprintf(h0, sizeof h0, "%s", c->hash);
+	camp_campaign_destroy(c);
+	static const char *const v[6] = {"memory\", \"variant\": \"sw", "setp\", \"variant\": \"sw", "all",
+	                                 "memory\", \"variant\": \"ra", "setp\", \"variant\": \"ra", "all\", \"variant\": \"ra"};
+	for (int i = 0; i < 6; i++) {
+		char extra[256];
+		snprintf(extra, sizeof extra, ", \"protection\": {\"dup\": {\"protect\": \"%s\"}}", v[i]);
+		c = load_ok(dup_campaign("alloc", extra));
+		cr_expect_str_neq(c->hash, h0, "%s", v[i]);
+		cr_expect(strstr(c->canonical, "\"dup\""), "%s", c->canonical);
+		snprintf(seen[i], sizeof seen[i], "%s", c->hash);
+		for (int k = 0; k < i; k++)
+			cr_expect_str_neq(seen[k], seen[i], "%s", v[i]);
+		camp_campaign_destroy(c);
+	}
+	/* regs_subset: "all" is the default identity, "original" another */
+	const char *dup = ", \"protection\": {\"dup\": {\"protect\": \"memory\"}}";
+	char extra[512];
+	snprintf(extra, sizeof extra, "%s, \"sampling\": \"live\"", dup);
+	c = load_ok(dup_campaign("alloc", extra));
+	snprintf(h0, sizeof h0, "%s", c->hash);
+	cr_expect(!c->regs_original);
+	camp_campaign_destroy(c);
+	snprintf(extra, sizeof extra, "%s, \"sampling\": \"live\", \"regs_subset\": \"all\"", dup);
+	c = load_ok(dup_campaign("alloc", extra));
+	cr_expect_str_eq(c->hash, h0);
+	camp_campaign_destroy(c);
+	snprintf(extra, sizeof extra, "%s, \"sampling\": \"live\", \"regs_subset\": \"original\"", dup);
+	c = load_ok(dup_campaign("alloc", extra));
+	cr_expect(c->regs_original);
+	cr_expect_str_neq(c->hash, h0);
+	cr_expect(strstr(c->canonical, "\"regs_subset\":\"original\""), "%s", c->canonical);
+	camp_campaign_destroy(c);
+	snprintf(extra, sizeof extra, "%s, \"regs_subset\": \"original\"", dup);
+	c = load_ok(dup_campaign("ptx", extra)); /* ptx mode samples live already */
+	cr_expect(c->regs_original);
+	camp_campaign_destroy(c);
+	static const struct {
+		const char *regs, *extra, *frag;
+	} bad[] = {
+		{"alloc", ", \"regs_subset\": \"original\"", "needs replicas to leave out"},
+		{"alloc", ", \"regs_subset\": \"orig\"", "expected \"original\""},
+		{"alloc", ", \"regs_subset\": \"original\", \"protection\": {\"dup\": {\"protect\": \"all\"}}",
+		 "needs \"sampling\": \"live\""},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		const char *path = dup_campaign(bad[i].regs, bad[i].extra);
+		c = (camp_campaign_t *)1;
+		char err[1024], want[300];
+		cr_expect_eq(camp_campaign_load(path, &c, err, sizeof err), CAMP_EINPUT, "%s", bad[i].extra);
+		cr_expect_null(c);
+		snprintf(want, sizeof want, "%s: at $.regs_subset:", path);
+		cr_expect(!strncmp(err, want, strlen(want)) && strstr(err, bad[i].frag), "got \"%s\"", err);
+	}
+}
+
+Test(protection, dup_job_records, .init = tmp_init, .fini = tmp_fini)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/job", tmp);
+	sc_protection_t p = {.dup = {.protect = SC_DUP_SETP, .variant = SC_DUP_RA, .atomics = true}};
+	job_write(path, SC_REGS_ALLOC, p);
+	cr_expect(file_has(path, "\ndup setp ra 1\n"), "its own record");
+	cr_expect(file_has(path, "\nprotection none none none 0\n"), "the positional record keeps its shape");
+	cr_expect_eq(job_gpu(path), 0, "read back");
+	/* a bad record is refused: the reader really reads it */
+	FILE *f = fopen(path, "r");
+	char text[8192];
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = 0;
+	char *at = strstr(text, "dup setp ra");
+	cr_assert_not_null(at);
+	memcpy(at, "dup setp xx", 11);
+	put_text("job", text);
+	cr_expect_neq(job_gpu(path), 0, "variant xx refused");
+	job_write(path, SC_REGS_ALLOC, (sc_protection_t){0});
+	cr_expect(!file_has(path, "dup "), "no record without dup");
 }

@@ -1755,7 +1755,7 @@ Test(db, protection_columns_and_views)
 
 /* Schema 10: the codes column names the caches' codes (a tag parity too)
  * and SHARP, as the campaign's canonical protection object gives them;
- * schema 11 REFU and its buffer, Penny and its edc. */
+ * schema 11 REFU and its buffer, Penny and its edc, duplication. */
 Test(db, protection_summary_names_caches_and_sharp)
 {
 	db_t *db = open_db(true);
@@ -1777,6 +1777,13 @@ Test(db, protection_summary_names_caches_and_sharp)
 		{"c5", "{\"protection\":{\"interleave\":1,\"penny\":{\"edc\":\"parity\",\"include_pred\":false,"
 		       "\"mode\":\"oracle\",\"recovery_penalty\":50},\"pred\":\"none\",\"regfile\":\"none\",\"smem\":\"none\"}}",
 		 "penny parity"},
+		{"c6", "{\"protection\":{\"dup\":{\"atomics\":false,\"protect\":\"memory\",\"variant\":\"ra\"},"
+		       "\"interleave\":1,\"pred\":\"none\",\"regfile\":\"none\",\"smem\":\"none\"}}",
+		 "dup memory ra"},
+		{"c7", "{\"protection\":{\"interleave\":1,\"penny\":{\"edc\":\"secded\",\"include_pred\":false,"
+		       "\"mode\":\"compiled\",\"pruning\":\"basic\",\"recovery_penalty\":50,\"storage\":\"global\"},"
+		       "\"pred\":\"none\",\"regfile\":\"none\",\"smem\":\"none\"}}",
+		 "penny secded compiled"},
 	};
 	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
 		db_campaign_t k = campaign(c[i].hash, "regfile", "physical");
@@ -1853,7 +1860,7 @@ Test(db, migrates_version_7)
 
 /* Schema 11 (REFU): a schema 10 file keeps its experiments through the
  * table's rebuild; prot takes uncovered (refused before), DUE
- * refu_mismatch and penny_unrecoverable count as detected, protection_summary
+ * refu_mismatch, penny_unrecoverable, dup_mismatch count as detected, protection_summary
  * counts uncovered. */
 Test(db, migrates_version_10)
 {
@@ -1867,6 +1874,8 @@ Test(db, migrates_version_10)
 	              SQLITE_OK, "schema 10 refuses uncovered");
 	raw_exec(s, "UPDATE experiments SET reason = 'refu_mismatch' WHERE outcome = 'due' AND reason = 'timeout'");
 	raw_exec(s, "UPDATE experiments SET outcome = 'due', reason = 'penny_unrecoverable' "
+	            "WHERE idx = (SELECT min(idx) FROM experiments WHERE outcome = 'sdc')");
+	raw_exec(s, "UPDATE experiments SET outcome = 'due', reason = 'dup_mismatch' "
 	            "WHERE idx = (SELECT min(idx) FROM experiments WHERE outcome = 'sdc')");
 	double det10 = raw_real(s, "SELECT detected FROM avf WHERE kernel = 'all' AND campaign_id = 1");
 	cr_expect_eq(raw_real(s, "SELECT count(*) FROM pragma_table_info('protection_summary') WHERE name = 'uncovered'"),
@@ -1882,8 +1891,9 @@ Test(db, migrates_version_10)
 	cr_expect_eq(raw_real(s, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
 	cr_expect_eq(raw_real(s, "SELECT count(*) FROM experiments WHERE reason = 'refu_mismatch'"), 2);
 	cr_expect_eq(raw_real(s, "SELECT count(*) FROM experiments WHERE reason = 'penny_unrecoverable'"), 1);
-	cr_expect_eq(raw_real(s, "SELECT detected FROM avf WHERE kernel = 'all' AND campaign_id = 1"), det10 + 3,
-	             "refu_mismatch and penny_unrecoverable are detected now");
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM experiments WHERE reason = 'dup_mismatch'"), 1);
+	cr_expect_eq(raw_real(s, "SELECT detected FROM avf WHERE kernel = 'all' AND campaign_id = 1"), det10 + 4,
+	             "refu_mismatch, penny_unrecoverable and dup_mismatch are detected now");
 	raw_exec(s, "UPDATE experiments SET prot = 'uncovered' WHERE idx IN (0, 1)");
 	cr_expect_eq(raw_real(s, "SELECT uncovered FROM protection_summary WHERE campaign_id = 1"), 2);
 	cr_expect_neq(sqlite3_exec(s, "UPDATE experiments SET prot = 'fixed' WHERE idx = 0", NULL, NULL, NULL), SQLITE_OK,

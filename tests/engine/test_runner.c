@@ -313,8 +313,9 @@ Test(runner, a_runner_takes_the_golden_record, .timeout = 300)
 /* Protected campaigns (issue 14): the error-pattern tables are state, so
  * forking at a cycle equals re-simulation and early termination, unused and
  * dead change no outcome and no first protection event; each campaign shows
- * the events it exists for. */
-static uint64_t protected_equivalences(const char *campaign, sc_prot_t want)
+ * the events it exists for (want), or the DUE reason it exists for
+ * (reason, when not NULL). */
+static uint64_t equivalences(const char *campaign, sc_prot_t want, const char *reason)
 {
 	setup_t s;
 	runs_setup(&s, campaign);
@@ -337,10 +338,10 @@ static uint64_t protected_equivalences(const char *campaign, sc_prot_t want)
 		}
 		cr_expect_eq(a->cycles, nf.o[i].cycles, "%s: mask %llu", campaign, (unsigned long long)i);
 		cr_expect_eq(a->prot_cycle, nf.o[i].prot_cycle, "%s: mask %llu", campaign, (unsigned long long)i);
-		seen += a->prot == want;
+		seen += reason ? !strcmp(a->reason, reason) : a->prot == want;
 		k[a->outcome]++;
 	}
-	cr_expect_gt(seen, 0, "%s: some experiment's first event is %s", campaign, sc_prot_name(want));
+	cr_expect_gt(seen, 0, "%s: some experiment's first event is %s", campaign, reason ? reason : sc_prot_name(want));
 	cr_log_info("%s: masked %llu sdc %llu due %llu, %llu %s", campaign, (unsigned long long)k[0],
 	            (unsigned long long)k[1], (unsigned long long)k[2], (unsigned long long)seen, sc_prot_name(want));
 	free(f.o);
@@ -349,6 +350,12 @@ static uint64_t protected_equivalences(const char *campaign, sc_prot_t want)
 	free(nd.o);
 	runs_teardown(&s);
 	return k[CLS_SDC];
+}
+
+/* ... whose first protection event is `want` in some experiment. */
+static uint64_t protected_equivalences(const char *campaign, sc_prot_t want)
+{
+	return equivalences(campaign, want, NULL);
 }
 
 Test(runner, protected_regfile_and_ibuffer_fork_early_and_dead_change_nothing, .timeout = 300)
@@ -476,4 +483,15 @@ Test(runner, protected_l2_fork_early_and_dead_change_nothing, .timeout = 300)
 	cr_expect_eq(protected_equivalences("tests/engine/data/stencil-l2-tag-parity.json", SC_PROT_DETECTED), 0);
 	/* 13 check bits of 45: many triples lie in check bits only, x stays zero */
 	protected_equivalences("tests/engine/data/stencil-l2-dected-adj3.json", SC_PROT_DETECTED);
+}
+
+/* Datapath duplication (protection dup, regs_subset original): the
+ * transform happens at load in every process alike, so forking equals
+ * re-simulation, and early termination and the dead shortcut change no
+ * outcome; some faults are detected (DUE dup_mismatch, no protection
+ * event). */
+Test(runner, protected_dup_fork_early_and_dead_change_nothing, .timeout = 300)
+{
+	equivalences("tests/engine/data/vadd4k-regfile-dup-sw.json", SC_PROT_NONE, "dup_mismatch");
+	equivalences("tests/engine/data/vadd4k-regfile-dup-ra.json", SC_PROT_NONE, "dup_mismatch");
 }

@@ -78,6 +78,8 @@ uint64_t h_rand(uint64_t *state);
  * k(.param .u64 out) on one block, each thread storing 11 words at out +
  * 44 tid; .funcs f0 and f1, branches, loops, calls. */
 void h_random_program(uint64_t seed, char *ptx, size_t n);
+/* The same kernel without the .funcs and calls (passes that refuse calls). */
+void h_random_kernel(uint64_t seed, char *ptx, size_t n);
 
 /* One-call form for kernels of the shape k(u32 *out): loads ptx, runs it
  * with `out` of n u32 zeros, and copies the result to out. Asserts success. */

@@ -86,11 +86,11 @@ static void gen_block(gen_t *g, int depth, int nstmt)
 	}
 }
 
-void h_random_program(uint64_t seed, char *ptx, size_t n)
+static void random_program(uint64_t seed, char *ptx, size_t n, bool funcs)
 {
 	gen_t g = {.s = seed * 0x9e3779b97f4a7c15ull, .p = ptx, .left = n};
 	emit(&g, "%s", H_PTX_HEAD);
-	for (int f = 0; f < 2; f++) {
+	for (int f = 0; f < 2 && funcs; f++) {
 		emit(&g, ".func (.param .b32 rv) f%d(.param .b32 a)\n{\n"
 		         "\t.reg .b32 %%r<16>;\n\t.reg .b64 %%rd<8>;\n\t.reg .pred %%p<4>;\n"
 		         "\tmov.u32 %%r0, %%tid.x;\n\tld.param.b32 %%r%u, [a];\n", f, 1 + rnd(&g, 11));
@@ -98,7 +98,7 @@ void h_random_program(uint64_t seed, char *ptx, size_t n)
 		gen_block(&g, 1, 2 + (int)rnd(&g, 6));
 		emit(&g, "\tst.param.b32 [rv], %%r%u;\n\tret;\n}\n", 1 + rnd(&g, 11));
 	}
-	g.ncallable = 2;
+	g.ncallable = funcs ? 2 : 0;
 	emit(&g, ".visible .entry k(.param .u64 out)\n{\n"
 	         "\t.reg .b32 %%r<16>;\n\t.reg .b64 %%rd<8>;\n\t.reg .pred %%p<4>;\n"
 	         "\tmov.u32 %%r0, %%tid.x;\n\tld.param.u64 %%rd0, [out];\n"
@@ -112,3 +112,6 @@ void h_random_program(uint64_t seed, char *ptx, size_t n)
 		emit(&g, "\tst.global.u32 [%%rd1+%u], %%r%u;\n", 4 * (r - 1), r);
 	emit(&g, "\tret;\n}\n");
 }
+
+void h_random_program(uint64_t seed, char *ptx, size_t n) { random_program(seed, ptx, n, true); }
+void h_random_kernel(uint64_t seed, char *ptx, size_t n) { random_program(seed, ptx, n, false); }
