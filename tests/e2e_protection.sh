@@ -151,10 +151,11 @@ if sh "$study/gen.sh" -n 7 -b "$build" "$tmp/gen" >"$tmp/gen.out" 2>&1; then
 	n_all=$(ls "$tmp/gen" | grep -c '\.json$')
 	n_penny=$(ls "$tmp/gen" | grep -c -- '-regfile-penny_\(parity\|hamming\|secded\)-\(single\|adj2\|adj3\)\.json$')
 	n_refu=$(ls "$tmp/gen" | grep -c -- '-fu-\(none\|refu2\)-\(single\|stuck1\)\.json$')
-	if [ "$n_all" = 676 ] && [ "$n_penny" = 108 ] && [ "$n_refu" = 48 ] && grep -q '^gen.sh: 676 campaigns' "$tmp/gen.out"; then
-		echo "PASS study gen.sh: 676 campaigns, 108 Penny, 48 REFU"
+	n_dup=$(ls "$tmp/gen" | grep -c -- '-regfile-\(orig\|dup_\(memory\|setp\|all\)_\(sw\|ra\)\)-single\.json$')
+	if [ "$n_all" = 760 ] && [ "$n_penny" = 108 ] && [ "$n_refu" = 48 ] && [ "$n_dup" = 84 ] && grep -q "^gen.sh: 760 campaigns" "$tmp/gen.out"; then
+		echo "PASS study gen.sh: 760 campaigns, 108 Penny, 48 REFU, 84 duplication"
 	else
-		echo "FAIL study gen.sh: $n_all campaigns, $n_penny Penny, $n_refu REFU (expected 676, 108, 48)"
+		echo "FAIL study gen.sh: $n_all campaigns, $n_penny Penny, $n_refu REFU, $n_dup duplication (expected 760, 108, 48, 84)"
 		failures=$((failures + 1))
 	fi
 else
@@ -162,10 +163,10 @@ else
 	failures=$((failures + 1))
 fi
 if APPS="vaddg ge" sh "$study/gen.sh" -n 7 -b "$build" "$tmp/gen2" >/dev/null 2>&1 &&
-	[ "$(ls "$tmp/gen2" | grep -c '\.json$')" = 88 ] && ! ls "$tmp/gen2" | grep -qv '^\(vaddg\|ge\)-\|^gpus$'; then
+	[ "$(ls "$tmp/gen2" | grep -c '\.json$')" = 102 ] && ! ls "$tmp/gen2" | grep -qv '^\(vaddg\|ge\)-\|^gpus$'; then
 	echo "PASS study gen.sh: APPS narrows to its applications"
 else
-	echo "FAIL study gen.sh: APPS=\"vaddg ge\" should write their 88 campaigns alone"
+	echo "FAIL study gen.sh: APPS=\"vaddg ge\" should write their 102 campaigns alone"
 	failures=$((failures + 1))
 fi
 APPS="vaddg nope" sh "$study/gen.sh" -n 7 -b "$build" "$tmp/gen3" >/dev/null 2>"$tmp/gen3.err"

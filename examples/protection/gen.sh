@@ -61,14 +61,12 @@ CACHE_TARGETS="l1d l2"
 CACHE_CODES="none parity secded"
 CACHE_MODELS="single adj2"
 # Issue 15. A register-file scheme token is penny_EDC (oracle Penny),
-# pennyc_EDC_STORAGE_PRUNING (compiled Penny, e.g. pennyc_parity_shared_basic),
+# pennyc_EDC_STORAGE_PRUNING (compiled Penny, e.g. pennyc_parity_global_basic),
 # dup_PROTECT_VARIANT (the ISA extension, e.g. dup_memory_ra) or orig (no
-# protection, faults on the original registers only: dup's baseline).
+# protection, live sampling: dup's baseline, whose registers are all original).
 PENNY_SCHEMES="penny_parity penny_hamming penny_secded"
 PENNY_MODELS="single adj2 adj3"
-# once "dup" and "regs_subset" are on main:
-# DUP_SCHEMES="orig dup_memory_sw dup_setp_sw dup_all_sw dup_memory_ra dup_setp_ra dup_all_ra"
-DUP_SCHEMES=""
+DUP_SCHEMES="orig dup_memory_sw dup_setp_sw dup_all_sw dup_memory_ra dup_setp_ra dup_all_ra"
 REFU_SCHEMES="none refu2"
 REFU_MODELS="single stuck1"
 
@@ -182,8 +180,12 @@ campaign() {
 		printf '  "gpu": "%s",\n' "$([ -n "$variant" ] && echo "gpus/gpu-$variant.json" || echo gtx480)"
 		printf '  "regs": "alloc",\n'
 		printf '  "target": "%s",\n' "$target"
+		# duplication's faults land on the original registers' live words
+		# (the paper's fault space); its baseline orig draws among the live
+		# words too, having no replicas to leave out
 		case $code in
-		orig | dup_*) printf '  "regs_subset": "original",\n' ;;
+		orig) printf '  "sampling": "live",\n' ;;
+		dup_*) printf '  "sampling": "live",\n  "regs_subset": "original",\n' ;;
 		esac
 		case $target in
 		ibuffer) printf '  "fields": ["instr"],\n' ;;
