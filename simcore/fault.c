@@ -834,13 +834,20 @@ static bool refu_stuck_here(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, 
 	return sm->uslot[w->slot % g->cfg.schedulers_per_sm][d.fu] == sc__refu_stuck_unit(g, sm, d.fu);
 }
 
+/* A transient FU fault done with (applied, or its cycle passed): issue()
+ * still calls sc__after_issue for a stuck bit or REFU's buffer. */
+static void fu_disarm(sc_gpu_t *g)
+{
+	g->fu.armed = false;
+	g->after = g->stuck.on || g->opt.prot.refu.on;
+}
+
 void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc,
                   uint64_t now)
 {
 	bool stuck = g->fu.op == SC_FM_STUCK;
 	if (!stuck && now > g->fu.cycle) {
-		g->fu.armed = false; /* its cycle passed with nothing to corrupt */
-		g->after = g->stuck.on || g->opt.prot.refu.on;
+		fu_disarm(g); /* its cycle passed with nothing to corrupt */
 		return;
 	}
 	uint32_t lanes = exec & g->fu.lanes;
@@ -867,10 +874,8 @@ void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 		return;
 	if (sm->refu && !refu) /* unprotected: REFU does not replay it */
 		sc__prot_event(g, SC_PROT_UNCOVERED);
-	if (!stuck) {
-		g->fu.armed = false;
-		g->after = g->stuck.on || g->opt.prot.refu.on;
-	}
+	if (!stuck)
+		fu_disarm(g);
 	if (g->fu.applied)
 		return;
 	g->fu.applied = true;

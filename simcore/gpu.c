@@ -250,6 +250,35 @@ int sc__gpu_pennyc(sc_gpu_t *g, sc_module_t *m, bool pruning)
 	return rc;
 }
 
+/* The transforms a module takes at load, in this order: a diagnostic pass
+ * (FLIPSIM_PASS, tests/pass/run.sh), datapath duplication, and Penny's
+ * compiler last (DESIGN.md, "Penny (compiled)": its recovery table is laid
+ * out on the final code). FLIPSIM_PASS may name a protection's transform
+ * (protect-dup-PROTECT-VARIANT, penny, penny-noprune), which then stands
+ * for the protection's own, applied with the protection off so that the
+ * tests can compare outputs. 0, or as sc__pass_commit (g->errmsg says). */
+static int transform(sc_gpu_t *g, sc_module_t *m)
+{
+	const char *pass = getenv("FLIPSIM_PASS");
+	sc_dup_protection_t dup = g->opt.prot.dup, tdup = {0};
+	bool penny = g->opt.prot.penny.on && g->opt.prot.penny.mode == SC_PENNY_COMPILED;
+	bool prune = g->opt.prot.penny.pruning != SC_PENNY_PRUNE_NONE;
+	char tp[16], tv[8];
+	int rc;
+	if (pass && (!strcmp(pass, "penny") || !strcmp(pass, "penny-noprune"))) {
+		penny = true;
+		prune = !strcmp(pass, "penny");
+	} else if (pass && sscanf(pass, "protect-dup-%15[a-z]-%7[a-z]", tp, tv) == 2 &&
+	           !sc_dup_protect_parse(tp, &tdup.protect) && !sc_dup_variant_parse(tv, &tdup.variant)) {
+		dup = tdup;
+	} else if (pass && *pass && (rc = sc__pass_apply(m, pass, g->errmsg, sizeof g->errmsg))) {
+		return rc;
+	}
+	if (dup.protect && (rc = sc__dup_apply(m, &dup, g->errmsg, sizeof g->errmsg)))
+		return rc;
+	return penny ? sc__gpu_pennyc(g, m, prune) : 0;
+}
+
 int sc_module_load_text(sc_gpu_t *g, const char *name, const char *text, sc_module_t **out)
 {
 	if (!g || !text || !out)
@@ -261,35 +290,7 @@ int sc_module_load_text(sc_gpu_t *g, const char *name, const char *text, sc_modu
 	int rc = sc__ptx_load(&host, name ? name : "<ptx>", text, &m, g->errmsg, sizeof g->errmsg);
 	if (rc)
 		return rc;
-	/* Penny compiled: its compiler over every module (DESIGN.md, "Penny
-	 * (compiled)"); FLIPSIM_PASS=penny runs it with Penny off, so that
-	 * tests/pass/run.sh can compare outputs */
-	const char *pass = getenv("FLIPSIM_PASS");
-	bool pennyc = g->opt.prot.penny.on && g->opt.prot.penny.mode == SC_PENNY_COMPILED;
-	bool diag = pass && (!strcmp(pass, "penny") || !strcmp(pass, "penny-noprune"));
-	/* protect-dup-PROTECT-VARIANT: datapath duplication as its protection
-	 * applies it, on every module (host programs in tests/pass/run.sh) */
-	sc_dup_protection_t tdup = {0};
-	char tp[16], tv[8];
-	if (pass && !diag && sscanf(pass, "protect-dup-%15[a-z]-%7[a-z]", tp, tv) == 2 &&
-	    !sc_dup_protect_parse(tp, &tdup.protect) && !sc_dup_variant_parse(tv, &tdup.variant)) {
-		if ((rc = sc__dup_apply(m, &tdup, g->errmsg, sizeof g->errmsg))) {
-			sc__module_free(m);
-			return rc == SC_ENOMEM ? rc : SC_EPARSE;
-		}
-	} else if (pass && *pass && !diag && (rc = sc__pass_apply(m, pass, g->errmsg, sizeof g->errmsg))) {
-		/* a diagnostic pass over every module loaded (tests/pass/run.sh) */
-		sc__module_free(m);
-		return rc == SC_ENOMEM ? rc : SC_EPARSE;
-	}
-	/* datapath duplication: the protection's transform of every module */
-	if (g->opt.prot.dup.protect && (rc = sc__dup_apply(m, &g->opt.prot.dup, g->errmsg, sizeof g->errmsg))) {
-		sc__module_free(m);
-		return rc == SC_ENOMEM ? rc : SC_EPARSE;
-	}
-	/* Penny compiled last: its recovery table is laid out on the final code */
-	if ((pennyc || diag) && (rc = sc__gpu_pennyc(g, m, pennyc ? g->opt.prot.penny.pruning != SC_PENNY_PRUNE_NONE
-	                                                          : !strcmp(pass, "penny")))) {
+	if ((rc = transform(g, m))) {
 		sc__module_free(m);
 		return rc == SC_ENOMEM ? rc : SC_EPARSE;
 	}

@@ -88,20 +88,6 @@ void sc__penny_tab_free(sc_penny_tab_t *t)
 	free(t);
 }
 
-/* Whether the instruction after `in` starts a region. */
-static bool ends_region(const sc_insn_t *in)
-{
-	switch (in->op) {
-	case SC_OP_ST:
-	case SC_OP_ATOM:
-	case SC_OP_RED:
-	case SC_OP_BAR:
-	case SC_OP_MEMBAR:
-	case SC_OP_CALL: return true;
-	default: return false;
-	}
-}
-
 /* Appends x to the growing list; false without memory. */
 static bool push(sc_penny_tab_t *t, uint32_t *cap, uint32_t *n, uint16_t x)
 {
@@ -141,7 +127,7 @@ static int func_regions(const sc_module_t *m, const sc_func_t *f, sc_penny_tab_t
 	uint32_t start = lo;
 	rc = SC_ENOMEM;
 	for (uint32_t pc = lo; pc < hi; pc++) {
-		if (!leader[pc - lo] && !(pc > lo && ends_region(&m->code[pc - 1]))) {
+		if (!leader[pc - lo] && !(pc > lo && sc__penny_side(&m->code[pc - 1]))) {
 			t->rstart[pc] = start;
 			continue;
 		}

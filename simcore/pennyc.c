@@ -99,7 +99,7 @@ bool sc__pennyc_may_alias(const sc_pennyc_acc_t *ld, const sc_pennyc_acc_t *st)
  * and every side effect but a plain store. */
 static bool always_cuts(const sc_insn_t *in)
 {
-	return in->op != SC_OP_ST && (sc__ops[in->op].flags & (SC_OF_SIDE | SC_OF_CALL));
+	return in->op != SC_OP_ST && sc__penny_side(in);
 }
 
 /* ---------------------------------------------------------------- the pass */

@@ -289,9 +289,8 @@ void sc__refu_stats(const sc_gpu_t *g, sc_refu_stats_t *st)
 		const sc_refu_t *r = g->sms[i].refu;
 		if (!r)
 			return;
-		const uint64_t *a = (const uint64_t *)&r->st;
-		uint64_t *b = (uint64_t *)st;
-		for (size_t k = 0; k < sizeof *st / 8; k++)
-			b[k] += a[k];
+#define X(f) st->f += r->st.f;
+		SC_REFU_STATS_LIST(X)
+#undef X
 	}
 }

@@ -1356,6 +1356,8 @@ typedef struct sc_sm {
 	uint64_t *ready_mem;
 	uint8_t *local_mem;
 	uint32_t *call_mem;
+	bool pre_issue;         /* a scheme (or the similarity profile) acts before
+	                           each issue: sc__prot_create sets it (sm.c) */
 	uint32_t nerr;          /* protection (prot.c): corrupted protected words, */
 	struct sc_perr *err;    /* SC_PERR_MAX of them; NULL without protection */
 	struct sc_sawp *sawp;   /* the SAWP table (sawp.c); NULL unless a sawp scheme */
@@ -2290,6 +2292,15 @@ typedef struct sc_pennyc_stats {
 	uint32_t slots;             /* slots (units) in all */
 	uint64_t bytes;             /* checkpoint storage */
 } sc_pennyc_stats_t;
+
+/* Whether `in` has an effect a Penny region may not repeat (a store,
+ * atomic, barrier, fence, call, or the end of a thread): oracle regions
+ * end after it, and compiled ones around it but a plain store, which the
+ * alias test decides (penny.c, pennyc.c). */
+static inline bool sc__penny_side(const sc_insn_t *in)
+{
+	return (sc__ops[in->op].flags & (SC_OF_SIDE | SC_OF_CALL)) != 0;
+}
 
 /* A memory access, as region formation compares them (base: own slot or
  * SC_NOREG; valid: the base was not written since). */

@@ -446,10 +446,9 @@ void sc__sharp_stats(const sc_gpu_t *g, sc_sharp_stats_t *st)
 		const sc_sharp_t *s = g->sms[i].sharp;
 		if (!s)
 			return;
-		const uint64_t *a = (const uint64_t *)&s->st;
-		uint64_t *b = (uint64_t *)st;
-		for (size_t k = 0; k < sizeof *st / 8; k++)
-			b[k] += a[k];
+#define X(f) st->f += s->st.f;
+		SC_SHARP_STATS_LIST(X)
+#undef X
 		st->smem_words += s->words;
 		for (uint32_t wd = 0; wd < s->words; wd++)
 			st->smem_written += s->ever[wd];

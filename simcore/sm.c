@@ -599,6 +599,26 @@ void sc__warp_wait(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint64_t t)
 	sc__set_wnext(sm, w->slot, r > t ? r : t);
 }
 
+/* What the schemes and the similarity profile do before an instruction
+ * issues, in this order, behind one test of sm->pre_issue: -1 when the
+ * warp goes on to issue, else what issue() returns (false: REFU or SHARP
+ * holds the warp back, the scheduler picks another). */
+static __attribute__((noinline)) int pre_issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in,
+                                               uint32_t pc, uint64_t now)
+{
+	if (g->ibsim && sm->ibsim_at != now)
+		sc__ib_sample(g, sm, now);
+	if (sm->refu && !sc__refu_issue(g, sm, w, in, now))
+		return false; /* REFU: its buffer is full, or a replay holds the sub-unit */
+	if (w->ib_dirty && g->prot.ib.scheme != SC_IB_NONE && !ib_parity_ok(g, sm, w, pc, now))
+		return true;
+	if (sm->sharp && sm->sharp->state[w->slot] && !sc__sharp_issue(g, sm, w, pc, now))
+		return g->run.halt; /* a window closed: the warp waits for its check */
+	if (sm->penny && sc__penny_boundary(sm, pc)) /* a region starts: its checkpoint */
+		sc__penny_snap(g, sm, w, pc);
+	return -1;
+}
+
 /* Fetch, guard, execute (the decoded handler), retire. Returns false
  * when SHARP's check holds the warp back (the scheduler picks another). */
 static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t now)
@@ -608,18 +628,13 @@ static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 	const sc_insn_t *in = fetch(g, sm, w, pc);
 	if (!in)
 		return true;
-	if (UNLIKELY(g->ibsim) && sm->ibsim_at != now)
-		sc__ib_sample(g, sm, now);
-	if (UNLIKELY(sm->refu) && !sc__refu_issue(g, sm, w, in, now))
-		return false; /* REFU: its buffer is full, or a replay holds the sub-unit */
-	if (UNLIKELY(w->ib_dirty) && g->prot.ib.scheme != SC_IB_NONE && !ib_parity_ok(g, sm, w, pc, now))
-		return true;
-	if (UNLIKELY(sm->sharp) && sm->sharp->state[w->slot] && !sc__sharp_issue(g, sm, w, pc, now))
-		return g->run.halt; /* a window closed: the warp waits for its check */
+	if (UNLIKELY(sm->pre_issue)) {
+		int k = pre_issue(g, sm, w, in, pc, now);
+		if (k >= 0)
+			return k;
+	}
 	if (UNLIKELY(g->watch.on) && w->slot == g->watch.slot && sm->id == g->watch.sm)
 		sc__watch_issue(g, w, in, top->mask, pc);
-	if (UNLIKELY(sm->penny) && sc__penny_boundary(sm, pc)) /* a region starts: its checkpoint */
-		sc__penny_snap(g, sm, w, pc);
 	sc_dec_t redo;
 	const sc_dec_t *d = LIKELY(!w->ib_dirty) ? &g->dec[pc] : redecode(g, sm, w, pc, in, &redo);
 	if (!d)

@@ -1,6 +1,7 @@
 # Shared by tests/pass/run.sh and tests/spill/run.sh: failure counting,
 # output comparison and the list of every PTX program of the repository.
-# The sourcing script sets root (the repository) and failed=0.
+# The sourcing script sets root (the repository), passed=0 and failed=0,
+# and defines run_json and run_app.
 
 fail() {
 	echo "FAIL $1: $2"
@@ -51,4 +52,25 @@ app_start() {
 		fail "$1" "the $2 run fails (status $rc, see $dir/base.out)"
 		return 1
 	fi
+}
+
+# passed_if NAME OK: counts NAME as passed when OK is 1.
+passed_if() {
+	if [ "$2" = 1 ]; then
+		echo "PASS $1"
+		passed=$((passed + 1))
+	fi
+}
+
+# run_targets TARGET... EXTRA: run_json on each workload JSON, run_app on
+# each host program; with no TARGET, on all_programs EXTRA.
+run_targets() {
+	local t
+	[ ${#targets[@]} -eq 0 ] && all_programs "$@"
+	for t in "${targets[@]}"; do
+		case $t in
+		*.json) run_json "$t" ;;
+		*) run_app "$t" ;;
+		esac
+	done
 }

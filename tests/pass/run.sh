@@ -95,10 +95,7 @@ run_json() {
 			ok=0
 		fi
 	fi
-	if [ $ok = 1 ]; then
-		echo "PASS $name"
-		passed=$((passed + 1))
-	fi
+	passed_if "$name" $ok
 }
 
 run_app() {
@@ -131,19 +128,10 @@ run_app() {
 			ok=0
 		fi
 	done
-	if [ $ok = 1 ]; then
-		echo "PASS $app"
-		passed=$((passed + 1))
-	fi
+	passed_if "$app" $ok
 }
 
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && all_programs
-for t in "${targets[@]}"; do
-	case $t in
-	*.json) run_json "$t" ;;
-	*) run_app "$t" ;;
-	esac
-done
+run_targets
 echo "$passed passed, $failed failed"
 [ $failed = 0 ]

@@ -69,10 +69,7 @@ run_json() {
 		fi
 		[ "$s" != 0 ] && spilled=$((spilled + 1))
 	done
-	if [ $ok = 1 ]; then
-		echo "PASS $name"
-		passed=$((passed + 1))
-	fi
+	passed_if "$name" $ok
 }
 
 run_app() {
@@ -90,19 +87,10 @@ run_app() {
 			ok=0
 		fi
 	done
-	if [ $ok = 1 ]; then
-		echo "PASS $app"
-		passed=$((passed + 1))
-	fi
+	passed_if "$app" $ok
 }
 
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && all_programs "$root/tests/spill/spill80.json"
-for t in "${targets[@]}"; do
-	case $t in
-	*.json) run_json "$t" ;;
-	*) run_app "$t" ;;
-	esac
-done
+run_targets "$root/tests/spill/spill80.json"
 echo "$passed passed, $failed failed ($spilled runs spilled, $refused refused: unspillable registers over the limit)"
 [ $failed = 0 ]
