@@ -825,13 +825,19 @@ static bool fu_lane(sc_gpu_t *g, sc_warp_t *w, unsigned k, unsigned i, uint32_t 
 	return true;
 }
 
-/* With REFU on: whether the stuck lane acts on the result of `in`, issued
- * by w's scheduler (a lane of one scheduler's units, sc__refu_stuck_unit). */
-static bool refu_stuck_here(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, const sc_insn_t *in, uint32_t pc)
+uint32_t sc__fu_stuck_unit(const sc_gpu_t *g, const sc_sm_t *sm, unsigned fu)
+{
+	uint32_t lane = g->fu.lanes ? (uint32_t)__builtin_ctz(g->fu.lanes) : 0;
+	return sm->uslot[lane % g->cfg.schedulers_per_sm][fu];
+}
+
+/* Whether the stuck lane acts on the result of `in`, issued by w's
+ * scheduler: it sits in one unit of its kind (sc__fu_stuck_unit). */
+static bool stuck_here(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, const sc_insn_t *in, uint32_t pc)
 {
 	sc_dec_t d;
 	sc__decode(g, in, pc, false, &d);
-	return sm->uslot[w->slot % g->cfg.schedulers_per_sm][d.fu] == sc__refu_stuck_unit(g, sm, d.fu);
+	return sm->uslot[w->slot % g->cfg.schedulers_per_sm][d.fu] == sc__fu_stuck_unit(g, sm, d.fu);
 }
 
 /* A transient FU fault done with (applied, or its cycle passed): issue()
@@ -858,7 +864,7 @@ void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 	uint16_t o = in->opnd[0];
 	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
 	bool refu = sm->refu && sc__refu_covers(in->op); /* REFU will replay it */
-	bool write = !(stuck && sm->refu) || refu_stuck_here(g, sm, w, in, pc);
+	bool write = !stuck || stuck_here(g, sm, w, in, pc);
 	bool hit = false;
 	uint32_t chg = 0;
 	for (uint32_t m = lanes; m; m &= m - 1) {

@@ -21,7 +21,7 @@
  * what matters is what a functional-unit fault (fault.c sc__fu_apply) did
  * to the entry (sc_refu_ent_t's bad and chg). A transient fault corrupts
  * the primary only (bad != 0, the replay is correct: a mismatch). A stuck
- * lane sits in one scheduler's units (sc__refu_stuck_unit): a replay on
+ * lane sits in one scheduler's units (sc__fu_stuck_unit): a replay on
  * that unit, while the bit is stuck, gives the forced result (chg), so a
  * primary and a replay both on the faulty unit agree and the error
  * escapes; on another unit they differ. A replay prefers a unit other than
@@ -85,12 +85,6 @@ bool sc__refu_pending(const sc_gpu_t *g)
 		if (g->sms[i].refu && g->sms[i].refu->n)
 			return true;
 	return false;
-}
-
-uint32_t sc__refu_stuck_unit(const sc_gpu_t *g, const sc_sm_t *sm, unsigned fu)
-{
-	uint32_t lane = g->fu.lanes ? (uint32_t)__builtin_ctz(g->fu.lanes) : 0;
-	return sm->uslot[lane % g->cfg.schedulers_per_sm][fu];
 }
 
 /* The ALU's sub-unit that executes `in` of class cls (SC_REFU_SUB_*):
@@ -209,7 +203,7 @@ static bool replay(sc_gpu_t *g, sc_sm_t *sm, uint32_t i, uint32_t u, bool forced
 	r->n--;
 	uint32_t again = 0; /* the lanes the replay gets wrong: a stuck bit on its unit */
 	if (e.chg && g->fu.armed && g->fu.op == SC_FM_STUCK && g->fu.sm == sm->id &&
-	    u == sc__refu_stuck_unit(g, sm, e.fu) && sc__stuck_active(g->fu.cycle, g->fu.period, g->fu.duration, now, NULL))
+	    u == sc__fu_stuck_unit(g, sm, e.fu) && sc__stuck_active(g->fu.cycle, g->fu.period, g->fu.duration, now, NULL))
 		again = e.chg;
 	uint32_t diff = e.bad ^ again;
 	if (!diff)

@@ -2008,6 +2008,10 @@ int sc__virtual_at(const sc_gpu_t *g, sc_target_t t, uint32_t smi, uint64_t loc,
  * FU fault waits for this SM and cycle. */
 void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, uint32_t exec, uint32_t pc,
                   uint64_t now);
+/* The unit slot a stuck FU lane L (the fault in g->fu) sits in for unit
+ * kind fu on sm: lane L of the units scheduler L mod schedulers_per_sm
+ * issues to (DESIGN.md "Fault models"). */
+uint32_t sc__fu_stuck_unit(const sc_gpu_t *g, const sc_sm_t *sm, unsigned fu);
 /* The watch (site.c): warp w issues `in`, the word its buffer gives for
  * pc, with its active lanes `active` (before decoding: a word that does not
  * decode is read too; in NULL: a pc outside the program, which only reads
@@ -2452,9 +2456,6 @@ void sc__refu_push(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, const sc_
 void sc__refu_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now);
 /* Whether some SM's buffer still holds entries (the launch drains them). */
 bool sc__refu_pending(const sc_gpu_t *g);
-/* The unit slot a stuck FU lane of the fault in g->fu sits in for unit kind
- * fu on sm (REFU on: one scheduler's units, DESIGN.md "REFU"). */
-uint32_t sc__refu_stuck_unit(const sc_gpu_t *g, const sc_sm_t *sm, unsigned fu);
 uint64_t sc__refu_hash(const sc_gpu_t *g, const sc_sm_t *sm);
 void sc__refu_stats(const sc_gpu_t *g, sc_refu_stats_t *st);
 

@@ -164,14 +164,19 @@ Test(models, stuck_at_zero_predicate_is_seen_by_the_guard)
 	check(h_loop_ptx, &p, 1, 50, 1u << 5, want, "lane 5 iterates once");
 }
 
-Test(models, stuck_at_fu_lane_corrupts_every_result)
+Test(models, stuck_at_fu_lane_corrupts_every_result_of_its_unit)
 {
-	uint32_t want[32] = {[5] = 9};
-	/* bit 1 of every result of lane 5 stuck at 0: r1 = 5 keeps it, r2 = 11
-	 * loses it (9); the addresses (multiples of 4 from an aligned base)
-	 * have it clear already */
-	plan_t p = {.at = 1, .t = SC_TGT_FU, .loc = 5 * 64 + 1, .nbits = 1, .m = {.kind = SC_FM_STUCK, .value = 0}};
-	check(straight_ptx, &p, 1, 6, 1u << 5, want, "lane 5's sum loses bit 1");
+	uint32_t want[32] = {[4] = 8};
+	/* bit 1 of every result of lane 4 stuck at 0: r1 = 4 has it clear,
+	 * r2 = 10 loses it (8); the addresses (multiples of 4 from an aligned
+	 * base) have it clear already. Lane 4 sits in the units of scheduler
+	 * 4 mod 2 = 0, which the one warp (slot 0) issues to. */
+	plan_t p = {.at = 1, .t = SC_TGT_FU, .loc = 4 * 64 + 1, .nbits = 1, .m = {.kind = SC_FM_STUCK, .value = 0}};
+	check(straight_ptx, &p, 1, 6, 1u << 4, want, "lane 4's sum loses bit 1");
+	/* lane 5 sits in scheduler 1's units: the warp never computes there,
+	 * and r2 = 11 keeps its bit 1 */
+	plan_t q = {.at = 1, .t = SC_TGT_FU, .loc = 5 * 64 + 1, .nbits = 1, .m = {.kind = SC_FM_STUCK, .value = 0}};
+	check(straight_ptx, &q, 1, 6, 0, want, "lane 5 of the other scheduler's units acts on nothing");
 	/* one permanent fault per run */
 	h_ctx_t h;
 	h_init(&h);

@@ -290,8 +290,13 @@ Test(refu, a_stuck_lane_replayed_on_another_unit_is_detected)
 	outcome_t r = stuck(refu_on(2), 2, 3);
 	cr_expect_eq(r.st.reason, SC_DUE_REFU_MISMATCH);
 	cr_expect_eq(r.st.lane, 3);
+	/* unprotected, the same fault: the warp's results come from scheduler
+	 * 0's units, where lane 3 is not stuck (masked); lane 2 is an SDC */
 	outcome_t u = stuck((sc_protection_t){0}, 2, 3);
-	cr_expect_neq(u.out[3], 8 * 3 + 36, "unprotected, the lane is stuck in every unit");
+	cr_expect_eq(u.rc, 0);
+	cr_expect_eq(u.out[3], 8 * 3 + 36, "unprotected, lane 3 of scheduler 1's units acts on nothing");
+	outcome_t v = stuck((sc_protection_t){0}, 2, 2);
+	cr_expect_neq(v.out[2], 8 * 2 + 36, "unprotected, lane 2 of scheduler 0's units: an SDC");
 }
 
 /* The buffer's entries are state: at a pause with entries waiting, the
