@@ -175,10 +175,11 @@ study: deps
 	JOBS=$(JOBS) sh examples/campaigns/gufi/study.sh $(BUILD) $(INJECTIONS) $(CAMPAIGNS)
 
 # make protection-study [PROTECTION_INJECTIONS=n | INJECTIONS=n] [JOBS=j]
-# [APPS="app..."]: the codes on the register file, shared memory and the
-# caches, SAWP on the instruction buffer, SHARP and Penny on the register file
-# and REFU on the functional units, on the GUFI applications (or those APPS
-# names), (examples/protection/, README.md there), into
+# [APPS="app..."] [PARTS="part..."]: the codes on the register file, shared
+# memory and the caches, SAWP on the instruction buffer, SHARP, Penny and the
+# ISA extension on the register file and REFU on the functional units (or
+# the parts PARTS names: codes sawp sharp caches penny dup refu), on the GUFI
+# applications (or those APPS names), (examples/protection/, README.md there), into
 # build/protection/protection-n.db, then its tables (with sqlite3) and profiles.
 PROTECTION_INJECTIONS ?= $(if $(filter command line,$(origin INJECTIONS)),$(INJECTIONS),500)
 protection-study: deps

@@ -39,7 +39,11 @@
 #   (regfile_schemes below) add them.
 #
 # APPS (the environment) narrows every application list to those named
-# (for a quick check: APPS="vaddg hs" sh gen.sh -n 50 DIR).
+# (for a quick check: APPS="vaddg hs" sh gen.sh -n 50 DIR), and PARTS the
+# campaigns to some of codes (register file and shared memory), sawp,
+# sharp, caches, penny, dup and refu (a study in steps: PARTS="penny dup
+# refu" adds issue 15's campaigns to a database holding the others, whose
+# none, parity and secded register-file campaigns are Penny's baselines).
 #
 # usage: sh gen.sh [-n INJECTIONS] [-b BUILD] OUTDIR
 #        sh gen.sh -P SCHEME
@@ -145,6 +149,14 @@ only() {
 	done
 	echo "${r# }"
 }
+ALL_PARTS="codes sawp sharp caches penny dup refu"
+PARTS=${PARTS:-$ALL_PARTS}
+for p in $PARTS; do
+	case " $ALL_PARTS " in
+	*" $p "*) ;;
+	*) echo "$0: PARTS: expected some of '$ALL_PARTS', got '$p'" >&2; exit 2 ;;
+	esac
+done
 SMEM_APPS=$(only "$SMEM_APPS")
 CACHE_APPS=$(only "$CACHE_APPS")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -213,18 +225,24 @@ campaigns() {
 	done
 }
 
-campaigns regfile "$CODES" "$MODELS" "$APPS"
-campaigns smem "$CODES" "$MODELS" "$SMEM_APPS"
-campaigns ibuffer "$IB_SCHEMES" single "$APPS"
+# part NAME: whether PARTS names it
+part() {
+	case " $PARTS " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+part codes && campaigns regfile "$CODES" "$MODELS" "$APPS"
+part codes && campaigns smem "$CODES" "$MODELS" "$SMEM_APPS"
+part sawp && campaigns ibuffer "$IB_SCHEMES" single "$APPS"
 for variant in $IB_VARIANTS; do
 	gpu_variant "$variant"
-	campaigns ibuffer "$IB_VARIANT_SCHEMES" single "$APPS" "$variant"
+	part sawp && campaigns ibuffer "$IB_VARIANT_SCHEMES" single "$APPS" "$variant"
 done
-campaigns regfile sharp single "$APPS"
+part sharp && campaigns regfile sharp single "$APPS"
 for target in $CACHE_TARGETS; do
-	campaigns "$target" "$CACHE_CODES" "$CACHE_MODELS" "$CACHE_APPS"
+	part caches && campaigns "$target" "$CACHE_CODES" "$CACHE_MODELS" "$CACHE_APPS"
 done
-campaigns regfile "$PENNY_SCHEMES" "$PENNY_MODELS" "$APPS"
-campaigns regfile "$DUP_SCHEMES" single "$APPS"
-campaigns fu "$REFU_SCHEMES" "$REFU_MODELS" "$APPS"
+part penny && campaigns regfile "$PENNY_SCHEMES" "$PENNY_MODELS" "$APPS"
+part dup && campaigns regfile "$DUP_SCHEMES" single "$APPS"
+part refu && campaigns fu "$REFU_SCHEMES" "$REFU_MODELS" "$APPS"
 echo "gen.sh: $count campaigns of $n injections in $out"

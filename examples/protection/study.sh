@@ -13,7 +13,8 @@
 #   INJECTIONS  per campaign (default 500)
 # Environment: JOBS, worker processes (default: flipsim's, the CPUs);
 # STUDY_DIR, where results go (default BUILD/protection); APPS, some of
-# gen.sh's applications to run alone (a quick check: APPS="vaddg ge").
+# gen.sh's applications to run alone (a quick check: APPS="vaddg ge");
+# PARTS, some of gen.sh's parts (codes sawp sharp caches penny dup refu).
 # Results: STUDY_DIR/protection-N.db (run again to resume), flipsim run's
 # report in STUDY_DIR/run-N.log, the tables in STUDY_DIR/tables-N.md (they
 # need sqlite3). Exit status: flipsim run's; 2 bad usage.
