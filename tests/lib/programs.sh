@@ -63,14 +63,47 @@ passed_if() {
 }
 
 # run_targets TARGET... EXTRA: run_json on each workload JSON, run_app on
-# each host program; with no TARGET, on all_programs EXTRA.
+# each host program; with no TARGET, on all_programs EXTRA. The targets run
+# TEST_JOBS at a time (default: the CPUs), each in a subshell logging into
+# $out/.log/N; the logs are then printed in the targets' order and the
+# counters the sourcing script names in `counters` (default "passed
+# failed") summed from each log's last line.
 run_targets() {
-	local t
+	local t i=0 n=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)} c line
 	[ ${#targets[@]} -eq 0 ] && all_programs "$@"
+	local names=${counters:-passed failed}
+	rm -rf "$out/.log"
+	mkdir -p "$out/.log"
 	for t in "${targets[@]}"; do
-		case $t in
-		*.json) run_json "$t" ;;
-		*) run_app "$t" ;;
-		esac
+		while [ "$(jobs -rp | wc -l)" -ge "$n" ]; do
+			wait -n
+		done
+		(
+			for c in $names; do eval "$c=0"; done
+			case $t in
+			*.json) run_json "$t" ;;
+			*) run_app "$t" ;;
+			esac
+			line="#counts"
+			for c in $names; do line="$line ${!c}"; done
+			echo "$line"
+		) >"$out/.log/$i" 2>&1 &
+		i=$((i + 1))
+	done
+	wait
+	for ((t = 0; t < i; t++)); do
+		grep -v '^#counts' "$out/.log/$t"
+		line=$(grep '^#counts' "$out/.log/$t" | tail -n 1)
+		if [ -z "$line" ]; then
+			echo "FAIL target $t: its run ended without its counts (see $out/.log/$t)"
+			failed=$((failed + 1))
+			continue
+		fi
+		set -- $line
+		shift
+		for c in $names; do
+			printf -v "$c" '%d' $((${!c} + $1))
+			shift
+		done
 	done
 }

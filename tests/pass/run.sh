@@ -85,7 +85,7 @@ run_json() {
 		fail "$name" "the emitted PTX issues $(stat "$dir/base.emitted.stats" warp_instructions) warp-instructions, the original $(stat "$dir/base.stats" warp_instructions)"
 		ok=0
 	fi
-	if [ $ok = 1 ]; then
+	if [ $ok = 1 ] && [ -f "$dir/nop-leaders.stats" ] && [ -f "$dir/nop-all.stats" ]; then
 		local w0 w1 w2
 		w0=$(stat "$dir/base.stats" warp_instructions)
 		w1=$(stat "$dir/nop-leaders.stats" warp_instructions)

@@ -25,6 +25,7 @@ passed=0
 failed=0
 refused=0
 spilled=0
+counters="passed failed spilled refused" # what run_targets sums over the targets
 . "$root/tests/lib/programs.sh"
 
 # The largest "registers_per_thread" and the spilled registers of a --stats file.
