@@ -213,6 +213,13 @@ static bool locate(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, uin
 	return locate_virtual(g, t, sm, loc, out);
 }
 
+/* Whether the register file's words are those of regs_subset original in
+ * alloc mode (holds_original decides which). */
+static bool original_alloc(const sc_gpu_t *g)
+{
+	return UNLIKELY(g->regs_original) && g->run.fn && g->run.fn->dup_done && !sc__virtual(g, SC_TGT_REGFILE);
+}
+
 /* regs_subset original, alloc mode: whether physical register file word
  * `word` of sm holds, for its lane, the value of an original virtual
  * register live now (sc__vreg_home), not a replica's nor nothing. */
@@ -231,6 +238,39 @@ static bool holds_original(const sc_gpu_t *g, const sc_sm_t *sm, uint64_t word)
 		return false;
 	}
 	return false;
+}
+
+/* The words of sm's register file holds_original accepts, as a bitmap of
+ * rf_words bits (NULL: no memory), and their number in *count: found from
+ * the warps' side, each live warp's lanes' original registers' homes, in
+ * one pass, where asking holds_original word by word costs a search over
+ * the registers for each of the file's words. */
+static uint64_t *original_map(const sc_gpu_t *g, const sc_sm_t *sm, uint64_t *count)
+{
+	const sc_run_t *r = &g->run;
+	uint64_t cta_words = (uint64_t)r->nwarps * r->regs * 32, n = 0;
+	uint64_t *map = calloc(sm->rf_words / 64 + 1, sizeof *map);
+	*count = 0;
+	if (!map)
+		return NULL;
+	for (uint32_t s = 0; cta_words && s < g->cfg.max_warps_per_sm; s++) {
+		const sc_warp_t *w = &sm->warps[s];
+		uint64_t base = w->rf ? (uint64_t)(w->rf - sm->rf) : UINT64_MAX;
+		if (!warp_live(w) || base >= sm->rf_words || !cta_of_slot(g, sm, (uint32_t)(base / cta_words)))
+			continue;
+		for (uint32_t v = 0; v < r->fn->dup_nregs; v++)
+			for (uint32_t lane = 0, phys; lane < 32; lane++) {
+				if (sc__vreg_home(r->mod, r->fn, w, lane, v, false, &phys) || phys >= r->regs)
+					continue;
+				uint64_t word = base + (uint64_t)phys * 32 + lane;
+				if (word < sm->rf_words && !(map[word / 64] >> (word % 64) & 1)) {
+					map[word / 64] |= UINT64_C(1) << (word % 64);
+					n++;
+				}
+			}
+	}
+	*count = n;
+	return map;
 }
 
 static bool locate_phys(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, uint64_t loc, bitref_t *out)
@@ -671,6 +711,11 @@ uint64_t sc_target_live_bits(const sc_gpu_t *cg, sc_target_t t, unsigned fields,
 		return sc__prot_live_bits(g, t, &g->sms[smi]);
 	uint64_t live = 0;
 	bitref_t ref;
+	if (t == SC_TGT_REGFILE && original_alloc(g)) {
+		uint64_t *map = original_map(g, &g->sms[smi], &live);
+		free(map);
+		return live * wb;
+	}
 	/* step word by word: use is decided per word (per entry field); in
 	 * ptx mode, the physical words the virtual registers weigh by */
 	for (uint64_t b = 0; b < n; b += wb)
@@ -768,6 +813,22 @@ int sc_live_loc(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t smi
 		return 1;
 	}
 	bitref_t ref;
+	if (t == SC_TGT_REGFILE && original_alloc(g)) { /* the k-th word of the map */
+		uint64_t count, *map = original_map(g, &g->sms[smi], &count);
+		if (!map)
+			return SC_ENOMEM;
+		for (uint64_t i = 0, c; i <= g->sms[smi].rf_words / 64; i++, k -= c)
+			if (k < (c = (uint64_t)__builtin_popcountll(map[i]))) {
+				uint64_t m = map[i];
+				for (; k; k--)
+					m &= m - 1;
+				*loc = (i * 64 + (uint64_t)__builtin_ctzll(m)) * wb + start;
+				free(map);
+				return 1;
+			}
+		free(map);
+		return 0;
+	}
 	for (uint64_t b = 0; b < n; b += wb)
 		if (locate(g, t, fields, &g->sms[smi], b, &ref) && k-- == 0) {
 			*loc = b + start;
