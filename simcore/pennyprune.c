@@ -256,8 +256,9 @@ static int node(sc_pprune_t *f, work_t *w, pt_t *q, uint32_t x, uint32_t d)
 		if (lv && (l == L_NONE || l == L_INVALID || l == L_COMMITTED ||
 		           (l == L_PRUNED && q->final && f->rank[v] < f->rank[q->o])))
 			continue; /* restored */
-		/* recomputed: its one definition reaching d */
-		if (!live(f, f->lv->in, f->lo, v)) {
+		/* recomputed: its one definition reaching d (read whole: recovery
+		 * hands the word the value's registers as a unit) */
+		if (!live(f, f->lv->in, f->lo, v) && r[j].idx == f->rbase + v && r[j].w == (f->wide[v] ? 2 : 1)) {
 			sc_regref_t rv = {.idx = (uint16_t)(f->rbase + v), .w = f->wide[v] ? 2 : 1};
 			uint32_t nd = sc__rdefs_of(&w->rd, d, rv, w->defs, w->rd.ndef);
 			if (nd == 1) {
