@@ -39,7 +39,10 @@
  * from an immediate, a special register (not a clock), or an ld.param /
  * ld.const at a constant address, and not live at the function's entry,
  * gets no checkpoint: recovery executes that definition again (a recovery
- * slice of one instruction).
+ * slice of one instruction). Optimal (pennyprune.c): also values that a
+ * slice of several original words recomputes from restored values and
+ * read-only memory; recovery runs the slices after the restores, in rank
+ * order, on saved registers (run_slice).
  *
  * Storage. Global memory: one module-scope .global variable (it appears in
  * the emitted PTX) of num_sms x max_warps_per_sm x units x 256 bytes, a
@@ -127,8 +130,9 @@ typedef struct fstate {
 	uint8_t *acol;           /* [region x nr]: the adjustment region's read colours */
 	uint32_t *epred, *esucc, nedge; /* region edges */
 	uint16_t base;           /* own slot of the checkpoint base (64-bit) */
-	uint32_t *sdef, *edef;   /* optimal pruning: [region x nr] the word recomputing a pruned value
-	                            at the region's start / end (sc_pprune_t); NULL: defpc */
+	uint32_t *sdef, *edef;   /* optimal pruning: [region x nr] the slice (first word in word[])
+	                            recomputing a pruned value at the region's start / end
+	                            (sc_pprune_t); NULL: basic, the value's defpc */
 	uint32_t *rank;          /* optimal pruning: [own slot] recomputation order */
 	sc_pprune_word_t *word;  /* optimal pruning: the slices' words (sc_pprune_t) */
 } fstate_t;
