@@ -23,7 +23,7 @@ SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c
                simcore/decode.c simcore/exec.c simcore/sem_fast.c simcore/sm.c simcore/gpu.c simcore/config.c \
                simcore/fault.c simcore/regalloc.c simcore/spill.c simcore/rt.c simcore/statemap.c simcore/disasm.c \
                simcore/memsys.c simcore/cachefault.c simcore/site.c simcore/ecc.c simcore/prot.c simcore/sawp.c simcore/sharp.c simcore/penny.c simcore/pennyc.c simcore/refu.c \
-               simcore/pass.c simcore/emit.c simcore/slice.c simcore/dup.c
+               simcore/pass.c simcore/emit.c simcore/slice.c simcore/dup.c simcore/pennyprune.c
 CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run.c campaigns/camp_campaign.c \
                campaigns/camp_prot.c
 MASKS_SRC   := masks/mask.c masks/stats.c

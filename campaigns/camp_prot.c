@@ -114,7 +114,7 @@ static int parse_sharp(char *err, size_t errsz, const char *file, const char *pa
 
 /* "penny": {"edc": "parity" | "hamming" | "secded", "mode": "oracle" |
  * "compiled", "recovery_penalty": C, "include_pred": B, and with compiled
- * "pruning": "basic" | "none", "storage": "global"} (README, "Protection"). */
+ * "pruning": "basic" | "none" | "optimal", "storage": "global"} (README, "Protection"). */
 static int parse_penny(char *err, size_t errsz, const char *file, const char *path, json_t *v,
                        sc_penny_protection_t *out)
 {
@@ -126,7 +126,8 @@ static int parse_penny(char *err, size_t errsz, const char *file, const char *pa
 	if (!json_is_object(v))
 		return camp__fail_at(err, errsz, file, p, "expected an object {\"edc\": \"parity\" | \"hamming\" | "
 		                     "\"secded\", \"mode\": \"oracle\" | \"compiled\", \"recovery_penalty\": C, "
-		                     "\"include_pred\": B, \"pruning\": \"basic\" | \"none\", \"storage\": \"global\"}");
+		                     "\"include_pred\": B, \"pruning\": \"basic\" | \"none\" | \"optimal\", "
+		                     "\"storage\": \"global\"}");
 	if ((rc = camp__check_keys(err, errsz, file, p, v, keys)) || (rc = camp__require(err, errsz, file, p, v, "edc", &e)))
 		return rc;
 	out->on = true;
@@ -157,9 +158,12 @@ static int parse_penny(char *err, size_t errsz, const char *file, const char *pa
 			return camp__fail_at(err, errsz, file, q, "pruning is the compiler's: only with \"mode\": \"compiled\"");
 		if (json_is_string(pr) && !strcmp(json_string_value(pr), "none"))
 			out->pruning = SC_PENNY_PRUNE_NONE;
+		else if (json_is_string(pr) && !strcmp(json_string_value(pr), "optimal"))
+			out->pruning = SC_PENNY_PRUNE_OPTIMAL;
 		else if (!json_is_string(pr) || strcmp(json_string_value(pr), "basic"))
 			return camp__fail_at(err, errsz, file, q, "expected \"basic\" (values recomputable from immediates, "
-			                     "special registers, ld.param, ld.const get no checkpoint) or \"none\"");
+			                     "special registers, ld.param, ld.const get no checkpoint), \"optimal\" (also values "
+			                     "that recovery recomputes from other checkpoints and read-only memory) or \"none\"");
 	}
 	if ((so = json_object_get(v, "storage"))) {
 		snprintf(q, sizeof q, "%s.storage", p);

@@ -221,12 +221,7 @@ static bool replicable(const sc_insn_t *in, void *ctx)
 	if (oi->unit > SC_U_MOV || (oi->flags & (SC_OF_SIDE | SC_OF_XLANE | SC_OF_BLOCK_END | SC_OF_CALL)) ||
 	    (in->mods & (SC_MOD_CC_IN | SC_MOD_CC_OUT)))
 		return false;
-	for (unsigned j = 0; j < SC_NDST(in) + SC_NSRC(in) && j < 6; j++) {
-		unsigned k = SC_OPND_KIND(in->opnd[j]), i = SC_OPND_IDX(in->opnd[j]);
-		if (k == SC_K_SREG && (i == SC_SR_CLOCK || i == SC_SR_CLOCK_HI || i == SC_SR_CLOCK64))
-			return false;
-	}
-	return true;
+	return !sc__insn_reads_clock(in);
 }
 
 

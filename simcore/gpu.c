@@ -233,9 +233,9 @@ static uint32_t spill_limit(const sc_gpu_t *g)
 
 static int alloc_zero(void *ctx, uint64_t bytes, uint64_t *addr) { return alloc_var(ctx, bytes, NULL, addr); }
 
-int sc__gpu_pennyc(sc_gpu_t *g, sc_module_t *m, bool pruning)
+int sc__gpu_pennyc(sc_gpu_t *g, sc_module_t *m, sc_penny_prune_t pruning)
 {
-	sc_pennyc_opts_t o = {.pruning = pruning, .num_sms = g->cfg.num_sms,
+	sc_pennyc_opts_t o = {.pruning = pruning != SC_PENNY_PRUNE_NONE, .optimal = pruning == SC_PENNY_PRUNE_OPTIMAL, .num_sms = g->cfg.num_sms,
 	                      .max_warps = g->cfg.max_warps_per_sm, .alloc = alloc_zero, .ctx = g};
 	sc_pennyc_stats_t st;
 	int rc = sc__pennyc_compile(m, &o, &st, g->errmsg, sizeof g->errmsg);
@@ -254,7 +254,7 @@ int sc__gpu_pennyc(sc_gpu_t *g, sc_module_t *m, bool pruning)
  * (FLIPSIM_PASS, tests/pass/run.sh), datapath duplication, and Penny's
  * compiler last (DESIGN.md, "Penny (compiled)": its recovery table is laid
  * out on the final code). FLIPSIM_PASS may name a protection's transform
- * (protect-dup-PROTECT-VARIANT, penny, penny-noprune), which then stands
+ * (protect-dup-PROTECT-VARIANT, penny, penny-noprune, penny-optimal), which then stands
  * for the protection's own, applied with the protection off so that the
  * tests can compare outputs. 0, or as sc__pass_commit (g->errmsg says). */
 static int transform(sc_gpu_t *g, sc_module_t *m)
@@ -262,12 +262,14 @@ static int transform(sc_gpu_t *g, sc_module_t *m)
 	const char *pass = getenv("FLIPSIM_PASS");
 	sc_dup_protection_t dup = g->opt.prot.dup, tdup = {0};
 	bool penny = g->opt.prot.penny.on && g->opt.prot.penny.mode == SC_PENNY_COMPILED;
-	bool prune = g->opt.prot.penny.pruning != SC_PENNY_PRUNE_NONE;
+	sc_penny_prune_t prune = g->opt.prot.penny.pruning;
 	char tp[16], tv[8];
 	int rc;
-	if (pass && (!strcmp(pass, "penny") || !strcmp(pass, "penny-noprune"))) {
+	if (pass && (!strcmp(pass, "penny") || !strcmp(pass, "penny-noprune") || !strcmp(pass, "penny-optimal"))) {
 		penny = true;
-		prune = !strcmp(pass, "penny");
+		prune = !strcmp(pass, "penny")           ? SC_PENNY_PRUNE_BASIC
+		        : !strcmp(pass, "penny-optimal") ? SC_PENNY_PRUNE_OPTIMAL
+		                                         : SC_PENNY_PRUNE_NONE;
 	} else if (pass && sscanf(pass, "protect-dup-%15[a-z]-%7[a-z]", tp, tv) == 2 &&
 	           !sc_dup_protect_parse(tp, &tdup.protect) && !sc_dup_variant_parse(tv, &tdup.variant)) {
 		dup = tdup;

@@ -55,7 +55,10 @@ const char *sc_penny_mode_name(sc_penny_mode_t m)
 
 const char *sc_penny_prune_name(sc_penny_prune_t x)
 {
-	return x == SC_PENNY_PRUNE_BASIC ? "basic" : x == SC_PENNY_PRUNE_NONE ? "none" : "?";
+	return x == SC_PENNY_PRUNE_BASIC     ? "basic"
+	       : x == SC_PENNY_PRUNE_NONE    ? "none"
+	       : x == SC_PENNY_PRUNE_OPTIMAL ? "optimal"
+	                                     : "?";
 }
 
 const char *sc_penny_storage_name(sc_penny_storage_t x) { return x == SC_PENNY_STORE_GLOBAL ? "global" : "?"; }

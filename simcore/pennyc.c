@@ -39,7 +39,10 @@
  * from an immediate, a special register (not a clock), or an ld.param /
  * ld.const at a constant address, and not live at the function's entry,
  * gets no checkpoint: recovery executes that definition again (a recovery
- * slice of one instruction).
+ * slice of one instruction). Optimal (pennyprune.c): also values that a
+ * slice of several original words recomputes from restored values and
+ * read-only memory; recovery runs the slices after the restores, in rank
+ * order, on saved registers (run_slice).
  *
  * Storage. Global memory: one module-scope .global variable (it appears in
  * the emitted PTX) of num_sms x max_warps_per_sm x units x 256 bytes, a
@@ -84,6 +87,8 @@ static sc_pennyc_acc_t access_of(const sc_insn_t *in, uint32_t rbase)
 	return x;
 }
 
+sc_pennyc_acc_t sc__pennyc_access(const sc_insn_t *in, uint32_t rbase) { return access_of(in, rbase); }
+
 bool sc__pennyc_may_alias(const sc_pennyc_acc_t *ld, const sc_pennyc_acc_t *st)
 {
 	if (ld->space == SC_SP_CONST || (ld->space == SC_SP_PARAM && st->space != SC_SP_PARAM))
@@ -125,6 +130,11 @@ typedef struct fstate {
 	uint8_t *acol;           /* [region x nr]: the adjustment region's read colours */
 	uint32_t *epred, *esucc, nedge; /* region edges */
 	uint16_t base;           /* own slot of the checkpoint base (64-bit) */
+	uint32_t *sdef, *edef;   /* optimal pruning: [region x nr] the slice (first word in word[])
+	                            recomputing a pruned value at the region's start / end
+	                            (sc_pprune_t); NULL: basic, the value's defpc */
+	uint32_t *rank;          /* optimal pruning: [own slot] recomputation order */
+	sc_pprune_word_t *word;  /* optimal pruning: the slices' words (sc_pprune_t) */
 } fstate_t;
 
 static void fstate_free(fstate_t *f)
@@ -149,6 +159,10 @@ static void fstate_free(fstate_t *f)
 	free(f->acol);
 	free(f->epred);
 	free(f->esucc);
+	free(f->sdef);
+	free(f->edef);
+	free(f->rank);
+	free(f->word);
 }
 
 static int refuse(char *msg, size_t n, const char *mod, uint32_t pc, const char *why)
@@ -306,6 +320,25 @@ static bool prunable(const fstate_t *f, uint32_t o)
 		return (sp == SC_SP_PARAM || sp == SC_SP_CONST) && k == SC_K_ADDR && i == SC_NOREG;
 	}
 	return false;
+}
+
+/* Optimal pruning (pennyprune.c): pruned, rank, sdef and edef of f. */
+static int prune_optimal(sc_pass_t *p, fstate_t *f, char *msg, size_t msgsz)
+{
+	const sc_module_t *m = sc__pass_module(p);
+	size_t rn = (size_t)f->nrg * (f->nr ? f->nr : 1);
+	if (!(f->sdef = malloc(rn * sizeof *f->sdef)) || !(f->edef = malloc(rn * sizeof *f->edef)) ||
+	    !(f->rank = malloc((f->nr + 1) * sizeof *f->rank)))
+		return SC_ENOMEM;
+	sc_pprune_t x = {.code = f->code, .mcode = f->code, .ncode = m->ncode, .lo = f->lo, .hi = f->hi,
+	                 .rbase = f->rbase, .nr = f->nr, .pbase = f->pbase, .np = f->np, .lv = &f->lv, .nrg = f->nrg,
+	                 .rs = f->rs, .re = f->re, .wide = f->wide, .lup = f->lup, .pruned = f->pruned,
+	                 .rank = f->rank, .sdef = f->sdef, .edef = f->edef};
+	int rc = sc__pennyc_prune(&x);
+	f->word = x.word;
+	if (rc == SC_EINVAL)
+		return refuse(msg, msgsz, m->name, f->lo, "internal: optimal pruning failed its verification");
+	return rc;
 }
 
 /* The colours valid on entry to (vin) and exit from (vout) each region
@@ -490,11 +523,15 @@ static int analyse(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, sc_pe
 			if (sc__insn_ends_block(&f->code[*l]))
 				return refuse(msg, msgsz, m->name, *l, "a register written by a word that ends its block");
 			st->cps_needed++;
-			if (opt->pruning && prunable(f, o)) {
+			if (opt->pruning && !opt->optimal && prunable(f, o))
 				f->pruned[o] = true;
-				st->cps_pruned++;
-				*l = UINT32_MAX;
-			}
+		}
+	if (opt->pruning && opt->optimal && (rc = prune_optimal(p, f, msg, msgsz)))
+		return rc;
+	for (size_t i = 0; i < rn; i++)
+		if (f->lup[i] != UINT32_MAX && f->pruned[i % nr]) {
+			f->lup[i] = UINT32_MAX;
+			st->cps_pruned++;
 		}
 	for (uint32_t o = 0; o < f->nr; o++) {
 		f->unit[o] = UINT32_MAX;
@@ -624,6 +661,53 @@ static int nb_cmp(const void *a, const void *b)
 	return x->pc < y->pc ? -1 : x->pc > y->pc ? 1 : x->kind < y->kind ? -1 : x->kind > y->kind;
 }
 
+/* The recovery slice of pruned value o at boundary b appended to t->sw
+ * (new pcs): x->arg its first word, x->bytes its length; false when it
+ * has none (a bug) or out of memory (*nomem). Basic pruning: the value's
+ * one definition. */
+static bool add_slice(sc_pennyc_tab_t *t, const fstate_t *f, const nb_t *b, uint32_t o, const uint32_t *word_at,
+                      sc_pennyc_ent_t *x, bool *nomem)
+{
+	size_t k = (size_t)b->r * f->nr + o;
+	uint32_t first = !f->sdef ? UINT32_MAX : b->kind == 1 ? f->edef[k] : f->sdef[k];
+	uint32_t n = !f->sdef ? 1u : first == UINT32_MAX ? 0u : f->word[first].n;
+	if (!n)
+		return false;
+	sc_pennyc_sw_t *y = realloc(t->sw, (t->nsw + n) * sizeof *y);
+	if (!y) {
+		*nomem = true;
+		return false;
+	}
+	t->sw = y;
+	for (uint32_t i = 0; i < n; i++) {
+		sc_pennyc_sw_t w = {.pc = word_at[f->sdef ? f->word[first + i].pc : f->defpc[o]]};
+		if (f->sdef)
+			memcpy(w.from, f->word[first + i].from, sizeof w.from);
+		t->sw[t->nsw + i] = w;
+	}
+	x->arg = t->nsw;
+	x->bytes = (uint8_t)n;
+	t->nsw += n;
+	return true;
+}
+
+/* A boundary's n entries: the restored ones first, then the recomputed
+ * (slice) ones by key (1 + their value's rank: a slice reads restored
+ * values and the slices ranked before it). A stable insertion sort. */
+static void order_slices(sc_pennyc_ent_t *e, uint32_t *key, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++) {
+		sc_pennyc_ent_t x = e[i];
+		uint32_t k = key[i], j = i;
+		for (; j > 0 && key[j - 1] > k; j--) {
+			e[j] = e[j - 1];
+			key[j] = key[j - 1];
+		}
+		e[j] = x;
+		key[j] = k;
+	}
+}
+
 void sc__pennyc_free(sc_pennyc_tab_t *t)
 {
 	if (!t)
@@ -631,6 +715,7 @@ void sc__pennyc_free(sc_pennyc_tab_t *t)
 	free(t->rstart);
 	free(t->off);
 	free(t->ent);
+	free(t->sw);
 	free(t);
 }
 
@@ -645,7 +730,7 @@ static int build_table(sc_module_t *m, fstate_t *fs, uint32_t oldn, const uint32
 	         *post_at = malloc((oldn + 1) * sizeof *post_at), *pro_at = malloc((oldn + 1) * sizeof *pro_at);
 	sc_pennyc_tab_t *t = calloc(1, sizeof *t);
 	nb_t *nb = NULL;
-	uint32_t nnb = 0, cap = 0, nent = 0, capent = 0;
+	uint32_t nnb = 0, cap = 0, nent = 0, capent = 0, *key = NULL;
 	sc_live_t lv = {0};
 	int rc = SC_ENOMEM;
 	if (!pre_at || !word_at || !post_at || !pro_at || !t)
@@ -700,6 +785,10 @@ static int build_table(sc_module_t *m, fstate_t *fs, uint32_t oldn, const uint32
 		}
 		qsort(nb, nnb, sizeof *nb, nb_cmp);
 		const sc_func_t *fn = &m->funcs[fi];
+		uint32_t *k = realloc(key, (fn->ptx_nregs + 1) * sizeof *k);
+		if (!k)
+			goto out;
+		key = k;
 		sc__live_free(&lv);
 		const sc_insn_t *vcode = m->code_ptx ? m->code_ptx : m->code; /* unalloc mode: the code is virtual */
 		if ((rc = sc__live(vcode, fn->entry_pc, fn->end_pc, fn->ptx_reg_base, fn->ptx_nregs, fn->ptx_pred_base,
@@ -729,8 +818,13 @@ static int build_table(sc_module_t *m, fstate_t *fs, uint32_t oldn, const uint32
 				} else if (o == f->base) {
 					x.src = SRC_BASE;
 				} else if (o < f->nr && f->pruned[o]) {
+					bool nomem = false;
 					x.src = SRC_SLICE;
-					x.arg = word_at[f->defpc[o]];
+					if (!add_slice(t, f, &nb[i], o, word_at, &x, &nomem)) {
+						if (!nomem)
+							rc = refuse(msg, msgsz, m->name, b, "internal: a pruned value has no recovery slice");
+						goto out;
+					}
 				} else if (o < f->nr && f->unit[o] != UINT32_MAX) {
 					size_t k = (size_t)nb[i].r * f->nr + o;
 					unsigned c = !f->alt[o] ? 0u : nb[i].kind == 1 ? f->acol[k] : f->rcol[k];
@@ -752,8 +846,10 @@ static int build_table(sc_module_t *m, fstate_t *fs, uint32_t oldn, const uint32
 					t->ent = y;
 					capent = c;
 				}
+				key[nent - t->off[b]] = x.src != SRC_SLICE ? 0 : 1 + (f->rank ? f->rank[o] : 0);
 				t->ent[nent++] = x;
 			}
+			order_slices(t->ent + t->off[b], key, nent - t->off[b]);
 			if (nent - t->off[b] > t->maxent)
 				t->maxent = nent - t->off[b];
 		}
@@ -770,6 +866,7 @@ out:
 	sc__live_free(&lv);
 	sc__pennyc_free(t);
 	free(nb);
+	free(key);
 	free(pre_at);
 	free(word_at);
 	free(post_at);
@@ -908,6 +1005,74 @@ static const sc_pennyc_ent_t *entry_of(const sc_pennyc_tab_t *t, uint32_t rb, ui
 	return NULL;
 }
 
+#define SLICE_WORDS 16 /* at most (pennyprune.c's SLICE_MAX) */
+
+/* Recovery slice sw[x->arg, x->arg + x->bytes) of entry x, on the lanes of
+ * mask. Its words run in order, each with its register inputs set just
+ * before it: a restored one as the register file held it when the slice
+ * began, an intermediate one as the slice's earlier word computed it.
+ * Then every register the slice touched gets its value back, and x's
+ * register the last word's result: the slice's intermediates clobber no
+ * live register, whatever registers the allocator gave them. False when
+ * a word stopped the run (a DUE). */
+static bool run_slice(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_pennyc_tab_t *t, const sc_pennyc_ent_t *x,
+                      uint32_t mask)
+{
+	enum { MAXS = SLICE_WORDS * 7 * 2 };
+	uint16_t slot[MAXS];
+	uint32_t save[MAXS][32], res[SLICE_WORDS][2][32], ns = 0, nw = x->bytes < SLICE_WORDS ? x->bytes : SLICE_WORDS;
+	const sc_insn_t *code = g->run.mod->code;
+	sc_regref_t v[7];
+	for (uint32_t i = 0; i < nw; i++) { /* the registers the slice touches, saved */
+		unsigned k = sc__insn_regs(&code[t->sw[x->arg + i].pc], v);
+		for (unsigned j = 0; j < k; j++)
+			for (unsigned q = 0; !v[j].pred && q < v[j].w; q++) {
+				uint32_t s = 0, r = v[j].idx + q;
+				while (s < ns && slot[s] != r)
+					s++;
+				if (s == ns) {
+					slot[ns] = (uint16_t)r;
+					memcpy(save[ns++], &w->rf[(size_t)r * 32], sizeof save[0]);
+				}
+			}
+	}
+	unsigned dw = 1;
+	for (uint32_t i = 0; i < nw; i++) {
+		const sc_pennyc_sw_t *y = &t->sw[x->arg + i];
+		const sc_insn_t *in = &code[y->pc];
+		unsigned k = sc__insn_regs(in, v);
+		for (unsigned j = 0; j < k; j++) {
+			if (v[j].def || v[j].pred || v[j].pos >= 6)
+				continue;
+			for (unsigned q = 0; q < v[j].w; q++) {
+				uint32_t *to = &w->rf[(size_t)(v[j].idx + q) * 32], s = 0;
+				if (y->from[v[j].pos]) {
+					memcpy(to, res[y->from[v[j].pos] - 1][q], sizeof res[0][0]);
+					continue;
+				}
+				while (slot[s] != v[j].idx + q)
+					s++;
+				memcpy(to, save[s], sizeof save[0]);
+			}
+		}
+		sc_dec_t d;
+		sc__decode(g, in, y->pc, true, &d);
+		if (d.fn(g, sm, w, &d, mask) < 0 || g->run.halt)
+			return false;
+		for (unsigned j = 0; j < k; j++)
+			if (v[j].def && !v[j].pred) {
+				dw = v[j].w;
+				for (unsigned q = 0; q < v[j].w; q++)
+					memcpy(res[i][q], &w->rf[(size_t)(v[j].idx + q) * 32], sizeof res[0][0]);
+			}
+	}
+	for (uint32_t s = 0; s < ns; s++)
+		memcpy(&w->rf[(size_t)slot[s] * 32], save[s], sizeof save[0]);
+	for (unsigned q = 0; q < dw && q < x->w; q++)
+		memcpy(&w->rf[(size_t)(x->phys + q) * 32], res[nw - 1][q], sizeof res[0][0]);
+	return true;
+}
+
 void sc__pennyc_recover(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_perr_t *e, uint32_t pc)
 {
 	const sc_pennyc_tab_t *t = sm->penny->ctab;
@@ -941,14 +1106,8 @@ void sc__pennyc_recover(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_perr_t 
 	for (uint32_t j = t->off[rb]; j < t->off[rb + 1]; j++) {
 		const sc_pennyc_ent_t *x = &t->ent[j];
 		uint32_t *lo = &w->rf[(size_t)x->phys * 32], *hi = x->w == 2 ? lo + 32 : NULL;
-		if (x->src == SRC_SLICE) { /* the defining word, executed again */
-			sc_dec_t d;
-			sc__decode(g, &g->run.mod->code[x->arg], x->arg, true, &d);
-			if (d.fn(g, sm, w, &d, mask) < 0 || g->run.halt)
-				return;
-			n++;
-			continue;
-		}
+		if (x->src == SRC_SLICE)
+			continue; /* after the restores (below) */
 		FOR_LANES(l, mask) {
 			uint64_t v = 0;
 			if (x->src == SRC_UNIT) {
@@ -964,6 +1123,16 @@ void sc__pennyc_recover(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_perr_t 
 				hi[l] = (uint32_t)(v >> 32);
 		}
 		n += x->src == SRC_UNIT;
+	}
+	/* the pruned values' recovery slices, in the table's (rank) order: each
+	 * reads restored values and the values recomputed before it */
+	for (uint32_t j = t->off[rb]; j < t->off[rb + 1]; j++) {
+		const sc_pennyc_ent_t *x = &t->ent[j];
+		if (x->src != SRC_SLICE)
+			continue;
+		if (!run_slice(g, sm, w, t, x, mask))
+			return;
+		n++;
 	}
 	sc__penny_rollback(g, sm, w, rb, n, SC_LAT_GLOBAL);
 }

@@ -141,7 +141,7 @@ static int penny_check(const sc_protection_t *p, sc_regs_t regs, char *msg, size
 		                 "oracle");
 		return SC_EINVAL;
 	}
-	if ((unsigned)y->pruning > SC_PENNY_PRUNE_NONE || (unsigned)y->storage > SC_PENNY_STORE_GLOBAL) {
+	if ((unsigned)y->pruning > SC_PENNY_PRUNE_OPTIMAL || (unsigned)y->storage > SC_PENNY_STORE_GLOBAL) {
 		snprintf(msg, n, "protection: penny: pruning %d or storage %d out of range", (int)y->pruning, (int)y->storage);
 		return SC_EINVAL;
 	}

@@ -1340,10 +1340,12 @@ static void jr_penny(jrd_t *r, sc_rt_job_t *j)
 		return;
 	}
 	if (sscanf(r->p, " %15[a-z] %15[a-z]%n", prune, store, &len) != 2 ||
-	    (strcmp(prune, "basic") && strcmp(prune, "none")) || strcmp(store, "global"))
-		env_fail(r->path, r->ln, "'penny' record: expected pruning (basic, none) and storage (global)");
+	    (strcmp(prune, "basic") && strcmp(prune, "none") && strcmp(prune, "optimal")) || strcmp(store, "global"))
+		env_fail(r->path, r->ln, "'penny' record: expected pruning (basic, none, optimal) and storage (global)");
 	r->p += len;
-	y->pruning = strcmp(prune, "none") ? SC_PENNY_PRUNE_BASIC : SC_PENNY_PRUNE_NONE;
+	y->pruning = !strcmp(prune, "none")      ? SC_PENNY_PRUNE_NONE
+	             : !strcmp(prune, "optimal") ? SC_PENNY_PRUNE_OPTIMAL
+	                                         : SC_PENNY_PRUNE_BASIC;
 	y->storage = SC_PENNY_STORE_GLOBAL;
 	jr_end(r);
 }

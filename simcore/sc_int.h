@@ -548,6 +548,17 @@ void sc__shape(unsigned op, sc_shape_t *s);
  * next pc (it does not end its path, or a guard may skip it). */
 static inline bool sc__insn_jumps(const sc_insn_t *in) { return sc__ops[in->op].flags & SC_OF_JUMP; }
 static inline bool sc__insn_ends_block(const sc_insn_t *in) { return sc__ops[in->op].flags & SC_OF_BLOCK_END; }
+/* Whether in reads a clock special register (a value no re-execution
+ * reproduces). */
+static inline bool sc__insn_reads_clock(const sc_insn_t *in)
+{
+	for (unsigned j = 0; j < SC_NDST(in) + SC_NSRC(in) && j < 6; j++) {
+		unsigned k = SC_OPND_KIND(in->opnd[j]), i = SC_OPND_IDX(in->opnd[j]);
+		if (k == SC_K_SREG && (i == SC_SR_CLOCK || i == SC_SR_CLOCK_HI || i == SC_SR_CLOCK64))
+			return true;
+	}
+	return false;
+}
 static inline bool sc__insn_falls(const sc_insn_t *in)
 {
 	return !sc__insn_ends_block(in) || (in->guard & SC_GUARD_ON);
@@ -2278,6 +2289,7 @@ typedef struct sc_penny {
  * alloc (sc_ptx_host_t's alloc_global without an initial image). */
 typedef struct sc_pennyc_opts {
 	bool pruning;               /* basic pruning */
+	bool optimal;               /* with pruning: optimal pruning (pennyprune.c) */
 	uint32_t num_sms, max_warps;
 	int (*alloc)(void *ctx, uint64_t bytes, uint64_t *addr);
 	void *ctx;
@@ -2320,8 +2332,9 @@ bool sc__pennyc_may_alias(const sc_pennyc_acc_t *ld, const sc_pennyc_acc_t *st);
 
 /* A live-in of a region: physical slot(s), and where recovery gets it:
  * src 0 the checkpoint unit at byte arg of the warp's storage (bytes
- * wide), 1 the checkpoint base recomputed, 2 the word at pc arg executed
- * again (a pruned value), 3 zero (the function's own prologue). */
+ * wide), 1 the checkpoint base recomputed, 2 the recovery slice sw[arg ..
+ * arg + bytes) executed again (a pruned value), 3 zero (the function's own
+ * prologue). */
 typedef struct sc_pennyc_ent {
 	uint16_t phys;
 	uint8_t w, src, bytes;
@@ -2331,14 +2344,62 @@ typedef struct sc_pennyc_ent {
 /* A compiled module's regions (rstart as sc_penny_tab_t's) and live-ins
  * ent[off[pc] .. off[pc + 1]); the storage: buf + ((smid x max_warps +
  * warpid) x units) x 256 + lane x 8. */
+/* A word of a recovery slice: its pc in the compiled code, and per operand
+ * position where its input comes from (sc_pprune_word_t's from). */
+typedef struct sc_pennyc_sw {
+	uint32_t pc;
+	uint8_t from[6];
+} sc_pennyc_sw_t;
+
 typedef struct sc_pennyc_tab {
 	uint32_t ncode;
 	uint32_t *rstart, *off;
 	sc_pennyc_ent_t *ent;
+	sc_pennyc_sw_t *sw;         /* the recovery slices' words */
+	uint32_t nsw;
 	uint32_t maxent;
 	uint64_t buf;
 	uint32_t units, max_warps;
 } sc_pennyc_tab_t;
+
+/* The address expression of a memory word as region formation compares
+ * it (base: own slot counted from rbase). */
+sc_pennyc_acc_t sc__pennyc_access(const sc_insn_t *in, uint32_t rbase);
+
+/* Optimal pruning of one function's checkpoints (pennyprune.c; DESIGN.md,
+ * "Penny (compiled)", Pruning). In: the function's virtual code and its
+ * liveness, its regions, its values' widths, and the LUPs of values live
+ * out of their regions (lup[r x nr + o], UINT32_MAX: none); mcode[0,
+ * ncode): the whole module, whose stores decide which loads read only.
+ * Out: pruned[o] (no checkpoint: recomputed), rank[o] (recovery
+ * recomputes in rank order), and per region the recovery slice of a
+ * pruned value live at its start (sdef) and at its end (edef: after its
+ * last word, or before it when it ends its block): the index in word[] of
+ * its first word (word[i].n words, the last one defining the value),
+ * UINT32_MAX where none; ncycle: values committed to break a cycle. 0,
+ * SC_ENOMEM, or SC_EINVAL when the result fails its verification (a bug).
+ * Free word with free(). */
+typedef struct sc_pprune_word {
+	uint32_t pc;      /* old pc of an original word, executed again */
+	uint8_t n;        /* on a slice's first word: its length */
+	uint8_t from[6];  /* per operand position: 0 the register as restored,
+	                     j + 1 the result of the slice's word j */
+} sc_pprune_word_t;
+typedef struct sc_pprune {
+	const sc_insn_t *code, *mcode;
+	uint32_t ncode, lo, hi, rbase, nr, pbase, np;
+	const sc_live_t *lv;
+	uint32_t nrg;
+	const uint32_t *rs, *re;
+	const uint8_t *wide;
+	const uint32_t *lup;
+	bool *pruned;
+	uint32_t *rank, *sdef, *edef;
+	sc_pprune_word_t *word;
+	uint32_t nword, capword;
+	uint32_t ncycle;
+} sc_pprune_t;
+int sc__pennyc_prune(sc_pprune_t *f);
 
 /* Penny's compiler over m (alloc mode): regions, checkpoint stores,
  * storage alternation, pruning, the storage variable and m->pennyc. 0,
@@ -2346,9 +2407,9 @@ typedef struct sc_pennyc_tab {
  * commit's SC_EPARSE (m must be freed). */
 int sc__pennyc_compile(sc_module_t *m, const sc_pennyc_opts_t *opt, sc_pennyc_stats_t *st, char *msg, size_t msgsz);
 void sc__pennyc_free(sc_pennyc_tab_t *t);
-/* The compiler over module m with g's parameters, basic pruning or none
+/* The compiler over module m with g's parameters and the given pruning
  * (gpu.c): 0 or as sc__pennyc_compile, the message in g->errmsg. */
-int sc__gpu_pennyc(sc_gpu_t *g, sc_module_t *m, bool pruning);
+int sc__gpu_pennyc(sc_gpu_t *g, sc_module_t *m, sc_penny_prune_t pruning);
 /* A detected read by w at pc, compiled mode: the live-ins restored from
  * the checkpoints, the rollback; penny_unrecoverable without a region. */
 void sc__pennyc_recover(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_perr_t *e, uint32_t pc);

@@ -345,7 +345,7 @@ typedef struct sc_sharp_protection {
  * 0 = the default. Needs regs alloc, no regfile code (edc replaces it), no
  * pred code with include_pred, and no SHARP. */
 typedef enum { SC_PENNY_ORACLE = 0, SC_PENNY_COMPILED = 1 } sc_penny_mode_t;
-typedef enum { SC_PENNY_PRUNE_BASIC = 0, SC_PENNY_PRUNE_NONE = 1 } sc_penny_prune_t;
+typedef enum { SC_PENNY_PRUNE_BASIC = 0, SC_PENNY_PRUNE_NONE = 1, SC_PENNY_PRUNE_OPTIMAL = 2 } sc_penny_prune_t;
 typedef enum { SC_PENNY_STORE_GLOBAL = 0 } sc_penny_storage_t;
 
 typedef struct sc_penny_protection {
@@ -354,7 +354,7 @@ typedef struct sc_penny_protection {
 	sc_penny_mode_t mode;       /* oracle, or compiled (checkpoint stores inserted) */
 	uint32_t recovery_penalty;  /* cycles a rollback costs besides its restores: 50 */
 	bool include_pred;          /* the predicate file too (default: unprotected) */
-	sc_penny_prune_t pruning;   /* compiled: basic (0, the default) or none */
+	sc_penny_prune_t pruning;   /* compiled: basic (0, the default), none or optimal */
 	sc_penny_storage_t storage; /* compiled: where checkpoints go: global */
 } sc_penny_protection_t;
 /* REFU (DESIGN.md, "REFU"; Redundant Execution with idle Functional

@@ -65,7 +65,8 @@ CACHE_TARGETS="l1d l2"
 CACHE_CODES="none parity secded"
 CACHE_MODELS="single adj2"
 # Issue 15. A register-file scheme token is penny_EDC (oracle Penny),
-# pennyc_EDC_STORAGE_PRUNING (compiled Penny, e.g. pennyc_parity_global_basic),
+# pennyc_EDC_STORAGE_PRUNING (compiled Penny, e.g. pennyc_parity_global_basic;
+# PRUNING none, basic or optimal),
 # dup_PROTECT_VARIANT (the ISA extension, e.g. dup_memory_ra) or orig (no
 # protection, live sampling: dup's baseline, whose registers are all original).
 PENNY_SCHEMES="penny_parity penny_hamming penny_secded"

@@ -121,7 +121,7 @@ REFU_BUFFERS="refu1 refu2 refu3 refu4"
 # applications its paper shares with ours (LPS, SP, BFS, GAU, HS, NW, PF).
 # (gen.sh -P's tokens: pennyc_EDC_STORAGE_PRUNING; storage is global only
 # so far); empty: no table
-PENNY_COMPILED=${PENNY_COMPILED-pennyc_parity_global_none pennyc_parity_global_basic}
+PENNY_COMPILED=${PENNY_COMPILED-pennyc_parity_global_none pennyc_parity_global_basic pennyc_parity_global_optimal}
 PENNY_APPS=$(for app in bfs ge hs lps nw pathf spg; do case " $apps " in *" $app "*) printf '%s ' "$app" ;; esac; done)
 
 if command -v sqlite3 >/dev/null; then

@@ -171,6 +171,15 @@ Test(protection, identity_only_when_protected, .init = tmp_init, .fini = tmp_fin
 	c = load_ok(campaign("regfile", "alloc", single, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", "
 	                     "\"pruning\": \"none\"}}"));
 	cr_expect_str_neq(c->hash, pennyc);
+	char none[17];
+	snprintf(none, sizeof none, "%s", c->hash);
+	camp_campaign_destroy(c);
+	c = load_ok(campaign("regfile", "alloc", single, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", "
+	                     "\"pruning\": \"optimal\"}}"));
+	cr_expect_str_neq(c->hash, pennyc);
+	cr_expect_str_neq(c->hash, none);
+	cr_expect(strstr(c->canonical, "\"pruning\":\"optimal\""), "%s", c->canonical);
+	camp_campaign_destroy(c);
 	/* REFU's default buffer (2) written out, or false: the same */
 	c = load_ok(campaign("fu", "alloc", single, "{\"refu\": {\"replay_buffer\": 2}}"));
 	camp_campaign_t *d = load_ok(campaign("fu", "alloc", single, "{\"refu\": true}"));
@@ -199,8 +208,13 @@ static const struct {
 	 "expected parity, hamming or secded"},
 	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"storage\": \"shared\"}}",
 	 "at $.protection.penny.storage:", "expected \"global\""},
-	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"pruning\": \"optimal\"}}",
-	 "at $.protection.penny.pruning:", "expected \"basic\""},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"pruning\": \"best\"}}",
+	 "at $.protection.penny.pruning:", "expected \"basic\" (values recomputable from immediates, special registers, "
+	 "ld.param, ld.const get no checkpoint), \"optimal\" (also values that recovery recomputes"},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"pruning\": 2}}",
+	 "at $.protection.penny.pruning:", "or \"none\""},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"pruning\": \"optimal\"}}",
+	 "at $.protection.penny.pruning:", "only with \"mode\": \"compiled\""},
 	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"pruning\": \"none\"}}",
 	 "at $.protection.penny.pruning:", "only with \"mode\": \"compiled\""},
 	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"storage\": \"global\"}}",

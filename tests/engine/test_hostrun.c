@@ -162,13 +162,14 @@ Test(hostrun, sharp_stats_of_a_host_program_equal_json_workload, .timeout = 300)
 
 /* Penny reaches a host program's GPU through its own job-file record: the
  * program's experiments roll back as the JSON workload's do, outcome for
- * outcome, event for event. */
-Test(hostrun, penny_in_a_host_program_equals_json_workload, .timeout = 300)
+ * outcome, event for event (prot: the campaign's "protection"). */
+static void penny_host_equals_json(const char *prot, const char *json)
 {
 	setup_t h = {0}, j = {0};
-	setup_host_on(&h, 400, "alloc", NULL, NULL, ", \"protection\": {\"penny\": {\"edc\": \"parity\"}}");
-	runs_setup(&j, "tests/engine/data/vadd4k-iota-regfile-penny.json");
+	setup_host_on(&h, 400, "alloc", NULL, NULL, prot);
+	runs_setup(&j, json);
 	cr_assert(h.c->prot.penny.on);
+	cr_assert_eq(h.c->prot.penny.pruning, j.c->prot.penny.pruning);
 	cr_assert_eq(h.g.cycles, j.g.cycles, "the same golden run");
 	cr_assert_eq(h.p.n, j.p.n);
 	got_t a = run(&h, false), b = run(&j, false);
@@ -187,6 +188,21 @@ Test(hostrun, penny_in_a_host_program_equals_json_workload, .timeout = 300)
 	free(b.o);
 	runs_teardown(&h);
 	runs_teardown(&j);
+}
+
+Test(hostrun, penny_in_a_host_program_equals_json_workload, .timeout = 300)
+{
+	penny_host_equals_json(", \"protection\": {\"penny\": {\"edc\": \"parity\"}}",
+	                       "tests/engine/data/vadd4k-iota-regfile-penny.json");
+}
+
+/* The same in compiled mode with optimal pruning: the record's compiler
+ * fields reach the program, which compiles its module the same way. */
+Test(hostrun, pennyc_optimal_in_a_host_program_equals_json_workload, .timeout = 300)
+{
+	penny_host_equals_json(", \"protection\": {\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", "
+	                       "\"pruning\": \"optimal\"}}",
+	                       "tests/engine/data/vadd4k-iota-regfile-pennyc-opt.json");
 }
 
 /* A host program whose kernel spills (FLIPSIM_MAX_REGS, which the

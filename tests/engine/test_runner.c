@@ -417,6 +417,13 @@ Test(runner, protected_pennyc_fork_early_and_dead_change_nothing, .timeout = 600
 	cr_expect_eq(protected_equivalences("tests/engine/data/sp-small-regfile-pennyc.json", SC_PROT_RECOVERED), 0);
 }
 
+/* The same with optimal pruning (recovery slices run at rollbacks). */
+Test(runner, protected_pennyc_optimal_fork_early_and_dead_change_nothing, .timeout = 600)
+{
+	cr_expect_eq(protected_equivalences("tests/engine/data/vadd4k-regfile-pennyc-opt.json", SC_PROT_RECOVERED), 0);
+	cr_expect_eq(protected_equivalences("tests/engine/data/sp-small-regfile-pennyc-opt.json", SC_PROT_RECOVERED), 0);
+}
+
 /* Every experiment of each campaign masked, none penny_unrecoverable, and
  * more than 10 recovered by a rollback. */
 static void all_masked(const char *const *c, size_t n)
@@ -461,6 +468,18 @@ Test(runner, pennyc_masks_every_single_bit_fault, .timeout = 600)
 	    "tests/engine/data/vadd4k-regfile-pennyc-many.json", "tests/engine/data/sp-small-regfile-pennyc-many.json",
 	    "tests/engine/data/ctrl-flow-regfile-pennyc.json",   "tests/engine/data/dev-func-regfile-pennyc.json",
 	    "tests/engine/data/warp-shfl-regfile-pennyc.json"};
+	all_masked(c, sizeof c / sizeof *c);
+}
+
+/* The same with optimal pruning: most live-ins come back through
+ * recovery slices (recomputed from restored values and read-only memory)
+ * instead of checkpoints. */
+Test(runner, pennyc_optimal_masks_every_single_bit_fault, .timeout = 600)
+{
+	static const char *const c[] = {
+	    "tests/engine/data/vadd4k-regfile-pennyc-opt-many.json", "tests/engine/data/sp-small-regfile-pennyc-opt-many.json",
+	    "tests/engine/data/ctrl-flow-regfile-pennyc-opt.json",   "tests/engine/data/dev-func-regfile-pennyc-opt.json",
+	    "tests/engine/data/warp-shfl-regfile-pennyc-opt.json"};
 	all_masked(c, sizeof c / sizeof *c);
 }
 

@@ -4,7 +4,8 @@
 # conformance cases of tests/ptx and the examples) and each host program
 # of examples/ (the GUFI applications, --check) runs as loaded (alloc
 # mode: the host programs' ptx mode allocates too) and
-# after each diagnostic pass (FLIPSIM_PASS=nop-leaders, nop-all, dup); the
+# after each diagnostic pass (FLIPSIM_PASS=nop-leaders, nop-all, dup, and the
+# protections' transforms: penny, penny-optimal, protect-dup-*); the
 # outputs must be byte-identical and the nop passes must issue more
 # warp-instructions (exactly twice as many for nop-all where control flow
 # does not depend on timing: tests/simcore/test_pass.c checks that; a
@@ -29,7 +30,7 @@ out=$build/pass
 # "Datapath duplication and resilient instructions"), the six variants
 # (the ra ones emitted in flipsim's ".ra" spelling of the resilient words)
 dups="protect-dup-memory-sw protect-dup-setp-sw protect-dup-all-sw protect-dup-memory-ra protect-dup-setp-ra protect-dup-all-ra"
-passes=${PASSES:-"nop-leaders nop-all dup penny $dups"}
+passes=${PASSES:-"nop-leaders nop-all dup penny penny-optimal $dups"}
 passed=0
 failed=0
 . "$root/tests/lib/programs.sh"

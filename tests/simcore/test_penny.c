@@ -348,6 +348,8 @@ Test(penny, bad_settings_are_refused)
 		 SC_REGS_ALLOC, "include_pred needs mode oracle"},
 		{{.penny = {.on = true, .edc = SC_CODE_PARITY, .pruning = SC_PENNY_PRUNE_NONE}}, SC_REGS_ALLOC,
 		 "only with mode compiled"},
+		{{.penny = {.on = true, .edc = SC_CODE_PARITY, .mode = SC_PENNY_COMPILED, .pruning = 3}}, SC_REGS_ALLOC,
+		 "pruning 3 or storage 0 out of range"},
 		{{.penny = {.pruning = SC_PENNY_PRUNE_NONE}}, SC_REGS_ALLOC, "parameters given but penny is off"},
 		{{.penny = {.recovery_penalty = 5}}, SC_REGS_ALLOC, "parameters given but penny is off"},
 	};
@@ -358,6 +360,9 @@ Test(penny, bad_settings_are_refused)
 	sc_protection_t okc = {.penny = {.on = true, .edc = SC_CODE_PARITY, .mode = SC_PENNY_COMPILED,
 	                                 .pruning = SC_PENNY_PRUNE_NONE}};
 	cr_expect_eq(sc_protection_check(&okc, &cfg, SC_REGS_ALLOC, msg, sizeof msg), 0, "%s", msg);
+	okc.penny.pruning = SC_PENNY_PRUNE_OPTIMAL;
+	cr_expect_eq(sc_protection_check(&okc, &cfg, SC_REGS_ALLOC, msg, sizeof msg), 0, "%s", msg);
+	cr_expect_str_eq(sc_penny_prune_name(SC_PENNY_PRUNE_OPTIMAL), "optimal");
 	sc_protection_t ok = penny(SC_CODE_SECDED, true);
 	cr_expect_eq(sc_protection_check(&ok, &cfg, SC_REGS_ALLOC, msg, sizeof msg), 0, "%s", msg);
 	cr_expect(sc_protection_on(&ok));

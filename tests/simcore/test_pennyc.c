@@ -24,13 +24,21 @@ static int fake_global(void *ctx, uint64_t bytes, const void *init, uint64_t *ad
 	return fake_alloc(ctx, bytes, addr);
 }
 
+static int compile_with(const char *ptx, bool pruning, bool optimal, sc_pennyc_stats_t *st, char *msg, size_t n);
+
 /* Loads ptx (alloc mode) and compiles it; the compiler's status. */
 static int compile(const char *ptx, bool pruning, sc_pennyc_stats_t *st, char *msg, size_t n)
+{
+	return compile_with(ptx, pruning, false, st, msg, n);
+}
+
+/* The same, optimal pruning when optimal. */
+static int compile_with(const char *ptx, bool pruning, bool optimal, sc_pennyc_stats_t *st, char *msg, size_t n)
 {
 	sc_ptx_host_t host = {.regs = SC_REGS_ALLOC, .alloc_global = fake_global};
 	sc_module_t *m = NULL;
 	cr_assert_eq(sc__ptx_load(&host, "t.ptx", ptx, &m, msg, n), 0, "%s", msg);
-	sc_pennyc_opts_t o = {.pruning = pruning, .num_sms = 2, .max_warps = 4, .alloc = fake_alloc};
+	sc_pennyc_opts_t o = {.pruning = pruning, .optimal = optimal, .num_sms = 2, .max_warps = 4, .alloc = fake_alloc};
 	int rc = sc__pennyc_compile(m, &o, st, msg, n);
 	if (!rc) {
 		cr_expect(m->pennyc != NULL);
@@ -177,5 +185,98 @@ Test(pennyc, the_transformed_loop_computes_the_same)
 			cr_expect_eq(v[t], x, "pass %d thread %u", pass, t);
 		}
 		h_fini(&h);
+	}
+}
+
+/* Optimal pruning (pennyprune.c). In the loop above, %r3 = %r1 + 1 is live
+ * into the loop's regions: basic pruning keeps its checkpoint, optimal
+ * pruning recomputes it from %tid.x (%r1 is live there and never
+ * rewritten). %r2 (i = i + step) reads itself and keeps its own. */
+Test(pennyc, optimal_pruning_recomputes_what_basic_cannot)
+{
+	char msg[512];
+	sc_pennyc_stats_t basic, opt;
+	cr_assert_eq(compile(loop, true, &basic, msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(compile_with(loop, true, true, &opt, msg, sizeof msg), 0, "%s", msg);
+	cr_expect_eq(basic.cps_pruned, 2);
+	cr_expect_eq(opt.cps_pruned, 3, "tid, the parameter and tid + 1");
+	cr_expect_eq(opt.cps_needed, basic.cps_needed);
+	cr_expect_eq(opt.cps + opt.cps_pruned, basic.cps + basic.cps_pruned);
+}
+
+/* An address from a committed base plus the thread's offset, live across
+ * a loop: %rd2 is the parameter plus an offset loaded from global memory
+ * that the kernel stores to (not read-only: committed), %rd4 = %rd2 + tid x 4 is recomputed by a
+ * slice of three words (mov %tid.x, mul.wide, add) reading %rd2 as
+ * restored. With SHIFT the base is overwritten in the loop before the
+ * regions that use %rd4 read it: %rd4 must keep its checkpoint. */
+static void base_plus_tid(char *ptx, size_t n, bool shift)
+{
+	snprintf(ptx, n,
+	         H_PTX_HEAD ".visible .entry k(.param .u64 a)\n{\n"
+	         "	.reg .b32 %%r<8>;\n	.reg .b64 %%rd<8>;\n	.reg .pred %%p<3>;\n"
+	         "	ld.param.u64 %%rd1, [a];\n"
+	         "	ld.global.u64 %%rd5, [%%rd1];\n"
+	         "	add.s64 %%rd2, %%rd1, %%rd5;\n"
+	         "	mov.u32 %%r1, %%tid.x;\n"
+	         "	mul.wide.u32 %%rd3, %%r1, 4;\n"
+	         "	add.s64 %%rd4, %%rd2, %%rd3;\n"
+	         "	mov.u32 %%r2, 0;\n"
+	         "L:\n"
+	         "	add.u32 %%r2, %%r2, 1;\n"
+	         "%s"
+	         "	setp.lt.u32 %%p1, %%r2, 100;\n"
+	         "	@%%p1 bra L;\n"
+	         "	st.global.u32 [%%rd4], %%r2;\n"
+	         "	st.global.u64 [%%rd1+8], %%rd2;\n"
+	         "	ret;\n}\n",
+	         shift ? "	add.s64 %rd2, %rd2, 8;\n" : "");
+}
+
+Test(pennyc, optimal_pruning_recomputes_an_address_unless_its_base_is_overwritten)
+{
+	char ptx[2048], msg[512];
+	sc_pennyc_stats_t basic[2], opt[2];
+	for (int shift = 0; shift < 2; shift++) {
+		base_plus_tid(ptx, sizeof ptx, shift);
+		cr_assert_eq(compile(ptx, true, &basic[shift], msg, sizeof msg), 0, "%s", msg);
+		cr_assert_eq(compile_with(ptx, true, true, &opt[shift], msg, sizeof msg), 0, "%s", msg);
+		cr_expect_eq(opt[shift].cps_needed, basic[shift].cps_needed);
+	}
+	/* needed: %rd1, %rd2, %rd4 out of the entry region; %r2 (%rd2) in both */
+	cr_expect_eq(basic[0].cps_pruned, 1, "the parameter");
+	cr_expect_eq(opt[0].cps_pruned, 2, "the parameter and the address");
+	cr_expect_eq(opt[1].cps_pruned, basic[1].cps_pruned, "%%rd2 changes on the way round: %%rd4 is not recomputable");
+}
+
+/* Outputs of both kernels under compiled Penny with optimal pruning
+ * equal the original's, fault-free. */
+Test(pennyc, optimal_pruning_computes_the_same)
+{
+	char ptx[2048];
+	for (int shift = 0; shift < 2; shift++) {
+		base_plus_tid(ptx, sizeof ptx, shift);
+		for (int pass = 0; pass < 2; pass++) {
+			h_ctx_t h;
+			h_init(&h);
+			h.opt.regs = SC_REGS_ALLOC;
+			if (pass)
+				h.opt.prot.penny = (sc_penny_protection_t){.on = true, .edc = SC_CODE_PARITY,
+				                                           .mode = SC_PENNY_COMPILED,
+				                                           .pruning = SC_PENNY_PRUNE_OPTIMAL};
+			h_start(&h);
+			h_load_ok(&h, ptx);
+			uint64_t init[512] = {64};
+			uint64_t buf = h_alloc(&h, sizeof init, init), base = 0;
+			h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&buf));
+			h_read(&h, &base, buf + 8, 8);
+			cr_expect_eq(base - buf, 64u + (shift ? 800u : 0u), "shift %d pass %d: the base", shift, pass);
+			for (uint32_t t = 0; t < 32; t++) {
+				uint32_t v = 0;
+				h_read(&h, &v, buf + 64 + t * 4, 4);
+				cr_expect_eq(v, 100, "shift %d pass %d: thread %u stored its count", shift, pass, t);
+			}
+			h_fini(&h);
+		}
 	}
 }
