@@ -56,6 +56,7 @@
  * (pruned, the base), or zero (a value live into the function, never
  * written: the CTA's registers start at zero); then the oracle's rollback
  * (penny.c). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,8 +64,9 @@
 #include "sc_int.h"
 
 #define UNIT_BYTES 256u /* a unit: 32 lanes x 8 bytes */
+#define SHARED_PROLOGUE 13 /* words of shared_base() */
 
-enum { SRC_UNIT = 0, SRC_BASE, SRC_SLICE, SRC_ZERO };
+enum { SRC_UNIT = 0, SRC_BASE, SRC_SLICE, SRC_ZERO, SRC_SUNIT, SRC_SBASE };
 
 /* ---------------------------------------------------------------- alias */
 
@@ -124,7 +126,10 @@ typedef struct fstate {
 	bool *rend;              /* [region]: its last word ends its block */
 	uint8_t *acol;           /* [region x nr]: the adjustment region's read colours */
 	uint32_t *epred, *esucc, nedge; /* region edges */
-	uint16_t base;           /* own slot of the checkpoint base (64-bit) */
+	uint16_t base;           /* own slot of the global checkpoint base (64-bit), UINT16_MAX: none */
+	bool *shr;               /* [own slot]: its units are in shared memory (place()) */
+	uint16_t sbase;          /* own slot of the shared checkpoint base (32-bit), UINT16_MAX: none */
+	uint32_t npro;           /* prologue words inserted */
 } fstate_t;
 
 static void fstate_free(fstate_t *f)
@@ -149,6 +154,7 @@ static void fstate_free(fstate_t *f)
 	free(f->acol);
 	free(f->epred);
 	free(f->esucc);
+	free(f->shr);
 }
 
 static int refuse(char *msg, size_t n, const char *mod, uint32_t pc, const char *why)
@@ -422,15 +428,16 @@ static bool colouring_holds(fstate_t *f, uint32_t o, uint8_t *vin, uint8_t *vout
 	return true;
 }
 
-/* The checkpoint store of value o's colour c. */
+/* The checkpoint store of value o's colour c (global or shared memory:
+ * from the storage's base register). */
 static sc_insn_t cp_store(const fstate_t *f, uint32_t o, unsigned c)
 {
 	uint32_t bits = f->wide[o] ? 64 : sc__type_bits(f->type[o]);
 	sc_insn_t st = {.op = SC_OP_ST,
 	                .type = bits == 64 ? SC_T_B64 : bits == 8 ? SC_T_B8 : bits == 16 ? SC_T_B16 : SC_T_B32,
-	                .aux = SC_AUX_MAKE(SC_SP_GLOBAL, 0, 0), .nops = SC_NOPS_MAKE(0, 2),
+	                .aux = SC_AUX_MAKE(f->shr[o] ? SC_SP_SHARED : SC_SP_GLOBAL, 0, 0), .nops = SC_NOPS_MAKE(0, 2),
 	                .imm = (uint64_t)(f->unit[o] + c) * UNIT_BYTES};
-	st.opnd[0] = SC_OPND(SC_K_ADDR, f->rbase + f->base);
+	st.opnd[0] = f->shr[o] ? SC_OPND(SC_K_ADDR32, f->rbase + f->sbase) : SC_OPND(SC_K_ADDR, f->rbase + f->base);
 	st.opnd[1] = SC_OPND(f->wide[o] ? SC_K_R64 : SC_K_R32, f->rbase + o);
 	return st;
 }
@@ -455,7 +462,8 @@ static int analyse(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, sc_pe
 	if (!(f->bnd = calloc(n, 1)) || !(f->rid = calloc(n, sizeof *f->rid)) || !(f->rs = calloc(n, sizeof *f->rs)) ||
 	    !(f->re = calloc(n, sizeof *f->re)) || !(f->wide = calloc(nr + 1, 1)) || !(f->type = calloc(nr, 1)) ||
 	    !(f->ndef = calloc(nr, sizeof *f->ndef)) || !(f->defpc = calloc(nr, sizeof *f->defpc)) ||
-	    !(f->pruned = calloc(nr, 1)) || !(f->alt = calloc(nr, 1)) || !(f->unit = malloc(nr * sizeof *f->unit)))
+	    !(f->pruned = calloc(nr, 1)) || !(f->alt = calloc(nr, 1)) || !(f->unit = malloc(nr * sizeof *f->unit)) ||
+	    !(f->shr = calloc(nr, 1)))
 		return SC_ENOMEM;
 	values(m, f);
 	if ((rc = form_regions(f, st, m->name, msg, msgsz)) || (rc = region_edges(f)))
@@ -526,25 +534,163 @@ static int analyse(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, sc_pe
 	return rc;
 }
 
-/* Units of f's values (module-wide numbering from *units). */
-static void assign_units(fstate_t *f, uint32_t *units, sc_pennyc_stats_t *st)
+/* Whether value o needs storage: a checkpoint, or live into f. */
+static bool needs_unit(const fstate_t *f, uint32_t o)
+{
+	bool need = live_in(f, f->lo, o) && !f->pruned[o];
+	for (uint32_t r = 0; r < f->nrg && !need; r++)
+		need = f->lup[(size_t)r * f->nr + o] != UINT32_MAX;
+	return need;
+}
+
+/* Units of f's values (module-wide numbering from *gunits in global
+ * memory, from *sunits in shared memory: f->shr). */
+static void assign_units(fstate_t *f, uint32_t *gunits, uint32_t *sunits, sc_pennyc_stats_t *st)
 {
 	for (uint32_t o = 0; o < f->nr; o++) {
-		bool need = live_in(f, f->lo, o) && !f->pruned[o];
-		for (uint32_t r = 0; r < f->nrg && !need; r++)
-			need = f->lup[(size_t)r * f->nr + o] != UINT32_MAX;
-		if (!need)
+		if (!needs_unit(f, o))
 			continue;
+		uint32_t *units = f->shr[o] ? sunits : gunits;
 		f->unit[o] = *units;
 		*units += f->alt[o] ? 2 : 1;
 		st->alternating += f->alt[o];
 		st->slots += f->alt[o] ? 2 : 1;
+		st->shared_slots += f->shr[o] ? (f->alt[o] ? 2 : 1) : 0;
 	}
 }
 
-/* The insertions into f: prologue, checkpoints, adjustments. */
-static int insert(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, uint32_t units, uint16_t bufc,
-                  sc_pennyc_stats_t *st, uint32_t *post_cp)
+/* ---------------------------------------------------------------- storage placement */
+
+/* A value placement ranks (storage auto). */
+typedef struct cand {
+	double cost;
+	uint32_t fi, o, n;
+} cand_t;
+
+static int cand_cmp(const void *a, const void *b)
+{
+	const cand_t *x = a, *y = b;
+	if (x->cost != y->cost)
+		return x->cost > y->cost ? -1 : 1;
+	return x->fi != y->fi ? (x->fi < y->fi ? -1 : 1) : (x->o > y->o) - (x->o < y->o);
+}
+
+/* Loop depth of each pc of f: how many back edges (a jump to a pc not
+ * after it, in f) span it; flipsim's loops are laid out as such spans. */
+static void loop_depth(const fstate_t *f, uint8_t *depth)
+{
+	for (uint32_t pc = f->lo; pc < f->hi; pc++) {
+		const sc_insn_t *in = &f->code[pc];
+		uint32_t t = sc__insn_jumps(in) ? SC_BR_TARGET(in->imm) : UINT32_MAX;
+		if (t >= f->lo && t <= pc)
+			for (uint32_t q = t; q <= pc; q++)
+				depth[q - f->lo] += depth[q - f->lo] < 8;
+	}
+}
+
+/* Value o's checkpoint cost (Penny, §6.1): its stores, each weighted
+ * 64^(loop depth): checkpoints, adjustments, the prologue's. */
+static double value_cost(const fstate_t *f, uint32_t o, const uint8_t *depth)
+{
+	double c = live_in(f, f->lo, o) ? (f->alt[o] ? 2 : 1) : 0;
+	for (uint32_t r = 0; r < f->nrg; r++) {
+		size_t i = (size_t)r * f->nr + o;
+		if (f->lup[i] != UINT32_MAX)
+			c += pow(64.0, depth[f->lup[i] - f->lo]);
+		if (f->adjv[i])
+			c += pow(64.0, depth[f->re[r] - f->lo]);
+	}
+	return c;
+}
+
+/* The shared bytes per warp kernel fn can add without lowering its
+ * occupancy: its threads per block from .reqntid, .maxntid, the hint, or
+ * 256; its registers and static shared memory as loaded. */
+static uint32_t kernel_budget(const sc_func_t *fn, const sc_pennyc_opts_t *opt)
+{
+	const uint32_t *d = fn->reqntid[0] ? fn->reqntid : fn->maxntid;
+	uint64_t b = d[0] ? (uint64_t)d[0] * (d[1] ? d[1] : 1) * (d[2] ? d[2] : 1)
+	                  : opt->block_hint ? opt->block_hint : 256;
+	uint32_t nw = (uint32_t)((b + 31) / 32), st0 = (fn->smem_static + 15) / 16 * 16;
+	const char *lim;
+	uint32_t c0 = nw ? sc__occupancy(opt->cfg, nw, fn->regs_total, st0, &lim) : 0;
+	if (!c0 && !strcmp(lim, "registers")) /* unalloc mode's "registers+": one CTA (gpu.c run_fit) */
+		c0 = sc__occupancy(opt->cfg, nw, 0, st0, &lim) ? 1 : 0;
+	if (!c0)
+		return 0;
+	uint32_t per = opt->cfg->smem_per_sm / c0;
+	if (per > opt->cfg->max_smem_per_cta)
+		per = opt->cfg->max_smem_per_cta;
+	return per > st0 ? (per - st0) / nw / UNIT_BYTES * UNIT_BYTES : 0;
+}
+
+/* Which values' units go to shared memory (f->shr): none (global), all
+ * (shared), or (auto) the costliest of the module while the shared bytes
+ * per warp stay within every kernel's budget (kernel_budget). */
+static int place(const sc_module_t *m, fstate_t *fs, const sc_pennyc_opts_t *opt)
+{
+	if (opt->storage == SC_PENNY_STORE_GLOBAL)
+		return 0;
+	uint32_t ncand = 0, cap = 0;
+	cand_t *c = NULL;
+	uint64_t budget = UINT64_MAX;
+	for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+		const sc_func_t *fn = &m->funcs[fi];
+		if (fn->is_entry && fn->entry_pc != UINT32_MAX && opt->storage == SC_PENNY_STORE_AUTO) {
+			uint32_t b = kernel_budget(fn, opt);
+			budget = b < budget ? b : budget;
+		}
+		fstate_t *f = &fs[fi];
+		if (f->hi <= f->lo)
+			continue;
+		uint8_t *depth = calloc(f->hi - f->lo, 1);
+		if (depth && ncand + f->nr > cap) {
+			cand_t *x = realloc(c, (ncand + f->nr + 64) * sizeof *x);
+			if (x) {
+				c = x;
+				cap = ncand + f->nr + 64;
+			}
+		}
+		if (!depth || ncand + f->nr > cap) {
+			free(depth);
+			free(c);
+			return SC_ENOMEM;
+		}
+		loop_depth(f, depth);
+		for (uint32_t o = 0; o < f->nr; o++)
+			if (needs_unit(f, o))
+				c[ncand++] = (cand_t){value_cost(f, o, depth), fi, o, f->alt[o] ? 2u : 1u};
+		free(depth);
+	}
+	if (ncand)
+		qsort(c, ncand, sizeof *c, cand_cmp);
+	uint64_t room = opt->storage == SC_PENNY_STORE_SHARED ? UINT64_MAX : budget / UNIT_BYTES;
+	for (uint32_t i = 0; i < ncand; i++)
+		if (c[i].n <= room) {
+			fs[c[i].fi].shr[c[i].o] = true;
+			room -= c[i].n;
+		}
+	/* auto: a function that keeps global values anyway takes the shared
+	 * base's prologue only when what moved to shared memory outweighs it */
+	for (uint32_t fi = 0; fi < m->nfuncs && opt->storage == SC_PENNY_STORE_AUTO; fi++) {
+		double moved = 0;
+		bool global = false;
+		for (uint32_t i = 0; i < ncand; i++)
+			if (c[i].fi == fi) {
+				moved += fs[fi].shr[c[i].o] ? c[i].cost : 0;
+				global |= !fs[fi].shr[c[i].o];
+			}
+		for (uint32_t i = 0; i < ncand && global && moved <= SHARED_PROLOGUE; i++)
+			if (c[i].fi == fi)
+				fs[fi].shr[c[i].o] = false;
+	}
+	free(c);
+	return 0;
+}
+
+/* The prologue's computation of the global checkpoint base (f->base):
+ * buf + ((smid x max_warps + warpid) x units) x 256 + lane x 8. */
+static int global_base(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, uint32_t units, uint16_t bufc)
 {
 	uint16_t t[4], d, e, b, cmaxw, cstride, c8;
 	int rc = 0;
@@ -566,12 +712,67 @@ static int insert(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, uint32
 	};
 	for (unsigned i = 0; i < sizeof pro / sizeof *pro && !rc; i++)
 		rc = sc__pass_prologue(p, f->fi, &pro[i]);
+	f->npro += sizeof pro / sizeof *pro;
+	return rc;
+}
+
+/* The prologue's computation of the shared checkpoint base (f->sbase, a
+ * shared address): the CTA's warps' areas lie at the end of its shared
+ * memory, the last warp's first, so that the base needs no warp count:
+ * %total_smem_size - (warp in CTA + 1) x smem_warp + lane x 8, the warp in
+ * the CTA from the linear thread id. */
+static int shared_base(sc_pass_t *p, fstate_t *f, uint32_t smem_warp)
+{
+	uint16_t s[12], sb, c5, c8, cneg;
+	int rc = 0;
+	for (int i = 0; i < 12 && !rc; i++)
+		rc = sc__pass_new_reg(p, f->fi, SC_T_U32, &s[i]);
+	if (rc || (rc = sc__pass_new_reg(p, f->fi, SC_T_U32, &sb)) || (rc = sc__pass_const(p, 5, &c5)) ||
+	    (rc = sc__pass_const(p, 8, &c8)) || (rc = sc__pass_const(p, (uint32_t)-smem_warp, &cneg)))
+		return rc;
+	f->sbase = (uint16_t)(SC_OPND_IDX(sb) - f->rbase);
+#define MOVSR(dst, sr) {.op = SC_OP_MOV, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 1), .opnd = {dst, SC_OPND(SC_K_SREG, sr)}}
+	const sc_insn_t pro[] = {
+		MOVSR(s[0], SC_SR_TID_X), MOVSR(s[1], SC_SR_TID_Y), MOVSR(s[2], SC_SR_TID_Z),
+		MOVSR(s[3], SC_SR_NTID_X), MOVSR(s[4], SC_SR_NTID_Y),
+		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3), .opnd = {s[5], s[2], s[4], s[1]}},
+		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3), .opnd = {s[6], s[5], s[3], s[0]}},
+		{.op = SC_OP_SHR, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 2), .opnd = {s[7], s[6], c5}},
+		MOVSR(s[8], SC_SR_LANEID), MOVSR(s[9], SC_SR_TOTAL_SMEM),
+		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3), .opnd = {s[10], s[8], c8, s[9]}},
+		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3), .opnd = {s[11], s[7], cneg, s[10]}},
+		{.op = SC_OP_ADD, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 2), .opnd = {sb, s[11], cneg}},
+	};
+#undef MOVSR
+	for (unsigned i = 0; i < sizeof pro / sizeof *pro && !rc; i++)
+		rc = sc__pass_prologue(p, f->fi, &pro[i]);
+	_Static_assert(sizeof pro / sizeof *pro == SHARED_PROLOGUE, "SHARED_PROLOGUE: shared_base's words");
+	f->npro += sizeof pro / sizeof *pro;
+	return rc;
+}
+
+/* The insertions into f: prologue (the bases its values' storages need,
+ * the live-ins' stores), checkpoints, adjustments. */
+static int insert(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, uint32_t units, uint16_t bufc,
+                  uint32_t smem_warp, sc_pennyc_stats_t *st, uint32_t *post_cp)
+{
+	bool any_g = false, any_s = false;
+	for (uint32_t o = 0; o < f->nr; o++)
+		if (f->unit[o] != UINT32_MAX) {
+			any_s |= f->shr[o];
+			any_g |= !f->shr[o];
+		}
+	f->base = f->sbase = UINT16_MAX;
+	int rc = any_g ? global_base(p, f, opt, units, bufc) : 0;
+	if (!rc && any_s)
+		rc = shared_base(p, f, smem_warp);
 	/* values live into the function (never written before): both colours */
 	for (uint32_t o = 0; o < f->nr && !rc; o++)
 		if (f->unit[o] != UINT32_MAX && live_in(f, f->lo, o))
 			for (unsigned c = 0; c < (f->alt[o] ? 2u : 1u) && !rc; c++) {
 				sc_insn_t s = cp_store(f, o, c);
 				rc = sc__pass_prologue(p, f->fi, &s);
+				f->npro++;
 			}
 	/* checkpoints after the LUPs, in pc order */
 	for (uint32_t r = 0; r < f->nrg && !rc; r++)
@@ -728,13 +929,15 @@ static int build_table(sc_module_t *m, fstate_t *fs, uint32_t oldn, const uint32
 					x.src = SRC_ZERO;
 				} else if (o == f->base) {
 					x.src = SRC_BASE;
+				} else if (o == f->sbase) {
+					x.src = SRC_SBASE;
 				} else if (o < f->nr && f->pruned[o]) {
 					x.src = SRC_SLICE;
 					x.arg = word_at[f->defpc[o]];
 				} else if (o < f->nr && f->unit[o] != UINT32_MAX) {
 					size_t k = (size_t)nb[i].r * f->nr + o;
 					unsigned c = !f->alt[o] ? 0u : nb[i].kind == 1 ? f->acol[k] : f->rcol[k];
-					x.src = SRC_UNIT;
+					x.src = f->shr[o] ? SRC_SUNIT : SRC_UNIT;
 					x.arg = (f->unit[o] + c) * UNIT_BYTES;
 					uint32_t bits = f->wide[o] ? 64 : sc__type_bits(f->type[o]);
 					x.bytes = (uint8_t)(bits / 8 ? bits / 8 : 4);
@@ -805,7 +1008,7 @@ int sc__pennyc_compile(sc_module_t *m, const sc_pennyc_opts_t *opt, sc_pennyc_st
 		st = &local;
 	*st = (sc_pennyc_stats_t){0};
 	msg[0] = 0;
-	uint32_t oldn = m->ncode, units = 0;
+	uint32_t oldn = m->ncode, units = 0, sunits = 0;
 	fstate_t *fs = calloc(m->nfuncs + 1, sizeof *fs);
 	uint32_t *npro = calloc(m->nfuncs + 1, sizeof *npro), *npre = calloc(oldn + 1, sizeof *npre),
 	         *npost = calloc(oldn + 1, sizeof *npost), *post_cp = calloc(oldn + 1, sizeof *post_cp);
@@ -820,27 +1023,29 @@ int sc__pennyc_compile(sc_module_t *m, const sc_pennyc_opts_t *opt, sc_pennyc_st
 		if (fn->entry_pc == UINT32_MAX || fn->end_pc <= fn->entry_pc)
 			continue;
 		rc = analyse(p, &fs[fi], opt, st, msg, msgsz);
-		if (!rc)
-			assign_units(&fs[fi], &units, st);
 	}
-	if (rc)
+	if (rc || (rc = place(m, fs, opt)))
 		goto out;
-	if (!units)
-		units = 1;
+	for (uint32_t fi = 0; fi < m->nfuncs; fi++)
+		if (fs[fi].hi > fs[fi].lo)
+			assign_units(&fs[fi], &units, &sunits, st);
 	uint64_t bytes = (uint64_t)opt->num_sms * opt->max_warps * units * UNIT_BYTES, buf = 0;
+	uint32_t smem_warp = sunits * UNIT_BYTES;
 	st->bytes = bytes;
-	if (bytes > UINT32_MAX) {
-		rc = refuse(msg, msgsz, m->name, 0, "the checkpoint storage would exceed 4 GiB");
+	st->smem_warp = smem_warp;
+	if (bytes > UINT32_MAX || (uint64_t)sunits * UNIT_BYTES > (1u << 20)) {
+		rc = refuse(msg, msgsz, m->name, 0, "the checkpoint storage would exceed 4 GiB (global) or 1 MiB a warp "
+		            "(shared)");
 		goto out;
 	}
-	uint16_t bufc;
-	if ((rc = opt->alloc(opt->ctx, bytes, &buf)) || (rc = sc__pass_const(p, buf, &bufc)))
+	uint16_t bufc = 0;
+	if (units && ((rc = opt->alloc(opt->ctx, bytes, &buf)) || (rc = sc__pass_const(p, buf, &bufc))))
 		goto out;
 	for (uint32_t fi = 0; fi < m->nfuncs && !rc; fi++) {
 		fstate_t *f = &fs[fi];
 		if (f->hi <= f->lo)
 			continue;
-		rc = insert(p, f, opt, units, bufc, st, post_cp);
+		rc = insert(p, f, opt, units, bufc, smem_warp, st, post_cp);
 	}
 	if (rc)
 		goto out;
@@ -849,10 +1054,7 @@ int sc__pennyc_compile(sc_module_t *m, const sc_pennyc_opts_t *opt, sc_pennyc_st
 		fstate_t *f = &fs[fi];
 		if (f->hi <= f->lo)
 			continue;
-		npro[fi] = 7;
-		for (uint32_t o = 0; o < f->nr; o++)
-			if (f->unit[o] != UINT32_MAX && live_in(f, f->lo, o))
-				npro[fi] += f->alt[o] ? 2 : 1;
+		npro[fi] = f->npro;
 		for (uint32_t pc = f->lo; pc < f->hi; pc++)
 			npost[pc] = post_cp[pc];
 		for (uint32_t r = 0; r < f->nrg; r++) {
@@ -870,7 +1072,7 @@ int sc__pennyc_compile(sc_module_t *m, const sc_pennyc_opts_t *opt, sc_pennyc_st
 				npost[e] += k;
 		}
 	}
-	uint32_t pool_at = SC_OPND_IDX(bufc);
+	uint32_t pool_at = units ? SC_OPND_IDX(bufc) : UINT32_MAX;
 	uint32_t want = oldn + sc__pass_inserted(p);
 	rc = sc__pass_commit(p, msg, msgsz); /* frees the session */
 	p = NULL;
@@ -882,8 +1084,16 @@ int sc__pennyc_compile(sc_module_t *m, const sc_pennyc_opts_t *opt, sc_pennyc_st
 		                     "allows and spills, which compiled mode does not support yet (use mode oracle)");
 		rc = SC_EINVAL;
 	}
-	if (!rc && !(rc = add_symbol(m, pool_at, bytes)))
+	if (!rc && units)
+		rc = add_symbol(m, pool_at, bytes);
+	if (!rc)
 		rc = build_table(m, fs, oldn, npro, npre, npost, post_cp, buf, units, opt->max_warps, msg, msgsz);
+	if (!rc) { /* the shared storage: every kernel's launches add it (gpu.c run_size) */
+		m->pennyc->smem_warp = smem_warp;
+		for (uint32_t fi = 0; fi < m->nfuncs; fi++)
+			if (m->funcs[fi].is_entry)
+				m->funcs[fi].smem_warp = smem_warp;
+	}
 out:
 	if (p)
 		sc__pass_abort(p);
@@ -937,6 +1147,9 @@ void sc__pennyc_recover(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_perr_t 
 	}
 	/* the restores */
 	uint64_t warp = t->buf + ((uint64_t)sm->id * t->max_warps + w->slot) * t->units * UNIT_BYTES;
+	/* the shared storage: a shared address, and the CTA's bytes */
+	uint32_t swarp = g->run.smem - (w->wid + 1) * t->smem_warp, ns = 0;
+	uint8_t *cta_smem = sm->smem + w->cta->smem_off;
 	uint32_t n = 0;
 	for (uint32_t j = t->off[rb]; j < t->off[rb + 1]; j++) {
 		const sc_pennyc_ent_t *x = &t->ent[j];
@@ -956,14 +1169,20 @@ void sc__pennyc_recover(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_perr_t 
 				if (!s)
 					return sc__penny_unrecoverable(g, sm, w, pc, "its checkpoint storage is gone");
 				memcpy(&v, s, x->bytes);
+			} else if (x->src == SRC_SUNIT) {
+				memcpy(&v, cta_smem + swarp + x->arg + l * 8u, x->bytes);
 			} else if (x->src == SRC_BASE) {
 				v = warp + l * 8u;
+			} else if (x->src == SRC_SBASE) {
+				v = swarp + l * 8u;
 			}
 			lo[l] = (uint32_t)v;
 			if (hi)
 				hi[l] = (uint32_t)(v >> 32);
 		}
 		n += x->src == SRC_UNIT;
+		ns += x->src == SRC_SUNIT;
 	}
-	sc__penny_rollback(g, sm, w, rb, n, SC_LAT_GLOBAL);
+	sc__penny_rollback(g, sm, w, rb,
+	                   (uint64_t)n * g->cfg.latency[SC_LAT_GLOBAL] + (uint64_t)ns * g->cfg.latency[SC_LAT_SHARED]);
 }

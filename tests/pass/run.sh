@@ -29,7 +29,7 @@ out=$build/pass
 # "Datapath duplication and resilient instructions"), the six variants
 # (the ra ones emitted in flipsim's ".ra" spelling of the resilient words)
 dups="protect-dup-memory-sw protect-dup-setp-sw protect-dup-all-sw protect-dup-memory-ra protect-dup-setp-ra protect-dup-all-ra"
-passes=${PASSES:-"nop-leaders nop-all dup penny $dups"}
+passes=${PASSES:-"nop-leaders nop-all dup penny penny-shared penny-auto $dups"}
 passed=0
 failed=0
 . "$root/tests/lib/programs.sh"
