@@ -2326,10 +2326,10 @@ bool sc__pennyc_may_alias(const sc_pennyc_acc_t *ld, const sc_pennyc_acc_t *st);
 
 /* A live-in of a region: physical slot(s), and where recovery gets it:
  * src 0 the checkpoint unit at byte arg of the warp's global storage
- * (bytes wide), 1 the global checkpoint base recomputed, 2 the word at pc
- * arg executed again (a pruned value), 3 zero (the function's own
- * prologue), 4 the unit at byte arg of the warp's shared storage, 5 the
- * shared checkpoint base recomputed. */
+ * (bytes wide), 1 the global checkpoint base recomputed (bytes: its lane
+ * stride, 4 or 8), 2 the word at pc arg executed again (a pruned value),
+ * 3 zero (the function's own prologue), 4 the unit at byte arg of the
+ * warp's shared storage, 5 a shared checkpoint base recomputed. */
 typedef struct sc_pennyc_ent {
 	uint16_t phys;
 	uint8_t w, src, bytes;
@@ -2337,17 +2337,18 @@ typedef struct sc_pennyc_ent {
 } sc_pennyc_ent_t;
 
 /* A compiled module's regions (rstart as sc_penny_tab_t's) and live-ins
- * ent[off[pc] .. off[pc + 1]); the global storage: buf + ((smid x
- * max_warps + warpid) x units) x 256 + lane x 8; the shared one, in the
- * CTA's shared memory: total - (warp in CTA + 1) x smem_warp + lane x 8. */
+ * ent[off[pc] .. off[pc + 1]); the global storage: buf + (smid x max_warps
+ * + warpid) x warp_bytes; the shared one, in the CTA's shared memory:
+ * total - (warp in CTA + 1) x smem_warp; a unit at byte arg of it, lane l
+ * at arg + l x 4 (x 8 for 8 bytes). */
 typedef struct sc_pennyc_tab {
 	uint32_t ncode;
 	uint32_t *rstart, *off;
 	sc_pennyc_ent_t *ent;
 	uint32_t maxent;
 	uint64_t buf;
-	uint32_t units, max_warps;
-	uint32_t smem_warp;
+	uint32_t warp_bytes, max_warps; /* global: bytes a warp slot */
+	uint32_t smem_warp;             /* shared: bytes a warp */
 } sc_pennyc_tab_t;
 
 /* Penny's compiler over m (alloc mode): regions, checkpoint stores,

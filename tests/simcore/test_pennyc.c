@@ -220,29 +220,36 @@ Test(pennyc, storage_shared_global_and_auto_by_cost_and_occupancy)
 	cr_expect_eq(g.smem_warp, 0);
 	cr_expect_eq(s.slots, g.slots);
 	cr_expect_eq(s.shared_slots, s.slots);
-	cr_expect_eq(s.smem_warp, s.slots * 256);
+	/* tid, the 64-bit parameter, the counter's two colours, tid + 1: 32-bit
+	 * values take 128 bytes a warp (4 a lane), the 64-bit one 256 */
+	cr_expect_eq(s.slots, 5, "%u", s.slots);
+	cr_expect_eq(s.smem_warp, 4 * 128 + 256, "%u", s.smem_warp);
 	cr_expect_eq(s.bytes, 0, "nothing in global memory");
-	cr_expect_geq(s.slots, 4, "the counter's two colours and two more values");
+	cr_expect_eq(g.bytes, (uint64_t)2 * 4 * (4 * 128 + 256), "num_sms x max_warps x the warp's bytes");
 	/* 8 CTAs of one warp per SM: smem_per_sm / 8 bytes a warp */
 	sc_pennyc_opts_t o = {.storage = SC_PENNY_STORE_AUTO, .cfg = &cfg, .block_hint = 32};
 	cfg.smem_per_sm = 8 * 512;
 	cr_assert_eq(compile_with(loop, o, &a, msg, sizeof msg), 0, "%s", msg);
-	cr_expect_eq(a.shared_slots, 2, "room for two slots: the loop counter's two colours");
-	cr_expect_eq(a.smem_warp, 512);
+	cr_expect_eq(a.shared_slots, 4, "512 bytes: the counter's two colours first (its checkpoint in the loop), then "
+	             "the two other 32-bit values; the 64-bit one does not fit (%u)", a.shared_slots);
+	cr_expect_eq(a.smem_warp, 512, "%u", a.smem_warp);
 	cr_expect_eq(a.slots, g.slots);
-	cr_expect_eq(a.bytes, (uint64_t)2 * 4 * (a.slots - 2) * 256, "the rest in global memory");
+	cr_expect_eq(a.bytes, (uint64_t)2 * 4 * 256, "the 64-bit value in global memory");
 	cfg.smem_per_sm = 8 * 256;
 	cr_assert_eq(compile_with(loop, o, &a, msg, sizeof msg), 0, "%s", msg);
-	cr_expect_eq(a.shared_slots, 0, "room for one: the counter (two) does not fit, and a value outside the loop "
-	             "does not pay for the shared base's prologue");
+	cr_expect_eq(a.shared_slots, 2, "256 bytes: the counter (%u)", a.shared_slots);
 	cfg.smem_per_sm = 8 * 255;
 	cr_assert_eq(compile_with(loop, o, &a, msg, sizeof msg), 0, "%s", msg);
-	cr_expect_eq(a.shared_slots, 0, "no room for a slot");
+	cr_expect_eq(a.shared_slots, 0, "128 bytes: the counter does not fit, and a value outside the loop does not pay "
+	             "for the shared base's prologue (%u)", a.shared_slots);
+	cfg.smem_per_sm = 8 * 127;
+	cr_assert_eq(compile_with(loop, o, &a, msg, sizeof msg), 0, "%s", msg);
+	cr_expect_eq(a.shared_slots, 0, "no room for a unit");
 	cr_expect_eq(a.smem_warp, 0);
 	o.block_hint = 64; /* two warps a CTA: half the bytes a warp */
-	cfg.smem_per_sm = 8 * 1024;
+	cfg.smem_per_sm = 8 * 512;
 	cr_assert_eq(compile_with(loop, o, &a, msg, sizeof msg), 0, "%s", msg);
-	cr_expect_eq(a.shared_slots, 2);
+	cr_expect_eq(a.shared_slots, 2, "%u", a.shared_slots);
 }
 
 /* The loop under each storage computes the same; the launch adds one area
