@@ -306,3 +306,33 @@ Test(pennyc, a_launch_the_shared_checkpoints_do_not_fit_is_refused)
 	cr_expect(strstr(e, "kernel 'k'") && strstr(e, "Penny's checkpoints") && strstr(e, "48000"), "%s", e);
 	h_fini(&h);
 }
+
+/* The emitter's .pragma "flipsim smem_per_warp N" gives a kernel its shared
+ * bytes a warp back (the emitted PTX of a module with shared checkpoints
+ * loads with the same launches); it is refused on a .func or with a size
+ * that is not a multiple of 16; any other pragma is ignored. */
+Test(pennyc, the_smem_per_warp_pragma_loads_back)
+{
+	static const char *const body = "{\n\tret;\n}\n";
+	struct { const char *head; int rc; uint32_t sw; } c[] = {
+		{".visible .entry k()\n.pragma \"flipsim smem_per_warp 384\";\n", 0, 384},
+		{".visible .entry k()\n.pragma \"nounroll\";\n", 0, 0},
+		{".visible .entry k()\n.pragma \"flipsim smem_per_warp 100\";\n", SC_EPARSE, 0},
+		{".visible .entry k()\n.pragma \"flipsim smem_per_warp x\";\n", SC_EPARSE, 0},
+		{".func f()\n.pragma \"flipsim smem_per_warp 256\";\n", SC_EPARSE, 0},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+		char ptx[512], msg[256];
+		snprintf(ptx, sizeof ptx, "%s%s%s", H_PTX_HEAD, c[i].head, body);
+		sc_ptx_host_t host = {.regs = SC_REGS_ALLOC, .alloc_global = fake_global};
+		sc_module_t *m = NULL;
+		int rc = sc__ptx_load(&host, "t.ptx", ptx, &m, msg, sizeof msg);
+		cr_expect_eq(rc, c[i].rc, "case %zu: %s", i, rc ? msg : "loaded");
+		if (rc) {
+			cr_expect(strstr(msg, "flipsim smem_per_warp N"), "case %zu: %s", i, msg);
+			continue;
+		}
+		cr_expect_eq(m->funcs[0].smem_warp, c[i].sw, "case %zu", i);
+		sc__module_free(m);
+	}
+}
