@@ -627,6 +627,8 @@ static double value_cost(const fstate_t *f, uint32_t o, const uint8_t *depth)
  * 256; its registers and static shared memory as loaded. */
 static uint32_t kernel_budget(const sc_func_t *fn, const sc_pennyc_opts_t *opt)
 {
+	if (!opt->cfg)
+		return 0;
 	const uint32_t *d = fn->reqntid[0] ? fn->reqntid : fn->maxntid;
 	uint64_t b = d[0] ? (uint64_t)d[0] * (d[1] ? d[1] : 1) * (d[2] ? d[2] : 1)
 	                  : opt->block_hint ? opt->block_hint : 256;
@@ -1205,7 +1207,12 @@ void sc__pennyc_recover(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_perr_t 
 					return sc__penny_unrecoverable(g, sm, w, pc, "its checkpoint storage is gone");
 				memcpy(&v, s, x->bytes);
 			} else if (x->src == SRC_SUNIT) {
-				memcpy(&v, cta_smem + swarp + x->arg + l * lane, x->bytes);
+				uint32_t a = swarp + x->arg + l * lane;
+				/* a read of shared memory: a code on it checks the word as a load's would */
+				if (UNLIKELY(sm->nerr) && sc__prot_has_smem(sm) &&
+				    !sc__prot_smem(g, sm, w, w->cta->smem_off + a, x->bytes, false, pc))
+					return;
+				memcpy(&v, cta_smem + a, x->bytes);
 			} else if (x->src == SRC_BASE) {
 				v = warp + l * lane;
 			} else if (x->src == SRC_SBASE) {

@@ -119,8 +119,8 @@ REFU_BUFFERS="refu1 refu2 refu3 refu4"
 # compiled Penny's cycle overhead on tesla_c2050 (the paper's C2050), on the
 # applications its paper shares with ours (LPS, SP, BFS, GAU, HS, NW, PF).
 # (gen.sh -P's tokens: pennyc_EDC_STORAGE_PRUNING, STORAGE global, shared
-# or auto; shared is refused by the applications whose CTAs it no longer
-# fits: LPS, BFS, HS); empty: no table
+# or auto; shared is refused by BFS, whose CTAs it no longer fits); empty:
+# no table
 PENNY_COMPILED=${PENNY_COMPILED-pennyc_parity_global_none pennyc_parity_global_basic pennyc_parity_auto_basic}
 PENNY_APPS=$(for app in bfs ge hs lps nw pathf spg; do case " $apps " in *" $app "*) printf '%s ' "$app" ;; esac; done)
 
