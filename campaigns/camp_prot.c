@@ -118,7 +118,8 @@ static int parse_sharp(char *err, size_t errsz, const char *file, const char *pa
 static int parse_penny(char *err, size_t errsz, const char *file, const char *path, json_t *v,
                        sc_penny_protection_t *out)
 {
-	static const char *const keys[] = {"edc", "mode", "recovery_penalty", "include_pred", "pruning", "storage", NULL};
+	static const char *const keys[] = {"edc", "mode", "recovery_penalty", "include_pred", "pruning", "storage",
+	                                   "block_size", NULL};
 	char p[96], q[128];
 	json_t *e, *m, *ip, *pr, *so;
 	int rc;
@@ -127,7 +128,7 @@ static int parse_penny(char *err, size_t errsz, const char *file, const char *pa
 		return camp__fail_at(err, errsz, file, p, "expected an object {\"edc\": \"parity\" | \"hamming\" | "
 		                     "\"secded\", \"mode\": \"oracle\" | \"compiled\", \"recovery_penalty\": C, "
 		                     "\"include_pred\": B, \"pruning\": \"basic\" | \"none\" | \"optimal\", "
-		                     "\"storage\": \"global\"}");
+		                     "\"storage\": \"auto\" | \"shared\" | \"global\", \"block_size\": N}");
 	if ((rc = camp__check_keys(err, errsz, file, p, v, keys)) || (rc = camp__require(err, errsz, file, p, v, "edc", &e)))
 		return rc;
 	out->on = true;
@@ -169,10 +170,18 @@ static int parse_penny(char *err, size_t errsz, const char *file, const char *pa
 		snprintf(q, sizeof q, "%s.storage", p);
 		if (out->mode != SC_PENNY_COMPILED)
 			return camp__fail_at(err, errsz, file, q, "storage is the compiler's: only with \"mode\": \"compiled\"");
-		if (!json_is_string(so) || strcmp(json_string_value(so), "global"))
-			return camp__fail_at(err, errsz, file, q, "expected \"global\" (the checkpoints' storage; shared "
-			                     "memory is not built)");
-		out->storage = SC_PENNY_STORE_GLOBAL;
+		if (!json_is_string(so) || sc_penny_storage_parse(json_string_value(so), &out->storage))
+			return camp__fail_at(err, errsz, file, q, "expected \"auto\" (shared memory for the costliest "
+			                     "checkpoints while the occupancy allows, global memory for the rest), \"shared\" "
+			                     "or \"global\"");
+	}
+	if (json_object_get(v, "block_size")) {
+		snprintf(q, sizeof q, "%s.block_size", p);
+		if (out->mode != SC_PENNY_COMPILED || out->storage != SC_PENNY_STORE_AUTO)
+			return camp__fail_at(err, errsz, file, q, "block_size is storage auto's occupancy assumption: only with "
+			                     "\"mode\": \"compiled\" and \"storage\": \"auto\"");
+		if ((rc = parse_u32(err, errsz, file, p, v, "block_size", 1024, &out->block_size)))
+			return rc;
 	}
 	return parse_u32(err, errsz, file, p, v, "recovery_penalty", 1u << 20, &out->recovery_penalty);
 }
@@ -339,6 +348,8 @@ json_t *camp__protection_json(const sc_protection_t *p)
 		if (po && pn.mode == SC_PENNY_COMPILED) { /* oracle campaigns keep their identity */
 			json_object_set_new(po, "pruning", json_string(sc_penny_prune_name(pn.pruning)));
 			json_object_set_new(po, "storage", json_string(sc_penny_storage_name(pn.storage)));
+			if (pn.block_size) /* only when given: campaigns without it keep their identity */
+				json_object_set_new(po, "block_size", json_integer(pn.block_size));
 		}
 	}
 	if (o && p->refu.on) /* the same */

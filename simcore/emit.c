@@ -181,6 +181,8 @@ static int put_func(FILE *out, sc__emit_t *e, uint32_t fi)
 	put_dims(out, ".reqntid", f->reqntid);
 	if (f->minnctapersm)
 		fprintf(out, ".minnctapersm %u\n", f->minnctapersm);
+	if (f->smem_warp) /* Penny's shared checkpoints (pennyc.c): the loader's pragma */
+		fprintf(out, ".pragma \"flipsim smem_per_warp %u\";\n", f->smem_warp);
 	fprintf(out, "{\n");
 	for (uint32_t i = 0; i < f->ndecl; i++) {
 		char name[64];

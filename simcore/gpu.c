@@ -233,19 +233,25 @@ static uint32_t spill_limit(const sc_gpu_t *g)
 
 static int alloc_zero(void *ctx, uint64_t bytes, uint64_t *addr) { return alloc_var(ctx, bytes, NULL, addr); }
 
-int sc__gpu_pennyc(sc_gpu_t *g, sc_module_t *m, sc_penny_prune_t pruning)
+int sc__gpu_pennyc(sc_gpu_t *g, sc_module_t *m, sc_penny_prune_t pruning, sc_penny_storage_t storage,
+                   uint32_t block_hint)
 {
-	sc_pennyc_opts_t o = {.pruning = pruning != SC_PENNY_PRUNE_NONE, .optimal = pruning == SC_PENNY_PRUNE_OPTIMAL, .num_sms = g->cfg.num_sms,
+	sc_pennyc_opts_t o = {.pruning = pruning != SC_PENNY_PRUNE_NONE, .optimal = pruning == SC_PENNY_PRUNE_OPTIMAL,
+	                      .storage = storage, .block_hint = block_hint, .cfg = &g->cfg, .num_sms = g->cfg.num_sms,
 	                      .max_warps = g->cfg.max_warps_per_sm, .alloc = alloc_zero, .ctx = g};
 	sc_pennyc_stats_t st;
 	int rc = sc__pennyc_compile(m, &o, &st, g->errmsg, sizeof g->errmsg);
-	if (!rc && getenv("FLIPSIM_PENNY_STATS")) { /* the study's counts (DESIGN.md) */
+	const char *to = getenv("FLIPSIM_PENNY_STATS"); /* 1: stderr; else a file to append to */
+	FILE *out = !to || rc ? NULL : strcmp(to, "1") ? fopen(to, "a") : stderr;
+	if (out) { /* the study's counts (DESIGN.md) */
 		const sc_pennyc_stats_t *s = &st;
-		fprintf(stderr,
+		fprintf(out,
 		        "penny %s: regions %u alias_cuts %u alias_kept %u cps_needed %u cps_pruned %u cps %u adjustments %u "
-		        "alternating %u slots %u bytes %llu\n",
+		        "alternating %u slots %u shared_slots %u bytes %llu smem_warp %u\n",
 		        m->name, s->regions, s->alias_cuts, s->alias_kept, s->cps_needed, s->cps_pruned, s->cps,
-		        s->adjustments, s->alternating, s->slots, (unsigned long long)s->bytes);
+		        s->adjustments, s->alternating, s->slots, s->shared_slots, (unsigned long long)s->bytes, s->smem_warp);
+		if (out != stderr)
+			fclose(out);
 	}
 	return rc;
 }
@@ -254,15 +260,17 @@ int sc__gpu_pennyc(sc_gpu_t *g, sc_module_t *m, sc_penny_prune_t pruning)
  * (FLIPSIM_PASS, tests/pass/run.sh), datapath duplication, and Penny's
  * compiler last (DESIGN.md, "Penny (compiled)": its recovery table is laid
  * out on the final code). FLIPSIM_PASS may name a protection's transform
- * (protect-dup-PROTECT-VARIANT, penny, penny-noprune, penny-optimal), which then stands
- * for the protection's own, applied with the protection off so that the
- * tests can compare outputs. 0, or as sc__pass_commit (g->errmsg says). */
+ * (protect-dup-PROTECT-VARIANT; penny, penny-noprune and penny-optimal:
+ * global storage; penny-auto, penny-shared, penny-global: basic pruning),
+ * which then stands for the protection's own, applied with the protection
+ * off so that the tests can compare outputs. 0, or as sc__pass_commit (g->errmsg says). */
 static int transform(sc_gpu_t *g, sc_module_t *m)
 {
 	const char *pass = getenv("FLIPSIM_PASS");
 	sc_dup_protection_t dup = g->opt.prot.dup, tdup = {0};
 	bool penny = g->opt.prot.penny.on && g->opt.prot.penny.mode == SC_PENNY_COMPILED;
 	sc_penny_prune_t prune = g->opt.prot.penny.pruning;
+	sc_penny_storage_t store = g->opt.prot.penny.storage;
 	char tp[16], tv[8];
 	int rc;
 	if (pass && (!strcmp(pass, "penny") || !strcmp(pass, "penny-noprune") || !strcmp(pass, "penny-optimal"))) {
@@ -270,6 +278,10 @@ static int transform(sc_gpu_t *g, sc_module_t *m)
 		prune = !strcmp(pass, "penny")           ? SC_PENNY_PRUNE_BASIC
 		        : !strcmp(pass, "penny-optimal") ? SC_PENNY_PRUNE_OPTIMAL
 		                                         : SC_PENNY_PRUNE_NONE;
+		store = SC_PENNY_STORE_GLOBAL;
+	} else if (pass && !strncmp(pass, "penny-", 6) && !sc_penny_storage_parse(pass + 6, &store)) {
+		penny = true; /* penny-auto, penny-shared, penny-global: basic pruning */
+		prune = SC_PENNY_PRUNE_BASIC;
 	} else if (pass && sscanf(pass, "protect-dup-%15[a-z]-%7[a-z]", tp, tv) == 2 &&
 	           !sc_dup_protect_parse(tp, &tdup.protect) && !sc_dup_variant_parse(tv, &tdup.variant)) {
 		dup = tdup;
@@ -278,7 +290,7 @@ static int transform(sc_gpu_t *g, sc_module_t *m)
 	}
 	if (dup.protect && (rc = sc__dup_apply(m, &dup, g->errmsg, sizeof g->errmsg)))
 		return rc;
-	return penny ? sc__gpu_pennyc(g, m, prune) : 0;
+	return penny ? sc__gpu_pennyc(g, m, prune, store, g->opt.prot.penny.block_size) : 0;
 }
 
 int sc_module_load_text(sc_gpu_t *g, const char *name, const char *text, sc_module_t **out)
@@ -647,14 +659,14 @@ static void dispatch(sc_gpu_t *g, uint64_t now)
 	}
 }
 
-static uint32_t occupancy(const sc_gpu_config_t *c, const sc_run_t *r, const char **limiter)
+uint32_t sc__occupancy(const sc_gpu_config_t *c, uint32_t nwarps, uint32_t regs, uint32_t smem, const char **limiter)
 {
 	struct { uint32_t v; const char *why; } lim[5] = {
 		{c->max_ctas_per_sm, "ctas"},
-		{c->max_threads_per_sm / (r->nwarps * 32), "threads"},
-		{c->max_warps_per_sm / r->nwarps, "warps"},
-		{r->regs ? (uint32_t)(c->regs_per_sm / ((uint64_t)r->regs * r->nwarps * 32)) : UINT32_MAX, "registers"},
-		{r->smem ? c->smem_per_sm / r->smem : UINT32_MAX, "shared"},
+		{c->max_threads_per_sm / (nwarps * 32), "threads"},
+		{c->max_warps_per_sm / nwarps, "warps"},
+		{regs ? (uint32_t)(c->regs_per_sm / ((uint64_t)regs * nwarps * 32)) : UINT32_MAX, "registers"},
+		{smem ? c->smem_per_sm / smem : UINT32_MAX, "shared"},
 	};
 	uint32_t best = 0;
 	for (int i = 1; i < 5; i++)
@@ -726,6 +738,15 @@ static int run_size(sc_gpu_t *g, sc_module_t *m, const sc_func_t *f, const char 
 	r->smem = (st + 15) / 16 * 16;
 	r->local = (f->local_total + 7) / 8 * 8;
 	r->launch_index = g->nstats;
+	if (UNLIKELY(f->smem_warp)) { /* Penny's shared checkpoints, at the CTA's end (pennyc.c) */
+		uint64_t all = r->smem + (uint64_t)r->nwarps * f->smem_warp;
+		if (all > g->cfg.max_smem_per_cta)
+			return fail(g, SC_ELAUNCH,
+			            "kernel '%s' needs %llu bytes of shared memory per block, %u of its own and %u x %u for "
+			            "Penny's checkpoints in shared memory; the GPU allows %u (use storage auto or global)",
+			            kernel, (unsigned long long)all, r->smem, r->nwarps, f->smem_warp, g->cfg.max_smem_per_cta);
+		r->smem = (uint32_t)all;
+	}
 	if (r->smem > g->cfg.max_smem_per_cta)
 		return fail(g, SC_ELAUNCH, "kernel '%s' needs %u bytes of shared memory per block; the GPU allows %u", kernel,
 		            r->smem, g->cfg.max_smem_per_cta);
@@ -737,15 +758,13 @@ static int run_size(sc_gpu_t *g, sc_module_t *m, const sc_func_t *f, const char 
 static int run_fit(sc_gpu_t *g, const char *kernel, const char **limiter)
 {
 	sc_run_t *r = &g->run;
-	r->ctas_per_sm = occupancy(&g->cfg, r, limiter);
+	r->ctas_per_sm = sc__occupancy(&g->cfg, r->nwarps, r->regs, r->smem, limiter);
 	if (r->ctas_per_sm == 0 && !strcmp(*limiter, "registers")) {
 		/* unalloc mode gives every virtual register its own slot, and nvcc's
 		 * PTX can name more registers than one block's worth of the file.
 		 * Such a kernel still runs, one block per SM, in a file extended
 		 * to hold that block (reported as limiter "registers+"). */
-		sc_run_t tmp = *r;
-		tmp.regs = 0;
-		if (occupancy(&g->cfg, &tmp, limiter) > 0) {
+		if (sc__occupancy(&g->cfg, r->nwarps, 0, r->smem, limiter) > 0) {
 			r->ctas_per_sm = 1;
 			*limiter = "registers+";
 		}

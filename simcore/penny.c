@@ -61,7 +61,21 @@ const char *sc_penny_prune_name(sc_penny_prune_t x)
 	                                     : "?";
 }
 
-const char *sc_penny_storage_name(sc_penny_storage_t x) { return x == SC_PENNY_STORE_GLOBAL ? "global" : "?"; }
+const char *sc_penny_storage_name(sc_penny_storage_t x)
+{
+	return x == SC_PENNY_STORE_AUTO ? "auto" : x == SC_PENNY_STORE_GLOBAL ? "global" :
+	       x == SC_PENNY_STORE_SHARED ? "shared" : "?";
+}
+
+int sc_penny_storage_parse(const char *s, sc_penny_storage_t *out)
+{
+	for (int x = SC_PENNY_STORE_AUTO; x <= SC_PENNY_STORE_SHARED; x++)
+		if (s && !strcmp(s, sc_penny_storage_name((sc_penny_storage_t)x))) {
+			*out = (sc_penny_storage_t)x;
+			return 0;
+		}
+	return SC_EINVAL;
+}
 
 sc_penny_protection_t sc_penny_params(const sc_protection_t *p)
 {
@@ -443,10 +457,10 @@ void sc__penny_recover(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_perr_t *
 		w->pf[l[j]] = (w->pf[l[j]] & ~mask) | (v[j * 32] & mask);
 	p->cur[slot] = (uint8_t)b;
 	p->resume[slot] = 1;
-	sc__penny_rollback(g, sm, w, rb, n, SC_LAT_LOCAL);
+	sc__penny_rollback(g, sm, w, rb, (uint64_t)n * g->cfg.latency[SC_LAT_LOCAL]);
 }
 
-void sc__penny_rollback(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t rb, uint32_t restored, sc_lat_t lat)
+void sc__penny_rollback(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t rb, uint64_t restore_cycles)
 {
 	w->stk[w->sp - 1].pc = rb;
 	if (UNLIKELY(sm->sawp))
@@ -455,7 +469,7 @@ void sc__penny_rollback(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t rb, uin
 		w->ib[k].valid = 0;
 	w->ib_pc = rb;
 	sc__prot_event(g, SC_PROT_RECOVERED);
-	sc__warp_wait(g, sm, w, g->cycle + sm->penny->p.recovery_penalty + (uint64_t)restored * g->cfg.latency[lat]);
+	sc__warp_wait(g, sm, w, g->cycle + sm->penny->p.recovery_penalty + restore_cycles);
 }
 
 /* ------------------------------------------------------------ hash */

@@ -44,30 +44,43 @@
  * read-only memory; recovery runs the slices after the restores, in rank
  * order, on saved registers (run_slice).
  *
- * Storage. Global memory: one module-scope .global variable (it appears in
- * the emitted PTX) of num_sms x max_warps_per_sm x units x 256 bytes, a
- * unit being one value's slot for the 32 lanes of a warp slot (8 bytes a
- * lane, coalesced). The prologue of each function computes the warp's
- * base address from %smid, %warpid (the SM's warp slot), %laneid and the
- * variable's address; the checkpoints store at constant offsets from it.
- * Recovery recomputes that base, never reads it back.
+ * Storage (place()). A unit is one slot of one value for the 32 lanes of a
+ * warp, coalesced: 4 bytes a lane (128 bytes), 8 for a 64-bit value (256).
+ * Global memory: one module-scope .global variable (it appears in the
+ * emitted PTX) of num_sms x max_warps_per_sm x the warp's bytes, indexed
+ * by %smid and %warpid (the SM's warp slot). Shared memory: an area per
+ * warp of the CTA at the end of the CTA's shared memory, the last warp's
+ * first, so that a base needs no warp count (%total_smem_size - (warp in
+ * CTA + 1) x bytes a warp); every kernel of the module records the bytes
+ * a warp (sc_func_t.smem_warp), which each launch adds per warp of its
+ * block (gpu.c run_size), and the emitter writes as a .pragma the loader
+ * reads back. storage global: every unit in global memory; shared: every
+ * unit in shared memory; auto: values ranked by their stores weighted
+ * 64^(loop depth), the costliest in shared memory while the bytes a warp
+ * keep every kernel's occupancy (kernel_budget), the rest in global
+ * memory. The prologue of each function computes the base addresses its
+ * values need (per storage, lane x 4 and, with 64-bit values, lane x 8);
+ * the checkpoints store at constant offsets from them. Recovery recomputes
+ * the bases, never reads them back.
  *
  * Recovery (sc__pennyc_recover): the region of the detecting pc; each
  * live-in value restored on the top mask's lanes from its slot in global
- * memory (real state: a fault there is a fault in the program's memory;
- * the paper assumes ECC-protected checkpoint storage), recomputed
- * (pruned, the base), or zero (a value live into the function, never
- * written: the CTA's registers start at zero); then the oracle's rollback
- * (penny.c). */
+ * or the CTA's shared memory (real state: a fault there is a fault in the
+ * program's memory; the paper assumes ECC-protected checkpoint storage),
+ * recomputed (pruned, the bases), or zero (a value live into the function,
+ * never written: the CTA's registers start at zero); then the oracle's
+ * rollback (penny.c), waiting latency.global or latency.shared a restore. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sc_int.h"
 
-#define UNIT_BYTES 256u /* a unit: 32 lanes x 8 bytes */
+#define GRAIN 128u /* a unit: 32 lanes x 4 bytes (x 8 for a 64-bit value) */
+#define SHARED_PROLOGUE 13 /* words of shared_base() */
 
-enum { SRC_UNIT = 0, SRC_BASE, SRC_SLICE, SRC_ZERO };
+enum { SRC_UNIT = 0, SRC_BASE, SRC_SLICE, SRC_ZERO, SRC_SUNIT, SRC_SBASE };
 
 /* ---------------------------------------------------------------- alias */
 
@@ -129,7 +142,11 @@ typedef struct fstate {
 	bool *rend;              /* [region]: its last word ends its block */
 	uint8_t *acol;           /* [region x nr]: the adjustment region's read colours */
 	uint32_t *epred, *esucc, nedge; /* region edges */
-	uint16_t base;           /* own slot of the checkpoint base (64-bit) */
+	uint16_t base, base8;    /* own slots of the global checkpoint bases (64-bit; lane x 4, lane x 8),
+	                            UINT16_MAX: none */
+	bool *shr;               /* [own slot]: its units are in shared memory (place()) */
+	uint16_t sbase, sbase8;  /* the same for shared memory (32-bit) */
+	uint32_t npro;           /* prologue words inserted */
 	uint32_t *sdef, *edef;   /* optimal pruning: [region x nr] the slice (first word in word[])
 	                            recomputing a pruned value at the region's start / end
 	                            (sc_pprune_t); NULL: basic, the value's defpc */
@@ -163,6 +180,7 @@ static void fstate_free(fstate_t *f)
 	free(f->edef);
 	free(f->rank);
 	free(f->word);
+	free(f->shr);
 }
 
 static int refuse(char *msg, size_t n, const char *mod, uint32_t pc, const char *why)
@@ -455,15 +473,23 @@ static bool colouring_holds(fstate_t *f, uint32_t o, uint8_t *vin, uint8_t *vout
 	return true;
 }
 
-/* The checkpoint store of value o's colour c. */
+/* The bytes of one unit of value o: 4 a lane, 8 for a 64-bit value. */
+static uint32_t unit_bytes(const fstate_t *f, uint32_t o)
+{
+	return f->wide[o] ? 2 * GRAIN : GRAIN;
+}
+
+/* The checkpoint store of value o's colour c (global or shared memory:
+ * from the storage's base register of the value's lane stride). */
 static sc_insn_t cp_store(const fstate_t *f, uint32_t o, unsigned c)
 {
 	uint32_t bits = f->wide[o] ? 64 : sc__type_bits(f->type[o]);
 	sc_insn_t st = {.op = SC_OP_ST,
 	                .type = bits == 64 ? SC_T_B64 : bits == 8 ? SC_T_B8 : bits == 16 ? SC_T_B16 : SC_T_B32,
-	                .aux = SC_AUX_MAKE(SC_SP_GLOBAL, 0, 0), .nops = SC_NOPS_MAKE(0, 2),
-	                .imm = (uint64_t)(f->unit[o] + c) * UNIT_BYTES};
-	st.opnd[0] = SC_OPND(SC_K_ADDR, f->rbase + f->base);
+	                .aux = SC_AUX_MAKE(f->shr[o] ? SC_SP_SHARED : SC_SP_GLOBAL, 0, 0), .nops = SC_NOPS_MAKE(0, 2),
+	                .imm = f->unit[o] + c * unit_bytes(f, o)};
+	st.opnd[0] = f->shr[o] ? SC_OPND(SC_K_ADDR32, f->rbase + (f->wide[o] ? f->sbase8 : f->sbase))
+	                       : SC_OPND(SC_K_ADDR, f->rbase + (f->wide[o] ? f->base8 : f->base));
 	st.opnd[1] = SC_OPND(f->wide[o] ? SC_K_R64 : SC_K_R32, f->rbase + o);
 	return st;
 }
@@ -488,7 +514,8 @@ static int analyse(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, sc_pe
 	if (!(f->bnd = calloc(n, 1)) || !(f->rid = calloc(n, sizeof *f->rid)) || !(f->rs = calloc(n, sizeof *f->rs)) ||
 	    !(f->re = calloc(n, sizeof *f->re)) || !(f->wide = calloc(nr + 1, 1)) || !(f->type = calloc(nr, 1)) ||
 	    !(f->ndef = calloc(nr, sizeof *f->ndef)) || !(f->defpc = calloc(nr, sizeof *f->defpc)) ||
-	    !(f->pruned = calloc(nr, 1)) || !(f->alt = calloc(nr, 1)) || !(f->unit = malloc(nr * sizeof *f->unit)))
+	    !(f->pruned = calloc(nr, 1)) || !(f->alt = calloc(nr, 1)) || !(f->unit = malloc(nr * sizeof *f->unit)) ||
+	    !(f->shr = calloc(nr, 1)))
 		return SC_ENOMEM;
 	values(m, f);
 	if ((rc = form_regions(f, st, m->name, msg, msgsz)) || (rc = region_edges(f)))
@@ -563,33 +590,176 @@ static int analyse(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, sc_pe
 	return rc;
 }
 
-/* Units of f's values (module-wide numbering from *units). */
-static void assign_units(fstate_t *f, uint32_t *units, sc_pennyc_stats_t *st)
+/* Whether value o needs storage: a checkpoint, or live into f. */
+static bool needs_unit(const fstate_t *f, uint32_t o)
+{
+	bool need = live_in(f, f->lo, o) && !f->pruned[o];
+	for (uint32_t r = 0; r < f->nrg && !need; r++)
+		need = f->lup[(size_t)r * f->nr + o] != UINT32_MAX;
+	return need;
+}
+
+/* Units of f's values: byte offsets in a warp's storage, module-wide from
+ * *gbytes in global memory, from *sbytes in shared memory (f->shr). */
+static void assign_units(fstate_t *f, uint32_t *gbytes, uint32_t *sbytes, sc_pennyc_stats_t *st)
 {
 	for (uint32_t o = 0; o < f->nr; o++) {
-		bool need = live_in(f, f->lo, o) && !f->pruned[o];
-		for (uint32_t r = 0; r < f->nrg && !need; r++)
-			need = f->lup[(size_t)r * f->nr + o] != UINT32_MAX;
-		if (!need)
+		if (!needs_unit(f, o))
 			continue;
-		f->unit[o] = *units;
-		*units += f->alt[o] ? 2 : 1;
+		uint32_t *bytes = f->shr[o] ? sbytes : gbytes;
+		f->unit[o] = *bytes;
+		*bytes += (f->alt[o] ? 2 : 1) * unit_bytes(f, o);
 		st->alternating += f->alt[o];
 		st->slots += f->alt[o] ? 2 : 1;
+		st->shared_slots += f->shr[o] ? (f->alt[o] ? 2 : 1) : 0;
 	}
 }
 
-/* The insertions into f: prologue, checkpoints, adjustments. */
-static int insert(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, uint32_t units, uint16_t bufc,
-                  sc_pennyc_stats_t *st, uint32_t *post_cp)
+/* ---------------------------------------------------------------- storage placement */
+
+/* A value placement ranks (storage auto): cost, and n bytes a warp. */
+typedef struct cand {
+	double cost;
+	uint32_t fi, o, n;
+} cand_t;
+
+static int cand_cmp(const void *a, const void *b)
 {
-	uint16_t t[4], d, e, b, cmaxw, cstride, c8;
+	const cand_t *x = a, *y = b;
+	if (x->cost != y->cost)
+		return x->cost > y->cost ? -1 : 1;
+	return x->fi != y->fi ? (x->fi < y->fi ? -1 : 1) : (x->o > y->o) - (x->o < y->o);
+}
+
+/* Loop depth of each pc of f: how many back edges (a jump to a pc not
+ * after it, in f) span it; flipsim's loops are laid out as such spans. */
+static void loop_depth(const fstate_t *f, uint8_t *depth)
+{
+	for (uint32_t pc = f->lo; pc < f->hi; pc++) {
+		const sc_insn_t *in = &f->code[pc];
+		uint32_t t = sc__insn_jumps(in) ? SC_BR_TARGET(in->imm) : UINT32_MAX;
+		if (t >= f->lo && t <= pc)
+			for (uint32_t q = t; q <= pc; q++)
+				depth[q - f->lo] += depth[q - f->lo] < 8;
+	}
+}
+
+/* Value o's checkpoint cost (Penny, §6.1): its stores, each weighted
+ * 64^(loop depth): checkpoints, adjustments, the prologue's. */
+static double value_cost(const fstate_t *f, uint32_t o, const uint8_t *depth)
+{
+	double c = live_in(f, f->lo, o) ? (f->alt[o] ? 2 : 1) : 0;
+	for (uint32_t r = 0; r < f->nrg; r++) {
+		size_t i = (size_t)r * f->nr + o;
+		if (f->lup[i] != UINT32_MAX)
+			c += pow(64.0, depth[f->lup[i] - f->lo]);
+		if (f->adjv[i])
+			c += pow(64.0, depth[f->re[r] - f->lo]);
+	}
+	return c;
+}
+
+/* The shared bytes per warp kernel fn can add without lowering its
+ * occupancy: its threads per block from .reqntid, .maxntid, the hint, or
+ * 256; its registers and static shared memory as loaded. */
+static uint32_t kernel_budget(const sc_func_t *fn, const sc_pennyc_opts_t *opt)
+{
+	if (!opt->cfg)
+		return 0;
+	const uint32_t *d = fn->reqntid[0] ? fn->reqntid : fn->maxntid;
+	uint64_t b = d[0] ? (uint64_t)d[0] * (d[1] ? d[1] : 1) * (d[2] ? d[2] : 1)
+	                  : opt->block_hint ? opt->block_hint : 256;
+	uint32_t nw = (uint32_t)((b + 31) / 32), st0 = (fn->smem_static + 15) / 16 * 16;
+	const char *lim;
+	uint32_t c0 = nw ? sc__occupancy(opt->cfg, nw, fn->regs_total, st0, &lim) : 0;
+	if (!c0 && !strcmp(lim, "registers")) /* unalloc mode's "registers+": one CTA (gpu.c run_fit) */
+		c0 = sc__occupancy(opt->cfg, nw, 0, st0, &lim) ? 1 : 0;
+	if (!c0)
+		return 0;
+	uint32_t per = opt->cfg->smem_per_sm / c0;
+	if (per > opt->cfg->max_smem_per_cta)
+		per = opt->cfg->max_smem_per_cta;
+	return per > st0 ? (per - st0) / nw / GRAIN * GRAIN : 0;
+}
+
+/* Which values' units go to shared memory (f->shr): none (global), all
+ * (shared), or (auto) the costliest of the module while the shared bytes
+ * per warp stay within every kernel's budget (kernel_budget). */
+static int place(const sc_module_t *m, fstate_t *fs, const sc_pennyc_opts_t *opt)
+{
+	if (opt->storage == SC_PENNY_STORE_GLOBAL)
+		return 0;
+	uint32_t ncand = 0, cap = 0;
+	cand_t *c = NULL;
+	uint64_t budget = UINT64_MAX;
+	for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+		const sc_func_t *fn = &m->funcs[fi];
+		if (fn->is_entry && fn->entry_pc != UINT32_MAX && opt->storage == SC_PENNY_STORE_AUTO) {
+			uint32_t b = kernel_budget(fn, opt);
+			budget = b < budget ? b : budget;
+		}
+		fstate_t *f = &fs[fi];
+		if (f->hi <= f->lo)
+			continue;
+		uint8_t *depth = calloc(f->hi - f->lo, 1);
+		if (depth && ncand + f->nr > cap) {
+			cand_t *x = realloc(c, (ncand + f->nr + 64) * sizeof *x);
+			if (x) {
+				c = x;
+				cap = ncand + f->nr + 64;
+			}
+		}
+		if (!depth || ncand + f->nr > cap) {
+			free(depth);
+			free(c);
+			return SC_ENOMEM;
+		}
+		loop_depth(f, depth);
+		for (uint32_t o = 0; o < f->nr; o++)
+			if (needs_unit(f, o))
+				c[ncand++] = (cand_t){value_cost(f, o, depth), fi, o, (f->alt[o] ? 2u : 1u) * unit_bytes(f, o)};
+		free(depth);
+	}
+	if (ncand)
+		qsort(c, ncand, sizeof *c, cand_cmp);
+	uint64_t room = opt->storage == SC_PENNY_STORE_SHARED ? UINT64_MAX : budget;
+	for (uint32_t i = 0; i < ncand; i++)
+		if (c[i].n <= room) {
+			fs[c[i].fi].shr[c[i].o] = true;
+			room -= c[i].n;
+		}
+	/* auto: a function that keeps global values anyway takes the shared
+	 * base's prologue only when what moved to shared memory outweighs it */
+	for (uint32_t fi = 0; fi < m->nfuncs && opt->storage == SC_PENNY_STORE_AUTO; fi++) {
+		double moved = 0;
+		bool global = false;
+		for (uint32_t i = 0; i < ncand; i++)
+			if (c[i].fi == fi) {
+				moved += fs[fi].shr[c[i].o] ? c[i].cost : 0;
+				global |= !fs[fi].shr[c[i].o];
+			}
+		for (uint32_t i = 0; i < ncand && global && moved <= SHARED_PROLOGUE; i++)
+			if (c[i].fi == fi)
+				fs[fi].shr[c[i].o] = false;
+	}
+	free(c);
+	return 0;
+}
+
+/* The prologue's computation of the global checkpoint bases: f->base =
+ * buf + (smid x max_warps + warpid) x wbytes + lane x 4, and with wide
+ * values f->base8 = f->base + lane x 4. */
+static int global_base(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, uint32_t wbytes, uint16_t bufc,
+                       bool wide)
+{
+	uint16_t t[4], d, e, b, b8 = 0, cmaxw, cstride, c4;
 	int rc = 0;
 	for (int i = 0; i < 4 && !rc; i++)
 		rc = sc__pass_new_reg(p, f->fi, SC_T_U32, &t[i]);
 	if (rc || (rc = sc__pass_new_reg(p, f->fi, SC_T_U64, &d)) || (rc = sc__pass_new_reg(p, f->fi, SC_T_U64, &e)) ||
 	    (rc = sc__pass_new_reg(p, f->fi, SC_T_U64, &b)) || (rc = sc__pass_const(p, opt->max_warps, &cmaxw)) ||
-	    (rc = sc__pass_const(p, (uint64_t)units * UNIT_BYTES, &cstride)) || (rc = sc__pass_const(p, 8, &c8)))
+	    (rc = sc__pass_const(p, wbytes, &cstride)) || (rc = sc__pass_const(p, 4, &c4)) ||
+	    (wide && (rc = sc__pass_new_reg(p, f->fi, SC_T_U64, &b8))))
 		return rc;
 	f->base = (uint16_t)(SC_OPND_IDX(b) - f->rbase);
 	const sc_insn_t pro[] = {
@@ -598,17 +768,85 @@ static int insert(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, uint32
 		{.op = SC_OP_MOV, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 1), .opnd = {t[2], SC_OPND(SC_K_SREG, SC_SR_LANEID)}},
 		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3), .opnd = {t[3], t[0], cmaxw, t[1]}},
 		{.op = SC_OP_MUL, .type = SC_T_U32, .sub = SC_MUL_WIDE, .nops = SC_NOPS_MAKE(1, 2), .opnd = {d, t[3], cstride}},
-		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_WIDE, .nops = SC_NOPS_MAKE(1, 3), .opnd = {e, t[2], c8, d}},
+		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_WIDE, .nops = SC_NOPS_MAKE(1, 3), .opnd = {e, t[2], c4, d}},
 		{.op = SC_OP_ADD, .type = SC_T_U64, .nops = SC_NOPS_MAKE(1, 2), .opnd = {b, e, bufc}},
+		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_WIDE, .nops = SC_NOPS_MAKE(1, 3), .opnd = {b8, t[2], c4, b}},
 	};
+	unsigned n = sizeof pro / sizeof *pro - !wide;
+	for (unsigned i = 0; i < n && !rc; i++)
+		rc = sc__pass_prologue(p, f->fi, &pro[i]);
+	f->npro += n;
+	if (wide)
+		f->base8 = (uint16_t)(SC_OPND_IDX(b8) - f->rbase);
+	return rc;
+}
+
+/* The prologue's computation of the shared checkpoint bases (shared
+ * addresses): the CTA's warps' areas lie at the end of its shared memory,
+ * the last warp's first, so that the base needs no warp count: f->sbase =
+ * %total_smem_size - (warp in CTA + 1) x smem_warp + lane x 4, the warp in
+ * the CTA from the linear thread id; with wide values f->sbase8 = f->sbase
+ * + lane x 4. */
+static int shared_base(sc_pass_t *p, fstate_t *f, uint32_t smem_warp, bool wide)
+{
+	uint16_t s[12], sb, sb8 = 0, c5, c4, cneg;
+	int rc = 0;
+	for (int i = 0; i < 12 && !rc; i++)
+		rc = sc__pass_new_reg(p, f->fi, SC_T_U32, &s[i]);
+	if (rc || (rc = sc__pass_new_reg(p, f->fi, SC_T_U32, &sb)) || (rc = sc__pass_const(p, 5, &c5)) ||
+	    (rc = sc__pass_const(p, 4, &c4)) || (rc = sc__pass_const(p, (uint32_t)-smem_warp, &cneg)) ||
+	    (wide && (rc = sc__pass_new_reg(p, f->fi, SC_T_U32, &sb8))))
+		return rc;
+	f->sbase = (uint16_t)(SC_OPND_IDX(sb) - f->rbase);
+#define MOVSR(dst, sr) {.op = SC_OP_MOV, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 1), .opnd = {dst, SC_OPND(SC_K_SREG, sr)}}
+	const sc_insn_t pro[] = {
+		MOVSR(s[0], SC_SR_TID_X), MOVSR(s[1], SC_SR_TID_Y), MOVSR(s[2], SC_SR_TID_Z),
+		MOVSR(s[3], SC_SR_NTID_X), MOVSR(s[4], SC_SR_NTID_Y),
+		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3), .opnd = {s[5], s[2], s[4], s[1]}},
+		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3), .opnd = {s[6], s[5], s[3], s[0]}},
+		{.op = SC_OP_SHR, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 2), .opnd = {s[7], s[6], c5}},
+		MOVSR(s[8], SC_SR_LANEID), MOVSR(s[9], SC_SR_TOTAL_SMEM),
+		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3), .opnd = {s[10], s[8], c4, s[9]}},
+		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3), .opnd = {s[11], s[7], cneg, s[10]}},
+		{.op = SC_OP_ADD, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 2), .opnd = {sb, s[11], cneg}},
+	};
+#undef MOVSR
 	for (unsigned i = 0; i < sizeof pro / sizeof *pro && !rc; i++)
 		rc = sc__pass_prologue(p, f->fi, &pro[i]);
+	_Static_assert(sizeof pro / sizeof *pro == SHARED_PROLOGUE, "SHARED_PROLOGUE: shared_base's words");
+	f->npro += sizeof pro / sizeof *pro;
+	if (wide && !rc) {
+		const sc_insn_t w8 = {.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3),
+		                      .opnd = {sb8, s[8], c4, sb}};
+		rc = sc__pass_prologue(p, f->fi, &w8);
+		f->npro++;
+		f->sbase8 = (uint16_t)(SC_OPND_IDX(sb8) - f->rbase);
+	}
+	return rc;
+}
+
+/* The insertions into f: prologue (the bases its values' storages need,
+ * the live-ins' stores), checkpoints, adjustments. */
+static int insert(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, uint32_t wbytes, uint16_t bufc,
+                  uint32_t smem_warp, sc_pennyc_stats_t *st, uint32_t *post_cp)
+{
+	bool any[2] = {false, false}, wide[2] = {false, false}; /* [shared] */
+	for (uint32_t o = 0; o < f->nr; o++)
+		if (f->unit[o] != UINT32_MAX) {
+			any[f->shr[o]] = true;
+			wide[f->shr[o]] |= f->wide[o];
+		}
+	f->base = f->base8 = f->sbase = f->sbase8 = UINT16_MAX;
+	int rc = any[0] ? global_base(p, f, opt, wbytes, bufc, wide[0]) : 0;
+	if (!rc && any[1])
+		rc = shared_base(p, f, smem_warp, wide[1]);
 	/* values live into the function (never written before): both colours */
 	for (uint32_t o = 0; o < f->nr && !rc; o++)
 		if (f->unit[o] != UINT32_MAX && live_in(f, f->lo, o))
 			for (unsigned c = 0; c < (f->alt[o] ? 2u : 1u) && !rc; c++) {
 				sc_insn_t s = cp_store(f, o, c);
 				rc = sc__pass_prologue(p, f->fi, &s);
+				f->npro++;
 			}
 	/* checkpoints after the LUPs, in pc order */
 	for (uint32_t r = 0; r < f->nrg && !rc; r++)
@@ -753,7 +991,7 @@ static int build_table(sc_module_t *m, fstate_t *fs, uint32_t oldn, const uint32
 	}
 	t->ncode = m->ncode;
 	t->buf = buf;
-	t->units = units;
+	t->warp_bytes = units;
 	t->max_warps = maxw;
 	if (!(t->rstart = malloc((m->ncode + 1) * sizeof *t->rstart)) || !(t->off = calloc(m->ncode + 1, sizeof *t->off)))
 		goto out;
@@ -803,8 +1041,8 @@ static int build_table(sc_module_t *m, fstate_t *fs, uint32_t oldn, const uint32
 				t->rstart[pc] = b;
 			t->off[b] = nent;
 			for (uint32_t o = 0; o < fn->ptx_nregs; o++) {
-				bool wide = o < f->nr ? f->wide[o] : o == f->base;
-				if (o > 0 && (o - 1 < f->nr ? f->wide[o - 1] : o - 1 == f->base))
+				bool wide = o < f->nr ? f->wide[o] : o == f->base || o == f->base8;
+				if (o > 0 && (o - 1 < f->nr ? f->wide[o - 1] : o - 1 == f->base || o - 1 == f->base8))
 					continue; /* the upper slot of a 64-bit value */
 				if (!sc__live_at(&lv, lv.in, b, o) && !(wide && sc__live_at(&lv, lv.in, b, o + 1)))
 					continue;
@@ -815,8 +1053,9 @@ static int build_table(sc_module_t *m, fstate_t *fs, uint32_t oldn, const uint32
 				sc_pennyc_ent_t x = {.phys = (uint16_t)(vs & ~SC_VSLOT_PAIR), .w = vs & SC_VSLOT_PAIR ? 2 : 1};
 				if (nb[i].kind == 2) {
 					x.src = SRC_ZERO;
-				} else if (o == f->base) {
-					x.src = SRC_BASE;
+				} else if (o == f->base || o == f->base8 || o == f->sbase || o == f->sbase8) {
+					x.src = o == f->base || o == f->base8 ? SRC_BASE : SRC_SBASE;
+					x.bytes = o == f->base8 || o == f->sbase8 ? 8 : 4; /* the lane stride */
 				} else if (o < f->nr && f->pruned[o]) {
 					bool nomem = false;
 					x.src = SRC_SLICE;
@@ -828,8 +1067,8 @@ static int build_table(sc_module_t *m, fstate_t *fs, uint32_t oldn, const uint32
 				} else if (o < f->nr && f->unit[o] != UINT32_MAX) {
 					size_t k = (size_t)nb[i].r * f->nr + o;
 					unsigned c = !f->alt[o] ? 0u : nb[i].kind == 1 ? f->acol[k] : f->rcol[k];
-					x.src = SRC_UNIT;
-					x.arg = (f->unit[o] + c) * UNIT_BYTES;
+					x.src = f->shr[o] ? SRC_SUNIT : SRC_UNIT;
+					x.arg = f->unit[o] + c * unit_bytes(f, o);
 					uint32_t bits = f->wide[o] ? 64 : sc__type_bits(f->type[o]);
 					x.bytes = (uint8_t)(bits / 8 ? bits / 8 : 4);
 				} else {
@@ -890,7 +1129,7 @@ static int add_symbol(sc_module_t *m, uint32_t at, uint64_t bytes)
 	if (!name)
 		return SC_ENOMEM;
 	m->syms[m->nsyms] = (sc__sym_t){.name = name, .space = SC_SP_GLOBAL, .role = SC_SYM_VAR, .owner = -1,
-	                                .size = (uint32_t)bytes, .align = UNIT_BYTES};
+	                                .size = (uint32_t)bytes, .align = 2 * GRAIN};
 	m->reloc[m->nreloc++] = (sc__reloc_t){.at = at, .pool = true, .sym = m->nsyms++};
 	return 0;
 }
@@ -902,7 +1141,7 @@ int sc__pennyc_compile(sc_module_t *m, const sc_pennyc_opts_t *opt, sc_pennyc_st
 		st = &local;
 	*st = (sc_pennyc_stats_t){0};
 	msg[0] = 0;
-	uint32_t oldn = m->ncode, units = 0;
+	uint32_t oldn = m->ncode, units = 0, sunits = 0; /* bytes a warp: global, shared */
 	fstate_t *fs = calloc(m->nfuncs + 1, sizeof *fs);
 	uint32_t *npro = calloc(m->nfuncs + 1, sizeof *npro), *npre = calloc(oldn + 1, sizeof *npre),
 	         *npost = calloc(oldn + 1, sizeof *npost), *post_cp = calloc(oldn + 1, sizeof *post_cp);
@@ -917,27 +1156,29 @@ int sc__pennyc_compile(sc_module_t *m, const sc_pennyc_opts_t *opt, sc_pennyc_st
 		if (fn->entry_pc == UINT32_MAX || fn->end_pc <= fn->entry_pc)
 			continue;
 		rc = analyse(p, &fs[fi], opt, st, msg, msgsz);
-		if (!rc)
-			assign_units(&fs[fi], &units, st);
 	}
-	if (rc)
+	if (rc || (rc = place(m, fs, opt)))
 		goto out;
-	if (!units)
-		units = 1;
-	uint64_t bytes = (uint64_t)opt->num_sms * opt->max_warps * units * UNIT_BYTES, buf = 0;
+	for (uint32_t fi = 0; fi < m->nfuncs; fi++)
+		if (fs[fi].hi > fs[fi].lo)
+			assign_units(&fs[fi], &units, &sunits, st);
+	uint64_t bytes = (uint64_t)opt->num_sms * opt->max_warps * units, buf = 0;
+	uint32_t smem_warp = sunits;
 	st->bytes = bytes;
-	if (bytes > UINT32_MAX) {
-		rc = refuse(msg, msgsz, m->name, 0, "the checkpoint storage would exceed 4 GiB");
+	st->smem_warp = smem_warp;
+	if (bytes > UINT32_MAX || sunits > (1u << 20)) {
+		rc = refuse(msg, msgsz, m->name, 0, "the checkpoint storage would exceed 4 GiB (global) or 1 MiB a warp "
+		            "(shared)");
 		goto out;
 	}
-	uint16_t bufc;
-	if ((rc = opt->alloc(opt->ctx, bytes, &buf)) || (rc = sc__pass_const(p, buf, &bufc)))
+	uint16_t bufc = 0;
+	if (units && ((rc = opt->alloc(opt->ctx, bytes, &buf)) || (rc = sc__pass_const(p, buf, &bufc))))
 		goto out;
 	for (uint32_t fi = 0; fi < m->nfuncs && !rc; fi++) {
 		fstate_t *f = &fs[fi];
 		if (f->hi <= f->lo)
 			continue;
-		rc = insert(p, f, opt, units, bufc, st, post_cp);
+		rc = insert(p, f, opt, units, bufc, smem_warp, st, post_cp);
 	}
 	if (rc)
 		goto out;
@@ -946,10 +1187,7 @@ int sc__pennyc_compile(sc_module_t *m, const sc_pennyc_opts_t *opt, sc_pennyc_st
 		fstate_t *f = &fs[fi];
 		if (f->hi <= f->lo)
 			continue;
-		npro[fi] = 7;
-		for (uint32_t o = 0; o < f->nr; o++)
-			if (f->unit[o] != UINT32_MAX && live_in(f, f->lo, o))
-				npro[fi] += f->alt[o] ? 2 : 1;
+		npro[fi] = f->npro;
 		for (uint32_t pc = f->lo; pc < f->hi; pc++)
 			npost[pc] = post_cp[pc];
 		for (uint32_t r = 0; r < f->nrg; r++) {
@@ -967,7 +1205,7 @@ int sc__pennyc_compile(sc_module_t *m, const sc_pennyc_opts_t *opt, sc_pennyc_st
 				npost[e] += k;
 		}
 	}
-	uint32_t pool_at = SC_OPND_IDX(bufc);
+	uint32_t pool_at = units ? SC_OPND_IDX(bufc) : UINT32_MAX;
 	uint32_t want = oldn + sc__pass_inserted(p);
 	rc = sc__pass_commit(p, msg, msgsz); /* frees the session */
 	p = NULL;
@@ -979,8 +1217,16 @@ int sc__pennyc_compile(sc_module_t *m, const sc_pennyc_opts_t *opt, sc_pennyc_st
 		                     "allows and spills, which compiled mode does not support yet (use mode oracle)");
 		rc = SC_EINVAL;
 	}
-	if (!rc && !(rc = add_symbol(m, pool_at, bytes)))
+	if (!rc && units)
+		rc = add_symbol(m, pool_at, bytes);
+	if (!rc)
 		rc = build_table(m, fs, oldn, npro, npre, npost, post_cp, buf, units, opt->max_warps, msg, msgsz);
+	if (!rc) { /* the shared storage: every kernel's launches add it (gpu.c run_size) */
+		m->pennyc->smem_warp = smem_warp;
+		for (uint32_t fi = 0; fi < m->nfuncs; fi++)
+			if (m->funcs[fi].is_entry)
+				m->funcs[fi].smem_warp = smem_warp;
+	}
 out:
 	if (p)
 		sc__pass_abort(p);
@@ -1101,31 +1347,46 @@ void sc__pennyc_recover(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_perr_t 
 		}
 	}
 	/* the restores */
-	uint64_t warp = t->buf + ((uint64_t)sm->id * t->max_warps + w->slot) * t->units * UNIT_BYTES;
+	uint64_t warp = t->buf + ((uint64_t)sm->id * t->max_warps + w->slot) * t->warp_bytes;
+	/* the shared storage: a shared address, and the CTA's bytes */
+	uint32_t swarp = g->run.smem - (w->wid + 1) * t->smem_warp, ns = 0;
+	uint8_t *cta_smem = sm->smem + w->cta->smem_off;
 	uint32_t n = 0;
 	for (uint32_t j = t->off[rb]; j < t->off[rb + 1]; j++) {
 		const sc_pennyc_ent_t *x = &t->ent[j];
 		uint32_t *lo = &w->rf[(size_t)x->phys * 32], *hi = x->w == 2 ? lo + 32 : NULL;
 		if (x->src == SRC_SLICE)
 			continue; /* after the restores (below) */
+		uint32_t lane = x->bytes == 8 ? 8 : 4; /* a unit's lane stride; a base's */
 		FOR_LANES(l, mask) {
 			uint64_t v = 0;
 			if (x->src == SRC_UNIT) {
-				const uint8_t *s = sc__gmem_find(&g->gmem, warp + x->arg + l * 8u, x->bytes);
+				const uint8_t *s = sc__gmem_find(&g->gmem, warp + x->arg + l * lane, x->bytes);
 				if (!s)
 					return sc__penny_unrecoverable(g, sm, w, pc, "its checkpoint storage is gone");
 				memcpy(&v, s, x->bytes);
+			} else if (x->src == SRC_SUNIT) {
+				uint32_t a = swarp + x->arg + l * lane;
+				/* a read of shared memory: a code on it checks the word as a load's would */
+				if (UNLIKELY(sm->nerr) && sc__prot_has_smem(sm) &&
+				    !sc__prot_smem(g, sm, w, w->cta->smem_off + a, x->bytes, false, pc))
+					return;
+				memcpy(&v, cta_smem + a, x->bytes);
 			} else if (x->src == SRC_BASE) {
-				v = warp + l * 8u;
+				v = warp + l * lane;
+			} else if (x->src == SRC_SBASE) {
+				v = swarp + l * lane;
 			}
 			lo[l] = (uint32_t)v;
 			if (hi)
 				hi[l] = (uint32_t)(v >> 32);
 		}
 		n += x->src == SRC_UNIT;
+		ns += x->src == SRC_SUNIT;
 	}
 	/* the pruned values' recovery slices, in the table's (rank) order: each
-	 * reads restored values and the values recomputed before it */
+	 * reads restored values and the values recomputed before it (a slice
+	 * waits as a restore from global memory) */
 	for (uint32_t j = t->off[rb]; j < t->off[rb + 1]; j++) {
 		const sc_pennyc_ent_t *x = &t->ent[j];
 		if (x->src != SRC_SLICE)
@@ -1134,5 +1395,6 @@ void sc__pennyc_recover(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_perr_t 
 			return;
 		n++;
 	}
-	sc__penny_rollback(g, sm, w, rb, n, SC_LAT_GLOBAL);
+	sc__penny_rollback(g, sm, w, rb,
+	                   (uint64_t)n * g->cfg.latency[SC_LAT_GLOBAL] + (uint64_t)ns * g->cfg.latency[SC_LAT_SHARED]);
 }

@@ -132,8 +132,9 @@ static int penny_check(const sc_protection_t *p, sc_regs_t regs, char *msg, size
 		snprintf(msg, n, "protection: penny: mode %d: expected oracle or compiled", (int)y->mode);
 		return SC_EINVAL;
 	}
-	if (y->mode == SC_PENNY_ORACLE && (y->pruning || y->storage)) {
-		snprintf(msg, n, "protection: penny: pruning and storage are the compiler's: only with mode compiled");
+	if (y->mode == SC_PENNY_ORACLE && (y->pruning || y->storage || y->block_size)) {
+		snprintf(msg, n, "protection: penny: pruning, storage and block_size are the compiler's: only with mode "
+		                 "compiled");
 		return SC_EINVAL;
 	}
 	if (y->mode == SC_PENNY_COMPILED && y->include_pred) {
@@ -141,8 +142,12 @@ static int penny_check(const sc_protection_t *p, sc_regs_t regs, char *msg, size
 		                 "oracle");
 		return SC_EINVAL;
 	}
-	if ((unsigned)y->pruning > SC_PENNY_PRUNE_OPTIMAL || (unsigned)y->storage > SC_PENNY_STORE_GLOBAL) {
+	if ((unsigned)y->pruning > SC_PENNY_PRUNE_OPTIMAL || (unsigned)y->storage > SC_PENNY_STORE_SHARED) {
 		snprintf(msg, n, "protection: penny: pruning %d or storage %d out of range", (int)y->pruning, (int)y->storage);
+		return SC_EINVAL;
+	}
+	if (y->block_size > 1024 || (y->block_size && y->storage != SC_PENNY_STORE_AUTO)) {
+		snprintf(msg, n, "protection: penny: block_size %u: 1 to 1024, and only with storage auto", y->block_size);
 		return SC_EINVAL;
 	}
 	if (p->regfile != SC_CODE_NONE) {

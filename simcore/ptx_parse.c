@@ -2289,6 +2289,26 @@ static int parse_params(P *p, sc_func_t *f, bool rets, bool kernel)
 	return 0;
 }
 
+/* .pragma "flipsim smem_per_warp N" on a kernel: the shared bytes per
+ * warp its launches add at the CTA's end (Penny's shared checkpoints,
+ * pennyc.c; the emitter writes it). Any other pragma is ignored. */
+static int pragma_smem_warp(P *p, const sc_tok_t *s, sc_func_t *f)
+{
+	static const char key[] = "\"flipsim smem_per_warp ";
+	size_t n = sizeof key - 1;
+	if (s->len <= n || memcmp(s->p, key, n))
+		return 0;
+	char buf[16], *end;
+	size_t d = s->len - n - 1; /* the digits before the closing quote */
+	memcpy(buf, s->p + n, d < sizeof buf - 1 ? d : sizeof buf - 1);
+	buf[d < sizeof buf - 1 ? d : sizeof buf - 1] = 0;
+	unsigned long v = strtoul(buf, &end, 10);
+	if (!f->is_entry || !d || d >= sizeof buf - 1 || *end || !v || v > (1u << 20) || v % 16)
+		return perr(p, s, "expected .pragma \"flipsim smem_per_warp N\" on a kernel, N a multiple of 16 up to 2^20");
+	f->smem_warp = (uint32_t)v;
+	return 0;
+}
+
 /* .maxntid .reqntid .minnctapersm ... between a function's head and body. */
 static int parse_perf_directives(P *p, sc_func_t *f)
 {
@@ -2319,6 +2339,8 @@ static int parse_perf_directives(P *p, sc_func_t *f)
 			sc_tok_t *s = next(p);
 			if (s->kind != SC_TK_STRING || expect(p, ';'))
 				return perr(p, s, "expected .pragma \"...\";");
+			if (pragma_smem_warp(p, s, f))
+				return -1;
 		} else {
 			return perr(p, k, "unsupported directive '%s' before a function body", tokstr(k));
 		}

@@ -1022,8 +1022,8 @@ int sc_rt_job_write(const char *path, const sc_rt_job_t *j)
 		fprintf(f, "penny %s %s %" PRIu32 " %d", sc_code_name(j->prot.penny.edc), sc_penny_mode_name(j->prot.penny.mode),
 		        j->prot.penny.recovery_penalty, (int)j->prot.penny.include_pred);
 		if (j->prot.penny.mode == SC_PENNY_COMPILED) /* the compiler's fields */
-			fprintf(f, " %s %s", sc_penny_prune_name(j->prot.penny.pruning),
-			        sc_penny_storage_name(j->prot.penny.storage));
+			fprintf(f, " %s %s %" PRIu32, sc_penny_prune_name(j->prot.penny.pruning),
+			        sc_penny_storage_name(j->prot.penny.storage), j->prot.penny.block_size);
 		fputc('\n', f);
 	}
 	if (j->prot.refu.on)
@@ -1317,9 +1317,9 @@ static void jr_prot(jrd_t *r, sc_rt_job_t *j)
 	jr_end(r);
 }
 
-/* "penny EDC MODE PENALTY INCLUDE_PRED [PRUNING STORAGE]" (Penny's own
- * record; absent: off; the last two in mode compiled only). Checked as the
- * campaign's key is. */
+/* "penny EDC MODE PENALTY INCLUDE_PRED [PRUNING STORAGE BLOCK_SIZE]"
+ * (Penny's own record; absent: off; the last three in mode compiled only,
+ * BLOCK_SIZE 0 when not given). Checked as the campaign's key is. */
 static void jr_penny(jrd_t *r, sc_rt_job_t *j)
 {
 	sc_penny_protection_t *y = &j->prot.penny;
@@ -1340,13 +1340,15 @@ static void jr_penny(jrd_t *r, sc_rt_job_t *j)
 		return;
 	}
 	if (sscanf(r->p, " %15[a-z] %15[a-z]%n", prune, store, &len) != 2 ||
-	    (strcmp(prune, "basic") && strcmp(prune, "none") && strcmp(prune, "optimal")) || strcmp(store, "global"))
-		env_fail(r->path, r->ln, "'penny' record: expected pruning (basic, none, optimal) and storage (global)");
+	    (strcmp(prune, "basic") && strcmp(prune, "none") && strcmp(prune, "optimal")) ||
+	    sc_penny_storage_parse(store, &y->storage))
+		env_fail(r->path, r->ln,
+		         "'penny' record: expected pruning (basic, none, optimal) and storage (auto, shared, global)");
 	r->p += len;
 	y->pruning = !strcmp(prune, "none")      ? SC_PENNY_PRUNE_NONE
 	             : !strcmp(prune, "optimal") ? SC_PENNY_PRUNE_OPTIMAL
 	                                         : SC_PENNY_PRUNE_BASIC;
-	y->storage = SC_PENNY_STORE_GLOBAL;
+	y->block_size = (uint32_t)jr_u64(r, "block_size", 0, y->storage == SC_PENNY_STORE_AUTO ? 1024 : 0, 10);
 	jr_end(r);
 }
 

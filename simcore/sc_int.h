@@ -749,6 +749,9 @@ typedef struct sc_func {
 	uint32_t frame_bytes;          /* .func: params + rets + own locals */
 	uint32_t smem_static;          /* kernel: static shared bytes */
 	uint32_t dyn_smem_align;       /* kernel: alignment of extern .shared */
+	uint32_t smem_warp;            /* kernel: shared bytes per warp the launch adds
+	                                  at the CTA's end (Penny's checkpoints, pennyc.c;
+	                                  emitted as .pragma "flipsim smem_per_warp N") */
 	bool uses_funcs;               /* kernel: reaches any .func */
 	uint32_t maxntid[3], reqntid[3], minnctapersm;
 	/* totals for a kernel, over everything it can call */
@@ -2284,12 +2287,17 @@ typedef struct sc_penny {
 /* ======================================================================
  * Penny, compiled mode (pennyc.c; DESIGN.md, "Penny (compiled)")
  * ====================================================================== */
-/* What the compiler needs of the GPU: the checkpoint storage is indexed by
- * %smid and %warpid (num_sms x max_warps warp slots), allocated through
- * alloc (sc_ptx_host_t's alloc_global without an initial image). */
+/* What the compiler needs of the GPU: the global checkpoint storage is
+ * indexed by %smid and %warpid (num_sms x max_warps warp slots), allocated
+ * through alloc (sc_ptx_host_t's alloc_global without an initial image);
+ * storage auto sizes the shared one by cfg's occupancy (block_hint: the
+ * threads per block assumed without .reqntid/.maxntid; 0: 256). */
 typedef struct sc_pennyc_opts {
 	bool pruning;               /* basic pruning */
 	bool optimal;               /* with pruning: optimal pruning (pennyprune.c) */
+	sc_penny_storage_t storage;
+	uint32_t block_hint;
+	const sc_gpu_config_t *cfg; /* storage auto: the occupancy limits */
 	uint32_t num_sms, max_warps;
 	int (*alloc)(void *ctx, uint64_t bytes, uint64_t *addr);
 	void *ctx;
@@ -2306,7 +2314,9 @@ typedef struct sc_pennyc_stats {
 	uint32_t adjustments;       /* stores of storage alternation's adjustment regions */
 	uint32_t alternating;       /* values given two slots */
 	uint32_t slots;             /* slots (units) in all */
-	uint64_t bytes;             /* checkpoint storage */
+	uint32_t shared_slots;      /* of those, in shared memory */
+	uint64_t bytes;             /* global checkpoint storage */
+	uint32_t smem_warp;         /* shared checkpoint bytes per warp */
 } sc_pennyc_stats_t;
 
 /* Whether `in` has an effect a Penny region may not repeat (a store,
@@ -2331,10 +2341,12 @@ typedef struct sc_pennyc_acc {
 bool sc__pennyc_may_alias(const sc_pennyc_acc_t *ld, const sc_pennyc_acc_t *st);
 
 /* A live-in of a region: physical slot(s), and where recovery gets it:
- * src 0 the checkpoint unit at byte arg of the warp's storage (bytes
- * wide), 1 the checkpoint base recomputed, 2 the recovery slice sw[arg ..
- * arg + bytes) executed again (a pruned value), 3 zero (the function's own
- * prologue). */
+ * src 0 the checkpoint unit at byte arg of the warp's global storage
+ * (bytes wide), 1 the global checkpoint base recomputed (bytes: its lane
+ * stride, 4 or 8), 2 the recovery slice sw[arg .. arg + bytes) executed
+ * again (a pruned value), 3 zero (the function's own prologue), 4 the unit
+ * at byte arg of the warp's shared storage, 5 a shared checkpoint base
+ * recomputed. */
 typedef struct sc_pennyc_ent {
 	uint16_t phys;
 	uint8_t w, src, bytes;
@@ -2342,8 +2354,10 @@ typedef struct sc_pennyc_ent {
 } sc_pennyc_ent_t;
 
 /* A compiled module's regions (rstart as sc_penny_tab_t's) and live-ins
- * ent[off[pc] .. off[pc + 1]); the storage: buf + ((smid x max_warps +
- * warpid) x units) x 256 + lane x 8. */
+ * ent[off[pc] .. off[pc + 1]); the global storage: buf + (smid x max_warps
+ * + warpid) x warp_bytes; the shared one, in the CTA's shared memory:
+ * total - (warp in CTA + 1) x smem_warp; a unit at byte arg of it, lane l
+ * at arg + l x 4 (x 8 for 8 bytes). */
 /* A word of a recovery slice: its pc in the compiled code, and per operand
  * position where its input comes from (sc_pprune_word_t's from). */
 typedef struct sc_pennyc_sw {
@@ -2359,7 +2373,8 @@ typedef struct sc_pennyc_tab {
 	uint32_t nsw;
 	uint32_t maxent;
 	uint64_t buf;
-	uint32_t units, max_warps;
+	uint32_t warp_bytes, max_warps; /* global: bytes a warp slot */
+	uint32_t smem_warp;             /* shared: bytes a warp */
 } sc_pennyc_tab_t;
 
 /* The address expression of a memory word as region formation compares
@@ -2409,13 +2424,17 @@ int sc__pennyc_compile(sc_module_t *m, const sc_pennyc_opts_t *opt, sc_pennyc_st
 void sc__pennyc_free(sc_pennyc_tab_t *t);
 /* The compiler over module m with g's parameters and the given pruning
  * (gpu.c): 0 or as sc__pennyc_compile, the message in g->errmsg. */
-int sc__gpu_pennyc(sc_gpu_t *g, sc_module_t *m, sc_penny_prune_t pruning);
+int sc__gpu_pennyc(sc_gpu_t *g, sc_module_t *m, sc_penny_prune_t pruning, sc_penny_storage_t storage,
+                   uint32_t block_hint);
+/* CTAs per SM for blocks of nwarps warps, regs registers a thread and smem
+ * shared bytes (0: no limit of that kind); *limiter: the tightest limit. */
+uint32_t sc__occupancy(const sc_gpu_config_t *c, uint32_t nwarps, uint32_t regs, uint32_t smem, const char **limiter);
 /* A detected read by w at pc, compiled mode: the live-ins restored from
  * the checkpoints, the rollback; penny_unrecoverable without a region. */
 void sc__pennyc_recover(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_perr_t *e, uint32_t pc);
 /* The rollback both modes end with: w's top entry back to region start
- * rb after `restored` restores of latency `lat` each (penny.c). */
-void sc__penny_rollback(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t rb, uint32_t restored, sc_lat_t lat);
+ * rb after its restores, which take restore_cycles (penny.c). */
+void sc__penny_rollback(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t rb, uint64_t restore_cycles);
 void sc__penny_unrecoverable(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint32_t pc, const char *why);
 
 /* Allocates each SM's state when Penny is on: 0 or SC_ENOMEM. */

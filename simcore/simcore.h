@@ -346,7 +346,10 @@ typedef struct sc_sharp_protection {
  * pred code with include_pred, and no SHARP. */
 typedef enum { SC_PENNY_ORACLE = 0, SC_PENNY_COMPILED = 1 } sc_penny_mode_t;
 typedef enum { SC_PENNY_PRUNE_BASIC = 0, SC_PENNY_PRUNE_NONE = 1, SC_PENNY_PRUNE_OPTIMAL = 2 } sc_penny_prune_t;
-typedef enum { SC_PENNY_STORE_GLOBAL = 0 } sc_penny_storage_t;
+/* Compiled mode's checkpoint storage: auto (the default, the paper's:
+ * the costliest values in shared memory while the kernel's occupancy
+ * allows, the rest in global memory), global, or shared (every one). */
+typedef enum { SC_PENNY_STORE_AUTO = 0, SC_PENNY_STORE_GLOBAL = 1, SC_PENNY_STORE_SHARED = 2 } sc_penny_storage_t;
 
 typedef struct sc_penny_protection {
 	bool on;
@@ -355,7 +358,10 @@ typedef struct sc_penny_protection {
 	uint32_t recovery_penalty;  /* cycles a rollback costs besides its restores: 50 */
 	bool include_pred;          /* the predicate file too (default: unprotected) */
 	sc_penny_prune_t pruning;   /* compiled: basic (0, the default), none or optimal */
-	sc_penny_storage_t storage; /* compiled: where checkpoints go: global */
+	sc_penny_storage_t storage; /* compiled: where checkpoints go: auto, global, shared */
+	uint32_t block_size;        /* compiled, auto: threads per block assumed for the
+	                               occupancy of a kernel without .reqntid/.maxntid
+	                               (0: 256) */
 } sc_penny_protection_t;
 /* REFU (DESIGN.md, "REFU"; Redundant Execution with idle Functional
  * Units): every ALU instruction (its op's unit NUM, INT, FP or CMP; not
@@ -432,6 +438,8 @@ const char *sc_penny_mode_name(sc_penny_mode_t m);
 /* "basic", "none"; "global"; "?" out of range. */
 const char *sc_penny_prune_name(sc_penny_prune_t x);
 const char *sc_penny_storage_name(sc_penny_storage_t x);
+/* "auto", "global", "shared": 0, else SC_EINVAL. */
+int sc_penny_storage_parse(const char *s, sc_penny_storage_t *out);
 
 /* p->sharp with its defaults filled in (NULL: off). */
 sc_sharp_protection_t sc_sharp_params(const sc_protection_t *p);

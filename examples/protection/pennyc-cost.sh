@@ -1,26 +1,33 @@
 #!/usr/bin/env bash
 # Penny compiled: fault-free cycle overhead on the applications the paper
 # shares with flipsim (DESIGN.md, "Penny (compiled)"), on the tesla_c2050
-# preset, without pruning, with basic and with optimal pruning, and the
+# preset, for each configuration PRUNING-STORAGE of CONFIGS (default: no,
+# basic and optimal pruning in global storage, basic in shared storage,
+# basic and optimal in auto storage); then, per configuration, the
 # compiler's counts (checkpoints needed, pruned, inserted; adjustments;
-# slots) per module, with the checkpoints removed (pruned / needed).
+# slots, those in shared memory, bytes of global storage, shared bytes a
+# warp) of the application's first module and the checkpoints removed
+# (pruned / needed). A launch the shared checkpoints no longer fit shows
+# as "refused".
 # Usage: examples/protection/pennyc-cost.sh [BUILDDIR]   (from the repository root)
 set -eu
 build=${1:-build}
 flipsim=$build/flipsim
+configs=${CONFIGS:-none-global basic-global optimal-global basic-shared basic-auto optimal-auto}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo '{"penny": {"edc": "parity", "mode": "compiled", "pruning": "none"}}' >"$tmp/none.json"
-echo '{"penny": {"edc": "parity", "mode": "compiled", "pruning": "basic"}}' >"$tmp/basic.json"
-echo '{"penny": {"edc": "parity", "mode": "compiled", "pruning": "optimal"}}' >"$tmp/optimal.json"
+for c in $configs; do
+	echo "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"pruning\": \"${c%-*}\", \"storage\": \"${c#*-}\"}}" \
+		>"$tmp/$c.json"
+done
 # "CYCLES THREAD-INSTRUCTIONS" of a profile
 cycles() { sed -n 's/^application: \([0-9]*\) cycles, \([0-9]*\) thread-instructions.*/\1 \2/p'; }
-counts() { sed -n 's/^penny [^:]*: //p' | head -n 1; }
 # "checkpoints removed %" of a counts line: cps_pruned / cps_needed
 removed() { awk '{ for (i = 1; i < NF; i++) { if ($i == "cps_needed") n = $(i + 1); if ($i == "cps_pruned") p = $(i + 1) }
 	printf "%.1f %% (%d of %d)", n ? 100 * p / n : 0, p, n }'; }
-printf '%-6s %10s %10s %8s %10s %8s %10s %8s %10s %10s %10s\n' app base none "ovh%" basic "ovh%" optimal "ovh%" \
-	"insn none%" "insn basic%" "insn opt%"
+printf '%-6s %10s' app base
+for c in $configs; do printf ' %14s %7s' "$c" "ovh%"; done
+echo
 for app in lps bfs ge hs nw pathf sp; do
 	if [ $app = sp ]; then
 		w=(examples/scalarprod/scalarprod.json)
@@ -28,23 +35,21 @@ for app in lps bfs ge hs nw pathf sp; do
 		w=("$build/examples/$app")
 	fi
 	b=$("$flipsim" profile --gpu tesla_c2050 --regs alloc "${w[@]}" | cycles)
-	n=$("$flipsim" profile --gpu tesla_c2050 --regs alloc --protection "$tmp/none.json" "${w[@]}" | cycles)
-	s=$("$flipsim" profile --gpu tesla_c2050 --regs alloc --protection "$tmp/basic.json" "${w[@]}" | cycles)
-	o=$("$flipsim" profile --gpu tesla_c2050 --regs alloc --protection "$tmp/optimal.json" "${w[@]}" | cycles)
-	awk -v a=$app -v b="$b" -v n="$n" -v s="$s" -v o="$o" 'BEGIN {
-		split(b, B, " "); split(n, N, " "); split(s, S, " "); split(o, O, " ")
-		printf "%-6s %10d %10d %8.1f %10d %8.1f %10d %8.1f %10.1f %10.1f %10.1f\n", a, B[1], N[1],
-			100 * (N[1] / B[1] - 1), S[1], 100 * (S[1] / B[1] - 1), O[1], 100 * (O[1] / B[1] - 1),
-			100 * (N[2] / B[2] - 1), 100 * (S[2] / B[2] - 1), 100 * (O[2] / B[2] - 1) }'
-	if [ $app = sp ]; then
-		cnt() { FLIPSIM_PASS=$1 FLIPSIM_PENNY_STATS=1 "$flipsim" exec --gpu tesla_c2050 --regs alloc "${w[@]}" 2>&1 >/dev/null | counts; }
-	else
-		cnt() { FLIPSIM_PASS=$1 FLIPSIM_PENNY_STATS=1 "${w[@]}" 2>&1 >/dev/null | counts; }
-	fi
-	cn=$(cnt penny-noprune)
-	cb=$(cnt penny)
-	co=$(cnt penny-optimal)
-	echo "       none:    $cn"
-	echo "       basic:   $cb (removed $(echo "$cb" | removed))"
-	echo "       optimal: $co (removed $(echo "$co" | removed))"
+	printf '%-6s %10d' "$app" "${b%% *}"
+	for c in $configs; do
+		rm -f "$tmp/$c.stats"
+		# the compiler's counts, appended by the program's GPU (FLIPSIM_PENNY_STATS=FILE)
+		r=$(FLIPSIM_PENNY_STATS="$tmp/$c.stats" "$flipsim" profile --gpu tesla_c2050 --regs alloc \
+			--protection "$tmp/$c.json" "${w[@]}" 2>/dev/null | cycles)
+		if [ -z "$r" ]; then
+			printf ' %14s %7s' refused -
+		else
+			awk -v r="${r%% *}" -v b="${b%% *}" 'BEGIN { printf " %14d %7.1f", r, 100 * (r / b - 1) }'
+		fi
+	done
+	echo
+	for c in $configs; do
+		line=$(sed -n 's/^penny [^:]*: //p' "$tmp/$c.stats" 2>/dev/null | head -n 1)
+		[ -n "$line" ] && printf '       %-15s %s (removed %s)\n' "$c:" "$line" "$(echo "$line" | removed)"
+	done
 done

@@ -119,9 +119,10 @@ golden_table() {
 REFU_BUFFERS="refu1 refu2 refu3 refu4"
 # compiled Penny's cycle overhead on tesla_c2050 (the paper's C2050), on the
 # applications its paper shares with ours (LPS, SP, BFS, GAU, HS, NW, PF).
-# (gen.sh -P's tokens: pennyc_EDC_STORAGE_PRUNING; storage is global only
-# so far); empty: no table
-PENNY_COMPILED=${PENNY_COMPILED-pennyc_parity_global_none pennyc_parity_global_basic pennyc_parity_global_optimal}
+# (gen.sh -P's tokens: pennyc_EDC_STORAGE_PRUNING, STORAGE global, shared
+# or auto; shared is refused by BFS, whose CTAs it no longer fits); empty:
+# no table
+PENNY_COMPILED=${PENNY_COMPILED-pennyc_parity_global_none pennyc_parity_global_basic pennyc_parity_global_optimal pennyc_parity_auto_basic pennyc_parity_auto_optimal}
 PENNY_APPS=$(for app in bfs ge hs lps nw pathf spg; do case " $apps " in *" $app "*) printf '%s ' "$app" ;; esac; done)
 
 if command -v sqlite3 >/dev/null; then

@@ -160,14 +160,29 @@ Test(protection, identity_only_when_protected, .init = tmp_init, .fini = tmp_fin
 	c = load_ok(campaign("regfile", "alloc", single, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\"}}"));
 	cr_expect_str_neq(c->hash, penny);
 	cr_expect(strstr(c->canonical, "\"mode\":\"compiled\",\"pruning\":\"basic\",\"recovery_penalty\":50,"
-	                 "\"storage\":\"global\"}"), "%s", c->canonical);
+	                 "\"storage\":\"auto\"}"), "%s", c->canonical);
 	char pennyc[17];
 	snprintf(pennyc, sizeof pennyc, "%s", c->hash);
 	camp_campaign_destroy(c);
 	c = load_ok(campaign("regfile", "alloc", single, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", "
-	                     "\"pruning\": \"basic\", \"storage\": \"global\"}}"));
+	                     "\"pruning\": \"basic\", \"storage\": \"auto\"}}"));
 	cr_expect_str_eq(c->hash, pennyc);
 	camp_campaign_destroy(c);
+	/* each storage its own identity; block_size only when given */
+	static const char *const store[] = {"\"storage\": \"global\"", "\"storage\": \"shared\"", "\"block_size\": 128"};
+	char hs[3][17];
+	for (int i = 0; i < 3; i++) {
+		char pj[160];
+		snprintf(pj, sizeof pj, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", %s}}", store[i]);
+		c = load_ok(campaign("regfile", "alloc", single, pj));
+		cr_expect_str_neq(c->hash, pennyc, "%s", store[i]);
+		for (int j = 0; j < i; j++)
+			cr_expect_str_neq(c->hash, hs[j], "%s", store[i]);
+		snprintf(hs[i], sizeof hs[i], "%s", c->hash);
+		if (i == 2)
+			cr_expect(strstr(c->canonical, "\"block_size\":128"), "%s", c->canonical);
+		camp_campaign_destroy(c);
+	}
 	c = load_ok(campaign("regfile", "alloc", single, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", "
 	                     "\"pruning\": \"none\"}}"));
 	cr_expect_str_neq(c->hash, pennyc);
@@ -206,8 +221,6 @@ static const struct {
 	{"regfile", "alloc", NULL, "{\"penny\": {}}", "at $.protection.penny:", "missing key 'edc'"},
 	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"dected\"}}", "at $.protection.penny.edc:",
 	 "expected parity, hamming or secded"},
-	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"storage\": \"shared\"}}",
-	 "at $.protection.penny.storage:", "expected \"global\""},
 	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"pruning\": \"best\"}}",
 	 "at $.protection.penny.pruning:", "expected \"basic\" (values recomputable from immediates, special registers, "
 	 "ld.param, ld.const get no checkpoint), \"optimal\" (also values that recovery recomputes"},
@@ -215,6 +228,19 @@ static const struct {
 	 "at $.protection.penny.pruning:", "or \"none\""},
 	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"pruning\": \"optimal\"}}",
 	 "at $.protection.penny.pruning:", "only with \"mode\": \"compiled\""},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"storage\": \"local\"}}",
+	 "at $.protection.penny.storage:", "expected \"auto\""},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"storage\": 1}}",
+	 "at $.protection.penny.storage:", "\"shared\" or \"global\""},
+	{"regfile", "alloc", NULL,
+	 "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"storage\": \"shared\", \"block_size\": 128}}",
+	 "at $.protection.penny.block_size:", "only with \"mode\": \"compiled\" and \"storage\": \"auto\""},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"block_size\": 128}}",
+	 "at $.protection.penny.block_size:", "storage auto's occupancy assumption"},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"block_size\": 2048}}",
+	 "at $.protection.penny.block_size:", "expected an integer in 1..1024"},
+	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"block_size\": \"256\"}}",
+	 "at $.protection.penny.block_size:", "expected an integer in 1..1024"},
 	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"pruning\": \"none\"}}",
 	 "at $.protection.penny.pruning:", "only with \"mode\": \"compiled\""},
 	{"regfile", "alloc", NULL, "{\"penny\": {\"edc\": \"parity\", \"storage\": \"global\"}}",
@@ -406,9 +432,16 @@ Test(protection, file_form, .init = tmp_init, .fini = tmp_fini)
 	cr_assert_eq(camp_protection_load(f, &cfg, SC_REGS_ALLOC, &p, err, sizeof err), 0, "%s", err);
 	cr_expect(p.penny.on && p.penny.mode == SC_PENNY_COMPILED && p.penny.pruning == SC_PENNY_PRUNE_NONE &&
 	          p.penny.storage == SC_PENNY_STORE_GLOBAL);
-	f = put_text("p.json", "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"storage\": \"auto\"}}");
+	f = put_text("p.json", "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"storage\": \"shared\"}}");
+	cr_assert_eq(camp_protection_load(f, &cfg, SC_REGS_ALLOC, &p, err, sizeof err), 0, "%s", err);
+	cr_expect(p.penny.storage == SC_PENNY_STORE_SHARED && !p.penny.block_size);
+	f = put_text("p.json", "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"block_size\": 96}}");
+	cr_assert_eq(camp_protection_load(f, &cfg, SC_REGS_ALLOC, &p, err, sizeof err), 0, "%s", err);
+	cr_expect(p.penny.storage == SC_PENNY_STORE_AUTO && p.penny.block_size == 96);
+	f = put_text("p.json", "{\"penny\": {\"edc\": \"parity\", \"mode\": \"compiled\", \"storage\": \"auto\", "
+	             "\"block_size\": 0}}");
 	cr_expect_eq(camp_protection_load(f, &cfg, SC_REGS_ALLOC, &p, err, sizeof err), CAMP_EINPUT);
-	cr_expect(strstr(err, "p.json: at $.penny.storage: expected \"global\""), "%s", err);
+	cr_expect(strstr(err, "p.json: at $.penny.block_size: expected an integer in 1..1024"), "%s", err);
 	f = put_text("p.json", "[]");
 	cr_expect_eq(camp_protection_load(f, &cfg, SC_REGS_PTX, &p, err, sizeof err), CAMP_EINPUT);
 	cr_expect(strstr(err, "p.json: at $: expected an object"), "%s", err);

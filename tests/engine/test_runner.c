@@ -408,13 +408,21 @@ Test(runner, protected_penny_fork_early_and_dead_change_nothing, .timeout = 600)
 	             "two adjacent bits under parity: undetected, some SDC");
 }
 
-/* Penny compiled: the checkpoints are simulated memory (state already),
- * the inserted code changes the golden run; forking, early termination
- * and the dead shortcut change no outcome. */
-Test(runner, protected_pennyc_fork_early_and_dead_change_nothing, .timeout = 600)
+/* Penny compiled: the checkpoints are simulated memory (state already:
+ * global memory, or the CTA's shared memory), the inserted code changes
+ * the golden run; forking, early termination and the dead shortcut change
+ * no outcome. Storage auto (the campaigns without "storage"), shared and
+ * global. */
+Test(runner, protected_pennyc_fork_early_and_dead_change_nothing, .timeout = 900)
 {
-	cr_expect_eq(protected_equivalences("tests/engine/data/vadd4k-regfile-pennyc.json", SC_PROT_RECOVERED), 0);
-	cr_expect_eq(protected_equivalences("tests/engine/data/sp-small-regfile-pennyc.json", SC_PROT_RECOVERED), 0);
+	static const char *const store[] = {"", "-shared", "-global"};
+	for (int i = 0; i < 3; i++) {
+		char a[128], b[128];
+		snprintf(a, sizeof a, "tests/engine/data/vadd4k-regfile-pennyc%s.json", store[i]);
+		snprintf(b, sizeof b, "tests/engine/data/sp-small-regfile-pennyc%s.json", store[i]);
+		cr_expect_eq(protected_equivalences(a, SC_PROT_RECOVERED), 0, "%s", a);
+		cr_expect_eq(protected_equivalences(b, SC_PROT_RECOVERED), 0, "%s", b);
+	}
 }
 
 /* The same with optimal pruning (recovery slices run at rollbacks). */
@@ -461,14 +469,36 @@ Test(runner, penny_masks_every_single_bit_fault, .timeout = 600)
 }
 
 /* The same claim for compiled Penny, whose checkpoints are the inserted
- * stores and whose recovery reads them back from global memory. */
+ * stores and whose recovery reads them back from simulated memory: storage
+ * auto (the default: shared memory for the costliest values, global for
+ * the rest), then shared and global. */
+static void pennyc_all_masked(const char *storage)
+{
+	static const char *const base[] = {"vadd4k-regfile-pennyc-many", "sp-small-regfile-pennyc-many",
+	                                   "ctrl-flow-regfile-pennyc", "dev-func-regfile-pennyc",
+	                                   "warp-shfl-regfile-pennyc"};
+	char name[5][128];
+	const char *c[5];
+	for (int i = 0; i < 5; i++) {
+		snprintf(name[i], sizeof name[i], "tests/engine/data/%s%s.json", base[i], storage);
+		c[i] = name[i];
+	}
+	all_masked(c, 5);
+}
+
 Test(runner, pennyc_masks_every_single_bit_fault, .timeout = 600)
 {
-	static const char *const c[] = {
-	    "tests/engine/data/vadd4k-regfile-pennyc-many.json", "tests/engine/data/sp-small-regfile-pennyc-many.json",
-	    "tests/engine/data/ctrl-flow-regfile-pennyc.json",   "tests/engine/data/dev-func-regfile-pennyc.json",
-	    "tests/engine/data/warp-shfl-regfile-pennyc.json"};
-	all_masked(c, sizeof c / sizeof *c);
+	pennyc_all_masked("");
+}
+
+Test(runner, pennyc_shared_masks_every_single_bit_fault, .timeout = 600)
+{
+	pennyc_all_masked("-shared");
+}
+
+Test(runner, pennyc_global_masks_every_single_bit_fault, .timeout = 600)
+{
+	pennyc_all_masked("-global");
 }
 
 /* The same with optimal pruning: most live-ins come back through

@@ -24,28 +24,40 @@ static int fake_global(void *ctx, uint64_t bytes, const void *init, uint64_t *ad
 	return fake_alloc(ctx, bytes, addr);
 }
 
-static int compile_with(const char *ptx, bool pruning, bool optimal, sc_pennyc_stats_t *st, char *msg, size_t n);
-
-/* Loads ptx (alloc mode) and compiles it; the compiler's status. */
-static int compile(const char *ptx, bool pruning, sc_pennyc_stats_t *st, char *msg, size_t n)
-{
-	return compile_with(ptx, pruning, false, st, msg, n);
-}
-
-/* The same, optimal pruning when optimal. */
-static int compile_with(const char *ptx, bool pruning, bool optimal, sc_pennyc_stats_t *st, char *msg, size_t n)
+/* Loads ptx (alloc mode) and compiles it with o (alloc, num_sms and
+ * max_warps filled in); the compiler's status. The kernels' shared bytes
+ * per warp must be the storage's. */
+static int compile_with(const char *ptx, sc_pennyc_opts_t o, sc_pennyc_stats_t *st, char *msg, size_t n)
 {
 	sc_ptx_host_t host = {.regs = SC_REGS_ALLOC, .alloc_global = fake_global};
 	sc_module_t *m = NULL;
 	cr_assert_eq(sc__ptx_load(&host, "t.ptx", ptx, &m, msg, n), 0, "%s", msg);
-	sc_pennyc_opts_t o = {.pruning = pruning, .optimal = optimal, .num_sms = 2, .max_warps = 4, .alloc = fake_alloc};
+	o.num_sms = 2;
+	o.max_warps = 4;
+	o.alloc = fake_alloc;
 	int rc = sc__pennyc_compile(m, &o, st, msg, n);
 	if (!rc) {
 		cr_expect(m->pennyc != NULL);
 		cr_expect_eq(sc__regalloc_verify(m, msg, n), 0, "%s", msg);
+		cr_expect_eq(m->pennyc->smem_warp, st->smem_warp);
+		for (uint32_t fi = 0; fi < m->nfuncs; fi++)
+			if (m->funcs[fi].is_entry)
+				cr_expect_eq(m->funcs[fi].smem_warp, st->smem_warp, "kernel %s", m->funcs[fi].name);
 	}
 	sc__module_free(m);
 	return rc;
+}
+
+static int compile(const char *ptx, bool pruning, sc_pennyc_stats_t *st, char *msg, size_t n)
+{
+	return compile_with(ptx, (sc_pennyc_opts_t){.pruning = pruning, .storage = SC_PENNY_STORE_GLOBAL}, st, msg, n);
+}
+
+/* The same with optimal pruning. */
+static int compile_opt(const char *ptx, sc_pennyc_stats_t *st, char *msg, size_t n)
+{
+	return compile_with(ptx, (sc_pennyc_opts_t){.pruning = true, .optimal = true, .storage = SC_PENNY_STORE_GLOBAL},
+	                    st, msg, n);
 }
 
 /* A load through %rd1 then a store through %rd1 + OFF (the base written
@@ -162,6 +174,22 @@ Test(pennyc, a_loop_alternates_and_pruning_removes_checkpoints)
 	cr_expect_lt(basic.slots, none.slots);
 }
 
+/* Runs the loop (module m on h) on 64 threads and checks its outputs. */
+static void loop_computes(h_ctx_t *h, int variant)
+{
+	uint64_t out = h_alloc(h, 64 * 4, NULL);
+	h_launch_ok(h, "k", H_D1(1), H_D1(64), 0, H_ARGS(&out));
+	uint32_t v[64];
+	h_read(h, v, out, sizeof v);
+	for (uint32_t t = 0; t < 64; t++) {
+		uint32_t x = 0;
+		do
+			x += t + 1;
+		while (x < 500);
+		cr_expect_eq(v[t], x, "variant %d thread %u", variant, t);
+	}
+}
+
 /* Outputs of the loop under the compiled transform equal the original's. */
 Test(pennyc, the_transformed_loop_computes_the_same)
 {
@@ -173,17 +201,7 @@ Test(pennyc, the_transformed_loop_computes_the_same)
 			h.opt.prot.penny = (sc_penny_protection_t){.on = true, .edc = SC_CODE_PARITY, .mode = SC_PENNY_COMPILED};
 		h_start(&h);
 		h_load_ok(&h, loop);
-		uint64_t out = h_alloc(&h, 64 * 4, NULL);
-		h_launch_ok(&h, "k", H_D1(1), H_D1(64), 0, H_ARGS(&out));
-		uint32_t v[64];
-		h_read(&h, v, out, sizeof v);
-		for (uint32_t t = 0; t < 64; t++) {
-			uint32_t x = 0;
-			do
-				x += t + 1;
-			while (x < 500);
-			cr_expect_eq(v[t], x, "pass %d thread %u", pass, t);
-		}
+		loop_computes(&h, pass);
 		h_fini(&h);
 	}
 }
@@ -197,7 +215,7 @@ Test(pennyc, optimal_pruning_recomputes_what_basic_cannot)
 	char msg[512];
 	sc_pennyc_stats_t basic, opt;
 	cr_assert_eq(compile(loop, true, &basic, msg, sizeof msg), 0, "%s", msg);
-	cr_assert_eq(compile_with(loop, true, true, &opt, msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(compile_opt(loop, &opt, msg, sizeof msg), 0, "%s", msg);
 	cr_expect_eq(basic.cps_pruned, 2);
 	cr_expect_eq(opt.cps_pruned, 3, "tid, the parameter and tid + 1");
 	cr_expect_eq(opt.cps_needed, basic.cps_needed);
@@ -240,7 +258,7 @@ Test(pennyc, optimal_pruning_recomputes_an_address_unless_its_base_is_overwritte
 	for (int shift = 0; shift < 2; shift++) {
 		base_plus_tid(ptx, sizeof ptx, shift);
 		cr_assert_eq(compile(ptx, true, &basic[shift], msg, sizeof msg), 0, "%s", msg);
-		cr_assert_eq(compile_with(ptx, true, true, &opt[shift], msg, sizeof msg), 0, "%s", msg);
+		cr_assert_eq(compile_opt(ptx, &opt[shift], msg, sizeof msg), 0, "%s", msg);
 		cr_expect_eq(opt[shift].cps_needed, basic[shift].cps_needed);
 	}
 	/* needed: %rd1, %rd2, %rd4 out of the entry region; %r2 (%rd2) in both */
@@ -278,5 +296,143 @@ Test(pennyc, optimal_pruning_computes_the_same)
 			}
 			h_fini(&h);
 		}
+	}
+}
+
+/* Storage: shared puts every slot in shared memory (256 bytes a warp
+ * each), global none; auto ranks the values by their stores weighted
+ * 64^(loop depth) and fills the shared bytes per warp the kernel can add
+ * without losing a CTA per SM (block of 32 threads assumed here: the
+ * hint): with room for two slots, the loop counter's two colours (its
+ * checkpoint in the loop outweighs everything else); with room for one,
+ * a value of the cheapest kind. */
+Test(pennyc, storage_shared_global_and_auto_by_cost_and_occupancy)
+{
+	char msg[512];
+	sc_gpu_config_t cfg;
+	sc_config_gtx480(&cfg);
+	sc_pennyc_stats_t g, s, a;
+	cr_assert_eq(compile_with(loop, (sc_pennyc_opts_t){.storage = SC_PENNY_STORE_GLOBAL}, &g, msg, sizeof msg), 0,
+	             "%s", msg);
+	cr_assert_eq(compile_with(loop, (sc_pennyc_opts_t){.storage = SC_PENNY_STORE_SHARED}, &s, msg, sizeof msg), 0,
+	             "%s", msg);
+	cr_expect_eq(g.shared_slots, 0);
+	cr_expect_eq(g.smem_warp, 0);
+	cr_expect_eq(s.slots, g.slots);
+	cr_expect_eq(s.shared_slots, s.slots);
+	/* tid, the 64-bit parameter, the counter's two colours, tid + 1: 32-bit
+	 * values take 128 bytes a warp (4 a lane), the 64-bit one 256 */
+	cr_expect_eq(s.slots, 5, "%u", s.slots);
+	cr_expect_eq(s.smem_warp, 4 * 128 + 256, "%u", s.smem_warp);
+	cr_expect_eq(s.bytes, 0, "nothing in global memory");
+	cr_expect_eq(g.bytes, (uint64_t)2 * 4 * (4 * 128 + 256), "num_sms x max_warps x the warp's bytes");
+	/* 8 CTAs of one warp per SM: smem_per_sm / 8 bytes a warp */
+	sc_pennyc_opts_t o = {.storage = SC_PENNY_STORE_AUTO, .cfg = &cfg, .block_hint = 32};
+	cfg.smem_per_sm = 8 * 512;
+	cr_assert_eq(compile_with(loop, o, &a, msg, sizeof msg), 0, "%s", msg);
+	cr_expect_eq(a.shared_slots, 4, "512 bytes: the counter's two colours first (its checkpoint in the loop), then "
+	             "the two other 32-bit values; the 64-bit one does not fit (%u)", a.shared_slots);
+	cr_expect_eq(a.smem_warp, 512, "%u", a.smem_warp);
+	cr_expect_eq(a.slots, g.slots);
+	cr_expect_eq(a.bytes, (uint64_t)2 * 4 * 256, "the 64-bit value in global memory");
+	cfg.smem_per_sm = 8 * 256;
+	cr_assert_eq(compile_with(loop, o, &a, msg, sizeof msg), 0, "%s", msg);
+	cr_expect_eq(a.shared_slots, 2, "256 bytes: the counter (%u)", a.shared_slots);
+	cfg.smem_per_sm = 8 * 255;
+	cr_assert_eq(compile_with(loop, o, &a, msg, sizeof msg), 0, "%s", msg);
+	cr_expect_eq(a.shared_slots, 0, "128 bytes: the counter does not fit, and a value outside the loop does not pay "
+	             "for the shared base's prologue (%u)", a.shared_slots);
+	cfg.smem_per_sm = 8 * 127;
+	cr_assert_eq(compile_with(loop, o, &a, msg, sizeof msg), 0, "%s", msg);
+	cr_expect_eq(a.shared_slots, 0, "no room for a unit");
+	cr_expect_eq(a.smem_warp, 0);
+	o.block_hint = 64; /* two warps a CTA: half the bytes a warp */
+	cfg.smem_per_sm = 8 * 512;
+	cr_assert_eq(compile_with(loop, o, &a, msg, sizeof msg), 0, "%s", msg);
+	cr_expect_eq(a.shared_slots, 2, "%u", a.shared_slots);
+}
+
+/* The loop under each storage computes the same; the launch adds one area
+ * a warp to the CTA's shared memory (64 threads: two warps). */
+Test(pennyc, shared_storage_computes_the_same_and_sizes_the_cta)
+{
+	for (int k = 0; k < 3; k++) {
+		static const sc_penny_storage_t store[] = {SC_PENNY_STORE_GLOBAL, SC_PENNY_STORE_SHARED, SC_PENNY_STORE_AUTO};
+		h_ctx_t h;
+		h_init(&h);
+		h.opt.regs = SC_REGS_ALLOC;
+		h.opt.prot.penny = (sc_penny_protection_t){.on = true, .edc = SC_CODE_PARITY, .mode = SC_PENNY_COMPILED,
+		                                           .storage = store[k]};
+		h_start(&h);
+		sc_module_t *m = h_load_ok(&h, loop);
+		uint32_t sw = h_func(m, "k")->smem_warp;
+		cr_expect(k == 0 ? sw == 0 : sw >= 256, "storage %d: %u bytes a warp", k, sw);
+		loop_computes(&h, k);
+		cr_expect_eq(h_last(&h)->smem_per_cta, 2 * sw, "storage %d", k);
+		h_fini(&h);
+	}
+}
+
+/* A launch whose shared memory with the checkpoints no longer fits a CTA
+ * is refused, naming the kernel and the bytes. */
+Test(pennyc, a_launch_the_shared_checkpoints_do_not_fit_is_refused)
+{
+	static const char big[] = H_PTX_HEAD
+		".visible .entry k(.param .u64 out)\n"
+		"{\n"
+		"	.shared .align 4 .b8 buf[48000];\n"
+		"	.reg .b32 %r<4>;\n"
+		"	.reg .b64 %rd<4>;\n"
+		"	mov.u32 %r1, %tid.x;\n"
+		"	ld.param.u64 %rd1, [out];\n"
+		"	st.shared.u32 [buf], %r1;\n"
+		"	bar.sync 0;\n"
+		"	ld.shared.u32 %r2, [buf];\n"
+		"	add.u32 %r3, %r2, %r1;\n"
+		"	cvta.to.global.u64 %rd2, %rd1;\n"
+		"	st.global.u32 [%rd2], %r3;\n"
+		"	ret;\n"
+		"}\n";
+	h_ctx_t h;
+	h_init(&h);
+	h.opt.regs = SC_REGS_ALLOC;
+	h.opt.prot.penny = (sc_penny_protection_t){.on = true, .edc = SC_CODE_PARITY, .mode = SC_PENNY_COMPILED,
+	                                           .storage = SC_PENNY_STORE_SHARED, .pruning = SC_PENNY_PRUNE_NONE};
+	h_start(&h);
+	cr_expect_geq(h_func(h_load_ok(&h, big), "k")->smem_warp, 256, "tid checkpointed across the barrier");
+	uint64_t out = h_alloc(&h, 64, NULL);
+	cr_assert_eq(h_launch(&h, "k", H_D1(1), H_D1(512), 0, H_ARGS(&out)), SC_ELAUNCH);
+	const char *e = sc_gpu_errmsg(h.gpu);
+	cr_expect(strstr(e, "kernel 'k'") && strstr(e, "Penny's checkpoints") && strstr(e, "48000"), "%s", e);
+	h_fini(&h);
+}
+
+/* The emitter's .pragma "flipsim smem_per_warp N" gives a kernel its shared
+ * bytes a warp back (the emitted PTX of a module with shared checkpoints
+ * loads with the same launches); it is refused on a .func or with a size
+ * that is not a multiple of 16; any other pragma is ignored. */
+Test(pennyc, the_smem_per_warp_pragma_loads_back)
+{
+	static const char *const body = "{\n\tret;\n}\n";
+	struct { const char *head; int rc; uint32_t sw; } c[] = {
+		{".visible .entry k()\n.pragma \"flipsim smem_per_warp 384\";\n", 0, 384},
+		{".visible .entry k()\n.pragma \"nounroll\";\n", 0, 0},
+		{".visible .entry k()\n.pragma \"flipsim smem_per_warp 100\";\n", SC_EPARSE, 0},
+		{".visible .entry k()\n.pragma \"flipsim smem_per_warp x\";\n", SC_EPARSE, 0},
+		{".func f()\n.pragma \"flipsim smem_per_warp 256\";\n", SC_EPARSE, 0},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+		char ptx[512], msg[256];
+		snprintf(ptx, sizeof ptx, "%s%s%s", H_PTX_HEAD, c[i].head, body);
+		sc_ptx_host_t host = {.regs = SC_REGS_ALLOC, .alloc_global = fake_global};
+		sc_module_t *m = NULL;
+		int rc = sc__ptx_load(&host, "t.ptx", ptx, &m, msg, sizeof msg);
+		cr_expect_eq(rc, c[i].rc, "case %zu: %s", i, rc ? msg : "loaded");
+		if (rc) {
+			cr_expect(strstr(msg, "flipsim smem_per_warp N"), "case %zu: %s", i, msg);
+			continue;
+		}
+		cr_expect_eq(m->funcs[0].smem_warp, c[i].sw, "case %zu", i);
+		sc__module_free(m);
 	}
 }
