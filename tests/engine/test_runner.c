@@ -471,8 +471,9 @@ Test(runner, penny_masks_every_single_bit_fault, .timeout = 600)
 /* The same claim for compiled Penny, whose checkpoints are the inserted
  * stores and whose recovery reads them back from simulated memory: storage
  * auto (the default: shared memory for the costliest values, global for
- * the rest), then shared and global. */
-static void pennyc_all_masked(const char *storage)
+ * the rest), then shared and global, and optimal pruning (-opt: auto).
+ * SUFFIX picks the campaigns. */
+static void pennyc_all_masked(const char *suffix)
 {
 	static const char *const base[] = {"vadd4k-regfile-pennyc-many", "sp-small-regfile-pennyc-many",
 	                                   "ctrl-flow-regfile-pennyc", "dev-func-regfile-pennyc",
@@ -480,7 +481,7 @@ static void pennyc_all_masked(const char *storage)
 	char name[5][128];
 	const char *c[5];
 	for (int i = 0; i < 5; i++) {
-		snprintf(name[i], sizeof name[i], "tests/engine/data/%s%s.json", base[i], storage);
+		snprintf(name[i], sizeof name[i], "tests/engine/data/%s%s.json", base[i], suffix);
 		c[i] = name[i];
 	}
 	all_masked(c, 5);
@@ -506,11 +507,7 @@ Test(runner, pennyc_global_masks_every_single_bit_fault, .timeout = 600)
  * instead of checkpoints. */
 Test(runner, pennyc_optimal_masks_every_single_bit_fault, .timeout = 600)
 {
-	static const char *const c[] = {
-	    "tests/engine/data/vadd4k-regfile-pennyc-opt-many.json", "tests/engine/data/sp-small-regfile-pennyc-opt-many.json",
-	    "tests/engine/data/ctrl-flow-regfile-pennyc-opt.json",   "tests/engine/data/dev-func-regfile-pennyc-opt.json",
-	    "tests/engine/data/warp-shfl-regfile-pennyc-opt.json"};
-	all_masked(c, sizeof c / sizeof *c);
+	pennyc_all_masked("-opt");
 }
 
 /* Codes on the caches' data (stencil.json on small-cache-gpu.json): the
