@@ -199,11 +199,11 @@ ASAN_MAKE := BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-fr
 # Under the sanitizers the pass suite (tests/pass/run.sh) runs one pass of
 # each kind (insertion, duplication, Penny, resilient instructions) rather
 # than all of them, and the unit suite leaves out the runner's five
-# every-fault-masked sweeps (hundreds of faults through paths the other
-# runner tests take too): the same code at a fraction of the cost, which
-# keeps CI within its time.
+# every-fault-masked sweeps and the duplication's fork/early sweep
+# (hundreds of faults through paths the other runner tests take too): the
+# same code at a fraction of the cost, which keeps CI within its time.
 ASAN_PASSES := nop-all dup penny protect-dup-all-ra
-ASAN_UNIT_FILTER := */!(*_masks_every_single_bit_fault)
+ASAN_UNIT_FILTER := */!(*_masks_every_single_bit_fault|protected_dup_*)
 asan: deps
 	$(MAKE) build/examples/iterate $(EXAMPLE_BIN)
 	$(MAKE) $(ASAN_MAKE) test-bins
