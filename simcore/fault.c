@@ -273,6 +273,32 @@ static uint64_t *original_map(const sc_gpu_t *g, const sc_sm_t *sm, uint64_t *co
 	return map;
 }
 
+/* sc_live_loc under regs_subset original: the draw picks a word of
+ * original_map, then a start of nbits inside its wb bits. */
+static int original_loc(const sc_gpu_t *g, const sc_sm_t *sm, uint64_t draw, uint32_t nbits, uint32_t wb,
+                        uint64_t *loc)
+{
+	uint64_t count, *map = original_map(g, sm, &count);
+	if (!map)
+		return SC_ENOMEM;
+	int rc = 0;
+	if (count) {
+		uint64_t k = draw % count;
+		uint32_t start = (uint32_t)((draw / count) % (wb - nbits + 1));
+		for (uint64_t i = 0, c; i <= sm->rf_words / 64; i++, k -= c)
+			if (k < (c = (uint64_t)__builtin_popcountll(map[i]))) {
+				uint64_t m = map[i];
+				for (; k; k--)
+					m &= m - 1;
+				*loc = (i * 64 + (uint64_t)__builtin_ctzll(m)) * wb + start;
+				rc = 1;
+				break;
+			}
+	}
+	free(map);
+	return rc;
+}
+
 static bool locate_phys(sc_gpu_t *g, sc_target_t t, unsigned fields, sc_sm_t *sm, uint64_t loc, bitref_t *out)
 {
 	const sc_gpu_config_t *c = &g->cfg;
@@ -798,6 +824,8 @@ int sc_live_loc(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t smi
 	uint64_t words;
 	if (sc__virtual(g, t)) /* a word among the resident threads' virtual registers */
 		return sc__virtual_live_loc(g, t, smi, draw, nbits, 32, loc);
+	if (t == SC_TGT_REGFILE && original_alloc(g)) /* one map for the count and the pick */
+		return original_loc(g, &g->sms[smi], draw, nbits, wb, loc);
 	uint64_t live = sc_target_live_bits(g, t, fields, smi);
 	if (!live)
 		return 0;
@@ -813,22 +841,6 @@ int sc_live_loc(const sc_gpu_t *cg, sc_target_t t, unsigned fields, uint32_t smi
 		return 1;
 	}
 	bitref_t ref;
-	if (t == SC_TGT_REGFILE && original_alloc(g)) { /* the k-th word of the map */
-		uint64_t count, *map = original_map(g, &g->sms[smi], &count);
-		if (!map)
-			return SC_ENOMEM;
-		for (uint64_t i = 0, c; i <= g->sms[smi].rf_words / 64; i++, k -= c)
-			if (k < (c = (uint64_t)__builtin_popcountll(map[i]))) {
-				uint64_t m = map[i];
-				for (; k; k--)
-					m &= m - 1;
-				*loc = (i * 64 + (uint64_t)__builtin_ctzll(m)) * wb + start;
-				free(map);
-				return 1;
-			}
-		free(map);
-		return 0;
-	}
 	for (uint64_t b = 0; b < n; b += wb)
 		if (locate(g, t, fields, &g->sms[smi], b, &ref) && k-- == 0) {
 			*loc = b + start;
