@@ -343,7 +343,10 @@ HANDLER(mov_sreg)
 	unsigned sr = SC_OPND_IDX(d->in->opnd[1]);
 	if (sr == SC_SR_TID_X) {
 		uint32_t bx = g->run.block[0], t0 = w->wid * 32;
-		LANES(exec, r[l] = (t0 + l) % bx);
+		if (t0 + 32 <= bx) /* the warp lies within one row of the block */
+			LANES(exec, r[l] = t0 + l);
+		else
+			LANES(exec, r[l] = (t0 + l) % bx);
 	} else if (sr == SC_SR_LANEID) {
 		LANES(exec, r[l] = l);
 	} else if (sr == SC_SR_TID_Y || sr == SC_SR_TID_Z || (sr >= SC_SR_LANEMASK_EQ && sr <= SC_SR_LANEMASK_GT)) {
