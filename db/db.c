@@ -1225,6 +1225,19 @@ static const char SCHEMA_V11[] =
 	                     "             CASE WHEN p.rb IS NOT NULL THEN 'refu ' || p.rb || ', ' ELSE '' END ||\n"
 	                     "             CASE WHEN p.il > 1 THEN 'interleave ' || p.il ELSE '' END, ', ') AS codes,\n");
 
+static const char SCHEMA_V12[] =
+	"-- issue 17 item 1: shards of campaigns (run --shard I/N) and merged databases\n"
+	"CREATE TABLE shards (\n"
+	"  campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,\n"
+	"  shard       INTEGER NOT NULL CHECK (shard >= 0),\n"
+	"  nshards     INTEGER NOT NULL CHECK (nshards > shard),\n"
+	"  origin      TEXT NOT NULL CHECK (origin IN ('run', 'merge')), -- ran here, or merged in\n"
+	"  source      TEXT,                              -- merge: the part database\n"
+	"  host        TEXT NOT NULL,                     -- run: where; merge: where merged\n"
+	"  updated     REAL NOT NULL,                     -- Unix seconds\n"
+	"  PRIMARY KEY (campaign_id, shard)\n"
+	") STRICT, WITHOUT ROWID;\n";
+
 /* Step v brings the schema from version v-1 to v. Released steps never
  * change; a new version appends one. */
 static const char *const migrations[] = {
@@ -1240,6 +1253,7 @@ static const char *const migrations[] = {
 	SCHEMA_V9,
 	SCHEMA_V10,
 	SCHEMA_V11,
+	SCHEMA_V12,
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION + 1,
                "one migration step per schema version");
@@ -1394,6 +1408,10 @@ static void rollback(db_t *db)
 	if (!sqlite3_get_autocommit(db->sql))
 		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
 }
+
+int db__begin_write(db_t *db) { return begin_write(db); }
+int db__commit_write(db_t *db) { return commit_write(db); }
+void db__rollback(db_t *db) { rollback(db); }
 
 /* Rejects a NULL handle or bad arguments before any work. */
 static int check_args(db_t *db, bool ok)
@@ -2568,7 +2586,10 @@ static int progress_counts(db_t *db, int64_t campaign, db_progress_t *p)
 	                  " coalesce(sum(e.wall), 0.0),"
 	                  " coalesce(sum(e.reason = '" DB_REASON_DEAD "'), 0),"
 	                  " coalesce(c.looks, 0), coalesce(json_extract(c.stop, '$.reason'), ''),"
-	                  " coalesce(json_extract(c.stop, '$.n'), 0)"
+	                  " coalesce(json_extract(c.stop, '$.n'), 0),"
+	                  " (SELECT s.shard FROM shards s WHERE s.campaign_id = c.id AND s.origin = 'run'),"
+	                  " (SELECT s.nshards FROM shards s WHERE s.campaign_id = c.id AND s.origin = 'run'),"
+	                  " (SELECT count(*) FROM shards s WHERE s.campaign_id = c.id AND s.origin = 'merge')"
 	                  " FROM campaigns c LEFT JOIN experiments e ON e.campaign_id = c.id"
 	                  " WHERE c.id = ?1 GROUP BY c.id",
 	                  &st);
@@ -2594,6 +2615,12 @@ static int progress_counts(db_t *db, int64_t campaign, db_progress_t *p)
 		p->looks = (uint32_t)sqlite3_column_int64(st, 10);
 		snprintf(p->stop, sizeof p->stop, "%s", (const char *)sqlite3_column_text(st, 11));
 		p->stop_n = u64(sqlite3_column_int64(st, 12));
+		/* a database that runs one shard (and merged none in) plans its share */
+		if (sqlite3_column_type(st, 14) != SQLITE_NULL && sqlite3_column_int64(st, 15) == 0) {
+			p->shard = (uint32_t)sqlite3_column_int64(st, 13);
+			p->nshards = (uint32_t)sqlite3_column_int64(st, 14);
+			p->n_masks = db_shard_size(p->n_masks, p->shard, p->nshards);
+		}
 	}
 	sqlite3_finalize(st);
 	return err;

@@ -43,7 +43,7 @@ const char *db_strerror(int err);
 /* The database's identity and the schema version this build writes. The
  * application_id is 'FLPS' in ASCII. */
 #define DB_APPLICATION_ID 0x464C5053
-#define DB_SCHEMA_VERSION 11
+#define DB_SCHEMA_VERSION 12
 
 /* The reason an engine stores for a fault that hit an unallocated resource
  * and was classified Masked without simulation; db_progress counts them. */
@@ -179,6 +179,9 @@ typedef struct {
 	                               interval was narrow enough), "max" (n reached the
 	                               most), or "" (not stopped, or not sequential) */
 	uint64_t stop_n;            /* the experiments it stopped at */
+	uint32_t shard, nshards;    /* nshards > 0: this database runs only shard
+	                               `shard` of nshards (schema 12), and n_masks
+	                               is that share's size */
 } db_progress_t;
 
 /* A campaign as db_campaigns_list returns it. */
@@ -322,6 +325,56 @@ int db_daemon_end(db_t *db, int64_t id, double now);
 /* The daemon that last worked on `campaign` into *d. Reads only; a database
  * of schema 2 or older has none. Returns 0, DB_ENOTFOUND or a DB_E* code. */
 int db_daemon_of(db_t *db, int64_t campaign, db_daemon_t *d);
+
+/* ---- shards and merges (schema 12) ----------------------------------------
+ * `flipsim run --shard I/N` runs the masks idx = I (mod N) of each campaign
+ * into a database of its own, which records (campaign, I, N) with origin
+ * "run"; its progress counts that share as the campaign's planned masks.
+ * `flipsim merge` copies parts into one database (db_merge), recording
+ * their shards with origin "merge". Times are Unix seconds. */
+typedef struct {
+	uint32_t shard, nshards;
+	char origin[8];      /* "run": this database ran it; "merge": merged in */
+	char source[1024];   /* merge: the part database (absolute path) */
+	char host[256];      /* run: where it ran; merge: where it was merged */
+	double updated;
+	uint64_t planned;    /* its masks: idx = shard (mod nshards) below n_masks */
+	uint64_t done;       /* of them, experiments stored here */
+} db_shard_t;
+
+/* How many of the masks 0..n-1 shard `shard` of nshards holds (n when
+ * nshards is 0). */
+uint64_t db_shard_size(uint64_t n, uint32_t shard, uint32_t nshards);
+
+/* Records that this database runs shard `shard` of nshards of campaign
+ * (on host, at now). Refused with DB_ECONFLICT when the campaign has
+ * shards of another count here, runs another shard here, has shards
+ * merged in, or holds experiments outside the share. Returns 0 or a DB_E*
+ * code. */
+int db_shard_claim(db_t *db, int64_t campaign, uint32_t shard, uint32_t nshards, const char *host, double now);
+
+/* The shard rows of campaign, by shard: a new array *out of *n (NULL when
+ * none), released with free(). Reads only. Returns 0 or a DB_E* code. */
+int db_shards_list(db_t *db, int64_t campaign, db_shard_t **out, size_t *n);
+
+typedef struct {
+	uint64_t campaigns, new_campaigns;      /* in the part; of them new to the output */
+	uint64_t experiments, new_experiments;  /* in the part; of them new */
+	uint64_t new_masks;
+	uint64_t shards;                        /* shard rows of the part */
+} db_merge_stats_t;
+
+/* Merges the database at path `part` into db (the writer's; merged on
+ * host at now) in one write transaction: campaigns by config_hash (a
+ * campaign of the same name and another definition or flipsim version is
+ * refused), golden runs, kernel invocations and masks that must equal any
+ * already there, experiments not already there (one already there must
+ * have the same outcome), and the part's shard rows. Merging a part again
+ * adds nothing. A part of another schema version, or db's own file, is
+ * refused. On any failure db is left as it was. Returns 0 or a DB_E* code
+ * (DB_ECONFLICT for a mismatch, DB_ENOTDB, DB_ENOTFOUND) with the message
+ * in db_errmsg. */
+int db_merge(db_t *db, const char *part, const char *host, double now, db_merge_stats_t *st);
 
 /* Prints the report to out: the avf view's whole-campaign rows, the
  * avf_kernel view (per kernel name), fit and mitf. DB_TEXT: aligned tables,

@@ -147,6 +147,13 @@ int db__fail(db_t *db, int code, const char *fmt, ...)
 /* Maps an SQLite result code to a DB_E* code and records
  * "path: <what>: <sqlite message>". Returns the DB_E* code. */
 int db__sqlerr(db_t *db, int rc, const char *what);
+/* The write transaction of db.c (BEGIN IMMEDIATE after the file check;
+ * COMMIT, then the file checked again; ROLLBACK when one is open), for
+ * the other files of db/. */
+int db__begin_write(db_t *db);
+int db__commit_write(db_t *db);
+void db__rollback(db_t *db);
+
 /* The SQL of migration step v (1..DB_SCHEMA_VERSION: from version v-1 to
  * v), NULL outside; static text. Tests build files of older schemas with it. */
 const char *db__migration(int64_t v);

@@ -315,6 +315,14 @@ int eng_worker_main(int argc, char **argv);
 void eng_worker_help(FILE *out);
 int eng_status_main(int argc, char **argv);
 void eng_status_help(FILE *out);
+/* flipsim merge (merge.c) */
+int eng_merge_main(int argc, char **argv);
+void eng_merge_help(FILE *out);
+/* The most shards --shard I/N accepts. */
+#define ENG_MAX_SHARDS 100000
+/* "I/N" with 0 <= I < N <= ENG_MAX_SHARDS into *shard, *nshards. Returns 0,
+ * or -1 for anything else. */
+int eng_parse_shard(const char *s, uint32_t *shard, uint32_t *nshards);
 int eng_report_main(int argc, char **argv);
 void eng_report_help(FILE *out);
 int eng_sample_size_main(int argc, char **argv);

@@ -20,6 +20,7 @@ static const struct {
 	 eng_profile_main, eng_profile_help},
 	{"run", "run fault-injection campaigns into a SQLite database (resumable)", eng_run_main, eng_run_help},
 	{"status", "progress of the campaigns in a database, running or stopped", eng_status_main, eng_status_help},
+	{"merge", "merge databases of campaign shards (run --shard I/N) into one", eng_merge_main, eng_merge_help},
 	{"report", "AVF, FIT and MITF tables of a database, or its GUFI-style study (text, CSV or JSON)", eng_report_main, eng_report_help},
 	{"sample-size", "injections needed for a margin and confidence (Leveugle et al.)", eng_sample_size_main,
 	 eng_sample_size_help},

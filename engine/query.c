@@ -39,14 +39,19 @@ void eng_status_help(FILE *out)
 	      "(run the same command to resume); finished: every experiment stored\n"
 	      "(a sequential campaign: stopped by its rule, said below the table).\n"
 	      "Campaigns that share a name (the file was edited: a new definition is\n"
-	      "a new campaign) are pointed out. Reads only, safe while a campaign runs.\n"
+	      "a new campaign) are pointed out. A database that runs one shard of a\n"
+	      "campaign (run --shard I/N) plans that share of its masks; one with shards\n"
+	      "merged in (flipsim merge) lists them, each with its experiments, and those\n"
+	      "missing. Reads only, safe while a campaign runs.\n"
 	      "\n"
 	      "--json   an array of objects: id, name, created, state, done, total,\n"
 	      "         counts {masked, sdc, due, early, unused, dead}, avf, avf_lo,\n"
 	      "         avf_hi, stratified, looks (0 unless sequential), stop (null, or\n"
 	      "         {reason: \"margin\" | \"max\", n}), eta_seconds (null unless\n"
 	      "         running), daemon {pid, host,\n"
-	      "         started, heartbeat} (null when none ran it; times ISO-8601 UTC)\n"
+	      "         started, heartbeat} (null when none ran it; times ISO-8601 UTC),\n"
+	      "         shards (null unless run --shard or merged: {of, in [{shard,\n"
+	      "         origin, done, planned, host, source}], missing [...]})\n"
 	      "\n"
 	      "exit status: 0, 1 internal failure, 2 when the file is missing, not a\n"
 	      "flipsim database, damaged, written by a newer flipsim or cannot be read.\n"
@@ -61,6 +66,8 @@ typedef struct status_row {
 	eng_state_t state;
 	double eta;               /* seconds, NaN unless running at a known rate */
 	int64_t namesake;         /* the newest other campaign of this name, or 0 */
+	db_shard_t *shards;       /* its shard rows (schema 12), nshards of them */
+	size_t nshards;
 } status_row_t;
 
 static int status_rows(db_t *db, const db_campaign_info_t *list, size_t n, status_row_t *rows)
@@ -76,6 +83,8 @@ static int status_rows(db_t *db, const db_campaign_info_t *list, size_t n, statu
 		if (rc && rc != DB_ENOTFOUND)
 			return rc;
 		r->has_daemon = rc == 0;
+		if ((rc = db_shards_list(db, list[i].id, &r->shards, &r->nshards)))
+			return rc;
 		r->state = eng_campaign_state(p, r->has_daemon ? &r->d : NULL, now, host, eng_pid_alive);
 		r->eta = r->state == ENG_RUNNING && r->d.rate > 0 ? (double)(p->n_masks - p->done) / r->d.rate : NAN;
 		for (size_t k = 0; k < n; k++)
@@ -83,6 +92,33 @@ static int status_rows(db_t *db, const db_campaign_info_t *list, size_t n, statu
 				r->namesake = list[k].id;
 	}
 	return 0;
+}
+
+/* The shards line of a campaign: the one this database runs, or those
+ * merged in and those still missing. */
+static void status_shards_text(const status_row_t *r)
+{
+	const db_shard_t *sh = r->shards;
+	uint32_t of = sh[0].nshards;
+	if (r->nshards == 1 && !strcmp(sh[0].origin, "run")) {
+		printf("campaign %" PRId64 " (%s): shard %u of %u (run on %s): %" PRIu64 "/%" PRIu64 " of its masks done; "
+		       "merge it with the others (flipsim merge)\n", r->c->id, r->c->name, sh[0].shard, of, sh[0].host,
+		       sh[0].done, sh[0].planned);
+		return;
+	}
+	printf("campaign %" PRId64 " (%s): shards in, of %u:", r->c->id, r->c->name, of);
+	for (size_t k = 0; k < r->nshards; k++)
+		printf(" %u (%" PRIu64 "/%" PRIu64 "%s)", sh[k].shard, sh[k].done, sh[k].planned,
+		       sh[k].done < sh[k].planned ? ", unfinished" : "");
+	size_t k = 0, missing = 0;
+	for (uint32_t i = 0; i < of; i++) {
+		while (k < r->nshards && sh[k].shard < i)
+			k++;
+		if (k < r->nshards && sh[k].shard == i)
+			continue;
+		printf("%s%u", missing++ ? ", " : "; missing: ", i);
+	}
+	puts(missing ? "" : "; all in");
 }
 
 static void status_text(const status_row_t *rows, size_t n)
@@ -120,6 +156,8 @@ static void status_text(const status_row_t *rows, size_t n)
 		else if (p->looks)
 			printf("campaign %" PRId64 " (%s): sequential, %d looks, at most %" PRIu64 " injections\n", r->c->id,
 			       r->c->name, (int)p->looks, p->n_masks);
+		if (r->nshards)
+			status_shards_text(r);
 		if (r->namesake > r->c->id)
 			printf("campaign %" PRId64 " (%s): an older definition; campaign %" PRId64 " has the same name and "
 			       "another definition (the campaign, workload, program or GPU was changed)\n", r->c->id,
@@ -165,6 +203,42 @@ static void status_json_daemon(const status_row_t *r)
 	printf(", \"heartbeat\": \"%s\"}", eng_iso_time(r->d.heartbeat, when, sizeof when));
 }
 
+/* null, or {"of": N, "in": [{shard, origin, done, planned, host,
+ * source}...], "missing": [...]}. */
+static void status_json_shards(const status_row_t *r)
+{
+	if (!r->nshards) {
+		fputs("null", stdout);
+		return;
+	}
+	uint32_t of = r->shards[0].nshards;
+	printf("{\"of\": %u, \"in\": [", of);
+	for (size_t k = 0; k < r->nshards; k++) {
+		const db_shard_t *s = &r->shards[k];
+		printf("%s{\"shard\": %u, \"origin\": \"%s\", \"done\": %" PRIu64 ", \"planned\": %" PRIu64
+		       ", \"host\": ", k ? ", " : "", s->shard, s->origin, s->done, s->planned);
+		json_str(s->host);
+		printf(", \"source\": ");
+		if (s->source[0])
+			json_str(s->source);
+		else
+			fputs("null", stdout);
+		putchar('}');
+	}
+	fputs("], \"missing\": [", stdout);
+	size_t k = 0;
+	bool first = true;
+	for (uint32_t i = 0; i < of; i++) {
+		while (k < r->nshards && r->shards[k].shard < i)
+			k++;
+		if (k < r->nshards && r->shards[k].shard == i)
+			continue;
+		printf("%s%u", first ? "" : ", ", i);
+		first = false;
+	}
+	fputs("]}", stdout);
+}
+
 static void status_json(const status_row_t *rows, size_t n)
 {
 	putchar('[');
@@ -196,6 +270,8 @@ static void status_json(const status_row_t *rows, size_t n)
 		json_num(isnan(r->eta) ? NAN : round(r->eta));
 		printf(", \"daemon\": ");
 		status_json_daemon(r);
+		printf(", \"shards\": ");
+		status_json_shards(r);
 		putchar('}');
 	}
 	fputs(n ? "\n]\n" : "]\n", stdout);
@@ -242,6 +318,8 @@ fail:
 	eng_errorf("%s", rc == DB_ENOMEM && !rows ? "out of memory" : db_errmsg(db));
 	rc = eng_db_status(rc);
 out:
+	for (size_t i = 0; rows && i < n; i++)
+		free(rows[i].shards);
 	free(rows);
 	db_campaigns_free(list, n);
 	db_close(db);

@@ -157,7 +157,7 @@ static void queue_line(daemon_t *d, worker_t *w, char *s)
 	uint64_t prot_cycle = strtoull(q + plen, &q, 10);
 	while (*q == ' ')
 		q++;
-	if (outcome < 0 || outcome > 2 || idx >= d->total || d->db_err)
+	if (outcome < 0 || outcome > 2 || idx >= d->plan->n || d->db_err)
 		return;
 	/* an experiment counts once, whichever process reports it */
 	if (d->got[idx / 8] & (1u << (idx % 8)))
@@ -517,6 +517,7 @@ typedef struct run_opts {
 	uint64_t *left;           /* experiments left per campaign (estimates for the run's ETA) */
 	int64_t daemon_row;       /* this process in the daemons table, or 0 */
 	uint64_t committed;       /* experiments stored by this run */
+	uint32_t shard, nshards;  /* --shard I/N (nshards 0: every mask) */
 } run_opts_t;
 
 uint64_t eng_ck_interval(uint64_t golden_cycles)
@@ -776,7 +777,34 @@ typedef struct prepared {
 	bool existed;
 	db_mask_t *pend;
 	uint64_t npend;
+	uint64_t n;               /* the masks this run plans: the campaign's, or its shard's */
 } prepared_t;
+
+/* With --shard, this database's claim on its share of campaign id (a
+ * sequential campaign cannot be split); without, a database that runs one
+ * shard of it is refused. Returns 0 or ENG_EINPUT with err. */
+static int claim_shard(const run_opts_t *o, db_t *db, const camp_campaign_t *c, int64_t id, char *err,
+                       size_t errsz)
+{
+	if (!o->nshards) {
+		db_progress_t p;
+		if (!db_progress(db, id, &p) && p.nshards) {
+			snprintf(err, errsz, "%s: %s: this database runs shard %u of %u of the campaign: add --shard %u/%u, "
+			         "or merge it into another database (flipsim merge)", o->db_path, c->name, p.shard, p.nshards,
+			         p.shard, p.nshards);
+			return ENG_EINPUT;
+		}
+		return 0;
+	}
+	char host[256] = "?";
+	gethostname(host, sizeof host - 1);
+	int dbrc = db_shard_claim(db, id, o->shard, o->nshards, host, eng_wall_clock());
+	if (dbrc) {
+		snprintf(err, errsz, "%s: %s", c->name, db_errmsg(db));
+		return eng_db_err(dbrc);
+	}
+	return 0;
+}
 
 /* The golden run and plan of c, stored (store_campaign) with the pending
  * experiments read back into r. Returns 0 or an error code with err;
@@ -794,17 +822,32 @@ static int prepare(const run_opts_t *o, db_t *db, const camp_campaign_t *c, prep
 		*db_broken = dbrc != 0;
 		return rc;
 	}
+	if ((rc = claim_shard(o, db, c, r->id, err, errsz)))
+		return rc;
 	if ((dbrc = db_masks_pending(db, r->id, &r->pend, &r->npend))) {
 		*db_broken = true;
 		snprintf(err, errsz, "%s", db_errmsg(db));
 		return eng_db_err(dbrc);
 	}
+	if (o->nshards) { /* this shard's share of them, in the same order */
+		uint64_t k = 0;
+		for (uint64_t i = 0; i < r->npend; i++)
+			if (r->pend[i].idx % o->nshards == o->shard)
+				r->pend[k++] = r->pend[i];
+		r->npend = k;
+	}
+	r->n = db_shard_size(r->p.n, o->shard, o->nshards);
 	if (!r->existed)
 		note_namesake(db, c, r->id);
-	if (!o->quiet)
-		fprintf(stderr, "%s: %s %s on %s, %" PRIu64 " injections (%" PRIu64 " to run%s), golden %" PRIu64 " cycles\n",
-		        c->name, camp_target_name(c->target), camp_sampling_name(c->sampling), c->gpu.name, r->p.n, r->npend,
-		        r->existed ? ", resumed" : "", r->g.cycles);
+	if (!o->quiet) {
+		char share[64] = "";
+		if (o->nshards)
+			snprintf(share, sizeof share, "; shard %u of %u: %" PRIu64 " of them", o->shard, o->nshards, r->n);
+		fprintf(stderr, "%s: %s %s on %s, %" PRIu64 " injections (%s%s%" PRIu64 " to run%s), golden %" PRIu64
+		        " cycles\n", c->name, camp_target_name(c->target), camp_sampling_name(c->sampling), c->gpu.name,
+		        r->p.n, share + (share[0] ? 2 : 0), share[0] ? ", " : "", r->npend, r->existed ? ", resumed" : "",
+		        r->g.cycles);
+	}
 	return 0;
 }
 
@@ -838,8 +881,8 @@ static daemon_t *new_daemon(const run_opts_t *o, db_t *db, const camp_campaign_t
 	d->no_attr = o->no_attr;
 	d->quiet = o->quiet;
 	d->tty = isatty(2);
-	d->total = r->p.n;
-	d->done_at_start = r->p.n - r->npend;
+	d->total = r->n;
+	d->done_at_start = r->n - r->npend;
 	d->confidence = c->confidence;
 	d->avf_of_view = c->strata != CAMP_STRATA_NONE || c->stop_looks;
 	db_progress_t start;
@@ -1112,7 +1155,7 @@ static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrup
 	else if (c->stop_looks)
 		rc = run_looks(o, db, c, path, &r, interrupted, db_broken);
 	else
-		rc = run_batch(o, db, c, path, &r, r.p.n, interrupted, db_broken);
+		rc = run_batch(o, db, c, path, &r, r.n, interrupted, db_broken);
 	free(r.pend);
 	eng_plan_free(&r.p);
 	eng_golden_free(&r.g);
@@ -1124,7 +1167,7 @@ static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrup
 void eng_run_help(FILE *out)
 {
 	fputs("usage: flipsim run CAMPAIGN.json... [--db R.db] [-j N] [--no-fork] [--no-early]\n"
-	      "                   [--no-attribution] [--quiet]\n"
+	      "                   [--no-attribution] [--quiet] [--shard I/N]\n"
 	      "\n"
 	      "Runs fault-injection campaigns: the golden run, the masks (all stored\n"
 	      "before any experiment), then N worker processes that replay the golden\n"
@@ -1149,6 +1192,11 @@ void eng_run_help(FILE *out)
 	      "  --no-attribution  store no fault sites nor effects (README, \"Fault sites\n"
 	      "                and effects\"): outcomes and severities only, a little faster\n"
 	      "  --quiet       no progress output (the final report is still printed)\n"
+	      "  --shard I/N   run only shard I of N (0 <= I < N) of every campaign: the\n"
+	      "                masks whose index is I modulo N, into a database of its own\n"
+	      "                (--db part-I.db); `flipsim merge` joins the parts. Masks\n"
+	      "                depend on (seed, index) alone, so the shards together are\n"
+	      "                the unsharded run's experiments. Not for sequential campaigns\n"
 	      "  -h, --help    print this help and exit\n"
 	      "\n"
 	      "Progress: on a terminal a line fitted to its width with done/total, rate,\n"
@@ -1232,7 +1280,7 @@ int eng_default_workers(int ncpu_available)
  * each one's planned experiments in left[] and its identities in hash[]
  * (two per campaign: current and legacy), for the run's ETA. Returns 0 or
  * ENG_EINPUT. */
-static int check_campaigns(char **files, int n, uint64_t *left, char (*hash)[17])
+static int check_campaigns(const run_opts_t *o, char **files, int n, uint64_t *left, char (*hash)[17])
 {
 	char err[1024];
 	int bad = 0;
@@ -1246,6 +1294,12 @@ static int check_campaigns(char **files, int n, uint64_t *left, char (*hash)[17]
 		left[i] = c->injections;
 		if (!left[i] && mask_sample_size(c->confidence, c->margin, 0, 0.5, &left[i]))
 			left[i] = 0;
+		left[i] = db_shard_size(left[i], o->shard, o->nshards);
+		if (o->nshards && c->stop_looks) {
+			eng_errorf("%s: campaign '%s' is sequential (\"stop\"): its looks need every experiment up to each "
+			           "one, so it cannot be split into shards; run it without --shard", files[i], c->name);
+			bad++;
+		}
 		memcpy(hash[2 * i], c->hash, 17);
 		memcpy(hash[2 * i + 1], c->legacy_hash, 17);
 		camp_campaign_destroy(c);
@@ -1292,6 +1346,7 @@ static int run_options(int argc, char **argv, run_opts_t *o)
 	                                     {"no-early", no_argument, NULL, 'e'},
 	                                     {"no-attribution", no_argument, NULL, 'a'},
 	                                     {"quiet", no_argument, NULL, 'q'},
+	                                     {"shard", required_argument, NULL, 's'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
 	int c;
@@ -1304,6 +1359,11 @@ static int run_options(int argc, char **argv, run_opts_t *o)
 		case 'e': o->no_early = true; break;
 		case 'a': o->no_attr = true; break;
 		case 'q': o->quiet = true; break;
+		case 's':
+			if (eng_parse_shard(optarg, &o->shard, &o->nshards))
+				return eng_usage_error("run", "--shard: expected I/N, shard I of N with 0 <= I < N <= %d "
+				                       "(e.g. 0/4), got '%s'", ENG_MAX_SHARDS, optarg);
+			break;
 		case 'j': {
 			char *e;
 			long v = strtol(optarg, &e, 10);
@@ -1390,7 +1450,7 @@ int eng_run_main(int argc, char **argv)
 	if (!left || !hash) {
 		eng_errorf("out of memory");
 		rc = ENG_EINTERNAL;
-	} else if (!(rc = check_campaigns(argv + optind, o.count, left, hash)) &&
+	} else if (!(rc = check_campaigns(&o, argv + optind, o.count, left, hash)) &&
 	           (rc = db_open(o.db_path, true, &db, err, sizeof err))) {
 		eng_errorf("%s", err);
 		rc = eng_db_err(rc);

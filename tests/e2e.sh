@@ -233,6 +233,38 @@ check "status" 0 "600/600" "" "$flipsim" status "$tmp/r.db"
 check "report text" 0 "FIT per structure" "" "$flipsim" report "$tmp/r.db"
 check "report csv" 0 "campaign_id,campaign,target" "" "$flipsim" report "$tmp/r.db" --csv
 check "report json" 0 '"avf"' "" "$flipsim" report "$tmp/r.db" --json
+# Shards and merge (README "Campaigns on many machines"): three shards of the
+# campaign above, merged in two steps (one part twice), give its report.
+for i in 0 1 2; do
+	check "run shard $i/3" 0 "" "shard $i of 3: 200 of them" "$flipsim" run "$camp" --db "$tmp/s$i.db" --shard "$i/3" -j 2
+done
+check "status of a shard database" 0 "shard 1 of 3 (run on" "" "$flipsim" status "$tmp/s1.db"
+check "status of a shard: its share" 0 "200/200" "" "$flipsim" status "$tmp/s1.db"
+check "merge two shards" 0 "s0.db: 1 campaign (1 new), 200 experiments (200 new)" "" \
+	"$flipsim" merge "$tmp/m.db" "$tmp/s0.db" "$tmp/s1.db"
+check "status of a partial merge" 0 "0 (200/200) 1 (200/200); missing: 2" "" "$flipsim" status "$tmp/m.db"
+check "merge the last shard, and one again" 0 "s1.db: 1 campaign (0 new), 200 experiments (0 new)" "" \
+	"$flipsim" merge "$tmp/m.db" "$tmp/s2.db" "$tmp/s1.db"
+check "status: every shard in" 0 "; all in" "" "$flipsim" status "$tmp/m.db"
+check "status --json: shards" 0 '"missing": []' "" "$flipsim" status "$tmp/m.db" --json
+for fmt in "" --json --csv; do
+	# shellcheck disable=SC2086
+	"$flipsim" report "$tmp/r.db" $fmt >"$tmp/rep-one" 2>&1
+	# shellcheck disable=SC2086
+	"$flipsim" report "$tmp/m.db" $fmt >"$tmp/rep-merged" 2>&1
+	if [ -s "$tmp/rep-one" ] && cmp -s "$tmp/rep-one" "$tmp/rep-merged"; then pass "report ${fmt:-text} of the merged shards = the single run's"
+	else diff "$tmp/rep-one" "$tmp/rep-merged" >"$tmp/out"; : >"$tmp/err"; fail "report ${fmt:-text} of the merged shards = the single run's"; fi
+done
+sed -e 's/"seed": *[0-9]*/"seed": 99/' -e "s|\"vadd4k.json\"|\"$root/tests/engine/data/vadd4k.json\"|" "$camp" >"$tmp/seed99.json"
+check "run a shard of another definition" 0 "" "" "$flipsim" run "$tmp/seed99.json" --db "$tmp/x.db" --shard 0/3 -j 2 --quiet
+check "merge refuses another campaign of the same name" 2 "" "is not the campaign 'vadd4k-regfile' already merged" \
+	"$flipsim" merge "$tmp/m.db" "$tmp/x.db"
+check "run: bad --shard" 2 "" "--shard: expected I/N" "$flipsim" run "$camp" --shard 3/3
+check "run: a shard database needs its --shard" 2 "" "add --shard 1/3" "$flipsim" run "$camp" --db "$tmp/s1.db"
+check "run: another shard in a shard database" 2 "" "runs shard 1 of 3 in this database" \
+	"$flipsim" run "$camp" --db "$tmp/s1.db" --shard 2/3
+check "merge: one database" 2 "" "missing the databases to merge" "$flipsim" merge "$tmp/m.db"
+check "merge: a missing part" 2 "" "nosuch.db: no such file" "$flipsim" merge "$tmp/m.db" "$tmp/nosuch.db"
 check "run without campaign" 2 "" "missing campaign file" "$flipsim" run --db "$tmp/r.db"
 check "run bad -j" 2 "" "-j: expected a number of workers" "$flipsim" run "$camp" -j 0
 check "run bad campaign" 2 "" "unknown key" "$flipsim" run tests/campaigns/data/campaign/bad_unknown_key.json --db "$tmp/r2.db"

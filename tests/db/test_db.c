@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "tmpdir.h"
 #include "db_int.h"
 
 /* ---- fixtures ------------------------------------------------------------ */
@@ -27,27 +28,11 @@ static char dbpath[128];
 
 static void setup(void)
 {
-	snprintf(dir, sizeof dir, "/tmp/flipsim-db-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
+	tmpdir_make(dir, sizeof dir, "flipsim-db");
 	snprintf(dbpath, sizeof dbpath, "%s/R.db", dir);
 }
 
-static void teardown(void)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		char p[512];
-		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-		unlink(p);
-	}
-	closedir(d);
-	rmdir(dir);
-}
+static void teardown(void) { tmpdir_remove(dir); }
 
 TestSuite(db, .init = setup, .fini = teardown);
 
