@@ -65,7 +65,7 @@ $(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o $(BUILD)/simcore/sem_fast.o
 # very-cheap cost model leaves most of them scalar.
 $(BUILD)/simcore/sem_fast.o $(BUILD)/simcore/exec.o $(BUILD)/simcore/sem_int.o $(BUILD)/simcore/memsys.o: CFLAGS += -fvect-cost-model=dynamic
 
-.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests pass-tests spill-tests e2e-tests study protection-study test-bins suites
+.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests pass-tests spill-tests e2e-tests study protection-study test-bins suites slurm-test
 all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(EXAMPLE_BIN)
 
 $(BUILD)/%.o: %.c
@@ -146,6 +146,13 @@ spill-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
 e2e-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
 	bash tests/e2e.sh $(BUILD)
 	bash tests/e2e_protection.sh $(BUILD)
+
+# make slurm-test: examples/slurm on a throw-away Slurm of this machine
+# (munged, slurmctld, slurmd; installs slurm-wlm and munge when missing):
+# a campaign as a job array of 4 shards and a dependent merge job, checked
+# against a single-machine run. .ci/run runs it.
+slurm-test: deps $(BUILD)/flipsim
+	bash tests/slurm/run.sh $(BUILD)
 
 # test-bins: every program the suites need, built in parallel; suites: the
 # suites one after another, so that their output does not interleave.
