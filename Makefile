@@ -95,7 +95,7 @@ $(BUILD)/examples/iterate: examples/iterate/iterate.c $(APP_OBJ) $(BUILD)/libsim
 	$(CC) $(CFLAGS) $(APP_CFLAGS) -o $@ $< $(APP_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lm
 
 # deps: install the four libraries with apt-get when any is missing.
-DEPS_PKGS := libuv1-dev libjansson-dev libsqlite3-dev libcriterion-dev
+DEPS_PKGS := libuv1-dev libjansson-dev libsqlite3-dev libcriterion-dev pkg-config
 deps:
 	@missing=""; for p in $(DEPS_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
@@ -168,6 +168,7 @@ suites:
 test: deps
 	$(MAKE) test-bins
 	$(MAKE) suites
+	$(MAKE) install-test
 
 # make run: the default campaign, 2000 register-file injections on vadd,
 # into a fresh database, ending with its AVF/FIT/MITF report.
@@ -247,6 +248,38 @@ FUZZ_OBJ := $(BUILD)/tests/fuzz/fuzz_load.o $(BUILD)/tests/fuzz/fuzz_common.o
 $(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ) $(CORE_OBJ) $(BUILD)/libsimcore.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(FUZZ_OBJ) $(CORE_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) $(LDLIBS)
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: flipsim, libsimcore (static;
+# with the shared library once it is built), its header simcore.h, the
+# pkg-config file simcore.pc (`cc prog.c $(pkg-config --cflags --libs
+# simcore)`), the man page flipsim.1 (made from the commands' --help by
+# tools/mkman.sh) and the bash completion. make install-test installs into a
+# temporary prefix and checks each part (tests/install.sh).
+PREFIX  ?= /usr/local
+BINDIR  := $(DESTDIR)$(PREFIX)/bin
+LIBDIR  := $(DESTDIR)$(PREFIX)/lib
+INCDIR  := $(DESTDIR)$(PREFIX)/include/flipsim
+MANDIR  := $(DESTDIR)$(PREFIX)/share/man/man1
+COMPDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+SC_VER  := $(shell sed -n 's/^\#define SC_VERSION "\(.*\)"/\1/p' simcore/simcore.h)
+
+$(BUILD)/flipsim.1: tools/mkman.sh $(BUILD)/flipsim
+	sh tools/mkman.sh $(BUILD)/flipsim >$@.tmp && mv $@.tmp $@
+
+.PHONY: install install-test
+install: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(BUILD)/flipsim.1
+	install -d $(BINDIR) $(LIBDIR)/pkgconfig $(INCDIR) $(MANDIR) $(COMPDIR)
+	install -m 755 $(BUILD)/flipsim $(BINDIR)/flipsim
+	install -m 644 $(BUILD)/libsimcore.a $(LIBDIR)/libsimcore.a
+	install -m 644 simcore/simcore.h $(INCDIR)/simcore.h
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include/flipsim' '' \
+	  'Name: simcore' 'Description: the GPU SM simulator and fault-injection runtime of flipsim (simcore.h)' \
+	  'Version: $(SC_VER)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lsimcore -lm' >$(LIBDIR)/pkgconfig/simcore.pc
+	install -m 644 $(BUILD)/flipsim.1 $(MANDIR)/flipsim.1
+	install -m 644 completions/flipsim.bash $(COMPDIR)/flipsim
+
+install-test: deps $(BUILD)/flipsim $(BUILD)/libsimcore.a
+	bash tests/install.sh $(BUILD)
 
 clean:
 	rm -rf build build-asan build-fuzz
