@@ -28,9 +28,9 @@ CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run
                campaigns/camp_prot.c
 MASKS_SRC   := masks/mask.c masks/stats.c
 PARSER_SRC  := parser/classify.c
-DB_SRC      := db/db.c db/report.c db/study.c db/demangle.c db/shard.c
+DB_SRC      := db/db.c db/report.c db/study.c db/demangle.c db/shard.c db/queue.c
 ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/runner.c engine/hostrun.c engine/plan.c \
-               engine/worker.c engine/run.c engine/query.c engine/merge.c engine/ptxas.c engine/progress.c engine/record.c \
+               engine/worker.c engine/run.c engine/query.c engine/merge.c engine/daemon.c engine/ptxas.c engine/progress.c engine/record.c \
                engine/driver.c engine/profile.c
 TEST_SRC    := tests/simcore/test_harness.c tests/simcore/randprog.c tests/simcore/test_pass.c tests/simcore/insn.c tests/simcore/test_insn.c tests/simcore/test_parse.c \
                tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
@@ -41,7 +41,7 @@ TEST_SRC    := tests/simcore/test_harness.c tests/simcore/randprog.c tests/simco
                tests/campaigns/test_campaigns.c \
                tests/campaigns/test_campaign.c tests/campaigns/test_protection.c tests/masks/test_masks.c tests/parser/test_classify.c \
                tests/engine/runs.c tests/engine/test_runner.c tests/engine/test_hostrun.c tests/engine/test_golden.c tests/engine/test_daemon.c tests/engine/test_attribution.c tests/engine/test_stats.c tests/engine/test_progress.c \
-               tests/db/test_db.c tests/db/test_shard.c tests/db/tmpdir.c tests/fuzz/test_regress.c tests/fuzz/fuzz_load.c tests/fuzz/fuzz_common.c
+               tests/db/test_db.c tests/db/test_shard.c tests/db/test_queue.c tests/db/tmpdir.c tests/fuzz/test_regress.c tests/fuzz/fuzz_load.c tests/fuzz/fuzz_common.c
 EXAMPLE_BIN := $(BUILD)/examples/iterate
 # Each application under examples/ may bring its own fragment (examples/README.md,
 # "Adding an application"): it appends its host program to EXAMPLE_BIN and

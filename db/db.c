@@ -1236,7 +1236,22 @@ static const char SCHEMA_V12[] =
 	"  host        TEXT NOT NULL,                     -- run: where; merge: where merged\n"
 	"  updated     REAL NOT NULL,                     -- Unix seconds\n"
 	"  PRIMARY KEY (campaign_id, shard)\n"
-	") STRICT, WITHOUT ROWID;\n";
+	") STRICT, WITHOUT ROWID;\n"
+	"\n"
+	"-- issue 17 item 3: the campaign queue that flipsim daemon runs\n"
+	"CREATE TABLE queue (\n"
+	"  id          INTEGER PRIMARY KEY,\n"
+	"  file        TEXT NOT NULL,                      -- campaign file, absolute path\n"
+	"  name        TEXT NOT NULL,                      -- its campaign's name when submitted\n"
+	"  config_hash TEXT NOT NULL,                      -- its identity when submitted\n"
+	"  state       TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),\n"
+	"  submitted   REAL NOT NULL,                      -- Unix seconds\n"
+	"  started     REAL,\n"
+	"  finished    REAL,\n"
+	"  campaign_id INTEGER REFERENCES campaigns(id) ON DELETE SET NULL,\n"
+	"  message     TEXT                                -- why it failed or stopped\n"
+	") STRICT;\n"
+	"CREATE INDEX queue_by_state ON queue(state, id);\n";
 
 /* Step v brings the schema from version v-1 to v. Released steps never
  * change; a new version appends one. */

@@ -376,6 +376,39 @@ typedef struct {
  * in db_errmsg. */
 int db_merge(db_t *db, const char *part, const char *host, double now, db_merge_stats_t *st);
 
+/* ---- the campaign queue (schema 12) ----------------------------------------
+ * `flipsim submit` adds campaign files; `flipsim daemon` takes the oldest
+ * queued (or running: left by a daemon that died) entry, runs it and marks
+ * it done or failed (queued again when a signal stopped it). Times are Unix
+ * seconds. */
+typedef struct {
+	int64_t id;
+	char file[4096];
+	char name[256];
+	char config_hash[64];
+	char state[8];        /* queued, running, done, failed */
+	double submitted, started, finished; /* NaN when not yet */
+	int64_t campaign;     /* 0 until it ran */
+	char message[512];
+} db_queue_t;
+
+/* Queues campaign file `file` (absolute) named `name` of identity hash;
+ * *id is its entry. An entry of the same identity already queued or
+ * running is not queued again (*dup, *id: that entry). Returns 0 or a DB_E*
+ * code. */
+int db_queue_add(db_t *db, const char *file, const char *name, const char *hash, double now, int64_t *id,
+                 bool *dup);
+/* The entry to run next into *q: the oldest running one (its daemon died:
+ * resumed), else the oldest queued. Returns 0, DB_ENOTFOUND when none, or
+ * a DB_E* code. */
+int db_queue_next(db_t *db, db_queue_t *q);
+/* Entry id's state (and campaign_id when campaign > 0, message when not
+ * NULL); "running" sets started, "done" and "failed" finished. */
+int db_queue_set(db_t *db, int64_t id, const char *state, int64_t campaign, const char *message, double now);
+/* Every entry, oldest first: a new array *out of *n (NULL when none),
+ * released with free(). Reads only. */
+int db_queue_list(db_t *db, db_queue_t **out, size_t *n);
+
 /* Prints the report to out: the avf view's whole-campaign rows, the
  * avf_kernel view (per kernel name), fit and mitf. DB_TEXT: aligned tables,
  * AVF in percent with its Wilson interval; DB_CSV: one header+rows block

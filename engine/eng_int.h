@@ -315,6 +315,31 @@ int eng_worker_main(int argc, char **argv);
 void eng_worker_help(FILE *out);
 int eng_status_main(int argc, char **argv);
 void eng_status_help(FILE *out);
+/* flipsim submit, daemon and stop (daemon.c) */
+int eng_submit_main(int argc, char **argv);
+void eng_submit_help(FILE *out);
+int eng_daemon_main(int argc, char **argv);
+void eng_daemon_help(FILE *out);
+int eng_stop_main(int argc, char **argv);
+void eng_stop_help(FILE *out);
+/* One campaign file run as `flipsim run FILE --db db_path -j jobs [flags]`
+ * would, into the open db, beating in the daemons-table row daemon_row;
+ * without quiet the report follows. Returns 0 or the campaign's error code;
+ * *interrupted: the signal that stopped it; *db_broken: the database failed. */
+typedef struct {
+	const char *db_path;
+	int jobs;
+	bool no_fork, no_early, no_attr, quiet;
+	int64_t daemon_row;
+} eng_run_one_t;
+struct db;
+int eng_run_one(const eng_run_one_t *x, struct db *db, const char *file, int *interrupted, bool *db_broken);
+/* This process in the daemons table (status reads it); 0 when it cannot be
+ * written. */
+int64_t eng_daemon_register(struct db *db);
+/* Whether a daemon holds db's lock (daemon.c; R.db.daemon), with its pid
+ * and host. Takes and drops a shared lock on that file: never blocks. */
+bool eng_daemon_holder(const char *db, long *pid, char *host, size_t n);
 /* flipsim merge (merge.c) */
 int eng_merge_main(int argc, char **argv);
 void eng_merge_help(FILE *out);
@@ -341,6 +366,8 @@ int eng_available_cpus(void);
 /* The default number of workers given that many available CPUs:
  * 1..ENG_DEFAULT_MAX_WORKERS. */
 int eng_default_workers(int ncpu_available);
+/* -j's value: 1..ENG_MAX_WORKERS into *jobs and 0, else -1. */
+int eng_parse_workers(const char *s, int *jobs);
 /* CPUs a cgroup v2 cpu.max text ("QUOTA PERIOD" or "max PERIOD") allows,
  * rounded up; 0 for no limit or text it cannot read. */
 int eng_cpu_max_cpus(const char *text);

@@ -277,6 +277,46 @@ static void status_json(const status_row_t *rows, size_t n)
 	fputs(n ? "\n]\n" : "]\n", stdout);
 }
 
+/* The queue of `flipsim submit`, when it has entries, and its daemon. */
+static int status_queue(db_t *db, const char *path)
+{
+	db_queue_t *q = NULL;
+	size_t n = 0;
+	int rc = db_queue_list(db, &q, &n);
+	if (rc || !n) {
+		free(q);
+		return rc;
+	}
+	size_t count[4] = {0};
+	static const char *const states[4] = {"queued", "running", "done", "failed"};
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < 4; k++)
+			count[k] += !strcmp(q[i].state, states[k]);
+	printf("\nqueue: %zu queued, %zu running, %zu done, %zu failed\n", count[0], count[1], count[2], count[3]);
+	printf("%5s %-8s %-24s %-20s %-20s %-20s %s\n", "entry", "state", "campaign", "submitted", "started", "finished",
+	       "file");
+	for (size_t i = 0; i < n; i++) {
+		char a[32], b[32] = "-", c[32] = "-";
+		eng_iso_time(q[i].submitted, a, sizeof a);
+		if (!isnan(q[i].started))
+			eng_iso_time(q[i].started, b, sizeof b);
+		if (!isnan(q[i].finished))
+			eng_iso_time(q[i].finished, c, sizeof c);
+		printf("%5" PRId64 " %-8s %-24.24s %-20s %-20s %-20s %s\n", q[i].id, q[i].state, q[i].name, a, b, c,
+		       q[i].file);
+		if (q[i].message[0])
+			printf("      entry %" PRId64 ": %s\n", q[i].id, q[i].message);
+	}
+	free(q);
+	long pid;
+	char host[256];
+	if (eng_daemon_holder(path, &pid, host, sizeof host))
+		printf("daemon: pid %ld on %s serves the queue (flipsim stop %s stops it)\n", pid, host, path);
+	else if (count[0] || count[1])
+		printf("daemon: none runs; `flipsim daemon %s` runs the queue\n", path);
+	return 0;
+}
+
 int eng_status_main(int argc, char **argv)
 {
 	const char *path = NULL;
@@ -313,6 +353,8 @@ int eng_status_main(int argc, char **argv)
 	if ((rc = status_rows(db, list, n, rows)))
 		goto fail;
 	(json ? status_json : status_text)(rows, n);
+	if (!json && (rc = status_queue(db, path)))
+		goto fail;
 	goto out;
 fail:
 	eng_errorf("%s", rc == DB_ENOMEM && !rows ? "out of memory" : db_errmsg(db));

@@ -1267,6 +1267,16 @@ int eng_available_cpus(void)
 	return n > 0 ? n : 1;
 }
 
+int eng_parse_workers(const char *s, int *jobs)
+{
+	char *e;
+	long v = strtol(s, &e, 10);
+	if (*e || e == s || v < 1 || v > ENG_MAX_WORKERS)
+		return -1;
+	*jobs = (int)v;
+	return 0;
+}
+
 int eng_default_workers(int ncpu_available)
 {
 	if (ncpu_available < 1)
@@ -1364,15 +1374,11 @@ static int run_options(int argc, char **argv, run_opts_t *o)
 				return eng_usage_error("run", "--shard: expected I/N, shard I of N with 0 <= I < N <= %d "
 				                       "(e.g. 0/4), got '%s'", ENG_MAX_SHARDS, optarg);
 			break;
-		case 'j': {
-			char *e;
-			long v = strtol(optarg, &e, 10);
-			if (*e || v < 1 || v > ENG_MAX_WORKERS)
+		case 'j':
+			if (eng_parse_workers(optarg, &o->jobs))
 				return eng_usage_error("run", "-j: expected a number of workers in 1..%d, got '%s'", ENG_MAX_WORKERS,
 				                       optarg);
-			o->jobs = (int)v;
 			break;
-		}
 		case 'h': eng_run_help(stdout); return ENG_EXIT_OK;
 		default: return eng_usage_error("run", "unknown option '%s'", argv[optind - 1]);
 		}
@@ -1470,3 +1476,28 @@ int eng_run_main(int argc, char **argv)
 	free(hash);
 	return status;
 }
+
+int eng_run_one(const eng_run_one_t *x, db_t *db, const char *file, int *interrupted, bool *db_broken)
+{
+	size_t n = sizeof exe;
+	if (!exe[0] && uv_exepath(exe, &n)) {
+		eng_errorf("cannot find the flipsim executable");
+		return ENG_EINTERNAL;
+	}
+	uint64_t left = 0;
+	run_opts_t o = {.db_path = x->db_path, .jobs = x->jobs, .no_fork = x->no_fork, .no_early = x->no_early,
+	                .no_attr = x->no_attr, .quiet = x->quiet, .count = 1, .left = &left,
+	                .daemon_row = x->daemon_row};
+	signal(SIGPIPE, SIG_IGN); /* as run_campaigns: a dead worker's pipe */
+	int rc = run_campaign(&o, db, file, interrupted, db_broken);
+	if (!rc && !*interrupted && !*db_broken && !x->quiet) {
+		fputc('\n', stdout);
+		char err[1024];
+		if (db_report(db, DB_TEXT, stdout, err, sizeof err))
+			eng_errorf("%s", err);
+	}
+	fflush(stdout);
+	return rc;
+}
+
+int64_t eng_daemon_register(db_t *db) { return register_daemon(db); }

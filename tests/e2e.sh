@@ -265,6 +265,63 @@ check "run: another shard in a shard database" 2 "" "runs shard 1 of 3 in this d
 	"$flipsim" run "$camp" --db "$tmp/s1.db" --shard 2/3
 check "merge: one database" 2 "" "missing the databases to merge" "$flipsim" merge "$tmp/m.db"
 check "merge: a missing part" 2 "" "nosuch.db: no such file" "$flipsim" merge "$tmp/m.db" "$tmp/nosuch.db"
+# The campaign queue and its daemon (README "A campaign queue and its daemon").
+q=$tmp/queue
+mkdir -p "$q"
+mkq() { # NAME SEED INJECTIONS: a small campaign file in $q
+	sed -e "s/\"seed\": *[0-9]*/\"seed\": $2/" -e "s/\"name\": \"vadd4k-regfile\"/\"name\": \"$1\"/" \
+		-e "s/\"injections\": *[0-9]*/\"injections\": $3/" -e "s|\"vadd4k.json\"|\"$root/tests/engine/data/vadd4k.json\"|" \
+		"$camp" >"$q/$1.json"
+}
+mkq q1 1 30
+mkq q2 2 30
+mkq q3 3 30
+mkq q4 4 1500
+check "submit refuses a bad campaign, queueing nothing" 2 "" "1 of 2 campaigns are not valid; nothing was queued" \
+	"$flipsim" submit "$q/r.db" "$q/q1.json" tests/campaigns/data/campaign/bad_unknown_key.json
+check "submit" 0 "q2: queued as entry 2" "" "$flipsim" submit "$q/r.db" "$q/q1.json" "$q/q2.json"
+check "submit a queued campaign again" 0 "q1: already queued as entry 1" "" "$flipsim" submit "$q/r.db" "$q/q1.json"
+check "status shows the queue" 0 "queue: 2 queued, 0 running, 0 done, 0 failed" "" "$flipsim" status "$q/r.db"
+check "status: no daemon yet" 0 "daemon: none runs" "" "$flipsim" status "$q/r.db"
+check "daemon runs the queue and exits" 0 "q2 (entry 2): done" "" "$flipsim" daemon "$q/r.db" -j 2
+check "status: the queue is done" 0 "queue: 0 queued, 0 running, 2 done, 0 failed" "" "$flipsim" status "$q/r.db"
+check "status: its campaigns finished" 0 " finished " "" "$flipsim" status "$q/r.db"
+check "daemon --follow --detach" 0 "flipsim daemon: pid" "" "$flipsim" daemon "$q/r.db" --follow --poll 0.2 --detach -j 2 \
+	--on-done "echo \$FLIPSIM_EVENT \$FLIPSIM_CAMPAIGN >>'$q/hook'"
+check "a second daemon on the database is refused" 2 "" "a daemon already runs it" "$flipsim" daemon "$q/r.db"
+check "status names the daemon" 0 "serves the queue" "" "$flipsim" status "$q/r.db"
+check "submit to the running daemon" 0 "q3: queued as entry 3" "" "$flipsim" submit "$q/r.db" "$q/q3.json"
+# a campaign whose workload is gone when the daemon starts it fails; the next runs
+sed "s|$root/tests/engine/data/vadd4k.json|$q/gone.json|" "$q/q1.json" | sed 's/"name": "q1"/"name": "qgone"/' >"$q/qgone.json"
+cp tests/engine/data/vadd4k.json "$q/gone.json"
+sed -i "s|\"ptx\": *\"|\"ptx\": \"$root/tests/engine/data/|" "$q/gone.json"
+check "submit one that will fail" 0 "qgone: queued" "" "$flipsim" submit "$q/r.db" "$q/qgone.json"
+rm -f "$q/gone.json"
+for _ in $(seq 300); do
+	"$flipsim" status "$q/r.db" 2>/dev/null | grep -q "queue: 0 queued, 0 running" && break
+	sleep 0.2
+done
+check "the daemon ran what was submitted" 0 "queue: 0 queued, 0 running, 3 done, 1 failed" "" "$flipsim" status "$q/r.db"
+if grep -qx "failed qgone" "$q/hook" 2>/dev/null && grep -q "^done" "$q/hook"; then pass "--on-done ran for the failure and the empty queue"
+else echo "hook: $(cat "$q/hook" 2>&1)" >"$tmp/out"; : >"$tmp/err"; fail "--on-done ran for the failure and the empty queue"; fi
+check "stop" 0 "stopped the daemon of" "" "$flipsim" stop "$q/r.db"
+check "stop with no daemon" 0 "no daemon runs" "" "$flipsim" stop "$q/r.db"
+check "the log has the daemon's story" 0 "stopped by signal 15" "" cat "$q/r.db.log"
+# killed with SIGKILL mid-campaign: the next daemon resumes it
+check "submit a longer campaign" 0 "q4: queued" "" "$flipsim" submit "$q/r.db" "$q/q4.json"
+check "daemon --detach for it" 0 "flipsim daemon: pid" "" "$flipsim" daemon "$q/r.db" --detach -j 2
+for _ in $(seq 200); do
+	"$flipsim" status "$q/r.db" --json 2>/dev/null | grep -q '"name": "q4".*"state": "running", "done": [1-9]' && break
+	sleep 0.1
+done
+kill -9 "$(cut -d' ' -f1 "$q/r.db.daemon")" 2>/dev/null
+sleep 0.5
+check "status after SIGKILL: the entry stays running, no daemon" 0 "daemon: none runs" "" "$flipsim" status "$q/r.db"
+check "a new daemon resumes it" 0 "q4 (entry 5): resumed" "" "$flipsim" daemon "$q/r.db" -j 2
+check "every experiment once" 0 " 1500/1500 " "" "$flipsim" status "$q/r.db"
+check "daemon: --log without --detach" 2 "" "--log goes with --detach" "$flipsim" daemon "$q/r.db" --log x.log
+check "daemon: bad --poll" 2 "" "--poll: expected seconds" "$flipsim" daemon "$q/r.db" --poll 0
+check "submit: missing campaign" 2 "" "missing campaign file" "$flipsim" submit "$q/r.db"
 check "run without campaign" 2 "" "missing campaign file" "$flipsim" run --db "$tmp/r.db"
 check "run bad -j" 2 "" "-j: expected a number of workers" "$flipsim" run "$camp" -j 0
 check "run bad campaign" 2 "" "unknown key" "$flipsim" run tests/campaigns/data/campaign/bad_unknown_key.json --db "$tmp/r2.db"
