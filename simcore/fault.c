@@ -908,9 +908,15 @@ uint32_t sc__fu_stuck_unit(const sc_gpu_t *g, const sc_sm_t *sm, unsigned fu)
  * scheduler: it sits in one unit of its kind (sc__fu_stuck_unit). */
 static bool stuck_here(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, const sc_insn_t *in, uint32_t pc)
 {
-	sc_dec_t d;
-	sc__decode(g, in, pc, false, &d);
-	return sm->uslot[w->slot % g->cfg.schedulers_per_sm][d.fu] == sc__fu_stuck_unit(g, sm, d.fu);
+	sc_fu_t fu;
+	if (!w->ib_dirty && pc < g->run.mod->ncode) { /* the word as loaded: its decoded unit */
+		fu = g->dec[pc].fu;
+	} else { /* a word a fault changed: decoded again */
+		sc_dec_t d;
+		sc__decode(g, in, pc, false, &d);
+		fu = d.fu;
+	}
+	return sm->uslot[w->slot % g->cfg.schedulers_per_sm][fu] == sc__fu_stuck_unit(g, sm, fu);
 }
 
 /* A transient FU fault done with (applied, or its cycle passed): issue()
