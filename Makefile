@@ -42,6 +42,7 @@ TEST_SRC    := tests/simcore/test_harness.c tests/simcore/randprog.c tests/simco
                tests/campaigns/test_campaigns.c \
                tests/campaigns/test_campaign.c tests/campaigns/test_protection.c tests/masks/test_masks.c tests/parser/test_classify.c \
                tests/engine/runs.c tests/engine/test_runner.c tests/engine/test_hostrun.c tests/engine/test_golden.c tests/engine/test_daemon.c tests/engine/test_attribution.c tests/engine/test_stats.c tests/engine/test_progress.c \
+               tests/cudart/test_fatbin.c tests/cudart/test_runtime.c \
                tests/db/test_db.c tests/fuzz/test_regress.c tests/fuzz/fuzz_load.c tests/fuzz/fuzz_common.c
 EXAMPLE_BIN := $(BUILD)/examples/iterate
 # Each application under examples/ may bring its own fragment (examples/README.md,
@@ -151,12 +152,34 @@ $(BUILD)/tests/golden_host: tests/engine/data/golden_host.c $(BUILD)/libsimcore.
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
 
+# a CUDA program without nvcc: it registers a committed fatbinary as nvcc's
+# stubs do and loads build/libcudart.so.13 from its folder's parent
+# (tests/cudart/test_runtime.c)
+$(BUILD)/tests/cuda_host: tests/cudart/data/cuda_host.c $(BUILD)/libcudart.so.13
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< -L$(BUILD) -l:libcudart.so.13 -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS)
+
+# programs whose .nv_fatbin holds a fixture, for the ELF checks of
+# tests/cudart/test_fatbin.c: as built with -cudart shared, -cudart static,
+# and with machine code only
+CUDART_DATA := tests/cudart/data
+$(BUILD)/tests/elf_shared: $(CUDART_DATA)/elf_host.c $(CUDART_DATA)/rt_kernels.zstd.fatbin $(BUILD)/libcudart.so.13
+	$(CC) $(CFLAGS) -DBLOB='"$(CUDART_DATA)/rt_kernels.zstd.fatbin"' -o $@ $< -L$(BUILD) -Wl,--no-as-needed \
+		-l:libcudart.so.13 $(LDFLAGS)
+$(BUILD)/tests/elf_static: $(CUDART_DATA)/elf_host.c $(CUDART_DATA)/rt_kernels.zstd.fatbin
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DBLOB='"$(CUDART_DATA)/rt_kernels.zstd.fatbin"' -o $@ $< $(LDFLAGS)
+$(BUILD)/tests/elf_sass: $(CUDART_DATA)/elf_host.c $(CUDART_DATA)/rt_kernels.sass.fatbin $(BUILD)/libcudart.so.13
+	$(CC) $(CFLAGS) -DBLOB='"$(CUDART_DATA)/rt_kernels.sass.fatbin"' -o $@ $< -L$(BUILD) -Wl,--no-as-needed \
+		-l:libcudart.so.13 $(LDFLAGS)
+
 # The simulator's semantic suites run a second time with every module in
 # alloc register mode (the fault, arch and engine suites pin ptx-mode
 # register numbers and counts, so they run in ptx mode only).
 ALLOC_SUITES := @(sem_int|sem_fp|sem_cmp|insn|mem|ctl|warp|due|parse)/*
 # examples/campaigns/ name build/examples/ programs (test_campaign.c loads them all)
-TEST_BIN := $(BUILD)/unit-tests $(BUILD)/flipsim $(BUILD)/tests/vadd_host $(BUILD)/tests/doomed_host $(BUILD)/tests/golden_host $(EXAMPLE_BIN) \
+TEST_BIN := $(BUILD)/unit-tests $(BUILD)/flipsim $(BUILD)/libcudart.so.13 $(BUILD)/tests/cuda_host $(BUILD)/tests/elf_shared \
+            $(BUILD)/tests/elf_static $(BUILD)/tests/elf_sass $(BUILD)/tests/vadd_host $(BUILD)/tests/doomed_host $(BUILD)/tests/golden_host $(EXAMPLE_BIN) \
             build/examples/iterate
 # UNIT_FILTER: a Criterion filter for the first run (make asan's below)
 unit: $(TEST_BIN)

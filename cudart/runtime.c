@@ -34,6 +34,7 @@ typedef struct kernel *cudaKernel_t;
 	X(cudaErrorInvalidValue, 1, "invalid argument")                                                \
 	X(cudaErrorMemoryAllocation, 2, "out of memory")                                               \
 	X(cudaErrorInitializationError, 3, "initialization error")                                    \
+	X(cudaErrorCudartUnloading, 4, "driver shutting down")                                         \
 	X(cudaErrorInvalidConfiguration, 9, "invalid configuration argument")                         \
 	X(cudaErrorInvalidSymbol, 13, "invalid device symbol")                                         \
 	X(cudaErrorInvalidMemcpyDirection, 21, "invalid copy direction for memcpy")                   \
@@ -174,6 +175,8 @@ typedef struct rt {
 	cudaError_t last, sticky;
 	size_t limit[3];       /* cudaDeviceSetLimit: stack, printf FIFO, heap */
 	int device;
+	uint32_t live_fb;      /* fatbinaries registered and not yet unregistered */
+	bool unloaded;         /* the last one went: the runtime is shut down */
 } rt_t;
 
 static rt_t R = {.limit = {1024, 1 << 20, 8 << 20}};
@@ -293,10 +296,10 @@ static cudaError_t from_sc(int rc)
 }
 
 /* The start of every call that uses the device: a sticky error ends it. */
-#define DEVICE_CALL()                      \
-	do {                                   \
-		if (R.sticky)                      \
-			return ret(R.sticky);          \
+#define DEVICE_CALL()                                 \
+	do {                                              \
+		if (R.sticky || R.unloaded)                   \
+			return ret(R.unloaded ? cudaErrorCudartUnloading : R.sticky); \
 	} while (0)
 
 /* ---- registration (what nvcc's generated stubs call) ---- */
@@ -312,6 +315,7 @@ API void **__cudaRegisterFatBinary(void *wrapper)
 	if (rc)
 		die("the program's fatbinary: %s", err);
 	R.nfb++;
+	R.live_fb++;
 	/* the handle the stubs pass back: an index, never dereferenced by them */
 	return (void **)(uintptr_t)R.nfb;
 }
@@ -330,11 +334,30 @@ API void __cudaRegisterFatBinaryEnd(void **handle)
 	gpu(); /* the GPU exists from the program's start, as a CUDA context would by its first call */
 }
 
+static void release(void);
+
+/* At exit (nvcc's stubs register it with atexit): the last one shuts the
+ * runtime down and frees the GPU, whose end the injection runtime records
+ * (simcore/rt.c); later device calls get cudaErrorCudartUnloading. */
 API void __cudaUnregisterFatBinary(void **handle)
 {
-	/* at exit: the modules stay with the GPU, which the runtime's exit
-	 * handler still reads (golden results); the process frees the rest */
 	fb_index(handle);
+	if (R.live_fb && --R.live_fb == 0) {
+		release();
+		R.unloaded = true;
+		for (uint32_t i = 0; i < R.nk; i++) {
+			free(R.k[i]->name);
+			free(R.k[i]);
+		}
+		for (uint32_t i = 0; i < R.nv; i++)
+			free(R.v[i].name);
+		for (uint32_t i = 0; i < R.nfb; i++)
+			free(R.fb[i].ptx);
+		free(R.k), free(R.v), free(R.fb), free(R.m), free(R.h);
+		R.k = NULL, R.v = NULL, R.fb = NULL, R.m = NULL, R.h = NULL;
+		R.nk = R.nv = R.nfb = R.nh = 0;
+		R.capk = R.capv = R.capfb = R.capm = R.caph = 0;
+	}
 }
 
 API void __cudaRegisterFunction(void **handle, const char *host_fun, char *device_fun, const char *device_name,
@@ -980,9 +1003,8 @@ API cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d)
 	return cudaSuccess;
 }
 
-/* Frees every allocation and the GPU; the next call starts a fresh one
- * (modules load again on first use), with no sticky error. */
-API cudaError_t cudaDeviceReset(void)
+/* Frees the managed mappings and the GPU (with its memory and modules). */
+static void release(void)
 {
 	for (uint32_t i = 0; i < R.nm; i++)
 		munmap((void *)(uintptr_t)R.m[i].addr, R.m[i].len);
@@ -993,6 +1015,13 @@ API cudaError_t cudaDeviceReset(void)
 		R.fb[i].mod = NULL;
 		R.fb[i].broken = false;
 	}
+}
+
+/* Frees every allocation and the GPU; the next call starts a fresh one
+ * (modules load again on first use), with no sticky error. */
+API cudaError_t cudaDeviceReset(void)
+{
+	release();
 	R.sticky = R.last = cudaSuccess;
 	return cudaSuccess;
 }
