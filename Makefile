@@ -196,9 +196,10 @@ pass-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
 spill-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
 	bash tests/spill/run.sh $(BUILD)
 
-e2e-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
+e2e-tests: $(BUILD)/flipsim $(EXAMPLE_BIN) $(BUILD)/libcudart.so.13 $(BUILD)/tests/vadd_host
 	bash tests/e2e.sh $(BUILD)
 	bash tests/e2e_protection.sh $(BUILD)
+	bash tests/cudart/nvcc.sh $(BUILD)
 
 # test-bins: every program the suites need, built in parallel; suites: the
 # suites one after another, so that their output does not interleave.
