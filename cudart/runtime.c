@@ -684,25 +684,26 @@ static var_t *var_of(const void *host_var)
 	return NULL;
 }
 
-/* The variable's facts on the GPU; cudaErrorInvalidSymbol when unknown. */
+/* The start of every symbol call: the variable's facts on the GPU, or the
+ * error the call returns (recorded): sticky, or cudaErrorInvalidSymbol. */
 static cudaError_t symbol(const void *sym, sc_module_t **m, sc_var_info_t *vi)
 {
+	DEVICE_CALL();
 	var_t *v = var_of(sym);
 	if (!v)
-		return cudaErrorInvalidSymbol;
+		return ret(cudaErrorInvalidSymbol);
 	if (!(*m = module(v->fb)))
-		return cudaErrorInvalidPtx;
-	return sc_module_var(*m, v->name, vi) ? cudaErrorInvalidSymbol : cudaSuccess;
+		return ret(cudaErrorInvalidPtx);
+	return sc_module_var(*m, v->name, vi) ? ret(cudaErrorInvalidSymbol) : cudaSuccess;
 }
 
 static cudaError_t symbol_copy(const void *sym, void *buf, size_t n, size_t off, int kind, bool to)
 {
-	DEVICE_CALL();
 	sc_module_t *m;
 	sc_var_info_t vi;
 	cudaError_t e = symbol(sym, &m, &vi);
 	if (e)
-		return ret(e);
+		return e;
 	if (off > vi.size || n > vi.size - off)
 		return ret(cudaErrorInvalidValue);
 	void *d = (void *)(uintptr_t)(vi.addr + off);
@@ -757,26 +758,24 @@ API cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t n, 
 
 API cudaError_t cudaGetSymbolAddress(void **p, const void *sym)
 {
-	DEVICE_CALL();
 	sc_module_t *m;
 	sc_var_info_t vi;
 	cudaError_t e = symbol(sym, &m, &vi);
-	if (!e && vi.space != SC_VAR_GLOBAL) /* the constant bank has no global address here (DESIGN.md) */
-		e = cudaErrorInvalidSymbol;
 	if (e)
-		return ret(e);
+		return e;
+	if (vi.space != SC_VAR_GLOBAL) /* the constant bank has no global address here (DESIGN.md) */
+		return ret(cudaErrorInvalidSymbol);
 	*p = (void *)(uintptr_t)vi.addr;
 	return cudaSuccess;
 }
 
 API cudaError_t cudaGetSymbolSize(size_t *size, const void *sym)
 {
-	DEVICE_CALL();
 	sc_module_t *m;
 	sc_var_info_t vi;
 	cudaError_t e = symbol(sym, &m, &vi);
 	if (e)
-		return ret(e);
+		return e;
 	*size = vi.size;
 	return cudaSuccess;
 }
