@@ -1089,3 +1089,21 @@ API cudaError_t cudaDriverGetVersion(int *v)
 }
 
 API cudaError_t cudaRuntimeGetVersion(int *v) { return cudaDriverGetVersion(v); }
+
+/* ---- nvcc --default-stream per-thread ----
+ * Built so, a program calls these names; with one stream here they are the
+ * functions above under a second name. */
+#define ALIAS(name, target) API __typeof__(target) name __attribute__((alias(#target)));
+ALIAS(cudaMemcpy_ptds, cudaMemcpy)
+ALIAS(cudaMemcpyToSymbol_ptds, cudaMemcpyToSymbol)
+ALIAS(cudaMemcpyFromSymbol_ptds, cudaMemcpyFromSymbol)
+ALIAS(cudaMemcpy2D_ptds, cudaMemcpy2D)
+ALIAS(cudaMemset_ptds, cudaMemset)
+ALIAS(cudaMemcpyAsync_ptsz, cudaMemcpyAsync)
+ALIAS(cudaMemsetAsync_ptsz, cudaMemsetAsync)
+ALIAS(cudaMemcpyToSymbolAsync_ptsz, cudaMemcpyToSymbolAsync)
+ALIAS(cudaMemcpyFromSymbolAsync_ptsz, cudaMemcpyFromSymbolAsync)
+ALIAS(cudaLaunchKernel_ptsz, cudaLaunchKernel)
+ALIAS(cudaStreamSynchronize_ptsz, cudaStreamSynchronize)
+ALIAS(cudaStreamQuery_ptsz, cudaStreamQuery)
+ALIAS(cudaEventRecord_ptsz, cudaEventRecord)

@@ -274,7 +274,10 @@ static pid_t start(const camp_exec_t *x, const scratch_t *s, const char *outp, c
 {
 	char job[4200];
 	scratch_path(s, "job", job, sizeof job);
-	if (cr_elf_check(x->argv[0], err, errsz)) /* a CUDA program built as flipsim cannot run it */
+	/* a CUDA program built as flipsim cannot run it; one that cannot be
+	 * read is left to execv to report */
+	int elf = cr_elf_check(x->argv[0], err, errsz);
+	if (elf && elf != CR_EIO)
 		return -1;
 	int res[2], ex[2];
 	if (pipe(res) < 0)

@@ -84,6 +84,8 @@ Test(cudart, vadd_plain_and_zstd)
 
 Test(cudart, memory) { res_t r; host_ok(&r, "zstd", "memory"); cr_assert_str_eq(r.out, "memory ok\n"); }
 
+Test(cudart, per_thread_stream_names) { res_t r; host_ok(&r, "zstd", "ptds"); cr_assert_str_eq(r.out, "ptds ok\n"); }
+
 Test(cudart, managed) { res_t r; host_ok(&r, "zstd", "managed"); cr_assert_str_eq(r.out, "managed ok\n"); }
 
 /* device properties describe the preset in use; attributes and occupancy */

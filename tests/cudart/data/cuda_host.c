@@ -80,6 +80,22 @@ cudaError_t cudaRuntimeGetVersion(int *v);
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t k, dim3 grid, dim3 block, void **args, size_t smem, cudaStream_t s);
 const char *cudaGetErrorName(cudaError_t e);
 void cudaGraphCreate(void); /* exported by CUDA 13's runtime, not by flipsim's */
+/* the names nvcc --default-stream per-thread calls */
+cudaError_t cudaMemcpy_ptds(void *d, const void *s, size_t n, int kind);
+cudaError_t cudaMemcpyToSymbol_ptds(const void *sym, const void *src, size_t n, size_t off, int kind);
+cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *sym, size_t n, size_t off, int kind);
+cudaError_t cudaMemcpy2D_ptds(void *d, size_t dp, const void *s, size_t sp, size_t w, size_t h, int kind);
+cudaError_t cudaMemset_ptds(void *p, int v, size_t n);
+cudaError_t cudaMemcpyAsync_ptsz(void *d, const void *s, size_t n, int kind, cudaStream_t st);
+cudaError_t cudaMemsetAsync_ptsz(void *p, int v, size_t n, cudaStream_t s);
+cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *sym, const void *src, size_t n, size_t off, int kind,
+                                         cudaStream_t s);
+cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *sym, size_t n, size_t off, int kind,
+                                           cudaStream_t s);
+cudaError_t cudaLaunchKernel_ptsz(const void *f, dim3 grid, dim3 block, void **args, size_t smem, cudaStream_t s);
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s);
+cudaError_t cudaStreamQuery_ptsz(cudaStream_t s);
+cudaError_t cudaEventRecord_ptsz(cudaEvent_t e, cudaStream_t s);
 
 /* cudaDeviceProp and cudaFuncAttributes: the fields the cases read, at
  * CUDA 13's offsets (the rest as padding). */
@@ -357,6 +373,27 @@ static void case_due(void)
 	CHECK(launch(&stub_poke, (dim3){1, 1, 1}, (dim3){1, 1, 1}, ok, NULL) == 0 && !cudaMemcpy(&v, d, 4, D2H) && v == 42);
 }
 
+/* every per-thread-stream name once */
+static void case_ptds(void)
+{
+	int *d, h[8] = {1, 2, 3, 4, 5, 6, 7, 8}, g[8] = {0}, c[4] = {5, 6, 7, 8}, n = 8;
+	cudaStream_t s;
+	cudaEvent_t e;
+	CHECK(!cudaStreamCreate(&s) && !cudaEventCreate(&e) && !cudaMalloc((void **)&d, sizeof h));
+	CHECK(!cudaMemset_ptds(d, 0, sizeof h) && !cudaMemsetAsync_ptsz(d, 0, 4, s));
+	CHECK(!cudaMemcpy_ptds(d, h, sizeof h, H2D) && !cudaMemcpyAsync_ptsz(g, d, sizeof g, D2H, s) && g[7] == 8);
+	CHECK(!cudaMemcpy2D_ptds(g, 8, d, 16, 8, 2, D2H) && g[0] == 1 && g[1] == 2 && g[2] == 5 && g[3] == 6);
+	void *args[] = {&d, &n};
+	CHECK(!cudaLaunchKernel_ptsz(&stub_inc, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, s));
+	CHECK(!cudaEventRecord_ptsz(e, s) && !cudaStreamSynchronize_ptsz(s) && !cudaStreamQuery_ptsz(s));
+	CHECK(!cudaMemcpy(g, d, sizeof g, D2H) && g[0] == 2 && g[7] == 9);
+	CHECK(!cudaMemcpyToSymbol_ptds(counter, c, sizeof c, 0, H2D) && !cudaMemcpyToSymbolAsync_ptsz(counter, c, 4, 4, H2D, s));
+	CHECK(!cudaMemcpyFromSymbol_ptds(g, counter, sizeof c, 0, D2H) && g[0] == 5 && g[1] == 5 && g[3] == 8);
+	CHECK(!cudaMemcpyFromSymbolAsync_ptsz(g, counter, 4, 12, D2H, s) && g[0] == 8);
+	CHECK(!cudaFree(d) && !cudaStreamDestroy(s) && !cudaEventDestroy(e));
+	printf("ptds ok\n");
+}
+
 static void case_errors(void)
 {
 	CHECK(cudaGetLastError() == 0 && cudaPeekAtLastError() == 0);
@@ -371,7 +408,7 @@ static void case_errors(void)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: cuda_host FATBIN vadd|memory|managed|device|events|due|errors|unsupported\n");
+		fprintf(stderr, "usage: cuda_host FATBIN vadd|memory|managed|device|events|due|errors|ptds|unsupported\n");
 		return 2;
 	}
 	void *blob = read_file(argv[1]);
@@ -395,6 +432,8 @@ int main(int argc, char **argv)
 		case_due();
 	else if (!strcmp(c, "errors"))
 		case_errors();
+	else if (!strcmp(c, "ptds"))
+		case_ptds();
 	else if (!strcmp(c, "unsupported"))
 		cudaGraphCreate();
 	else {
