@@ -148,7 +148,8 @@ int cr_fatbin_ptx(const void *data, size_t avail, char **ptx, uint32_t *arch, si
 	if (used)
 		*used = hs + size;
 	if (!best)
-		return fail(err, errsz, CR_ENOPTX, "the fatbinary holds no PTX (only machine code); rebuild with %s",
+		return fail(err, errsz, CR_ENOPTX, "the fatbinary holds no PTX (only machine code: built for a real "
+		            "architecture alone, or with -rdc=true); rebuild with %s",
 		            CR_REBUILD);
 	if (arch)
 		*arch = best_arch;
@@ -315,7 +316,8 @@ int cr_elf_check(const char *path, char *err, size_t errsz)
 		            path, CR_REBUILD);
 	if (!in.ptx)
 		return fail(err, errsz, CR_ENOPTX,
-		            "%s: its fatbinary holds no PTX (only machine code); flipsim simulates PTX: rebuild with %s",
+		            "%s: its fatbinary holds no PTX (only machine code: built for a real architecture alone, or "
+		            "with -rdc=true); flipsim simulates PTX: rebuild with %s",
 		            path, CR_REBUILD);
 	return 0;
 }

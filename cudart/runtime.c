@@ -841,7 +841,7 @@ static cudaError_t handle_new(void *out, size_t size, int magic)
 	if (!h)
 		return ret(cudaErrorMemoryAllocation);
 	*h = magic;
-	*(void **)out = h;
+	memcpy(out, &h, sizeof h); /* out is a cudaStream_t * or cudaEvent_t * */
 	return cudaSuccess;
 }
 

@@ -86,7 +86,14 @@ Test(cudart, memory) { res_t r; host_ok(&r, "zstd", "memory"); cr_assert_str_eq(
 
 Test(cudart, per_thread_stream_names) { res_t r; host_ok(&r, "zstd", "ptds"); cr_assert_str_eq(r.out, "ptds ok\n"); }
 
-Test(cudart, managed) { res_t r; host_ok(&r, "zstd", "managed"); cr_assert_str_eq(r.out, "managed ok\n"); }
+/* (make asan: the case says the mapping is refused, README "Bring your own CUDA program") */
+Test(cudart, managed)
+{
+	res_t r;
+	host_ok(&r, "zstd", "managed");
+	cr_assert(!strcmp(r.out, "managed ok\n") || !strcmp(r.out, "managed: refused under AddressSanitizer\n"), "%s",
+	          r.out);
+}
 
 /* device properties describe the preset in use; attributes and occupancy */
 Test(cudart, device_follows_the_preset)
