@@ -5,8 +5,8 @@ CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP -I simcore -I campaigns -I engine \
-           -I masks -I parser -I db
-LDLIBS  += -luv -lsqlite3 -ljansson -lm -ldl -lpthread
+           -I masks -I parser -I db -I cudart
+LDLIBS  += -luv -lsqlite3 -ljansson -lzstd -lm -ldl -lpthread
 BUILD   ?= build
 # app.mk fragments (below) bring rules of their own: `make` alone still means all
 .DEFAULT_GOAL := all
@@ -23,7 +23,7 @@ SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c
                simcore/decode.c simcore/exec.c simcore/sem_fast.c simcore/sm.c simcore/gpu.c simcore/config.c \
                simcore/fault.c simcore/regalloc.c simcore/spill.c simcore/rt.c simcore/statemap.c simcore/disasm.c \
                simcore/memsys.c simcore/cachefault.c simcore/site.c simcore/ecc.c simcore/prot.c simcore/sawp.c simcore/sharp.c simcore/penny.c simcore/pennyc.c simcore/refu.c \
-               simcore/pass.c simcore/emit.c simcore/slice.c simcore/dup.c simcore/pennyprune.c
+               simcore/pass.c simcore/emit.c simcore/slice.c simcore/dup.c simcore/pennyprune.c simcore/modvar.c
 CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run.c campaigns/camp_campaign.c \
                campaigns/camp_prot.c
 MASKS_SRC   := masks/mask.c masks/stats.c
@@ -32,15 +32,17 @@ DB_SRC      := db/db.c db/report.c db/study.c db/demangle.c db/shard.c db/queue.
 ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/runner.c engine/hostrun.c engine/plan.c \
                engine/worker.c engine/run.c engine/query.c engine/merge.c engine/daemon.c engine/ptxas.c engine/progress.c engine/record.c \
                engine/driver.c engine/profile.c
+CUDART_SRC  := cudart/fatbin.c
 TEST_SRC    := tests/simcore/test_harness.c tests/simcore/randprog.c tests/simcore/test_pass.c tests/simcore/insn.c tests/simcore/test_insn.c tests/simcore/test_parse.c \
                tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
                tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_arch.c tests/simcore/test_calib.c \
                tests/simcore/test_due.c tests/simcore/test_decode.c tests/simcore/test_fault.c tests/simcore/test_cache_fault.c tests/simcore/test_site.c tests/simcore/test_vregs.c \
                tests/simcore/test_regalloc.c tests/simcore/test_spill.c tests/simcore/test_ibuf.c tests/simcore/test_models.c \
-               tests/simcore/test_isa.c tests/simcore/test_disasm.c tests/simcore/test_statemap.c tests/simcore/test_ecc.c tests/simcore/test_prot.c tests/simcore/test_sawp.c tests/simcore/test_sharp.c tests/simcore/test_penny.c tests/simcore/test_pennyc.c tests/simcore/test_refu.c tests/simcore/test_dup.c \
+               tests/simcore/test_isa.c tests/simcore/test_disasm.c tests/simcore/test_statemap.c tests/simcore/test_modvar.c tests/simcore/test_ecc.c tests/simcore/test_prot.c tests/simcore/test_sawp.c tests/simcore/test_sharp.c tests/simcore/test_penny.c tests/simcore/test_pennyc.c tests/simcore/test_refu.c tests/simcore/test_dup.c \
                tests/campaigns/test_campaigns.c \
                tests/campaigns/test_campaign.c tests/campaigns/test_protection.c tests/masks/test_masks.c tests/parser/test_classify.c \
                tests/engine/runs.c tests/engine/test_runner.c tests/engine/test_hostrun.c tests/engine/test_golden.c tests/engine/test_daemon.c tests/engine/test_attribution.c tests/engine/test_stats.c tests/engine/test_progress.c \
+               tests/cudart/test_fatbin.c tests/cudart/test_runtime.c \
                tests/db/test_db.c tests/db/test_shard.c tests/db/test_queue.c tests/db/tmpdir.c tests/fuzz/test_regress.c tests/fuzz/fuzz_load.c tests/fuzz/fuzz_common.c
 EXAMPLE_BIN := $(BUILD)/examples/iterate
 # Each application under examples/ may bring its own fragment (examples/README.md,
@@ -54,19 +56,21 @@ SIMCORE_OBJ := $(SIMCORE_SRC:%.c=$(BUILD)/%.o)
 CAMP_OBJ    := $(CAMP_SRC:%.c=$(BUILD)/%.o) $(BUILD)/campaigns/gpus_embed.o
 # everything but simcore and main(): linked into flipsim and the unit tests
 CORE_OBJ    := $(CAMP_OBJ) $(MASKS_SRC:%.c=$(BUILD)/%.o) $(PARSER_SRC:%.c=$(BUILD)/%.o) $(DB_SRC:%.c=$(BUILD)/%.o) \
-               $(filter-out $(BUILD)/engine/main.o,$(ENGINE_SRC:%.c=$(BUILD)/%.o))
+               $(filter-out $(BUILD)/engine/main.o,$(ENGINE_SRC:%.c=$(BUILD)/%.o)) $(CUDART_SRC:%.c=$(BUILD)/%.o)
 GPU_PRESETS := $(sort $(wildcard campaigns/gpus/*.json))
 ENGINE_OBJ  := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ    := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 # Floating-point semantics change the rounding mode at run time.
 $(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o $(BUILD)/simcore/sem_fast.o: CFLAGS += -frounding-math
+$(BUILD)/pic/simcore/sem_fp.o $(BUILD)/pic/simcore/sem_cmp.o $(BUILD)/pic/simcore/sem_fast.o: CFLAGS += -frounding-math
 # The lane loops of the execution path are written to vectorise; -O2's
 # very-cheap cost model leaves most of them scalar.
 $(BUILD)/simcore/sem_fast.o $(BUILD)/simcore/exec.o $(BUILD)/simcore/sem_int.o $(BUILD)/simcore/memsys.o: CFLAGS += -fvect-cost-model=dynamic
+$(BUILD)/pic/simcore/sem_fast.o $(BUILD)/pic/simcore/exec.o $(BUILD)/pic/simcore/sem_int.o $(BUILD)/pic/simcore/memsys.o: CFLAGS += -fvect-cost-model=dynamic
 
 .PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests pass-tests spill-tests e2e-tests study protection-study test-bins suites slurm-test
-all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(EXAMPLE_BIN)
+all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(BUILD)/libcudart.so.13 $(EXAMPLE_BIN)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -79,6 +83,33 @@ $(BUILD)/campaigns/gpus_embed.c: campaigns/embed.sh $(GPU_PRESETS)
 
 $(BUILD)/campaigns/gpus_embed.o: $(BUILD)/campaigns/gpus_embed.c
 	$(CC) $(CFLAGS) -c $< -o $@
+
+# The CUDA runtime (cudart/, README "Bring your own CUDA program"): a shared
+# library built from position-independent copies of simcore's objects under
+# $(BUILD)/pic/ (flipsim and libsimcore.a keep their non-PIC objects), with
+# the version node nvcc 13 programs bind to. Every other name the CUDA 13
+# runtime exports (cudart/exports.txt) gets a stub that names itself and
+# exits 2 (cudart/stubs.sh).
+CUDART_LIB_SRC := cudart/runtime.c cudart/fatbin.c campaigns/camp_gpu.c
+CUDART_PIC_OBJ := $(SIMCORE_SRC:%.c=$(BUILD)/pic/%.o) $(CUDART_LIB_SRC:%.c=$(BUILD)/pic/%.o) \
+                  $(BUILD)/pic/campaigns/gpus_embed.o $(BUILD)/pic/cudart/stubs.o
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(BUILD)/pic/campaigns/gpus_embed.o: $(BUILD)/campaigns/gpus_embed.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(BUILD)/pic/cudart/stubs.c: cudart/stubs.sh cudart/exports.txt $(BUILD)/pic/cudart/runtime.o
+	sh cudart/stubs.sh cudart/exports.txt $(BUILD)/pic/cudart/runtime.o $@
+
+$(BUILD)/pic/cudart/stubs.o: $(BUILD)/pic/cudart/stubs.c
+	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -Wno-missing-prototypes -c $< -o $@
+
+$(BUILD)/libcudart.so.13: $(CUDART_PIC_OBJ) cudart/libcudart.map
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libcudart.so.13 -Wl,--version-script=cudart/libcudart.map -o $@ \
+		$(CUDART_PIC_OBJ) $(LDFLAGS) -ljansson -lzstd -lm
 
 $(BUILD)/libsimcore.a: $(SIMCORE_OBJ)
 	@rm -f $@
@@ -94,8 +125,8 @@ $(BUILD)/examples/iterate: examples/iterate/iterate.c $(APP_OBJ) $(BUILD)/libsim
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(APP_CFLAGS) -o $@ $< $(APP_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lm
 
-# deps: install the four libraries with apt-get when any is missing.
-DEPS_PKGS := libuv1-dev libjansson-dev libsqlite3-dev libcriterion-dev pkg-config
+# deps: install the libraries (and pkg-config) with apt-get when any is missing.
+DEPS_PKGS := libuv1-dev libjansson-dev libsqlite3-dev libcriterion-dev libzstd-dev pkg-config
 deps:
 	@missing=""; for p in $(DEPS_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
@@ -121,12 +152,34 @@ $(BUILD)/tests/golden_host: tests/engine/data/golden_host.c $(BUILD)/libsimcore.
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
 
+# a CUDA program without nvcc: it registers a committed fatbinary as nvcc's
+# stubs do and loads build/libcudart.so.13 from its folder's parent
+# (tests/cudart/test_runtime.c)
+$(BUILD)/tests/cuda_host: tests/cudart/data/cuda_host.c $(BUILD)/libcudart.so.13
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< -L$(BUILD) -l:libcudart.so.13 -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS)
+
+# programs whose .nv_fatbin holds a fixture, for the ELF checks of
+# tests/cudart/test_fatbin.c: as built with -cudart shared, -cudart static,
+# and with machine code only
+CUDART_DATA := tests/cudart/data
+$(BUILD)/tests/elf_shared: $(CUDART_DATA)/elf_host.c $(CUDART_DATA)/rt_kernels.zstd.fatbin $(BUILD)/libcudart.so.13
+	$(CC) $(CFLAGS) -DBLOB='"$(CUDART_DATA)/rt_kernels.zstd.fatbin"' -o $@ $< -L$(BUILD) -Wl,--no-as-needed \
+		-l:libcudart.so.13 $(LDFLAGS)
+$(BUILD)/tests/elf_static: $(CUDART_DATA)/elf_host.c $(CUDART_DATA)/rt_kernels.zstd.fatbin
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DBLOB='"$(CUDART_DATA)/rt_kernels.zstd.fatbin"' -o $@ $< $(LDFLAGS)
+$(BUILD)/tests/elf_sass: $(CUDART_DATA)/elf_host.c $(CUDART_DATA)/rt_kernels.sass.fatbin $(BUILD)/libcudart.so.13
+	$(CC) $(CFLAGS) -DBLOB='"$(CUDART_DATA)/rt_kernels.sass.fatbin"' -o $@ $< -L$(BUILD) -Wl,--no-as-needed \
+		-l:libcudart.so.13 $(LDFLAGS)
+
 # The simulator's semantic suites run a second time with every module in
 # alloc register mode (the fault, arch and engine suites pin ptx-mode
 # register numbers and counts, so they run in ptx mode only).
 ALLOC_SUITES := @(sem_int|sem_fp|sem_cmp|insn|mem|ctl|warp|due|parse)/*
 # examples/campaigns/ name build/examples/ programs (test_campaign.c loads them all)
-TEST_BIN := $(BUILD)/unit-tests $(BUILD)/flipsim $(BUILD)/tests/vadd_host $(BUILD)/tests/doomed_host $(BUILD)/tests/golden_host $(EXAMPLE_BIN) \
+TEST_BIN := $(BUILD)/unit-tests $(BUILD)/flipsim $(BUILD)/libcudart.so.13 $(BUILD)/tests/cuda_host $(BUILD)/tests/elf_shared \
+            $(BUILD)/tests/elf_static $(BUILD)/tests/elf_sass $(BUILD)/tests/vadd_host $(BUILD)/tests/doomed_host $(BUILD)/tests/golden_host $(EXAMPLE_BIN) \
             build/examples/iterate
 # UNIT_FILTER: a Criterion filter for the first run (make asan's below)
 unit: $(TEST_BIN)
@@ -143,9 +196,10 @@ pass-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
 spill-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
 	bash tests/spill/run.sh $(BUILD)
 
-e2e-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
+e2e-tests: $(BUILD)/flipsim $(EXAMPLE_BIN) $(BUILD)/libcudart.so.13 $(BUILD)/tests/vadd_host
 	bash tests/e2e.sh $(BUILD)
 	bash tests/e2e_protection.sh $(BUILD)
+	bash tests/cudart/nvcc.sh $(BUILD)
 
 # make slurm-test: examples/slurm on a throw-away Slurm of this machine
 # (munged, slurmctld, slurmd; installs slurm-wlm and munge when missing):
@@ -284,4 +338,4 @@ install-test: deps $(BUILD)/flipsim $(BUILD)/libsimcore.a
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(SIMCORE_OBJ:.o=.d) $(CORE_OBJ:.o=.d) $(ENGINE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(APP_OBJ:.o=.d)
+-include $(CUDART_PIC_OBJ:.o=.d) $(SIMCORE_OBJ:.o=.d) $(CORE_OBJ:.o=.d) $(ENGINE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(APP_OBJ:.o=.d)

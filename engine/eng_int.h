@@ -307,6 +307,13 @@ const eng_driver_t *eng_driver_for(const camp_campaign_t *c);
 /* The golden run of campaign c's host program (c->exec): eng_driver_exec's
  * golden, also used by `flipsim profile PROGRAM`. */
 int eng_golden_exec(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t *g, char *err, size_t errsz);
+/* The program of `profile PROGRAM [ARG...]` and `exec PROGRAM [ARG...]`
+ * into *x: argv[0] resolved to an absolute path, the arguments borrowed,
+ * the current folder. Returns 0, ENG_EINPUT (not an executable file: the
+ * message printed) or ENG_EINTERNAL. Free with eng_exec_args_free, whatever
+ * it returned. */
+int eng_exec_args(camp_exec_t *x, int argc, char **argv);
+void eng_exec_args_free(camp_exec_t *x);
 
 /* ---- commands (run.c, worker.c, query.c) ---- */
 int eng_run_main(int argc, char **argv);

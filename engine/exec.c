@@ -23,9 +23,16 @@ void eng_exec_help(FILE *out)
 	const char *const *names = camp_gpu_names();
 	fputs("usage: flipsim exec W.json [--gpu NAME|FILE] [--regs MODE] [--dump DIR]\n"
 	      "                           [--stats] [--cycle-budget N] [--protection P.json]\n"
+	      "       flipsim exec [OPTIONS] PROGRAM [ARG...]\n"
 	      "\n"
 	      "Runs the workload W.json (PTX, buffers, launches, outputs) once on the\n"
 	      "simulator. Without --stats or --dump it prints a short summary.\n"
+	      "A PROGRAM (any argument not ending in .json; what follows it is its own)\n"
+	      "is a host program on the simcore API or a CUDA program built with\n"
+	      "'nvcc -cudart shared' (README, \"Bring your own CUDA program\"): it runs\n"
+	      "once, as a campaign's golden run, its stdout and stderr passed through;\n"
+	      "--stats then adds one line of JSON at the end of stdout. The exit status\n"
+	      "is 0 when it exits 0, 3 after a DUE, 2 otherwise (the reason on stderr).\n"
 	      "\n"
 	      "options:\n"
 	      "  --gpu NAME|FILE     GPU configuration: a preset name, or a JSON file (a value\n"
@@ -71,6 +78,8 @@ void eng_exec_help(FILE *out)
 
 typedef struct opts {
 	const char *workload;
+	int prog_argc;           /* a host program: it and its arguments */
+	char **prog_argv;
 	const char *gpu;
 	const char *dump;
 	const char *protection;  /* --protection: the file, or NULL */
@@ -124,6 +133,12 @@ static int parse_args(int argc, char **argv, opts_t *o)
 				return eng_usage_error("exec", "unexpected argument '%s' (one workload "
 				                       "at a time)", a);
 			o->workload = a;
+			size_t n = strlen(a);
+			if (n < 5 || strcmp(a + n - 5, ".json")) { /* a program: the rest is its own */
+				o->prog_argc = argc - i;
+				o->prog_argv = argv + i;
+				break;
+			}
 			continue;
 		}
 		if (!strcmp(a, "--")) {
@@ -166,7 +181,9 @@ static int parse_args(int argc, char **argv, opts_t *o)
 		}
 	}
 	if (!o->workload)
-		return eng_usage_error("exec", "missing the workload file (W.json)");
+		return eng_usage_error("exec", "missing the workload file (W.json) or program");
+	if (o->prog_argv && o->dump)
+		return eng_usage_error("exec", "--dump takes a workload JSON; a program writes its own outputs");
 	return -1;
 }
 
@@ -539,6 +556,75 @@ static int print_results(const opts_t *o, const camp_workload_t *w, const sc_gpu
 	return status;
 }
 
+/* ---- a host program (simcore or CUDA) ---------------------------------- */
+
+/* --stats of a host program's run, from its golden record. */
+static json_t *host_stats_json(const opts_t *o, const sc_gpu_config_t *cfg, const eng_golden_t *g, int rc)
+{
+	json_t *launches = json_array();
+	int bad = !launches;
+	for (uint32_t i = 0; i < g->nlaunch && !bad; i++)
+		bad |= json_array_append_new(launches, launch_json(&g->launch[i]));
+	json_t *st = bad ? NULL : json_pack("{s:s, s:s, s:s, s:I, s:f, s:I, s:I, s:f, s:f, s:s, s:i, s:o}", "program",
+	                                    o->workload, "gpu", cfg->name, "regs", sc_regs_name(o->regs), "cycles",
+	                                    JI(g->totals.cycles), "clock_mhz", cfg->clock_mhz, "warp_instructions",
+	                                    JI(g->totals.warp_insts), "thread_instructions", JI(g->totals.thread_insts),
+	                                    "ipc", g->totals.cycles ? (double)g->totals.thread_insts / (double)g->totals.cycles
+	                                                            : 0.0,
+	                                    "wall_seconds", g->wall, "status", rc == ENG_EDUE ? "due" : "ok",
+	                                    "exit_status", g->exit_status, "launches", launches);
+	if (!st)
+		json_decref(launches);
+	return st;
+}
+
+/* Copies the file at path to out; 0 or -1. */
+static int pass_through(const char *path, FILE *out)
+{
+	FILE *f = fopen(path, "rb");
+	char buf[65536];
+	size_t k;
+	if (!f)
+		return -1;
+	while ((k = fread(buf, 1, sizeof buf, f)) > 0)
+		if (fwrite(buf, 1, k, out) != k)
+			break;
+	int rc = ferror(f) || ferror(out) ? -1 : 0;
+	fclose(f);
+	fflush(out);
+	return rc;
+}
+
+/* exec PROGRAM [ARG...]: one fault-free run of the program on the simulated
+ * GPU, as a campaign's golden run (hostrun.c), its stdout and stderr passed
+ * through. Returns an exit status. */
+static int exec_host(const opts_t *o, const sc_gpu_config_t *cfg, const sc_options_t *so)
+{
+	char err[1024];
+	camp_exec_t x;
+	camp_campaign_t c = {.exec = &x, .gpu = *cfg, .regs = eng_camp_regs(so->regs), .prot = so->prot,
+	                     .golden_watchdog_seconds = 0, .golden_cycle_budget = o->cycle_budget};
+	int rc = eng_exec_args(&x, o->prog_argc, o->prog_argv);
+	if (rc)
+		goto out;
+	eng_golden_t g;
+	rc = eng_golden_exec(&c, 0, &g, err, sizeof err);
+	if (g.dir[0] && !access(g.out.path, F_OK) && (pass_through(g.out.path, stdout) || pass_through(g.err.path, stderr)))
+		eng_errorf("cannot pass the program's output through: %s", strerror(errno));
+	if (rc)
+		eng_errorf("%s", err);
+	if (o->stats && (!rc || rc == ENG_EDUE)) {
+		json_t *j = host_stats_json(o, cfg, &g, rc);
+		if (!j || json_dumpf(j, stdout, JSON_COMPACT) || putchar('\n') == EOF)
+			rc = ENG_EINTERNAL;
+		json_decref(j);
+	}
+	eng_golden_free(&g);
+out:
+	eng_exec_args_free(&x);
+	return eng_exit_status(rc);
+}
+
 int eng_exec_main(int argc, char **argv)
 {
 	opts_t o = {.regs = SC_REGS_PTX};
@@ -555,6 +641,14 @@ int eng_exec_main(int argc, char **argv)
 	if ((rc = camp_gpu_load(o.gpu ? o.gpu : "gtx480", &cfg, err, sizeof err))) {
 		eng_errorf("%s", err);
 		return eng_exit_status(error_of(rc));
+	}
+	if (o.prog_argv) {
+		sc_options_t so = {.regs = o.regs};
+		if (o.protection && (rc = camp_protection_load(o.protection, &cfg, o.regs, &so.prot, err, sizeof err))) {
+			eng_errorf("%s", err);
+			return eng_exit_status(error_of(rc));
+		}
+		return exec_host(&o, &cfg, &so);
 	}
 	if ((rc = camp_workload_load(o.workload, &w, err, sizeof err))) {
 		eng_errorf("%s", err);

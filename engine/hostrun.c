@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cudart.h"
 #include "eng_int.h"
 
 /* A temporary folder for one run of the program; removed with its files. */
@@ -217,6 +218,25 @@ static int exp_cmp(const eng_text_t *t, const char *path, diff_t *d)
 
 /* ---- the program's process ---- */
 
+/* Puts flipsim's own folder (where build/libcudart.so.13 lies) first on
+ * LD_LIBRARY_PATH, so that a CUDA program built with -cudart shared loads
+ * flipsim's CUDA runtime (cudart/). 0, or -1 with errno. */
+static int cudart_path(void)
+{
+	char exe[4096], path[8192];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return 0;
+	*slash = 0;
+	const char *old = getenv("LD_LIBRARY_PATH");
+	snprintf(path, sizeof path, "%s%s%s", exe, old && *old ? ":" : "", old && *old ? old : "");
+	return setenv("LD_LIBRARY_PATH", path, 1);
+}
+
 /* The child of start(): sets up its group, signals, stdio, fd 3 (res)
  * and FLIPSIM_RT (job), then runs the program. An errno on the way is
  * written to ex (close-on-exec: nothing arrives when the program runs). */
@@ -232,7 +252,7 @@ static _Noreturn void exec_child(const camp_exec_t *x, const char *job, const ch
 	int er = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	int e = 0;
 	if (in < 0 || out < 0 || er < 0 || chdir(x->cwd) < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
-	    dup2(er, 2) < 0 || dup2(res, SC_RT_FD) < 0 || setenv(SC_RT_ENV, job, 1) < 0)
+	    dup2(er, 2) < 0 || dup2(res, SC_RT_FD) < 0 || setenv(SC_RT_ENV, job, 1) < 0 || cudart_path() < 0)
 		e = errno;
 	if (!e) {
 		for (int fd = SC_RT_FD + 1; fd < 64; fd++)
@@ -254,6 +274,11 @@ static pid_t start(const camp_exec_t *x, const scratch_t *s, const char *outp, c
 {
 	char job[4200];
 	scratch_path(s, "job", job, sizeof job);
+	/* a CUDA program built as flipsim cannot run it; one that cannot be
+	 * read is left to execv to report */
+	int elf = cr_elf_check(x->argv[0], err, errsz);
+	if (elf && elf != CR_EIO)
+		return -1;
 	int res[2], ex[2];
 	if (pipe(res) < 0)
 		goto fail;
@@ -552,7 +577,8 @@ static int golden_verdict(const camp_campaign_t *c, const gread_t *r, int how, i
 	}
 	if (!r->seen_g) {
 		snprintf(err, errsz, "'%s' %s without simulating anything under flipsim (a program on the "
-		         "simcore API, linked with libsimcore " SC_VERSION ", is needed)%s%s", prog, what,
+		         "simcore API, linked with libsimcore " SC_VERSION ", or a CUDA program built with "
+		         "'nvcc -cudart shared', is needed)%s%s", prog, what,
 		         *line1 ? "; its stderr: " : "", line1);
 		return ENG_EINPUT;
 	}
@@ -624,6 +650,30 @@ int eng_golden_exec(const camp_campaign_t *c, uint64_t ck_interval, eng_golden_t
 out:
 	unlink(job);
 	return rc;
+}
+
+int eng_exec_args(camp_exec_t *x, int argc, char **argv)
+{
+	*x = (camp_exec_t){.argv = calloc((size_t)argc + 1, sizeof(char *)), .argc = (uint32_t)argc,
+	                   .cwd = getcwd(NULL, 0)};
+	if (!x->argv || !x->cwd)
+		return ENG_EINTERNAL;
+	x->argv[0] = realpath(argv[0], NULL);
+	if (!x->argv[0] || access(x->argv[0], X_OK)) {
+		eng_errorf("%s: not an executable file (a workload is a *.json file or a host program)", argv[0]);
+		return ENG_EINPUT;
+	}
+	for (int i = 1; i < argc; i++)
+		x->argv[i] = argv[i];
+	return 0;
+}
+
+void eng_exec_args_free(camp_exec_t *x)
+{
+	if (x->argv)
+		free(x->argv[0]);
+	free(x->argv);
+	free(x->cwd);
 }
 
 /* ---- inject mode ---- */

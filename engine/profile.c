@@ -217,22 +217,13 @@ static int profile_exec(const sc_gpu_config_t *cfg, const sc_options_t *so, cons
 {
 	sc_regs_t regs = so->regs;
 	char err[1024];
-	camp_exec_t x = {.argv = calloc((size_t)argc + 1, sizeof(char *)), .argc = (uint32_t)argc,
-	                 .cwd = getcwd(NULL, 0)};
+	camp_exec_t x;
 	camp_campaign_t c = {.exec = &x, .gpu = *cfg, .regs = eng_camp_regs(regs), .prot = so->prot,
 	                     .golden_watchdog_seconds = lim->seconds, .golden_cycle_budget = lim->cycles,
 	                     .golden_ib_similarity = so->ib_similarity};
-	int rc = ENG_EINTERNAL;
-	if (!x.argv || !x.cwd)
+	int rc = eng_exec_args(&x, argc, argv);
+	if (rc)
 		goto out;
-	x.argv[0] = realpath(argv[0], NULL);
-	if (!x.argv[0] || access(x.argv[0], X_OK)) {
-		eng_errorf("%s: not an executable file (a workload is a *.json file or a host program)", argv[0]);
-		rc = ENG_EINPUT;
-		goto out;
-	}
-	for (int i = 1; i < argc; i++)
-		x.argv[i] = argv[i];
 	eng_golden_t g;
 	rc = eng_golden_exec(&c, 0, &g, err, sizeof err);
 	if (rc && !g.nlaunch) {  /* nothing ran: the error alone, no empty table */
@@ -253,10 +244,7 @@ static int profile_exec(const sc_gpu_config_t *cfg, const sc_options_t *so, cons
 	}
 	eng_golden_free(&g);
 out:
-	if (x.argv)
-		free(x.argv[0]);
-	free(x.argv);
-	free(x.cwd);
+	eng_exec_args_free(&x);
 	return rc;
 }
 

@@ -2910,7 +2910,8 @@ static int keep_symbols(P *p)
 		const sym_t *y = p->syms[i];
 		sc__sym_t *k = &m->syms[m->nsyms++];
 		*k = (sc__sym_t){.space = y->role == SC_SYM_VAR ? y->space : SC_SP_PARAM, .role = y->role, .owner = y->owner,
-		                 .size = y->size, .align = y->align, .is_extern = y->is_extern_shared};
+		                 .size = y->size, .align = y->align, .is_extern = y->is_extern_shared,
+		                 .addr = y->addr};
 		if (y->is_func)
 			k->space = SC_SP_NONE;
 		if (!(k->name = strdup(y->name)) || (y->init && !(k->init = malloc(y->size ? y->size : 1))))

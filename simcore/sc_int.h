@@ -816,6 +816,8 @@ typedef struct sc__sym {
 	uint32_t size, align;
 	uint8_t *init;                 /* initial bytes, NULL: none */
 	bool is_extern;                /* .extern .shared (size 0) */
+	uint64_t addr;                 /* module scope .global: its device address;
+	                                  .const: its offset in the bank */
 } sc__sym_t;
 /* The imm of the word at pc (pool: pool entry `at`) is the address of
  * symbol sym plus addend, as written. */

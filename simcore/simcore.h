@@ -1083,4 +1083,48 @@ typedef struct sc_rt_job {
 /* Writes job j to path. Returns 0 or SC_EIO. */
 int sc_rt_job_write(const char *path, const sc_rt_job_t *j);
 
+/* ---- module variables and kernel facts for a CUDA runtime (modvar.c) ---- */
+
+/* A module-scope variable: .global ones live in device memory at addr,
+ * .const ones in the module's constant bank at offset addr. */
+typedef enum { SC_VAR_GLOBAL = 0, SC_VAR_CONST = 1 } sc_var_space_t;
+typedef struct sc_var_info {
+	sc_var_space_t space;
+	uint64_t addr;
+	uint64_t size;
+} sc_var_info_t;
+/* Fills *out for the module-scope .global or .const variable `name`;
+ * returns 0 or SC_ENOTFOUND. */
+int sc_module_var(const sc_module_t *mod, const char *name, sc_var_info_t *out);
+/* Copies n bytes between buf and the module's constant bank at offset off
+ * (write: into the bank). Host side, between launches, as
+ * cudaMemcpyToSymbol; each launch starts with empty constant caches, so
+ * the next launch reads the new bytes. 0, or SC_EINVAL outside the bank. */
+int sc_module_const_copy(sc_module_t *mod, uint64_t off, void *buf, uint64_t n, bool write);
+
+/* What cudaFuncGetAttributes reports of a kernel, in the module's register
+ * mode on gpu's configuration. */
+typedef struct sc_kernel_info {
+	uint32_t regs;            /* 32-bit registers per thread */
+	uint32_t smem_static;     /* bytes of static shared memory */
+	uint32_t local_bytes;     /* local memory per thread */
+	uint32_t const_bytes;     /* the module's constant bank */
+	uint32_t param_bytes;
+	uint32_t max_threads;     /* threads per block a launch may have */
+} sc_kernel_info_t;
+/* Returns 0 or SC_ENOTFOUND. */
+int sc_kernel_info(const sc_gpu_t *gpu, const sc_module_t *mod, const char *kernel, sc_kernel_info_t *out);
+/* CTAs of `threads` threads and dyn_smem dynamic shared bytes of `kernel`
+ * that one SM holds at once (0 when not even one fits) into *ctas; 0 or
+ * SC_ENOTFOUND. */
+int sc_kernel_occupancy(const sc_gpu_t *gpu, const sc_module_t *mod, const char *kernel, uint32_t threads,
+                        uint32_t dyn_smem, uint32_t *ctas);
+/* Whether [addr, addr + bytes) lies inside one allocation of global
+ * memory (sc_malloc's, or a module's .global variables). */
+bool sc_device_range(sc_gpu_t *gpu, uint64_t addr, uint64_t bytes);
+/* The GPU's configuration (owned by gpu). */
+const sc_gpu_config_t *sc_gpu_config(const sc_gpu_t *gpu);
+/* The register mode modules load in on gpu. */
+sc_regs_t sc_gpu_regs(const sc_gpu_t *gpu);
+
 #endif

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# tests/cudart/nvcc.sh BUILD: a CUDA program built by nvcc runs on flipsim
+# unchanged. examples/vadd/vadd_cuda.cu, built with `nvcc -cudart shared
+# -arch=sm_75`, prints under `flipsim exec` what its simcore twin
+# (build/tests/vadd_host) prints, and a register-file campaign on each gives
+# the same outcomes for the same masks. Skipped, with a message, where nvcc
+# is absent (the rest of the runtime's tests need none) or where the runtime
+# is built with the sanitizers (nvcc's program is not).
+set -euo pipefail
+build=${1:-build}
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+if [ ! -x "$nvcc" ]; then
+	echo "tests/cudart/nvcc.sh: SKIPPED: no nvcc (set NVCC or put it on PATH)"
+	exit 0
+fi
+if nm -D "$build/libcudart.so.13" | grep -q __asan_init; then
+	echo "tests/cudart/nvcc.sh: SKIPPED: $build/libcudart.so.13 is built with the sanitizers, nvcc's programs are not"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "tests/cudart/nvcc.sh: FAIL: $*"; exit 1; }
+
+prog="$build/examples/vadd_cuda"
+mkdir -p "$build/examples"
+"$nvcc" -cudart shared -arch=sm_75 -o "$prog" examples/vadd/vadd_cuda.cu
+want=$("$build/tests/vadd_host")
+got=$("$build/flipsim" exec "$prog") || fail "flipsim exec $prog exited $?"
+[ "$got" = "$want" ] || fail "vadd_cuda printed '$got', vadd_host '$want'"
+
+# the same masks: the same seed, target and injection count on both
+root=$(pwd)
+campaign() { # NAME EXEC-JSON
+	printf '{"name": "%s", "workload": {"exec": %s, "cwd": "%s"}, "target": "regfile", "injections": 300, "seed": 11}\n' \
+		"$1" "$2" "$root" > "$tmp/$1.json"
+	"$build/flipsim" run "$tmp/$1.json" --db "$tmp/$1.db" -j 2 > "$tmp/$1.log" 2>&1 ||
+		{ cat "$tmp/$1.log"; fail "the campaign on $2 failed"; }
+	# n, masked, sdc, due of the campaign's row of the avf table
+	"$build/flipsim" report "$tmp/$1.db" --csv | awk -F, '$2 == "'"$1"'" && $4 == "all" { print $7, $8, $9, $10; exit }'
+}
+cuda=$(campaign cuda "[\"$root/$prog\"]")
+host=$(campaign host "[\"$root/$build/tests/vadd_host\", \"examples/vadd/vadd.ptx\"]")
+[ -n "$cuda" ] || fail "no avf row for the CUDA program's campaign"
+[ "$cuda" = "$host" ] || fail "outcomes (n masked sdc due) differ: CUDA program $cuda, simcore program $host"
+echo "tests/cudart/nvcc.sh: ok (vadd_cuda = vadd_host: output, and outcomes $cuda)"
