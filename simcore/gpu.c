@@ -173,6 +173,7 @@ void sc_gpu_destroy(sc_gpu_t *g)
 	free(g->stats);
 	free(g->run.params);
 	free(g->dec);
+	sc__printf_free(g);
 	free(g);
 }
 
@@ -953,6 +954,7 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 		return rc;
 
 	uint64_t start = g->cycle, now = run_loop(g, start);
+	sc__printf_flush(g);
 	if ((rc = record_stats(g, grid, block, limiter, start, now)))
 		return rc;
 	if (g->run.halt)
