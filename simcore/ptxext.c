@@ -126,6 +126,13 @@ int sc__x_match_redux(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d,
 }
 
 /* ------------------------------------------------------------ device memory */
+/* The pc a DUE of vprintf or assertfail names: the call in the program
+ * (their bodies are flipsim's, ptx_parse.c's builtins). */
+static uint32_t caller_pc(const sc_warp_t *w, uint32_t pc)
+{
+	return w->ncalls ? w->calls[w->ncalls - 1] - 1 : pc;
+}
+
 /* The NUL-terminated string at generic address a (at most STR_MAX - 1
  * bytes kept) into buf: false after the DUE of a bad address. */
 static bool read_str(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, uint32_t l, uint64_t a, char *buf)
@@ -411,7 +418,7 @@ int sc__x_vprintf(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uin
 			x->d[l] = (uint32_t)-1;
 			continue;
 		}
-		argv_t a = {.g = g, .sm = sm, .w = w, .pc = d->pc, .lane = l, .base = args[l]};
+		argv_t a = {.g = g, .sm = sm, .w = w, .pc = caller_pc(w, d->pc), .lane = l, .base = args[l]};
 		o.len = 0;
 		if (!format(&a, fmt[l], &o)) {
 			free(o.p);
@@ -436,20 +443,21 @@ int sc__x_assertfail(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, 
 		return SC_X_BAD;
 	if (!exec)
 		return 1;
+	uint32_t at = caller_pc(w, d->pc);
 	uint64_t v[4][32];
 	for (unsigned j = 0; j < 4; j++)
 		sc__rd(g, sm, w, in->opnd[j], exec, v[j]);
 	char *s = malloc(3 * STR_MAX), *first = NULL;
 	if (!s) {
-		sc__due(g, SC_DUE_ASSERT, sm, w, __builtin_ctz(exec), d->pc, 0, "assertion failed");
+		sc__due(g, SC_DUE_ASSERT, sm, w, __builtin_ctz(exec), at, 0, "assertion failed");
 		return SC_X_HALT;
 	}
 	char *msg = s, *file = s + STR_MAX, *fn = s + 2 * STR_MAX;
 	int lane0 = __builtin_ctz(exec);
 	char line[STR_MAX * 3 + 160];
 	FOR_LANES(l, exec) {
-		if (!read_str(g, sm, w, d->pc, l, v[0][l], msg) || !read_str(g, sm, w, d->pc, l, v[1][l], file) ||
-		    !read_str(g, sm, w, d->pc, l, v[3][l], fn)) {
+		if (!read_str(g, sm, w, at, l, v[0][l], msg) || !read_str(g, sm, w, at, l, v[1][l], file) ||
+		    !read_str(g, sm, w, at, l, v[3][l], fn)) {
 			free(s);
 			return SC_X_HALT;
 		}
@@ -459,12 +467,13 @@ int sc__x_assertfail(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, 
 		const uint32_t *c = w->cta->ctaid;
 		snprintf(line, sizeof line, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.", file,
 		         (uint32_t)v[2][l], fn, c[0], c[1], c[2], t[0], t[1], t[2], msg);
-		if (g->pf.stream_set ? g->pf.stream != NULL : true)
-			fprintf(stderr, "%s\n", line);
+		FILE *f = g->pf.astream_set ? g->pf.astream : stderr;
+		if (f)
+			fprintf(f, "%s\n", line);
 		if ((int)l == lane0)
 			first = strdup(line);
 	}
-	sc__due(g, SC_DUE_ASSERT, sm, w, lane0, d->pc, 0, "%s", first ? first : "assertion failed");
+	sc__due(g, SC_DUE_ASSERT, sm, w, lane0, at, 0, "%s", first ? first : "assertion failed");
 	free(first);
 	free(s);
 	return SC_X_HALT;
@@ -536,6 +545,14 @@ void sc_set_printf_stream(sc_gpu_t *g, FILE *f)
 		return;
 	g->pf.stream = f;
 	g->pf.stream_set = true;
+}
+
+void sc_set_assert_stream(sc_gpu_t *g, FILE *f)
+{
+	if (!g)
+		return;
+	g->pf.astream = f;
+	g->pf.astream_set = true;
 }
 
 const char *sc_printf_output(const sc_gpu_t *g, size_t *len)

@@ -1731,6 +1731,8 @@ typedef struct sc_printf {
 	size_t out_len, out_cap;
 	FILE *stream;           /* where flushes go; stdout unless set */
 	bool stream_set;
+	FILE *astream;          /* where assert messages go; stderr unless set */
+	bool astream_set;
 } sc_printf_t;
 
 /* What the GPU tells whoever runs it (the injection runtime installs them;

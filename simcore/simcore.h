@@ -549,12 +549,15 @@ int sc_synchronize(sc_gpu_t *gpu);
  * CUDA drops them. sc_set_printf_fifo sets the size in bytes (0:
  * SC_EINVAL) for later launches; sc_printf_fifo returns it.
  * sc_set_printf_stream sends the text to f instead of stdout (NULL: kept
- * only, and failed device asserts are not printed to stderr either);
- * sc_printf_output returns everything flushed since the GPU was created
- * (owned by the GPU, valid until its next launch; "" when none). */
+ * only); sc_printf_output returns everything flushed since the GPU was
+ * created (owned by the GPU, valid until its next launch; "" when none).
+ * A failed device assert prints CUDA's message to stderr, or to the
+ * stream sc_set_assert_stream names (NULL: none; the DUE's detail holds
+ * it either way). */
 int sc_set_printf_fifo(sc_gpu_t *gpu, uint64_t bytes);
 uint64_t sc_printf_fifo(const sc_gpu_t *gpu);
 void sc_set_printf_stream(sc_gpu_t *gpu, FILE *f);
+void sc_set_assert_stream(sc_gpu_t *gpu, FILE *f);
 const char *sc_printf_output(const sc_gpu_t *gpu, size_t *len);
 
 /* The structured status of the last abnormal stop (reason NONE if none). */

@@ -343,7 +343,6 @@ static int x_call_ret(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d,
 	return SC_X_JUMP;
 }
 
-/* exit, trap, bar, membar, nop. g->cycle is the cycle being issued. */
 /* nanosleep.u32 t: the warp goes on at pc + 1 after t ns of simulated time
  * (the longest of its lanes' t; PTX caps it at 1 ms), its next issue set
  * here (wnext, in the state hash). */
@@ -367,6 +366,7 @@ static int x_nanosleep(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d
 	return SC_X_HALT;
 }
 
+/* exit, trap, bar, membar, nop, nanosleep. g->cycle is the cycle being issued. */
 int sc__x_ctl(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
 {
 	const sc_insn_t *in = d->in;

@@ -613,7 +613,9 @@ Test(ptxext, assert_is_a_due_with_cudas_message)
 	h_ctx_t h;
 	h_init(&h);
 	h_load_ok(&h, assert_ptx);
-	sc_set_printf_stream(h.gpu, NULL); /* keeps the messages off stderr */
+	FILE *f = tmpfile();
+	cr_assert(f);
+	sc_set_assert_stream(h.gpu, f);
 	uint64_t d = h_alloc(&h, 4, NULL);
 	uint32_t n = 3;
 	h_launch_ok(&h, "k", H_D1(2), H_D1(n), 0, H_ARGS(&d)); /* no thread fails */
@@ -622,6 +624,16 @@ Test(ptxext, assert_is_a_due_with_cudas_message)
 	cr_expect_eq(s->reason, SC_DUE_ASSERT);
 	cr_expect_str_eq(sc_due_name(SC_DUE_ASSERT), "assert");
 	cr_expect_str_eq(s->detail, "a.cu:12: void k: block: [0,0,0], thread: [3,0,0] Assertion `x < 3` failed.");
+	/* every failing thread of the warp says so */
+	char buf[1024] = {0};
+	rewind(f);
+	cr_expect_gt(fread(buf, 1, sizeof buf - 1, f), 0);
+	cr_expect_str_eq(buf, "a.cu:12: void k: block: [0,0,0], thread: [3,0,0] Assertion `x < 3` failed.\n"
+	                      "a.cu:12: void k: block: [0,0,0], thread: [4,0,0] Assertion `x < 3` failed.\n"
+	                      "a.cu:12: void k: block: [0,0,0], thread: [5,0,0] Assertion `x < 3` failed.\n"
+	                      "a.cu:12: void k: block: [0,0,0], thread: [6,0,0] Assertion `x < 3` failed.\n"
+	                      "a.cu:12: void k: block: [0,0,0], thread: [7,0,0] Assertion `x < 3` failed.\n");
+	fclose(f);
 	h_fini(&h);
 }
 
