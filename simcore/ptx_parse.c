@@ -70,7 +70,7 @@ typedef struct P {
 	const char *name;
 	sc_tok_t *t;
 	uint32_t nt, i;
-	sc_tok_t *bt[2];     /* the builtins' tokens (add_builtins), kept to the end */
+	sc_tok_t *bt[4];     /* the builtins' tokens (add_builtins), kept to the end */
 	char *msg;
 	size_t msgsz;
 	int err;
@@ -1150,6 +1150,9 @@ static int lower_post(P *p, L *l, mods_t *m)
 			note_shared_use(p, l->o[1].sym);
 		in->aux = SC_AUX_MAKE(m->space, 0, 0);
 		return 0;
+	case SC_OP_MALLOC: /* the launch makes the heap */
+		p->m->uses_heap = true;
+		return 0;
 	case SC_OP_REDUX:
 		if ((in->sub >= 3) != (in->type == SC_T_B32))
 			return perr(p, l->mn, "redux.sync.{and,or,xor} take .b32; .add, .min and .max take .u32 or .s32");
@@ -1641,7 +1644,7 @@ static int lower_op(P *p, L *l, mods_t *m)
 	case SC_OP_SHFL: return lower_shfl(p, l, m);
 	case SC_OP_VOTE: return lower_vote(p, l, m);
 	case SC_OP_MATCH: return lower_match(p, l, m);
-	case SC_OP_NANOSLEEP: case SC_OP_ASSERTFAIL: return lower_sources(p, l, m);
+	case SC_OP_NANOSLEEP: case SC_OP_ASSERTFAIL: case SC_OP_FREE: return lower_sources(p, l, m);
 	default: return lower_regular(p, l, m);
 	}
 }
@@ -3087,16 +3090,23 @@ static const struct builtin {
 	const char *name;
 	uint8_t nparams, nrets;
 	uint8_t size[5]; /* the parameters' sizes, then the return value's */
+	const char *sig;  /* CUDA's, for the message */
 	const char *text;
 } builtins[] = {
-	{"vprintf", 2, 1, {8, 8, 4},
+	{"vprintf", 2, 1, {8, 8, 4}, "(.param .b32) vprintf(.param .b64, .param .b64)",
 	 ".func (.param .b32 r) vprintf(.param .b64 f, .param .b64 a)\n"
 	 "{\n.reg .b64 %x<2>;\n.reg .b32 %y;\nld.param.b64 %x0, [f];\nld.param.b64 %x1, [a];\n"
 	 "vprintf.b32 %y, %x0, %x1;\nst.param.b32 [r], %y;\nret;\n}\n"},
 	{"__assertfail", 5, 0, {8, 8, 4, 8, 8},
+	 "__assertfail(.param .b64, .param .b64, .param .b32, .param .b64, .param .b64)",
 	 ".func __assertfail(.param .b64 m, .param .b64 f, .param .b32 l, .param .b64 n, .param .b64 c)\n"
 	 "{\n.reg .b64 %x<3>;\n.reg .b32 %y;\nld.param.b64 %x0, [m];\nld.param.b64 %x1, [f];\n"
 	 "ld.param.b32 %y, [l];\nld.param.b64 %x2, [n];\nassertfail %x0, %x1, %y, %x2;\nret;\n}\n"},
+	{"malloc", 1, 1, {8, 8}, "(.param .b64) malloc(.param .b64)",
+	 ".func (.param .b64 r) malloc(.param .b64 n)\n"
+	 "{\n.reg .b64 %x<2>;\nld.param.b64 %x0, [n];\nmalloc.u64 %x1, %x0;\nst.param.b64 [r], %x1;\nret;\n}\n"},
+	{"free", 1, 0, {8}, "free(.param .b64)",
+	 ".func free(.param .b64 p)\n{\n.reg .b64 %x;\nld.param.b64 %x, [p];\nfree.u64 %x;\nret;\n}\n"},
 };
 
 /* Function i, declared and never defined, against builtin b's signature. */
@@ -3116,9 +3126,7 @@ static int builtin_check(P *p, const sc_func_t *f, const struct builtin *b)
 			t.col = p->fx[x].col;
 			break;
 		}
-	return perr(p, &t, "'%s' is declared with another signature than CUDA's (%s)", b->name,
-	            b->nrets ? "(.param .b32) vprintf(.param .b64, .param .b64)"
-	                     : "__assertfail(.param .b64, .param .b64, .param .b32, .param .b64, .param .b64)");
+	return perr(p, &t, "'%s' is declared with another signature than CUDA's (%s)", b->name, b->sig);
 }
 
 static int add_builtins(P *p)
@@ -3357,8 +3365,8 @@ done:
 	free(p.calls);
 	free(p.pool_sym);
 	free(p.t);
-	free(p.bt[0]);
-	free(p.bt[1]);
+	for (size_t b = 0; b < sizeof p.bt / sizeof p.bt[0]; b++)
+		free(p.bt[b]);
 	if (rc) {
 		sc__module_free(p.m);
 		return rc;

@@ -49,6 +49,8 @@ bool sc__ext_valid(const sc_insn_t *in)
 	case SC_OP_NANOSLEEP: return t == SC_T_U32 && nd == 0 && ns == 1;
 	case SC_OP_VPRINTF: return nd == 1 && ns == 2 && wr_ok(in->opnd[0]);
 	case SC_OP_ASSERTFAIL: return nd == 0 && ns == 4;
+	case SC_OP_MALLOC: return t == SC_T_U64 && nd == 1 && ns == 1 && wr_ok(in->opnd[0]);
+	case SC_OP_FREE: return t == SC_T_U64 && nd == 0 && ns == 1;
 	}
 	return false;
 }
@@ -477,6 +479,117 @@ int sc__x_assertfail(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, 
 	free(first);
 	free(s);
 	return SC_X_HALT;
+}
+
+/* ------------------------------------------------------------ malloc, free */
+#define HEAP_DEFAULT (8ull << 20) /* cudaLimitMallocHeapSize's default */
+#define HEAP_ALIGN 16u
+
+int sc__heap_prepare(sc_gpu_t *g, const sc_module_t *m)
+{
+	sc_heap_t *h = &g->heap;
+	(void)m;
+	if (h->base)
+		return 0;
+	if (!h->want)
+		h->want = HEAP_DEFAULT;
+	int rc = sc_malloc(g, h->want, &h->base);
+	if (rc)
+		return h->base = 0, rc;
+	h->size = h->want;
+	return 0;
+}
+
+uint64_t sc__heap_hash(const sc_gpu_t *g)
+{
+	const sc_heap_t *h = &g->heap;
+	uint64_t x = fnv(0xcbf29ce484222325ull, &h->n, sizeof h->n);
+	return fnv(x, h->blk, h->n * sizeof *h->blk);
+}
+
+/* First fit: the offset of a new block of len bytes, or UINT64_MAX. */
+static uint64_t heap_alloc(sc_heap_t *h, uint64_t len)
+{
+	if (h->n == h->cap) {
+		uint32_t cap = h->cap ? h->cap * 2 : 64;
+		sc_hblk_t *nb = realloc(h->blk, cap * sizeof *nb);
+		if (!nb)
+			return UINT64_MAX;
+		h->blk = nb;
+		h->cap = cap;
+	}
+	uint64_t at = 0;
+	uint32_t i = 0;
+	for (; i < h->n && h->blk[i].off - at < len; i++)
+		at = (h->blk[i].off + h->blk[i].len + HEAP_ALIGN - 1) & ~(uint64_t)(HEAP_ALIGN - 1);
+	if (i == h->n && (at > h->size || h->size - at < len))
+		return UINT64_MAX;
+	memmove(&h->blk[i + 1], &h->blk[i], (h->n - i) * sizeof *h->blk);
+	h->blk[i] = (sc_hblk_t){at, len};
+	h->n++;
+	return at;
+}
+
+/* Frees the block at offset off: false when no block starts there. */
+static bool heap_free(sc_heap_t *h, uint64_t off)
+{
+	uint32_t lo = 0, hi = h->n;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (h->blk[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == h->n || h->blk[lo].off != off)
+		return false;
+	memmove(&h->blk[lo], &h->blk[lo + 1], (h->n - lo - 1) * sizeof *h->blk);
+	h->n--;
+	return true;
+}
+
+/* malloc.u64 d, n and free.u64 p, lane by lane in lane order. malloc(0)
+ * and a request the heap cannot hold give 0 (NULL), as on CUDA; free(0)
+ * does nothing; freeing anything else than what malloc returned is DUE
+ * illegal_address (a GPU's allocator would be corrupted). */
+int sc__x_malloc_free(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
+{
+	const sc_insn_t *in = d->in;
+	if (UNLIKELY(!sc__ext_valid(in)))
+		return SC_X_BAD;
+	if (!exec)
+		return 1;
+	sc_heap_t *h = &g->heap;
+	sc_alu_t *x = &g->alu;
+	bool is_malloc = in->op == SC_OP_MALLOC;
+	sc__rd(g, sm, w, in->opnd[is_malloc], exec, x->a);
+	FOR_LANES(l, exec) {
+		uint64_t v = x->a[l];
+		if (is_malloc) {
+			uint64_t off = v && h->base ? heap_alloc(h, v) : UINT64_MAX;
+			x->d[l] = off == UINT64_MAX ? 0 : h->base + off;
+		} else if (v && (!h->base || v < h->base || !heap_free(h, v - h->base))) {
+			sc__due(g, SC_DUE_ILLEGAL_ADDRESS, sm, w, (int)l, caller_pc(w, d->pc), v,
+			        "free(0x%llx): not a block malloc returned", (unsigned long long)v);
+			return SC_X_HALT;
+		}
+	}
+	if (is_malloc && !sc__wr(w, in->opnd[0], exec, x->d))
+		return SC_X_BAD;
+	return 1;
+}
+
+int sc_set_heap_size(sc_gpu_t *g, uint64_t bytes)
+{
+	if (!g || bytes == 0 || g->heap.base)
+		return SC_EINVAL;
+	g->heap.want = bytes;
+	return 0;
+}
+
+uint64_t sc_heap_size(const sc_gpu_t *g)
+{
+	return g && g->heap.want ? g->heap.want : HEAP_DEFAULT;
 }
 
 /* ------------------------------------------------------------ flushing */

@@ -523,7 +523,10 @@ extern const sc_subsel_t sc__subs[SC_SS__COUNT];
 	/* d = vprintf(a: format, b: arguments): the body flipsim gives an undefined vprintf (ptx_parse.c) */       \
 	X(VPRINTF, "vprintf", CTL, BRANCH, T, "qgg", SC_TS(B32), SC_TS_ANY, 0, 0, NONE, SC_OF_SIDE)                  \
 	/* __assertfail(message, file, line, function): the body of an undefined __assertfail; ends in a DUE */    \
-	X(ASSERTFAIL, "assertfail", CTL, BRANCH, NONE, "ggug", SC_TS_ANY, SC_TS_ANY, 0, 0, NONE, SC_OF_CTL)
+	X(ASSERTFAIL, "assertfail", CTL, BRANCH, NONE, "ggug", SC_TS_ANY, SC_TS_ANY, 0, 0, NONE, SC_OF_CTL)          \
+	/* d = malloc(a) from the device heap (0 when it has no room); free(a): the bodies of undefined ones */    \
+	X(MALLOC, "malloc", CTL, BRANCH, T, "dg", SC_TS(U64), SC_TS_ANY, 0, 0, NONE, SC_OF_SIDE)                     \
+	X(FREE, "free", CTL, BRANCH, T, "g", SC_TS(U64), SC_TS_ANY, 0, 0, NONE, SC_OF_SIDE)
 
 enum {
 #define X(name, text, unit, lat, nt, shape, types, stypes, imods, fmods, sub, flags) SC_OP_##name,
@@ -883,6 +886,7 @@ struct sc_module {
 	uint32_t nregs_all, npreds_all;/* slots used by the whole module */
 	uint32_t local_all;            /* bytes: largest kernel local + all frames */
 	uint32_t max_call_depth;
+	bool uses_heap;          /* calls malloc (a builtin body): the device heap */
 	sc_regs_t regs;                /* the register mode it was lowered in */
 	sc_insn_t *code_ptx;           /* alloc mode: the code before allocation */
 	struct sc_penny_tab *penny;    /* Penny's regions (penny.c), built at its
@@ -1702,6 +1706,23 @@ typedef struct sc_run {
 
 typedef struct sc_dec sc_dec_t; /* decoded instruction, below */
 
+/* The device heap of malloc/free (ptxext.c): one global allocation of
+ * `size` bytes made at the first launch of a module that calls malloc
+ * (cudaLimitMallocHeapSize, 8 MiB unless sc_set_heap_size said otherwise),
+ * kept to the end of the GPU as CUDA keeps it. Its blocks are kept on the
+ * host, sorted by offset: first fit, 16-byte aligned, lanes in lane order,
+ * so that every run allocates alike. The state hash includes them. */
+typedef struct sc_hblk {
+	uint64_t off, len;
+} sc_hblk_t;
+
+typedef struct sc_heap {
+	uint64_t base, size;    /* base 0: not made yet */
+	uint64_t want;          /* sc_set_heap_size (0: 8 MiB) */
+	sc_hblk_t *blk;
+	uint32_t n, cap;
+} sc_heap_t;
+
 /* Device printf (ptxext.c). Each vprintf a lane executes is formatted at
  * once into `text` and recorded with its sort key; at the end of the launch
  * (CUDA flushes its FIFO at synchronisation) the records are written in key
@@ -1833,6 +1854,7 @@ struct sc_gpu {
 	sc_gpu_stats_t totals;
 	sc_run_t run;
 	sc_printf_t pf;                 /* device printf (ptxext.c) */
+	sc_heap_t heap;                 /* device malloc (ptxext.c) */
 	sc_alu_t alu;                   /* scratch for the semantics units */
 	/* fault injection (fault.c) */
 	uint64_t pause_at;              /* next pause point, UINT64_MAX when none */
@@ -2027,6 +2049,11 @@ int sc__x_ctl(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_
 int sc__x_match_redux(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
 int sc__x_vprintf(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
 int sc__x_assertfail(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+int sc__x_malloc_free(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+/* Makes the heap for a launch of m when m calls malloc: 0 or SC_ENOMEM. */
+int sc__heap_prepare(sc_gpu_t *g, const sc_module_t *m);
+/* The heap's blocks as a hash (0 while there is no heap). */
+uint64_t sc__heap_hash(const sc_gpu_t *g);
 bool sc__ext_valid(const sc_insn_t *in);
 /* The cycles nanosleep.u32 t sleeps: t ns of the simulated clock, rounded up. */
 uint64_t sc__sleep_cycles(const sc_gpu_t *g, uint32_t ns);

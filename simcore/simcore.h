@@ -558,6 +558,14 @@ int sc_set_printf_fifo(sc_gpu_t *gpu, uint64_t bytes);
 uint64_t sc_printf_fifo(const sc_gpu_t *gpu);
 void sc_set_printf_stream(sc_gpu_t *gpu, FILE *f);
 void sc_set_assert_stream(sc_gpu_t *gpu, FILE *f);
+
+/* Device malloc/free draw on a heap of cudaLimitMallocHeapSize bytes (8
+ * MiB unless set), a global allocation made at the first launch of a
+ * module that calls malloc and kept to the GPU's end. sc_set_heap_size
+ * sets its size before then (SC_EINVAL once it exists, or for 0);
+ * sc_heap_size returns it. */
+int sc_set_heap_size(sc_gpu_t *gpu, uint64_t bytes);
+uint64_t sc_heap_size(const sc_gpu_t *gpu);
 const char *sc_printf_output(const sc_gpu_t *gpu, size_t *len);
 
 /* The structured status of the last abnormal stop (reason NONE if none). */

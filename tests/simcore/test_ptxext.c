@@ -682,3 +682,107 @@ Test(ptxext, parse_errors_name_line_and_form)
 	          "%s", sc_gpu_errmsg(h.gpu));
 	h_fini(&h);
 }
+
+/* ---------------------------------------------------------------- malloc, free */
+
+/* k(out, size, freemask): each lane frees its block of a table when
+ * freemask names it (table from an earlier launch), then mallocs `size`
+ * bytes (0 for none) and stores the pointer in out[lane]. */
+static const char heap_ptx[] = H_PTX_HEAD
+	".extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);\n"
+	".extern .func free(.param .b64 free_param_0);\n"
+	".visible .entry k(.param .u64 out, .param .u64 size, .param .u32 freemask)\n"
+	"{\n"
+	"	.reg .b32 %r<6>;\n"
+	"	.reg .b64 %rd<8>;\n"
+	"	.reg .pred %p<3>;\n"
+	"	mov.u32 %r1, %laneid;\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	mul.wide.u32 %rd2, %r1, 8;\n"
+	"	add.s64 %rd1, %rd1, %rd2;\n"
+	"	ld.param.u32 %r2, [freemask];\n"
+	"	shr.u32 %r3, %r2, %r1;\n"
+	"	and.b32 %r3, %r3, 1;\n"
+	"	setp.eq.u32 %p1, %r3, 0;\n"
+	"	@%p1 bra NOFREE;\n"
+	"	ld.global.u64 %rd3, [%rd1];\n"
+	"	{\n"
+	"	.param .b64 param0;\n"
+	"	st.param.b64 [param0+0], %rd3;\n"
+	"	call.uni free, (param0);\n"
+	"	}\n"
+	"NOFREE:\n"
+	"	ld.param.u64 %rd4, [size];\n"
+	"	setp.eq.u64 %p2, %rd4, 0;\n"
+	"	@%p2 bra DONE;\n"
+	"	{\n"
+	"	.param .b64 param0;\n"
+	"	st.param.b64 [param0+0], %rd4;\n"
+	"	.param .b64 retval0;\n"
+	"	call.uni (retval0), malloc, (param0);\n"
+	"	ld.param.b64 %rd5, [retval0+0];\n"
+	"	}\n"
+	"	st.global.u64 [%rd1], %rd5;\n"
+	"DONE:\n"
+	"	ret;\n"
+	"}\n";
+
+Test(ptxext, malloc_first_fit_reuse_exhaustion)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h_load_ok(&h, heap_ptx);
+	cr_expect_eq(sc_heap_size(h.gpu), 8u << 20, "CUDA's default");
+	cr_expect_eq(sc_set_heap_size(h.gpu, 0), SC_EINVAL);
+	cr_expect_eq(sc_set_heap_size(h.gpu, 1024), 0);
+	uint64_t d = h_alloc(&h, 32 * 8, NULL), out[32];
+	uint64_t size = 100;
+	uint32_t none = 0;
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&d, &size, &none));
+	cr_expect_eq(sc_set_heap_size(h.gpu, 4096), SC_EINVAL, "the heap exists");
+	h_read(&h, out, d, sizeof out);
+	uint64_t base = out[0];
+	cr_assert(base != 0 && base % 16 == 0);
+	for (uint32_t l = 0; l < 32; l++) /* 100 bytes at 16-byte steps: 9 fit in 1024 */
+		cr_expect_eq(out[l], l < 9 ? base + 112 * l : 0, "lane %u: 0x%llx", l, (unsigned long long)out[l]);
+	/* lanes 2 and 3 free theirs; lane 0 takes the first gap that fits 200 */
+	uint64_t size2 = 200;
+	uint32_t m23 = 0xc;
+	h_launch_ok(&h, "k", H_D1(1), H_D1(1), 0, H_ARGS(&d, &size2, &none));
+	h_read(&h, out, d, 8);
+	cr_expect_eq(out[0], 0, "no gap of 200 bytes yet");
+	uint64_t zero = 0;
+	h_launch_ok(&h, "k", H_D1(1), H_D1(4), 0, H_ARGS(&d, &zero, &m23));
+	h_launch_ok(&h, "k", H_D1(1), H_D1(1), 0, H_ARGS(&d, &size2, &none));
+	h_read(&h, out, d, 8);
+	cr_expect_eq(out[0], base + 224, "the freed blocks of lanes 2 and 3: 0x%llx", (unsigned long long)out[0]);
+	/* free of what malloc did not return: the launch's DUE */
+	uint64_t bad = base + 8;
+	sc_memcpy_htod(h.gpu, d, &bad, 8);
+	uint32_t m0 = 1;
+	cr_expect_eq(h_launch(&h, "k", H_D1(1), H_D1(1), 0, H_ARGS(&d, &zero, &m0)), SC_EDUE);
+	cr_expect_eq(h_status(&h)->reason, SC_DUE_ILLEGAL_ADDRESS);
+	cr_expect(strstr(h_status(&h)->detail, "not a block malloc returned"), "%s", h_status(&h)->detail);
+	h_fini(&h);
+}
+
+/* The heap's blocks are state: runs that differ only in what they freed
+ * never hash alike. */
+Test(ptxext, heap_in_state_hash)
+{
+	uint64_t hs[3];
+	static const uint32_t masks[3] = {1, 1, 2};
+	for (int i = 0; i < 3; i++) {
+		h_ctx_t h;
+		h_init(&h);
+		h_load_ok(&h, heap_ptx);
+		uint64_t d = h_alloc(&h, 32 * 8, NULL), size = 16, zero = 0;
+		uint32_t none = 0, m = masks[i];
+		h_launch_ok(&h, "k", H_D1(1), H_D1(2), 0, H_ARGS(&d, &size, &none));
+		h_launch_ok(&h, "k", H_D1(1), H_D1(2), 0, H_ARGS(&d, &zero, &m));
+		hs[i] = sc_state_hash(h.gpu);
+		h_fini(&h);
+	}
+	cr_expect_eq(hs[0], hs[1]);
+	cr_expect_neq(hs[0], hs[2]);
+}
