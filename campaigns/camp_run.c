@@ -362,6 +362,15 @@ int camp_workload_run(const camp_workload_t *w, sc_gpu_t *gpu, camp_result_t **o
 	/* After a DUE the context is broken, as in CUDA: there is nothing to copy. */
 	if (!res->due)
 		rc = copy_outputs(w, gpu, dptr, res, err, errsz);
+	size_t plen;
+	const char *ptext = sc_printf_output(gpu, &plen);
+	if (!rc && plen && !(res->printf_text = malloc(plen))) {
+		snprintf(err, errsz, "%s: out of memory", w->path);
+		rc = CAMP_ENOMEM;
+	} else if (!rc && plen) {
+		memcpy(res->printf_text, ptext, plen);
+		res->printf_len = plen;
+	}
 
 done:
 	for (uint32_t i = 0; alloc && i < w->nbuffers; i++)
@@ -384,5 +393,6 @@ void camp_result_destroy(camp_result_t *r)
 	for (uint32_t i = 0; i < r->noutputs; i++)
 		free(r->outputs[i].data);
 	free(r->outputs);
+	free(r->printf_text);
 	free(r);
 }

@@ -167,6 +167,10 @@ typedef struct camp_result {
 	double sim_cpu_seconds; /* CPU time of this process inside sc_launch */
 	uint32_t noutputs;      /* the workload's outputs; 0 after a DUE */
 	camp_output_t *outputs;
+	char *printf_text;      /* what device printf wrote (sc_printf_output),
+	                           NULL when nothing; campaigns compare it as the
+	                           run's stdout */
+	uint64_t printf_len;
 } camp_result_t;
 
 /* Runs a workload on `gpu` (which should be fresh: statistics accumulate):

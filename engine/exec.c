@@ -505,6 +505,10 @@ static int write_dump(const char *dir, const camp_workload_t *w, const camp_resu
 		snprintf(file, sizeof file, "%s.bin", w->buffers[r->outputs[i].buffer].name);
 		status = dump_one(dfd, dir, file, &r->outputs[i]);
 	}
+	if (!status && r->printf_len) { /* device printf's text, as printed */
+		camp_output_t text = {.bytes = r->printf_len, .data = (uint8_t *)r->printf_text};
+		status = dump_one(dfd, dir, "printf.txt", &text);
+	}
 	if (!status && fsync(dfd) != 0 && errno != EINVAL) {
 		eng_errorf("--dump: cannot sync directory %s: %s", dir, strerror(errno));
 		status = ENG_EINTERNAL;
@@ -665,6 +669,9 @@ int eng_exec_main(int argc, char **argv)
 		status = rc == SC_EINVAL ? ENG_EINPUT : ENG_EINTERNAL;
 		goto done;
 	}
+	/* device printf goes to stdout as it is flushed; a failed assert's
+	 * message is the DUE's detail, printed with it */
+	sc_set_assert_stream(gpu, NULL);
 	if ((rc = camp_workload_run(w, gpu, &r, err, sizeof err))) {
 		eng_errorf("%s", err);
 		status = error_of(rc);

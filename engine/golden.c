@@ -93,6 +93,8 @@ int eng_golden_run_opt(const camp_workload_t *w, const sc_gpu_config_t *cfg, con
 		snprintf(err, errsz, "cannot create the GPU: %s", sc_strerror(rc));
 		return ENG_EINTERNAL;
 	}
+	sc_set_printf_stream(gpu, NULL); /* its text is an output (camp_result_t) */
+	sc_set_assert_stream(gpu, NULL);
 	watch_t watch = {.deadline = eng_now() + (lim ? lim->seconds : 0)};
 	if (lim && lim->seconds > 0 && !ck_interval)
 		sc_set_pause(gpu, WATCH_EVERY, watch_pause, &watch);
@@ -191,6 +193,8 @@ uint64_t eng_output_digest(const eng_golden_t *g)
 	uint64_t h = CAMP_FNV_OFFSET;
 	for (uint32_t i = 0; i < g->res->noutputs; i++)
 		h = camp_fnv1a(h, g->res->outputs[i].data, g->res->outputs[i].bytes);
+	if (g->res->printf_len) /* device printf's text (none: the digest of old) */
+		h = camp_fnv1a(h, g->res->printf_text, g->res->printf_len);
 	return h;
 }
 

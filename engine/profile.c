@@ -259,6 +259,8 @@ static int load_ptx(const char *ptx, const sc_gpu_config_t *cfg, sc_regs_t regs,
 		eng_errorf("cannot create the GPU");
 		return ENG_EINTERNAL;
 	}
+	sc_set_printf_stream(*gpu, NULL); /* the report, not the kernel's printf */
+	sc_set_assert_stream(*gpu, NULL);
 	if (sc_module_load_file(*gpu, ptx, mod)) {
 		eng_errorf("%s", sc_gpu_errmsg(*gpu));
 		sc_gpu_destroy(*gpu);

@@ -22,6 +22,8 @@
  *   line_addr     nlines u64, line_len nlines u32 (lines only)
  *   out_t         noutputs: a JSON workload's outputs {buffer, dptr, bytes,
  *                 offset of its bytes in the record}, then those bytes
+ *   printf        printf_len bytes at printf_off: a JSON workload's device
+ *                 printf text (camp_result_t.printf_text)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,6 +51,7 @@ typedef struct head {
 	uint32_t noutputs;
 	int32_t exit_status;
 	eng_text_t out, err;
+	uint64_t printf_off, printf_len;
 } head_t;
 
 typedef struct out {
@@ -147,8 +150,13 @@ int eng_golden_share(const eng_golden_t *g, const camp_campaign_t *c, int *fd, c
 	}
 	for (uint32_t i = 0; i < h.noutputs; i++)
 		put(&w, g->res->outputs[i].data, g->res->outputs[i].bytes);
+	if (g->res && g->res->printf_len) {
+		h.printf_off = w.off;
+		h.printf_len = g->res->printf_len;
+		put(&w, g->res->printf_text, h.printf_len);
+	}
 	h.size = w.off;
-	if (!w.bad && pwrite(w.fd, &h.size, sizeof h.size, offsetof(head_t, size)) != sizeof h.size)
+	if (!w.bad && pwrite(w.fd, &h, sizeof h, 0) != sizeof h)
 		w.bad = true;
 	if (w.bad) {
 		snprintf(err, errsz, "cannot write the golden record: %s", strerror(errno ? errno : ENOSPC));
@@ -213,6 +221,10 @@ static bool read_outputs(rd_t *r, const head_t *h, eng_golden_t *g)
 		g->res->outputs[i] = (camp_output_t){.buffer = o[i].buffer, .dptr = o[i].dptr, .bytes = o[i].bytes,
 		                                     .data = (uint8_t *)(r->map + o[i].off)};
 	}
+	if (h->printf_off > r->size || h->printf_len > r->size - h->printf_off)
+		return false;
+	g->res->printf_text = h->printf_len ? (char *)(r->map + h->printf_off) : NULL; /* the map's */
+	g->res->printf_len = h->printf_len;
 	return true;
 }
 

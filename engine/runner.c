@@ -171,7 +171,8 @@ static void json_mem_final(void *ctx, sc_gpu_t *gpu, const uint64_t *addr, const
 		fb[i] = j->gbuf[i];
 		fb[i].data = copy[i];
 	}
-	cls_run_t fr = {.out = fb, .nout = nout};
+	/* printf so far is the golden one: the state hash covers it */
+	cls_run_t fr = {.out = fb, .nout = nout, .stdout_text = j->grun.stdout_text, .stdout_len = j->grun.stdout_len};
 	cls_verdict_t v;
 	cls_classify(&j->grun, &fr, &v);
 	note_severity(gpu, &j->grun, &fr, v.outcome);
@@ -186,7 +187,8 @@ static _Noreturn void child_verdict(jrun_t *j, sc_gpu_t *gpu, int rc, const camp
 	cls_buffer_t *fb = calloc(j->grun.nout ? j->grun.nout : 1, sizeof *fb);
 	if (!fb)
 		sc_rt_child_exit(gpu, CLS_DUE, "crash:out of memory");
-	cls_run_t fr = {.out = fb, .nout = j->grun.nout, .due = res->due ? res->status.reason : SC_DUE_NONE};
+	cls_run_t fr = {.out = fb, .nout = j->grun.nout, .due = res->due ? res->status.reason : SC_DUE_NONE,
+	                .stdout_text = res->printf_text, .stdout_len = res->printf_len};
 	for (uint32_t i = 0; i < j->grun.nout; i++) {
 		fb[i] = j->gbuf[i];
 		/* no outputs after a DUE: the classifier decides on the DUE first */
@@ -227,7 +229,9 @@ static int golden_outputs(jrun_t *j, char *err, size_t errsz)
 		j->gbuf[i] = (cls_buffer_t){b->name, gres->outputs[i].data, gres->outputs[i].bytes, elem,
 		                            b->tolerance};
 	}
-	j->grun = (cls_run_t){.out = j->gbuf, .nout = gres->noutputs};
+	/* device printf's text is the run's stdout */
+	j->grun = (cls_run_t){.out = j->gbuf, .nout = gres->noutputs, .stdout_text = gres->printf_text,
+	                      .stdout_len = gres->printf_len};
 	return 0;
 }
 
@@ -249,6 +253,8 @@ static int json_no_fork(jrun_t *j, const sc_options_t *opt, const eng_exp_t *exp
 			sc_gpu_t *gpu;
 			if (sc_gpu_create(&c->gpu, opt, &gpu) || sc_rt_become(gpu, &j->plan, &hooks, &exps[i], p[1]))
 				_exit(1);
+			sc_set_printf_stream(gpu, NULL); /* device printf is compared, not shown */
+			sc_set_assert_stream(gpu, NULL);
 			run_workload(j, gpu, err, errsz); /* does not return */
 			_exit(1);
 		}
@@ -275,6 +281,8 @@ static int json_fork(jrun_t *j, const sc_options_t *opt, char *err, size_t errsz
 		snprintf(err, errsz, "cannot create the GPU");
 		return ENG_EINTERNAL;
 	}
+	sc_set_printf_stream(gpu, NULL);
+	sc_set_assert_stream(gpu, NULL);
 	sc_rt_hooks_t hooks = {.done = json_done, .mem_final = json_mem_final, .ctx = j};
 	if (sc_rt_attach(gpu, &j->plan, &hooks)) {
 		sc_gpu_destroy(gpu);

@@ -11,6 +11,12 @@ static sc_exec_fn unit_handler(const sc_insn_t *in)
 {
 	if (in->op >= SC_OP__COUNT)
 		return sc__x_bad;
+	switch (in->op) { /* the appended rows' own handlers (ptxext.c) */
+	case SC_OP_MATCH: case SC_OP_REDUX: return sc__x_match_redux;
+	case SC_OP_VPRINTF: return sc__x_vprintf;
+	case SC_OP_ASSERTFAIL: return sc__x_assertfail;
+	case SC_OP_MALLOC: case SC_OP_FREE: return sc__x_malloc_free;
+	}
 	switch (sc__ops[in->op].unit) {
 	case SC_U_NUM: case SC_U_INT: case SC_U_FP: case SC_U_CMP: return sc__x_alu;
 	case SC_U_MOV: return sc__x_mov;

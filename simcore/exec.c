@@ -57,8 +57,11 @@ uint64_t sc__sreg(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, unsi
 	case SC_SR_CLOCK64: return g->cycle;
 	case SC_SR_DYN_SMEM: return r->dyn_smem;
 	case SC_SR_TOTAL_SMEM: return r->smem;
+	case SC_SR_GLOBALTIMER: return sc__globaltimer(g, g->cycle);
+	case SC_SR_GLOBALTIMER_LO: return (uint32_t)sc__globaltimer(g, g->cycle);
+	case SC_SR_GLOBALTIMER_HI: return (uint32_t)(sc__globaltimer(g, g->cycle) >> 32);
 	}
-	return 0;
+	return 0; /* %envreg<n>: no driver sets them */
 }
 
 /* Reads operand o for all 32 lanes as raw bits. */
@@ -962,4 +965,14 @@ int sc__x_bad(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_
 {
 	(void)g, (void)sm, (void)w, (void)d, (void)exec;
 	return SC_X_BAD;
+}
+
+bool sc__mem_peek(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, uint32_t l, uint64_t addr, void *dst,
+                  uint32_t size)
+{
+	memref_t ref;
+	if (!resolve(g, sm, w, pc, SC_SP_GENERIC, addr, size, l, false, &ref))
+		return false;
+	memcpy(dst, ref.p, size);
+	return true;
 }

@@ -1167,6 +1167,10 @@ uint64_t sc_state_hash_part(const sc_gpu_t *g, uint32_t part)
 		hmix(&s, r->next_sm);
 		hmix(&s, r->age);
 		hmix(&s, g->status.reason);
+		if (g->pf.hash) /* what device printf wrote (ptxext.c); 0 when nothing */
+			hmix(&s, g->pf.hash);
+		if (g->heap.base) /* the device heap's blocks */
+			hmix(&s, sc__heap_hash(g));
 		hash_memsys(g, &s);
 	} else if (part <= g->cfg.num_sms) {
 		hash_sm(g, &g->sms[part - 1], &s);

@@ -173,6 +173,8 @@ void sc_gpu_destroy(sc_gpu_t *g)
 	free(g->stats);
 	free(g->run.params);
 	free(g->dec);
+	sc__printf_free(g);
+	free(g->heap.blk);
 	free(g);
 }
 
@@ -939,6 +941,8 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 	const sc_func_t *f = find_kernel(m, kernel);
 	if (!f)
 		return fail(g, SC_ENOTFOUND, "no kernel '%s' in %s", kernel, m->name);
+	if (UNLIKELY(m->uses_heap) && sc__heap_prepare(g, m))
+		return fail(g, SC_ENOMEM, "cannot make the device heap of %llu bytes", (unsigned long long)sc_heap_size(g));
 	uint32_t bd[3] = {block.x, block.y, block.z}, gd[3] = {grid.x, grid.y, grid.z};
 	uint64_t nthreads = 0;
 	const char *limiter = NULL;
@@ -953,6 +957,7 @@ int sc_launch(sc_gpu_t *g, sc_module_t *m, const char *kernel, sc_dim3_t grid, s
 		return rc;
 
 	uint64_t start = g->cycle, now = run_loop(g, start);
+	sc__printf_flush(g);
 	if ((rc = record_stats(g, grid, block, limiter, start, now)))
 		return rc;
 	if (g->run.halt)

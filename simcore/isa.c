@@ -30,6 +30,9 @@ static const char *const ss_bar[] = {"sync", "arrive", "red.popc", "red.and", "r
 static const char *const ss_shfl[] = {"sync.up", "sync.down", "sync.bfly", "sync.idx", NULL};
 static const char *const ss_vote[] = {"sync.all", "sync.any", "sync.uni", "sync.ballot", NULL};
 static const char *const ss_trap[] = {"", "dup", NULL}; /* trap.dup: flipsim's, SC_TRAP_DUP */
+static const char *const ss_match[] = {"any.sync", "all.sync", NULL};
+static const char *const ss_redux[] = {"sync.add", "sync.min", "sync.max", "sync.and", "sync.or", "sync.xor", NULL};
+static const char *const ss_bmsk[] = {"clamp", "wrap", NULL};
 
 #define SS(names, pos, need) {names, sizeof names / sizeof names[0] - 1, pos, need}
 const sc_subsel_t sc__subs[SC_SS__COUNT] = {
@@ -49,6 +52,9 @@ const sc_subsel_t sc__subs[SC_SS__COUNT] = {
 	[SC_SS_SHFL] = SS(ss_shfl, SC_SSP_SPACE, "expected shfl.sync.{up,down,bfly,idx}.b32"),
 	[SC_SS_VOTE] = SS(ss_vote, SC_SSP_SPACE, "expected vote.sync.{all,any,uni,ballot}"),
 	[SC_SS_TRAP] = SS(ss_trap, SC_SSP_SPACE, NULL),
+	[SC_SS_MATCH] = SS(ss_match, SC_SSP_NAME, "expected match.{any,all}.sync.{b32,b64}"),
+	[SC_SS_REDUX] = SS(ss_redux, SC_SSP_NAME, "expected redux.sync.{add,min,max,and,or,xor}"),
+	[SC_SS_BMSK] = SS(ss_bmsk, SC_SSP_NAME, "bmsk needs .clamp or .wrap"),
 };
 #undef SS
 
@@ -358,6 +364,8 @@ static bool mem_valid(const sc_insn_t *in, const sc_opinfo_t *oi)
 /* ex_warp: the mode, and destinations the writer takes (shfl: both). */
 static bool warp_valid(const sc_insn_t *in)
 {
+	if (in->op == SC_OP_MATCH || in->op == SC_OP_REDUX)
+		return sc__ext_valid(in);
 	if (in->op != SC_OP_ACTIVEMASK && in->sub >= 4)
 		return false;
 	return dst_ok(in->opnd[0]) && (in->op != SC_OP_SHFL || dst_ok(in->opnd[1]));
@@ -381,7 +389,10 @@ int sc__insn_valid(const sc_insn_t *in)
 	case SC_U_MOV: return mov_valid(in);
 	case SC_U_MEM: return mem_valid(in, oi);
 	case SC_U_WARP: return warp_valid(in);
-	case SC_U_CTL: return in->op != SC_OP_BAR || in->sub <= SC_BAR_WARP_SYNC; /* ex_bar */
+	case SC_U_CTL:
+		if (in->op >= SC_OP_NANOSLEEP)
+			return sc__ext_valid(in);
+		return in->op != SC_OP_BAR || in->sub <= SC_BAR_WARP_SYNC; /* ex_bar */
 	default: return alu_valid(in, oi);
 	}
 }

@@ -666,7 +666,7 @@ static bool dup_candidate(const sc_insn_t *in)
 	unsigned nd = SC_NDST(in), no = nd + SC_NSRC(in), regs = 0;
 	for (unsigned j = 0; j < no && j < 6; j++) {
 		unsigned k = SC_OPND_KIND(in->opnd[j]), i = SC_OPND_IDX(in->opnd[j]);
-		if (k == SC_K_SREG && (i == SC_SR_CLOCK || i == SC_SR_CLOCK_HI || i == SC_SR_CLOCK64))
+		if (k == SC_K_SREG && sc__sreg_is_time(i))
 			return false;
 		regs += j < nd && (k == SC_K_R32 || k == SC_K_R64 || k == SC_K_PRED);
 	}

@@ -332,7 +332,7 @@ static bool prunable(const fstate_t *f, uint32_t o)
 		return false;
 	unsigned k = SC_OPND_KIND(in->opnd[1]), i = SC_OPND_IDX(in->opnd[1]);
 	if (in->op == SC_OP_MOV)
-		return k == SC_K_IMM || (k == SC_K_SREG && i != SC_SR_CLOCK && i != SC_SR_CLOCK_HI && i != SC_SR_CLOCK64);
+		return k == SC_K_IMM || (k == SC_K_SREG && !sc__sreg_is_time(i));
 	if (in->op == SC_OP_LD) {
 		unsigned sp = SC_AUX_SPACE(in->aux);
 		return (sp == SC_SP_PARAM || sp == SC_SP_CONST) && k == SC_K_ADDR && i == SC_NOREG;

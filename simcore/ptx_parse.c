@@ -70,6 +70,7 @@ typedef struct P {
 	const char *name;
 	sc_tok_t *t;
 	uint32_t nt, i;
+	sc_tok_t *bt[4];     /* the builtins' tokens (add_builtins), kept to the end */
 	char *msg;
 	size_t msgsz;
 	int err;
@@ -457,6 +458,11 @@ static int parse_name_operand(P *p, const sc_tok_t *k, popnd_t *o)
 	if (reg_operand(p, k, o))
 		return 0;
 	sym_t *y = sym_find(p, k->p, k->len);
+	if (!y && tok_is(k, "WARP_SZ")) { /* the PTX constant: the warp size */
+		o->kind = O_INT;
+		o->bits = 32;
+		return 0;
+	}
 	o->kind = O_SYM;
 	o->sym = y;
 	o->label = k;
@@ -1144,6 +1150,13 @@ static int lower_post(P *p, L *l, mods_t *m)
 			note_shared_use(p, l->o[1].sym);
 		in->aux = SC_AUX_MAKE(m->space, 0, 0);
 		return 0;
+	case SC_OP_MALLOC: /* the launch makes the heap */
+		p->m->uses_heap = true;
+		return 0;
+	case SC_OP_REDUX:
+		if ((in->sub >= 3) != (in->type == SC_T_B32))
+			return perr(p, l->mn, "redux.sync.{and,or,xor} take .b32; .add, .min and .max take .u32 or .s32");
+		return 0;
 	case SC_OP_RET:
 		if (p->m->funcs[p->fn].is_entry)
 			in->op = SC_OP_EXIT; /* returning from a kernel ends the thread */
@@ -1567,6 +1580,54 @@ static int lower_vote(P *p, L *l, mods_t *m)
 	return 0;
 }
 
+/* match.{any,all}.sync.type d[|p], a, membermask: d is 32 bits; only
+ * match.all has the predicate. */
+static int lower_match(P *p, L *l, mods_t *m)
+{
+	sc_insn_t *in = &l->in;
+	int t = in->type;
+	if (lower_sub(p, l, m, SC_SS_MATCH) || need_type(p, l, m, 1) || mods_done(p, m, false) || need_ops(p, l, 3, 3))
+		return -1;
+	if (t != SC_T_B32 && t != SC_T_B64)
+		return perr(p, l->mn, "match takes .b32 or .b64");
+	popnd_t *d = &l->o[0];
+	if (d->kind == O_PAIR) {
+		if (in->sub == 0)
+			return perr(p, d->tok, "match.any has no predicate destination");
+		if (enc_value(p, l, 0, &d->vec[0], SC_T_B32) || enc_value(p, l, 1, &d->vec[1], SC_T_PRED))
+			return -1;
+	} else {
+		if (enc_value(p, l, 0, d, SC_T_B32))
+			return -1;
+		in->opnd[1] = SC_OPND(SC_K_NONE, 0);
+	}
+	if (enc_value(p, l, 2, &l->o[1], t) || enc_value(p, l, 3, &l->o[2], SC_T_U32))
+		return -1;
+	in->nops = SC_NOPS_MAKE(2, 2);
+	return 0;
+}
+
+/* Rows without a destination: nanosleep.u32 t and assertfail (the body
+ * of __assertfail, ptx_parse.c's builtins) take sources of the shape's
+ * types (u: .u32, g: .u64). */
+static int lower_sources(P *p, L *l, mods_t *m)
+{
+	const sc_opinfo_t *oi = &sc__ops[l->in.op];
+	sc_shape_t s;
+	sc__shape(l->in.op, &s);
+	if (oi->nt != SC_NT_NONE && need_type(p, l, m, 1))
+		return -1;
+	if (mods_done(p, m, false) || need_ops(p, l, s.nsrc, s.nsrc))
+		return -1;
+	if (oi->nt != SC_NT_NONE && !((oi->types >> l->in.type) & 1u))
+		return perr(p, l->mn, "'%s': type not supported", tokstr(l->mn));
+	for (uint32_t i = 0; i < s.nsrc; i++)
+		if (enc_value(p, l, i, &l->o[i], s.src[i] == 'g' ? SC_T_U64 : SC_T_U32))
+			return -1;
+	l->in.nops = SC_NOPS_MAKE(0, s.nsrc);
+	return 0;
+}
+
 static int lower_op(P *p, L *l, mods_t *m)
 {
 	switch (l->in.op) {
@@ -1582,6 +1643,8 @@ static int lower_op(P *p, L *l, mods_t *m)
 	case SC_OP_BAR: return lower_bar(p, l, m);
 	case SC_OP_SHFL: return lower_shfl(p, l, m);
 	case SC_OP_VOTE: return lower_vote(p, l, m);
+	case SC_OP_MATCH: return lower_match(p, l, m);
+	case SC_OP_NANOSLEEP: case SC_OP_ASSERTFAIL: case SC_OP_FREE: return lower_sources(p, l, m);
 	default: return lower_regular(p, l, m);
 	}
 }
@@ -3021,6 +3084,81 @@ static int parse_declaration(P *p, sc_tok_t *k, bool seen)
 	return perr(p, k, "unsupported directive '%s'", tokstr(k));
 }
 
+/* The functions CUDA's device runtime provides and nvcc declares .extern:
+ * flipsim gives a module that declares and calls one without defining it
+ * this body, built on its own instruction (ptxext.c). */
+static const struct builtin {
+	const char *name;
+	uint8_t nparams, nrets;
+	uint8_t size[5]; /* the parameters' sizes, then the return value's */
+	const char *sig;  /* CUDA's, for the message */
+	const char *text;
+} builtins[] = {
+	{"vprintf", 2, 1, {8, 8, 4}, "(.param .b32) vprintf(.param .b64, .param .b64)",
+	 ".func (.param .b32 r) vprintf(.param .b64 f, .param .b64 a)\n"
+	 "{\n.reg .b64 %x<2>;\n.reg .b32 %y;\nld.param.b64 %x0, [f];\nld.param.b64 %x1, [a];\n"
+	 "vprintf.b32 %y, %x0, %x1;\nst.param.b32 [r], %y;\nret;\n}\n"},
+	{"__assertfail", 5, 0, {8, 8, 4, 8, 8},
+	 "__assertfail(.param .b64, .param .b64, .param .b32, .param .b64, .param .b64)",
+	 ".func __assertfail(.param .b64 m, .param .b64 f, .param .b32 l, .param .b64 n, .param .b64 c)\n"
+	 "{\n.reg .b64 %x<3>;\n.reg .b32 %y;\nld.param.b64 %x0, [m];\nld.param.b64 %x1, [f];\n"
+	 "ld.param.b32 %y, [l];\nld.param.b64 %x2, [n];\nassertfail %x0, %x1, %y, %x2;\nret;\n}\n"},
+	{"malloc", 1, 1, {8, 8}, "(.param .b64) malloc(.param .b64)",
+	 ".func (.param .b64 r) malloc(.param .b64 n)\n"
+	 "{\n.reg .b64 %x<2>;\nld.param.b64 %x0, [n];\nmalloc.u64 %x1, %x0;\nst.param.b64 [r], %x1;\nret;\n}\n"},
+	{"free", 1, 0, {8}, "free(.param .b64)",
+	 ".func free(.param .b64 p)\n{\n.reg .b64 %x;\nld.param.b64 %x, [p];\nfree.u64 %x;\nret;\n}\n"},
+};
+
+/* Function i, declared and never defined, against builtin b's signature. */
+static int builtin_check(P *p, const sc_func_t *f, const struct builtin *b)
+{
+	bool ok = f->nparams == b->nparams && f->nrets == b->nrets;
+	for (uint32_t j = 0; ok && j < b->nparams; j++)
+		ok = f->param_size[j] == b->size[j];
+	if (ok && b->nrets)
+		ok = f->ret_size[0] == b->size[b->nparams];
+	if (ok)
+		return 0;
+	sc_tok_t t = {.line = 1, .col = 1};
+	for (uint32_t x = 0; x < p->nfx; x++)
+		if (p->fx[x].kind == FX_CALL && p->fx[x].sym->func >= 0 && &p->m->funcs[p->fx[x].sym->func] == f) {
+			t.line = p->fx[x].line;
+			t.col = p->fx[x].col;
+			break;
+		}
+	return perr(p, &t, "'%s' is declared with another signature than CUDA's (%s)", b->name, b->sig);
+}
+
+static int add_builtins(P *p)
+{
+	for (uint32_t b = 0; b < sizeof builtins / sizeof builtins[0]; b++) {
+		const sc_func_t *f = NULL;
+		for (uint32_t i = 0; i < p->m->nfuncs; i++)
+			if (!strcmp(p->m->funcs[i].name, builtins[b].name))
+				f = p->m->funcs[i].entry_pc == UINT32_MAX && !f ? &p->m->funcs[i] : NULL;
+		if (!f) /* not declared, or defined by the module itself */
+			continue;
+		if (builtin_check(p, f, &builtins[b]))
+			return -1;
+		sc_tok_t *save = p->t;
+		uint32_t nt = p->nt, at = p->i;
+		int rc = sc__ptx_lex(builtins[b].name, builtins[b].text, &p->bt[b], &p->nt, p->msg, p->msgsz);
+		if (rc)
+			return p->err = rc, -1;
+		p->t = p->bt[b];
+		p->i = 0;
+		sc_tok_t *k = next(p);
+		rc = parse_declaration(p, k, true);
+		p->t = save;
+		p->nt = nt;
+		p->i = at;
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
 static int parse_module(P *p)
 {
 	bool seen_version = false, seen_target = false;
@@ -3042,7 +3180,7 @@ static int parse_module(P *p)
 		any |= p->m->funcs[i].is_entry;
 	if (!any)
 		return perr(p, peek(p), "the module defines no kernel (.entry)");
-	return 0;
+	return add_builtins(p);
 }
 
 void sc__module_free(sc_module_t *m)
@@ -3228,6 +3366,8 @@ done:
 	free(p.calls);
 	free(p.pool_sym);
 	free(p.t);
+	for (size_t b = 0; b < sizeof p.bt / sizeof p.bt[0]; b++)
+		free(p.bt[b]);
 	if (rc) {
 		sc__module_free(p.m);
 		return rc;

@@ -223,13 +223,34 @@ enum { SC_CVTA_TO_GENERIC = 0, SC_CVTA_FROM_GENERIC = 1 }; /* space in aux */
 	X(LANEMASK_LT, "lanemask_lt") X(LANEMASK_GE, "lanemask_ge")            \
 	X(LANEMASK_GT, "lanemask_gt") X(CLOCK, "clock") X(CLOCK_HI, "clock_hi") \
 	X(CLOCK64, "clock64") X(DYN_SMEM, "dynamic_smem_size")                 \
-	X(TOTAL_SMEM, "total_smem_size")
+	X(TOTAL_SMEM, "total_smem_size")                                        \
+	X(GLOBALTIMER, "globaltimer") X(GLOBALTIMER_LO, "globaltimer_lo")      \
+	X(GLOBALTIMER_HI, "globaltimer_hi") SC_ENVREG_LIST(X)
+/* %envreg0..31: what the driver would set; 0 here (no driver sets them). */
+#define SC_ENVREG_LIST(X)                                                  \
+	X(ENVREG0, "envreg0") X(ENVREG1, "envreg1") X(ENVREG2, "envreg2")      \
+	X(ENVREG3, "envreg3") X(ENVREG4, "envreg4") X(ENVREG5, "envreg5")      \
+	X(ENVREG6, "envreg6") X(ENVREG7, "envreg7") X(ENVREG8, "envreg8")      \
+	X(ENVREG9, "envreg9") X(ENVREG10, "envreg10") X(ENVREG11, "envreg11")  \
+	X(ENVREG12, "envreg12") X(ENVREG13, "envreg13") X(ENVREG14, "envreg14") \
+	X(ENVREG15, "envreg15") X(ENVREG16, "envreg16") X(ENVREG17, "envreg17") \
+	X(ENVREG18, "envreg18") X(ENVREG19, "envreg19") X(ENVREG20, "envreg20") \
+	X(ENVREG21, "envreg21") X(ENVREG22, "envreg22") X(ENVREG23, "envreg23") \
+	X(ENVREG24, "envreg24") X(ENVREG25, "envreg25") X(ENVREG26, "envreg26") \
+	X(ENVREG27, "envreg27") X(ENVREG28, "envreg28") X(ENVREG29, "envreg29") \
+	X(ENVREG30, "envreg30") X(ENVREG31, "envreg31")
 enum {
 #define X(name, text) SC_SR_##name,
 	SC_SREG_LIST(X)
 #undef X
 	SC_SR__COUNT
 };
+/* The special registers that read the clock: never the same value twice. */
+static inline bool sc__sreg_is_time(unsigned i)
+{
+	return i == SC_SR_CLOCK || i == SC_SR_CLOCK_HI || i == SC_SR_CLOCK64 || i == SC_SR_GLOBALTIMER ||
+	       i == SC_SR_GLOBALTIMER_LO || i == SC_SR_GLOBALTIMER_HI;
+}
 
 /* Execution units: which part of the simulator carries out an opcode.
  *   NUM  integer or floating point by type (sc__sem_int / sc__sem_fp)
@@ -372,7 +393,7 @@ enum {
  * are parsed by hand). isa.c gives each its names. */
 #define SC_SS_LIST(X)                                                      \
 	X(NONE) X(MUL) X(MUL24) X(PRMT) X(BFIND) X(SHF) X(CMP) X(TESTP)        \
-	X(CVTA) X(ATOM) X(BAR) X(SHFL) X(VOTE) X(TRAP)
+	X(CVTA) X(ATOM) X(BAR) X(SHFL) X(VOTE) X(TRAP) X(MATCH) X(REDUX) X(BMSK)
 enum {
 #define X(name) SC_SS_##name,
 	SC_SS_LIST(X)
@@ -491,7 +512,21 @@ extern const sc_subsel_t sc__subs[SC_SS__COUNT];
 	/* d[|p] = a of the lane the mode selects */                                                                  \
 	X(SHFL, "shfl", WARP, WARP, T, "d|Pauuu", SC_TS_ANY, SC_TS_ANY, 0, 0, SHFL, SC_OF_XLANE)                       \
 	X(VOTE, "vote", WARP, WARP, T, "dpu", SC_TS_ANY, SC_TS_ANY, 0, 0, VOTE, 0)                                    \
-	X(ACTIVEMASK, "activemask", WARP, WARP, T, "r", SC_TS_ANY, SC_TS_ANY, 0, 0, NONE, 0)
+	X(ACTIVEMASK, "activemask", WARP, WARP, T, "r", SC_TS_ANY, SC_TS_ANY, 0, 0, NONE, 0)                         \
+	/* appended (ptxext.c): d[|p] = the lanes whose a equals this lane's (any) or all lanes if all agree */ \
+	X(MATCH, "match", WARP, WARP, T, "q|Pau", SC_TS_B3264, SC_TS_ANY, 0, 0, MATCH, 0)                             \
+	/* d = the reduction of a over the lanes in exec and b */                                                    \
+	X(REDUX, "redux", WARP, WARP, T, "dau", SC_TS(U32) | SC_TS(S32) | SC_TS(B32), SC_TS_ANY, 0, 0, REDUX, 0)     \
+	X(BMSK, "bmsk", INT, INT, T, "duu", SC_TS(B32), SC_TS_ANY, 0, 0, BMSK, 0) /* b ones from bit a */            \
+	/* the warp sleeps a nanoseconds of simulated time */                                                        \
+	X(NANOSLEEP, "nanosleep", CTL, BRANCH, T, "u", SC_TS(U32), SC_TS_ANY, 0, 0, NONE, SC_OF_SIDE)               \
+	/* d = vprintf(a: format, b: arguments): the body flipsim gives an undefined vprintf (ptx_parse.c) */       \
+	X(VPRINTF, "vprintf", CTL, BRANCH, T, "qgg", SC_TS(B32), SC_TS_ANY, 0, 0, NONE, SC_OF_SIDE)                  \
+	/* __assertfail(message, file, line, function): the body of an undefined __assertfail; ends in a DUE */    \
+	X(ASSERTFAIL, "assertfail", CTL, BRANCH, NONE, "ggug", SC_TS_ANY, SC_TS_ANY, 0, 0, NONE, SC_OF_CTL)          \
+	/* d = malloc(a) from the device heap (0 when it has no room); free(a): the bodies of undefined ones */    \
+	X(MALLOC, "malloc", CTL, BRANCH, T, "dg", SC_TS(U64), SC_TS_ANY, 0, 0, NONE, SC_OF_SIDE)                     \
+	X(FREE, "free", CTL, BRANCH, T, "g", SC_TS(U64), SC_TS_ANY, 0, 0, NONE, SC_OF_SIDE)
 
 enum {
 #define X(name, text, unit, lat, nt, shape, types, stypes, imods, fmods, sub, flags) SC_OP_##name,
@@ -853,6 +888,7 @@ struct sc_module {
 	uint32_t nregs_all, npreds_all;/* slots used by the whole module */
 	uint32_t local_all;            /* bytes: largest kernel local + all frames */
 	uint32_t max_call_depth;
+	bool uses_heap;          /* calls malloc (a builtin body): the device heap */
 	sc_regs_t regs;                /* the register mode it was lowered in */
 	sc_insn_t *code_ptx;           /* alloc mode: the code before allocation */
 	struct sc_penny_tab *penny;    /* Penny's regions (penny.c), built at its
@@ -1672,6 +1708,56 @@ typedef struct sc_run {
 
 typedef struct sc_dec sc_dec_t; /* decoded instruction, below */
 
+/* The device heap of malloc/free (ptxext.c): one global allocation of
+ * `size` bytes made at the first launch of a module that calls malloc
+ * (cudaLimitMallocHeapSize, 8 MiB unless sc_set_heap_size said otherwise),
+ * kept to the end of the GPU as CUDA keeps it. Its blocks are kept on the
+ * host, sorted by offset: first fit, 16-byte aligned, lanes in lane order,
+ * so that every run allocates alike. The state hash includes them. */
+typedef struct sc_hblk {
+	uint64_t off, len;
+} sc_hblk_t;
+
+typedef struct sc_heap {
+	uint64_t base, size;    /* base 0: not made yet */
+	uint64_t want;          /* sc_set_heap_size (0: 8 MiB) */
+	sc_hblk_t *blk;
+	uint32_t n, cap;
+} sc_heap_t;
+
+/* Device printf (ptxext.c). Each vprintf a lane executes is formatted at
+ * once into `text` and recorded with its sort key; at the end of the launch
+ * (CUDA flushes its FIFO at synchronisation) the records are written in key
+ * order: CTA (linear id), warp, the launch's printf sequence number, lane.
+ * A record takes bytes of the FIFO (sc__printf_rec_bytes); past fifo_size
+ * the launch's further records are dropped, as CUDA drops them. `hash`
+ * covers every record the launch made so far, in the order made: the state
+ * hash (fault.c) includes it, so that two runs whose printf output differs
+ * never look converged. */
+typedef struct sc_printf_rec {
+	uint64_t cta;
+	uint32_t wid, lane;
+	uint64_t seq;
+	size_t off, len;        /* the text in sc_printf_t.text */
+} sc_printf_rec_t;
+
+typedef struct sc_printf {
+	char *text;
+	size_t len, cap;
+	sc_printf_rec_t *rec;
+	size_t nrec, rec_cap;
+	uint64_t seq;           /* vprintf executions in the launch */
+	uint64_t used;          /* FIFO bytes the launch's records take */
+	uint64_t fifo_size;     /* sc_set_printf_fifo (0 until set: 1 MiB) */
+	uint64_t hash;
+	char *out;              /* everything flushed since the GPU was created */
+	size_t out_len, out_cap;
+	FILE *stream;           /* where flushes go; stdout unless set */
+	bool stream_set;
+	FILE *astream;          /* where assert messages go; stderr unless set */
+	bool astream_set;
+} sc_printf_t;
+
 /* What the GPU tells whoever runs it (the injection runtime installs them;
  * each may be NULL): observe, the host API showed the program something the
  * GPU computed; gone, the GPU is being destroyed (before anything is freed). */
@@ -1769,6 +1855,8 @@ struct sc_gpu {
 	uint32_t nstats, stats_cap;
 	sc_gpu_stats_t totals;
 	sc_run_t run;
+	sc_printf_t pf;                 /* device printf (ptxext.c) */
+	sc_heap_t heap;                 /* device malloc (ptxext.c) */
 	sc_alu_t alu;                   /* scratch for the semantics units */
 	/* fault injection (fault.c) */
 	uint64_t pause_at;              /* next pause point, UINT64_MAX when none */
@@ -1827,7 +1915,9 @@ struct sc_gpu {
  *   SC_X_DIVERGE  the handler rewrote the SIMT stack (divergent bra)
  *   SC_X_EXIT     lanes exited; the stack is settled
  *   SC_X_BAR      the warp arrived at a barrier; pc already advanced
- *   SC_X_HALT     the launch halted (a DUE was raised) or the warp is done
+ *   SC_X_HALT     the launch halted (a DUE was raised) or the warp is done,
+ *                 or the handler scheduled the warp's next issue itself
+ *                 (nanosleep)
  *   SC_X_BAD      the word's fields do not make an executable instruction
  *                 (DUE invalid_instruction)
  * ====================================================================== */
@@ -1955,6 +2045,28 @@ int sc__x_ldst(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32
 int sc__x_atom(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
 int sc__x_warp(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
 int sc__x_ctl(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+/* ptxext.c: the instructions appended for real CUDA code (match, redux,
+ * vprintf, assertfail; nanosleep is sc__x_ctl's), their validity, and
+ * device printf's records. */
+int sc__x_match_redux(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+int sc__x_vprintf(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+int sc__x_assertfail(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+int sc__x_malloc_free(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+/* Makes the heap for a launch of m when m calls malloc: 0 or SC_ENOMEM. */
+int sc__heap_prepare(sc_gpu_t *g, const sc_module_t *m);
+/* The heap's blocks as a hash (0 while there is no heap). */
+uint64_t sc__heap_hash(const sc_gpu_t *g);
+bool sc__ext_valid(const sc_insn_t *in);
+/* The cycles nanosleep.u32 t sleeps: t ns of the simulated clock, rounded up. */
+uint64_t sc__sleep_cycles(const sc_gpu_t *g, uint32_t ns);
+/* %globaltimer: nanoseconds of the simulated clock at `cycle`. */
+uint64_t sc__globaltimer(const sc_gpu_t *g, uint64_t cycle);
+void sc__printf_flush(sc_gpu_t *g);
+void sc__printf_free(sc_gpu_t *g);
+/* Reads `size` bytes at generic address addr for lane l as a load would
+ * (exec.c): false after the DUE of a bad address. */
+bool sc__mem_peek(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, uint32_t l, uint64_t addr, void *dst,
+                  uint32_t size);
 int sc__x_bad(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
 /* dup.c: a resilient word (SC_MOD_RES): compares originals and replicas,
  * DUE dup_mismatch on a difference, else runs the base instruction (and

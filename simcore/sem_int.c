@@ -100,6 +100,7 @@ static const rule_t rules[SC_OP__COUNT] = {
 	[SC_OP_NOT] = {T_LOGIC, 1, 0},
 	[SC_OP_CNOT] = {T_LOGIC, 1, 0},
 	[SC_OP_LOP3] = {T(B32), 1, 0},
+	[SC_OP_BMSK] = {T(B32), 2, 0},
 };
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -529,6 +530,28 @@ static void lop3(sc_alu_t *x)
 	LANES(x->mask, d[l] = lop3_1((uint32_t)a[l], (uint32_t)b[l], (uint32_t)c[l], (uint32_t)e[l]));
 }
 
+/* bmsk: b ones from bit a (PTX ISA, bmsk). .wrap takes both modulo 32;
+ * .clamp gives 0 from a position of 32 on and all bits up from a for a
+ * width of 32 or more; the mask stops at bit 31. */
+static uint32_t bmsk_1(uint32_t a, uint32_t b, bool clamp)
+{
+	uint32_t a1 = a & 31u, b1 = b & 31u;
+	if (clamp && a >= 32)
+		return 0;
+	uint32_t low = ~0u << a1; /* from bit a1 up */
+	if (clamp && b >= 32)
+		return low;
+	if (b1 == 0 || a1 + b1 >= 32)
+		return b1 == 0 ? 0 : low;
+	return low & ~(~0u << (a1 + b1));
+}
+
+static void bmsk(sc_alu_t *x, bool clamp)
+{
+	OPERANDS(x);
+	LANES(x->mask, d[l] = bmsk_1((uint32_t)a[l], (uint32_t)b[l], clamp));
+}
+
 /* ---- dispatch ----------------------------------------------------------- */
 
 /* Returns 0, or -1 (having written nothing, cc included) when the word is
@@ -600,6 +623,7 @@ int sc__sem_int(sc_alu_t *x)
 	case SC_OP_SHL:
 	case SC_OP_SHR: BY_WIDTH(shift, x, w, sgn, op == SC_OP_SHR); break;
 	case SC_OP_LOP3: lop3(x); break;
+	case SC_OP_BMSK: bmsk(x, sub == 0); break;
 	default: logic(x, op, w); break; /* and or xor not cnot: rules allow no other */
 	}
 	return 0;

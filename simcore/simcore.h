@@ -58,7 +58,8 @@ const char *sc_strerror(int err);
 	X(REFU_MISMATCH, "refu_mismatch") /* REFU: a replayed ALU result    \
 	                                     differs from the stored one */ \
 	X(DUP_MISMATCH, "dup_mismatch") /* datapath duplication: an original  \
-	                                   and its replica differ */
+	                                   and its replica differ */ \
+	X(ASSERT, "assert") /* a device assert() failed (__assertfail) */
 
 typedef enum {
 #define X(name, text) SC_DUE_##name,
@@ -540,6 +541,32 @@ int sc_launch(sc_gpu_t *gpu, sc_module_t *mod, const char *kernel, sc_dim3_t gri
 
 /* Returns 0 when no launch has failed, SC_EDUE otherwise. */
 int sc_synchronize(sc_gpu_t *gpu);
+
+/* Device printf. Each launch's printf output is written when the launch
+ * ends (CUDA flushes its FIFO at synchronisation), in a deterministic
+ * order: by CTA (linear id), warp, printf executed, lane. Records past the
+ * FIFO's size (cudaLimitPrintfFifoSize; default 1 MiB) are dropped, as
+ * CUDA drops them. sc_set_printf_fifo sets the size in bytes (0:
+ * SC_EINVAL) for later launches; sc_printf_fifo returns it.
+ * sc_set_printf_stream sends the text to f instead of stdout (NULL: kept
+ * only); sc_printf_output returns everything flushed since the GPU was
+ * created (owned by the GPU, valid until its next launch; "" when none).
+ * A failed device assert prints CUDA's message to stderr, or to the
+ * stream sc_set_assert_stream names (NULL: none; the DUE's detail holds
+ * it either way). */
+int sc_set_printf_fifo(sc_gpu_t *gpu, uint64_t bytes);
+uint64_t sc_printf_fifo(const sc_gpu_t *gpu);
+void sc_set_printf_stream(sc_gpu_t *gpu, FILE *f);
+void sc_set_assert_stream(sc_gpu_t *gpu, FILE *f);
+
+/* Device malloc/free draw on a heap of cudaLimitMallocHeapSize bytes (8
+ * MiB unless set), a global allocation made at the first launch of a
+ * module that calls malloc and kept to the GPU's end. sc_set_heap_size
+ * sets its size before then (SC_EINVAL once it exists, or for 0);
+ * sc_heap_size returns it. */
+int sc_set_heap_size(sc_gpu_t *gpu, uint64_t bytes);
+uint64_t sc_heap_size(const sc_gpu_t *gpu);
+const char *sc_printf_output(const sc_gpu_t *gpu, size_t *len);
 
 /* The structured status of the last abnormal stop (reason NONE if none). */
 const sc_status_t *sc_gpu_status(const sc_gpu_t *gpu);

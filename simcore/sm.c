@@ -343,7 +343,30 @@ static int x_call_ret(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d,
 	return SC_X_JUMP;
 }
 
-/* exit, trap, bar, membar, nop. g->cycle is the cycle being issued. */
+/* nanosleep.u32 t: the warp goes on at pc + 1 after t ns of simulated time
+ * (the longest of its lanes' t; PTX caps it at 1 ms), its next issue set
+ * here (wnext, in the state hash). */
+static int x_nanosleep(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
+{
+	sc_simt_t *top = &w->stk[w->sp - 1];
+	if (UNLIKELY(!sc__ext_valid(d->in)))
+		return SC_X_BAD;
+	if (!exec)
+		return 1;
+	uint64_t *t = g->alu.a;
+	uint32_t ns = 0;
+	sc__rd(g, sm, w, d->in->opnd[0], exec, t);
+	FOR_LANES(l, exec)
+		ns = (uint32_t)t[l] > ns ? (uint32_t)t[l] : ns;
+	ns = ns < 1000000u ? ns : 1000000u;
+	top->pc = d->pc + 1;
+	if (UNLIKELY(top->pc == top->rpc) && !simt_pop(g, sm, w, d->pc))
+		return SC_X_HALT;
+	sc__warp_wait(g, sm, w, g->cycle + sc__sleep_cycles(g, ns));
+	return SC_X_HALT;
+}
+
+/* exit, trap, bar, membar, nop, nanosleep. g->cycle is the cycle being issued. */
 int sc__x_ctl(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
 {
 	const sc_insn_t *in = d->in;
@@ -377,6 +400,8 @@ int sc__x_ctl(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_
 		return g->run.halt ? SC_X_HALT : SC_X_BAR;
 	case SC_OP_MEMBAR: case SC_OP_NOP:
 		return 1;
+	case SC_OP_NANOSLEEP:
+		return x_nanosleep(g, sm, w, d, exec);
 	}
 	return SC_X_BAD;
 }

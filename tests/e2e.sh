@@ -123,6 +123,19 @@ check "profile of a DUE in a C++ kernel" 3 "" "in kernel 'faraway(unsigned int*)
 if grep -q '^faraway  *0 ' "$tmp/out" && ! grep -q '_Z' "$tmp/out"; then pass "profile shows a C++ kernel demangled"
 else fail "profile shows a C++ kernel demangled"; fi
 check "trap" 3 "" "DUE trap" "$flipsim" exec "$e2e/trap.json"
+# device printf and assert (assert.cu): the text on stdout, CUDA's message
+# on stderr, DUE assert naming the call's PTX line
+check "printf reaches stdout" 3 "block 1 starts" "" "$flipsim" exec "$e2e/assert.json"
+check "assert is a DUE" 3 "" "DUE assert in kernel 'checked' (cycle" "$flipsim" exec "$e2e/assert.json"
+check "assert prints CUDA's message" 3 "" "assert.cu:11: void checked(const int *, int *): block: [1,0,0], thread: [6,0,0] Assertion \`v[i] >= 0\` failed." "$flipsim" exec "$e2e/assert.json"
+check "assert names the call's line" 3 "" "(PTX line 106)" "$flipsim" exec "$e2e/assert.json"
+check "printf: --dump writes printf.txt" 0 "" "" "$flipsim" exec tests/ptx/printf_fmt/printf_fmt.json --dump "$tmp/pf"
+if [ "$(head -n 1 "$tmp/pf/printf.txt" 2>/dev/null)" = "A 0 59771 59771 e97b E97B 573 [a] flipsim|-5765" ] &&
+	[ "$(wc -l <"$tmp/pf/printf.txt")" -eq 720 ]; then
+	pass "printf.txt starts with thread 0's first line"
+else
+	fail "printf.txt starts with thread 0's first line"
+fi
 check "infinite loop with --cycle-budget is timeout" 3 "" "timeout" "$flipsim" exec "$e2e/spin.json" --cycle-budget 100000
 check "DUE still honours --stats" 3 "\"status\": \"illegal_address\"" "illegal_address" "$flipsim" exec "$e2e/oob.json" --stats
 check "DUE --stats has the due object" 3 "\"due\": {" "" "$flipsim" exec "$e2e/oob.json" --stats

@@ -541,3 +541,47 @@ Test(runner, protected_dup_fork_early_and_dead_change_nothing, .timeout = 300)
 	equivalences("tests/engine/data/vadd4k-regfile-dup-sw.json", SC_PROT_NONE, "dup_mismatch");
 	equivalences("tests/engine/data/vadd4k-regfile-dup-ra.json", SC_PROT_NONE, "dup_mismatch");
 }
+
+/* Device printf's text is an output: a fault that changes only what the
+ * kernel prints (its memory output is printf's constant result) is an SDC
+ * "stdout", and since the text is in the state hash, early termination
+ * and fork-at-cycle change no outcome. */
+Test(runner, printf_text_is_an_output, .timeout = 300)
+{
+	setup_t s;
+	runs_setup(&s, "tests/engine/data/printf-fmt-regfile.json");
+	cr_assert(s.g.res && s.g.res->printf_len > 10000, "the golden run's printf text");
+	got_t f = run(&s, false, false), nf = run(&s, true, false), off = run(&s, false, true);
+	uint64_t stdout_sdc = 0, early = 0;
+	for (uint64_t i = 0; i < s.p.n; i++) {
+		cr_expect_eq(f.o[i].outcome, nf.o[i].outcome, "mask %llu", (unsigned long long)i);
+		cr_expect_str_eq(f.o[i].reason, nf.o[i].reason, "mask %llu", (unsigned long long)i);
+		cr_expect_eq(f.o[i].outcome, off.o[i].outcome, "mask %llu: %s with early termination, %s without",
+		             (unsigned long long)i, f.o[i].reason, off.o[i].reason);
+		stdout_sdc += f.o[i].outcome == CLS_SDC && !strcmp(f.o[i].reason, "stdout");
+		early += f.o[i].early;
+	}
+	cr_expect_gt(stdout_sdc, 0, "faults that change only the printed text");
+	cr_expect_gt(early, 0);
+	/* the golden record carries the text to the workers */
+	char err[1024];
+	eng_golden_t rec, g;
+	int fd;
+	cr_assert_eq(eng_golden_campaign(s.c, s.ck, &rec, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(eng_golden_share(&rec, s.c, &fd, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(eng_golden_open(fd, s.c, s.ck, &g, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(g.res->printf_len, s.g.res->printf_len);
+	cr_expect(!memcmp(g.res->printf_text, s.g.res->printf_text, g.res->printf_len));
+	cr_expect_eq(eng_output_digest(&g), eng_output_digest(&rec));
+	got_t shared = run_with(&s, &g);
+	for (uint64_t i = 0; i < s.p.n; i++)
+		cr_expect_str_eq(f.o[i].reason, shared.o[i].reason, "mask %llu", (unsigned long long)i);
+	free(shared.o);
+	eng_golden_free(&g);
+	eng_golden_free(&rec);
+	close(fd);
+	free(f.o);
+	free(nf.o);
+	free(off.o);
+	runs_teardown(&s);
+}

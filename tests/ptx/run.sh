@@ -2,6 +2,7 @@
 # PTX conformance suite runner: for each case directory under tests/ptx (one
 # holding ref.c and a workload JSON), builds and runs the C reference, runs the
 # workload on flipsim in every register mode and compares every expected output
+# (and printf.txt, the device printf text, when the reference writes one)
 # byte for byte: unalloc mode against the reference, alloc and ptx modes against unalloc.
 # Usage: tests/ptx/run.sh FLIPSIM BUILDDIR [case...]   (see tests/ptx/README.md)
 set -u
@@ -87,6 +88,8 @@ for name in ${cases[@]+"${cases[@]}"}; do
 		fail "$name" "ref wrote no .bin files"
 		continue
 	fi
+	# printf.txt: what the kernels print, compared with the dump's
+	[ -f "$out/expected/printf.txt" ] && expected+=("$out/expected/printf.txt")
 
 	# Every register mode: unalloc must match the reference, alloc and ptx
 	# (alloc's machine) must match unalloc bit for bit (and so the

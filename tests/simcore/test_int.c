@@ -270,6 +270,18 @@ static uint64_t ref(const sc_insn_t *in, uint64_t a, uint64_t b, uint64_t c, uin
 		for (unsigned i = 0; i < 32; i++)
 			r |= (uint64_t)bit(e & 0xff, bit(a, i) * 4 + bit(b, i) * 2 + bit(c, i)) << i;
 		return r;
+	case SC_OP_BMSK: { /* bit i is set when it lies in [pos, pos + width) and below 32 */
+		uint64_t pos = (uint32_t)a, width = (uint32_t)b;
+		if (sub == 1) /* wrap */
+			pos &= 31, width &= 31;
+		else if (pos >= 32) /* clamp */
+			return 0;
+		else if (width >= 32)
+			width = 32;
+		for (unsigned i = 0; i < 32; i++)
+			r |= (uint64_t)(i >= pos && i < pos + width) << i;
+		return r;
+	}
 	}
 	cr_assert_fail("reference has no opcode %u", op);
 	return 0;
@@ -351,6 +363,8 @@ static void build_combos(void)
 	for (unsigned op = SC_OP_AND; op <= SC_OP_CNOT; op++)
 		add_types(op, LOGIC_TYPES, 0, 0);
 	add_combo(SC_OP_LOP3, SC_T_B32, 0, 0);
+	add_combo(SC_OP_BMSK, SC_T_B32, 0, 0); /* .clamp */
+	add_combo(SC_OP_BMSK, SC_T_B32, 1, 0); /* .wrap */
 }
 
 /* Source values: uniform bits, small numbers (shift amounts, positions),
@@ -461,6 +475,7 @@ RANDOM_TEST(XOR)
 RANDOM_TEST(NOT)
 RANDOM_TEST(CNOT)
 RANDOM_TEST(LOP3)
+RANDOM_TEST(BMSK)
 
 /* ======================================================================
  * Golden cases, hand-computed from the ISA text, whose sources hold bits
