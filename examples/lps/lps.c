@@ -12,20 +12,13 @@
 #include <string.h>
 
 #include "app.h"
+#include "lps_host.h"
 
 /* The reference's float arithmetic must round to float at every operation,
  * as PTX does. */
 #if FLT_EVAL_METHOD != 0
 #error "lps needs FLT_EVAL_METHOD == 0 (SSE on x86; not x87)"
 #endif
-
-enum { BLOCK_X = 32, BLOCK_Y = 4 };
-
-/* GUFI's input, the benchmark's default: a 100^3 grid, one sweep; Table
- * I's grid 4 x 25 is ceil(100 / 32) x 100 / 4. */
-enum { DEF_NX = 100, DEF_NY = 100, DEF_NZ = 100, DEF_REPEAT = 1 };
-
-static const uint64_t SEED = 0x4c505331;  /* "LPS1" */
 
 /* A hang ends as a DUE timeout: about a hundred times the run's cycles,
  * which grow with CTAs x planes x sweeps (the default run: 1.2 M cycles,
@@ -35,43 +28,6 @@ static const uint64_t MIN_BUDGET = 10000000;
 
 static const char DEFAULT_PTX[] = "examples/lps/lps.ptx";
 static const char KERNEL[] = "_Z13GPU_laplace3diiiiPfS_";
-
-typedef struct params {
-	int nx, ny, nz, repeat;
-} params_t;
-
-/* ---- deterministic input ------------------------------------------------ */
-
-/* Every point uniform in [0, 1): the boundary keeps its values, the
- * interior relaxes towards their harmonic mean. The grid is packed
- * (x fastest, then y, then z); the device copy has rows `pitch` wide. */
-static void input_init(float *u, size_t n)
-{
-	uint64_t s = SEED;
-	for (size_t i = 0; i < n; i++)
-		u[i] = app_uniform(&s, 0.0f, 1.0f);
-}
-
-/* ---- the CPU reference --------------------------------------------------
- * One sweep in lps.ptx's order: six add.f32 left to right, W + E + N + S +
- * below + above, then mul.f32 by 1/6 rounded to float (0x3e2aaaab); no
- * fused operation. Boundary points copy their value. */
-static void sweep_cpu(int nx, int ny, int nz, const float *u1, float *u2)
-{
-	const float sixth = 1.0f / 6.0f;
-	const size_t sy = (size_t)nx, sz = (size_t)nx * ny;
-
-	for (int k = 0; k < nz; k++)
-		for (int j = 0; j < ny; j++)
-			for (int i = 0; i < nx; i++) {
-				size_t p = i + j * sy + k * sz;
-				if (i == 0 || i == nx - 1 || j == 0 || j == ny - 1 || k == 0 || k == nz - 1)
-					u2[p] = u1[p];
-				else
-					u2[p] = (u1[p - 1] + u1[p + 1] + u1[p - sy] + u1[p + sy] + u1[p - sz] +
-					         u1[p + sz]) * sixth;
-			}
-}
 
 /* ---- the simulated GPU -------------------------------------------------- */
 
