@@ -58,6 +58,15 @@ float app_uniform(uint64_t *state, float lo, float hi)
 	return lo + (hi - lo) * u;
 }
 
+void app_uniform_pair(float *a, float *b, size_t n, uint64_t seed)
+{
+	uint64_t s = seed;
+	for (size_t i = 0; i < n; i++)
+		a[i] = app_uniform(&s, -1.0f, 1.0f);
+	for (size_t i = 0; i < n; i++)
+		b[i] = app_uniform(&s, -1.0f, 1.0f);
+}
+
 uint64_t app_fnv1a(const void *p, size_t len)
 {
 	const unsigned char *b = p;

@@ -33,6 +33,9 @@ uint64_t app_splitmix64(uint64_t *state);
  * app_splitmix64, exact in float. */
 float app_uniform(uint64_t *state, float lo, float hi);
 
+/* a[0..n) then b[0..n) uniform in [-1, 1), from one stream seeded with seed. */
+void app_uniform_pair(float *a, float *b, size_t n, uint64_t seed);
+
 /* FNV-1a, 64 bits: the digest the programs print for their outputs. */
 uint64_t app_fnv1a(const void *p, size_t len);
 

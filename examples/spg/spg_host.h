@@ -28,14 +28,7 @@ typedef struct params {
 /* ---- deterministic input ------------------------------------------------ */
 
 /* a and b uniform in [-1, 1), a first, from one stream. */
-static inline void input_init(float *a, float *b, size_t n)
-{
-	uint64_t s = SEED;
-	for (size_t i = 0; i < n; i++)
-		a[i] = app_uniform(&s, -1.0f, 1.0f);
-	for (size_t i = 0; i < n; i++)
-		b[i] = app_uniform(&s, -1.0f, 1.0f);
-}
+static inline void input_init(float *a, float *b, size_t n) { app_uniform_pair(a, b, n, SEED); }
 
 /* ---- the CPU reference --------------------------------------------------
  * One dot product exactly as spg.cu computes it with blockDim.x == BLOCK

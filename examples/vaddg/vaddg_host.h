@@ -17,13 +17,6 @@ enum { DEF_N = 52000 };
 static const uint64_t SEED = 0x56414431;  /* "VAD1" */
 
 /* a and b uniform in [-1, 1), a first, from one stream. */
-static inline void input_init(float *a, float *b, size_t n)
-{
-	uint64_t s = SEED;
-	for (size_t i = 0; i < n; i++)
-		a[i] = app_uniform(&s, -1.0f, 1.0f);
-	for (size_t i = 0; i < n; i++)
-		b[i] = app_uniform(&s, -1.0f, 1.0f);
-}
+static inline void input_init(float *a, float *b, size_t n) { app_uniform_pair(a, b, n, SEED); }
 
 #endif
