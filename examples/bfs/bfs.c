@@ -111,39 +111,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	int reached = 0, depth = 0;
-	for (int i = 0; i < g.n; i++)
-		if (cost[i] >= 0) {
-			reached++;
-			if (cost[i] > depth)
-				depth = cost[i];
-		}
-	printf("bfs: %d nodes, %d edges, %d iterations, %d reached, depth %d, cost digest %016llx\n",
-	       g.n, g.nedges, iters, reached, depth,
-	       (unsigned long long)app_fnv1a(cost, sizeof *cost * (size_t)g.n));
+	print_result(&g, cost, iters);
 	if (a.stats)
 		app_print_kernel_stats(&a);
-	status = APP_OK;
-	if (a.check) {
-		int ref_iters = bfs_cpu(&g, ref);
-		if (ref_iters < 0) {
-			fprintf(stderr, "bfs: out of memory\n");
-			status = APP_FAIL;
-		} else if (ref_iters != iters) {
-			printf("bfs: FAIL: %d iterations on the GPU, %d on the CPU\n", iters, ref_iters);
-			status = APP_FAIL;
-		} else {
-			for (int i = 0; i < g.n; i++)
-				if (cost[i] != ref[i]) {
-					printf("bfs: FAIL: cost[%d] = %d on the GPU, %d on the CPU\n", i,
-					       (int)cost[i], (int)ref[i]);
-					status = APP_FAIL;
-					break;
-				}
-			if (status == APP_OK)
-				printf("bfs: OK (%d costs and %d iterations match the CPU)\n", g.n, iters);
-		}
-	}
+	status = a.check ? check_result(&g, cost, iters, ref) : APP_OK;
 
 out:
 	app_close(&a);

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,6 +174,46 @@ out:
 	free(next);
 	free(visited);
 	return iters;
+}
+
+/* ---- the output ----------------------------------------------------------- */
+
+/* The result line on stdout. */
+static inline void print_result(const graph_t *g, const int32_t *cost, int iters)
+{
+	int reached = 0, depth = 0;
+	for (int i = 0; i < g->n; i++)
+		if (cost[i] >= 0) {
+			reached++;
+			if (cost[i] > depth)
+				depth = cost[i];
+		}
+	printf("bfs: %d nodes, %d edges, %d iterations, %d reached, depth %d, cost digest %016llx\n",
+	       g->n, g->nedges, iters, reached, depth,
+	       (unsigned long long)app_fnv1a(cost, sizeof *cost * (size_t)g->n));
+}
+
+/* --check: the CPU's search (into ref, g->n costs) against the GPU's costs
+ * and iterations; prints OK or the first difference on stdout. Returns
+ * APP_OK or APP_FAIL. */
+static inline int check_result(const graph_t *g, const int32_t *cost, int iters, int32_t *ref)
+{
+	int ref_iters = bfs_cpu(g, ref);
+	if (ref_iters < 0) {
+		fprintf(stderr, "bfs: out of memory\n");
+		return APP_FAIL;
+	}
+	if (ref_iters != iters) {
+		printf("bfs: FAIL: %d iterations on the GPU, %d on the CPU\n", iters, ref_iters);
+		return APP_FAIL;
+	}
+	for (int i = 0; i < g->n; i++)
+		if (cost[i] != ref[i]) {
+			printf("bfs: FAIL: cost[%d] = %d on the GPU, %d on the CPU\n", i, (int)cost[i], (int)ref[i]);
+			return APP_FAIL;
+		}
+	printf("bfs: OK (%d costs and %d iterations match the CPU)\n", g->n, iters);
+	return APP_OK;
 }
 
 #endif

@@ -60,19 +60,6 @@ static int eliminate_gpu(app_t *a, int n, float *m, float *mat, float *b)
 	return 0;
 }
 
-/* Compares n floats bit for bit; prints the first difference. */
-static bool same(const app_t *a, const char *name, const float *gpu, const float *cpu, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (memcmp(&gpu[i], &cpu[i], sizeof(float)) != 0) {
-			char where[32];
-			snprintf(where, sizeof where, "%s[%d]", name, i);
-			app_print_mismatch(a, where, &gpu[i], &cpu[i]);
-			return false;
-		}
-	return true;
-}
-
 static int usage(void)
 {
 	fprintf(stderr, "usage: ge [--ptx FILE] [--check] [--stats] [--size N]\n"
@@ -124,23 +111,10 @@ int main(int argc, char **argv)
 	}
 
 	back_substitute((int)n, mat, b, x);
-	printf("ge: %ld equations, %ld pivots, digest %016llx (matrix) %016llx (rhs) %016llx (x), "
-	       "x[0] = %.9g, x[%ld] = %.9g\n",
-	       n, n - 1, (unsigned long long)app_fnv1a(mat, sizeof *mat * nn),
-	       (unsigned long long)app_fnv1a(b, sizeof *b * (size_t)n),
-	       (unsigned long long)app_fnv1a(x, sizeof *x * (size_t)n), x[0], n - 1, x[n - 1]);
+	print_result(n, mat, b, x);
 	if (a.stats)
 		app_print_kernel_stats(&a);
-	status = APP_OK;
-	if (a.check) {
-		eliminate_cpu((int)n, rm, ra, rb);
-		if (same(&a, "m", m, rm, (int)nn) && same(&a, "a", mat, ra, (int)nn) &&
-		    same(&a, "b", b, rb, (int)n))
-			printf("ge: OK (%ld x %ld system: matrix, multipliers and right-hand side match the "
-			       "CPU bit for bit)\n", n, n);
-		else
-			status = APP_FAIL;
-	}
+	status = a.check ? check_result(n, m, mat, b, rm, ra, rb) : APP_OK;
 
 out:
 	app_close(&a);

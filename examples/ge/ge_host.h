@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,47 @@ static inline void back_substitute(int n, const float *a, const float *b, double
 			s -= (double)a[i * n + j] * x[j];
 		x[i] = s / a[i * n + i];
 	}
+}
+
+/* Compares n floats bit for bit; prints the first difference. */
+static inline bool same(const char *name, const float *gpu, const float *cpu, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (memcmp(&gpu[i], &cpu[i], sizeof(float)) != 0) {
+			char where[32];
+			snprintf(where, sizeof where, "%s[%d]", name, i);
+			app_print_mismatch_named("ge", where, &gpu[i], &cpu[i]);
+			return false;
+		}
+	return true;
+}
+
+/* ---- the output ----------------------------------------------------------- */
+
+/* The result line on stdout: the eliminated system mat, b (n equations)
+ * and its solution x. */
+static inline void print_result(long n, const float *mat, const float *b, const double *x)
+{
+	printf("ge: %ld equations, %ld pivots, digest %016llx (matrix) %016llx (rhs) %016llx (x), "
+	       "x[0] = %.9g, x[%ld] = %.9g\n",
+	       n, n - 1, (unsigned long long)app_fnv1a(mat, sizeof *mat * (size_t)(n * n)),
+	       (unsigned long long)app_fnv1a(b, sizeof *b * (size_t)n),
+	       (unsigned long long)app_fnv1a(x, sizeof *x * (size_t)n), x[0], n - 1, x[n - 1]);
+}
+
+/* --check: the CPU's elimination of ra, rb (rm: zeroed multipliers) against
+ * the GPU's m, mat, b, bit for bit; prints OK or the first difference on
+ * stdout. Returns APP_OK or APP_FAIL. */
+static inline int check_result(long n, const float *m, const float *mat, const float *b, float *rm, float *ra,
+                               float *rb)
+{
+	const int nn = (int)(n * n);
+	eliminate_cpu((int)n, rm, ra, rb);
+	if (!same("m", m, rm, nn) || !same("a", mat, ra, nn) || !same("b", b, rb, (int)n))
+		return APP_FAIL;
+	printf("ge: OK (%ld x %ld system: matrix, multipliers and right-hand side match the "
+	       "CPU bit for bit)\n", n, n);
+	return APP_OK;
 }
 
 #endif

@@ -110,29 +110,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	double sum = 0.0;
-	for (int p = 0; p < pp.pairs; p++)
-		sum += c[p];
-	printf("spg: %d pairs x %d elements, digest %016llx, sum %.9g, c[0] %.9g\n", pp.pairs, pp.n,
-	       (unsigned long long)app_fnv1a(c, cbytes), sum, (double)c[0]);
+	print_result(&pp, c);
 	if (app.stats)
 		app_print_launch_stats(&app);
-	status = APP_OK;
-
-	if (app.check) {
-		for (int p = 0; p < pp.pairs; p++) {
-			size_t off = (size_t)p * pp.n;
-			float r = dot_cpu(a + off, b + off, (size_t)pp.n);
-			if (memcmp(&c[p], &r, sizeof r) != 0) {
-				char where[32];
-				snprintf(where, sizeof where, "c[%d]", p);
-				app_print_mismatch(&app, where, &c[p], &r);
-				status = APP_FAIL;
-				goto out;
-			}
-		}
-		printf("spg: OK (%d dot products match the CPU bit for bit)\n", pp.pairs);
-	}
+	status = app.check ? check_result(&pp, a, b, c) : APP_OK;
 
 out:
 	app_close(&app);

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,36 @@ static inline float dot_cpu(const float *a, const float *b, size_t n)
 		for (size_t t = 0; t < s; t++)
 			part[t] = part[t] + part[t + s];
 	return part[0];
+}
+
+/* ---- the output ----------------------------------------------------------- */
+
+/* The result line on stdout: the products c of P pairs of N floats. */
+static inline void print_result(const params_t *pp, const float *c)
+{
+	double sum = 0.0;
+	for (int p = 0; p < pp->pairs; p++)
+		sum += c[p];
+	printf("spg: %d pairs x %d elements, digest %016llx, sum %.9g, c[0] %.9g\n", pp->pairs, pp->n,
+	       (unsigned long long)app_fnv1a(c, (size_t)pp->pairs * sizeof(float)), sum, (double)c[0]);
+}
+
+/* --check: every product against the CPU's, bit for bit; prints OK or the
+ * first difference on stdout. Returns APP_OK or APP_FAIL. */
+static inline int check_result(const params_t *pp, const float *a, const float *b, const float *c)
+{
+	for (int p = 0; p < pp->pairs; p++) {
+		size_t off = (size_t)p * pp->n;
+		float r = dot_cpu(a + off, b + off, (size_t)pp->n);
+		if (memcmp(&c[p], &r, sizeof r) != 0) {
+			char where[32];
+			snprintf(where, sizeof where, "c[%d]", p);
+			app_print_mismatch_named("spg", where, &c[p], &r);
+			return APP_FAIL;
+		}
+	}
+	printf("spg: OK (%d dot products match the CPU bit for bit)\n", pp->pairs);
+	return APP_OK;
 }
 
 #endif

@@ -108,29 +108,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	double sum = 0.0;
-	for (size_t i = 0; i < n; i++)
-		sum += c[i];
-	printf("vaddg: %d elements, digest %016llx, sum %.9g\n", pp.n,
-	       (unsigned long long)app_fnv1a(c, bytes), sum);
+	print_result(c, pp.n);
 	if (app.stats)
 		app_print_launch_stats(&app);
-	status = APP_OK;
-
-	/* add.f32 is one correctly rounded addition, as C's float +. */
-	if (app.check) {
-		for (size_t i = 0; i < n; i++) {
-			float r = a[i] + b[i];
-			if (memcmp(&c[i], &r, sizeof r) != 0) {
-				char where[32];
-				snprintf(where, sizeof where, "c[%zu]", i);
-				app_print_mismatch(&app, where, &c[i], &r);
-				status = APP_FAIL;
-				goto out;
-			}
-		}
-		printf("vaddg: OK (%zu elements match the CPU bit for bit)\n", n);
-	}
+	status = app.check ? check_result(a, b, c, pp.n) : APP_OK;
 
 out:
 	app_close(&app);

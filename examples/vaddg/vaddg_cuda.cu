@@ -62,26 +62,8 @@ int main(int argc, char **argv)
 	if ((status = vadd_gpu(a, b, c, n)) != APP_OK)
 		goto out;
 
-	{
-		double sum = 0.0;
-		for (int i = 0; i < n; i++)
-			sum += c[i];
-		printf("vaddg: %d elements, digest %016llx, sum %.9g\n", n, (unsigned long long)app_fnv1a(c, bytes), sum);
-	}
-	// add.f32 is one correctly rounded addition, as C's float +.
-	if (check) {
-		for (int i = 0; i < n; i++) {
-			float r = a[i] + b[i];
-			if (memcmp(&c[i], &r, sizeof r) != 0) {
-				char where[32];
-				snprintf(where, sizeof where, "c[%d]", i);
-				app_print_mismatch_named("vaddg", where, &c[i], &r);
-				status = APP_FAIL;
-				goto out;
-			}
-		}
-		printf("vaddg: OK (%d elements match the CPU bit for bit)\n", n);
-	}
+	print_result(c, n);
+	status = check ? check_result(a, b, c, n) : APP_OK;
 
 out:
 	free(c);
