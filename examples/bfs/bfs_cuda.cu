@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "cuda_app.h"
-#include "bfs.cu"
 #include "bfs_host.h"
+#include "bfs.cu"
 
 static int usage(void)
 {

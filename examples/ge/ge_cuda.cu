@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "cuda_app.h"
-#include "ge.cu"
 #include "ge_host.h"
+#include "ge.cu"
 
 static int usage(void)
 {

@@ -97,7 +97,7 @@ int main(int argc, char **argv)
 	params_t pp = {.size = DEF_SIZE, .pyramid = DEF_PYRAMID, .iters = DEF_ITERS};
 	app_t a = {.name = "hs", .ptx = DEFAULT_PTX};
 	uint64_t dpower = 0, dtemp[2] = {0, 0};
-	float *temp = NULL, *power = NULL, *out = NULL, *ref[2] = {NULL, NULL};
+	float *temp = NULL, *power = NULL, *out = NULL;
 	model_t m;
 	int err, result, status = APP_FAIL;
 
@@ -141,45 +141,13 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	double sum = 0.0;
-	float lo = out[0], hi = out[0];
-	for (size_t i = 0; i < ncells; i++) {
-		sum += out[i];
-		lo = out[i] < lo ? out[i] : lo;
-		hi = out[i] > hi ? out[i] : hi;
-	}
-	printf("hs: %dx%d cells, %d steps (pyramid %d), digest %016llx, mean %.9g, min %.9g, max %.9g\n",
-	       pp.size, pp.size, pp.iters, pp.pyramid, (unsigned long long)app_fnv1a(out, bytes),
-	       sum / (double)ncells, (double)lo, (double)hi);
+	print_result(&pp, out);
 	if (a.stats)
 		app_print_launch_stats(&a);
-	status = APP_OK;
-
-	if (a.check) {
-		if (!(ref[0] = malloc(bytes)) || !(ref[1] = malloc(bytes))) {
-			fprintf(stderr, "hs: out of memory\n");
-			status = APP_FAIL;
-			goto out;
-		}
-		memcpy(ref[0], temp, bytes);
-		for (int t = 0; t < pp.iters; t++)
-			step_cpu(&m, pp.size, ref[t & 1], power, ref[(t + 1) & 1]);
-		const float *r = ref[pp.iters & 1];
-		for (size_t i = 0; i < ncells; i++)
-			if (memcmp(&out[i], &r[i], sizeof(float)) != 0) {
-				char where[64];
-				snprintf(where, sizeof where, "cell (%zu, %zu)", i / (size_t)pp.size, i % (size_t)pp.size);
-				app_print_mismatch(&a, where, &out[i], &r[i]);
-				status = APP_FAIL;
-				goto out;
-			}
-		printf("hs: OK (%zu cells match the CPU bit for bit)\n", ncells);
-	}
+	status = a.check ? check_result(&pp, &m, temp, power, out) : APP_OK;
 
 out:
 	app_close(&a);
-	free(ref[1]);
-	free(ref[0]);
 	free(out);
 	free(power);
 	free(temp);

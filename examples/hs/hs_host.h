@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +81,58 @@ static inline void step_cpu(const model_t *m, int n, const float *t, const float
 			f = fmaf(rz_1, 80.0f - c, f);
 			out[y * n + x] = fmaf(sdc, f, c);
 		}
+}
+
+/* ---- the output ----------------------------------------------------------- */
+
+/* The result line on stdout: the final field out. */
+static inline void print_result(const params_t *pp, const float *out)
+{
+	const size_t ncells = (size_t)pp->size * pp->size;
+	double sum = 0.0;
+	float lo = out[0], hi = out[0];
+	for (size_t i = 0; i < ncells; i++) {
+		sum += out[i];
+		lo = out[i] < lo ? out[i] : lo;
+		hi = out[i] > hi ? out[i] : hi;
+	}
+	printf("hs: %dx%d cells, %d steps (pyramid %d), digest %016llx, mean %.9g, min %.9g, max %.9g\n",
+	       pp->size, pp->size, pp->iters, pp->pyramid, (unsigned long long)app_fnv1a(out, ncells * sizeof(float)),
+	       sum / (double)ncells, (double)lo, (double)hi);
+}
+
+/* --check: the CPU's steps from temp and power against out, bit for bit;
+ * prints OK or the first difference on stdout. Returns APP_OK or APP_FAIL. */
+static inline int check_result(const params_t *pp, const model_t *m, const float *temp, const float *power,
+                               const float *out)
+{
+	const size_t ncells = (size_t)pp->size * pp->size, bytes = ncells * sizeof(float);
+	float *ref[2] = {(float *)malloc(bytes), (float *)malloc(bytes)};
+	int status = APP_OK;
+
+	if (!ref[0] || !ref[1]) {
+		fprintf(stderr, "hs: out of memory\n");
+		status = APP_FAIL;
+		goto out;
+	}
+	memcpy(ref[0], temp, bytes);
+	for (int t = 0; t < pp->iters; t++)
+		step_cpu(m, pp->size, ref[t & 1], power, ref[(t + 1) & 1]);
+	for (size_t i = 0; i < ncells; i++) {
+		const float *r = ref[pp->iters & 1];
+		if (memcmp(&out[i], &r[i], sizeof(float)) != 0) {
+			char where[64];
+			snprintf(where, sizeof where, "cell (%zu, %zu)", i / (size_t)pp->size, i % (size_t)pp->size);
+			app_print_mismatch_named("hs", where, &out[i], &r[i]);
+			status = APP_FAIL;
+			goto out;
+		}
+	}
+	printf("hs: OK (%zu cells match the CPU bit for bit)\n", ncells);
+out:
+	free(ref[1]);
+	free(ref[0]);
+	return status;
 }
 
 #endif

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "cuda_app.h"
-#include "spg.cu"
 #include "spg_host.h"
+#include "spg.cu"
 
 static int usage(void)
 {

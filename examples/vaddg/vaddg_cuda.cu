@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "cuda_app.h"
-#include "vaddg.cu"
 #include "vaddg_host.h"
+#include "vaddg.cu"
 
 static int usage(void)
 {
