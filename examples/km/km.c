@@ -67,27 +67,6 @@ static int kmeans_gpu(app_t *a, const shape_t *sh, const float *feat, float *clu
 	return 0;
 }
 
-/* Compares n 32-bit words bit for bit; prints the first difference. */
-static bool same(const app_t *a, const char *name, const void *gpu, const void *cpu, int n, bool is_float)
-{
-	for (int i = 0; i < n; i++) {
-		uint32_t g, c;
-		memcpy(&g, (const char *)gpu + 4 * (size_t)i, 4);
-		memcpy(&c, (const char *)cpu + 4 * (size_t)i, 4);
-		if (g == c)
-			continue;
-		if (is_float) {
-			char where[32];
-			snprintf(where, sizeof where, "%s[%d]", name, i);
-			app_print_mismatch(a, where, (const float *)gpu + i, (const float *)cpu + i);
-		} else {
-			printf("km: FAIL: %s[%d] = %d on the GPU, %d on the CPU\n", name, i, (int)g, (int)c);
-		}
-		return false;
-	}
-	return true;
-}
-
 static int usage(void)
 {
 	fprintf(stderr,
@@ -155,28 +134,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	printf("km: %ld points, %ld features, %ld clusters, %d iterations, digest %016llx (membership) "
-	       "%016llx (centres), cluster sizes",
-	       np, nf, k, iters, (unsigned long long)app_fnv1a(memb, sizeof *memb * (size_t)np),
-	       (unsigned long long)app_fnv1a(clusters, sizeof *clusters * (size_t)k * (size_t)nf));
-	for (int c = 0; c < sh.k; c++)
-		printf(" %d", w.count[c]);
-	printf("\n");
+	print_result(&sh, iters, memb, clusters, &w);
 	if (a.stats)
 		app_print_kernel_stats(&a);
-	status = APP_OK;
-	if (a.check) {
-		int riters = kmeans_cpu(&sh, feat, rclusters, rmemb, &w);
-		if (riters != iters) {
-			printf("km: FAIL: %d iterations on the GPU, %d on the CPU\n", iters, riters);
-			status = APP_FAIL;
-		} else if (!same(&a, "membership", memb, rmemb, sh.np, false) ||
-		           !same(&a, "centre", clusters, rclusters, sh.k * sh.nf, true)) {
-			status = APP_FAIL;
-		} else {
-			printf("km: OK (%d iterations; memberships and centres match the CPU bit for bit)\n", iters);
-		}
-	}
+	status = a.check ? check_result(&sh, feat, iters, memb, clusters, rclusters, rmemb, &w) : APP_OK;
 
 out:
 	app_close(&a);

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +131,60 @@ static inline int kmeans_cpu(const shape_t *sh, const float *feat, float *cluste
 		iters++;
 	} while (delta > 0 && iters < MAX_ITERS);
 	return iters;
+}
+
+/* ---- the output ----------------------------------------------------------- */
+
+/* Compares n 32-bit words bit for bit; prints the first difference. */
+static inline bool same(const char *name, const void *gpu, const void *cpu, int n, bool is_float)
+{
+	for (int i = 0; i < n; i++) {
+		uint32_t g, c;
+		memcpy(&g, (const char *)gpu + 4 * (size_t)i, 4);
+		memcpy(&c, (const char *)cpu + 4 * (size_t)i, 4);
+		if (g == c)
+			continue;
+		if (is_float) {
+			char where[32];
+			snprintf(where, sizeof where, "%s[%d]", name, i);
+			app_print_mismatch_named("km", where, (const float *)gpu + i, (const float *)cpu + i);
+		} else {
+			printf("km: FAIL: %s[%d] = %d on the GPU, %d on the CPU\n", name, i, (int)g, (int)c);
+		}
+		return false;
+	}
+	return true;
+}
+
+/* The result line on stdout: iterations, memberships, centres and the
+ * clusters' sizes (w->count, which the last update left). */
+static inline void print_result(const shape_t *sh, int iters, const int32_t *memb, const float *clusters,
+                                const work_t *w)
+{
+	printf("km: %d points, %d features, %d clusters, %d iterations, digest %016llx (membership) "
+	       "%016llx (centres), cluster sizes",
+	       sh->np, sh->nf, sh->k, iters, (unsigned long long)app_fnv1a(memb, sizeof *memb * (size_t)sh->np),
+	       (unsigned long long)app_fnv1a(clusters, sizeof *clusters * (size_t)sh->k * (size_t)sh->nf));
+	for (int c = 0; c < sh->k; c++)
+		printf(" %d", w->count[c]);
+	printf("\n");
+}
+
+/* --check: the CPU's clustering (into rclusters and rmemb, with w) against
+ * the GPU's, bit for bit; prints OK or the first difference on stdout.
+ * Returns APP_OK or APP_FAIL. */
+static inline int check_result(const shape_t *sh, const float *feat, int iters, const int32_t *memb,
+                               const float *clusters, float *rclusters, int32_t *rmemb, work_t *w)
+{
+	int riters = kmeans_cpu(sh, feat, rclusters, rmemb, w);
+	if (riters != iters) {
+		printf("km: FAIL: %d iterations on the GPU, %d on the CPU\n", iters, riters);
+		return APP_FAIL;
+	}
+	if (!same("membership", memb, rmemb, sh->np, false) || !same("centre", clusters, rclusters, sh->k * sh->nf, true))
+		return APP_FAIL;
+	printf("km: OK (%d iterations; memberships and centres match the CPU bit for bit)\n", iters);
+	return APP_OK;
 }
 
 #endif
