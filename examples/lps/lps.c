@@ -77,18 +77,6 @@ static int usage(void)
 	return APP_BADINPUT;
 }
 
-static bool parse_size(const char *s, params_t *pp)
-{
-	char buf[64], *y, *z;
-	snprintf(buf, sizeof buf, "%s", s);
-	if (!(y = strchr(buf, 'x')) || !(z = strchr(y + 1, 'x')))
-		return false;
-	*y++ = '\0';
-	*z++ = '\0';
-	return app_parse_int(buf, 1, 1024, &pp->nx) && app_parse_int(y, 1, 1024, &pp->ny) &&
-	       app_parse_int(z, 1, 1024, &pp->nz);
-}
-
 static bool parse_args(int argc, char **argv, app_t *app, params_t *pp)
 {
 	for (int i = 1; i < argc; i++) {
@@ -113,7 +101,7 @@ int main(int argc, char **argv)
 	params_t pp = {.nx = DEF_NX, .ny = DEF_NY, .nz = DEF_NZ, .repeat = DEF_REPEAT};
 	app_t a = {.name = "lps", .ptx = DEFAULT_PTX};
 	uint64_t du[2] = {0, 0};
-	float *u = NULL, *out = NULL, *ref[2] = {NULL, NULL};
+	float *u = NULL, *out = NULL;
 	int err, result, status = APP_FAIL;
 
 	if (!parse_args(argc, argv, &a, &pp))
@@ -155,46 +143,13 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	double sum = 0.0;
-	float lo = out[0], hi = out[0];
-	for (size_t i = 0; i < npts; i++) {
-		sum += out[i];
-		lo = out[i] < lo ? out[i] : lo;
-		hi = out[i] > hi ? out[i] : hi;
-	}
-	printf("lps: %dx%dx%d points, %d sweep%s, digest %016llx, mean %.9g, min %.9g, max %.9g\n", pp.nx,
-	       pp.ny, pp.nz, pp.repeat, pp.repeat == 1 ? "" : "s", (unsigned long long)app_fnv1a(out, bytes),
-	       sum / (double)npts, (double)lo, (double)hi);
+	print_result(&pp, out);
 	if (a.stats)
 		app_print_launch_stats(&a);
-	status = APP_OK;
-
-	if (a.check) {
-		if (!(ref[0] = malloc(bytes)) || !(ref[1] = malloc(bytes))) {
-			fprintf(stderr, "lps: out of memory\n");
-			status = APP_FAIL;
-			goto out;
-		}
-		memcpy(ref[0], u, bytes);
-		for (int r = 0; r < pp.repeat; r++)
-			sweep_cpu(pp.nx, pp.ny, pp.nz, ref[r & 1], ref[(r + 1) & 1]);
-		const float *rr = ref[pp.repeat & 1];
-		for (size_t i = 0; i < npts; i++)
-			if (memcmp(&out[i], &rr[i], sizeof(float)) != 0) {
-				char where[80];
-				snprintf(where, sizeof where, "point (%zu, %zu, %zu)", i % (size_t)pp.nx,
-				         i / (size_t)pp.nx % (size_t)pp.ny, i / ((size_t)pp.nx * pp.ny));
-				app_print_mismatch(&a, where, &out[i], &rr[i]);
-				status = APP_FAIL;
-				goto out;
-			}
-		printf("lps: OK (%zu points match the CPU bit for bit)\n", npts);
-	}
+	status = a.check ? check_result(&pp, u, out) : APP_OK;
 
 out:
 	app_close(&a);
-	free(ref[1]);
-	free(ref[0]);
 	free(out);
 	free(u);
 	return status;

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,19 @@ static const uint64_t SEED = 0x4c505331;  /* "LPS1" */
 typedef struct params {
 	int nx, ny, nz, repeat;
 } params_t;
+
+/* --size NXxNYxNZ, each in 1..1024, into pp. */
+static inline bool parse_size(const char *s, params_t *pp)
+{
+	char buf[64], *y, *z;
+	snprintf(buf, sizeof buf, "%s", s);
+	if (!(y = strchr(buf, 'x')) || !(z = strchr(y + 1, 'x')))
+		return false;
+	*y++ = '\0';
+	*z++ = '\0';
+	return app_parse_int(buf, 1, 1024, &pp->nx) && app_parse_int(y, 1, 1024, &pp->ny) &&
+	       app_parse_int(z, 1, 1024, &pp->nz);
+}
 
 /* ---- deterministic input ------------------------------------------------ */
 
@@ -56,6 +70,58 @@ static inline void sweep_cpu(int nx, int ny, int nz, const float *u1, float *u2)
 					u2[p] = (u1[p - 1] + u1[p + 1] + u1[p - sy] + u1[p + sy] + u1[p - sz] +
 					         u1[p + sz]) * sixth;
 			}
+}
+
+/* ---- the output ----------------------------------------------------------- */
+
+/* The result line on stdout: the grid out after the sweeps. */
+static inline void print_result(const params_t *pp, const float *out)
+{
+	const size_t npts = (size_t)pp->nx * pp->ny * pp->nz;
+	double sum = 0.0;
+	float lo = out[0], hi = out[0];
+	for (size_t i = 0; i < npts; i++) {
+		sum += out[i];
+		lo = out[i] < lo ? out[i] : lo;
+		hi = out[i] > hi ? out[i] : hi;
+	}
+	printf("lps: %dx%dx%d points, %d sweep%s, digest %016llx, mean %.9g, min %.9g, max %.9g\n", pp->nx,
+	       pp->ny, pp->nz, pp->repeat, pp->repeat == 1 ? "" : "s",
+	       (unsigned long long)app_fnv1a(out, npts * sizeof(float)), sum / (double)npts, (double)lo, (double)hi);
+}
+
+/* --check: the CPU's sweeps from u against out, bit for bit; prints OK or
+ * the first difference on stdout. Returns APP_OK or APP_FAIL. */
+static inline int check_result(const params_t *pp, const float *u, const float *out)
+{
+	const size_t npts = (size_t)pp->nx * pp->ny * pp->nz, bytes = npts * sizeof(float);
+	float *ref[2] = {(float *)malloc(bytes), (float *)malloc(bytes)};
+	int status = APP_OK;
+
+	if (!ref[0] || !ref[1]) {
+		fprintf(stderr, "lps: out of memory\n");
+		status = APP_FAIL;
+		goto out;
+	}
+	memcpy(ref[0], u, bytes);
+	for (int r = 0; r < pp->repeat; r++)
+		sweep_cpu(pp->nx, pp->ny, pp->nz, ref[r & 1], ref[(r + 1) & 1]);
+	for (size_t i = 0; i < npts; i++) {
+		const float *rr = ref[pp->repeat & 1];
+		if (memcmp(&out[i], &rr[i], sizeof(float)) != 0) {
+			char where[80];
+			snprintf(where, sizeof where, "point (%zu, %zu, %zu)", i % (size_t)pp->nx,
+			         i / (size_t)pp->nx % (size_t)pp->ny, i / ((size_t)pp->nx * pp->ny));
+			app_print_mismatch_named("lps", where, &out[i], &rr[i]);
+			status = APP_FAIL;
+			goto out;
+		}
+	}
+	printf("lps: OK (%zu points match the CPU bit for bit)\n", npts);
+out:
+	free(ref[1]);
+	free(ref[0]);
+	return status;
 }
 
 #endif
