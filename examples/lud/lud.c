@@ -98,27 +98,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	printf("lud: %ld x %ld, %ld block steps, digest %016llx, u[0][0] = %.9g, u[%ld][%ld] = %.9g\n", n, n,
-	       n / BS, (unsigned long long)app_fnv1a(m, sizeof *m * nn), (double)m[0], n - 1, n - 1,
-	       (double)m[nn - 1]);
+	print_result(n, m);
 	if (a.stats)
 		app_print_kernel_stats(&a);
-	status = APP_OK;
-	if (a.check) {
-		memcpy(ref, orig, sizeof *ref * nn);
-		lud_cpu(ref, (int)n);
-		for (size_t i = 0; i < nn; i++)
-			if (memcmp(&m[i], &ref[i], sizeof(float)) != 0) {
-				char where[48];
-				snprintf(where, sizeof where, "m[%zu][%zu]", i / (size_t)n, i % (size_t)n);
-				app_print_mismatch(&a, where, &m[i], &ref[i]);
-				status = APP_FAIL;
-				break;
-			}
-		if (status == APP_OK)
-			printf("lud: OK (%ld x %ld factors match the CPU bit for bit; max |A - LU| = %.3g)\n", n, n,
-			       residual(orig, m, (int)n));
-	}
+	status = a.check ? check_result(n, orig, m, ref) : APP_OK;
 
 out:
 	app_close(&a);

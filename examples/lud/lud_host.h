@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,5 +111,35 @@ static inline double residual(const float *a, const float *m, int n)
 }
 
 #undef M
+
+/* ---- the output ----------------------------------------------------------- */
+
+/* The result line on stdout: the factors m of an n x n matrix. */
+static inline void print_result(long n, const float *m)
+{
+	const size_t nn = (size_t)n * (size_t)n;
+	printf("lud: %ld x %ld, %ld block steps, digest %016llx, u[0][0] = %.9g, u[%ld][%ld] = %.9g\n", n, n,
+	       n / BS, (unsigned long long)app_fnv1a(m, sizeof *m * nn), (double)m[0], n - 1, n - 1,
+	       (double)m[nn - 1]);
+}
+
+/* --check: the CPU's factors of orig (into ref) against m, bit for bit;
+ * prints OK or the first difference on stdout. Returns APP_OK or APP_FAIL. */
+static inline int check_result(long n, const float *orig, const float *m, float *ref)
+{
+	const size_t nn = (size_t)n * (size_t)n;
+	memcpy(ref, orig, sizeof *ref * nn);
+	lud_cpu(ref, (int)n);
+	for (size_t i = 0; i < nn; i++)
+		if (memcmp(&m[i], &ref[i], sizeof(float)) != 0) {
+			char where[48];
+			snprintf(where, sizeof where, "m[%zu][%zu]", i / (size_t)n, i % (size_t)n);
+			app_print_mismatch_named("lud", where, &m[i], &ref[i]);
+			return APP_FAIL;
+		}
+	printf("lud: OK (%ld x %ld factors match the CPU bit for bit; max |A - LU| = %.3g)\n", n, n,
+	       residual(orig, m, (int)n));
+	return APP_OK;
+}
 
 #endif
