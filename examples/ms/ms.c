@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 	app_t a = {.name = "ms", .ptx = DEFAULT_PTX};
 	uint32_t *in_key = NULL, *in_val = NULL, *key = NULL, *val = NULL, *rkey = NULL, *rval = NULL;
 	unsigned char *seen = NULL;
-	int passes = 0, err, status = APP_FAIL, at;
+	int passes = 0, err, status = APP_FAIL;
 
 	for (int i = 1; i < argc; i++) {
 		if (app_option(&a, argc, argv, &i))
@@ -120,36 +120,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	printf("ms: %ld pairs, %d merge passes, digest %016llx (keys) %016llx (values), "
-	       "keys %u..%u\n",
-	       n, passes, (unsigned long long)app_fnv1a(key, sizeof *key * (size_t)n),
-	       (unsigned long long)app_fnv1a(val, sizeof *val * (size_t)n), (unsigned)key[0],
-	       (unsigned)key[n - 1]);
+	print_result(n, passes, key, val);
 	if (a.stats)
 		app_print_kernel_stats(&a);
-	const char *bad = validate(in_key, key, val, (int)n, seen, &at);
-	if (bad) {
-		fprintf(stderr, "ms: validation failed: %s at %d\n", bad, at);
-		status = APP_FAIL;
-		goto out;
-	}
-	status = APP_OK;
-	if (a.check) {
-		if (sort_cpu(in_key, rkey, rval, (int)n) != 0) {
-			fprintf(stderr, "ms: out of memory\n");
-			status = APP_FAIL;
-			goto out;
-		}
-		for (long i = 0; i < n; i++)
-			if (key[i] != rkey[i] || val[i] != rval[i]) {
-				printf("ms: FAIL: pair %ld = (%u, %u) on the GPU, (%u, %u) on the CPU\n", i,
-				       (unsigned)key[i], (unsigned)val[i], (unsigned)rkey[i], (unsigned)rval[i]);
-				status = APP_FAIL;
-				break;
-			}
-		if (status == APP_OK)
-			printf("ms: OK (%ld pairs in the CPU's stable order)\n", n);
-	}
+	status = check_result(n, in_key, key, val, seen, a.check, rkey, rval);
 
 out:
 	app_close(&a);

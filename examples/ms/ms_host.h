@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +36,7 @@ static inline void pairs_make(uint32_t *key, uint32_t *val, int n, uint64_t seed
 /* The SDK-style self-check every run makes: keys ascending, and values a
  * permutation of 0..n-1 whose every value carries its own key. Returns
  * NULL or what failed (the index in *at). */
-static const char *validate(const uint32_t *in_key, const uint32_t *key, const uint32_t *val, int n,
+static inline const char *validate(const uint32_t *in_key, const uint32_t *key, const uint32_t *val, int n,
                             unsigned char *seen, int *at)
 {
 	memset(seen, 0, (size_t)n);
@@ -78,6 +79,46 @@ static inline int sort_cpu(const uint32_t *in_key, uint32_t *key, uint32_t *val,
 	}
 	free(kv);
 	return 0;
+}
+
+/* ---- the output ----------------------------------------------------------- */
+
+/* The result line on stdout: the sorted pairs after `passes` merge passes. */
+static inline void print_result(long n, int passes, const uint32_t *key, const uint32_t *val)
+{
+	printf("ms: %ld pairs, %d merge passes, digest %016llx (keys) %016llx (values), "
+	       "keys %u..%u\n",
+	       n, passes, (unsigned long long)app_fnv1a(key, sizeof *key * (size_t)n),
+	       (unsigned long long)app_fnv1a(val, sizeof *val * (size_t)n), (unsigned)key[0],
+	       (unsigned)key[n - 1]);
+}
+
+/* The self-validation (on stderr; seen: n bytes of scratch) and, when check,
+ * the comparison with a CPU stable sort (into rkey, rval) on stdout. Returns
+ * APP_OK or APP_FAIL. */
+static inline int check_result(long n, const uint32_t *in_key, const uint32_t *key, const uint32_t *val,
+                               unsigned char *seen, bool check, uint32_t *rkey, uint32_t *rval)
+{
+	int at;
+	const char *bad = validate(in_key, key, val, (int)n, seen, &at);
+	if (bad) {
+		fprintf(stderr, "ms: validation failed: %s at %d\n", bad, at);
+		return APP_FAIL;
+	}
+	if (!check)
+		return APP_OK;
+	if (sort_cpu(in_key, rkey, rval, (int)n) != 0) {
+		fprintf(stderr, "ms: out of memory\n");
+		return APP_FAIL;
+	}
+	for (long i = 0; i < n; i++)
+		if (key[i] != rkey[i] || val[i] != rval[i]) {
+			printf("ms: FAIL: pair %ld = (%u, %u) on the GPU, (%u, %u) on the CPU\n", i,
+			       (unsigned)key[i], (unsigned)val[i], (unsigned)rkey[i], (unsigned)rval[i]);
+			return APP_FAIL;
+		}
+	printf("ms: OK (%ld pairs in the CPU's stable order)\n", n);
+	return APP_OK;
 }
 
 #endif
