@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 	sc_options_t opt = {.cycle_budget = CYCLE_BUDGET};
 	app_t a = {.name = "nw", .ptx = DEFAULT_PTX};
 	int32_t *ref = NULL, *score = NULL, *rscore = NULL;
-	int *seq_a = NULL, *seq_b = NULL, matches, gaps, err, status = APP_FAIL;
+	int *seq_a = NULL, *seq_b = NULL, err, status = APP_FAIL;
 
 	for (int i = 1; i < argc; i++) {
 		if (app_option(&a, argc, argv, &i))
@@ -97,25 +97,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	trace((int)n, ref, score, seq_a, seq_b, &matches, &gaps);
-	printf("nw: 2 x %ld letters, penalty %d, score %d, alignment: %d matches, %d gaps, digest %016llx\n", n,
-	       PENALTY, (int)score[cells - 1], matches, gaps,
-	       (unsigned long long)app_fnv1a(score, sizeof *score * cells));
+	print_result(n, ref, score, seq_a, seq_b);
 	if (a.stats)
 		app_print_kernel_stats(&a);
-	status = APP_OK;
-	if (a.check) {
-		fill_cpu((int)n, ref, rscore);
-		for (size_t c = 0; c < cells; c++)
-			if (score[c] != rscore[c]) {
-				printf("nw: FAIL: score[%zu][%zu] = %d on the GPU, %d on the CPU\n", c / (size_t)(n + 1),
-				       c % (size_t)(n + 1), (int)score[c], (int)rscore[c]);
-				status = APP_FAIL;
-				break;
-			}
-		if (status == APP_OK)
-			printf("nw: OK (%zu cells match the CPU)\n", cells);
-	}
+	status = a.check ? check_result(n, ref, score, rscore) : APP_OK;
 
 out:
 	app_close(&a);

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,6 +98,37 @@ static inline void trace(int n, const int32_t *ref, const int32_t *score, const 
 			j--;
 		}
 	}
+}
+
+/* ---- the output ----------------------------------------------------------- */
+
+/* The result line on stdout: the filled score matrix (n + 1 squared cells)
+ * and the alignment traced back through it. */
+static inline void print_result(long n, const int32_t *ref, const int32_t *score, const int *seq_a,
+                                const int *seq_b)
+{
+	const size_t cells = (size_t)(n + 1) * (size_t)(n + 1);
+	int matches, gaps;
+	trace((int)n, ref, score, seq_a, seq_b, &matches, &gaps);
+	printf("nw: 2 x %ld letters, penalty %d, score %d, alignment: %d matches, %d gaps, digest %016llx\n", n,
+	       PENALTY, (int)score[cells - 1], matches, gaps,
+	       (unsigned long long)app_fnv1a(score, sizeof *score * cells));
+}
+
+/* --check: the CPU's fill of rscore (borders in) against score; prints OK
+ * or the first difference on stdout. Returns APP_OK or APP_FAIL. */
+static inline int check_result(long n, const int32_t *ref, const int32_t *score, int32_t *rscore)
+{
+	const size_t cells = (size_t)(n + 1) * (size_t)(n + 1);
+	fill_cpu((int)n, ref, rscore);
+	for (size_t c = 0; c < cells; c++)
+		if (score[c] != rscore[c]) {
+			printf("nw: FAIL: score[%zu][%zu] = %d on the GPU, %d on the CPU\n", c / (size_t)(n + 1),
+			       c % (size_t)(n + 1), (int)score[c], (int)rscore[c]);
+			return APP_FAIL;
+		}
+	printf("nw: OK (%zu cells match the CPU)\n", cells);
+	return APP_OK;
 }
 
 #endif
