@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 	params_t pp = {.cols = DEF_COLS, .rows = DEF_ROWS, .pyramid = DEF_PYRAMID};
 	app_t a = {.name = "pathf", .ptx = DEFAULT_PTX};
 	uint64_t dwall = 0, dcost[2] = {0, 0};
-	int32_t *wall = NULL, *out = NULL, *ref = NULL;
+	int32_t *wall = NULL, *out = NULL;
 	int err, result, status = APP_FAIL;
 
 	if (!parse_args(argc, argv, &a, &pp))
@@ -130,43 +130,13 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	int64_t sum = 0;
-	int32_t best = out[0];
-	size_t at = 0;
-	for (size_t x = 0; x < n; x++) {
-		sum += out[x];
-		if (out[x] < best) {
-			best = out[x];
-			at = x;
-		}
-	}
-	printf("pathf: %d cols, %d rows, pyramid %d, digest %016llx, cheapest %d at column %zu, sum %lld\n",
-	       pp.cols, pp.rows, pp.pyramid, (unsigned long long)app_fnv1a(out, rowbytes), (int)best, at,
-	       (long long)sum);
+	print_result(&pp, out);
 	if (a.stats)
 		app_print_launch_stats(&a);
-	status = APP_OK;
-
-	if (a.check) {
-		if (!(ref = malloc(rowbytes))) {
-			fprintf(stderr, "pathf: out of memory\n");
-			status = APP_FAIL;
-			goto out;
-		}
-		path_cpu(&pp, wall, ref);
-		for (size_t x = 0; x < n; x++)
-			if (out[x] != ref[x]) {
-				printf("pathf: FAIL: column %zu costs %d on the GPU, %d on the CPU\n", x,
-				       (int)out[x], (int)ref[x]);
-				status = APP_FAIL;
-				goto out;
-			}
-		printf("pathf: OK (%zu costs match the CPU)\n", n);
-	}
+	status = a.check ? check_result(&pp, wall, out) : APP_OK;
 
 out:
 	app_close(&a);
-	free(ref);
 	free(out);
 	free(wall);
 	return status;

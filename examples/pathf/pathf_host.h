@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,52 @@ static inline void path_cpu(const params_t *pp, const int32_t *wall, int32_t *co
 		memcpy(cost, next, sizeof *cost * n);
 	}
 	free(next);
+}
+
+/* ---- the output ----------------------------------------------------------- */
+
+/* The result line on stdout: the last row's costs out. */
+static inline void print_result(const params_t *pp, const int32_t *out)
+{
+	const size_t n = (size_t)pp->cols;
+	int64_t sum = 0;
+	int32_t best = out[0];
+	size_t at = 0;
+	for (size_t x = 0; x < n; x++) {
+		sum += out[x];
+		if (out[x] < best) {
+			best = out[x];
+			at = x;
+		}
+	}
+	printf("pathf: %d cols, %d rows, pyramid %d, digest %016llx, cheapest %d at column %zu, sum %lld\n",
+	       pp->cols, pp->rows, pp->pyramid, (unsigned long long)app_fnv1a(out, n * sizeof(int32_t)), (int)best,
+	       at, (long long)sum);
+}
+
+/* --check: the CPU's costs over wall against out; prints OK or the first
+ * difference on stdout. Returns APP_OK or APP_FAIL. */
+static inline int check_result(const params_t *pp, const int32_t *wall, const int32_t *out)
+{
+	const size_t n = (size_t)pp->cols;
+	int32_t *ref = (int32_t *)malloc(n * sizeof(int32_t));
+	int status = APP_OK;
+
+	if (!ref) {
+		fprintf(stderr, "pathf: out of memory\n");
+		return APP_FAIL;
+	}
+	path_cpu(pp, wall, ref);
+	for (size_t x = 0; x < n && status == APP_OK; x++)
+		if (out[x] != ref[x]) {
+			printf("pathf: FAIL: column %zu costs %d on the GPU, %d on the CPU\n", x, (int)out[x],
+			       (int)ref[x]);
+			status = APP_FAIL;
+		}
+	if (status == APP_OK)
+		printf("pathf: OK (%zu costs match the CPU)\n", n);
+	free(ref);
+	return status;
 }
 
 #endif
