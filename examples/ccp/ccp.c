@@ -123,8 +123,7 @@ static bool parse_args(int argc, char **argv, app_t *app, params_t *pp)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		long v, w;
-		char *x;
+		long v;
 
 		if (app_option(app, argc, argv, &i)) {
 			continue;
@@ -133,15 +132,8 @@ static bool parse_args(int argc, char **argv, app_t *app, params_t *pp)
 				return false;
 			pp->natoms = (int)v;
 		} else if (!strcmp(a, "--grid") && i + 1 < argc) {
-			char buf[32];
-			snprintf(buf, sizeof buf, "%s", argv[++i]);
-			if (!(x = strchr(buf, 'x')))
+			if (!parse_grid(argv[++i], pp))
 				return false;
-			*x = '\0';
-			if (!app_parse_long(buf, 1, 64, &v) || !app_parse_long(x + 1, 1, 256, &w))
-				return false;
-			pp->gx = (uint32_t)v;
-			pp->gy = (uint32_t)w;
 		} else {
 			return false;
 		}
@@ -154,7 +146,7 @@ int main(int argc, char **argv)
 	params_t pp = {.gx = DEF_GX, .gy = DEF_GY, .natoms = DEF_ATOMS};
 	app_t a = {.name = "ccp", .ptx = DEFAULT_PTX};
 	uint64_t dgrid = 0;
-	float *atoms = NULL, *grid = NULL, *ref = NULL;
+	float *atoms = NULL, *grid = NULL;
 	int err, status = APP_FAIL;
 
 	if (!parse_args(argc, argv, &a, &pp))
@@ -200,41 +192,13 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	double sum = 0.0;
-	float lo = grid[0], hi = grid[0];
-	for (size_t i = 0; i < npts; i++) {
-		sum += grid[i];
-		lo = grid[i] < lo ? grid[i] : lo;
-		hi = grid[i] > hi ? grid[i] : hi;
-	}
-	printf("ccp: %ux%u points, %d atoms, digest %016llx, sum %.9g, min %.9g, max %.9g\n",
-	       width, height, pp.natoms, (unsigned long long)app_fnv1a(grid, bytes), sum, (double)lo,
-	       (double)hi);
+	print_result(&pp, grid);
 	if (a.stats)
 		app_print_launch_stats(&a);
-	status = APP_OK;
-
-	if (a.check) {
-		if (!(ref = calloc(npts, sizeof *ref))) {
-			fprintf(stderr, "ccp: out of memory\n");
-			status = APP_FAIL;
-			goto out;
-		}
-		energy_cpu(&pp, atoms, ref);
-		for (size_t i = 0; i < npts; i++)
-			if (memcmp(&grid[i], &ref[i], sizeof(float)) != 0) {
-				char where[64];
-				snprintf(where, sizeof where, "point (%zu, %zu)", i % width, i / width);
-				app_print_mismatch(&a, where, &grid[i], &ref[i]);
-				status = APP_FAIL;
-				goto out;
-			}
-		printf("ccp: OK (%zu points match the CPU bit for bit)\n", npts);
-	}
+	status = a.check ? check_result(&pp, atoms, grid) : APP_OK;
 
 out:
 	app_close(&a);
-	free(ref);
 	free(grid);
 	free(atoms);
 	return status;

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,68 @@ static inline void energy_cpu(const params_t *pp, const float *atoms, float *gri
 				for (int k = 0; k < UNROLLX; k++)
 					grid[y * width + x + k * BLOCKSIZEX] += e[k];
 			}
+}
+
+/* ---- the output ----------------------------------------------------------- */
+
+/* --grid GXxGY, GX in 1..64 and GY in 1..256, into pp. */
+static inline bool parse_grid(const char *s, params_t *pp)
+{
+	char buf[32], *x;
+	long v, w;
+	snprintf(buf, sizeof buf, "%s", s);
+	if (!(x = strchr(buf, 'x')))
+		return false;
+	*x = '\0';
+	if (!app_parse_long(buf, 1, 64, &v) || !app_parse_long(x + 1, 1, 256, &w))
+		return false;
+	pp->gx = (uint32_t)v;
+	pp->gy = (uint32_t)w;
+	return true;
+}
+
+/* The result line on stdout: the energy grid of the plane. */
+static inline void print_result(const params_t *pp, const float *grid)
+{
+	const uint32_t width = pp->gx * BLOCKSIZEX * UNROLLX, height = pp->gy * BLOCKSIZEY;
+	const size_t npts = (size_t)width * height;
+	double sum = 0.0;
+	float lo = grid[0], hi = grid[0];
+	for (size_t i = 0; i < npts; i++) {
+		sum += grid[i];
+		lo = grid[i] < lo ? grid[i] : lo;
+		hi = grid[i] > hi ? grid[i] : hi;
+	}
+	printf("ccp: %ux%u points, %d atoms, digest %016llx, sum %.9g, min %.9g, max %.9g\n",
+	       width, height, pp->natoms, (unsigned long long)app_fnv1a(grid, npts * sizeof(float)), sum, (double)lo,
+	       (double)hi);
+}
+
+/* --check: the CPU's energies of atoms against grid, bit for bit; prints OK
+ * or the first difference on stdout. Returns APP_OK or APP_FAIL. */
+static inline int check_result(const params_t *pp, const float *atoms, const float *grid)
+{
+	const uint32_t width = pp->gx * BLOCKSIZEX * UNROLLX;
+	const size_t npts = (size_t)width * pp->gy * BLOCKSIZEY;
+	float *ref = (float *)calloc(npts, sizeof *ref);
+	int status = APP_OK;
+
+	if (!ref) {
+		fprintf(stderr, "ccp: out of memory\n");
+		return APP_FAIL;
+	}
+	energy_cpu(pp, atoms, ref);
+	for (size_t i = 0; i < npts && status == APP_OK; i++)
+		if (memcmp(&grid[i], &ref[i], sizeof(float)) != 0) {
+			char where[64];
+			snprintf(where, sizeof where, "point (%zu, %zu)", i % width, i / width);
+			app_print_mismatch_named("ccp", where, &grid[i], &ref[i]);
+			status = APP_FAIL;
+		}
+	if (status == APP_OK)
+		printf("ccp: OK (%zu points match the CPU bit for bit)\n", npts);
+	free(ref);
+	return status;
 }
 
 #endif
