@@ -74,21 +74,9 @@ int main(int argc, char **argv)
 	bool check = false;
 
 	for (int i = 1; i < argc; i++) {
-		bool ok = true;
-		if (cuda_app_option(argv[i], &check))
+		if (cuda_app_option(argv[i], &check) || size_option(argc, argv, &i, &np, &nf, &k, &seed))
 			continue;
-		if (!strcmp(argv[i], "--points") && i + 1 < argc)
-			ok = app_parse_long(argv[++i], 1, MAX_POINTS, &np);
-		else if (!strcmp(argv[i], "--features") && i + 1 < argc)
-			ok = app_parse_long(argv[++i], 1, MAX_FEATURES, &nf);
-		else if (!strcmp(argv[i], "--clusters") && i + 1 < argc)
-			ok = app_parse_long(argv[++i], 1, MAX_CLUSTERS, &k);
-		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
-			ok = app_parse_long(argv[++i], 0, 1000000000, &seed);
-		else
-			ok = false;
-		if (!ok)
-			return usage();
+		return usage();
 	}
 	if (np < k)
 		return usage();

@@ -26,6 +26,25 @@ enum {
 	MAX_ITERS = 500,        /* the original's cap */
 };
 
+/* Takes argv[*i] and its value N when it is --points, --features,
+ * --clusters or --seed N with N in range (advancing *i past N); returns
+ * whether it did. */
+static inline bool size_option(int argc, char **argv, int *i, long *np, long *nf, long *k, long *seed)
+{
+	const char *s = argv[*i];
+	if (*i + 1 >= argc)
+		return false;
+	if (!strcmp(s, "--points"))
+		return app_parse_long(argv[++*i], 1, MAX_POINTS, np);
+	if (!strcmp(s, "--features"))
+		return app_parse_long(argv[++*i], 1, MAX_FEATURES, nf);
+	if (!strcmp(s, "--clusters"))
+		return app_parse_long(argv[++*i], 1, MAX_CLUSTERS, k);
+	if (!strcmp(s, "--seed"))
+		return app_parse_long(argv[++*i], 0, 1000000000, seed);
+	return false;
+}
+
 typedef struct shape {
 	int np, nf, k;
 } shape_t;
