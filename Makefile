@@ -169,12 +169,13 @@ run: deps
 	rm -f $(BUILD)/run.db $(BUILD)/run.db-wal $(BUILD)/run.db-shm
 	$(BUILD)/flipsim run examples/campaigns/vadd-regfile.json --db $(BUILD)/run.db -j 2
 
-# make study [INJECTIONS=n] [JOBS=j] [CAMPAIGNS="NAME..."]: GUFI's 55 campaigns
-# (examples/campaigns/gufi/) into build/study/study-n.db, then their tables.
+# make study [INJECTIONS=n] [JOBS=j] [CAMPAIGNS="NAME..."] [DRIVER=cuda]: GUFI's 55 campaigns
+# (examples/campaigns/gufi/) into build/study/study-n.db, then their tables;
+# DRIVER=cuda runs the CUDA versions of the programs (study-n-cuda.db).
 INJECTIONS ?= 2000
 study: deps
-	$(MAKE) all
-	JOBS=$(JOBS) sh examples/campaigns/gufi/study.sh $(BUILD) $(INJECTIONS) $(CAMPAIGNS)
+	$(MAKE) all $(if $(filter cuda,$(DRIVER)),cuda-apps)
+	DRIVER=$(DRIVER) JOBS=$(JOBS) sh examples/campaigns/gufi/study.sh $(BUILD) $(INJECTIONS) $(CAMPAIGNS)
 
 # make protection-study [PROTECTION_INJECTIONS=n | INJECTIONS=n] [JOBS=j]
 # [APPS="app..."] [PARTS="part..."]: the codes on the register file, shared
