@@ -5,7 +5,8 @@
 # program is the committed <app>.ptx), then each program run by `flipsim exec`
 # on flipsim's CUDA runtime and compared with the simcore program byte for
 # byte (stdout and exit status): at the default input (the GUFI study's
-# workload), at a small input with --check, on bad usage, and stopped by a
+# workload; there also the simulated run's statistics, launch by launch),
+# at a small input with --check, on bad usage, and stopped by a
 # cycle budget (the DUE reaches the CUDA program as cudaErrorLaunchTimeout).
 #
 # Usage: bash examples/cuda-check.sh BUILD, from anywhere; BUILD holds the
@@ -66,15 +67,24 @@ fail() {
 
 # same NAME WANT ARGS...: APP (simcore) run directly and APP_cuda run by
 # flipsim exec, both with ARGS: the same stdout byte for byte, and both
-# ending as WANT says (ok: 0 and 0; usage: 2 and 2).
+# ending as WANT says (ok: 0 and 0; usage: 2 and 2). WANT stats: both run
+# by flipsim exec --stats, whose last line of stdout, the run's statistics
+# (every launch's cycles, instructions, occupancy, memory counters), must
+# be the same too but for the program's name and the wall time.
 same() {
-	local name=$1 want=$2
+	local name=$1 want=$2 s c w=0 strip='$s/"program":"[^"]*"//; $s/"wall_seconds":[0-9.e+-]*//'
 	shift 2
-	"$bin/$app" "$@" >"$tmp/sc.out" 2>"$tmp/sc.err"
-	local s=$?
-	"$flipsim" exec "$bin/${app}_cuda" "$@" >"$tmp/cu.out" 2>"$tmp/cu.err"
-	local c=$?
-	local w=0
+	if [ "$want" = stats ]; then
+		"$flipsim" exec --stats "$bin/$app" "$@" 2>"$tmp/sc.err" | sed "$strip" >"$tmp/sc.out"
+		s=${PIPESTATUS[0]}
+		"$flipsim" exec --stats "$bin/${app}_cuda" "$@" 2>"$tmp/cu.err" | sed "$strip" >"$tmp/cu.out"
+		c=${PIPESTATUS[0]}
+	else
+		"$bin/$app" "$@" >"$tmp/sc.out" 2>"$tmp/sc.err"
+		s=$?
+		"$flipsim" exec "$bin/${app}_cuda" "$@" >"$tmp/cu.out" 2>"$tmp/cu.err"
+		c=$?
+	fi
 	[ "$want" = usage ] && w=2
 	if [ "$s" -ne "$w" ] || [ "$c" -ne "$w" ]; then
 		fail "$name (exit status $s for $app, $c for ${app}_cuda, expected $w)"
@@ -83,7 +93,7 @@ same() {
 	elif [ "$want" = usage ] && ! head -n 1 "$tmp/cu.err" | grep -q "^usage: ${app}_cuda "; then
 		fail "$name (no usage line from ${app}_cuda)"
 	else
-		pass "$name$(tail -n 1 "$tmp/cu.out" | sed 's/^./: &/')"
+		pass "$name$(grep -v '^{' "$tmp/cu.out" | tail -n 1 | sed 's/^./: &/')"
 	fi
 }
 
@@ -100,7 +110,7 @@ while IFS='|' read -r app small bad; do
 			fail "$app: ${app}_cuda.cu's PTX is not examples/$app/$app.ptx"
 		fi
 	fi
-	same "$app: default input" ok
+	same "$app: default input, and the run's statistics" stats
 	# shellcheck disable=SC2086
 	same "$app: $small --check" ok $small --check
 	# shellcheck disable=SC2086
