@@ -65,7 +65,7 @@ $(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o $(BUILD)/simcore/sem_fast.o
 # very-cheap cost model leaves most of them scalar.
 $(BUILD)/simcore/sem_fast.o $(BUILD)/simcore/exec.o $(BUILD)/simcore/sem_int.o $(BUILD)/simcore/memsys.o: CFLAGS += -fvect-cost-model=dynamic
 
-.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests pass-tests spill-tests e2e-tests study protection-study test-bins suites cuda-tests
+.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests pass-tests spill-tests e2e-tests study protection-study test-bins suites
 all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(EXAMPLE_BIN)
 
 $(BUILD)/%.o: %.c
@@ -167,6 +167,7 @@ test: deps
 # versions"): their outputs against the simcore programs' and the study's
 # two drivers against each other. Each script skips with one line when nvcc
 # or flipsim's CUDA runtime (libcudart.so.13 beside flipsim) is absent.
+.PHONY: cuda-tests
 cuda-tests: $(BUILD)/flipsim $(EXAMPLE_BIN) cuda-apps $(if $(wildcard cudart/runtime.c),$(BUILD)/libcudart.so.13)
 	bash examples/cuda-check.sh $(BUILD)
 	bash examples/campaigns/gufi/driver-check.sh $(BUILD)
