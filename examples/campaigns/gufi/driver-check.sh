@@ -41,6 +41,7 @@ command -v sqlite3 >/dev/null 2>&1 || { echo "driver-check.sh: needs sqlite3 (ap
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/flipsim-driver-check.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 failures=0
+passes=0
 
 for driver in simcore cuda; do
 	sh "$here/gen.sh" -n 30 -b "$build" -d "$driver" "$tmp/$driver" >/dev/null || exit 2
@@ -77,9 +78,11 @@ for c in $campaigns; do
 		diff "$tmp/$c.simcore" "$tmp/$c.cuda" | head -n 12 | sed 's/^/    /'
 		failures=$((failures + 1))
 	else
+		passes=$((passes + 1))
 		echo "PASS driver-check: $c: 30 experiments, the same masks and outcomes on both drivers ($(
 			awk -F'|' '$1 != "golden" { n[$8]++ } END { printf "masked %d, sdc %d, due %d", n["masked"], n["sdc"], n["due"] }' \
 				"$tmp/$c.cuda"))"
 	fi
 done
+echo "driver-check: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]
