@@ -18,10 +18,8 @@ $(APP_OBJ): examples/common/app.h examples/common/appbase.h
 NVCC      ?= /usr/local/cuda/bin/nvcc
 NVCCFLAGS ?= -O2
 NVCC_PATH := $(shell command -v $(NVCC) 2>/dev/null)
-CUDA_BIN  :=
 
 define CUDA_APP
-CUDA_BIN += $(BUILD)/examples/$(1)_cuda
 $(if $(NVCC_PATH),cuda-apps: $(BUILD)/examples/$(1)_cuda)
 $(BUILD)/examples/$(1)_cuda: examples/$(1)/$(1)_cuda.cu examples/$(1)/$(1).cu examples/$(1)/$(1)_host.h \
                              examples/common/cuda_app.h examples/common/appbase.h examples/common/appbase.c
