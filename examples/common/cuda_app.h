@@ -65,7 +65,9 @@ static inline int cuda_app_report(const char *name, cudaError_t e, const char *w
 /* Evaluates a CUDA runtime call; when it fails, reports it (naming `what`)
  * and returns its exit status from the enclosing function. After a launch,
  * CUDA_TRY(name, cudaGetLastError(), "launch K") catches what the launch
- * raised. */
+ * raised. The programs end after a failed call, so the device buffers made
+ * so far are left to the process's exit (after a DUE, a CUDA context is
+ * unusable anyway). */
 #define CUDA_TRY(name, call, what)                                \
 	do {                                                          \
 		cudaError_t e_ = (call);                                  \
