@@ -223,6 +223,16 @@ test: deps
 	$(MAKE) test-bins
 	$(MAKE) suites
 	$(MAKE) install-test
+	$(MAKE) cuda-tests
+
+# The CUDA versions of the GUFI applications (examples/README.md, "The CUDA
+# versions"): their outputs against the simcore programs' and the study's
+# two drivers against each other. Each script skips with one line when nvcc
+# or flipsim's CUDA runtime (libcudart.so.13 beside flipsim) is absent.
+.PHONY: cuda-tests
+cuda-tests: $(BUILD)/flipsim $(EXAMPLE_BIN) cuda-apps $(BUILD)/libcudart.so.13
+	bash examples/cuda-check.sh $(BUILD)
+	bash examples/campaigns/gufi/driver-check.sh $(BUILD)
 
 # make run: the default campaign, 2000 register-file injections on vadd,
 # into a fresh database, ending with its AVF/FIT/MITF report.
@@ -231,12 +241,13 @@ run: deps
 	rm -f $(BUILD)/run.db $(BUILD)/run.db-wal $(BUILD)/run.db-shm
 	$(BUILD)/flipsim run examples/campaigns/vadd-regfile.json --db $(BUILD)/run.db -j 2
 
-# make study [INJECTIONS=n] [JOBS=j] [CAMPAIGNS="NAME..."]: GUFI's 55 campaigns
-# (examples/campaigns/gufi/) into build/study/study-n.db, then their tables.
+# make study [INJECTIONS=n] [JOBS=j] [CAMPAIGNS="NAME..."] [DRIVER=cuda]: GUFI's 55 campaigns
+# (examples/campaigns/gufi/) into build/study/study-n.db, then their tables;
+# DRIVER=cuda runs the CUDA versions of the programs (study-n-cuda.db).
 INJECTIONS ?= 2000
 study: deps
-	$(MAKE) all
-	JOBS=$(JOBS) sh examples/campaigns/gufi/study.sh $(BUILD) $(INJECTIONS) $(CAMPAIGNS)
+	$(MAKE) all $(if $(filter cuda,$(DRIVER)),cuda-apps)
+	DRIVER=$(DRIVER) JOBS=$(JOBS) sh examples/campaigns/gufi/study.sh $(BUILD) $(INJECTIONS) $(CAMPAIGNS)
 
 # make protection-study [PROTECTION_INJECTIONS=n | INJECTIONS=n] [JOBS=j]
 # [APPS="app..."] [PARTS="part..."]: the codes on the register file, shared

@@ -10,12 +10,6 @@
 
 #include "app.h"
 
-/* app_uniform's inputs are the references' inputs: every float operation
- * rounds to float, as on the GPU. */
-#if FLT_EVAL_METHOD != 0
-#error "app.c needs FLT_EVAL_METHOD == 0 (SSE on x86; not x87)"
-#endif
-
 bool app_option(app_t *a, int argc, char **argv, int *i)
 {
 	const char *s = argv[*i];
@@ -28,26 +22,6 @@ bool app_option(app_t *a, int argc, char **argv, int *i)
 		a->ptx = argv[++*i];
 	else
 		return false;
-	return true;
-}
-
-bool app_parse_long(const char *s, long lo, long hi, long *v)
-{
-	char *end;
-	errno = 0;
-	long x = strtol(s, &end, 10);
-	if (errno || end == s || *end || x < lo || x > hi)
-		return false;
-	*v = x;
-	return true;
-}
-
-bool app_parse_int(const char *s, int lo, int hi, int *v)
-{
-	long x;
-	if (!app_parse_long(s, lo, hi, &x))
-		return false;
-	*v = (int)x;
 	return true;
 }
 
@@ -198,33 +172,5 @@ void app_print_launch_stats(const app_t *a)
 
 void app_print_mismatch(const app_t *a, const char *where, const float *gpu, const float *cpu)
 {
-	uint32_t g, c;
-
-	memcpy(&g, gpu, sizeof g);
-	memcpy(&c, cpu, sizeof c);
-	printf("%s: FAIL: %s = %.9g (0x%08x) on the GPU, %.9g (0x%08x) on the CPU\n", a->name, where,
-	       (double)*gpu, (unsigned)g, (double)*cpu, (unsigned)c);
-}
-
-uint64_t app_splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-float app_uniform(uint64_t *state, float lo, float hi)
-{
-	float u = (float)(app_splitmix64(state) >> 40) * 0x1p-24f;
-	return lo + (hi - lo) * u;
-}
-
-uint64_t app_fnv1a(const void *p, size_t len)
-{
-	const unsigned char *b = p;
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ b[i]) * 0x100000001b3ull;
-	return h;
+	app_print_mismatch_named(a->name, where, gpu, cpu);
 }

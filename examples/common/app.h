@@ -1,6 +1,6 @@
 /* app — the host-side code the example programs share: GPU setup (GTX480, a
  * cycle budget), failure and DUE messages with their exit statuses, the
- * --ptx/--check/--stats options and tables, splitmix64 and FNV-1a. Usage and
+ * --ptx/--check/--stats options and tables; appbase.h the rest. Usage and
  * statuses: examples/README.md. Ownership: an app_t owns its GPU and the
  * buffers app_malloc made (app_close frees them); its strings are the caller's. */
 #ifndef APP_H
@@ -10,11 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "appbase.h"
 #include "simcore.h"
-
-/* Exit statuses. APP_BADINPUT covers bad usage and an unreadable, unparsable
- * or mismatching PTX file (the programs' only input file). */
-enum { APP_OK = 0, APP_FAIL = 1, APP_BADINPUT = 2, APP_DUE = 3 };
 
 enum { APP_MAXBUF = 16 };  /* device buffers one program may hold */
 
@@ -47,11 +44,6 @@ typedef struct app {
  * FILE); returns whether it did. A --ptx without FILE is not taken. */
 bool app_option(app_t *a, int argc, char **argv, int *i);
 
-/* Parse s, a whole decimal number in [lo, hi], into *v; return false, *v
- * untouched, when s is anything else. */
-bool app_parse_long(const char *s, long lo, long hi, long *v);
-bool app_parse_int(const char *s, int lo, int hi, int *v);
-
 /* Creates the GPU from the GTX480 preset with opt and, when ptx is not NULL,
  * loads that file as a->mod. Returns 0, or the exit status after printing why. */
 int app_open(app_t *a, const sc_options_t *opt, const char *ptx);
@@ -77,15 +69,5 @@ void app_print_launch_stats(const app_t *a);
 /* Prints on stdout the --check failure line for the float at `where` ("c[3]"):
  * both values and their bit patterns. */
 void app_print_mismatch(const app_t *a, const char *where, const float *gpu, const float *cpu);
-
-/* splitmix64: the next number of a seeded sequence, the same on every machine. */
-uint64_t app_splitmix64(uint64_t *state);
-
-/* Uniform in [lo, hi): lo + (hi - lo) * u with u from the top 24 bits of
- * app_splitmix64, exact in float. */
-float app_uniform(uint64_t *state, float lo, float hi);
-
-/* FNV-1a, 64 bits: the digest the programs print for their outputs. */
-uint64_t app_fnv1a(const void *p, size_t len);
 
 #endif

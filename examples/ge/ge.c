@@ -10,17 +10,11 @@
 #include <string.h>
 
 #include "app.h"
+#include "ge_host.h"
 
 #if FLT_EVAL_METHOD != 0
 #error "the exact check needs float arithmetic in float (FLT_EVAL_METHOD == 0)"
 #endif
-
-enum {
-	FAN1_BLOCK = 512,   /* Fan1: one row per thread (GUFI Table I: grid 1 x 512) */
-	FAN2_BLOCK = 4,     /* Fan2: 4 x 4 threads per CTA (grid 8 x 8 for n = 30) */
-	DEFAULT_N = 30,     /* GUFI's input: a system of 30 equations */
-	MAX_N = 1024,
-};
 
 /* Far above the default run (about 10^5 cycles) and any --size up to
  * MAX_N: a simulated hang ends as a DUE timeout. */
@@ -29,51 +23,6 @@ static const uint64_t CYCLE_BUDGET = 1000000000;
 static const char DEFAULT_PTX[] = "examples/ge/ge.ptx";
 static const char K_FAN1[] = "_Z4Fan1PfS_ii";
 static const char K_FAN2[] = "_Z4Fan2PfS_S_iii";
-
-/* A random system whose diagonal dominates its rows, so elimination without
- * pivoting is stable: a[i][j] in [-1, 1), a[i][i] += n, b[i] in [-1, 1). */
-static void system_make(int n, float *a, float *b, uint64_t seed)
-{
-	uint64_t s = seed;
-	for (int i = 0; i < n; i++) {
-		for (int j = 0; j < n; j++)
-			a[i * n + j] = app_uniform(&s, -1.0f, 1.0f);
-		a[i * n + i] += (float)n;
-		b[i] = app_uniform(&s, -1.0f, 1.0f);
-	}
-}
-
-/* ---- the CPU reference: ge.ptx's arithmetic, operation by operation ------
- * Fan1 is one div.rn.f32; Fan2 is mul.f32 then sub.f32 (nvcc does not fuse
- * them here), so the product is rounded before the subtraction. */
-
-static void eliminate_cpu(int n, float *m, float *a, float *b)
-{
-	for (int t = 0; t < n - 1; t++) {
-		for (int row = t + 1; row < n; row++)
-			m[row * n + t] = a[row * n + t] / a[t * n + t];
-		for (int row = t + 1; row < n; row++) {
-			float mult = m[row * n + t];
-			for (int col = t; col < n; col++) {
-				float p = mult * a[t * n + col];
-				a[row * n + col] = a[row * n + col] - p;
-			}
-			float p = mult * b[t];
-			b[row] = b[row] - p;
-		}
-	}
-}
-
-/* Back substitution on the host (as the original does it), in double. */
-static void back_substitute(int n, const float *a, const float *b, double *x)
-{
-	for (int i = n - 1; i >= 0; i--) {
-		double s = b[i];
-		for (int j = i + 1; j < n; j++)
-			s -= (double)a[i * n + j] * x[j];
-		x[i] = s / a[i * n + i];
-	}
-}
 
 /* ---- the simulated GPU ---------------------------------------------------- */
 
@@ -109,19 +58,6 @@ static int eliminate_gpu(app_t *a, int n, float *m, float *mat, float *b)
 	APP_TRY(a, sc_memcpy_dtoh(a->gpu, mat, a->buf[B_A], nn), "copy the matrix out");
 	APP_TRY(a, sc_memcpy_dtoh(a->gpu, b, a->buf[B_B], sizes[B_B]), "copy the right-hand side out");
 	return 0;
-}
-
-/* Compares n floats bit for bit; prints the first difference. */
-static bool same(const app_t *a, const char *name, const float *gpu, const float *cpu, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (memcmp(&gpu[i], &cpu[i], sizeof(float)) != 0) {
-			char where[32];
-			snprintf(where, sizeof where, "%s[%d]", name, i);
-			app_print_mismatch(a, where, &gpu[i], &cpu[i]);
-			return false;
-		}
-	return true;
 }
 
 static int usage(void)
@@ -175,23 +111,10 @@ int main(int argc, char **argv)
 	}
 
 	back_substitute((int)n, mat, b, x);
-	printf("ge: %ld equations, %ld pivots, digest %016llx (matrix) %016llx (rhs) %016llx (x), "
-	       "x[0] = %.9g, x[%ld] = %.9g\n",
-	       n, n - 1, (unsigned long long)app_fnv1a(mat, sizeof *mat * nn),
-	       (unsigned long long)app_fnv1a(b, sizeof *b * (size_t)n),
-	       (unsigned long long)app_fnv1a(x, sizeof *x * (size_t)n), x[0], n - 1, x[n - 1]);
+	print_result(n, mat, b, x);
 	if (a.stats)
 		app_print_kernel_stats(&a);
-	status = APP_OK;
-	if (a.check) {
-		eliminate_cpu((int)n, rm, ra, rb);
-		if (same(&a, "m", m, rm, (int)nn) && same(&a, "a", mat, ra, (int)nn) &&
-		    same(&a, "b", b, rb, (int)n))
-			printf("ge: OK (%ld x %ld system: matrix, multipliers and right-hand side match the "
-			       "CPU bit for bit)\n", n, n);
-		else
-			status = APP_FAIL;
-	}
+	status = a.check ? check_result(n, m, mat, b, rm, ra, rb) : APP_OK;
 
 out:
 	app_close(&a);

@@ -13,21 +13,13 @@
 #include <string.h>
 
 #include "app.h"
+#include "hs_host.h"
 
 /* The reference's float arithmetic must round to float at every operation,
  * as PTX does. */
 #if FLT_EVAL_METHOD != 0
 #error "hs needs FLT_EVAL_METHOD == 0 (SSE on x86; not x87)"
 #endif
-
-enum { BLOCK_SIZE = 16 };
-
-/* GUFI's input: two 512 x 512 matrices; Table I's grid 43 x 43 is
- * ceil(512 / (16 - 2 * 2)), a pyramid of 2 steps, and its single launch
- * means 2 time steps in all. */
-enum { DEF_SIZE = 512, DEF_PYRAMID = 2, DEF_ITERS = 2 };
-
-static const uint64_t SEED = 0x48535031;  /* "HSP1" */
 
 /* A hang ends as a DUE timeout: about a hundred times the run's cycles,
  * which grow with CTAs x steps (the default run: 0.47 M cycles, 127 per
@@ -37,66 +29,6 @@ static const uint64_t MIN_BUDGET = 10000000;
 
 static const char DEFAULT_PTX[] = "examples/hs/hs.ptx";
 static const char KERNEL[] = "_Z14calculate_tempiPfS_S_iiiifffff";
-
-typedef struct params {
-	int size, pyramid, iters;
-} params_t;
-
-/* The RC model's constants for one cell (HotSpot's chip: 16 x 16 mm,
- * 0.5 mm thick silicon), rounded to float once as the kernel gets them. */
-typedef struct model {
-	float cap, rx, ry, rz, step;
-} model_t;
-
-static void model_init(model_t *m, int size)
-{
-	const double chip = 0.016, t_chip = 0.0005, k_si = 100.0, spec_heat_si = 1.75e6;
-	const double factor_chip = 0.5, max_pd = 3.0e6, precision = 0.001;
-	const double h = chip / size, w = chip / size;
-	const double max_slope = max_pd / (factor_chip * t_chip * spec_heat_si);
-
-	m->cap = (float)(factor_chip * spec_heat_si * t_chip * w * h);
-	m->rx = (float)(w / (2.0 * k_si * t_chip * h));
-	m->ry = (float)(h / (2.0 * k_si * t_chip * w));
-	m->rz = (float)(t_chip / (k_si * h * w));
-	m->step = (float)(precision / max_slope);
-}
-
-/* ---- deterministic input ------------------------------------------------ */
-
-/* Temperatures 320..345 K and power 0..1 mW per cell (HotSpot's sample
- * inputs are of this order). */
-static void input_init(float *temp, float *power, size_t n)
-{
-	uint64_t s = SEED;
-	for (size_t i = 0; i < n; i++) {
-		temp[i] = app_uniform(&s, 320.0f, 345.0f);
-		power[i] = app_uniform(&s, 0.0f, 1e-3f);
-	}
-}
-
-/* ---- the CPU reference --------------------------------------------------
- * One explicit step over the whole chip, in hs.ptx's operation order:
- * step/Cap is div.rn.f32, 1/R rcp.rn.f32; per cell (S + N) - (c + c) and
- * (E + W) - (c + c) are add/sub.f32, then four fma.rn.f32: ry_1 * . + power,
- * rx_1 * . + that, rz_1 * (80 - c) + that, step_div_cap * that + c. A missing
- * neighbour on the chip's edge is the cell itself. */
-static void step_cpu(const model_t *m, int n, const float *t, const float *pw, float *out)
-{
-	const float sdc = m->step / m->cap;
-	const float rx_1 = 1.0f / m->rx, ry_1 = 1.0f / m->ry, rz_1 = 1.0f / m->rz;
-
-	for (int y = 0; y < n; y++)
-		for (int x = 0; x < n; x++) {
-			int no = y > 0 ? y - 1 : 0, so = y < n - 1 ? y + 1 : n - 1;
-			int we = x > 0 ? x - 1 : 0, ea = x < n - 1 ? x + 1 : n - 1;
-			float c = t[y * n + x];
-			float f = fmaf(ry_1, (t[so * n + x] + t[no * n + x]) - (c + c), pw[y * n + x]);
-			f = fmaf(rx_1, (t[y * n + ea] + t[y * n + we]) - (c + c), f);
-			f = fmaf(rz_1, 80.0f - c, f);
-			out[y * n + x] = fmaf(sdc, f, c);
-		}
-}
 
 /* ---- the simulated GPU -------------------------------------------------- */
 
@@ -165,7 +97,7 @@ int main(int argc, char **argv)
 	params_t pp = {.size = DEF_SIZE, .pyramid = DEF_PYRAMID, .iters = DEF_ITERS};
 	app_t a = {.name = "hs", .ptx = DEFAULT_PTX};
 	uint64_t dpower = 0, dtemp[2] = {0, 0};
-	float *temp = NULL, *power = NULL, *out = NULL, *ref[2] = {NULL, NULL};
+	float *temp = NULL, *power = NULL, *out = NULL;
 	model_t m;
 	int err, result, status = APP_FAIL;
 
@@ -209,45 +141,13 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	double sum = 0.0;
-	float lo = out[0], hi = out[0];
-	for (size_t i = 0; i < ncells; i++) {
-		sum += out[i];
-		lo = out[i] < lo ? out[i] : lo;
-		hi = out[i] > hi ? out[i] : hi;
-	}
-	printf("hs: %dx%d cells, %d steps (pyramid %d), digest %016llx, mean %.9g, min %.9g, max %.9g\n",
-	       pp.size, pp.size, pp.iters, pp.pyramid, (unsigned long long)app_fnv1a(out, bytes),
-	       sum / (double)ncells, (double)lo, (double)hi);
+	print_result(&pp, out);
 	if (a.stats)
 		app_print_launch_stats(&a);
-	status = APP_OK;
-
-	if (a.check) {
-		if (!(ref[0] = malloc(bytes)) || !(ref[1] = malloc(bytes))) {
-			fprintf(stderr, "hs: out of memory\n");
-			status = APP_FAIL;
-			goto out;
-		}
-		memcpy(ref[0], temp, bytes);
-		for (int t = 0; t < pp.iters; t++)
-			step_cpu(&m, pp.size, ref[t & 1], power, ref[(t + 1) & 1]);
-		const float *r = ref[pp.iters & 1];
-		for (size_t i = 0; i < ncells; i++)
-			if (memcmp(&out[i], &r[i], sizeof(float)) != 0) {
-				char where[64];
-				snprintf(where, sizeof where, "cell (%zu, %zu)", i / (size_t)pp.size, i % (size_t)pp.size);
-				app_print_mismatch(&a, where, &out[i], &r[i]);
-				status = APP_FAIL;
-				goto out;
-			}
-		printf("hs: OK (%zu cells match the CPU bit for bit)\n", ncells);
-	}
+	status = a.check ? check_result(&pp, &m, temp, power, out) : APP_OK;
 
 out:
 	app_close(&a);
-	free(ref[1]);
-	free(ref[0]);
 	free(out);
 	free(power);
 	free(temp);

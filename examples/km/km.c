@@ -11,22 +11,11 @@
 #include <string.h>
 
 #include "app.h"
+#include "km_host.h"
 
 #if FLT_EVAL_METHOD != 0
 #error "the exact check needs float arithmetic in float (FLT_EVAL_METHOD == 0)"
 #endif
-
-enum {
-	BLOCK = 256,            /* threads per CTA (GUFI Table I) */
-	DEFAULT_POINTS = 1000,  /* GUFI's input: 1000 objects of 34 features */
-	DEFAULT_FEATURES = 34,
-	DEFAULT_CLUSTERS = 5,   /* the original's default k */
-	DEFAULT_SEED = 56,      /* chosen so the default input takes GUFI's 13 iterations */
-	MAX_POINTS = 1 << 18,
-	MAX_FEATURES = 256,
-	MAX_CLUSTERS = 64,
-	MAX_ITERS = 500,        /* the original's cap */
-};
 
 /* Far above the default run (a few 10^5 cycles) and the largest sizes the
  * options allow at a few iterations: a simulated hang ends as a DUE timeout. */
@@ -35,113 +24,6 @@ static const uint64_t CYCLE_BUDGET = 2000000000;
 static const char DEFAULT_PTX[] = "examples/km/km.ptx";
 static const char K_INVERT[] = "_Z14invert_mappingPfS_ii";
 static const char K_POINT[] = "_Z11kmeansPointPfiiiPiS_S_S0_";
-
-typedef struct shape {
-	int np, nf, k;
-} shape_t;
-
-/* Points scattered widely around k random centres in [0, 1)^nf (spread 1.5,
- * so the groups overlap and Lloyd's iterations take a while to settle). */
-static void points_make(const shape_t *sh, float *feat, uint64_t seed)
-{
-	uint64_t s = seed;
-	float *centre = malloc(sizeof *centre * (size_t)sh->k * (size_t)sh->nf);
-
-	if (!centre)
-		abort(); /* a few KB; main checked far larger allocations */
-	for (int i = 0; i < sh->k * sh->nf; i++)
-		centre[i] = app_uniform(&s, 0.0f, 1.0f);
-	for (int p = 0; p < sh->np; p++) {
-		int c = (int)(app_splitmix64(&s) % (uint64_t)sh->k);
-		for (int f = 0; f < sh->nf; f++)
-			feat[p * sh->nf + f] = centre[c * sh->nf + f] + 1.5f * (app_uniform(&s, 0.0f, 1.0f) - 0.5f);
-	}
-	free(centre);
-}
-
-/* The host's half of an iteration, shared by the GPU run and the reference:
- * each centre becomes the mean of its points, summed in float in point
- * order; a centre with no points stays put. Returns how many points changed
- * cluster since `old` (updated to `memb`). */
-static int update(const shape_t *sh, const float *feat, const int32_t *memb, int32_t *old,
-                  float *clusters, float *sum, int *count)
-{
-	int delta = 0;
-
-	for (int p = 0; p < sh->np; p++) {
-		if (memb[p] != old[p])
-			delta++;
-		old[p] = memb[p];
-	}
-	memset(sum, 0, sizeof *sum * (size_t)sh->k * (size_t)sh->nf);
-	memset(count, 0, sizeof *count * (size_t)sh->k);
-	for (int p = 0; p < sh->np; p++) {
-		int c = memb[p];
-		if (c < 0 || c >= sh->k)
-			continue; /* a corrupted membership counts as a change, nothing more */
-		count[c]++;
-		for (int f = 0; f < sh->nf; f++)
-			sum[c * sh->nf + f] += feat[p * sh->nf + f];
-	}
-	for (int c = 0; c < sh->k; c++)
-		if (count[c] > 0)
-			for (int f = 0; f < sh->nf; f++)
-				clusters[c * sh->nf + f] = sum[c * sh->nf + f] / (float)count[c];
-	return delta;
-}
-
-/* ---- the CPU reference: kmeansPoint's arithmetic (sub.f32 then
- * fma.rn.f32 of the difference with itself; setp.lt keeps the first
- * nearest centre) and the same host half. */
-
-static void assign_cpu(const shape_t *sh, const float *feat, const float *clusters, int32_t *memb)
-{
-	for (int p = 0; p < sh->np; p++) {
-		int best = 0;
-		float best_dist = FLT_MAX;
-		for (int c = 0; c < sh->k; c++) {
-			float dist = 0.0f;
-			for (int f = 0; f < sh->nf; f++) {
-				float d = feat[p * sh->nf + f] - clusters[c * sh->nf + f];
-				dist = fmaf(d, d, dist);
-			}
-			if (dist < best_dist) {
-				best_dist = dist;
-				best = c;
-			}
-		}
-		memb[p] = best;
-	}
-}
-
-/* Work space for the iterations: the previous memberships and the sums. */
-typedef struct work {
-	int32_t *old;
-	float *sum;
-	int *count;
-} work_t;
-
-/* The first k points are the initial centres (as the original); every
- * membership starts at -1, so the first iteration changes them all. */
-static void start(const shape_t *sh, const float *feat, float *clusters, work_t *w)
-{
-	memcpy(clusters, feat, sizeof *clusters * (size_t)sh->k * (size_t)sh->nf);
-	for (int p = 0; p < sh->np; p++)
-		w->old[p] = -1;
-}
-
-static int kmeans_cpu(const shape_t *sh, const float *feat, float *clusters, int32_t *memb, work_t *w)
-{
-	int iters = 0, delta;
-
-	start(sh, feat, clusters, w);
-	do {
-		assign_cpu(sh, feat, clusters, memb);
-		delta = update(sh, feat, memb, w->old, clusters, w->sum, w->count);
-		iters++;
-	} while (delta > 0 && iters < MAX_ITERS);
-	return iters;
-}
 
 /* ---- the simulated GPU ---------------------------------------------------- */
 
@@ -185,27 +67,6 @@ static int kmeans_gpu(app_t *a, const shape_t *sh, const float *feat, float *clu
 	return 0;
 }
 
-/* Compares n 32-bit words bit for bit; prints the first difference. */
-static bool same(const app_t *a, const char *name, const void *gpu, const void *cpu, int n, bool is_float)
-{
-	for (int i = 0; i < n; i++) {
-		uint32_t g, c;
-		memcpy(&g, (const char *)gpu + 4 * (size_t)i, 4);
-		memcpy(&c, (const char *)cpu + 4 * (size_t)i, 4);
-		if (g == c)
-			continue;
-		if (is_float) {
-			char where[32];
-			snprintf(where, sizeof where, "%s[%d]", name, i);
-			app_print_mismatch(a, where, (const float *)gpu + i, (const float *)cpu + i);
-		} else {
-			printf("km: FAIL: %s[%d] = %d on the GPU, %d on the CPU\n", name, i, (int)g, (int)c);
-		}
-		return false;
-	}
-	return true;
-}
-
 static int usage(void)
 {
 	fprintf(stderr,
@@ -233,21 +94,9 @@ int main(int argc, char **argv)
 	int iters = 0, err, status = APP_FAIL;
 
 	for (int i = 1; i < argc; i++) {
-		bool ok = true;
-		if (app_option(&a, argc, argv, &i))
+		if (app_option(&a, argc, argv, &i) || size_option(argc, argv, &i, &np, &nf, &k, &seed))
 			continue;
-		if (!strcmp(argv[i], "--points") && i + 1 < argc)
-			ok = app_parse_long(argv[++i], 1, MAX_POINTS, &np);
-		else if (!strcmp(argv[i], "--features") && i + 1 < argc)
-			ok = app_parse_long(argv[++i], 1, MAX_FEATURES, &nf);
-		else if (!strcmp(argv[i], "--clusters") && i + 1 < argc)
-			ok = app_parse_long(argv[++i], 1, MAX_CLUSTERS, &k);
-		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
-			ok = app_parse_long(argv[++i], 0, 1000000000, &seed);
-		else
-			ok = false;
-		if (!ok)
-			return usage();
+		return usage();
 	}
 	if (np < k)
 		return usage();
@@ -273,28 +122,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	printf("km: %ld points, %ld features, %ld clusters, %d iterations, digest %016llx (membership) "
-	       "%016llx (centres), cluster sizes",
-	       np, nf, k, iters, (unsigned long long)app_fnv1a(memb, sizeof *memb * (size_t)np),
-	       (unsigned long long)app_fnv1a(clusters, sizeof *clusters * (size_t)k * (size_t)nf));
-	for (int c = 0; c < sh.k; c++)
-		printf(" %d", w.count[c]);
-	printf("\n");
+	print_result(&sh, iters, memb, clusters, &w);
 	if (a.stats)
 		app_print_kernel_stats(&a);
-	status = APP_OK;
-	if (a.check) {
-		int riters = kmeans_cpu(&sh, feat, rclusters, rmemb, &w);
-		if (riters != iters) {
-			printf("km: FAIL: %d iterations on the GPU, %d on the CPU\n", iters, riters);
-			status = APP_FAIL;
-		} else if (!same(&a, "membership", memb, rmemb, sh.np, false) ||
-		           !same(&a, "centre", clusters, rclusters, sh.k * sh.nf, true)) {
-			status = APP_FAIL;
-		} else {
-			printf("km: OK (%d iterations; memberships and centres match the CPU bit for bit)\n", iters);
-		}
-	}
+	status = a.check ? check_result(&sh, feat, iters, memb, clusters, rclusters, rmemb, &w) : APP_OK;
 
 out:
 	app_close(&a);

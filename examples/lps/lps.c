@@ -12,20 +12,13 @@
 #include <string.h>
 
 #include "app.h"
+#include "lps_host.h"
 
 /* The reference's float arithmetic must round to float at every operation,
  * as PTX does. */
 #if FLT_EVAL_METHOD != 0
 #error "lps needs FLT_EVAL_METHOD == 0 (SSE on x86; not x87)"
 #endif
-
-enum { BLOCK_X = 32, BLOCK_Y = 4 };
-
-/* GUFI's input, the benchmark's default: a 100^3 grid, one sweep; Table
- * I's grid 4 x 25 is ceil(100 / 32) x 100 / 4. */
-enum { DEF_NX = 100, DEF_NY = 100, DEF_NZ = 100, DEF_REPEAT = 1 };
-
-static const uint64_t SEED = 0x4c505331;  /* "LPS1" */
 
 /* A hang ends as a DUE timeout: about a hundred times the run's cycles,
  * which grow with CTAs x planes x sweeps (the default run: 1.2 M cycles,
@@ -35,43 +28,6 @@ static const uint64_t MIN_BUDGET = 10000000;
 
 static const char DEFAULT_PTX[] = "examples/lps/lps.ptx";
 static const char KERNEL[] = "_Z13GPU_laplace3diiiiPfS_";
-
-typedef struct params {
-	int nx, ny, nz, repeat;
-} params_t;
-
-/* ---- deterministic input ------------------------------------------------ */
-
-/* Every point uniform in [0, 1): the boundary keeps its values, the
- * interior relaxes towards their harmonic mean. The grid is packed
- * (x fastest, then y, then z); the device copy has rows `pitch` wide. */
-static void input_init(float *u, size_t n)
-{
-	uint64_t s = SEED;
-	for (size_t i = 0; i < n; i++)
-		u[i] = app_uniform(&s, 0.0f, 1.0f);
-}
-
-/* ---- the CPU reference --------------------------------------------------
- * One sweep in lps.ptx's order: six add.f32 left to right, W + E + N + S +
- * below + above, then mul.f32 by 1/6 rounded to float (0x3e2aaaab); no
- * fused operation. Boundary points copy their value. */
-static void sweep_cpu(int nx, int ny, int nz, const float *u1, float *u2)
-{
-	const float sixth = 1.0f / 6.0f;
-	const size_t sy = (size_t)nx, sz = (size_t)nx * ny;
-
-	for (int k = 0; k < nz; k++)
-		for (int j = 0; j < ny; j++)
-			for (int i = 0; i < nx; i++) {
-				size_t p = i + j * sy + k * sz;
-				if (i == 0 || i == nx - 1 || j == 0 || j == ny - 1 || k == 0 || k == nz - 1)
-					u2[p] = u1[p];
-				else
-					u2[p] = (u1[p - 1] + u1[p + 1] + u1[p - sy] + u1[p + sy] + u1[p - sz] +
-					         u1[p + sz]) * sixth;
-			}
-}
 
 /* ---- the simulated GPU -------------------------------------------------- */
 
@@ -121,18 +77,6 @@ static int usage(void)
 	return APP_BADINPUT;
 }
 
-static bool parse_size(const char *s, params_t *pp)
-{
-	char buf[64], *y, *z;
-	snprintf(buf, sizeof buf, "%s", s);
-	if (!(y = strchr(buf, 'x')) || !(z = strchr(y + 1, 'x')))
-		return false;
-	*y++ = '\0';
-	*z++ = '\0';
-	return app_parse_int(buf, 1, 1024, &pp->nx) && app_parse_int(y, 1, 1024, &pp->ny) &&
-	       app_parse_int(z, 1, 1024, &pp->nz);
-}
-
 static bool parse_args(int argc, char **argv, app_t *app, params_t *pp)
 {
 	for (int i = 1; i < argc; i++) {
@@ -157,7 +101,7 @@ int main(int argc, char **argv)
 	params_t pp = {.nx = DEF_NX, .ny = DEF_NY, .nz = DEF_NZ, .repeat = DEF_REPEAT};
 	app_t a = {.name = "lps", .ptx = DEFAULT_PTX};
 	uint64_t du[2] = {0, 0};
-	float *u = NULL, *out = NULL, *ref[2] = {NULL, NULL};
+	float *u = NULL, *out = NULL;
 	int err, result, status = APP_FAIL;
 
 	if (!parse_args(argc, argv, &a, &pp))
@@ -199,46 +143,13 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	double sum = 0.0;
-	float lo = out[0], hi = out[0];
-	for (size_t i = 0; i < npts; i++) {
-		sum += out[i];
-		lo = out[i] < lo ? out[i] : lo;
-		hi = out[i] > hi ? out[i] : hi;
-	}
-	printf("lps: %dx%dx%d points, %d sweep%s, digest %016llx, mean %.9g, min %.9g, max %.9g\n", pp.nx,
-	       pp.ny, pp.nz, pp.repeat, pp.repeat == 1 ? "" : "s", (unsigned long long)app_fnv1a(out, bytes),
-	       sum / (double)npts, (double)lo, (double)hi);
+	print_result(&pp, out);
 	if (a.stats)
 		app_print_launch_stats(&a);
-	status = APP_OK;
-
-	if (a.check) {
-		if (!(ref[0] = malloc(bytes)) || !(ref[1] = malloc(bytes))) {
-			fprintf(stderr, "lps: out of memory\n");
-			status = APP_FAIL;
-			goto out;
-		}
-		memcpy(ref[0], u, bytes);
-		for (int r = 0; r < pp.repeat; r++)
-			sweep_cpu(pp.nx, pp.ny, pp.nz, ref[r & 1], ref[(r + 1) & 1]);
-		const float *rr = ref[pp.repeat & 1];
-		for (size_t i = 0; i < npts; i++)
-			if (memcmp(&out[i], &rr[i], sizeof(float)) != 0) {
-				char where[80];
-				snprintf(where, sizeof where, "point (%zu, %zu, %zu)", i % (size_t)pp.nx,
-				         i / (size_t)pp.nx % (size_t)pp.ny, i / ((size_t)pp.nx * pp.ny));
-				app_print_mismatch(&a, where, &out[i], &rr[i]);
-				status = APP_FAIL;
-				goto out;
-			}
-		printf("lps: OK (%zu points match the CPU bit for bit)\n", npts);
-	}
+	status = a.check ? check_result(&pp, u, out) : APP_OK;
 
 out:
 	app_close(&a);
-	free(ref[1]);
-	free(ref[0]);
 	free(out);
 	free(u);
 	return status;

@@ -9,15 +9,7 @@
 #include <string.h>
 
 #include "app.h"
-
-enum {
-	SEG = 1024,             /* pairs per mergeSortSharedKernel CTA (ms.cu) */
-	SAMPLE = 128,           /* sampling distance and merge CTA size (ms.cu) */
-	RANK_BLOCK = 256,       /* threads per CTA of the two rank kernels */
-	DEFAULT_N = 16384,      /* GUFI's input: 16384 pairs (16 segments, 4 passes) */
-	MAX_N = SEG << 10,
-	KEY_BITS = 12,          /* keys in 0..4095: many equal keys test stability */
-};
+#include "ms_host.h"
 
 /* Far above the default run (a few 10^5 cycles) and any --pairs up to
  * MAX_N: a simulated hang ends as a DUE timeout. */
@@ -28,64 +20,6 @@ static const char K_SHARED[] = "_Z21mergeSortSharedKernelILj1EEvPjS0_S0_S0_j";
 static const char K_SAMPLES[] = "_Z25generateSampleRanksKernelILj1EEvPjS0_S0_iii";
 static const char K_LIMITS[] = "_Z26mergeRanksAndIndicesKernelPjS_iii";
 static const char K_MERGE[] = "_Z30mergeElementaryIntervalsKernelILj1EEvPjS0_S0_S0_S0_S0_ii";
-
-/* Keys of KEY_BITS random bits; value i is the pair's original index. */
-static void pairs_make(uint32_t *key, uint32_t *val, int n, uint64_t seed)
-{
-	uint64_t s = seed;
-	for (int i = 0; i < n; i++) {
-		key[i] = (uint32_t)(app_splitmix64(&s) >> (64 - KEY_BITS));
-		val[i] = (uint32_t)i;
-	}
-}
-
-/* The SDK-style self-check every run makes: keys ascending, and values a
- * permutation of 0..n-1 whose every value carries its own key. Returns
- * NULL or what failed (the index in *at). */
-static const char *validate(const uint32_t *in_key, const uint32_t *key, const uint32_t *val, int n,
-                            unsigned char *seen, int *at)
-{
-	memset(seen, 0, (size_t)n);
-	for (int i = 0; i < n; i++) {
-		*at = i;
-		if (i > 0 && key[i] < key[i - 1])
-			return "keys out of order";
-		if (val[i] >= (uint32_t)n || seen[val[i]])
-			return "values are not a permutation";
-		seen[val[i]] = 1;
-		if (in_key[val[i]] != key[i])
-			return "a value lost its key";
-	}
-	return NULL;
-}
-
-/* The CPU reference: a stable sort; with values the original indices,
- * ordering by (key, value) is exactly the stable order. */
-static int by_key_then_index(const void *pa, const void *pb)
-{
-	const uint32_t *a = pa, *b = pb;
-	if (a[0] != b[0])
-		return a[0] < b[0] ? -1 : 1;
-	return a[1] < b[1] ? -1 : a[1] > b[1];
-}
-
-static int sort_cpu(const uint32_t *in_key, uint32_t *key, uint32_t *val, int n)
-{
-	uint32_t *kv = malloc(sizeof *kv * 2 * (size_t)n);
-	if (!kv)
-		return -1;
-	for (int i = 0; i < n; i++) {
-		kv[2 * i] = in_key[i];
-		kv[2 * i + 1] = (uint32_t)i;
-	}
-	qsort(kv, (size_t)n, 2 * sizeof *kv, by_key_then_index);
-	for (int i = 0; i < n; i++) {
-		key[i] = kv[2 * i];
-		val[i] = kv[2 * i + 1];
-	}
-	free(kv);
-	return 0;
-}
 
 /* ---- the simulated GPU ---------------------------------------------------- */
 
@@ -156,7 +90,7 @@ int main(int argc, char **argv)
 	app_t a = {.name = "ms", .ptx = DEFAULT_PTX};
 	uint32_t *in_key = NULL, *in_val = NULL, *key = NULL, *val = NULL, *rkey = NULL, *rval = NULL;
 	unsigned char *seen = NULL;
-	int passes = 0, err, status = APP_FAIL, at;
+	int passes = 0, err, status = APP_FAIL;
 
 	for (int i = 1; i < argc; i++) {
 		if (app_option(&a, argc, argv, &i))
@@ -186,36 +120,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	printf("ms: %ld pairs, %d merge passes, digest %016llx (keys) %016llx (values), "
-	       "keys %u..%u\n",
-	       n, passes, (unsigned long long)app_fnv1a(key, sizeof *key * (size_t)n),
-	       (unsigned long long)app_fnv1a(val, sizeof *val * (size_t)n), (unsigned)key[0],
-	       (unsigned)key[n - 1]);
+	print_result(n, passes, key, val);
 	if (a.stats)
 		app_print_kernel_stats(&a);
-	const char *bad = validate(in_key, key, val, (int)n, seen, &at);
-	if (bad) {
-		fprintf(stderr, "ms: validation failed: %s at %d\n", bad, at);
-		status = APP_FAIL;
-		goto out;
-	}
-	status = APP_OK;
-	if (a.check) {
-		if (sort_cpu(in_key, rkey, rval, (int)n) != 0) {
-			fprintf(stderr, "ms: out of memory\n");
-			status = APP_FAIL;
-			goto out;
-		}
-		for (long i = 0; i < n; i++)
-			if (key[i] != rkey[i] || val[i] != rval[i]) {
-				printf("ms: FAIL: pair %ld = (%u, %u) on the GPU, (%u, %u) on the CPU\n", i,
-				       (unsigned)key[i], (unsigned)val[i], (unsigned)rkey[i], (unsigned)rval[i]);
-				status = APP_FAIL;
-				break;
-			}
-		if (status == APP_OK)
-			printf("ms: OK (%ld pairs in the CPU's stable order)\n", n);
-	}
+	status = check_result(n, in_key, key, val, seen, a.check, rkey, rval);
 
 out:
 	app_close(&a);

@@ -11,14 +11,7 @@
 #include <string.h>
 
 #include "app.h"
-
-enum { BLOCK_SIZE = 256, HALO = 1 };
-
-/* GUFI's input: 10000 columns, 100 rows, pyramid height 20; Table I's grid
- * of 47 is ceil(10000 / (256 - 2 * 20)) and its 5 launches ceil(99 / 20). */
-enum { DEF_COLS = 10000, DEF_ROWS = 100, DEF_PYRAMID = 20 };
-
-static const uint64_t SEED = 0x50415431;  /* "PAT1" */
+#include "pathf_host.h"
 
 /* A hang ends as a DUE timeout: about a hundred times the run's cycles,
  * which grow with CTAs x rows (the default run: 0.47 M cycles, 101 per CTA
@@ -28,42 +21,6 @@ static const uint64_t MIN_BUDGET = 10000000;
 
 static const char DEFAULT_PTX[] = "examples/pathf/pathf.ptx";
 static const char KERNEL[] = "_Z14dynproc_kerneliPiS_S_iiii";
-
-typedef struct params {
-	int cols, rows, pyramid;
-} params_t;
-
-/* ---- deterministic input ------------------------------------------------ */
-
-/* Weights 0..9, as PathFinder's generator makes them. */
-static void wall_init(int32_t *wall, size_t n)
-{
-	uint64_t s = SEED;
-	for (size_t i = 0; i < n; i++)
-		wall[i] = (int32_t)(app_splitmix64(&s) % 10);
-}
-
-/* ---- the CPU reference: row-by-row dynamic programming ------------------ */
-
-static void path_cpu(const params_t *pp, const int32_t *wall, int32_t *cost)
-{
-	int32_t *next = malloc(sizeof *next * pp->cols);
-	const int n = pp->cols;
-
-	memcpy(cost, wall, sizeof *cost * n);
-	for (int r = 1; r < pp->rows; r++) {
-		for (int x = 0; x < n; x++) {
-			int32_t best = cost[x];
-			if (x > 0 && cost[x - 1] < best)
-				best = cost[x - 1];
-			if (x < n - 1 && cost[x + 1] < best)
-				best = cost[x + 1];
-			next[x] = best + wall[(size_t)r * n + x];
-		}
-		memcpy(cost, next, sizeof *cost * n);
-	}
-	free(next);
-}
 
 /* ---- the simulated GPU -------------------------------------------------- */
 
@@ -131,7 +88,7 @@ int main(int argc, char **argv)
 	params_t pp = {.cols = DEF_COLS, .rows = DEF_ROWS, .pyramid = DEF_PYRAMID};
 	app_t a = {.name = "pathf", .ptx = DEFAULT_PTX};
 	uint64_t dwall = 0, dcost[2] = {0, 0};
-	int32_t *wall = NULL, *out = NULL, *ref = NULL;
+	int32_t *wall = NULL, *out = NULL;
 	int err, result, status = APP_FAIL;
 
 	if (!parse_args(argc, argv, &a, &pp))
@@ -173,43 +130,13 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	int64_t sum = 0;
-	int32_t best = out[0];
-	size_t at = 0;
-	for (size_t x = 0; x < n; x++) {
-		sum += out[x];
-		if (out[x] < best) {
-			best = out[x];
-			at = x;
-		}
-	}
-	printf("pathf: %d cols, %d rows, pyramid %d, digest %016llx, cheapest %d at column %zu, sum %lld\n",
-	       pp.cols, pp.rows, pp.pyramid, (unsigned long long)app_fnv1a(out, rowbytes), (int)best, at,
-	       (long long)sum);
+	print_result(&pp, out);
 	if (a.stats)
 		app_print_launch_stats(&a);
-	status = APP_OK;
-
-	if (a.check) {
-		if (!(ref = malloc(rowbytes))) {
-			fprintf(stderr, "pathf: out of memory\n");
-			status = APP_FAIL;
-			goto out;
-		}
-		path_cpu(&pp, wall, ref);
-		for (size_t x = 0; x < n; x++)
-			if (out[x] != ref[x]) {
-				printf("pathf: FAIL: column %zu costs %d on the GPU, %d on the CPU\n", x,
-				       (int)out[x], (int)ref[x]);
-				status = APP_FAIL;
-				goto out;
-			}
-		printf("pathf: OK (%zu costs match the CPU)\n", n);
-	}
+	status = a.check ? check_result(&pp, wall, out) : APP_OK;
 
 out:
 	app_close(&a);
-	free(ref);
 	free(out);
 	free(wall);
 	return status;

@@ -13,20 +13,13 @@
 #include <string.h>
 
 #include "app.h"
+#include "spg_host.h"
 
 /* The reference's float arithmetic must round to float at every operation,
  * as PTX does. */
 #if FLT_EVAL_METHOD != 0
 #error "spg needs FLT_EVAL_METHOD == 0 (SSE on x86; not x87)"
 #endif
-
-/* The SDK's launch: 128 CTAs (fewer for fewer pairs) of 256 threads. */
-enum { BLOCK = 256, MAX_GRID = 128 };
-
-/* GUFI's input, the SDK's default: 256 pairs of 4096 floats. */
-enum { DEF_PAIRS = 256, DEF_N = 4096 };
-
-static const uint64_t SEED = 0x53503031;  /* "SP01" */
 
 /* A hang ends as a DUE timeout: about a hundred times the run's cycles,
  * which grow with the elements per CTA (the default run: 258 306 cycles,
@@ -36,44 +29,6 @@ static const uint64_t MIN_BUDGET = 1000000;
 
 static const char DEFAULT_PTX[] = "examples/spg/spg.ptx";
 static const char KERNEL[] = "_Z13scalarProdGPUPfS_S_ii";
-
-typedef struct params {
-	int pairs, n;
-} params_t;
-
-/* ---- deterministic input ------------------------------------------------ */
-
-/* a and b uniform in [-1, 1), a first, from one stream. */
-static void input_init(float *a, float *b, size_t n)
-{
-	uint64_t s = SEED;
-	for (size_t i = 0; i < n; i++)
-		a[i] = app_uniform(&s, -1.0f, 1.0f);
-	for (size_t i = 0; i < n; i++)
-		b[i] = app_uniform(&s, -1.0f, 1.0f);
-}
-
-/* ---- the CPU reference --------------------------------------------------
- * One dot product exactly as spg.cu computes it with blockDim.x == BLOCK
- * (examples/scalarprod/ref.c explains the order): thread t sums a[i] * b[i]
- * for i = t, t + BLOCK, ... from +0 with fma.rn.f32 (nvcc contracted the
- * multiply-add), then rounds s = BLOCK/2 .. 1 add part[t + s] into part[t]
- * for t < s; the result is part[0]. */
-static float dot_cpu(const float *a, const float *b, size_t n)
-{
-	float part[BLOCK];
-
-	for (size_t t = 0; t < BLOCK; t++) {
-		float sum = 0.0f;
-		for (size_t i = t; i < n; i += BLOCK)
-			sum = fmaf(a[i], b[i], sum);
-		part[t] = sum;
-	}
-	for (size_t s = BLOCK / 2; s > 0; s >>= 1)
-		for (size_t t = 0; t < s; t++)
-			part[t] = part[t] + part[t + s];
-	return part[0];
-}
 
 /* ---- command line --------------------------------------------------------- */
 
@@ -155,29 +110,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	double sum = 0.0;
-	for (int p = 0; p < pp.pairs; p++)
-		sum += c[p];
-	printf("spg: %d pairs x %d elements, digest %016llx, sum %.9g, c[0] %.9g\n", pp.pairs, pp.n,
-	       (unsigned long long)app_fnv1a(c, cbytes), sum, (double)c[0]);
+	print_result(&pp, c);
 	if (app.stats)
 		app_print_launch_stats(&app);
-	status = APP_OK;
-
-	if (app.check) {
-		for (int p = 0; p < pp.pairs; p++) {
-			size_t off = (size_t)p * pp.n;
-			float r = dot_cpu(a + off, b + off, (size_t)pp.n);
-			if (memcmp(&c[p], &r, sizeof r) != 0) {
-				char where[32];
-				snprintf(where, sizeof where, "c[%d]", p);
-				app_print_mismatch(&app, where, &c[p], &r);
-				status = APP_FAIL;
-				goto out;
-			}
-		}
-		printf("spg: OK (%d dot products match the CPU bit for bit)\n", pp.pairs);
-	}
+	status = app.check ? check_result(&pp, a, b, c) : APP_OK;
 
 out:
 	app_close(&app);

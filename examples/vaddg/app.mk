@@ -4,3 +4,6 @@ EXAMPLE_BIN += $(BUILD)/examples/vaddg
 $(BUILD)/examples/vaddg: examples/vaddg/vaddg.c $(APP_OBJ) $(BUILD)/libsimcore.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(APP_CFLAGS) -o $@ $< $(APP_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lm
+
+# vaddg_cuda: the same program on the CUDA runtime API (examples/common/app.mk).
+$(eval $(call CUDA_APP,vaddg))

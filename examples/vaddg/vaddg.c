@@ -11,20 +11,13 @@
 #include <string.h>
 
 #include "app.h"
+#include "vaddg_host.h"
 
 /* The reference's float arithmetic must round to float at every operation,
  * as PTX does. */
 #if FLT_EVAL_METHOD != 0
 #error "vaddg needs FLT_EVAL_METHOD == 0 (SSE on x86; not x87)"
 #endif
-
-enum { BLOCK = 256 };
-
-/* GUFI Table I: grid 204 x block 256, so 51 969..52 224 elements; 52 000,
- * not a multiple of the block, keeps the bounds check at work. */
-enum { DEF_N = 52000 };
-
-static const uint64_t SEED = 0x56414431;  /* "VAD1" */
 
 /* A hang ends as a DUE timeout: about a hundred times the run's cycles,
  * which grow with the CTAs (the default run: 3 848 cycles, 19 per CTA),
@@ -38,18 +31,6 @@ static const char KERNEL[] = "_Z6VecAddPKfS0_Pfi";
 typedef struct params {
 	int n;
 } params_t;
-
-/* ---- deterministic input ------------------------------------------------ */
-
-/* a and b uniform in [-1, 1), a first, from one stream. */
-static void input_init(float *a, float *b, size_t n)
-{
-	uint64_t s = SEED;
-	for (size_t i = 0; i < n; i++)
-		a[i] = app_uniform(&s, -1.0f, 1.0f);
-	for (size_t i = 0; i < n; i++)
-		b[i] = app_uniform(&s, -1.0f, 1.0f);
-}
 
 /* ---- command line --------------------------------------------------------- */
 
@@ -127,29 +108,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	double sum = 0.0;
-	for (size_t i = 0; i < n; i++)
-		sum += c[i];
-	printf("vaddg: %d elements, digest %016llx, sum %.9g\n", pp.n,
-	       (unsigned long long)app_fnv1a(c, bytes), sum);
+	print_result(c, pp.n);
 	if (app.stats)
 		app_print_launch_stats(&app);
-	status = APP_OK;
-
-	/* add.f32 is one correctly rounded addition, as C's float +. */
-	if (app.check) {
-		for (size_t i = 0; i < n; i++) {
-			float r = a[i] + b[i];
-			if (memcmp(&c[i], &r, sizeof r) != 0) {
-				char where[32];
-				snprintf(where, sizeof where, "c[%zu]", i);
-				app_print_mismatch(&app, where, &c[i], &r);
-				status = APP_FAIL;
-				goto out;
-			}
-		}
-		printf("vaddg: OK (%zu elements match the CPU bit for bit)\n", n);
-	}
+	status = app.check ? check_result(a, b, c, pp.n) : APP_OK;
 
 out:
 	app_close(&app);

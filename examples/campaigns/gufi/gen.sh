@@ -6,9 +6,14 @@
 # The committed files here are this script's output with no arguments; run it
 # again after changing it, and commit what it writes (README.md, "gen.sh").
 #
-# usage: sh gen.sh [-n INJECTIONS] [-b BUILD] [OUTDIR]
+# usage: sh gen.sh [-n INJECTIONS] [-b BUILD] [-d DRIVER] [OUTDIR]
 #   -n      injections per campaign (default 2000, GUFI's)
 #   -b      the build folder whose examples/ holds the programs (default build)
+#   -d      simcore (default): the programs on simcore's API, examples/APP;
+#           cuda: their CUDA versions, examples/APP_cuda (make cuda-apps),
+#           which run the same kernels on flipsim's CUDA runtime. The
+#           campaigns keep their names; cuda needs an OUTDIR (the committed
+#           files are simcore's).
 #   OUTDIR  where to write (default: this folder). Files written elsewhere name
 #           the programs by absolute path; each is the same campaign (same name,
 #           same resolved configuration) as the committed file when N is 2000
@@ -26,16 +31,18 @@ SMEM_APPS="hs lps lud ms nw pathf spg"
 OTHER_REGS=alloc
 
 usage() {
-	echo "usage: sh $0 [-n INJECTIONS] [-b BUILD] [OUTDIR]" >&2
+	echo "usage: sh $0 [-n INJECTIONS] [-b BUILD] [-d simcore|cuda] [OUTDIR]" >&2
 	exit 2
 }
 
 n=2000
 build=
-while getopts n:b: opt; do
+driver=simcore
+while getopts n:b:d: opt; do
 	case $opt in
 	n) n=$OPTARG ;;
 	b) build=$OPTARG ;;
+	d) driver=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -45,6 +52,11 @@ case $n in
 '' | *[!0-9]* | 0*) echo "$0: -n: expected an injection count in 1..10000000, got '$n'" >&2; exit 2 ;;
 esac
 [ "$n" -le 10000000 ] || { echo "$0: -n: expected an injection count in 1..10000000, got '$n'" >&2; exit 2; }
+case $driver in
+simcore) suffix= ;;
+cuda) suffix=_cuda ;;
+*) echo "$0: -d: expected simcore or cuda, got '$driver'" >&2; exit 2 ;;
+esac
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -55,6 +67,10 @@ fi
 out=${1:-$here}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+if [ "$driver" = cuda ] && [ "$out" = "$here" ]; then
+	echo "$0: -d cuda: name an OUTDIR (the campaigns in $here are the simcore programs')" >&2
+	exit 2
+fi
 if [ "$out" = "$here" ] && { [ -z "$build" ] || [ "$build" = "$root/build" ]; }; then
 	prog=../../../build/examples
 	cwd=../../..
@@ -73,7 +89,7 @@ campaign() {
 	{
 		printf '{\n'
 		printf '  "name": "%s",\n' "$name"
-		printf '  "workload": {"exec": ["%s/%s"], "cwd": "%s"},\n' "$prog" "$app" "$cwd"
+		printf '  "workload": {"exec": ["%s/%s%s"], "cwd": "%s"},\n' "$prog" "$app" "$suffix" "$cwd"
 		printf '  "gpu": "gtx480",\n'
 		printf '  "regs": "%s",\n' "$regs"
 		printf '  "target": "%s",\n' "$target"
