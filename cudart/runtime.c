@@ -46,6 +46,7 @@ typedef struct kernel *cudaKernel_t;
 	X(cudaErrorNotReady, 600, "device not ready")                                                  \
 	X(cudaErrorIllegalAddress, 700, "an illegal memory access was encountered")                   \
 	X(cudaErrorLaunchTimeout, 702, "the launch timed out and was terminated")                     \
+	X(cudaErrorAssert, 710, "device-side assert triggered")                                        \
 	X(cudaErrorHardwareStackError, 714, "hardware stack error")                                    \
 	X(cudaErrorIllegalInstruction, 715, "an illegal instruction was encountered")                 \
 	X(cudaErrorMisalignedAddress, 716, "misaligned address")                                       \
@@ -287,6 +288,7 @@ static cudaError_t from_sc(int rc)
 	case SC_DUE_SIMT_OVERFLOW:
 	case SC_DUE_SIMT_UNDERFLOW: e = cudaErrorHardwareStackError; break;
 	case SC_DUE_TIMEOUT: e = cudaErrorLaunchTimeout; break;
+	case SC_DUE_ASSERT: e = cudaErrorAssert; break;
 	case SC_DUE_ECC_UNCORRECTABLE:
 	case SC_DUE_PARITY_ERROR: e = cudaErrorECCUncorrectable; break;
 	default: e = cudaErrorLaunchFailure; break;
@@ -1027,12 +1029,18 @@ API cudaError_t cudaDeviceReset(void)
 
 API cudaError_t cudaThreadExit(void) { return cudaDeviceReset(); }
 
-/* The printf FIFO and heap sizes are stored and read back; nothing in the
- * simulator is bounded by them (DESIGN.md). */
+/* The printf FIFO and the device heap are the simulator's
+ * (sc_set_printf_fifo, sc_set_heap_size: the heap's size is fixed once a
+ * kernel that calls malloc has launched, as on a GPU); the stack size is
+ * stored and read back: nothing in the simulator is bounded by it. */
 API cudaError_t cudaDeviceSetLimit(int limit, size_t value)
 {
 	if (limit < cudaLimitStackSize || limit > cudaLimitMallocHeapSize)
 		return ret(cudaErrorNotSupported);
+	if (limit == cudaLimitPrintfFifoSize && sc_set_printf_fifo(gpu(), value))
+		return ret(cudaErrorInvalidValue);
+	if (limit == cudaLimitMallocHeapSize && sc_set_heap_size(gpu(), value))
+		return ret(cudaErrorInvalidValue);
 	R.limit[limit] = value;
 	return cudaSuccess;
 }
@@ -1043,7 +1051,9 @@ API cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
 		return ret(cudaErrorInvalidValue);
 	if (limit < cudaLimitStackSize || limit > cudaLimitMallocHeapSize)
 		return ret(cudaErrorNotSupported);
-	*value = R.limit[limit];
+	*value = limit == cudaLimitPrintfFifoSize   ? (size_t)sc_printf_fifo(gpu())
+	         : limit == cudaLimitMallocHeapSize ? (size_t)sc_heap_size(gpu())
+	                                            : R.limit[limit];
 	return cudaSuccess;
 }
 

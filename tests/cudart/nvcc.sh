@@ -43,3 +43,22 @@ host=$(campaign host "[\"$root/$build/tests/vadd_host\", \"examples/vadd/vadd.pt
 [ -n "$cuda" ] || fail "no avf row for the CUDA program's campaign"
 [ "$cuda" = "$host" ] || fail "outcomes (n masked sdc due) differ: CUDA program $cuda, simcore program $host"
 echo "tests/cudart/nvcc.sh: ok (vadd_cuda = vadd_host: output, and outcomes $cuda)"
+
+# device printf, malloc/free and assert through the runtime
+"$nvcc" -cudart shared -arch=sm_75 -o "$tmp/pa" tests/cudart/data/printf_assert.cu
+got=$("$build/flipsim" exec "$tmp/pa") || fail "printf_assert exited $?"
+want='thread 0 of block 0: 0.00
+thread 1 of block 0: 1.50
+thread 2 of block 0: 3.00
+sync: 0 cudaSuccess
+h[5] = 10, h[63] = 126'
+[ "$got" = "$want" ] || fail "printf_assert printed '$got'"
+set +e
+got=$(LD_LIBRARY_PATH=$build "$tmp/pa" x 2>"$tmp/pa.err")
+rc=$?
+set -e
+[ "$rc" = 3 ] && printf '%s\n' "$got" | grep -q "sync: 710 cudaErrorAssert" ||
+	fail "a failed assert: exit $rc, printed '$got'"
+grep -q "printf_assert.cu:19: void work(int \*, int): block: \[1,0,0\], thread: \[31,0,0\] Assertion \`n > 0\` failed." "$tmp/pa.err" ||
+	fail "the assert message: $(head -2 "$tmp/pa.err")"
+echo "tests/cudart/nvcc.sh: ok (printf, malloc and assert through the runtime)"

@@ -322,6 +322,7 @@ static void case_device(void)
 	printf("blocksum smem %zu max threads %d occupancy(256) %d\n", fa.sharedSizeBytes, fa.maxThreadsPerBlock, blocks);
 	CHECK(!cudaDeviceSetLimit(1, 1 << 22) && !cudaDeviceGetLimit(&v, 1) && v == 1u << 22);
 	CHECK(!cudaDeviceSetLimit(2, 1 << 24) && !cudaDeviceGetLimit(&v, 2) && v == 1u << 24);
+	CHECK(cudaDeviceSetLimit(1, 0) == 1 && cudaGetLastError() == 1); /* a FIFO of no bytes */
 	CHECK(__cudaInitModule(handle) == 1);
 	/* the blocksum kernel itself: 4 blocks of 256 */
 	int in[1024], out[4], *din, *dout;
