@@ -28,7 +28,7 @@ CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run
                campaigns/camp_prot.c
 MASKS_SRC   := masks/mask.c masks/stats.c
 PARSER_SRC  := parser/classify.c
-DB_SRC      := db/db.c db/report.c db/study.c db/demangle.c db/shard.c
+DB_SRC      := db/db.c db/report.c db/study.c db/demangle.c db/shard.c db/svg.c db/html.c
 ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/runner.c engine/hostrun.c engine/plan.c \
                engine/worker.c engine/run.c engine/query.c engine/merge.c engine/ptxas.c engine/progress.c engine/record.c \
                engine/driver.c engine/profile.c
@@ -41,7 +41,7 @@ TEST_SRC    := tests/simcore/test_harness.c tests/simcore/randprog.c tests/simco
                tests/campaigns/test_campaigns.c \
                tests/campaigns/test_campaign.c tests/campaigns/test_protection.c tests/masks/test_masks.c tests/parser/test_classify.c \
                tests/engine/runs.c tests/engine/test_runner.c tests/engine/test_hostrun.c tests/engine/test_golden.c tests/engine/test_daemon.c tests/engine/test_attribution.c tests/engine/test_stats.c tests/engine/test_progress.c \
-               tests/db/test_db.c tests/db/test_shard.c tests/db/tmpdir.c tests/fuzz/test_regress.c tests/fuzz/fuzz_load.c tests/fuzz/fuzz_common.c
+               tests/db/test_db.c tests/db/test_shard.c tests/db/test_svg.c tests/db/tmpdir.c tests/fuzz/test_regress.c tests/fuzz/fuzz_load.c tests/fuzz/fuzz_common.c
 EXAMPLE_BIN := $(BUILD)/examples/iterate
 # Each application under examples/ may bring its own fragment (examples/README.md,
 # "Adding an application"): it appends its host program to EXAMPLE_BIN and
@@ -65,7 +65,7 @@ $(BUILD)/simcore/sem_fp.o $(BUILD)/simcore/sem_cmp.o $(BUILD)/simcore/sem_fast.o
 # very-cheap cost model leaves most of them scalar.
 $(BUILD)/simcore/sem_fast.o $(BUILD)/simcore/exec.o $(BUILD)/simcore/sem_int.o $(BUILD)/simcore/memsys.o: CFLAGS += -fvect-cost-model=dynamic
 
-.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests pass-tests spill-tests e2e-tests study protection-study test-bins suites slurm-test
+.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests pass-tests spill-tests e2e-tests html-tests study protection-study test-bins suites slurm-test
 all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(EXAMPLE_BIN)
 
 $(BUILD)/%.o: %.c
@@ -147,6 +147,13 @@ e2e-tests: $(BUILD)/flipsim $(EXAMPLE_BIN)
 	bash tests/e2e.sh $(BUILD)
 	bash tests/e2e_protection.sh $(BUILD)
 
+# make html-tests: `report --html/--svg/--csv DIR` on three small campaigns, the
+# page rendered in headless Chromium (tests/html/run.sh; without chromium the
+# browser checks are skipped with a message, unless FLIPSIM_REQUIRE_CHROMIUM=1,
+# which .ci/run sets after installing it).
+html-tests: $(BUILD)/flipsim
+	bash tests/html/run.sh $(BUILD)
+
 # make slurm-test: examples/slurm on a throw-away Slurm of this machine
 # (munged, slurmctld, slurmd; installs slurm-wlm and munge when missing):
 # a campaign as a job array of 4 shards and a dependent merge job, checked
@@ -164,6 +171,7 @@ suites:
 	$(MAKE) pass-tests
 	$(MAKE) spill-tests
 	$(MAKE) e2e-tests
+	$(MAKE) html-tests
 
 test: deps
 	$(MAKE) test-bins
@@ -217,7 +225,7 @@ ASAN_UNIT_FILTER := */!(*_masks_every_single_bit_fault|protected_dup_*|protected
 asan: deps
 	$(MAKE) build/examples/iterate $(EXAMPLE_BIN)
 	$(MAKE) $(ASAN_MAKE) test-bins
-	PASSES="$(ASAN_PASSES)" LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	HTML_BROWSER=no PASSES="$(ASAN_PASSES)" LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 		$(MAKE) $(ASAN_MAKE) UNIT_FILTER='$(ASAN_UNIT_FILTER)' suites
 
 # make fuzz [FUZZ_SECONDS=600] [FUZZ_TARGETS="ptx workload campaign"] [FUZZ_CC=clang]: the
