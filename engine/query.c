@@ -454,12 +454,14 @@ int eng_report_main(int argc, char **argv)
 	int rc = report_args(argc, argv, &a);
 	if (rc)
 		return rc < 0 ? 0 : rc; /* --help, or the usage error's status */
-	if ((a.svg_dir && (rc = output_dir("--svg", a.svg_dir))) ||
-	    (a.csv_dir && (rc = output_dir("--csv", a.csv_dir))))
-		return eng_exit_status(rc);
 	db_t *db;
 	if ((rc = open_existing(a.path, &db)))
 		return eng_exit_status(rc);
+	if ((a.svg_dir && (rc = output_dir("--svg", a.svg_dir))) ||
+	    (a.csv_dir && (rc = output_dir("--csv", a.csv_dir)))) {
+		db_close(db);
+		return eng_exit_status(rc);
+	}
 	char err[1024];
 	const char *slash = strrchr(a.path, '/');
 	if (a.html || a.svg_dir)
