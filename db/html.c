@@ -515,12 +515,11 @@ static int fig_vreg(db_t *db, fig_t *f)
 
 static void protection_bar(fig_t *f, sqlite3_stmt *st, const char *prev)
 {
-	const char *target = text(st, "target");
+	(void)prev;
 	const char *codes = text(st, "codes");
-	const char *group = prev && !strcmp(prev, target) ? NULL : keep(f, "%s", target);
-	db__bar_t *b =
-		add_bar(f, group, keep(f, "#%.0f %s: %s", num(st, "campaign_id"), text(st, "campaign"),
-	                               *codes ? codes : "unprotected"));
+	db__bar_t *b = add_bar(f, NULL,
+	                       keep(f, "#%.0f %s (%s): %s", num(st, "campaign_id"), text(st, "campaign"),
+	                            text(st, "target"), *codes ? codes : "unprotected"));
 	if (!b)
 		return;
 	double due = num(st, "due_avf"), det = num(st, "detected_avf");
@@ -532,19 +531,21 @@ static void protection_bar(fig_t *f, sqlite3_stmt *st, const char *prev)
 static const char *const protection_series[] = {"SDC", "DUE, undetected", "DUE, detected by the protection"};
 static const char *const protection_colors[] = {"#e15759", "#f28e2b", "#59a14f"};
 
-/* The campaigns of every target that has a protected one, protected or
- * not, side by side. */
+/* The campaigns of every workload, GPU and target that has a protected
+ * one, protected or not, side by side. */
 static int fig_protection(db_t *db, fig_t *f)
 {
 	fig_init(f, "protection", "Protection: AVF of the protected and unprotected campaigns of a structure",
 	         "AVF, %", protection_series, 3, 100, 0,
-	         "Every campaign of a structure that has a protected campaign (view protection_summary; codes: the "
+	         "Every campaign of a workload, GPU and structure that has a protected campaign (view "
+	         "protection_summary; codes: the "
 	         "campaign's protection): its AVF split into SDC, DUE the protection did not detect, and DUE it "
 	         "detected (sdc_avf, due_avf - detected_avf, detected_avf); the table counts each run's first "
 	         "protection event.");
 	f->chart.colors = protection_colors;
 	return table_fig(db, f, "protection_summary",
-	                 "target IN (SELECT target FROM protection_summary WHERE protection IS NOT NULL)",
+	                 "campaign_id IN (SELECT c.id FROM campaigns c JOIN campaigns p USING (workload, gpu, target)"
+	                 " JOIN protection_summary s ON s.campaign_id = p.id WHERE s.protection IS NOT NULL)",
 	                 protection_bar);
 }
 
