@@ -141,6 +141,7 @@ else
 	browse() { # browse OUT-OPTION URL: headless Chromium, nothing from the network
 		timeout 60 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 			--disable-background-networking --disable-component-update --disable-sync --hide-scrollbars \
+			--disable-dev-shm-usage \
 			--user-data-dir="$tmp/profile" --enable-logging=stderr --v=0 --window-size=1400,3000 "$@"
 	}
 	browse --screenshot="$tmp/shot.png" "file://$page" >"$tmp/shot.log" 2>&1
