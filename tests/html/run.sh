@@ -153,7 +153,7 @@ else
 	blank=$(stat -c %s "$tmp/blank.png" 2>/dev/null || echo 0)
 	check "the screenshot is not blank ($shot bytes, a blank page $blank)" test "$shot" -gt $((5 * blank + 20000))
 	check "no console error or failed load while rendering" \
-		bash -c "! grep -E 'CONSOLE|Uncaught|Failed to load|ERR_' '$tmp/shot.log'"
+		bash -c "! grep -E 'CONSOLE|Uncaught|net::ERR_' '$tmp/shot.log'"
 	# The live DOM: a copy of the page with a script that measures each
 	# figure as laid out and writes the measures into the document.
 	sed 's#</body>#<script>\
