@@ -11,7 +11,7 @@
 # and bars (and the interval figures error bars) of non-zero size.
 # Without chromium the browser part is skipped with a message, unless
 # FLIPSIM_REQUIRE_CHROMIUM=1 (.ci/run) makes that a failure; HTML_BROWSER=no
-# skips it on purpose (make asan). Exit 0 when every check passed, 1
+# skips it on purpose (the file checks alone). Exit 0 when every check passed, 1
 # otherwise, 2 on bad usage.
 set -u
 
