@@ -28,7 +28,7 @@ CAMP_SRC    := campaigns/camp_gpu.c campaigns/camp_workload.c campaigns/camp_run
                campaigns/camp_prot.c
 MASKS_SRC   := masks/mask.c masks/stats.c
 PARSER_SRC  := parser/classify.c
-DB_SRC      := db/db.c db/report.c db/study.c db/demangle.c db/shard.c db/queue.c
+DB_SRC      := db/db.c db/report.c db/study.c db/demangle.c db/shard.c db/queue.c db/svg.c db/html.c
 ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/runner.c engine/hostrun.c engine/plan.c \
                engine/worker.c engine/run.c engine/query.c engine/merge.c engine/daemon.c engine/ptxas.c engine/progress.c engine/record.c \
                engine/driver.c engine/profile.c
@@ -43,7 +43,7 @@ TEST_SRC    := tests/simcore/test_harness.c tests/simcore/randprog.c tests/simco
                tests/campaigns/test_campaign.c tests/campaigns/test_protection.c tests/masks/test_masks.c tests/parser/test_classify.c \
                tests/engine/runs.c tests/engine/test_runner.c tests/engine/test_hostrun.c tests/engine/test_golden.c tests/engine/test_daemon.c tests/engine/test_attribution.c tests/engine/test_stats.c tests/engine/test_progress.c \
                tests/cudart/test_fatbin.c tests/cudart/test_runtime.c \
-               tests/db/test_db.c tests/db/test_shard.c tests/db/test_queue.c tests/db/tmpdir.c tests/fuzz/test_regress.c tests/fuzz/fuzz_load.c tests/fuzz/fuzz_common.c
+               tests/db/test_db.c tests/db/test_shard.c tests/db/test_queue.c tests/db/test_svg.c tests/db/tmpdir.c tests/fuzz/test_regress.c tests/fuzz/fuzz_load.c tests/fuzz/fuzz_common.c
 EXAMPLE_BIN := $(BUILD)/examples/iterate
 # Each application under examples/ may bring its own fragment (examples/README.md,
 # "Adding an application"): it appends its host program to EXAMPLE_BIN and
@@ -69,7 +69,7 @@ $(BUILD)/pic/simcore/sem_fp.o $(BUILD)/pic/simcore/sem_cmp.o $(BUILD)/pic/simcor
 $(BUILD)/simcore/sem_fast.o $(BUILD)/simcore/exec.o $(BUILD)/simcore/sem_int.o $(BUILD)/simcore/memsys.o: CFLAGS += -fvect-cost-model=dynamic
 $(BUILD)/pic/simcore/sem_fast.o $(BUILD)/pic/simcore/exec.o $(BUILD)/pic/simcore/sem_int.o $(BUILD)/pic/simcore/memsys.o: CFLAGS += -fvect-cost-model=dynamic
 
-.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests pass-tests spill-tests e2e-tests study protection-study test-bins suites slurm-test
+.PHONY: all test run bench deps asan fuzz fuzz-bins clean unit ptx-tests pass-tests spill-tests e2e-tests html-tests study protection-study test-bins suites slurm-test
 all: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(BUILD)/libcudart.so.13 $(EXAMPLE_BIN)
 
 $(BUILD)/%.o: %.c
@@ -201,6 +201,13 @@ e2e-tests: $(BUILD)/flipsim $(EXAMPLE_BIN) $(BUILD)/libcudart.so.13 $(BUILD)/tes
 	bash tests/e2e_protection.sh $(BUILD)
 	bash tests/cudart/nvcc.sh $(BUILD)
 
+# make html-tests: `report --html/--svg/--csv DIR` on three small campaigns, the
+# page rendered in headless Chromium (tests/html/run.sh; without chromium the
+# browser checks are skipped with a message, unless FLIPSIM_REQUIRE_CHROMIUM=1,
+# which .ci/run sets after installing it).
+html-tests: $(BUILD)/flipsim
+	bash tests/html/run.sh $(BUILD)
+
 # make slurm-test: examples/slurm on a throw-away Slurm of this machine
 # (munged, slurmctld, slurmd; installs slurm-wlm and munge when missing):
 # a campaign as a job array of 4 shards and a dependent merge job, checked
@@ -219,9 +226,12 @@ suites:
 	$(MAKE) spill-tests
 	$(MAKE) e2e-tests
 
+# html-tests runs after the suites, outside make asan's (its C is the
+# report's, which the unit suite's svg tests cover there).
 test: deps
 	$(MAKE) test-bins
 	$(MAKE) suites
+	$(MAKE) html-tests
 	$(MAKE) install-test
 	$(MAKE) cuda-tests
 

@@ -426,6 +426,26 @@ int db_report(db_t *db, int format, FILE *out, char *err, size_t errsz);
  * (may be NULL). */
 int db_report_study(db_t *db, int format, FILE *out, char *err, size_t errsz);
 
+/* Writes one CSV file per table into the folder dir (which must exist):
+ * dir/<view>.csv, each with one header line (the view's columns) and its
+ * rows, for the tables db_report prints (avf, protection_summary,
+ * avf_kernel, fit, mitf, avf_insn, avf_vreg, sdc_severity; every one, even
+ * with no rows) or, with study, those of db_report_study (study, study_gpu,
+ * study_kernel). Returns 0 or a DB_E* code (DB_EIO: a file cannot be
+ * written) with the message in err (may be NULL). */
+int db_report_csv_dir(db_t *db, bool study, const char *dir, char *err, size_t errsz);
+
+/* The report as figures (html.c): with html_path, one self-contained HTML
+ * page (inline SVG and CSS, no script) holding every figure with its table
+ * and the SQL it comes from; with svg_dir (an existing folder), each figure
+ * as svg_dir/<name>.svg, the same <svg> element the page inlines (names:
+ * db/README.md, "The HTML report"). name is the database's name as the
+ * page's commands show it. The same database gives the same bytes.
+ * Returns 0 or a DB_E* code (DB_EIO: a file cannot be written) with the
+ * message in err (may be NULL). */
+int db_report_html(db_t *db, const char *name, const char *html_path, const char *svg_dir, char *err,
+                   size_t errsz);
+
 /* A kernel name as people read it (demangle.c). A C++ (Itanium-mangled)
  * name is demangled into buf (n bytes, cut to fit): with full, the whole
  * signature, "VecAdd(float const*, float const*, float*, int)"; without, the

@@ -178,4 +178,130 @@ const char *db__migration(int64_t v);
  * on db. */
 int db__study_text(db_t *db, FILE *out);
 
+/* ---- the study as study.c reads it (views study, study_gpu, study_kernel) ----
+ * study.c prints it as text tables, html.c draws it; both load it with
+ * db__study_load, inside the caller's read transaction. */
+
+/* One application: a workload on a GPU. */
+typedef struct {
+	char *workload, *gpu;
+} db__app_t;
+
+/* One row of view study (with DB_STUDY_EXTRA). Doubles are NaN where the
+ * view has NULL. */
+typedef struct {
+	int app, structure;
+	int64_t n, masked, sdc, due, planned;
+	bool unfinished;   /* n < planned */
+	double avf, lo, hi, fit, fit_lo, fit_hi;
+} db__cell_t;
+
+/* One row of view study_gpu (with DB_STUDY_GPU_EXTRA). */
+typedef struct {
+	int app, mode;
+	int64_t unfinished; /* unfinished campaigns summed into fit */
+	double fit, fit_lo, fit_hi, ipc, clock_mhz, ipc_per_fit;
+} db__gpu_t;
+
+/* One application's kernel and its contribution per structure. */
+typedef struct {
+	int app;
+	char *name;
+	int64_t invocations, first_launch;
+	double *contribution; /* per structure; NaN: no campaign */
+} db__kernel_t;
+
+typedef struct {
+	db__app_t *apps;
+	int napps;
+	char **structures; /* in the view's order (structure_rank, name) */
+	int nstructures;
+	char **modes;      /* register modes of study_gpu, sorted */
+	int nmodes;
+	db__cell_t *cells;
+	size_t ncells;
+	db__gpu_t *gpus;
+	size_t ngpus;
+	db__kernel_t *kernels;
+	size_t nkernels;
+	bool many_gpus;    /* label applications "workload (gpu)" */
+	int nunfinished;   /* cells with unfinished set */
+} db__study_t;
+
+/* Reads the study into *s (zeroed first): applications sorted by workload
+ * and GPU, structures in the view's order, kernels by application and first
+ * launch. Returns 0 (s owns its arrays: db__study_free) or a DB_E* code
+ * recorded on db (s freed). */
+int db__study_load(db_t *db, db__study_t *s);
+void db__study_free(db__study_t *s);
+/* The application's label: "workload", or "workload (gpu)" when the study
+ * spans several GPUs; in buf (size bytes) or s's own string. */
+const char *db__study_app_label(const db__study_t *s, int app, char *buf, size_t size);
+
+/* ---- charts (svg.c) and the HTML report (html.c) ----
+ * A chart is horizontal bars, one row each, under optional group headings:
+ * a bar stacks its segments (seg[i] of series i, left to right; NaN or <= 0
+ * draws nothing) and may carry an error bar [lo, hi]. Values are stored as
+ * the views give them and shown times `scale` (100: fractions as percent);
+ * the axis runs from 0 to xmax (shown units) or, with xmax 0, to the next
+ * tick at or above the largest stacked sum or interval end. The SVG marks:
+ * rect.bar (a segment, with a <title> of its value), path.err (an error
+ * bar: caps at lo and hi joined at mid-height), rect.key (a legend
+ * swatch). Geometry (db__svg_layout): the plot spans x in [left, right],
+ * bars from y = top down to bottom, ticks every `step`. */
+#define DB__SVG_MAXSEG 13
+
+typedef struct {
+	const char *group; /* a heading drawn above this bar, or NULL */
+	const char *label;
+	double seg[DB__SVG_MAXSEG];
+	double lo, hi;     /* NaN: no error bar */
+} db__bar_t;
+
+typedef struct {
+	const char *id;    /* the figure's name: file DIR/<id>.svg, element id fig-<id> */
+	const char *title;
+	const char *axis;  /* the x axis' label, with its unit */
+	const char *const *series; /* legend, nseries <= DB__SVG_MAXSEG */
+	const char *const *colors; /* per series, or NULL: the palette */
+	int nseries;
+	double scale, xmax;
+	const db__bar_t *bars;
+	size_t nbars;
+} db__chart_t;
+
+typedef struct {
+	double left, right, top, bottom, height, step, axis_max;
+} db__svg_geom_t;
+
+void db__svg_layout(const db__chart_t *c, db__svg_geom_t *g);
+/* The x coordinate of a shown value (clamped to the axis). */
+double db__svg_x(const db__svg_geom_t *g, double shown);
+/* The tick step for an axis up to max: 1, 2, 2.5 or 5 times a power of ten. */
+double db__svg_step(double max);
+const char *db__svg_color(const db__chart_t *c, int series);
+/* Writes the chart as one <svg> element (valid standalone and inline). */
+void db__svg_chart(const db__chart_t *c, FILE *out);
+/* s with & < > " ' as entities and control characters as blanks. */
+void db__xml_escape(const char *s, FILE *out);
+
+/* ---- the report's tables (report.c), for html.c and --csv DIR ----
+ * A table is a view with its row filter, order and column formats, the
+ * same text `report` prints. */
+typedef struct db__table db__table_t;
+/* The report's (or the study's) table of view `view`, or NULL. */
+const db__table_t *db__table(const char *view);
+/* Prepares SELECT * [+ the table's extra columns] FROM view [WHERE where]
+ * ORDER BY ...; where NULL: the table's own filter. With cmd, writes there
+ * the query without the extra columns, as a reader would type it.
+ * Returns 0 or a DB_E* code recorded on db. */
+int db__table_prepare(db_t *db, const db__table_t *t, const char *where, sqlite3_stmt **st, char *cmd,
+                      size_t cmdsz);
+int db__table_ncols(const db__table_t *t);
+/* The index of st's column `name`, or -1. */
+int db__column_index(sqlite3_stmt *st, const char *name);
+const char *db__table_head(const db__table_t *t, int col);
+/* The text of column col of st's current row as `report` prints it. */
+void db__table_cell(const db__table_t *t, sqlite3_stmt *st, int col, char *buf, size_t sz);
+
 #endif

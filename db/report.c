@@ -2,10 +2,12 @@
  * the study views (db_report_study) as aligned text, CSV or JSON. The
  * numbers come from the views alone (db.c), so the report, `flipsim status`
  * and a user's own SQL agree; study.c lays out the study's text tables. */
+#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "db_int.h"
 
@@ -35,7 +37,7 @@ typedef struct {
 	kind_t kind;
 } tcol_t;
 
-typedef struct {
+typedef struct db__table {
 	const char *view;
 	const char *title;
 	const char *where; /* row filter, or NULL */
@@ -232,7 +234,7 @@ static const table_t study_tables[] = {
 	 false},
 };
 
-static int column_index(sqlite3_stmt *st, const char *name)
+int db__column_index(sqlite3_stmt *st, const char *name)
 {
 	int n = sqlite3_column_count(st);
 	for (int i = 0; i < n; i++)
@@ -371,8 +373,8 @@ static int print_text(db_t *db, const table_t *t, sqlite3_stmt *st, FILE *out)
 	text_t x = {.cells = NULL};
 	int err = 0, rc;
 	for (int c = 0; c < t->ncols; c++) {
-		x.idx1[c] = column_index(st, t->cols[c].col);
-		x.idx2[c] = t->cols[c].col2 ? column_index(st, t->cols[c].col2) : -1;
+		x.idx1[c] = db__column_index(st, t->cols[c].col);
+		x.idx2[c] = t->cols[c].col2 ? db__column_index(st, t->cols[c].col2) : -1;
 		if (x.idx1[c] < 0 || (t->cols[c].col2 && x.idx2[c] < 0))
 			return db__fail(db, DB_ESQL, "view %s lacks column %s", t->view, t->cols[c].col);
 		x.width[c] = strlen(t->cols[c].head);
@@ -464,14 +466,10 @@ static int fill_json(db_t *db, sqlite3_stmt *st, json_t *arr)
  * view. */
 static int print_table(db_t *db, int format, const table_t *tab, bool blank, json_t *root, FILE *out)
 {
-	char sql[1024];
 	sqlite3_stmt *st = NULL;
-	int code;
-	snprintf(sql, sizeof sql, "SELECT *%s FROM %s%s%s ORDER BY %s", tab->extra ? tab->extra : "", tab->view,
-	         tab->where ? " WHERE " : "", tab->where ? tab->where : "", tab->order);
-	int rc = sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL);
-	if (rc != SQLITE_OK)
-		return db__sqlerr(db, rc, "preparing the report");
+	int code, rc = db__table_prepare(db, tab, NULL, &st, NULL, 0);
+	if (rc)
+		return rc;
 	if (format != DB_JSON && tab->optional) { /* nothing to show: no table */
 		rc = sqlite3_step(st);
 		sqlite3_reset(st);
@@ -560,4 +558,107 @@ int db_report(db_t *db, int format, FILE *out, char *err, size_t errsz)
 int db_report_study(db_t *db, int format, FILE *out, char *err, size_t errsz)
 {
 	return report(db, format, study_tables, COUNT(study_tables), true, out, err, errsz);
+}
+
+/* ---- the tables for html.c and --csv DIR ------------------------------------- */
+
+const db__table_t *db__table(const char *view)
+{
+	for (int t = 0; t < COUNT(tables); t++)
+		if (!strcmp(tables[t].view, view))
+			return &tables[t];
+	for (int t = 0; t < COUNT(study_tables); t++)
+		if (!strcmp(study_tables[t].view, view))
+			return &study_tables[t];
+	return NULL;
+}
+
+int db__table_prepare(db_t *db, const db__table_t *t, const char *where, sqlite3_stmt **st, char *cmd,
+                      size_t cmdsz)
+{
+	char sql[1024];
+	if (!where)
+		where = t->where;
+	snprintf(sql, sizeof sql, "SELECT *%s FROM %s%s%s ORDER BY %s", t->extra ? t->extra : "", t->view,
+	         where ? " WHERE " : "", where ? where : "", t->order);
+	if (cmd && cmdsz)
+		snprintf(cmd, cmdsz, "SELECT * FROM %s%s%s ORDER BY %s", t->view, where ? " WHERE " : "",
+		         where ? where : "", t->order);
+	int rc = sqlite3_prepare_v2(db->sql, sql, -1, st, NULL);
+	return rc == SQLITE_OK ? 0 : db__sqlerr(db, rc, "preparing the report");
+}
+
+int db__table_ncols(const db__table_t *t)
+{
+	return t->ncols;
+}
+
+const char *db__table_head(const db__table_t *t, int col)
+{
+	return t->cols[col].head;
+}
+
+void db__table_cell(const db__table_t *t, sqlite3_stmt *st, int col, char *buf, size_t sz)
+{
+	const tcol_t *c = &t->cols[col];
+	int i1 = db__column_index(st, c->col), i2 = c->col2 ? db__column_index(st, c->col2) : -1;
+	if (i1 < 0 || (c->col2 && i2 < 0))
+		snprintf(buf, sz, "-");
+	else
+		cell_text(st, c, i1, i2, buf, sz);
+}
+
+/* DIR/<view>.csv for each table of tabs: every column of the view, one
+ * header line, no blank lines; empty tables as their header alone. Each
+ * file is written beside as DIR/.<view>.csv.tmp and renamed. */
+static int csv_dir(db_t *db, const table_t *tabs, int ntabs, const char *dir)
+{
+	for (int t = 0; t < ntabs; t++) {
+		char path[4096], tmp[4096];
+		snprintf(path, sizeof path, "%s/%s.csv", dir, tabs[t].view);
+		snprintf(tmp, sizeof tmp, "%s/.%s.csv.tmp", dir, tabs[t].view);
+		sqlite3_stmt *st = NULL;
+		int code = db__table_prepare(db, &tabs[t], NULL, &st, NULL, 0);
+		if (code)
+			return code;
+		FILE *f = fopen(tmp, "w");
+		if (!f) {
+			sqlite3_finalize(st);
+			return db__fail(db, DB_EIO, "cannot write %s: %s", tmp, strerror(errno));
+		}
+		code = print_csv(db, st, f);
+		sqlite3_finalize(st);
+		if (fclose(f) != 0 && !code)
+			code = db__fail(db, DB_EIO, "cannot write %s: %s", tmp, strerror(errno));
+		if (!code && rename(tmp, path) != 0)
+			code = db__fail(db, DB_EIO, "cannot write %s: %s", path, strerror(errno));
+		if (code) {
+			unlink(tmp);
+			return code;
+		}
+	}
+	return 0;
+}
+
+int db_report_csv_dir(db_t *db, bool study, const char *dir, char *err, size_t errsz)
+{
+	if (err && errsz)
+		err[0] = '\0';
+	if (!db || !dir) {
+		if (err && errsz)
+			snprintf(err, errsz, "db_report_csv_dir: invalid argument");
+		return DB_EINVAL;
+	}
+	int rc = sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL), code;
+	if (rc != SQLITE_OK)
+		code = db__sqlerr(db, rc, "starting a read transaction");
+	else if (study)
+		code = csv_dir(db, study_tables, COUNT(study_tables), dir);
+	else
+		code = csv_dir(db, tables, COUNT(tables), dir);
+	if (!sqlite3_get_autocommit(db->sql))
+		sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);
+	if (code && err && errsz)
+		snprintf(err, errsz, "%s", db->msg);
+	return code;
 }

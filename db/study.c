@@ -93,53 +93,7 @@ out:
 
 /* ---- the study's rows ---------------------------------------------------------- */
 
-/* One application: a workload on a GPU. */
-typedef struct {
-	char *workload, *gpu;
-} app_t;
-
-/* One row of view study (with DB_STUDY_EXTRA). Doubles are NaN where the
- * view has NULL. */
-typedef struct {
-	int app, structure;
-	int64_t n, masked, sdc, due, planned;
-	bool unfinished;   /* n < planned */
-	double avf, lo, hi, fit;
-} cell_t;
-
-/* One row of view study_gpu (with DB_STUDY_GPU_EXTRA). */
-typedef struct {
-	int app, mode;
-	int64_t unfinished; /* unfinished campaigns summed into fit */
-	double fit, fit_lo, fit_hi, ipc, clock_mhz, ipc_per_fit;
-} gpu_t;
-
-/* One application's kernel and its contribution per structure. */
-typedef struct {
-	int app;
-	char *name;
-	int64_t invocations, first_launch;
-	double *contribution; /* per structure; NaN: no campaign */
-} kernel_t;
-
-typedef struct {
-	app_t *apps;
-	int napps;
-	char **structures; /* in the view's order (structure_rank, name) */
-	int nstructures;
-	char **modes;      /* register modes of study_gpu, sorted */
-	int nmodes;
-	cell_t *cells;
-	size_t ncells;
-	gpu_t *gpus;
-	size_t ngpus;
-	kernel_t *kernels;
-	size_t nkernels;
-	bool many_gpus;    /* label applications "workload (gpu)" */
-	int nunfinished;   /* cells with unfinished set */
-} study_t;
-
-static void study_free(study_t *s)
+void db__study_free(db__study_t *s)
 {
 	for (int i = 0; i < s->napps; i++) {
 		free(s->apps[i].workload);
@@ -198,7 +152,7 @@ static int intern(char ***list, int *n, const char *name)
 	return (*n)++;
 }
 
-static int app_index(const study_t *s, const char *workload, const char *gpu)
+static int app_index(const db__study_t *s, const char *workload, const char *gpu)
 {
 	for (int i = 0; i < s->napps; i++)
 		if (!strcmp(s->apps[i].workload, workload) && !strcmp(s->apps[i].gpu, gpu))
@@ -208,7 +162,7 @@ static int app_index(const study_t *s, const char *workload, const char *gpu)
 
 static int cmp_app(const void *a, const void *b)
 {
-	const app_t *x = a, *y = b;
+	const db__app_t *x = a, *y = b;
 	int c = strcmp(x->workload, y->workload);
 	return c ? c : strcmp(x->gpu, y->gpu);
 }
@@ -227,20 +181,20 @@ static int prepare(db_t *db, const char *sql, sqlite3_stmt **st)
 #define NOMEM() db__fail(db, DB_ENOMEM, "out of memory reading the study")
 
 /* The applications (workload and GPU) of the study, sorted. */
-static int load_apps(db_t *db, study_t *s)
+static int load_apps(db_t *db, db__study_t *s)
 {
 	sqlite3_stmt *st = NULL;
 	int err = prepare(db, "SELECT DISTINCT workload, gpu FROM study", &st), rc;
 	if (err)
 		return err;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		app_t *grown = grow(s->apps, (size_t)s->napps, sizeof *grown);
+		db__app_t *grown = grow(s->apps, (size_t)s->napps, sizeof *grown);
 		if (!grown) {
 			err = NOMEM();
 			goto out;
 		}
 		s->apps = grown;
-		app_t *a = &s->apps[s->napps++];
+		db__app_t *a = &s->apps[s->napps++];
 		a->workload = strdup(col_text(st, 0));
 		a->gpu = strdup(col_text(st, 1));
 		if (!a->workload || !a->gpu) {
@@ -263,7 +217,7 @@ out:
 
 /* The applications, sorted; then the study rows, one cell per application
  * and structure. */
-static int load_cells(db_t *db, study_t *s)
+static int load_cells(db_t *db, db__study_t *s)
 {
 	sqlite3_stmt *st = NULL;
 	int err = load_apps(db, s), rc;
@@ -271,18 +225,18 @@ static int load_cells(db_t *db, study_t *s)
 		return err;
 	if ((err = prepare(db,
 	                   "SELECT workload, gpu, structure, n, masked, sdc, due, avf_derated,"
-	                   " avf_derated_lo, avf_derated_hi, fit" DB_STUDY_EXTRA " FROM study"
+	                   " avf_derated_lo, avf_derated_hi, fit, fit_lo, fit_hi" DB_STUDY_EXTRA " FROM study"
 	                   " ORDER BY structure_rank, structure, workload, gpu",
 	                   &st)))
 		return err;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		cell_t *grown = grow(s->cells, s->ncells, sizeof *grown);
+		db__cell_t *grown = grow(s->cells, s->ncells, sizeof *grown);
 		if (!grown) {
 			err = NOMEM();
 			goto out;
 		}
 		s->cells = grown;
-		cell_t *c = &s->cells[s->ncells++];
+		db__cell_t *c = &s->cells[s->ncells++];
 		if ((c->structure = intern(&s->structures, &s->nstructures, col_text(st, 2))) < 0) {
 			err = NOMEM();
 			goto out;
@@ -296,8 +250,10 @@ static int load_cells(db_t *db, study_t *s)
 		c->lo = col_real(st, 8);
 		c->hi = col_real(st, 9);
 		c->fit = col_real(st, 10);
-		c->planned = sqlite3_column_int64(st, 11);
-		c->unfinished = sqlite3_column_int(st, 12) != 0;
+		c->fit_lo = col_real(st, 11);
+		c->fit_hi = col_real(st, 12);
+		c->planned = sqlite3_column_int64(st, 13);
+		c->unfinished = sqlite3_column_int(st, 14) != 0;
 		s->nunfinished += c->unfinished;
 		if (c->app < 0) {
 			err = db__fail(db, DB_ESQL, "the study changed while read");
@@ -311,7 +267,7 @@ out:
 	return err;
 }
 
-static int load_gpus(db_t *db, study_t *s)
+static int load_gpus(db_t *db, db__study_t *s)
 {
 	sqlite3_stmt *st = NULL;
 	int err = prepare(db,
@@ -322,13 +278,13 @@ static int load_gpus(db_t *db, study_t *s)
 	if (err)
 		return err;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		gpu_t *grown = grow(s->gpus, s->ngpus, sizeof *grown);
+		db__gpu_t *grown = grow(s->gpus, s->ngpus, sizeof *grown);
 		if (!grown) {
 			err = NOMEM();
 			goto out;
 		}
 		s->gpus = grown;
-		gpu_t *g = &s->gpus[s->ngpus++];
+		db__gpu_t *g = &s->gpus[s->ngpus++];
 		if ((g->mode = intern(&s->modes, &s->nmodes, col_text(st, 2))) < 0) {
 			err = NOMEM();
 			goto out;
@@ -373,7 +329,7 @@ out:
 	return err;
 }
 
-static int load_kernels(db_t *db, study_t *s)
+static int load_kernels(db_t *db, db__study_t *s)
 {
 	sqlite3_stmt *st = NULL;
 	int err = prepare(db,
@@ -394,9 +350,9 @@ static int load_kernels(db_t *db, study_t *s)
 			err = db__fail(db, DB_ESQL, "the study changed while read");
 			goto out;
 		}
-		kernel_t *k = s->nkernels ? &s->kernels[s->nkernels - 1] : NULL;
+		db__kernel_t *k = s->nkernels ? &s->kernels[s->nkernels - 1] : NULL;
 		if (!k || k->app != app || strcmp(k->name, name)) {
-			kernel_t *grown = grow(s->kernels, s->nkernels, sizeof *grown);
+			db__kernel_t *grown = grow(s->kernels, s->nkernels, sizeof *grown);
 			if (!grown) {
 				err = NOMEM();
 				goto out;
@@ -428,7 +384,7 @@ out:
 /* Kernels by application, then by their first launch in the program. */
 static int cmp_kernel(const void *a, const void *b)
 {
-	const kernel_t *x = a, *y = b;
+	const db__kernel_t *x = a, *y = b;
 	if (x->app != y->app)
 		return x->app < y->app ? -1 : 1;
 	if (x->first_launch != y->first_launch)
@@ -438,7 +394,7 @@ static int cmp_kernel(const void *a, const void *b)
 
 /* ---- the tables ------------------------------------------------------------------ */
 
-static const cell_t *cell_at(const study_t *s, int app, int structure)
+static const db__cell_t *cell_at(const db__study_t *s, int app, int structure)
 {
 	for (size_t i = 0; i < s->ncells; i++)
 		if (s->cells[i].app == app && s->cells[i].structure == structure)
@@ -446,7 +402,7 @@ static const cell_t *cell_at(const study_t *s, int app, int structure)
 	return NULL;
 }
 
-static const gpu_t *gpu_at(const study_t *s, int app, int mode)
+static const db__gpu_t *gpu_at(const db__study_t *s, int app, int mode)
 {
 	for (size_t i = 0; i < s->ngpus; i++)
 		if (s->gpus[i].app == app && s->gpus[i].mode == mode)
@@ -456,7 +412,7 @@ static const gpu_t *gpu_at(const study_t *s, int app, int mode)
 
 /* The application's label: "workload", or "workload (gpu)" when the study
  * spans several GPUs. */
-static const char *app_label(const study_t *s, int app, char *buf, size_t size)
+const char *db__study_app_label(const db__study_t *s, int app, char *buf, size_t size)
 {
 	if (!s->many_gpus)
 		return s->apps[app].workload;
@@ -464,10 +420,10 @@ static const char *app_label(const study_t *s, int app, char *buf, size_t size)
 	return buf;
 }
 
-static void put_app(grid_t *g, const study_t *s, int app)
+static void put_app(grid_t *g, const db__study_t *s, int app)
 {
 	char buf[300];
-	grid_put(g, "%s", app_label(s, app, buf, sizeof buf));
+	grid_put(g, "%s", db__study_app_label(s, app, buf, sizeof buf));
 }
 
 /* The mark of a figure that comes from an unfinished campaign. */
@@ -476,24 +432,24 @@ static const char *mark(bool unfinished)
 	return unfinished ? "*" : "";
 }
 
-static bool cell_unfinished(const study_t *s, int app, int structure)
+static bool cell_unfinished(const db__study_t *s, int app, int structure)
 {
-	const cell_t *c = cell_at(s, app, structure);
+	const db__cell_t *c = cell_at(s, app, structure);
 	return c && c->unfinished;
 }
 
 /* The footnote of a table with marks: each unfinished campaign of
  * `structure` (-1: of every structure) with its experiments and the
  * planned count. Prints nothing when there is none. */
-static void footnote(const study_t *s, int structure, FILE *out)
+static void footnote(const db__study_t *s, int structure, FILE *out)
 {
 	const char *lead = "* unfinished:";
 	for (size_t i = 0; i < s->ncells; i++) {
-		const cell_t *c = &s->cells[i];
+		const db__cell_t *c = &s->cells[i];
 		if (!c->unfinished || (structure >= 0 && c->structure != structure))
 			continue;
 		char buf[300];
-		fprintf(out, "%s %s %s, %" PRId64 " of %" PRId64 " experiments\n", lead, app_label(s, c->app, buf, sizeof buf),
+		fprintf(out, "%s %s %s, %" PRId64 " of %" PRId64 " experiments\n", lead, db__study_app_label(s, c->app, buf, sizeof buf),
 		        s->structures[c->structure], c->n, c->planned);
 		lead = "             ";
 	}
@@ -534,7 +490,7 @@ static void put_means(grid_t *g, const mean_t *mean, int ncols, const char *fmt)
 }
 
 /* Figures 3-7: one block per structure. */
-static int outcomes(db_t *db, const study_t *s, FILE *out)
+static int outcomes(db_t *db, const db__study_t *s, FILE *out)
 {
 	fprintf(out, "Outcomes per structure and application, %% of n (GUFI Figures 3-7)\n");
 	for (int st = 0; st < s->nstructures; st++) {
@@ -545,7 +501,7 @@ static int outcomes(db_t *db, const study_t *s, FILE *out)
 		grid_put(&g, "SDC");
 		grid_put(&g, "DUE");
 		for (int a = 0; a < s->napps; a++) {
-			const cell_t *c = cell_at(s, a, st);
+			const db__cell_t *c = cell_at(s, a, st);
 			if (!c)
 				continue;
 			put_app(&g, s, a);
@@ -565,7 +521,7 @@ static int outcomes(db_t *db, const study_t *s, FILE *out)
 }
 
 /* Figure 8. */
-static int avf_table(db_t *db, const study_t *s, FILE *out)
+static int avf_table(db_t *db, const db__study_t *s, FILE *out)
 {
 	grid_t g = {.ncols = 1 + s->nstructures, .left = 1};
 	mean_t *mean = calloc((size_t)(1 + s->nstructures), sizeof *mean);
@@ -577,7 +533,7 @@ static int avf_table(db_t *db, const study_t *s, FILE *out)
 	for (int a = 0; a < s->napps; a++) {
 		put_app(&g, s, a);
 		for (int st = 0; st < s->nstructures; st++) {
-			const cell_t *c = cell_at(s, a, st);
+			const db__cell_t *c = cell_at(s, a, st);
 			if (!c || isnan(c->avf)) {
 				grid_put(&g, "-");
 				continue;
@@ -600,7 +556,7 @@ static int avf_table(db_t *db, const study_t *s, FILE *out)
 }
 
 /* Figure 9. */
-static int fit_table(db_t *db, const study_t *s, FILE *out)
+static int fit_table(db_t *db, const db__study_t *s, FILE *out)
 {
 	int ncols = 1 + s->nstructures + s->nmodes;
 	grid_t g = {.ncols = ncols, .left = 1};
@@ -615,7 +571,7 @@ static int fit_table(db_t *db, const study_t *s, FILE *out)
 	for (int a = 0; a < s->napps; a++) {
 		put_app(&g, s, a);
 		for (int st = 0; st < s->nstructures; st++) {
-			const cell_t *c = cell_at(s, a, st);
+			const db__cell_t *c = cell_at(s, a, st);
 			if (!c || isnan(c->fit)) {
 				grid_put(&g, "-");
 				continue;
@@ -624,7 +580,7 @@ static int fit_table(db_t *db, const study_t *s, FILE *out)
 			mean_add(&mean[1 + st], c->fit);
 		}
 		for (int m = 0; m < s->nmodes; m++) {
-			const gpu_t *gp = gpu_at(s, a, m);
+			const db__gpu_t *gp = gpu_at(s, a, m);
 			if (!gp || isnan(gp->fit)) {
 				grid_put(&g, "-");
 				continue;
@@ -653,7 +609,7 @@ typedef struct {
 	int n;
 } ratio_t;
 
-static void ratio_add(ratio_t *r, const gpu_t *gp)
+static void ratio_add(ratio_t *r, const db__gpu_t *gp)
 {
 	if (!gp || isnan(gp->ipc) || isnan(gp->fit))
 		return;
@@ -686,7 +642,7 @@ static void put_ratio(grid_t *g, const ratio_t *r)
 
 /* "the 1401-MHz clock" when every IPC of the study counts cycles of one
  * clock, else "each GPU's clock (clock_mhz in study_gpu)". */
-static const char *clock_text(const study_t *s, char *buf, size_t size)
+static const char *clock_text(const db__study_t *s, char *buf, size_t size)
 {
 	double clock = NAN;
 	for (size_t i = 0; i < s->ngpus; i++) {
@@ -703,7 +659,7 @@ static const char *clock_text(const study_t *s, char *buf, size_t size)
 }
 
 /* Figure 10. */
-static int ipc_fit_table(db_t *db, const study_t *s, FILE *out)
+static int ipc_fit_table(db_t *db, const db__study_t *s, FILE *out)
 {
 	grid_t g = {.ncols = 1 + 3 * s->nmodes, .left = 1};
 	ratio_t *ratio = calloc((size_t)s->nmodes + 1, sizeof *ratio);
@@ -718,7 +674,7 @@ static int ipc_fit_table(db_t *db, const study_t *s, FILE *out)
 	for (int a = 0; a < s->napps; a++) {
 		put_app(&g, s, a);
 		for (int m = 0; m < s->nmodes; m++) {
-			const gpu_t *gp = gpu_at(s, a, m);
+			const db__gpu_t *gp = gpu_at(s, a, m);
 			double v[3] = {gp ? gp->ipc : NAN, gp ? gp->fit : NAN, gp ? gp->ipc_per_fit : NAN};
 			for (int i = 0; i < 3; i++)
 				if (isnan(v[i]))
@@ -754,18 +710,16 @@ static int ipc_fit_table(db_t *db, const study_t *s, FILE *out)
 }
 
 /* Table IV. */
-static int kernel_table(db_t *db, study_t *s, FILE *out)
+static int kernel_table(db_t *db, const db__study_t *s, FILE *out)
 {
 	grid_t g = {.ncols = 3 + s->nstructures, .left = 2};
-	if (s->nkernels > 1)
-		qsort(s->kernels, s->nkernels, sizeof *s->kernels, cmp_kernel);
 	grid_put(&g, "app");
 	grid_put(&g, "kernel");
 	grid_put(&g, "invocations");
 	for (int st = 0; st < s->nstructures; st++)
 		grid_put(&g, "%s", s->structures[st]);
 	for (size_t i = 0; i < s->nkernels; i++) {
-		const kernel_t *k = &s->kernels[i];
+		const db__kernel_t *k = &s->kernels[i];
 		put_app(&g, s, k->app);
 		char name[128];
 		grid_put(&g, "%s", db_demangle(k->name, false, name, sizeof name));
@@ -786,16 +740,27 @@ static int kernel_table(db_t *db, study_t *s, FILE *out)
 	return err;
 }
 
+int db__study_load(db_t *db, db__study_t *s)
+{
+	memset(s, 0, sizeof *s);
+	int err = load_cells(db, s);
+	if (!err)
+		err = load_gpus(db, s);
+	if (!err)
+		err = load_kernels(db, s);
+	if (!err && s->nkernels > 1)
+		qsort(s->kernels, s->nkernels, sizeof *s->kernels, cmp_kernel);
+	if (err)
+		db__study_free(s);
+	return err;
+}
+
 int db__study_text(db_t *db, FILE *out)
 {
-	study_t s = {0};
-	int err = load_cells(db, &s);
-	if (!err)
-		err = load_gpus(db, &s);
-	if (!err)
-		err = load_kernels(db, &s);
+	db__study_t s;
+	int err = db__study_load(db, &s);
 	if (err)
-		goto out;
+		return err;
 	if (s.ncells == 0) {
 		fprintf(out, "No study: the database holds no application-scope campaign with results.\n");
 		goto out;
@@ -812,6 +777,6 @@ int db__study_text(db_t *db, FILE *out)
 	    (err = ipc_fit_table(db, &s, out)) || (err = kernel_table(db, &s, out)))
 		goto out;
 out:
-	study_free(&s);
+	db__study_free(&s);
 	return err;
 }

@@ -1,12 +1,14 @@
 /* Commands that read: `flipsim status R.db [--json]` (progress of every
- * campaign, running, stopped or finished, from the daemons' heartbeats), `flipsim report R.db [--study] [--csv|--json]` (the
- * AVF, FIT and MITF views, or the GUFI-style study tables), and `flipsim
+ * campaign, running, stopped or finished, from the daemons' heartbeats), `flipsim report R.db [--study] [--csv [DIR]|--json] [--html F] [--svg DIR]` (the
+ * AVF, FIT and MITF views, or the GUFI-style study tables, as text or figures: db/html.c), and `flipsim
  * sample-size` (Leveugle's formula). */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "db.h"
@@ -370,7 +372,8 @@ out:
 
 void eng_report_help(FILE *out)
 {
-	fputs("usage: flipsim report R.db [--study] [--csv | --json]\n"
+	fputs("usage: flipsim report R.db [--study] [--csv [DIR] | --json]\n"
+	      "       flipsim report R.db [--html OUT.html] [--svg DIR] [--csv DIR]\n"
 	      "\n"
 	      "Prints the tables of the database's views: avf (per campaign: n, masked,\n"
 	      "sdc, due, AVF with its Wilson interval, derating factor, derated AVF),\n"
@@ -387,44 +390,131 @@ void eng_report_help(FILE *out)
 	      "--json: the rows of the views study, study_gpu and study_kernel.\n"
 	      "Text by default.\n"
 	      "\n"
+	      "--csv alone prints the tables as CSV blocks on stdout, one after another;\n"
+	      "--csv DIR writes one file per table instead, DIR/avf.csv, DIR/avf_kernel.csv,\n"
+	      "DIR/fit.csv, DIR/mitf.csv, DIR/protection_summary.csv, DIR/avf_insn.csv,\n"
+	      "DIR/avf_vreg.csv, DIR/sdc_severity.csv (with --study: DIR/study.csv,\n"
+	      "DIR/study_gpu.csv, DIR/study_kernel.csv), each with one header line.\n"
+	      "--html OUT.html writes one self-contained page (inline SVG, no script) with\n"
+	      "the figures (outcomes, AVF, FIT, IPC/FIT, kernels, campaigns, insn, vreg,\n"
+	      "and protection when a campaign is protected), each beside its table and\n"
+	      "the SQL it comes from; --svg DIR writes each figure as DIR/NAME.svg.\n"
+	      "DIR must be a writable folder (it is made when its parent exists).\n"
+	      "\n"
 	      "The database is opened read-only: report never writes it.\n"
 	      "\n"
-	      "exit status: 0, 1 internal failure, 2 bad input or a database that\n"
-	      "cannot be used (missing, not flipsim's, damaged, newer)\n", out);
+	      "exit status: 0, 1 internal failure, 2 bad input, a database that\n"
+	      "cannot be used (missing, not flipsim's, damaged, newer) or an output\n"
+	      "that cannot be written\n", out);
+}
+
+/* DIR of --svg or --csv: an existing, writable folder, or one made here.
+ * Returns 0 or ENG_EINPUT (message printed). */
+static int output_dir(const char *opt, const char *dir)
+{
+	struct stat sb;
+	if (stat(dir, &sb) != 0) {
+		if (errno != ENOENT || mkdir(dir, 0777) != 0) {
+			eng_errorf("%s %s: cannot make the folder: %s", opt, dir, strerror(errno));
+			return ENG_EINPUT;
+		}
+		return 0;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		eng_errorf("%s %s: not a folder (expected a folder for the output files)", opt, dir);
+		return ENG_EINPUT;
+	}
+	if (access(dir, W_OK | X_OK) != 0) {
+		eng_errorf("%s %s: the folder is not writable", opt, dir);
+		return ENG_EINPUT;
+	}
+	return 0;
+}
+
+/* The outputs of `report`: which format on stdout, and files. */
+typedef struct {
+	int format;
+	bool study;
+	const char *path, *html, *svg_dir, *csv_dir;
+} report_args_t;
+
+/* Returns 0, -1 after --help, or a usage error's exit status (message
+ * printed). `--csv` alone keeps its old meaning (CSV on stdout); `--csv DIR` takes
+ * the next argument when it is not an option and the database is named
+ * elsewhere: `report R.db --csv DIR`, `report --csv DIR R.db`, but
+ * `report --csv R.db` is the old form. */
+static int report_args(int argc, char **argv, report_args_t *a)
+{
+	const char *pos[3] = {0};
+	int npos = 0, csv_next = -1; /* index in pos of the argument right after --csv */
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+			eng_report_help(stdout);
+			return -1;
+		} else if (!strcmp(o, "--csv") || !strcmp(o, "--json")) {
+			int f = !strcmp(o, "--csv") ? DB_CSV : DB_JSON;
+			if (a->format != DB_TEXT && a->format != f)
+				return eng_usage_error("report", "--csv and --json exclude each other");
+			a->format = f;
+			if (f == DB_CSV && i + 1 < argc && argv[i + 1][0] != '-')
+				csv_next = npos;
+		} else if (!strcmp(o, "--html") || !strcmp(o, "--svg")) {
+			if (i + 1 >= argc || !argv[i + 1][0])
+				return eng_usage_error("report", "%s needs %s", o, o[2] == 'h' ? "a file name" : "a folder");
+			*(o[2] == 'h' ? &a->html : &a->svg_dir) = argv[++i];
+		} else if (!strcmp(o, "--study")) {
+			a->study = true;
+		} else if (o[0] == '-') {
+			return eng_usage_error("report", "unknown option '%s'", o);
+		} else if (npos == 2) {
+			return eng_usage_error("report", "too many arguments");
+		} else {
+			pos[npos++] = o;
+		}
+	}
+	if (npos == 2 && csv_next >= 0) {
+		a->csv_dir = pos[csv_next];
+		a->path = pos[1 - csv_next];
+	} else if (npos == 2) {
+		return eng_usage_error("report", "too many arguments");
+	} else {
+		a->path = pos[0];
+	}
+	if (!a->path)
+		return eng_usage_error("report", "missing database file");
+	if (a->format == DB_JSON && (a->html || a->svg_dir))
+		return eng_usage_error("report", "--json prints to stdout: not with --html or --svg");
+	if (a->format == DB_CSV && !a->csv_dir && (a->html || a->svg_dir))
+		return eng_usage_error("report", "--csv with --html or --svg needs its folder: --csv DIR");
+	return 0;
 }
 
 int eng_report_main(int argc, char **argv)
 {
-	int format = DB_TEXT;
-	bool study = false;
-	const char *path = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			eng_report_help(stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "--csv") || !strcmp(argv[i], "--json")) {
-			int f = !strcmp(argv[i], "--csv") ? DB_CSV : DB_JSON;
-			if (format != DB_TEXT && format != f)
-				return eng_usage_error("report", "--csv and --json exclude each other");
-			format = f;
-		} else if (!strcmp(argv[i], "--study")) {
-			study = true;
-		} else if (argv[i][0] == '-') {
-			return eng_usage_error("report", "unknown option '%s'", argv[i]);
-		} else if (path) {
-			return eng_usage_error("report", "too many arguments");
-		} else {
-			path = argv[i];
-		}
-	}
-	if (!path)
-		return eng_usage_error("report", "missing database file");
-	db_t *db;
-	int rc = open_existing(path, &db);
+	report_args_t a = {.format = DB_TEXT};
+	int rc = report_args(argc, argv, &a);
 	if (rc)
+		return rc < 0 ? 0 : rc; /* --help, or the usage error's status */
+	db_t *db;
+	if ((rc = open_existing(a.path, &db)))
 		return eng_exit_status(rc);
+	if ((a.svg_dir && (rc = output_dir("--svg", a.svg_dir))) ||
+	    (a.csv_dir && (rc = output_dir("--csv", a.csv_dir)))) {
+		db_close(db);
+		return eng_exit_status(rc);
+	}
 	char err[1024];
-	if ((rc = (study ? db_report_study : db_report)(db, format, stdout, err, sizeof err))) {
+	const char *slash = strrchr(a.path, '/');
+	if (a.html || a.svg_dir)
+		rc = db_report_html(db, slash ? slash + 1 : a.path, a.html, a.svg_dir, err, sizeof err);
+	else if (a.csv_dir)
+		rc = 0;
+	else
+		rc = (a.study ? db_report_study : db_report)(db, a.format, stdout, err, sizeof err);
+	if (!rc && a.csv_dir)
+		rc = db_report_csv_dir(db, a.study, a.csv_dir, err, sizeof err);
+	if (rc) {
 		eng_errorf("%s", err);
 		rc = eng_db_status(rc);
 	}
