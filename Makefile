@@ -87,7 +87,8 @@ $(BUILD)/campaigns/gpus_embed.o: $(BUILD)/campaigns/gpus_embed.c
 # The CUDA runtime (cudart/, README "Bring your own CUDA program"): a shared
 # library built from position-independent copies of simcore's objects under
 # $(BUILD)/pic/ (flipsim and libsimcore.a keep their non-PIC objects), with
-# the version node nvcc 13 programs bind to. Every other name the CUDA 13
+# the version node nvcc 13 programs bind to; its version script keeps every
+# name but the runtime's local. Every other name the CUDA 13
 # runtime exports (cudart/exports.txt) gets a stub that names itself and
 # exits 2 (cudart/stubs.sh).
 CUDART_LIB_SRC := cudart/runtime.c cudart/fatbin.c campaigns/camp_gpu.c
@@ -95,21 +96,29 @@ CUDART_PIC_OBJ := $(SIMCORE_SRC:%.c=$(BUILD)/pic/%.o) $(CUDART_LIB_SRC:%.c=$(BUI
                   $(BUILD)/pic/campaigns/gpus_embed.o $(BUILD)/pic/cudart/stubs.o
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+	$(CC) $(CFLAGS) -fPIC -c $< -o $@
 
 $(BUILD)/pic/campaigns/gpus_embed.o: $(BUILD)/campaigns/gpus_embed.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+	$(CC) $(CFLAGS) -fPIC -c $< -o $@
 
 $(BUILD)/pic/cudart/stubs.c: cudart/stubs.sh cudart/exports.txt $(BUILD)/pic/cudart/runtime.o
 	sh cudart/stubs.sh cudart/exports.txt $(BUILD)/pic/cudart/runtime.o $@
 
 $(BUILD)/pic/cudart/stubs.o: $(BUILD)/pic/cudart/stubs.c
-	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -Wno-missing-prototypes -c $< -o $@
+	$(CC) $(CFLAGS) -fPIC -Wno-missing-prototypes -c $< -o $@
 
 $(BUILD)/libcudart.so.13: $(CUDART_PIC_OBJ) cudart/libcudart.map
 	$(CC) $(CFLAGS) -shared -Wl,-soname,libcudart.so.13 -Wl,--version-script=cudart/libcudart.map -o $@ \
 		$(CUDART_PIC_OBJ) $(LDFLAGS) -ljansson -lzstd -lm
+
+# The shared libsimcore for make install: the same position-independent
+# objects as the CUDA runtime's, exporting the public API (sc_ and a
+# lower-case letter; simcore's internal sc__ names stay local).
+SHARED_OBJ := $(SIMCORE_SRC:%.c=$(BUILD)/pic/%.o)
+$(BUILD)/libsimcore.so.0: $(SHARED_OBJ) simcore/libsimcore.map
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libsimcore.so.0 -Wl,--version-script=simcore/libsimcore.map -o $@ \
+		$(SHARED_OBJ) $(LDFLAGS) -lm
 
 $(BUILD)/libsimcore.a: $(SIMCORE_OBJ)
 	@rm -f $@
@@ -324,8 +333,9 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ) $(CORE_OBJ) $(BUI
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(FUZZ_OBJ) $(CORE_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) $(LDLIBS)
 
-# make install [PREFIX=/usr/local] [DESTDIR=]: flipsim, libsimcore (static;
-# with the shared library once it is built), its header simcore.h, the
+# make install [PREFIX=/usr/local] [DESTDIR=]: flipsim, libsimcore (static and
+# shared), the CUDA runtime (lib/flipsim/libcudart.so.13, where the installed
+# flipsim finds it for CUDA programs), the header simcore.h, the
 # pkg-config file simcore.pc (`cc prog.c $(pkg-config --cflags --libs
 # simcore)`), the man page flipsim.1 (made from the commands' --help by
 # tools/mkman.sh) and the bash completion. make install-test installs into a
@@ -342,10 +352,13 @@ $(BUILD)/flipsim.1: tools/mkman.sh $(BUILD)/flipsim
 	sh tools/mkman.sh $(BUILD)/flipsim >$@.tmp && mv $@.tmp $@
 
 .PHONY: install install-test
-install: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(BUILD)/flipsim.1
-	install -d $(BINDIR) $(LIBDIR)/pkgconfig $(INCDIR) $(MANDIR) $(COMPDIR)
+install: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(BUILD)/libsimcore.so.0 $(BUILD)/libcudart.so.13 $(BUILD)/flipsim.1
+	install -d $(BINDIR) $(LIBDIR)/pkgconfig $(LIBDIR)/flipsim $(INCDIR) $(MANDIR) $(COMPDIR)
 	install -m 755 $(BUILD)/flipsim $(BINDIR)/flipsim
 	install -m 644 $(BUILD)/libsimcore.a $(LIBDIR)/libsimcore.a
+	install -m 755 $(BUILD)/libsimcore.so.0 $(LIBDIR)/libsimcore.so.0
+	ln -sf libsimcore.so.0 $(LIBDIR)/libsimcore.so
+	install -m 755 $(BUILD)/libcudart.so.13 $(LIBDIR)/flipsim/libcudart.so.13
 	install -m 644 simcore/simcore.h $(INCDIR)/simcore.h
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include/flipsim' '' \
 	  'Name: simcore' 'Description: the GPU SM simulator and fault-injection runtime of flipsim (simcore.h)' \
@@ -353,7 +366,7 @@ install: $(BUILD)/flipsim $(BUILD)/libsimcore.a $(BUILD)/flipsim.1
 	install -m 644 $(BUILD)/flipsim.1 $(MANDIR)/flipsim.1
 	install -m 644 completions/flipsim.bash $(COMPDIR)/flipsim
 
-install-test: deps $(BUILD)/flipsim $(BUILD)/libsimcore.a
+install-test: deps $(BUILD)/flipsim $(BUILD)/libsimcore.a $(BUILD)/libsimcore.so.0 $(BUILD)/libcudart.so.13
 	bash tests/install.sh $(BUILD)
 
 clean:

@@ -218,12 +218,13 @@ static int exp_cmp(const eng_text_t *t, const char *path, diff_t *d)
 
 /* ---- the program's process ---- */
 
-/* Puts flipsim's own folder (where build/libcudart.so.13 lies) first on
- * LD_LIBRARY_PATH, so that a CUDA program built with -cudart shared loads
- * flipsim's CUDA runtime (cudart/). 0, or -1 with errno. */
+/* Puts the folder of flipsim's CUDA runtime first on LD_LIBRARY_PATH, so
+ * that a CUDA program built with -cudart shared loads it (cudart/): flipsim's
+ * own folder in a build (build/libcudart.so.13), PREFIX/lib/flipsim when
+ * installed (make install; flipsim in PREFIX/bin). 0, or -1 with errno. */
 static int cudart_path(void)
 {
-	char exe[4096], path[8192];
+	char exe[4096], lib[4200], path[12400];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	if (n <= 0)
 		return -1;
@@ -232,8 +233,13 @@ static int cudart_path(void)
 	if (!slash)
 		return 0;
 	*slash = 0;
+	snprintf(lib, sizeof lib, "%s/libcudart.so.13", exe);
+	if (access(lib, F_OK)) /* installed: bin/../lib/flipsim */
+		snprintf(lib, sizeof lib, "%s/../lib/flipsim", exe);
+	else
+		snprintf(lib, sizeof lib, "%s", exe);
 	const char *old = getenv("LD_LIBRARY_PATH");
-	snprintf(path, sizeof path, "%s%s%s", exe, old && *old ? ":" : "", old && *old ? old : "");
+	snprintf(path, sizeof path, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
 	return setenv("LD_LIBRARY_PATH", path, 1);
 }
 

@@ -144,8 +144,9 @@ static void status_text(const status_row_t *rows, size_t n)
 		const status_row_t *r = &rows[i];
 		char when[32];
 		if (r->state == ENG_RUNNING)
-			printf("campaign %" PRId64 " (%s): run by pid %" PRId64 " on %s, last heartbeat %s\n", r->c->id,
-			       r->c->name, r->d.pid, r->d.host, eng_iso_time(r->d.heartbeat, when, sizeof when));
+			printf("campaign %" PRId64 " (%s): run by pid %" PRId64 " on %s, last heartbeat %s, %.1f experiments/s\n",
+			       r->c->id, r->c->name, r->d.pid, r->d.host, eng_iso_time(r->d.heartbeat, when, sizeof when),
+			       r->d.rate);
 		const db_progress_t *p = &r->c->progress;
 		if (p->stratified)
 			printf("campaign %" PRId64 " (%s): stratified by kernel: its AVF is the stratified estimator (view "

@@ -3,7 +3,8 @@
 # install` into a temporary prefix, then each part as a user meets it: the
 # installed flipsim runs; a host program builds with `cc prog.c
 # $(pkg-config --cflags --libs simcore)` alone and runs, on its own and
-# under the installed flipsim; the man page has a section for every command
+# under the installed flipsim, and the same with libsimcore.a; a CUDA
+# program runs on the installed runtime (with nvcc); the man page has a section for every command
 # of `flipsim --help` and renders without warnings; the bash completion
 # completes commands, options and GPU presets. Exit 0 when all passed, 1
 # otherwise, 2 on bad usage.
@@ -29,7 +30,8 @@ fail() {
 
 if make -s install BUILD="$build" PREFIX="$prefix" >"$tmp/log" 2>&1; then pass "make install PREFIX=$prefix"
 else fail "make install"; exit 1; fi
-for f in bin/flipsim lib/libsimcore.a include/flipsim/simcore.h lib/pkgconfig/simcore.pc \
+for f in bin/flipsim lib/libsimcore.a lib/libsimcore.so.0 lib/libsimcore.so lib/flipsim/libcudart.so.13 \
+	include/flipsim/simcore.h lib/pkgconfig/simcore.pc \
 	share/man/man1/flipsim.1 share/bash-completion/completions/flipsim; do
 	if [ -s "$prefix/$f" ]; then pass "installed $f"; else : >"$tmp/log"; fail "installed $f"; fi
 done
@@ -47,15 +49,45 @@ if ${CC:-cc} -o "$tmp/vadd_host" tests/engine/data/vadd_host.c $flags >"$tmp/log
 else
 	fail "cc vadd_host.c \$(pkg-config --cflags --libs simcore)"
 fi
-if "$tmp/vadd_host" examples/vadd/vadd.ptx >"$tmp/out" 2>"$tmp/log" && [ -s "$tmp/out" ]; then
-	pass "the program runs: $(head -c 60 "$tmp/out")"
+if LD_LIBRARY_PATH=$prefix/lib "$tmp/vadd_host" examples/vadd/vadd.ptx >"$tmp/out" 2>"$tmp/log" && [ -s "$tmp/out" ]; then
+	pass "the program runs on libsimcore.so.0: $(head -c 60 "$tmp/out")"
 else
-	fail "the program runs"
+	fail "the program runs on libsimcore.so.0"
 fi
-if "$flipsim" profile "$tmp/vadd_host" examples/vadd/vadd.ptx >"$tmp/log" 2>&1 && grep -q "vadd" "$tmp/log"; then
+if LD_LIBRARY_PATH=$prefix/lib ldd "$tmp/vadd_host" 2>/dev/null | grep -q "libsimcore.so.0 => $prefix/lib/"; then pass "it is linked to the shared library"
+else LD_LIBRARY_PATH=$prefix/lib ldd "$tmp/vadd_host" >"$tmp/log" 2>&1; fail "it is linked to the shared library"; fi
+# shellcheck disable=SC2046
+if ${CC:-cc} -o "$tmp/vadd_static" tests/engine/data/vadd_host.c $(pkg-config --cflags simcore) \
+	"$prefix/lib/libsimcore.a" -lm >"$tmp/log" 2>&1 && "$tmp/vadd_static" examples/vadd/vadd.ptx >"$tmp/out2" 2>"$tmp/log" &&
+	cmp -s "$tmp/out" "$tmp/out2"; then
+	pass "the same program linked with libsimcore.a prints the same"
+else
+	fail "the same program linked with libsimcore.a prints the same"
+fi
+nm -D --defined-only "$prefix/lib/libsimcore.so.0" >"$tmp/syms" 2>&1
+if grep -q ' sc_gpu_create$' "$tmp/syms" && grep -q ' sc_launch$' "$tmp/syms" && ! grep -q ' sc__' "$tmp/syms"; then
+	pass "libsimcore.so.0 exports the API and no internal name"
+else
+	grep ' sc__' "$tmp/syms" | head -3 >"$tmp/log"; fail "libsimcore.so.0 exports the API and no internal name"
+fi
+if LD_LIBRARY_PATH=$prefix/lib "$flipsim" profile "$tmp/vadd_host" examples/vadd/vadd.ptx >"$tmp/log" 2>&1 &&
+	grep -q "vadd" "$tmp/log"; then
 	pass "the installed flipsim profiles it"
 else
 	fail "the installed flipsim profiles it"
+fi
+
+# ---- a CUDA program on the installed runtime (lib/flipsim) ---------------------
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+if [ -x "$nvcc" ]; then
+	if "$nvcc" -cudart shared -arch=sm_75 -o "$tmp/vadd_cuda" examples/vadd/vadd_cuda.cu >"$tmp/log" 2>&1 &&
+		"$flipsim" exec "$tmp/vadd_cuda" >"$tmp/out3" 2>"$tmp/log" && cmp -s "$tmp/out" "$tmp/out3"; then
+		pass "the installed flipsim runs a CUDA program on its installed runtime"
+	else
+		fail "the installed flipsim runs a CUDA program on its installed runtime"
+	fi
+else
+	echo "SKIP a CUDA program on the installed runtime (no nvcc)"
 fi
 
 # ---- the man page ---------------------------------------------------------------
