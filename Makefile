@@ -194,7 +194,7 @@ TEST_BIN := $(BUILD)/unit-tests $(BUILD)/flipsim $(BUILD)/libcudart.so.13 $(BUIL
 unit: $(TEST_BIN)
 	FLIPSIM=$(BUILD)/flipsim FLIPSIM_TEST_HOST=$(BUILD)/tests/vadd_host $(BUILD)/unit-tests --jobs 2 \
 		$(if $(UNIT_FILTER),--filter '$(UNIT_FILTER)')
-	FLIPSIM_TEST_REGS=alloc $(BUILD)/unit-tests --jobs 2 --filter '$(ALLOC_SUITES)'
+	$(if $(SKIP_ALLOC_RERUN),,FLIPSIM_TEST_REGS=alloc $(BUILD)/unit-tests --jobs 2 --filter '$(ALLOC_SUITES)')
 
 ptx-tests: $(BUILD)/flipsim
 	bash tests/ptx/run.sh $(BUILD)/flipsim $(BUILD)
@@ -303,7 +303,7 @@ asan: deps
 	$(MAKE) build/examples/iterate $(EXAMPLE_BIN)
 	$(MAKE) $(ASAN_MAKE) test-bins
 	PASSES="$(ASAN_PASSES)" LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-		$(MAKE) $(ASAN_MAKE) UNIT_FILTER='$(ASAN_UNIT_FILTER)' suites
+		E2E_SKIP_EXAMPLES=1 $(MAKE) $(ASAN_MAKE) UNIT_FILTER='$(ASAN_UNIT_FILTER)' SKIP_ALLOC_RERUN=1 suites
 
 # make fuzz [FUZZ_SECONDS=600] [FUZZ_TARGETS="ptx workload campaign"] [FUZZ_CC=clang]: the
 # libFuzzer harnesses of tests/fuzz/ built with clang into build-fuzz/, each

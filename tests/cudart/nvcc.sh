@@ -13,7 +13,8 @@ if [ ! -x "$nvcc" ]; then
 	echo "tests/cudart/nvcc.sh: SKIPPED: no nvcc (set NVCC or put it on PATH)"
 	exit 0
 fi
-if nm -D "$build/libcudart.so.13" | grep -q __asan_init; then
+if nm -D "$build/libcudart.so.13" 2>/dev/null | grep -q __asan || nm -D "$build/flipsim" 2>/dev/null | grep -q __asan ||
+	nm "$build/flipsim" 2>/dev/null | grep -q __asan_init; then
 	echo "tests/cudart/nvcc.sh: SKIPPED: $build/libcudart.so.13 is built with the sanitizers, nvcc's programs are not"
 	exit 0
 fi
