@@ -89,11 +89,11 @@ $(BUILD)/campaigns/gpus_embed.o: $(BUILD)/campaigns/gpus_embed.c
 # $(BUILD)/pic/ (flipsim and libsimcore.a keep their non-PIC objects), with
 # the version node nvcc 13 programs bind to; its version script keeps every
 # name but the runtime's local. Every other name the CUDA 13
-# runtime exports (cudart/exports.txt) gets a stub that names itself and
-# exits 2 (cudart/stubs.sh).
+# runtime exports (cudart/exports.txt) gets a function that names itself and
+# exits 2 (cudart/unsupported.sh).
 CUDART_LIB_SRC := cudart/runtime.c cudart/fatbin.c campaigns/camp_gpu.c
 CUDART_PIC_OBJ := $(SIMCORE_SRC:%.c=$(BUILD)/pic/%.o) $(CUDART_LIB_SRC:%.c=$(BUILD)/pic/%.o) \
-                  $(BUILD)/pic/campaigns/gpus_embed.o $(BUILD)/pic/cudart/stubs.o
+                  $(BUILD)/pic/campaigns/gpus_embed.o $(BUILD)/pic/cudart/unsupported.o
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fPIC -c $< -o $@
@@ -102,10 +102,10 @@ $(BUILD)/pic/campaigns/gpus_embed.o: $(BUILD)/campaigns/gpus_embed.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fPIC -c $< -o $@
 
-$(BUILD)/pic/cudart/stubs.c: cudart/stubs.sh cudart/exports.txt $(BUILD)/pic/cudart/runtime.o
-	sh cudart/stubs.sh cudart/exports.txt $(BUILD)/pic/cudart/runtime.o $@
+$(BUILD)/pic/cudart/unsupported.c: cudart/unsupported.sh cudart/exports.txt $(BUILD)/pic/cudart/runtime.o
+	sh cudart/unsupported.sh cudart/exports.txt $(BUILD)/pic/cudart/runtime.o $@
 
-$(BUILD)/pic/cudart/stubs.o: $(BUILD)/pic/cudart/stubs.c
+$(BUILD)/pic/cudart/unsupported.o: $(BUILD)/pic/cudart/unsupported.c
 	$(CC) $(CFLAGS) -fPIC -Wno-missing-prototypes -c $< -o $@
 
 $(BUILD)/libcudart.so.13: $(CUDART_PIC_OBJ) cudart/libcudart.map
@@ -162,7 +162,7 @@ $(BUILD)/tests/golden_host: tests/engine/data/golden_host.c $(BUILD)/libsimcore.
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libsimcore.a $(LDFLAGS) -lm
 
 # a CUDA program without nvcc: it registers a committed fatbinary as nvcc's
-# stubs do and loads build/libcudart.so.13 from its folder's parent
+# generated host code does and loads build/libcudart.so.13 from its folder's parent
 # (tests/cudart/test_runtime.c)
 $(BUILD)/tests/cuda_host: tests/cudart/data/cuda_host.c $(BUILD)/libcudart.so.13
 	@mkdir -p $(dir $@)

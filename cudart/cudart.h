@@ -31,7 +31,7 @@ const char *cr_strerror(int err);
 #define CR_ARCH 75
 #define CR_REBUILD "nvcc -cudart shared -arch=sm_75 ..."
 
-/* The magic numbers of nvcc's fatbinary wrapper (the struct its host stubs
+/* The magic numbers of nvcc's fatbinary wrapper (the struct its generated host code
  * pass to __cudaRegisterFatBinary) and of the fatbinary container. */
 #define CR_WRAPPER_MAGIC 0x466243b1u
 #define CR_FATBIN_MAGIC 0xba55ed50u

@@ -3,7 +3,7 @@
  * Layouts as nvcc 13 writes them (read from its output; docs/DESIGN.md,
  * "CUDA programs", says how they were found). All fields little-endian.
  *
- * Wrapper (the struct nvcc's stubs pass to __cudaRegisterFatBinary, in the
+ * Wrapper (the struct nvcc's generated host code passes to __cudaRegisterFatBinary, in the
  * program's .nvFatBinSegment section):
  *   +0  u32 magic 0x466243b1   +4 u32 version (1 or 2)
  *   +8  u64 address of the fatbinary container   +16 u64 (unused here)

@@ -208,7 +208,8 @@ static _Noreturn void die(const char *fmt, ...)
 	exit(2);
 }
 
-/* An unsupported entry point (stubs.c, generated from exports.txt). */
+/* An entry point the runtime does not provide (unsupported.c, generated from
+ * exports.txt by unsupported.sh): the program ends naming it. */
 _Noreturn void cr__unsupported(const char *name);
 _Noreturn void cr__unsupported(const char *name)
 {
@@ -304,7 +305,7 @@ static cudaError_t from_sc(int rc)
 			return ret(R.unloaded ? cudaErrorCudartUnloading : R.sticky); \
 	} while (0)
 
-/* ---- registration (what nvcc's generated stubs call) ---- */
+/* ---- registration (what nvcc's generated host code calls) ---- */
 
 API void **__cudaRegisterFatBinary(void *wrapper)
 {
@@ -318,7 +319,7 @@ API void **__cudaRegisterFatBinary(void *wrapper)
 		die("the program's fatbinary: %s", err);
 	R.nfb++;
 	R.live_fb++;
-	/* the handle the stubs pass back: an index, never dereferenced by them */
+	/* the handle nvcc's host code passes back: an index, never dereferenced by it */
 	return (void **)(uintptr_t)R.nfb;
 }
 
@@ -338,7 +339,7 @@ API void __cudaRegisterFatBinaryEnd(void **handle)
 
 static void release(void);
 
-/* At exit (nvcc's stubs register it with atexit): the last one shuts the
+/* At exit (nvcc's host code registers it with atexit): the last one shuts the
  * runtime down and frees the GPU, whose end the injection runtime records
  * (simcore/rt.c); later device calls get cudaErrorCudartUnloading. */
 API void __cudaUnregisterFatBinary(void **handle)

@@ -1378,6 +1378,14 @@ static int prepare(db_t *db, const char *sql, sqlite3_stmt **st)
 	return rc == SQLITE_OK ? 0 : db__sqlerr(db, rc, "preparing a statement");
 }
 
+int db__prepare(db_t *db, const char *sql, sqlite3_stmt **st) { return prepare(db, sql, st); }
+
+void db__column_text(sqlite3_stmt *st, int i, char *dst, size_t n)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+	snprintf(dst, n, "%s", s ? (const char *)s : "");
+}
+
 /* Reads the single integer a statement such as "PRAGMA user_version"
  * returns. */
 static int query_int(db_t *db, const char *sql, int64_t *v)

@@ -147,6 +147,11 @@ int db__fail(db_t *db, int code, const char *fmt, ...)
 /* Maps an SQLite result code to a DB_E* code and records
  * "path: <what>: <sqlite message>". Returns the DB_E* code. */
 int db__sqlerr(db_t *db, int rc, const char *what);
+/* sqlite3_prepare_v2 on db's connection; a failure recorded on db (DB_E*). */
+int db__prepare(db_t *db, const char *sql, sqlite3_stmt **st);
+/* Column i of st's row as text into dst (n bytes, cut to fit; "" for NULL). */
+void db__column_text(sqlite3_stmt *st, int i, char *dst, size_t n);
+
 /* The write transaction of db.c (BEGIN IMMEDIATE after the file check;
  * COMMIT, then the file checked again; ROLLBACK when one is open), for
  * the other files of db/. */

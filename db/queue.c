@@ -9,12 +9,6 @@
 
 #include "db_int.h"
 
-static int prep(db_t *db, const char *sql, sqlite3_stmt **st)
-{
-	int rc = sqlite3_prepare_v2(db->sql, sql, -1, st, NULL);
-	return rc == SQLITE_OK ? 0 : db__sqlerr(db, rc, "preparing a statement");
-}
-
 int db_queue_add(db_t *db, const char *file, const char *name, const char *hash, double now, int64_t *id,
                  bool *dup)
 {
@@ -25,7 +19,7 @@ int db_queue_add(db_t *db, const char *file, const char *name, const char *hash,
 	if (err)
 		return err;
 	sqlite3_stmt *st = NULL;
-	if ((err = prep(db, "SELECT id FROM queue WHERE config_hash = ?1 AND state IN ('queued', 'running')"
+	if ((err = db__prepare(db, "SELECT id FROM queue WHERE config_hash = ?1 AND state IN ('queued', 'running')"
 	                    " ORDER BY id LIMIT 1", &st)))
 		goto fail;
 	sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
@@ -40,7 +34,7 @@ int db_queue_add(db_t *db, const char *file, const char *name, const char *hash,
 	st = NULL;
 	if (err || *dup)
 		goto end;
-	if ((err = prep(db, "INSERT INTO queue (file, name, config_hash, state, submitted)"
+	if ((err = db__prepare(db, "INSERT INTO queue (file, name, config_hash, state, submitted)"
 	                    " VALUES (?1, ?2, ?3, 'queued', ?4)", &st)))
 		goto fail;
 	sqlite3_bind_text(st, 1, file, -1, SQLITE_STATIC);
@@ -65,12 +59,6 @@ fail:
 	return err;
 }
 
-static void text_col(sqlite3_stmt *st, int i, char *dst, size_t n)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-	snprintf(dst, n, "%s", s ? (const char *)s : "");
-}
-
 static double real_col(sqlite3_stmt *st, int i)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
@@ -83,15 +71,15 @@ static void queue_row(sqlite3_stmt *st, db_queue_t *q)
 {
 	memset(q, 0, sizeof *q);
 	q->id = sqlite3_column_int64(st, 0);
-	text_col(st, 1, q->file, sizeof q->file);
-	text_col(st, 2, q->name, sizeof q->name);
-	text_col(st, 3, q->config_hash, sizeof q->config_hash);
-	text_col(st, 4, q->state, sizeof q->state);
+	db__column_text(st, 1, q->file, sizeof q->file);
+	db__column_text(st, 2, q->name, sizeof q->name);
+	db__column_text(st, 3, q->config_hash, sizeof q->config_hash);
+	db__column_text(st, 4, q->state, sizeof q->state);
 	q->submitted = real_col(st, 5);
 	q->started = real_col(st, 6);
 	q->finished = real_col(st, 7);
 	q->campaign = sqlite3_column_int64(st, 8);
-	text_col(st, 9, q->message, sizeof q->message);
+	db__column_text(st, 9, q->message, sizeof q->message);
 }
 
 int db_queue_next(db_t *db, db_queue_t *q)
@@ -99,7 +87,7 @@ int db_queue_next(db_t *db, db_queue_t *q)
 	if (!db || !q)
 		return db ? db__fail(db, DB_EINVAL, "queue: missing argument") : DB_EINVAL;
 	sqlite3_stmt *st = NULL;
-	int err = prep(db, "SELECT " QUEUE_COLS " FROM queue WHERE state IN ('running', 'queued')"
+	int err = db__prepare(db, "SELECT " QUEUE_COLS " FROM queue WHERE state IN ('running', 'queued')"
 	                   " ORDER BY state = 'queued', id LIMIT 1", &st);
 	if (err)
 		return err;
@@ -125,7 +113,7 @@ int db_queue_set(db_t *db, int64_t id, const char *state, int64_t campaign, cons
 	if (err)
 		return err;
 	sqlite3_stmt *st = NULL;
-	if ((err = prep(db, "UPDATE queue SET state = ?2,"
+	if ((err = db__prepare(db, "UPDATE queue SET state = ?2,"
 	                    " campaign_id = CASE WHEN ?3 > 0 THEN ?3 ELSE campaign_id END,"
 	                    " message = ?4,"
 	                    " started = CASE WHEN ?5 THEN ?7 ELSE started END,"
@@ -163,7 +151,7 @@ int db_queue_list(db_t *db, db_queue_t **out, size_t *n)
 	*out = NULL;
 	*n = 0;
 	sqlite3_stmt *st = NULL;
-	int err = prep(db, "SELECT " QUEUE_COLS " FROM queue ORDER BY id", &st);
+	int err = db__prepare(db, "SELECT " QUEUE_COLS " FROM queue ORDER BY id", &st);
 	if (err)
 		return err;
 	db_queue_t *list = NULL;

@@ -19,18 +19,12 @@
 
 #include "db_int.h"
 
-static int prep(db_t *db, const char *sql, sqlite3_stmt **st)
-{
-	int rc = sqlite3_prepare_v2(db->sql, sql, -1, st, NULL);
-	return rc == SQLITE_OK ? 0 : db__sqlerr(db, rc, "preparing a statement");
-}
-
 /* The one integer of a query with up to two int64 parameters; 0 when it
  * returns no row. */
 static int one_int(db_t *db, const char *sql, int64_t a, int64_t b, int64_t *v)
 {
 	sqlite3_stmt *st = NULL;
-	int err = prep(db, sql, &st);
+	int err = db__prepare(db, sql, &st);
 	if (err)
 		return err;
 	sqlite3_bind_int64(st, 1, a);
@@ -82,7 +76,7 @@ int db_shard_claim(db_t *db, int64_t campaign, uint32_t shard, uint32_t nshards,
 		               "shard %u: give each shard its own database (--db part-I.db)", campaign, ran, nshards, shard);
 		goto fail;
 	}
-	if ((err = prep(db, "SELECT count(*) FROM experiments WHERE campaign_id = ?1 AND idx % ?2 <> ?3", &st)))
+	if ((err = db__prepare(db, "SELECT count(*) FROM experiments WHERE campaign_id = ?1 AND idx % ?2 <> ?3", &st)))
 		goto fail;
 	sqlite3_bind_int64(st, 1, campaign);
 	sqlite3_bind_int64(st, 2, nshards);
@@ -96,7 +90,7 @@ int db_shard_claim(db_t *db, int64_t campaign, uint32_t shard, uint32_t nshards,
 		               "%u of %u: this database ran the campaign unsharded", campaign, outside, shard, nshards);
 		goto fail;
 	}
-	if ((err = prep(db, "INSERT INTO shards (campaign_id, shard, nshards, origin, source, host, updated)"
+	if ((err = db__prepare(db, "INSERT INTO shards (campaign_id, shard, nshards, origin, source, host, updated)"
 	                    " VALUES (?1, ?2, ?3, 'run', NULL, ?4, ?5)"
 	                    " ON CONFLICT (campaign_id, shard) DO UPDATE SET host = ?4, updated = ?5",
 	                &st)))
@@ -123,11 +117,6 @@ fail:
 	return err;
 }
 
-static void copy_str(char *dst, size_t n, const unsigned char *s)
-{
-	snprintf(dst, n, "%s", s ? (const char *)s : "");
-}
-
 int db_shards_list(db_t *db, int64_t campaign, db_shard_t **out, size_t *n)
 {
 	if (!db || !out || !n)
@@ -137,7 +126,7 @@ int db_shards_list(db_t *db, int64_t campaign, db_shard_t **out, size_t *n)
 	sqlite3_stmt *st = NULL;
 	db_shard_t *list = NULL;
 	size_t len = 0, cap = 0;
-	int err = prep(db,
+	int err = db__prepare(db,
 	               "SELECT s.shard, s.nshards, s.origin, coalesce(s.source, ''), s.host, s.updated, c.n_masks,"
 	               " (SELECT count(*) FROM experiments e WHERE e.campaign_id = s.campaign_id"
 	               "   AND e.idx % s.nshards = s.shard)"
@@ -163,9 +152,9 @@ int db_shards_list(db_t *db, int64_t campaign, db_shard_t **out, size_t *n)
 		memset(s, 0, sizeof *s);
 		s->shard = (uint32_t)sqlite3_column_int64(st, 0);
 		s->nshards = (uint32_t)sqlite3_column_int64(st, 1);
-		copy_str(s->origin, sizeof s->origin, sqlite3_column_text(st, 2));
-		copy_str(s->source, sizeof s->source, sqlite3_column_text(st, 3));
-		copy_str(s->host, sizeof s->host, sqlite3_column_text(st, 4));
+		db__column_text(st, 2, s->origin, sizeof s->origin);
+		db__column_text(st, 3, s->source, sizeof s->source);
+		db__column_text(st, 4, s->host, sizeof s->host);
 		s->updated = sqlite3_column_double(st, 5);
 		s->planned = db_shard_size((uint64_t)sqlite3_column_int64(st, 6), s->shard, s->nshards);
 		s->done = (uint64_t)sqlite3_column_int64(st, 7);
@@ -200,7 +189,7 @@ static int columns(merge_t *m, const char *t, const char *skip, const char *cons
                    char *diff, size_t dn)
 {
 	sqlite3_stmt *st = NULL;
-	int err = prep(m->db, "SELECT name FROM pragma_table_info(?1)", &st);
+	int err = db__prepare(m->db, "SELECT name FROM pragma_table_info(?1)", &st);
 	if (err)
 		return err;
 	sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
@@ -247,7 +236,7 @@ static int merge_rows(merge_t *m, const char *t, const char *key, const char *co
 	         " WHERE p.campaign_id = ?2 AND (%s) LIMIT 1",
 	         key ? "p." : "", key ? key : "0", t, t, on, diff);
 	sqlite3_stmt *st = NULL;
-	if ((err = prep(m->db, sql, &st)))
+	if ((err = db__prepare(m->db, sql, &st)))
 		return err;
 	sqlite3_bind_int64(st, 1, to);
 	sqlite3_bind_int64(st, 2, from);
@@ -270,7 +259,7 @@ static int merge_rows(merge_t *m, const char *t, const char *key, const char *co
 	         "INSERT INTO main.%s (campaign_id, %s) SELECT ?1, %s FROM part.%s p WHERE p.campaign_id = ?2"
 	         " AND NOT EXISTS (SELECT 1 FROM main.%s x WHERE x.campaign_id = ?1%s)",
 	         t, cols, cols, t, t, on);
-	if ((err = prep(m->db, sql, &st)))
+	if ((err = db__prepare(m->db, sql, &st)))
 		return err;
 	sqlite3_bind_int64(st, 1, to);
 	sqlite3_bind_int64(st, 2, from);
@@ -289,7 +278,7 @@ static int merge_campaign_row(merge_t *m, int64_t from, const char *name, const 
                               int64_t *to, bool *made)
 {
 	sqlite3_stmt *st = NULL;
-	int err = prep(m->db, "SELECT id, tool_version FROM main.campaigns WHERE config_hash = ?1", &st);
+	int err = db__prepare(m->db, "SELECT id, tool_version FROM main.campaigns WHERE config_hash = ?1", &st);
 	if (err)
 		return err;
 	sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
@@ -304,7 +293,7 @@ static int merge_campaign_row(merge_t *m, int64_t from, const char *name, const 
 		return err;
 	}
 	sqlite3_finalize(st);
-	if ((err = prep(m->db, "SELECT config_hash, tool_version FROM main.campaigns WHERE name = ?1 LIMIT 1", &st)))
+	if ((err = db__prepare(m->db, "SELECT config_hash, tool_version FROM main.campaigns WHERE name = ?1 LIMIT 1", &st)))
 		return err;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -321,7 +310,7 @@ static int merge_campaign_row(merge_t *m, int64_t from, const char *name, const 
 		return err;
 	snprintf(sql, sizeof sql, "INSERT INTO main.campaigns (%s) SELECT %s FROM part.campaigns WHERE id = ?1", cols,
 	         cols);
-	if ((err = prep(m->db, sql, &st)))
+	if ((err = db__prepare(m->db, sql, &st)))
 		return err;
 	sqlite3_bind_int64(st, 1, from);
 	int rc = sqlite3_step(st);
@@ -348,7 +337,7 @@ static int merge_shards(merge_t *m, const char *name, int64_t from, int64_t to, 
 		return db__fail(m->db, DB_ECONFLICT, "%s: campaign '%s' was split into %" PRId64 " shards, the shards "
 		                "already merged into another count", m->part, name, bad);
 	sqlite3_stmt *st = NULL;
-	if ((err = prep(m->db, "INSERT INTO main.shards (campaign_id, shard, nshards, origin, source, host, updated)"
+	if ((err = db__prepare(m->db, "INSERT INTO main.shards (campaign_id, shard, nshards, origin, source, host, updated)"
 	                       " SELECT ?1, p.shard, p.nshards, 'merge', ?3, ?4, ?5 FROM part.shards p"
 	                       " WHERE p.campaign_id = ?2"
 	                       " ON CONFLICT (campaign_id, shard) DO UPDATE SET source = excluded.source,"
@@ -381,16 +370,16 @@ static const char *const EXP_CMP[] = {"outcome", NULL};
 static int merge_all(merge_t *m, double now, const char *host)
 {
 	sqlite3_stmt *st = NULL;
-	int err = prep(m->db, "SELECT id, name, config_hash, tool_version FROM part.campaigns ORDER BY id", &st);
+	int err = db__prepare(m->db, "SELECT id, name, config_hash, tool_version FROM part.campaigns ORDER BY id", &st);
 	if (err)
 		return err;
 	int rc;
 	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t from = sqlite3_column_int64(st, 0), to = 0;
 		char name[512], hash[64], version[128];
-		copy_str(name, sizeof name, sqlite3_column_text(st, 1));
-		copy_str(hash, sizeof hash, sqlite3_column_text(st, 2));
-		copy_str(version, sizeof version, sqlite3_column_text(st, 3));
+		db__column_text(st, 1, name, sizeof name);
+		db__column_text(st, 2, hash, sizeof hash);
+		db__column_text(st, 3, version, sizeof version);
 		bool made;
 		uint64_t ignored = 0;
 		m->st->campaigns++;
@@ -459,7 +448,7 @@ int db_merge(db_t *db, const char *part, const char *host, double now, db_merge_
 	if (err)
 		return err;
 	sqlite3_stmt *at = NULL;
-	if ((err = prep(db, "ATTACH DATABASE ?1 AS part", &at)))
+	if ((err = db__prepare(db, "ATTACH DATABASE ?1 AS part", &at)))
 		return err;
 	sqlite3_bind_text(at, 1, part, -1, SQLITE_STATIC);
 	int rc = sqlite3_step(at);

@@ -276,20 +276,6 @@ static void stamp(const char *fmt, const char *a, int64_t id)
 	fflush(stdout);
 }
 
-/* The campaign of entry q, as stored now (its file's identity), or 0. */
-static int64_t campaign_of(db_t *db, const char *hash)
-{
-	db_campaign_info_t *list = NULL;
-	size_t n = 0;
-	int64_t id = 0;
-	if (!db_campaigns_list(db, &list, &n))
-		for (size_t i = 0; i < n; i++)
-			if (!strcmp(list[i].config_hash, hash))
-				id = list[i].id;
-	db_campaigns_free(list, n);
-	return id;
-}
-
 /* The queue run until it is empty (or, with --follow, until a stop).
  * Returns the exit status. */
 static int serve(dopts_t *o, db_t *db)
@@ -321,9 +307,9 @@ static int serve(dopts_t *o, db_t *db)
 		stamp(resumed ? "%s (entry %" PRId64 "): resumed" : "%s (entry %" PRId64 "): started", q.name, q.id);
 		int interrupted = 0;
 		bool broken = false;
-		rc = eng_run_one(&o->run, db, q.file, &interrupted, &broken);
+		int64_t camp = 0;
+		rc = eng_run_one(&o->run, db, q.file, &camp, &interrupted, &broken);
 		catch_stops(); /* the campaign's loop had the signals */
-		int64_t camp = campaign_of(db, q.config_hash);
 		char msg[256];
 		const char *state = "done";
 		if (interrupted) {

@@ -332,6 +332,7 @@ void eng_stop_help(FILE *out);
 /* One campaign file run as `flipsim run FILE --db db_path -j jobs [flags]`
  * would, into the open db, beating in the daemons-table row daemon_row;
  * without quiet the report follows. Returns 0 or the campaign's error code;
+ * *campaign: its database id (0 when it failed before it was stored);
  * *interrupted: the signal that stopped it; *db_broken: the database failed. */
 typedef struct {
 	const char *db_path;
@@ -340,7 +341,8 @@ typedef struct {
 	int64_t daemon_row;
 } eng_run_one_t;
 struct db;
-int eng_run_one(const eng_run_one_t *x, struct db *db, const char *file, int *interrupted, bool *db_broken);
+int eng_run_one(const eng_run_one_t *x, struct db *db, const char *file, int64_t *campaign, int *interrupted,
+                bool *db_broken);
 /* This process in the daemons table (status reads it); 0 when it cannot be
  * written. */
 int64_t eng_daemon_register(struct db *db);

@@ -518,6 +518,7 @@ typedef struct run_opts {
 	int64_t daemon_row;       /* this process in the daemons table, or 0 */
 	uint64_t committed;       /* experiments stored by this run */
 	uint32_t shard, nshards;  /* --shard I/N (nshards 0: every mask) */
+	int64_t campaign;         /* the database id of the campaign run_campaign last prepared */
 } run_opts_t;
 
 uint64_t eng_ck_interval(uint64_t golden_cycles)
@@ -1150,6 +1151,7 @@ static int run_campaign(run_opts_t *o, db_t *db, const char *path, int *interrup
 	prepared_t r = {0};
 	arm_early_stop();
 	int rc = prepare(o, db, c, &r, db_broken, err, sizeof err);
+	o->campaign = r.id;
 	if (rc)
 		eng_errorf("%s", err);
 	else if (c->stop_looks)
@@ -1477,7 +1479,8 @@ int eng_run_main(int argc, char **argv)
 	return status;
 }
 
-int eng_run_one(const eng_run_one_t *x, db_t *db, const char *file, int *interrupted, bool *db_broken)
+int eng_run_one(const eng_run_one_t *x, db_t *db, const char *file, int64_t *campaign, int *interrupted,
+                bool *db_broken)
 {
 	size_t n = sizeof exe;
 	if (!exe[0] && uv_exepath(exe, &n)) {
@@ -1490,6 +1493,7 @@ int eng_run_one(const eng_run_one_t *x, db_t *db, const char *file, int *interru
 	                .daemon_row = x->daemon_row};
 	signal(SIGPIPE, SIG_IGN); /* as run_campaigns: a dead worker's pipe */
 	int rc = run_campaign(&o, db, file, interrupted, db_broken);
+	*campaign = o.campaign;
 	if (!rc && !*interrupted && !*db_broken && !x->quiet) {
 		fputc('\n', stdout);
 		char err[1024];

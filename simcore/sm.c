@@ -343,12 +343,15 @@ static int x_call_ret(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d,
 	return SC_X_JUMP;
 }
 
-/* nanosleep.u32 t: the warp goes on at pc + 1 after t ns of simulated time
- * (the longest of its lanes' t; PTX caps it at 1 ms), its next issue set
- * here (wnext, in the state hash). */
+static inline __attribute__((always_inline)) bool step_past(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, sc_simt_t *top,
+                                                             uint32_t pc);
+
+/* nanosleep.u32 t: the warp goes on at pc + 1, as after any instruction
+ * that retires in sequence (step_past), after t ns of simulated time (the
+ * longest of its lanes' t; PTX caps it at 1 ms): its next issue is set here
+ * (wnext, in the state hash), so issue() does not reschedule it. */
 static int x_nanosleep(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
 {
-	sc_simt_t *top = &w->stk[w->sp - 1];
 	if (UNLIKELY(!sc__ext_valid(d->in)))
 		return SC_X_BAD;
 	if (!exec)
@@ -359,8 +362,7 @@ static int x_nanosleep(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d
 	FOR_LANES(l, exec)
 		ns = (uint32_t)t[l] > ns ? (uint32_t)t[l] : ns;
 	ns = ns < 1000000u ? ns : 1000000u;
-	top->pc = d->pc + 1;
-	if (UNLIKELY(top->pc == top->rpc) && !simt_pop(g, sm, w, d->pc))
+	if (!step_past(g, sm, w, &w->stk[w->sp - 1], d->pc))
 		return SC_X_HALT;
 	sc__warp_wait(g, sm, w, g->cycle + sc__sleep_cycles(g, ns));
 	return SC_X_HALT;

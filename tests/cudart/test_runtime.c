@@ -1,6 +1,6 @@
 /* The CUDA runtime (cudart/runtime.c, build/libcudart.so.13) through
  * build/tests/cuda_host, a CUDA program made without nvcc that registers the
- * committed fatbinaries as nvcc's stubs do: every entry point's case, run
+ * committed fatbinaries as nvcc's generated host code does: every entry point's case, run
  * directly (FLIPSIM_GPU, FLIPSIM_REGS) and under flipsim (exec, profile and
  * a campaign), plain and zstd alike, deterministic. */
 #include <criterion/criterion.h>

@@ -1,6 +1,6 @@
 /* cuda_host — a CUDA program without nvcc, for the CUDA runtime's tests
  * (tests/cudart/test_runtime.c): it registers a committed fatbinary as
- * nvcc's generated stubs do (__cudaRegisterFatBinary, ...Function, ...Var,
+ * nvcc's generated host code does (__cudaRegisterFatBinary, ...Function, ...Var,
  * ...End) and calls the runtime as nvcc's host code and a program would.
  * Usage: cuda_host FATBIN CASE. Each case checks its own results, prints
  * what the tests compare and exits 0; 1 on a wrong result (the line says
@@ -117,8 +117,8 @@ typedef struct fattr {
 } fattr_t;
 cudaError_t cudaFuncGetAttributes(fattr_t *a, const void *f);
 
-/* ---- what nvcc's stubs would define: host shadows of the device things ---- */
-static char stub_vadd, stub_blocksum, stub_inc, stub_poke; /* the kernels' host addresses */
+/* ---- what nvcc's host code would define: host shadows of the device things ---- */
+static char host_vadd, host_blocksum, host_inc, host_poke; /* the kernels' host addresses */
 static int counter[4];                                       /* __device__ int counter[4] */
 static float scale[2];                                       /* __constant__ float scale[2] */
 
@@ -156,17 +156,17 @@ static void register_all(const void *blob)
 {
 	wrapper.data = blob;
 	handle = __cudaRegisterFatBinary(&wrapper);
-	__cudaRegisterFunction(handle, &stub_vadd, &stub_vadd, "vadd", -1, 0, 0, 0, 0, 0);
-	__cudaRegisterFunction(handle, &stub_blocksum, &stub_blocksum, "blocksum", -1, 0, 0, 0, 0, 0);
-	__cudaRegisterFunction(handle, &stub_inc, &stub_inc, "inc", -1, 0, 0, 0, 0, 0);
-	__cudaRegisterFunction(handle, &stub_poke, &stub_poke, "poke", -1, 0, 0, 0, 0, 0);
+	__cudaRegisterFunction(handle, &host_vadd, &host_vadd, "vadd", -1, 0, 0, 0, 0, 0);
+	__cudaRegisterFunction(handle, &host_blocksum, &host_blocksum, "blocksum", -1, 0, 0, 0, 0, 0);
+	__cudaRegisterFunction(handle, &host_inc, &host_inc, "inc", -1, 0, 0, 0, 0, 0);
+	__cudaRegisterFunction(handle, &host_poke, &host_poke, "poke", -1, 0, 0, 0, 0, 0);
 	__cudaRegisterVar(handle, (char *)counter, (char *)counter, "counter", 0, sizeof counter, 0, 0);
 	__cudaRegisterVar(handle, (char *)scale, (char *)scale, "scale", 0, sizeof scale, 1, 0);
 	__cudaRegisterFatBinaryEnd(handle);
 }
 
-/* A launch as nvcc 13's <<<>>> makes it: push, then the stub pops and launches. */
-static cudaError_t launch(const void *stub, dim3 grid, dim3 block, void **args, cudaStream_t stream)
+/* A launch as nvcc 13's <<<>>> makes it: push, then the kernel's host function pops and launches. */
+static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, cudaStream_t stream)
 {
 	static cudaKernel_t k;
 	dim3 g, b;
@@ -174,7 +174,7 @@ static cudaError_t launch(const void *stub, dim3 grid, dim3 block, void **args, 
 	cudaStream_t s;
 	if (__cudaPushCallConfiguration(grid, block, 0, stream))
 		return -1;
-	if (__cudaGetKernel(&k, stub))
+	if (__cudaGetKernel(&k, fn))
 		return -2;
 	if (__cudaPopCallConfiguration(&g, &b, &smem, &s))
 		return -3;
@@ -207,7 +207,7 @@ static void case_vadd(cudaStream_t stream)
 	CHECK(!cudaMemcpyToSymbol(scale, s, sizeof s, 0, H2D));
 	CHECK(!cudaMemcpyToSymbol(counter, cnt, sizeof cnt, 0, DEFAULT));
 	void *args[] = {&da, &db, &dc, &n};
-	CHECK(launch(&stub_vadd, (dim3){(N + 127) / 128, 1, 1}, (dim3){128, 1, 1}, args, stream) == 0);
+	CHECK(launch(&host_vadd, (dim3){(N + 127) / 128, 1, 1}, (dim3){128, 1, 1}, args, stream) == 0);
 	CHECK(!cudaMemcpy(c, dc, sizeof c, DEFAULT));
 	for (int i = 0; i < N; i++)
 		if (c[i] != (a[i] + b[i]) * s[0] + (float)cnt[i & 3]) {
@@ -283,7 +283,7 @@ static void case_managed(void)
 	for (int i = 0; i < n; i++)
 		m[i] = i;
 	void *args[] = {&m, &n};
-	CHECK(!cudaLaunchKernel(&stub_inc, (dim3){3, 1, 1}, (dim3){128, 1, 1}, args, 0, NULL));
+	CHECK(!cudaLaunchKernel(&host_inc, (dim3){3, 1, 1}, (dim3){128, 1, 1}, args, 0, NULL));
 	CHECK(!cudaDeviceSynchronize());
 	int bad = 0;
 	for (int i = 0; i < n; i++)
@@ -309,14 +309,14 @@ static void case_device(void)
 	CHECK(!cudaGetDeviceProperties(&pr, 0));
 	printf("device %s sms %d warp %d smem/block %zu blocks/sm %d\n", pr.name, pr.multiProcessorCount, pr.warpSize,
 	       pr.sharedMemPerBlock, pr.maxBlocksPerMultiProcessor);
-	CHECK(!cudaFuncGetAttributes(&fa, &stub_blocksum) && fa.sharedSizeBytes == 1024 && fa.numRegs > 0);
+	CHECK(!cudaFuncGetAttributes(&fa, &host_blocksum) && fa.sharedSizeBytes == 1024 && fa.numRegs > 0);
 	CHECK(cudaFuncGetAttributes(&fa, &n) == 98);
-	CHECK(!cudaFuncSetCacheConfig(&stub_blocksum, 1) && cudaFuncSetCacheConfig(&n, 1) == 98);
-	CHECK(!cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, &stub_blocksum, 256, 0));
+	CHECK(!cudaFuncSetCacheConfig(&host_blocksum, 1) && cudaFuncSetCacheConfig(&n, 1) == 98);
+	CHECK(!cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, &host_blocksum, 256, 0));
 	int b2 = -1, dv = 0, rv = 0;
-	CHECK(!cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&b2, &stub_blocksum, 256, 0, 0) && b2 == blocks);
-	CHECK(!cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b2, &stub_blocksum, 1024, 0) && b2 >= 1);
-	CHECK(!cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b2, &stub_blocksum, 2048, 0) && b2 == 0);
+	CHECK(!cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&b2, &host_blocksum, 256, 0, 0) && b2 == blocks);
+	CHECK(!cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b2, &host_blocksum, 1024, 0) && b2 >= 1);
+	CHECK(!cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b2, &host_blocksum, 2048, 0) && b2 == 0);
 	CHECK(!cudaDriverGetVersion(&dv) && !cudaRuntimeGetVersion(&rv) && dv == 13000 && rv == 13000);
 	CHECK(!cudaThreadSynchronize());
 	printf("blocksum smem %zu max threads %d occupancy(256) %d\n", fa.sharedSizeBytes, fa.maxThreadsPerBlock, blocks);
@@ -331,13 +331,13 @@ static void case_device(void)
 	CHECK(!cudaMalloc((void **)&din, sizeof in) && !cudaMalloc((void **)&dout, sizeof out));
 	CHECK(!cudaMemcpy(din, in, sizeof in, H2D));
 	void *args[] = {&din, &dout};
-	CHECK(launch(&stub_blocksum, (dim3){4, 1, 1}, (dim3){256, 1, 1}, args, NULL) == 0);
+	CHECK(launch(&host_blocksum, (dim3){4, 1, 1}, (dim3){256, 1, 1}, args, NULL) == 0);
 	CHECK(!cudaMemcpy(out, dout, sizeof out, D2H));
 	for (int b = 0; b < 4; b++)
 		CHECK(out[b] == 256 * 256 * b + 255 * 128);
-	CHECK(launch(&stub_blocksum, (dim3){1, 1, 1}, (dim3){4096, 1, 1}, args, NULL) == 9); /* too large */
+	CHECK(launch(&host_blocksum, (dim3){1, 1, 1}, (dim3){4096, 1, 1}, args, NULL) == 9); /* too large */
 	cudaKernel_t k;
-	CHECK(!__cudaGetKernel(&k, &stub_blocksum) && __cudaGetKernel(&k, &n) == 98);
+	CHECK(!__cudaGetKernel(&k, &host_blocksum) && __cudaGetKernel(&k, &n) == 98);
 	CHECK(!cudaMemset(dout, 0, sizeof out));
 	CHECK(!__cudaLaunchKernel_ptsz(k, (dim3){4, 1, 1}, (dim3){256, 1, 1}, args, 0, NULL));
 	CHECK(!cudaMemcpy(out, dout, sizeof out, D2H) && out[3] == 256 * 256 * 3 + 255 * 128);
@@ -368,7 +368,7 @@ static void case_due(void)
 {
 	int *bad = (int *)(uintptr_t)16, *d;
 	void *args[] = {&bad};
-	cudaError_t e = launch(&stub_poke, (dim3){1, 1, 1}, (dim3){1, 1, 1}, args, NULL);
+	cudaError_t e = launch(&host_poke, (dim3){1, 1, 1}, (dim3){1, 1, 1}, args, NULL);
 	printf("launch %s (%d)\n", cudaGetErrorName(e), e);
 	CHECK(e == 700);
 	CHECK(cudaDeviceSynchronize() == 700 && cudaMalloc((void **)&d, 4) == 700);
@@ -378,7 +378,7 @@ static void case_due(void)
 	CHECK(cudaGetLastError() == 0 && !cudaMalloc((void **)&d, 4));
 	void *ok[] = {&d};
 	int v = 0;
-	CHECK(launch(&stub_poke, (dim3){1, 1, 1}, (dim3){1, 1, 1}, ok, NULL) == 0 && !cudaMemcpy(&v, d, 4, D2H) && v == 42);
+	CHECK(launch(&host_poke, (dim3){1, 1, 1}, (dim3){1, 1, 1}, ok, NULL) == 0 && !cudaMemcpy(&v, d, 4, D2H) && v == 42);
 }
 
 /* every per-thread-stream name once */
@@ -392,7 +392,7 @@ static void case_ptds(void)
 	CHECK(!cudaMemcpy_ptds(d, h, sizeof h, H2D) && !cudaMemcpyAsync_ptsz(g, d, sizeof g, D2H, s) && g[7] == 8);
 	CHECK(!cudaMemcpy2D_ptds(g, 8, d, 16, 8, 2, D2H) && g[0] == 1 && g[1] == 2 && g[2] == 5 && g[3] == 6);
 	void *args[] = {&d, &n};
-	CHECK(!cudaLaunchKernel_ptsz(&stub_inc, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, s));
+	CHECK(!cudaLaunchKernel_ptsz(&host_inc, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, s));
 	CHECK(!cudaEventRecord_ptsz(e, s) && !cudaStreamSynchronize_ptsz(s) && !cudaStreamQuery_ptsz(s));
 	CHECK(!cudaMemcpy(g, d, sizeof g, D2H) && g[0] == 2 && g[7] == 9);
 	CHECK(!cudaMemcpyToSymbol_ptds(counter, c, sizeof c, 0, H2D) && !cudaMemcpyToSymbolAsync_ptsz(counter, c, 4, 4, H2D, s));
