@@ -22,7 +22,8 @@ same_dumps() {
 }
 
 # all_programs EXTRA...: every workload JSON (the conformance cases, the
-# examples' and EXTRA), then every host program of examples/, into targets.
+# examples' and EXTRA), then every host program of examples/ (or, when
+# PROGRAMS_APPS is set, the ones it names: make asan runs two), into targets.
 all_programs() {
 	local d n
 	for d in "$root"/tests/ptx/*/; do
@@ -31,7 +32,9 @@ all_programs() {
 	done
 	targets+=("$root/examples/vadd/vadd.json" "$root/examples/scalarprod/scalarprod.json" "$@")
 	for d in "$root"/examples/*/; do
-		[ -f "$d/app.mk" ] && [ -f "$d/$(basename "$d").c" ] && targets+=("$(basename "$d")")
+		n=$(basename "$d")
+		[ -n "${PROGRAMS_APPS:-}" ] && [[ " $PROGRAMS_APPS " != *" $n "* ]] && continue
+		[ -f "$d/app.mk" ] && [ -f "$d/$n.c" ] && targets+=("$n")
 	done
 }
 
