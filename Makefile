@@ -18,7 +18,7 @@ ifeq ($(MAKELEVEL)$(filter -j%,$(MAKEFLAGS)),0)
 MAKEFLAGS += -j$(NPROC)
 endif
 
-SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c \
+SIMCORE_SRC := simcore/isa.c simcore/call.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c \
                simcore/sem_int.c simcore/sem_fp.c simcore/sem_cmp.c simcore/mem.c \
                simcore/decode.c simcore/exec.c simcore/ptxext.c simcore/sem_fast.c simcore/sm.c simcore/gpu.c simcore/config.c \
                simcore/fault.c simcore/regalloc.c simcore/spill.c simcore/rt.c simcore/statemap.c simcore/disasm.c \
