@@ -211,14 +211,16 @@ int sc__x_dcall(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint3
 	uint32_t pc = d->pc, k = SC_BR_RPC(d->in->imm);
 	if (!exec)
 		return 1;
-	if (k >= m->ndcalls || m->dcalls[k].pc != pc)
-		return SC_X_BAD;
+	if (k >= m->ndcalls || m->dcalls[k].pc != pc || (m->dcalls[k].callee < 0) != (SC_NSRC(d->in) == 1)) {
+		/* a word changed by a fault: what it names is no call of this pc */
+		sc__due(g, SC_DUE_BAD_CALL_TARGET, sm, w, -1, pc, 0, "the call word at pc %u names dynamic call %u, "
+		        "which is not this pc's", pc, k);
+		return SC_X_HALT;
+	}
 	const sc__dcall_t *c = &m->dcalls[k];
 	uint32_t go = exec;
 	int32_t fi = c->callee;
 	if (fi < 0) {
-		if (SC_NSRC(d->in) != 1 || SC_NDST(d->in) || SC_OPND_KIND(d->in->opnd[0]) != SC_K_R64)
-			return SC_X_BAD;
 		if ((fi = indirect_target(g, sm, w, d, c, exec, &go)) < 0)
 			return SC_X_HALT;
 	}
@@ -352,4 +354,20 @@ bool sc__call_saves(const sc_module_t *m, const sc_insn_t *in)
 {
 	uint32_t k = SC_BR_RPC(in->imm);
 	return in->sub == SC_CALL_DYN && k < m->ndcalls && m->dcalls[k].saves;
+}
+
+int sc__dcall_refuse(const sc_module_t *m, const char *what, char *msg, size_t msgsz)
+{
+	if (!m->ndcalls)
+		return 0;
+	const sc__dcall_t *c = &m->dcalls[0];
+	snprintf(msg, msgsz, "%s: '%s' makes %s call (PTX line %u); %s does not transform recursive or indirect "
+	         "calls", m->name, m->funcs[c->caller].name, c->callee < 0 ? "an indirect" : "a recursive", m->line[c->pc], what);
+	return SC_EINVAL;
+}
+
+const sc_func_t *sc__func_of_addr(const sc_module_t *m, uint64_t v)
+{
+	int32_t i = m ? target_func(m, v) : -1;
+	return i >= 0 && m->funcs[i].addr_taken ? &m->funcs[i] : NULL;
 }

@@ -2113,6 +2113,13 @@ uint32_t sc__call_targets(const sc_module_t *m, const sc_insn_t *in, uint32_t *o
  * stack (a callee may reach the caller again): nothing of the caller's
  * window is clobbered across it. */
 bool sc__call_saves(const sc_module_t *m, const sc_insn_t *in);
+/* Transformations of the lowered code (passes, Penny's compiler,
+ * spilling) do not follow dynamic calls: SC_EINVAL with the message
+ * naming `what` and the first such call when m has one, else 0. */
+int sc__dcall_refuse(const sc_module_t *m, const char *what, char *msg, size_t msgsz);
+/* The function whose address is v (SC_FUNC_BASE), if its address is
+ * taken, else NULL: how the emitter writes such a value back as a name. */
+const sc_func_t *sc__func_of_addr(const sc_module_t *m, uint64_t v);
 /* Makes the heap for a launch of m when m calls malloc: 0 or SC_ENOMEM. */
 int sc__heap_prepare(sc_gpu_t *g, const sc_module_t *m);
 /* The heap's blocks as a hash (0 while there is no heap). */
