@@ -243,11 +243,16 @@ int sc__x_dcall(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint3
 		if (!in_frame(r, c->arg_off[i], c->arg_size[i]) ||
 		    !in_frame(r, f->frame_off + f->param_off[i], c->arg_size[i]))
 			return SC_X_BAD;
+	/* a saving call of all the top entry's lanes runs the callee in that
+	 * entry, its rpc kept in the records (recursion then costs no SIMT
+	 * entries of its own) */
+	sc_simt_t *top = &w->stk[w->sp - 1];
+	bool inplace = c->saves && go == top->mask;
+	uint32_t hdr[2] = {inplace ? top->rpc : pc + 1, k | (uint32_t)inplace << 31};
 	FOR_LANES(l, go) {
 		uint8_t *lm = w->local + (size_t)l * r->local;
 		if (c->saves) {
 			uint8_t *s = lm + r->stack_base + w->csp;
-			uint32_t hdr[2] = {pc + 1, k};
 			memcpy(s, hdr, 8);
 			s += 8;
 			for (uint32_t j = 0; j < c->nsave; j++, s += 4)
@@ -259,7 +264,9 @@ int sc__x_dcall(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint3
 		for (uint32_t i = 0; i < c->narg; i++)
 			memcpy(lm + f->frame_off + f->param_off[i], lm + c->arg_off[i], c->arg_size[i]);
 	}
-	if (!push_call(g, sm, w, pc, exec, go, f->entry_pc))
+	if (inplace)
+		*top = (sc_simt_t){f->entry_pc, SC_PC_CALL, go};
+	else if (!push_call(g, sm, w, pc, exec, go, f->entry_pc))
 		return SC_X_HALT;
 	w->csp += size;
 	w->calls[w->ncalls++] = pc + 1;
@@ -290,7 +297,7 @@ int sc__x_dret(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32
 	uint32_t size = c->saves ? record_bytes(c, cf) : 0;
 	if (c->saves && !saved_ok(r, c, cf))
 		return SC_X_BAD;
-	if (w->stk[w->sp - 1].rpc != SC_PC_CALL || w->sp < 2) {
+	if (w->stk[w->sp - 1].rpc != SC_PC_CALL) {
 		sc__due(g, SC_DUE_SIMT_UNDERFLOW, sm, w, -1, d->pc, 0, "ret from '%s' finds no call's SIMT entry "
 		        "(lanes 0x%08x)", f->name, exec);
 		return SC_X_HALT;
@@ -305,6 +312,14 @@ int sc__x_dret(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32
 		    !in_frame(r, f->frame_off + f->ret_off[i], c->ret_size[i]))
 			return SC_X_BAD;
 	w->csp -= size;
+	uint32_t hdr[2] = {0, 0};
+	if (c->saves)
+		memcpy(hdr, w->local + (size_t)__builtin_ctz(exec) * r->local + r->stack_base + w->csp, 8);
+	if (!(hdr[1] >> 31) && w->sp < 2) {
+		sc__due(g, SC_DUE_SIMT_UNDERFLOW, sm, w, -1, d->pc, 0, "ret from '%s' finds no caller's SIMT entry",
+		        f->name);
+		return SC_X_HALT;
+	}
 	FOR_LANES(l, exec) {
 		uint8_t *lm = w->local + (size_t)l * r->local, tmp[SC_DCALL_RETMAX], *t = tmp;
 		for (uint32_t i = 0; i < c->nret; t += c->ret_size[i], i++)
@@ -324,7 +339,10 @@ int sc__x_dret(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32
 			memcpy(lm + c->ret_off[i], t, c->ret_size[i]);
 	}
 	w->ncalls--;
-	w->sp--; /* the entry below resumes at the return pc, or runs the call again */
+	if (hdr[1] >> 31) /* the call ran in the caller's entry: it resumes with its rpc */
+		w->stk[w->sp - 1] = (sc_simt_t){ret, hdr[0], w->stk[w->sp - 1].mask};
+	else
+		w->sp--; /* the entry below resumes at the return pc, or runs the call again */
 	return SC_X_JUMP;
 }
 
