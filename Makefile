@@ -185,7 +185,7 @@ $(BUILD)/tests/elf_sass: $(CUDART_DATA)/elf_host.c $(CUDART_DATA)/rt_kernels.sas
 # The simulator's semantic suites run a second time with every module in
 # alloc register mode (the fault, arch and engine suites pin ptx-mode
 # register numbers and counts, so they run in ptx mode only).
-ALLOC_SUITES := @(sem_int|sem_fp|sem_cmp|insn|mem|ctl|warp|due|parse)/*
+ALLOC_SUITES := @(sem_int|sem_fp|sem_cmp|insn|mem|ctl|calls|warp|due|parse)/*
 # examples/campaigns/ name build/examples/ programs (test_campaign.c loads them all)
 TEST_BIN := $(BUILD)/unit-tests $(BUILD)/flipsim $(BUILD)/libcudart.so.13 $(BUILD)/tests/cuda_host $(BUILD)/tests/elf_shared \
             $(BUILD)/tests/elf_static $(BUILD)/tests/elf_sass $(BUILD)/tests/vadd_host $(BUILD)/tests/doomed_host $(BUILD)/tests/golden_host $(EXAMPLE_BIN) \

@@ -284,9 +284,11 @@ static cudaError_t from_sc(int rc)
 	case SC_DUE_WRONG_SPACE: e = cudaErrorIllegalAddress; break;
 	case SC_DUE_MISALIGNED_ADDRESS: e = cudaErrorMisalignedAddress; break;
 	case SC_DUE_INVALID_INSTRUCTION: e = cudaErrorIllegalInstruction; break;
-	case SC_DUE_INVALID_PC: e = cudaErrorInvalidPc; break;
+	case SC_DUE_INVALID_PC:
+	case SC_DUE_BAD_CALL_TARGET: e = cudaErrorInvalidPc; break; /* a call to no function */
 	case SC_DUE_SIMT_OVERFLOW:
-	case SC_DUE_SIMT_UNDERFLOW: e = cudaErrorHardwareStackError; break;
+	case SC_DUE_SIMT_UNDERFLOW:
+	case SC_DUE_STACK_OVERFLOW: e = cudaErrorHardwareStackError; break;
 	case SC_DUE_TIMEOUT: e = cudaErrorLaunchTimeout; break;
 	case SC_DUE_ASSERT: e = cudaErrorAssert; break;
 	case SC_DUE_ECC_UNCORRECTABLE:
