@@ -11,7 +11,9 @@
  * (dcall->saves), the call also pushes a record of the caller's activation
  * on each calling lane's stack, and the return pops it:
  *
- *   +0   return pc (u32), the call's record index (u32)
+ *   +0   u32: the rpc of the caller's SIMT entry when the callee runs in
+ *        that entry (bit 31 of the next word set), else the return pc;
+ *        u32: the call's record index | in place << 31
  *   +8   the caller's registers live after the call (32-bit slots)
  *   ...  its predicates live after the call, one byte each (0/1)
  *   ...  its local frame (parameters, return values, .local data)
