@@ -1332,7 +1332,7 @@ static int parse_proto(P *p, const sc_tok_t *name)
 			sc_tok_t *nk = NULL;
 			if (parse_param_decl(p, false, &t, &count, &align, &nk))
 				return -1;
-			if (pt->nret + pt->narg == 40 || (part == 0 && pt->nret == 8))
+			if (part ? pt->narg == SC_DCALL_MAXP : pt->nret == 8)
 				return perr(p, nk, "too many parameters in a .callprototype");
 			pt->size[pt->nret + pt->narg] = (uint32_t)(count * type_bytes(t));
 			*(part ? &pt->narg : &pt->nret) += 1;
