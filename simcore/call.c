@@ -150,6 +150,14 @@ static int32_t indirect_target(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_
 			        (unsigned long long)t[l]);
 			return -1;
 		}
+		bool listed = !c->ntargets;
+		for (uint32_t i = 0; i < c->ntargets; i++)
+			listed = listed || c->targets[i] == (uint32_t)f;
+		if (!listed) {
+			sc__due(g, SC_DUE_BAD_CALL_TARGET, sm, w, (int)l, d->pc, t[l],
+			        "indirect call to '%s', which is not in the call's .calltargets list", m->funcs[f].name);
+			return -1;
+		}
 		if (!proto_matches(&m->funcs[f], c)) {
 			sc__due(g, SC_DUE_BAD_CALL_TARGET, sm, w, (int)l, d->pc, t[l],
 			        "indirect call to '%s', whose %u parameters and %u return values differ from the call's "

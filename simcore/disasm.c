@@ -270,7 +270,7 @@ static void put_call(out_t *o, const sc_module_t *m, const sc_insn_t *in)
 		put(o, "%s%s", j ? ", " : "", o->em->sym_name[k->sym[k->nret + j]]);
 	put(o, ")");
 	if (ind)
-		put(o, ", $P%u", o->pc);
+		put(o, ", $P%u", o->pc); /* the emitter's .callprototype or .calltargets label */
 }
 
 static void put_target(out_t *o, const sc_module_t *m, const sc_insn_t *in)

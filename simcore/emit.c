@@ -206,6 +206,13 @@ static void put_proto(FILE *out, const sc_module_t *m, const sc_insn_t *in, uint
 	if (in->op != SC_OP_CALL || in->sub != SC_CALL_DYN || SC_NSRC(in) != 1 || k >= m->ndcalls)
 		return;
 	const sc__dcall_t *c = &m->dcalls[k];
+	if (c->ntargets) {
+		fprintf(out, "$P%u: .calltargets ", pc);
+		for (uint32_t j = 0; j < c->ntargets; j++)
+			fprintf(out, "%s%s", j ? ", " : "", m->funcs[c->targets[j]].name);
+		fprintf(out, ";\n");
+		return;
+	}
 	fprintf(out, "$P%u: .callprototype ", pc);
 	for (uint32_t j = 0; j < c->nret; j++)
 		fprintf(out, "%s.param .align 8 .b8 _[%u]%s", j ? ", " : "(", c->ret_size[j], j + 1 == c->nret ? ") " : "");

@@ -70,15 +70,19 @@ typedef struct pcall {
 	int32_t caller;
 	sym_t *callee;       /* NULL: indirect */
 	uint32_t size[40];
+	int32_t targets;     /* indirect through a .calltargets list: its proto_t */
 } pcall_t;
 
-/* A .callprototype: the sizes of its return values and parameters. */
+/* A .callprototype: the sizes of its return values and parameters; or a
+ * .calltargets list: the functions (ntargets), the sizes of the first. */
 typedef struct proto {
 	const char *name;
 	uint32_t len;
 	int32_t fn;
 	uint32_t nret, narg;
 	uint32_t size[40];   /* returns, then parameters */
+	sym_t **targets;
+	uint32_t ntargets;
 } proto_t;
 
 /* A function's address in a .global/.const initializer: y->init[off]. */
@@ -1345,6 +1349,40 @@ static int parse_proto(P *p, const sc_tok_t *name)
 	return expect(p, ';');
 }
 
+/* NAME: .calltargets f, g, ...; the label before it is consumed. The
+ * functions must be declared; their sizes are the first one's. */
+static int parse_targets(P *p, const sc_tok_t *name)
+{
+	GROW(p->protos, p->nprotos, p->protos_cap);
+	proto_t *pt = &p->protos[p->nprotos];
+	memset(pt, 0, sizeof *pt);
+	*pt = (proto_t){.name = name->p, .len = name->len, .fn = p->fn};
+	do {
+		sc_tok_t *k = next(p);
+		sym_t *y = k->kind == SC_TK_IDENT ? sym_find(p, k->p, k->len) : NULL;
+		if (!y || !y->is_func)
+			return perr(p, k, "expected a declared function in .calltargets, found '%s'", tokstr(k));
+		sym_t **t = realloc(pt->targets, (pt->ntargets + 1) * sizeof *t);
+		if (!t) {
+			p->err = SC_ENOMEM;
+			return -1;
+		}
+		pt->targets = t;
+		pt->targets[pt->ntargets++] = y;
+	} while (is_punct(peek(p), ',') && next(p));
+	const sc_func_t *f = &p->m->funcs[pt->targets[0]->func];
+	if (f->nrets > 8 || f->nparams > SC_DCALL_MAXP)
+		return perr(p, name, "'%s' takes more parameters than a call passes", f->name);
+	pt->nret = f->nrets;
+	pt->narg = f->nparams;
+	for (uint32_t i = 0; i < f->nrets; i++)
+		pt->size[i] = f->ret_size[i];
+	for (uint32_t i = 0; i < f->nparams; i++)
+		pt->size[f->nrets + i] = f->param_size[i];
+	p->nprotos++;
+	return expect(p, ';');
+}
+
 /* call (rets), %rd, (args), proto: a dynamic call (call.c) whose
  * .param variables are the caller's own local data. */
 static int lower_icall(P *p, L *l, mods_t *m)
@@ -1360,8 +1398,8 @@ static int lower_icall(P *p, L *l, mods_t *m)
 		    !memcmp(p->protos[i].name, pr->tok->p, pr->tok->len))
 			pt = &p->protos[i];
 	if (!pt)
-		return perr(p, pr->tok, "'%s' is not a .callprototype of this function (.calltargets lists are not "
-		            "supported)", tokstr(pr->tok));
+		return perr(p, pr->tok, "'%s' is not a .callprototype or .calltargets label of this function",
+		            tokstr(pr->tok));
 	if (rets->nvec != pt->nret || args->nvec != pt->narg)
 		return perr(p, pr->tok, "prototype '%s' has %u return values and %u parameters; the call has %u and %u",
 		            tokstr(pr->tok), pt->nret, pt->narg, rets->nvec, args->nvec);
@@ -1372,7 +1410,8 @@ static int lower_icall(P *p, L *l, mods_t *m)
 	GROW(p->calls, p->ncalls, p->calls_cap);
 	pcall_t *pc = &p->calls[p->ncalls++];
 	memset(pc, 0, sizeof *pc);
-	*pc = (pcall_t){.pc = p->m->ncode, .nret = pt->nret, .narg = pt->narg, .dyn = true, .caller = p->fn};
+	*pc = (pcall_t){.pc = p->m->ncode, .nret = pt->nret, .narg = pt->narg, .dyn = true, .caller = p->fn,
+	                .targets = pt->ntargets ? (int32_t)(pt - p->protos) : -1};
 	for (uint32_t i = 0; i < pt->nret + pt->narg; i++) {
 		const popnd_t *o = i < pt->nret ? &rets->vec[i] : &args->vec[i - pt->nret];
 		sym_t *y = o->sym;
@@ -1418,6 +1457,7 @@ static int lower_call(P *p, L *l, mods_t *m)
 	pc->narg = args->nvec;
 	pc->caller = p->fn;
 	pc->callee = fo->sym;
+	pc->targets = -1;
 	/* Bind the call-site .param variables to the callee's frame slots. */
 	for (int pass = 0; pass < 2; pass++) {
 		const popnd_t *lst = pass ? args : rets;
@@ -2392,6 +2432,12 @@ static int parse_body(P *p)
 				return -1;
 			continue;
 		}
+		if (k->kind == SC_TK_IDENT && is_punct(&p->t[p->i + 1], ':') && tok_is(&p->t[p->i + 2], ".calltargets")) {
+			p->i += 3;
+			if (parse_targets(p, k))
+				return -1;
+			continue;
+		}
 		if (k->kind == SC_TK_IDENT && is_punct(&p->t[p->i + 1], ':') ) {
 			next(p);
 			next(p);
@@ -2763,6 +2809,14 @@ static int resolve_func_addrs(P *p)
 		p->m->pool[x->pool] = a;
 		p->taken[x->sym->func] = p->m->funcs[x->sym->func].addr_taken = true;
 	}
+	for (uint32_t i = 0; i < p->nprotos; i++) /* what a .calltargets list names may be called */
+		for (uint32_t k = 0; k < p->protos[i].ntargets; k++) {
+			const sym_t *y = p->protos[i].targets[k];
+			sc_tok_t t = {.line = 1, .col = 1};
+			if (func_addr(p, y, &t, &a))
+				return -1;
+			p->taken[y->func] = p->m->funcs[y->func].addr_taken = true;
+		}
 	for (uint32_t i = 0; i < p->nfinits; i++) {
 		const finit_t *x = &p->finits[i];
 		sc_tok_t t = {.line = x->line, .col = x->col};
@@ -2861,6 +2915,15 @@ static int build_dcalls(P *p)
 			sc_tok_t t = {.line = m->line[c->pc], .col = 1};
 			return perr(p, &t, "a recursive or indirect call returns %u bytes; flipsim passes at most %u", rb,
 			            SC_DCALL_RETMAX);
+		}
+		if (c->targets >= 0) {
+			const proto_t *pt = &p->protos[c->targets];
+			if (!(d->targets = calloc(pt->ntargets, sizeof *d->targets))) {
+				p->err = SC_ENOMEM;
+				return -1;
+			}
+			for (uint32_t k = 0; k < pt->ntargets; k++)
+				d->targets[d->ntargets++] = (uint32_t)pt->targets[k]->func;
 		}
 		sc_insn_t *in = &m->code[c->pc];
 		in->sub = SC_CALL_DYN;
@@ -3526,8 +3589,10 @@ void sc__module_free(sc_module_t *m)
 	free(m->syms);
 	free(m->reloc);
 	free(m->calls);
-	for (uint32_t i = 0; i < m->ndcalls; i++)
+	for (uint32_t i = 0; i < m->ndcalls; i++) {
 		free(m->dcalls[i].save);
+		free(m->dcalls[i].targets);
+	}
 	free(m->dcalls);
 	sc__penny_tab_free(m->penny);
 	sc__pennyc_free(m->pennyc);
@@ -3680,6 +3745,8 @@ done:
 	free(p.fx);
 	free(p.calls);
 	free(p.taken);
+	for (uint32_t i = 0; i < p.nprotos; i++)
+		free(p.protos[i].targets);
 	free(p.protos);
 	free(p.finits);
 	free(p.pool_sym);

@@ -761,6 +761,7 @@ typedef struct sc__dcall {
 	/* save: the caller's slots and predicates live after the call
 	 * (module-wide numbers), which its record holds (sc__dcall_live) */
 	uint32_t *save, nsave, nsavep;  /* nsave slots, then nsavep predicates */
+	uint32_t *targets, ntargets;   /* through a .calltargets list: the functions it allows */
 } sc__dcall_t;
 
 /* A parameter as declared: `.param .TYPE NAME[COUNT]` (sc_kernel_param). */

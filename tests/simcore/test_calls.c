@@ -6,6 +6,8 @@
  * and its overflow, and what recursion leaves of the warp's state. The
  * conformance cases tests/ptx/calls_{indirect,recursive} run nvcc's PTX. */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
@@ -29,6 +31,7 @@ static const char ptx[] = H_PTX_HEAD
 	"\tld.param.b32 %r3, [x];\n\t}\n\tadd.s32 %r3, %r3, %r1;\n"
 	"DONE:\n\tst.param.b32 [r], %r3;\n\tret;\n}\n"
 	".global .align 8 .u64 fp = twice;\n"
+	".global .align 8 .u64 dp = down;\n"
 	".global .align 8 .u64 tbl[3] = {twice, sq, generic(wide)};\n"
 	".visible .entry k(.param .u64 out, .param .u64 f)\n"
 	"{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<5>;\n"
@@ -50,6 +53,16 @@ static const char ptx[] = H_PTX_HEAD
 	"{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<5>;\n"
 	"\tmov.u32 %r1, %tid.x;\n\tld.param.u32 %r2, [n];\n\tadd.s32 %r2, %r2, %r1;\n\tld.param.u64 %rd2, [out];\n"
 	"\t{ .param .b32 a;\n\tst.param.b32 [a], %r2;\n\t.param .b32 r;\n\tcall.uni (r), down, (a);\n"
+	"\tld.param.b32 %r2, [r];\n\t}\n"
+	"\tmul.wide.u32 %rd3, %r1, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n\tst.global.u32 [%rd4], %r2;\n\tret;\n}\n";
+
+/* k4: k through a .calltargets list of twice and sq. */
+static const char ptx_targets[] =
+	".visible .entry k4(.param .u64 out, .param .u64 f)\n"
+	"{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<5>;\n"
+	"\tmov.u32 %r1, %tid.x;\n\tld.param.u64 %rd1, [f];\n\tld.param.u64 %rd2, [out];\n"
+	"\t{ .param .b32 a;\n\tst.param.b32 [a], %r1;\n\t.param .b32 r;\n"
+	"\tt: .calltargets twice, sq;\n\tcall (r), %rd1, (a), t;\n"
 	"\tld.param.b32 %r2, [r];\n\t}\n"
 	"\tmul.wide.u32 %rd3, %r1, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n\tst.global.u32 [%rd4], %r2;\n\tret;\n}\n";
 
@@ -189,6 +202,60 @@ Test(calls, recursion_depth_and_stack_limit)
 	h_fini(&h);
 }
 
+/* A .calltargets list: its functions are called, another one with the
+ * same parameters is DUE bad_call_target. */
+Test(calls, calltargets_list)
+{
+	char text[sizeof ptx + sizeof ptx_targets];
+	snprintf(text, sizeof text, "%s%s", ptx, ptx_targets);
+	h_ctx_t h;
+	h_init(&h);
+	h_load_ok(&h, text);
+	uint64_t out = h_alloc(&h, 32 * 4, NULL), f = var_u64(&h, "tbl", 1);
+	uint32_t got[32];
+	h_launch_ok(&h, "k4", H_D1(1), H_D1(32), 0, H_ARGS(&out, &f));
+	h_read(&h, got, out, sizeof got);
+	for (uint32_t t = 0; t < 32; t++)
+		cr_expect_eq(got[t], t * t, "thread %u: %u", t, got[t]);
+	f = var_u64(&h, "dp", 0); /* down: the prototype fits, the list does not name it */
+	cr_assert_eq(h_launch(&h, "k4", H_D1(1), H_D1(32), 0, H_ARGS(&out, &f)), SC_EDUE);
+	cr_expect_eq(h_status(&h)->reason, SC_DUE_BAD_CALL_TARGET);
+	cr_expect(strstr(h_status(&h)->detail, "indirect call to 'down', which is not in the call's .calltargets list"),
+	          "%s", h_status(&h)->detail);
+	/* written back as PTX (sc_module_emit_ptx) and loaded again, the list
+	 * still holds */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&buf, &len);
+	cr_assert_eq(sc_module_emit_ptx(h.mod, mf), 0);
+	fclose(mf);
+	cr_expect(strstr(buf, ".calltargets twice, sq;") && strstr(buf, "tbl[3] = {twice, sq, wide}"), "%s", buf);
+	h_fini(&h);
+	h_init(&h);
+	h_load_ok(&h, buf);
+	free(buf);
+	out = h_alloc(&h, 32 * 4, NULL);
+	f = var_u64(&h, "tbl", 0);
+	h_launch_ok(&h, "k4", H_D1(1), H_D1(32), 0, H_ARGS(&out, &f));
+	h_read(&h, got, out, sizeof got);
+	for (uint32_t t = 0; t < 32; t++)
+		cr_expect_eq(got[t], 2 * t, "thread %u: %u", t, got[t]);
+	f = var_u64(&h, "dp", 0);
+	cr_assert_eq(h_launch(&h, "k4", H_D1(1), H_D1(32), 0, H_ARGS(&out, &f)), SC_EDUE);
+	cr_expect_eq(h_status(&h)->reason, SC_DUE_BAD_CALL_TARGET);
+	h_fini(&h);
+	/* through k (a prototype), down is a fine target: sum 0..t */
+	h_init(&h);
+	h_load_ok(&h, ptx);
+	out = h_alloc(&h, 32 * 4, NULL);
+	f = var_u64(&h, "dp", 0);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(20), 0, H_ARGS(&out, &f));
+	h_read(&h, got, out, sizeof got);
+	for (uint32_t t = 0; t < 20; t++)
+		cr_expect_eq(got[t], t * (t + 1) / 2, "thread %u: %u", t, got[t]);
+	h_fini(&h);
+}
+
 /* A kernel that reaches no dynamic call keeps its local memory; one that
  * does gets the stack on top of it. */
 Test(calls, only_kernels_that_reach_dynamic_calls_get_a_stack)
@@ -199,7 +266,8 @@ Test(calls, only_kernels_that_reach_dynamic_calls_get_a_stack)
 	cr_expect(h_func(m, "k")->uses_stack);
 	cr_expect(h_func(m, "k3")->uses_stack);
 	cr_expect(h_func(m, "twice")->addr_taken);
-	cr_expect(!h_func(m, "down")->addr_taken);
+	cr_expect(h_func(m, "down")->addr_taken);
+	cr_expect(!h_func(m, "k3")->addr_taken);
 	h_fini(&h);
 	h_init(&h);
 	m = h_load_ok(&h, H_PTX_HEAD ".func f()\n{\n\tret;\n}\n.visible .entry k()\n{\n\tcall.uni f, ();\n\tret;\n}\n");

@@ -492,13 +492,15 @@ static const bad_t bad_cases[] = {
 	 "an indirect call needs a .callprototype label after its arguments"},
 	{"indirect call through an unknown prototype",
 	 K("", "\t.reg .b64 %rd1;\n\t{ .param .b32 a;\n\tcall %rd1, (a), nope;\n\t}"), "t.ptx:9:18:",
-	 "'nope' is not a .callprototype of this function"},
+	 "'nope' is not a .callprototype or .calltargets label of this function"},
 	{"indirect call with the wrong argument count",
 	 K("", "\t.reg .b64 %rd1;\n\tp: .callprototype _ (.param .b32 _, .param .b32 _);\n\t{ .param .b32 a;\n"
 	       "\tcall %rd1, (a), p;\n\t}"), "t.ptx:10:18:", "prototype 'p' has 0 return values and 2 parameters; "
 	 "the call has 0 and 1"},
 	{"indirect call through a 32-bit register",
 	 K("", "\tp: .callprototype _ ();\n\tcall %r1, (), p;"), "t.ptx:8:7:", "64-bit"},
+	{"call targets naming no function",
+	 K("", "\tt: .calltargets nope;"), "t.ptx:7:18:", "expected a declared function in .calltargets, found 'nope'"},
 	{"call prototype with a .reg", K("", "\tproto: .callprototype _ (.reg .b32 _);"), "t.ptx:7:27:",
 	 "expected .param, found '.reg'"},
 	{"function address in 32 bits", H_PTX_HEAD ".func f()\n{\n\tret;\n}\n.entry k()\n{\n\t.reg .b32 %r1;\n"
