@@ -275,3 +275,25 @@ Test(calls, only_kernels_that_reach_dynamic_calls_get_a_stack)
 	cr_expect_eq(m->ndcalls, 0);
 	h_fini(&h);
 }
+
+/* Penny's compiler and spilling do not transform dynamic calls: they
+ * refuse the module, naming the call. */
+Test(calls, transformations_refuse_dynamic_calls)
+{
+	h_ctx_t h;
+	h_init(&h);
+	sc_module_t *m = h_load_ok(&h, ptx);
+	char msg[256] = "";
+	cr_expect_eq(sc__pennyc_compile(m, &(sc_pennyc_opts_t){.storage = SC_PENNY_STORE_GLOBAL}, NULL, msg, sizeof msg),
+	             SC_EINVAL);
+	cr_expect(strstr(msg, "t.ptx: 'down' makes a recursive call (PTX line ") &&
+	          strstr(msg, "Penny's compiler does not transform recursive or indirect calls"), "%s", msg);
+	h_fini(&h);
+	h_init(&h);
+	h.opt.regs = SC_REGS_ALLOC;
+	h.cfg.max_regs_per_thread = 4; /* the kernels need more: a spill round would run */
+	cr_expect_neq(h_load(&h, ptx), 0);
+	cr_expect(strstr(sc_gpu_errmsg(h.gpu), "spilling (max_regs) does not transform recursive or indirect calls"),
+	          "%s", sc_gpu_errmsg(h.gpu));
+	h_fini(&h);
+}
