@@ -297,3 +297,33 @@ Test(calls, transformations_refuse_dynamic_calls)
 	          "%s", sc_gpu_errmsg(h.gpu));
 	h_fini(&h);
 }
+
+/* The warp's call-stack depth is state: the state hash sees it (early
+ * termination compares hashes). */
+static uint64_t csp_pause(sc_gpu_t *g, void *ctx, uint64_t cycle)
+{
+	(void)cycle;
+	uint64_t *hs = ctx;
+	sc_warp_t *w = &g->sms[0].warps[0];
+	hs[0] = sc_state_hash(g);
+	hs[2] = w->csp;
+	w->csp += 16;
+	hs[1] = sc_state_hash(g);
+	w->csp -= 16;
+	return UINT64_MAX;
+}
+
+Test(calls, call_stack_depth_in_state_hash)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h.cfg.num_sms = 1;
+	h_load_ok(&h, ptx);
+	uint64_t out = h_alloc(&h, 32 * 4, NULL), hs[3] = {0, 0, 0};
+	uint32_t n = 0;
+	sc_set_pause(h.gpu, 300, csp_pause, hs);
+	h_launch_ok(&h, "k3", H_D1(1), H_D1(20), 0, H_ARGS(&out, &n));
+	cr_expect_gt(hs[2], 0, "paused inside the recursion");
+	cr_expect_neq(hs[0], hs[1]);
+	h_fini(&h);
+}
