@@ -18,7 +18,7 @@ ifeq ($(MAKELEVEL)$(filter -j%,$(MAKEFLAGS)),0)
 MAKEFLAGS += -j$(NPROC)
 endif
 
-SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c \
+SIMCORE_SRC := simcore/isa.c simcore/call.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c \
                simcore/sem_int.c simcore/sem_fp.c simcore/sem_cmp.c simcore/mem.c \
                simcore/decode.c simcore/exec.c simcore/ptxext.c simcore/sem_fast.c simcore/sm.c simcore/gpu.c simcore/config.c \
                simcore/fault.c simcore/regalloc.c simcore/spill.c simcore/rt.c simcore/statemap.c simcore/disasm.c \
@@ -35,7 +35,7 @@ ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/r
 CUDART_SRC  := cudart/fatbin.c
 TEST_SRC    := tests/simcore/test_harness.c tests/simcore/randprog.c tests/simcore/test_pass.c tests/simcore/insn.c tests/simcore/test_insn.c tests/simcore/test_parse.c \
                tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
-               tests/simcore/test_ctl.c tests/simcore/test_warp.c tests/simcore/test_ptxext.c tests/simcore/test_arch.c tests/simcore/test_calib.c \
+               tests/simcore/test_ctl.c tests/simcore/test_calls.c tests/simcore/test_warp.c tests/simcore/test_ptxext.c tests/simcore/test_arch.c tests/simcore/test_calib.c \
                tests/simcore/test_due.c tests/simcore/test_decode.c tests/simcore/test_fault.c tests/simcore/test_cache_fault.c tests/simcore/test_site.c tests/simcore/test_vregs.c \
                tests/simcore/test_regalloc.c tests/simcore/test_spill.c tests/simcore/test_ibuf.c tests/simcore/test_models.c \
                tests/simcore/test_isa.c tests/simcore/test_disasm.c tests/simcore/test_statemap.c tests/simcore/test_modvar.c tests/simcore/test_ecc.c tests/simcore/test_prot.c tests/simcore/test_sawp.c tests/simcore/test_sharp.c tests/simcore/test_penny.c tests/simcore/test_pennyc.c tests/simcore/test_refu.c tests/simcore/test_dup.c \
@@ -185,7 +185,7 @@ $(BUILD)/tests/elf_sass: $(CUDART_DATA)/elf_host.c $(CUDART_DATA)/rt_kernels.sas
 # The simulator's semantic suites run a second time with every module in
 # alloc register mode (the fault, arch and engine suites pin ptx-mode
 # register numbers and counts, so they run in ptx mode only).
-ALLOC_SUITES := @(sem_int|sem_fp|sem_cmp|insn|mem|ctl|warp|due|parse)/*
+ALLOC_SUITES := @(sem_int|sem_fp|sem_cmp|insn|mem|ctl|calls|warp|due|parse)/*
 # examples/campaigns/ name build/examples/ programs (test_campaign.c loads them all)
 TEST_BIN := $(BUILD)/unit-tests $(BUILD)/flipsim $(BUILD)/libcudart.so.13 $(BUILD)/tests/cuda_host $(BUILD)/tests/elf_shared \
             $(BUILD)/tests/elf_static $(BUILD)/tests/elf_sass $(BUILD)/tests/vadd_host $(BUILD)/tests/doomed_host $(BUILD)/tests/golden_host $(EXAMPLE_BIN) \

@@ -174,13 +174,12 @@ typedef struct rt {
 	callcfg_t cfg[16];     /* __cudaPushCallConfiguration's stack */
 	uint32_t ncfg;
 	cudaError_t last, sticky;
-	size_t limit[3];       /* cudaDeviceSetLimit: stack, printf FIFO, heap */
 	int device;
 	uint32_t live_fb;      /* fatbinaries registered and not yet unregistered */
 	bool unloaded;         /* the last one went: the runtime is shut down */
 } rt_t;
 
-static rt_t R = {.limit = {1024, 1 << 20, 8 << 20}};
+static rt_t R;
 
 /* Grows array *a of *cap elements of size sz to hold n + 1. */
 static bool grow(void *a, uint32_t n, uint32_t *cap, size_t sz)
@@ -285,9 +284,11 @@ static cudaError_t from_sc(int rc)
 	case SC_DUE_WRONG_SPACE: e = cudaErrorIllegalAddress; break;
 	case SC_DUE_MISALIGNED_ADDRESS: e = cudaErrorMisalignedAddress; break;
 	case SC_DUE_INVALID_INSTRUCTION: e = cudaErrorIllegalInstruction; break;
-	case SC_DUE_INVALID_PC: e = cudaErrorInvalidPc; break;
+	case SC_DUE_INVALID_PC:
+	case SC_DUE_BAD_CALL_TARGET: e = cudaErrorInvalidPc; break; /* a call to no function */
 	case SC_DUE_SIMT_OVERFLOW:
-	case SC_DUE_SIMT_UNDERFLOW: e = cudaErrorHardwareStackError; break;
+	case SC_DUE_SIMT_UNDERFLOW:
+	case SC_DUE_STACK_OVERFLOW: e = cudaErrorHardwareStackError; break;
 	case SC_DUE_TIMEOUT: e = cudaErrorLaunchTimeout; break;
 	case SC_DUE_ASSERT: e = cudaErrorAssert; break;
 	case SC_DUE_ECC_UNCORRECTABLE:
@@ -1030,10 +1031,10 @@ API cudaError_t cudaDeviceReset(void)
 
 API cudaError_t cudaThreadExit(void) { return cudaDeviceReset(); }
 
-/* The printf FIFO and the device heap are the simulator's
+/* The printf FIFO, the device heap and the call stack are the simulator's
  * (sc_set_printf_fifo, sc_set_heap_size: the heap's size is fixed once a
- * kernel that calls malloc has launched, as on a GPU); the stack size is
- * stored and read back: nothing in the simulator is bounded by it. */
+ * kernel that calls malloc has launched, as on a GPU; sc_set_stack_size:
+ * the per-thread stack of recursive and indirect calls). */
 API cudaError_t cudaDeviceSetLimit(int limit, size_t value)
 {
 	if (limit < cudaLimitStackSize || limit > cudaLimitMallocHeapSize)
@@ -1042,7 +1043,8 @@ API cudaError_t cudaDeviceSetLimit(int limit, size_t value)
 		return ret(cudaErrorInvalidValue);
 	if (limit == cudaLimitMallocHeapSize && sc_set_heap_size(gpu(), value))
 		return ret(cudaErrorInvalidValue);
-	R.limit[limit] = value;
+	if (limit == cudaLimitStackSize && sc_set_stack_size(gpu(), value))
+		return ret(cudaErrorInvalidValue);
 	return cudaSuccess;
 }
 
@@ -1054,7 +1056,7 @@ API cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
 		return ret(cudaErrorNotSupported);
 	*value = limit == cudaLimitPrintfFifoSize   ? (size_t)sc_printf_fifo(gpu())
 	         : limit == cudaLimitMallocHeapSize ? (size_t)sc_heap_size(gpu())
-	                                            : R.limit[limit];
+	                                            : (size_t)sc_stack_size(gpu());
 	return cudaSuccess;
 }
 

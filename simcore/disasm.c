@@ -40,6 +40,8 @@ static void put_sub(out_t *o, const sc_insn_t *in, const sc_opinfo_t *oi)
 	const sc_subsel_t *s = &sc__subs[oi->sub];
 	if (oi->sub == SC_SS_MUL && sc__type_is_float(in->type) && in->sub == SC_MUL_LO)
 		return; /* mul.f32: .lo/.hi/.wide are the integers' */
+	if (in->op == SC_OP_CALL && in->sub == SC_CALL_DYN)
+		return; /* a dynamic call (call.c) is written as PTX has it */
 	if (in->sub >= s->n)
 		put(o, ".sub%u", in->sub);
 	else if (s->names[in->sub][0])
@@ -191,6 +193,8 @@ static void put_opnd(out_t *o, const sc_module_t *m, const sc_insn_t *in, uint16
 	case SC_K_IMM:
 		if (o->em && i < m->npool && o->em->reloc_pool[i] >= 0)
 			put_sym(o, o->em->reloc_pool[i], false);
+		else if (o->em && i < m->npool && sc__func_of_addr(m, m->pool[i]))
+			put(o, "%s", sc__func_of_addr(m, m->pool[i])->name); /* mov.u64 %rd, f */
 		else if (m && i < m->npool)
 			put_imm(o, m->pool[i], kind_type(in, k));
 		else
@@ -250,15 +254,23 @@ static const char *func_at(const sc_module_t *m, uint32_t pc)
 static void put_call(out_t *o, const sc_module_t *m, const sc_insn_t *in)
 {
 	int32_t c = o->em->call_pc[o->pc];
+	bool ind = in->sub == SC_CALL_DYN && SC_NSRC(in) == 1; /* through a register and a prototype */
 	const char *f = func_at(m, SC_BR_TARGET(in->imm));
 	const sc__call_t *k = c >= 0 ? &m->calls[c] : NULL;
 	put(o, " (");
 	for (uint32_t j = 0; k && j < k->nret; j++)
 		put(o, "%s%s", j ? ", " : "", o->em->sym_name[k->sym[j]]);
-	put(o, "), %s, (", f ? f : "?");
+	put(o, "), ");
+	if (ind)
+		put_opnd(o, m, in, in->opnd[0], 'g');
+	else
+		put(o, "%s", f ? f : "?");
+	put(o, ", (");
 	for (uint32_t j = 0; k && j < k->narg; j++)
 		put(o, "%s%s", j ? ", " : "", o->em->sym_name[k->sym[k->nret + j]]);
 	put(o, ")");
+	if (ind)
+		put(o, ", $P%u", o->pc); /* the emitter's .callprototype or .calltargets label */
 }
 
 static void put_target(out_t *o, const sc_module_t *m, const sc_insn_t *in)

@@ -109,17 +109,55 @@ static void release(sc__emit_t *e)
 
 /* ".space .align A .b8 name[size] = {...};" for a variable or parameter
  * (as a byte array: the element type is not kept). */
+/* A variable whose initializer holds function addresses (call.c): as
+ * .u64 words, those by the functions' names. Returns false (nothing
+ * written) for any other. */
+static bool put_func_addrs(FILE *out, const sc__emit_t *e, uint32_t i)
+{
+	const sc__sym_t *y = &e->m->syms[i];
+	bool any = false;
+	uint64_t v;
+	for (uint32_t b = 0; y->size % 8 == 0 && y->align % 8 == 0 && b < y->size; b += 8) {
+		memcpy(&v, y->init + b, 8);
+		any = any || sc__func_of_addr(e->m, v);
+	}
+	if (!any)
+		return false;
+	fprintf(out, "[%u] = {", y->size / 8);
+	for (uint32_t b = 0; b < y->size; b += 8) {
+		memcpy(&v, y->init + b, 8);
+		const sc_func_t *f = sc__func_of_addr(e->m, v);
+		fprintf(out, "%s", b ? ", " : "");
+		if (f)
+			fprintf(out, "%s", f->name);
+		else
+			fprintf(out, "%llu", (unsigned long long)v);
+	}
+	fprintf(out, "}");
+	return true;
+}
+
 static void put_var(FILE *out, const sc__emit_t *e, uint32_t i, const char *indent, const char *end)
 {
 	static const char *const sp[SC_SP__COUNT] = {"", "", ".global", ".shared", ".local", ".const", ".param"};
 	const sc__sym_t *y = &e->m->syms[i];
-	fprintf(out, "%s%s%s .align %u .b8 %s", indent, y->is_extern ? ".extern " : "", sp[y->space], y->align ? y->align : 1,
-	        e->sym_name[i]);
-	if (y->is_extern)
+	uint64_t v = 0;
+	bool words = false; /* function addresses: .u64 words */
+	for (uint32_t b = 0; y->init && y->size % 8 == 0 && y->align % 8 == 0 && b < y->size && !words; b += 8) {
+		memcpy(&v, y->init + b, 8);
+		words = sc__func_of_addr(e->m, v) != NULL;
+	}
+	fprintf(out, "%s%s%s .align %u .%s %s", indent, y->is_extern ? ".extern " : "", sp[y->space],
+	        y->align ? y->align : 1, words ? "u64" : "b8", e->sym_name[i]);
+	if (words)
+		;
+	else if (y->is_extern)
 		fprintf(out, "[]");
 	else
 		fprintf(out, "[%u]", y->size ? y->size : 1);
-	if (y->init) {
+	if (y->init && put_func_addrs(out, e, i))
+		;
+	else if (y->init) {
 		fprintf(out, " = {");
 		for (uint32_t b = 0; b < y->size; b++)
 			fprintf(out, "%s%u", b ? (b % 16 ? ", " : ",\n\t") : "", y->init[b]);
@@ -161,6 +199,29 @@ static void put_dims(FILE *out, const char *what, const uint32_t *d)
 
 /* Function fi: its head, registers, variables, then every word, a label
  * before each jump target. */
+/* An indirect call's .callprototype (label $P<pc>), before the call. */
+static void put_proto(FILE *out, const sc_module_t *m, const sc_insn_t *in, uint32_t pc)
+{
+	uint32_t k = SC_BR_RPC(in->imm);
+	if (in->op != SC_OP_CALL || in->sub != SC_CALL_DYN || SC_NSRC(in) != 1 || k >= m->ndcalls)
+		return;
+	const sc__dcall_t *c = &m->dcalls[k];
+	if (c->ntargets) {
+		fprintf(out, "$P%u: .calltargets ", pc);
+		for (uint32_t j = 0; j < c->ntargets; j++)
+			fprintf(out, "%s%s", j ? ", " : "", m->funcs[c->targets[j]].name);
+		fprintf(out, ";\n");
+		return;
+	}
+	fprintf(out, "$P%u: .callprototype ", pc);
+	for (uint32_t j = 0; j < c->nret; j++)
+		fprintf(out, "%s.param .align 8 .b8 _[%u]%s", j ? ", " : "(", c->ret_size[j], j + 1 == c->nret ? ") " : "");
+	fprintf(out, "_ (");
+	for (uint32_t j = 0; j < c->narg; j++)
+		fprintf(out, "%s.param .align 8 .b8 _[%u]", j ? ", " : "", c->arg_size[j]);
+	fprintf(out, ");\n");
+}
+
 static int put_func(FILE *out, sc__emit_t *e, uint32_t fi)
 {
 	const sc_module_t *m = e->m;
@@ -207,6 +268,7 @@ static int put_func(FILE *out, sc__emit_t *e, uint32_t fi)
 	for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++) {
 		if (label[pc - f->entry_pc])
 			fprintf(out, "$L%u:\n", pc);
+		put_proto(out, m, &code[pc], pc);
 		sc__disasm_emit(e, pc, text, sizeof text);
 		fprintf(out, "\t%s;\n", text);
 	}
@@ -230,11 +292,22 @@ int sc_module_emit_ptx(const sc_module_t *m, FILE *out)
 	fprintf(out, "// %s as flipsim lowered it (%s register mode, %u instructions)\n"
 	        ".version 7.0\n.target sm_75\n.address_size 64\n\n",
 	        m->name, sc_regs_name(m->regs), m->ncode);
+	/* every .func declared first when calls may recurse or go through
+	 * addresses (in index order, which the reload keeps) */
+	for (uint32_t i = 0; i < m->nfuncs && m->ndcalls; i++)
+		if (!m->funcs[i].is_entry && m->funcs[i].entry_pc != UINT32_MAX) {
+			fprintf(out, ".func ");
+			put_params(out, &e, i, SC_SYM_RET);
+			fprintf(out, " %s", m->funcs[i].name);
+			put_params(out, &e, i, SC_SYM_PARAM);
+			fprintf(out, ";\n");
+		}
 	for (uint32_t i = 0; i < m->nsyms; i++)
 		if (m->syms[i].owner < 0 && m->syms[i].role == SC_SYM_VAR && m->syms[i].space != SC_SP_NONE)
 			put_var(out, &e, i, "", ";\n");
 	fprintf(out, "\n");
-	/* .funcs before their callers (no recursion), then the kernels */
+	/* .funcs before their callers where the call graph allows, then the
+	 * kernels */
 	rc = 0;
 	for (bool more = true; more && !rc;) {
 		more = false;
@@ -243,7 +316,7 @@ int sc_module_emit_ptx(const sc_module_t *m, FILE *out)
 			if (done[i] || f->is_entry || f->entry_pc == UINT32_MAX)
 				continue;
 			bool ready = true;
-			for (uint32_t j = 0; j < m->nfuncs && ready; j++)
+			for (uint32_t j = 0; j < m->nfuncs && ready && !m->ndcalls; j++)
 				ready = !reach[(size_t)i * m->nfuncs + j] || done[j];
 			if (ready) {
 				rc = put_func(out, &e, i);

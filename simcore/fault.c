@@ -1140,6 +1140,7 @@ static void hash_sm(const sc_gpu_t *g, const sc_sm_t *sm, hasher_t *s)
 			hmix(s, w->sp);
 			hbytes(s, w->calls, w->ncalls * sizeof *w->calls);
 			hmix(s, w->ncalls);
+			hmix(s, w->csp);
 			hmix(s, w->ib_pc);
 			for (uint32_t e = 0; e < c->ib_entries; e++) {
 				hmix(s, w->ib[e].valid);

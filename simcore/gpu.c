@@ -579,7 +579,7 @@ static size_t launch_layout(sc_gpu_t *g, uint8_t *base, uint32_t i)
 	uint8_t *p = base;
 	uint32_t *pf = carve(&p, mw * (r->preds ? r->preds : 1) * sizeof *pf);
 	uint64_t *ready = carve(&p, mw * (r->regs + r->preds + 1) * sizeof *ready);
-	uint32_t *calls = carve(&p, mw * (r->mod->max_call_depth + 1) * sizeof *calls);
+	uint32_t *calls = carve(&p, mw * (r->call_depth + 1) * sizeof *calls);
 	if (base) {
 		g->sms[i].pf = pf;
 		g->sms[i].ready_mem = ready;
@@ -739,6 +739,7 @@ static int run_size(sc_gpu_t *g, sc_module_t *m, const sc_func_t *f, const char 
 		st = (st + f->dyn_smem_align - 1) / f->dyn_smem_align * f->dyn_smem_align + dyn_smem;
 	r->smem = (st + 15) / 16 * 16;
 	r->local = (f->local_total + 7) / 8 * 8;
+	sc__call_size(g, f);
 	r->launch_index = g->nstats;
 	if (UNLIKELY(f->smem_warp)) { /* Penny's shared checkpoints, at the CTA's end (pennyc.c) */
 		uint64_t all = r->smem + (uint64_t)r->nwarps * f->smem_warp;

@@ -392,6 +392,8 @@ int sc__insn_valid(const sc_insn_t *in)
 	case SC_U_CTL:
 		if (in->op >= SC_OP_NANOSLEEP)
 			return sc__ext_valid(in);
+		if (in->op == SC_OP_CALL && in->sub == SC_CALL_DYN) /* call.c: no destination, an R64 callee or none */
+			return in->nops == 0 || (in->nops == SC_NOPS_MAKE(0, 1) && SC_OPND_KIND(in->opnd[0]) == SC_K_R64);
 		return in->op != SC_OP_BAR || in->sub <= SC_BAR_WARP_SYNC; /* ex_bar */
 	default: return alu_valid(in, oi);
 	}

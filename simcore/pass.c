@@ -772,7 +772,10 @@ int sc__pass_apply(sc_module_t *m, const char *name, char *msg, size_t msgsz)
 	if (!sc__pass_name(i))
 		return pfail(msg, msgsz, SC_EINVAL, "no pass '%s' (nop-leaders, nop-all or dup)", name);
 	sc_pass_t *p;
-	int rc = sc__pass_begin(m, &p);
+	int rc = sc__dcall_refuse(m, "a pass", msg, msgsz);
+	if (rc)
+		return rc;
+	rc = sc__pass_begin(m, &p);
 	if (rc)
 		return pfail(msg, msgsz, rc, "%s: out of memory", m->name);
 	rc = diag[i].run(p);

@@ -1137,6 +1137,9 @@ static int add_symbol(sc_module_t *m, uint32_t at, uint64_t bytes)
 int sc__pennyc_compile(sc_module_t *m, const sc_pennyc_opts_t *opt, sc_pennyc_stats_t *st, char *msg, size_t msgsz)
 {
 	sc_pennyc_stats_t local = {0};
+	int refused = sc__dcall_refuse(m, "Penny's compiler", msg, msgsz);
+	if (refused)
+		return refused;
 	if (!st)
 		st = &local;
 	*st = (sc_pennyc_stats_t){0};

@@ -32,6 +32,7 @@ typedef struct sym {
 	int32_t func;        /* function index for is_func */
 	int32_t owner;       /* function that declared it, -1 for module scope */
 	bool bound;          /* call-site .param bound to a callee slot */
+	bool dyn;            /* call-site .param of a dynamic call: the caller's local */
 	uint64_t addr;       /* address in its space (after layout) */
 	uint32_t depth;
 	bool used_by_func;   /* shared var referenced from a .func */
@@ -45,7 +46,7 @@ typedef struct label {
 } label_t;
 
 /* fixups applied after parsing */
-enum { FX_IMM, FX_POOL, FX_LABEL, FX_CALL };
+enum { FX_IMM, FX_POOL, FX_LABEL, FX_CALL, FX_FADDR };
 typedef struct fixup {
 	uint8_t kind;
 	bool generic;        /* address wanted in the generic space */
@@ -63,7 +64,32 @@ typedef struct fixup {
 typedef struct pcall {
 	uint32_t pc, nret, narg;
 	sym_t *s[40];
+	/* dynamic calls (call.c): indirect ones through a prototype's sizes,
+	 * direct ones on a cycle of the call graph */
+	bool dyn, save;
+	int32_t caller;
+	sym_t *callee;       /* NULL: indirect */
+	uint32_t size[40];
+	int32_t targets;     /* indirect through a .calltargets list: its proto_t */
 } pcall_t;
+
+/* A .callprototype: the sizes of its return values and parameters; or a
+ * .calltargets list: the functions (ntargets), the sizes of the first. */
+typedef struct proto {
+	const char *name;
+	uint32_t len;
+	int32_t fn;
+	uint32_t nret, narg;
+	uint32_t size[40];   /* returns, then parameters */
+	sym_t **targets;
+	uint32_t ntargets;
+} proto_t;
+
+/* A function's address in a .global/.const initializer: y->init[off]. */
+typedef struct finit {
+	sym_t *var, *fsym;
+	uint32_t off, line, col;
+} finit_t;
 
 typedef struct P {
 	const sc_ptx_host_t *host;
@@ -93,6 +119,11 @@ typedef struct P {
 	uint32_t nfx, fx_cap;
 	pcall_t *calls;
 	uint32_t ncalls, calls_cap;
+	bool *taken;         /* per function: its address is taken */
+	proto_t *protos;
+	uint32_t nprotos, protos_cap;
+	finit_t *finits;
+	uint32_t nfinits, finits_cap;
 	uint32_t funcs_cap;
 	/* symbols referenced by the current function (for layout) */
 	uint32_t line, col;
@@ -1279,10 +1310,133 @@ static int lower_atom(P *p, L *l, mods_t *m)
 	return 0;
 }
 
+static int parse_param_decl(P *p, bool kernel, int *t, uint64_t *count, uint32_t *align, sc_tok_t **name);
+
+/* NAME: .callprototype [(.param .type _)] _ (.param .type _, ...); the
+ * label before it is consumed. */
+static int parse_proto(P *p, const sc_tok_t *name)
+{
+	GROW(p->protos, p->nprotos, p->protos_cap);
+	proto_t *pt = &p->protos[p->nprotos];
+	memset(pt, 0, sizeof *pt);
+	pt->name = name->p;
+	pt->len = name->len;
+	pt->fn = p->fn;
+	for (int part = 0; part < 2; part++) {
+		if (part == 1 && !tok_is(next(p), "_"))
+			return perr(p, &p->t[p->i - 1], "expected '_' for the function in a .callprototype");
+		if (part == 0 && !is_punct(peek(p), '('))
+			continue; /* no return value */
+		if (expect(p, '('))
+			return -1;
+		while (!is_punct(peek(p), ')')) {
+			int t = 0;
+			uint64_t count = 1;
+			uint32_t align = 0;
+			sc_tok_t *nk = NULL;
+			if (parse_param_decl(p, false, &t, &count, &align, &nk))
+				return -1;
+			if (part ? pt->narg == SC_DCALL_MAXP : pt->nret == 8)
+				return perr(p, nk, "too many parameters in a .callprototype");
+			pt->size[pt->nret + pt->narg] = (uint32_t)(count * type_bytes(t));
+			*(part ? &pt->narg : &pt->nret) += 1;
+			if (is_punct(peek(p), ','))
+				next(p);
+		}
+		next(p);
+	}
+	p->nprotos++;
+	return expect(p, ';');
+}
+
+/* NAME: .calltargets f, g, ...; the label before it is consumed. The
+ * functions must be declared; their sizes are the first one's. */
+static int parse_targets(P *p, const sc_tok_t *name)
+{
+	GROW(p->protos, p->nprotos, p->protos_cap);
+	proto_t *pt = &p->protos[p->nprotos];
+	memset(pt, 0, sizeof *pt);
+	*pt = (proto_t){.name = name->p, .len = name->len, .fn = p->fn};
+	do {
+		sc_tok_t *k = next(p);
+		sym_t *y = k->kind == SC_TK_IDENT ? sym_find(p, k->p, k->len) : NULL;
+		if (!y || !y->is_func)
+			return perr(p, k, "expected a declared function in .calltargets, found '%s'", tokstr(k));
+		sym_t **t = realloc(pt->targets, (pt->ntargets + 1) * sizeof *t);
+		if (!t) {
+			p->err = SC_ENOMEM;
+			return -1;
+		}
+		pt->targets = t;
+		pt->targets[pt->ntargets++] = y;
+	} while (is_punct(peek(p), ',') && next(p));
+	const sc_func_t *f = &p->m->funcs[pt->targets[0]->func];
+	if (f->nrets > 8 || f->nparams > SC_DCALL_MAXP)
+		return perr(p, name, "'%s' takes more parameters than a call passes", f->name);
+	pt->nret = f->nrets;
+	pt->narg = f->nparams;
+	for (uint32_t i = 0; i < f->nrets; i++)
+		pt->size[i] = f->ret_size[i];
+	for (uint32_t i = 0; i < f->nparams; i++)
+		pt->size[f->nrets + i] = f->param_size[i];
+	p->nprotos++;
+	return expect(p, ';');
+}
+
+/* call (rets), %rd, (args), proto: a dynamic call (call.c) whose
+ * .param variables are the caller's own local data. */
+static int lower_icall(P *p, L *l, mods_t *m)
+{
+	const popnd_t *rets = &l->o[0], *args = &l->o[2], *pr = &l->o[3];
+	if (l->o[1].kind != O_REG)
+		return perr(p, l->o[1].tok, "a call through a prototype needs a register holding the function's address");
+	if (l->no < 4)
+		return perr(p, l->o[1].tok, "an indirect call needs a .callprototype label after its arguments");
+	const proto_t *pt = NULL;
+	for (uint32_t i = 0; i < p->nprotos && !pt; i++)
+		if (p->protos[i].fn == p->fn && p->protos[i].len == pr->tok->len &&
+		    !memcmp(p->protos[i].name, pr->tok->p, pr->tok->len))
+			pt = &p->protos[i];
+	if (!pt)
+		return perr(p, pr->tok, "'%s' is not a .callprototype or .calltargets label of this function",
+		            tokstr(pr->tok));
+	if (rets->nvec != pt->nret || args->nvec != pt->narg)
+		return perr(p, pr->tok, "prototype '%s' has %u return values and %u parameters; the call has %u and %u",
+		            tokstr(pr->tok), pt->nret, pt->narg, rets->nvec, args->nvec);
+	if (enc_value(p, l, 0, &l->o[1], SC_T_U64))
+		return -1;
+	if (SC_OPND_KIND(l->in.opnd[0]) != SC_K_R64)
+		return perr(p, l->o[1].tok, "the function's address is a 64-bit register");
+	GROW(p->calls, p->ncalls, p->calls_cap);
+	pcall_t *pc = &p->calls[p->ncalls++];
+	memset(pc, 0, sizeof *pc);
+	*pc = (pcall_t){.pc = p->m->ncode, .nret = pt->nret, .narg = pt->narg, .dyn = true, .caller = p->fn,
+	                .targets = pt->ntargets ? (int32_t)(pt - p->protos) : -1};
+	for (uint32_t i = 0; i < pt->nret + pt->narg; i++) {
+		const popnd_t *o = i < pt->nret ? &rets->vec[i] : &args->vec[i - pt->nret];
+		sym_t *y = o->sym;
+		if (o->kind != O_SYM || !y || y->space != SC_SP_PARAM || y->owner != p->fn || y->bound || y->dyn)
+			return perr(p, o->tok, "call arguments must be .param variables declared at the call");
+		if (y->size < pt->size[i])
+			return perr(p, o->tok, "'%s' is %u bytes; the prototype expects %u", y->name, y->size, pt->size[i]);
+		y->space = SC_SP_LOCAL;
+		y->dyn = true;
+		y->role = SC_SYM_CALL;
+		pc->s[i] = y;
+		pc->size[i] = pt->size[i];
+	}
+	l->in.sub = SC_CALL_DYN;
+	l->in.nops = SC_NOPS_MAKE(0, 1);
+	l->in.mods = m->flags & SC_MOD_UNI;
+	return 0;
+}
+
 static int lower_call(P *p, L *l, mods_t *m)
 {
 	if (mods_done(p, m, false))
 		return -1;
+	if (l->o[1].kind == O_REG || l->no > 3)
+		return lower_icall(p, l, m);
 	/* operands were parsed specially: o[0] = ret list (O_VEC of syms) or none,
 	 * o[1] = function symbol, o[2] = argument list */
 	const popnd_t *fo = &l->o[1];
@@ -1297,9 +1451,13 @@ static int lower_call(P *p, L *l, mods_t *m)
 		return perr(p, fo->tok, "'%s' takes %u parameters, the call passes %u", f->name, f->nparams, args->nvec);
 	GROW(p->calls, p->ncalls, p->calls_cap);
 	pcall_t *pc = &p->calls[p->ncalls++];
+	memset(pc, 0, sizeof *pc);
 	pc->pc = p->m->ncode;
 	pc->nret = rets->nvec;
 	pc->narg = args->nvec;
+	pc->caller = p->fn;
+	pc->callee = fo->sym;
+	pc->targets = -1;
 	/* Bind the call-site .param variables to the callee's frame slots. */
 	for (int pass = 0; pass < 2; pass++) {
 		const popnd_t *lst = pass ? args : rets;
@@ -1314,6 +1472,7 @@ static int lower_call(P *p, L *l, mods_t *m)
 			y->bound = true;
 			y->role = SC_SYM_CALL;
 			pc->s[pass ? rets->nvec + i : i] = y;
+			pc->size[pass ? rets->nvec + i : i] = size;
 			y->func = fo->sym->func;
 			y->addr = pass ? f->param_off[i] : f->ret_off[i]; /* frame-relative; relocated later */
 		}
@@ -1411,6 +1570,21 @@ static int lower_mov_vec(P *p, L *l, mods_t *m)
 }
 
 /* mov d, a; mov {d, e, ...}, a (unpack); mov d, {a, b, ...} (pack). */
+/* mov.u64 d, f: the function's address (SC_FUNC_BASE, call.c), a pool
+ * constant fixed once the module's functions are known (FX_FADDR). */
+static int lower_func_addr(P *p, L *l, const popnd_t *d, const popnd_t *s, int t)
+{
+	uint32_t idx;
+	if (sc__type_bits(t) != 64)
+		return perr(p, s->tok, "the address of function '%s' is 64 bits: use mov.u64 or mov.b64", tokstr(s->tok));
+	if (enc_value(p, l, 0, d, t) || pool_add(p, 0, false, &idx))
+		return -1;
+	l->in.opnd[1] = SC_OPND(SC_K_IMM, idx);
+	l->in.nops = SC_NOPS_MAKE(1, 1);
+	return add_fixup(p, (fixup_t){.kind = FX_FADDR, .pool = idx, .sym = s->sym, .line = s->tok->line,
+	                              .col = s->tok->col, .func = p->fn});
+}
+
 static int lower_mov(P *p, L *l, mods_t *m)
 {
 	sc_insn_t *in = &l->in;
@@ -1440,7 +1614,7 @@ static int lower_mov(P *p, L *l, mods_t *m)
 		if (!is_dst_reg(d))
 			return perr(p, d->tok, "destination must be a register");
 		if (s->kind == O_SYM && s->sym && s->sym->is_func)
-			return perr(p, s->tok, "function addresses are not supported");
+			return lower_func_addr(p, l, d, s, t);
 		if (s->kind == O_SYM && s->sym)
 			note_shared_use(p, s->sym);
 		if (enc_value(p, l, 0, d, t) || enc_value(p, l, 1, s, t))
@@ -1771,22 +1945,32 @@ static int parse_call(P *p, L *l)
 			return bad_call(p);
 		next(p);
 	}
-	sc_tok_t *f = next(p);
-	if (f->kind == SC_TK_REG)
-		return perr(p, f, "indirect call through '%s' is not supported", tokstr(f));
-	if (f->kind != SC_TK_IDENT)
+	sc_tok_t *f = peek(p);
+	if (f->kind == SC_TK_REG) { /* indirect: call (rets), %rd, (args), proto; */
+		if (parse_simple(p, &o[1]))
+			return -1;
+	} else if (f->kind == SC_TK_IDENT) {
+		next(p);
+		o[1].kind = O_SYM;
+		o[1].tok = f;
+		o[1].sym = sym_find(p, f->p, f->len);
+	} else {
 		return bad_call(p);
-	o[1].kind = O_SYM;
-	o[1].tok = f;
-	o[1].sym = sym_find(p, f->p, f->len);
-	if (is_punct(peek(p), ',')) {
+	}
+	if (is_punct(peek(p), ',') && is_punct(&p->t[p->i + 1], '(')) {
 		next(p);
 		if (parse_call_list(p, &o[2], 32))
 			return -1;
 	}
-	if (is_punct(peek(p), ','))
-		return perr(p, peek(p), "indirect calls through prototypes are not supported");
 	l->no = 3;
+	if (is_punct(peek(p), ',')) {
+		next(p);
+		o[3].tok = next(p);
+		if (o[3].tok->kind != SC_TK_IDENT)
+			return perr(p, o[3].tok, "expected a .callprototype label after the arguments, found '%s'",
+			            tokstr(o[3].tok));
+		l->no = 4;
+	}
 	return expect(p, ';');
 }
 
@@ -2006,15 +2190,30 @@ static int parse_init_values(P *p, sym_t *y, int t)
 			continue;
 		}
 		popnd_t o;
-		if (parse_simple(p, &o))
-			return -1;
-		if (o.kind == O_SYM)
-			return perr(p, k, "address initializers are not supported");
-		uint64_t v;
-		if (imm_bits(p, &o, t, &v))
+		bool gen = tok_is(k, "generic") && is_punct(&p->t[p->i + 1], '(');
+		if (gen)
+			p->i += 2;
+		if (parse_simple(p, &o) || (gen && expect(p, ')')))
 			return -1;
 		if ((n + 1) * eb > y->size)
 			return perr(p, k, "too many initializers for '%s'", y->name);
+		if (o.kind == O_SYM && o.sym && o.sym->is_func) {
+			if (eb != 8)
+				return perr(p, k, "the address of function '%s' is 64 bits; '%s' has %u-byte elements",
+				            tokstr(o.tok), y->name, eb);
+			GROW(p->finits, p->nfinits, p->finits_cap);
+			p->finits[p->nfinits++] = (finit_t){y, o.sym, n * eb, k->line, k->col};
+			n++;
+			if (is_punct(peek(p), ','))
+				next(p);
+			continue;
+		}
+		if (o.kind == O_SYM)
+			return perr(p, k, "initializers with the address of a variable are not supported (function "
+			            "addresses are)");
+		uint64_t v;
+		if (imm_bits(p, &o, t, &v))
+			return -1;
 		memcpy(y->init + n * eb, &v, eb);
 		n++;
 		if (is_punct(peek(p), ','))
@@ -2224,6 +2423,18 @@ static int parse_body(P *p)
 		if (k->kind == SC_TK_DIRECTIVE) {
 			next(p);
 			if (body_directive(p, k))
+				return -1;
+			continue;
+		}
+		if (k->kind == SC_TK_IDENT && is_punct(&p->t[p->i + 1], ':') && tok_is(&p->t[p->i + 2], ".callprototype")) {
+			p->i += 3;
+			if (parse_proto(p, k))
+				return -1;
+			continue;
+		}
+		if (k->kind == SC_TK_IDENT && is_punct(&p->t[p->i + 1], ':') && tok_is(&p->t[p->i + 2], ".calltargets")) {
+			p->i += 3;
+			if (parse_targets(p, k))
 				return -1;
 			continue;
 		}
@@ -2567,9 +2778,180 @@ static sc_tok_t first_call_of(const P *p, uint32_t i)
 	return t;
 }
 
-/* The call graph from the FX_CALL fixups, closed transitively into
- * *calls (calls[i * nf + j]: i reaches j); refuses recursion and calls of
- * functions declared but never defined. */
+/* ------------------------------------- function addresses, dynamic calls */
+static uint64_t sym_address(const P *p, const fixup_t *x);
+
+/* The address of function symbol y (SC_FUNC_BASE), in *a; refuses a
+ * kernel's and one never defined. t: where it is named. */
+static int func_addr(P *p, const sym_t *y, const sc_tok_t *t, uint64_t *a)
+{
+	const sc_func_t *f = &p->m->funcs[y->func];
+	if (f->is_entry)
+		return perr(p, t, "'%s' is a kernel: only the address of a .func can be taken", f->name);
+	if (f->entry_pc == UINT32_MAX)
+		return perr(p, t, "function '%s' is declared but never defined", f->name);
+	*a = SC_FUNC_BASE + 16 * (uint64_t)y->func;
+	return 0;
+}
+
+/* Function addresses in mov (pool constants) and in initializers; marks
+ * p->taken[] (the functions an indirect call may reach). */
+static int resolve_func_addrs(P *p)
+{
+	uint64_t a;
+	for (uint32_t i = 0; i < p->nfx; i++) {
+		const fixup_t *x = &p->fx[i];
+		sc_tok_t t = {.line = x->line, .col = x->col};
+		if (x->kind != FX_FADDR)
+			continue;
+		if (func_addr(p, x->sym, &t, &a))
+			return -1;
+		p->m->pool[x->pool] = a;
+		p->taken[x->sym->func] = p->m->funcs[x->sym->func].addr_taken = true;
+	}
+	for (uint32_t i = 0; i < p->nprotos; i++) /* what a .calltargets list names may be called */
+		for (uint32_t k = 0; k < p->protos[i].ntargets; k++) {
+			const sym_t *y = p->protos[i].targets[k];
+			sc_tok_t t = {.line = 1, .col = 1};
+			if (func_addr(p, y, &t, &a))
+				return -1;
+			p->taken[y->func] = p->m->funcs[y->func].addr_taken = true;
+		}
+	for (uint32_t i = 0; i < p->nfinits; i++) {
+		const finit_t *x = &p->finits[i];
+		sc_tok_t t = {.line = x->line, .col = x->col};
+		if (func_addr(p, x->fsym, &t, &a))
+			return -1;
+		memcpy(x->var->init + x->off, &a, 8);
+		p->taken[x->fsym->func] = p->m->funcs[x->fsym->func].addr_taken = true;
+	}
+	return 0;
+}
+
+/* Edges of the indirect calls: from their function to every function
+ * whose address is taken. */
+static int indirect_edges(P *p, bool *calls)
+{
+	uint32_t nf = p->m->nfuncs;
+	if (!(p->taken = calloc(nf + 1, 1))) {
+		p->err = SC_ENOMEM;
+		return -1;
+	}
+	if (resolve_func_addrs(p))
+		return -1;
+	for (uint32_t i = 0; i < p->ncalls; i++)
+		if (p->calls[i].dyn && p->calls[i].caller >= 0)
+			for (uint32_t t = 0; t < nf; t++)
+				if (p->taken[t])
+					calls[(size_t)p->calls[i].caller * nf + t] = true;
+	return 0;
+}
+
+/* Which calls are dynamic (call.c) and which of those save the caller:
+ * a direct call whose callee reaches its caller again (recursion) becomes
+ * one, its .param variables the caller's own local data; an indirect
+ * call saves its caller when any function whose address is taken reaches
+ * it. calls: the closed call graph. */
+static void mark_dyn_calls(P *p, const bool *calls)
+{
+	uint32_t nf = p->m->nfuncs;
+	for (uint32_t i = 0; i < p->ncalls; i++) {
+		pcall_t *c = &p->calls[i];
+		uint32_t caller = (uint32_t)c->caller;
+		if (!c->dyn) {
+			if (!calls[(size_t)c->callee->func * nf + caller])
+				continue;
+			c->dyn = c->save = true;
+			for (uint32_t k = 0; k < c->nret + c->narg; k++) {
+				sym_t *y = c->s[k];
+				y->bound = false;
+				y->dyn = true;
+				y->func = -1;
+				y->addr = 0;
+			}
+			continue;
+		}
+		for (uint32_t t = 0; t < nf; t++)
+			if (p->taken[t] && calls[(size_t)t * nf + caller])
+				c->save = true;
+	}
+}
+
+/* The module's dynamic calls (m->dcalls), once local memory is laid out
+ * and the call words relocated: each word gets its record's index. */
+static int build_dcalls(P *p)
+{
+	sc_module_t *m = p->m;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < p->ncalls; i++)
+		n += p->calls[i].dyn;
+	if (!n)
+		return 0;
+	if (!(m->dcalls = calloc(n, sizeof *m->dcalls))) {
+		p->err = SC_ENOMEM;
+		return -1;
+	}
+	for (uint32_t i = 0; i < p->ncalls; i++) {
+		const pcall_t *c = &p->calls[i];
+		if (!c->dyn)
+			continue;
+		sc__dcall_t *d = &m->dcalls[m->ndcalls];
+		uint32_t rb = 0;
+		*d = (sc__dcall_t){.pc = c->pc, .caller = c->caller, .callee = c->callee ? c->callee->func : -1,
+		                   .saves = c->save, .nret = c->nret, .narg = c->narg};
+		for (uint32_t k = 0; k < c->nret + c->narg; k++) {
+			fixup_t x = {.sym = c->s[k]};
+			uint32_t off = (uint32_t)sym_address(p, &x);
+			if (k < c->nret) {
+				d->ret_size[k] = c->size[k];
+				d->ret_off[k] = off;
+				rb += c->size[k];
+			} else {
+				d->arg_size[k - c->nret] = c->size[k];
+				d->arg_off[k - c->nret] = off;
+			}
+		}
+		if (rb > SC_DCALL_RETMAX) {
+			sc_tok_t t = {.line = m->line[c->pc], .col = 1};
+			return perr(p, &t, "a recursive or indirect call returns %u bytes; flipsim passes at most %u", rb,
+			            SC_DCALL_RETMAX);
+		}
+		if (c->targets >= 0) {
+			const proto_t *pt = &p->protos[c->targets];
+			if (!(d->targets = calloc(pt->ntargets, sizeof *d->targets))) {
+				p->err = SC_ENOMEM;
+				return -1;
+			}
+			for (uint32_t k = 0; k < pt->ntargets; k++)
+				d->targets[d->ntargets++] = (uint32_t)pt->targets[k]->func;
+		}
+		sc_insn_t *in = &m->code[c->pc];
+		in->sub = SC_CALL_DYN;
+		in->imm = ((uint64_t)m->ndcalls << 32) | (d->callee >= 0 ? m->funcs[d->callee].entry_pc : 0);
+		m->ndcalls++;
+	}
+	return 0;
+}
+
+/* Kernels that reach a dynamic call get a call stack (call.c). */
+static void stack_users(P *p, const bool *calls)
+{
+	sc_module_t *m = p->m;
+	uint32_t nf = m->nfuncs;
+	for (uint32_t i = 0; i < p->ncalls; i++) {
+		if (!p->calls[i].dyn)
+			continue;
+		uint32_t f = (uint32_t)p->calls[i].caller;
+		for (uint32_t k = 0; k < nf; k++)
+			if (m->funcs[k].is_entry && (k == f || calls[(size_t)k * nf + f]))
+				m->funcs[k].uses_stack = true;
+	}
+}
+
+/* The call graph from the FX_CALL fixups and the indirect calls, closed
+ * transitively into *calls (calls[i * nf + j]: i reaches j); marks the
+ * dynamic calls and refuses calls of functions declared but never
+ * defined. */
 static int call_graph(P *p, bool **out)
 {
 	sc_module_t *m = p->m;
@@ -2582,27 +2964,15 @@ static int call_graph(P *p, bool **out)
 	for (uint32_t i = 0; i < p->nfx; i++)
 		if (p->fx[i].kind == FX_CALL)
 			calls[(size_t)p->fx[i].func * nf + (uint32_t)p->fx[i].sym->func] = true;
+	if (indirect_edges(p, calls))
+		return -1;
 	for (uint32_t k = 0; k < nf; k++)
 		for (uint32_t i = 0; i < nf; i++)
 			if (calls[(size_t)i * nf + k])
 				for (uint32_t j = 0; j < nf; j++)
 					if (calls[(size_t)k * nf + j])
 						calls[(size_t)i * nf + j] = true;
-	for (uint32_t i = 0; i < nf; i++)
-		if (calls[(size_t)i * nf + i]) {
-			/* report the call in i that closes the cycle */
-			sc_tok_t t = {.line = 1, .col = 1};
-			for (uint32_t x = 0; x < p->nfx; x++) {
-				const fixup_t *c = &p->fx[x];
-				if (c->kind == FX_CALL && c->func == (int32_t)i &&
-				    (c->sym->func == (int32_t)i || calls[(size_t)c->sym->func * nf + i])) {
-					t.line = c->line;
-					t.col = c->col;
-					break;
-				}
-			}
-			return perr(p, &t, "function '%s' is recursive; recursion is not supported", m->funcs[i].name);
-		}
+	mark_dyn_calls(p, calls);
 	for (uint32_t i = 0; i < nf; i++)
 		for (uint32_t j = 0; j < nf && m->funcs[i].entry_pc == UINT32_MAX; j++)
 			if (calls[(size_t)j * nf + i]) {
@@ -2877,6 +3247,7 @@ static int layout(P *p)
 	}
 	if (!rc) {
 		kernel_totals(p, calls);
+		stack_users(p, calls);
 		rc = layout_shared(p) || layout_globals(p) ? -1 : 0;
 	}
 	free(calls);
@@ -2917,7 +3288,8 @@ static int apply_fixups(P *p)
 			m->code[x->pc].imm = sym_address(p, x);
 			/* a call-site .param accessed before the call bound it to the
 			 * callee's frame: the access goes to local memory */
-			if (x->sym->bound && x->sym->space == SC_SP_LOCAL && SC_AUX_SPACE(m->code[x->pc].aux) == SC_SP_PARAM)
+			if ((x->sym->bound || x->sym->dyn) && x->sym->space == SC_SP_LOCAL &&
+			    SC_AUX_SPACE(m->code[x->pc].aux) == SC_SP_PARAM)
 				m->code[x->pc].aux = (uint8_t)((m->code[x->pc].aux & ~7u) | SC_SP_LOCAL);
 			break;
 		case FX_POOL: {
@@ -3217,6 +3589,11 @@ void sc__module_free(sc_module_t *m)
 	free(m->syms);
 	free(m->reloc);
 	free(m->calls);
+	for (uint32_t i = 0; i < m->ndcalls; i++) {
+		free(m->dcalls[i].save);
+		free(m->dcalls[i].targets);
+	}
+	free(m->dcalls);
 	sc__penny_tab_free(m->penny);
 	sc__pennyc_free(m->pennyc);
 	free(m->code);
@@ -3334,12 +3711,14 @@ int sc__ptx_load(const sc_ptx_host_t *host, const char *name, const char *text, 
 		p.err = SC_ENOMEM;
 		goto done;
 	}
-	if (parse_module(&p) || layout(&p) || apply_fixups(&p) || keep_symbols(&p)) {
+	if (parse_module(&p) || layout(&p) || apply_fixups(&p) || build_dcalls(&p) || keep_symbols(&p)) {
 		if (!p.err) /* a failure path without a message must not pass as success */
 			perr(&p, &p.t[p.i ? p.i - 1 : 0], "invalid PTX near '%s'", tokstr(&p.t[p.i ? p.i - 1 : 0]));
 		goto done;
 	}
 	sc__cfg_reconverge(p.m);
+	if ((p.err = sc__dcall_live(p.m)))
+		goto done;
 	for (uint32_t i = 0; i < p.m->nfuncs; i++) {
 		sc_func_t *f = &p.m->funcs[i];
 		f->regs_ptx = f->regs_total;
@@ -3351,8 +3730,9 @@ int sc__ptx_load(const sc_ptx_host_t *host, const char *name, const char *text, 
 	}
 	p.m->regs = host->regs;
 	p.m->max_regs = host->max_regs;
-	if (host->regs == SC_REGS_ALLOC && !(p.err = sc__regalloc(p.m, msg, msgsz)))
-		p.err = sc__spill(p.m, msg, msgsz);
+	if (host->regs == SC_REGS_ALLOC && !(p.err = sc__regalloc(p.m, msg, msgsz)) &&
+	    !(p.err = sc__spill(p.m, msg, msgsz)))
+		p.err = sc__dcall_live(p.m); /* the allocated slots */
 done:
 	rc = p.err;
 	if (rc == SC_ENOMEM && !msg[0])
@@ -3364,6 +3744,11 @@ done:
 	free(p.labels);
 	free(p.fx);
 	free(p.calls);
+	free(p.taken);
+	for (uint32_t i = 0; i < p.nprotos; i++)
+		free(p.protos[i].targets);
+	free(p.protos);
+	free(p.finits);
 	free(p.pool_sym);
 	free(p.t);
 	for (size_t b = 0; b < sizeof p.bt / sizeof p.bt[0]; b++)

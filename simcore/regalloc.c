@@ -208,14 +208,6 @@ typedef struct fres {
 	bool stale;                  /* a .func reading a value before writing it */
 } fres_t;
 
-static int func_index_at(const sc_module_t *m, uint32_t pc)
-{
-	for (uint32_t i = 0; i < m->nfuncs; i++)
-		if (m->funcs[i].entry_pc == pc)
-			return (int)i;
-	return -1;
-}
-
 /* "MODULE: register allocation: ..." in msg; returns rc. */
 static int fail(char *msg, size_t msgsz, int rc, const sc_module_t *m, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
@@ -381,23 +373,39 @@ static int call_sites(actx_t *a)
 {
 	const sc_module_t *m = a->m;
 	fres_t *r = a->r;
-	for (uint32_t pc = a->f->entry_pc; pc < a->f->end_pc; pc++)
-		r->ncalls += m->code[pc].op == SC_OP_CALL;
-	r->calls = calloc(r->ncalls + 1, sizeof *r->calls);
-	if (!r->calls)
+	uint32_t *tg = malloc((m->nfuncs + 1) * sizeof *tg);
+	if (!tg)
 		return SC_ENOMEM;
+	for (uint32_t pc = a->f->entry_pc; pc < a->f->end_pc; pc++)
+		r->ncalls += m->code[pc].op == SC_OP_CALL ? sc__call_targets(m, &m->code[pc], tg) : 0;
+	r->calls = calloc(r->ncalls + 1, sizeof *r->calls);
+	if (!r->calls) {
+		free(tg);
+		return SC_ENOMEM;
+	}
 	r->ncalls = 0;
 	for (uint32_t pc = a->f->entry_pc; pc < a->f->end_pc; pc++) {
 		if (m->code[pc].op != SC_OP_CALL)
 			continue;
-		int g = func_index_at(m, SC_BR_TARGET(m->code[pc].imm));
-		if (g < 0)
+		/* an indirect call: an edge to each function it may enter; a
+		 * call that saves the caller's live values (call.c) lets the
+		 * callee's window overlap the caller's */
+		uint32_t n = sc__call_targets(m, &m->code[pc], tg), hr = 0, hp = 0;
+		if (!n && m->code[pc].sub != SC_CALL_DYN) {
+			free(tg);
 			return fail(a->msg, a->msgsz, SC_EPARSE, m, "'%s': call at pc %u to no function", a->f->name, pc);
-		r->calls[r->ncalls].pc = pc;
-		r->calls[r->ncalls].callee = (uint32_t)g;
-		live_across(a, pc, &r->calls[r->ncalls].hr, &r->calls[r->ncalls].hp);
-		r->ncalls++;
+		}
+		if (!sc__call_saves(m, &m->code[pc]))
+			live_across(a, pc, &hr, &hp);
+		for (uint32_t t = 0; t < n; t++) {
+			r->calls[r->ncalls].pc = pc;
+			r->calls[r->ncalls].callee = tg[t];
+			r->calls[r->ncalls].hr = hr;
+			r->calls[r->ncalls].hp = hp;
+			r->ncalls++;
+		}
 	}
+	free(tg);
 	return 0;
 }
 
@@ -457,9 +465,9 @@ bool *sc__call_closure(const sc_module_t *m)
 			continue;
 		for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++)
 			if (m->code[pc].op == SC_OP_CALL) {
-				int g = func_index_at(m, SC_BR_TARGET(m->code[pc].imm));
-				if (g >= 0)
-					reach[(size_t)i * nf + (uint32_t)g] = true;
+				uint32_t tg[m->nfuncs + 1], n = sc__call_targets(m, &m->code[pc], tg);
+				for (uint32_t t = 0; t < n; t++)
+					reach[(size_t)i * nf + tg[t]] = true;
 			}
 	}
 	for (uint32_t k = 0; k < nf; k++)
@@ -829,10 +837,14 @@ static void verify_clobber(vctx_t *v, const sc_insn_t *in)
 {
 	const sc_module_t *m = v->m;
 	const sc_func_t *f = v->f;
-	int g = func_index_at(m, SC_BR_TARGET(in->imm));
-	uint32_t fi = (uint32_t)(f - m->funcs);
-	for (uint32_t j = 0; g >= 0 && j < m->nfuncs; j++) {
-		if ((j != (uint32_t)g && !v->reach[(size_t)g * m->nfuncs + j]) || j == fi)
+	uint32_t fi = (uint32_t)(f - m->funcs), tg[m->nfuncs + 1], n = sc__call_targets(m, in, tg);
+	if (sc__call_saves(m, in)) /* the caller's live values come back from the call stack */
+		return;
+	for (uint32_t j = 0; n && j < m->nfuncs; j++) {
+		bool hit = false;
+		for (uint32_t t = 0; t < n; t++)
+			hit = hit || j == tg[t] || v->reach[(size_t)tg[t] * m->nfuncs + j];
+		if (!hit || j == fi)
 			continue;
 		const sc_func_t *h = &m->funcs[j];
 		for (uint32_t s = h->reg_base; s < h->reg_base + h->nregs; s++)

@@ -115,6 +115,7 @@ _Static_assert(offsetof(sc_insn_t, guard) == 28, "guard at byte 28");
 #define SC_BR_TARGET(imm) ((uint32_t)(imm))
 #define SC_BR_RPC(imm) ((uint32_t)((imm) >> 32))
 #define SC_PC_NONE 0xffffffffu /* no reconvergence point (path exits) */
+#define SC_PC_CALL 0xfffffffeu /* the rpc of a dynamic call's entry (call.c) */
 
 /* Operand kinds. */
 enum {
@@ -730,6 +731,38 @@ int sc__disasm_emit(const sc__emit_t *e, uint32_t pc, char *buf, size_t n);
 #define SC_PARAM_WIN 0x38000000ull
 #define SC_WIN_SIZE 0x01000000ull
 #define SC_GLOBAL_BASE 0x100000000ull
+/* A function's address (mov %rd, f; a .global/.const initializer naming
+ * f): SC_FUNC_BASE + 16 * its index in the module's funcs[], a value no
+ * memory window or global allocation holds, the same in every run and on
+ * every GPU (call.c). */
+#define SC_FUNC_BASE 0x00f0000000000000ull
+
+/* call's sub: SC_CALL_DIRECT (imm: the callee's entry pc), or
+ * SC_CALL_DYN: a call through the per-thread call stack (call.c), imm's
+ * low word the callee's entry pc (0 when indirect), its high word the
+ * index of the call's sc__dcall_t; an indirect call reads the callee's
+ * address from its one source, an R64. */
+enum { SC_CALL_DIRECT = 0, SC_CALL_DYN = 1 };
+/* What a dynamic call needs at run time: the arguments and return values
+ * lie in the caller's own local memory (its call-site .param variables)
+ * at arg_off/ret_off, and move to and from the callee's frame at the call
+ * and its return; with `save`, the caller's registers, predicates and
+ * frame go on the thread's call stack too (the callee may reach the
+ * caller again). */
+#define SC_DCALL_MAXP 32
+#define SC_DCALL_RETMAX 256 /* bytes of return values */
+typedef struct sc__dcall {
+	uint32_t pc;
+	int32_t caller, callee;        /* funcs[]; callee -1: indirect */
+	bool saves;
+	uint32_t nret, narg;
+	uint32_t ret_size[8], ret_off[8];
+	uint32_t arg_size[SC_DCALL_MAXP], arg_off[SC_DCALL_MAXP];
+	/* save: the caller's slots and predicates live after the call
+	 * (module-wide numbers), which its record holds (sc__dcall_live) */
+	uint32_t *save, nsave, nsavep;  /* nsave slots, then nsavep predicates */
+	uint32_t *targets, ntargets;   /* through a .calltargets list: the functions it allows */
+} sc__dcall_t;
 
 /* A parameter as declared: `.param .TYPE NAME[COUNT]` (sc_kernel_param). */
 typedef struct sc__param_decl {
@@ -788,6 +821,8 @@ typedef struct sc_func {
 	                                  at the CTA's end (Penny's checkpoints, pennyc.c;
 	                                  emitted as .pragma "flipsim smem_per_warp N") */
 	bool uses_funcs;               /* kernel: reaches any .func */
+	bool uses_stack;               /* kernel: reaches a dynamic call (call.c) */
+	bool addr_taken;               /* .func: an indirect call may reach it */
 	uint32_t maxntid[3], reqntid[3], minnctapersm;
 	/* totals for a kernel, over everything it can call */
 	uint32_t regs_total, preds_total, local_total;
@@ -888,6 +923,8 @@ struct sc_module {
 	uint32_t nregs_all, npreds_all;/* slots used by the whole module */
 	uint32_t local_all;            /* bytes: largest kernel local + all frames */
 	uint32_t max_call_depth;
+	sc__dcall_t *dcalls;           /* calls through the call stack (call.c) */
+	uint32_t ndcalls;
 	bool uses_heap;          /* calls malloc (a builtin body): the device heap */
 	sc_regs_t regs;                /* the register mode it was lowered in */
 	sc_insn_t *code_ptx;           /* alloc mode: the code before allocation */
@@ -1352,6 +1389,7 @@ typedef struct sc_warp {
 	uint32_t wid;           /* warp index in its CTA */
 	uint32_t ncalls;
 	uint32_t *calls;        /* return pcs */
+	uint32_t csp;           /* the running lanes' call-stack depth in bytes (call.c) */
 	uint64_t age;           /* dispatch order (GTO) */
 	uint8_t *local;         /* lane 0's local memory; lane l at local + l * local_size */
 	struct sc_cta *cta;
@@ -1693,6 +1731,8 @@ typedef struct sc_run {
 	uint32_t smem;                  /* per CTA, static + dynamic */
 	uint32_t dyn_smem;
 	uint32_t local;                 /* bytes per thread */
+	uint32_t stack_base, stack;     /* the call stack in local memory (call.c) */
+	uint32_t call_depth;            /* return pcs a warp holds (sc__call_depth) */
 	uint32_t ctas_per_sm;
 	uint64_t total_ctas, next_cta, done_ctas;
 	uint8_t *params;
@@ -1857,6 +1897,7 @@ struct sc_gpu {
 	sc_run_t run;
 	sc_printf_t pf;                 /* device printf (ptxext.c) */
 	sc_heap_t heap;                 /* device malloc (ptxext.c) */
+	uint32_t stack_want;            /* sc_set_stack_size (0: 1 KiB) */
 	sc_alu_t alu;                   /* scratch for the semantics units */
 	/* fault injection (fault.c) */
 	uint64_t pause_at;              /* next pause point, UINT64_MAX when none */
@@ -2052,6 +2093,34 @@ int sc__x_match_redux(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d,
 int sc__x_vprintf(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
 int sc__x_assertfail(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
 int sc__x_malloc_free(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+/* Dynamic calls and their returns (call.c): a call with sub SC_CALL_DYN,
+ * and a ret whose return pc follows one. */
+int sc__x_dcall(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+int sc__x_dret(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+/* Sizes g->run's call stack for kernel f (stack_base, stack, local,
+ * call_depth) at launch. */
+void sc__call_size(sc_gpu_t *g, const sc_func_t *f);
+/* Whether w's next ret (w->ncalls > 0) ends a dynamic call. */
+bool sc__dret_at(const sc_module_t *m, const sc_warp_t *w);
+/* Finds what each saving dynamic call of m saves (sc__dcall_t's save),
+ * on m's code as it is now (after lowering, again after allocation).
+ * Returns 0 or SC_ENOMEM. */
+int sc__dcall_live(sc_module_t *m);
+/* The functions call word `in` may enter, into out[] (m->nfuncs at
+ * most): its callee, or for an indirect call every function whose address
+ * is taken. Returns how many. */
+uint32_t sc__call_targets(const sc_module_t *m, const sc_insn_t *in, uint32_t *out);
+/* Whether call word `in` saves its caller's live registers on the call
+ * stack (a callee may reach the caller again): nothing of the caller's
+ * window is clobbered across it. */
+bool sc__call_saves(const sc_module_t *m, const sc_insn_t *in);
+/* Transformations of the lowered code (passes, Penny's compiler,
+ * spilling) do not follow dynamic calls: SC_EINVAL with the message
+ * naming `what` and the first such call when m has one, else 0. */
+int sc__dcall_refuse(const sc_module_t *m, const char *what, char *msg, size_t msgsz);
+/* The function whose address is v (SC_FUNC_BASE), if its address is
+ * taken, else NULL: how the emitter writes such a value back as a name. */
+const sc_func_t *sc__func_of_addr(const sc_module_t *m, uint64_t v);
 /* Makes the heap for a launch of m when m calls malloc: 0 or SC_ENOMEM. */
 int sc__heap_prepare(sc_gpu_t *g, const sc_module_t *m);
 /* The heap's blocks as a hash (0 while there is no heap). */

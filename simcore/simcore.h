@@ -59,7 +59,14 @@ const char *sc_strerror(int err);
 	                                     differs from the stored one */ \
 	X(DUP_MISMATCH, "dup_mismatch") /* datapath duplication: an original  \
 	                                   and its replica differ */ \
-	X(ASSERT, "assert") /* a device assert() failed (__assertfail) */
+	X(ASSERT, "assert") /* a device assert() failed (__assertfail) */ \
+	X(BAD_CALL_TARGET, "bad_call_target") /* an indirect call through a \
+	                                  value that names no function, or one \
+	                                  whose parameters differ from the   \
+	                                  call's prototype (call.c) */       \
+	X(STACK_OVERFLOW, "stack_overflow") /* the per-thread call stack of  \
+	                                  recursive or indirect calls is full \
+	                                  (cudaLimitStackSize, call.c) */
 
 typedef enum {
 #define X(name, text) SC_DUE_##name,
@@ -566,6 +573,15 @@ void sc_set_assert_stream(sc_gpu_t *gpu, FILE *f);
  * sc_heap_size returns it. */
 int sc_set_heap_size(sc_gpu_t *gpu, uint64_t bytes);
 uint64_t sc_heap_size(const sc_gpu_t *gpu);
+/* The per-thread call stack that recursive and indirect calls save their
+ * caller's registers and frame on (call.c): cudaLimitStackSize, 1 KiB
+ * unless set; it is part of each thread's local memory in launches of
+ * kernels that reach such calls. sc_set_stack_size sets it for later
+ * launches (SC_EINVAL for 0 or more than SC_STACK_MAX); a full stack is
+ * the DUE stack_overflow. */
+#define SC_STACK_MAX (1u << 20)
+int sc_set_stack_size(sc_gpu_t *gpu, uint64_t bytes);
+uint64_t sc_stack_size(const sc_gpu_t *gpu);
 const char *sc_printf_output(const sc_gpu_t *gpu, size_t *len);
 
 /* The structured status of the last abnormal stop (reason NONE if none). */

@@ -326,9 +326,11 @@ static int x_call_ret(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d,
 	if (!exec)
 		return 1;
 	if (d->in->op == SC_OP_CALL) {
-		if (UNLIKELY(w->ncalls >= g->run.mod->max_call_depth)) {
+		if (UNLIKELY(d->in->sub == SC_CALL_DYN))
+			return sc__x_dcall(g, sm, w, d, exec);
+		if (UNLIKELY(w->ncalls >= g->run.call_depth)) {
 			sc__due(g, SC_DUE_SIMT_OVERFLOW, sm, w, -1, pc, 0, "call stack deeper than %u",
-			        g->run.mod->max_call_depth);
+			        g->run.call_depth);
 			return SC_X_HALT;
 		}
 		w->calls[w->ncalls++] = pc + 1;
@@ -339,6 +341,8 @@ static int x_call_ret(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d,
 		sc__due(g, SC_DUE_SIMT_UNDERFLOW, sm, w, -1, pc, 0, "ret with an empty call stack");
 		return SC_X_HALT;
 	}
+	if (UNLIKELY(g->run.mod->ndcalls) && sc__dret_at(g->run.mod, w))
+		return sc__x_dret(g, sm, w, d, exec);
 	top->pc = w->calls[--w->ncalls];
 	return SC_X_JUMP;
 }
@@ -749,7 +753,8 @@ void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uin
 		w->sp = 1;
 		w->stk[0] = (sc_simt_t){r->fn->entry_pc, SC_PC_NONE, live};
 		w->ncalls = 0;
-		w->calls = sm->call_mem + (size_t)slot * (r->mod->max_call_depth + 1);
+		w->csp = 0;
+		w->calls = sm->call_mem + (size_t)slot * (r->call_depth + 1);
 		w->ib_pc = UINT32_MAX;
 		w->rf = sm->rf + (size_t)slot * r->regs * 32;
 		w->pf = sm->pf + (size_t)slot * r->preds;

@@ -453,6 +453,8 @@ int sc__spill(sc_module_t *m, char *msg, size_t msgsz)
 		cands_t c = {0};
 		rc = reach && top && rel ? 0 : SC_ENOMEM;
 		uint32_t ex = rc ? 0 : excess(m, reach, rel);
+		if (ex && (rc = sc__dcall_refuse(m, "spilling (max_regs)", msg, msgsz)))
+			ex = 0;
 		if (ex) {
 			window_tops(m, reach, top);
 			for (uint32_t i = 0; i < nf && !rc; i++)

@@ -65,3 +65,26 @@ set -e
 grep -q "printf_assert.cu:19: void work(int \*, int): block: \[1,0,0\], thread: \[31,0,0\] Assertion \`n > 0\` failed." "$tmp/pa.err" ||
 	fail "the assert message: $(head -2 "$tmp/pa.err")"
 echo "tests/cudart/nvcc.sh: ok (printf, malloc and assert through the runtime)"
+
+# __device__ function pointers and recursion through the runtime, in both
+# register modes; too deep for the default stack, the launch fails
+"$nvcc" -cudart shared -arch=sm_75 -o "$tmp/calls" tests/cudart/data/calls.cu
+want='stack 1024
+stack 8192
+sync: 0 cudaSuccess
+0: 10 0 100 -1426255600
+7: 70 21 13 145805262
+14: 24 42 103 48601733
+21: 210 63 1 16200557
+28: 38 84 121 -1426255600'
+for regs in unalloc alloc; do
+	got=$("$build/flipsim" exec --regs "$regs" "$tmp/calls") || fail "calls --regs $regs exited $?"
+	[ "$got" = "$want" ] || fail "calls --regs $regs printed '$got'"
+done
+set +e
+got=$("$build/flipsim" exec "$tmp/calls" x 2>"$tmp/calls.err")
+rc=$?
+set -e
+[ "$rc" = 3 ] && printf '%s\n' "$got" | grep -q "sync: 714 cudaErrorHardwareStackError" &&
+	grep -q "stack_overflow" "$tmp/calls.err" || fail "a stack overflow: exit $rc, printed '$got'"
+echo "tests/cudart/nvcc.sh: ok (function pointers and recursion through the runtime)"

@@ -323,6 +323,10 @@ static void case_device(void)
 	CHECK(!cudaDeviceSetLimit(1, 1 << 22) && !cudaDeviceGetLimit(&v, 1) && v == 1u << 22);
 	CHECK(!cudaDeviceSetLimit(2, 1 << 24) && !cudaDeviceGetLimit(&v, 2) && v == 1u << 24);
 	CHECK(cudaDeviceSetLimit(1, 0) == 1 && cudaGetLastError() == 1); /* a FIFO of no bytes */
+	/* the call stack of recursion and indirect calls: 1 KiB unless set */
+	CHECK(!cudaDeviceGetLimit(&v, 0) && v == 1024);
+	CHECK(!cudaDeviceSetLimit(0, 4096) && !cudaDeviceGetLimit(&v, 0) && v == 4096);
+	CHECK(cudaDeviceSetLimit(0, 0) == 1 && cudaGetLastError() == 1);
 	CHECK(__cudaInitModule(handle) == 1);
 	/* the blocksum kernel itself: 4 blocks of 256 */
 	int in[1024], out[4], *din, *dout;
