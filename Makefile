@@ -38,6 +38,7 @@ TEST_SRC    := tests/simcore/test_harness.c tests/simcore/randprog.c tests/simco
                tests/simcore/test_ctl.c tests/simcore/test_calls.c tests/simcore/test_warp.c tests/simcore/test_ptxext.c tests/simcore/test_arch.c tests/simcore/test_calib.c \
                tests/simcore/test_due.c tests/simcore/test_decode.c tests/simcore/test_fault.c tests/simcore/test_cache_fault.c tests/simcore/test_site.c tests/simcore/test_vregs.c \
                tests/simcore/test_regalloc.c tests/simcore/test_spill.c tests/simcore/test_ibuf.c tests/simcore/test_models.c \
+               tests/simcore/test_wide.c \
                tests/simcore/test_isa.c tests/simcore/test_disasm.c tests/simcore/test_statemap.c tests/simcore/test_modvar.c tests/simcore/test_ecc.c tests/simcore/test_prot.c tests/simcore/test_sawp.c tests/simcore/test_sharp.c tests/simcore/test_penny.c tests/simcore/test_pennyc.c tests/simcore/test_refu.c tests/simcore/test_dup.c \
                tests/campaigns/test_campaigns.c \
                tests/campaigns/test_campaign.c tests/campaigns/test_protection.c tests/masks/test_masks.c tests/parser/test_classify.c \

@@ -141,7 +141,7 @@ static int32_t indirect_target(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_
 {
 	const sc_module_t *m = g->run.mod;
 	uint64_t *t = g->alu.a;
-	sc__rd(g, sm, w, d->in->opnd[0], exec, t);
+	sc__rd(g, sm, w, sc__opnd(d->in, 0), exec, t);
 	FOR_LANES(l, exec) {
 		int32_t f = target_func(m, t[l]);
 		if (f < 0) {

@@ -54,7 +54,7 @@ static void unit_class(const sc_insn_t *in, sc_dec_t *d)
 
 /* The scoreboard entries of operand o: a register's slots, a predicate
  * after the launch's register slots (as sc_warp_t.ready lays them out). */
-static void ready_entries(const sc_gpu_t *g, uint16_t o, sc_dec_t *d)
+static void ready_entries(const sc_gpu_t *g, sc_opnd_t o, sc_dec_t *d)
 {
 	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o), regs = g->run.regs, preds = g->run.preds;
 	/* an index past its file is a word no check admits (tests build such
@@ -83,7 +83,7 @@ static void ready_entries(const sc_gpu_t *g, uint16_t o, sc_dec_t *d)
 
 /* Whether a destination operand o becomes ready later (the scoreboard
  * marks registers and predicates, nothing else). */
-static bool marks(uint16_t o)
+static bool marks(sc_opnd_t o)
 {
 	unsigned k = SC_OPND_KIND(o);
 	return k == SC_K_R32 || k == SC_K_R64 || k == SC_K_PRED;
@@ -105,7 +105,7 @@ void sc__decode(const sc_gpu_t *g, const sc_insn_t *in, uint32_t pc, bool generi
 		d->fn = sc__x_res;
 	unsigned nd = SC_NDST(in), n = nd + SC_NSRC(in);
 	for (unsigned j = 0; j < 6; j++) {
-		uint16_t o = in->opnd[j];
+		sc_opnd_t o = sc__opnd(in, j);
 		unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
 		d->o[j] = k == SC_K_PRED || k == SC_K_PREDN ? i : i * 32;
 		d->k[j] = k == SC_K_IMM && i < mod->npool ? mod->pool[i] : 0;
@@ -115,11 +115,11 @@ void sc__decode(const sc_gpu_t *g, const sc_insn_t *in, uint32_t pc, bool generi
 	d->nrdy = 0;
 	for (unsigned j = 0; j < nd && j < 6; j++)
 		if (marks(in->opnd[j]))
-			ready_entries(g, in->opnd[j], d);
+			ready_entries(g, sc__opnd(in, j), d);
 	d->nwr = d->nrdy;
 	for (unsigned j = 0; j < n && j < 6; j++)
 		if (j >= nd || !marks(in->opnd[j]))
-			ready_entries(g, in->opnd[j], d);
+			ready_entries(g, sc__opnd(in, j), d);
 	if (in->guard & SC_GUARD_ON)
 		d->rdy[d->nrdy++] = (uint16_t)(g->run.regs + SC_GUARD_REG(in->guard));
 }

@@ -174,7 +174,7 @@ static void put_sym(out_t *o, int32_t r, bool addr)
 }
 
 /* Operand o of in; k: its shape character (the type of a constant). */
-static void put_opnd(out_t *o, const sc_module_t *m, const sc_insn_t *in, uint16_t op, char k)
+static void put_opnd(out_t *o, const sc_module_t *m, const sc_insn_t *in, sc_opnd_t op, char k)
 {
 	unsigned i = SC_OPND_IDX(op);
 	int64_t off = (int64_t)in->imm;
@@ -235,7 +235,7 @@ static void put_list(out_t *o, const sc_module_t *m, const sc_insn_t *in, unsign
 	for (unsigned j = from; j < to && j < 6; j++) {
 		unsigned ki = j - from < nk ? j - from : nk - 1;
 		put(o, "%s", j > from ? ", " : "");
-		put_opnd(o, m, in, in->opnd[j], nk ? ks[ki] : 'a');
+		put_opnd(o, m, in, sc__opnd(in, j), nk ? ks[ki] : 'a');
 	}
 	if (group)
 		put(o, "}");
@@ -262,7 +262,7 @@ static void put_call(out_t *o, const sc_module_t *m, const sc_insn_t *in)
 		put(o, "%s%s", j ? ", " : "", o->em->sym_name[k->sym[j]]);
 	put(o, "), ");
 	if (ind)
-		put_opnd(o, m, in, in->opnd[0], 'g');
+		put_opnd(o, m, in, sc__opnd(in, 0), 'g');
 	else
 		put(o, "%s", f ? f : "?");
 	put(o, ", (");
@@ -306,10 +306,10 @@ static void put_operands(out_t *o, const sc_module_t *m, const sc_insn_t *in, co
 	if (n)
 		put(o, " ");
 	if (s.pair && nd == 2) {
-		put_opnd(o, m, in, in->opnd[0], s.dst[0]);
+		put_opnd(o, m, in, sc__opnd(in, 0), s.dst[0]);
 		if (SC_OPND_KIND(in->opnd[1]) != SC_K_NONE) {
 			put(o, "|");
-			put_opnd(o, m, in, in->opnd[1], s.dst[1]);
+			put_opnd(o, m, in, sc__opnd(in, 1), s.dst[1]);
 		}
 	} else {
 		put_list(o, m, in, 0, nd, s.dst, s.ndst, nd > 1);
@@ -317,7 +317,7 @@ static void put_operands(out_t *o, const sc_module_t *m, const sc_insn_t *in, co
 	unsigned first = nd;
 	if (in->op == SC_OP_ST && n > 1) { /* the address, then the values */
 		put(o, "%s", nd ? ", " : "");
-		put_opnd(o, m, in, in->opnd[nd], 'm');
+		put_opnd(o, m, in, sc__opnd(in, nd), 'm');
 		first = nd + 1;
 	}
 	if (first >= n)
@@ -328,7 +328,7 @@ static void put_operands(out_t *o, const sc_module_t *m, const sc_insn_t *in, co
 		for (unsigned j = first, k = 0; j < n && j < 6; j++)
 			if (SC_OPND_KIND(in->opnd[j]) != SC_K_NONE || j == first) {
 				put(o, "%s", k++ ? ", " : "");
-				put_opnd(o, m, in, in->opnd[j], 'u');
+				put_opnd(o, m, in, sc__opnd(in, j), 'u');
 			}
 		return;
 	}
@@ -344,8 +344,9 @@ static int disasm(out_t o, const sc_module_t *m, const sc_insn_t *in)
 		buf[0] = 0;
 	/* the ptx-mode code of an alloc-mode module numbers registers past the
 	 * allocated slots (nregs_all): only the encoding bounds it */
-	uint32_t nregs = m && !o.ptx_code ? m->nregs_all : 0xfff, npreds = m && !o.ptx_code ? m->npreds_all : 0xfff;
-	uint32_t npool = m ? m->npool : 0xfff, ncode = m ? m->ncode : UINT32_MAX;
+	uint32_t nregs = m && !o.ptx_code ? m->nregs_all : SC_IDX_LIMIT,
+	         npreds = m && !o.ptx_code ? m->npreds_all : SC_IDX_LIMIT;
+	uint32_t npool = m ? m->npool : SC_IDX_LIMIT, ncode = m ? m->ncode : UINT32_MAX;
 	if (sc__insn_check(in, nregs, npreds, npool, ncode)) {
 		const unsigned char *b = (const unsigned char *)in;
 		put(&o, "<invalid word 0x");
@@ -361,9 +362,9 @@ static int disasm(out_t o, const sc_module_t *m, const sc_insn_t *in)
 		sc_insn_t r = *b; /* the base with the replicas in place */
 		unsigned nd = SC_NDST(b), first = b->op == SC_OP_SETP ? nd : b->op == SC_OP_LD ? nd : 0;
 		for (unsigned e = 0; e < res.np; e++)
-			r.opnd[first + e] = res.rep[e];
+			sc__set_opnd(&r, first + e, res.rep[e]);
 		for (unsigned e = 0; e < res.nrd; e++)
-			r.opnd[e] = res.rdst[e];
+			sc__set_opnd(&r, e, res.rdst[e]);
 		if (in->guard & SC_GUARD_ON) {
 			put(&o, "@%s", (in->guard & SC_GUARD_NEG) ? "!" : "");
 			put_reg(&o, "p", SC_GUARD_REG(in->guard), true);

@@ -40,7 +40,7 @@ int sc_dup_variant_parse(const char *name, uint8_t *out)
 
 /* ---------------------------------------------------------------- resilient words */
 
-static bool is_reg(uint16_t o)
+static bool is_reg(sc_opnd_t o)
 {
 	unsigned k = SC_OPND_KIND(o);
 	return k == SC_K_R32 || k == SC_K_R64 || k == SC_K_PRED;
@@ -48,7 +48,7 @@ static bool is_reg(uint16_t o)
 
 /* A replica beside its original: the same kind (an immediate's or a
  * special register's replica is itself). */
-static bool pair_ok(uint16_t a, uint16_t b)
+static bool pair_ok(sc_opnd_t a, sc_opnd_t b)
 {
 	unsigned k = SC_OPND_KIND(a);
 	if (k != SC_OPND_KIND(b))
@@ -72,23 +72,24 @@ int sc__res_split(const sc_insn_t *in, sc_res_t *r)
 	*b = *in;
 	b->mods &= (uint16_t)~SC_MOD_RES;
 	memset(b->opnd, 0, sizeof b->opnd);
+	b->reserved &= SC_RESERVED_HI;
 	switch (in->op) {
 	case SC_OP_LD: /* d1..dv [d1'..dv'] a a' */
 		if (ns != 2 || (nd != v && nd != 2 * v))
 			return -1;
 		for (unsigned e = 0; e < v; e++)
-			b->opnd[e] = in->opnd[e];
-		b->opnd[v] = in->opnd[nd];
+			sc__set_opnd(b, e, sc__opnd(in, e));
+		sc__set_opnd(b, v, sc__opnd(in, nd));
 		b->nops = SC_NOPS_MAKE(v, 1);
-		r->orig[0] = in->opnd[nd];
-		r->rep[0] = in->opnd[nd + 1];
+		r->orig[0] = sc__opnd(in, nd);
+		r->rep[0] = sc__opnd(in, nd + 1);
 		r->np = 1;
 		if (nd == 2 * v) {
 			for (unsigned e = 0; e < v; e++) {
-				if (!is_reg(in->opnd[e]) || SC_OPND_KIND(in->opnd[e]) != SC_OPND_KIND(in->opnd[v + e]))
+				if (!is_reg(sc__opnd(in, e)) || SC_OPND_KIND(sc__opnd(in, e)) != SC_OPND_KIND(sc__opnd(in, v + e)))
 					return -1;
-				r->odst[e] = in->opnd[e];
-				r->rdst[e] = in->opnd[v + e];
+				r->odst[e] = sc__opnd(in, e);
+				r->rdst[e] = sc__opnd(in, v + e);
 			}
 			r->nrd = v;
 		}
@@ -97,24 +98,24 @@ int sc__res_split(const sc_insn_t *in, sc_res_t *r)
 		if (nd != 0 || (ns != v + 2 && ns != 2 * v + 2))
 			return -1;
 		for (unsigned e = 0; e <= v; e++)
-			b->opnd[e] = in->opnd[e];
+			sc__set_opnd(b, e, sc__opnd(in, e));
 		b->nops = SC_NOPS_MAKE(0, v + 1);
 		r->np = ns == v + 2 ? 1 : v + 1;
 		for (unsigned e = 0; e < r->np; e++) {
-			r->orig[e] = in->opnd[e];
-			r->rep[e] = in->opnd[v + 1 + e];
+			r->orig[e] = sc__opnd(in, e);
+			r->rep[e] = sc__opnd(in, v + 1 + e);
 		}
 		break;
 	case SC_OP_SETP: /* p [q] a b [c] a' b' */
 		if (nd < 1 || nd > 2 || ns < 4 || ns > 5)
 			return -1;
 		for (unsigned e = 0; e < nd + ns - 2; e++)
-			b->opnd[e] = in->opnd[e];
+			sc__set_opnd(b, e, sc__opnd(in, e));
 		b->nops = SC_NOPS_MAKE(nd, ns - 2);
 		r->np = 2;
 		for (unsigned e = 0; e < 2; e++) {
-			r->orig[e] = in->opnd[nd + e];
-			r->rep[e] = in->opnd[nd + ns - 2 + e];
+			r->orig[e] = sc__opnd(in, nd + e);
+			r->rep[e] = sc__opnd(in, nd + ns - 2 + e);
 		}
 		break;
 	default:
@@ -131,7 +132,7 @@ int sc__res_split(const sc_insn_t *in, sc_res_t *r)
 }
 
 /* An address operand read as its base register. */
-static uint16_t as_reg(uint16_t o)
+static sc_opnd_t as_reg(sc_opnd_t o)
 {
 	unsigned k = SC_OPND_KIND(o);
 	return k == SC_K_ADDR ? SC_OPND(SC_K_R64, SC_OPND_IDX(o)) : k == SC_K_ADDR32 ? SC_OPND(SC_K_R32, SC_OPND_IDX(o)) : o;
@@ -179,10 +180,10 @@ typedef struct {
 	sc_rdefs_t rd;
 	uint8_t *prot;         /* per pc - lo: PROT_* */
 	bool *cone;
-	uint16_t *rep;         /* per slot / predicate (after nslots): its replica, 0 none */
+	sc_opnd_t *rep;        /* per slot / predicate (after nslots): its replica, 0 none */
 	uint32_t nslots;
-	uint16_t pe;           /* the sticky error predicate (sw checks), 0 none yet */
-	uint16_t zero;
+	sc_opnd_t pe;          /* the sticky error predicate (sw checks), 0 none yet */
+	sc_opnd_t zero;
 } dctx_t;
 
 enum { PROT_NONE = 0, PROT_MEM, PROT_SETP };
@@ -192,7 +193,7 @@ static int addr_pos(const sc_insn_t *in)
 {
 	unsigned nd = SC_NDST(in), n = nd + SC_NSRC(in);
 	for (unsigned j = nd; j < n && j < 6; j++) {
-		unsigned k = SC_OPND_KIND(in->opnd[j]);
+		unsigned k = SC_OPND_KIND(sc__opnd(in, j));
 		if (k == SC_K_ADDR || k == SC_K_ADDR32)
 			return (int)j;
 	}
@@ -202,7 +203,7 @@ static int addr_pos(const sc_insn_t *in)
 static bool has_base(const sc_insn_t *in)
 {
 	int a = addr_pos(in);
-	return a >= 0 && (SC_OPND_KIND(in->opnd[a]) == SC_K_ADDR32 || SC_OPND_IDX(in->opnd[a]) != SC_NOREG);
+	return a >= 0 && (SC_OPND_KIND(sc__opnd(in, a)) == SC_K_ADDR32 || SC_OPND_IDX(sc__opnd(in, a)) != SC_NOREG);
 }
 
 /* Whether a word in a cone is replicated (its replica reads the replicas
@@ -267,7 +268,7 @@ static int find_protected(dctx_t *c)
 }
 
 /* The replica of register operand o (0 when it has none). */
-static uint16_t rep_of(const dctx_t *c, uint16_t o)
+static sc_opnd_t rep_of(const dctx_t *c, sc_opnd_t o)
 {
 	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
 	switch (k) {
@@ -288,8 +289,8 @@ static int make_replicas(dctx_t *c)
 			continue;
 		const sc_insn_t *in = &c->code[pc];
 		for (unsigned j = 0; j < SC_NDST(in) && j < 6; j++) {
-			unsigned k = SC_OPND_KIND(in->opnd[j]), i = SC_OPND_IDX(in->opnd[j]);
-			if (!is_reg(in->opnd[j]))
+			unsigned k = SC_OPND_KIND(sc__opnd(in, j)), i = SC_OPND_IDX(sc__opnd(in, j));
+			if (!is_reg(sc__opnd(in, j)))
 				continue;
 			uint32_t at = k == SC_K_PRED ? c->nslots + i : i;
 			if (c->rep[at])
@@ -311,9 +312,9 @@ static sc_insn_t replica_word(const dctx_t *c, const sc_insn_t *in)
 {
 	sc_insn_t r = *in;
 	for (unsigned j = 0; j < SC_NDST(in) + SC_NSRC(in) && j < 6; j++) {
-		uint16_t q = rep_of(c, in->opnd[j]);
+		sc_opnd_t q = rep_of(c, sc__opnd(in, j));
 		if (q)
-			r.opnd[j] = q;
+			sc__set_opnd(&r, j, q);
 	}
 	return r;
 }
@@ -323,7 +324,7 @@ static int copy_after(dctx_t *c, uint32_t pc, unsigned from)
 {
 	const sc_insn_t *in = &c->code[pc];
 	for (unsigned j = from; j < SC_NDST(in) && j < 6; j++) {
-		uint16_t o = in->opnd[j], q = rep_of(c, o);
+		sc_opnd_t o = sc__opnd(in, j), q = rep_of(c, o);
 		if (!q || !is_reg(o))
 			continue;
 		uint8_t type;
@@ -333,7 +334,8 @@ static int copy_after(dctx_t *c, uint32_t pc, unsigned from)
 		unsigned bits = sc__type_bits(type);
 		sc_insn_t mv = {.op = SC_OP_MOV,
 		                .type = k == SC_K_PRED ? SC_T_PRED : bits == 64 ? SC_T_B64 : bits == 16 ? SC_T_B16 : bits == 8 ? SC_T_B8 : SC_T_B32,
-		                .nops = SC_NOPS_MAKE(1, 1), .opnd = {q, o}, .guard = in->guard};
+		                .nops = SC_NOPS_MAKE(1, 1), .guard = in->guard};
+		sc__set_opnds(&mv, 2, (sc_opnd_t[]){q, o});
 		int rc = sc__pass_insert(c->p, pc, true, &mv);
 		if (rc)
 			return rc;
@@ -350,7 +352,8 @@ static int need_pe(dctx_t *c)
 	if (rc || (rc = sc__pass_const(c->p, 0, &c->zero)))
 		return rc;
 	sc_insn_t clr = {.op = SC_OP_SETP, .type = SC_T_PRED, .sub = SC_CMP_NE, .stype = SC_T_U32,
-	                 .nops = SC_NOPS_MAKE(1, 2), .opnd = {c->pe, c->zero, c->zero}};
+	                 .nops = SC_NOPS_MAKE(1, 2)};
+	sc__set_opnds(&clr, 3, (sc_opnd_t[]){c->pe, c->zero, c->zero});
 	return sc__pass_prologue(c->p, c->fi, &clr);
 }
 
@@ -368,7 +371,7 @@ static int sw_checks(dctx_t *c, uint32_t pc, const sc_insn_t *in, uint32_t mask,
 	for (unsigned j = 0; j < 6 && !rc; j++) {
 		if (!((mask >> j) & 1u))
 			continue;
-		uint16_t o = as_reg(in->opnd[j]), q = rep_of(c, in->opnd[j]);
+		sc_opnd_t o = as_reg(sc__opnd(in, j)), q = rep_of(c, sc__opnd(in, j));
 		unsigned k = SC_OPND_KIND(o);
 		if (!q || (k != SC_K_R32 && k != SC_K_R64))
 			continue;
@@ -381,7 +384,8 @@ static int sw_checks(dctx_t *c, uint32_t pc, const sc_insn_t *in, uint32_t mask,
 		sc_insn_t chk = {.op = SC_OP_SETP, .type = SC_T_PRED, .sub = SC_CMP_NE,
 		                 .stype = k == SC_K_R64 ? SC_T_B64 : bits == 16 ? SC_T_B16 : SC_T_B32,
 		                 .aux = SC_AUX_MAKE(0, 0, SC_BOOL_OR), .nops = SC_NOPS_MAKE(1, 3),
-		                 .opnd = {c->pe, o, as_reg(q), c->pe}, .guard = in->guard};
+		                 .guard = in->guard};
+		sc__set_opnds(&chk, 4, (sc_opnd_t[]){c->pe, o, as_reg(q), c->pe});
 		rc = sc__pass_insert(c->p, pc, false, &chk);
 	}
 	if (!rc && notify_after) {
@@ -400,35 +404,36 @@ static int resilient_word(const dctx_t *c, uint32_t pc, sc_insn_t *out)
 	sc_insn_t r = *in;
 	r.mods |= SC_MOD_RES;
 	memset(r.opnd, 0, sizeof r.opnd);
-	uint16_t q;
+	r.reserved &= SC_RESERVED_HI;
+	sc_opnd_t q;
 	switch (in->op) {
 	case SC_OP_LD: {
 		int a = addr_pos(in);
-		if (a != (int)nd || nd != v || !(q = rep_of(c, in->opnd[a])))
+		if (a != (int)nd || nd != v || !(q = rep_of(c, sc__opnd(in, a))))
 			return -1;
 		bool dual = c->cone[pc - c->lo] && 2 * v + 2 <= 6;
 		for (unsigned e = 0; e < v && dual; e++)
-			dual = rep_of(c, in->opnd[e]) != 0;
+			dual = rep_of(c, sc__opnd(in, e)) != 0;
 		unsigned o = 0;
 		for (unsigned e = 0; e < v; e++)
-			r.opnd[o++] = in->opnd[e];
+			sc__set_opnd(&r, o++, sc__opnd(in, e));
 		for (unsigned e = 0; e < v && dual; e++)
-			r.opnd[o++] = rep_of(c, in->opnd[e]);
-		r.opnd[o++] = in->opnd[a];
-		r.opnd[o++] = q;
+			sc__set_opnd(&r, o++, rep_of(c, sc__opnd(in, e)));
+		sc__set_opnd(&r, o++, sc__opnd(in, a));
+		sc__set_opnd(&r, o++, q);
 		r.nops = SC_NOPS_MAKE(dual ? 2 * v : v, 2);
 		break;
 	}
 	case SC_OP_ST: {
-		if (nd != 0 || ns != v + 1 || !(q = rep_of(c, in->opnd[0])))
+		if (nd != 0 || ns != v + 1 || !(q = rep_of(c, sc__opnd(in, 0))))
 			return -1;
 		bool full = 2 * v + 2 <= 6;
 		for (unsigned e = 0; e <= v; e++)
-			r.opnd[e] = in->opnd[e];
-		r.opnd[v + 1] = q;
+			sc__set_opnd(&r, e, sc__opnd(in, e));
+		sc__set_opnd(&r, v + 1, q);
 		for (unsigned e = 1; e <= v && full; e++) {
-			uint16_t x = in->opnd[e], xq = rep_of(c, x);
-			r.opnd[v + 1 + e] = xq ? xq : x; /* an immediate is its own replica */
+			sc_opnd_t x = sc__opnd(in, e), xq = rep_of(c, x);
+			sc__set_opnd(&r, v + 1 + e, xq ? xq : x); /* an immediate is its own replica */
 			if (!xq && (SC_OPND_KIND(x) == SC_K_R32 || SC_OPND_KIND(x) == SC_K_R64))
 				return -1;
 		}
@@ -439,12 +444,12 @@ static int resilient_word(const dctx_t *c, uint32_t pc, sc_insn_t *out)
 		if (nd + ns + 2 > 6)
 			return -1;
 		for (unsigned e = 0; e < nd + ns; e++)
-			r.opnd[e] = in->opnd[e];
+			sc__set_opnd(&r, e, sc__opnd(in, e));
 		for (unsigned e = 0; e < 2; e++) {
-			uint16_t x = in->opnd[nd + e], xq = rep_of(c, x);
+			sc_opnd_t x = sc__opnd(in, nd + e), xq = rep_of(c, x);
 			if (!xq && (SC_OPND_KIND(x) == SC_K_R32 || SC_OPND_KIND(x) == SC_K_R64))
 				return -1;
-			r.opnd[nd + ns + e] = xq ? xq : x;
+			sc__set_opnd(&r, nd + ns + e, xq ? xq : x);
 		}
 		r.nops = SC_NOPS_MAKE(nd, ns + 2);
 		break;

@@ -65,7 +65,7 @@ uint64_t sc__sreg(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, unsi
 }
 
 /* Reads operand o for all 32 lanes as raw bits. */
-void sc__rd(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint16_t o, uint32_t mask, uint64_t *v)
+void sc__rd(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, sc_opnd_t o, uint32_t mask, uint64_t *v)
 {
 	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
 	switch (k) {
@@ -107,7 +107,7 @@ void sc__rd(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint16_t o
 
 /* Writes lanes in mask of destination operand o; false if o is not a
  * writable register (only a corrupted word can do that). */
-bool sc__wr(sc_warp_t *w, uint16_t o, uint32_t mask, const uint64_t *v)
+bool sc__wr(sc_warp_t *w, sc_opnd_t o, uint32_t mask, const uint64_t *v)
 {
 	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
 	switch (k) {
@@ -161,9 +161,9 @@ typedef struct agen {
 
 static const uint32_t zero_lanes[32];
 
-static agen_t addr_gen(const sc_warp_t *w, const sc_insn_t *in, uint16_t o)
+static inline __attribute__((always_inline)) agen_t addr_gen(const sc_warp_t *w, const sc_insn_t *in, unsigned j)
 {
-	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
+	unsigned k = SC_OPND_KIND(in->opnd[j]), i = sc__opnd_idx(in, j);
 	agen_t a = {zero_lanes, zero_lanes, in->imm, ~0ull};
 	if (k == SC_K_ADDR && i != SC_NOREG) {
 		a.lo = w->rf + (size_t)i * 32;
@@ -462,19 +462,19 @@ static bool ld_span(sc_gpu_t *g, sc_warp_t *w, const sc_insn_t *in, const span_t
 {
 	uint16_t o = in->opnd[0];
 	if (n == 1 && bytes == 4 && SC_OPND_KIND(o) == SC_K_R32 && uniform) { /* e.g. ld.param */
-		uint32_t *d = w->rf + (size_t)SC_OPND_IDX(o) * 32, v;
+		uint32_t *d = w->rf + (size_t)sc__opnd_idx(in, 0) * 32, v;
 		memcpy(&v, span_at(s, addr, (uint32_t)__builtin_ctz(exec)), 4);
 		EACH_LANE(exec, d[l] = v);
 		return true;
 	}
 	if (n == 1 && bytes == 8 && SC_OPND_KIND(o) == SC_K_R64 && uniform) {
-		uint32_t *lo = w->rf + (size_t)SC_OPND_IDX(o) * 32, *hi = lo + 32, v[2];
+		uint32_t *lo = w->rf + (size_t)sc__opnd_idx(in, 0) * 32, *hi = lo + 32, v[2];
 		memcpy(v, span_at(s, addr, (uint32_t)__builtin_ctz(exec)), 8);
 		EACH_LANE(exec, lo[l] = v[0]; hi[l] = v[1]);
 		return true;
 	}
 	if (n == 1 && bytes == 4 && SC_OPND_KIND(o) == SC_K_R32) {
-		uint32_t *d = w->rf + (size_t)SC_OPND_IDX(o) * 32;
+		uint32_t *d = w->rf + (size_t)sc__opnd_idx(in, 0) * 32;
 		if (exec == 0xffffffffu && s->stride == 0 && consecutive4(addr))
 			memcpy(d, span_at(s, addr, 0), 128);
 		else
@@ -482,7 +482,7 @@ static bool ld_span(sc_gpu_t *g, sc_warp_t *w, const sc_insn_t *in, const span_t
 		return true;
 	}
 	if (n == 1 && bytes == 8 && SC_OPND_KIND(o) == SC_K_R64) {
-		uint32_t *lo = w->rf + (size_t)SC_OPND_IDX(o) * 32, *hi = lo + 32;
+		uint32_t *lo = w->rf + (size_t)sc__opnd_idx(in, 0) * 32, *hi = lo + 32;
 		FOR_LANES(l, exec) {
 			const uint8_t *p = span_at(s, addr, l);
 			memcpy(&lo[l], p, 4);
@@ -497,7 +497,7 @@ static bool ld_span(sc_gpu_t *g, sc_warp_t *w, const sc_insn_t *in, const span_t
 			v[e][l] = load_ext(p + e * bytes, in->type);
 	}
 	for (unsigned e = 0; e < n; e++)
-		if (!sc__wr(w, in->opnd[e], exec, v[e]))
+		if (!sc__wr(w, sc__opnd(in, e), exec, v[e]))
 			return false;
 	return true;
 }
@@ -519,7 +519,7 @@ static uint32_t ld_lanes(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t
 			v[e][l] = load_ext(ref.p + e * bytes, in->type);
 	}
 	for (unsigned e = 0; e < n; e++)
-		if (!sc__wr(w, in->opnd[e], exec, v[e]))
+		if (!sc__wr(w, sc__opnd(in, e), exec, v[e]))
 			return UINT32_MAX;
 	return 1;
 }
@@ -537,7 +537,7 @@ static uint32_t ex_ld(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 	span_t sp;
 	if (UNLIKELY(n == 0 || n > 4 || SC_NSRC(in) != 1))
 		return UINT32_MAX;
-	agen_t ag = addr_gen(w, in, in->opnd[n]);
+	agen_t ag = addr_gen(w, in, n);
 	bounds_t bd = lane_addrs(&ag, exec, addr);
 	if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, bytes * n, false, &sp))) {
 		bool uniform = bd.lo == bd.hi && sp.stride == 0;
@@ -571,12 +571,12 @@ static uint32_t ex_st(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 	span_t sp;
 	if (UNLIKELY(SC_NDST(in) != 0 || n == 0 || n > 4))
 		return UINT32_MAX;
-	agen_t ag = addr_gen(w, in, in->opnd[0]);
+	agen_t ag = addr_gen(w, in, 0);
 	uint16_t o = in->opnd[1];
 	if (n == 1 && bytes == 4 && SC_OPND_KIND(o) == SC_K_R32) {
 		bounds_t bd = lane_addrs(&ag, exec, addr);
 		if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, 4, true, &sp))) {
-			const uint32_t *v = w->rf + (size_t)SC_OPND_IDX(o) * 32;
+			const uint32_t *v = w->rf + (size_t)sc__opnd_idx(in, 1) * 32;
 			if (UNLIKELY(g->ms.dimg) && sp.space == SC_SP_GLOBAL)
 				sc__dimg_store_lanes(g, addr, sp.off, exec, 4);
 			if (exec == 0xffffffffu && sp.stride == 0 && consecutive4(addr))
@@ -591,7 +591,7 @@ static uint32_t ex_st(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 	}
 	uint64_t (*v)[32] = g->vec;
 	for (unsigned e = 0; e < n; e++)
-		sc__rd(g, sm, w, in->opnd[1 + e], exec, v[e]);
+		sc__rd(g, sm, w, sc__opnd(in, 1 + e), exec, v[e]);
 	bounds_t bd = lane_addrs(&ag, exec, addr);
 	bool fast = fast_span(g, sm, w, space, addr, bd, exec, bytes * n, true, &sp);
 	FOR_LANES(l, exec) {
@@ -683,11 +683,11 @@ static uint32_t ex_atom(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 	             (space != SC_SP_GLOBAL && space != SC_SP_SHARED && space != SC_SP_GENERIC)))
 		goto bad;
 	uint64_t *b = g->alu.b, *c = g->alu.c, *d = g->alu.d;
-	sc__rd(g, sm, w, in->opnd[base + 1], exec, b);
+	sc__rd(g, sm, w, sc__opnd(in, base + 1), exec, b);
 	if (ns == 3)
-		sc__rd(g, sm, w, in->opnd[base + 2], exec, c);
+		sc__rd(g, sm, w, sc__opnd(in, base + 2), exec, c);
 	int resolved = space;
-	agen_t ag = addr_gen(w, in, in->opnd[base]);
+	agen_t ag = addr_gen(w, in, base);
 	uint64_t addr[32];
 	FOR_LANES(l, exec) {
 		memref_t ref;
@@ -710,7 +710,7 @@ static uint32_t ex_atom(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 		memcpy(ref.p, &res, bytes);
 		d[l] = old;
 	}
-	if (base == 1 && !sc__wr(w, in->opnd[0], exec, d))
+	if (base == 1 && !sc__wr(w, sc__opnd(in, 0), exec, d))
 		goto bad;
 	return sc__mem_time(g, sm, w, resolved, in->op, addr, space == SC_SP_GENERIC ? window_base(resolved) : 0, exec,
 	                    bytes, NULL);
@@ -725,9 +725,9 @@ static bool ex_warp(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in,
 	sc_alu_t *x = &g->alu;
 	switch (in->op) {
 	case SC_OP_SHFL: {
-		sc__rd(g, sm, w, in->opnd[2], exec, x->a);
-		sc__rd(g, sm, w, in->opnd[3], exec, x->b);
-		sc__rd(g, sm, w, in->opnd[4], exec, x->c);
+		sc__rd(g, sm, w, sc__opnd(in, 2), exec, x->a);
+		sc__rd(g, sm, w, sc__opnd(in, 3), exec, x->b);
+		sc__rd(g, sm, w, sc__opnd(in, 4), exec, x->c);
 		FOR_LANES(l, exec) {
 			uint32_t bval = (uint32_t)x->b[l] & 31, cval = (uint32_t)x->c[l] & 31;
 			uint32_t segmask = ((uint32_t)x->c[l] >> 8) & 31;
@@ -746,11 +746,11 @@ static bool ex_warp(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in,
 			x->d[l] = x->a[j & 31];
 			x->d2[l] = pv;
 		}
-		return sc__wr(w, in->opnd[0], exec, x->d) && sc__wr(w, in->opnd[1], exec, x->d2);
+		return sc__wr(w, sc__opnd(in, 0), exec, x->d) && sc__wr(w, sc__opnd(in, 1), exec, x->d2);
 	}
 	case SC_OP_VOTE: {
-		sc__rd(g, sm, w, in->opnd[1], exec, x->a);
-		sc__rd(g, sm, w, in->opnd[2], exec, x->b);
+		sc__rd(g, sm, w, sc__opnd(in, 1), exec, x->a);
+		sc__rd(g, sm, w, sc__opnd(in, 2), exec, x->b);
 		uint32_t bits = 0;
 		FOR_LANES(l, exec)
 			bits |= (uint32_t)(x->a[l] & 1) << l;
@@ -766,12 +766,12 @@ static bool ex_warp(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in,
 		}
 		for (int l = 0; l < 32; l++)
 			x->d[l] = r;
-		return sc__wr(w, in->opnd[0], exec, x->d);
+		return sc__wr(w, sc__opnd(in, 0), exec, x->d);
 	}
 	case SC_OP_ACTIVEMASK:
 		for (int l = 0; l < 32; l++)
 			x->d[l] = exec;
-		return sc__wr(w, in->opnd[0], exec, x->d);
+		return sc__wr(w, sc__opnd(in, 0), exec, x->d);
 	}
 	return false;
 }
@@ -783,14 +783,14 @@ static bool mov_cvta(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in
 	int sp = SC_AUX_SPACE(in->aux);
 	if (SC_NDST(in) != 1 || SC_NSRC(in) != 1 || sp == SC_SP_NONE || sp == SC_SP_GENERIC || sp >= SC_SP__COUNT)
 		return false;
-	sc__rd(g, sm, w, in->opnd[1], exec, x->a);
+	sc__rd(g, sm, w, sc__opnd(in, 1), exec, x->a);
 	uint64_t win = window_base(sp);
 	FOR_LANES(l, exec)
 		x->d[l] = in->sub == SC_CVTA_FROM_GENERIC ? x->a[l] - win : x->a[l] + win;
 	if (sc__type_bits(in->type) == 32)
 		FOR_LANES(l, exec)
 			x->d[l] &= 0xffffffffu;
-	return sc__wr(w, in->opnd[0], exec, x->d);
+	return sc__wr(w, sc__opnd(in, 0), exec, x->d);
 }
 
 /* isspacep: is the generic address in the space's window. */
@@ -799,11 +799,11 @@ static bool mov_isspacep(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t
 	sc_alu_t *x = &g->alu;
 	if (SC_NDST(in) != 1 || SC_NSRC(in) != 1)
 		return false;
-	sc__rd(g, sm, w, in->opnd[1], exec, x->a);
+	sc__rd(g, sm, w, sc__opnd(in, 1), exec, x->a);
 	int sp = SC_AUX_SPACE(in->aux);
 	FOR_LANES(l, exec)
 		x->d[l] = window_of(x->a[l]) == sp;
-	return sc__wr(w, in->opnd[0], exec, x->d);
+	return sc__wr(w, sc__opnd(in, 0), exec, x->d);
 }
 
 /* mov {a, b, ..} into one register (pack) or one register into {d, e, ..}
@@ -819,20 +819,20 @@ static bool mov_vector(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *
 		uint64_t em = eb == 64 ? ~0ull : (1ull << eb) - 1;
 		memset(x->d, 0, sizeof x->d);
 		for (unsigned e = 0; e < ns; e++) {
-			sc__rd(g, sm, w, in->opnd[1 + e], exec, x->a);
+			sc__rd(g, sm, w, sc__opnd(in, 1 + e), exec, x->a);
 			FOR_LANES(l, exec)
 				x->d[l] |= (x->a[l] & em) << (e * eb);
 		}
-		return sc__wr(w, in->opnd[0], exec, x->d);
+		return sc__wr(w, sc__opnd(in, 0), exec, x->d);
 	}
 	if (ns == 1 && nd >= 2 && nd <= 4) { /* unpack */
 		unsigned eb = bits / nd;
 		uint64_t em = eb == 64 ? ~0ull : (1ull << eb) - 1;
-		sc__rd(g, sm, w, in->opnd[nd], exec, x->a);
+		sc__rd(g, sm, w, sc__opnd(in, nd), exec, x->a);
 		for (unsigned e = 0; e < nd; e++) {
 			FOR_LANES(l, exec)
 				x->d[l] = (x->a[l] >> (e * eb)) & em;
-			if (!sc__wr(w, in->opnd[e], exec, x->d))
+			if (!sc__wr(w, sc__opnd(in, e), exec, x->d))
 				return false;
 		}
 		return true;
@@ -847,8 +847,8 @@ static bool ex_mov(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, 
 	if (in->op == SC_OP_ISSPACEP)
 		return mov_isspacep(g, sm, w, in, exec);
 	if (SC_NDST(in) == 1 && SC_NSRC(in) == 1) {
-		sc__rd(g, sm, w, in->opnd[1], exec, g->alu.a);
-		return sc__wr(w, in->opnd[0], exec, g->alu.a);
+		sc__rd(g, sm, w, sc__opnd(in, 1), exec, g->alu.a);
+		return sc__wr(w, sc__opnd(in, 0), exec, g->alu.a);
 	}
 	return mov_vector(g, sm, w, in, exec);
 }
@@ -880,7 +880,7 @@ int sc__x_alu(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_
 	sc_alu_t *x = &g->alu;
 	uint64_t *src[4] = {x->a, x->b, x->c, x->e};
 	for (unsigned j = 0; j < ns; j++)
-		sc__rd(g, sm, w, in->opnd[nd + j], exec, src[j]);
+		sc__rd(g, sm, w, sc__opnd(in, nd + j), exec, src[j]);
 	x->in = in;
 	x->mask = exec;
 	x->cc = w->cc;
@@ -894,7 +894,7 @@ int sc__x_alu(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_
 	if (UNLIKELY(rc))
 		return SC_X_BAD;
 	w->cc = x->cc;
-	if (!sc__wr(w, in->opnd[0], exec, x->d) || (nd == 2 && !sc__wr(w, in->opnd[1], exec, x->d2)))
+	if (!sc__wr(w, sc__opnd(in, 0), exec, x->d) || (nd == 2 && !sc__wr(w, sc__opnd(in, 1), exec, x->d2)))
 		return SC_X_BAD;
 	return (int)d->lat;
 }
@@ -920,7 +920,7 @@ static bool shared_check(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t
 	unsigned base = st ? 0 : SC_NDST(in);
 	unsigned n = in->op == SC_OP_LD ? SC_NDST(in) : st ? SC_NSRC(in) - 1u : 1u; /* vector elements */
 	uint32_t size = sc__type_bits(in->type) / 8 * n;
-	agen_t ag = addr_gen(w, in, in->opnd[base]);
+	agen_t ag = addr_gen(w, in, base);
 	FOR_LANES(l, exec) {
 		uint64_t a = lane_addr(&ag, l);
 		if (space == SC_SP_GENERIC) {

@@ -940,7 +940,7 @@ void sc__fu_apply(sc_gpu_t *g, const sc_sm_t *sm, sc_warp_t *w, const sc_insn_t 
 		return;
 	if (stuck && !sc__stuck_active(g->fu.cycle, g->fu.period, g->fu.duration, now, NULL))
 		return;
-	uint16_t o = in->opnd[0];
+	sc_opnd_t o = sc__opnd(in, 0);
 	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
 	bool refu = sm->refu && sc__refu_covers(in->op); /* REFU will replay it */
 	bool write = !stuck || stuck_here(g, sm, w, in, pc);
@@ -1133,7 +1133,8 @@ static void hash_sm(const sc_gpu_t *g, const sc_sm_t *sm, hasher_t *s)
 			hmix(s, w->live);
 			hmix(s, w->cc);
 			hmix(s, w->age);
-			hmix(s, (uint64_t)w->bar_id << 32 | (uint64_t)w->bar_kind << 16 | w->bar_dst);
+			hmix(s, (uint64_t)w->bar_id << 32 | (uint64_t)w->bar_kind << 16 | (w->bar_dst & 0xffffu) |
+			          (uint64_t)(w->bar_dst >> 16) << 40);
 			hmix(s, w->bar_mask);
 			hmix(s, w->ib_dirty);
 			hbytes(s, w->stk, w->sp * sizeof *w->stk);

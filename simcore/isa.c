@@ -117,7 +117,7 @@ const char *sc_due_name(sc_due_t reason)
 	return (unsigned)reason < SC_DUE__COUNT ? names[reason] : "unknown";
 }
 
-static bool opnd_ok(uint16_t o, uint32_t nregs, uint32_t npreds, uint32_t npool)
+static bool opnd_ok(sc_opnd_t o, uint32_t nregs, uint32_t npreds, uint32_t npool)
 {
 	unsigned k = SC_OPND_KIND(o), i = SC_OPND_IDX(o);
 	switch (k) {
@@ -140,19 +140,19 @@ int sc__insn_check(const sc_insn_t *in, uint32_t nregs, uint32_t npreds, uint32_
 	if (in->op == SC_OP_INVALID || in->op >= SC_OP__COUNT || in->type >= SC_T__COUNT ||
 	    in->stype >= SC_T__COUNT || (in->mods & SC_MOD_RESERVED) ||
 	    (in->mods & SC_MOD_RND_MASK) >= SC_RND__COUNT || SC_AUX_SPACE(in->aux) >= SC_SP__COUNT ||
-	    ((in->aux >> 3) & 3u) == 3u || (in->aux & 0x80u) || in->reserved)
+	    ((in->aux >> 3) & 3u) == 3u || (in->aux & 0x80u) || (in->reserved & SC_RESERVED_HI))
 		return -1;
 	unsigned n = SC_NDST(in) + SC_NSRC(in);
 	if (n > 6)
 		return -1;
 	for (unsigned i = 0; i < 6; i++) {
-		if (i >= n && in->opnd[i] != 0)
+		if (i >= n && sc__opnd(in, i) != 0)
 			return -1;
-		if (!opnd_ok(in->opnd[i], nregs, npreds, npool))
+		if (!opnd_ok(sc__opnd(in, i), nregs, npreds, npool))
 			return -1;
 	}
 	if (in->guard & SC_GUARD_ON) {
-		if ((in->guard & 0x3000u) || SC_GUARD_REG(in->guard) >= npreds)
+		if (SC_GUARD_REG(in->guard) >= npreds)
 			return -1;
 	} else if (in->guard) {
 		return -1;
@@ -173,7 +173,7 @@ unsigned sc__insn_regs(const sc_insn_t *in, sc_regref_t v[7])
 	unsigned n = 0, nd = SC_NDST(in), no = nd + SC_NSRC(in);
 	bool xlane = in->op < SC_OP__COUNT && (sc__ops[in->op].flags & SC_OF_XLANE);
 	for (unsigned j = 0; j < no && j < 6; j++) {
-		unsigned k = SC_OPND_KIND(in->opnd[j]), i = SC_OPND_IDX(in->opnd[j]);
+		unsigned k = SC_OPND_KIND(in->opnd[j]), i = SC_OPND_IDX(sc__opnd(in, j));
 		sc_regref_t o = {.idx = (uint16_t)i, .def = j < nd, .pos = (uint8_t)j, .xlane = xlane && j == nd};
 		switch (k) {
 		case SC_K_R32: case SC_K_ADDR32: o.w = 1; break;
@@ -204,7 +204,7 @@ unsigned sc__insn_regs(const sc_insn_t *in, sc_regref_t v[7])
  * sources), not the rows' shapes: the semantics read what is there. */
 
 /* A destination the register writer takes (sm.c wr()). */
-static bool dst_ok(uint16_t o)
+static bool dst_ok(sc_opnd_t o)
 {
 	unsigned k = SC_OPND_KIND(o);
 	return k == SC_K_NONE || k == SC_K_R32 || k == SC_K_R64 || k == SC_K_PRED;

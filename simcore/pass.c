@@ -164,7 +164,7 @@ int sc__pass_replace(sc_pass_t *p, uint32_t pc, const sc_insn_t *in)
 
 int sc__pass_dup(sc_pass_t *p, uint32_t pc) { return pc < p->ncode ? sc__pass_insert(p, pc, true, &p->repl[pc]) : SC_EINVAL; }
 
-int sc__pass_new_reg(sc_pass_t *p, uint32_t fi, unsigned type, uint16_t *opnd)
+int sc__pass_new_reg(sc_pass_t *p, uint32_t fi, unsigned type, sc_opnd_t *opnd)
 {
 	sc_module_t *m = p->m;
 	if (fi >= m->nfuncs || m->funcs[fi].entry_pc == UINT32_MAX || type == SC_T_NONE || type >= SC_T__COUNT ||
@@ -175,7 +175,7 @@ int sc__pass_new_reg(sc_pass_t *p, uint32_t fi, unsigned type, uint16_t *opnd)
 	uint32_t w = sc__type_bits(type) == 64 ? 2 : 1;
 	uint32_t own = pred ? f->ptx_npreds + p->add_preds[fi] : f->ptx_nregs + p->add_regs[fi];
 	uint32_t slot = (pred ? f->ptx_pred_base : f->ptx_reg_base) + own;
-	if (slot + w > 0xfff)
+	if (slot + w > SC_IDX_LIMIT)
 		return SC_EINVAL;
 	sc__reg_decl_t *d = realloc(p->ndecl[fi], (p->nndecl[fi] + 1) * sizeof *d);
 	if (!d)
@@ -198,14 +198,14 @@ int sc__pass_new_reg(sc_pass_t *p, uint32_t fi, unsigned type, uint16_t *opnd)
 	return 0;
 }
 
-int sc__pass_const(sc_pass_t *p, uint64_t v, uint16_t *opnd)
+int sc__pass_const(sc_pass_t *p, uint64_t v, sc_opnd_t *opnd)
 {
 	for (uint32_t i = 0; i < p->npool; i++)
 		if (p->pool[i] == v && (i >= p->m->npool || !p->pool_sym[i])) {
 			*opnd = SC_OPND(SC_K_IMM, i);
 			return 0;
 		}
-	if (p->npool >= 0xfff)
+	if (p->npool >= SC_IDX_LIMIT)
 		return SC_EINVAL;
 	if (p->npool == p->poolcap) {
 		uint64_t *n = realloc(p->pool, p->poolcap * 2 * sizeof *n);
@@ -296,7 +296,7 @@ static int check_word(const sc_pass_t *p, uint32_t fi, const sc_insn_t *in, uint
 			             f->name, text, at);
 	}
 	for (unsigned j = 0; j < SC_NDST(in) + SC_NSRC(in) && j < 6; j++)
-		if (SC_OPND_KIND(in->opnd[j]) == SC_K_IMM && SC_OPND_IDX(in->opnd[j]) >= p->npool)
+		if (SC_OPND_KIND(in->opnd[j]) == SC_K_IMM && SC_OPND_IDX(sc__opnd(in, j)) >= p->npool)
 			return pfail(msg, n, SC_EINVAL, "%s: '%s': '%s' at pc %u names no constant", m->name, f->name, text, at);
 	if (sc__insn_jumps(in) && (SC_BR_TARGET(in->imm) < f->entry_pc || SC_BR_TARGET(in->imm) >= f->end_pc))
 		return pfail(msg, n, SC_EINVAL, "%s: '%s': '%s' at pc %u jumps out of the function", m->name, f->name, text,
@@ -356,7 +356,7 @@ static int new_windows(const sc_pass_t *p, uint32_t *rb, uint32_t *pb, uint32_t 
 		}
 	*all_r = r;
 	*all_p = q;
-	return r > 0xfff || q > 0xfff ? -1 : 0;
+	return r > SC_IDX_LIMIT || q > SC_IDX_LIMIT ? -1 : 0;
 }
 
 /* Renumbers a word of function fi from its old window to its new one. */
@@ -367,9 +367,9 @@ static void renumber(const sc_func_t *f, uint32_t rb, uint32_t pb, sc_insn_t *in
 	for (unsigned j = 0; j < k; j++) {
 		uint32_t idx = v[j].pred ? v[j].idx - f->ptx_pred_base + pb : v[j].idx - f->ptx_reg_base + rb;
 		if (v[j].pos == 6)
-			in->guard = (uint16_t)((in->guard & ~0x0fffu) | idx);
+			in->guard = SC_GUARD_WITH(in->guard, idx);
 		else
-			in->opnd[v[j].pos] = SC_OPND(SC_OPND_KIND(in->opnd[v[j].pos]), idx);
+			sc__set_opnd(in, v[j].pos, SC_OPND(SC_OPND_KIND(in->opnd[v[j].pos]), idx));
 	}
 }
 
@@ -529,7 +529,8 @@ int sc__pass_commit(sc_pass_t *p, char *msg, size_t msgsz)
 	if ((rc = check_all(p, fn_of, msg, msgsz)))
 		goto out;
 	if (new_windows(p, rb, pb, &all_r, &all_p)) {
-		rc = pfail(msg, msgsz, SC_EINVAL, "%s: the transformed module needs more than 4095 register slots", m->name);
+		rc = pfail(msg, msgsz, SC_EINVAL, "%s: the transformed module needs more than %u register slots or predicates",
+		           m->name, SC_IDX_LIMIT);
 		goto out;
 	}
 	/* 2. the new code: placed, registers renumbered, targets remapped */
@@ -665,7 +666,7 @@ static bool dup_candidate(const sc_insn_t *in)
 		return false;
 	unsigned nd = SC_NDST(in), no = nd + SC_NSRC(in), regs = 0;
 	for (unsigned j = 0; j < no && j < 6; j++) {
-		unsigned k = SC_OPND_KIND(in->opnd[j]), i = SC_OPND_IDX(in->opnd[j]);
+		unsigned k = SC_OPND_KIND(in->opnd[j]), i = SC_OPND_IDX(sc__opnd(in, j));
 		if (k == SC_K_SREG && sc__sreg_is_time(i))
 			return false;
 		regs += j < nd && (k == SC_K_R32 || k == SC_K_R64 || k == SC_K_PRED);
@@ -676,22 +677,24 @@ static bool dup_candidate(const sc_insn_t *in)
 /* The compare of an original destination d with its replica r folded into
  * the sticky predicate err: setp.ne.or.bN err, d, r, err for registers;
  * xor.pred t, d, r then or.pred err, err, t for predicates. */
-static int dup_compare(sc_pass_t *p, uint32_t fi, uint32_t pc, uint16_t guard, uint16_t d, uint16_t r, uint16_t err,
+static int dup_compare(sc_pass_t *p, uint32_t fi, uint32_t pc, uint16_t guard, sc_opnd_t d, sc_opnd_t r, sc_opnd_t err,
                        unsigned bits)
 {
 	if (SC_OPND_KIND(d) == SC_K_PRED) {
-		uint16_t t;
+		sc_opnd_t t;
 		int rc = sc__pass_new_reg(p, fi, SC_T_PRED, &t);
 		if (rc)
 			return rc;
-		sc_insn_t x = {.op = SC_OP_XOR, .type = SC_T_PRED, .nops = SC_NOPS_MAKE(1, 2), .opnd = {t, d, r}, .guard = guard};
-		sc_insn_t o = {.op = SC_OP_OR, .type = SC_T_PRED, .nops = SC_NOPS_MAKE(1, 2), .opnd = {err, err, t}, .guard = guard};
+		sc_insn_t x = {.op = SC_OP_XOR, .type = SC_T_PRED, .nops = SC_NOPS_MAKE(1, 2), .guard = guard};
+		sc_insn_t o = {.op = SC_OP_OR, .type = SC_T_PRED, .nops = SC_NOPS_MAKE(1, 2), .guard = guard};
+		sc__set_opnds(&x, 3, (sc_opnd_t[]){t, d, r});
+		sc__set_opnds(&o, 3, (sc_opnd_t[]){err, err, t});
 		return sc__pass_insert(p, pc, true, &x) || sc__pass_insert(p, pc, true, &o) ? SC_ENOMEM : 0;
 	}
 	sc_insn_t c = {.op = SC_OP_SETP, .type = SC_T_PRED, .sub = SC_CMP_NE,
 	               .stype = bits == 64 ? SC_T_B64 : bits == 16 ? SC_T_B16 : SC_T_B32,
-	               .aux = SC_AUX_MAKE(0, 0, SC_BOOL_OR), .nops = SC_NOPS_MAKE(1, 3), .opnd = {err, d, r, err},
-	               .guard = guard};
+	               .aux = SC_AUX_MAKE(0, 0, SC_BOOL_OR), .nops = SC_NOPS_MAKE(1, 3), .guard = guard};
+	sc__set_opnds(&c, 4, (sc_opnd_t[]){err, d, r, err});
 	return sc__pass_insert(p, pc, true, &c);
 }
 
@@ -702,12 +705,13 @@ static int dup_compare(sc_pass_t *p, uint32_t fi, uint32_t pc, uint16_t guard, u
 static int pass_dup_func(sc_pass_t *p, uint32_t fi)
 {
 	const sc_func_t *f = &p->m->funcs[fi];
-	uint16_t err, zero;
+	sc_opnd_t err, zero;
 	int rc = sc__pass_new_reg(p, fi, SC_T_PRED, &err);
 	if (rc || (rc = sc__pass_const(p, 0, &zero)))
 		return rc;
 	sc_insn_t clr = {.op = SC_OP_SETP, .type = SC_T_PRED, .sub = SC_CMP_NE, .stype = SC_T_U32,
-	                 .nops = SC_NOPS_MAKE(1, 2), .opnd = {err, zero, zero}};
+	                 .nops = SC_NOPS_MAKE(1, 2)};
+	sc__set_opnds(&clr, 3, (sc_opnd_t[]){err, zero, zero});
 	if ((rc = sc__pass_prologue(p, fi, &clr)))
 		return rc;
 	for (uint32_t pc = f->entry_pc; pc < f->end_pc && !rc; pc++) {
@@ -723,20 +727,22 @@ static int pass_dup_func(sc_pass_t *p, uint32_t fi)
 		for (unsigned j = 0; j < nd && ok; j++) {
 			unsigned k = SC_OPND_KIND(in->opnd[j]);
 			if (k == SC_K_R32 || k == SC_K_R64 || k == SC_K_PRED)
-				ok = sc__reg_type(p->m, f, SC_OPND_IDX(in->opnd[j]), k == SC_K_PRED, &type[j], NULL) == 0 &&
+				ok = sc__reg_type(p->m, f, SC_OPND_IDX(sc__opnd(in, j)), k == SC_K_PRED, &type[j], NULL) == 0 &&
 				     sc__type_bits(type[j]) != 8;
 		}
 		if (!ok)
 			continue;
 		sc_insn_t rep = *in;
-		for (unsigned j = 0; j < nd && !rc; j++)
-			if (type[j])
-				rc = sc__pass_new_reg(p, fi, type[j], &rep.opnd[j]);
+		for (unsigned j = 0; j < nd && !rc; j++) {
+			sc_opnd_t r;
+			if (type[j] && !(rc = sc__pass_new_reg(p, fi, type[j], &r)))
+				sc__set_opnd(&rep, j, r);
+		}
 		if (rc || (rc = sc__pass_insert(p, pc, false, &rep)))
 			break;
 		for (unsigned j = 0; j < nd && !rc; j++)
 			if (type[j])
-				rc = dup_compare(p, fi, pc, in->guard, in->opnd[j], rep.opnd[j], err, sc__type_bits(type[j]));
+				rc = dup_compare(p, fi, pc, in->guard, sc__opnd(in, j), sc__opnd(&rep, j), err, sc__type_bits(type[j]));
 	}
 	return rc;
 }

@@ -88,7 +88,7 @@ static sc_pennyc_acc_t access_of(const sc_insn_t *in, uint32_t rbase)
 {
 	bool st = in->op == SC_OP_ST;
 	unsigned ao = st ? 0 : SC_NDST(in), nv = st ? SC_NSRC(in) - 1u : SC_NDST(in);
-	uint16_t a = in->opnd[ao];
+	sc_opnd_t a = sc__opnd(in, ao);
 	sc_pennyc_acc_t x = {.space = (uint8_t)SC_AUX_SPACE(in->aux), .valid = true, .off = (int64_t)in->imm,
 	           .size = sc__type_bits(in->type) / 8 * (nv ? nv : 1)};
 	unsigned k = SC_OPND_KIND(a), i = SC_OPND_IDX(a);
@@ -330,7 +330,7 @@ static bool prunable(const fstate_t *f, uint32_t o)
 	if ((in->guard & SC_GUARD_ON) || SC_NDST(in) != 1 || SC_NSRC(in) != 1 ||
 	    (in->mods & (SC_MOD_CC_IN | SC_MOD_CC_OUT)))
 		return false;
-	unsigned k = SC_OPND_KIND(in->opnd[1]), i = SC_OPND_IDX(in->opnd[1]);
+	unsigned k = SC_OPND_KIND(in->opnd[1]), i = SC_OPND_IDX(sc__opnd(in, 1));
 	if (in->op == SC_OP_MOV)
 		return k == SC_K_IMM || (k == SC_K_SREG && !sc__sreg_is_time(i));
 	if (in->op == SC_OP_LD) {
@@ -488,9 +488,9 @@ static sc_insn_t cp_store(const fstate_t *f, uint32_t o, unsigned c)
 	                .type = bits == 64 ? SC_T_B64 : bits == 8 ? SC_T_B8 : bits == 16 ? SC_T_B16 : SC_T_B32,
 	                .aux = SC_AUX_MAKE(f->shr[o] ? SC_SP_SHARED : SC_SP_GLOBAL, 0, 0), .nops = SC_NOPS_MAKE(0, 2),
 	                .imm = f->unit[o] + c * unit_bytes(f, o)};
-	st.opnd[0] = f->shr[o] ? SC_OPND(SC_K_ADDR32, f->rbase + (f->wide[o] ? f->sbase8 : f->sbase))
-	                       : SC_OPND(SC_K_ADDR, f->rbase + (f->wide[o] ? f->base8 : f->base));
-	st.opnd[1] = SC_OPND(f->wide[o] ? SC_K_R64 : SC_K_R32, f->rbase + o);
+	sc__set_opnd(&st, 0, f->shr[o] ? SC_OPND(SC_K_ADDR32, f->rbase + (f->wide[o] ? f->sbase8 : f->sbase))
+	                               : SC_OPND(SC_K_ADDR, f->rbase + (f->wide[o] ? f->base8 : f->base)));
+	sc__set_opnd(&st, 1, SC_OPND(f->wide[o] ? SC_K_R64 : SC_K_R32, f->rbase + o));
 	return st;
 }
 
@@ -749,10 +749,10 @@ static int place(const sc_module_t *m, fstate_t *fs, const sc_pennyc_opts_t *opt
 /* The prologue's computation of the global checkpoint bases: f->base =
  * buf + (smid x max_warps + warpid) x wbytes + lane x 4, and with wide
  * values f->base8 = f->base + lane x 4. */
-static int global_base(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, uint32_t wbytes, uint16_t bufc,
+static int global_base(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, uint32_t wbytes, sc_opnd_t bufc,
                        bool wide)
 {
-	uint16_t t[4], d, e, b, b8 = 0, cmaxw, cstride, c4;
+	sc_opnd_t t[4], d, e, b, b8 = 0, cmaxw, cstride, c4;
 	int rc = 0;
 	for (int i = 0; i < 4 && !rc; i++)
 		rc = sc__pass_new_reg(p, f->fi, SC_T_U32, &t[i]);
@@ -763,14 +763,22 @@ static int global_base(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, u
 		return rc;
 	f->base = (uint16_t)(SC_OPND_IDX(b) - f->rbase);
 	const sc_insn_t pro[] = {
-		{.op = SC_OP_MOV, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 1), .opnd = {t[0], SC_OPND(SC_K_SREG, SC_SR_SMID)}},
-		{.op = SC_OP_MOV, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 1), .opnd = {t[1], SC_OPND(SC_K_SREG, SC_SR_WARPID)}},
-		{.op = SC_OP_MOV, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 1), .opnd = {t[2], SC_OPND(SC_K_SREG, SC_SR_LANEID)}},
-		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3), .opnd = {t[3], t[0], cmaxw, t[1]}},
-		{.op = SC_OP_MUL, .type = SC_T_U32, .sub = SC_MUL_WIDE, .nops = SC_NOPS_MAKE(1, 2), .opnd = {d, t[3], cstride}},
-		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_WIDE, .nops = SC_NOPS_MAKE(1, 3), .opnd = {e, t[2], c4, d}},
-		{.op = SC_OP_ADD, .type = SC_T_U64, .nops = SC_NOPS_MAKE(1, 2), .opnd = {b, e, bufc}},
-		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_WIDE, .nops = SC_NOPS_MAKE(1, 3), .opnd = {b8, t[2], c4, b}},
+		sc__insn_ops((sc_insn_t){.op = SC_OP_MOV, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 1)},
+		             (sc_opnd_t[6]){t[0], SC_OPND(SC_K_SREG, SC_SR_SMID)}),
+		sc__insn_ops((sc_insn_t){.op = SC_OP_MOV, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 1)},
+		             (sc_opnd_t[6]){t[1], SC_OPND(SC_K_SREG, SC_SR_WARPID)}),
+		sc__insn_ops((sc_insn_t){.op = SC_OP_MOV, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 1)},
+		             (sc_opnd_t[6]){t[2], SC_OPND(SC_K_SREG, SC_SR_LANEID)}),
+		sc__insn_ops((sc_insn_t){.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3)},
+		             (sc_opnd_t[6]){t[3], t[0], cmaxw, t[1]}),
+		sc__insn_ops((sc_insn_t){.op = SC_OP_MUL, .type = SC_T_U32, .sub = SC_MUL_WIDE, .nops = SC_NOPS_MAKE(1, 2)},
+		             (sc_opnd_t[6]){d, t[3], cstride}),
+		sc__insn_ops((sc_insn_t){.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_WIDE, .nops = SC_NOPS_MAKE(1, 3)},
+		             (sc_opnd_t[6]){e, t[2], c4, d}),
+		sc__insn_ops((sc_insn_t){.op = SC_OP_ADD, .type = SC_T_U64, .nops = SC_NOPS_MAKE(1, 2)},
+		             (sc_opnd_t[6]){b, e, bufc}),
+		sc__insn_ops((sc_insn_t){.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_WIDE, .nops = SC_NOPS_MAKE(1, 3)},
+		             (sc_opnd_t[6]){b8, t[2], c4, b}),
 	};
 	unsigned n = sizeof pro / sizeof *pro - !wide;
 	for (unsigned i = 0; i < n && !rc; i++)
@@ -789,7 +797,7 @@ static int global_base(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, u
  * + lane x 4. */
 static int shared_base(sc_pass_t *p, fstate_t *f, uint32_t smem_warp, bool wide)
 {
-	uint16_t s[12], sb, sb8 = 0, c5, c4, cneg;
+	sc_opnd_t s[12], sb, sb8 = 0, c5, c4, cneg;
 	int rc = 0;
 	for (int i = 0; i < 12 && !rc; i++)
 		rc = sc__pass_new_reg(p, f->fi, SC_T_U32, &s[i]);
@@ -798,17 +806,25 @@ static int shared_base(sc_pass_t *p, fstate_t *f, uint32_t smem_warp, bool wide)
 	    (wide && (rc = sc__pass_new_reg(p, f->fi, SC_T_U32, &sb8))))
 		return rc;
 	f->sbase = (uint16_t)(SC_OPND_IDX(sb) - f->rbase);
-#define MOVSR(dst, sr) {.op = SC_OP_MOV, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 1), .opnd = {dst, SC_OPND(SC_K_SREG, sr)}}
+#define MOVSR(dst, sr)                                                                              \
+	sc__insn_ops((sc_insn_t){.op = SC_OP_MOV, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 1)},            \
+	             (sc_opnd_t[6]){dst, SC_OPND(SC_K_SREG, sr)})
 	const sc_insn_t pro[] = {
 		MOVSR(s[0], SC_SR_TID_X), MOVSR(s[1], SC_SR_TID_Y), MOVSR(s[2], SC_SR_TID_Z),
 		MOVSR(s[3], SC_SR_NTID_X), MOVSR(s[4], SC_SR_NTID_Y),
-		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3), .opnd = {s[5], s[2], s[4], s[1]}},
-		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3), .opnd = {s[6], s[5], s[3], s[0]}},
-		{.op = SC_OP_SHR, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 2), .opnd = {s[7], s[6], c5}},
+		sc__insn_ops((sc_insn_t){.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3)},
+		             (sc_opnd_t[6]){s[5], s[2], s[4], s[1]}),
+		sc__insn_ops((sc_insn_t){.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3)},
+		             (sc_opnd_t[6]){s[6], s[5], s[3], s[0]}),
+		sc__insn_ops((sc_insn_t){.op = SC_OP_SHR, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 2)},
+		             (sc_opnd_t[6]){s[7], s[6], c5}),
 		MOVSR(s[8], SC_SR_LANEID), MOVSR(s[9], SC_SR_TOTAL_SMEM),
-		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3), .opnd = {s[10], s[8], c4, s[9]}},
-		{.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3), .opnd = {s[11], s[7], cneg, s[10]}},
-		{.op = SC_OP_ADD, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 2), .opnd = {sb, s[11], cneg}},
+		sc__insn_ops((sc_insn_t){.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3)},
+		             (sc_opnd_t[6]){s[10], s[8], c4, s[9]}),
+		sc__insn_ops((sc_insn_t){.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3)},
+		             (sc_opnd_t[6]){s[11], s[7], cneg, s[10]}),
+		sc__insn_ops((sc_insn_t){.op = SC_OP_ADD, .type = SC_T_U32, .nops = SC_NOPS_MAKE(1, 2)},
+		             (sc_opnd_t[6]){sb, s[11], cneg}),
 	};
 #undef MOVSR
 	for (unsigned i = 0; i < sizeof pro / sizeof *pro && !rc; i++)
@@ -816,8 +832,9 @@ static int shared_base(sc_pass_t *p, fstate_t *f, uint32_t smem_warp, bool wide)
 	_Static_assert(sizeof pro / sizeof *pro == SHARED_PROLOGUE, "SHARED_PROLOGUE: shared_base's words");
 	f->npro += sizeof pro / sizeof *pro;
 	if (wide && !rc) {
-		const sc_insn_t w8 = {.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO, .nops = SC_NOPS_MAKE(1, 3),
-		                      .opnd = {sb8, s[8], c4, sb}};
+		const sc_insn_t w8 = sc__insn_ops((sc_insn_t){.op = SC_OP_MAD, .type = SC_T_U32, .sub = SC_MUL_LO,
+		                                              .nops = SC_NOPS_MAKE(1, 3)},
+		                                  (sc_opnd_t[6]){sb8, s[8], c4, sb});
 		rc = sc__pass_prologue(p, f->fi, &w8);
 		f->npro++;
 		f->sbase8 = (uint16_t)(SC_OPND_IDX(sb8) - f->rbase);
@@ -827,7 +844,7 @@ static int shared_base(sc_pass_t *p, fstate_t *f, uint32_t smem_warp, bool wide)
 
 /* The insertions into f: prologue (the bases its values' storages need,
  * the live-ins' stores), checkpoints, adjustments. */
-static int insert(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, uint32_t wbytes, uint16_t bufc,
+static int insert(sc_pass_t *p, fstate_t *f, const sc_pennyc_opts_t *opt, uint32_t wbytes, sc_opnd_t bufc,
                   uint32_t smem_warp, sc_pennyc_stats_t *st, uint32_t *post_cp)
 {
 	bool any[2] = {false, false}, wide[2] = {false, false}; /* [shared] */
@@ -1174,7 +1191,7 @@ int sc__pennyc_compile(sc_module_t *m, const sc_pennyc_opts_t *opt, sc_pennyc_st
 		            "(shared)");
 		goto out;
 	}
-	uint16_t bufc = 0;
+	sc_opnd_t bufc = 0;
 	if (units && ((rc = opt->alloc(opt->ctx, bytes, &buf)) || (rc = sc__pass_const(p, buf, &bufc))))
 		goto out;
 	for (uint32_t fi = 0; fi < m->nfuncs && !rc; fi++) {

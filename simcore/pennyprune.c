@@ -81,7 +81,7 @@ static bool writes(const sc_pprune_t *f, const sc_insn_t *in, uint32_t v)
 /* Whether the load in reads memory no writer of the module may alias. */
 static bool read_only(const sc_pprune_t *f, const sc_insn_t *in)
 {
-	unsigned sp = SC_AUX_SPACE(in->aux), k = SC_OPND_KIND(in->opnd[1]), i = SC_OPND_IDX(in->opnd[1]);
+	unsigned sp = SC_AUX_SPACE(in->aux), k = SC_OPND_KIND(in->opnd[1]), i = SC_OPND_IDX(sc__opnd(in, 1));
 	if (sp == SC_SP_CONST || (sp == SC_SP_PARAM && k == SC_K_ADDR && i == SC_NOREG))
 		return true; /* as basic pruning */
 	sc_pennyc_acc_t ld = sc__pennyc_access(in, f->rbase);

@@ -739,7 +739,7 @@ void sc__prot_written(sc_sm_t *sm, const sc_warp_t *w, const sc_insn_t *in, uint
 			wrote(sm, w, v[j].pred, v[j].idx, v[j].w, exec);
 }
 
-void sc__prot_wrote_reg(sc_sm_t *sm, const sc_warp_t *w, uint16_t o, uint32_t mask)
+void sc__prot_wrote_reg(sc_sm_t *sm, const sc_warp_t *w, sc_opnd_t o, uint32_t mask)
 {
 	unsigned k = SC_OPND_KIND(o);
 	if (k == SC_K_R32 || k == SC_K_R64 || k == SC_K_PRED)

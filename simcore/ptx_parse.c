@@ -234,8 +234,9 @@ static int pool_add(P *p, uint64_t v, bool dedupe, uint32_t *idx)
 				*idx = i;
 				return 0;
 			}
-	if (m->npool >= 0xfff)
-		return perr(p, &p->t[p->i ? p->i - 1 : 0], "too many distinct constants in the module (limit 4095)");
+	if (m->npool >= SC_IDX_LIMIT)
+		return perr(p, &p->t[p->i ? p->i - 1 : 0], "too many distinct constants in the module (limit %u)",
+		            SC_IDX_LIMIT);
 	uint32_t cap = p->pool_cap;
 	GROW(m->pool, m->npool, p->pool_cap);
 	if (p->pool_cap != cap) {
@@ -571,7 +572,7 @@ static int add_fixup(P *p, fixup_t f)
 	return 0;
 }
 
-static int reg_opnd(P *p, const popnd_t *o, uint16_t *out)
+static int reg_opnd(P *p, const popnd_t *o, sc_opnd_t *out)
 {
 	reg_t *r = o->reg;
 	if (r->type == SC_T_PRED) {
@@ -644,9 +645,8 @@ static int imm_bits(P *p, const popnd_t *o, int t, uint64_t *v)
 /* Encodes operand o (a register, constant, special register or variable
  * address) as operand slot `slot` of the instruction; t is the type a
  * constant is read as. */
-static int enc_value(P *p, L *l, uint32_t slot, const popnd_t *o, int t)
+static int enc_value_to(P *p, sc_opnd_t *dst, const popnd_t *o, int t)
 {
-	uint16_t *dst = &l->in.opnd[slot];
 	uint32_t idx;
 	uint64_t v;
 	switch (o->kind) {
@@ -675,6 +675,13 @@ static int enc_value(P *p, L *l, uint32_t slot, const popnd_t *o, int t)
 	}
 	return perr(p, o->tok, "operand '%s' is not a value here", tokstr(o->tok));
 }
+static int enc_value(P *p, L *l, uint32_t slot, const popnd_t *o, int t)
+{
+	sc_opnd_t v = 0;
+	int rc = enc_value_to(p, &v, o, t);
+	sc__set_opnd(&l->in, slot, v);
+	return rc;
+}
 
 static void note_shared_use(P *p, sym_t *y)
 {
@@ -690,16 +697,16 @@ static int enc_addr(P *p, L *l, uint32_t slot, const popnd_t *o, int *space)
 {
 	if (o->kind != O_ADDR)
 		return perr(p, o->tok, "expected an address in brackets, found '%s'", tokstr(o->tok));
-	uint16_t base = SC_OPND(SC_K_ADDR, SC_NOREG);
+	sc_opnd_t base = SC_OPND(SC_K_ADDR, SC_NOREG);
 	if (o->reg) {
 		popnd_t r = *o;
 		r.kind = O_REG;
-		uint16_t ro;
+		sc_opnd_t ro;
 		if (reg_opnd(p, &r, &ro))
 			return -1;
 		base = SC_OPND(SC_OPND_KIND(ro) == SC_K_R64 ? SC_K_ADDR : SC_K_ADDR32, SC_OPND_IDX(ro));
 	}
-	l->in.opnd[slot] = base;
+	sc__set_opnd(&l->in, slot, base);
 	l->in.imm = (uint64_t)o->off;
 	if (o->sym) {
 		sym_t *y = o->sym;
@@ -1152,7 +1159,7 @@ static int post_mad_wide(P *p, L *l)
 	uint64_t v;
 	if (imm_bits(p, &l->o[3], wide[t], &v) || pool_add(p, v, true, &idx))
 		return -1;
-	l->in.opnd[3] = SC_OPND(SC_K_IMM, idx);
+	sc__set_opnd(&l->in, 3, SC_OPND(SC_K_IMM, idx));
 	return 0;
 }
 
@@ -1555,6 +1562,7 @@ static int lower_mov_vec(P *p, L *l, mods_t *m)
 			return -1;
 		L e = *l;
 		memset(e.in.opnd, 0, sizeof e.in.opnd);
+		e.in.reserved &= SC_RESERVED_HI;
 		if (enc_value(p, &e, 0, &d->vec[i], t) || enc_value(p, &e, 1, &s->vec[i], t))
 			return -1;
 		e.in.nops = SC_NOPS_MAKE(1, 1);
@@ -1579,7 +1587,7 @@ static int lower_func_addr(P *p, L *l, const popnd_t *d, const popnd_t *s, int t
 		return perr(p, s->tok, "the address of function '%s' is 64 bits: use mov.u64 or mov.b64", tokstr(s->tok));
 	if (enc_value(p, l, 0, d, t) || pool_add(p, 0, false, &idx))
 		return -1;
-	l->in.opnd[1] = SC_OPND(SC_K_IMM, idx);
+	sc__set_opnd(&l->in, 1, SC_OPND(SC_K_IMM, idx));
 	l->in.nops = SC_NOPS_MAKE(1, 1);
 	return add_fixup(p, (fixup_t){.kind = FX_FADDR, .pool = idx, .sym = s->sym, .line = s->tok->line,
 	                              .col = s->tok->col, .func = p->fn});
@@ -1666,7 +1674,7 @@ static int lower_bar_red(P *p, L *l, mods_t *m, bool arrive)
 	if (l->no == 4 && enc_value(p, l, 2, &l->o[2], SC_T_U32))
 		return -1;
 	if (l->no == 3)
-		in->opnd[2] = SC_OPND(SC_K_NONE, 0);
+		sc__set_opnd(in, 2, SC_OPND(SC_K_NONE, 0));
 	if (enc_value(p, l, 3, &l->o[l->no - 1], SC_T_PRED))
 		return -1;
 	in->nops = SC_NOPS_MAKE(1, 3);
@@ -1720,7 +1728,7 @@ static int lower_shfl(P *p, L *l, mods_t *m)
 	} else {
 		if (enc_value(p, l, 0, d, t))
 			return -1;
-		in->opnd[1] = SC_OPND(SC_K_NONE, 0);
+		sc__set_opnd(in, 1, SC_OPND(SC_K_NONE, 0));
 	}
 	for (uint32_t i = 1; i < 5; i++)
 		if (enc_value(p, l, 1 + i, &l->o[i], i == 1 ? t : SC_T_U32))
@@ -1773,7 +1781,7 @@ static int lower_match(P *p, L *l, mods_t *m)
 	} else {
 		if (enc_value(p, l, 0, d, SC_T_B32))
 			return -1;
-		in->opnd[1] = SC_OPND(SC_K_NONE, 0);
+		sc__set_opnd(in, 1, SC_OPND(SC_K_NONE, 0));
 	}
 	if (enc_value(p, l, 2, &l->o[1], t) || enc_value(p, l, 3, &l->o[2], SC_T_U32))
 		return -1;
@@ -2043,32 +2051,33 @@ static int ra_combine(P *p, L *l, const sc_insn_t *b, const sc_insn_t *r)
 	unsigned nd = SC_NDST(b), ns = SC_NSRC(b), v = SC_AUX_VEC(b->aux), o = 0;
 	w.mods |= SC_MOD_RES;
 	memset(w.opnd, 0, sizeof w.opnd);
+	w.reserved &= SC_RESERVED_HI;
 	if (b->op == SC_OP_LD && ns == 1) {
 		bool dual = false;
 		for (unsigned e = 0; e < nd; e++)
-			dual |= r->opnd[e] != b->opnd[e];
+			dual |= sc__opnd(r, e) != sc__opnd(b, e);
 		for (unsigned e = 0; e < nd; e++)
-			w.opnd[o++] = b->opnd[e];
+			sc__set_opnd(&w, o++, sc__opnd(b, e));
 		for (unsigned e = 0; e < nd && dual && o < 6; e++)
-			w.opnd[o++] = r->opnd[e];
+			sc__set_opnd(&w, o++, sc__opnd(r, e));
 		if (o + 2 > 6)
 			return perr(p, l->mn, "raLoad: no room for the replicas");
-		w.opnd[o++] = b->opnd[nd];
-		w.opnd[o++] = r->opnd[nd];
+		sc__set_opnd(&w, o++, sc__opnd(b, nd));
+		sc__set_opnd(&w, o++, sc__opnd(r, nd));
 		w.nops = SC_NOPS_MAKE(dual ? 2 * nd : nd, 2);
 	} else if (b->op == SC_OP_ST && nd == 0) {
 		bool full = 2 * v + 2 <= 6;
 		for (unsigned e = 0; e < ns; e++)
-			w.opnd[o++] = b->opnd[e];
-		w.opnd[o++] = r->opnd[0];
+			sc__set_opnd(&w, o++, sc__opnd(b, e));
+		sc__set_opnd(&w, o++, sc__opnd(r, 0));
 		for (unsigned e = 1; e < ns && full; e++)
-			w.opnd[o++] = r->opnd[e];
+			sc__set_opnd(&w, o++, sc__opnd(r, e));
 		w.nops = SC_NOPS_MAKE(0, o);
 	} else if (b->op == SC_OP_SETP && nd + ns + 2 <= 6) {
 		for (unsigned e = 0; e < nd + ns; e++)
-			w.opnd[o++] = b->opnd[e];
-		w.opnd[o++] = r->opnd[nd];
-		w.opnd[o++] = r->opnd[nd + 1];
+			sc__set_opnd(&w, o++, sc__opnd(b, e));
+		sc__set_opnd(&w, o++, sc__opnd(r, nd));
+		sc__set_opnd(&w, o++, sc__opnd(r, nd + 1));
 		w.nops = SC_NOPS_MAKE(nd, ns + 2);
 	} else {
 		return perr(p, l->mn, "'.ra' applies to ld, st and setp (raLoad, raStore, raSetP) of at most 6 operands");
@@ -2357,8 +2366,9 @@ static int parse_reg_decl(P *p)
 			r->first = f->nregs;
 			f->nregs += n * (sc__type_bits((unsigned)t) == 64 ? 2 : 1) * (uint32_t)vec;
 		}
-		if (f->nregs > 0xfff || f->npreds > 0xfff)
-			return perr(p, nk, "too many registers in '%s' for the instruction encoding (limit 4095 slots)", f->name);
+		if (f->nregs > SC_IDX_LIMIT || f->npreds > SC_IDX_LIMIT)
+			return perr(p, nk, "too many registers in '%s' for the instruction encoding (limit %u slots)", f->name,
+			            SC_IDX_LIMIT);
 		if (keep_decl(p, f, r))
 			return -1;
 		int end = list_next(p, ';', "");
@@ -3049,9 +3059,10 @@ static int layout_frames(P *p)
 		}
 		fo = align_up(fo + f->frame_bytes, 16);
 	}
-	if (rb > 0xfff || pb > 0xfff) {
+	if (rb > SC_IDX_LIMIT || pb > SC_IDX_LIMIT) {
 		sc_tok_t t = {.line = 1, .col = 1};
-		return perr(p, &t, "the module needs %u register slots; the encoding holds 4095", rb);
+		return perr(p, &t, "the module needs %u register slots and %u predicates; the encoding holds %u of each", rb,
+		            pb, SC_IDX_LIMIT);
 	}
 	m->nregs_all = rb;
 	m->npreds_all = pb;
@@ -3316,14 +3327,14 @@ static int apply_fixups(P *p)
 		for (uint32_t pc = f->entry_pc; pc < f->end_pc; pc++) {
 			sc_insn_t *in = &m->code[pc];
 			for (int o = 0; o < 6; o++) {
-				unsigned k = SC_OPND_KIND(in->opnd[o]), idx = SC_OPND_IDX(in->opnd[o]);
+				unsigned k = SC_OPND_KIND(in->opnd[o]), idx = SC_OPND_IDX(sc__opnd(in, o));
 				if (k == SC_K_R32 || k == SC_K_R64 || ((k == SC_K_ADDR || k == SC_K_ADDR32) && idx != SC_NOREG))
-					in->opnd[o] = SC_OPND(k, idx + f->reg_base);
+					sc__set_opnd(in, (unsigned)o, SC_OPND(k, idx + f->reg_base));
 				else if (k == SC_K_PRED || k == SC_K_PREDN)
-					in->opnd[o] = SC_OPND(k, idx + f->pred_base);
+					sc__set_opnd(in, (unsigned)o, SC_OPND(k, idx + f->pred_base));
 			}
 			if (in->guard & SC_GUARD_ON)
-				in->guard = (uint16_t)((in->guard & ~0x0fffu) | (SC_GUARD_REG(in->guard) + f->pred_base));
+				in->guard = SC_GUARD_WITH(in->guard, SC_GUARD_REG(in->guard) + f->pred_base);
 		}
 	}
 	return 0;

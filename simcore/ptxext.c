@@ -27,7 +27,7 @@ uint64_t sc__globaltimer(const sc_gpu_t *g, uint64_t cycle)
 }
 
 /* ------------------------------------------------------------ validity */
-static bool wr_ok(uint16_t o)
+static bool wr_ok(sc_opnd_t o)
 {
 	unsigned k = SC_OPND_KIND(o);
 	return k == SC_K_NONE || k == SC_K_R32 || k == SC_K_R64 || k == SC_K_PRED;
@@ -115,14 +115,14 @@ int sc__x_match_redux(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d,
 		return (int)d->lat;
 	sc_alu_t *x = &g->alu;
 	unsigned nd = SC_NDST(in);
-	sc__rd(g, sm, w, in->opnd[nd], exec, x->a);
-	sc__rd(g, sm, w, in->opnd[nd + 1], exec, x->b);
+	sc__rd(g, sm, w, sc__opnd(in, nd), exec, x->a);
+	sc__rd(g, sm, w, sc__opnd(in, nd + 1), exec, x->b);
 	uint32_t act = exec & (uint32_t)x->b[__builtin_ctz(exec)];
 	if (in->op == SC_OP_MATCH)
 		match(x, in, act, exec);
 	else
 		redux(x, in, act, exec);
-	if (!sc__wr(w, in->opnd[0], exec, x->d) || (nd == 2 && !sc__wr(w, in->opnd[1], exec, x->d2)))
+	if (!sc__wr(w, sc__opnd(in, 0), exec, x->d) || (nd == 2 && !sc__wr(w, sc__opnd(in, 1), exec, x->d2)))
 		return SC_X_BAD;
 	return (int)d->lat;
 }
@@ -412,8 +412,8 @@ int sc__x_vprintf(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uin
 		return 1;
 	sc_alu_t *x = &g->alu;
 	uint64_t fmt[32], args[32];
-	sc__rd(g, sm, w, in->opnd[1], exec, fmt);
-	sc__rd(g, sm, w, in->opnd[2], exec, args);
+	sc__rd(g, sm, w, sc__opnd(in, 1), exec, fmt);
+	sc__rd(g, sm, w, sc__opnd(in, 2), exec, args);
 	out_t o = {0};
 	FOR_LANES(l, exec) {
 		if (fmt[l] == 0) {
@@ -431,7 +431,7 @@ int sc__x_vprintf(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uin
 	}
 	g->pf.seq++;
 	free(o.p);
-	if (!sc__wr(w, in->opnd[0], exec, x->d))
+	if (!sc__wr(w, sc__opnd(in, 0), exec, x->d))
 		return SC_X_BAD;
 	return 1;
 }
@@ -448,7 +448,7 @@ int sc__x_assertfail(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, 
 	uint32_t at = caller_pc(w, d->pc);
 	uint64_t v[4][32];
 	for (unsigned j = 0; j < 4; j++)
-		sc__rd(g, sm, w, in->opnd[j], exec, v[j]);
+		sc__rd(g, sm, w, sc__opnd(in, j), exec, v[j]);
 	char *s = malloc(3 * STR_MAX), *first = NULL;
 	if (!s) {
 		sc__due(g, SC_DUE_ASSERT, sm, w, __builtin_ctz(exec), at, 0, "assertion failed");
@@ -562,7 +562,7 @@ int sc__x_malloc_free(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d,
 	sc_heap_t *h = &g->heap;
 	sc_alu_t *x = &g->alu;
 	bool is_malloc = in->op == SC_OP_MALLOC;
-	sc__rd(g, sm, w, in->opnd[is_malloc], exec, x->a);
+	sc__rd(g, sm, w, sc__opnd(in, is_malloc), exec, x->a);
 	FOR_LANES(l, exec) {
 		uint64_t v = x->a[l];
 		if (is_malloc) {
@@ -574,7 +574,7 @@ int sc__x_malloc_free(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d,
 			return SC_X_HALT;
 		}
 	}
-	if (is_malloc && !sc__wr(w, in->opnd[0], exec, x->d))
+	if (is_malloc && !sc__wr(w, sc__opnd(in, 0), exec, x->d))
 		return SC_X_BAD;
 	return 1;
 }

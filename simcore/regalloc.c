@@ -80,9 +80,9 @@ static unsigned insn_opvs(const sc_insn_t *in, opv_t *v) { return sc__insn_regs(
 static void opv_set(sc_insn_t *in, const opv_t *o, uint32_t idx)
 {
 	if (o->pos == 6)
-		in->guard = (uint16_t)((in->guard & ~0x0fffu) | idx);
+		in->guard = SC_GUARD_WITH(in->guard, idx);
 	else
-		in->opnd[o->pos] = SC_OPND(SC_OPND_KIND(in->opnd[o->pos]), idx);
+		sc__set_opnd(in, o->pos, SC_OPND(SC_OPND_KIND(in->opnd[o->pos]), idx));
 }
 
 /* Successors of pc within [lo, hi): returns how many (0 to 2). */
@@ -224,8 +224,9 @@ static int fail(char *msg, size_t msgsz, int rc, const sc_module_t *m, const cha
 }
 
 /* Slots a colouring may need: every value of a function takes at most its
- * own width, and a function has at most 0xfff slots; one more for a pair. */
-#define BUSY_SLOTS 0x1001
+ * own width, and a function has at most SC_IDX_LIMIT slots; one more for a
+ * pair. */
+#define BUSY_SLOTS (SC_IDX_LIMIT + 2)
 
 /* Colours the values of one class [first, first + count) of the
  * interference matrix in `order`; writes col[] (from 0) and returns the
@@ -238,7 +239,7 @@ static uint32_t colour(uint32_t first, uint32_t count, const uint64_t *adj, uint
 		uint32_t v = order[oi];
 		if (v < first || v >= first + count)
 			continue;
-		memset(busy, 0, BUSY_SLOTS);
+		memset(busy, 0, top + 2); /* what a colour below top + 2 can see */
 		const uint64_t *row = adj + (size_t)v * W;
 		for (uint32_t u = first; u < first + count; u++)
 			if (col[u] != UINT32_MAX && bget(row, u))
@@ -621,8 +622,9 @@ static int rewrite_all(sc_module_t *m, const fres_t *res, const uint32_t *rb, co
 		sc_func_t *f = &m->funcs[i];
 		if (f->entry_pc == UINT32_MAX)
 			continue;
-		if (rb[i] + res[i].nregs > 0xfff || pb[i] + res[i].npreds > 0xfff)
-			return fail(msg, msgsz, SC_EPARSE, m, "'%s' needs more than %u register slots", f->name, 0xfff);
+		if (rb[i] + res[i].nregs > SC_IDX_LIMIT || pb[i] + res[i].npreds > SC_IDX_LIMIT)
+			return fail(msg, msgsz, SC_EPARSE, m, "'%s' needs more than %u register slots or predicates (the limit "
+			            "of the instruction encoding)", f->name, SC_IDX_LIMIT);
 		if (keep_vslots(f, &res[i], rb[i], pb[i]))
 			return SC_ENOMEM;
 		rewrite_func(m, i, &res[i], rb[i], pb[i]);

@@ -33,7 +33,7 @@ struct sc_warp;
  *
  *  255        240 239     224 223                                    128
  * +-------------+-----------+------------------------------------------+
- * |  reserved=0 |   guard   |  opnd[5] opnd[4] ... opnd[0] (16 b each)  |
+ * |  reserved   |   guard   |  opnd[5] opnd[4] ... opnd[0] (16 b each)  |
  * +-------------+-----------+------------------------------------------+
  *  127                                                               64
  * +-------------------------------------------------------------------+
@@ -52,14 +52,25 @@ struct sc_warp;
  *         setp only: raLoad/raStore/raSetP, dup.c), 15..13 reserved (0)
  *  aux    bits 2..0 state space (SC_SP_*), 4..3 log2 vector width,
  *         6..5 boolean combiner of setp/set (SC_BOOL_*), 7 reserved (0)
- *  guard  bit 15 guarded, bit 14 negated, bits 11..0 predicate register
- *         (bits 13..12 reserved, 0)
- *  opnd   bits 15..12 kind (SC_K_*), bits 11..0 index:
+ *  guard  bit 15 guarded, bit 14 negated, bits 13..0 predicate register
+ *  opnd   bits 15..12 kind (SC_K_*), bits 11..0 the low 12 bits of the
+ *         index; its high bits 13..12 are bits 2j+1..2j of `reserved`
+ *         (word bits 241+2j..240+2j) for operand j. The 14-bit index:
  *         R32/R64: first 32-bit slot; PRED/PREDN: predicate register;
  *         IMM: entry of the module's constant pool; SREG: SC_SR_*;
- *         ADDR: base register slot (R64; 0xfff = none), offset in imm;
- *         ADDR32: base R32 slot, and base + imm wraps modulo 2^32.
+ *         ADDR: base register slot (R64; SC_NOREG 0x3fff = none), offset
+ *         in imm; ADDR32: base R32 slot, and base + imm wraps modulo 2^32.
  *         Destinations come first (ndst of them), then sources.
+ *  reserved  bits 11..0 the operands' high index bits (above), bits
+ *         15..12 reserved (0).
+ * So a module has at most SC_IDX_LIMIT (16383) register slots, predicates
+ * and constants: an index names one of 0..16382, and 16383 is left to
+ * SC_NOREG. Code reads and writes operands only through sc__opnd() and
+ * sc__set_opnd(), which put the index together (sc__opnd_idx(): the index
+ * alone); the kind alone is in the 16-bit word (SC_OPND_KIND works on
+ * either). A fault that flips a high index bit names another register (or
+ * one past the file, which sc__insn_check refuses), as a flip of a low bit
+ * does. Design: docs/DESIGN.md, "Operand indices".
  * ====================================================================== */
 
 typedef struct sc_insn {
@@ -104,12 +115,51 @@ _Static_assert(offsetof(sc_insn_t, guard) == 28, "guard at byte 28");
 
 #define SC_GUARD_ON 0x8000u
 #define SC_GUARD_NEG 0x4000u
-#define SC_GUARD_REG(g) ((g) & 0x0fffu)
+#define SC_GUARD_REG(g) ((g) & 0x3fffu)
+#define SC_GUARD_WITH(g, r) ((uint16_t)(((g) & 0xc000u) | (r))) /* g naming predicate r */
 
-#define SC_OPND_KIND(o) ((unsigned)(o) >> 12)
-#define SC_OPND_IDX(o) ((unsigned)(o) & 0x0fffu)
-#define SC_OPND(kind, idx) ((uint16_t)(((kind) << 12) | (idx)))
-#define SC_NOREG 0x0fffu /* ADDR without base register */
+/* An operand put together (sc__opnd): the 16-bit word in bits 15..0 and the
+ * index's high bits 13..12 in bits 17..16. */
+typedef uint32_t sc_opnd_t;
+#define SC_IDX_LIMIT 0x3fffu /* slots, predicates, constants per module */
+#define SC_OPND_KIND(o) (((unsigned)(o) >> 12) & 15u)
+#define SC_OPND_IDX(o) (((unsigned)(o) & 0x0fffu) | (((unsigned)(o) >> 4) & 0x3000u))
+#define SC_OPND(kind, idx) sc__opnd_make((kind), (idx))
+static inline sc_opnd_t sc__opnd_make(unsigned kind, unsigned idx)
+{
+	return (kind << 12) | (idx & 0x0fffu) | ((idx & 0x3000u) << 4);
+}
+#define SC_NOREG 0x3fffu /* ADDR without base register */
+#define SC_RESERVED_HI 0xf000u /* bits of `reserved` that must be 0 */
+
+/* Operand j of in (j < 6), its index whole. */
+static inline sc_opnd_t sc__opnd(const sc_insn_t *in, unsigned j)
+{
+	return in->opnd[j] | (((uint32_t)in->reserved << (16 - 2 * j)) & 0x30000u);
+}
+/* Its index alone (the ld/st paths, which read the kind from the word). */
+static inline unsigned sc__opnd_idx(const sc_insn_t *in, unsigned j)
+{
+	return (in->opnd[j] & 0x0fffu) | (((unsigned)in->reserved << (12 - 2 * j)) & 0x3000u);
+}
+static inline void sc__set_opnd(sc_insn_t *in, unsigned j, sc_opnd_t o)
+{
+	in->opnd[j] = (uint16_t)o;
+	in->reserved = (uint16_t)((in->reserved & ~(3u << (2 * j))) | (((o >> 16) & 3u) << (2 * j)));
+}
+/* in with its six operands set to v (a compound literal's zeros: none). */
+static inline sc_insn_t sc__insn_ops(sc_insn_t in, const sc_opnd_t v[6])
+{
+	for (unsigned j = 0; j < 6; j++)
+		sc__set_opnd(&in, j, v[j]);
+	return in;
+}
+/* Sets operands 0..n-1 of in to v[0..n-1]. */
+static inline void sc__set_opnds(sc_insn_t *in, unsigned n, const sc_opnd_t *v)
+{
+	for (unsigned j = 0; j < n; j++)
+		sc__set_opnd(in, j, v[j]);
+}
 
 /* Branch immediates: target in the low 32 bits, reconvergence pc above. */
 #define SC_BR_TARGET(imm) ((uint32_t)(imm))
@@ -589,7 +639,7 @@ static inline bool sc__insn_ends_block(const sc_insn_t *in) { return sc__ops[in-
 static inline bool sc__insn_reads_clock(const sc_insn_t *in)
 {
 	for (unsigned j = 0; j < SC_NDST(in) + SC_NSRC(in) && j < 6; j++) {
-		unsigned k = SC_OPND_KIND(in->opnd[j]), i = SC_OPND_IDX(in->opnd[j]);
+		unsigned k = SC_OPND_KIND(in->opnd[j]), i = SC_OPND_IDX(sc__opnd(in, j));
 		if (k == SC_K_SREG && (i == SC_SR_CLOCK || i == SC_SR_CLOCK_HI || i == SC_SR_CLOCK64))
 			return true;
 	}
@@ -1118,10 +1168,10 @@ int sc__pass_dup(sc_pass_t *p, uint32_t pc);
  * *opnd. It is declared "%sc_rN" ("%sc_rdN", "%sc_pN") for names and the
  * emitter. 0, SC_EINVAL (no such function, a bad type, no slot left) or
  * SC_ENOMEM. */
-int sc__pass_new_reg(sc_pass_t *p, uint32_t fi, unsigned type, uint16_t *opnd);
+int sc__pass_new_reg(sc_pass_t *p, uint32_t fi, unsigned type, sc_opnd_t *opnd);
 /* A constant-pool entry holding v (an existing one when equal): its IMM
  * operand in *opnd. */
-int sc__pass_const(sc_pass_t *p, uint64_t v, uint16_t *opnd);
+int sc__pass_const(sc_pass_t *p, uint64_t v, sc_opnd_t *opnd);
 /* Liveness of function fi's registers on the code edited, before any
  * edit (sc__live with the function's ptx window). */
 int sc__pass_live(const sc_pass_t *p, uint32_t fi, sc_live_t *lv);
@@ -1207,9 +1257,9 @@ int sc__slice(const sc_rdefs_t *rd, const sc_insn_t *code, uint32_t pc, uint32_t
  * `in` has no resilient shape (sc__insn_check refuses it then). */
 typedef struct sc_res {
 	sc_insn_t base;
-	uint16_t orig[3], rep[3];  /* the compared operands */
+	sc_opnd_t orig[3], rep[3]; /* the compared operands */
 	unsigned np;
-	uint16_t odst[2], rdst[2]; /* raLoad: each destination and its replica */
+	sc_opnd_t odst[2], rdst[2]; /* raLoad: each destination and its replica */
 	unsigned nrd;
 } sc_res_t;
 int sc__res_split(const sc_insn_t *in, sc_res_t *r);
@@ -1384,7 +1434,7 @@ typedef struct sc_warp {
 	uint32_t live;          /* lanes not exited */
 	uint32_t cc;            /* carry flag per lane */
 	/* the rest */
-	uint16_t bar_dst;       /* bar.red destination operand */
+	sc_opnd_t bar_dst;      /* bar.red destination operand */
 	uint32_t bar_mask;      /* lanes that executed the bar.red */
 	uint32_t wid;           /* warp index in its CTA */
 	uint32_t ncalls;
@@ -2146,8 +2196,8 @@ sc_exec_fn sc__fast_pick(const sc_insn_t *in);
  * bits, zero-extended (SREG: the lanes of mask only); sc__wr writes the
  * lanes of mask, truncated to the register, false when o is not a writable
  * register (only a corrupted word can do that). */
-void sc__rd(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint16_t o, uint32_t mask, uint64_t *v);
-bool sc__wr(sc_warp_t *w, uint16_t o, uint32_t mask, const uint64_t *v);
+void sc__rd(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, sc_opnd_t o, uint32_t mask, uint64_t *v);
+bool sc__wr(sc_warp_t *w, sc_opnd_t o, uint32_t mask, const uint64_t *v);
 sc_lat_t sc__alu_class(const sc_insn_t *in);
 /* The value of special register sr for lane l of warp w. */
 uint64_t sc__sreg(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, unsigned sr, uint32_t l);
@@ -2412,7 +2462,7 @@ bool sc__prot_read(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, 
 /* After it: the registers and predicates it wrote hold fresh codewords. */
 void sc__prot_written(sc_sm_t *sm, const sc_warp_t *w, const sc_insn_t *in, uint32_t exec);
 /* Register operand o of w was written in lanes `mask` (bar.red's result). */
-void sc__prot_wrote_reg(sc_sm_t *sm, const sc_warp_t *w, uint16_t o, uint32_t mask);
+void sc__prot_wrote_reg(sc_sm_t *sm, const sc_warp_t *w, sc_opnd_t o, uint32_t mask);
 /* A shared-memory access of `bytes` bytes at byte `off` of sm->smem by a
  * lane of w: a read (or atomic) decodes the granules it touches, a write
  * replaces the granules it covers and decodes those it covers in part.
@@ -2675,7 +2725,7 @@ bool sc__sharp_issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, uint64
 /* `in`, executed by lanes exec of w, wrote its destinations; a write of
  * operand o in lanes mask (bar.red's release). */
 void sc__sharp_written(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, const sc_insn_t *in, uint32_t exec);
-void sc__sharp_wrote_reg(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint16_t o, uint32_t mask);
+void sc__sharp_wrote_reg(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, sc_opnd_t o, uint32_t mask);
 /* The program stored `bytes` per lane at the shared addresses addr - off. */
 void sc__sharp_smem_write(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, const uint64_t *addr, uint64_t off,
                           uint32_t exec, unsigned bytes);

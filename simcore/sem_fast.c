@@ -340,7 +340,7 @@ HANDLER(mov_imm64)
 HANDLER(mov_sreg)
 {
 	uint32_t *r = w->rf + d->o[0];
-	unsigned sr = SC_OPND_IDX(d->in->opnd[1]);
+	unsigned sr = d->o[1] / 32; /* decode.c: the index x 32 */
 	if (sr == SC_SR_TID_X) {
 		uint32_t bx = g->run.block[0], t0 = w->wid * 32;
 		if (t0 + 32 <= bx) /* the warp lies within one row of the block */
@@ -477,10 +477,10 @@ UN32(neg_s32, 0u - A[l])
 UN32(abs_s32, (int32_t)A[l] < 0 ? 0u - A[l] : A[l])
 
 /* ---- picking ----------------------------------------------------------- */
-static bool is_r32(uint16_t o) { return SC_OPND_KIND(o) == SC_K_R32; }
-static bool is_r64(uint16_t o) { return SC_OPND_KIND(o) == SC_K_R64; }
-static bool is_imm(uint16_t o) { return SC_OPND_KIND(o) == SC_K_IMM; }
-static bool is_r32i(uint16_t o) { return is_r32(o) || is_imm(o); }
+static bool is_r32(sc_opnd_t o) { return SC_OPND_KIND(o) == SC_K_R32; }
+static bool is_r64(sc_opnd_t o) { return SC_OPND_KIND(o) == SC_K_R64; }
+static bool is_imm(sc_opnd_t o) { return SC_OPND_KIND(o) == SC_K_IMM; }
+static bool is_r32i(sc_opnd_t o) { return is_r32(o) || is_imm(o); }
 
 /* d = a OP b with d, a 32-bit registers and b a register or a constant. */
 static sc_exec_fn pick_bin32(const sc_insn_t *in, sc_exec_fn rr, sc_exec_fn ri)
@@ -494,7 +494,7 @@ static sc_exec_fn pick_bin32(const sc_insn_t *in, sc_exec_fn rr, sc_exec_fn ri)
 
 static bool t_us32(unsigned t) { return t == SC_T_U32 || t == SC_T_S32; }
 
-static bool is_p(uint16_t o) { return SC_OPND_KIND(o) == SC_K_PRED || SC_OPND_KIND(o) == SC_K_PREDN; }
+static bool is_p(sc_opnd_t o) { return SC_OPND_KIND(o) == SC_K_PRED || SC_OPND_KIND(o) == SC_K_PREDN; }
 
 /* and or xor not on predicates: whole lane masks at once. */
 static sc_exec_fn pick_pred(const sc_insn_t *in)
@@ -650,7 +650,7 @@ static sc_exec_fn pick_mov(const sc_insn_t *in)
 {
 	if (SC_NDST(in) != 1 || SC_NSRC(in) != 1)
 		return NULL;
-	uint16_t dst = in->opnd[0], src = in->opnd[1];
+	sc_opnd_t dst = sc__opnd(in, 0), src = sc__opnd(in, 1);
 	if (in->op == SC_OP_CVTA) {
 		unsigned sp = SC_AUX_SPACE(in->aux);
 		bool known = sp == SC_SP_GLOBAL || sp == SC_SP_SHARED || sp == SC_SP_LOCAL || sp == SC_SP_CONST ||
@@ -695,7 +695,7 @@ static sc_exec_fn pick_ld(const sc_insn_t *in)
 {
 	if (in->op != SC_OP_LD || SC_AUX_SPACE(in->aux) != SC_SP_PARAM || SC_NDST(in) != 1 || SC_NSRC(in) != 1)
 		return NULL;
-	uint16_t dst = in->opnd[0], src = in->opnd[1];
+	sc_opnd_t dst = sc__opnd(in, 0), src = sc__opnd(in, 1);
 	if (SC_OPND_KIND(src) != SC_K_ADDR || SC_OPND_IDX(src) != SC_NOREG)
 		return NULL;
 	unsigned bits = sc__type_bits(in->type);

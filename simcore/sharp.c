@@ -194,7 +194,7 @@ void sc__sharp_written(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, const sc_in
 			wrote(g, sm, w, v[j].idx, v[j].w, exec);
 }
 
-void sc__sharp_wrote_reg(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, uint16_t o, uint32_t mask)
+void sc__sharp_wrote_reg(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, sc_opnd_t o, uint32_t mask)
 {
 	unsigned k = SC_OPND_KIND(o);
 	if (sm->sharp->state[w->slot] == SC_SHARP_OPEN && (k == SC_K_R32 || k == SC_K_R64))

@@ -202,8 +202,8 @@ static void ex_bar(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, 
 	if (kind == SC_BAR_WARP_SYNC)
 		return;
 	uint64_t v[32], cnt[32], pr[32];
-	uint16_t ido = kind >= SC_BAR_RED_POPC ? in->opnd[1] : in->opnd[0];
-	uint16_t cnto = kind >= SC_BAR_RED_POPC ? in->opnd[2] : (SC_NSRC(in) > 1 ? in->opnd[1] : 0);
+	sc_opnd_t ido = kind >= SC_BAR_RED_POPC ? sc__opnd(in, 1) : sc__opnd(in, 0);
+	sc_opnd_t cnto = kind >= SC_BAR_RED_POPC ? sc__opnd(in, 2) : (SC_NSRC(in) > 1 ? sc__opnd(in, 1) : 0);
 	if (UNLIKELY(kind > SC_BAR_RED_OR)) {
 		sc__due(g, SC_DUE_INVALID_INSTRUCTION, sm, w, -1, pc, 0, "malformed bar");
 		return;
@@ -230,14 +230,14 @@ static void ex_bar(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *in, 
 	}
 	b->arrived++;
 	if (kind >= SC_BAR_RED_POPC) {
-		sc__rd(g, sm, w, in->opnd[3], exec, pr);
+		sc__rd(g, sm, w, sc__opnd(in, 3), exec, pr);
 		uint32_t bits = 0;
 		FOR_LANES(l, exec)
 			bits |= (uint32_t)(pr[l] & 1) << l;
 		b->popc += (uint32_t)__builtin_popcount(bits);
 		b->all = b->all && bits == exec;
 		b->any = b->any || bits != 0;
-		w->bar_dst = in->opnd[0];
+		w->bar_dst = sc__opnd(in, 0);
 		w->bar_mask = exec;
 	}
 	if (kind != SC_BAR_ARRIVE) {
@@ -362,7 +362,7 @@ static int x_nanosleep(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d
 		return 1;
 	uint64_t *t = g->alu.a;
 	uint32_t ns = 0;
-	sc__rd(g, sm, w, d->in->opnd[0], exec, t);
+	sc__rd(g, sm, w, sc__opnd(d->in, 0), exec, t);
 	FOR_LANES(l, exec)
 		ns = (uint32_t)t[l] > ns ? (uint32_t)t[l] : ns;
 	ns = ns < 1000000u ? ns : 1000000u;

@@ -164,7 +164,7 @@ static bool spill_code(const sc_module_t *m, const sc_insn_t *in)
 {
 	if ((in->op != SC_OP_LD && in->op != SC_OP_ST) || SC_AUX_SPACE(in->aux) != SC_SP_LOCAL || !m->spilled)
 		return false;
-	uint16_t a = in->opnd[in->op == SC_OP_LD ? SC_NDST(in) : 0];
+	sc_opnd_t a = sc__opnd(in, in->op == SC_OP_LD ? SC_NDST(in) : 0);
 	return SC_OPND_KIND(a) == SC_K_ADDR && SC_OPND_IDX(a) == SC_NOREG && in->imm >= m->spill_base;
 }
 
@@ -270,15 +270,18 @@ static int rewrite(sc_pass_t *p, const cand_t *c, uint32_t off, uint32_t *st, ui
 	uint8_t type;
 	if (sc__reg_type(m, f, slot, false, &type, NULL))
 		return SC_EINVAL;
-	uint16_t addr = SC_OPND(SC_K_ADDR, SC_NOREG), bt = c->w == 2 ? SC_T_B64 : SC_T_B32;
+	sc_opnd_t addr = SC_OPND(SC_K_ADDR, SC_NOREG);
+	uint16_t bt = c->w == 2 ? SC_T_B64 : SC_T_B32;
 	if (c->zero) { /* the kernel's prologue: the zero its registers start with */
-		uint16_t t, zero;
+		sc_opnd_t t, zero;
 		int rc = sc__pass_new_reg(p, c->fi, type, &t);
 		if (rc || (rc = sc__pass_const(p, 0, &zero)))
 			return rc;
-		sc_insn_t mv = {.op = SC_OP_MOV, .type = (uint8_t)bt, .nops = SC_NOPS_MAKE(1, 1), .opnd = {t, zero}};
-		sc_insn_t s = {.op = SC_OP_ST, .type = (uint8_t)bt, .nops = SC_NOPS_MAKE(0, 2), .opnd = {addr, t},
-		               .imm = off, .aux = SC_AUX_MAKE(SC_SP_LOCAL, 0, 0)};
+		sc_insn_t mv = {.op = SC_OP_MOV, .type = (uint8_t)bt, .nops = SC_NOPS_MAKE(1, 1)};
+		sc_insn_t s = {.op = SC_OP_ST, .type = (uint8_t)bt, .nops = SC_NOPS_MAKE(0, 2), .imm = off,
+		               .aux = SC_AUX_MAKE(SC_SP_LOCAL, 0, 0)};
+		sc__set_opnds(&mv, 2, (sc_opnd_t[]){t, zero});
+		sc__set_opnds(&s, 2, (sc_opnd_t[]){addr, t});
 		if ((rc = sc__pass_prologue(p, c->fi, &mv)) || (rc = sc__pass_prologue(p, c->fi, &s)))
 			return rc;
 		(*st)++;
@@ -295,24 +298,26 @@ static int rewrite(sc_pass_t *p, const cand_t *c, uint32_t off, uint32_t *st, ui
 			}
 		if (!use && !def)
 			continue;
-		uint16_t t;
+		sc_opnd_t t;
 		int rc = sc__pass_new_reg(p, c->fi, type, &t);
 		if (rc)
 			return rc;
 		for (unsigned j = 0; j < k; j++)
 			if (!ov[j].pred && ov[j].idx == slot)
-				in.opnd[ov[j].pos] = SC_OPND(SC_OPND_KIND(in.opnd[ov[j].pos]), SC_OPND_IDX(t));
+				sc__set_opnd(&in, ov[j].pos, SC_OPND(SC_OPND_KIND(in.opnd[ov[j].pos]), SC_OPND_IDX(t)));
 		bool guarded = in.guard & SC_GUARD_ON;
 		if (use || guarded) {
-			sc_insn_t l = {.op = SC_OP_LD, .type = (uint8_t)bt, .nops = SC_NOPS_MAKE(1, 1), .opnd = {t, addr},
-			               .imm = off, .aux = SC_AUX_MAKE(SC_SP_LOCAL, 0, 0)};
+			sc_insn_t l = {.op = SC_OP_LD, .type = (uint8_t)bt, .nops = SC_NOPS_MAKE(1, 1), .imm = off,
+			               .aux = SC_AUX_MAKE(SC_SP_LOCAL, 0, 0)};
+			sc__set_opnds(&l, 2, (sc_opnd_t[]){t, addr});
 			if ((rc = sc__pass_insert(p, pc, false, &l)))
 				return rc;
 			(*ld)++;
 		}
 		if (def) {
-			sc_insn_t s = {.op = SC_OP_ST, .type = (uint8_t)bt, .nops = SC_NOPS_MAKE(0, 2), .opnd = {addr, t},
-			               .imm = off, .aux = SC_AUX_MAKE(SC_SP_LOCAL, 0, 0)};
+			sc_insn_t s = {.op = SC_OP_ST, .type = (uint8_t)bt, .nops = SC_NOPS_MAKE(0, 2), .imm = off,
+			               .aux = SC_AUX_MAKE(SC_SP_LOCAL, 0, 0)};
+			sc__set_opnds(&s, 2, (sc_opnd_t[]){addr, t});
 			if ((rc = sc__pass_insert(p, pc, true, &s)))
 				return rc;
 			(*st)++;

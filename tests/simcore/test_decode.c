@@ -224,7 +224,7 @@ Test(decode, ld_param_equals_generic)
 		for (unsigned off = 0; off + bytes <= sizeof params; off += bytes) {
 			sc_insn_t in = {.op = SC_OP_LD, .type = forms[f].type, .aux = SC_SP_PARAM, .imm = off};
 			in.opnd[0] = opnd(forms[f].dst, 0, 0);
-			in.opnd[1] = SC_OPND(SC_K_ADDR, SC_NOREG);
+			sc__set_opnd(&in, 1, SC_OPND(SC_K_ADDR, SC_NOREG));
 			in.nops = SC_NOPS_MAKE(1, 1);
 			cr_assert_not_null(sc__fast_pick(&in), "ld.param form %u is specialised", f);
 			words++;

@@ -508,7 +508,8 @@ Test(due, insn_check_words)
 	BAD(add, "reserved aux bit", w.aux |= 0x80);
 	BAD(add, "state space 7", w.aux |= 7);
 	BAD(add, "vector width 8", w.aux |= 3u << 3);
-	BAD(add, "reserved half-word", w.reserved = 1);
+	BAD(add, "reserved bits of the half-word", w.reserved = 0x1000);
+	BAD(add, "register past the file by a high index bit", w.reserved = 1);
 	BAD(add, "seven operands", w.nops = SC_NOPS_MAKE(1, 6));
 	BAD(add, "register past the file", w.opnd[0] = SC_OPND(SC_K_R32, R));
 	BAD(add, "64-bit register ending past the file", w.opnd[0] = SC_OPND(SC_K_R64, R - 1));
@@ -518,7 +519,7 @@ Test(due, insn_check_words)
 	BAD(add, "operand kind 15", w.opnd[1] = SC_OPND(15, 0));
 	BAD(add, "operand beyond the count", w.opnd[5] = SC_OPND(SC_K_R32, 0));
 	BAD(add, "guard on a missing predicate", w.guard = (uint16_t)(SC_GUARD_ON | P));
-	BAD(add, "reserved guard bits", w.guard = (uint16_t)(SC_GUARD_ON | 0x1000));
+	BAD(add, "guard predicate past the file by a high index bit", w.guard = (uint16_t)(SC_GUARD_ON | 0x1000));
 	BAD(add, "guard bits without the guard flag", w.guard = 1);
 	BAD(bra, "branch past the code", w.imm = (w.imm & ~0xffffffffull) | C);
 	BAD(bra, "reconvergence past the code", w.imm = (w.imm & 0xffffffffull) | ((uint64_t)C << 32));

@@ -27,7 +27,7 @@ static bool is_alu(unsigned op)
 }
 
 /* An operand of kind k with an index every module below has. */
-static uint16_t opnd_of(unsigned k)
+static sc_opnd_t opnd_of(unsigned k)
 {
 	switch (k) {
 	case SC_K_R32: case SC_K_ADDR32: return SC_OPND(k, 16 + rnd(8));
@@ -50,7 +50,7 @@ static void random_opnds(sc_insn_t *in, unsigned nd, unsigned ns)
 		unsigned k = rnd(SC_K__COUNT);
 		if (j < nd && rnd(4))
 			k = (unsigned[]){SC_K_R32, SC_K_R64, SC_K_PRED, SC_K_NONE}[rnd(4)];
-		in->opnd[j] = opnd_of(k);
+		sc__set_opnd(in, j, opnd_of(k));
 	}
 }
 
@@ -220,7 +220,7 @@ static void mem_address(run_t *r, sc_insn_t *in, unsigned slot)
 	unsigned sp = SC_AUX_SPACE(in->aux);
 	in->imm = sp == SC_SP_GLOBAL || sp == SC_SP_GENERIC ? r->buf : 0;
 	if (slot < SC_NDST(in) + SC_NSRC(in) && rnd(4))
-		in->opnd[slot] = SC_OPND(SC_K_ADDR, SC_NOREG);
+		sc__set_opnd(in, slot, SC_OPND(SC_K_ADDR, SC_NOREG));
 }
 
 /* A random member of a type set (SC_T_NONE when empty). */

@@ -76,7 +76,7 @@ Test(pass, prologue_once_inserted_words_per_iteration)
 		uint32_t old_n = m->ncode, head_line = h_line_of(loop_at_entry, "HEAD");
 		sc_pass_t *p;
 		cr_assert_eq(sc__pass_begin(m, &p), 0);
-		uint16_t r3 = SC_OPND(SC_K_R32, 3), c100, c1;
+		sc_opnd_t r3 = SC_OPND(SC_K_R32, 3), c100, c1;
 		cr_assert_eq(sc__pass_const(p, 100, &c100), 0);
 		cr_assert_eq(sc__pass_const(p, 1, &c1), 0);
 		/* prologue: r3 += 100; before the head: r3 += 1 */
@@ -153,7 +153,7 @@ Test(pass, new_registers_move_function_windows)
 		uint32_t gi = (uint32_t)(g - m->funcs), ki = (uint32_t)(k - m->funcs), g_base = g->ptx_reg_base;
 		sc_pass_t *p;
 		cr_assert_eq(sc__pass_begin(m, &p), 0);
-		uint16_t kr[4], gr;
+		sc_opnd_t kr[4], gr;
 		for (int i = 0; i < 4; i++)
 			cr_assert_eq(sc__pass_new_reg(p, ki, SC_T_B32, &kr[i]), 0);
 		cr_assert_eq(sc__pass_new_reg(p, gi, SC_T_B64, &gr), 0);

@@ -63,7 +63,7 @@ static const char lag[] = H_PTX_HEAD
 	"}\n";
 
 #define DST_BIT 128u     /* bit 0 of sc_insn_t.opnd[0]: the add's destination */
-#define RESERVED_BIT 248 /* in sc_insn_t.reserved */
+#define RESERVED_BIT 252 /* in sc_insn_t.reserved, bits 15..12 (always 0) */
 #define NT 256           /* threads: 8 warps */
 
 /* What the pause looks for and does: warp slot `slot` (-1: any) about to
