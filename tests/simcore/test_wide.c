@@ -184,6 +184,24 @@ static char *sum_ptx(void)
 	return t.s;
 }
 
+/* sum_ptx with the call made through a function address taken after the
+ * kernel's chain, so the address's constant-pool entry is past 4095 too. */
+static char *sum_indirect_ptx(void)
+{
+	text_t t = {0};
+	put(&t, H_PTX_HEAD);
+	gen_func(&t, "g", SUM_N, 3);
+	put(&t, ".visible .entry k(.param .u64 out)\n{\n\t.reg .b32 %%r<%u>;\n\t.reg .b32 %%t<4>;\n", SUM_N);
+	put(&t, "\t.reg .b64 %%rd<4>;\n\t.reg .b64 %%fp;\n\t.reg .pred %%p<2>;\n\tmov.u32 %%t1, %%tid.x;\n");
+	gen_chain(&t, "r", "p", SUM_N, 1, 4, "%t1", "%t2", 1);
+	put(&t, "\tmov.u64 %%fp, g;\n\t{\n\t.param .b32 a;\n\tst.param.b32 [a], %%t1;\n\t.param .b32 r;\n");
+	put(&t, "\tproto: .callprototype (.param .b32 _) _ (.param .b32 _);\n");
+	put(&t, "\tcall (r), %%fp, (a), proto;\n\tld.param.b32 %%t3, [r];\n\t}\n");
+	put(&t, "\tadd.u32 %%t2, %%t2, %%t3;\n");
+	gen_store(&t, "%t1", "%t2");
+	return t.s;
+}
+
 #define NT 64u /* threads: two warps */
 
 /* Runs k of ptx on NT threads in mode (max_regs: the GPU's
@@ -280,6 +298,14 @@ Test(wide, module_of_kernel_and_function_above_4095_slots, .timeout = 60)
 	h_fini(&h);
 	free(ptx);
 	expect_modes(sum_ptx, 3, 0, want_sum);
+}
+
+/* A function's address in a constant-pool entry past 4095: the indirect
+ * call still reaches g, in every mode. */
+Test(wide, function_address_in_a_high_pool_entry, .timeout = 60)
+{
+	regs_t r = expect_modes(sum_indirect_ptx, 3, 0, want_sum);
+	cr_expect_gt(r.npool, 4095u, "%u constants", r.npool);
 }
 
 /* ---------------------------------------------------------------- limits */
