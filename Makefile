@@ -20,7 +20,7 @@ endif
 
 SIMCORE_SRC := simcore/isa.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c \
                simcore/sem_int.c simcore/sem_fp.c simcore/sem_cmp.c simcore/mem.c \
-               simcore/decode.c simcore/exec.c simcore/ptxext.c simcore/sem_fast.c simcore/sm.c simcore/gpu.c simcore/config.c \
+               simcore/decode.c simcore/exec.c simcore/ptxext.c simcore/tex.c simcore/sem_fast.c simcore/sm.c simcore/gpu.c simcore/config.c \
                simcore/fault.c simcore/regalloc.c simcore/spill.c simcore/rt.c simcore/statemap.c simcore/disasm.c \
                simcore/memsys.c simcore/cachefault.c simcore/site.c simcore/ecc.c simcore/prot.c simcore/sawp.c simcore/sharp.c simcore/penny.c simcore/pennyc.c simcore/refu.c \
                simcore/pass.c simcore/emit.c simcore/slice.c simcore/dup.c simcore/pennyprune.c simcore/modvar.c

@@ -526,7 +526,20 @@ extern const sc_subsel_t sc__subs[SC_SS__COUNT];
 	X(ASSERTFAIL, "assertfail", CTL, BRANCH, NONE, "ggug", SC_TS_ANY, SC_TS_ANY, 0, 0, NONE, SC_OF_CTL)          \
 	/* d = malloc(a) from the device heap (0 when it has no room); free(a): the bodies of undefined ones */    \
 	X(MALLOC, "malloc", CTL, BRANCH, T, "dg", SC_TS(U64), SC_TS_ANY, 0, 0, NONE, SC_OF_SIDE)                     \
-	X(FREE, "free", CTL, BRANCH, T, "g", SC_TS(U64), SC_TS_ANY, 0, 0, NONE, SC_OF_SIDE)
+	X(FREE, "free", CTL, BRANCH, T, "g", SC_TS(U64), SC_TS_ANY, 0, 0, NONE, SC_OF_SIDE)                         \
+	/* appended (tex.c; sub and operands there): d[,d2] = components of the texels at coordinates a.. of */     \
+	/* the texture handle g; tld4: one channel of the 4 texels of a bilinear footprint */                    \
+	X(TEX, "tex", CTL, BRANCH, TS, "rrgsss", SC_TS(F32) | SC_TS(S32) | SC_TS(U32), SC_TS(F32) | SC_TS(S32), 0,   \
+	  0, NONE, SC_OF_SIDE | SC_OF_VEC)                                                                                      \
+	X(TLD4, "tld4", CTL, BRANCH, TS, "rrgss", SC_TS(F32) | SC_TS(S32) | SC_TS(U32), SC_TS(F32), 0, 0, NONE,     \
+	  SC_OF_SIDE | SC_OF_VEC)                                                                                               \
+	/* d = an attribute of the texture or surface g (txq, suq) */                                               \
+	X(TXQ, "txq", CTL, BRANCH, T, "qg", SC_TS(B32), SC_TS_ANY, 0, 0, NONE, SC_OF_SIDE)                            \
+	/* d[,d2] = elements of surface g at x (bytes), y, z; sust: stores the sources after the coordinates */   \
+	X(SULD, "suld", CTL, BRANCH, T, "rrgxxx", SC_TS_B3264 | SC_TS(B8) | SC_TS(B16), SC_TS_ANY, 0, 0, NONE,     \
+	  SC_OF_SIDE | SC_OF_VEC)                                                                                               \
+	X(SUST, "sust", CTL, BRANCH, T, "gxxxxx", SC_TS_B3264 | SC_TS(B8) | SC_TS(B16), SC_TS_ANY, 0, 0, NONE,     \
+	  SC_OF_SIDE | SC_OF_VEC)
 
 enum {
 #define X(name, text, unit, lat, nt, shape, types, stypes, imods, fmods, sub, flags) SC_OP_##name,
@@ -1725,6 +1738,27 @@ typedef struct sc_heap {
 	uint32_t n, cap;
 } sc_heap_t;
 
+/* Texture and surface objects (tex.c): a table owned by the GPU, handle =
+ * slot + 1 (as CUDA's small integers); a destroyed slot has kind 0 and is
+ * reused. A texel (x, y, z) of an object lies at base + z * slice + y *
+ * pitch + x * tbytes; width, height and depth are at least 1. The table
+ * is the host's description (the driver's), not state a fault reaches. */
+enum { SC_TOBJ_FREE = 0, SC_TOBJ_TEX, SC_TOBJ_SURF };
+typedef struct sc_tobj {
+	uint8_t kind;           /* SC_TOBJ_* */
+	uint8_t layered;        /* depth counts layers */
+	uint32_t tbytes;        /* bytes per texel */
+	uint64_t base, pitch, slice;
+	uint32_t width, height, depth;
+	sc_resource_t res;      /* as created (sc_texture_info) */
+	sc_tex_desc_t desc;
+} sc_tobj_t;
+
+typedef struct sc_tobjs {
+	sc_tobj_t *o;
+	uint32_t n, cap;
+} sc_tobjs_t;
+
 /* Device printf (ptxext.c). Each vprintf a lane executes is formatted at
  * once into `text` and recorded with its sort key; at the end of the launch
  * (CUDA flushes its FIFO at synchronisation) the records are written in key
@@ -1857,6 +1891,7 @@ struct sc_gpu {
 	sc_run_t run;
 	sc_printf_t pf;                 /* device printf (ptxext.c) */
 	sc_heap_t heap;                 /* device malloc (ptxext.c) */
+	sc_tobjs_t tobj;                /* texture and surface objects (tex.c) */
 	sc_alu_t alu;                   /* scratch for the semantics units */
 	/* fault injection (fault.c) */
 	uint64_t pause_at;              /* next pause point, UINT64_MAX when none */
@@ -2057,6 +2092,26 @@ int sc__heap_prepare(sc_gpu_t *g, const sc_module_t *m);
 /* The heap's blocks as a hash (0 while there is no heap). */
 uint64_t sc__heap_hash(const sc_gpu_t *g);
 bool sc__ext_valid(const sc_insn_t *in);
+/* tex.c: tex, tld4, txq/suq, suld and sust (their encoding at the top of
+ * tex.c), their validity, and the names lowering reads. */
+int sc__x_tex(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+bool sc__tex_valid(const sc_insn_t *in);
+/* The geometry word of a tex/suld/sust ("1d", "2d", "3d", "a1d", "a2d"):
+ * its SC_TEXG_* value and *ncoord the coordinates it takes, or -1. */
+enum { SC_TEXG_1D, SC_TEXG_2D, SC_TEXG_3D, SC_TEXG_A1D, SC_TEXG_A2D, SC_TEXG__COUNT };
+int sc__tex_geom(const char *word, unsigned *ncoord);
+/* The query word of txq (surface false) or suq (true): its value, or -1. */
+int sc__tex_query(const char *word, bool surface);
+/* sub of a tex/tld4/suld/sust word: geometry, the first component the
+ * word writes or stores, and tld4's channel or suld/sust's out-of-range
+ * mode (SC_SURF_*); txq's sub is the query, bit 7 for suq. */
+#define SC_TEX_SUB(geom, comp, x) ((uint8_t)((geom) | ((comp) << 3) | ((x) << 5)))
+#define SC_TEX_GEOM(sub) ((sub) & 7u)
+#define SC_TEX_COMP(sub) (((sub) >> 3) & 3u)
+#define SC_TEX_X(sub) (((sub) >> 5) & 3u)
+#define SC_TXQ_SURF 0x80u
+enum { SC_SURF_TRAP, SC_SURF_CLAMP, SC_SURF_ZERO };
+void sc__tobj_free(sc_gpu_t *g);
 /* The cycles nanosleep.u32 t sleeps: t ns of the simulated clock, rounded up. */
 uint64_t sc__sleep_cycles(const sc_gpu_t *g, uint32_t ns);
 /* %globaltimer: nanoseconds of the simulated clock at `cycle`. */

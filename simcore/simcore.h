@@ -59,7 +59,9 @@ const char *sc_strerror(int err);
 	                                     differs from the stored one */ \
 	X(DUP_MISMATCH, "dup_mismatch") /* datapath duplication: an original  \
 	                                   and its replica differ */ \
-	X(ASSERT, "assert") /* a device assert() failed (__assertfail) */
+	X(ASSERT, "assert") /* a device assert() failed (__assertfail) */ \
+	X(INVALID_HANDLE, "invalid_handle") /* tex/suld/sust/txq on a handle \
+	                                       that names no such object */
 
 typedef enum {
 #define X(name, text) SC_DUE_##name,
@@ -529,6 +531,78 @@ int sc_memset(sc_gpu_t *gpu, uint64_t dst, int value, uint64_t bytes);
  * does. Returns SC_EINVAL for a range not inside one allocation, otherwise
  * what fill returned (0 for success; a nonzero value is the caller's own). */
 int sc_memfill(sc_gpu_t *gpu, uint64_t dst, uint64_t bytes, int (*fill)(void *ctx, void *host), void *ctx);
+
+/* ---- textures and surfaces (tex.c; DESIGN.md, "Textures and surfaces") --
+ * A texture or surface object is a handle (a nonzero 64-bit value, what a
+ * kernel's cudaTextureObject_t / cudaSurfaceObject_t parameter holds) that
+ * names a resource in global memory and, for a texture, how it is sampled.
+ * The GPU owns the objects; a resource's memory stays the caller's, and
+ * freeing it under a live object makes the kernel's next fetch a DUE. */
+typedef enum { SC_CHAN_SIGNED, SC_CHAN_UNSIGNED, SC_CHAN_FLOAT } sc_chan_kind_t;
+/* A texel: up to four channels x y z w of bits[i] bits each (0: absent;
+ * 8, 16, 32; float: 16 or 32), all of one kind. */
+typedef struct sc_chan_desc {
+	uint8_t bits[4];
+	sc_chan_kind_t kind;
+} sc_chan_desc_t;
+/* The bytes of one texel, or 0 when the description is not one the
+ * simulator samples (channels present after an absent one, mixed widths,
+ * a width other than 8, 16, 32, a float of 8, three channels). */
+uint32_t sc_chan_bytes(const sc_chan_desc_t *ch);
+
+/* An array (cudaArray): texels of one channel description, rows packed
+ * (pitch width * texel bytes), height rows per slice, depth slices; a
+ * layered array has depth layers of a 1-D (height 0) or 2-D array. height
+ * and depth 0 mean 1-D and 2-D. */
+#define SC_ARRAY_LAYERED 1u
+typedef struct sc_array {
+	uint64_t dptr;       /* sc_array_alloc's; the memory is an sc_malloc allocation */
+	sc_chan_desc_t ch;
+	uint32_t width, height, depth;
+	uint32_t flags;      /* SC_ARRAY_* */
+} sc_array_t;
+/* Allocates a->dptr for the texels a describes: 0, SC_EINVAL (a bad channel
+ * description or extent), SC_ENOMEM. sc_array_free frees it (0 or SC_EINVAL). */
+int sc_array_alloc(sc_gpu_t *gpu, sc_array_t *a);
+int sc_array_free(sc_gpu_t *gpu, sc_array_t *a);
+
+typedef enum { SC_RES_LINEAR, SC_RES_PITCH2D, SC_RES_ARRAY } sc_res_kind_t;
+typedef struct sc_resource {
+	sc_res_kind_t kind;
+	sc_array_t array;    /* ARRAY: the array (a copy: the array's fields) */
+	uint64_t dptr;       /* LINEAR, PITCH2D: the texels' global address */
+	sc_chan_desc_t ch;   /* LINEAR, PITCH2D */
+	uint64_t bytes;      /* LINEAR: the size in bytes */
+	uint32_t width, height; /* PITCH2D: texels per row, rows */
+	uint64_t pitch;      /* PITCH2D: bytes from a row to the next */
+} sc_resource_t;
+
+/* Addressing, filtering and read modes, numbered as CUDA numbers them. */
+typedef enum { SC_ADDR_WRAP, SC_ADDR_CLAMP, SC_ADDR_MIRROR, SC_ADDR_BORDER } sc_addr_mode_t;
+typedef enum { SC_FILTER_POINT, SC_FILTER_LINEAR } sc_filter_t;
+typedef enum { SC_READ_ELEMENT, SC_READ_NORMALIZED } sc_read_mode_t;
+typedef struct sc_tex_desc {
+	sc_addr_mode_t addr[3];
+	sc_filter_t filter;
+	sc_read_mode_t read;
+	bool normalized;     /* coordinates in [0, 1) */
+	float border[4];     /* the border color */
+} sc_tex_desc_t;
+
+/* Creates a texture object over r sampled as d: 0 and *handle, SC_EINVAL
+ * with the reason in sc_gpu_errmsg (a resource outside every allocation, a
+ * channel description sc_chan_bytes refuses, linear filtering or a
+ * normalized read of 32-bit integers, as CUDA refuses them), SC_ENOMEM. */
+int sc_texture_create(sc_gpu_t *gpu, const sc_resource_t *r, const sc_tex_desc_t *d, uint64_t *handle);
+/* A surface object over an array (or pitched memory): as sc_texture_create. */
+int sc_surface_create(sc_gpu_t *gpu, const sc_resource_t *r, uint64_t *handle);
+/* Destroys an object: 0, or SC_EINVAL for a handle that names none (of
+ * that kind). */
+int sc_texture_destroy(sc_gpu_t *gpu, uint64_t handle);
+int sc_surface_destroy(sc_gpu_t *gpu, uint64_t handle);
+/* What an object was created with: 0, or SC_EINVAL for no such object (d
+ * may be NULL; surfaces have no sampling description). */
+int sc_texture_info(const sc_gpu_t *gpu, uint64_t handle, sc_resource_t *r, sc_tex_desc_t *d);
 
 /* Launches `kernel` and simulates it to completion (launches are
  * synchronous). args[i] points to the value of the kernel's i-th parameter,
