@@ -164,7 +164,7 @@ $(BUILD)/tests/golden_host: tests/engine/data/golden_host.c $(BUILD)/libsimcore.
 # a CUDA program without nvcc: it registers a committed fatbinary as nvcc's
 # generated host code does and loads build/libcudart.so.13 from its folder's parent
 # (tests/cudart/test_runtime.c)
-$(BUILD)/tests/cuda_host: tests/cudart/data/cuda_host.c $(BUILD)/libcudart.so.13
+$(BUILD)/tests/cuda_host $(BUILD)/tests/tex_host: $(BUILD)/tests/%: tests/cudart/data/%.c $(BUILD)/libcudart.so.13
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< -L$(BUILD) -l:libcudart.so.13 -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS)
 
@@ -187,7 +187,8 @@ $(BUILD)/tests/elf_sass: $(CUDART_DATA)/elf_host.c $(CUDART_DATA)/rt_kernels.sas
 # register numbers and counts, so they run in ptx mode only).
 ALLOC_SUITES := @(sem_int|sem_fp|sem_cmp|insn|mem|ctl|warp|due|parse)/*
 # examples/campaigns/ name build/examples/ programs (test_campaign.c loads them all)
-TEST_BIN := $(BUILD)/unit-tests $(BUILD)/flipsim $(BUILD)/libcudart.so.13 $(BUILD)/tests/cuda_host $(BUILD)/tests/elf_shared \
+TEST_BIN := $(BUILD)/unit-tests $(BUILD)/flipsim $(BUILD)/libcudart.so.13 $(BUILD)/tests/cuda_host $(BUILD)/tests/tex_host \
+            $(BUILD)/tests/elf_shared \
             $(BUILD)/tests/elf_static $(BUILD)/tests/elf_sass $(BUILD)/tests/vadd_host $(BUILD)/tests/doomed_host $(BUILD)/tests/golden_host $(EXAMPLE_BIN) \
             build/examples/iterate
 # UNIT_FILTER: a Criterion filter for the first run (make asan's below)

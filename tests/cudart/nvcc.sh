@@ -65,3 +65,15 @@ set -e
 grep -q "printf_assert.cu:19: void work(int \*, int): block: \[1,0,0\], thread: \[31,0,0\] Assertion \`n > 0\` failed." "$tmp/pa.err" ||
 	fail "the assert message: $(head -2 "$tmp/pa.err")"
 echo "tests/cudart/nvcc.sh: ok (printf, malloc and assert through the runtime)"
+
+# texture and surface objects against the program's own host reference
+# (tests/cudart/data/textures.cu), then a .trap surface write out of range
+"$nvcc" -cudart shared -arch=sm_75 -Wno-deprecated-declarations -o "$tmp/tx" tests/cudart/data/textures.cu
+got=$("$build/flipsim" exec "$tmp/tx") || fail "textures exited $?: $(printf '%s\n' "$got" | head -5)"
+printf '%s\n' "$got" | grep -q "^textures: [0-9]* checks, 0 mismatches, last error cudaSuccess$" ||
+	fail "textures printed '$(printf '%s\n' "$got" | head -5)'"
+set +e
+got=$(LD_LIBRARY_PATH=$build "$tmp/tx" trap 2>&1)
+set -e
+printf '%s\n' "$got" | grep -q "^trap: 700 cudaErrorIllegalAddress$" || fail "a .trap surface write: '$got'"
+echo "tests/cudart/nvcc.sh: ok (textures and surfaces: $(printf '%s\n' "$got" | sed -n 's/^textures: \([0-9]*\) checks.*/\1/p') checks)"
