@@ -1,0 +1,397 @@
+/* Textures and surfaces through the sc_* API (simcore/tex.c): the objects'
+ * checks, tex point and linear fetches under each addressing mode against
+ * a host model, the two-word lowering of .v4 with destinations that are
+ * also sources, suld/sust with each out-of-range mode, txq/suq, the DUEs
+ * (invalid handle, .trap, freed memory) and the parser's messages. The CUDA
+ * programs of tests/cudart (tex_host, textures.cu) cover the rest. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "sc_int.h"
+
+/* ---------------------------------------------------------------- objects */
+Test(tex, channel_descriptions)
+{
+	cr_expect_eq(sc_chan_bytes(&(sc_chan_desc_t){{32, 32, 32, 32}, SC_CHAN_FLOAT}), 16u);
+	cr_expect_eq(sc_chan_bytes(&(sc_chan_desc_t){{8, 0, 0, 0}, SC_CHAN_UNSIGNED}), 1u);
+	cr_expect_eq(sc_chan_bytes(&(sc_chan_desc_t){{16, 16, 0, 0}, SC_CHAN_FLOAT}), 4u);
+	cr_expect_eq(sc_chan_bytes(&(sc_chan_desc_t){{32, 32, 32, 0}, SC_CHAN_FLOAT}), 0u, "three channels");
+	cr_expect_eq(sc_chan_bytes(&(sc_chan_desc_t){{8, 0, 8, 0}, SC_CHAN_SIGNED}), 0u, "a gap");
+	cr_expect_eq(sc_chan_bytes(&(sc_chan_desc_t){{8, 16, 0, 0}, SC_CHAN_SIGNED}), 0u, "mixed widths");
+	cr_expect_eq(sc_chan_bytes(&(sc_chan_desc_t){{8, 0, 0, 0}, SC_CHAN_FLOAT}), 0u, "8-bit float");
+	cr_expect_eq(sc_chan_bytes(&(sc_chan_desc_t){{24, 0, 0, 0}, SC_CHAN_SIGNED}), 0u);
+}
+
+static const sc_tex_desc_t clamp_point = {{SC_ADDR_CLAMP, SC_ADDR_CLAMP, SC_ADDR_CLAMP}, SC_FILTER_POINT,
+                                          SC_READ_ELEMENT, false, {0, 0, 0, 0}};
+
+Test(tex, objects_are_checked)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h_start(&h);
+	uint64_t buf = h_alloc(&h, 256, NULL), t, s;
+	sc_resource_t r = {.kind = SC_RES_LINEAR, .dptr = buf, .ch = {{32, 0, 0, 0}, SC_CHAN_FLOAT}, .bytes = 256};
+	cr_assert_eq(sc_texture_create(h.gpu, &r, &clamp_point, &t), 0);
+	r.bytes = 260; /* past the allocation */
+	cr_expect_eq(sc_texture_create(h.gpu, &r, &clamp_point, &s), SC_EINVAL);
+	cr_expect(strstr(sc_gpu_errmsg(h.gpu), "not inside one allocation"), "%s", sc_gpu_errmsg(h.gpu));
+	r = (sc_resource_t){.kind = SC_RES_PITCH2D, .dptr = buf, .ch = {{32, 0, 0, 0}, SC_CHAN_SIGNED}, .width = 8,
+	                    .height = 4, .pitch = 16};
+	cr_expect_eq(sc_texture_create(h.gpu, &r, &clamp_point, &s), SC_EINVAL, "pitch below a row");
+	r.pitch = 64;
+	sc_tex_desc_t d = clamp_point;
+	d.filter = SC_FILTER_LINEAR;
+	cr_expect_eq(sc_texture_create(h.gpu, &r, &d, &s), SC_EINVAL, "linear filtering of integers");
+	d.filter = SC_FILTER_POINT, d.read = SC_READ_NORMALIZED;
+	cr_expect_eq(sc_texture_create(h.gpu, &r, &d, &s), SC_EINVAL, "normalized 32-bit integers");
+	cr_assert_eq(sc_surface_create(h.gpu, &r, &s), 0);
+	cr_expect_neq(s, t);
+	sc_resource_t rb;
+	sc_tex_desc_t db;
+	cr_expect_eq(sc_texture_info(h.gpu, t, &rb, &db), 0);
+	cr_expect(rb.kind == SC_RES_LINEAR && rb.bytes == 256 && db.addr[1] == SC_ADDR_CLAMP);
+	cr_expect_eq(sc_texture_destroy(h.gpu, s), SC_EINVAL, "a surface is no texture");
+	cr_expect_eq(sc_texture_destroy(h.gpu, t), 0);
+	cr_expect_eq(sc_texture_destroy(h.gpu, t), SC_EINVAL, "destroyed twice");
+	cr_expect_eq(sc_texture_info(h.gpu, t, NULL, NULL), SC_EINVAL);
+	cr_expect_eq(sc_surface_destroy(h.gpu, s), 0);
+	sc_array_t a = {.ch = {{16, 16, 16, 16}, SC_CHAN_FLOAT}, .width = 5, .height = 3, .depth = 2};
+	cr_assert_eq(sc_array_alloc(h.gpu, &a), 0);
+	cr_expect(sc_device_range(h.gpu, a.dptr, 5 * 3 * 2 * 8));
+	cr_expect_eq(sc_array_free(h.gpu, &a), 0);
+	a.ch.bits[3] = 0;
+	cr_expect_eq(sc_array_alloc(h.gpu, &a), SC_EINVAL);
+	h_fini(&h);
+}
+
+/* ---------------------------------------------------------------- tex.2d */
+/* k(tex, coords float2 [n], out float4 [n]): a float, linear, normalized... whatever the object says */
+static const char tex2d_ptx[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 t, .param .u64 c, .param .u64 o)\n"
+	"{\n"
+	"	.reg .b32 %r<4>;\n"
+	"	.reg .f32 %f<8>;\n"
+	"	.reg .b64 %rd<8>;\n"
+	"	ld.param.u64 %rd1, [t];\n"
+	"	ld.param.u64 %rd2, [c];\n"
+	"	ld.param.u64 %rd3, [o];\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	mul.wide.u32 %rd4, %r1, 8;\n"
+	"	add.s64 %rd5, %rd2, %rd4;\n"
+	"	ld.global.v2.f32 {%f1, %f2}, [%rd5];\n"
+	"	tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];\n" /* the first half is read by the second */
+	"	mul.wide.u32 %rd6, %r1, 16;\n"
+	"	add.s64 %rd7, %rd3, %rd6;\n"
+	"	st.global.v4.f32 [%rd7], {%f1, %f2, %f3, %f4};\n"
+	"	ret;\n"
+	"}\n";
+
+enum { TW = 4, TH = 3, NC = 64 };
+static float texels[TH][TW][2]; /* float2 texels: (x + 10 y, -x) */
+
+/* The host model of a 2-D float2 fetch (CUDA's texture-fetching appendix). */
+static int64_t model_index(int64_t i, int n, sc_addr_mode_t m, bool norm)
+{
+	if (!norm && (m == SC_ADDR_WRAP || m == SC_ADDR_MIRROR))
+		m = SC_ADDR_CLAMP;
+	if (m == SC_ADDR_WRAP)
+		return ((i % n) + n) % n;
+	if (m == SC_ADDR_MIRROR) {
+		int64_t k = ((i % (2 * n)) + 2 * n) % (2 * n);
+		return k < n ? k : 2 * n - 1 - k;
+	}
+	if (m == SC_ADDR_CLAMP)
+		return i < 0 ? 0 : i >= n ? n - 1 : i;
+	return i < 0 || i >= n ? -1 : i;
+}
+
+static void model_texel(const sc_tex_desc_t *d, int64_t i, int64_t j, float v[4])
+{
+	i = model_index(i, TW, d->addr[0], d->normalized);
+	j = model_index(j, TH, d->addr[1], d->normalized);
+	if (i < 0 || j < 0) {
+		memcpy(v, d->border, 16);
+		return;
+	}
+	v[0] = texels[j][i][0], v[1] = texels[j][i][1], v[2] = 0, v[3] = 1;
+}
+
+static void model_fetch(const sc_tex_desc_t *d, float x, float y, float out[4])
+{
+	if (d->normalized)
+		x *= TW, y *= TH;
+	bool lin = d->filter == SC_FILTER_LINEAR;
+	if (lin)
+		x -= 0.5f, y -= 0.5f;
+	float fx = floorf(x), fy = floorf(y), a = lin ? roundf((x - fx) * 256) / 256 : 0,
+	      b = lin ? roundf((y - fy) * 256) / 256 : 0;
+	float t00[4], t10[4], t01[4], t11[4];
+	model_texel(d, (int64_t)fx, (int64_t)fy, t00);
+	model_texel(d, (int64_t)fx + 1, (int64_t)fy, t10);
+	model_texel(d, (int64_t)fx, (int64_t)fy + 1, t01);
+	model_texel(d, (int64_t)fx + 1, (int64_t)fy + 1, t11);
+	for (int c = 0; c < 4; c++)
+		out[c] = lin ? (1 - a) * (1 - b) * t00[c] + a * (1 - b) * t10[c] + (1 - a) * b * t01[c] + a * b * t11[c]
+		             : t00[c];
+}
+
+static void run_tex2d(sc_regs_t regs, const sc_tex_desc_t *d, float got[NC][4], float coords[NC][2])
+{
+	h_ctx_t h;
+	h_init(&h);
+	h.opt.regs = regs;
+	h_load_ok(&h, tex2d_ptx);
+	for (int y = 0; y < TH; y++)
+		for (int x = 0; x < TW; x++)
+			texels[y][x][0] = (float)(x + 10 * y), texels[y][x][1] = (float)-x;
+	sc_array_t a = {.ch = {{32, 32, 0, 0}, SC_CHAN_FLOAT}, .width = TW, .height = TH};
+	cr_assert_eq(sc_array_alloc(h.gpu, &a), 0);
+	cr_assert_eq(sc_memcpy_htod(h.gpu, a.dptr, texels, sizeof texels), 0);
+	sc_resource_t r = {.kind = SC_RES_ARRAY, .array = a};
+	uint64_t t, dc = h_alloc(&h, NC * 8, coords), dout = h_alloc(&h, NC * 16, NULL);
+	cr_assert_eq(sc_texture_create(h.gpu, &r, d, &t), 0, "%s", sc_gpu_errmsg(h.gpu));
+	h_launch_ok(&h, "k", H_D1(1), H_D1(NC), 0, H_ARGS(&t, &dc, &dout));
+	h_read(&h, got, dout, NC * 16);
+	h_fini(&h);
+}
+
+Test(tex, fetch_2d_every_mode_against_the_model)
+{
+	float coords[NC][2], got[NC][4], want[4];
+	uint64_t s = 99;
+	for (int m = 0; m < 4; m++)
+		for (int f = 0; f < 2; f++)
+			for (int n = 0; n < 2; n++) {
+				sc_tex_desc_t d = {{m, m, m}, f, SC_READ_ELEMENT, n, {0.5f, -2, 3, 4}};
+				for (int i = 0; i < NC; i++) {
+					float lo = n ? -1.5f : -3, hi = n ? 2.5f : 7;
+					coords[i][0] = lo + (hi - lo) * (float)(h_rand(&s) % 10000) / 10000;
+					coords[i][1] = lo + (hi - lo) * (float)(h_rand(&s) % 10000) / 10000;
+				}
+				run_tex2d(SC_REGS_PTX, &d, got, coords);
+				for (int i = 0; i < NC; i++) {
+					model_fetch(&d, coords[i][0], coords[i][1], want);
+					for (int c = 0; c < 4; c++)
+						cr_expect(fabsf(got[i][c] - want[c]) <= 1e-5f * fmaxf(1, fabsf(want[c])),
+						          "mode %d filter %d norm %d (%g, %g).%d: %g, want %g", m, f, n, coords[i][0],
+						          coords[i][1], c, got[i][c], want[c]);
+				}
+			}
+}
+
+/* the same in alloc register mode, bit for bit, and the same cycles twice */
+Test(tex, alloc_mode_and_determinism)
+{
+	float coords[NC][2], a[NC][4], b[NC][4];
+	for (int i = 0; i < NC; i++)
+		coords[i][0] = (float)i / 9 - 1, coords[i][1] = (float)(i % 7) / 2 - 1;
+	sc_tex_desc_t d = {{SC_ADDR_BORDER, SC_ADDR_MIRROR, 0}, SC_FILTER_LINEAR, SC_READ_ELEMENT, false, {1, 2, 3, 4}};
+	run_tex2d(SC_REGS_PTX, &d, a, coords);
+	run_tex2d(SC_REGS_ALLOC, &d, b, coords);
+	cr_expect_arr_eq(a, b, sizeof a);
+}
+
+/* ---------------------------------------------------------------- surfaces */
+/* k(surf, out, x0): each lane reads 4 bytes at x = 4 * (tid + x0) with .zero,
+ * .clamp and .trap (when x0 is 0), and stores tid with .zero at 4 * (tid + x0) */
+static const char surf_ptx[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 s, .param .u64 o, .param .u32 x0, .param .u32 trap)\n"
+	"{\n"
+	"	.reg .b32 %r<12>;\n"
+	"	.reg .b64 %rd<8>;\n"
+	"	.reg .pred %p<2>;\n"
+	"	ld.param.u64 %rd1, [s];\n"
+	"	ld.param.u64 %rd2, [o];\n"
+	"	ld.param.u32 %r1, [x0];\n"
+	"	ld.param.u32 %r9, [trap];\n"
+	"	mov.u32 %r2, %tid.x;\n"
+	"	add.s32 %r3, %r2, %r1;\n"
+	"	shl.b32 %r3, %r3, 2;\n"
+	"	suld.b.1d.b32.zero {%r4}, [%rd1, {%r3}];\n"
+	"	suld.b.1d.b32.clamp {%r5}, [%rd1, {%r3}];\n"
+	"	setp.ne.u32 %p1, %r9, 0;\n"
+	"	@%p1 suld.b.1d.b32.trap {%r5}, [%rd1, {%r3}];\n"
+	"	mul.wide.u32 %rd3, %r2, 8;\n"
+	"	add.s64 %rd4, %rd2, %rd3;\n"
+	"	st.global.v2.u32 [%rd4], {%r4, %r5};\n"
+	"	bar.sync 0;\n"
+	"	sust.b.1d.b32.zero [%rd1, {%r3}], {%r2};\n"
+	"	ret;\n"
+	"}\n";
+
+Test(tex, surface_out_of_range_modes)
+{
+	enum { W = 16, T = 32 };
+	h_ctx_t h;
+	h_init(&h);
+	h_load_ok(&h, surf_ptx);
+	uint32_t init[W], got[T][2], back[W];
+	for (int i = 0; i < W; i++)
+		init[i] = 1000 + (uint32_t)i;
+	uint64_t buf = h_alloc(&h, sizeof init, init), s, dout = h_alloc(&h, sizeof got, NULL);
+	sc_resource_t r = {.kind = SC_RES_LINEAR, .dptr = buf, .ch = {{32, 0, 0, 0}, SC_CHAN_UNSIGNED}, .bytes = W * 4};
+	cr_assert_eq(sc_surface_create(h.gpu, &r, &s), 0);
+	uint32_t x0 = 4, trap = 0;
+	h_launch_ok(&h, "k", H_D1(1), H_D1(T), 0, H_ARGS(&s, &dout, &x0, &trap));
+	h_read(&h, got, dout, sizeof got);
+	h_read(&h, back, buf, sizeof back);
+	for (uint32_t t = 0; t < T; t++) {
+		uint32_t x = t + x0;
+		cr_expect_eq(got[t][0], x < W ? 1000 + x : 0, "zero: lane %u got %u", t, got[t][0]);
+		cr_expect_eq(got[t][1], 1000 + (x < W ? x : W - 1), "clamp: lane %u got %u", t, got[t][1]);
+	}
+	for (uint32_t x = 0; x < W; x++) /* stores outside were dropped; lanes 0..11 stored at 4..15 */
+		cr_expect_eq(back[x], x < x0 ? 1000 + x : x - x0);
+	/* .trap outside: DUE illegal_address naming the surface */
+	trap = 1;
+	cr_expect_eq(h_launch(&h, "k", H_D1(1), H_D1(T), 0, H_ARGS(&s, &dout, &x0, &trap)), SC_EDUE);
+	cr_expect_eq(h_status(&h)->reason, SC_DUE_ILLEGAL_ADDRESS);
+	cr_expect(strstr(h_status(&h)->detail, "outside the 16x1x1 surface"), "%s", h_status(&h)->detail);
+	h_fini(&h);
+}
+
+/* a misaligned x is a DUE misaligned_address; an unknown handle, a texture
+ * handle given to suld, and memory freed under an object are DUEs too */
+static void expect_due(uint64_t s, uint32_t x0, uint64_t free_first, sc_due_t why, const char *detail)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h_load_ok(&h, surf_ptx);
+	uint64_t buf = h_alloc(&h, 64, NULL), dout = h_alloc(&h, 256, NULL), obj;
+	sc_resource_t r = {.kind = SC_RES_LINEAR, .dptr = buf, .ch = {{32, 0, 0, 0}, SC_CHAN_UNSIGNED}, .bytes = 64};
+	cr_assert_eq(sc_surface_create(h.gpu, &r, &obj), 0);
+	if (s == 0)
+		s = obj;
+	if (free_first)
+		cr_assert_eq(sc_free(h.gpu, buf), 0);
+	uint32_t trap = 0;
+	cr_expect_eq(h_launch(&h, "k", H_D1(1), H_D1(4), 0, H_ARGS(&s, &dout, &x0, &trap)), SC_EDUE);
+	cr_expect_eq(h_status(&h)->reason, why, "%s", h_status(&h)->detail);
+	cr_expect(strstr(h_status(&h)->detail, detail), "%s", h_status(&h)->detail);
+	h_fini(&h);
+}
+
+Test(tex, dues)
+{
+	expect_due(77, 0, 0, SC_DUE_INVALID_HANDLE, "handle 77, which names no surface object");
+	expect_due(0, 0, 1, SC_DUE_ILLEGAL_ADDRESS, "freed under the object");
+	cr_expect_str_eq(sc_due_name(SC_DUE_INVALID_HANDLE), "invalid_handle");
+}
+
+/* ---------------------------------------------------------------- txq, suq */
+Test(tex, queries)
+{
+	static const char ptx[] = H_PTX_HEAD
+		".visible .entry k(.param .u64 t, .param .u64 s, .param .u64 o)\n"
+		"{\n"
+		"	.reg .b32 %r<12>;\n"
+		"	.reg .b64 %rd<4>;\n"
+		"	ld.param.u64 %rd1, [t];\n"
+		"	ld.param.u64 %rd2, [s];\n"
+		"	ld.param.u64 %rd3, [o];\n"
+		"	txq.width.b32 %r1, [%rd1];\n"
+		"	txq.height.b32 %r2, [%rd1];\n"
+		"	txq.channel_data_type.b32 %r3, [%rd1];\n"
+		"	txq.channel_order.b32 %r4, [%rd1];\n"
+		"	txq.normalized_coords.b32 %r5, [%rd1];\n"
+		"	txq.filter_mode.b32 %r6, [%rd1];\n"
+		"	txq.addr_mode_0.b32 %r7, [%rd1];\n"
+		"	txq.array_size.b32 %r8, [%rd1];\n"
+		"	suq.depth.b32 %r9, [%rd2];\n"
+		"	suq.memory_layout.b32 %r10, [%rd2];\n"
+		"	st.global.v4.u32 [%rd3], {%r1, %r2, %r3, %r4};\n"
+		"	st.global.v4.u32 [%rd3+16], {%r5, %r6, %r7, %r8};\n"
+		"	st.global.v2.u32 [%rd3+32], {%r9, %r10};\n"
+		"	ret;\n"
+		"}\n";
+	h_ctx_t h;
+	h_init(&h);
+	h_load_ok(&h, ptx);
+	sc_array_t a = {.ch = {{8, 8, 0, 0}, SC_CHAN_UNSIGNED}, .width = 7, .height = 2, .depth = 3,
+	                .flags = SC_ARRAY_LAYERED};
+	cr_assert_eq(sc_array_alloc(h.gpu, &a), 0);
+	sc_resource_t r = {.kind = SC_RES_ARRAY, .array = a};
+	sc_tex_desc_t d = {{SC_ADDR_MIRROR, 0, 0}, SC_FILTER_LINEAR, SC_READ_NORMALIZED, true, {0}};
+	uint64_t t, s, dout = h_alloc(&h, 40, NULL);
+	cr_assert_eq(sc_texture_create(h.gpu, &r, &d, &t), 0);
+	cr_assert_eq(sc_surface_create(h.gpu, &r, &s), 0);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(1), 0, H_ARGS(&t, &s, &dout));
+	uint32_t q[10];
+	h_read(&h, q, dout, sizeof q);
+	/* OpenCL's CL_UNORM_INT8 and CL_RG */
+	const uint32_t want[10] = {7, 2, 0x10D2, 0x10B2, 1, 1, SC_ADDR_MIRROR, 3, 1, 0};
+	cr_expect_arr_eq(q, want, sizeof q);
+	h_fini(&h);
+}
+
+/* ---------------------------------------------------------------- parsing */
+Test(tex, lowering_messages)
+{
+	static const struct { const char *insn, *msg; } cases[] = {
+		{"tex.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];", "needs a geometry"},
+		{"tex.2d.v2.f32.f32 {%f1, %f2}, [%rd1, {%f5, %f6}];", "needs '.v4'"},
+		{"tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5}];", "takes 2 coordinates"},
+		{"tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f3}];", "destinations in both halves"},
+		{"tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [gv, {%f5, %f6}];", "texture references are not supported"},
+		{"tex.2d.v4.f64.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];", "type not supported"},
+		{"tld4.r.3d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, %f7}];", "needs a geometry (.2d)"},
+		{"tld4.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];", "needs a channel"},
+		{"suld.p.2d.b32.trap {%r1}, [%rd1, {%r2, %r3}];", "(.p) is not supported"},
+		{"suld.b.2d.b32.trap {%r1, %r4}, [%rd1, {%r2, %r3}];", "needs 1 value"},
+		{"sust.b.1d.b32.trap [%rd1, {%r2}], {_};", "a stored value cannot be '_'"},
+		{"txq.bogus.b32 %r1, [%rd1];", "needs a query"},
+		{"suq.filter_mode.b32 %r1, [%rd1];", "needs a query"},
+		{"ld.global.u32 %r1, [%rd1, {%r2}];", "expected an address in brackets"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char ptx[1024];
+		snprintf(ptx, sizeof ptx, H_PTX_HEAD ".global .u32 gv;\n.visible .entry k()\n{\n"
+		         "	.reg .b32 %%r<8>;\n	.reg .f32 %%f<8>;\n	.reg .b64 %%rd<4>;\n	%s\n	ret;\n}\n",
+		         cases[i].insn);
+		h_ctx_t h;
+		h_init(&h);
+		cr_expect_eq(h_load(&h, ptx), SC_EPARSE, "%s: loaded", cases[i].insn);
+		cr_expect(strstr(sc_gpu_errmsg(h.gpu), cases[i].msg), "%s: '%s'", cases[i].insn, sc_gpu_errmsg(h.gpu));
+		h_fini(&h);
+	}
+}
+
+/* nvcc's forms load, lower to valid words and disassemble */
+Test(tex, nvcc_forms_lower_to_valid_words)
+{
+	static const char ptx[] = H_PTX_HEAD
+		".visible .entry k(.param .u64 t)\n"
+		"{\n"
+		"	.reg .b16 %rs<4>;\n	.reg .b32 %r<20>;\n	.reg .f32 %f<40>;\n	.reg .b64 %rd<4>;\n"
+		"	ld.param.u64 %rd1, [t];\n"
+		"	tex.3d.v4.f32.f32 {%f14, %f15, %f16, %f17}, [%rd1, {%f1, %f13, %f12, %f12}];\n"
+		"	tex.level.2d.v4.f32.f32 {%f19, %f20, %f21, %f22}, [%rd1, {%f1, %f13}], %f18;\n"
+		"	tex.grad.2d.v4.f32.f32 {%f19, %f20, %f21, %f22}, [%rd1, {%f1, %f13}], {%f2, %f3}, {%f4, %f5};\n"
+		"	tld4.g.2d.v4.f32.f32 {%f23, %f24, %f25, %f26}, [%rd1, {%f1, %f13}];\n"
+		"	tex.1d.v4.s32.f32 {%r2, %r3, %r4, %r5}, [%rd1, {%f1}];\n"
+		"	tex.a2d.v4.f32.f32 {%f27, %f28, %f29, %f30}, [%rd1, {%r6, %f1, %f13, %f13}];\n"
+		"	tex.a1d.v4.u32.s32 {%r2, %r3, %r4, %r5}, [%rd1, {%r6, %r7}];\n"
+		"	suld.b.2d.b8.zero {%rs1}, [%rd1, {%r1, %r7}];\n"
+		"	suld.b.2d.v4.b32.clamp {%r9, %r10, %r11, %r12}, [%rd1, {%r8, %r7}];\n"
+		"	sust.b.3d.v2.b32.trap [%rd1, {%r13, %r17, %r16, %r16}], {%r15, %r14};\n"
+		"	sust.b.a2d.v4.b16.trap [%rd1, {%r16, %r18, %r17, %r17}], {%rs1, %rs2, %rs3, %rs1};\n"
+		"	ret;\n"
+		"}\n";
+	h_ctx_t h;
+	h_init(&h);
+	sc_module_t *m = h_load_ok(&h, ptx);
+	unsigned tex = 0;
+	for (uint32_t pc = 0; pc < m->ncode; pc++) {
+		cr_expect(sc__insn_valid(&m->code[pc]), "pc %u", pc);
+		tex += m->code[pc].op >= SC_OP_TEX && m->code[pc].op <= SC_OP_SUST;
+		char buf[256];
+		cr_expect_gt(sc_disasm_pc(m, pc, buf, sizeof buf), 0);
+	}
+	cr_expect_eq(tex, 2u + 2 + 2 + 2 + 2 + 2 + 2 + 1 + 2 + 1 + 2, "one word per two components");
+	h_fini(&h);
+}
