@@ -1763,8 +1763,13 @@ static int lower_tex(P *p, L *l, mods_t *m)
 		return perr(p, vals->tok, "'%s' needs %u value%s in braces", tokstr(l->mn), vec, vec > 1 ? "s" : "");
 	L w[2];
 	unsigned nw = 0;
-	for (unsigned c = 0; c < vec; c += 2, nw++) {
+	for (unsigned c = 0; c < vec; c += 2) {
 		unsigned k = vec - c < 2 ? vec - c : 2;
+		bool sinks = !st && vals->kind == O_VEC;
+		for (unsigned j = 0; j < k && sinks; j++)
+			sinks = vals->vec[c + j].kind == O_SINK;
+		if (sinks && (nw || c + 2 < vec)) /* a half that writes nothing (the disassembly's '_'s) */
+			continue;
 		w[nw] = *l;
 		L *e = &w[nw];
 		memset(e->in.opnd, 0, sizeof e->in.opnd);
@@ -1782,6 +1787,7 @@ static int lower_tex(P *p, L *l, mods_t *m)
 				return -1;
 		}
 		e->in.nops = st ? SC_NOPS_MAKE(0, 1 + nc + k) : SC_NOPS_MAKE(k, 1 + nc);
+		nw++;
 	}
 	if (!st && nw == 2) { /* the word whose destinations the other reads goes last */
 		bool hit[2] = {false, false};

@@ -2102,6 +2102,9 @@ enum { SC_TEXG_1D, SC_TEXG_2D, SC_TEXG_3D, SC_TEXG_A1D, SC_TEXG_A2D, SC_TEXG__CO
 int sc__tex_geom(const char *word, unsigned *ncoord);
 /* The query word of txq (surface false) or suq (true): its value, or -1. */
 int sc__tex_query(const char *word, bool surface);
+/* The words of geometry g and query q as lowering reads them ("?" for none). */
+const char *sc__tex_geom_name(unsigned g);
+const char *sc__tex_query_name(unsigned q);
 /* sub of a tex/tld4/suld/sust word: geometry, the first component the
  * word writes or stores, and tld4's channel or suld/sust's out-of-range
  * mode (SC_SURF_*); txq's sub is the query, bit 7 for suq. */

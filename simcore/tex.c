@@ -223,6 +223,8 @@ int sc__tex_geom(const char *word, unsigned *ncoord)
 	return -1;
 }
 
+const char *sc__tex_geom_name(unsigned g) { return g < SC_TEXG__COUNT ? geoms[g].w : "?"; }
+
 /* The queries of txq (t) and suq (s). */
 #define QUERY_LIST(X)                                                                                               \
 	X(WIDTH, "width", 3) X(HEIGHT, "height", 3) X(DEPTH, "depth", 3) X(CTYPE, "channel_data_type", 3)             \
@@ -251,6 +253,8 @@ int sc__tex_query(const char *word, bool surface)
 			return i;
 	return -1;
 }
+
+const char *sc__tex_query_name(unsigned q) { return q < Q__COUNT ? queries[q].w : "?"; }
 
 /* ------------------------------------------------------------ validity */
 static bool dst_ok(uint16_t o)

@@ -395,3 +395,42 @@ Test(tex, nvcc_forms_lower_to_valid_words)
 	cr_expect_eq(tex, 2u + 2 + 2 + 2 + 2 + 2 + 2 + 1 + 2 + 1 + 2, "one word per two components");
 	h_fini(&h);
 }
+
+/* the PTX writer writes the words back as PTX that lowers to the same words */
+Test(tex, emitted_ptx_loads_again)
+{
+	static const char ptx[] = H_PTX_HEAD
+		".visible .entry k(.param .u64 t)\n"
+		"{\n"
+		"	.reg .b32 %r<20>;\n	.reg .f32 %f<40>;\n	.reg .b64 %rd<4>;\n"
+		"	ld.param.u64 %rd1, [t];\n"
+		"	tex.a2d.v4.f32.f32 {%f27, %f28, %f29, %f30}, [%rd1, {%r6, %f1, %f13, %f13}];\n"
+		"	tld4.a.2d.v4.s32.f32 {%r1, %r2, %r3, %r4}, [%rd1, {%f1, 0f3F000000}];\n"
+		"	suld.b.1d.v2.b64.clamp {%rd2, %rd3}, [%rd1, {%r7}];\n"
+		"	sust.b.a1d.v2.b32.zero [%rd1, {%r16, %r18}], {%r15, %r14};\n"
+		"	suq.array_size.b32 %r9, [%rd1];\n"
+		"	ret;\n"
+		"}\n";
+	h_ctx_t h;
+	h_init(&h);
+	sc_module_t *m = h_load_ok(&h, ptx);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	cr_assert_eq(sc_module_emit_ptx(m, f), 0);
+	fclose(f);
+	cr_expect(strstr(text, "tld4.a.2d.v4.s32.f32 {_, _, %r3, %r4}, [%rd1, {%f1, 0f3F000000}]"), "%s", text);
+	h_ctx_t h2;
+	h_init(&h2);
+	sc_module_t *m2 = h_load_ok(&h2, text);
+	cr_assert_eq(m2->ncode, m->ncode);
+	for (uint32_t pc = 0; pc < m->ncode; pc++) {
+		char a[256], b[256];
+		sc_disasm_pc(m, pc, a, sizeof a);
+		sc_disasm_pc(m2, pc, b, sizeof b);
+		cr_expect_str_eq(a, b, "pc %u", pc);
+	}
+	free(text);
+	h_fini(&h);
+	h_fini(&h2);
+}
