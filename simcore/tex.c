@@ -428,7 +428,7 @@ static bool corner(ctx_t *x, const axis_t *ax, unsigned dims, const unsigned d[3
 			for (unsigned c = 0; c < 4; c++) {
 				float b = zero ? 0.0f : o->desc.border[c];
 				t->f[c] = b;
-				t->u[c] = (uint32_t)(int32_t)b;
+				t->u[c] = !(fabsf(b) < 2147483648.0f) ? (b > 0 ? INT32_MAX : (uint32_t)INT32_MIN) : (uint32_t)(int32_t)b;
 			}
 			return true;
 		}
