@@ -619,7 +619,7 @@ int sc__x_tex(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_
 	if (!exec)
 		return 1;
 	unsigned nd = SC_NDST(in), nc = in->op == SC_OP_TXQ ? 0 : geoms[SC_TEX_GEOM(in->sub)].nc;
-	uint64_t h[32], c[3][32], v[2][32], addr[32] = {0};
+	uint64_t h[32], c[3][32] = {{0}}, v[2][32], addr[32] = {0};
 	sc__rd(g, sm, w, in->opnd[nd], exec, h);
 	for (unsigned a = 0; a < nc; a++)
 		sc__rd(g, sm, w, in->opnd[nd + 1 + a], exec, c[a]);
