@@ -2,7 +2,8 @@
  * checks, tex point and linear fetches under each addressing mode against
  * a host model, the two-word lowering of .v4 with destinations that are
  * also sources, suld/sust with each out-of-range mode, txq/suq, the DUEs
- * (invalid handle, .trap, freed memory) and the parser's messages. The CUDA
+ * (invalid handle, .trap, freed memory), the parser's messages, the PTX
+ * writer, and an L1 flip reaching suld but not tex. The CUDA
  * programs of tests/cudart (tex_host, textures.cu) cover the rest. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -433,4 +434,59 @@ Test(tex, emitted_ptx_loads_again)
 	free(text);
 	h_fini(&h);
 	h_fini(&h2);
+}
+
+/* ---------------------------------------------------------------- faults */
+/* A surface load is a global load: an L1 data flip after the first suld
+ * filled the line reaches the second (lane 3, bit 0), as it would an
+ * ld.global; a texture fetch of the same word reads memory (no texture
+ * cache: DESIGN.md, "Textures and surfaces"). One warp, a one-set L1. */
+static const char fault_ptx[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 s, .param .u64 t, .param .u64 o)\n"
+	"{\n"
+	"	.reg .b32 %r<12>;\n	.reg .f32 %f<8>;\n	.reg .b64 %rd<8>;\n	.reg .pred %p<2>;\n"
+	"	ld.param.u64 %rd1, [s];\n	ld.param.u64 %rd2, [t];\n	ld.param.u64 %rd3, [o];\n"
+	"	mov.u32 %r1, %tid.x;\n	shl.b32 %r2, %r1, 2;\n"
+	"	suld.b.1d.b32.trap {%r3}, [%rd1, {%r2}];\n"
+	"	mov.u32 %r10, 0;\n"
+	"L:\n	add.u32 %r10, %r10, 1;\n	setp.lt.u32 %p1, %r10, 100;\n	@%p1 bra L;\n"
+	"	suld.b.1d.b32.trap {%r4}, [%rd1, {%r2}];\n"
+	"	tex.1d.v4.u32.s32 {%r5, %r6, %r7, %r8}, [%rd2, {%r1}];\n"
+	"	mul.wide.u32 %rd4, %r1, 16;\n	add.s64 %rd5, %rd3, %rd4;\n"
+	"	st.global.v4.u32 [%rd5], {%r3, %r4, %r5, %r1};\n"
+	"	ret;\n"
+	"}\n";
+
+static int fault_rc;
+static uint64_t inject_l1(sc_gpu_t *g, void *ctx, uint64_t cycle)
+{
+	(void)ctx, (void)cycle;
+	fault_rc = sc_inject(g, SC_TGT_L1D, SC_F_CACHE_DATA, 0, 12 * 8, 1);
+	return UINT64_MAX;
+}
+
+Test(tex, an_l1_flip_reaches_suld_not_tex)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h.cfg.l1_bytes = 4 * 128;
+	h.cfg.l1_ways = 4;
+	h_load_ok(&h, fault_ptx);
+	uint32_t a[32], out[32][4];
+	for (uint32_t i = 0; i < 32; i++)
+		a[i] = 0x1000u + 7 * i;
+	uint64_t da = h_alloc(&h, sizeof a, a), dout = h_alloc(&h, sizeof out, NULL), s, t;
+	sc_resource_t r = {.kind = SC_RES_LINEAR, .dptr = da, .ch = {{32, 0, 0, 0}, SC_CHAN_UNSIGNED}, .bytes = sizeof a};
+	cr_assert_eq(sc_surface_create(h.gpu, &r, &s), 0);
+	cr_assert_eq(sc_texture_create(h.gpu, &r, &clamp_point, &t), 0);
+	sc_set_pause(h.gpu, 1000, inject_l1, NULL);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(32), 0, H_ARGS(&s, &t, &dout));
+	h_read(&h, out, dout, sizeof out);
+	cr_assert_eq(fault_rc, 1, "the line was in the L1 at the pause");
+	for (uint32_t l = 0; l < 32; l++) {
+		cr_expect_eq(out[l][0], a[l], "before the fault: lane %u", l);
+		cr_expect_eq(out[l][1], a[l] ^ (l == 3), "the corrupted hit: lane %u", l);
+		cr_expect_eq(out[l][2], a[l], "the texture reads memory: lane %u", l);
+	}
+	h_fini(&h);
 }
