@@ -199,6 +199,9 @@ typedef enum {
 	X(U32, const_bytes, 0, 16777216, 8192)         /* constant cache per SM */         \
 	X(U32, const_line, 16, 4096, 64)                                                   \
 	X(U32, const_ways, 1, 64, 2)                                                       \
+	X(U32, tex_bytes, 0, 16777216, 12288)          /* texture cache per SM; 0: the L1 */ \
+	X(U32, tex_line, 16, 4096, 128)                                                    \
+	X(U32, tex_ways, 1, 64, 24)                                                        \
 	X(U32, l2_bytes, 0, 1073741824, 786432)        /* L2 of the whole GPU; 0: none */  \
 	X(U32, l2_line, 16, 4096, 128)                                                     \
 	X(U32, l2_ways, 1, 64, 8)                                                          \

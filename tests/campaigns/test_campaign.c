@@ -458,7 +458,8 @@ Test(campaign, small_error_buffer_and_null)
 	"\"max_warps_per_sm\":48,\"mem_mhz\":924.0,\"name\":\"gtx480\",\"num_sms\":15,"          \
 	"\"preds_per_thread\":8,\"regs_per_sm\":32768,\"scheduler\":\"lrr\","                      \
 	"\"schedulers_per_sm\":2,\"simt_stack_depth\":32,\"smem_banks\":32,"                      \
-	"\"smem_per_sm\":49152,\"units_per_scheduler\":0,"                                        \
+	"\"smem_per_sm\":49152,\"tex_bytes\":12288,\"tex_line\":128,\"tex_ways\":24,"            \
+	"\"units_per_scheduler\":0,"                                                             \
 	"\"warp_size\":32},\"injections\":2000,\"margin\":null,\"name\":\"min\","                   \
 	"\"regs\":\"ptx\",\"sampling\":\"live\",\"scope\":\"application\","                     \
 	"\"seed\":1,\"target\":\"regfile\",\"timeout_factor\":3.0,"                                 \
