@@ -1076,6 +1076,7 @@ static void hash_sm_timing(const sc_gpu_t *g, const sc_sm_t *sm, hasher_t *s)
 		hmix(s, ahead(sm->ufree[k], now));
 	hash_cache(g, &g->ms.l1[sm->id], now, s);
 	hash_cache(g, &g->ms.cc[sm->id], now, s);
+	hash_cache(g, &g->ms.tc[sm->id], now, s);
 }
 
 /* The L2 slices, their ports and the DRAM buses. */

@@ -1561,6 +1561,7 @@ typedef struct sc_cache {
 
 typedef struct sc_memsys {
 	sc_cache_t *l1, *cc;      /* per SM: L1 data, constant */
+	sc_cache_t *tc;           /* per SM: texture (no sets: the L1 serves textures) */
 	sc_cache_t *l2;           /* per slice */
 	uint64_t *port;           /* per slice: cycle its port is free again */
 	uint64_t *bus;            /* per channel: tick (1/1024 cycle) its bus is free */
@@ -1602,6 +1603,10 @@ typedef struct sc_bounds {
  * addresses' bounds when the caller has them (NULL: not known). */
 uint32_t sc__mem_time(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, int space, int op, const uint64_t *addr,
                       uint64_t off, uint32_t exec, unsigned bytes, const sc_bounds_t *bd);
+/* The latency of a texture fetch (tex, tld4) whose lanes in exec read
+ * their first texel at addr: through the SM's texture cache, or its L1 when
+ * the GPU has none (tex_bytes 0); sets g->ms.occ as sc__mem_time does. */
+uint32_t sc__tex_time(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, const uint64_t *addr, uint32_t exec);
 /* The caches' address space: global addresses as they are (below 2^48),
  * the constant bank from SC_CACHE_CONST and local memory from
  * SC_CACHE_LOCAL (sc__local_base, below sc_gpu_t). */

@@ -664,7 +664,7 @@ int sc__x_tex(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_
 	if (surf)
 		lat = surf_access(g, sm, w, in, d->pc, act, addr, v);
 	else if (act)
-		lat = sc__mem_time(g, sm, w, SC_SP_GLOBAL, SC_OP_LD, addr, 0, act, 4, NULL);
+		lat = sc__tex_time(g, sm, w, addr, act);
 	if (g->run.halt)
 		return SC_X_HALT;
 	for (unsigned e = 0; !st && e < k; e++)
