@@ -1659,6 +1659,11 @@ void sc__ovl_free(sc_cache_t *c);
 uint32_t sc__ovl_load(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int space, const uint64_t *addr,
                       uint64_t off, uint32_t exec, unsigned bytes);
 void sc__ovl_unpatch(sc_gpu_t *g);
+/*   tex.c: a texel's n bytes at global address a, read from memory into
+ *   dst by w on sm, take the corruption of the lines that serve them (the
+ *   texture cache, or the L1 where the GPU has none, then the L2); false
+ *   after the DUE of a tag's parity or a codeword on the way. */
+bool sc__ovl_texel(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint64_t a, uint8_t *dst, uint32_t n);
 void sc__ovl_store(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int space, const uint64_t *addr,
                    uint64_t off, uint32_t exec, unsigned bytes);
 void sc__ovl_atomic(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint32_t pc, uint64_t a, unsigned bytes,
@@ -2330,7 +2335,7 @@ static inline const sc_code_t *sc__prot_code(const sc_gpu_t *g, sc_target_t t)
  * caches' codes live in their overlay entries: cachefault.c). */
 static inline bool sc__coded(const sc_gpu_t *g, sc_target_t t)
 {
-	return t != SC_TGT_L1D && t != SC_TGT_L2 && t != SC_TGT_CONST && sc__prot_code(g, t) != NULL;
+	return t != SC_TGT_L1D && t != SC_TGT_L2 && t != SC_TGT_CONST && t != SC_TGT_TEXCACHE && sc__prot_code(g, t) != NULL;
 }
 /* The code on target t under p (NULL: none, or p NULL); whether cache
  * target t's tags carry a parity bit under p. */

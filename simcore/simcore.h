@@ -813,7 +813,7 @@ int sc_module_emit_ptx(const sc_module_t *mod, FILE *out);
 #define SC_TARGET_LIST(X)                                                 \
 	X(REGFILE, "regfile") X(PRED, "pred") X(SMEM, "smem") X(SIMT, "simt") \
 	X(IBUFFER, "ibuffer") X(FU, "fu") X(L1D, "l1d") X(L2, "l2")           \
-	X(CONST, "const")
+	X(CONST, "const") X(TEXCACHE, "texcache")
 
 typedef enum {
 #define X(name, text) SC_TGT_##name,
@@ -828,11 +828,11 @@ typedef enum {
 #define SC_F_SIMT_MASK 4u
 #define SC_F_IB_VALID 1u
 #define SC_F_IB_INSTR 2u
-#define SC_F_CACHE_DATA 1u    /* l1d, l2, const: the line's bytes */
-#define SC_F_CACHE_TAG 2u     /* l1d, l2, const: its address tag */
+#define SC_F_CACHE_DATA 1u    /* l1d, l2, const, texcache: the line's bytes */
+#define SC_F_CACHE_TAG 2u     /* l1d, l2, const, texcache: its address tag */
 #define SC_F_CACHE_VALID 4u   /* l1d: one bit per line; l2: one per sector */
 #define SC_F_CACHE_DIRTY 8u   /* l2: one bit per sector (L1 and the constant
-                                 cache hold no dirty data) */
+                                 and texture caches hold no dirty data) */
 /* Cache tags name the address bits above the set index and the line offset
  * of a physical address this wide (l2: and above the slice's share). */
 #define SC_CACHE_ADDR_BITS 40u

@@ -324,7 +324,8 @@ static bool read_mem(ctx_t *x, uint64_t a, void *dst, uint32_t n)
 	if (UNLIKELY(x->g->trace != NULL))
 		sc__trace_touch(x->g, a, n, false);
 	memcpy(dst, p, n);
-	return true;
+	/* a fault in the caches that serve texels (cachefault.c) */
+	return !UNLIKELY(x->g->ms.nover) || sc__ovl_texel(x->g, x->sm, x->w, a, dst, n);
 }
 
 /* The texel at (i, j, k), each already in range, into t. */

@@ -3,7 +3,9 @@
  * a host model, the two-word lowering of .v4 with destinations that are
  * also sources, suld/sust with each out-of-range mode, txq/suq, the DUEs
  * (invalid handle, .trap, freed memory), the parser's messages, the PTX
- * writer, and an L1 flip reaching suld but not tex. The CUDA
+ * writer, an L1 flip reaching suld but not tex, and the texture cache (its
+ * timing; a flip there reaching tex until the line leaves, in the state
+ * hash; the L1 serving textures where the GPU has none). The CUDA
  * programs of tests/cudart (tex_host, textures.cu) cover the rest. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -439,8 +441,9 @@ Test(tex, emitted_ptx_loads_again)
 /* ---------------------------------------------------------------- faults */
 /* A surface load is a global load: an L1 data flip after the first suld
  * filled the line reaches the second (lane 3, bit 0), as it would an
- * ld.global; a texture fetch of the same word reads memory (no texture
- * cache: DESIGN.md, "Textures and surfaces"). One warp, a one-set L1. */
+ * ld.global; a texture fetch of the same word goes through the texture
+ * cache, not the L1 (DESIGN.md, "Textures and surfaces"). One warp, a
+ * one-set L1. */
 static const char fault_ptx[] = H_PTX_HEAD
 	".visible .entry k(.param .u64 s, .param .u64 t, .param .u64 o)\n"
 	"{\n"
@@ -486,7 +489,185 @@ Test(tex, an_l1_flip_reaches_suld_not_tex)
 	for (uint32_t l = 0; l < 32; l++) {
 		cr_expect_eq(out[l][0], a[l], "before the fault: lane %u", l);
 		cr_expect_eq(out[l][1], a[l] ^ (l == 3), "the corrupted hit: lane %u", l);
-		cr_expect_eq(out[l][2], a[l], "the texture reads memory: lane %u", l);
+		cr_expect_eq(out[l][2], a[l], "the texture cache serves tex: lane %u", l);
 	}
 	h_fini(&h);
+}
+
+/* ---------------------------------------------------------------- the texture cache
+ * out[4 tid + 0..3]: tex of word tid (a miss that fills line A), then after
+ * the wait the same fetch again (r4), four fetches of the next lines (with
+ * a one-set, 4-way cache they evict A), a second wait, and word tid once
+ * more (r5, a refetch). */
+static const char tc_ptx[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 t, .param .u64 o)\n"
+	"{\n"
+	"	.reg .b32 %r<20>;\n	.reg .b64 %rd<8>;\n	.reg .pred %p<2>;\n"
+	"	ld.param.u64 %rd2, [t];\n	ld.param.u64 %rd3, [o];\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	tex.1d.v4.u32.s32 {%r3, _, _, _}, [%rd2, {%r1}];\n"
+	"	mov.u32 %r10, 0;\n"
+	"L:\n	add.u32 %r10, %r10, 1;\n	setp.lt.u32 %p1, %r10, 100;\n	@%p1 bra L;\n"
+	"	tex.1d.v4.u32.s32 {%r4, _, _, _}, [%rd2, {%r1}];\n"
+	"	add.u32 %r11, %r1, 32;\n	tex.1d.v4.u32.s32 {%r12, _, _, _}, [%rd2, {%r11}];\n"
+	"	add.u32 %r11, %r1, 64;\n	tex.1d.v4.u32.s32 {%r13, _, _, _}, [%rd2, {%r11}];\n"
+	"	add.u32 %r11, %r1, 96;\n	tex.1d.v4.u32.s32 {%r14, _, _, _}, [%rd2, {%r11}];\n"
+	"	add.u32 %r11, %r1, 128;\n	tex.1d.v4.u32.s32 {%r15, _, _, _}, [%rd2, {%r11}];\n"
+	"	add.u32 %r12, %r12, %r13;\n	add.u32 %r12, %r12, %r14;\n	add.u32 %r12, %r12, %r15;\n"
+	"	mov.u32 %r10, 0;\n"
+	"M:\n	add.u32 %r10, %r10, 1;\n	setp.lt.u32 %p1, %r10, 100;\n	@%p1 bra M;\n"
+	"	tex.1d.v4.u32.s32 {%r5, _, _, _}, [%rd2, {%r1}];\n"
+	"	mul.wide.u32 %rd4, %r1, 16;\n	add.s64 %rd5, %rd3, %rd4;\n"
+	"	st.global.v4.u32 [%rd5], {%r3, %r4, %r5, %r12};\n"
+	"	ret;\n"
+	"}\n";
+
+#define TC_WORDS 160 /* five lines */
+#define TC_PAUSE 1000 /* in the first wait */
+
+typedef struct tc_plan {
+	uint64_t at[3];   /* pauses: the fault (at[0]), in the first wait, in the second */
+	uint32_t k;
+	sc_target_t t;
+	uint64_t loc;     /* a data bit (fields data only) */
+	bool inject;
+	int rc;
+	uint64_t hash[3];
+} tc_plan_t;
+
+static uint64_t tc_pause(sc_gpu_t *g, void *ctx, uint64_t cycle)
+{
+	tc_plan_t *p = ctx;
+	(void)cycle;
+	if (p->k == 0 && p->inject)
+		p->rc = sc_inject(g, p->t, SC_F_CACHE_DATA, 0, p->loc, 1);
+	p->hash[p->k++] = sc_state_hash(g);
+	return p->k < 3 ? p->at[p->k] : UINT64_MAX;
+}
+
+/* Runs ptx (tc_ptx's parameters) on gtx480 with `threads` threads, a
+ * one-set, 4-way texture cache of tex_bytes (0: none) and an L1 of
+ * l1_bytes in one set; out[32][4]; returns the cycles. */
+static uint64_t tc_run(const char *ptx, uint32_t threads, uint32_t tex_bytes, uint32_t l1_bytes, tc_plan_t *p,
+                       uint32_t out[32][4])
+{
+	h_ctx_t h;
+	h_init(&h);
+	h.cfg.tex_bytes = tex_bytes;
+	h.cfg.tex_ways = 4;
+	h.cfg.l1_bytes = l1_bytes;
+	h.cfg.l1_ways = 4;
+	h_load_ok(&h, ptx);
+	uint32_t a[TC_WORDS];
+	for (uint32_t i = 0; i < TC_WORDS; i++)
+		a[i] = 0x1000u + 7 * i;
+	uint64_t da = h_alloc(&h, sizeof a, a), dout = h_alloc(&h, 32 * 16, NULL), t;
+	sc_resource_t r = {.kind = SC_RES_LINEAR, .dptr = da, .ch = {{32, 0, 0, 0}, SC_CHAN_UNSIGNED}, .bytes = sizeof a};
+	cr_assert_eq(sc_texture_create(h.gpu, &r, &clamp_point, &t), 0);
+	if (p)
+		sc_set_pause(h.gpu, p->at[0], tc_pause, p);
+	h_launch_ok(&h, "k", H_D1(1), H_D1(threads), 0, H_ARGS(&t, &dout));
+	h_read(&h, out, dout, 32 * 16);
+	uint64_t cycles = h_last(&h)->cycles;
+	h_fini(&h);
+	for (uint32_t l = 0; ptx == tc_ptx && l < threads; l++) {
+		uint32_t sum = 0;
+		for (uint32_t j = 1; j <= 4; j++)
+			sum += 0x1000u + 7 * (l + 32 * j);
+		cr_expect_eq(out[l][3], sum, "the other lines: lane %u", l);
+	}
+	return cycles;
+}
+
+/* Word tid, then (once it is there) word tid again: a hit where the first
+ * filled the line. */
+static const char tc_time_ptx[] = H_PTX_HEAD
+	".visible .entry k(.param .u64 t, .param .u64 o)\n"
+	"{\n"
+	"	.reg .b32 %r<20>;\n	.reg .b64 %rd<8>;\n"
+	"	ld.param.u64 %rd2, [t];\n	ld.param.u64 %rd3, [o];\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	tex.1d.v4.u32.s32 {%r3, _, _, _}, [%rd2, {%r1}];\n"
+	"	and.b32 %r11, %r3, 0;\n	add.u32 %r11, %r11, %r1;\n"
+	"	tex.1d.v4.u32.s32 {%r4, _, _, _}, [%rd2, {%r11}];\n"
+	"	mul.wide.u32 %rd4, %r1, 16;\n	add.s64 %rd5, %rd3, %rd4;\n"
+	"	st.global.v4.u32 [%rd5], {%r3, %r4, %r1, %r1};\n"
+	"	ret;\n"
+	"}\n";
+
+/* The second fetch hits at an L1 hit's latency, as on a GPU whose L1
+ * serves textures; without either cache it goes to the L2 again. */
+Test(tex, the_texture_cache_times_hits_and_misses)
+{
+	uint32_t out[32][4];
+	sc_gpu_config_t c;
+	sc_config_gtx480(&c);
+	uint64_t tc = tc_run(tc_time_ptx, 32, 4 * 128, 0, NULL, out), l1 = tc_run(tc_time_ptx, 32, 0, 4 * 128, NULL, out);
+	uint64_t none = tc_run(tc_time_ptx, 32, 0, 0, NULL, out);
+	cr_expect_eq(out[5][1], 0x1000u + 7 * 5);
+	cr_expect_eq(tc, l1, "the texture cache times as the L1 does");
+	cr_expect_eq(none - tc, (uint64_t)(c.l2_latency - c.latency[SC_LAT_GLOBAL]), "an L2 round trip for the hit");
+}
+
+/* A data flip in the line that holds word 3 (lane 3's texel, bit 0) is
+ * read by the fetch after it; the fetch after the line's eviction reads
+ * memory again. */
+Test(tex, a_texcache_flip_reaches_tex_until_the_line_leaves)
+{
+	uint32_t gold[32][4], out[32][4];
+	tc_plan_t p = {.at = {TC_PAUSE, TC_PAUSE + 100, TC_PAUSE + 200}, .t = SC_TGT_TEXCACHE, .loc = 12 * 8,
+	               .inject = true};
+	uint64_t cg = tc_run(tc_ptx, 32, 4 * 128, 0, NULL, gold);
+	uint64_t cp = tc_run(tc_ptx, 32, 4 * 128, 0, &p, out);
+	cr_assert_eq(p.rc, 1, "line A is in the texture cache at the pause");
+	cr_expect_eq(cp, cg, "the same time");
+	for (uint32_t l = 0; l < 32; l++) {
+		uint32_t a = 0x1000u + 7 * l;
+		cr_expect_eq(out[l][0], a, "before the fault: lane %u", l);
+		cr_expect_eq(out[l][1], a ^ (l == 3), "the corrupted hit: lane %u", l);
+		cr_expect_eq(out[l][2], a, "refetched after the eviction: lane %u", l);
+	}
+	/* a line not held (slot 1 of the set: only A is there): masked */
+	tc_plan_t q = p;
+	q.k = 0, q.loc = 128 * 8 + 12 * 8;
+	tc_run(tc_ptx, 32, 4 * 128, 0, &q, out);
+	cr_expect_eq(q.rc, 0, "an invalid line's bit is unused");
+	cr_expect_arr_eq(out, gold, sizeof out);
+}
+
+/* 16 threads read bytes 0..63 of line A: a flip in byte 100 is never read.
+ * The state hash holds it while the line is there and is the golden run's
+ * once the fetches of the other lines evicted it (early termination). */
+Test(tex, the_hash_covers_the_texcache_until_the_line_leaves)
+{
+	uint32_t gold[32][4], out[32][4];
+	tc_plan_t g = {.at = {TC_PAUSE, TC_PAUSE + 100, 0}};
+	uint64_t cg = tc_run(tc_ptx, 16, 4 * 128, 0, NULL, gold);
+	g.at[2] = cg - 100; /* in the second wait, after the evicting fetches */
+	tc_plan_t p = g;
+	p.t = SC_TGT_TEXCACHE, p.loc = 100 * 8 + 2, p.inject = true;
+	tc_run(tc_ptx, 16, 4 * 128, 0, &g, gold);
+	tc_run(tc_ptx, 16, 4 * 128, 0, &p, out);
+	cr_assert_eq(p.rc, 1);
+	cr_expect_arr_eq(out, gold, sizeof out, "never read: masked");
+	cr_expect_neq(p.hash[1], g.hash[1], "a corrupted line is state");
+	cr_expect_eq(p.hash[2], g.hash[2], "the corruption left with the line");
+}
+
+/* Without a texture cache (tex_bytes 0: V100, H100) the L1 serves
+ * textures: its flip reaches tex, and there is no texcache target. */
+Test(tex, the_l1_serves_textures_without_a_texture_cache)
+{
+	uint32_t out[32][4];
+	tc_plan_t p = {.at = {TC_PAUSE, TC_PAUSE + 100, TC_PAUSE + 200}, .t = SC_TGT_L1D, .loc = 12 * 8, .inject = true};
+	tc_run(tc_ptx, 32, 0, 4 * 128, &p, out);
+	cr_assert_eq(p.rc, 1);
+	for (uint32_t l = 0; l < 32; l++)
+		cr_expect_eq(out[l][1], (0x1000u + 7 * l) ^ (l == 3), "lane %u", l);
+	sc_gpu_config_t c;
+	sc_config_gtx480(&c);
+	cr_expect_eq(sc_target_bits(&c, SC_TGT_TEXCACHE, 0, NULL), 4ull * 24 * (128 * 8 + 31), "4 sets of 24 ways, 31-bit tags");
+	c.tex_bytes = 0;
+	cr_expect_eq(sc_target_bits(&c, SC_TGT_TEXCACHE, 0, NULL), 0u);
+	cr_expect_str_eq(sc_target_name(SC_TGT_TEXCACHE), "texcache");
 }
