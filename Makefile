@@ -20,7 +20,7 @@ endif
 
 SIMCORE_SRC := simcore/isa.c simcore/call.c simcore/ptx_lex.c simcore/ptx_parse.c simcore/cfg.c \
                simcore/sem_int.c simcore/sem_fp.c simcore/sem_cmp.c simcore/mem.c \
-               simcore/decode.c simcore/exec.c simcore/ptxext.c simcore/sem_fast.c simcore/sm.c simcore/gpu.c simcore/config.c \
+               simcore/decode.c simcore/exec.c simcore/ptxext.c simcore/tex.c simcore/sem_fast.c simcore/sm.c simcore/gpu.c simcore/config.c \
                simcore/fault.c simcore/regalloc.c simcore/spill.c simcore/rt.c simcore/statemap.c simcore/disasm.c \
                simcore/memsys.c simcore/cachefault.c simcore/site.c simcore/ecc.c simcore/prot.c simcore/sawp.c simcore/sharp.c simcore/penny.c simcore/pennyc.c simcore/refu.c \
                simcore/pass.c simcore/emit.c simcore/slice.c simcore/dup.c simcore/pennyprune.c simcore/modvar.c
@@ -35,7 +35,7 @@ ENGINE_SRC  := engine/main.c engine/cli.c engine/exec.c engine/golden.c engine/r
 CUDART_SRC  := cudart/fatbin.c
 TEST_SRC    := tests/simcore/test_harness.c tests/simcore/randprog.c tests/simcore/test_pass.c tests/simcore/insn.c tests/simcore/test_insn.c tests/simcore/test_parse.c \
                tests/simcore/test_int.c tests/simcore/test_fp.c tests/simcore/test_mem.c \
-               tests/simcore/test_ctl.c tests/simcore/test_calls.c tests/simcore/test_warp.c tests/simcore/test_ptxext.c tests/simcore/test_arch.c tests/simcore/test_calib.c \
+               tests/simcore/test_ctl.c tests/simcore/test_calls.c tests/simcore/test_warp.c tests/simcore/test_ptxext.c tests/simcore/test_tex.c tests/simcore/test_arch.c tests/simcore/test_calib.c \
                tests/simcore/test_due.c tests/simcore/test_decode.c tests/simcore/test_fault.c tests/simcore/test_cache_fault.c tests/simcore/test_site.c tests/simcore/test_vregs.c \
                tests/simcore/test_regalloc.c tests/simcore/test_spill.c tests/simcore/test_ibuf.c tests/simcore/test_models.c \
                tests/simcore/test_wide.c \
@@ -165,7 +165,7 @@ $(BUILD)/tests/golden_host: tests/engine/data/golden_host.c $(BUILD)/libsimcore.
 # a CUDA program without nvcc: it registers a committed fatbinary as nvcc's
 # generated host code does and loads build/libcudart.so.13 from its folder's parent
 # (tests/cudart/test_runtime.c)
-$(BUILD)/tests/cuda_host: tests/cudart/data/cuda_host.c $(BUILD)/libcudart.so.13
+$(BUILD)/tests/cuda_host $(BUILD)/tests/tex_host: $(BUILD)/tests/%: tests/cudart/data/%.c $(BUILD)/libcudart.so.13
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< -L$(BUILD) -l:libcudart.so.13 -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS)
 
@@ -188,7 +188,8 @@ $(BUILD)/tests/elf_sass: $(CUDART_DATA)/elf_host.c $(CUDART_DATA)/rt_kernels.sas
 # register numbers and counts, so they run in ptx mode only).
 ALLOC_SUITES := @(sem_int|sem_fp|sem_cmp|insn|mem|ctl|calls|warp|due|parse)/*
 # examples/campaigns/ name build/examples/ programs (test_campaign.c loads them all)
-TEST_BIN := $(BUILD)/unit-tests $(BUILD)/flipsim $(BUILD)/libcudart.so.13 $(BUILD)/tests/cuda_host $(BUILD)/tests/elf_shared \
+TEST_BIN := $(BUILD)/unit-tests $(BUILD)/flipsim $(BUILD)/libcudart.so.13 $(BUILD)/tests/cuda_host $(BUILD)/tests/tex_host \
+            $(BUILD)/tests/elf_shared \
             $(BUILD)/tests/elf_static $(BUILD)/tests/elf_sass $(BUILD)/tests/vadd_host $(BUILD)/tests/doomed_host $(BUILD)/tests/golden_host $(EXAMPLE_BIN) \
             build/examples/iterate
 # UNIT_FILTER: a Criterion filter for the first run (make asan's below)

@@ -73,7 +73,8 @@ static const char *const *target_fields(camp_target_t t)
 	case CAMP_TARGET_IBUFFER: return ibuffer_fields;
 	case CAMP_TARGET_L1D: return l1d_fields;
 	case CAMP_TARGET_L2: return l2_fields;
-	case CAMP_TARGET_CONST: return const_fields;
+	case CAMP_TARGET_CONST:
+	case CAMP_TARGET_TEXCACHE: return const_fields;
 	default: return NULL;
 	}
 }
@@ -553,8 +554,8 @@ static int parse_fields(ctx_t *x, json_t *v)
 	char list[64], p[64];
 	if (!names) {
 		if (v)
-			return fail(x, "$.fields", "target '%s' has no fields (only simt, ibuffer, l1d, l2 "
-			            "and const do)", target_names[c->target]);
+			return fail(x, "$.fields", "target '%s' has no fields (only simt, ibuffer, l1d, l2, "
+			            "const and texcache do)", target_names[c->target]);
 		c->fields = 0;
 		return 0;
 	}

@@ -199,7 +199,8 @@ void camp_result_destroy(camp_result_t *r);
 	X(FU, "fu", "functional-unit results")                                \
 	X(L1D, "l1d", "L1 data caches (fields data, tag, valid)")             \
 	X(L2, "l2", "the L2 cache, shared (fields data, tag, valid, dirty)")  \
-	X(CONST, "const", "constant caches (fields data, tag)")
+	X(CONST, "const", "constant caches (fields data, tag)")              \
+	X(TEXCACHE, "texcache", "texture caches (fields data, tag)")
 
 typedef enum {
 #define X(name, text, what) CAMP_TARGET_##name,

@@ -37,6 +37,7 @@ typedef struct kernel *cudaKernel_t;
 	X(cudaErrorCudartUnloading, 4, "driver shutting down")                                         \
 	X(cudaErrorInvalidConfiguration, 9, "invalid configuration argument")                         \
 	X(cudaErrorInvalidSymbol, 13, "invalid device symbol")                                         \
+	X(cudaErrorInvalidChannelDescriptor, 20, "invalid channel descriptor")                        \
 	X(cudaErrorInvalidMemcpyDirection, 21, "invalid copy direction for memcpy")                   \
 	X(cudaErrorInvalidDeviceFunction, 98, "invalid device function")                              \
 	X(cudaErrorInvalidDevice, 101, "invalid device ordinal")                                       \
@@ -1006,12 +1007,15 @@ API cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d)
 	return cudaSuccess;
 }
 
+static uint32_t NT; /* texture and surface objects' records (below) */
+
 /* Frees the managed mappings and the GPU (with its memory and modules). */
 static void release(void)
 {
 	for (uint32_t i = 0; i < R.nm; i++)
 		munmap((void *)(uintptr_t)R.m[i].addr, R.m[i].len);
 	R.nm = 0;
+	NT = 0; /* the GPU's texture and surface objects go with it */
 	sc_gpu_destroy(R.gpu);
 	R.gpu = NULL;
 	for (uint32_t i = 0; i < R.nfb; i++) {
@@ -1103,6 +1107,393 @@ API cudaError_t cudaDriverGetVersion(int *v)
 
 API cudaError_t cudaRuntimeGetVersion(int *v) { return cudaDriverGetVersion(v); }
 
+/* ---- arrays, textures and surfaces (simcore's objects: tex.c) ----
+ * A cudaArray is an sc_array_t: rows packed, so a row of an array is
+ * width * texel bytes long and a copy into it is cudaMemcpy2D's. The
+ * descriptions a program created an object with are kept to give back. */
+enum { cudaResourceTypeArray = 0, cudaResourceTypeMipmappedArray, cudaResourceTypeLinear, cudaResourceTypePitch2D };
+#define cudaArrayLayered 0x01
+#define cudaArraySurfaceLoadStore 0x02
+#define cudaArrayTextureGather 0x08
+
+struct cudaChannelFormatDesc {
+	int x, y, z, w;
+	int f; /* cudaChannelFormatKind: Signed 0, Unsigned 1, Float 2 as sc_chan_kind_t */
+};
+struct cudaExtent { size_t width, height, depth; };
+struct cudaPos { size_t x, y, z; };
+struct cudaPitchedPtr { void *ptr; size_t pitch, xsize, ysize; };
+struct cudaArray { int magic; unsigned flags; struct cudaExtent ext; sc_array_t a; };
+typedef struct cudaArray *cudaArray_t;
+struct cudaMemcpy3DParms {
+	cudaArray_t srcArray;
+	struct cudaPos srcPos;
+	struct cudaPitchedPtr srcPtr;
+	cudaArray_t dstArray;
+	struct cudaPos dstPos;
+	struct cudaPitchedPtr dstPtr;
+	struct cudaExtent extent;
+	int kind;
+};
+struct cudaResourceDesc {
+	int resType;
+	union {
+		struct { cudaArray_t array; } array;
+		struct { void *mipmap; } mipmap;
+		struct { void *devPtr; struct cudaChannelFormatDesc desc; size_t sizeInBytes; } linear;
+		struct { void *devPtr; struct cudaChannelFormatDesc desc; size_t width, height, pitchInBytes; } pitch2D;
+		struct { int reserved[32]; } reserved;
+	} res;
+	unsigned flags;
+};
+struct cudaTextureDesc {
+	int addressMode[3], filterMode, readMode, sRGB;
+	float borderColor[4];
+	int normalizedCoords;
+	unsigned maxAnisotropy;
+	int mipmapFilterMode;
+	float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+	int disableTrilinearOptimization, seamlessCubemap;
+};
+/* the sizes and offsets of CUDA 13's driver_types.h and texture_types.h */
+_Static_assert(sizeof(struct cudaChannelFormatDesc) == 20, "cudaChannelFormatDesc as CUDA 13 lays it out");
+_Static_assert(sizeof(struct cudaResourceDesc) == 144 && offsetof(struct cudaResourceDesc, flags) == 136 &&
+               offsetof(struct cudaResourceDesc, res.linear.sizeInBytes) == 40 &&
+               offsetof(struct cudaResourceDesc, res.pitch2D.pitchInBytes) == 56, "cudaResourceDesc layout");
+_Static_assert(sizeof(struct cudaTextureDesc) == 72 && offsetof(struct cudaTextureDesc, borderColor) == 24 &&
+               offsetof(struct cudaTextureDesc, normalizedCoords) == 40, "cudaTextureDesc layout");
+_Static_assert(sizeof(struct cudaMemcpy3DParms) == 160 && offsetof(struct cudaMemcpy3DParms, dstArray) == 64 &&
+               offsetof(struct cudaMemcpy3DParms, extent) == 128 && offsetof(struct cudaMemcpy3DParms, kind) == 152,
+               "cudaMemcpy3DParms layout");
+#define ARRAY_MAGIC 0x41525259
+
+typedef struct texrec { /* what an object was created with, by handle */
+	uint64_t h;
+	bool surf;
+	struct cudaResourceDesc rd;
+	struct cudaTextureDesc td;
+} texrec_t;
+static texrec_t *T;
+static uint32_t CAPT;
+
+API struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f)
+{
+	return (struct cudaChannelFormatDesc){x, y, z, w, f};
+}
+
+static bool chan_of(const struct cudaChannelFormatDesc *d, sc_chan_desc_t *ch)
+{
+	int b[4] = {d->x, d->y, d->z, d->w};
+	for (int i = 0; i < 4; i++) {
+		if (b[i] < 0 || b[i] > 32)
+			return false;
+		ch->bits[i] = (uint8_t)b[i];
+	}
+	ch->kind = (sc_chan_kind_t)d->f;
+	return d->f >= SC_CHAN_SIGNED && d->f <= SC_CHAN_FLOAT && sc_chan_bytes(ch);
+}
+
+static struct cudaChannelFormatDesc desc_of(const sc_chan_desc_t *ch)
+{
+	return (struct cudaChannelFormatDesc){ch->bits[0], ch->bits[1], ch->bits[2], ch->bits[3], (int)ch->kind};
+}
+
+static cudaError_t array_new(cudaArray_t *out, const struct cudaChannelFormatDesc *d, struct cudaExtent e,
+                             unsigned flags)
+{
+	DEVICE_CALL();
+	sc_array_t a = {.width = (uint32_t)e.width, .height = (uint32_t)e.height, .depth = (uint32_t)e.depth,
+	                .flags = flags & cudaArrayLayered ? SC_ARRAY_LAYERED : 0};
+	if (!out || !d || !chan_of(d, &a.ch) || e.width != a.width || e.height != a.height || e.depth != a.depth ||
+	    (flags & ~(unsigned)(cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayTextureGather)))
+		return ret(cudaErrorInvalidValue);
+	struct cudaArray *r = calloc(1, sizeof *r);
+	if (!r)
+		return ret(cudaErrorMemoryAllocation);
+	int rc = sc_array_alloc(gpu(), &a);
+	if (rc) {
+		free(r);
+		return ret(rc == SC_ENOMEM ? cudaErrorMemoryAllocation : cudaErrorInvalidValue);
+	}
+	*r = (struct cudaArray){ARRAY_MAGIC, flags, e, a};
+	*out = r;
+	return cudaSuccess;
+}
+
+API cudaError_t cudaMallocArray(cudaArray_t *out, const struct cudaChannelFormatDesc *d, size_t width, size_t height,
+                                unsigned flags)
+{
+	return array_new(out, d, (struct cudaExtent){width, height, 0}, flags);
+}
+
+API cudaError_t cudaMalloc3DArray(cudaArray_t *out, const struct cudaChannelFormatDesc *d, struct cudaExtent e,
+                                  unsigned flags)
+{
+	return array_new(out, d, e, flags);
+}
+
+static bool array_ok(const struct cudaArray *a) { return a && a->magic == ARRAY_MAGIC; }
+
+API cudaError_t cudaFreeArray(cudaArray_t a)
+{
+	DEVICE_CALL();
+	if (!a)
+		return cudaSuccess;
+	if (!array_ok(a) || sc_array_free(gpu(), &a->a))
+		return ret(cudaErrorInvalidValue);
+	a->magic = 0;
+	free(a);
+	return cudaSuccess;
+}
+
+API cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *d, struct cudaExtent *e, unsigned *flags, cudaArray_t a)
+{
+	if (!array_ok(a))
+		return ret(cudaErrorInvalidResourceHandle);
+	if (d)
+		*d = desc_of(&a->a.ch);
+	if (e)
+		*e = a->ext;
+	if (flags)
+		*flags = a->flags;
+	return cudaSuccess;
+}
+
+/* The bytes of a row of a, and the device address of byte x of row y of
+ * slice z; false when [x, x + w) of that row or the row is outside. */
+static bool array_at(const struct cudaArray *a, size_t x, size_t y, size_t z, size_t w, void **p)
+{
+	size_t row = (size_t)a->a.width * sc_chan_bytes(&a->a.ch), h = a->a.height ? a->a.height : 1;
+	size_t d = a->a.depth ? a->a.depth : 1;
+	if (x > row || w > row - x || y >= h || z >= d)
+		return false;
+	*p = (void *)(uintptr_t)(a->a.dptr + (z * h + y) * row + x);
+	return true;
+}
+
+static size_t array_row(const struct cudaArray *a) { return (size_t)a->a.width * sc_chan_bytes(&a->a.ch); }
+
+API cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wo, size_t ho, const void *src, size_t spitch, size_t width,
+                                    size_t height, int kind)
+{
+	void *p;
+	if (!array_ok(dst) || (height && !array_at(dst, wo, ho + height - 1, 0, width, &p)) ||
+	    !array_at(dst, wo, ho, 0, width, &p))
+		return ret(cudaErrorInvalidValue);
+	return cudaMemcpy2D(p, array_row(dst), src, spitch, width, height, kind);
+}
+
+API cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_t src, size_t wo, size_t ho, size_t width,
+                                      size_t height, int kind)
+{
+	void *p;
+	if (!array_ok(src) || (height && !array_at(src, wo, ho + height - 1, 0, width, &p)) ||
+	    !array_at(src, wo, ho, 0, width, &p))
+		return ret(cudaErrorInvalidValue);
+	return cudaMemcpy2D(dst, dpitch, p, array_row(src), width, height, kind);
+}
+
+/* cudaMemcpyToArray/FromArray: count bytes from (wo, ho) on, rows after
+ * rows (the array's rows are packed). */
+static cudaError_t array_linear(cudaArray_t a, size_t wo, size_t ho, size_t count, void **p)
+{
+	size_t row = array_ok(a) ? array_row(a) : 0, rows = row ? (size_t)(a->a.height ? a->a.height : 1) *
+	                                                                  (a->a.depth ? a->a.depth : 1) : 0;
+	if (!row || wo >= row || ho >= rows || count > (rows - ho) * row - wo)
+		return ret(cudaErrorInvalidValue);
+	*p = (void *)(uintptr_t)(a->a.dptr + ho * row + wo);
+	return cudaSuccess;
+}
+
+API cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wo, size_t ho, const void *src, size_t count, int kind)
+{
+	void *p;
+	cudaError_t e = array_linear(dst, wo, ho, count, &p);
+	return e ? e : cudaMemcpy(p, src, count, kind);
+}
+
+API cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_t src, size_t wo, size_t ho, size_t count, int kind)
+{
+	void *p;
+	cudaError_t e = array_linear(src, wo, ho, count, &p);
+	return e ? e : cudaMemcpy(dst, p, count, kind);
+}
+
+/* One side of cudaMemcpy3D: the address of row y of slice z (after the
+ * position), rows of `w` bytes. */
+static bool side_at(cudaArray_t a, const struct cudaPitchedPtr *pp, struct cudaPos pos, size_t y, size_t z, size_t w,
+                    void **p)
+{
+	if (a)
+		return array_ok(a) && array_at(a, pos.x * sc_chan_bytes(&a->a.ch), pos.y + y, pos.z + z, w, p);
+	if (!pp->ptr || pos.x > pp->pitch || w > pp->pitch - pos.x || (pp->ysize && pos.y + y >= pp->ysize))
+		return false;
+	*p = (char *)pp->ptr + ((pos.z + z) * (pp->ysize ? pp->ysize : 1) + pos.y + y) * pp->pitch + pos.x;
+	return true;
+}
+
+API cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
+{
+	if (!p || (p->srcArray && p->srcPtr.ptr) || (p->dstArray && p->dstPtr.ptr))
+		return ret(cudaErrorInvalidValue);
+	cudaArray_t a = p->srcArray ? p->srcArray : p->dstArray;
+	if (a && !array_ok(a))
+		return ret(cudaErrorInvalidValue);
+	/* with an array on either side the width is in elements, else bytes */
+	size_t w = a ? p->extent.width * sc_chan_bytes(&a->a.ch) : p->extent.width;
+	for (size_t z = 0; z < p->extent.depth; z++)
+		for (size_t y = 0; y < p->extent.height; y++) {
+			void *s, *d;
+			if (!side_at(p->srcArray, &p->srcPtr, p->srcPos, y, z, w, &s) ||
+			    !side_at(p->dstArray, &p->dstPtr, p->dstPos, y, z, w, &d))
+				return ret(cudaErrorInvalidValue);
+			cudaError_t e = copy(d, s, w, p->kind);
+			if (e)
+				return e;
+		}
+	return cudaSuccess;
+}
+
+/* The simulator's resource for a CUDA one: 0 or the error. */
+static cudaError_t resource_of(const struct cudaResourceDesc *rd, sc_resource_t *r)
+{
+	memset(r, 0, sizeof *r);
+	switch (rd->resType) {
+	case cudaResourceTypeArray:
+		if (!array_ok(rd->res.array.array))
+			return cudaErrorInvalidResourceHandle;
+		r->kind = SC_RES_ARRAY;
+		r->array = rd->res.array.array->a;
+		return cudaSuccess;
+	case cudaResourceTypeLinear:
+		r->kind = SC_RES_LINEAR;
+		r->dptr = (uintptr_t)rd->res.linear.devPtr;
+		r->bytes = rd->res.linear.sizeInBytes;
+		return chan_of(&rd->res.linear.desc, &r->ch) ? cudaSuccess : cudaErrorInvalidChannelDescriptor;
+	case cudaResourceTypePitch2D:
+		r->kind = SC_RES_PITCH2D;
+		r->dptr = (uintptr_t)rd->res.pitch2D.devPtr;
+		r->width = (uint32_t)rd->res.pitch2D.width;
+		r->height = (uint32_t)rd->res.pitch2D.height;
+		r->pitch = rd->res.pitch2D.pitchInBytes;
+		return chan_of(&rd->res.pitch2D.desc, &r->ch) ? cudaSuccess : cudaErrorInvalidChannelDescriptor;
+	}
+	return cudaErrorNotSupported; /* a mipmapped array: flipsim has none */
+}
+
+static cudaError_t rec_add(uint64_t h, bool surf, const struct cudaResourceDesc *rd, const struct cudaTextureDesc *td)
+{
+	if (NT == CAPT && !grow(&T, NT + 1, &CAPT, sizeof *T))
+		return cudaErrorMemoryAllocation;
+	T[NT] = (texrec_t){.h = h, .surf = surf, .rd = *rd};
+	if (td)
+		T[NT].td = *td;
+	NT++;
+	return cudaSuccess;
+}
+
+static texrec_t *rec_of(uint64_t h, bool surf)
+{
+	for (uint32_t i = 0; i < NT; i++)
+		if (T[i].h == h && T[i].surf == surf)
+			return &T[i];
+	return NULL;
+}
+
+/* After sc_texture_create or sc_surface_create returned rc: the record and
+ * *out, or the error. */
+static cudaError_t created(int rc, uint64_t h, bool surf, const struct cudaResourceDesc *rd,
+                           const struct cudaTextureDesc *td, uint64_t *out)
+{
+	if (rc)
+		return ret(rc == SC_ENOMEM ? cudaErrorMemoryAllocation : cudaErrorInvalidValue);
+	cudaError_t e = rec_add(h, surf, rd, td);
+	if (e) {
+		surf ? sc_surface_destroy(gpu(), h) : sc_texture_destroy(gpu(), h);
+		return ret(e);
+	}
+	*out = h;
+	return cudaSuccess;
+}
+
+API cudaError_t cudaCreateTextureObject(uint64_t *out, const struct cudaResourceDesc *rd,
+                                        const struct cudaTextureDesc *td, const void *view)
+{
+	DEVICE_CALL();
+	if (!out || !rd || !td)
+		return ret(cudaErrorInvalidValue);
+	if (view) /* resource views reinterpret formats: not modelled */
+		return ret(cudaErrorNotSupported);
+	sc_resource_t r;
+	cudaError_t e = resource_of(rd, &r);
+	if (e)
+		return ret(e);
+	sc_tex_desc_t d = {.filter = (sc_filter_t)td->filterMode, .read = (sc_read_mode_t)td->readMode,
+	                   .normalized = td->normalizedCoords != 0};
+	for (int i = 0; i < 3; i++)
+		d.addr[i] = (sc_addr_mode_t)td->addressMode[i];
+	memcpy(d.border, td->borderColor, sizeof d.border);
+	uint64_t h = 0;
+	int rc = sc_texture_create(gpu(), &r, &d, &h);
+	return created(rc, h, false, rd, td, out);
+}
+
+API cudaError_t cudaCreateSurfaceObject(uint64_t *out, const struct cudaResourceDesc *rd)
+{
+	DEVICE_CALL();
+	if (!out || !rd)
+		return ret(cudaErrorInvalidValue);
+	if (rd->resType != cudaResourceTypeArray) /* CUDA's surfaces are arrays' */
+		return ret(cudaErrorInvalidValue);
+	sc_resource_t r;
+	cudaError_t e = resource_of(rd, &r);
+	if (e)
+		return ret(e);
+	uint64_t h = 0;
+	int rc = sc_surface_create(gpu(), &r, &h);
+	return created(rc, h, true, rd, NULL, out);
+}
+
+static cudaError_t object_destroy(uint64_t h, bool surf)
+{
+	DEVICE_CALL();
+	texrec_t *t = rec_of(h, surf);
+	if (!t || (surf ? sc_surface_destroy(gpu(), h) : sc_texture_destroy(gpu(), h)))
+		return ret(cudaErrorInvalidValue);
+	*t = T[--NT];
+	return cudaSuccess;
+}
+
+API cudaError_t cudaDestroyTextureObject(uint64_t h) { return object_destroy(h, false); }
+API cudaError_t cudaDestroySurfaceObject(uint64_t h) { return object_destroy(h, true); }
+
+API cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *rd, uint64_t h)
+{
+	texrec_t *t = rec_of(h, false);
+	if (!rd || !t)
+		return ret(cudaErrorInvalidValue);
+	*rd = t->rd;
+	return cudaSuccess;
+}
+
+API cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *rd, uint64_t h)
+{
+	texrec_t *t = rec_of(h, true);
+	if (!rd || !t)
+		return ret(cudaErrorInvalidValue);
+	*rd = t->rd;
+	return cudaSuccess;
+}
+
+API cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *td, uint64_t h)
+{
+	texrec_t *t = rec_of(h, false);
+	if (!td || !t)
+		return ret(cudaErrorInvalidValue);
+	*td = t->td;
+	return cudaSuccess;
+}
+
 /* ---- nvcc --default-stream per-thread ----
  * Built so, a program calls these names; with one stream here they are the
  * functions above under a second name. */
@@ -1111,6 +1502,11 @@ ALIAS(cudaMemcpy_ptds, cudaMemcpy)
 ALIAS(cudaMemcpyToSymbol_ptds, cudaMemcpyToSymbol)
 ALIAS(cudaMemcpyFromSymbol_ptds, cudaMemcpyFromSymbol)
 ALIAS(cudaMemcpy2D_ptds, cudaMemcpy2D)
+ALIAS(cudaMemcpyToArray_ptds, cudaMemcpyToArray)
+ALIAS(cudaMemcpyFromArray_ptds, cudaMemcpyFromArray)
+ALIAS(cudaMemcpy2DToArray_ptds, cudaMemcpy2DToArray)
+ALIAS(cudaMemcpy2DFromArray_ptds, cudaMemcpy2DFromArray)
+ALIAS(cudaMemcpy3D_ptds, cudaMemcpy3D)
 ALIAS(cudaMemset_ptds, cudaMemset)
 ALIAS(cudaMemcpyAsync_ptsz, cudaMemcpyAsync)
 ALIAS(cudaMemsetAsync_ptsz, cudaMemsetAsync)

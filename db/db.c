@@ -57,6 +57,7 @@
 #define MODES_V1 "'ptx', 'alloc'"
 #define TARGETS_V1 "'regfile', 'pred', 'smem', 'simt', 'ibuffer', 'fu'"
 #define TARGETS_V4 TARGETS_V1 ", 'l1d', 'l2', 'const'"
+#define TARGETS_V13 TARGETS_V4 ", 'texcache'"
 
 static const char SCHEMA_V1[] =
 	CAMPAIGNS_TABLE("campaigns", MODES_V1, TARGETS_V1)
@@ -1253,6 +1254,18 @@ static const char SCHEMA_V12[] =
 	") STRICT;\n"
 	"CREATE INDEX queue_by_state ON queue(state, id);\n";
 
+/* Version 13: campaigns on the texture caches (target texcache), made
+ * again as in version 9 with the target in the CHECK. */
+static const char SCHEMA_V13[] =
+	"-- issue 16: the texture caches as a fault target\n"
+	"PRAGMA legacy_alter_table = ON;\n"
+	CAMPAIGNS_TABLE("campaigns_v13", MODES_V1 ", 'unalloc'", TARGETS_V13)
+	CAMPAIGNS_V7_COLUMNS("campaigns_v13")
+	"INSERT INTO campaigns_v13 SELECT * FROM campaigns;\n"
+	"DROP TABLE campaigns;\n"
+	"ALTER TABLE campaigns_v13 RENAME TO campaigns;\n"
+	"PRAGMA legacy_alter_table = OFF;\n";
+
 /* Step v brings the schema from version v-1 to v. Released steps never
  * change; a new version appends one. */
 static const char *const migrations[] = {
@@ -1269,6 +1282,7 @@ static const char *const migrations[] = {
 	SCHEMA_V10,
 	SCHEMA_V11,
 	SCHEMA_V12,
+	SCHEMA_V13,
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION + 1,
                "one migration step per schema version");

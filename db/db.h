@@ -43,7 +43,7 @@ const char *db_strerror(int err);
 /* The database's identity and the schema version this build writes. The
  * application_id is 'FLPS' in ASCII. */
 #define DB_APPLICATION_ID 0x464C5053
-#define DB_SCHEMA_VERSION 12
+#define DB_SCHEMA_VERSION 13
 
 /* The reason an engine stores for a fault that hit an unallocated resource
  * and was classified Masked without simulation; db_progress counts them. */
@@ -75,7 +75,7 @@ typedef struct {
 	const char *config_hash;  /* digest of config (hex text), unique */
 	const char *tool_version; /* flipsim version that created it */
 	uint64_t seed;
-	const char *target;       /* "regfile" "pred" "smem" "simt" "ibuffer" "fu" "l1d" "l2" "const" */
+	const char *target;       /* "regfile" ... "l1d" "l2" "const" "texcache" */
 	const char *sampling;     /* "physical" | "live" */
 	double fit_per_bit;       /* intrinsic FIT per bit, e.g. 0.001 */
 	double confidence;        /* of the Wilson intervals, in (0,1), e.g. 0.95 */

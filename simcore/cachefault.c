@@ -1,4 +1,4 @@
-/* The caches as fault targets (l1d, l2, const): their bit layouts, what a
+/* The caches as fault targets (l1d, l2, const, texcache): their bit layouts, what a
  * flip of each field does, and the overlay that lets a corrupted line show
  * in the loads it serves. The design and its limits: docs/DESIGN.md,
  * "Caches as fault targets".
@@ -20,7 +20,9 @@
  *   dirty flip     (l2) the sector is written back on eviction, or not
  *
  * Loads read each byte from the first level that holds its line, as the
- * caches are when the load issues (L1 or constant cache, then L2); a store
+ * caches are when the load issues (L1, constant or texture cache, then
+ * L2; a texel of tex or tld4 through the texture cache, or the L1 where
+ * the GPU has none); a store
  * overwrites x where it writes (a global store also evicts the L1's line);
  * an atomic, performed at L2, reads the corrupted bytes and writes them; an
  * L2 line written back carries x into memory over its dirty sectors; a
@@ -41,9 +43,10 @@
  *   l1d    data (line bytes x 8: byte i's bit b at 8i + b; under a code
  *          the line's codewords, n bits per k data bits) | tag | valid (1)
  *   const  data | tag
+ *   texcache data | tag
  *   l2     data | tag | valid (one per sector) | dirty (one per sector)
  *
- * l1d and const: per SM, line k is slot k of that SM's cache (slot = set x
+ * l1d, const and texcache: per SM, line k is slot k of that SM's cache (slot = set x
  * ways + way, ways in recency order: way 0 the most recent). l2: the whole
  * L2 is SM 0's space, line k = slot k % lines_per_slice of slice k /
  * lines_per_slice. A tag is the physical address's bits above the set
@@ -86,11 +89,17 @@ static bool is_cc(const sc_gpu_t *g, const sc_cache_t *c)
 	return g->ms.cc && c >= g->ms.cc && c < g->ms.cc + g->cfg.num_sms;
 }
 
+/* Whether c is one of the SMs' texture caches. */
+static bool is_tc(const sc_gpu_t *g, const sc_cache_t *c)
+{
+	return g->ms.tc && c >= g->ms.tc && c < g->ms.tc + g->cfg.num_sms;
+}
+
 /* The code on cache c's data (NULL: none): per SM, the L1 or the constant
- * cache; sectored, the L2. */
+ * cache (the texture cache has none); sectored, the L2. */
 static const sc_code_t *code_of(const sc_gpu_t *g, const sc_cache_t *c)
 {
-	return g->prot.code[sectored(c) ? 4 : is_cc(g, c) ? 5 : 3];
+	return is_tc(g, c) ? NULL : g->prot.code[sectored(c) ? 4 : is_cc(g, c) ? 5 : 3];
 }
 
 /* Codewords per line of c under code k. */
@@ -252,7 +261,7 @@ static const sc_sm_t *sm_of(const sc_gpu_t *g, const sc_cache_t *c)
 {
 	if (sectored(c))
 		return NULL;
-	return &g->sms[c - (is_cc(g, c) ? g->ms.cc : g->ms.l1)];
+	return &g->sms[c - (is_cc(g, c) ? g->ms.cc : is_tc(g, c) ? g->ms.tc : g->ms.l1)];
 }
 
 /* Codeword i of the line in entry o of c is read by w at pc (sm: the
@@ -593,36 +602,58 @@ static bool tag_lookup_path(sc_gpu_t *g, path_t p, uint64_t ca, const sc_sm_t *s
 	return !p.l2 || !miss || tag_lookup(g, NULL, ca, sm, w, pc_of(w));
 }
 
+/* A read's walk along path p, byte by byte: the memos of the lines it
+ * looked up, whether it decoded a codeword, and whether some tag on the
+ * path has a parity error (each line's set is then looked up first). */
+typedef struct walk {
+	path_t p;
+	memo_t m1;
+	l2memo_t m2;
+	uint64_t looked;
+	bool coded, tags;
+} walk_t;
+
+static walk_t walk_start(sc_gpu_t *g, path_t p)
+{
+	return (walk_t){p, {UINT64_MAX, false, NULL}, {UINT64_MAX, NULL, NULL}, UINT64_MAX, false,
+	                (p.first && has_tagerr(p.first)) || (p.l2 && l2_has_tagerr(g))};
+}
+
+/* The x of the line that serves byte ca to w: -1 after the DUE of a tag's
+ * parity or a codeword the read decoded. */
+static int walk_byte(sc_gpu_t *g, walk_t *k, uint64_t ca, const sc_sm_t *sm, const sc_warp_t *w)
+{
+	if (UNLIKELY(k->tags) && ca >> 6 != k->looked && !tag_lookup_path(g, k->p, ca, sm, w))
+		return -1;
+	k->looked = ca >> 6;
+	sc_cache_t *c;
+	sc_ovl_t *o = path_entry(g, k->p, ca, &k->m1, &k->m2, &c);
+	uint32_t at = o ? (uint32_t)(ca & (line_bytes(c) - 1)) : 0;
+	if (o && o->err) { /* the codewords the read touches are decoded */
+		k->coded = true;
+		if (!byte_read(g, c, o, at, sm, w, pc_of(w)))
+			return -1;
+	}
+	return o ? o->x[at] : 0;
+}
+
 uint32_t sc__ovl_load(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int space, const uint64_t *addr,
                       uint64_t off, uint32_t exec, unsigned bytes)
 {
 	path_t p = path_of(g, sm, space);
 	if (!path_dirty(g, p))
 		return 0;
-	memo_t m1 = {UINT64_MAX, false, NULL};
-	l2memo_t m2 = {UINT64_MAX, NULL, NULL};
-	bool coded = false, tags = (p.first && has_tagerr(p.first)) || (p.l2 && l2_has_tagerr(g));
-	uint64_t looked = UINT64_MAX;
+	walk_t k = walk_start(g, p);
 	g->ms.npatch = 0;
 	FOR_LANES(l, exec) {
 		for (unsigned i = 0; i < bytes; i++) {
 			uint64_t ca = byte_ca(g, sm, w, space, addr[l] - off + i, l);
-			if (UNLIKELY(tags) && ca >> 6 != looked && !tag_lookup_path(g, p, ca, sm, w)) {
+			int v = walk_byte(g, &k, ca, sm, w);
+			if (v < 0) {
 				sc__ovl_unpatch(g);
 				return 0;
 			}
-			looked = ca >> 6;
-			sc_cache_t *c;
-			sc_ovl_t *o = path_entry(g, p, ca, &m1, &m2, &c);
-			uint32_t at = o ? (uint32_t)(ca & (line_bytes(c) - 1)) : 0;
-			if (o && o->err) { /* the codewords the load touches are decoded */
-				coded = true;
-				if (!byte_read(g, c, o, at, sm, w, pc_of(w))) {
-					sc__ovl_unpatch(g);
-					return 0;
-				}
-			}
-			uint8_t x = o ? o->x[at] : 0;
+			uint8_t x = (uint8_t)v;
 			uint8_t *b = x ? mem_at(g, ca) : NULL;
 			if (b && !patch_push(&g->ms, b, x)) {
 				fputs("flipsim: out of memory for a cache fault's overlay\n", stderr);
@@ -632,9 +663,32 @@ uint32_t sc__ovl_load(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int sp
 	}
 	if (UNLIKELY(g->watch.on) && g->watch.kind == SC_WATCH_CACHE && g->ms.npatch)
 		sc__watch_hit(g, SC_WATCH_READ, pc_of(w));
-	if (coded) /* corrected lines may be golden again */
+	if (k.coded) /* corrected lines may be golden again */
 		tidy_path(g, p);
 	return g->ms.npatch;
+}
+
+bool sc__ovl_texel(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint64_t a, uint8_t *dst, uint32_t n)
+{
+	path_t p = path_of(g, sm, SC_SP_GLOBAL);
+	if (g->ms.tc[sm->id].sets) /* else the L1 serves textures */
+		p.first = &g->ms.tc[sm->id];
+	if (!path_dirty(g, p))
+		return true;
+	walk_t k = walk_start(g, p);
+	bool read = false;
+	for (uint32_t i = 0; i < n; i++) {
+		int v = walk_byte(g, &k, a + i, sm, w);
+		if (v < 0)
+			return false;
+		dst[i] ^= (uint8_t)v;
+		read |= v != 0;
+	}
+	if (UNLIKELY(g->watch.on) && g->watch.kind == SC_WATCH_CACHE && read)
+		sc__watch_hit(g, SC_WATCH_READ, pc_of(w));
+	if (k.coded)
+		tidy_path(g, p);
+	return true;
 }
 
 void sc__ovl_unpatch(sc_gpu_t *g)
@@ -1175,7 +1229,7 @@ typedef struct geo {
 
 static unsigned all_fields(sc_target_t t)
 {
-	return t == SC_TGT_L2 ? 15u : t == SC_TGT_L1D ? 7u : t == SC_TGT_CONST ? 3u : 0u;
+	return t == SC_TGT_L2 ? 15u : t == SC_TGT_L1D ? 7u : t == SC_TGT_CONST || t == SC_TGT_TEXCACHE ? 3u : 0u;
 }
 
 /* false when t is no cache target or the GPU has no such cache; p: the
@@ -1187,6 +1241,7 @@ static bool geo_of(const sc_gpu_config_t *c, const sc_protection_t *p, sc_target
 	switch (t) {
 	case SC_TGT_L1D: bytes = c->l1_bytes, o->line = c->l1_line, o->ways = c->l1_ways; break;
 	case SC_TGT_CONST: bytes = c->const_bytes, o->line = c->const_line, o->ways = c->const_ways; break;
+	case SC_TGT_TEXCACHE: bytes = c->tex_bytes, o->line = c->tex_line, o->ways = c->tex_ways; break;
 	case SC_TGT_L2:
 		slices = c->dram_channels * c->l2_slices_per_channel;
 		bytes = slices ? c->l2_bytes / slices : 0, o->line = c->l2_line, o->ways = c->l2_ways;
@@ -1256,7 +1311,8 @@ static bool decode(sc_gpu_t *g, sc_target_t t, const geo_t *o, uint32_t sm, uint
 	uint32_t k = (uint32_t)(li / o->lines);
 	if (k >= o->ncache || (t == SC_TGT_L2 && sm != 0))
 		return false;
-	b->c = t == SC_TGT_L1D ? &g->ms.l1[sm] : t == SC_TGT_CONST ? &g->ms.cc[sm] : &g->ms.l2[k];
+	b->c = t == SC_TGT_L1D ? &g->ms.l1[sm] : t == SC_TGT_CONST ? &g->ms.cc[sm] : t == SC_TGT_TEXCACHE ? &g->ms.tc[sm]
+	                                                                                          : &g->ms.l2[k];
 	b->slot = (size_t)(li % o->lines);
 	for (b->field = 0; b->field < F__COUNT && off >= o->size[b->field]; b->field++)
 		off -= o->size[b->field];

@@ -84,7 +84,9 @@
  * L1 16 KB of 128-byte lines, 4 ways, beside 48 KB of shared memory
  * (-gpgpu_cache:dl1 32:128:4); 32 shared-memory banks (-gpgpu_shmem_num_banks
  * 32); constant cache 8 KB of 64-byte lines, 2 ways (-gpgpu_const_cache:l1
- * 64:64:2); L2 768 KB in 12 slices, 2 per memory channel, of 64 sets of 8
+ * 64:64:2); texture cache 12 KB of 128-byte lines, 24 ways
+ * (-gpgpu_tex_cache:l1 4:128:24; GF100 has 12 KB of texture cache per SM);
+ * L2 768 KB in 12 slices, 2 per memory channel, of 64 sets of 8
  * ways of 128-byte lines with 32-byte sectors (-gpgpu_cache:dl2
  * S:64:128:8, -gpgpu_n_sub_partition_per_mchannel 2), one sector per core
  * cycle per slice; 6 GDDR5 channels of 64 bits (two 32-bit chips each,
@@ -293,6 +295,7 @@ static int check_memory(const sc_gpu_config_t *cfg, char *msg, size_t msgsz)
 	uint32_t slices = cfg->dram_channels * cfg->l2_slices_per_channel;
 	if ((rc = check_cache("l1", cfg->l1_bytes, cfg->l1_line, cfg->l1_ways, 1, msg, msgsz)) ||
 	    (rc = check_cache("const", cfg->const_bytes, cfg->const_line, cfg->const_ways, 1, msg, msgsz)) ||
+	    (rc = check_cache("tex", cfg->tex_bytes, cfg->tex_line, cfg->tex_ways, 1, msg, msgsz)) ||
 	    (rc = check_cache("l2", cfg->l2_bytes, cfg->l2_line, cfg->l2_ways, slices, msg, msgsz)))
 		return rc;
 	if (!pow2(cfg->l2_sector) || cfg->l2_sector > cfg->l2_line || cfg->l2_line / cfg->l2_sector > 8) {
@@ -304,6 +307,10 @@ static int check_memory(const sc_gpu_config_t *cfg, char *msg, size_t msgsz)
 		snprintf(msg, msgsz, "%s: expected %s l2_line (%u), got %u", cfg->l1_line != cfg->l2_line ? "l1_line" : "const_line",
 		         cfg->l1_line != cfg->l2_line ? "the same as" : "at most", cfg->l2_line,
 		         cfg->l1_line != cfg->l2_line ? cfg->l1_line : cfg->const_line);
+		return SC_EINVAL;
+	}
+	if (cfg->tex_line > cfg->l2_line) {
+		snprintf(msg, msgsz, "tex_line: expected at most l2_line (%u), got %u", cfg->l2_line, cfg->tex_line);
 		return SC_EINVAL;
 	}
 	if (!pow2(cfg->smem_banks)) {

@@ -16,6 +16,7 @@ static sc_exec_fn unit_handler(const sc_insn_t *in)
 	case SC_OP_VPRINTF: return sc__x_vprintf;
 	case SC_OP_ASSERTFAIL: return sc__x_assertfail;
 	case SC_OP_MALLOC: case SC_OP_FREE: return sc__x_malloc_free;
+	case SC_OP_TEX: case SC_OP_TLD4: case SC_OP_TXQ: case SC_OP_SULD: case SC_OP_SUST: return sc__x_tex;
 	}
 	switch (sc__ops[in->op].unit) {
 	case SC_U_NUM: case SC_U_INT: case SC_U_FP: case SC_U_CMP: return sc__x_alu;

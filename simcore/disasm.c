@@ -336,6 +336,63 @@ static void put_operands(out_t *o, const sc_module_t *m, const sc_insn_t *in, co
 	put_list(o, m, in, first, n, ks, in->op == SC_OP_ST ? s.nsrc - 1u : s.nsrc, group);
 }
 
+/* A texture or surface word (tex.c) as the PTX it lowers from, its
+ * components outside the word written '_': "tex.2d.v4.f32.f32 {_, _, %r1,
+ * %r2}, [%rd1, {%r3, %r4}]" (loads again, but for a .v4 sust's halves). */
+static void put_tex(out_t *o, const sc_module_t *m, const sc_insn_t *in)
+{
+	static const char *const chans = "rgba", *const oob[] = {".trap", ".clamp", ".zero", ".?"};
+	unsigned g = SC_TEX_GEOM(in->sub), nd = SC_NDST(in), ns = SC_NSRC(in), vec = SC_AUX_VEC(in->aux);
+	bool st = in->op == SC_OP_SUST;
+	if (in->op == SC_OP_TXQ) {
+		put(o, "%s.%s.b32 ", (in->sub & SC_TXQ_SURF) ? "suq" : "txq", sc__tex_query_name(in->sub & ~SC_TXQ_SURF));
+		put_opnd(o, m, in, sc__opnd(in, 0), 'q');
+		put(o, ", [");
+		put_opnd(o, m, in, sc__opnd(in, 1), 'g');
+		put(o, "]");
+		return;
+	}
+	put(o, "%s", sc__ops[in->op].name);
+	if (in->op == SC_OP_TLD4)
+		put(o, ".%c", chans[SC_TEX_X(in->sub)]);
+	if (in->op == SC_OP_SULD || st)
+		put(o, ".b");
+	put(o, ".%s", sc__tex_geom_name(g));
+	if (vec > 1)
+		put(o, ".v%u", vec);
+	put_type(o, in->type);
+	if (in->op == SC_OP_TEX || in->op == SC_OP_TLD4)
+		put_type(o, in->stype);
+	else
+		put(o, "%s", oob[SC_TEX_X(in->sub)]);
+	unsigned first = st ? 0 : nd, nc = g == SC_TEXG_3D || g == SC_TEXG_A2D ? 3 : g == SC_TEXG_1D ? 1 : 2;
+	unsigned k = st ? ns - 1 - nc : nd, at = st ? 1 + nc : 0;
+	put(o, " ");
+	for (int pass = 0; pass < 2; pass++) {
+		if ((pass == 0) == st) { /* the address: [h, {coordinates}] */
+			put(o, "%s[", pass ? ", " : "");
+			put_opnd(o, m, in, sc__opnd(in, first), 'g');
+			put(o, ", {");
+			for (unsigned c = 0; c < nc; c++) {
+				put(o, "%s", c ? ", " : "");
+				put_opnd(o, m, in, sc__opnd(in, first + 1 + c), c == 0 && g >= SC_TEXG_A1D ? 'u' : 's');
+			}
+			put(o, "}]");
+			continue;
+		}
+		put(o, "%s{", pass ? ", " : "");
+		for (unsigned c = 0; c < vec; c++) {
+			unsigned e = c - SC_TEX_COMP(in->sub);
+			put(o, "%s", c ? ", " : "");
+			if (c < SC_TEX_COMP(in->sub) || e >= k)
+				put(o, "_");
+			else
+				put_opnd(o, m, in, sc__opnd(in, at + e), 'd');
+		}
+		put(o, "}");
+	}
+}
+
 static int disasm(out_t o, const sc_module_t *m, const sc_insn_t *in)
 {
 	char *buf = o.p;
@@ -388,6 +445,10 @@ static int disasm(out_t o, const sc_module_t *m, const sc_insn_t *in)
 		put(&o, "@%s", (in->guard & SC_GUARD_NEG) ? "!" : "");
 		put_reg(&o, "p", SC_GUARD_REG(in->guard), true);
 		put(&o, " ");
+	}
+	if (in->op >= SC_OP_TEX && in->op <= SC_OP_SUST && sc__tex_valid(in)) {
+		put_tex(&o, m, in);
+		return (int)o.len;
 	}
 	put_mnemonic(&o, in, oi);
 	put_operands(&o, m, in, oi);

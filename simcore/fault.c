@@ -104,7 +104,8 @@ uint64_t sc_target_bits(const sc_gpu_config_t *c, sc_target_t t, unsigned fields
 			wb = 1; /* 257-bit entries: only single bits stay inside a word */
 		break;
 	case SC_TGT_FU: n = 32 * 64; wb = 64; break;
-	case SC_TGT_L1D: case SC_TGT_L2: case SC_TGT_CONST: return sc__cache_target_bits(c, NULL, t, fields, word_bits);
+	case SC_TGT_L1D: case SC_TGT_L2: case SC_TGT_CONST: case SC_TGT_TEXCACHE:
+		return sc__cache_target_bits(c, NULL, t, fields, word_bits);
 	default: return 0;
 	}
 	if (word_bits)
@@ -112,7 +113,10 @@ uint64_t sc_target_bits(const sc_gpu_config_t *c, sc_target_t t, unsigned fields
 	return n;
 }
 
-static bool is_cache(sc_target_t t) { return t == SC_TGT_L1D || t == SC_TGT_L2 || t == SC_TGT_CONST; }
+static bool is_cache(sc_target_t t)
+{
+	return t == SC_TGT_L1D || t == SC_TGT_L2 || t == SC_TGT_CONST || t == SC_TGT_TEXCACHE;
+}
 
 bool sc__virtual(const sc_gpu_t *g, sc_target_t t)
 {
@@ -1076,6 +1080,7 @@ static void hash_sm_timing(const sc_gpu_t *g, const sc_sm_t *sm, hasher_t *s)
 		hmix(s, ahead(sm->ufree[k], now));
 	hash_cache(g, &g->ms.l1[sm->id], now, s);
 	hash_cache(g, &g->ms.cc[sm->id], now, s);
+	hash_cache(g, &g->ms.tc[sm->id], now, s);
 }
 
 /* The L2 slices, their ports and the DRAM buses. */

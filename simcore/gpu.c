@@ -175,6 +175,7 @@ void sc_gpu_destroy(sc_gpu_t *g)
 	free(g->dec);
 	sc__printf_free(g);
 	free(g->heap.blk);
+	sc__tobj_free(g);
 	free(g);
 }
 

@@ -77,14 +77,16 @@ int sc__memsys_create(sc_gpu_t *g)
 	                              (1 << SC_TICK_SHIFT) + 0.5);
 	ms->l1 = calloc(n, sizeof *ms->l1);
 	ms->cc = calloc(n, sizeof *ms->cc);
+	ms->tc = calloc(n, sizeof *ms->tc);
 	ms->l2 = calloc(ms->nslices, sizeof *ms->l2);
 	ms->port = calloc(ms->nslices, sizeof *ms->port);
 	ms->bus = calloc(ms->nchan, sizeof *ms->bus);
-	if (!ms->l1 || !ms->cc || !ms->l2 || !ms->port || !ms->bus)
+	if (!ms->l1 || !ms->cc || !ms->tc || !ms->l2 || !ms->port || !ms->bus)
 		return SC_ENOMEM;
 	for (uint32_t i = 0; i < n; i++)
 		if (cache_init(&ms->l1[i], c->l1_bytes, c->l1_line, c->l1_ways, false) ||
-		    cache_init(&ms->cc[i], c->const_bytes, c->const_line, c->const_ways, false))
+		    cache_init(&ms->cc[i], c->const_bytes, c->const_line, c->const_ways, false) ||
+		    cache_init(&ms->tc[i], c->tex_bytes, c->tex_line, c->tex_ways, false))
 			return SC_ENOMEM;
 	for (uint32_t i = 0; i < ms->nslices; i++)
 		if (cache_init(&ms->l2[i], c->l2_bytes / ms->nslices, c->l2_line, c->l2_ways, true))
@@ -99,11 +101,13 @@ void sc__memsys_destroy(sc_gpu_t *g)
 	for (uint32_t i = 0; ms->l1 && i < g->cfg.num_sms; i++) {
 		cache_free(&ms->l1[i]);
 		cache_free(&ms->cc[i]);
+		cache_free(&ms->tc[i]);
 	}
 	for (uint32_t i = 0; ms->l2 && i < ms->nslices; i++)
 		cache_free(&ms->l2[i]);
 	free(ms->l1);
 	free(ms->cc);
+	free(ms->tc);
 	free(ms->l2);
 	free(ms->port);
 	free(ms->bus);
@@ -111,13 +115,14 @@ void sc__memsys_destroy(sc_gpu_t *g)
 	memset(ms, 0, sizeof *ms);
 }
 
-/* A launch starts with empty L1 and constant caches (GPGPU-Sim flushes
+/* A launch starts with empty L1, constant and texture caches (GPGPU-Sim flushes
  * the L1 between kernels); the L2 and the DRAM keep their state. */
 void sc__memsys_launch(sc_gpu_t *g)
 {
 	for (uint32_t i = 0; i < g->cfg.num_sms; i++) {
 		cache_clear(g, &g->ms.l1[i]);
 		cache_clear(g, &g->ms.cc[i]);
+		cache_clear(g, &g->ms.tc[i]);
 	}
 	memset(&g->ms.count, 0, sizeof g->ms.count);
 }
@@ -456,6 +461,28 @@ static uint32_t shared_time(sc_gpu_t *g, const uint64_t *addr, uint64_t off, uin
 	return c->latency[SC_LAT_SHARED] + (passes - 1) * c->interval[SC_LAT_SHARED];
 }
 
+/* Line ln of a read-only per-SM cache c (constant, texture), wanted at
+ * cycle ti: its slot, filled from the L2 on a miss (ready once the L2 sectors
+ * it spans are back). */
+static size_t ro_line(sc_gpu_t *g, sc_cache_t *c, uint64_t ln, uint64_t ti)
+{
+	const sc_gpu_config_t *cf = &g->cfg;
+	uint32_t set = l1_set(c, ln);
+	size_t s = lookup(c, set, ln);
+	if (s != SIZE_MAX)
+		return s;
+	uint64_t old;
+	uint8_t dirty;
+	s = insert(g, c, set, ln, &old, &dirty);
+	uint32_t sshift = log2u(cf->l2_sector), line = 1u << c->shift;
+	uint32_t first = (uint32_t)((ln << c->shift) & (cf->l2_line - 1)) >> sshift;
+	uint32_t cnt = line >= cf->l2_sector ? line >> sshift : 1;
+	c->ready[s] = l2_access(g, ln << c->shift, (uint8_t)(((1u << cnt) - 1) << first), ACC_READ, ti);
+	if (UNLIKELY(g->ms.nover))
+		sc__ovl_fill(g, c, s, ln << c->shift);
+	return s;
+}
+
 /* The constant cache: one pass per distinct address (a broadcast when the
  * lanes agree); a line that misses comes from L2. */
 static uint32_t const_time(sc_gpu_t *g, sc_sm_t *sm, const uint64_t *addr, uint64_t off, uint32_t exec)
@@ -476,27 +503,38 @@ static uint32_t const_time(sc_gpu_t *g, sc_sm_t *sm, const uint64_t *addr, uint6
 		uint64_t ti = now + (uint64_t)n * iv, end = ti + c->latency[SC_LAT_CONST];
 		n++;
 		if (cc->sets) {
-			uint64_t ln = (SC_CACHE_CONST + a) >> cc->shift;
-			uint32_t set = l1_set(cc, ln);
-			size_t s = lookup(cc, set, ln);
-			if (s == SIZE_MAX) {
-				uint64_t old;
-				uint8_t dirty;
-				s = insert(g, cc, set, ln, &old, &dirty);
-				uint32_t sshift = log2u(c->l2_sector);
-				uint32_t first = (uint32_t)((ln << cc->shift) & (c->l2_line - 1)) >> sshift;
-				uint32_t cnt = c->const_line >= c->l2_sector ? c->const_line >> sshift : 1;
-				uint8_t mask = (uint8_t)(((1u << cnt) - 1) << first);
-				cc->ready[s] = l2_access(g, ln << cc->shift, mask, ACC_READ, ti);
-				if (UNLIKELY(ms->nover))
-					sc__ovl_fill(g, cc, s, ln << cc->shift);
-			}
+			size_t s = ro_line(g, cc, (SC_CACHE_CONST + a) >> cc->shift, ti);
 			end = end > cc->ready[s] ? end : cc->ready[s];
 		}
 		done = end > done ? end : done;
 	}
 	ms->occ = n * iv;
 	return n ? (uint32_t)(done - now) : c->latency[SC_LAT_CONST];
+}
+
+/* The texture cache (tex, tld4): per SM and read-only, the lanes' texel
+ * addresses coalesced into its lines, one line per interval of the
+ * load/store unit; a hit costs an L1 hit (latency.global), a miss fills
+ * the line from the L2 as the constant cache does. The timing follows each
+ * lane's first texel (tex.c). A GPU without one (tex_bytes 0) fetches
+ * textures through its L1, as a global load. */
+static uint32_t tex_time(sc_gpu_t *g, sc_sm_t *sm, const uint64_t *addr, uint32_t exec)
+{
+	const sc_gpu_config_t *c = &g->cfg;
+	sc_memsys_t *ms = &g->ms;
+	sc_cache_t *tc = &ms->tc[sm->id];
+	uint64_t now = g->cycle, done = now + c->latency[SC_LAT_GLOBAL];
+	uint32_t iv = c->interval[SC_LAT_GLOBAL];
+	txn_t t[64];
+	uint32_t n = coalesce(addr, 0, NULL, exec, 1, tc->shift, log2u(c->l2_sector), false, t);
+	ms->occ = n * iv;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t ti = now + (uint64_t)i * iv, end = ti + c->latency[SC_LAT_GLOBAL];
+		size_t s = ro_line(g, tc, t[i].line, ti);
+		end = end > tc->ready[s] ? end : tc->ready[s];
+		done = end > done ? end : done;
+	}
+	return (uint32_t)(done - now);
 }
 
 /* A global or local access of latency lat, which found g->ms.count.dram at
@@ -543,4 +581,15 @@ uint32_t sc__mem_time(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, int space, i
 	return offchip(g, sm, w,
 	               global_time(g, sm, 0, addr, off, bd, exec, bytes, kind,
 	                           kind == ACC_ATOMIC ? SC_LAT_ATOMIC : SC_LAT_GLOBAL), d0);
+}
+
+uint32_t sc__tex_time(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, const uint64_t *addr, uint32_t exec)
+{
+	if (!g->ms.tc[sm->id].sets)
+		return sc__mem_time(g, sm, w, SC_SP_GLOBAL, SC_OP_LD, addr, 0, exec, 4, NULL);
+	g->ms.occ = g->cfg.interval[SC_LAT_GLOBAL];
+	if (!exec)
+		return 1;
+	uint64_t d0 = g->ms.count.dram;
+	return offchip(g, sm, w, tex_time(g, sm, addr, exec), d0);
 }

@@ -344,7 +344,7 @@ static uint64_t coded_bits(const sc_code_t *c, const sc_protection_t *p, sc_targ
 uint64_t sc_target_bits_prot(const sc_gpu_config_t *cfg, const sc_protection_t *p, sc_target_t t, unsigned fields,
                              uint32_t *word_bits)
 {
-	if (t == SC_TGT_L1D || t == SC_TGT_L2 || t == SC_TGT_CONST) /* a line's data field only */
+	if (t == SC_TGT_L1D || t == SC_TGT_L2 || t == SC_TGT_CONST || t == SC_TGT_TEXCACHE) /* a line's data field only */
 		return sc__cache_target_bits(cfg, p, t, fields, word_bits);
 	const sc_code_t *c = sc__code_of(p, t);
 	uint64_t n = sc_target_bits(cfg, t, fields, word_bits);

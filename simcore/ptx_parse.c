@@ -354,6 +354,19 @@ static int parse_sreg(const sc_tok_t *k)
 }
 
 static int parse_simple(P *p, popnd_t *o);
+static int parse_vector(P *p, const sc_tok_t *k, popnd_t *o);
+
+/* ", {a, b, ...}]" after a texture or surface handle, into o->vec. */
+static int parse_coords(P *p, popnd_t *o)
+{
+	next(p);
+	sc_tok_t *b = next(p);
+	if (!is_punct(b, '{'))
+		return perr(p, b, "expected '{' and the coordinates after the handle, found '%s'", tokstr(b));
+	int rc = parse_vector(p, b, o);
+	o->kind = O_ADDR;
+	return rc ? rc : expect(p, ']');
+}
 
 static int parse_addr(P *p, popnd_t *o)
 {
@@ -393,6 +406,8 @@ static int parse_addr(P *p, popnd_t *o)
 			return perr(p, n, "expected an integer offset, found '%s'", tokstr(n));
 		o->off = (int64_t)((uint64_t)o->off + (neg ? 0 - n->bits : n->bits));
 	}
+	if (is_punct(peek(p), ',')) /* [handle, {coordinates}] of tex, suld, sust: vec holds them */
+		return parse_coords(p, o);
 	return expect(p, ']');
 }
 
@@ -547,7 +562,7 @@ static int parse_simple(P *p, popnd_t *o)
  * element that failed half-way is freed too. */
 static void popnd_free(popnd_t *o)
 {
-	if (o->kind != O_VEC && o->kind != O_PAIR)
+	if (o->kind != O_VEC && o->kind != O_PAIR && o->kind != O_ADDR) /* an address's coordinates: tex */
 		return;
 	for (uint32_t i = 0; o->vec && i < o->vcap; i++)
 		popnd_free(&o->vec[i]);
@@ -695,7 +710,7 @@ static void note_shared_use(P *p, sym_t *y)
  * instruction's state space (SC_SP_GENERIC when none was written). */
 static int enc_addr(P *p, L *l, uint32_t slot, const popnd_t *o, int *space)
 {
-	if (o->kind != O_ADDR)
+	if (o->kind != O_ADDR || o->vec)
 		return perr(p, o->tok, "expected an address in brackets, found '%s'", tokstr(o->tok));
 	sc_opnd_t base = SC_OPND(SC_K_ADDR, SC_NOREG);
 	if (o->reg) {
@@ -1810,6 +1825,179 @@ static int lower_sources(P *p, L *l, mods_t *m)
 	return 0;
 }
 
+/* ---- textures and surfaces (the words and their execution: tex.c) */
+/* Whether register operands a and b share a slot. */
+static bool opnd_overlap(sc_opnd_t a, sc_opnd_t b)
+{
+	unsigned ka = SC_OPND_KIND(a), kb = SC_OPND_KIND(b);
+	if ((ka != SC_K_R32 && ka != SC_K_R64) || (kb != SC_K_R32 && kb != SC_K_R64))
+		return false;
+	unsigned ia = SC_OPND_IDX(a), ib = SC_OPND_IDX(b);
+	return ia <= ib + (kb == SC_K_R64) && ib <= ia + (ka == SC_K_R64);
+}
+
+/* The modifier words of tex (.level/.grad, geometry), tld4 (channel,
+ * geometry), suld/sust (.b, geometry, out-of-range mode) and txq/suq (the
+ * query) into l->in.sub; *ncoord the coordinates the geometry takes. */
+static int tex_mods(P *p, L *l, mods_t *m, bool suq, unsigned *ncoord)
+{
+	static const char *const chans[] = {"r", "g", "b", "a", NULL}, *const oob[] = {"trap", "clamp", "zero", NULL};
+	int op = l->in.op, g = -1, x = 0;
+	if (op == SC_OP_TXQ) {
+		for (int i = 0; i < m->nword && g < 0; i++)
+			if ((g = sc__tex_query(m->word[i], suq)) >= 0)
+				m->used[i] = true;
+		if (g < 0)
+			return perr(p, l->mn, "'%s' needs a query (.width, .height, .depth, ...)", tokstr(l->mn));
+		l->in.sub = (uint8_t)(g | (suq ? SC_TXQ_SURF : 0));
+		return mods_done(p, m, false);
+	}
+	if (op == SC_OP_TEX && !take(m, "level")) /* one level: the level of detail and */
+		take(m, "grad");                      /* gradients select it whatever they are */
+	if (op == SC_OP_TLD4 && (x = take_one(m, chans)) < 0)
+		return perr(p, l->mn, "'%s' needs a channel (.r, .g, .b or .a)", tokstr(l->mn));
+	if (op == SC_OP_SULD || op == SC_OP_SUST) {
+		if (take(m, "p"))
+			return perr(p, l->mn, "'%s': formatted surface access (.p) is not supported; use .b", tokstr(l->mn));
+		if (!take(m, "b"))
+			return perr(p, l->mn, "'%s' needs '.b'", tokstr(l->mn));
+		x = take_one(m, oob);
+		x = x < 0 ? SC_SURF_TRAP : x;
+	}
+	for (int i = 0; i < m->nword && g < 0; i++)
+		if ((g = sc__tex_geom(m->word[i], ncoord)) >= 0)
+			m->used[i] = true;
+	if (g < 0 || (op == SC_OP_TLD4 && g != SC_TEXG_2D))
+		return perr(p, l->mn, "'%s' needs a geometry (%s)", tokstr(l->mn), op == SC_OP_TLD4 ? ".2d" :
+		            ".1d, .2d, .3d, .a1d or .a2d");
+	l->in.sub = SC_TEX_SUB(g, 0, x);
+	return mods_done(p, m, op == SC_OP_SULD || op == SC_OP_SUST);
+}
+
+/* Encodes the handle and coordinates of address o from operand slot `at`
+ * of e: the coordinates of type ct (an array's index .s32). */
+static int tex_addr(P *p, L *e, uint32_t at, const popnd_t *o, unsigned nc, int ct)
+{
+	if (o->kind != O_ADDR || !o->vec)
+		return perr(p, o->tok, "expected [handle, {coordinates}], found '%s'", tokstr(o->tok));
+	if (!o->reg || o->off)
+		return perr(p, o->tok, "the handle must be a 64-bit register (a texture or surface object; "
+		            "texture references are not supported)");
+	unsigned g = SC_TEX_GEOM(e->in.sub);
+	if (o->nvec != nc && !(nc == 3 && o->nvec == 4))
+		return perr(p, o->tok, "'%s' takes %u coordinates, found %u", tokstr(e->mn), nc, o->nvec);
+	popnd_t r = *o;
+	r.kind = O_REG;
+	sc_opnd_t h;
+	if (reg_opnd(p, &r, &h))
+		return -1;
+	sc__set_opnd(&e->in, at, h);
+	if (SC_OPND_KIND(h) != SC_K_R64)
+		return perr(p, o->tok, "the handle must be a 64-bit register");
+	for (unsigned i = 0; i < nc; i++) {
+		int t = i == 0 && (g == SC_TEXG_A1D || g == SC_TEXG_A2D) ? SC_T_S32 : ct;
+		if (o->vec[i].kind == O_SINK || check_one(p, e, &o->vec[i], t, false))
+			return o->vec[i].kind == O_SINK ? perr(p, o->vec[i].tok, "a coordinate cannot be '_'") : -1;
+		if (enc_value(p, e, at + 1 + i, &o->vec[i], t))
+			return -1;
+	}
+	return 0;
+}
+
+/* tex, tld4, suld (values to registers) and sust (from them) lower to one
+ * word per two components (the encoding's six operands); a word whose
+ * destination another word reads goes last. txq and suq are one word. */
+static int lower_tex(P *p, L *l, mods_t *m)
+{
+	int op = l->in.op;
+	bool st = op == SC_OP_SUST, load = !st && op != SC_OP_TXQ, suq = l->mn->p[0] == 's';
+	unsigned nc = 0, extra = 0; /* tex.level's level of detail, tex.grad's two gradients */
+	for (int i = 0; op == SC_OP_TEX && i < m->nword; i++)
+		extra = !strcmp(m->word[i], "level") ? 1 : !strcmp(m->word[i], "grad") ? 2 : extra;
+	int t = l->in.type, ct = m->ntypes > 1 ? m->types[1] : SC_T_S32;
+	if (tex_mods(p, l, m, suq, &nc) || need_type(p, l, m, op == SC_OP_TEX || op == SC_OP_TLD4 ? 2 : 1))
+		return -1;
+	if (!((sc__ops[op].types >> t) & 1u) || (m->ntypes > 1 && !((sc__ops[op].stypes >> ct) & 1u)))
+		return perr(p, l->mn, "'%s': type not supported", tokstr(l->mn));
+	if (op == SC_OP_TXQ) {
+		if (need_ops(p, l, 2, 2) || need_dst(p, &l->o[0]) || check_one(p, l, &l->o[0], SC_T_B32, false))
+			return -1;
+		const popnd_t *a = &l->o[1];
+		if (a->kind != O_ADDR || a->vec || !a->reg || a->off)
+			return perr(p, a->tok, "expected [handle] with a 64-bit register");
+		popnd_t r = *a;
+		r.kind = O_REG;
+		sc_opnd_t h;
+		if (enc_value(p, l, 0, &l->o[0], t) || reg_opnd(p, &r, &h))
+			return -1;
+		sc__set_opnd(&l->in, 1, h);
+		l->in.nops = SC_NOPS_MAKE(1, 1);
+		l->no = 0;
+		return SC_OPND_KIND(h) == SC_K_R64 ? 0 : perr(p, a->tok, "the handle must be a 64-bit register");
+	}
+	unsigned vec = m->vec ? (unsigned)m->vec : 1;
+	if (load && op != SC_OP_SULD && vec != 4)
+		return perr(p, l->mn, "'%s' needs '.v4'", tokstr(l->mn));
+	if (need_ops(p, l, 2 + extra, 2 + extra))
+		return -1;
+	for (unsigned i = 0; i < extra; i++) /* the level of detail or the gradients: read by no word */
+		if (l->o[2 + i].kind == O_ADDR)
+			return perr(p, l->o[2 + i].tok, "expected a level of detail or gradients");
+	const popnd_t *vals = &l->o[st ? 1 : 0], *addr = &l->o[st ? 0 : 1];
+	uint32_t nv = vals->kind == O_VEC ? vals->nvec : 1;
+	if (nv != vec)
+		return perr(p, vals->tok, "'%s' needs %u value%s in braces", tokstr(l->mn), vec, vec > 1 ? "s" : "");
+	L w[2];
+	unsigned nw = 0;
+	for (unsigned c = 0; c < vec; c += 2) {
+		unsigned k = vec - c < 2 ? vec - c : 2;
+		bool sinks = !st && vals->kind == O_VEC;
+		for (unsigned j = 0; j < k && sinks; j++)
+			sinks = vals->vec[c + j].kind == O_SINK;
+		if (sinks && (nw || c + 2 < vec)) /* a half that writes nothing (the disassembly's '_'s) */
+			continue;
+		w[nw] = *l;
+		L *e = &w[nw];
+		memset(e->in.opnd, 0, sizeof e->in.opnd);
+		e->in.reserved = 0; /* and the operands' high index bits */
+		e->in.sub = (uint8_t)(l->in.sub | SC_TEX_SUB(0, c, 0));
+		e->in.stype = (uint8_t)(m->ntypes > 1 ? ct : 0);
+		e->in.aux = SC_AUX_MAKE(0, vec == 4 ? 2 : vec == 2 ? 1 : 0, 0);
+		if (tex_addr(p, e, st ? 0 : k, addr, nc, ct))
+			return -1;
+		for (unsigned j = 0; j < k; j++) {
+			const popnd_t *v = vals->kind == O_VEC ? &vals->vec[c + j] : vals;
+			uint32_t at = st ? 1 + nc + j : j;
+			if ((!st && !is_dst_reg(v)) || (st && v->kind == O_SINK))
+				return perr(p, v->tok, st ? "a stored value cannot be '_'" : "destination must be a register");
+			if (check_one(p, e, v, t, op == SC_OP_SULD || st) || enc_value(p, e, at, v, t))
+				return -1;
+		}
+		e->in.nops = st ? SC_NOPS_MAKE(0, 1 + nc + k) : SC_NOPS_MAKE(k, 1 + nc);
+		nw++;
+	}
+	if (!st && nw == 2) { /* the word whose destinations the other reads goes last */
+		bool hit[2] = {false, false};
+		for (unsigned a = 0; a < 2; a++)
+			for (unsigned j = 0; j < SC_NDST(&w[a].in); j++)
+				for (unsigned s = 2; s < 2 + 1 + nc; s++)
+					hit[a] |= opnd_overlap(sc__opnd(&w[a].in, j), sc__opnd(&w[1 - a].in, s));
+		if (hit[0] && hit[1])
+			return perr(p, l->mn, "'%s': destinations in both halves are also its handle or coordinates; "
+			            "use other registers", tokstr(l->mn));
+		if (hit[0]) {
+			L s = w[0];
+			w[0] = w[1];
+			w[1] = s;
+		}
+	}
+	if (nw == 2 && emit(p, &w[0]))
+		return -1;
+	l->in = w[nw - 1].in;
+	l->no = 0; /* operands checked above */
+	return 0;
+}
+
 static int lower_op(P *p, L *l, mods_t *m)
 {
 	switch (l->in.op) {
@@ -1827,6 +2015,7 @@ static int lower_op(P *p, L *l, mods_t *m)
 	case SC_OP_VOTE: return lower_vote(p, l, m);
 	case SC_OP_MATCH: return lower_match(p, l, m);
 	case SC_OP_NANOSLEEP: case SC_OP_ASSERTFAIL: case SC_OP_FREE: return lower_sources(p, l, m);
+	case SC_OP_TEX: case SC_OP_TLD4: case SC_OP_TXQ: case SC_OP_SULD: case SC_OP_SUST: return lower_tex(p, l, m);
 	default: return lower_regular(p, l, m);
 	}
 }
@@ -1838,6 +2027,8 @@ static int find_op(const char *base)
 		return SC_OP_BAR;
 	if (!strcmp(base, "fence"))
 		return SC_OP_MEMBAR;
+	if (!strcmp(base, "suq"))
+		return SC_OP_TXQ;
 	for (int i = 1; i < SC_OP__COUNT; i++)
 		if (!strcmp(base, sc__ops[i].name))
 			return i;

@@ -51,6 +51,7 @@ bool sc__ext_valid(const sc_insn_t *in)
 	case SC_OP_ASSERTFAIL: return nd == 0 && ns == 4;
 	case SC_OP_MALLOC: return t == SC_T_U64 && nd == 1 && ns == 1 && wr_ok(in->opnd[0]);
 	case SC_OP_FREE: return t == SC_T_U64 && nd == 0 && ns == 1;
+	case SC_OP_TEX: case SC_OP_TLD4: case SC_OP_TXQ: case SC_OP_SULD: case SC_OP_SUST: return sc__tex_valid(in);
 	}
 	return false;
 }

@@ -577,7 +577,20 @@ extern const sc_subsel_t sc__subs[SC_SS__COUNT];
 	X(ASSERTFAIL, "assertfail", CTL, BRANCH, NONE, "ggug", SC_TS_ANY, SC_TS_ANY, 0, 0, NONE, SC_OF_CTL)          \
 	/* d = malloc(a) from the device heap (0 when it has no room); free(a): the bodies of undefined ones */    \
 	X(MALLOC, "malloc", CTL, BRANCH, T, "dg", SC_TS(U64), SC_TS_ANY, 0, 0, NONE, SC_OF_SIDE)                     \
-	X(FREE, "free", CTL, BRANCH, T, "g", SC_TS(U64), SC_TS_ANY, 0, 0, NONE, SC_OF_SIDE)
+	X(FREE, "free", CTL, BRANCH, T, "g", SC_TS(U64), SC_TS_ANY, 0, 0, NONE, SC_OF_SIDE)                         \
+	/* appended (tex.c; sub and operands there): d[,d2] = components of the texels at coordinates a.. of */     \
+	/* the texture handle g; tld4: one channel of the 4 texels of a bilinear footprint */                    \
+	X(TEX, "tex", CTL, BRANCH, TS, "rrgsss", SC_TS(F32) | SC_TS(S32) | SC_TS(U32), SC_TS(F32) | SC_TS(S32), 0,   \
+	  0, NONE, SC_OF_SIDE | SC_OF_VEC)                                                                                      \
+	X(TLD4, "tld4", CTL, BRANCH, TS, "rrgss", SC_TS(F32) | SC_TS(S32) | SC_TS(U32), SC_TS(F32), 0, 0, NONE,     \
+	  SC_OF_SIDE | SC_OF_VEC)                                                                                               \
+	/* d = an attribute of the texture or surface g (txq, suq) */                                               \
+	X(TXQ, "txq", CTL, BRANCH, T, "qg", SC_TS(B32), SC_TS_ANY, 0, 0, NONE, SC_OF_SIDE)                            \
+	/* d[,d2] = elements of surface g at x (bytes), y, z; sust: stores the sources after the coordinates */   \
+	X(SULD, "suld", CTL, BRANCH, T, "rrgxxx", SC_TS_B3264 | SC_TS(B8) | SC_TS(B16), SC_TS_ANY, 0, 0, NONE,     \
+	  SC_OF_SIDE | SC_OF_VEC)                                                                                               \
+	X(SUST, "sust", CTL, BRANCH, T, "gxxxxx", SC_TS_B3264 | SC_TS(B8) | SC_TS(B16), SC_TS_ANY, 0, 0, NONE,     \
+	  SC_OF_SIDE | SC_OF_VEC)
 
 enum {
 #define X(name, text, unit, lat, nt, shape, types, stypes, imods, fmods, sub, flags) SC_OP_##name,
@@ -1636,6 +1649,7 @@ typedef struct sc_cache {
 
 typedef struct sc_memsys {
 	sc_cache_t *l1, *cc;      /* per SM: L1 data, constant */
+	sc_cache_t *tc;           /* per SM: texture (no sets: the L1 serves textures) */
 	sc_cache_t *l2;           /* per slice */
 	uint64_t *port;           /* per slice: cycle its port is free again */
 	uint64_t *bus;            /* per channel: tick (1/1024 cycle) its bus is free */
@@ -1677,6 +1691,10 @@ typedef struct sc_bounds {
  * addresses' bounds when the caller has them (NULL: not known). */
 uint32_t sc__mem_time(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, int space, int op, const uint64_t *addr,
                       uint64_t off, uint32_t exec, unsigned bytes, const sc_bounds_t *bd);
+/* The latency of a texture fetch (tex, tld4) whose lanes in exec read
+ * their first texel at addr: through the SM's texture cache, or its L1 when
+ * the GPU has none (tex_bytes 0); sets g->ms.occ as sc__mem_time does. */
+uint32_t sc__tex_time(sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w, const uint64_t *addr, uint32_t exec);
 /* The caches' address space: global addresses as they are (below 2^48),
  * the constant bank from SC_CACHE_CONST and local memory from
  * SC_CACHE_LOCAL (sc__local_base, below sc_gpu_t). */
@@ -1729,6 +1747,11 @@ void sc__ovl_free(sc_cache_t *c);
 uint32_t sc__ovl_load(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int space, const uint64_t *addr,
                       uint64_t off, uint32_t exec, unsigned bytes);
 void sc__ovl_unpatch(sc_gpu_t *g);
+/*   tex.c: a texel's n bytes at global address a, read from memory into
+ *   dst by w on sm, take the corruption of the lines that serve them (the
+ *   texture cache, or the L1 where the GPU has none, then the L2); false
+ *   after the DUE of a tag's parity or a codeword on the way. */
+bool sc__ovl_texel(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint64_t a, uint8_t *dst, uint32_t n);
 void sc__ovl_store(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, int space, const uint64_t *addr,
                    uint64_t off, uint32_t exec, unsigned bytes);
 void sc__ovl_atomic(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, uint32_t pc, uint64_t a, unsigned bytes,
@@ -1814,6 +1837,27 @@ typedef struct sc_heap {
 	sc_hblk_t *blk;
 	uint32_t n, cap;
 } sc_heap_t;
+
+/* Texture and surface objects (tex.c): a table owned by the GPU, handle =
+ * slot + 1 (as CUDA's small integers); a destroyed slot has kind 0 and is
+ * reused. A texel (x, y, z) of an object lies at base + z * slice + y *
+ * pitch + x * tbytes; width, height and depth are at least 1. The table
+ * is the host's description (the driver's), not state a fault reaches. */
+enum { SC_TOBJ_FREE = 0, SC_TOBJ_TEX, SC_TOBJ_SURF };
+typedef struct sc_tobj {
+	uint8_t kind;           /* SC_TOBJ_* */
+	uint8_t layered;        /* depth counts layers */
+	uint32_t tbytes;        /* bytes per texel */
+	uint64_t base, pitch, slice;
+	uint32_t width, height, depth;
+	sc_resource_t res;      /* as created (sc_texture_info) */
+	sc_tex_desc_t desc;
+} sc_tobj_t;
+
+typedef struct sc_tobjs {
+	sc_tobj_t *o;
+	uint32_t n, cap;
+} sc_tobjs_t;
 
 /* Device printf (ptxext.c). Each vprintf a lane executes is formatted at
  * once into `text` and recorded with its sort key; at the end of the launch
@@ -1948,6 +1992,7 @@ struct sc_gpu {
 	sc_printf_t pf;                 /* device printf (ptxext.c) */
 	sc_heap_t heap;                 /* device malloc (ptxext.c) */
 	uint32_t stack_want;            /* sc_set_stack_size (0: 1 KiB) */
+	sc_tobjs_t tobj;                /* texture and surface objects (tex.c) */
 	sc_alu_t alu;                   /* scratch for the semantics units */
 	/* fault injection (fault.c) */
 	uint64_t pause_at;              /* next pause point, UINT64_MAX when none */
@@ -2176,6 +2221,29 @@ int sc__heap_prepare(sc_gpu_t *g, const sc_module_t *m);
 /* The heap's blocks as a hash (0 while there is no heap). */
 uint64_t sc__heap_hash(const sc_gpu_t *g);
 bool sc__ext_valid(const sc_insn_t *in);
+/* tex.c: tex, tld4, txq/suq, suld and sust (their encoding at the top of
+ * tex.c), their validity, and the names lowering reads. */
+int sc__x_tex(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec);
+bool sc__tex_valid(const sc_insn_t *in);
+/* The geometry word of a tex/suld/sust ("1d", "2d", "3d", "a1d", "a2d"):
+ * its SC_TEXG_* value and *ncoord the coordinates it takes, or -1. */
+enum { SC_TEXG_1D, SC_TEXG_2D, SC_TEXG_3D, SC_TEXG_A1D, SC_TEXG_A2D, SC_TEXG__COUNT };
+int sc__tex_geom(const char *word, unsigned *ncoord);
+/* The query word of txq (surface false) or suq (true): its value, or -1. */
+int sc__tex_query(const char *word, bool surface);
+/* The words of geometry g and query q as lowering reads them ("?" for none). */
+const char *sc__tex_geom_name(unsigned g);
+const char *sc__tex_query_name(unsigned q);
+/* sub of a tex/tld4/suld/sust word: geometry, the first component the
+ * word writes or stores, and tld4's channel or suld/sust's out-of-range
+ * mode (SC_SURF_*); txq's sub is the query, bit 7 for suq. */
+#define SC_TEX_SUB(geom, comp, x) ((uint8_t)((geom) | ((comp) << 3) | ((x) << 5)))
+#define SC_TEX_GEOM(sub) ((sub) & 7u)
+#define SC_TEX_COMP(sub) (((sub) >> 3) & 3u)
+#define SC_TEX_X(sub) (((sub) >> 5) & 3u)
+#define SC_TXQ_SURF 0x80u
+enum { SC_SURF_TRAP, SC_SURF_CLAMP, SC_SURF_ZERO };
+void sc__tobj_free(sc_gpu_t *g);
 /* The cycles nanosleep.u32 t sleeps: t ns of the simulated clock, rounded up. */
 uint64_t sc__sleep_cycles(const sc_gpu_t *g, uint32_t ns);
 /* %globaltimer: nanoseconds of the simulated clock at `cycle`. */
@@ -2386,7 +2454,7 @@ static inline const sc_code_t *sc__prot_code(const sc_gpu_t *g, sc_target_t t)
  * caches' codes live in their overlay entries: cachefault.c). */
 static inline bool sc__coded(const sc_gpu_t *g, sc_target_t t)
 {
-	return t != SC_TGT_L1D && t != SC_TGT_L2 && t != SC_TGT_CONST && sc__prot_code(g, t) != NULL;
+	return t != SC_TGT_L1D && t != SC_TGT_L2 && t != SC_TGT_CONST && t != SC_TGT_TEXCACHE && sc__prot_code(g, t) != NULL;
 }
 /* The code on target t under p (NULL: none, or p NULL); whether cache
  * target t's tags carry a parity bit under p. */

@@ -66,7 +66,9 @@ const char *sc_strerror(int err);
 	                                  call's prototype (call.c) */       \
 	X(STACK_OVERFLOW, "stack_overflow") /* the per-thread call stack of  \
 	                                  recursive or indirect calls is full \
-	                                  (cudaLimitStackSize, call.c) */
+	                                  (cudaLimitStackSize, call.c) */ \
+	X(INVALID_HANDLE, "invalid_handle") /* tex/suld/sust/txq on a handle \
+	                                       that names no such object */
 
 typedef enum {
 #define X(name, text) SC_DUE_##name,
@@ -204,6 +206,9 @@ typedef enum {
 	X(U32, const_bytes, 0, 16777216, 8192)         /* constant cache per SM */         \
 	X(U32, const_line, 16, 4096, 64)                                                   \
 	X(U32, const_ways, 1, 64, 2)                                                       \
+	X(U32, tex_bytes, 0, 16777216, 12288)          /* texture cache per SM; 0: the L1 */ \
+	X(U32, tex_line, 16, 4096, 128)                                                    \
+	X(U32, tex_ways, 1, 64, 24)                                                        \
 	X(U32, l2_bytes, 0, 1073741824, 786432)        /* L2 of the whole GPU; 0: none */  \
 	X(U32, l2_line, 16, 4096, 128)                                                     \
 	X(U32, l2_ways, 1, 64, 8)                                                          \
@@ -537,6 +542,78 @@ int sc_memset(sc_gpu_t *gpu, uint64_t dst, int value, uint64_t bytes);
  * what fill returned (0 for success; a nonzero value is the caller's own). */
 int sc_memfill(sc_gpu_t *gpu, uint64_t dst, uint64_t bytes, int (*fill)(void *ctx, void *host), void *ctx);
 
+/* ---- textures and surfaces (tex.c; DESIGN.md, "Textures and surfaces") --
+ * A texture or surface object is a handle (a nonzero 64-bit value, what a
+ * kernel's cudaTextureObject_t / cudaSurfaceObject_t parameter holds) that
+ * names a resource in global memory and, for a texture, how it is sampled.
+ * The GPU owns the objects; a resource's memory stays the caller's, and
+ * freeing it under a live object makes the kernel's next fetch a DUE. */
+typedef enum { SC_CHAN_SIGNED, SC_CHAN_UNSIGNED, SC_CHAN_FLOAT } sc_chan_kind_t;
+/* A texel: up to four channels x y z w of bits[i] bits each (0: absent;
+ * 8, 16, 32; float: 16 or 32), all of one kind. */
+typedef struct sc_chan_desc {
+	uint8_t bits[4];
+	sc_chan_kind_t kind;
+} sc_chan_desc_t;
+/* The bytes of one texel, or 0 when the description is not one the
+ * simulator samples (channels present after an absent one, mixed widths,
+ * a width other than 8, 16, 32, a float of 8, three channels). */
+uint32_t sc_chan_bytes(const sc_chan_desc_t *ch);
+
+/* An array (cudaArray): texels of one channel description, rows packed
+ * (pitch width * texel bytes), height rows per slice, depth slices; a
+ * layered array has depth layers of a 1-D (height 0) or 2-D array. height
+ * and depth 0 mean 1-D and 2-D. */
+#define SC_ARRAY_LAYERED 1u
+typedef struct sc_array {
+	uint64_t dptr;       /* sc_array_alloc's; the memory is an sc_malloc allocation */
+	sc_chan_desc_t ch;
+	uint32_t width, height, depth;
+	uint32_t flags;      /* SC_ARRAY_* */
+} sc_array_t;
+/* Allocates a->dptr for the texels a describes: 0, SC_EINVAL (a bad channel
+ * description or extent), SC_ENOMEM. sc_array_free frees it (0 or SC_EINVAL). */
+int sc_array_alloc(sc_gpu_t *gpu, sc_array_t *a);
+int sc_array_free(sc_gpu_t *gpu, sc_array_t *a);
+
+typedef enum { SC_RES_LINEAR, SC_RES_PITCH2D, SC_RES_ARRAY } sc_res_kind_t;
+typedef struct sc_resource {
+	sc_res_kind_t kind;
+	sc_array_t array;    /* ARRAY: the array (a copy: the array's fields) */
+	uint64_t dptr;       /* LINEAR, PITCH2D: the texels' global address */
+	sc_chan_desc_t ch;   /* LINEAR, PITCH2D */
+	uint64_t bytes;      /* LINEAR: the size in bytes */
+	uint32_t width, height; /* PITCH2D: texels per row, rows */
+	uint64_t pitch;      /* PITCH2D: bytes from a row to the next */
+} sc_resource_t;
+
+/* Addressing, filtering and read modes, numbered as CUDA numbers them. */
+typedef enum { SC_ADDR_WRAP, SC_ADDR_CLAMP, SC_ADDR_MIRROR, SC_ADDR_BORDER } sc_addr_mode_t;
+typedef enum { SC_FILTER_POINT, SC_FILTER_LINEAR } sc_filter_t;
+typedef enum { SC_READ_ELEMENT, SC_READ_NORMALIZED } sc_read_mode_t;
+typedef struct sc_tex_desc {
+	sc_addr_mode_t addr[3];
+	sc_filter_t filter;
+	sc_read_mode_t read;
+	bool normalized;     /* coordinates in [0, 1) */
+	float border[4];     /* the border color */
+} sc_tex_desc_t;
+
+/* Creates a texture object over r sampled as d: 0 and *handle, SC_EINVAL
+ * with the reason in sc_gpu_errmsg (a resource outside every allocation, a
+ * channel description sc_chan_bytes refuses, linear filtering or a
+ * normalized read of 32-bit integers, as CUDA refuses them), SC_ENOMEM. */
+int sc_texture_create(sc_gpu_t *gpu, const sc_resource_t *r, const sc_tex_desc_t *d, uint64_t *handle);
+/* A surface object over an array (or pitched memory): as sc_texture_create. */
+int sc_surface_create(sc_gpu_t *gpu, const sc_resource_t *r, uint64_t *handle);
+/* Destroys an object: 0, or SC_EINVAL for a handle that names none (of
+ * that kind). */
+int sc_texture_destroy(sc_gpu_t *gpu, uint64_t handle);
+int sc_surface_destroy(sc_gpu_t *gpu, uint64_t handle);
+/* What an object was created with: 0, or SC_EINVAL for no such object (d
+ * may be NULL; surfaces have no sampling description). */
+int sc_texture_info(const sc_gpu_t *gpu, uint64_t handle, sc_resource_t *r, sc_tex_desc_t *d);
+
 /* Launches `kernel` and simulates it to completion (launches are
  * synchronous). args[i] points to the value of the kernel's i-th parameter,
  * of the size the PTX declares (as cudaLaunchKernel). Returns 0, a host-side
@@ -752,7 +829,7 @@ int sc_module_emit_ptx(const sc_module_t *mod, FILE *out);
 #define SC_TARGET_LIST(X)                                                 \
 	X(REGFILE, "regfile") X(PRED, "pred") X(SMEM, "smem") X(SIMT, "simt") \
 	X(IBUFFER, "ibuffer") X(FU, "fu") X(L1D, "l1d") X(L2, "l2")           \
-	X(CONST, "const")
+	X(CONST, "const") X(TEXCACHE, "texcache")
 
 typedef enum {
 #define X(name, text) SC_TGT_##name,
@@ -767,11 +844,11 @@ typedef enum {
 #define SC_F_SIMT_MASK 4u
 #define SC_F_IB_VALID 1u
 #define SC_F_IB_INSTR 2u
-#define SC_F_CACHE_DATA 1u    /* l1d, l2, const: the line's bytes */
-#define SC_F_CACHE_TAG 2u     /* l1d, l2, const: its address tag */
+#define SC_F_CACHE_DATA 1u    /* l1d, l2, const, texcache: the line's bytes */
+#define SC_F_CACHE_TAG 2u     /* l1d, l2, const, texcache: its address tag */
 #define SC_F_CACHE_VALID 4u   /* l1d: one bit per line; l2: one per sector */
 #define SC_F_CACHE_DIRTY 8u   /* l2: one bit per sector (L1 and the constant
-                                 cache hold no dirty data) */
+                                 and texture caches hold no dirty data) */
 /* Cache tags name the address bits above the set index and the line offset
  * of a physical address this wide (l2: and above the slice's share). */
 #define SC_CACHE_ADDR_BITS 40u

@@ -523,7 +523,7 @@ void sc_watch(sc_gpu_t *g, sc_target_t t, unsigned fields, uint32_t smi, uint64_
 			uint32_t slot = (uint32_t)(word / g->cfg.preds_per_thread), p = (uint32_t)(word % g->cfg.preds_per_thread);
 			if (pred_warp(g, sm, slot, p))
 				sc__watch_reg(g, smi, slot, true, p, bits);
-		} else if (t == SC_TGT_L1D || t == SC_TGT_L2 || t == SC_TGT_CONST) {
+		} else if (t == SC_TGT_L1D || t == SC_TGT_L2 || t == SC_TGT_CONST || t == SC_TGT_TEXCACHE) {
 			/* a data bit of a valid line: followed to the first load that
 			 * reads it, or until the corruption leaves the caches */
 			sc_cache_site_t c;

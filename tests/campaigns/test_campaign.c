@@ -336,8 +336,9 @@ static const struct {
 	{"bad_model_ptx_stuck.json", "at $.fault_model.kind:", "\"stuck_at\" needs physical storage, and in ptx "
 	 "mode a virtual register has none of its own"},
 	{"bad_target.json", "at $.target:", "expected one of regfile, pred, smem, simt, ibuffer, "
-	 "fu, l1d, l2 or const"},
+	 "fu, l1d, l2, const or texcache"},
 	{"bad_target_no_cache.json", "at $.target:", "GPU 'quadro_fx5800' has no l1d"},
+	{"bad_target_no_texcache.json", "at $.target:", "GPU 'v100' has no texcache"}, /* its L1 serves textures */
 	{"bad_target_type.json", "at $.target:", "expected one of regfile"},
 	{"bad_fields_regfile.json", "at $.fields:", "target 'regfile' has no fields"},
 	{"bad_fields_empty.json", "at $.fields:", "non-empty array of field names (simt: pc, rpc "
@@ -458,7 +459,8 @@ Test(campaign, small_error_buffer_and_null)
 	"\"max_warps_per_sm\":48,\"mem_mhz\":924.0,\"name\":\"gtx480\",\"num_sms\":15,"          \
 	"\"preds_per_thread\":8,\"regs_per_sm\":32768,\"scheduler\":\"lrr\","                      \
 	"\"schedulers_per_sm\":2,\"simt_stack_depth\":32,\"smem_banks\":32,"                      \
-	"\"smem_per_sm\":49152,\"units_per_scheduler\":0,"                                        \
+	"\"smem_per_sm\":49152,\"tex_bytes\":12288,\"tex_line\":128,\"tex_ways\":24,"            \
+	"\"units_per_scheduler\":0,"                                                             \
 	"\"warp_size\":32},\"injections\":2000,\"margin\":null,\"name\":\"min\","                   \
 	"\"regs\":\"ptx\",\"sampling\":\"live\",\"scope\":\"application\","                     \
 	"\"seed\":1,\"target\":\"regfile\",\"timeout_factor\":3.0,"                                 \
@@ -701,8 +703,8 @@ Test(campaign, exec_identity_follows_content, .init = tmp_init, .fini = tmp_fini
 
 Test(campaign, names)
 {
-	static const char *const targets[] = {"regfile", "pred", "smem", "simt", "ibuffer", "fu", "l1d", "l2", "const"};
-	cr_assert_eq(CAMP_TARGET__COUNT, 9);
+	static const char *const targets[] = {"regfile", "pred", "smem", "simt", "ibuffer", "fu", "l1d", "l2", "const", "texcache"};
+	cr_assert_eq(CAMP_TARGET__COUNT, 10);
 	for (int i = 0; i < CAMP_TARGET__COUNT; i++) {
 		camp_target_t t;
 		cr_expect_str_eq(camp_target_name((camp_target_t)i), targets[i]);
@@ -724,6 +726,8 @@ Test(campaign, names)
 	cr_expect_null(camp_field_name(CAMP_TARGET_L1D, CAMP_FIELD_DIRTY), "the L1 holds no dirty data");
 	cr_expect_str_eq(camp_field_name(CAMP_TARGET_L2, CAMP_FIELD_DIRTY), "dirty");
 	cr_expect_null(camp_field_name(CAMP_TARGET_CONST, CAMP_FIELD_LINE_VALID));
+	cr_expect_str_eq(camp_field_name(CAMP_TARGET_TEXCACHE, CAMP_FIELD_TAG), "tag");
+	cr_expect_null(camp_field_name(CAMP_TARGET_TEXCACHE, CAMP_FIELD_LINE_VALID), "read-only: data and tag");
 	cr_expect_null(camp_field_name(CAMP_TARGET_REGFILE, 1));
 	cr_expect_str_eq(camp_model_name(CAMP_MODEL_SINGLE), "single");
 	cr_expect_str_eq(camp_model_name(CAMP_MODEL_ADJACENT), "adjacent");

@@ -133,6 +133,8 @@ static const struct {
 	{"gpu_negative.json", "at $.regs_per_sm:", "expected an integer in"},
 	{"gpu_l1_line.json", "at $.l1_line:", "expected a power of two, got 100"},
 	{"gpu_l2_bytes.json", "at $.l2_bytes:", "power-of-two number of sets of 8 ways of 128-byte lines in each L2 slice"},
+	{"gpu_tex_line.json", "at $.tex_line:", "expected at most l2_line (128), got 256"},
+	{"gpu_tex_bytes.json", "at $.tex_bytes:", "expected 0 or a power-of-two number of sets of 24 ways of 128-byte lines, got 10240"},
 	{"gpu_interval_unknown.json", "at $.interval:", "unknown key 'tex'"},
 	{"gpu_absent.json", "gpu_absent.json: cannot read", "No such file"},
 };
@@ -265,7 +267,7 @@ Test(gpu, job_file_config_record)
 	unlink(path);
 	cr_expect_str_eq(line, "config 15 32 1536 8 48 1024 32768 63 49152 49152 8 2 0 32 2 0 "
 	                       "22 24 22 30 40 22 50 70 70 22 310 22 22 1401 700 924 2 0 1 "
-	                       "2 4 2 8 8 4 2 2 2 2 2 2 2 32 16384 128 4 8192 64 2 "
+	                       "2 4 2 8 8 4 2 2 2 2 2 2 2 32 16384 128 4 8192 64 2 12288 128 24 "
 	                       "786432 128 8 32 2 310 2 6 8 8 4 236\n");
 	cr_expect_str_eq(name, "name gtx480\n");
 }

@@ -88,3 +88,38 @@ set -e
 [ "$rc" = 3 ] && printf '%s\n' "$got" | grep -q "sync: 714 cudaErrorHardwareStackError" &&
 	grep -q "stack_overflow" "$tmp/calls.err" || fail "a stack overflow: exit $rc, printed '$got'"
 echo "tests/cudart/nvcc.sh: ok (function pointers and recursion through the runtime)"
+
+# texture and surface objects against the program's own host reference
+# (tests/cudart/data/textures.cu), then a .trap surface write out of range
+"$nvcc" -cudart shared -arch=sm_75 -Wno-deprecated-declarations -o "$tmp/tx" tests/cudart/data/textures.cu
+got=$("$build/flipsim" exec "$tmp/tx") || fail "textures exited $?: $(printf '%s\n' "$got" | head -5)"
+printf '%s\n' "$got" | grep -q "^textures: [0-9]* checks, 0 mismatches, last error cudaSuccess$" ||
+	fail "textures printed '$(printf '%s\n' "$got" | head -5)'"
+set +e
+got=$(LD_LIBRARY_PATH=$build "$tmp/tx" trap 2>&1)
+set -e
+printf '%s\n' "$got" | grep -q "^trap: 700 cudaErrorIllegalAddress$" || fail "a .trap surface write: '$got'"
+echo "tests/cudart/nvcc.sh: ok (textures and surfaces: $(printf '%s\n' "$got" | sed -n 's/^textures: \([0-9]*\) checks.*/\1/p') checks)"
+
+# the texture cache as a fault target on the same program: forking each
+# experiment at its cycle (with early termination) gives what re-simulating
+# it from cycle 0 gives, experiment by experiment
+cat >"$tmp/tc.json" <<JSON
+{"name": "textures-texcache", "workload": {"exec": ["$tmp/tx"], "cwd": "$PWD"},
+ "target": "texcache", "injections": 200, "seed": 5, "sampling": "live"}
+JSON
+"$build/flipsim" run "$tmp/tc.json" --db "$tmp/fork.db" -j 2 >"$tmp/tc.out" 2>&1 ||
+	fail "texcache campaign (fork): $(tail -3 "$tmp/tc.out")"
+"$build/flipsim" run "$tmp/tc.json" --db "$tmp/sim.db" -j 2 --no-fork --no-early >"$tmp/tc.out" 2>&1 ||
+	fail "texcache campaign (--no-fork): $(tail -3 "$tmp/tc.out")"
+if command -v sqlite3 >/dev/null; then
+	got=$(sqlite3 "$tmp/fork.db" "ATTACH '$tmp/sim.db' AS s; SELECT count(*), sum(f.outcome IS NOT s.outcome OR
+		f.reason IS NOT s.reason OR f.cycles IS NOT s.cycles), sum(f.reason <> 'unused') FROM experiments f
+		JOIN s.experiments s USING (idx)")
+	IFS='|' read -r n diff used <<<"$got"
+	[ "$n" = 200 ] && [ "$diff" = 0 ] && [ "$used" -gt 0 ] ||
+		fail "texcache: fork against re-simulation: $got (experiments|differing|in use)"
+	echo "tests/cudart/nvcc.sh: ok (texcache: fork-at-cycle equals re-simulation, $used of $n in use)"
+else
+	echo "tests/cudart/nvcc.sh: texcache fork comparison skipped (no sqlite3)"
+fi

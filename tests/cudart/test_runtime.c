@@ -84,6 +84,17 @@ Test(cudart, vadd_plain_and_zstd)
 
 Test(cudart, memory) { res_t r; host_ok(&r, "zstd", "memory"); cr_assert_str_eq(r.out, "memory ok\n"); }
 
+/* arrays, 2-D/3-D copies, texture objects over arrays, linear and pitched
+ * memory, surface objects: tex_host registers tex_kernels' fatbinary */
+Test(cudart, textures_and_surfaces)
+{
+	res_t r;
+	char h[512];
+	run(&r, "%s " DATA "tex_kernels.zstd.fatbin", built("tests/tex_host", h, sizeof h));
+	cr_assert_eq(r.status, 0, "tex_host: exit %d\n%s%s", r.status, r.out, r.err);
+	cr_assert_str_eq(r.out, "textures ok\n");
+}
+
 Test(cudart, per_thread_stream_names) { res_t r; host_ok(&r, "zstd", "ptds"); cr_assert_str_eq(r.out, "ptds ok\n"); }
 
 /* (make asan: the case says the mapping is refused, README "Bring your own CUDA program") */

@@ -1917,6 +1917,38 @@ Test(db, stores_unalloc_campaigns)
 	sqlite3_close(s);
 }
 
+/* Version 13: campaigns on the texture caches (schema 12's CHECK did not
+ * name texcache); a schema 12 file keeps its campaigns and experiments. */
+Test(db, stores_texcache_campaigns)
+{
+	sqlite3 *ref = NULL;
+	cr_assert_eq(sqlite3_open(":memory:", &ref), SQLITE_OK);
+	for (int v = 1; v <= 12; v++)
+		raw_exec(ref, db__migration(v));
+	cr_expect_eq(raw_real(ref, "SELECT instr(sql, 'texcache') FROM sqlite_master WHERE name = 'campaigns'"), 0,
+	             "schema 12's CHECK does not name the target");
+	sqlite3_close(ref);
+	db_t *db = open_db(true);
+	int64_t id = new_campaign(db, "h12", "const", "physical");
+	fill(db, id, 0, 10, 0, 2, 3);
+	db_close(db);
+	sqlite3 *s = raw();
+	downgrade(s, 12);
+	sqlite3_close(s);
+	db = open_db(true);
+	new_campaign(db, "t", "texcache", "physical");
+	db_close(db);
+	s = raw();
+	cr_expect_eq(raw_real(s, "PRAGMA user_version"), DB_SCHEMA_VERSION);
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM campaigns WHERE target = 'texcache'"), 1);
+	cr_expect_neq(sqlite3_exec(s, "UPDATE campaigns SET target = 'l3'", NULL, NULL, NULL), SQLITE_OK,
+	              "the CHECK names the targets");
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM experiments e JOIN campaigns c ON c.id = e.campaign_id"
+	                         " WHERE c.config_hash = 'h12'"), 10);
+	cr_expect_eq(raw_real(s, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	sqlite3_close(s);
+}
+
 Test(db, report_formats)
 {
 	db_t *db = open_db(true);

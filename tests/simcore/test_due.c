@@ -664,7 +664,8 @@ Test(due, reason_names)
 		"none", "illegal_address", "misaligned_address", "wrong_state_space", "invalid_instruction",
 		"invalid_pc", "simt_stack_overflow", "simt_stack_underflow", "barrier_deadlock", "timeout", "trap",
 		"ibuffer_stall", "ecc_uncorrectable", "parity_error", "ibuffer_parity", "penny_unrecoverable",
-		"refu_mismatch", "dup_mismatch", "assert", "bad_call_target", "stack_overflow"};
+		"refu_mismatch", "dup_mismatch", "assert", "bad_call_target", "stack_overflow",
+		"invalid_handle"};
 	for (int i = 0; i < SC_DUE__COUNT; i++)
 		cr_expect_str_eq(sc_due_name((sc_due_t)i), names[i]);
 	cr_expect_str_eq(sc_due_name((sc_due_t)99), "unknown");

@@ -470,7 +470,7 @@ static const bad_job_t bad_jobs[] = {
 	{"a second plan", "stdout ", "plan 0 0 0 0 0 0 17 0 0\n", "a second 'plan' record"},
 	{"plan before config", "config ", "", "'plan' record before the 'config' record"},
 	{"too many SMs", "config ", "config 99999 32 1536 8 48 1024 32768 63 49152 49152 7 2 0 32 2 0 1 1 1 1 1 1 1 1 1 1 1 1 1 700 "
-	 "700 924 2 0 1 2 4 2 8 8 4 2 2 2 2 2 2 2 32 16384 128 4 8192 64 2 786432 128 8 32 2 310 2 6 8 8 4 236\n",
+	 "700 924 2 0 1 2 4 2 8 8 4 2 2 2 2 2 2 2 32 16384 128 4 8192 64 2 12288 128 24 786432 128 8 32 2 310 2 6 8 8 4 236\n",
 	 "'config' record: num_sms"},
 	{"short checkpoint", "c 200 ", "c 200 1 2 3\n", "'c' record, field part: expected an integer, found ''"},
 	{"checkpoint cycle going back", "c 300 ", "c 50 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", "field cycle: 50 is outside 200.."},

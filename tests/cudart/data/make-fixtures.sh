@@ -8,6 +8,7 @@
 #   rt_kernels.multi.fatbin  PTX for sm_52, sm_75 and sm_86 (.target lines
 #                            changed), zstd: the reader picks sm_75's
 #   rt_kernels.sass.fatbin   machine code only (a cubin of sm_75): no PTX
+#   tex_kernels.zstd.fatbin  tex_kernels.ptx (nvcc -arch=sm_75 -ptx tex_kernels.cu), zstd
 set -e
 cuda=${1:-/usr/local/cuda}
 fb="$cuda/bin/fatbinary -64"
@@ -23,3 +24,4 @@ $fb --create=rt_kernels.multi.fatbin --image3=kind=ptx,sm=86,file="$tmp/86.ptx" 
 "$cuda/bin/ptxas" -arch=sm_75 $ptx -o "$tmp/k.cubin"
 $fb --create=rt_kernels.sass.fatbin --image3=kind=elf,sm=75,file="$tmp/k.cubin"
 rm -rf "$tmp"
+$fb --create=tex_kernels.zstd.fatbin --image3=kind=ptx,sm=75,file=tex_kernels.ptx
