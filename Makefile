@@ -45,7 +45,7 @@ TEST_SRC    := tests/simcore/test_harness.c tests/simcore/randprog.c tests/simco
                tests/engine/runs.c tests/engine/test_runner.c tests/engine/test_hostrun.c tests/engine/test_golden.c tests/engine/test_daemon.c tests/engine/test_attribution.c tests/engine/test_stats.c tests/engine/test_progress.c \
                tests/cudart/test_fatbin.c tests/cudart/test_runtime.c \
                tests/db/test_db.c tests/db/test_shard.c tests/db/test_queue.c tests/db/test_svg.c tests/db/tmpdir.c tests/fuzz/test_regress.c tests/fuzz/fuzz_load.c tests/fuzz/fuzz_common.c
-EXAMPLE_BIN := $(BUILD)/examples/iterate
+EXAMPLE_BIN := $(BUILD)/examples/iterate $(BUILD)/examples/texscale
 # Each application under examples/ may bring its own fragment (examples/README.md,
 # "Adding an application"): it appends its host program to EXAMPLE_BIN and
 # gives the rule that builds it. examples/common/app.mk comes first: it names
@@ -132,6 +132,11 @@ $(BUILD)/unit-tests: $(TEST_OBJ) $(CORE_OBJ) $(BUILD)/libsimcore.a
 	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(CORE_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lcriterion $(LDLIBS)
 
 $(BUILD)/examples/iterate: examples/iterate/iterate.c $(APP_OBJ) $(BUILD)/libsimcore.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(APP_CFLAGS) -o $@ $< $(APP_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lm
+
+# texscale: the texture example (examples/README.md); texscale-texcache.json runs on it
+$(BUILD)/examples/texscale: examples/texscale/texscale.c $(APP_OBJ) $(BUILD)/libsimcore.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(APP_CFLAGS) -o $@ $< $(APP_OBJ) $(BUILD)/libsimcore.a $(LDFLAGS) -lm
 
