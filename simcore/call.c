@@ -283,16 +283,18 @@ int sc__x_dcall(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint3
 	return SC_X_JUMP;
 }
 
+/* The dynamic call's record of call instruction in, or NULL for a direct
+ * call (or a word that names no record). */
+static const sc__dcall_t *dcall_at(const sc_module_t *m, const sc_insn_t *in)
+{
+	uint32_t k = SC_BR_RPC(in->imm);
+	return in->op == SC_OP_CALL && in->sub == SC_CALL_DYN && k < m->ndcalls ? &m->dcalls[k] : NULL;
+}
+
 /* Whether a ret returning to `ret` ends a dynamic call. */
 static const sc__dcall_t *dcall_of(const sc_module_t *m, uint32_t ret)
 {
-	if (ret == 0 || ret > m->ncode)
-		return NULL;
-	const sc_insn_t *in = &m->code[ret - 1];
-	uint32_t k = SC_BR_RPC(in->imm);
-	if (in->op != SC_OP_CALL || in->sub != SC_CALL_DYN || k >= m->ndcalls)
-		return NULL;
-	return &m->dcalls[k];
+	return ret == 0 || ret > m->ncode ? NULL : dcall_at(m, &m->code[ret - 1]);
 }
 
 int sc__x_dret(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
@@ -358,13 +360,14 @@ int sc__x_dret(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32
 
 bool sc__dret_at(const sc_module_t *m, const sc_warp_t *w)
 {
-	return w->ncalls && m->ndcalls && dcall_of(m, w->calls[w->ncalls - 1]);
+	return w->ncalls && dcall_of(m, w->calls[w->ncalls - 1]);
 }
 
 uint32_t sc__call_targets(const sc_module_t *m, const sc_insn_t *in, uint32_t *out)
 {
-	uint32_t k = SC_BR_RPC(in->imm), n = 0;
-	if (in->sub == SC_CALL_DYN && k < m->ndcalls && m->dcalls[k].callee < 0) {
+	const sc__dcall_t *c = dcall_at(m, in);
+	uint32_t n = 0;
+	if (c && c->callee < 0) {
 		for (uint32_t i = 0; i < m->nfuncs; i++)
 			if (m->funcs[i].addr_taken)
 				out[n++] = i;
@@ -380,8 +383,8 @@ uint32_t sc__call_targets(const sc_module_t *m, const sc_insn_t *in, uint32_t *o
 
 bool sc__call_saves(const sc_module_t *m, const sc_insn_t *in)
 {
-	uint32_t k = SC_BR_RPC(in->imm);
-	return in->sub == SC_CALL_DYN && k < m->ndcalls && m->dcalls[k].saves;
+	const sc__dcall_t *c = dcall_at(m, in);
+	return c && c->saves;
 }
 
 int sc__dcall_refuse(const sc_module_t *m, const char *what, char *msg, size_t msgsz)

@@ -63,13 +63,13 @@ typedef struct fixup {
 /* A call's argument list (the module's sc__call_t, by symbol). */
 typedef struct pcall {
 	uint32_t pc, nret, narg;
-	sym_t *s[40];
+	sym_t *s[SC_DCALL_MAXR + SC_DCALL_MAXP];
 	/* dynamic calls (call.c): indirect ones through a prototype's sizes,
 	 * direct ones on a cycle of the call graph */
 	bool dyn, save;
 	int32_t caller;
 	sym_t *callee;       /* NULL: indirect */
-	uint32_t size[40];
+	uint32_t size[SC_DCALL_MAXR + SC_DCALL_MAXP];
 	int32_t targets;     /* indirect through a .calltargets list: its proto_t */
 } pcall_t;
 
@@ -80,7 +80,7 @@ typedef struct proto {
 	uint32_t len;
 	int32_t fn;
 	uint32_t nret, narg;
-	uint32_t size[40];   /* returns, then parameters */
+	uint32_t size[SC_DCALL_MAXR + SC_DCALL_MAXP]; /* returns, then parameters */
 	sym_t **targets;
 	uint32_t ntargets;
 } proto_t;
@@ -1358,7 +1358,7 @@ static int parse_proto(P *p, const sc_tok_t *name)
 			sc_tok_t *nk = NULL;
 			if (parse_param_decl(p, false, &t, &count, &align, &nk))
 				return -1;
-			if (part ? pt->narg == SC_DCALL_MAXP : pt->nret == 8)
+			if (part ? pt->narg == SC_DCALL_MAXP : pt->nret == SC_DCALL_MAXR)
 				return perr(p, nk, "too many parameters in a .callprototype");
 			pt->size[pt->nret + pt->narg] = (uint32_t)(count * type_bytes(t));
 			*(part ? &pt->narg : &pt->nret) += 1;
@@ -1393,7 +1393,7 @@ static int parse_targets(P *p, const sc_tok_t *name)
 		pt->targets[pt->ntargets++] = y;
 	} while (is_punct(peek(p), ',') && next(p));
 	const sc_func_t *f = &p->m->funcs[pt->targets[0]->func];
-	if (f->nrets > 8 || f->nparams > SC_DCALL_MAXP)
+	if (f->nrets > SC_DCALL_MAXR || f->nparams > SC_DCALL_MAXP)
 		return perr(p, name, "'%s' takes more parameters than a call passes", f->name);
 	pt->nret = f->nrets;
 	pt->narg = f->nparams;
@@ -2138,7 +2138,7 @@ static int parse_call(P *p, L *l)
 		return -1;
 	}
 	if (is_punct(peek(p), '(')) {
-		if (parse_call_list(p, &o[0], 8))
+		if (parse_call_list(p, &o[0], SC_DCALL_MAXR))
 			return -1;
 		if (!is_punct(peek(p), ','))
 			return bad_call(p);
@@ -2158,7 +2158,7 @@ static int parse_call(P *p, L *l)
 	}
 	if (is_punct(peek(p), ',') && is_punct(&p->t[p->i + 1], '(')) {
 		next(p);
-		if (parse_call_list(p, &o[2], 32))
+		if (parse_call_list(p, &o[2], SC_DCALL_MAXP))
 			return -1;
 	}
 	l->no = 3;

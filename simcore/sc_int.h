@@ -812,14 +812,15 @@ enum { SC_CALL_DIRECT = 0, SC_CALL_DYN = 1 };
  * and its return; with `save`, the caller's registers, predicates and
  * frame go on the thread's call stack too (the callee may reach the
  * caller again). */
-#define SC_DCALL_MAXP 32
+#define SC_DCALL_MAXR 8  /* return values */
+#define SC_DCALL_MAXP 32 /* parameters */
 #define SC_DCALL_RETMAX 256 /* bytes of return values */
 typedef struct sc__dcall {
 	uint32_t pc;
 	int32_t caller, callee;        /* funcs[]; callee -1: indirect */
 	bool saves;
 	uint32_t nret, narg;
-	uint32_t ret_size[8], ret_off[8];
+	uint32_t ret_size[SC_DCALL_MAXR], ret_off[SC_DCALL_MAXR];
 	uint32_t arg_size[SC_DCALL_MAXP], arg_off[SC_DCALL_MAXP];
 	/* save: the caller's slots and predicates live after the call
 	 * (module-wide numbers), which its record holds (sc__dcall_live) */
