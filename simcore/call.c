@@ -16,8 +16,17 @@
  *        u32: the call's record index | in place << 31
  *   +8   the caller's registers live after the call (32-bit slots)
  *   ...  its predicates live after the call, one byte each (0/1)
- *   ...  its local frame (parameters, return values, .local data)
- *        padded to 16 bytes
+ *   ...  its static frame (parameters, return values, and the .local
+ *        data of a function on no cycle) padded to 16 bytes
+ *
+ * A callee on a cycle of the call graph (f->stack_frame) then gets its
+ * own .local data above the record, f->stack_frame bytes at its frame
+ * pointer, which the call writes into the callee's register f->fp_slot
+ * (its instructions address that data from it: ptx_parse.c,
+ * frame_relative). A pointer to it, handed to a deeper activation, still
+ * names this activation's data. Such a function's frame pointer is
+ * stack_base + csp - stack_frame for as long as it runs (its calls pop
+ * what they push), so the call and the return find the caller's from csp.
  *
  * The stack lies at g->run.stack_base in every thread's local memory,
  * g->run.stack bytes of it (cudaLimitStackSize); the running lanes' depth
@@ -107,6 +116,22 @@ static bool in_frame(const sc_run_t *r, uint32_t off, uint32_t n)
 {
 	uint32_t end = r->stack ? r->stack_base : r->local;
 	return off <= end && n <= end - off;
+}
+
+/* The offset in a thread's local memory of variable off of function f,
+ * running with the warp's stack at csp: off itself when f's frame is
+ * static. Whether it lies there is checked with in_stack. */
+static uint32_t frame_addr(const sc_run_t *r, const sc_func_t *f, uint32_t csp, uint32_t off)
+{
+	return f->stack_frame ? r->stack_base + csp - f->stack_frame + off : off;
+}
+
+/* Whether the n bytes at frame_addr(r, f, csp, off) are f's own. */
+static bool in_stack(const sc_run_t *r, const sc_func_t *f, uint32_t csp, uint32_t off, uint32_t n)
+{
+	if (!f->stack_frame)
+		return in_frame(r, off, n);
+	return csp >= f->stack_frame && csp <= r->stack && off <= f->stack_frame && n <= f->stack_frame - off;
 }
 
 /* The function an indirect call's target value names, or -1. */
@@ -214,6 +239,48 @@ static bool saved_ok(const sc_run_t *r, const sc__dcall_t *c, const sc_func_t *c
 	return in_frame(r, cf->frame_off, cf->frame_bytes);
 }
 
+/* The register watch (site.c) on warp w's registers, which the call
+ * mechanism reads and writes besides the instructions' operands: whether
+ * it watches one of the slots call c saves (or f's frame pointer). */
+static bool watched(const sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w, const sc__dcall_t *c,
+                    const sc_func_t *f)
+{
+	const sc_watch_t *wt = &g->watch;
+	if (!wt->on || sm->id != wt->sm || w->slot != wt->slot || (wt->kind != SC_WATCH_REG && wt->kind != SC_WATCH_PRED))
+		return false;
+	bool pred = wt->kind == SC_WATCH_PRED;
+	if (!pred && f && f->has_fp && wt->idx - f->fp_slot < 2)
+		return true;
+	for (uint32_t j = pred ? c->nsave : 0; c->saves && j < (pred ? c->nsave + c->nsavep : c->nsave); j++)
+		if (c->save[j] == wt->idx)
+			return true;
+	return false;
+}
+
+/* The watched slot written in `lanes` at pc: overwritten once every
+ * corrupted copy is. */
+static void watch_write(sc_gpu_t *g, uint32_t lanes, uint32_t pc)
+{
+	sc_watch_t *wt = &g->watch;
+	if ((lanes & wt->lanes) == wt->lanes)
+		sc__watch_hit(g, SC_WATCH_OVERWRITTEN, pc);
+	else
+		wt->lanes &= ~lanes;
+}
+
+/* A dynamic call's effect on the watch: it reads the registers it saves
+ * (lanes go), then writes the callee's frame pointer. */
+static __attribute__((cold, noinline)) void watch_call(sc_gpu_t *g, const sc_sm_t *sm, const sc_warp_t *w,
+                                                       const sc__dcall_t *c, const sc_func_t *f, uint32_t go,
+                                                       uint32_t pc)
+{
+	bool saved = watched(g, sm, w, c, NULL);
+	if (saved && (go & g->watch.lanes))
+		sc__watch_hit(g, SC_WATCH_READ, pc);
+	else if (!saved && watched(g, sm, w, c, f))
+		watch_write(g, go, pc);
+}
+
 int sc__x_dcall(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
 {
 	const sc_run_t *r = &g->run;
@@ -240,22 +307,26 @@ int sc__x_dcall(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint3
 		        "bytes per thread, cudaLimitStackSize)", r->call_depth, r->stack);
 		return SC_X_HALT;
 	}
-	uint32_t size = c->saves ? record_bytes(c, cf) : 0;
-	if (c->saves && (w->csp > r->stack || size > r->stack - w->csp)) {
+	uint32_t size = c->saves ? record_bytes(c, cf) : 0, push = size + f->stack_frame;
+	if (push && (w->csp > r->stack || push > r->stack - w->csp)) {
 		sc__due(g, SC_DUE_STACK_OVERFLOW, sm, w, -1, pc, 0, "call stack overflow: the call from '%s' to '%s' "
 		        "needs %u more bytes; %u of the %u bytes per thread are in use (cudaLimitStackSize)", cf->name,
-		        f->name, size, w->csp, r->stack);
+		        f->name, push, w->csp, r->stack);
 		return SC_X_HALT;
 	}
 	if (c->saves && !saved_ok(r, c, cf))
 		return SC_X_BAD;
 	for (uint32_t i = 0; i < c->narg; i++)
-		if (!in_frame(r, c->arg_off[i], c->arg_size[i]) ||
+		if (!in_stack(r, cf, w->csp, c->arg_off[i], c->arg_size[i]) ||
 		    !in_frame(r, f->frame_off + f->param_off[i], c->arg_size[i]))
 			return SC_X_BAD;
+	if (f->has_fp && f->fp_slot + 1 >= r->regs)
+		return SC_X_BAD;
 	/* a saving call of all the top entry's lanes runs the callee in that
 	 * entry, its rpc kept in the records (recursion then costs no SIMT
 	 * entries of its own) */
+	if (UNLIKELY(g->watch.on))
+		watch_call(g, sm, w, c, f, go, pc);
 	sc_simt_t *top = &w->stk[w->sp - 1];
 	bool inplace = c->saves && go == top->mask;
 	uint32_t hdr[2] = {inplace ? top->rpc : pc + 1, k | (uint32_t)inplace << 31};
@@ -272,13 +343,18 @@ int sc__x_dcall(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint3
 			memcpy(s, lm + cf->frame_off, cf->frame_bytes);
 		}
 		for (uint32_t i = 0; i < c->narg; i++)
-			memcpy(lm + f->frame_off + f->param_off[i], lm + c->arg_off[i], c->arg_size[i]);
+			memcpy(lm + f->frame_off + f->param_off[i], lm + frame_addr(r, cf, w->csp, c->arg_off[i]),
+			       c->arg_size[i]);
+		if (f->has_fp) { /* last: the callee's window may be the caller's */
+			w->rf[(size_t)f->fp_slot * 32 + l] = r->stack_base + w->csp + size;
+			w->rf[(size_t)(f->fp_slot + 1) * 32 + l] = 0;
+		}
 	}
 	if (inplace)
 		*top = (sc_simt_t){f->entry_pc, SC_PC_CALL, go};
 	else if (!push_call(g, sm, w, pc, exec, go, f->entry_pc))
 		return SC_X_HALT;
-	w->csp += size;
+	w->csp += push;
 	w->calls[w->ncalls++] = pc + 1;
 	return SC_X_JUMP;
 }
@@ -306,7 +382,7 @@ int sc__x_dret(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32
 	const sc_func_t *f = sc__func_at(m, d->pc), *cf = &m->funcs[c->caller];
 	if (!f || f->nrets != c->nret)
 		return SC_X_BAD;
-	uint32_t size = c->saves ? record_bytes(c, cf) : 0;
+	uint32_t size = c->saves ? record_bytes(c, cf) : 0, pop = size + f->stack_frame;
 	if (c->saves && !saved_ok(r, c, cf))
 		return SC_X_BAD;
 	if (w->stk[w->sp - 1].rpc != SC_PC_CALL) {
@@ -314,16 +390,16 @@ int sc__x_dret(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32
 		        "(lanes 0x%08x)", f->name, exec);
 		return SC_X_HALT;
 	}
-	if (w->csp < size) {
+	if (w->csp < pop) {
 		sc__due(g, SC_DUE_SIMT_UNDERFLOW, sm, w, -1, d->pc, 0, "ret from '%s' with %u bytes on the call stack; "
-		        "its caller's record takes %u", f->name, w->csp, size);
+		        "its frame and its caller's record take %u", f->name, w->csp, pop);
 		return SC_X_HALT;
 	}
 	for (uint32_t i = 0; i < c->nret; i++)
-		if (!in_frame(r, c->ret_off[i], c->ret_size[i]) ||
+		if (!in_stack(r, cf, w->csp - pop, c->ret_off[i], c->ret_size[i]) ||
 		    !in_frame(r, f->frame_off + f->ret_off[i], c->ret_size[i]))
 			return SC_X_BAD;
-	w->csp -= size;
+	w->csp -= pop;
 	uint32_t hdr[2] = {0, 0};
 	if (c->saves)
 		memcpy(hdr, w->local + (size_t)__builtin_ctz(exec) * r->local + r->stack_base + w->csp, 8);
@@ -332,6 +408,8 @@ int sc__x_dret(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32
 		        f->name);
 		return SC_X_HALT;
 	}
+	if (UNLIKELY(g->watch.on) && watched(g, sm, w, c, NULL)) /* the restore writes what the call saved */
+		watch_write(g, exec, d->pc);
 	FOR_LANES(l, exec) {
 		uint8_t *lm = w->local + (size_t)l * r->local, tmp[SC_DCALL_RETMAX], *t = tmp;
 		for (uint32_t i = 0; i < c->nret; t += c->ret_size[i], i++)
@@ -348,7 +426,7 @@ int sc__x_dret(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32
 		}
 		t = tmp;
 		for (uint32_t i = 0; i < c->nret; t += c->ret_size[i], i++)
-			memcpy(lm + c->ret_off[i], t, c->ret_size[i]);
+			memcpy(lm + frame_addr(r, cf, w->csp, c->ret_off[i]), t, c->ret_size[i]);
 	}
 	w->ncalls--;
 	if (hdr[1] >> 31) /* the call ran in the caller's entry: it resumes with its rpc */

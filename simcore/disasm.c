@@ -173,6 +173,16 @@ static void put_sym(out_t *o, int32_t r, bool addr)
 	put(o, "%s", addr ? "]" : "");
 }
 
+/* Whether slot i is the frame pointer of the function the word being
+ * written back belongs to (ptx_parse.c, frame_relative). */
+static bool frame_ptr(const out_t *o, unsigned i)
+{
+	const sc_func_t *f = o->em ? sc__func_at(o->m, o->pc) : NULL;
+	if (!f || !f->stack_frame)
+		return false;
+	return i == (o->ptx_code ? f->ptx_reg_base + f->ptx_nregs - 2 : f->fp_slot);
+}
+
 /* Operand o of in; k: its shape character (the type of a constant). */
 static void put_opnd(out_t *o, const sc_module_t *m, const sc_insn_t *in, sc_opnd_t op, char k)
 {
@@ -201,7 +211,7 @@ static void put_opnd(out_t *o, const sc_module_t *m, const sc_insn_t *in, sc_opn
 			put(o, "pool[%u]", i);
 		return;
 	case SC_K_ADDR:
-		if (i == SC_NOREG && o->em && o->em->reloc_pc[o->pc] >= 0) {
+		if ((i == SC_NOREG || frame_ptr(o, i)) && o->em && o->em->reloc_pc[o->pc] >= 0) {
 			put_sym(o, o->em->reloc_pc[o->pc], true);
 			return;
 		}
@@ -449,6 +459,14 @@ static int disasm(out_t o, const sc_module_t *m, const sc_insn_t *in)
 	if (in->op >= SC_OP_TEX && in->op <= SC_OP_SUST && sc__tex_valid(in)) {
 		put_tex(&o, m, in);
 		return (int)o.len;
+	}
+	sc_insn_t mv;
+	if (o.em && in->op == SC_OP_ADD && SC_OPND_KIND(in->opnd[1]) == SC_K_R64 && frame_ptr(&o, sc__opnd_idx(in, 1)) &&
+	    SC_OPND_KIND(in->opnd[2]) == SC_K_IMM) { /* mov.u64 %rd, var of a stack frame, as written */
+		mv = sc__insn_ops((sc_insn_t){.op = SC_OP_MOV, .type = SC_T_U64, .nops = SC_NOPS_MAKE(1, 1)},
+		                  (sc_opnd_t[6]){sc__opnd(in, 0), sc__opnd(in, 2)});
+		in = &mv;
+		oi = &sc__ops[in->op];
 	}
 	put_mnemonic(&o, in, oi);
 	put_operands(&o, m, in, oi);

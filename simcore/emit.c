@@ -245,7 +245,9 @@ static int put_func(FILE *out, sc__emit_t *e, uint32_t fi)
 	if (f->smem_warp) /* Penny's shared checkpoints (pennyc.c): the loader's pragma */
 		fprintf(out, ".pragma \"flipsim smem_per_warp %u\";\n", f->smem_warp);
 	fprintf(out, "{\n");
-	for (uint32_t i = 0; i < f->ndecl; i++) {
+	/* the last of a stack frame's is its frame pointer (ptx_parse.c,
+	 * stack_frames): the words using it are written as the source had them */
+	for (uint32_t i = 0; i < f->ndecl - (f->stack_frame ? 1 : 0); i++) {
 		char name[64];
 		decl_name(f, &f->decl[i], name, sizeof name);
 		fprintf(out, "\t.reg .%s %s", sc__type_names[f->decl[i].type], name);

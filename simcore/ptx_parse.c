@@ -685,8 +685,9 @@ static int enc_value_to(P *p, sc_opnd_t *dst, const popnd_t *o, int t)
 		if (pool_add(p, 0, false, &idx))
 			return -1;
 		*dst = SC_OPND(SC_K_IMM, idx);
-		return add_fixup(p, (fixup_t){.kind = FX_POOL, .pool = idx, .sym = o->sym, .addend = o->off,
-		                              .line = o->tok->line, .col = o->tok->col, .func = p->fn});
+		return add_fixup(p, (fixup_t){.kind = FX_POOL, .pc = p->m->ncode, .pool = idx, .sym = o->sym,
+		                              .addend = o->off, .line = o->tok->line, .col = o->tok->col,
+		                              .func = p->fn});
 	}
 	return perr(p, o->tok, "operand '%s' is not a value here", tokstr(o->tok));
 }
@@ -3049,8 +3050,11 @@ static int indirect_edges(P *p, bool *calls)
 }
 
 /* Which calls are dynamic (call.c) and which of those save the caller:
- * a direct call whose callee reaches its caller again (recursion) becomes
- * one, its .param variables the caller's own local data; an indirect
+ * a direct call whose callee is on a cycle of the call graph becomes one
+ * (the call gives the callee's activation its frame on the stack), its
+ * .param variables the caller's own local data, and saves the caller (a
+ * saving call made by all of its SIMT entry's lanes runs the callee in
+ * that entry: entering a recursion costs no SIMT entries); an indirect
  * call saves its caller when any function whose address is taken reaches
  * it. calls: the closed call graph. */
 static void mark_dyn_calls(P *p, const bool *calls)
@@ -3060,7 +3064,8 @@ static void mark_dyn_calls(P *p, const bool *calls)
 		pcall_t *c = &p->calls[i];
 		uint32_t caller = (uint32_t)c->caller;
 		if (!c->dyn) {
-			if (!calls[(size_t)c->callee->func * nf + caller])
+			uint32_t callee = (uint32_t)c->callee->func;
+			if (!calls[(size_t)callee * nf + callee])
 				continue;
 			c->dyn = c->save = true;
 			for (uint32_t k = 0; k < c->nret + c->narg; k++) {
@@ -3220,6 +3225,38 @@ static int layout_locals(P *p)
 	return 0;
 }
 
+/* A function on a cycle of the call graph gives each activation its own
+ * .local data (its variables and its dynamic calls' .param ones) on the
+ * call stack, at its frame pointer: a 64-bit register after its own that
+ * the call writes (call.c). A pointer to that data, handed to a deeper
+ * activation, names the caller's data, as on a GPU. */
+static int stack_frames(P *p, const bool *calls)
+{
+	sc_module_t *m = p->m;
+	uint32_t nf = m->nfuncs;
+	for (uint32_t i = 0; i < nf; i++) {
+		sc_func_t *f = &m->funcs[i];
+		if (f->is_entry || f->entry_pc == UINT32_MAX || !calls[(size_t)i * nf + i] || !f->local_own)
+			continue;
+		/* declared last, as %__frame, for what names registers (disasm) */
+		sc__reg_decl_t *d = realloc(f->decl, (f->ndecl + 1) * sizeof *d);
+		char *name = strdup("%__frame");
+		if (d)
+			f->decl = d;
+		if (!d || !name) {
+			free(name);
+			p->err = SC_ENOMEM;
+			return -1;
+		}
+		d[f->ndecl++] = (sc__reg_decl_t){.name = name, .type = SC_T_B64, .first = f->nregs};
+		f->stack_frame = align_up(f->local_own, 16);
+		f->has_fp = true;
+		f->fp_slot = f->nregs; /* function-relative until layout_frames */
+		f->nregs += 2;
+	}
+	return 0;
+}
+
 /* Registers: kernels from 0, each .func above every kernel; local memory:
  * the largest kernel's own, then every .func's frame. */
 static int layout_frames(P *p)
@@ -3239,10 +3276,11 @@ static int layout_frames(P *p)
 			continue;
 		f->reg_base = rb;
 		f->pred_base = pb;
+		f->fp_slot += f->has_fp ? rb : 0;
 		rb += f->nregs;
 		pb += f->npreds;
 		f->frame_off = fo;
-		f->frame_bytes = align_up(f->param_bytes, 16) + f->local_own;
+		f->frame_bytes = align_up(f->param_bytes, 16) + (f->stack_frame ? 0 : f->local_own);
 		if ((uint64_t)fo + f->param_bytes + 16 + f->local_own > (1ull << 31)) {
 			sc_tok_t t = {.line = 1, .col = 1};
 			return perr(p, &t, "the module's local memory (.local variables and call frames) exceeds 2 GiB "
@@ -3445,7 +3483,9 @@ static int layout(P *p)
 	int rc = call_graph(p, &calls);
 	if (!rc) {
 		rebind_call_params(p);
-		rc = layout_locals(p) || layout_frames(p) ? -1 : 0;
+		rc = layout_locals(p) ? -1 : 0;
+		if (!rc)
+			rc = stack_frames(p, calls) || layout_frames(p) ? -1 : 0;
 	}
 	if (!rc) {
 		kernel_totals(p, calls);
@@ -3464,7 +3504,7 @@ static uint64_t sym_address(const P *p, const fixup_t *x)
 	if (y->space == SC_SP_LOCAL) {
 		int32_t f = y->bound ? y->func : y->owner;
 		const sc_func_t *fn = &m->funcs[f];
-		if (!fn->is_entry)
+		if (!fn->is_entry && (y->bound || !fn->stack_frame)) /* else: from the frame pointer */
 			a += fn->frame_off + (y->bound ? 0 : align_up(fn->param_bytes, 16));
 	}
 	a += (uint64_t)x->addend;
@@ -3480,11 +3520,53 @@ static uint64_t sym_address(const P *p, const fixup_t *x)
 	return a;
 }
 
+/* The function whose stack frame holds x's variable, or NULL when its
+ * address is static. */
+static const sc_func_t *frame_of(const P *p, const fixup_t *x)
+{
+	const sym_t *y = x->sym;
+	if (y->space != SC_SP_LOCAL || y->bound || y->owner < 0 || !p->m->funcs[y->owner].stack_frame)
+		return NULL;
+	return &p->m->funcs[y->owner];
+}
+
+/* Fixup x names a variable of a stack frame (frame_of): its address is
+ * the frame pointer's value plus sym_address, so [var+off] reads the
+ * frame pointer and mov %rd, var becomes add.u64 %rd, fp, off. Before the
+ * function's registers are relocated. */
+static int frame_relative(P *p, const fixup_t *x, const sc_func_t *f)
+{
+	sc_insn_t *in = &p->m->code[x->pc];
+	sc_tok_t t = {.line = x->line, .col = x->col};
+	uint32_t fp = f->fp_slot - f->reg_base;
+	if (x->kind == FX_IMM) {
+		for (unsigned j = 0; j < 6; j++)
+			if (SC_OPND_KIND(in->opnd[j]) == SC_K_ADDR && sc__opnd_idx(in, j) == SC_NOREG) {
+				sc__set_opnd(in, j, SC_OPND(SC_K_ADDR, fp));
+				return 0;
+			}
+		return perr(p, &t, "'%s' may recurse: the address of its .local variable '%s' needs a 64-bit address "
+		            "here", f->name, x->sym->name);
+	}
+	if (in->op != SC_OP_MOV || SC_NDST(in) != 1 || SC_NSRC(in) != 1 || sc__type_bits(in->type) != 64 ||
+	    SC_OPND_KIND(in->opnd[0]) != SC_K_R64)
+		return perr(p, &t, "'%s' may recurse: the address of its .local variable '%s' is taken by mov.u64 "
+		            "only (each activation has a frame of its own)", f->name, x->sym->name);
+	sc_opnd_t d = sc__opnd(in, 0), v = sc__opnd(in, 1);
+	*in = sc__insn_ops((sc_insn_t){.op = SC_OP_ADD, .type = SC_T_U64, .nops = SC_NOPS_MAKE(1, 2),
+	                               .guard = in->guard},
+	                   (sc_opnd_t[6]){d, SC_OPND(SC_K_R64, fp), v});
+	return 0;
+}
+
 static int apply_fixups(P *p)
 {
 	sc_module_t *m = p->m;
 	for (uint32_t i = 0; i < p->nfx; i++) {
 		fixup_t *x = &p->fx[i];
+		const sc_func_t *sf = x->kind == FX_IMM || x->kind == FX_POOL ? frame_of(p, x) : NULL;
+		if (sf && frame_relative(p, x, sf))
+			return -1;
 		switch (x->kind) {
 		case FX_IMM:
 			m->code[x->pc].imm = sym_address(p, x);

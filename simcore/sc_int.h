@@ -878,7 +878,15 @@ typedef struct sc_func {
 	uint32_t *ret_size, *ret_off;
 	uint32_t local_own;            /* bytes of own .local data */
 	uint32_t frame_off;            /* .func: offset of its frame in local memory */
-	uint32_t frame_bytes;          /* .func: params + rets + own locals */
+	uint32_t frame_bytes;          /* .func: params + rets + own locals (not
+	                                  those on the stack: stack_frame) */
+	/* .func on a cycle of the call graph (call.c): each activation's own
+	 * .local data, stack_frame bytes, lies on the call stack, addressed
+	 * from its frame pointer, a 64-bit register (slot fp_slot, when
+	 * has_fp) that the call writes */
+	uint32_t stack_frame;
+	uint32_t fp_slot;
+	bool has_fp;
 	uint32_t smem_static;          /* kernel: static shared bytes */
 	uint32_t dyn_smem_align;       /* kernel: alignment of extern .shared */
 	uint32_t smem_warp;            /* kernel: shared bytes per warp the launch adds

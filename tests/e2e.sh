@@ -289,7 +289,7 @@ mkq() { # NAME SEED INJECTIONS: a small campaign file in $q
 mkq q1 1 30
 mkq q2 2 30
 mkq q3 3 30
-mkq q4 4 1500
+mkq q4 4 10000 # seconds of work: the status loop below must see it running
 check "submit refuses a bad campaign, queueing nothing" 2 "" "1 of 2 campaigns are not valid; nothing was queued" \
 	"$flipsim" submit "$q/r.db" "$q/q1.json" tests/campaigns/data/campaign/bad_unknown_key.json
 check "submit" 0 "q2: queued as entry 2" "" "$flipsim" submit "$q/r.db" "$q/q1.json" "$q/q2.json"
@@ -331,7 +331,7 @@ kill -9 "$(cut -d' ' -f1 "$q/r.db.daemon")" 2>/dev/null
 sleep 0.5
 check "status after SIGKILL: the entry stays running, no daemon" 0 "daemon: none runs" "" "$flipsim" status "$q/r.db"
 check "a new daemon resumes it" 0 "q4 (entry 5): resumed" "" "$flipsim" daemon "$q/r.db" -j 2
-check "every experiment once" 0 " 1500/1500 " "" "$flipsim" status "$q/r.db"
+check "every experiment once" 0 " 10000/10000 " "" "$flipsim" status "$q/r.db"
 check "daemon: --log without --detach" 2 "" "--log goes with --detach" "$flipsim" daemon "$q/r.db" --log x.log
 check "daemon: bad --poll" 2 "" "--poll: expected seconds" "$flipsim" daemon "$q/r.db" --poll 0
 check "submit: missing campaign" 2 "" "missing campaign file" "$flipsim" submit "$q/r.db"

@@ -101,11 +101,12 @@ Test(runner, early_termination_never_changes_an_outcome, .timeout = 300)
 	runs_teardown(&s);
 }
 
-/* The caches as targets (stencil.json on small-cache-gpu.json: lines that
- * are hit, evicted, written back and read by the next launch): fork-at-cycle
- * equals re-simulation, and early termination (whole state, or memory lines
- * nobody touches again) never changes an outcome, for every cache target. */
-static void cache_equivalences(const char *campaign)
+/* Fork-at-cycle equals re-simulation, and early termination (whole state,
+ * or memory lines nobody touches again) never changes an outcome: for every
+ * cache target (stencil.json on small-cache-gpu.json: lines that are hit,
+ * evicted, written back and read by the next launch), and for registers of
+ * recursive functions (frame pointers, call-stack records). */
+static void fork_early_equivalences(const char *campaign)
 {
 	setup_t s;
 	runs_setup(&s, campaign);
@@ -139,20 +140,27 @@ static void cache_equivalences(const char *campaign)
 
 Test(runner, cache_l1d_fork_and_early_change_no_outcome, .timeout = 300)
 {
-	cache_equivalences("tests/engine/data/stencil-l1d.json");
+	fork_early_equivalences("tests/engine/data/stencil-l1d.json");
 }
 Test(runner, cache_l2_fork_and_early_change_no_outcome, .timeout = 300)
 {
-	cache_equivalences("tests/engine/data/stencil-l2.json");
+	fork_early_equivalences("tests/engine/data/stencil-l2.json");
 }
 Test(runner, cache_const_fork_and_early_change_no_outcome, .timeout = 300)
 {
-	cache_equivalences("tests/engine/data/stencil-const.json");
+	fork_early_equivalences("tests/engine/data/stencil-const.json");
 }
 /* live sampling: every draw lands on a line in use */
 Test(runner, cache_l2_live_fork_and_early_change_no_outcome, .timeout = 300)
 {
-	cache_equivalences("tests/engine/data/stencil-l2-live.json");
+	fork_early_equivalences("tests/engine/data/stencil-l2-live.json");
+}
+
+/* calls_frames (tests/ptx): recursion whose activations hand pointers to
+ * their own frames down, alloc mode (the windows of a cycle coincide) */
+Test(runner, recursion_fork_and_early_change_no_outcome, .timeout = 300)
+{
+	fork_early_equivalences("tests/engine/data/calls-frames-regfile.json");
 }
 
 /* A fault in a value no thread reads again is Masked "dead" without being

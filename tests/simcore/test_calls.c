@@ -164,7 +164,7 @@ Test(calls, pointer_to_another_prototype_is_a_due)
 	h_fini(&h);
 }
 
-/* down(n + tid) in 20 threads: every lane a different depth; the call stack holds 1 KiB
+/* down(n + tid) in 16 threads: every lane a different depth; the call stack holds 1 KiB
  * per thread unless set, and a deeper recursion is DUE stack_overflow. */
 Test(calls, recursion_depth_and_stack_limit)
 {
@@ -173,10 +173,12 @@ Test(calls, recursion_depth_and_stack_limit)
 	h_load_ok(&h, ptx);
 	cr_expect_eq(sc_stack_size(h.gpu), 1024);
 	uint64_t out = h_alloc(&h, 32 * 4, NULL);
-	uint32_t n = 0, got[32]; /* 19 records of 48 bytes at most */
-	h_launch_ok(&h, "k3", H_D1(1), H_D1(20), 0, H_ARGS(&out, &n));
+	/* 15 calls of 64 bytes at most: a record of 48 (header, live values,
+	 * parameters) and down's own frame of 16 (its call's .param variables) */
+	uint32_t n = 0, got[32];
+	h_launch_ok(&h, "k3", H_D1(1), H_D1(16), 0, H_ARGS(&out, &n));
 	h_read(&h, got, out, sizeof got);
-	for (uint32_t t = 0; t < 20; t++)
+	for (uint32_t t = 0; t < 16; t++)
 		cr_expect_eq(got[t], (n + t) * (n + t + 1) / 2, "thread %u: %u", t, got[t]);
 	n = 200;
 	cr_assert_eq(h_launch(&h, "k3", H_D1(1), H_D1(20), 0, H_ARGS(&out, &n)), SC_EDUE);
@@ -249,9 +251,9 @@ Test(calls, calltargets_list)
 	h_load_ok(&h, ptx);
 	out = h_alloc(&h, 32 * 4, NULL);
 	f = var_u64(&h, "dp", 0);
-	h_launch_ok(&h, "k", H_D1(1), H_D1(20), 0, H_ARGS(&out, &f));
+	h_launch_ok(&h, "k", H_D1(1), H_D1(16), 0, H_ARGS(&out, &f));
 	h_read(&h, got, out, sizeof got);
-	for (uint32_t t = 0; t < 20; t++)
+	for (uint32_t t = 0; t < 16; t++)
 		cr_expect_eq(got[t], t * (t + 1) / 2, "thread %u: %u", t, got[t]);
 	h_fini(&h);
 }
@@ -322,8 +324,89 @@ Test(calls, call_stack_depth_in_state_hash)
 	uint64_t out = h_alloc(&h, 32 * 4, NULL), hs[3] = {0, 0, 0};
 	uint32_t n = 0;
 	sc_set_pause(h.gpu, 300, csp_pause, hs);
-	h_launch_ok(&h, "k3", H_D1(1), H_D1(20), 0, H_ARGS(&out, &n));
+	h_launch_ok(&h, "k3", H_D1(1), H_D1(16), 0, H_ARGS(&out, &n));
 	cr_expect_gt(hs[2], 0, "paused inside the recursion");
 	cr_expect_neq(hs[0], hs[1]);
+	h_fini(&h);
+}
+
+/* acc(up, n): each activation keeps n in its own .local buf and hands the
+ * deeper call a pointer to it; back from the call it adds what its caller's
+ * buf holds (n + 1) and 1000 x its own (n). Static frames would make the
+ * pointer name the deeper activation's buf: n, not n + 1. */
+static const char ptx_frames[] = H_PTX_HEAD
+	".func (.param .b32 r) acc(.param .b64 up, .param .b32 n)\n"
+	"{\n\t.local .align 4 .b8 buf[4];\n\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<3>;\n\t.reg .pred %p<3>;\n"
+	"\tld.param.u64 %rd1, [up];\n\tld.param.u32 %r1, [n];\n\tmov.u64 %rd2, buf;\n\tst.local.u32 [buf], %r1;\n"
+	"\tsetp.eq.s32 %p1, %r1, 0;\n\tmov.u32 %r3, 0;\n\t@%p1 bra DONE;\n\tsub.s32 %r2, %r1, 1;\n"
+	"\t{ .param .b64 a;\n\tst.param.b64 [a], %rd2;\n\t.param .b32 b;\n\tst.param.b32 [b], %r2;\n"
+	"\t.param .b32 x;\n\tcall.uni (x), acc, (a, b);\n\tld.param.b32 %r3, [x];\n\t}\n"
+	"DONE:\n\tsetp.eq.s64 %p2, %rd1, 0;\n\t@%p2 bra END;\n\tld.local.u32 %r4, [%rd1];\n\tadd.s32 %r3, %r3, %r4;\n"
+	"\tld.local.u32 %r5, [buf];\n\tmul.lo.s32 %r5, %r5, 1000;\n\tadd.s32 %r3, %r3, %r5;\n"
+	"END:\n\tst.param.b32 [r], %r3;\n\tret;\n}\n"
+	".visible .entry k5(.param .u64 out)\n"
+	"{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<5>;\n"
+	"\tmov.u32 %r1, %tid.x;\n\tmov.u64 %rd1, 0;\n\tld.param.u64 %rd2, [out];\n"
+	"\t{ .param .b64 a;\n\tst.param.b64 [a], %rd1;\n\t.param .b32 b;\n\tst.param.b32 [b], %r1;\n"
+	"\t.param .b32 x;\n\tcall.uni (x), acc, (a, b);\n\tld.param.b32 %r2, [x];\n\t}\n"
+	"\tmul.wide.u32 %rd3, %r1, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n\tst.global.u32 [%rd4], %r2;\n\tret;\n}\n";
+
+/* Runs k5 over 8 threads of text in mode regs and checks acc(0, t). */
+static void frames_run(const char *text, sc_regs_t regs)
+{
+	h_ctx_t h;
+	h_init(&h);
+	h.opt.regs = regs;
+	h_load_ok(&h, text);
+	uint64_t out = h_alloc(&h, 8 * 4, NULL);
+	uint32_t got[8];
+	h_launch_ok(&h, "k5", H_D1(1), H_D1(8), 0, H_ARGS(&out));
+	h_read(&h, got, out, sizeof got);
+	for (uint32_t t = 0; t < 8; t++)
+		cr_expect_eq(got[t], t * (t + 1) / 2 + 1000 * t * (t - (t > 0)) / 2, "%s mode, thread %u: %u",
+		             sc_regs_name(regs), t, got[t]);
+	h_fini(&h);
+}
+
+/* Each activation of a recursive function has its own .local data: a
+ * pointer to the caller's, handed down, names the caller's (in every
+ * register mode, and in the PTX written back, which names the variable
+ * as the source did). */
+Test(calls, each_activation_has_its_own_frame)
+{
+	frames_run(ptx_frames, SC_REGS_UNALLOC);
+	frames_run(ptx_frames, SC_REGS_ALLOC);
+	frames_run(ptx_frames, SC_REGS_PTX);
+	h_ctx_t h;
+	h_init(&h);
+	h_load_ok(&h, ptx_frames);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&buf, &len);
+	cr_assert_eq(sc_module_emit_ptx(h.mod, mf), 0);
+	fclose(mf);
+	h_fini(&h);
+	cr_expect(strstr(buf, "mov.u64 %rd2, buf;") && strstr(buf, "st.local.u32 [buf], %r1;") &&
+	          strstr(buf, "ld.local.u32 %r5, [buf];"), "%s", buf);
+	frames_run(buf, SC_REGS_UNALLOC);
+	free(buf);
+}
+
+/* In a function that may recurse, a .local variable's address is taken by
+ * mov.u64 or used as [var+offset]; anything else is refused with the line. */
+Test(calls, recursive_frame_address_forms)
+{
+	char text[sizeof ptx_frames + 64];
+	snprintf(text, sizeof text, "%s", ptx_frames);
+	char *at = strstr(text, "mov.u64 %rd2, buf;");
+	cr_assert(at);
+	memmove(at + 25, at + 18, strlen(at + 18) + 1);
+	memcpy(at, "cvta.local.u64 %rd2, buf;", 25);
+	h_ctx_t h;
+	h_init(&h);
+	cr_expect_neq(h_load(&h, text), 0);
+	cr_expect(strstr(sc_gpu_errmsg(h.gpu), "t.ptx:12:23: ") &&
+	          strstr(sc_gpu_errmsg(h.gpu), "'acc' may recurse: the address of its .local variable 'buf' is taken by "
+	                                       "mov.u64 only"), "%s", sc_gpu_errmsg(h.gpu));
 	h_fini(&h);
 }

@@ -326,6 +326,8 @@ static void check_against(const char *file, uint32_t pc, const char *src, bool s
 	if (!strcmp(sw[0], "ret") || !strcmp(sw[0], "call") || (!strcmp(sw[0], "mov") && strstr(src, "{") &&
 	                                                         strstr(src, "}") != strrchr(src, '}')))
 		return; /* lowered to exit or bra; call lists; a mov.v is several words */
+	if (!strcmp(sw[0], "mov") && !strncmp(d, "add.u64", 7) && strstr(src, "__local_depot"))
+		return; /* a recursive function's frame: its frame pointer plus the offset (ptx_parse.c) */
 	for (int i = 0; i < ns; i++) /* .func parameters live in the local frame */
 		if (!strcmp(sw[i], "param") && strstr(text, ".local"))
 			snprintf(sw[i], 24, "local");
