@@ -30,7 +30,9 @@ static void sms_free(sc_gpu_t *g)
 	}
 	sc__state_unmap(g); /* everything else lives in its mappings */
 	free(g->sms);
+	free(g->sm_next);
 	g->sms = NULL;
+	g->sm_next = NULL;
 }
 
 /* Takes n bytes, cache-line aligned, off *p (which NULL only measures). */
@@ -126,12 +128,14 @@ int sc_gpu_create(const sc_gpu_config_t *want, const sc_options_t *opt, sc_gpu_t
 		return SC_EINVAL;
 	}
 	g->sms = calloc(cfg->num_sms, sizeof *g->sms);
-	if (!g->sms)
+	g->sm_next = calloc(cfg->num_sms, sizeof *g->sm_next);
+	if (!g->sms || !g->sm_next)
 		goto nomem;
 	for (uint32_t i = 0; i < cfg->num_sms; i++) {
 		sc_sm_t *sm = &g->sms[i];
 		sm->id = i;
-		sm->next = UINT64_MAX;
+		sm->next = &g->sm_next[i];
+		*sm->next = UINT64_MAX;
 		for (uint32_t s = 0; s < cfg->schedulers_per_sm && s < 8; s++)
 			for (unsigned fu = 0; fu < SC_FU__COUNT; fu++)
 				sm->uslot[s][fu] = (uint8_t)sc__unit_slot(cfg, fu, s);
@@ -636,7 +640,7 @@ static int sms_prepare(sc_gpu_t *g)
 			sm->smin[s] = UINT64_MAX;
 		memset(sm->ufree, 0, g->cfg.schedulers_per_sm * SC_FU__COUNT * sizeof *sm->ufree);
 		sm->nctas = 0;
-		sm->next = UINT64_MAX;
+		*sm->next = UINT64_MAX;
 	}
 	sc__memsys_launch(g);
 	return 0;
@@ -814,8 +818,7 @@ static uint64_t next_event(const sc_gpu_t *g)
 {
 	uint64_t next = UINT64_MAX;
 	for (uint32_t i = 0; i < g->cfg.num_sms; i++)
-		if (g->sms[i].next < next)
-			next = g->sms[i].next;
+		next = g->sm_next[i] < next ? g->sm_next[i] : next;
 	return next;
 }
 
@@ -867,15 +870,15 @@ static uint64_t run_loop(sc_gpu_t *g, uint64_t now)
 		/* an SM's cycle changes only its own next: the earliest is found
 		 * on the way */
 		next = UINT64_MAX;
+		const uint64_t *sn = g->sm_next;
 		for (uint32_t i = 0; i < g->cfg.num_sms && !r->halt; i++) {
-			sc_sm_t *sm = &g->sms[i];
-			if (sm->next == now) {
+			if (sn[i] == now) {
 				if (UNLIKELY(refu))
-					sc__refu_cycle(g, sm, now);
+					sc__refu_cycle(g, &g->sms[i], now);
 				else
-					sc__sm_cycle(g, sm, now);
+					sc__sm_cycle(g, &g->sms[i], now);
 			}
-			next = sm->next < next ? sm->next : next;
+			next = sn[i] < next ? sn[i] : next;
 		}
 	}
 	g->cycle = now;

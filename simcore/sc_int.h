@@ -1499,7 +1499,9 @@ typedef struct sc_sm {
 	uint64_t *wnext;        /* per warp slot: earliest issue cycle, UINT64_MAX
 	                         * unless SC_W_ACTIVE (kept apart from sc_warp_t so
 	                         * that the scheduler's scans stay in cache) */
-	uint64_t next;          /* next cycle with work, UINT64_MAX when none */
+	uint64_t *next;         /* next cycle with work, UINT64_MAX when none: in
+	                         * g->sm_next, where the event loop's scan over the
+	                         * SMs reads one or two host cache lines */
 	uint64_t *sfree;        /* per scheduler: first cycle it may issue again */
 	uint64_t *smin;         /* per scheduler: a lower bound of its warps' wnext */
 	struct sc_wheel *wh;    /* the warps by wnext, for launches of at most 64 slots */
@@ -1648,6 +1650,28 @@ typedef struct sc_cache {
 
 #define SC_TICK_SHIFT 10      /* DRAM bus times count 1/1024 cycles */
 
+/* Division by a divisor d fixed at creation without a divide instruction
+ * where the dividend fits 32 bits: q = (m x) >> 64 with m = ceil(2^64 / d)
+ * is exact for every 32-bit x and 2 <= d < 2^32 (Lemire, Kaser, Kurz,
+ * "Faster remainder by direct computation", 2019); m = 0 for d = 1. */
+typedef struct sc_fdiv {
+	uint64_t m;
+	uint32_t d;
+} sc_fdiv_t;
+
+static inline sc_fdiv_t sc__fdiv_make(uint32_t d)
+{
+	return (sc_fdiv_t){d > 1 ? UINT64_MAX / d + 1 : 0, d};
+}
+
+/* x / f.d, its remainder in *rem. */
+static inline uint64_t sc__fdiv(sc_fdiv_t f, uint64_t x, uint64_t *rem)
+{
+	uint64_t q = f.d == 1 ? x : x >> 32 == 0 ? (uint64_t)(((unsigned __int128)f.m * x) >> 64) : x / f.d;
+	*rem = x - q * f.d;
+	return q;
+}
+
 typedef struct sc_memsys {
 	sc_cache_t *l1, *cc;      /* per SM: L1 data, constant */
 	sc_cache_t *tc;           /* per SM: texture (no sets: the L1 serves textures) */
@@ -1655,6 +1679,7 @@ typedef struct sc_memsys {
 	uint64_t *port;           /* per slice: cycle its port is free again */
 	uint64_t *bus;            /* per channel: tick (1/1024 cycle) its bus is free */
 	uint32_t nslices, nchan;
+	sc_fdiv_t by_chan, by_spc; /* x / nchan and x / l2_slices_per_channel (place) */
 	uint64_t sector_ticks;    /* bus time of one sector */
 	uint32_t occ;             /* load/store unit cycles of the access just timed */
 	struct {
@@ -1982,6 +2007,7 @@ struct sc_gpu {
 	void *hook_ctx;
 	sc_module_t *mods;
 	sc_sm_t *sms;
+	uint64_t *sm_next;              /* per SM: sc_sm_t.next points here */
 	sc_statemap_t smap;             /* the SMs' most-written state */
 	uint64_t cycle;                 /* GPU clock, over all launches */
 	sc_status_t status;
