@@ -43,6 +43,14 @@ static void *carve(uint8_t **p, size_t n)
 	return r;
 }
 
+/* Takes n bytes aligned to `align` off *p, packed after what it took before. */
+static void *pack(uint8_t **p, size_t n, size_t align)
+{
+	uintptr_t a = ((uintptr_t)*p + align - 1) & ~(uintptr_t)(align - 1);
+	*p = (uint8_t *)a + n;
+	return (void *)a;
+}
+
 /* SM i's part of the SC_MAP_SM mapping at base (NULL: measure only): its
  * warps with their SIMT stacks and instruction buffers, CTAs, schedulers'
  * last slots and warps' next issue cycles. Returns the bytes per SM. */
@@ -53,13 +61,17 @@ static size_t sm_layout(sc_gpu_t *g, uint8_t *base, uint32_t i)
 	sc_sm_t *sm = &g->sms[i];
 	sc_warp_t *warps = carve(&p, cfg->max_warps_per_sm * sizeof *warps);
 	sc_cta_t *ctas = carve(&p, cfg->max_ctas_per_sm * sizeof *ctas);
-	uint32_t *last = carve(&p, cfg->schedulers_per_sm * sizeof *last);
 	uint64_t *wnext = carve(&p, cfg->max_warps_per_sm * sizeof *wnext);
-	uint64_t *sfree = carve(&p, cfg->schedulers_per_sm * sizeof *sfree);
-	uint64_t *smin = carve(&p, cfg->schedulers_per_sm * sizeof *smin);
 	sc_wheel_t *wh = carve(&p, sizeof *wh);
-	uint8_t *nfu = carve(&p, cfg->max_warps_per_sm * sizeof *nfu);
-	uint64_t *ufree = carve(&p, cfg->schedulers_per_sm * SC_FU__COUNT * sizeof *ufree);
+	/* what every SM cycle reads besides wnext and the wheel, packed into
+	 * as few host cache lines as it fits */
+	uint8_t *hot = p;
+	uint64_t *sfree = pack(&hot, cfg->schedulers_per_sm * sizeof *sfree, 8);
+	uint64_t *smin = pack(&hot, cfg->schedulers_per_sm * sizeof *smin, 8);
+	uint64_t *ufree = pack(&hot, cfg->schedulers_per_sm * SC_FU__COUNT * sizeof *ufree, 8);
+	uint32_t *last = pack(&hot, cfg->schedulers_per_sm * sizeof *last, 4);
+	uint8_t *nfu = pack(&hot, cfg->max_warps_per_sm * sizeof *nfu, 1);
+	carve(&p, (size_t)(hot - p));
 	/* a warp's instruction buffer, then its SIMT stack at once: an issue
 	 * reads ib[0] and the stack's top (mostly its first entry) together */
 	for (uint32_t w = 0; w < cfg->max_warps_per_sm; w++) {

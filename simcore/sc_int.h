@@ -2097,13 +2097,15 @@ typedef int (*sc_exec_fn)(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t
  * scheduler's next cycle are then bit arithmetic instead of scans. It is
  * derived from wnext (which the state hash covers) and changes no decision. */
 typedef struct sc_wheel {
-	uint64_t bucket[64];
+	/* what every SM cycle reads first (with two schedulers' masks), in
+	 * one host cache line: the struct is line-aligned (gpu.c) */
 	uint64_t occ;           /* bit b: bucket[b] is not empty */
 	uint64_t ready, far;
 	uint64_t far_min;       /* no slot in far has an earlier wnext */
 	uint64_t at;
-	uint64_t smask[8];      /* per scheduler: its slots */
 	bool on;
+	uint64_t smask[8];      /* per scheduler: its slots */
+	uint64_t bucket[64];
 } sc_wheel_t;
 
 static inline void sc__wheel_put(sc_wheel_t *wh, uint32_t slot, uint64_t t)
