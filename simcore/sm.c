@@ -695,6 +695,16 @@ static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 		if (rc > 1)
 			for (unsigned j = 0; j < d->nwr; j++)
 				w->ready[d->rdy[j]] = now + (uint32_t)rc;
+		top->pc = pc + 1;
+		if (LIKELY(top->pc != top->rpc) && LIKELY(top == &w->stk[w->sp - 1])) {
+			/* in sequence, nothing reconverges: step_past and
+			 * reschedule as they go for this case (the buffer
+			 * shifts to pc + 1, no transfer) */
+			ib_advance(g, sm, w, pc);
+			if (w->state == SC_W_ACTIVE)
+				sc__set_wnext(sm, w->slot, ready_time(g, sm, w, now));
+			return true;
+		}
 		if (!step_past(g, sm, w, top, pc))
 			return true;
 	} else if ((transfer = retire_special(g, sm, w, in, exec, pc, rc, now)) < 0) {
