@@ -348,7 +348,10 @@ static uint32_t coalesce(const uint64_t *addr, uint64_t off, const sc_bounds_t *
 	    (bd->lo - off) >> shift == (bd->hi - off) >> shift) {
 		/* the usual case, one aligned line for the warp (off is aligned) */
 		uint32_t sec = 0;
-		if (sectors)
+		if (sectors && exec == 0xffffffffu) /* a loop without the lane scan */
+			for (uint32_t l = 0; l < 32; l++)
+				sec |= 1u << (((addr[l] - off) & lmask) >> sshift);
+		else if (sectors)
 			FOR_LANES(l, exec)
 				sec |= 1u << (((addr[l] - off) & lmask) >> sshift);
 		t[0] = (txn_t){(bd->lo - off) >> shift, (uint8_t)sec};

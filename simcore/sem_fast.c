@@ -30,6 +30,15 @@
 
 #define HANDLER(name) static int name(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
 
+/* The 64-bit lane loops of address arithmetic (add, cvta, mul.wide) also
+ * built for AVX2, as exec.c's lane_addrs_all (the loader picks by the
+ * host CPU): twice the lanes per instruction, the same integer results. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define HOT_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define HOT_CLONES
+#endif
+
 /* An ALU handler's first statement: a word no lane executes writes nothing
  * and retires at once, as the generic ALU path has it. */
 #define ALU_PROLOGUE()                                                      \
@@ -193,7 +202,7 @@ static inline void put64(uint32_t *r, const uint32_t lo[32], const uint32_t hi[3
 	}
 }
 
-HANDLER(add64_rr)
+HOT_CLONES HANDLER(add64_rr)
 {
 	ALU_PROLOGUE();
 	const uint32_t *A = w->rf + d->o[1], *B = w->rf + d->o[2];
@@ -218,7 +227,7 @@ static inline void add64_k(uint32_t *r, const uint32_t *A, uint64_t k, uint32_t 
 	put64(r, lo, hi, exec);
 }
 
-HANDLER(add64_ri)
+HOT_CLONES HANDLER(add64_ri)
 {
 	ALU_PROLOGUE();
 	add64_k(w->rf + d->o[0], w->rf + d->o[1], d->k[2], exec);
@@ -259,7 +268,7 @@ HANDLER(shl64)
 
 /* d(64) = f(a, b) for 32-bit sources, each a register or a constant. */
 #define WIDE(name, expr)                                                    \
-	HANDLER(name)                                                           \
+	HOT_CLONES HANDLER(name)                                                \
 	{                                                                       \
 		ALU_PROLOGUE();                                                     \
 		uint32_t va[32], vb[32];                                            \
@@ -359,7 +368,7 @@ HANDLER(mov_sreg)
 }
 
 /* cvta between generic and one space on 64-bit registers. */
-HANDLER(cvta64)
+HOT_CLONES HANDLER(cvta64)
 {
 	UNUSED2(g, sm);
 	static const uint64_t win[SC_SP__COUNT] = {
