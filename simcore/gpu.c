@@ -883,12 +883,14 @@ static uint64_t run_loop(sc_gpu_t *g, uint64_t now)
 		 * on the way */
 		next = UINT64_MAX;
 		const uint64_t *sn = g->sm_next;
-		for (uint32_t i = 0; i < g->cfg.num_sms && !r->halt; i++) {
+		for (uint32_t i = 0, n = g->cfg.num_sms; i < n; i++) {
 			if (sn[i] == now) {
 				if (UNLIKELY(refu))
 					sc__refu_cycle(g, &g->sms[i], now);
 				else
 					sc__sm_cycle(g, &g->sms[i], now);
+				if (r->halt)
+					break;
 			}
 			next = sn[i] < next ? sn[i] : next;
 		}
