@@ -358,10 +358,13 @@ static bool lane_addrs_all(const agen_t *ag, uint64_t *addr, bounds_t *b)
 		lmax = lo[l] > lmax ? lo[l] : lmax;
 		any |= lo[l] + i32;
 	}
+	/* imm and mask in locals: addr could alias *ag, which would reload
+	 * them for every lane and keep the loop scalar */
+	uint64_t imm = ag->imm, mask = ag->mask;
 	for (uint32_t l = 0; l < 32; l++)
-		addr[l] = (ag->imm + lo[l] + ((uint64_t)hi[l] << 32)) & ag->mask;
+		addr[l] = (imm + lo[l] + ((uint64_t)hi[l] << 32)) & mask;
 	uint64_t base = (uint64_t)h0 << 32;
-	uint64_t amin = (ag->imm + base + lmin) & ag->mask, amax = (ag->imm + base + lmax) & ag->mask;
+	uint64_t amin = (imm + base + lmin) & mask, amax = (imm + base + lmax) & mask;
 	if (diff || amax < amin)
 		return false;
 	*b = (bounds_t){amin, amax, any};

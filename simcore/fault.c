@@ -1107,7 +1107,7 @@ static void hash_sm(const sc_gpu_t *g, const sc_sm_t *sm, hasher_t *s)
 	if (!r->fn)
 		return;
 	hmix(s, sm->nctas);
-	hmix(s, sm->next == UINT64_MAX ? UINT64_MAX : sm->next - now);
+	hmix(s, *sm->next == UINT64_MAX ? UINT64_MAX : *sm->next - now);
 	if (sm->nerr) /* corrupted protected words (none in a fault-free run) */
 		hmix(s, sc__prot_hash(sm));
 	if (sm->sharp) /* windows, queue, stored check bits, written words */

@@ -30,7 +30,9 @@ static void sms_free(sc_gpu_t *g)
 	}
 	sc__state_unmap(g); /* everything else lives in its mappings */
 	free(g->sms);
+	free(g->sm_next);
 	g->sms = NULL;
+	g->sm_next = NULL;
 }
 
 /* Takes n bytes, cache-line aligned, off *p (which NULL only measures). */
@@ -39,6 +41,14 @@ static void *carve(uint8_t **p, size_t n)
 	uint8_t *r = *p;
 	*p += (n + 63) & ~(size_t)63;
 	return r;
+}
+
+/* Takes n bytes aligned to `align` off *p, packed after what it took before. */
+static void *pack(uint8_t **p, size_t n, size_t align)
+{
+	uintptr_t a = ((uintptr_t)*p + align - 1) & ~(uintptr_t)(align - 1);
+	*p = (uint8_t *)a + n;
+	return (void *)a;
 }
 
 /* SM i's part of the SC_MAP_SM mapping at base (NULL: measure only): its
@@ -51,13 +61,17 @@ static size_t sm_layout(sc_gpu_t *g, uint8_t *base, uint32_t i)
 	sc_sm_t *sm = &g->sms[i];
 	sc_warp_t *warps = carve(&p, cfg->max_warps_per_sm * sizeof *warps);
 	sc_cta_t *ctas = carve(&p, cfg->max_ctas_per_sm * sizeof *ctas);
-	uint32_t *last = carve(&p, cfg->schedulers_per_sm * sizeof *last);
 	uint64_t *wnext = carve(&p, cfg->max_warps_per_sm * sizeof *wnext);
-	uint64_t *sfree = carve(&p, cfg->schedulers_per_sm * sizeof *sfree);
-	uint64_t *smin = carve(&p, cfg->schedulers_per_sm * sizeof *smin);
 	sc_wheel_t *wh = carve(&p, sizeof *wh);
-	uint8_t *nfu = carve(&p, cfg->max_warps_per_sm * sizeof *nfu);
-	uint64_t *ufree = carve(&p, cfg->schedulers_per_sm * SC_FU__COUNT * sizeof *ufree);
+	/* what every SM cycle reads besides wnext and the wheel, packed into
+	 * as few host cache lines as it fits */
+	uint8_t *hot = p;
+	uint64_t *sfree = pack(&hot, cfg->schedulers_per_sm * sizeof *sfree, 8);
+	uint64_t *smin = pack(&hot, cfg->schedulers_per_sm * sizeof *smin, 8);
+	uint64_t *ufree = pack(&hot, cfg->schedulers_per_sm * SC_FU__COUNT * sizeof *ufree, 8);
+	uint32_t *last = pack(&hot, cfg->schedulers_per_sm * sizeof *last, 4);
+	uint8_t *nfu = pack(&hot, cfg->max_warps_per_sm * sizeof *nfu, 1);
+	carve(&p, (size_t)(hot - p));
 	/* a warp's instruction buffer, then its SIMT stack at once: an issue
 	 * reads ib[0] and the stack's top (mostly its first entry) together */
 	for (uint32_t w = 0; w < cfg->max_warps_per_sm; w++) {
@@ -126,12 +140,14 @@ int sc_gpu_create(const sc_gpu_config_t *want, const sc_options_t *opt, sc_gpu_t
 		return SC_EINVAL;
 	}
 	g->sms = calloc(cfg->num_sms, sizeof *g->sms);
-	if (!g->sms)
+	g->sm_next = calloc(cfg->num_sms, sizeof *g->sm_next);
+	if (!g->sms || !g->sm_next)
 		goto nomem;
 	for (uint32_t i = 0; i < cfg->num_sms; i++) {
 		sc_sm_t *sm = &g->sms[i];
 		sm->id = i;
-		sm->next = UINT64_MAX;
+		sm->next = &g->sm_next[i];
+		*sm->next = UINT64_MAX;
 		for (uint32_t s = 0; s < cfg->schedulers_per_sm && s < 8; s++)
 			for (unsigned fu = 0; fu < SC_FU__COUNT; fu++)
 				sm->uslot[s][fu] = (uint8_t)sc__unit_slot(cfg, fu, s);
@@ -636,7 +652,7 @@ static int sms_prepare(sc_gpu_t *g)
 			sm->smin[s] = UINT64_MAX;
 		memset(sm->ufree, 0, g->cfg.schedulers_per_sm * SC_FU__COUNT * sizeof *sm->ufree);
 		sm->nctas = 0;
-		sm->next = UINT64_MAX;
+		*sm->next = UINT64_MAX;
 	}
 	sc__memsys_launch(g);
 	return 0;
@@ -814,8 +830,7 @@ static uint64_t next_event(const sc_gpu_t *g)
 {
 	uint64_t next = UINT64_MAX;
 	for (uint32_t i = 0; i < g->cfg.num_sms; i++)
-		if (g->sms[i].next < next)
-			next = g->sms[i].next;
+		next = g->sm_next[i] < next ? g->sm_next[i] : next;
 	return next;
 }
 
@@ -867,15 +882,17 @@ static uint64_t run_loop(sc_gpu_t *g, uint64_t now)
 		/* an SM's cycle changes only its own next: the earliest is found
 		 * on the way */
 		next = UINT64_MAX;
-		for (uint32_t i = 0; i < g->cfg.num_sms && !r->halt; i++) {
-			sc_sm_t *sm = &g->sms[i];
-			if (sm->next == now) {
+		const uint64_t *sn = g->sm_next;
+		for (uint32_t i = 0, n = g->cfg.num_sms; i < n; i++) {
+			if (sn[i] == now) {
 				if (UNLIKELY(refu))
-					sc__refu_cycle(g, sm, now);
+					sc__refu_cycle(g, &g->sms[i], now);
 				else
-					sc__sm_cycle(g, sm, now);
+					sc__sm_cycle(g, &g->sms[i], now);
+				if (r->halt)
+					break;
 			}
-			next = sm->next < next ? sm->next : next;
+			next = sn[i] < next ? sn[i] : next;
 		}
 	}
 	g->cycle = now;

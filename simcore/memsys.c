@@ -69,6 +69,8 @@ int sc__memsys_create(sc_gpu_t *g)
 	uint32_t n = c->num_sms;
 	ms->nchan = c->dram_channels;
 	ms->nslices = c->dram_channels * c->l2_slices_per_channel;
+	ms->by_chan = sc__fdiv_make(ms->nchan);
+	ms->by_spc = sc__fdiv_make(c->l2_slices_per_channel);
 	/* one sector request holds the bus for whole bursts: a burst moves
 	 * bus_bytes x burst bytes in burst / rate memory clocks */
 	uint32_t atom = c->dram_bus_bytes * c->dram_burst;
@@ -239,17 +241,16 @@ size_t sc__cache_find(const sc_cache_t *c, uint64_t ln)
  * channel, and chunks of slices_per_channel lines over the channels. */
 typedef sc_l2_place_t place_t;
 
-static place_t place(const sc_gpu_t *g, uint64_t a)
+static inline __attribute__((always_inline)) place_t place(const sc_gpu_t *g, uint64_t a)
 {
 	const sc_gpu_config_t *c = &g->cfg;
 	const sc_memsys_t *ms = &g->ms;
-	uint64_t line = a >> log2u(c->l2_line);
-	uint64_t chunk = line / c->l2_slices_per_channel;
-	uint32_t chan = (uint32_t)(chunk % ms->nchan);
-	uint32_t sub = (uint32_t)(line % c->l2_slices_per_channel);
-	uint64_t row = chunk / ms->nchan;
+	uint64_t line = a >> log2u(c->l2_line), sub, chan;
+	uint64_t chunk = sc__fdiv(ms->by_spc, line, &sub);
+	uint64_t row = sc__fdiv(ms->by_chan, chunk, &chan);
 	uint32_t sets = ms->l2[0].sets;
-	return (place_t){chan * c->l2_slices_per_channel + sub, chan, sets ? (uint32_t)(row & (sets - 1)) : 0, line};
+	return (place_t){(uint32_t)chan * c->l2_slices_per_channel + (uint32_t)sub, (uint32_t)chan,
+	                 sets ? (uint32_t)(row & (sets - 1)) : 0, line};
 }
 
 sc_l2_place_t sc__l2_place(const sc_gpu_t *g, uint64_t a) { return place(g, a); }
@@ -347,7 +348,10 @@ static uint32_t coalesce(const uint64_t *addr, uint64_t off, const sc_bounds_t *
 	    (bd->lo - off) >> shift == (bd->hi - off) >> shift) {
 		/* the usual case, one aligned line for the warp (off is aligned) */
 		uint32_t sec = 0;
-		if (sectors)
+		if (sectors && exec == 0xffffffffu) /* a loop without the lane scan */
+			for (uint32_t l = 0; l < 32; l++)
+				sec |= 1u << (((addr[l] - off) & lmask) >> sshift);
+		else if (sectors)
 			FOR_LANES(l, exec)
 				sec |= 1u << (((addr[l] - off) & lmask) >> sshift);
 		t[0] = (txn_t){(bd->lo - off) >> shift, (uint8_t)sec};

@@ -248,7 +248,7 @@ void sc__refu_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
 	uint64_t t = next_replay(g, sm);
 	if (t != UINT64_MAX) {
 		t = sc__issue_edge(g, t > now ? t : now + 1);
-		sm->next = t < sm->next ? t : sm->next;
+		*sm->next = t < *sm->next ? t : *sm->next;
 	}
 }
 

@@ -1507,7 +1507,9 @@ typedef struct sc_sm {
 	uint64_t *wnext;        /* per warp slot: earliest issue cycle, UINT64_MAX
 	                         * unless SC_W_ACTIVE (kept apart from sc_warp_t so
 	                         * that the scheduler's scans stay in cache) */
-	uint64_t next;          /* next cycle with work, UINT64_MAX when none */
+	uint64_t *next;         /* next cycle with work, UINT64_MAX when none: in
+	                         * g->sm_next, where the event loop's scan over the
+	                         * SMs reads one or two host cache lines */
 	uint64_t *sfree;        /* per scheduler: first cycle it may issue again */
 	uint64_t *smin;         /* per scheduler: a lower bound of its warps' wnext */
 	struct sc_wheel *wh;    /* the warps by wnext, for launches of at most 64 slots */
@@ -1656,6 +1658,28 @@ typedef struct sc_cache {
 
 #define SC_TICK_SHIFT 10      /* DRAM bus times count 1/1024 cycles */
 
+/* Division by a divisor d fixed at creation without a divide instruction
+ * where the dividend fits 32 bits: q = (m x) >> 64 with m = ceil(2^64 / d)
+ * is exact for every 32-bit x and 2 <= d < 2^32 (Lemire, Kaser, Kurz,
+ * "Faster remainder by direct computation", 2019); m = 0 for d = 1. */
+typedef struct sc_fdiv {
+	uint64_t m;
+	uint32_t d;
+} sc_fdiv_t;
+
+static inline sc_fdiv_t sc__fdiv_make(uint32_t d)
+{
+	return (sc_fdiv_t){d > 1 ? UINT64_MAX / d + 1 : 0, d};
+}
+
+/* x / f.d, its remainder in *rem. */
+static inline uint64_t sc__fdiv(sc_fdiv_t f, uint64_t x, uint64_t *rem)
+{
+	uint64_t q = f.d == 1 ? x : x >> 32 == 0 ? (uint64_t)(((unsigned __int128)f.m * x) >> 64) : x / f.d;
+	*rem = x - q * f.d;
+	return q;
+}
+
 typedef struct sc_memsys {
 	sc_cache_t *l1, *cc;      /* per SM: L1 data, constant */
 	sc_cache_t *tc;           /* per SM: texture (no sets: the L1 serves textures) */
@@ -1663,6 +1687,7 @@ typedef struct sc_memsys {
 	uint64_t *port;           /* per slice: cycle its port is free again */
 	uint64_t *bus;            /* per channel: tick (1/1024 cycle) its bus is free */
 	uint32_t nslices, nchan;
+	sc_fdiv_t by_chan, by_spc; /* x / nchan and x / l2_slices_per_channel (place) */
 	uint64_t sector_ticks;    /* bus time of one sector */
 	uint32_t occ;             /* load/store unit cycles of the access just timed */
 	struct {
@@ -1990,6 +2015,7 @@ struct sc_gpu {
 	void *hook_ctx;
 	sc_module_t *mods;
 	sc_sm_t *sms;
+	uint64_t *sm_next;              /* per SM: sc_sm_t.next points here */
 	sc_statemap_t smap;             /* the SMs' most-written state */
 	uint64_t cycle;                 /* GPU clock, over all launches */
 	sc_status_t status;
@@ -2079,13 +2105,15 @@ typedef int (*sc_exec_fn)(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t
  * scheduler's next cycle are then bit arithmetic instead of scans. It is
  * derived from wnext (which the state hash covers) and changes no decision. */
 typedef struct sc_wheel {
-	uint64_t bucket[64];
+	/* what every SM cycle reads first (with two schedulers' masks), in
+	 * one host cache line: the struct is line-aligned (gpu.c) */
 	uint64_t occ;           /* bit b: bucket[b] is not empty */
 	uint64_t ready, far;
 	uint64_t far_min;       /* no slot in far has an earlier wnext */
 	uint64_t at;
-	uint64_t smask[8];      /* per scheduler: its slots */
 	bool on;
+	uint64_t smask[8];      /* per scheduler: its slots */
+	uint64_t bucket[64];
 } sc_wheel_t;
 
 static inline void sc__wheel_put(sc_wheel_t *wh, uint32_t slot, uint64_t t)

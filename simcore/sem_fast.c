@@ -30,6 +30,18 @@
 
 #define HANDLER(name) static int name(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_dec_t *d, uint32_t exec)
 
+/* The lane loops of the commonest handlers (32-bit arithmetic, f32 add,
+ * sub, mul and fma, comparisons, 64-bit address arithmetic, special
+ * registers, parameter loads) also built for AVX2 (no FMA), as exec.c's
+ * lane_addrs_all is; the loader picks by the host CPU. Twice the lanes per
+ * instruction, the same results: IEEE operations one by one (-std=c11
+ * keeps -ffp-contract=off), in the same rounding mode. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define HOT_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define HOT_CLONES
+#endif
+
 /* An ALU handler's first statement: a word no lane executes writes nothing
  * and retires at once, as the generic ALU path has it. */
 #define ALU_PROLOGUE()                                                      \
@@ -47,7 +59,7 @@ static inline uint32_t fout(float r)
 
 /* ---- 32-bit binary operations: d = f(a, b), b a register or a constant */
 #define BIN32(name, expr)                                                   \
-	HANDLER(name##_rr)                                                      \
+	HOT_CLONES HANDLER(name##_rr)                                           \
 	{                                                                       \
 		ALU_PROLOGUE();                                                     \
 		uint32_t *r = w->rf + d->o[0];                                      \
@@ -55,7 +67,7 @@ static inline uint32_t fout(float r)
 		LANES(exec, uint32_t a = A[l]; uint32_t b = B[l]; r[l] = (expr));   \
 		return (int)d->lat;                                                 \
 	}                                                                       \
-	HANDLER(name##_ri)                                                      \
+	HOT_CLONES HANDLER(name##_ri)                                           \
 	{                                                                       \
 		ALU_PROLOGUE();                                                     \
 		uint32_t *r = w->rf + d->o[0];                                      \
@@ -105,7 +117,7 @@ static inline void put32(uint32_t *r, const uint32_t t[32], uint32_t exec)
 /* Pure lane functions are computed for all 32 lanes (every lane's
  * registers exist; nothing traps), then written to the lanes of exec. */
 #define TER32(name, expr)                                                   \
-	HANDLER(name)                                                           \
+	HOT_CLONES HANDLER(name)                                                \
 	{                                                                       \
 		ALU_PROLOGUE();                                                     \
 		uint32_t va[32], vb[32], vc[32], t[32];                             \
@@ -193,7 +205,7 @@ static inline void put64(uint32_t *r, const uint32_t lo[32], const uint32_t hi[3
 	}
 }
 
-HANDLER(add64_rr)
+HOT_CLONES HANDLER(add64_rr)
 {
 	ALU_PROLOGUE();
 	const uint32_t *A = w->rf + d->o[1], *B = w->rf + d->o[2];
@@ -218,7 +230,7 @@ static inline void add64_k(uint32_t *r, const uint32_t *A, uint64_t k, uint32_t 
 	put64(r, lo, hi, exec);
 }
 
-HANDLER(add64_ri)
+HOT_CLONES HANDLER(add64_ri)
 {
 	ALU_PROLOGUE();
 	add64_k(w->rf + d->o[0], w->rf + d->o[1], d->k[2], exec);
@@ -259,7 +271,7 @@ HANDLER(shl64)
 
 /* d(64) = f(a, b) for 32-bit sources, each a register or a constant. */
 #define WIDE(name, expr)                                                    \
-	HANDLER(name)                                                           \
+	HOT_CLONES HANDLER(name)                                                \
 	{                                                                       \
 		ALU_PROLOGUE();                                                     \
 		uint32_t va[32], vb[32];                                            \
@@ -337,7 +349,7 @@ HANDLER(mov_imm64)
 
 /* mov from a special register: the ones that differ between lanes per
  * lane, the others once for the warp. */
-HANDLER(mov_sreg)
+HOT_CLONES HANDLER(mov_sreg)
 {
 	uint32_t *r = w->rf + d->o[0];
 	unsigned sr = d->o[1] / 32; /* decode.c: the index x 32 */
@@ -359,7 +371,7 @@ HANDLER(mov_sreg)
 }
 
 /* cvta between generic and one space on 64-bit registers. */
-HANDLER(cvta64)
+HOT_CLONES HANDLER(cvta64)
 {
 	UNUSED2(g, sm);
 	static const uint64_t win[SC_SP__COUNT] = {
@@ -398,7 +410,7 @@ static inline uint32_t pack32(const uint8_t c[32])
 /* p = a CMP b, the operands read as `type` through `conv`: compared on
  * all 32 lanes, the bits of exec written. */
 #define SETPX(name, type, conv, expr)                                       \
-	HANDLER(name)                                                           \
+	HOT_CLONES HANDLER(name)                                                \
 	{                                                                       \
 		ALU_PROLOGUE();                                                     \
 		unsigned nd = SC_NDST(d->in);                                       \
@@ -672,7 +684,7 @@ static sc_exec_fn pick_mov(const sc_insn_t *in)
  * parameter: the same word to every lane, with the timing the generic path
  * gives the param space (memsys.c); a word out of range or misaligned (only
  * a corrupted one) takes the generic path, which raises the DUE. */
-HANDLER(ld_param)
+HOT_CLONES HANDLER(ld_param)
 {
 	const sc_insn_t *in = d->in;
 	const sc_run_t *r = &g->run;

@@ -167,8 +167,8 @@ static void bar_release(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, unsigned id, ui
 	memset(b, 0, sizeof *b);
 	b->all = true;
 	uint64_t wake = sc__issue_edge(g, now + 1);
-	if (sm->next > wake)
-		sm->next = wake;
+	if (*sm->next > wake)
+		*sm->next = wake;
 }
 
 static void bar_check(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, unsigned id, uint64_t now)
@@ -695,6 +695,16 @@ static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 		if (rc > 1)
 			for (unsigned j = 0; j < d->nwr; j++)
 				w->ready[d->rdy[j]] = now + (uint32_t)rc;
+		top->pc = pc + 1;
+		if (LIKELY(top->pc != top->rpc) && LIKELY(top == &w->stk[w->sp - 1])) {
+			/* in sequence, nothing reconverges: step_past and
+			 * reschedule as they go for this case (the buffer
+			 * shifts to pc + 1, no transfer) */
+			ib_advance(g, sm, w, pc);
+			if (w->state == SC_W_ACTIVE)
+				sc__set_wnext(sm, w->slot, ready_time(g, sm, w, now));
+			return true;
+		}
 		if (!step_past(g, sm, w, top, pc))
 			return true;
 	} else if ((transfer = retire_special(g, sm, w, in, exec, pc, rc, now)) < 0) {
@@ -768,8 +778,8 @@ void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uin
 	}
 	sm->nctas++;
 	uint64_t wake = sc__issue_edge(g, now + 1);
-	if (sm->next > wake)
-		sm->next = wake;
+	if (*sm->next > wake)
+		*sm->next = wake;
 }
 
 /* Whether warp `slot`, ready by its operands, may issue now: when the
@@ -855,7 +865,7 @@ static inline uint64_t sched_next(const sc_sm_t *sm, uint32_t s, uint64_t m, uin
 /* The SM's next event: the issue edge at or after `next` (and after now). */
 static inline void set_next(const sc_gpu_t *g, sc_sm_t *sm, uint64_t next, uint64_t now)
 {
-	sm->next = next == UINT64_MAX ? next : sc__issue_edge(g, next > now ? next : now + 1);
+	*sm->next = next == UINT64_MAX ? next : sc__issue_edge(g, next > now ? next : now + 1);
 }
 
 /* x rotated right by r (0 to 63): one instruction where the host has it. */

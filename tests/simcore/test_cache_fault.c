@@ -138,6 +138,27 @@ static plan_t l1_flip(unsigned fields, uint64_t loc)
 
 #define DATA_BITS (128u * 8)
 
+/* The L2's placement divides by the channel count without a divide
+ * (sc__fdiv): the same quotients and remainders as / and %, for divisors
+ * of every preset and beyond, at the edges of 32 bits and past them. */
+Test(cache_fault, placement_division_is_exact)
+{
+	const uint32_t ds[] = {1, 2, 3, 5, 6, 7, 8, 10, 12, 40, 80, 96, 132, 1000, 65537, 2147483659u, 4294967295u};
+	uint64_t x = 88172645463325252ull;
+	for (size_t i = 0; i < sizeof ds / sizeof *ds; i++) {
+		sc_fdiv_t f = sc__fdiv_make(ds[i]);
+		for (uint32_t k = 0; k < 20000; k++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			const uint64_t edge[] = {0, 1, ds[i] - 1, ds[i], ds[i] + 1, UINT32_MAX, UINT32_MAX - 1, 1ull << 32,
+			                         UINT64_MAX};
+			uint64_t v = k < 9 ? edge[k] : k & 1 ? x >> 32 : k % 7 == 0 ? x : (x >> 32) / (k % 5 + 1), r;
+			uint64_t q = sc__fdiv(f, v, &r);
+			cr_assert_eq(q, v / ds[i], "%llu / %u", (unsigned long long)v, ds[i]);
+			cr_assert_eq(r, v % ds[i], "%llu %% %u", (unsigned long long)v, ds[i]);
+		}
+	}
+}
+
 Test(cache_fault, target_sizes_follow_the_config)
 {
 	sc_gpu_config_t c;
