@@ -33,6 +33,8 @@ typedef struct sym {
 	int32_t owner;       /* function that declared it, -1 for module scope */
 	bool bound;          /* call-site .param bound to a callee slot */
 	bool dyn;            /* call-site .param of a dynamic call: the caller's local */
+	uint32_t use_lo, use_hi; /* dyn: the pcs naming it (layout_locals) */
+	bool addr_used;      /* dyn: its address taken as a value */
 	uint64_t addr;       /* address in its space (after layout) */
 	uint32_t depth;
 	bool used_by_func;   /* shared var referenced from a .func */
@@ -3206,21 +3208,94 @@ static void rebind_call_params(P *p)
 	}
 }
 
-/* Each function's own .local variables, one after the other. */
+/* y placed at `at` or after, as its alignment asks: returns its end,
+ * UINT32_MAX past 2 GiB. */
+static uint32_t place_local(sym_t *y, uint32_t at)
+{
+	uint32_t o = align_up(at, y->align);
+	y->addr = o; /* relative to the function's local area */
+	return (uint64_t)o + y->size > (1ull << 31) ? UINT32_MAX : o + y->size;
+}
+
+/* The pcs at which dynamic call c's .param variables are named, in *lo and
+ * *hi; false when one's address is taken (it may be used anywhere). */
+static bool call_span(const pcall_t *c, uint32_t *lo, uint32_t *hi)
+{
+	*lo = *hi = c->pc;
+	for (uint32_t k = 0; k < c->nret + c->narg; k++) {
+		const sym_t *y = c->s[k];
+		if (y->addr_used)
+			return false;
+		*lo = y->use_lo < *lo ? y->use_lo : *lo;
+		*hi = y->use_hi > *hi ? y->use_hi : *hi;
+	}
+	return true;
+}
+
+/* Whether function f's dynamic calls name their .param variables in
+ * ranges of pcs that never overlap (a call sequence after another, as
+ * nvcc writes them), so that they may share one area. */
+static bool calls_disjoint(const P *p, int32_t f)
+{
+	for (uint32_t i = 0; i < p->ncalls; i++) {
+		const pcall_t *a = &p->calls[i];
+		uint32_t alo, ahi, blo, bhi;
+		if (!a->dyn || a->caller != f)
+			continue;
+		if (!call_span(a, &alo, &ahi))
+			return false;
+		for (uint32_t j = i + 1; j < p->ncalls; j++) {
+			const pcall_t *b = &p->calls[j];
+			if (b->dyn && b->caller == f && (!call_span(b, &blo, &bhi) || (blo <= ahi && alo <= bhi)))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* Each function's own .local variables, one after the other, then the
+ * .param variables of its dynamic calls (call.c), which are its local data
+ * too: when the calls name them in disjoint ranges of pcs, every call's
+ * start at the same offset, as a GPU's parameter space is reused call
+ * after call (a recursive function's frame then holds one call's
+ * arguments, not all of them). */
 static int layout_locals(P *p)
 {
+	sc_module_t *m = p->m;
+	sc_tok_t t = {.line = 1, .col = 1};
 	for (uint32_t s = 0; s < p->nsyms; s++) {
 		sym_t *y = p->syms[s];
-		if (y->space != SC_SP_LOCAL || y->bound || y->owner < 0)
+		y->use_lo = UINT32_MAX;
+		if (y->space != SC_SP_LOCAL || y->bound || y->owner < 0 || y->dyn)
 			continue;
-		sc_func_t *f = &p->m->funcs[y->owner];
-		uint32_t o = align_up(f->local_own, y->align);
-		y->addr = o; /* relative to the function's local area */
-		f->local_own = o + y->size;
-		if ((uint64_t)o + y->size > (1ull << 31)) {
-			sc_tok_t t = {.line = 1, .col = 1};
+		sc_func_t *f = &m->funcs[y->owner];
+		if ((f->local_own = place_local(y, f->local_own)) == UINT32_MAX)
 			return perr(p, &t, "the .local variables of '%s' exceed 2 GiB per thread", f->name);
+	}
+	for (uint32_t i = 0; i < p->nfx; i++) {
+		sym_t *y = p->fx[i].sym;
+		if ((p->fx[i].kind != FX_IMM && p->fx[i].kind != FX_POOL) || !y->dyn)
+			continue;
+		y->use_lo = p->fx[i].pc < y->use_lo ? p->fx[i].pc : y->use_lo;
+		y->use_hi = p->fx[i].pc > y->use_hi ? p->fx[i].pc : y->use_hi;
+		y->addr_used |= p->fx[i].kind == FX_POOL;
+	}
+	for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+		sc_func_t *f = &m->funcs[fi];
+		bool share = calls_disjoint(p, (int32_t)fi);
+		uint32_t base = align_up(f->local_own, 16), end = f->local_own;
+		for (uint32_t i = 0; i < p->ncalls; i++) {
+			const pcall_t *c = &p->calls[i];
+			if (!c->dyn || c->caller != (int32_t)fi)
+				continue;
+			uint32_t at = share ? base : end;
+			for (uint32_t k = 0; k < c->nret + c->narg && at != UINT32_MAX; k++)
+				at = place_local(c->s[k], at);
+			if (at == UINT32_MAX)
+				return perr(p, &t, "the .local variables of '%s' exceed 2 GiB per thread", f->name);
+			end = at > end ? at : end;
 		}
+		f->local_own = end;
 	}
 	return 0;
 }

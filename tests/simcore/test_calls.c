@@ -410,3 +410,74 @@ Test(calls, recursive_frame_address_forms)
 	                                       "mov.u64 only"), "%s", sc_gpu_errmsg(h.gpu));
 	h_fini(&h);
 }
+
+/* tri(n) = tri(n-1) + tri(n-2) + tri(n-3), 1 below 3: three call
+ * sequences one after another, whose .param variables share one area of
+ * tri's frame; pair(n) = pair(n-1) + 2 pair(n-2), n below 2: its two calls'
+ * sequences interleave (both arguments stored before either call), so each
+ * keeps its own .param variables. */
+static const char ptx_share[] = H_PTX_HEAD
+	".func (.param .b32 r) tri(.param .b32 n)\n"
+	"{\n\t.reg .b32 %r<8>;\n\t.reg .pred %p1;\n"
+	"\tld.param.u32 %r1, [n];\n\tsetp.lt.s32 %p1, %r1, 3;\n\tmov.u32 %r7, 1;\n\t@%p1 bra DONE;\n"
+	"\tsub.s32 %r2, %r1, 1;\n\tsub.s32 %r3, %r1, 2;\n\tsub.s32 %r4, %r1, 3;\n"
+	"\t{ .param .b32 a;\n\tst.param.b32 [a], %r2;\n\t.param .b32 x;\n\tcall.uni (x), tri, (a);\n"
+	"\tld.param.b32 %r5, [x];\n\t}\n"
+	"\t{ .param .b32 a;\n\tst.param.b32 [a], %r3;\n\t.param .b32 x;\n\tcall.uni (x), tri, (a);\n"
+	"\tld.param.b32 %r6, [x];\n\t}\n\tadd.s32 %r7, %r5, %r6;\n"
+	"\t{ .param .b32 a;\n\tst.param.b32 [a], %r4;\n\t.param .b32 x;\n\tcall.uni (x), tri, (a);\n"
+	"\tld.param.b32 %r5, [x];\n\t}\n\tadd.s32 %r7, %r7, %r5;\n"
+	"DONE:\n\tst.param.b32 [r], %r7;\n\tret;\n}\n"
+	".func (.param .b64 r) pair(.param .b64 n)\n"
+	"{\n\t.reg .b64 %rd<8>;\n\t.reg .pred %p1;\n"
+	"\tld.param.u64 %rd1, [n];\n\tmov.u64 %rd7, %rd1;\n\tsetp.lt.u64 %p1, %rd1, 2;\n\t@%p1 bra DONE;\n"
+	"\tsub.s64 %rd2, %rd1, 1;\n\tsub.s64 %rd3, %rd1, 2;\n"
+	"\t{ .param .b64 a1;\n\t.param .b64 a2;\n\t.param .b64 x1;\n\t.param .b64 x2;\n"
+	"\tst.param.b64 [a1], %rd2;\n\tst.param.b64 [a2], %rd3;\n"
+	"\tcall.uni (x1), pair, (a1);\n\tcall.uni (x2), pair, (a2);\n"
+	"\tld.param.b64 %rd5, [x1];\n\tld.param.b64 %rd6, [x2];\n\t}\n"
+	"\tshl.b64 %rd6, %rd6, 1;\n\tadd.s64 %rd7, %rd5, %rd6;\n"
+	"DONE:\n\tst.param.b64 [r], %rd7;\n\tret;\n}\n"
+	".visible .entry k6(.param .u64 out)\n"
+	"{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<8>;\n"
+	"\tmov.u32 %r1, %tid.x;\n\tld.param.u64 %rd2, [out];\n"
+	"\t{ .param .b32 a;\n\tst.param.b32 [a], %r1;\n\t.param .b32 x;\n\tcall.uni (x), tri, (a);\n"
+	"\tld.param.b32 %r2, [x];\n\t}\n"
+	"\tcvt.u64.u32 %rd5, %r1;\n"
+	"\t{ .param .b64 a;\n\tst.param.b64 [a], %rd5;\n\t.param .b64 x;\n\tcall.uni (x), pair, (a);\n"
+	"\tld.param.b64 %rd6, [x];\n\t}\n"
+	"\tmul.wide.u32 %rd3, %r1, 16;\n\tadd.s64 %rd4, %rd2, %rd3;\n\tst.global.u32 [%rd4], %r2;\n"
+	"\tst.global.u64 [%rd4+8], %rd6;\n\tret;\n}\n";
+
+static uint32_t tri(uint32_t n) { return n < 3 ? 1 : tri(n - 1) + tri(n - 2) + tri(n - 3); }
+static uint64_t pair(uint64_t n) { return n < 2 ? n : pair(n - 1) + 2 * pair(n - 2); }
+
+/* A function's dynamic calls share one area for their .param variables
+ * when their call sequences follow each other, and keep their own when
+ * they interleave: the frames take what one call needs, and the results
+ * stay right either way. */
+Test(calls, call_sequences_share_their_parameters)
+{
+	h_ctx_t h;
+	h_init(&h);
+	sc_module_t *m = h_load_ok(&h, ptx_share);
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
+		if (!strcmp(m->funcs[i].name, "tri"))
+			cr_expect_eq(m->funcs[i].stack_frame, 16, "tri: three calls of 8 bytes in one area");
+		if (!strcmp(m->funcs[i].name, "pair"))
+			cr_expect_eq(m->funcs[i].stack_frame, 32, "pair: two interleaved calls of 16 bytes each");
+	}
+	uint64_t out = h_alloc(&h, 12 * 16, NULL);
+	uint8_t got[12 * 16];
+	h_launch_ok(&h, "k6", H_D1(1), H_D1(12), 0, H_ARGS(&out));
+	h_read(&h, got, out, sizeof got);
+	for (uint32_t t = 0; t < 12; t++) {
+		uint32_t a;
+		uint64_t b;
+		memcpy(&a, got + 16 * t, 4);
+		memcpy(&b, got + 16 * t + 8, 8);
+		cr_expect_eq(a, tri(t), "tri(%u): %u", t, a);
+		cr_expect_eq(b, pair(t), "pair(%u): %llu", t, (unsigned long long)b);
+	}
+	h_fini(&h);
+}
