@@ -174,13 +174,12 @@ static void put_sym(out_t *o, int32_t r, bool addr)
 }
 
 /* Whether slot i is the frame pointer of the function the word being
- * written back belongs to (ptx_parse.c, frame_relative). */
+ * written back belongs to (ptx_parse.c, frame_relative): the emitter
+ * writes ptx-mode code. */
 static bool frame_ptr(const out_t *o, unsigned i)
 {
 	const sc_func_t *f = o->em ? sc__func_at(o->m, o->pc) : NULL;
-	if (!f || !f->stack_frame)
-		return false;
-	return i == (o->ptx_code ? f->ptx_reg_base + f->ptx_nregs - 2 : f->fp_slot);
+	return f && f->stack_frame && i == f->ptx_reg_base + sc__frame_value(f);
 }
 
 /* Operand o of in; k: its shape character (the type of a constant). */

@@ -3614,14 +3614,11 @@ static int frame_relative(P *p, const fixup_t *x, const sc_func_t *f)
 	sc_insn_t *in = &p->m->code[x->pc];
 	sc_tok_t t = {.line = x->line, .col = x->col};
 	uint32_t fp = f->fp_slot - f->reg_base;
-	if (x->kind == FX_IMM) {
+	if (x->kind == FX_IMM) { /* [var+off]: enc_addr gave it no base register */
 		for (unsigned j = 0; j < 6; j++)
-			if (SC_OPND_KIND(in->opnd[j]) == SC_K_ADDR && sc__opnd_idx(in, j) == SC_NOREG) {
+			if (SC_OPND_KIND(in->opnd[j]) == SC_K_ADDR)
 				sc__set_opnd(in, j, SC_OPND(SC_K_ADDR, fp));
-				return 0;
-			}
-		return perr(p, &t, "'%s' may recurse: the address of its .local variable '%s' needs a 64-bit address "
-		            "here", f->name, x->sym->name);
+		return 0;
 	}
 	if (in->op != SC_OP_MOV || SC_NDST(in) != 1 || SC_NSRC(in) != 1 || sc__type_bits(in->type) != 64 ||
 	    SC_OPND_KIND(in->opnd[0]) != SC_K_R64)

@@ -321,13 +321,6 @@ static int interfere_at(actx_t *a, uint32_t pc)
 	return 0;
 }
 
-/* The value of f's frame pointer (ptx numbering: the last two slots of
- * its own, call.c writes it at the entry), or UINT32_MAX. */
-static uint32_t fp_value(const sc_func_t *f)
-{
-	return f->stack_frame ? f->ptx_nregs - 2 : UINT32_MAX;
-}
-
 /* Values live at the entry interfere with each other (a .func reading
  * one is stale, but for the frame pointer the call writes); a pinned value
  * with everything (in a .func, the lanes a shuffle reads may not have made
@@ -341,7 +334,7 @@ static void entry_and_pinned_edges(actx_t *a)
 		const uint64_t *ein = a->lv.in;
 		for (uint32_t x = 0; x < nv; x++)
 			if (bget(ein, x)) {
-				a->r->stale |= is_func && x != fp_value(a->f);
+				a->r->stale |= is_func && x != sc__frame_value(a->f);
 				for (uint32_t y = x + 1; y < nv; y++)
 					if (bget(ein, y))
 						edge(a, x, y);
@@ -577,7 +570,7 @@ static void rewrite_func(sc_module_t *m, uint32_t i, const fres_t *r, uint32_t r
 		}
 	}
 	if (f->has_fp) { /* the frame pointer call.c writes: where its value went */
-		uint32_t v = fp_value(f);
+		uint32_t v = sc__frame_value(f);
 		f->has_fp = r->col[v] != UINT32_MAX && r->width[v];
 		f->fp_slot = f->has_fp ? rb + r->col[v] : 0;
 	}
@@ -810,7 +803,7 @@ static int verify_stale(vctx_t *v)
 	const sc_module_t *m = v->m;
 	const sc_func_t *f = v->f;
 	for (uint32_t x = 0; x < v->nv && !f->is_entry && v->n; x++) {
-		if (!bget(v->lv.in, x) || v->map[x] == UINT32_MAX || x == fp_value(f))
+		if (!bget(v->lv.in, x) || v->map[x] == UINT32_MAX || x == sc__frame_value(f))
 			continue;
 		bool pred = v->map[x] >= v->nr;
 		uint32_t lo = pred ? f->pred_base + v->map[x] - v->nr : f->reg_base + v->map[x], hi = lo + v->width[x];

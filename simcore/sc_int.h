@@ -937,6 +937,14 @@ typedef struct sc_func {
 	 * totals over itself and everything it can call */
 	sc__spill_stats_t spill_own, spill_total;
 } sc_func_t;
+
+/* The ptx-mode value of f's frame pointer (function-relative: the last
+ * two of its own slots, ptx_parse.c's stack_frames), or UINT32_MAX when f
+ * has no stack frame. */
+static inline uint32_t sc__frame_value(const sc_func_t *f)
+{
+	return f->stack_frame ? f->ptx_nregs - 2 : UINT32_MAX;
+}
 #define SC_VSLOT_NONE 0xffffu
 #define SC_VSLOT_PAIR 0x8000u
 
