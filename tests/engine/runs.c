@@ -39,6 +39,19 @@ void runs_setup(setup_t *s, const char *path)
 	eng_exps_sort(s->e, s->p.n);
 }
 
+void runs_thin(setup_t *s)
+{
+	const char *env = getenv("FLIPSIM_TEST_THIN");
+	uint64_t k = env ? strtoull(env, NULL, 10) : 0, n = 0;
+	if (k < 2)
+		return;
+	for (uint64_t i = 0; i < s->p.n; i += k, n++) {
+		s->e[n] = s->e[i];
+		s->e[n].idx = n;
+	}
+	s->p.n = n;
+}
+
 void runs_teardown(setup_t *s)
 {
 	free(s->e);

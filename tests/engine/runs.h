@@ -30,6 +30,10 @@ typedef struct setup {
 void runs_collect(const eng_outcome_t *o, void *ctx);
 /* Loads campaign `path` into *s (asserting every step). */
 void runs_setup(setup_t *s, const char *path);
+/* Under $FLIPSIM_TEST_THIN=k (make asan sets it): keeps every k-th of
+ * s's experiments in cycle order, renamed 0, 1, ..., so that a sweep
+ * runs a k-th of its masks spread over the whole run. */
+void runs_thin(setup_t *s);
 /* Frees *s and removes s->dir with its campaign.json when set. */
 void runs_teardown(setup_t *s);
 /* Runs every mask of *s; the caller frees the result's o. */

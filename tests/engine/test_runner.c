@@ -110,6 +110,7 @@ static void fork_early_equivalences(const char *campaign)
 {
 	setup_t s;
 	runs_setup(&s, campaign);
+	runs_thin(&s);
 	got_t f = run(&s, false, false), nf = run(&s, true, false), off = run(&s, false, true);
 	uint64_t k[3], unused, early;
 	for (uint64_t i = 0; i < s.p.n; i++) {
@@ -322,11 +323,14 @@ Test(runner, a_runner_takes_the_golden_record, .timeout = 300)
  * forking at a cycle equals re-simulation and early termination, unused and
  * dead change no outcome and no first protection event; each campaign shows
  * the events it exists for (want), or the DUE reason it exists for
- * (reason, when not NULL). */
-static uint64_t equivalences(const char *campaign, sc_prot_t want, const char *reason)
+ * (reason, when not NULL). thin: runs_thin may keep a part of the masks
+ * (make asan), when the event is common enough to be among them. */
+static uint64_t equivalences(const char *campaign, sc_prot_t want, const char *reason, bool thin)
 {
 	setup_t s;
 	runs_setup(&s, campaign);
+	if (thin)
+		runs_thin(&s);
 	got_t f = run(&s, false, false), nf = run(&s, true, false), off = run(&s, false, true);
 	got_t nd = runs_run(&s, false, false, true);
 	uint64_t seen = 0, k[3] = {0};
@@ -363,7 +367,7 @@ static uint64_t equivalences(const char *campaign, sc_prot_t want, const char *r
 /* ... whose first protection event is `want` in some experiment. */
 static uint64_t protected_equivalences(const char *campaign, sc_prot_t want)
 {
-	return equivalences(campaign, want, NULL);
+	return equivalences(campaign, want, NULL, true);
 }
 
 Test(runner, protected_regfile_and_ibuffer_fork_early_and_dead_change_nothing, .timeout = 300)
@@ -394,12 +398,13 @@ Test(runner, protected_refu_fork_early_and_dead_change_nothing, .timeout = 300)
 	protected_equivalences("tests/engine/data/vadd4k-fu-refu-stuck.json", SC_PROT_DETECTED);
 }
 
+/* Every mask, under make asan too: few of them meet the protection. */
 Test(runner, protected_smem_and_pred_fork_early_and_dead_change_nothing, .timeout = 300)
 {
-	protected_equivalences("tests/engine/data/sp-small-smem-parity.json", SC_PROT_DETECTED);
-	protected_equivalences("tests/engine/data/sp-small-smem-secded-il2-adj2.json", SC_PROT_CORRECTED);
-	protected_equivalences("tests/engine/data/tiny-pred-parity.json", SC_PROT_DETECTED);
-	protected_equivalences("tests/engine/data/tiny-pred-secded-adj2.json", SC_PROT_DETECTED);
+	equivalences("tests/engine/data/sp-small-smem-parity.json", SC_PROT_DETECTED, NULL, false);
+	equivalences("tests/engine/data/sp-small-smem-secded-il2-adj2.json", SC_PROT_CORRECTED, NULL, false);
+	equivalences("tests/engine/data/tiny-pred-parity.json", SC_PROT_DETECTED, NULL, false);
+	equivalences("tests/engine/data/tiny-pred-secded-adj2.json", SC_PROT_DETECTED, NULL, false);
 }
 
 /* Penny (oracle): the snapshots are state, and a rollback changes the
@@ -546,8 +551,8 @@ Test(runner, protected_l2_fork_early_and_dead_change_nothing, .timeout = 300)
  * event). */
 Test(runner, protected_dup_fork_early_and_dead_change_nothing, .timeout = 300)
 {
-	equivalences("tests/engine/data/vadd4k-regfile-dup-sw.json", SC_PROT_NONE, "dup_mismatch");
-	equivalences("tests/engine/data/vadd4k-regfile-dup-ra.json", SC_PROT_NONE, "dup_mismatch");
+	equivalences("tests/engine/data/vadd4k-regfile-dup-sw.json", SC_PROT_NONE, "dup_mismatch", true);
+	equivalences("tests/engine/data/vadd4k-regfile-dup-ra.json", SC_PROT_NONE, "dup_mismatch", true);
 }
 
 /* Device printf's text is an output: a fault that changes only what the
