@@ -903,25 +903,52 @@ static void wheel_advance(sc_wheel_t *wh, const uint64_t *wnext, uint64_t now)
 	}
 }
 
-/* The earliest wnext of the slots in mask, `at` or earlier meaning ready
- * (returned as `at`), UINT64_MAX for none. */
-static uint64_t wheel_first(const sc_wheel_t *wh, const uint64_t *wnext, uint64_t mask)
+/* The SM's next issue cycle after a visit, as sched_next over every
+ * scheduler's earliest warp would find it, in one pass over the wheel:
+ * ready slots first, then the buckets in time order, then far. A
+ * scheduler's earliest warp at T gives max(T, its sfree); the pass stops
+ * once the cycle found is no later than the next bucket's (a later warp
+ * cannot give an earlier cycle), and looks at far (later than at + 64)
+ * only for the schedulers not found yet. UINT64_MAX for none. */
+static uint64_t wheel_next(const sc_sm_t *sm, const sc_wheel_t *wh, uint32_t ns)
 {
-	if (wh->ready & mask)
-		return wh->at;
-	uint32_t r = (uint32_t)((wh->at + 1) & 63);
-	uint64_t rot = rotr64(wh->occ, r);
-	for (; rot; rot &= rot - 1) {
+	uint64_t next = UINT64_MAX, at = wh->at;
+	uint32_t todo = 0; /* schedulers whose earliest warp is not found yet */
+	for (uint32_t s = 0; s < ns; s++) {
+		if (wh->ready & wh->smask[s]) {
+			uint64_t t = sm->sfree[s] > at ? sm->sfree[s] : at;
+			next = t < next ? t : next;
+		} else {
+			todo |= 1u << s;
+		}
+	}
+	uint32_t r = (uint32_t)((at + 1) & 63);
+	for (uint64_t rot = rotr64(wh->occ, r); rot && todo; rot &= rot - 1) {
 		uint32_t i = (uint32_t)__builtin_ctzll(rot);
-		if (wh->bucket[(r + i) & 63] & mask)
-			return wh->at + 1 + i;
+		uint64_t when = at + 1 + i, b = wh->bucket[(r + i) & 63];
+		if (next <= when)
+			return next;
+		for (uint32_t q = todo; q; q &= q - 1) {
+			uint32_t s = (uint32_t)__builtin_ctz(q);
+			if (b & wh->smask[s]) {
+				uint64_t t = sm->sfree[s] > when ? sm->sfree[s] : when;
+				next = t < next ? t : next;
+				todo &= ~(1u << s);
+			}
+		}
 	}
-	uint64_t m = UINT64_MAX;
-	for (uint64_t f = wh->far & mask; f; f &= f - 1) {
-		uint64_t t = wnext[__builtin_ctzll(f)];
-		m = t < m ? t : m;
+	if (!todo || !wh->far || next <= at + 65)
+		return next;
+	for (; todo; todo &= todo - 1) {
+		uint32_t s = (uint32_t)__builtin_ctz(todo);
+		uint64_t m = UINT64_MAX;
+		for (uint64_t f = wh->far & wh->smask[s]; f; f &= f - 1) {
+			uint64_t t = sm->wnext[__builtin_ctzll(f)];
+			m = t < m ? t : m;
+		}
+		next = sched_next(sm, s, m, next);
 	}
-	return m;
+	return next;
 }
 
 /* pick() on the wheel's ready slots: the same warp, by the same rules. */
@@ -969,10 +996,7 @@ static void sm_cycle_wheel(sc_gpu_t *g, sc_sm_t *sm, uint32_t nslots, uint64_t n
 		if (g->run.halt)
 			return;
 	}
-	uint64_t next = UINT64_MAX;
-	for (uint32_t s = 0; s < ns; s++)
-		next = sched_next(sm, s, wheel_first(wh, sm->wnext, wh->smask[s]), next);
-	set_next(g, sm, next, now);
+	set_next(g, sm, wheel_next(sm, wh, ns), now);
 }
 
 /* Each scheduler whose issue slot is free and which may have a ready warp
