@@ -81,12 +81,10 @@ static inline __attribute__((always_inline)) const sc_dec_t *next_dec(const sc_g
  * scoreboard entries), and the unit it will need in sm->nfu (the ALU for
  * a word that does not decode, whose issue raises the DUE, and for an
  * entry whose valid bit a fault cleared). */
-static inline __attribute__((always_inline)) uint64_t ready_time(const sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w,
-                                                                  uint64_t now)
+static inline __attribute__((always_inline)) uint64_t ready_of(sc_sm_t *sm, const sc_warp_t *w, const sc_dec_t *d,
+                                                                uint64_t now)
 {
 	uint64_t t = now + 1;
-	sc_dec_t redo;
-	const sc_dec_t *d = next_dec(g, w, &redo);
 	sm->nfu[w->slot] = d ? d->fu : SC_FU_ALU;
 	if (!d)
 		return t;
@@ -95,6 +93,13 @@ static inline __attribute__((always_inline)) uint64_t ready_time(const sc_gpu_t 
 		t = r > t ? r : t;
 	}
 	return t;
+}
+
+static inline __attribute__((always_inline)) uint64_t ready_time(const sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w,
+                                                                  uint64_t now)
+{
+	sc_dec_t redo;
+	return ready_of(sm, w, next_dec(g, w, &redo), now);
 }
 
 void sc__sm_refresh_units(const sc_gpu_t *g, sc_sm_t *sm)
@@ -420,11 +425,12 @@ static const sc_insn_t *ib_cleared(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint3
  * of a pc outside the program, or when the entry's valid bit was cleared
  * by a fault (ib_cleared). An entry not filled yet is filled at no cost
  * (after a control transfer reschedule has charged the refetch). */
-static const sc_insn_t *fetch(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc)
+static inline __attribute__((always_inline)) const sc_insn_t *fetch(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w,
+                                                                      uint32_t pc, bool hooks)
 {
 	const sc_module_t *mod = g->run.mod;
 	if (UNLIKELY(w->ib_pc != pc)) {
-		if (UNLIKELY(sm->sawp))
+		if (hooks && UNLIKELY(sm->sawp))
 			sc__sawp_flush(g, sm, w);
 		for (uint32_t k = 0; k < g->cfg.ib_entries; k++)
 			w->ib[k].valid = 0;
@@ -435,7 +441,7 @@ static const sc_insn_t *fetch(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t p
 		if (UNLIKELY(e->valid))
 			return ib_cleared(g, sm, w, pc);
 		if (UNLIKELY(pc >= mod->ncode)) {
-			if (UNLIKELY(g->watch.on) && w->slot == g->watch.slot && sm->id == g->watch.sm)
+			if (hooks && UNLIKELY(g->watch.on) && w->slot == g->watch.slot && sm->id == g->watch.sm)
 				sc__watch_issue(g, w, NULL, 0, pc); /* a corrupted SIMT pc is read here */
 			sc__due(g, SC_DUE_INVALID_PC, sm, w, -1, pc, 0, "pc %u is outside the program (%u instructions)", pc,
 			        mod->ncode);
@@ -443,18 +449,20 @@ static const sc_insn_t *fetch(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t p
 		}
 		e->insn = mod->code[pc];
 		e->valid = SC_IB_VALID | SC_IB_HELD;
-		if (UNLIKELY(sm->sawp))
+		if (hooks && UNLIKELY(sm->sawp))
 			sc__sawp_fill(g, sm, w, 0);
 	}
 	return &e->insn;
 }
 
-/* Sequential issue: shift the buffer and prefetch the next word. */
-static inline void ib_advance(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc)
+/* Sequential issue: shift the buffer and prefetch the next word (hooks:
+ * as for issue_body). */
+static inline __attribute__((always_inline)) void ib_advance(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc,
+                                                              bool hooks)
 {
 	const sc_module_t *mod = g->run.mod;
 	uint32_t n = g->cfg.ib_entries;
-	if (UNLIKELY(sm->sawp))
+	if (hooks && UNLIKELY(sm->sawp))
 		sc__sawp_shift(g, sm, w);
 	if (n == 2)
 		w->ib[0] = w->ib[1];
@@ -466,7 +474,7 @@ static inline void ib_advance(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t p
 	if (last < mod->ncode) {
 		w->ib[n - 1].insn = mod->code[last];
 		w->ib[n - 1].valid = SC_IB_VALID | SC_IB_HELD;
-		if (UNLIKELY(sm->sawp))
+		if (hooks && UNLIKELY(sm->sawp))
 			sc__sawp_fill(g, sm, w, n - 1);
 	} else {
 		w->ib[n - 1].valid = 0;
@@ -505,7 +513,7 @@ static inline __attribute__((always_inline)) bool step_past(sc_gpu_t *g, sc_sm_t
 	if (UNLIKELY(top->pc == top->rpc) && !simt_pop(g, sm, w, pc))
 		return false;
 	if (w->sp && w->stk[w->sp - 1].pc == pc + 1)
-		ib_advance(g, sm, w, pc);
+		ib_advance(g, sm, w, pc, true);
 	return true;
 }
 
@@ -577,7 +585,7 @@ static int retire_special(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_
 		if (UNLIKELY(g->stuck.on))
 			sc__stuck_apply(g, sm, now);
 		if (w->sp && w->stk[w->sp - 1].pc == pc + 1)
-			ib_advance(g, sm, w, pc);
+			ib_advance(g, sm, w, pc, true);
 		return 0;
 	case SC_X_HALT:
 		return -1;
@@ -651,20 +659,24 @@ static __attribute__((noinline)) int pre_issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp
 }
 
 /* Fetch, guard, execute (the decoded handler), retire. Returns false
- * when SHARP's check holds the warp back (the scheduler picks another). */
-static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t now)
+ * when SHARP's check holds the warp back (the scheduler picks another).
+ * hooks false: no scheme, watch or fault acts around the issue (see
+ * sm_hooks), and the tests for them are left out; it is a constant in
+ * each of the two functions built from this one. */
+static inline __attribute__((always_inline)) bool issue_body(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s,
+                                                              uint64_t now, const bool hooks)
 {
 	sc_simt_t *top = &w->stk[w->sp - 1];
 	uint32_t pc = top->pc;
-	const sc_insn_t *in = fetch(g, sm, w, pc);
+	const sc_insn_t *in = fetch(g, sm, w, pc, hooks);
 	if (!in)
 		return true;
-	if (UNLIKELY(sm->pre_issue)) {
+	if (hooks && UNLIKELY(sm->pre_issue)) {
 		int k = pre_issue(g, sm, w, in, pc, now);
 		if (k >= 0)
 			return k;
 	}
-	if (UNLIKELY(g->watch.on) && w->slot == g->watch.slot && sm->id == g->watch.sm)
+	if (hooks && UNLIKELY(g->watch.on) && w->slot == g->watch.slot && sm->id == g->watch.sm)
 		sc__watch_issue(g, w, in, top->mask, pc);
 	sc_dec_t redo;
 	const sc_dec_t *d = LIKELY(!w->ib_dirty) ? &g->dec[pc] : redecode(g, sm, w, pc, in, &redo);
@@ -675,21 +687,21 @@ static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 		uint32_t pm = w->pf[SC_GUARD_REG(in->guard)];
 		exec &= (in->guard & SC_GUARD_NEG) ? ~pm : pm;
 	}
-	if (UNLIKELY(sm->nerr) && !sc__prot_read(g, sm, w, in, &exec, top->mask, pc))
+	if (hooks && UNLIKELY(sm->nerr) && !sc__prot_read(g, sm, w, in, &exec, top->mask, pc))
 		return true; /* a protected word's error detected (a DUE, or Penny's rollback) */
 	g->run.warp_insts++;
-	if (UNLIKELY(sm->sawp)) /* the progress check's count */
+	if (hooks && UNLIKELY(sm->sawp)) /* the progress check's count */
 		sm->sawp->nexec[w->slot]++;
 	g->run.thread_insts += top->mask == 0xffffffffu ? 32 : sc__popcount32(top->mask);
 
 	int rc = d->fn(g, sm, w, d, exec), transfer = 0;
-	if (UNLIKELY(sm->nerr))
+	if (hooks && UNLIKELY(sm->nerr))
 		sc__prot_written(sm, w, in, exec);
-	if (UNLIKELY(sm->sharp) && sm->sharp->state[w->slot] == SC_SHARP_OPEN)
+	if (hooks && UNLIKELY(sm->sharp) && sm->sharp->state[w->slot] == SC_SHARP_OPEN)
 		sc__sharp_written(g, sm, w, in, exec);
 	occupy(g, sm, d, s, now);
 	if (LIKELY(rc >= 0)) {
-		if (UNLIKELY(g->after)) /* a fault acts on the results (FU, stuck bit); REFU */
+		if (hooks && UNLIKELY(g->after)) /* a fault acts on the results (FU, stuck bit); REFU */
 			sc__after_issue(g, sm, w, in, exec, pc, now);
 		/* scoreboard: destinations become readable after the latency */
 		if (rc > 1)
@@ -699,10 +711,15 @@ static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 		if (LIKELY(top->pc != top->rpc) && LIKELY(top == &w->stk[w->sp - 1])) {
 			/* in sequence, nothing reconverges: step_past and
 			 * reschedule as they go for this case (the buffer
-			 * shifts to pc + 1, no transfer) */
-			ib_advance(g, sm, w, pc);
+			 * shifts to pc + 1, no transfer; the next word's
+			 * decoded form read directly when the buffer is
+			 * clean, as next_dec would) */
+			ib_advance(g, sm, w, pc, hooks);
 			if (w->state == SC_W_ACTIVE)
-				sc__set_wnext(sm, w->slot, ready_time(g, sm, w, now));
+				sc__set_wnext(sm, w->slot,
+				              LIKELY(!w->ib_dirty) && pc + 1 < g->run.mod->ncode
+				                  ? ready_of(sm, w, &g->dec[pc + 1], now)
+				                  : ready_time(g, sm, w, now));
 			return true;
 		}
 		if (!step_past(g, sm, w, top, pc))
@@ -712,6 +729,28 @@ static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 	}
 	reschedule(g, sm, w, pc, transfer, now);
 	return true;
+}
+
+static bool issue_plain(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t now)
+{
+	return issue_body(g, sm, w, s, now, false);
+}
+
+static bool issue_hooked(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t now)
+{
+	return issue_body(g, sm, w, s, now, true);
+}
+
+/* Whether a scheme, the watch or a fault acts around this SM visit's
+ * issues: the SM's schemes are fixed for the launch (sm->hooks, set by
+ * run_loop), the watch and the faults acting after an issue are armed
+ * between cycles (by the launch's pause callback). */
+static inline bool sm_hooks(const sc_gpu_t *g, const sc_sm_t *sm) { return sm->hooks | g->watch.on | g->after; }
+
+/* issue() for this visit: issue_plain when nothing hooks in. */
+static inline bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t now, bool hooks)
+{
+	return hooks ? issue_hooked(g, sm, w, s, now) : issue_plain(g, sm, w, s, now);
 }
 
 /* ------------------------------------------------------------ CTAs and cycles */
@@ -986,12 +1025,13 @@ static void sm_cycle_wheel(sc_gpu_t *g, sc_sm_t *sm, uint32_t nslots, uint64_t n
 {
 	sc_wheel_t *wh = sm->wh;
 	uint32_t ns = g->cfg.schedulers_per_sm;
+	bool hooks = sm_hooks(g, sm);
 	wheel_advance(wh, sm->wnext, now);
 	for (uint32_t s = 0; s < ns; s++) {
 		if (sm->sfree[s] > now || !(wh->ready & wh->smask[s]))
 			continue;
 		sc_warp_t *w;
-		while ((w = pick_ready(g, sm, s, nslots, now)) && !issue(g, sm, w, s, now))
+		while ((w = pick_ready(g, sm, s, nslots, now)) && !issue(g, sm, w, s, now, hooks))
 			; /* SHARP held w back for its check: another warp may issue */
 		if (g->run.halt)
 			return;
@@ -1012,10 +1052,11 @@ void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
 		sm_cycle_wheel(g, sm, nslots, now);
 		return;
 	}
+	bool hooks = sm_hooks(g, sm);
 	for (uint32_t s = 0; s < ns; s++) {
 		if (sm->sfree[s] <= now && sm->smin[s] <= now) {
 			sc_warp_t *w;
-			while ((w = pick(g, sm, s, nslots, now)) && !issue(g, sm, w, s, now))
+			while ((w = pick(g, sm, s, nslots, now)) && !issue(g, sm, w, s, now, hooks))
 				; /* SHARP held w back for its check: another warp may issue */
 			if (g->run.halt)
 				return;
