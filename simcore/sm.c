@@ -731,12 +731,22 @@ static inline __attribute__((always_inline)) bool issue_body(sc_gpu_t *g, sc_sm_
 	return true;
 }
 
-static bool issue_plain(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t now)
+/* Inlined into the SM cycle on the wheel, its hot caller: the call's
+ * saved registers and arguments cost once a visit instead of once an
+ * issue. */
+static inline __attribute__((always_inline)) bool issue_plain(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s,
+                                                               uint64_t now)
 {
 	return issue_body(g, sm, w, s, now, false);
 }
 
-static bool issue_hooked(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t now)
+static __attribute__((noinline)) bool issue_plain_call(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s,
+                                                        uint64_t now)
+{
+	return issue_plain(g, sm, w, s, now);
+}
+
+static __attribute__((noinline)) bool issue_hooked(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t now)
 {
 	return issue_body(g, sm, w, s, now, true);
 }
@@ -747,10 +757,14 @@ static bool issue_hooked(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uin
  * between cycles (by the launch's pause callback). */
 static inline bool sm_hooks(const sc_gpu_t *g, const sc_sm_t *sm) { return sm->hooks | g->watch.on | g->after; }
 
-/* issue() for this visit: issue_plain when nothing hooks in. */
-static inline bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t now, bool hooks)
+/* issue() for this visit: issue_plain when nothing hooks in (inline
+ * when `inl`, a constant). */
+static inline __attribute__((always_inline)) bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s,
+                                                         uint64_t now, bool hooks, const bool inl)
 {
-	return hooks ? issue_hooked(g, sm, w, s, now) : issue_plain(g, sm, w, s, now);
+	if (hooks)
+		return issue_hooked(g, sm, w, s, now);
+	return inl ? issue_plain(g, sm, w, s, now) : issue_plain_call(g, sm, w, s, now);
 }
 
 /* ------------------------------------------------------------ CTAs and cycles */
@@ -1031,7 +1045,7 @@ static void sm_cycle_wheel(sc_gpu_t *g, sc_sm_t *sm, uint32_t nslots, uint64_t n
 		if (sm->sfree[s] > now || !(wh->ready & wh->smask[s]))
 			continue;
 		sc_warp_t *w;
-		while ((w = pick_ready(g, sm, s, nslots, now)) && !issue(g, sm, w, s, now, hooks))
+		while ((w = pick_ready(g, sm, s, nslots, now)) && !issue(g, sm, w, s, now, hooks, true))
 			; /* SHARP held w back for its check: another warp may issue */
 		if (g->run.halt)
 			return;
@@ -1056,7 +1070,7 @@ void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
 	for (uint32_t s = 0; s < ns; s++) {
 		if (sm->sfree[s] <= now && sm->smin[s] <= now) {
 			sc_warp_t *w;
-			while ((w = pick(g, sm, s, nslots, now)) && !issue(g, sm, w, s, now, hooks))
+			while ((w = pick(g, sm, s, nslots, now)) && !issue(g, sm, w, s, now, hooks, false))
 				; /* SHARP held w back for its check: another warp may issue */
 			if (g->run.halt)
 				return;
