@@ -933,16 +933,13 @@ static void wheel_advance(sc_wheel_t *wh, const uint64_t *wnext, uint64_t now)
 		return;
 	uint64_t d = now - wh->at;
 	uint64_t due = wh->occ;
-	if (d < 64) { /* the buckets of at + 1 .. now, rotated to bit 0 on */
-		uint32_t r = (uint32_t)((wh->at + 1) & 63);
-		due = rotr64(due, r) & ((1ull << d) - 1);
-		due = rotr64(due, (64 - r) & 63);
-	}
+	if (d < 64) /* the buckets of at + 1 .. now: d bits from bucket (at + 1) % 64 on, around */
+		due &= rotr64((1ull << d) - 1, (uint32_t)(-(wh->at + 1) & 63));
+	wh->occ &= ~due;
 	for (; due; due &= due - 1) {
 		uint32_t b = (uint32_t)__builtin_ctzll(due);
 		wh->ready |= wh->bucket[b];
 		wh->bucket[b] = 0;
-		wh->occ &= ~(1ull << b);
 	}
 	wh->at = now;
 	if (wh->far && now + 64 >= wh->far_min) {
