@@ -1530,6 +1530,8 @@ typedef struct sc_sm {
 	uint32_t *call_mem;
 	bool pre_issue;         /* a scheme (or the similarity profile) acts before
 	                           each issue: sc__prot_create sets it (sm.c) */
+	bool hooks;             /* a scheme acts around each issue (pre_issue, err,
+	                           sawp, sharp): run_loop sets it (gpu.c, sm.c) */
 	uint32_t nerr;          /* protection (prot.c): corrupted protected words, */
 	struct sc_perr *err;    /* SC_PERR_MAX of them; NULL without protection */
 	struct sc_sawp *sawp;   /* the SAWP table (sawp.c); NULL unless a sawp scheme */

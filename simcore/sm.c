@@ -81,12 +81,10 @@ static inline __attribute__((always_inline)) const sc_dec_t *next_dec(const sc_g
  * scoreboard entries), and the unit it will need in sm->nfu (the ALU for
  * a word that does not decode, whose issue raises the DUE, and for an
  * entry whose valid bit a fault cleared). */
-static inline __attribute__((always_inline)) uint64_t ready_time(const sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w,
-                                                                  uint64_t now)
+static inline __attribute__((always_inline)) uint64_t ready_of(sc_sm_t *sm, const sc_warp_t *w, const sc_dec_t *d,
+                                                                uint64_t now)
 {
 	uint64_t t = now + 1;
-	sc_dec_t redo;
-	const sc_dec_t *d = next_dec(g, w, &redo);
 	sm->nfu[w->slot] = d ? d->fu : SC_FU_ALU;
 	if (!d)
 		return t;
@@ -95,6 +93,13 @@ static inline __attribute__((always_inline)) uint64_t ready_time(const sc_gpu_t 
 		t = r > t ? r : t;
 	}
 	return t;
+}
+
+static inline __attribute__((always_inline)) uint64_t ready_time(const sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w,
+                                                                  uint64_t now)
+{
+	sc_dec_t redo;
+	return ready_of(sm, w, next_dec(g, w, &redo), now);
 }
 
 void sc__sm_refresh_units(const sc_gpu_t *g, sc_sm_t *sm)
@@ -420,11 +425,12 @@ static const sc_insn_t *ib_cleared(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint3
  * of a pc outside the program, or when the entry's valid bit was cleared
  * by a fault (ib_cleared). An entry not filled yet is filled at no cost
  * (after a control transfer reschedule has charged the refetch). */
-static const sc_insn_t *fetch(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc)
+static inline __attribute__((always_inline)) const sc_insn_t *fetch(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w,
+                                                                      uint32_t pc, bool hooks)
 {
 	const sc_module_t *mod = g->run.mod;
 	if (UNLIKELY(w->ib_pc != pc)) {
-		if (UNLIKELY(sm->sawp))
+		if (hooks && UNLIKELY(sm->sawp))
 			sc__sawp_flush(g, sm, w);
 		for (uint32_t k = 0; k < g->cfg.ib_entries; k++)
 			w->ib[k].valid = 0;
@@ -435,7 +441,7 @@ static const sc_insn_t *fetch(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t p
 		if (UNLIKELY(e->valid))
 			return ib_cleared(g, sm, w, pc);
 		if (UNLIKELY(pc >= mod->ncode)) {
-			if (UNLIKELY(g->watch.on) && w->slot == g->watch.slot && sm->id == g->watch.sm)
+			if (hooks && UNLIKELY(g->watch.on) && w->slot == g->watch.slot && sm->id == g->watch.sm)
 				sc__watch_issue(g, w, NULL, 0, pc); /* a corrupted SIMT pc is read here */
 			sc__due(g, SC_DUE_INVALID_PC, sm, w, -1, pc, 0, "pc %u is outside the program (%u instructions)", pc,
 			        mod->ncode);
@@ -443,18 +449,20 @@ static const sc_insn_t *fetch(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t p
 		}
 		e->insn = mod->code[pc];
 		e->valid = SC_IB_VALID | SC_IB_HELD;
-		if (UNLIKELY(sm->sawp))
+		if (hooks && UNLIKELY(sm->sawp))
 			sc__sawp_fill(g, sm, w, 0);
 	}
 	return &e->insn;
 }
 
-/* Sequential issue: shift the buffer and prefetch the next word. */
-static inline void ib_advance(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc)
+/* Sequential issue: shift the buffer and prefetch the next word (hooks:
+ * as for issue_body). */
+static inline __attribute__((always_inline)) void ib_advance(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc,
+                                                              bool hooks)
 {
 	const sc_module_t *mod = g->run.mod;
 	uint32_t n = g->cfg.ib_entries;
-	if (UNLIKELY(sm->sawp))
+	if (hooks && UNLIKELY(sm->sawp))
 		sc__sawp_shift(g, sm, w);
 	if (n == 2)
 		w->ib[0] = w->ib[1];
@@ -466,7 +474,7 @@ static inline void ib_advance(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t p
 	if (last < mod->ncode) {
 		w->ib[n - 1].insn = mod->code[last];
 		w->ib[n - 1].valid = SC_IB_VALID | SC_IB_HELD;
-		if (UNLIKELY(sm->sawp))
+		if (hooks && UNLIKELY(sm->sawp))
 			sc__sawp_fill(g, sm, w, n - 1);
 	} else {
 		w->ib[n - 1].valid = 0;
@@ -505,7 +513,7 @@ static inline __attribute__((always_inline)) bool step_past(sc_gpu_t *g, sc_sm_t
 	if (UNLIKELY(top->pc == top->rpc) && !simt_pop(g, sm, w, pc))
 		return false;
 	if (w->sp && w->stk[w->sp - 1].pc == pc + 1)
-		ib_advance(g, sm, w, pc);
+		ib_advance(g, sm, w, pc, true);
 	return true;
 }
 
@@ -577,7 +585,7 @@ static int retire_special(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_
 		if (UNLIKELY(g->stuck.on))
 			sc__stuck_apply(g, sm, now);
 		if (w->sp && w->stk[w->sp - 1].pc == pc + 1)
-			ib_advance(g, sm, w, pc);
+			ib_advance(g, sm, w, pc, true);
 		return 0;
 	case SC_X_HALT:
 		return -1;
@@ -651,20 +659,24 @@ static __attribute__((noinline)) int pre_issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp
 }
 
 /* Fetch, guard, execute (the decoded handler), retire. Returns false
- * when SHARP's check holds the warp back (the scheduler picks another). */
-static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t now)
+ * when SHARP's check holds the warp back (the scheduler picks another).
+ * hooks false: no scheme, watch or fault acts around the issue (see
+ * sm_hooks), and the tests for them are left out; it is a constant in
+ * each of the two functions built from this one. */
+static inline __attribute__((always_inline)) bool issue_body(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s,
+                                                              uint64_t now, const bool hooks)
 {
 	sc_simt_t *top = &w->stk[w->sp - 1];
 	uint32_t pc = top->pc;
-	const sc_insn_t *in = fetch(g, sm, w, pc);
+	const sc_insn_t *in = fetch(g, sm, w, pc, hooks);
 	if (!in)
 		return true;
-	if (UNLIKELY(sm->pre_issue)) {
+	if (hooks && UNLIKELY(sm->pre_issue)) {
 		int k = pre_issue(g, sm, w, in, pc, now);
 		if (k >= 0)
 			return k;
 	}
-	if (UNLIKELY(g->watch.on) && w->slot == g->watch.slot && sm->id == g->watch.sm)
+	if (hooks && UNLIKELY(g->watch.on) && w->slot == g->watch.slot && sm->id == g->watch.sm)
 		sc__watch_issue(g, w, in, top->mask, pc);
 	sc_dec_t redo;
 	const sc_dec_t *d = LIKELY(!w->ib_dirty) ? &g->dec[pc] : redecode(g, sm, w, pc, in, &redo);
@@ -675,21 +687,21 @@ static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 		uint32_t pm = w->pf[SC_GUARD_REG(in->guard)];
 		exec &= (in->guard & SC_GUARD_NEG) ? ~pm : pm;
 	}
-	if (UNLIKELY(sm->nerr) && !sc__prot_read(g, sm, w, in, &exec, top->mask, pc))
+	if (hooks && UNLIKELY(sm->nerr) && !sc__prot_read(g, sm, w, in, &exec, top->mask, pc))
 		return true; /* a protected word's error detected (a DUE, or Penny's rollback) */
 	g->run.warp_insts++;
-	if (UNLIKELY(sm->sawp)) /* the progress check's count */
+	if (hooks && UNLIKELY(sm->sawp)) /* the progress check's count */
 		sm->sawp->nexec[w->slot]++;
 	g->run.thread_insts += top->mask == 0xffffffffu ? 32 : sc__popcount32(top->mask);
 
 	int rc = d->fn(g, sm, w, d, exec), transfer = 0;
-	if (UNLIKELY(sm->nerr))
+	if (hooks && UNLIKELY(sm->nerr))
 		sc__prot_written(sm, w, in, exec);
-	if (UNLIKELY(sm->sharp) && sm->sharp->state[w->slot] == SC_SHARP_OPEN)
+	if (hooks && UNLIKELY(sm->sharp) && sm->sharp->state[w->slot] == SC_SHARP_OPEN)
 		sc__sharp_written(g, sm, w, in, exec);
 	occupy(g, sm, d, s, now);
 	if (LIKELY(rc >= 0)) {
-		if (UNLIKELY(g->after)) /* a fault acts on the results (FU, stuck bit); REFU */
+		if (hooks && UNLIKELY(g->after)) /* a fault acts on the results (FU, stuck bit); REFU */
 			sc__after_issue(g, sm, w, in, exec, pc, now);
 		/* scoreboard: destinations become readable after the latency */
 		if (rc > 1)
@@ -699,10 +711,15 @@ static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 		if (LIKELY(top->pc != top->rpc) && LIKELY(top == &w->stk[w->sp - 1])) {
 			/* in sequence, nothing reconverges: step_past and
 			 * reschedule as they go for this case (the buffer
-			 * shifts to pc + 1, no transfer) */
-			ib_advance(g, sm, w, pc);
+			 * shifts to pc + 1, no transfer; the next word's
+			 * decoded form read directly when the buffer is
+			 * clean, as next_dec would) */
+			ib_advance(g, sm, w, pc, hooks);
 			if (w->state == SC_W_ACTIVE)
-				sc__set_wnext(sm, w->slot, ready_time(g, sm, w, now));
+				sc__set_wnext(sm, w->slot,
+				              LIKELY(!w->ib_dirty) && pc + 1 < g->run.mod->ncode
+				                  ? ready_of(sm, w, &g->dec[pc + 1], now)
+				                  : ready_time(g, sm, w, now));
 			return true;
 		}
 		if (!step_past(g, sm, w, top, pc))
@@ -712,6 +729,42 @@ static bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t n
 	}
 	reschedule(g, sm, w, pc, transfer, now);
 	return true;
+}
+
+/* Inlined into the SM cycle on the wheel, its hot caller: the call's
+ * saved registers and arguments cost once a visit instead of once an
+ * issue. */
+static inline __attribute__((always_inline)) bool issue_plain(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s,
+                                                               uint64_t now)
+{
+	return issue_body(g, sm, w, s, now, false);
+}
+
+static __attribute__((noinline)) bool issue_plain_call(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s,
+                                                        uint64_t now)
+{
+	return issue_plain(g, sm, w, s, now);
+}
+
+static __attribute__((noinline)) bool issue_hooked(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s, uint64_t now)
+{
+	return issue_body(g, sm, w, s, now, true);
+}
+
+/* Whether a scheme, the watch or a fault acts around this SM visit's
+ * issues: the SM's schemes are fixed for the launch (sm->hooks, set by
+ * run_loop), the watch and the faults acting after an issue are armed
+ * between cycles (by the launch's pause callback). */
+static inline bool sm_hooks(const sc_gpu_t *g, const sc_sm_t *sm) { return sm->hooks | g->watch.on | g->after; }
+
+/* issue() for this visit: issue_plain when nothing hooks in (inline
+ * when `inl`, a constant). */
+static inline __attribute__((always_inline)) bool issue(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t s,
+                                                         uint64_t now, bool hooks, const bool inl)
+{
+	if (hooks)
+		return issue_hooked(g, sm, w, s, now);
+	return inl ? issue_plain(g, sm, w, s, now) : issue_plain_call(g, sm, w, s, now);
 }
 
 /* ------------------------------------------------------------ CTAs and cycles */
@@ -880,16 +933,13 @@ static void wheel_advance(sc_wheel_t *wh, const uint64_t *wnext, uint64_t now)
 		return;
 	uint64_t d = now - wh->at;
 	uint64_t due = wh->occ;
-	if (d < 64) { /* the buckets of at + 1 .. now, rotated to bit 0 on */
-		uint32_t r = (uint32_t)((wh->at + 1) & 63);
-		due = rotr64(due, r) & ((1ull << d) - 1);
-		due = rotr64(due, (64 - r) & 63);
-	}
+	if (d < 64) /* the buckets of at + 1 .. now: d bits from bucket (at + 1) % 64 on, around */
+		due &= rotr64((1ull << d) - 1, (uint32_t)(-(wh->at + 1) & 63));
+	wh->occ &= ~due;
 	for (; due; due &= due - 1) {
 		uint32_t b = (uint32_t)__builtin_ctzll(due);
 		wh->ready |= wh->bucket[b];
 		wh->bucket[b] = 0;
-		wh->occ &= ~(1ull << b);
 	}
 	wh->at = now;
 	if (wh->far && now + 64 >= wh->far_min) {
@@ -903,25 +953,52 @@ static void wheel_advance(sc_wheel_t *wh, const uint64_t *wnext, uint64_t now)
 	}
 }
 
-/* The earliest wnext of the slots in mask, `at` or earlier meaning ready
- * (returned as `at`), UINT64_MAX for none. */
-static uint64_t wheel_first(const sc_wheel_t *wh, const uint64_t *wnext, uint64_t mask)
+/* The SM's next issue cycle after a visit, as sched_next over every
+ * scheduler's earliest warp would find it, in one pass over the wheel:
+ * ready slots first, then the buckets in time order, then far. A
+ * scheduler's earliest warp at T gives max(T, its sfree); the pass stops
+ * once the cycle found is no later than the next bucket's (a later warp
+ * cannot give an earlier cycle), and looks at far (later than at + 64)
+ * only for the schedulers not found yet. UINT64_MAX for none. */
+static uint64_t wheel_next(const sc_sm_t *sm, const sc_wheel_t *wh, uint32_t ns)
 {
-	if (wh->ready & mask)
-		return wh->at;
-	uint32_t r = (uint32_t)((wh->at + 1) & 63);
-	uint64_t rot = rotr64(wh->occ, r);
-	for (; rot; rot &= rot - 1) {
+	uint64_t next = UINT64_MAX, at = wh->at;
+	uint32_t todo = 0; /* schedulers whose earliest warp is not found yet */
+	for (uint32_t s = 0; s < ns; s++) {
+		if (wh->ready & wh->smask[s]) {
+			uint64_t t = sm->sfree[s] > at ? sm->sfree[s] : at;
+			next = t < next ? t : next;
+		} else {
+			todo |= 1u << s;
+		}
+	}
+	uint32_t r = (uint32_t)((at + 1) & 63);
+	for (uint64_t rot = rotr64(wh->occ, r); rot && todo; rot &= rot - 1) {
 		uint32_t i = (uint32_t)__builtin_ctzll(rot);
-		if (wh->bucket[(r + i) & 63] & mask)
-			return wh->at + 1 + i;
+		uint64_t when = at + 1 + i, b = wh->bucket[(r + i) & 63];
+		if (next <= when)
+			return next;
+		for (uint32_t q = todo; q; q &= q - 1) {
+			uint32_t s = (uint32_t)__builtin_ctz(q);
+			if (b & wh->smask[s]) {
+				uint64_t t = sm->sfree[s] > when ? sm->sfree[s] : when;
+				next = t < next ? t : next;
+				todo &= ~(1u << s);
+			}
+		}
 	}
-	uint64_t m = UINT64_MAX;
-	for (uint64_t f = wh->far & mask; f; f &= f - 1) {
-		uint64_t t = wnext[__builtin_ctzll(f)];
-		m = t < m ? t : m;
+	if (!todo || !wh->far || next <= at + 65)
+		return next;
+	for (; todo; todo &= todo - 1) {
+		uint32_t s = (uint32_t)__builtin_ctz(todo);
+		uint64_t m = UINT64_MAX;
+		for (uint64_t f = wh->far & wh->smask[s]; f; f &= f - 1) {
+			uint64_t t = sm->wnext[__builtin_ctzll(f)];
+			m = t < m ? t : m;
+		}
+		next = sched_next(sm, s, m, next);
 	}
-	return m;
+	return next;
 }
 
 /* pick() on the wheel's ready slots: the same warp, by the same rules. */
@@ -959,20 +1036,18 @@ static void sm_cycle_wheel(sc_gpu_t *g, sc_sm_t *sm, uint32_t nslots, uint64_t n
 {
 	sc_wheel_t *wh = sm->wh;
 	uint32_t ns = g->cfg.schedulers_per_sm;
+	bool hooks = sm_hooks(g, sm);
 	wheel_advance(wh, sm->wnext, now);
 	for (uint32_t s = 0; s < ns; s++) {
 		if (sm->sfree[s] > now || !(wh->ready & wh->smask[s]))
 			continue;
 		sc_warp_t *w;
-		while ((w = pick_ready(g, sm, s, nslots, now)) && !issue(g, sm, w, s, now))
+		while ((w = pick_ready(g, sm, s, nslots, now)) && !issue(g, sm, w, s, now, hooks, true))
 			; /* SHARP held w back for its check: another warp may issue */
 		if (g->run.halt)
 			return;
 	}
-	uint64_t next = UINT64_MAX;
-	for (uint32_t s = 0; s < ns; s++)
-		next = sched_next(sm, s, wheel_first(wh, sm->wnext, wh->smask[s]), next);
-	set_next(g, sm, next, now);
+	set_next(g, sm, wheel_next(sm, wh, ns), now);
 }
 
 /* Each scheduler whose issue slot is free and which may have a ready warp
@@ -988,10 +1063,11 @@ void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
 		sm_cycle_wheel(g, sm, nslots, now);
 		return;
 	}
+	bool hooks = sm_hooks(g, sm);
 	for (uint32_t s = 0; s < ns; s++) {
 		if (sm->sfree[s] <= now && sm->smin[s] <= now) {
 			sc_warp_t *w;
-			while ((w = pick(g, sm, s, nslots, now)) && !issue(g, sm, w, s, now))
+			while ((w = pick(g, sm, s, nslots, now)) && !issue(g, sm, w, s, now, hooks, false))
 				; /* SHARP held w back for its check: another warp may issue */
 			if (g->run.halt)
 				return;
