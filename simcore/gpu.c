@@ -846,6 +846,38 @@ static void pause_until(sc_gpu_t *g, uint64_t next, uint64_t now)
 	}
 }
 
+/* Runs the cycle `now` of every SM due then, in index order; returns the
+ * earliest next event. An SM's cycle changes only its own next, so each
+ * group of 64 SMs is read once without a branch per SM (which SMs are
+ * due follows no pattern a host predicts): the due ones as a mask, the
+ * earliest next of the others, then the due ones run in order. */
+static uint64_t visit_due(sc_gpu_t *g, uint64_t now, bool refu)
+{
+	const uint64_t *sn = g->sm_next;
+	uint64_t next = UINT64_MAX;
+	for (uint32_t base = 0, n = g->cfg.num_sms; base < n; base += 64) {
+		uint32_t m = n - base < 64 ? n - base : 64;
+		uint64_t due = 0;
+		for (uint32_t k = 0; k < m; k++) {
+			uint64_t t = sn[base + k];
+			due |= (uint64_t)(t == now) << k;
+			t = t == now ? UINT64_MAX : t;
+			next = t < next ? t : next;
+		}
+		for (; due; due &= due - 1) {
+			uint32_t i = base + (uint32_t)__builtin_ctzll(due);
+			if (UNLIKELY(refu))
+				sc__refu_cycle(g, &g->sms[i], now);
+			else
+				sc__sm_cycle(g, &g->sms[i], now);
+			if (g->run.halt)
+				return next;
+			next = sn[i] < next ? sn[i] : next;
+		}
+	}
+	return next;
+}
+
 /* The event loop: CTAs are dealt as SMs free up, and time jumps from one
  * SM event to the next until every CTA is done, a DUE halts the run, the
  * cycle budget runs out or no warp can move. Returns the cycle it ended. */
@@ -883,21 +915,7 @@ static uint64_t run_loop(sc_gpu_t *g, uint64_t now)
 		}
 		now = next;
 		g->cycle = now;
-		/* an SM's cycle changes only its own next: the earliest is found
-		 * on the way */
-		next = UINT64_MAX;
-		const uint64_t *sn = g->sm_next;
-		for (uint32_t i = 0, n = g->cfg.num_sms; i < n; i++) {
-			if (sn[i] == now) {
-				if (UNLIKELY(refu))
-					sc__refu_cycle(g, &g->sms[i], now);
-				else
-					sc__sm_cycle(g, &g->sms[i], now);
-				if (r->halt)
-					break;
-			}
-			next = sn[i] < next ? sn[i] : next;
-		}
+		next = visit_due(g, now, refu);
 	}
 	g->cycle = now;
 	return now;
