@@ -348,7 +348,10 @@ static uint32_t coalesce(const uint64_t *addr, uint64_t off, const sc_bounds_t *
 	    (bd->lo - off) >> shift == (bd->hi - off) >> shift) {
 		/* the usual case, one aligned line for the warp (off is aligned) */
 		uint32_t sec = 0;
-		if (sectors && exec == 0xffffffffu) /* a loop without the lane scan */
+		if (sectors && bd->dense == bytes) { /* back to back: every sector from lo's to hi's */
+			uint32_t s0 = (uint32_t)(((bd->lo - off) & lmask) >> sshift);
+			sec = (2u << (((bd->hi - off) & lmask) >> sshift)) - (1u << s0);
+		} else if (sectors && exec == 0xffffffffu) /* a loop without the lane scan */
 			for (uint32_t l = 0; l < 32; l++)
 				sec |= 1u << (((addr[l] - off) & lmask) >> sshift);
 		else if (sectors)

@@ -1723,9 +1723,13 @@ void sc__sm_refresh_units(const sc_gpu_t *g, sc_sm_t *sm);
 int sc__memsys_create(sc_gpu_t *g);
 void sc__memsys_destroy(sc_gpu_t *g);
 void sc__memsys_launch(sc_gpu_t *g);
-/* The active lanes' lowest and highest address and the bitwise or of all. */
+/* The active lanes' lowest and highest address and the bitwise or of all;
+ * dense: the size per lane for which all 32 lanes are active and their
+ * accesses lie back to back in lane order (addr[l] = lo + l * dense, so
+ * they touch [lo, hi + dense) once each), else 0. */
 typedef struct sc_bounds {
 	uint64_t lo, hi, any;
+	uint32_t dense;
 } sc_bounds_t;
 /* The latency of a warp's access (op SC_OP_LD, SC_OP_ST or an atomic) to
  * `space` at the lanes' addresses minus off, `bytes` per lane, issued at
