@@ -173,8 +173,36 @@ static inline __attribute__((always_inline)) size_t lookup(sc_cache_t *c, uint32
 	return base;
 }
 
+/* Ways 0..n-1 of the set at base move to 1..n (way n's line is gone).
+ * The usual associativities (4 and 8 ways) copy fixed sizes, which the
+ * compiler turns into a few moves instead of calls. */
+static inline void shift_ways(sc_cache_t *c, size_t base, uint32_t n)
+{
+	uint64_t *tag = c->tag + base, *ready = c->ready + base;
+	if (n == 7) {
+		memmove(tag + 1, tag, 7 * sizeof *tag);
+		memmove(ready + 1, ready, 7 * sizeof *ready);
+	} else if (n == 3) {
+		memmove(tag + 1, tag, 3 * sizeof *tag);
+		memmove(ready + 1, ready, 3 * sizeof *ready);
+	} else {
+		memmove(tag + 1, tag, n * sizeof *tag);
+		memmove(ready + 1, ready, n * sizeof *ready);
+	}
+	if (!c->valid)
+		return;
+	if (n == 7) {
+		memmove(c->valid + base + 1, c->valid + base, 7);
+		memmove(c->dirty + base + 1, c->dirty + base, 7);
+	} else {
+		memmove(c->valid + base + 1, c->valid + base, n);
+		memmove(c->dirty + base + 1, c->dirty + base, n);
+	}
+}
+
 /* Puts line ln in way 0 of its set; the least recent line leaves (its tag
- * and dirty sectors in *old_tag and *old_dirty). Returns the slot. */
+ * and dirty sectors in *old_tag and *old_dirty). Returns the slot. The
+ * other ways move down one place, as promote moves them. */
 static size_t insert(sc_gpu_t *g, sc_cache_t *c, uint32_t set, uint64_t ln, uint64_t *old_tag, uint8_t *old_dirty)
 {
 	size_t base = (size_t)set * c->ways;
@@ -185,11 +213,13 @@ static size_t insert(sc_gpu_t *g, sc_cache_t *c, uint32_t set, uint64_t ln, uint
 		sc__dimg_evict(g, c, base + last);
 	*old_tag = c->tag[base + last];
 	*old_dirty = c->dirty ? c->dirty[base + last] : 0;
-	c->tag[base + last] = ln + 1;
-	c->ready[base + last] = 0;
+	if (UNLIKELY(c->nover) && last)
+		sc__ovl_promote(c, base, last);
+	shift_ways(c, base, last);
+	c->tag[base] = ln + 1;
+	c->ready[base] = 0;
 	if (c->valid)
-		c->valid[base + last] = c->dirty[base + last] = 0;
-	promote(c, base, last);
+		c->valid[base] = c->dirty[base] = 0;
 	return base;
 }
 
