@@ -306,6 +306,16 @@ static uint64_t dram(sc_memsys_t *ms, uint32_t ch, uint32_t n, uint64_t t)
 	return (ms->bus[ch] + (1u << SC_TICK_SHIFT) - 1) >> SC_TICK_SHIFT;
 }
 
+/* The number of sectors in a line's sector mask: one load from a table
+ * (masks have 8 bits) instead of the popcount's arithmetic. */
+#define POP2(n) n, n + 1, n + 1, n + 2
+#define POP4(n) POP2(n), POP2(n + 1), POP2(n + 1), POP2(n + 2)
+#define POP6(n) POP4(n), POP4(n + 1), POP4(n + 1), POP4(n + 2)
+static const uint8_t pop8[256] = {POP6(0), POP6(1), POP6(1), POP6(2)};
+#undef POP2
+#undef POP4
+#undef POP6
+
 enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
 
 /* One line's sectors `mask` at L2, from cycle t (the SM's issue). Returns
@@ -315,7 +325,7 @@ static uint64_t l2_access(sc_gpu_t *g, uint64_t a, uint8_t mask, int kind, uint6
 	const sc_gpu_config_t *c = &g->cfg;
 	sc_memsys_t *ms = &g->ms;
 	place_t p = place(g, a);
-	uint32_t n = sc__popcount32(mask);
+	uint32_t n = pop8[mask];
 	uint64_t ts = ms->port[p.slice] > t ? ms->port[p.slice] : t;
 	ms->port[p.slice] = ts + (uint64_t)n * c->l2_sector_cycles;
 	uint32_t hit_lat = kind == ACC_ATOMIC ? c->latency[SC_LAT_ATOMIC] : c->l2_latency;
@@ -331,7 +341,7 @@ static uint64_t l2_access(sc_gpu_t *g, uint64_t a, uint8_t mask, int kind, uint6
 		uint8_t dirty;
 		s = insert(g, l2, p.set, p.line, &old, &dirty);
 		if (dirty) { /* write back the victim: same slice, same channel */
-			uint32_t wb = sc__popcount32(dirty);
+			uint32_t wb = pop8[dirty];
 			ms->count.dram_wb += wb;
 			dram(ms, p.chan, wb, ts);
 		}
@@ -347,7 +357,7 @@ static uint64_t l2_access(sc_gpu_t *g, uint64_t a, uint8_t mask, int kind, uint6
 	}
 	if (kind == ACC_ATOMIC)
 		l2->dirty[s] |= mask;
-	uint32_t k = sc__popcount32(missing);
+	uint32_t k = pop8[missing];
 	ms->count.l2_hits += n - k;
 	if (!k)
 		return ts + hit_lat > l2->ready[s] ? ts + hit_lat : l2->ready[s];
