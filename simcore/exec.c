@@ -390,8 +390,8 @@ static bounds_t lane_addrs(const agen_t *ag, uint32_t exec, uint32_t size, uint6
 	return b;
 }
 
-static bool fast_span(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, int space, const uint64_t *addr, bounds_t bd,
-                      uint32_t exec, uint32_t size, bool write, span_t *out)
+static bool fast_span(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, int space, const uint64_t *addr,
+                      bounds_t bd, uint32_t exec, uint32_t size, bool write, span_t *out)
 {
 	const sc_run_t *r = &g->run;
 	uint64_t lo = bd.lo, hi = bd.hi;
@@ -408,7 +408,7 @@ static bool fast_span(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, int space, const u
 	switch (space) {
 	case SC_SP_GLOBAL:
 		/* p: the host address of lo itself (the others: of offset 0) */
-		if (!(p = sc__gmem_find(&g->gmem, lo, hi - lo + size)))
+		if (!(p = sc__gmem_find_at(&g->gmem, pc, lo, hi - lo + size)))
 			return false;
 		lo = 0;
 		break;
@@ -537,7 +537,7 @@ static uint32_t ex_ld(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 		return UINT32_MAX;
 	agen_t ag = addr_gen(w, in, n);
 	bounds_t bd = lane_addrs(&ag, exec, bytes * n, addr);
-	if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, bytes * n, false, &sp))) {
+	if (LIKELY(fast_span(g, sm, w, pc, space, addr, bd, exec, bytes * n, false, &sp))) {
 		bool uniform = bd.lo == bd.hi && sp.stride == 0, dense = bd.dense == 4;
 		if (!ld_span(g, w, in, &sp, addr, exec, n, bytes, uniform, dense))
 			return UINT32_MAX;
@@ -573,7 +573,7 @@ static uint32_t ex_st(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 	uint16_t o = in->opnd[1];
 	if (n == 1 && bytes == 4 && SC_OPND_KIND(o) == SC_K_R32) {
 		bounds_t bd = lane_addrs(&ag, exec, 4, addr);
-		if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, 4, true, &sp))) {
+		if (LIKELY(fast_span(g, sm, w, pc, space, addr, bd, exec, 4, true, &sp))) {
 			const uint32_t *v = w->rf + (size_t)sc__opnd_idx(in, 1) * 32;
 			if (UNLIKELY(g->ms.dimg) && sp.space == SC_SP_GLOBAL)
 				sc__dimg_store_lanes(g, addr, sp.off, exec, 4);
@@ -591,7 +591,7 @@ static uint32_t ex_st(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 	for (unsigned e = 0; e < n; e++)
 		sc__rd(g, sm, w, sc__opnd(in, 1 + e), exec, v[e]);
 	bounds_t bd = lane_addrs(&ag, exec, bytes * n, addr);
-	bool fast = fast_span(g, sm, w, space, addr, bd, exec, bytes * n, true, &sp);
+	bool fast = fast_span(g, sm, w, pc, space, addr, bd, exec, bytes * n, true, &sp);
 	FOR_LANES(l, exec) {
 		memref_t ref = {NULL, 0};
 		if (fast)
