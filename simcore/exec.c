@@ -343,8 +343,9 @@ typedef sc_bounds_t bounds_t;
  * words give the lowest and highest address, unless adding the offset
  * wraps some lanes and not others (then amax < amin: false, and the caller
  * takes the lane loop). Only the low bits of `any` are used (alignment).
- * The lanes are dense for `size` when each address is the previous one
- * plus size and lane 0's is the lowest (no lane wrapped past 2^64).
+ * The lanes are dense for `size` when each lower word is lane 0's plus
+ * l * size (modulo 2^32) and lane 0's is the lowest: then none wrapped, and
+ * neither did the addresses (amin <= amax), so addr[l] = amin + l * size.
  * Built for AVX2 too where GCC can (the loader picks by the host CPU): the
  * loops vectorise twice as wide, with the same integer results. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
@@ -353,25 +354,25 @@ __attribute__((target_clones("avx2", "default")))
 static bool lane_addrs_all(const agen_t *ag, uint32_t size, uint64_t *addr, bounds_t *b)
 {
 	const uint32_t *lo = ag->lo, *hi = ag->hi;
-	uint32_t h0 = hi[0], diff = 0, lmin = UINT32_MAX, lmax = 0, any = 0, i32 = (uint32_t)ag->imm;
+	uint32_t h0 = hi[0], l0 = lo[0], diff = 0, gap = 0, lmin = UINT32_MAX, lmax = 0, any = 0,
+	         i32 = (uint32_t)ag->imm;
 	for (uint32_t l = 0; l < 32; l++) {
 		diff |= hi[l] ^ h0;
+		gap |= (lo[l] - l * size) ^ l0;
 		lmin = lo[l] < lmin ? lo[l] : lmin;
 		lmax = lo[l] > lmax ? lo[l] : lmax;
 		any |= lo[l] + i32;
 	}
 	/* imm and mask in locals: addr could alias *ag, which would reload
 	 * them for every lane and keep the loop scalar */
-	uint64_t imm = ag->imm, mask = ag->mask, gap = 0;
+	uint64_t imm = ag->imm, mask = ag->mask;
 	for (uint32_t l = 0; l < 32; l++)
 		addr[l] = (imm + lo[l] + ((uint64_t)hi[l] << 32)) & mask;
-	for (uint32_t l = 1; l < 32; l++)
-		gap |= (addr[l] - addr[l - 1]) ^ size;
 	uint64_t base = (uint64_t)h0 << 32;
 	uint64_t amin = (imm + base + lmin) & mask, amax = (imm + base + lmax) & mask;
 	if (diff || amax < amin)
 		return false;
-	*b = (bounds_t){amin, amax, any, !gap && amin == addr[0] ? size : 0};
+	*b = (bounds_t){amin, amax, any, !gap && lmin == l0 ? size : 0};
 	return true;
 }
 
