@@ -378,9 +378,11 @@ typedef struct txn {
 /* The distinct lines of 2^shift bytes that the lanes' accesses of `bytes`
  * touch, each with the sectors (2^sshift bytes) it touches (left 0 for a
  * warp's single aligned line unless `sectors`), in the order of the lanes.
- * Returns how many (at most 64). */
-static uint32_t coalesce(const uint64_t *addr, uint64_t off, const sc_bounds_t *bd, uint32_t exec, unsigned bytes,
-                         uint32_t shift, uint32_t sshift, bool sectors, txn_t *t)
+ * Returns how many (at most 64). Inlined: a call cost as much as the
+ * usual one-line case. */
+static inline __attribute__((always_inline)) uint32_t coalesce(const uint64_t *addr, uint64_t off,
+                                                               const sc_bounds_t *bd, uint32_t exec, unsigned bytes,
+                                                               uint32_t shift, uint32_t sshift, bool sectors, txn_t *t)
 {
 	uint32_t n = 0;
 	uint64_t lmask = (1ull << shift) - 1;
