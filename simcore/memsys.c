@@ -174,29 +174,42 @@ static inline __attribute__((always_inline)) size_t lookup(sc_cache_t *c, uint32
 }
 
 /* Ways 0..n-1 of the set at base move to 1..n (way n's line is gone).
- * The usual associativities (4 and 8 ways) copy fixed sizes, which the
- * compiler turns into a few moves instead of calls. */
+ * The usual associativities (4 and 8 ways) copy fixed sizes through a
+ * local array, which the compiler turns into a few moves instead of calls,
+ * and shift their sector masks as one word (way 0's byte becomes 0: the
+ * caller's new line has no sectors yet). */
 static inline void shift_ways(sc_cache_t *c, size_t base, uint32_t n)
 {
-	uint64_t *tag = c->tag + base, *ready = c->ready + base;
+	uint64_t *tag = c->tag + base, *ready = c->ready + base, t[7], r[7];
 	if (n == 7) {
-		memmove(tag + 1, tag, 7 * sizeof *tag);
-		memmove(ready + 1, ready, 7 * sizeof *ready);
+		memcpy(t, tag, sizeof t);
+		memcpy(r, ready, sizeof r);
+		memcpy(tag + 1, t, sizeof t);
+		memcpy(ready + 1, r, sizeof r);
 	} else if (n == 3) {
-		memmove(tag + 1, tag, 3 * sizeof *tag);
-		memmove(ready + 1, ready, 3 * sizeof *ready);
+		memcpy(t, tag, 3 * sizeof *t);
+		memcpy(r, ready, 3 * sizeof *r);
+		memcpy(tag + 1, t, 3 * sizeof *t);
+		memcpy(ready + 1, r, 3 * sizeof *r);
 	} else {
 		memmove(tag + 1, tag, n * sizeof *tag);
 		memmove(ready + 1, ready, n * sizeof *ready);
 	}
 	if (!c->valid)
 		return;
-	if (n == 7) {
-		memmove(c->valid + base + 1, c->valid + base, 7);
-		memmove(c->dirty + base + 1, c->dirty + base, 7);
+	uint8_t *valid = c->valid + base, *dirty = c->dirty + base;
+	if (n == 7 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+		uint64_t v, d;
+		memcpy(&v, valid, 8);
+		memcpy(&d, dirty, 8);
+		v <<= 8; /* byte w moves to byte w + 1 */
+		d <<= 8;
+		memcpy(valid, &v, 8);
+		memcpy(dirty, &d, 8);
 	} else {
-		memmove(c->valid + base + 1, c->valid + base, n);
-		memmove(c->dirty + base + 1, c->dirty + base, n);
+		memmove(valid + 1, valid, n);
+		memmove(dirty + 1, dirty, n);
+		valid[0] = dirty[0] = 0;
 	}
 }
 
@@ -218,8 +231,6 @@ static size_t insert(sc_gpu_t *g, sc_cache_t *c, uint32_t set, uint64_t ln, uint
 	shift_ways(c, base, last);
 	c->tag[base] = ln + 1;
 	c->ready[base] = 0;
-	if (c->valid)
-		c->valid[base] = c->dirty[base] = 0;
 	return base;
 }
 
