@@ -390,7 +390,7 @@ typedef struct txn {
  * touch, each with the sectors (2^sshift bytes) it touches (left 0 for a
  * warp's single aligned line unless `sectors`), in the order of the lanes.
  * Returns how many (at most 64). Inlined: a call cost as much as the
- * usual one-line case. */
+ * usual one-line case itself. */
 static inline __attribute__((always_inline)) uint32_t coalesce(const uint64_t *addr, uint64_t off,
                                                                const sc_bounds_t *bd, uint32_t exec, unsigned bytes,
                                                                uint32_t shift, uint32_t sshift, bool sectors, txn_t *t)
@@ -436,9 +436,13 @@ static inline __attribute__((always_inline)) uint32_t coalesce(const uint64_t *a
 /* Global and local memory: through the L1 (when there is one; its lines
  * are the L2's, config.c checks), line by line, one line per interval of the load/store unit. Loads fill the L1
  * with whole lines; stores write through to L2 and evict the L1's copy
- * (Fermi's global policy), except local stores, which the L1 keeps. */
-static uint32_t global_time(sc_gpu_t *g, sc_sm_t *sm, uint64_t base, const uint64_t *addr, uint64_t off,
-                            const sc_bounds_t *bd, uint32_t exec, unsigned bytes, int kind, int cls)
+ * (Fermi's global policy), except local stores, which the L1 keeps.
+ * Inlined into sc__mem_time's two calls: the call and its ten arguments
+ * cost some 35 host instructions an access. */
+static inline __attribute__((always_inline)) uint32_t global_time(sc_gpu_t *g, sc_sm_t *sm, uint64_t base,
+                                                                 const uint64_t *addr, uint64_t off,
+                                                                 const sc_bounds_t *bd, uint32_t exec,
+                                                                 unsigned bytes, int kind, int cls)
 {
 	const sc_gpu_config_t *c = &g->cfg;
 	sc_memsys_t *ms = &g->ms;
