@@ -343,17 +343,22 @@ typedef sc_bounds_t bounds_t;
  * words give the lowest and highest address, unless adding the offset
  * wraps some lanes and not others (then amax < amin: false, and the caller
  * takes the lane loop). Only the low bits of `any` are used (alignment).
+ * The lanes are dense for `size` when each lower word is lane 0's plus
+ * l * size (modulo 2^32) and lane 0's is the lowest: then none wrapped, and
+ * neither did the addresses (amin <= amax), so addr[l] = amin + l * size.
  * Built for AVX2 too where GCC can (the loader picks by the host CPU): the
  * loops vectorise twice as wide, with the same integer results. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-static bool lane_addrs_all(const agen_t *ag, uint64_t *addr, bounds_t *b)
+static bool lane_addrs_all(const agen_t *ag, uint32_t size, uint64_t *addr, bounds_t *b)
 {
 	const uint32_t *lo = ag->lo, *hi = ag->hi;
-	uint32_t h0 = hi[0], diff = 0, lmin = UINT32_MAX, lmax = 0, any = 0, i32 = (uint32_t)ag->imm;
+	uint32_t h0 = hi[0], l0 = lo[0], diff = 0, gap = 0, lmin = UINT32_MAX, lmax = 0, any = 0,
+	         i32 = (uint32_t)ag->imm;
 	for (uint32_t l = 0; l < 32; l++) {
 		diff |= hi[l] ^ h0;
+		gap |= (lo[l] - l * size) ^ l0;
 		lmin = lo[l] < lmin ? lo[l] : lmin;
 		lmax = lo[l] > lmax ? lo[l] : lmax;
 		any |= lo[l] + i32;
@@ -367,26 +372,27 @@ static bool lane_addrs_all(const agen_t *ag, uint64_t *addr, bounds_t *b)
 	uint64_t amin = (imm + base + lmin) & mask, amax = (imm + base + lmax) & mask;
 	if (diff || amax < amin)
 		return false;
-	*b = (bounds_t){amin, amax, any};
+	*b = (bounds_t){amin, amax, any, !gap && lmin == l0 ? size : 0};
 	return true;
 }
 
-static bounds_t lane_addrs(const agen_t *ag, uint32_t exec, uint64_t *addr)
+/* The lanes' addresses for accesses of `size` bytes each. */
+static bounds_t lane_addrs(const agen_t *ag, uint32_t exec, uint32_t size, uint64_t *addr)
 {
-	bounds_t b = {UINT64_MAX, 0, 0};
+	bounds_t b = {UINT64_MAX, 0, 0, 0};
 	if (ag->lo == zero_lanes && ag->hi == zero_lanes) { /* [imm]: one address */
 		EACH_LANE(exec, addr[l] = ag->imm);
-		return (bounds_t){ag->imm, ag->imm, ag->imm};
+		return (bounds_t){ag->imm, ag->imm, ag->imm, 0};
 	}
-	if (exec == 0xffffffffu && lane_addrs_all(ag, addr, &b))
+	if (exec == 0xffffffffu && lane_addrs_all(ag, size, addr, &b))
 		return b;
 	EACH_LANE(exec, uint64_t a = lane_addr(ag, l); addr[l] = a; b.lo = a < b.lo ? a : b.lo;
 	          b.hi = a > b.hi ? a : b.hi; b.any |= a);
 	return b;
 }
 
-static bool fast_span(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, int space, const uint64_t *addr, bounds_t bd,
-                      uint32_t exec, uint32_t size, bool write, span_t *out)
+static bool fast_span(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, uint32_t pc, int space, const uint64_t *addr,
+                      bounds_t bd, uint32_t exec, uint32_t size, bool write, span_t *out)
 {
 	const sc_run_t *r = &g->run;
 	uint64_t lo = bd.lo, hi = bd.hi;
@@ -403,7 +409,7 @@ static bool fast_span(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, int space, const u
 	switch (space) {
 	case SC_SP_GLOBAL:
 		/* p: the host address of lo itself (the others: of offset 0) */
-		if (!(p = sc__gmem_find(&g->gmem, lo, hi - lo + size)))
+		if (!(p = sc__gmem_find_at(&g->gmem, pc, lo, hi - lo + size)))
 			return false;
 		lo = 0;
 		break;
@@ -447,21 +453,11 @@ static inline uint8_t *span_at(const span_t *s, const uint64_t *addr, uint32_t l
 	return s->base + (addr[l] - s->lo) + l * s->stride;
 }
 
-/* Whether the 32 lanes' addresses are consecutive words from lane 0's, in
- * lane order: then a warp's 4-byte access is one 128-byte copy (for a
- * store, the same bytes in the same places as lane by lane). */
-static inline bool consecutive4(const uint64_t *addr)
-{
-	uint64_t bad = 0;
-	for (uint32_t l = 0; l < 32; l++)
-		bad |= addr[l] ^ (addr[0] + 4 * l);
-	return !bad;
-}
-
 /* ld: n destinations of `bytes` each; `uniform`: every lane reads the
- * same bytes (loaded once). */
+ * same bytes (loaded once); `dense`: the lanes' words are back to back in
+ * lane order (a 4-byte load is then one 128-byte copy). */
 static bool ld_span(sc_gpu_t *g, sc_warp_t *w, const sc_insn_t *in, const span_t *s, const uint64_t *addr,
-                    uint32_t exec, unsigned n, unsigned bytes, bool uniform)
+                    uint32_t exec, unsigned n, unsigned bytes, bool uniform, bool dense)
 {
 	uint16_t o = in->opnd[0];
 	if (n == 1 && bytes == 4 && SC_OPND_KIND(o) == SC_K_R32 && uniform) { /* e.g. ld.param */
@@ -478,7 +474,7 @@ static bool ld_span(sc_gpu_t *g, sc_warp_t *w, const sc_insn_t *in, const span_t
 	}
 	if (n == 1 && bytes == 4 && SC_OPND_KIND(o) == SC_K_R32) {
 		uint32_t *d = w->rf + (size_t)sc__opnd_idx(in, 0) * 32;
-		if (exec == 0xffffffffu && s->stride == 0 && consecutive4(addr))
+		if (dense && s->stride == 0)
 			memcpy(d, span_at(s, addr, 0), 128);
 		else
 			EACH_LANE(exec, memcpy(&d[l], span_at(s, addr, l), 4));
@@ -541,13 +537,13 @@ static uint32_t ex_ld(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 	if (UNLIKELY(n == 0 || n > 4 || SC_NSRC(in) != 1))
 		return UINT32_MAX;
 	agen_t ag = addr_gen(w, in, n);
-	bounds_t bd = lane_addrs(&ag, exec, addr);
-	if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, bytes * n, false, &sp))) {
-		bool uniform = bd.lo == bd.hi && sp.stride == 0;
-		if (!ld_span(g, w, in, &sp, addr, exec, n, bytes, uniform))
+	bounds_t bd = lane_addrs(&ag, exec, bytes * n, addr);
+	if (LIKELY(fast_span(g, sm, w, pc, space, addr, bd, exec, bytes * n, false, &sp))) {
+		bool uniform = bd.lo == bd.hi && sp.stride == 0, dense = bd.dense == 4;
+		if (!ld_span(g, w, in, &sp, addr, exec, n, bytes, uniform, dense))
 			return UINT32_MAX;
 		if (UNLIKELY(g->ms.nover) && sc__ovl_load(g, sm, w, sp.space, addr, sp.off, exec, bytes * n)) {
-			ld_span(g, w, in, &sp, addr, exec, n, bytes, uniform);
+			ld_span(g, w, in, &sp, addr, exec, n, bytes, uniform, dense);
 			sc__ovl_unpatch(g);
 		}
 		return sc__mem_time(g, sm, w, sp.space, SC_OP_LD, addr, sp.off, exec, bytes * n, &bd);
@@ -577,12 +573,12 @@ static uint32_t ex_st(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 	agen_t ag = addr_gen(w, in, 0);
 	uint16_t o = in->opnd[1];
 	if (n == 1 && bytes == 4 && SC_OPND_KIND(o) == SC_K_R32) {
-		bounds_t bd = lane_addrs(&ag, exec, addr);
-		if (LIKELY(fast_span(g, sm, w, space, addr, bd, exec, 4, true, &sp))) {
+		bounds_t bd = lane_addrs(&ag, exec, 4, addr);
+		if (LIKELY(fast_span(g, sm, w, pc, space, addr, bd, exec, 4, true, &sp))) {
 			const uint32_t *v = w->rf + (size_t)sc__opnd_idx(in, 1) * 32;
 			if (UNLIKELY(g->ms.dimg) && sp.space == SC_SP_GLOBAL)
 				sc__dimg_store_lanes(g, addr, sp.off, exec, 4);
-			if (exec == 0xffffffffu && sp.stride == 0 && consecutive4(addr))
+			if (bd.dense == 4 && sp.stride == 0) /* the same bytes as lane by lane */
 				memcpy(span_at(&sp, addr, 0), v, 128);
 			else
 				FOR_LANES(l, exec)
@@ -595,8 +591,8 @@ static uint32_t ex_st(sc_gpu_t *g, sc_sm_t *sm, sc_warp_t *w, const sc_insn_t *i
 	uint64_t (*v)[32] = g->vec;
 	for (unsigned e = 0; e < n; e++)
 		sc__rd(g, sm, w, sc__opnd(in, 1 + e), exec, v[e]);
-	bounds_t bd = lane_addrs(&ag, exec, addr);
-	bool fast = fast_span(g, sm, w, space, addr, bd, exec, bytes * n, true, &sp);
+	bounds_t bd = lane_addrs(&ag, exec, bytes * n, addr);
+	bool fast = fast_span(g, sm, w, pc, space, addr, bd, exec, bytes * n, true, &sp);
 	FOR_LANES(l, exec) {
 		memref_t ref = {NULL, 0};
 		if (fast)

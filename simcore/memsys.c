@@ -173,8 +173,49 @@ static inline __attribute__((always_inline)) size_t lookup(sc_cache_t *c, uint32
 	return base;
 }
 
+/* Ways 0..n-1 of the set at base move to 1..n (way n's line is gone).
+ * The usual associativities (4 and 8 ways) copy fixed sizes through a
+ * local array, which the compiler turns into a few moves instead of calls,
+ * and shift their sector masks as one word (way 0's byte becomes 0: the
+ * caller's new line has no sectors yet). */
+static inline void shift_ways(sc_cache_t *c, size_t base, uint32_t n)
+{
+	uint64_t *tag = c->tag + base, *ready = c->ready + base, t[7], r[7];
+	if (n == 7) {
+		memcpy(t, tag, sizeof t);
+		memcpy(r, ready, sizeof r);
+		memcpy(tag + 1, t, sizeof t);
+		memcpy(ready + 1, r, sizeof r);
+	} else if (n == 3) {
+		memcpy(t, tag, 3 * sizeof *t);
+		memcpy(r, ready, 3 * sizeof *r);
+		memcpy(tag + 1, t, 3 * sizeof *t);
+		memcpy(ready + 1, r, 3 * sizeof *r);
+	} else {
+		memmove(tag + 1, tag, n * sizeof *tag);
+		memmove(ready + 1, ready, n * sizeof *ready);
+	}
+	if (!c->valid)
+		return;
+	uint8_t *valid = c->valid + base, *dirty = c->dirty + base;
+	if (n == 7 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+		uint64_t v, d;
+		memcpy(&v, valid, 8);
+		memcpy(&d, dirty, 8);
+		v <<= 8; /* byte w moves to byte w + 1 */
+		d <<= 8;
+		memcpy(valid, &v, 8);
+		memcpy(dirty, &d, 8);
+	} else {
+		memmove(valid + 1, valid, n);
+		memmove(dirty + 1, dirty, n);
+		valid[0] = dirty[0] = 0;
+	}
+}
+
 /* Puts line ln in way 0 of its set; the least recent line leaves (its tag
- * and dirty sectors in *old_tag and *old_dirty). Returns the slot. */
+ * and dirty sectors in *old_tag and *old_dirty). Returns the slot. The
+ * other ways move down one place, as promote moves them. */
 static size_t insert(sc_gpu_t *g, sc_cache_t *c, uint32_t set, uint64_t ln, uint64_t *old_tag, uint8_t *old_dirty)
 {
 	size_t base = (size_t)set * c->ways;
@@ -185,11 +226,11 @@ static size_t insert(sc_gpu_t *g, sc_cache_t *c, uint32_t set, uint64_t ln, uint
 		sc__dimg_evict(g, c, base + last);
 	*old_tag = c->tag[base + last];
 	*old_dirty = c->dirty ? c->dirty[base + last] : 0;
-	c->tag[base + last] = ln + 1;
-	c->ready[base + last] = 0;
-	if (c->valid)
-		c->valid[base + last] = c->dirty[base + last] = 0;
-	promote(c, base, last);
+	if (UNLIKELY(c->nover) && last)
+		sc__ovl_promote(c, base, last);
+	shift_ways(c, base, last);
+	c->tag[base] = ln + 1;
+	c->ready[base] = 0;
 	return base;
 }
 
@@ -276,6 +317,16 @@ static uint64_t dram(sc_memsys_t *ms, uint32_t ch, uint32_t n, uint64_t t)
 	return (ms->bus[ch] + (1u << SC_TICK_SHIFT) - 1) >> SC_TICK_SHIFT;
 }
 
+/* The number of sectors in a line's sector mask: one load from a table
+ * (masks have 8 bits) instead of the popcount's arithmetic. */
+#define POP2(n) n, n + 1, n + 1, n + 2
+#define POP4(n) POP2(n), POP2(n + 1), POP2(n + 1), POP2(n + 2)
+#define POP6(n) POP4(n), POP4(n + 1), POP4(n + 1), POP4(n + 2)
+static const uint8_t pop8[256] = {POP6(0), POP6(1), POP6(1), POP6(2)};
+#undef POP2
+#undef POP4
+#undef POP6
+
 enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
 
 /* One line's sectors `mask` at L2, from cycle t (the SM's issue). Returns
@@ -285,7 +336,7 @@ static uint64_t l2_access(sc_gpu_t *g, uint64_t a, uint8_t mask, int kind, uint6
 	const sc_gpu_config_t *c = &g->cfg;
 	sc_memsys_t *ms = &g->ms;
 	place_t p = place(g, a);
-	uint32_t n = sc__popcount32(mask);
+	uint32_t n = pop8[mask];
 	uint64_t ts = ms->port[p.slice] > t ? ms->port[p.slice] : t;
 	ms->port[p.slice] = ts + (uint64_t)n * c->l2_sector_cycles;
 	uint32_t hit_lat = kind == ACC_ATOMIC ? c->latency[SC_LAT_ATOMIC] : c->l2_latency;
@@ -301,7 +352,7 @@ static uint64_t l2_access(sc_gpu_t *g, uint64_t a, uint8_t mask, int kind, uint6
 		uint8_t dirty;
 		s = insert(g, l2, p.set, p.line, &old, &dirty);
 		if (dirty) { /* write back the victim: same slice, same channel */
-			uint32_t wb = sc__popcount32(dirty);
+			uint32_t wb = pop8[dirty];
 			ms->count.dram_wb += wb;
 			dram(ms, p.chan, wb, ts);
 		}
@@ -317,7 +368,7 @@ static uint64_t l2_access(sc_gpu_t *g, uint64_t a, uint8_t mask, int kind, uint6
 	}
 	if (kind == ACC_ATOMIC)
 		l2->dirty[s] |= mask;
-	uint32_t k = sc__popcount32(missing);
+	uint32_t k = pop8[missing];
 	ms->count.l2_hits += n - k;
 	if (!k)
 		return ts + hit_lat > l2->ready[s] ? ts + hit_lat : l2->ready[s];
@@ -338,9 +389,11 @@ typedef struct txn {
 /* The distinct lines of 2^shift bytes that the lanes' accesses of `bytes`
  * touch, each with the sectors (2^sshift bytes) it touches (left 0 for a
  * warp's single aligned line unless `sectors`), in the order of the lanes.
- * Returns how many (at most 64). */
-static uint32_t coalesce(const uint64_t *addr, uint64_t off, const sc_bounds_t *bd, uint32_t exec, unsigned bytes,
-                         uint32_t shift, uint32_t sshift, bool sectors, txn_t *t)
+ * Returns how many (at most 64). Inlined: a call cost as much as the
+ * usual one-line case itself. */
+static inline __attribute__((always_inline)) uint32_t coalesce(const uint64_t *addr, uint64_t off,
+                                                               const sc_bounds_t *bd, uint32_t exec, unsigned bytes,
+                                                               uint32_t shift, uint32_t sshift, bool sectors, txn_t *t)
 {
 	uint32_t n = 0;
 	uint64_t lmask = (1ull << shift) - 1;
@@ -348,7 +401,10 @@ static uint32_t coalesce(const uint64_t *addr, uint64_t off, const sc_bounds_t *
 	    (bd->lo - off) >> shift == (bd->hi - off) >> shift) {
 		/* the usual case, one aligned line for the warp (off is aligned) */
 		uint32_t sec = 0;
-		if (sectors && exec == 0xffffffffu) /* a loop without the lane scan */
+		if (sectors && bd->dense == bytes) { /* back to back: every sector from lo's to hi's */
+			uint32_t s0 = (uint32_t)(((bd->lo - off) & lmask) >> sshift);
+			sec = (2u << (((bd->hi - off) & lmask) >> sshift)) - (1u << s0);
+		} else if (sectors && exec == 0xffffffffu) /* a loop without the lane scan */
 			for (uint32_t l = 0; l < 32; l++)
 				sec |= 1u << (((addr[l] - off) & lmask) >> sshift);
 		else if (sectors)
@@ -380,9 +436,13 @@ static uint32_t coalesce(const uint64_t *addr, uint64_t off, const sc_bounds_t *
 /* Global and local memory: through the L1 (when there is one; its lines
  * are the L2's, config.c checks), line by line, one line per interval of the load/store unit. Loads fill the L1
  * with whole lines; stores write through to L2 and evict the L1's copy
- * (Fermi's global policy), except local stores, which the L1 keeps. */
-static uint32_t global_time(sc_gpu_t *g, sc_sm_t *sm, uint64_t base, const uint64_t *addr, uint64_t off,
-                            const sc_bounds_t *bd, uint32_t exec, unsigned bytes, int kind, int cls)
+ * (Fermi's global policy), except local stores, which the L1 keeps.
+ * Inlined into sc__mem_time's two calls: the call and its ten arguments
+ * cost some 35 host instructions an access. */
+static inline __attribute__((always_inline)) uint32_t global_time(sc_gpu_t *g, sc_sm_t *sm, uint64_t base,
+                                                                 const uint64_t *addr, uint64_t off,
+                                                                 const sc_bounds_t *bd, uint32_t exec,
+                                                                 unsigned bytes, int kind, int cls)
 {
 	const sc_gpu_config_t *c = &g->cfg;
 	sc_memsys_t *ms = &g->ms;

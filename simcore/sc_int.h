@@ -1317,6 +1317,7 @@ typedef struct sc_gmem {
 	uint32_t n, cap;
 	uint64_t next_base;
 	uint32_t hint;       /* index of the last allocation found */
+	uint32_t at[16];     /* sc__gmem_find_at: the last one found per key % 16 */
 	bool freed;          /* an allocation was freed: indices have moved */
 } sc_gmem_t;
 
@@ -1390,6 +1391,26 @@ int sc__gmem_free(sc_gmem_t *g, uint64_t base);
 void sc__gmem_release(sc_gmem_t *g);
 /* Host pointer for [addr, addr+bytes) inside one allocation, or NULL. */
 uint8_t *sc__gmem_find(sc_gmem_t *g, uint64_t addr, uint64_t bytes);
+/* sc__gmem_find, trying first the allocation that the last search with the
+ * same key found (the global accesses of an instruction, keyed by its pc,
+ * mostly stay in one buffer). Allocations do not overlap, so one that
+ * holds the range is the one sc__gmem_find would find; g->hint ends the
+ * same either way. */
+static inline uint8_t *sc__gmem_find_at(sc_gmem_t *g, uint32_t key, uint64_t addr, uint64_t bytes)
+{
+	uint32_t *h = &g->at[key % 16];
+	if (*h < g->n) {
+		const sc_alloc_t *a = &g->a[*h];
+		if (addr >= a->base && addr - a->base <= a->size && bytes <= a->size - (addr - a->base)) {
+			g->hint = *h;
+			return a->data + (addr - a->base);
+		}
+	}
+	uint8_t *p = sc__gmem_find(g, addr, bytes);
+	if (p)
+		*h = g->hint;
+	return p;
+}
 
 /* ---- PTX tokens (ptx_lex.c) ---- */
 enum {
@@ -1725,9 +1746,13 @@ void sc__sm_refresh_units(const sc_gpu_t *g, sc_sm_t *sm);
 int sc__memsys_create(sc_gpu_t *g);
 void sc__memsys_destroy(sc_gpu_t *g);
 void sc__memsys_launch(sc_gpu_t *g);
-/* The active lanes' lowest and highest address and the bitwise or of all. */
+/* The active lanes' lowest and highest address and the bitwise or of all;
+ * dense: the size per lane for which all 32 lanes are active and their
+ * accesses lie back to back in lane order (addr[l] = lo + l * dense, so
+ * they touch [lo, hi + dense) once each), else 0. */
 typedef struct sc_bounds {
 	uint64_t lo, hi, any;
+	uint32_t dense;
 } sc_bounds_t;
 /* The latency of a warp's access (op SC_OP_LD, SC_OP_ST or an atomic) to
  * `space` at the lanes' addresses minus off, `bytes` per lane, issued at
