@@ -70,7 +70,7 @@ static size_t sm_layout(sc_gpu_t *g, uint8_t *base, uint32_t i)
 	uint64_t *smin = pack(&hot, cfg->schedulers_per_sm * sizeof *smin, 8);
 	uint64_t *ufree = pack(&hot, cfg->schedulers_per_sm * SC_FU__COUNT * sizeof *ufree, 8);
 	uint32_t *last = pack(&hot, cfg->schedulers_per_sm * sizeof *last, 4);
-	uint8_t *nfu = pack(&hot, cfg->max_warps_per_sm * sizeof *nfu, 1);
+	uint8_t *nunit = pack(&hot, cfg->max_warps_per_sm * sizeof *nunit, 1);
 	carve(&p, (size_t)(hot - p));
 	/* a warp's instruction buffer, then its SIMT stack at once: an issue
 	 * reads ib[0] and the stack's top (mostly its first entry) together */
@@ -94,7 +94,7 @@ static size_t sm_layout(sc_gpu_t *g, uint8_t *base, uint32_t i)
 		sm->sfree = sfree;
 		sm->smin = smin;
 		sm->wh = wh;
-		sm->nfu = nfu;
+		sm->nunit = nunit;
 		sm->ufree = ufree;
 		for (uint32_t c = 0; c < cfg->max_ctas_per_sm; c++)
 			ctas[c].slot = c;

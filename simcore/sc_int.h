@@ -1542,8 +1542,9 @@ typedef struct sc_sm {
 	uint64_t *sfree;        /* per scheduler: first cycle it may issue again */
 	uint64_t *smin;         /* per scheduler: a lower bound of its warps' wnext */
 	struct sc_wheel *wh;    /* the warps by wnext, for launches of at most 64 slots */
-	uint8_t *nfu;           /* per warp slot: the unit (sc_fu_t) its next
-	                         * instruction needs, kept with wnext */
+	uint8_t *nunit;         /* per warp slot: the unit its next instruction
+	                         * needs, as an index in ufree (uslot of the
+	                         * warp's scheduler), kept with wnext */
 	uint64_t *ufree;        /* per functional unit (sc__unit_slot): first cycle it is free */
 	uint8_t uslot[8][SC_FU__COUNT]; /* sc__unit_slot(cfg, fu, s) as [s][fu], set at creation */
 	uint64_t *ready_mem;
@@ -1738,7 +1739,7 @@ typedef struct sc_memsys {
 	uint8_t *dimg_bytes;       /* l2_sector bytes per slot */
 } sc_memsys_t;
 
-/* sm.c: recomputes every warp's sm->nfu after a fault changed what a
+/* sm.c: recomputes every warp's sm->nunit after a fault changed what a
  * warp issues next (its SIMT stack or instruction buffer). */
 void sc__sm_refresh_units(const sc_gpu_t *g, sc_sm_t *sm);
 

@@ -77,15 +77,23 @@ static inline __attribute__((always_inline)) const sc_dec_t *next_dec(const sc_g
 	return pc < g->run.mod->ncode ? &g->dec[pc] : NULL;
 }
 
+/* The index in sm->ufree of unit fu of the scheduler that issues warp
+ * `slot` (slot % schedulers_per_sm): what the unit check reads. */
+static inline uint8_t unit_of(const sc_gpu_t *g, const sc_sm_t *sm, uint32_t slot, sc_fu_t fu)
+{
+	uint32_t ns = g->cfg.schedulers_per_sm;
+	return sm->uslot[ns == 2 ? slot & 1 : slot % ns][fu];
+}
+
 /* Earliest cycle the warp's next instruction has its operands ready (its
- * scoreboard entries), and the unit it will need in sm->nfu (the ALU for
- * a word that does not decode, whose issue raises the DUE, and for an
+ * scoreboard entries), and the unit it will need in sm->nunit (the ALU
+ * for a word that does not decode, whose issue raises the DUE, and for an
  * entry whose valid bit a fault cleared). */
-static inline __attribute__((always_inline)) uint64_t ready_of(sc_sm_t *sm, const sc_warp_t *w, const sc_dec_t *d,
-                                                                uint64_t now)
+static inline __attribute__((always_inline)) uint64_t ready_of(const sc_gpu_t *g, sc_sm_t *sm, const sc_warp_t *w,
+                                                                const sc_dec_t *d, uint64_t now)
 {
 	uint64_t t = now + 1;
-	sm->nfu[w->slot] = d ? d->fu : SC_FU_ALU;
+	sm->nunit[w->slot] = unit_of(g, sm, w->slot, d ? d->fu : SC_FU_ALU);
 	if (!d)
 		return t;
 	for (unsigned j = 0; j < d->nrdy; j++) {
@@ -99,7 +107,7 @@ static inline __attribute__((always_inline)) uint64_t ready_time(const sc_gpu_t 
                                                                   uint64_t now)
 {
 	sc_dec_t redo;
-	return ready_of(sm, w, next_dec(g, w, &redo), now);
+	return ready_of(g, sm, w, next_dec(g, w, &redo), now);
 }
 
 void sc__sm_refresh_units(const sc_gpu_t *g, sc_sm_t *sm)
@@ -107,7 +115,7 @@ void sc__sm_refresh_units(const sc_gpu_t *g, sc_sm_t *sm)
 	for (uint32_t i = 0; i < g->run.ctas_per_sm * g->run.nwarps; i++) {
 		sc_dec_t redo;
 		const sc_dec_t *d = next_dec(g, &sm->warps[i], &redo);
-		sm->nfu[i] = d ? d->fu : SC_FU_ALU;
+		sm->nunit[i] = unit_of(g, sm, i, d ? d->fu : SC_FU_ALU);
 	}
 }
 
@@ -611,11 +619,8 @@ static void occupy(sc_gpu_t *g, sc_sm_t *sm, const sc_dec_t *d, uint32_t s, uint
 }
 
 /* The first cycle the unit of the next instruction of warp `slot` is free
- * (sm->nfu, kept by ready_time). */
-static uint64_t unit_free(const sc_sm_t *sm, uint32_t slot, uint32_t s)
-{
-	return sm->ufree[sm->uslot[s][sm->nfu[slot]]];
-}
+ * (sm->nunit, kept by ready_time). */
+static uint64_t unit_free(const sc_sm_t *sm, uint32_t slot) { return sm->ufree[sm->nunit[slot]]; }
 
 /* The parity check of the word w issues for pc (sc__ib_check), the
  * buffer having met a fault: whether the word issues now. A word an ECC
@@ -718,7 +723,7 @@ static inline __attribute__((always_inline)) bool issue_body(sc_gpu_t *g, sc_sm_
 			if (w->state == SC_W_ACTIVE)
 				sc__set_wnext(sm, w->slot,
 				              LIKELY(!w->ib_dirty) && pc + 1 < g->run.mod->ncode
-				                  ? ready_of(sm, w, &g->dec[pc + 1], now)
+				                  ? ready_of(g, sm, w, &g->dec[pc + 1], now)
 				                  : ready_time(g, sm, w, now));
 			return true;
 		}
@@ -823,7 +828,7 @@ void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uin
 		w->pf = sm->pf + (size_t)slot * r->preds;
 		w->ready = sm->ready_mem + (size_t)slot * per;
 		memset(w->ready, 0, per * sizeof *w->ready);
-		sm->nfu[slot] = r->fn->entry_pc < r->mod->ncode ? g->dec[r->fn->entry_pc].fu : SC_FU_ALU;
+		sm->nunit[slot] = unit_of(g, sm, slot, r->fn->entry_pc < r->mod->ncode ? g->dec[r->fn->entry_pc].fu : SC_FU_ALU);
 		sc__wake(g, sm, slot, now + 1);
 		w->age = r->age++;
 		w->local = cta->local + (size_t)i * 32 * r->local;
@@ -837,9 +842,9 @@ void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uin
 
 /* Whether warp `slot`, ready by its operands, may issue now: when the
  * unit of its next instruction is busy it waits for it instead. */
-static inline bool unit_ready(sc_sm_t *sm, uint32_t slot, uint32_t s, uint64_t now)
+static inline bool unit_ready(sc_sm_t *sm, uint32_t slot, uint64_t now)
 {
-	uint64_t t = unit_free(sm, slot, s);
+	uint64_t t = unit_free(sm, slot);
 	if (t <= now)
 		return true;
 	sc__set_wnext(sm, slot, t);
@@ -860,12 +865,12 @@ static sc_warp_t *pick(sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslots, ui
 	uint32_t cnt = ns == 2 ? (nslots - s + 1) >> 1 : (nslots - s + ns - 1) / ns;
 	if (g->cfg.scheduler == SC_SCHED_GTO) {
 		uint32_t last = sm->last[s];
-		if (last < nslots && wn[last] <= now && unit_ready(sm, last, s, now))
+		if (last < nslots && wn[last] <= now && unit_ready(sm, last, now))
 			return &sm->warps[last];
 		sc_warp_t *best = NULL;
 		for (uint32_t k = 0; k < cnt; k++) {
 			uint32_t slot = s + k * ns;
-			if (wn[slot] <= now && (!best || sm->warps[slot].age < best->age) && unit_ready(sm, slot, s, now))
+			if (wn[slot] <= now && (!best || sm->warps[slot].age < best->age) && unit_ready(sm, slot, now))
 				best = &sm->warps[slot];
 		}
 		if (best)
@@ -877,12 +882,12 @@ static sc_warp_t *pick(sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslots, ui
 	if (start >= cnt)
 		start = 0;
 	for (uint32_t k = start; k < cnt; k++)
-		if (wn[s + k * ns] <= now && unit_ready(sm, s + k * ns, s, now)) {
+		if (wn[s + k * ns] <= now && unit_ready(sm, s + k * ns, now)) {
 			sm->last[s] = s + k * ns;
 			return &sm->warps[s + k * ns];
 		}
 	for (uint32_t k = 0; k < start; k++)
-		if (wn[s + k * ns] <= now && unit_ready(sm, s + k * ns, s, now)) {
+		if (wn[s + k * ns] <= now && unit_ready(sm, s + k * ns, now)) {
 			sm->last[s] = s + k * ns;
 			return &sm->warps[s + k * ns];
 		}
@@ -1008,12 +1013,12 @@ static sc_warp_t *pick_ready(sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslo
 	uint64_t mask = wh->smask[s];
 	uint32_t last = sm->last[s];
 	if (g->cfg.scheduler == SC_SCHED_GTO) {
-		if (last < nslots && (wh->ready >> last & 1) && unit_ready(sm, last, s, now))
+		if (last < nslots && (wh->ready >> last & 1) && unit_ready(sm, last, now))
 			return &sm->warps[last];
 		sc_warp_t *best = NULL;
 		for (uint64_t c = wh->ready & mask; c; c &= c - 1) {
 			uint32_t slot = (uint32_t)__builtin_ctzll(c);
-			if ((!best || sm->warps[slot].age < best->age) && unit_ready(sm, slot, s, now))
+			if ((!best || sm->warps[slot].age < best->age) && unit_ready(sm, slot, now))
 				best = &sm->warps[slot];
 		}
 		if (best)
@@ -1023,7 +1028,7 @@ static sc_warp_t *pick_ready(sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslo
 	for (uint64_t c = wh->ready & mask; c;) {
 		uint64_t after = last < nslots ? c & ~((2ull << last) - 1) : c;
 		uint32_t slot = (uint32_t)__builtin_ctzll(after ? after : c);
-		if (unit_ready(sm, slot, s, now)) {
+		if (unit_ready(sm, slot, now)) {
 			sm->last[s] = slot;
 			return &sm->warps[slot];
 		}
