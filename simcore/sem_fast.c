@@ -205,23 +205,53 @@ static inline void put64(uint32_t *r, const uint32_t lo[32], const uint32_t hi[3
 	}
 }
 
+/* Eight lanes of one 32-bit half of a register as one value: loads and
+ * stores of the register file at its own (4-byte) alignment, each clone
+ * lowering the operations to its ISA. */
+typedef uint32_t v8u __attribute__((vector_size(32), aligned(4), may_alias));
+typedef int32_t v8s __attribute__((vector_size(32)));
+#define V8(p) (*(v8u *)(p))
+
+/* r = a + b on all 32 lanes of 64-bit registers, in halves with the carry
+ * (lo < a unsigned, as a signed comparison with both sign bits flipped;
+ * the -1 of a true comparison subtracted). Each group of eight lanes is
+ * read before it is written, so r may be a or b. */
+#define ADD64_FULL(r, A, blo, bhi)                                          \
+	for (uint32_t h = 0; h < 32; h += 8) {                                  \
+		v8u a_ = V8((A) + h), ah_ = V8((A) + 32 + h);                       \
+		v8u lo_ = a_ + (blo), hi_ = ah_ + (bhi);                            \
+		hi_ -= (v8u)((v8s)(lo_ ^ 0x80000000u) < (v8s)(a_ ^ 0x80000000u));   \
+		V8((r) + h) = lo_;                                                  \
+		V8((r) + 32 + h) = hi_;                                             \
+	}
+
 HOT_CLONES HANDLER(add64_rr)
 {
 	ALU_PROLOGUE();
 	const uint32_t *A = w->rf + d->o[1], *B = w->rf + d->o[2];
+	uint32_t *r = w->rf + d->o[0];
+	if (exec == 0xffffffffu) {
+		ADD64_FULL(r, A, V8(B + h), V8(B + 32 + h));
+		return (int)d->lat;
+	}
 	uint32_t lo[32], hi[32];
 	for (uint32_t l = 0; l < 32; l++) { /* in halves, with the carry */
 		lo[l] = A[l] + B[l];
 		hi[l] = A[l + 32] + B[l + 32] + (lo[l] < A[l]);
 	}
-	put64(w->rf + d->o[0], lo, hi, exec);
+	put64(r, lo, hi, exec);
 	return (int)d->lat;
 }
 
-/* r = a + k for a 64-bit register a and a constant k, in halves. */
-static inline void add64_k(uint32_t *r, const uint32_t *A, uint64_t k, uint32_t exec)
+/* r = a + k for a 64-bit register a and a constant k, in halves: always
+ * inlined, so that its vectors take the calling clone's ISA. */
+static inline __attribute__((always_inline)) void add64_k(uint32_t *r, const uint32_t *A, uint64_t k, uint32_t exec)
 {
 	const uint32_t klo = (uint32_t)k, khi = (uint32_t)(k >> 32);
+	if (exec == 0xffffffffu) {
+		ADD64_FULL(r, A, klo, khi);
+		return;
+	}
 	uint32_t lo[32], hi[32];
 	for (uint32_t l = 0; l < 32; l++) {
 		lo[l] = A[l] + klo;
