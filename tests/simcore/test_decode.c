@@ -104,15 +104,19 @@ static const char *const shapes[] = {
 	"r=rr", "r=ri", "r=ir", "r=rrr", "r=rir", "r=iri", "r=r", "r=i", "r=s", "r=d", "d=dd", "d=di", "d=dr",
 	"d=rr", "d=ri", "d=ir", "d=r", "d=d", "d=i", "r=dr", "p=rr", "p=ri", "p=ir", "pp=rr", "pn=ri", "p=rrp",
 	"p=dd", "rr=rr", "p=pp", "p=pq", "p=qp", "p=p", "p=q", "r=rrp", "r=rir", "r=irq", "r=iip", "r=rrq",
+	"d=Dd", "d=dD", "d=Di", "d=D", "r=Rr", "r=rR", "r=Ri", "r=RRR",
 };
 
-/* Builds operand j of kind letter c; false for a shape that needs more
- * than 6 operands. */
+/* Builds operand j of kind letter c (R and D: the register of operand 0,
+ * a source that is also the destination); false for a shape that needs
+ * more than 6 operands. */
 static uint16_t opnd(char c, unsigned j, unsigned sreg)
 {
 	switch (c) {
 	case 'r': return SC_OPND(SC_K_R32, 2 * j + 1);
 	case 'd': return SC_OPND(SC_K_R64, 16 + 2 * j);
+	case 'R': return SC_OPND(SC_K_R32, 1);
+	case 'D': return SC_OPND(SC_K_R64, 16);
 	case 'i': return SC_OPND(SC_K_IMM, j % NPOOL);
 	case 'p': return SC_OPND(SC_K_PRED, j + 1);
 	case 'q': return SC_OPND(SC_K_PREDN, j + 2);
