@@ -213,14 +213,15 @@ typedef int32_t v8s __attribute__((vector_size(32)));
 #define V8(p) (*(v8u *)(p))
 
 /* r = a + b on all 32 lanes of 64-bit registers, in halves with the carry
- * (lo < a unsigned, as a signed comparison with both sign bits flipped;
- * the -1 of a true comparison subtracted). Each group of eight lanes is
- * read before it is written, so r may be a or b. */
-#define ADD64_FULL(r, A, blo, bhi)                                          \
+ * (lo < a unsigned, or lo < b: as a signed comparison with both sign bits
+ * flipped, `than` the flipped a or b; the -1 of a true comparison
+ * subtracted). Each group of eight lanes is read before it is written, so
+ * r may be a or b. */
+#define ADD64_FULL(r, A, blo, bhi, than)                                    \
 	for (uint32_t h = 0; h < 32; h += 8) {                                  \
 		v8u a_ = V8((A) + h), ah_ = V8((A) + 32 + h);                       \
 		v8u lo_ = a_ + (blo), hi_ = ah_ + (bhi);                            \
-		hi_ -= (v8u)((v8s)(lo_ ^ 0x80000000u) < (v8s)(a_ ^ 0x80000000u));   \
+		hi_ -= (v8u)((v8s)(lo_ ^ 0x80000000u) < (than));                    \
 		V8((r) + h) = lo_;                                                  \
 		V8((r) + 32 + h) = hi_;                                             \
 	}
@@ -231,7 +232,7 @@ HOT_CLONES HANDLER(add64_rr)
 	const uint32_t *A = w->rf + d->o[1], *B = w->rf + d->o[2];
 	uint32_t *r = w->rf + d->o[0];
 	if (exec == 0xffffffffu) {
-		ADD64_FULL(r, A, V8(B + h), V8(B + 32 + h));
+		ADD64_FULL(r, A, V8(B + h), V8(B + 32 + h), (v8s)(a_ ^ 0x80000000u));
 		return (int)d->lat;
 	}
 	uint32_t lo[32], hi[32];
@@ -249,7 +250,7 @@ static inline __attribute__((always_inline)) void add64_k(uint32_t *r, const uin
 {
 	const uint32_t klo = (uint32_t)k, khi = (uint32_t)(k >> 32);
 	if (exec == 0xffffffffu) {
-		ADD64_FULL(r, A, klo, khi);
+		ADD64_FULL(r, A, klo, khi, (int32_t)(klo ^ 0x80000000u));
 		return;
 	}
 	uint32_t lo[32], hi[32];
