@@ -424,22 +424,10 @@ static inline void setp_write(sc_warp_t *w, const sc_dec_t *d, uint32_t exec, ui
 		w->pf[d->o[1]] = (w->pf[d->o[1]] & ~exec) | (~t & exec);
 }
 
-/* The lane bits of 32 booleans (each 0 or 1): eight at a time, the
- * multiply gathers byte i's low bit into bit 56 + i (no two partial
- * products share a bit, so nothing carries). */
-static inline uint32_t pack32(const uint8_t c[32])
-{
-	uint32_t t = 0;
-	for (unsigned q = 0; q < 4; q++) {
-		uint64_t x;
-		memcpy(&x, c + 8 * q, 8);
-		t |= (uint32_t)((x * 0x0102040810204080ull) >> 56) << (8 * q);
-	}
-	return t;
-}
-
 /* p = a CMP b, the operands read as `type` through `conv`: compared on
- * all 32 lanes, the bits of exec written. */
+ * all 32 lanes, the bits of exec written. The lane bits gather in one OR
+ * reduction, which the AVX2 clone vectorises (a variable shift per lane);
+ * the baseline clone, without that shift, takes it lane by lane. */
 #define SETPX(name, type, conv, expr)                                       \
 	HOT_CLONES HANDLER(name)                                                \
 	{                                                                       \
@@ -447,12 +435,12 @@ static inline uint32_t pack32(const uint8_t c[32])
 		unsigned nd = SC_NDST(d->in);                                       \
 		uint32_t va[32], vb[32];                                            \
 		const uint32_t *A = lanes32(w, d, nd, va), *B = lanes32(w, d, nd + 1, vb); \
-		uint8_t c[32];                                                      \
+		uint32_t t = 0;                                                     \
 		for (uint32_t l = 0; l < 32; l++) {                                 \
 			type a = conv(A[l]), b = conv(B[l]);                            \
-			c[l] = (uint8_t)(expr);                                         \
+			t |= (uint32_t)(expr) << l;                                     \
 		}                                                                   \
-		setp_write(w, d, exec, pack32(c));                                  \
+		setp_write(w, d, exec, t);                                          \
 		return (int)d->lat;                                                 \
 	}
 #define SETP32(name, type, expr) SETPX(name, type, (type), expr)
