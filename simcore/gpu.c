@@ -851,7 +851,7 @@ static void pause_until(sc_gpu_t *g, uint64_t next, uint64_t now)
  * group of 64 SMs is read once without a branch per SM (which SMs are
  * due follows no pattern a host predicts): the due ones as a mask, the
  * earliest next of the others, then the due ones run in order. */
-static uint64_t visit_due(sc_gpu_t *g, uint64_t now, bool refu)
+static uint64_t visit_due(sc_gpu_t *g, uint64_t now, bool refu, uint32_t wheel)
 {
 	const uint64_t *sn = g->sm_next;
 	uint64_t next = UINT64_MAX;
@@ -868,6 +868,8 @@ static uint64_t visit_due(sc_gpu_t *g, uint64_t now, bool refu)
 			uint32_t i = base + (uint32_t)__builtin_ctzll(due);
 			if (UNLIKELY(refu))
 				sc__refu_cycle(g, &g->sms[i], now);
+			else if (LIKELY(wheel))
+				sc__sm_cycle_wheel(g, &g->sms[i], wheel, now);
 			else
 				sc__sm_cycle(g, &g->sms[i], now);
 			if (g->run.halt)
@@ -891,6 +893,10 @@ static uint64_t run_loop(sc_gpu_t *g, uint64_t now)
 	dispatch(g, now);
 	uint64_t done_seen = 0, next = next_event(g);
 	bool refu = g->opt.prot.refu.on; /* its replays around each SM cycle */
+	/* the launch's warp slots per SM when its SMs keep their warps on the
+	 * wheel (every SM or none: wheel_start), else 0: visit_due then calls
+	 * the wheel's cycle itself, the test and the count made once */
+	uint32_t wheel = g->sms[0].wh->on ? r->ctas_per_sm * r->nwarps : 0;
 	while (!r->halt) {
 		if (r->done_ctas != done_seen) { /* new CTAs start: their SMs' next */
 			done_seen = r->done_ctas;
@@ -915,7 +921,7 @@ static uint64_t run_loop(sc_gpu_t *g, uint64_t now)
 		}
 		now = next;
 		g->cycle = now;
-		next = visit_due(g, now, refu);
+		next = visit_due(g, now, refu, wheel);
 	}
 	g->cycle = now;
 	return now;

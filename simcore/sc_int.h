@@ -2483,6 +2483,7 @@ void sc__state_disarm(sc_gpu_t *g);
 
 /* sm.c */
 void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now);
+void sc__sm_cycle_wheel(sc_gpu_t *g, sc_sm_t *sm, uint32_t nslots, uint64_t now);
 void sc__cta_start(sc_gpu_t *g, sc_sm_t *sm, sc_cta_t *cta, uint64_t linear, uint64_t now);
 void sc__due(sc_gpu_t *g, sc_due_t reason, const sc_sm_t *sm, const sc_warp_t *w, int lane, uint32_t pc,
              uint64_t addr, const char *fmt, ...) __attribute__((format(printf, 8, 9)));

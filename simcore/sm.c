@@ -1037,7 +1037,10 @@ static sc_warp_t *pick_ready(sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslo
 	return NULL;
 }
 
-static void sm_cycle_wheel(sc_gpu_t *g, sc_sm_t *sm, uint32_t nslots, uint64_t now)
+/* The SM's cycle when its warps are on the wheel (sm->wh->on), with the
+ * launch's warp slots per SM: sc__sm_cycle's, which gpu.c's event loop
+ * calls directly for such a launch. */
+void sc__sm_cycle_wheel(sc_gpu_t *g, sc_sm_t *sm, uint32_t nslots, uint64_t now)
 {
 	sc_wheel_t *wh = sm->wh;
 	uint32_t ns = g->cfg.schedulers_per_sm;
@@ -1065,7 +1068,7 @@ void sc__sm_cycle(sc_gpu_t *g, sc_sm_t *sm, uint64_t now)
 {
 	uint32_t nslots = g->run.ctas_per_sm * g->run.nwarps, ns = g->cfg.schedulers_per_sm;
 	if (sm->wh->on) {
-		sm_cycle_wheel(g, sm, nslots, now);
+		sc__sm_cycle_wheel(g, sm, nslots, now);
 		return;
 	}
 	bool hooks = sm_hooks(g, sm);
