@@ -231,9 +231,12 @@ static json_t *launch_json(const sc_launch_stats_t *l)
 	bad |= json_object_set_new(o, "warp_instructions", json_integer(JI(l->warp_insts)));
 	bad |= json_object_set_new(o, "thread_instructions", json_integer(JI(l->thread_insts)));
 	bad |= json_object_set_new(o, "memory",
-	                           json_pack("{s:I, s:I, s:I, s:I, s:I}", "l1_hits", JI(l->l1_hits), "l1_misses",
-	                                     JI(l->l1_misses), "l2_sector_hits", JI(l->l2_hits), "dram_sector_reads",
-	                                     JI(l->dram_reads), "dram_sector_writebacks", JI(l->dram_writebacks)));
+	                           json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "l1_hits", JI(l->l1_hits),
+	                                     "l1_misses", JI(l->l1_misses), "l2_sector_hits", JI(l->l2_hits),
+	                                     "dram_sector_reads", JI(l->dram_reads), "dram_sector_writebacks",
+	                                     JI(l->dram_writebacks), "const_hits", JI(l->const_hits), "const_misses",
+	                                     JI(l->const_misses), "tex_hits", JI(l->tex_hits), "tex_misses",
+	                                     JI(l->tex_misses)));
 	json_t *busy = json_object();
 	for (int k = 0; k < SC_FU__COUNT && busy; k++)
 		bad |= json_object_set_new(busy, sc_fu_name((sc_fu_t)k), json_integer(JI(l->unit_busy[k])));

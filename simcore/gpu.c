@@ -967,6 +967,10 @@ static int record_stats(sc_gpu_t *g, sc_dim3_t grid, sc_dim3_t block, const char
 	s->l2_hits = g->ms.count.l2_hits;
 	s->dram_reads = g->ms.count.dram;
 	s->dram_writebacks = g->ms.count.dram_wb;
+	s->const_hits = g->ms.count.cnst[0];
+	s->const_misses = g->ms.count.cnst[1];
+	s->tex_hits = g->ms.count.tex[0];
+	s->tex_misses = g->ms.count.tex[1];
 	memcpy(s->unit_busy, r->unit_busy, sizeof s->unit_busy);
 	memcpy(s->ib_distinct, r->ib_distinct, sizeof s->ib_distinct);
 	sc__sharp_stats(g, &s->sharp);

@@ -528,11 +528,12 @@ static uint32_t shared_time(sc_gpu_t *g, const uint64_t *addr, uint64_t off, uin
 /* Line ln of a read-only per-SM cache c (constant, texture), wanted at
  * cycle ti: its slot, filled from the L2 on a miss (ready once the L2 sectors
  * it spans are back). */
-static size_t ro_line(sc_gpu_t *g, sc_cache_t *c, uint64_t ln, uint64_t ti)
+static size_t ro_line(sc_gpu_t *g, sc_cache_t *c, uint64_t ln, uint64_t ti, uint64_t count[2])
 {
 	const sc_gpu_config_t *cf = &g->cfg;
 	uint32_t set = l1_set(c, ln);
 	size_t s = lookup(c, set, ln);
+	count[s == SIZE_MAX]++;
 	if (s != SIZE_MAX)
 		return s;
 	uint64_t old;
@@ -567,7 +568,7 @@ static uint32_t const_time(sc_gpu_t *g, sc_sm_t *sm, const uint64_t *addr, uint6
 		uint64_t ti = now + (uint64_t)n * iv, end = ti + c->latency[SC_LAT_CONST];
 		n++;
 		if (cc->sets) {
-			size_t s = ro_line(g, cc, (SC_CACHE_CONST + a) >> cc->shift, ti);
+			size_t s = ro_line(g, cc, (SC_CACHE_CONST + a) >> cc->shift, ti, ms->count.cnst);
 			end = end > cc->ready[s] ? end : cc->ready[s];
 		}
 		done = end > done ? end : done;
@@ -594,7 +595,7 @@ static uint32_t tex_time(sc_gpu_t *g, sc_sm_t *sm, const uint64_t *addr, uint32_
 	ms->occ = n * iv;
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t ti = now + (uint64_t)i * iv, end = ti + c->latency[SC_LAT_GLOBAL];
-		size_t s = ro_line(g, tc, t[i].line, ti);
+		size_t s = ro_line(g, tc, t[i].line, ti, ms->count.tex);
 		end = end > tc->ready[s] ? end : tc->ready[s];
 		done = end > done ? end : done;
 	}

@@ -1724,7 +1724,8 @@ typedef struct sc_memsys {
 	uint32_t occ;             /* load/store unit cycles of the access just timed */
 	struct {
 		uint64_t l1_hits, l1_misses, l2_hits, dram, dram_wb;
-	} count;                  /* sectors (L2, DRAM) and lines (L1) of this launch */
+		uint64_t cnst[2], tex[2]; /* constant and texture cache lines: hits, misses */
+	} count;                  /* sectors (L2, DRAM) and lines (caches) of this launch */
 	uint32_t nover;           /* overlay lines in all caches (0: fault-free) */
 	uint32_t l2_nover;        /* of them in the L2 */
 	uint32_t npatch, patchcap;

@@ -746,8 +746,11 @@ typedef struct sc_launch_stats {
 	uint64_t start_cycle, end_cycle, cycles;
 	uint64_t warp_insts, thread_insts;
 	/* the memory system (memsys.c): L1 lines that hit and missed, L2
-	 * sectors that hit, sectors read from DRAM and written back to it */
+	 * sectors that hit, sectors read from DRAM and written back to it,
+	 * and the lines of the constant and texture caches that hit and
+	 * missed (one per distinct constant address, one per texture line) */
 	uint64_t l1_hits, l1_misses, l2_hits, dram_reads, dram_writebacks;
+	uint64_t const_hits, const_misses, tex_hits, tex_misses;
 	/* cycles the functional units of each kind (sc_fu_t) were busy,
 	 * summed over the units and SMs */
 	uint64_t unit_busy[SC_FU__COUNT];

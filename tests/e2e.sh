@@ -190,7 +190,7 @@ check "--stats" 0 "\"status\": \"ok\"" "" "$flipsim" exec "$e2e/ok.json" --stats
 for key in workload gpu regs cycles clock_mhz warp_instructions thread_instructions ipc sim_seconds \
 	sim_cpu_seconds status launches kernel grid block registers_per_thread shared_per_cta ctas_per_sm \
 	limiter occupancy start_cycle end_cycle memory l1_hits l1_misses l2_sector_hits dram_sector_reads \
-	dram_sector_writebacks unit_busy_cycles alu sfu fp64 ldst; do
+	dram_sector_writebacks const_hits const_misses tex_hits tex_misses unit_busy_cycles alu sfu fp64 ldst; do
 	if grep -qF "\"$key\":" "$tmp/out"; then pass "--stats has \"$key\""; else fail "--stats has \"$key\""; fi
 done
 if [ "$(grep -c '"kernel": "fill"' "$tmp/out")" = "2" ]; then pass "--stats lists each repeat"; else fail "--stats lists each repeat"; fi

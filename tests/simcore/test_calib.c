@@ -519,6 +519,10 @@ Test(calib, constant_cache)
 		uint32_t d = ks[i], n = 4, iters = n, out[32];
 		run(&h, "cchase", H_D1(1), H_D1(32), H_ARGS(&d, &iters, &o)); /* the table into L2 */
 		uint64_t a = run(&h, "cchase", H_D1(1), H_D1(32), H_ARGS(&d, &iters, &o));
+		/* a launch starts with an empty constant cache: each line misses
+		 * once, then every step's d addresses hit */
+		cr_expect_eq(h_last(&h)->const_misses, d, "%u addresses", d);
+		cr_expect_eq(h_last(&h)->const_hits, (uint64_t)d * (n * UNROLL - 1), "%u addresses", d);
 		iters = 2 * n;
 		uint64_t b = run(&h, "cchase", H_D1(1), H_D1(32), H_ARGS(&d, &iters, &o));
 		h_read(&h, out, o, sizeof out);

@@ -545,9 +545,13 @@ static uint64_t tc_pause(sc_gpu_t *g, void *ctx, uint64_t cycle)
 	return p->k < 3 ? p->at[p->k] : UINT64_MAX;
 }
 
+/* The texture cache's line hits and misses in tc_run's launch. */
+static uint64_t tc_hits, tc_misses;
+
 /* Runs ptx (tc_ptx's parameters) on gtx480 with `threads` threads, a
  * one-set, 4-way texture cache of tex_bytes (0: none) and an L1 of
- * l1_bytes in one set; out[32][4]; returns the cycles. */
+ * l1_bytes in one set; out[32][4]; returns the cycles (tc_hits and
+ * tc_misses the counts). */
 static uint64_t tc_run(const char *ptx, uint32_t threads, uint32_t tex_bytes, uint32_t l1_bytes, tc_plan_t *p,
                        uint32_t out[32][4])
 {
@@ -569,6 +573,8 @@ static uint64_t tc_run(const char *ptx, uint32_t threads, uint32_t tex_bytes, ui
 	h_launch_ok(&h, "k", H_D1(1), H_D1(threads), 0, H_ARGS(&t, &dout));
 	h_read(&h, out, dout, 32 * 16);
 	uint64_t cycles = h_last(&h)->cycles;
+	tc_hits = h_last(&h)->tex_hits;
+	tc_misses = h_last(&h)->tex_misses;
 	h_fini(&h);
 	for (uint32_t l = 0; ptx == tc_ptx && l < threads; l++) {
 		uint32_t sum = 0;
@@ -607,6 +613,20 @@ Test(tex, the_texture_cache_times_hits_and_misses)
 	cr_expect_eq(out[5][1], 0x1000u + 7 * 5);
 	cr_expect_eq(tc, l1, "the texture cache times as the L1 does");
 	cr_expect_eq(none - tc, (uint64_t)(c.l2_latency - c.latency[SC_LAT_GLOBAL]), "an L2 round trip for the hit");
+}
+
+/* tc_ptx's fetches in --stats: the first misses, the second hits, the
+ * four next lines miss, the last misses (its line was evicted); without a
+ * texture cache the L1 serves them and the texture counts stay 0. */
+Test(tex, the_texture_cache_counts_hits_and_misses)
+{
+	uint32_t out[32][4];
+	tc_run(tc_ptx, 32, 4 * 128, 0, NULL, out);
+	cr_expect_eq(tc_hits, 1);
+	cr_expect_eq(tc_misses, 6);
+	tc_run(tc_ptx, 32, 0, 4 * 128, NULL, out);
+	cr_expect_eq(tc_hits + tc_misses, 0, "no texture cache: %llu hits, %llu misses", (unsigned long long)tc_hits,
+	             (unsigned long long)tc_misses);
 }
 
 /* A data flip in the line that holds word 3 (lane 3's texel, bit 0) is
