@@ -886,10 +886,6 @@ static uint64_t visit_due(sc_gpu_t *g, uint64_t now, bool refu, uint32_t wheel)
 static uint64_t run_loop(sc_gpu_t *g, uint64_t now)
 {
 	sc_run_t *r = &g->run;
-	for (uint32_t i = 0; i < g->cfg.num_sms; i++) { /* issue()'s one test of the schemes */
-		sc_sm_t *sm = &g->sms[i];
-		sm->hooks = sm->pre_issue || sm->err || sm->sawp || sm->sharp;
-	}
 	dispatch(g, now);
 	uint64_t done_seen = 0, next = next_event(g);
 	bool refu = g->opt.prot.refu.on; /* its replays around each SM cycle */

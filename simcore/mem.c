@@ -227,11 +227,9 @@ void sc__gmem_release(sc_gmem_t *g)
 
 uint8_t *sc__gmem_find(sc_gmem_t *g, uint64_t addr, uint64_t bytes)
 {
-	if (g->hint < g->n) {
-		const sc_alloc_t *a = &g->a[g->hint];
-		if (addr >= a->base && addr - a->base <= a->size && bytes <= a->size - (addr - a->base))
-			return a->data + (addr - a->base);
-	}
+	uint8_t *p = sc__gmem_in(g, g->hint, addr, bytes);
+	if (p)
+		return p;
 	int i = find_index(g, addr);
 	if (i < 0)
 		return NULL;

@@ -133,6 +133,49 @@ void sc__memsys_launch(sc_gpu_t *g)
 /* A set's ways are kept in recency order, way 0 the most recent, so that
  * LRU needs no timestamps and the state is the same whatever the path that
  * led to it. */
+/* x[0..n-1] moves to x[1..n]: for the last way of the usual 4- and 8-way
+ * sets a fixed size through a local array, which the compiler turns into a
+ * few moves instead of a call. */
+static inline __attribute__((always_inline)) void move_up(uint64_t *x, uint32_t n)
+{
+	uint64_t t[7];
+	if (n == 7) {
+		memcpy(t, x, 7 * sizeof *t);
+		memcpy(x + 1, t, 7 * sizeof *t);
+	} else if (n == 3) {
+		memcpy(t, x, 3 * sizeof *t);
+		memcpy(x + 1, t, 3 * sizeof *t);
+	} else {
+		memmove(x + 1, x, n * sizeof *x);
+	}
+}
+
+/* Ways 0..n-1 of the set at base move to 1..n (way n's line is gone, way
+ * 0's valid and dirty bytes are 0). An 8-way set's bytes shift as one
+ * word when all of them move. */
+static inline __attribute__((always_inline)) void shift_ways(sc_cache_t *c, size_t base, uint32_t n)
+{
+	move_up(c->tag + base, n);
+	move_up(c->ready + base, n);
+	if (!c->valid)
+		return;
+	uint8_t *valid = c->valid + base, *dirty = c->dirty + base;
+	if (n == 7 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+		uint64_t v, d;
+		memcpy(&v, valid, 8);
+		memcpy(&d, dirty, 8);
+		v <<= 8; /* byte w moves to byte w + 1 */
+		d <<= 8;
+		memcpy(valid, &v, 8);
+		memcpy(dirty, &d, 8);
+	} else {
+		memmove(valid + 1, valid, n);
+		memmove(dirty + 1, dirty, n);
+		valid[0] = dirty[0] = 0;
+	}
+}
+
+/* Way w of the set at base becomes way 0, ways 0..w-1 moving down one. */
 static void promote(sc_cache_t *c, size_t base, uint32_t w)
 {
 	if (w == 0)
@@ -140,14 +183,11 @@ static void promote(sc_cache_t *c, size_t base, uint32_t w)
 	if (UNLIKELY(c->nover))
 		sc__ovl_promote(c, base, w);
 	uint64_t t = c->tag[base + w], r = c->ready[base + w];
-	memmove(&c->tag[base + 1], &c->tag[base], w * sizeof *c->tag);
-	memmove(&c->ready[base + 1], &c->ready[base], w * sizeof *c->ready);
+	uint8_t v = c->valid ? c->valid[base + w] : 0, d = c->valid ? c->dirty[base + w] : 0;
+	shift_ways(c, base, w);
 	c->tag[base] = t;
 	c->ready[base] = r;
 	if (c->valid) {
-		uint8_t v = c->valid[base + w], d = c->dirty[base + w];
-		memmove(&c->valid[base + 1], &c->valid[base], w);
-		memmove(&c->dirty[base + 1], &c->dirty[base], w);
 		c->valid[base] = v;
 		c->dirty[base] = d;
 	}
@@ -173,49 +213,9 @@ static inline __attribute__((always_inline)) size_t lookup(sc_cache_t *c, uint32
 	return base;
 }
 
-/* Ways 0..n-1 of the set at base move to 1..n (way n's line is gone).
- * The usual associativities (4 and 8 ways) copy fixed sizes through a
- * local array, which the compiler turns into a few moves instead of calls,
- * and shift their sector masks as one word (way 0's byte becomes 0: the
- * caller's new line has no sectors yet). */
-static inline void shift_ways(sc_cache_t *c, size_t base, uint32_t n)
-{
-	uint64_t *tag = c->tag + base, *ready = c->ready + base, t[7], r[7];
-	if (n == 7) {
-		memcpy(t, tag, sizeof t);
-		memcpy(r, ready, sizeof r);
-		memcpy(tag + 1, t, sizeof t);
-		memcpy(ready + 1, r, sizeof r);
-	} else if (n == 3) {
-		memcpy(t, tag, 3 * sizeof *t);
-		memcpy(r, ready, 3 * sizeof *r);
-		memcpy(tag + 1, t, 3 * sizeof *t);
-		memcpy(ready + 1, r, 3 * sizeof *r);
-	} else {
-		memmove(tag + 1, tag, n * sizeof *tag);
-		memmove(ready + 1, ready, n * sizeof *ready);
-	}
-	if (!c->valid)
-		return;
-	uint8_t *valid = c->valid + base, *dirty = c->dirty + base;
-	if (n == 7 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
-		uint64_t v, d;
-		memcpy(&v, valid, 8);
-		memcpy(&d, dirty, 8);
-		v <<= 8; /* byte w moves to byte w + 1 */
-		d <<= 8;
-		memcpy(valid, &v, 8);
-		memcpy(dirty, &d, 8);
-	} else {
-		memmove(valid + 1, valid, n);
-		memmove(dirty + 1, dirty, n);
-		valid[0] = dirty[0] = 0;
-	}
-}
-
 /* Puts line ln in way 0 of its set; the least recent line leaves (its tag
  * and dirty sectors in *old_tag and *old_dirty). Returns the slot. The
- * other ways move down one place, as promote moves them. */
+ * other ways move down one place (shift_ways, as promote moves them). */
 static size_t insert(sc_gpu_t *g, sc_cache_t *c, uint32_t set, uint64_t ln, uint64_t *old_tag, uint8_t *old_dirty)
 {
 	size_t base = (size_t)set * c->ways;

@@ -367,15 +367,14 @@ int sc__prot_create(sc_gpu_t *g)
 		g->prot.code[i] = sc__code_of(p, t[i]);
 	if (sc__sawp_create(g) || sc__sharp_create(g) || sc__penny_create(g) || sc__refu_create(g))
 		return SC_ENOMEM;
-	for (uint32_t i = 0; i < g->cfg.num_sms; i++) { /* issue()'s one test for all of them */
-		sc_sm_t *sm = &g->sms[i];
-		sm->pre_issue = g->ibsim || sm->refu || g->prot.ib.scheme != SC_IB_NONE || sm->sharp || sm->penny;
-	}
-	if (!g->prot.code[0] && !g->prot.code[1] && !g->prot.code[2])
-		return 0;
-	for (uint32_t i = 0; i < g->cfg.num_sms; i++)
+	for (uint32_t i = 0; (g->prot.code[0] || g->prot.code[1] || g->prot.code[2]) && i < g->cfg.num_sms; i++)
 		if (!(g->sms[i].err = calloc(SC_PERR_MAX, sizeof *g->sms[i].err)))
 			return SC_ENOMEM;
+	for (uint32_t i = 0; i < g->cfg.num_sms; i++) { /* issue()'s tests for all of them (sm.c) */
+		sc_sm_t *sm = &g->sms[i];
+		sm->pre_issue = g->ibsim || sm->refu || g->prot.ib.scheme != SC_IB_NONE || sm->sharp || sm->penny;
+		sm->hooks = sm->pre_issue || sm->err || sm->sawp;
+	}
 	return 0;
 }
 

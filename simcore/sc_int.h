@@ -1391,6 +1391,16 @@ int sc__gmem_free(sc_gmem_t *g, uint64_t base);
 void sc__gmem_release(sc_gmem_t *g);
 /* Host pointer for [addr, addr+bytes) inside one allocation, or NULL. */
 uint8_t *sc__gmem_find(sc_gmem_t *g, uint64_t addr, uint64_t bytes);
+/* Host pointer for [addr, addr+bytes) when allocation i holds it, else NULL. */
+static inline uint8_t *sc__gmem_in(const sc_gmem_t *g, uint32_t i, uint64_t addr, uint64_t bytes)
+{
+	if (i >= g->n)
+		return NULL;
+	const sc_alloc_t *a = &g->a[i];
+	return addr >= a->base && addr - a->base <= a->size && bytes <= a->size - (addr - a->base)
+	           ? a->data + (addr - a->base)
+	           : NULL;
+}
 /* sc__gmem_find, trying first the allocation that the last search with the
  * same key found (the global accesses of an instruction, keyed by its pc,
  * mostly stay in one buffer). Allocations do not overlap, so one that
@@ -1399,14 +1409,12 @@ uint8_t *sc__gmem_find(sc_gmem_t *g, uint64_t addr, uint64_t bytes);
 static inline uint8_t *sc__gmem_find_at(sc_gmem_t *g, uint32_t key, uint64_t addr, uint64_t bytes)
 {
 	uint32_t *h = &g->at[key % 16];
-	if (*h < g->n) {
-		const sc_alloc_t *a = &g->a[*h];
-		if (addr >= a->base && addr - a->base <= a->size && bytes <= a->size - (addr - a->base)) {
-			g->hint = *h;
-			return a->data + (addr - a->base);
-		}
+	uint8_t *p = sc__gmem_in(g, *h, addr, bytes);
+	if (p) {
+		g->hint = *h;
+		return p;
 	}
-	uint8_t *p = sc__gmem_find(g, addr, bytes);
+	p = sc__gmem_find(g, addr, bytes);
 	if (p)
 		*h = g->hint;
 	return p;
@@ -1552,8 +1560,8 @@ typedef struct sc_sm {
 	uint32_t *call_mem;
 	bool pre_issue;         /* a scheme (or the similarity profile) acts before
 	                           each issue: sc__prot_create sets it (sm.c) */
-	bool hooks;             /* a scheme acts around each issue (pre_issue, err,
-	                           sawp, sharp): run_loop sets it (gpu.c, sm.c) */
+	bool hooks;             /* a scheme acts around each issue (pre_issue, err
+	                           or sawp): sc__prot_create sets it (sm.c) */
 	uint32_t nerr;          /* protection (prot.c): corrupted protected words, */
 	struct sc_perr *err;    /* SC_PERR_MAX of them; NULL without protection */
 	struct sc_sawp *sawp;   /* the SAWP table (sawp.c); NULL unless a sawp scheme */

@@ -66,15 +66,21 @@ static __attribute__((noinline, cold)) const sc_dec_t *next_dec_faulty(const sc_
 	return redo;
 }
 
+/* next_dec when the warp's next pc is known to be pc. */
+static inline __attribute__((always_inline)) const sc_dec_t *next_dec_at(const sc_gpu_t *g, const sc_warp_t *w,
+                                                                           uint32_t pc, sc_dec_t *redo)
+{
+	if (UNLIKELY(w->ib_dirty))
+		return next_dec_faulty(g, w, pc, redo);
+	return pc < g->run.mod->ncode ? &g->dec[pc] : NULL;
+}
+
 static inline __attribute__((always_inline)) const sc_dec_t *next_dec(const sc_gpu_t *g, const sc_warp_t *w,
                                                                         sc_dec_t *redo)
 {
 	if (UNLIKELY(w->sp == 0))
 		return NULL;
-	uint32_t pc = w->stk[w->sp - 1].pc;
-	if (UNLIKELY(w->ib_dirty))
-		return next_dec_faulty(g, w, pc, redo);
-	return pc < g->run.mod->ncode ? &g->dec[pc] : NULL;
+	return next_dec_at(g, w, w->stk[w->sp - 1].pc, redo);
 }
 
 /* The index in sm->ufree of unit fu of the scheduler that issues warp
@@ -716,15 +722,13 @@ static inline __attribute__((always_inline)) bool issue_body(sc_gpu_t *g, sc_sm_
 		if (LIKELY(top->pc != top->rpc) && LIKELY(top == &w->stk[w->sp - 1])) {
 			/* in sequence, nothing reconverges: step_past and
 			 * reschedule as they go for this case (the buffer
-			 * shifts to pc + 1, no transfer; the next word's
-			 * decoded form read directly when the buffer is
-			 * clean, as next_dec would) */
+			 * shifts to pc + 1, no transfer; top is the stack's
+			 * top, so the next pc is pc + 1) */
 			ib_advance(g, sm, w, pc, hooks);
-			if (w->state == SC_W_ACTIVE)
-				sc__set_wnext(sm, w->slot,
-				              LIKELY(!w->ib_dirty) && pc + 1 < g->run.mod->ncode
-				                  ? ready_of(g, sm, w, &g->dec[pc + 1], now)
-				                  : ready_time(g, sm, w, now));
+			if (w->state == SC_W_ACTIVE) {
+				sc_dec_t redo;
+				sc__set_wnext(sm, w->slot, ready_of(g, sm, w, next_dec_at(g, w, pc + 1, &redo), now));
+			}
 			return true;
 		}
 		if (!step_past(g, sm, w, top, pc))
@@ -757,9 +761,9 @@ static __attribute__((noinline)) bool issue_hooked(sc_gpu_t *g, sc_sm_t *sm, sc_
 }
 
 /* Whether a scheme, the watch or a fault acts around this SM visit's
- * issues: the SM's schemes are fixed for the launch (sm->hooks, set by
- * run_loop), the watch and the faults acting after an issue are armed
- * between cycles (by the launch's pause callback). */
+ * issues: the SM's schemes are fixed when the GPU is made (sm->hooks), the
+ * watch and the faults acting after an issue are armed between cycles (by
+ * the launch's pause callback). */
 static inline bool sm_hooks(const sc_gpu_t *g, const sc_sm_t *sm) { return sm->hooks | g->watch.on | g->after; }
 
 /* issue() for this visit: issue_plain when nothing hooks in (inline
@@ -913,10 +917,11 @@ static void sched_min(const sc_gpu_t *g, sc_sm_t *sm, uint32_t s, uint32_t nslot
 }
 
 /* min(next, the cycle scheduler s may issue next): when its earliest warp
- * (m; UINT64_MAX for none) is ready and its issue slot free. */
+ * (m; UINT64_MAX for none, which no sfree exceeds) is ready and its issue
+ * slot free. */
 static inline uint64_t sched_next(const sc_sm_t *sm, uint32_t s, uint64_t m, uint64_t next)
 {
-	uint64_t t = m == UINT64_MAX || sm->sfree[s] <= m ? m : sm->sfree[s];
+	uint64_t t = sm->sfree[s] > m ? sm->sfree[s] : m;
 	return t < next ? t : next;
 }
 
@@ -970,12 +975,10 @@ static uint64_t wheel_next(const sc_sm_t *sm, const sc_wheel_t *wh, uint32_t ns)
 	uint64_t next = UINT64_MAX, at = wh->at;
 	uint32_t todo = 0; /* schedulers whose earliest warp is not found yet */
 	for (uint32_t s = 0; s < ns; s++) {
-		if (wh->ready & wh->smask[s]) {
-			uint64_t t = sm->sfree[s] > at ? sm->sfree[s] : at;
-			next = t < next ? t : next;
-		} else {
+		if (wh->ready & wh->smask[s])
+			next = sched_next(sm, s, at, next);
+		else
 			todo |= 1u << s;
-		}
 	}
 	uint32_t r = (uint32_t)((at + 1) & 63);
 	for (uint64_t rot = rotr64(wh->occ, r); rot && todo; rot &= rot - 1) {
@@ -986,8 +989,7 @@ static uint64_t wheel_next(const sc_sm_t *sm, const sc_wheel_t *wh, uint32_t ns)
 		for (uint32_t q = todo; q; q &= q - 1) {
 			uint32_t s = (uint32_t)__builtin_ctz(q);
 			if (b & wh->smask[s]) {
-				uint64_t t = sm->sfree[s] > when ? sm->sfree[s] : when;
-				next = t < next ? t : next;
+				next = sched_next(sm, s, when, next);
 				todo &= ~(1u << s);
 			}
 		}
